@@ -1,0 +1,13 @@
+# CMake generated Testfile for 
+# Source directory: /work/main
+# Build directory: /work/main/build
+# 
+# This file includes the relevant testing commands required for 
+# testing this directory and lists subdirectories to be tested as well.
+subdirs("recorder")
+subdirs("ports/posix")
+subdirs("format")
+subdirs("viewer-cli")
+subdirs("examples")
+subdirs("bench")
+subdirs("tests")

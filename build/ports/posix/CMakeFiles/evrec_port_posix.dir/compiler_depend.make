@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for evrec_port_posix.
+# This may be replaced when dependencies are built.

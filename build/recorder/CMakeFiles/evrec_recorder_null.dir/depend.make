@@ -1,0 +1,2 @@
+# Empty dependencies file for evrec_recorder_null.
+# This may be replaced when dependencies are built.

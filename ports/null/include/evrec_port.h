@@ -1,0 +1,19 @@
+/**
+ * @file evrec_port.h (null port)
+ * @brief A port that compiles anywhere: every timestamp is 0, frequency unknown. Use it to build
+ * the library for a new target before writing its port, or for tests that pin time.
+ * A test may define EVREC_NULL_PORT_TIMESTAMP() to a function of its own before this header.
+ */
+#ifndef EVREC_PORT_H
+#define EVREC_PORT_H
+
+#include <stdint.h>
+
+#ifdef EVREC_NULL_PORT_TIMESTAMP
+#define EVREC_PORT_TIMESTAMP() EVREC_NULL_PORT_TIMESTAMP()
+#else
+#define EVREC_PORT_TIMESTAMP() ((uint32_t)0)
+#endif
+#define EVREC_PORT_RELAX() ((void)0)
+
+#endif /* EVREC_PORT_H */

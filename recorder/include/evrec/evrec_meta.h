@@ -1,0 +1,234 @@
+/**
+ * @file evrec_meta.h
+ * @brief The meta-info model: enums, structs, fields, events and markers, as static const tables.
+ *
+ * Implements the CCore EventRecorder meta-information (seed 003_ea95ce95c317374b.txt,
+ * "Binary output ... MetaInfo", corrected by shared/CCORE-NOTES.md: an event entry is
+ * u16 struct id, u16 class id, u32 save length). An item's id is its index in its table.
+ *
+ * The tables are plain data, normally emitted by `evrec-gen` and placed in flash; nothing here
+ * allocates. The only mutable part is ::evrec_runtime_enum_t, the user-provided table of enum
+ * value names allocated while recording (CCore `EventEnumValue`).
+ *
+ * Every event type is a POD struct that starts with `uint32_t time; uint16_t id;`
+ * (::evrec_record_header_t) and is at most ::EVREC_MAX_EVENT_SIZE bytes. Event 0 is always
+ * EventControl (Start, Tick, Stop, End); use ::EVREC_CONTROL_ENUM and ::EVREC_CONTROL_STRUCT to
+ * put its entries in your tables, and evrec_meta_validate() to check them.
+ *
+ * Freestanding: usable on the target.
+ */
+#ifndef EVREC_META_H
+#define EVREC_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest native size of an event struct, in bytes (CCore MaxEventLen). */
+#define EVREC_MAX_EVENT_SIZE 256u
+/** Alignment of records in the trace buffer, in bytes (CCore RecordAlign). */
+#define EVREC_RECORD_ALIGN 4u
+/** Deepest nesting of struct fields that the library walks (a struct in a struct ... ). */
+#define EVREC_MAX_NESTING 8u
+/** Event id reserved to mean "slot not committed yet" in the trace buffer. */
+#define EVREC_ID_NONE 0xFFFFu
+/** Event id of EventControl: always 0 in evrec-made tables. */
+#define EVREC_CONTROL_EVENT_ID 0u
+
+/** @brief Field kinds, numbered as the CCore `Kind` byte (seed 003, "enum Kind : uint8"). */
+typedef enum evrec_kind {
+    EVREC_KIND_UINT8 = 0,
+    EVREC_KIND_UINT16 = 1,
+    EVREC_KIND_UINT32 = 2,
+    EVREC_KIND_ENUM_UINT8 = 3,
+    EVREC_KIND_ENUM_UINT16 = 4,
+    EVREC_KIND_ENUM_UINT32 = 5,
+    EVREC_KIND_STRUCT = 6
+} evrec_kind;
+
+/** @brief Event markers, numbered as CCore `EventMarker` (seed 003, "enum EventMarker"). */
+typedef enum evrec_marker {
+    EVREC_MARKER_NONE = 0,
+    EVREC_MARKER_UP = 1,
+    EVREC_MARKER_DOWN = 2,
+    EVREC_MARKER_UP_BLOCK = 3,
+    EVREC_MARKER_DOWN_BLOCK = 4,
+    EVREC_MARKER_UP_UP = 5,
+    EVREC_MARKER_UP_PUSH = 6,
+    EVREC_MARKER_UP_UP_PUSH = 7,
+    EVREC_MARKER_PUSH = 8,
+    EVREC_MARKER_INC = 9,
+    EVREC_MARKER_DEC = 10,
+    EVREC_MARKER_WAIT = 11,
+    EVREC_MARKER_PASS = 12,
+    EVREC_MARKER_TICK = 13,
+    EVREC_MARKER_STOP = 14,
+    EVREC_MARKER_ERROR = 15
+} evrec_marker;
+
+/** @brief EventControl `type` values (seed 003, "enum EventControl::Type"). */
+typedef enum evrec_control_type {
+    EVREC_CONTROL_START = 0, /**< first record of a recording; marker Push */
+    EVREC_CONTROL_TICK = 1,  /**< periodic; keeps 32-bit time gaps under one wrap; marker Tick */
+    EVREC_CONTROL_STOP = 2,  /**< last recorded record; marker Stop */
+    EVREC_CONTROL_END = 3    /**< appended by save only, time 0; no marker */
+} evrec_control_type;
+
+/** @brief The two fields every event struct starts with (CCore RecordPrefix). 8 bytes native. */
+typedef struct evrec_record_header {
+    uint32_t time; /**< 32-bit timestamp, in port ticks (see the port's frequency) */
+    uint16_t id;   /**< event id = index in evrec_meta_t::events */
+} evrec_record_header_t;
+
+/** @brief The EventControl event struct (native size 8 bytes, saved size 7 bytes). */
+typedef struct evrec_control_event {
+    uint32_t time;
+    uint16_t id;
+    uint8_t type; /**< an ::evrec_control_type */
+} evrec_control_event_t;
+
+/** @brief One named value of an enum. */
+typedef struct evrec_enum_value {
+    uint32_t value;   /**< must fit the enum's width; values ascending within a table */
+    const char *name; /**< NUL-terminated, not NULL */
+    uint8_t marker;   /**< an ::evrec_marker */
+} evrec_enum_value_t;
+
+/**
+ * @brief Run-time allocated enum values (CCore `EventEnumValue`): values in [base, lim) get a
+ * name while recording and are appended to the enum's value list when the file is saved.
+ *
+ * The user owns this object and its `names` array of `lim - base` pointers (all NULL before use);
+ * initialise with evrec_runtime_enum_init(). The name strings must outlive the save.
+ */
+typedef struct evrec_runtime_enum {
+    uint32_t base;       /**< first value handed out */
+    uint32_t lim;        /**< one past the last value that can be handed out */
+    uint8_t marker;      /**< marker given to every appended value */
+    const char **names;  /**< user array, `lim - base` entries, names[v - base] */
+    uint32_t next;       /**< next value to hand out (accessed atomically) */
+} evrec_runtime_enum_t;
+
+/** @brief An enum type: an unsigned integer of a given width with names for some values. */
+typedef struct evrec_enum_desc {
+    const char *name;                 /**< C identifier, not NULL */
+    uint8_t kind;                     /**< EVREC_KIND_ENUM_UINT8/16/32 (CCore writes these) */
+    uint32_t value_count;             /**< entries in `values` */
+    const evrec_enum_value_t *values; /**< ascending; may be NULL when value_count is 0 */
+    evrec_runtime_enum_t *runtime;    /**< NULL, or run-time names appended at save */
+} evrec_enum_desc_t;
+
+/** @brief One field of a struct. */
+typedef struct evrec_field_desc {
+    const char *name; /**< not NULL */
+    uint8_t kind;     /**< an ::evrec_kind */
+    uint16_t ref;     /**< enum id for enum kinds, struct id for EVREC_KIND_STRUCT, else 0 */
+    uint16_t offset;  /**< byte offset of the field in the native C struct (offsetof) */
+} evrec_field_desc_t;
+
+/** @brief A struct type: an event's layout, or a reusable group of fields. */
+typedef struct evrec_struct_desc {
+    const char *name;                 /**< not NULL */
+    uint32_t field_count;             /**< entries in `fields` */
+    const evrec_field_desc_t *fields; /**< in declaration order */
+    uint16_t native_size;             /**< sizeof the native C struct, bytes */
+} evrec_struct_desc_t;
+
+/** @brief An event type. Its struct's first fields are `uint32 time` and `uint16 id`. */
+typedef struct evrec_event_desc {
+    uint16_t struct_id; /**< index in evrec_meta_t::structs */
+    uint16_t class_id;  /**< groups event types for display; CCore default = the event's own id */
+} evrec_event_desc_t;
+
+/** @brief The whole meta-info of a program: what a file needs to be self-describing. */
+typedef struct evrec_meta {
+    uint64_t time_freq;                 /**< timestamp ticks per second; 0 = unknown (use ticks) */
+    uint32_t enum_count;
+    const evrec_enum_desc_t *enums;
+    uint32_t struct_count;
+    const evrec_struct_desc_t *structs;
+    uint32_t event_count;               /**< at least 1: event 0 is EventControl */
+    const evrec_event_desc_t *events;
+    uint64_t schema_hash;               /**< xxHash64 of the canonical meta-info; 0 = not given */
+} evrec_meta_t;
+
+/** Table entries for the EventControlType enum values: use inside an evrec_enum_value_t array. */
+#define EVREC_CONTROL_ENUM_VALUES                                                              \
+    {EVREC_CONTROL_START, "Start", EVREC_MARKER_PUSH},                                         \
+        {EVREC_CONTROL_TICK, "Tick", EVREC_MARKER_TICK},                                       \
+        {EVREC_CONTROL_STOP, "Stop", EVREC_MARKER_STOP}, {                                     \
+        EVREC_CONTROL_END, "End", EVREC_MARKER_NONE                                            \
+    }
+
+/** The three fields of EventControl; `enum_id` is the index of your EventControlType enum. */
+#define EVREC_CONTROL_FIELDS(enum_id)                                                          \
+    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {                      \
+        "type", EVREC_KIND_ENUM_UINT8, (enum_id), 6                                            \
+    }
+
+/** Shared definitions of the EventControl tables, for hand-written meta-info. */
+extern const evrec_enum_value_t evrec_control_enum_values[4];
+/** The three EventControl fields, with the EventControlType enum at id 0. */
+extern const evrec_field_desc_t evrec_control_fields_enum0[3];
+
+/**
+ * @brief Check the tables for everything the recorder, save and reader rely on.
+ *
+ * Checks: event 0 is EventControl (struct named "EventControl" with u32 time at 0, u16 id at 4,
+ * enum_uint8 type at 6 whose enum names Start/Tick/Stop/End as 0..3); every event struct starts
+ * with u32 `time` at offset 0 and u16 `id` at offset 4; every id reference is in range; struct
+ * nesting is acyclic and at most ::EVREC_MAX_NESTING deep; fields lie inside their struct;
+ * native sizes are at most ::EVREC_MAX_EVENT_SIZE and multiples of 4 for events; enum values
+ * ascend and fit the width; run-time ranges fit the width and do not overlap static values.
+ *
+ * @param[in] meta the tables; not NULL.
+ * @param[out] bad_index optional (may be NULL): index of the first offending item, in the table
+ *             named by the message; unchanged on success.
+ * @param[out] what optional (may be NULL): static English text naming the first problem.
+ * @retval EVREC_OK the tables are usable.
+ * @retval EVREC_E_ARG meta is NULL.
+ * @retval EVREC_E_META a check failed; see `what`.
+ * **Context:** any thread; reads only. Not needed in an ISR.
+ */
+evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
+
+/**
+ * @brief Packed (saved) size of a struct in bytes: the sum of its fields' sizes, nested structs
+ * inlined (CCore `save_len`).
+ * @param[in] meta validated tables. @param struct_id index in meta->structs.
+ * @return the size in bytes, or 0 if struct_id is out of range or nesting is too deep.
+ * **Context:** any; pure.
+ */
+uint32_t evrec_meta_packed_size(const evrec_meta_t *meta, uint32_t struct_id);
+
+/**
+ * @brief Prepare a run-time enum. `names` must hold `lim - base` pointers; they are set to NULL.
+ * @param[out] e the object (user memory). @param base first value. @param lim one past the last.
+ * @param marker marker of every appended value. @param[in,out] names user array.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer or lim <= base.
+ * **Context:** before recording starts; not thread-safe against evrec_runtime_enum_alloc().
+ */
+evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
+                                     uint8_t marker, const char **names);
+
+/**
+ * @brief Allocate the next value and give it a name (CCore `EventEnumValue` constructor).
+ * @param[in,out] e the run-time enum. @param[in] name NUL-terminated; the caller keeps it alive
+ * until the file is saved (a string literal is typical). @param[out] value the allocated value.
+ * @retval EVREC_OK `*value` is in [base, lim).
+ * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a number).
+ * @retval EVREC_E_ARG NULL pointer.
+ * **Context:** lock-free; any thread, ISR-safe (one atomic add and one store).
+ */
+evrec_status evrec_runtime_enum_alloc(evrec_runtime_enum_t *e, const char *name, uint32_t *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_META_H */

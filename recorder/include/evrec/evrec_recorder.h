@@ -1,0 +1,189 @@
+/**
+ * @file evrec_recorder.h
+ * @brief The trace buffer (recorder), the host it attaches to, and the record path.
+ *
+ * Model (CCore EventRecorderHost / EventRecorder, seed 003): a **recorder** is a trace buffer in
+ * memory the user gives; a **host** is the global object that code records through. Nothing is
+ * recorded until evrec_host_start() attaches a recorder; evrec_host_stop() detaches it, after
+ * which evrec_save() writes the file.
+ *
+ * Buffer layout: records one after another from offset 0, each `uint32 time; uint16 id;` then its
+ * fields in native order, taking the event struct's native size rounded up to 4 bytes. The
+ * first record is EventControl Start, the last EventControl Stop.
+ *
+ * Concurrency: the record path costs one timestamp read, one relaxed load, one atomic
+ * fetch-and-add and the stores of the record; it never blocks, allocates or aborts. Any number
+ * of threads and interrupt/signal handlers may record at once. Each record is committed by a
+ * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not yet");
+ * evrec_host_stop() closes allocation and then waits for every allocated record to be committed
+ * (the guarantee of CCore's GuardCount without its two extra atomics per record).
+ *
+ * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
+ */
+#ifndef EVREC_RECORDER_H
+#define EVREC_RECORDER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_meta.h"
+#include "evrec/evrec_status.h"
+#include "evrec_port.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Native size of the EventControl record, bytes: the slot kept free for Stop. */
+#define EVREC_CONTROL_SLOT 8u
+/** Smallest trace buffer accepted, bytes (CCore: MaxEventLen). */
+#define EVREC_MIN_BUFFER 256u
+/** Allocation offset that marks a host with no recorder attached. */
+#define EVREC_POS_CLOSED (((size_t)-1) / 2u + 1u)
+
+/**
+ * @brief A trace buffer and what a recording left in it. User memory; see evrec_recorder_init().
+ * Fields are read by save and the tests; treat them as read-only.
+ */
+typedef struct evrec_recorder {
+    uint8_t *buf;          /**< user memory, 4-byte aligned */
+    size_t size;           /**< usable bytes of buf (multiple of 4) */
+    size_t used;           /**< bytes of records after stop (Start .. Stop) */
+    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included */
+    uint64_t dropped;      /**< events dropped because the buffer was full */
+    uint64_t time_freq;    /**< timestamp frequency of the recording, Hz (0 = unknown) */
+    const evrec_meta_t *meta; /**< meta-info of the recording (set by start) */
+    int state;             /**< 0 idle, 1 attached, 2 stopped (has data) */
+} evrec_recorder_t;
+
+/**
+ * @brief The object code records through (CCore EventRecorderHost). Usually one global.
+ * Zero-initialise it or call evrec_host_init(). Fields are private.
+ */
+typedef struct evrec_host {
+    _Atomic size_t pos;       /**< next free offset; >= EVREC_POS_CLOSED when detached */
+    uint8_t *buf;             /**< buffer of the attached recorder */
+    size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
+    const evrec_meta_t *meta; /**< meta-info of the attached recording */
+    _Atomic uint64_t dropped; /**< drops in the current recording */
+    _Atomic size_t fail_pos;  /**< smallest offset whose allocation failed */
+    evrec_recorder_t *rec;    /**< attached recorder */
+} evrec_host_t;
+
+/**
+ * @brief Give a recorder its trace buffer.
+ * @param[out] rec the recorder (user memory). @param[in] buf trace buffer, 4-byte aligned, owned
+ * by the caller for as long as the recorder is used. @param size bytes in buf; rounded down to 4.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or size < ::EVREC_MIN_BUFFER.
+ * **Context:** thread, not while the recorder is attached.
+ */
+evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
+
+/**
+ * @brief Make a host that records nothing until evrec_host_start().
+ * @param[out] host the object (user memory). A zero-initialised static host is equivalent.
+ * **Context:** before any thread records through it.
+ */
+void evrec_host_init(evrec_host_t *host);
+
+/**
+ * @brief Attach a recorder and start recording: fills the buffer with 0xFF, writes EventControl
+ * Start as the first record, then opens allocation (CCore StartStop constructor).
+ * @param[in,out] host the host. @param[in,out] rec an initialised recorder, not attached
+ * elsewhere. @param[in] meta validated meta-info, kept alive until save is done. @param time_freq
+ * timestamp frequency in Hz written to the file (0 = unknown; usually EVREC_PORT_TIME_FREQ()).
+ * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
+ * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl).
+ * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.
+ */
+evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
+                              uint64_t time_freq);
+
+/**
+ * @brief Stop recording and detach: closes allocation, waits until every record already
+ * allocated is committed, writes EventControl Stop as the last record, and stores the counts in
+ * the recorder (CCore StartStop destructor).
+ * @param[in,out] host the host. @param[out] rec_out optional: the recorder that was attached.
+ * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING nothing was attached.
+ * **Context:** thread. Spins (EVREC_PORT_RELAX()) while another context is inside a record call,
+ * so it must not be called from an interrupt or signal handler that may have interrupted a
+ * recording context (that would wait forever). Calls racing with it are either recorded or
+ * ignored, never lost half-written.
+ */
+evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out);
+
+/**
+ * @brief Out-of-line slow path of evrec_reserve(): counts the drop unless `pos` says the host is
+ * detached. Not for direct use. @return always NULL. **Context:** as evrec_reserve().
+ */
+void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
+
+/**
+ * @brief Reserve a slot of `slot_size` bytes and stamp it: the fast path used by generated code.
+ *
+ * @param[in,out] host the host. @param slot_size the event struct's native size rounded up to
+ * 4 bytes; at most ::EVREC_MAX_EVENT_SIZE.
+ * @return a pointer to the slot with `time` already written (the caller writes the fields, then
+ * calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
+ * attached (not counted) or buffer full (counted as a drop).
+ * **Context:** lock-free, wait-free when not full; any thread, interrupt or signal handler.
+ * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add.
+ * @code
+ * my_event_t *e = evrec_reserve(&host, sizeof(my_event_t));
+ * if (e) { e->a = 1; e->b = 2; evrec_commit(e, MY_EVENT_ID); }
+ * @endcode
+ */
+static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
+{
+    size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+    if (__builtin_expect(seen >= host->cap, 0)) {
+        return evrec_reserve_failed(host, seen);
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    size_t p = atomic_fetch_add_explicit(&host->pos, slot_size, memory_order_acquire);
+    if (__builtin_expect(p + slot_size > host->cap, 0)) {
+        return evrec_reserve_failed(host, p);
+    }
+    evrec_record_header_t *r = (evrec_record_header_t *)(void *)(host->buf + p);
+    r->time = t;
+    return r;
+}
+
+/**
+ * @brief Publish a record reserved with evrec_reserve(): stores its id with release order.
+ * @param[in,out] slot the pointer evrec_reserve() returned (not NULL). @param id its event id.
+ * **Context:** same context that reserved the slot; ISR-safe.
+ */
+static inline void evrec_commit(void *slot, uint16_t id)
+{
+    __atomic_store_n(&((evrec_record_header_t *)slot)->id, id, __ATOMIC_RELEASE);
+}
+
+/**
+ * @brief Record one event from a complete native event struct (the generic, table-driven path).
+ * @param[in,out] host the host. @param event_id index in the meta-info's events.
+ * @param[in] fields a complete native struct of that event type; its `time` and `id` members are
+ * ignored (overwritten in the copy). Native size bytes are read.
+ * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
+ * @retval EVREC_E_DROPPED buffer full; counted in the recorder's `dropped`.
+ * @retval EVREC_E_BAD_ID event_id is not in the meta-info (nothing recorded, nothing counted).
+ * **Context:** lock-free; any thread, interrupt or signal handler.
+ */
+evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields);
+
+/**
+ * @brief Record EventControl Tick (CCore EventRecorderHost::tick). Call it periodically so that
+ * no two consecutive records are a full 2^32 timestamp ticks apart; the POSIX port's tick thread
+ * does it at 10 Hz.
+ * @param[in,out] host the host.
+ * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING / EVREC_E_DROPPED as evrec_record().
+ * **Context:** lock-free; any thread or interrupt (a timer interrupt is typical).
+ */
+evrec_status evrec_tick(evrec_host_t *host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_RECORDER_H */

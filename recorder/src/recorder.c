@@ -1,0 +1,191 @@
+/* The trace buffer, its host (attach/detach) and the record path (CCore EventRecorderHost and
+ * EventRecorder, seed 003). One atomic fetch-and-add per record; see evrec_recorder.h. */
+#include <string.h>
+
+#include "evrec/evrec_recorder.h"
+
+evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
+{
+    if (!rec || !buf || ((uintptr_t)buf % EVREC_RECORD_ALIGN) != 0) {
+        return EVREC_E_ARG;
+    }
+    size -= size % EVREC_RECORD_ALIGN;
+    if (size < EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u) {
+        return EVREC_E_ARG;
+    }
+    memset(rec, 0, sizeof *rec);
+    rec->buf = (uint8_t *)buf;
+    rec->size = size;
+    return EVREC_OK;
+}
+
+void evrec_host_init(evrec_host_t *host)
+{
+    memset(host, 0, sizeof *host);
+    atomic_init(&host->pos, EVREC_POS_CLOSED);
+    atomic_init(&host->dropped, 0);
+    atomic_init(&host->fail_pos, EVREC_POS_CLOSED);
+}
+
+/* A zero-initialised static host has pos 0 and cap 0: the pre-check `pos >= cap` holds and the
+ * slow path sees pos < EVREC_POS_CLOSED. `rec == NULL` tells it apart from a full buffer. */
+static int host_detached(const evrec_host_t *host, size_t pos)
+{
+    return pos >= EVREC_POS_CLOSED || __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) == NULL;
+}
+
+static void write_control(uint8_t *slot, uint32_t time, uint8_t type)
+{
+    evrec_control_event_t *e = (evrec_control_event_t *)(void *)slot;
+    e->time = time;
+    e->type = type;
+    __atomic_store_n(&e->id, (uint16_t)EVREC_CONTROL_EVENT_ID, __ATOMIC_RELEASE);
+}
+
+evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
+                              uint64_t time_freq)
+{
+    if (!host || !rec || !meta || !rec->buf) {
+        return EVREC_E_ARG;
+    }
+    if (host->rec != NULL || rec->state == 1) {
+        return EVREC_E_BUSY;
+    }
+    if (meta->event_count == 0 || meta->events[0].struct_id >= meta->struct_count ||
+        meta->structs[meta->events[0].struct_id].native_size != EVREC_CONTROL_SLOT) {
+        return EVREC_E_META;
+    }
+    /* 0xFF everywhere: an uncommitted slot reads id 0xFFFF (EVREC_ID_NONE). */
+    memset(rec->buf, 0xFF, rec->size);
+    rec->meta = meta;
+    rec->time_freq = time_freq;
+    rec->used = 0;
+    rec->recorded = 0;
+    rec->dropped = 0;
+    rec->state = 1;
+    write_control(rec->buf, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
+
+    host->buf = rec->buf;
+    host->cap = rec->size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
+    host->meta = meta;
+    host->rec = rec;
+    atomic_store_explicit(&host->dropped, 0, memory_order_relaxed);
+    atomic_store_explicit(&host->fail_pos, EVREC_POS_CLOSED, memory_order_relaxed);
+    /* Publishing pos (release) makes buf/cap/meta visible to every reserve (acquire). */
+    atomic_store_explicit(&host->pos, EVREC_CONTROL_SLOT, memory_order_release);
+    return EVREC_OK;
+}
+
+void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
+{
+    if (host_detached(host, pos)) {
+        return NULL;
+    }
+    atomic_fetch_add_explicit(&host->dropped, 1, memory_order_relaxed);
+    if (pos < host->cap) {
+        /* This allocation crossed the end: remember where the committed records stop. Every
+         * later allocation starts at or after it, so the smallest such pos is the end. */
+        size_t cur = atomic_load_explicit(&host->fail_pos, memory_order_relaxed);
+        while (pos < cur && !atomic_compare_exchange_weak_explicit(
+                                &host->fail_pos, &cur, pos, memory_order_release, memory_order_relaxed)) {
+        }
+    }
+    return NULL;
+}
+
+static size_t slot_size_of(const evrec_meta_t *meta, uint16_t id)
+{
+    if (id >= meta->event_count) {
+        return 0;
+    }
+    uint16_t sid = meta->events[id].struct_id;
+    return sid < meta->struct_count ? meta->structs[sid].native_size : 0;
+}
+
+evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
+{
+    if (!host || !host->rec) {
+        return EVREC_E_NOT_RECORDING;
+    }
+    evrec_recorder_t *rec = host->rec;
+    const evrec_meta_t *meta = host->meta;
+    /* 1. Close allocation: every later reserve sees pos >= EVREC_POS_CLOSED. */
+    size_t end = atomic_exchange_explicit(&host->pos, EVREC_POS_CLOSED, memory_order_acq_rel);
+    uint32_t stop_time = EVREC_PORT_TIMESTAMP();
+    /* 2. Walk the allocated records, waiting for each to be committed. A slot whose allocation
+     * failed is never written, so the walk also ends at fail_pos, re-read while waiting (the
+     * failing context may not have published it yet). */
+    size_t limit = end < host->cap ? end : host->cap;
+    size_t q = EVREC_CONTROL_SLOT;
+    uint64_t count = 1; /* Start */
+    while (q < limit) {
+        const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(rec->buf + q);
+        uint16_t id;
+        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
+            size_t f = atomic_load_explicit(&host->fail_pos, memory_order_acquire);
+            if (f <= q) {
+                break;
+            }
+            EVREC_PORT_RELAX();
+        }
+        if (id == EVREC_ID_NONE) {
+            break; /* reached the first failed allocation */
+        }
+        size_t n = slot_size_of(meta, id);
+        if (n == 0 || q + n > limit) {
+            break; /* a slot overwritten by the application: keep what precedes it */
+        }
+        q += n;
+        count++;
+    }
+    /* 3. Stop is the last record; its slot was kept free by cap. */
+    write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
+    rec->used = q + EVREC_CONTROL_SLOT;
+    rec->recorded = count + 1;
+    rec->dropped = atomic_load_explicit(&host->dropped, memory_order_relaxed);
+    rec->state = 2;
+    /* host->meta stays: a racing evrec_record() may still read it (the caller keeps meta alive
+     * until save), and its fetch-and-add then sees the host closed. */
+    __atomic_store_n(&host->rec, NULL, __ATOMIC_RELEASE);
+    if (rec_out) {
+        *rec_out = rec;
+    }
+    return EVREC_OK;
+}
+
+evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields)
+{
+    size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+    if (seen >= host->cap) {
+        evrec_reserve_failed(host, seen);
+        return host_detached(host, seen) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    const evrec_meta_t *meta = host->meta;
+    size_t n = meta ? slot_size_of(meta, event_id) : 0;
+    if (n == 0) {
+        return meta ? EVREC_E_BAD_ID : EVREC_E_NOT_RECORDING;
+    }
+    size_t p = atomic_fetch_add_explicit(&host->pos, n, memory_order_acquire);
+    if (p + n > host->cap) {
+        evrec_reserve_failed(host, p);
+        return host_detached(host, p) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
+    }
+    uint8_t *slot = host->buf + p;
+    memcpy(slot + 6, (const uint8_t *)fields + 6, n - 6);
+    ((evrec_record_header_t *)(void *)slot)->time = t;
+    evrec_commit(slot, event_id);
+    return EVREC_OK;
+}
+
+evrec_status evrec_tick(evrec_host_t *host)
+{
+    evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(host, EVREC_CONTROL_SLOT);
+    if (!e) {
+        size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+        return host_detached(host, seen) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
+    }
+    e->type = EVREC_CONTROL_TICK;
+    evrec_commit(e, EVREC_CONTROL_EVENT_ID);
+    return EVREC_OK;
+}

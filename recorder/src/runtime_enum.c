@@ -1,0 +1,40 @@
+/* Run-time enum value names (CCore EventEnumValue, seed 003): lock-free allocation. */
+#include <stdatomic.h>
+
+#include "evrec/evrec_meta.h"
+
+evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
+                                     uint8_t marker, const char **names)
+{
+    if (!e || !names || lim <= base) {
+        return EVREC_E_ARG;
+    }
+    e->base = base;
+    e->lim = lim;
+    e->marker = marker;
+    e->names = names;
+    for (uint32_t i = 0; i < lim - base; i++) {
+        names[i] = 0;
+    }
+    __atomic_store_n(&e->next, base, __ATOMIC_RELEASE);
+    return EVREC_OK;
+}
+
+evrec_status evrec_runtime_enum_alloc(evrec_runtime_enum_t *e, const char *name, uint32_t *value)
+{
+    if (!e || !name || !value) {
+        return EVREC_E_ARG;
+    }
+    /* Load first so that an exhausted enum is never advanced (no wrap of `next`). */
+    uint32_t v = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
+    do {
+        if (v >= e->lim) {
+            *value = e->lim;
+            return EVREC_E_EXHAUSTED;
+        }
+    } while (!__atomic_compare_exchange_n(&e->next, &v, v + 1u, 1, __ATOMIC_ACQ_REL,
+                                          __ATOMIC_RELAXED));
+    __atomic_store_n(&e->names[v - e->base], name, __ATOMIC_RELEASE);
+    *value = v;
+    return EVREC_OK;
+}

@@ -1,0 +1,430 @@
+/* Save: the CCore stream (seed 003 "Binary output", CCORE-NOTES.md "File grammar"), big-endian,
+ * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
+ * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
+#include <string.h>
+
+#include "evrec/evrec_save.h"
+
+#if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
+#error "EVREC_SAVE_CHUNK must be in 64..16777215"
+#endif
+
+/* Output staging: records are converted straight into `buf`; a full buffer becomes one chunk. */
+typedef struct out {
+    const evrec_sink_t *sink;
+    int container;
+    evrec_status status;
+    size_t n;
+    uint8_t buf[EVREC_SAVE_CHUNK];
+} out_t;
+
+static void sink_write(out_t *o, const void *p, size_t len)
+{
+    if (o->status == EVREC_OK && len && o->sink->write(o->sink->ctx, p, len) != 0) {
+        o->status = EVREC_E_IO;
+    }
+}
+
+static void put_be32(uint8_t *d, uint32_t v)
+{
+    d[0] = (uint8_t)(v >> 24);
+    d[1] = (uint8_t)(v >> 16);
+    d[2] = (uint8_t)(v >> 8);
+    d[3] = (uint8_t)v;
+}
+
+static void put_be64(uint8_t *d, uint64_t v)
+{
+    put_be32(d, (uint32_t)(v >> 32));
+    put_be32(d + 4, (uint32_t)v);
+}
+
+static void write_chunk(out_t *o, uint8_t type, const uint8_t *payload, size_t len)
+{
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    put_be32(h, ((uint32_t)type << 24) | (uint32_t)len);
+    uint32_t crc = evrec_crc32c(0, h, 4);
+    crc = evrec_crc32c(crc, payload, len);
+    put_be32(h + 4, crc);
+    sink_write(o, h, sizeof h);
+    sink_write(o, payload, len);
+}
+
+static void flush(out_t *o)
+{
+    if (o->n == 0) {
+        return;
+    }
+    if (o->container) {
+        write_chunk(o, EVREC_CHUNK_STREAM, o->buf, o->n);
+    } else {
+        sink_write(o, o->buf, o->n);
+    }
+    o->n = 0;
+}
+
+static void put(out_t *o, const void *p, size_t len)
+{
+    const uint8_t *s = (const uint8_t *)p;
+    while (len) {
+        size_t room = sizeof o->buf - o->n;
+        size_t k = len < room ? len : room;
+        memcpy(o->buf + o->n, s, k);
+        o->n += k;
+        s += k;
+        len -= k;
+        if (o->n == sizeof o->buf) {
+            flush(o);
+        }
+    }
+}
+
+static void put_u8(out_t *o, uint8_t v) { put(o, &v, 1); }
+
+static void put_u16(out_t *o, uint16_t v)
+{
+    uint8_t d[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    put(o, d, 2);
+}
+
+static void put_u32(out_t *o, uint32_t v)
+{
+    uint8_t d[4];
+    put_be32(d, v);
+    put(o, d, 4);
+}
+
+static void put_string(out_t *o, const char *s)
+{
+    size_t len = strlen(s);
+    put_u32(o, (uint32_t)len);
+    put(o, s, len);
+}
+
+/* ---- meta-info (CCORE-NOTES.md "File grammar": MetaInfo) ---- */
+
+static uint32_t runtime_count(const evrec_runtime_enum_t *r)
+{
+    uint32_t next = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE);
+    uint32_t top = next < r->lim ? next : r->lim;
+    uint32_t n = 0;
+    for (uint32_t v = r->base; v < top; v++) {
+        n += __atomic_load_n(&r->names[v - r->base], __ATOMIC_ACQUIRE) != NULL;
+    }
+    return n;
+}
+
+static void put_value(out_t *o, uint32_t value, const char *name, uint8_t marker)
+{
+    put_u32(o, value);
+    put_string(o, name);
+    put_u8(o, marker);
+}
+
+/* Static values and run-time names, merged in ascending value order. */
+static void put_enum(out_t *o, const evrec_enum_desc_t *e)
+{
+    const evrec_runtime_enum_t *r = e->runtime;
+    uint32_t extra = r ? runtime_count(r) : 0;
+    put_u8(o, e->kind);
+    put_string(o, e->name);
+    put_u32(o, e->value_count + extra);
+    uint32_t i = 0;
+    if (r && extra) {
+        uint32_t next = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE);
+        uint32_t top = next < r->lim ? next : r->lim;
+        while (i < e->value_count && e->values[i].value < r->base) {
+            put_value(o, e->values[i].value, e->values[i].name, e->values[i].marker);
+            i++;
+        }
+        for (uint32_t v = r->base; v < top; v++) {
+            const char *name = __atomic_load_n(&r->names[v - r->base], __ATOMIC_ACQUIRE);
+            if (name) {
+                put_value(o, v, name, r->marker);
+            }
+        }
+    }
+    for (; i < e->value_count; i++) {
+        put_value(o, e->values[i].value, e->values[i].name, e->values[i].marker);
+    }
+}
+
+static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq)
+{
+    uint8_t d[8];
+    put_be64(d, time_freq);
+    put(o, d, 8);
+    put_u32(o, m->enum_count);
+    for (uint32_t i = 0; i < m->enum_count; i++) {
+        put_enum(o, &m->enums[i]);
+    }
+    put_u32(o, m->struct_count);
+    for (uint32_t i = 0; i < m->struct_count; i++) {
+        const evrec_struct_desc_t *s = &m->structs[i];
+        put_string(o, s->name);
+        put_u32(o, s->field_count);
+        for (uint32_t f = 0; f < s->field_count; f++) {
+            put_u8(o, s->fields[f].kind);
+            put_u16(o, s->fields[f].ref);
+            put_string(o, s->fields[f].name);
+        }
+    }
+    put_u32(o, m->event_count);
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        put_u16(o, m->events[i].struct_id);
+        put_u16(o, m->events[i].class_id);
+        put_u32(o, evrec_meta_packed_size(m, m->events[i].struct_id));
+    }
+}
+
+/* ---- records: native -> packed big-endian ---- */
+
+/* One conversion step: copy a field of `width` bytes (1, 2, 4) at native offset `src`. */
+typedef struct plan_op {
+    uint8_t src;
+    uint8_t width;
+} plan_op_t;
+
+typedef struct plans {
+    uint16_t start[EVREC_SAVE_PLAN_EVENTS];
+    uint16_t count[EVREC_SAVE_PLAN_EVENTS]; /* 0xFFFF = no plan (walk the tables) */
+    uint16_t used;
+    plan_op_t ops[EVREC_SAVE_PLAN_OPS];
+} plans_t;
+
+static uint8_t width_of(uint8_t kind)
+{
+    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8    ? 1
+           : kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16 ? 2
+                                                                        : 4;
+}
+
+/* Flatten the fields after time and id of struct `sid` at native offset `base`. Returns 0 when
+ * the plan does not fit (the event then uses the table walk). */
+static int plan_struct(plans_t *pl, const evrec_meta_t *m, uint32_t sid, uint32_t base,
+                       uint32_t first, unsigned depth)
+{
+    if (depth > EVREC_MAX_NESTING) {
+        return 0;
+    }
+    const evrec_struct_desc_t *s = &m->structs[sid];
+    for (uint32_t f = first; f < s->field_count; f++) {
+        const evrec_field_desc_t *fd = &s->fields[f];
+        uint32_t off = base + fd->offset;
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            if (!plan_struct(pl, m, fd->ref, off, 0, depth + 1)) {
+                return 0;
+            }
+            continue;
+        }
+        if (pl->used >= EVREC_SAVE_PLAN_OPS || off > 0xFF) {
+            return 0;
+        }
+        pl->ops[pl->used].src = (uint8_t)off;
+        pl->ops[pl->used].width = width_of(fd->kind);
+        pl->used++;
+    }
+    return 1;
+}
+
+static void plans_build(plans_t *pl, const evrec_meta_t *m)
+{
+    pl->used = 0;
+    for (uint32_t e = 0; e < EVREC_SAVE_PLAN_EVENTS; e++) {
+        pl->count[e] = 0xFFFF;
+        if (e >= m->event_count) {
+            continue;
+        }
+        uint16_t start = pl->used;
+        if (plan_struct(pl, m, m->events[e].struct_id, 0, 2, 0)) {
+            pl->start[e] = start;
+            pl->count[e] = (uint16_t)(pl->used - start);
+        } else {
+            pl->used = start;
+        }
+    }
+}
+
+static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
+{
+    if (width == 1) {
+        *d = *s;
+        return d + 1;
+    }
+    if (width == 2) {
+        uint16_t v;
+        memcpy(&v, s, 2);
+        d[0] = (uint8_t)(v >> 8);
+        d[1] = (uint8_t)v;
+        return d + 2;
+    }
+    uint32_t v;
+    memcpy(&v, s, 4);
+    put_be32(d, v);
+    return d + 4;
+}
+
+/* Table walk: the fields of struct `sid` from `first`, native struct at `s`. */
+static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s,
+                            uint32_t first, unsigned depth)
+{
+    const evrec_struct_desc_t *st = &m->structs[sid];
+    for (uint32_t f = first; f < st->field_count && depth <= EVREC_MAX_NESTING; f++) {
+        const evrec_field_desc_t *fd = &st->fields[f];
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            d = walk_struct(d, m, fd->ref, s + fd->offset, 0, depth + 1);
+        } else {
+            d = conv(d, s + fd->offset, width_of(fd->kind));
+        }
+    }
+    return d;
+}
+
+static size_t slot_size_of(const evrec_meta_t *m, uint16_t id)
+{
+    if (id >= m->event_count || m->events[id].struct_id >= m->struct_count) {
+        return 0;
+    }
+    return m->structs[m->events[id].struct_id].native_size;
+}
+
+static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *rec, size_t size)
+{
+    plans_t pl;
+    plans_build(&pl, m);
+    size_t q = 0;
+    while (q + sizeof(evrec_record_header_t) <= size && o->status == EVREC_OK) {
+        const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(rec + q);
+        uint16_t id = h->id;
+        size_t n = slot_size_of(m, id);
+        if (n == 0 || q + n > size) {
+            return EVREC_E_CORRUPT;
+        }
+        if (sizeof o->buf - o->n < EVREC_MAX_EVENT_SIZE) {
+            flush(o);
+        }
+        uint8_t *d = o->buf + o->n;
+        put_be32(d, h->time);
+        d[4] = (uint8_t)(id >> 8);
+        d[5] = (uint8_t)id;
+        d += 6;
+        const uint8_t *s = rec + q;
+        if (id < EVREC_SAVE_PLAN_EVENTS && pl.count[id] != 0xFFFF) {
+            const plan_op_t *op = &pl.ops[pl.start[id]];
+            for (uint16_t k = pl.count[id]; k; k--, op++) {
+                d = conv(d, s + op->src, op->width);
+            }
+        } else {
+            d = walk_struct(d, m, m->events[id].struct_id, s, 2, 0);
+        }
+        o->n = (size_t)(d - o->buf);
+        q += n;
+    }
+    return q == size ? EVREC_OK : EVREC_E_CORRUPT;
+}
+
+static void put_end(out_t *o)
+{
+    static const uint8_t end[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
+    put(o, end, sizeof end);
+}
+
+static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq,
+                                const uint8_t *records, size_t size)
+{
+    put_meta(o, m, time_freq);
+    evrec_status st = put_records(o, m, records, size);
+    put_end(o);
+    flush(o);
+    return o->status != EVREC_OK ? o->status : st;
+}
+
+static void put_runtime_chunk(out_t *o, const evrec_meta_t *m)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < m->enum_count; i++) {
+        count += m->enums[i].runtime != NULL;
+    }
+    if (count == 0) {
+        return;
+    }
+    /* Staged in o->buf (empty at this point); 12 bytes per range. */
+    uint8_t *d = o->buf;
+    put_be32(d, count);
+    size_t n = 4;
+    for (uint32_t i = 0; i < m->enum_count && n + 12 <= sizeof o->buf; i++) {
+        const evrec_runtime_enum_t *r = m->enums[i].runtime;
+        if (r) {
+            put_be32(d + n, i);
+            put_be32(d + n + 4, r->base);
+            put_be32(d + n + 8, r->lim);
+            n += 12;
+        }
+    }
+    if (n != 4 + 12u * count) {
+        o->status = EVREC_E_ARG; /* more ranges than one chunk holds: raise EVREC_SAVE_CHUNK */
+        return;
+    }
+    write_chunk(o, EVREC_CHUNK_RUNTIME_ENUMS, d, n);
+}
+
+evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
+                           const evrec_save_options_t *opt)
+{
+    if (!rec || !sink || !sink->write) {
+        return EVREC_E_ARG;
+    }
+    if (rec->state != 2 || !rec->meta) {
+        return EVREC_E_BUSY;
+    }
+    static const evrec_save_options_t defaults = {0, 0};
+    if (!opt) {
+        opt = &defaults;
+    }
+    out_t o;
+    o.sink = sink;
+    o.container = !opt->bare_ccore;
+    o.status = EVREC_OK;
+    o.n = 0;
+    const evrec_meta_t *m = rec->meta;
+    if (o.container) {
+        uint8_t h[EVREC_HEADER_SIZE];
+        memset(h, 0, sizeof h);
+        memcpy(h, EVREC_MAGIC, 8);
+        h[8] = 0;
+        h[9] = EVREC_FORMAT_MAJOR;
+        h[10] = 0;
+        h[11] = EVREC_FORMAT_MINOR;
+        /* 12..15 flags: 0 (one-shot) */
+        put_be64(h + 16, opt->schema_hash ? opt->schema_hash : m->schema_hash);
+        put_be64(h + 24, rec->recorded);
+        put_be64(h + 32, rec->dropped);
+        put_be32(h + 44, evrec_crc32c(0, h, 44));
+        sink_write(&o, h, sizeof h);
+        put_runtime_chunk(&o, m);
+    }
+    evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used);
+    if (o.container) {
+        write_chunk(&o, EVREC_CHUNK_END, o.buf, 0);
+    }
+    return o.status != EVREC_OK ? o.status : st;
+}
+
+evrec_status evrec_save(const evrec_recorder_t *rec, const evrec_sink_t *sink)
+{
+    return evrec_save_ex(rec, sink, NULL);
+}
+
+evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,
+                              size_t size, const evrec_sink_t *sink)
+{
+    if (!meta || (!records && size) || !sink || !sink->write) {
+        return EVREC_E_ARG;
+    }
+    out_t o;
+    o.sink = sink;
+    o.container = 0;
+    o.status = EVREC_OK;
+    o.n = 0;
+    return save_stream(&o, meta, time_freq, (const uint8_t *)records, size);
+}
