@@ -122,9 +122,9 @@ static void put_value(out_t *o, uint32_t value, const char *name, uint8_t marker
 }
 
 /* Static values and run-time names, merged in ascending value order. */
-static void put_enum(out_t *o, const evrec_enum_desc_t *e)
+static void put_enum(out_t *o, const evrec_enum_desc_t *e, int canonical)
 {
-    const evrec_runtime_enum_t *r = e->runtime;
+    const evrec_runtime_enum_t *r = canonical ? NULL : e->runtime;
     uint32_t extra = r ? runtime_count(r) : 0;
     put_u8(o, e->kind);
     put_string(o, e->name);
@@ -149,14 +149,14 @@ static void put_enum(out_t *o, const evrec_enum_desc_t *e)
     }
 }
 
-static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq)
+static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int canonical)
 {
     uint8_t d[8];
     put_be64(d, time_freq);
     put(o, d, 8);
     put_u32(o, m->enum_count);
     for (uint32_t i = 0; i < m->enum_count; i++) {
-        put_enum(o, &m->enums[i]);
+        put_enum(o, &m->enums[i], canonical);
     }
     put_u32(o, m->struct_count);
     for (uint32_t i = 0; i < m->struct_count; i++) {
@@ -332,18 +332,31 @@ static void put_end(out_t *o)
 static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq,
                                 const uint8_t *records, size_t size)
 {
-    put_meta(o, m, time_freq);
+    put_meta(o, m, time_freq, 0);
     evrec_status st = put_records(o, m, records, size);
     put_end(o);
     flush(o);
     return o->status != EVREC_OK ? o->status : st;
 }
 
-static void put_runtime_chunk(out_t *o, const evrec_meta_t *m)
+/* RUNTIME_ENUMS payload (FORMAT.md section 2). `as_chunk`: write it as a chunk (only when there
+ * are ranges); else append it to the stream bytes (canonical meta-info, count 0 included). */
+static void put_runtime_ranges(out_t *o, const evrec_meta_t *m, int as_chunk)
 {
     uint32_t count = 0;
     for (uint32_t i = 0; i < m->enum_count; i++) {
         count += m->enums[i].runtime != NULL;
+    }
+    if (!as_chunk) {
+        put_u32(o, count);
+        for (uint32_t i = 0; i < m->enum_count; i++) {
+            if (m->enums[i].runtime) {
+                put_u32(o, i);
+                put_u32(o, m->enums[i].runtime->base);
+                put_u32(o, m->enums[i].runtime->lim);
+            }
+        }
+        return;
     }
     if (count == 0) {
         return;
@@ -401,7 +414,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         put_be64(h + 32, rec->dropped);
         put_be32(h + 44, evrec_crc32c(0, h, 44));
         sink_write(&o, h, sizeof h);
-        put_runtime_chunk(&o, m);
+        put_runtime_ranges(&o, m, 1);
     }
     evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used);
     if (o.container) {
@@ -427,4 +440,20 @@ evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, cons
     o.status = EVREC_OK;
     o.n = 0;
     return save_stream(&o, meta, time_freq, (const uint8_t *)records, size);
+}
+
+evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink)
+{
+    if (!meta || !sink || !sink->write) {
+        return EVREC_E_ARG;
+    }
+    out_t o;
+    o.sink = sink;
+    o.container = 0;
+    o.status = EVREC_OK;
+    o.n = 0;
+    put_meta(&o, meta, 0, 1);
+    put_runtime_ranges(&o, meta, 0);
+    flush(&o);
+    return o.status;
 }

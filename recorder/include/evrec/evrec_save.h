@@ -97,6 +97,16 @@ evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, cons
                               size_t size, const evrec_sink_t *sink);
 
 /**
+ * @brief Write the canonical meta-info whose xxHash64 is the schema hash (format/FORMAT.md
+ * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
+ * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...).
+ * @param[in] meta the tables. @param[in] sink receives the bytes (a hash state, typically).
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_IO sink failure.
+ * **Context:** thread.
+ */
+evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink);
+
+/**
  * @brief CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) update, as used by the container.
  * @param crc the value so far (0 for a fresh start). @param[in] data bytes. @param len bytes.
  * @return the updated CRC (pre- and post-inverted internally; chainable).
