@@ -1,0 +1,30 @@
+/**
+ * @file evrec_hash.h
+ * @brief The schema hash: xxHash64 (seed 0) of the canonical meta-info (format/FORMAT.md,
+ * section 4). Host side: uses libxxhash.
+ */
+#ifndef EVREC_HASH_H
+#define EVREC_HASH_H
+
+#include <stdint.h>
+
+#include "evrec/evrec_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Schema hash of meta-info tables.
+ * @param[in] meta tables (need not be validated; field offsets and native sizes do not enter
+ * the hash, so a meta-info read back from a file gives the same hash as the one that wrote it).
+ * @return the hash; 0 only if meta is NULL (or, with odds 2^-64, a real hash of 0).
+ * **Context:** thread-safe (no shared state).
+ */
+uint64_t evrec_meta_schema_hash(const evrec_meta_t *meta);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_HASH_H */
