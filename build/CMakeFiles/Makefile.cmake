@@ -38,6 +38,7 @@ set(CMAKE_MAKEFILE_DEPENDS
   "/work/main/ports/posix/CMakeLists.txt"
   "/work/main/recorder/CMakeLists.txt"
   "/work/main/tests/CMakeLists.txt"
+  "/work/main/tests/recorder/CMakeLists.txt"
   "/work/main/viewer-cli/CMakeLists.txt"
   )
 
@@ -57,6 +58,7 @@ set(CMAKE_MAKEFILE_PRODUCTS
   "examples/CMakeFiles/CMakeDirectoryInformation.cmake"
   "bench/CMakeFiles/CMakeDirectoryInformation.cmake"
   "tests/CMakeFiles/CMakeDirectoryInformation.cmake"
+  "tests/recorder/CMakeFiles/CMakeDirectoryInformation.cmake"
   )
 
 # Dependency information for all targets:
@@ -65,4 +67,8 @@ set(CMAKE_DEPEND_INFO_FILES
   "ports/posix/CMakeFiles/evrec_recorder.dir/DependInfo.cmake"
   "ports/posix/CMakeFiles/evrec_port_posix.dir/DependInfo.cmake"
   "format/CMakeFiles/evrec_format.dir/DependInfo.cmake"
+  "tests/recorder/CMakeFiles/evrec_recorder_testclock.dir/DependInfo.cmake"
+  "tests/recorder/CMakeFiles/test_ccore_compat.dir/DependInfo.cmake"
+  "tests/recorder/CMakeFiles/test_oneshot.dir/DependInfo.cmake"
+  "tests/recorder/CMakeFiles/test_save.dir/DependInfo.cmake"
   )
