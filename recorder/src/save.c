@@ -179,17 +179,24 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
 
 /* ---- records: native -> packed big-endian ---- */
 
-/* One conversion step: copy a field of `width` bytes (1, 2, 4) at native offset `src`. */
-typedef struct plan_op {
-    uint8_t src;
-    uint8_t width;
-} plan_op_t;
+/* Converting a native record to its packed big-endian form is a byte permutation that depends
+ * only on the event type: packed byte j = native byte perm[j]. save builds the permutation of
+ * each event type once (its "plan", on the stack) and then converts every record with it: a
+ * 16-byte vector shuffle when the record is small (one instruction where the compiler has one,
+ * e.g. SSSE3 pshufb), else a byte gather loop. Event types without a plan (id above
+ * EVREC_SAVE_PLAN_EVENTS, or the plan space used up) walk the tables; all three give the same
+ * bytes. */
+
+typedef uint8_t v16_t __attribute__((vector_size(16)));
 
 typedef struct plans {
-    uint16_t start[EVREC_SAVE_PLAN_EVENTS];
-    uint16_t count[EVREC_SAVE_PLAN_EVENTS]; /* 0xFFFF = no plan (walk the tables) */
-    uint16_t used;
-    plan_op_t ops[EVREC_SAVE_PLAN_OPS];
+    uint16_t start[EVREC_SAVE_PLAN_EVENTS]; /* index of the event's first byte in perm */
+    uint16_t len[EVREC_SAVE_PLAN_EVENTS];   /* packed size; 0 = no plan (walk the tables) */
+    uint16_t native[EVREC_SAVE_PLAN_EVENTS]; /* slot size in the trace buffer; 0 = unknown id */
+    uint8_t small[EVREC_SAVE_PLAN_EVENTS];  /* 1: native and packed sizes <= 16 (vector path) */
+    v16_t mask[EVREC_SAVE_PLAN_EVENTS];     /* the permutation of small events */
+    uint32_t used;
+    uint8_t perm[EVREC_SAVE_PLAN_BYTES];
 } plans_t;
 
 static uint8_t width_of(uint8_t kind)
@@ -199,30 +206,37 @@ static uint8_t width_of(uint8_t kind)
                                                                         : 4;
 }
 
-/* Flatten the fields after time and id of struct `sid` at native offset `base`. Returns 0 when
- * the plan does not fit (the event then uses the table walk). */
-static int plan_struct(plans_t *pl, const evrec_meta_t *m, uint32_t sid, uint32_t base,
-                       uint32_t first, unsigned depth)
+/* Source index of each packed byte of a field of `width` bytes at native offset `off`. */
+static int plan_field(plans_t *pl, uint32_t off, uint8_t width)
 {
-    if (depth > EVREC_MAX_NESTING) {
+    if (pl->used + width > EVREC_SAVE_PLAN_BYTES || off + width > EVREC_MAX_EVENT_SIZE) {
+        return 0;
+    }
+    for (uint8_t k = 0; k < width; k++) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        pl->perm[pl->used++] = (uint8_t)(off + width - 1u - k);
+#else
+        pl->perm[pl->used++] = (uint8_t)(off + k);
+#endif
+    }
+    return 1;
+}
+
+/* Appends the permutation of struct `sid` at native offset `base`. 0 when it does not fit. */
+static int plan_struct(plans_t *pl, const evrec_meta_t *m, uint32_t sid, uint32_t base, unsigned depth)
+{
+    if (depth > EVREC_MAX_NESTING || sid >= m->struct_count) {
         return 0;
     }
     const evrec_struct_desc_t *s = &m->structs[sid];
-    for (uint32_t f = first; f < s->field_count; f++) {
+    for (uint32_t f = 0; f < s->field_count; f++) {
         const evrec_field_desc_t *fd = &s->fields[f];
         uint32_t off = base + fd->offset;
-        if (fd->kind == EVREC_KIND_STRUCT) {
-            if (!plan_struct(pl, m, fd->ref, off, 0, depth + 1)) {
-                return 0;
-            }
-            continue;
-        }
-        if (pl->used >= EVREC_SAVE_PLAN_OPS || off > 0xFF) {
+        int ok = fd->kind == EVREC_KIND_STRUCT ? plan_struct(pl, m, fd->ref, off, depth + 1)
+                                               : plan_field(pl, off, width_of(fd->kind));
+        if (!ok) {
             return 0;
         }
-        pl->ops[pl->used].src = (uint8_t)off;
-        pl->ops[pl->used].width = width_of(fd->kind);
-        pl->used++;
     }
     return 1;
 }
@@ -231,16 +245,26 @@ static void plans_build(plans_t *pl, const evrec_meta_t *m)
 {
     pl->used = 0;
     for (uint32_t e = 0; e < EVREC_SAVE_PLAN_EVENTS; e++) {
-        pl->count[e] = 0xFFFF;
-        if (e >= m->event_count) {
+        pl->len[e] = 0;
+        pl->small[e] = 0;
+        pl->native[e] = 0;
+        if (e >= m->event_count || m->events[e].struct_id >= m->struct_count) {
             continue;
         }
-        uint16_t start = pl->used;
-        if (plan_struct(pl, m, m->events[e].struct_id, 0, 2, 0)) {
-            pl->start[e] = start;
-            pl->count[e] = (uint16_t)(pl->used - start);
-        } else {
+        pl->native[e] = m->structs[m->events[e].struct_id].native_size;
+        uint32_t start = pl->used;
+        if (!plan_struct(pl, m, m->events[e].struct_id, 0, 0)) {
             pl->used = start;
+            continue;
+        }
+        pl->start[e] = (uint16_t)start;
+        pl->len[e] = (uint16_t)(pl->used - start);
+        if (pl->len[e] <= 16 && m->structs[m->events[e].struct_id].native_size <= 16) {
+            uint8_t k;
+            pl->small[e] = 1;
+            for (k = 0; k < 16; k++) {
+                pl->mask[e][k] = k < pl->len[e] ? pl->perm[start + k] : 0;
+            }
         }
     }
 }
@@ -259,20 +283,19 @@ static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
         return d + 2;
     }
     uint32_t v;
-    memcpy(&v, s, 4);
+    __builtin_memcpy(&v, s, 4);
     put_be32(d, v);
     return d + 4;
 }
 
-/* Table walk: the fields of struct `sid` from `first`, native struct at `s`. */
-static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s,
-                            uint32_t first, unsigned depth)
+/* Table walk: the fields of struct `sid`, native struct at `s`. */
+static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s, unsigned depth)
 {
     const evrec_struct_desc_t *st = &m->structs[sid];
-    for (uint32_t f = first; f < st->field_count && depth <= EVREC_MAX_NESTING; f++) {
+    for (uint32_t f = 0; f < st->field_count && depth <= EVREC_MAX_NESTING; f++) {
         const evrec_field_desc_t *fd = &st->fields[f];
         if (fd->kind == EVREC_KIND_STRUCT) {
-            d = walk_struct(d, m, fd->ref, s + fd->offset, 0, depth + 1);
+            d = walk_struct(d, m, fd->ref, s + fd->offset, depth + 1);
         } else {
             d = conv(d, s + fd->offset, width_of(fd->kind));
         }
@@ -288,34 +311,39 @@ static size_t slot_size_of(const evrec_meta_t *m, uint16_t id)
     return m->structs[m->events[id].struct_id].native_size;
 }
 
-static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *rec, size_t size)
+/* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
+static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *rec, size_t size,
+                               size_t readable)
 {
     plans_t pl;
     plans_build(&pl, m);
     size_t q = 0;
     while (q + sizeof(evrec_record_header_t) <= size && o->status == EVREC_OK) {
-        const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(rec + q);
-        uint16_t id = h->id;
-        size_t n = slot_size_of(m, id);
+        const uint8_t *s = rec + q;
+        uint16_t id = ((const evrec_record_header_t *)(const void *)s)->id;
+        size_t n = id < EVREC_SAVE_PLAN_EVENTS ? pl.native[id] : slot_size_of(m, id);
         if (n == 0 || q + n > size) {
             return EVREC_E_CORRUPT;
         }
-        if (sizeof o->buf - o->n < EVREC_MAX_EVENT_SIZE) {
+        if (sizeof o->buf - o->n < EVREC_MAX_EVENT_SIZE + 16u) {
             flush(o);
         }
         uint8_t *d = o->buf + o->n;
-        put_be32(d, h->time);
-        d[4] = (uint8_t)(id >> 8);
-        d[5] = (uint8_t)id;
-        d += 6;
-        const uint8_t *s = rec + q;
-        if (id < EVREC_SAVE_PLAN_EVENTS && pl.count[id] != 0xFFFF) {
-            const plan_op_t *op = &pl.ops[pl.start[id]];
-            for (uint16_t k = pl.count[id]; k; k--, op++) {
-                d = conv(d, s + op->src, op->width);
+        if (id < EVREC_SAVE_PLAN_EVENTS && pl.small[id] && q + 16u <= readable) {
+            /* __builtin_memcpy: -ffreestanding would otherwise call memcpy for 16 bytes. */
+            v16_t in, out;
+            __builtin_memcpy(&in, s, 16);
+            out = __builtin_shuffle(in, pl.mask[id]);
+            __builtin_memcpy(d, &out, 16); /* room for 16 is kept; only len bytes count */
+            d += pl.len[id];
+        } else if (id < EVREC_SAVE_PLAN_EVENTS && pl.len[id]) {
+            const uint8_t *perm = &pl.perm[pl.start[id]];
+            for (uint16_t k = 0; k < pl.len[id]; k++) {
+                d[k] = s[perm[k]];
             }
+            d += pl.len[id];
         } else {
-            d = walk_struct(d, m, m->events[id].struct_id, s, 2, 0);
+            d = walk_struct(d, m, m->events[id].struct_id, s, 0);
         }
         o->n = (size_t)(d - o->buf);
         q += n;
@@ -330,10 +358,10 @@ static void put_end(out_t *o)
 }
 
 static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq,
-                                const uint8_t *records, size_t size)
+                                const uint8_t *records, size_t size, size_t readable)
 {
     put_meta(o, m, time_freq, 0);
-    evrec_status st = put_records(o, m, records, size);
+    evrec_status st = put_records(o, m, records, size, readable);
     put_end(o);
     flush(o);
     return o->status != EVREC_OK ? o->status : st;
@@ -416,7 +444,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         sink_write(&o, h, sizeof h);
         put_runtime_ranges(&o, m, 1);
     }
-    evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used);
+    evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used, rec->size);
     if (o.container) {
         write_chunk(&o, EVREC_CHUNK_END, o.buf, 0);
     }
@@ -439,7 +467,7 @@ evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, cons
     o.container = 0;
     o.status = EVREC_OK;
     o.n = 0;
-    return save_stream(&o, meta, time_freq, (const uint8_t *)records, size);
+    return save_stream(&o, meta, time_freq, (const uint8_t *)records, size, size);
 }
 
 evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink)

@@ -1,6 +1,7 @@
 /* One-shot trace buffer: exact drop counts, and nothing lost or torn under concurrency. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +227,10 @@ static void *pinger_main(void *arg)
 
 Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
 {
-    const uint32_t per = 2000000;
-    size_t size = (size_t)2 * per * sizeof(probe_event_t) + 4096;
+    /* The main thread records at least `per` events and goes on until the handler has run
+     * 2000 times (a loaded machine delivers fewer signals per second), at most 4 * per. */
+    const uint32_t per = 500000, most = 4 * per;
+    size_t size = (size_t)(most + 2 * per) * sizeof(probe_event_t) + 4096;
     uint32_t *mem = aligned_buffer(size);
     evrec_recorder_t rec;
     evrec_host_init(&sig_host);
@@ -242,25 +245,29 @@ Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
     pinger_t p = {pthread_self(), 0};
     pthread_t th;
     pthread_create(&th, NULL, pinger_main, &p);
-    uint32_t main_ok = 0;
-    for (uint32_t i = 0; i < per; i++) {
+    uint32_t main_ok = 0, i;
+    for (i = 0; i < most && (i < per || sig_count < 2000); i++) {
         main_ok += (uint32_t)probe_record(&sig_host, 0, i);
+        if (i >= per && (i & 1023) == 0) {
+            sched_yield(); /* let the pinger run on a loaded machine */
+        }
     }
     p.stop = 1;
     pthread_join(th, NULL);
     signal(SIGUSR1, SIG_IGN);
     cr_assert_eq(evrec_host_stop(&sig_host, NULL), EVREC_OK);
     cr_assert_gt(sig_count, 100, "the signal handler ran only %d times", (int)sig_count);
-    cr_assert_eq(main_ok, per);
+    cr_assert_lt(sig_count, 2 * per);
+    cr_assert_eq(main_ok, i);
     cr_assert_eq(sig_recorded, sig_count);
 
     seen_t s = {0};
-    s.bits[0] = calloc(per / 8 + 1, 1);
-    s.bits[7] = calloc(per / 8 + 1, 1);
+    s.bits[0] = calloc(most / 8 + 1, 1);
+    s.bits[7] = calloc(2 * per / 8 + 1, 1);
     const char *why = "";
     long n = probe_walk(&rec, mark_seen, &s, &why);
     cr_assert_geq(n, 0, "%s", why);
-    cr_assert_eq(s.count[0], per);
+    cr_assert_eq(s.count[0], i);
     cr_assert_eq(s.count[7], (uint32_t)sig_count);
     cr_assert_eq(rec.dropped, 0);
     cr_assert_not(s.out_of_order);

@@ -24,16 +24,18 @@
 #endif
 
 /**
- * EVREC_SAVE_PLAN_OPS (entries, default 128): field-conversion steps that evrec_save() caches
- * on its stack (2 bytes each) so that it converts records without walking nested structs.
- * Event types that do not fit fall back to the table walk (same bytes, slower).
+ * EVREC_SAVE_PLAN_BYTES (bytes, 64..65535, default 512): space evrec_save() keeps on its stack for
+ * the byte permutation of each event type (one byte per packed byte), so that it converts records
+ * without walking the tables. Event types that do not fit are converted by the table walk
+ * (same bytes, slower). The host build uses 8192.
  */
-#ifndef EVREC_SAVE_PLAN_OPS
-#define EVREC_SAVE_PLAN_OPS 128
+#ifndef EVREC_SAVE_PLAN_BYTES
+#define EVREC_SAVE_PLAN_BYTES 512
 #endif
 
 /**
- * EVREC_SAVE_PLAN_EVENTS (entries, default 32): event ids below this get a cached plan.
+ * EVREC_SAVE_PLAN_EVENTS (entries, 1..65535, default 32): event ids below this get a plan
+ * (21 bytes of stack each).
  */
 #ifndef EVREC_SAVE_PLAN_EVENTS
 #define EVREC_SAVE_PLAN_EVENTS 32
