@@ -320,6 +320,7 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *
     size_t q = 0;
     while (q + sizeof(evrec_record_header_t) <= size && o->status == EVREC_OK) {
         const uint8_t *s = rec + q;
+        __builtin_prefetch(s + 1024); /* the buffer is read once, front to back */
         uint16_t id = ((const evrec_record_header_t *)(const void *)s)->id;
         size_t n = id < EVREC_SAVE_PLAN_EVENTS ? pl.native[id] : slot_size_of(m, id);
         if (n == 0 || q + n > size) {

@@ -29,7 +29,7 @@ static inline uint32_t evrec_port_posix_crc32c(uint32_t crc, const void *data, s
     uint64_t c = (uint32_t)~crc;
     for (; len >= 8; len -= 8, p += 8) {
         uint64_t w;
-        memcpy(&w, p, 8);
+        __builtin_memcpy(&w, p, 8); /* inlined even under -ffreestanding */
         c = _mm_crc32_u64(c, w);
     }
     uint32_t c32 = (uint32_t)c;
