@@ -1,0 +1,302 @@
+/**
+ * @file evrec_reader.h
+ * @brief Host-side reader of evrec files (the container of format/FORMAT.md) and of bare CCore
+ * EventRecorder streams (seed 003_ea95ce95c317374b.txt, "Binary output", as corrected by
+ * shared/CCORE-NOTES.md).
+ *
+ * The reader streams: it never holds more than one chunk of the file (at most 16 MiB, usually
+ * 16 KiB) plus the meta-info, so files of any size are read with 64-bit offsets. It verifies
+ * every chunk's CRC-32C before it hands out a byte of it, parses the meta-info into tables of its
+ * own (exposed as an ::evrec_meta_t), and returns records one at a time with their 64-bit
+ * restored time (FORMAT.md section 5).
+ *
+ * **Bad input.** Nothing read from the file is trusted: every count, id and length is checked
+ * against the format and against the bytes that remain. The first problem becomes a sticky
+ * error (::evrec_reader_error_t: status, byte offset in the file, what was expected); every
+ * record before it has already been returned, no record after it is. The damage rules are those
+ * of FORMAT.md section 2:
+ * - a chunk with a bad CRC stops the reader at that chunk: records that lie wholly in the good
+ *   chunks before it are returned, a record straddling into it is not;
+ * - a truncated last chunk (the file simply ends inside it) is used up to its last whole record;
+ *   those records are flagged `unverified` since their CRC cannot be checked; then the reader
+ *   reports the truncation at the chunk's offset. A chunk whose length runs past the end of a
+ *   file that nevertheless ends with a valid END chunk has a damaged length, not a truncation:
+ *   nothing of it is used;
+ * - an unknown event id, a meta-info count or length that runs past the data, or a limit of
+ *   this reader exceeded (::EVREC_READER_MAX_NAME, ::EVREC_MAX_NESTING, 256-byte records) is
+ *   reported at the offset of the offending item.
+ *
+ * **Tables read from a file.** A file carries no native C layout, so in the exposed
+ * ::evrec_meta_t every field's `offset` is its offset in the *packed* (saved) struct and every
+ * struct's `native_size` is its packed size (both saturate at 0xFFFF for structs that no event
+ * uses). The schema hash does not use them. Enum values named at run time (the ranges of the
+ * RUNTIME_ENUMS chunk) are not in the enum's `values` but in its `runtime` object, exactly as the
+ * writer's tables held them, so that evrec_meta_schema_hash() of the exposed tables equals the
+ * hash the writer stored; use evrec_reader_enum_value() to look up any value.
+ *
+ * **Context:** a reader is one object for one thread; distinct readers are independent (no global
+ * state). Host only (uses malloc and stdio).
+ */
+#ifndef EVREC_READER_H
+#define EVREC_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evrec/evrec_meta.h"
+#include "evrec/evrec_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Longest name (enum, value, struct, field) accepted from a file, bytes. */
+#define EVREC_READER_MAX_NAME 1024u
+/** Largest span [base, highest named value] of a run-time enum range the reader keeps names for. */
+#define EVREC_READER_MAX_RUNTIME_SPAN (1u << 20)
+/** Tick rate assumed when time_freq is 0 (CCore EventView assumes 10 Hz ticks). */
+#define EVREC_READER_DEFAULT_TICK_HZ 10u
+
+/** @brief An opaque reader. Create with evrec_reader_open_path() and friends. */
+typedef struct evrec_reader evrec_reader_t;
+
+/** @brief What the file is. */
+typedef enum evrec_file_format {
+    EVREC_FILE_UNKNOWN = 0,   /**< not recognised (the open failed) */
+    EVREC_FILE_CONTAINER = 1, /**< evrec container: header, CRC-checked chunks (FORMAT.md 1-2) */
+    EVREC_FILE_CCORE = 2      /**< bare CCore stream, as CCore's own recorder writes it */
+} evrec_file_format;
+
+/** @brief Where the effective timestamp frequency came from. */
+typedef enum evrec_time_source {
+    EVREC_TIME_UNKNOWN = 0, /**< no frequency: time_freq 0 and fewer than 2 ticks (ns are 0) */
+    EVREC_TIME_FILE = 1,    /**< the file's time_freq */
+    EVREC_TIME_OPTION = 2,  /**< evrec_reader_options_t::time_freq */
+    EVREC_TIME_TICKS = 3    /**< tick rate x mean tick-to-tick interval (FORMAT.md section 5) */
+} evrec_time_source;
+
+/** @brief Options of the open functions. Zero-initialise for the defaults. */
+typedef struct evrec_reader_options {
+    /** Timestamp frequency in Hz to use instead of the file's; 0 = the file's. */
+    uint64_t time_freq;
+    /** Rate in Hz at which EventControl Tick was recorded. Non-zero: the frequency is derived
+     * from the ticks at this rate even if the file has a time_freq (unless `time_freq` above is
+     * given). 0: the file's time_freq, or ::EVREC_READER_DEFAULT_TICK_HZ when that is 0. */
+    uint32_t tick_hz;
+} evrec_reader_options_t;
+
+/** @brief The sticky error of a reader. `status` is EVREC_OK while there is none. */
+typedef struct evrec_reader_error {
+    evrec_status status; /**< EVREC_E_TRUNCATED, _CORRUPT, _CHECKSUM, _BAD_ID, _UNSUPPORTED, _IO, _NOMEM */
+    uint64_t offset;     /**< byte offset in the file of the damaged item (chunk, record, meta item) */
+    char message[320];   /**< English: what was found and what was expected; no offset prefix */
+} evrec_reader_error_t;
+
+/** @brief What the file says about itself (header and meta-info), known after a successful open. */
+typedef struct evrec_file_info {
+    evrec_file_format format;
+    uint16_t version_major;       /**< container only; 0 for CCore */
+    uint16_t version_minor;       /**< container only */
+    uint32_t flags;               /**< container header flags (bit 0: cyclic buffer) */
+    uint64_t time_freq;           /**< the file's time_freq, Hz (0 = unknown) */
+    uint64_t schema_hash_stored;  /**< container header's hash (0 = not computed or CCore) */
+    uint64_t schema_hash_computed;/**< evrec_meta_schema_hash() of the tables read */
+    uint64_t recorded;            /**< container header: records written, Start/Stop included */
+    uint64_t dropped;             /**< container header: events dropped (buffer full) */
+    uint64_t meta_offset;         /**< file offset of the meta-info's first byte */
+    uint64_t records_offset;      /**< file offset of the first record */
+    uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */
+    uint16_t control_event;       /**< event id of EventControl (found by its struct name) */
+} evrec_file_info_t;
+
+/** @brief One record, as returned by evrec_reader_next(). Reader-owned; valid until the next call. */
+typedef struct evrec_record {
+    uint64_t index;      /**< 0-based position in the stream (End not counted) */
+    uint64_t offset;     /**< file offset of the record's first byte */
+    uint16_t id;         /**< event id (index in the meta-info's events) */
+    uint32_t time32;     /**< raw 32-bit timestamp, ticks */
+    uint64_t t64;        /**< restored time, ticks since the first record (FORMAT.md section 5) */
+    uint64_t ns;         /**< t64 in nanoseconds; 0 when the frequency is unknown */
+    const uint8_t *data; /**< the packed big-endian record, time and id included */
+    uint32_t size;       /**< bytes at `data` = the event's save_len (at most 256) */
+    int unverified;      /**< 1: from a truncated chunk whose CRC could not be checked */
+} evrec_record_t;
+
+/** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
+typedef struct evrec_field_view {
+    const char *path;       /**< dotted name from the event struct: "time", "obj", "inner.a" */
+    const char *name;       /**< the last component of `path` */
+    uint32_t index;         /**< leaf number in walk order (0 = time, 1 = id) */
+    unsigned depth;         /**< 0 for the event struct's own fields, 1 inside a nested struct ... */
+    uint8_t kind;           /**< an ::evrec_kind other than EVREC_KIND_STRUCT */
+    uint16_t enum_id;       /**< for enum kinds: the enum id; else 0 */
+    uint32_t offset;        /**< byte offset of the field in the packed record */
+    uint32_t value;         /**< the value, host order */
+    const char *value_name; /**< enum kinds: the value's name, or NULL when it has none */
+    uint8_t marker;         /**< enum kinds: the named value's ::evrec_marker; else 0 */
+} evrec_field_view_t;
+
+/** @brief Field callback. Return 0 to go on, non-zero to stop the walk. */
+typedef int (*evrec_field_visitor_t)(void *ctx, const evrec_field_view_t *field);
+
+/** @brief Result of evrec_reader_summarize(). Arrays are reader-owned, valid until close. */
+typedef struct evrec_reader_summary {
+    uint64_t records;            /**< records returned (End not counted) */
+    uint64_t unverified;         /**< of those, records from a truncated chunk */
+    uint64_t ticks;              /**< EventControl Tick records */
+    uint32_t event_count;        /**< entries in `event_counts` (= the meta-info's events) */
+    const uint64_t *event_counts;/**< records per event id */
+    uint32_t first_time32;       /**< raw time of the first record (0 when none) */
+    uint32_t last_time32;        /**< raw time of the last record */
+    uint64_t last_t64;           /**< restored time of the last record, ticks (first is 0) */
+    uint64_t last_ns;            /**< = duration in ns (first record at 0 ns); 0 if unknown */
+    uint64_t time_freq;          /**< effective frequency, Hz (0 = unknown) */
+    evrec_time_source time_source;
+    int end_seen;                /**< 1: the End record (and, for a container, END) were read */
+    evrec_reader_error_t damage; /**< status EVREC_OK when the file is intact */
+} evrec_reader_summary_t;
+
+/**
+ * @brief Open a file by path: reads the header (container) or recognises a bare CCore stream,
+ * then parses the meta-info. No record is read yet.
+ * @param[out] out receives the reader whenever it could be allocated, **also on failure**, so
+ * that evrec_reader_error() can say what is wrong; close it with evrec_reader_close() either way.
+ * Set to NULL only when allocation failed or an argument is NULL.
+ * @param[in] path file name. @param[in] opt options, or NULL for the defaults.
+ * @retval EVREC_OK ready; records follow through evrec_reader_next().
+ * @retval EVREC_E_IO the file cannot be opened or read (message has the errno text).
+ * @retval EVREC_E_TRUNCATED the file ends inside the header or the meta-info.
+ * @retval EVREC_E_CHECKSUM the header or a chunk before the records fails its CRC.
+ * @retval EVREC_E_CORRUPT neither a container nor a CCore stream, or a bad meta-info.
+ * @retval EVREC_E_UNSUPPORTED another major version, or a reader limit exceeded.
+ * @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_ARG NULL argument.
+ * **Context:** thread.
+ * @code
+ * evrec_reader_t *r;
+ * evrec_record_t rec;
+ * if (evrec_reader_open_path(&r, "trace.evr", NULL) == EVREC_OK) {
+ *     while (evrec_reader_next(r, &rec) == EVREC_OK) { printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id); }
+ * }
+ * if (r && evrec_reader_error(r)->status != EVREC_OK) { fprintf(stderr, "at %llu: %s\n", ...); }
+ * evrec_reader_close(r);
+ * @endcode
+ */
+evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path,
+                                    const evrec_reader_options_t *opt);
+
+/**
+ * @brief As evrec_reader_open_path() on an open stream (a pipe works). Offsets count from the
+ * stream's position at this call. The reader does not close `f`. When time_freq must be derived
+ * from ticks (see ::evrec_reader_options_t) and `f` cannot seek, the frequency stays unknown.
+ * **Context:** thread; nothing else may read `f` until the reader is closed.
+ */
+evrec_status evrec_reader_open_file(evrec_reader_t **out, FILE *f, const evrec_reader_options_t *opt);
+
+/**
+ * @brief As evrec_reader_open_path() on bytes in memory, which the caller keeps unchanged and
+ * alive until the reader is closed (they are not copied). **Context:** thread.
+ */
+evrec_status evrec_reader_open_memory(evrec_reader_t **out, const void *data, size_t size,
+                                      const evrec_reader_options_t *opt);
+
+/** @brief Free a reader and everything it owns (tables, names, records). NULL is ignored. */
+void evrec_reader_close(evrec_reader_t *r);
+
+/**
+ * @brief The sticky error: status EVREC_OK while there is none. Once set it never changes.
+ * @return a pointer into the reader, never NULL for a non-NULL reader.
+ */
+const evrec_reader_error_t *evrec_reader_error(const evrec_reader_t *r);
+
+/** @brief Header and meta-info facts (valid after a successful open; zeros otherwise). */
+const evrec_file_info_t *evrec_reader_info(const evrec_reader_t *r);
+
+/**
+ * @brief The meta-info read from the file as evrec tables (see the file comment for offsets,
+ * native sizes and run-time values). `time_freq` is the file's, `schema_hash` the stored one.
+ * @return reader-owned tables, or NULL when the open failed before the meta-info was complete.
+ */
+const evrec_meta_t *evrec_reader_meta(const evrec_reader_t *r);
+
+/** @brief save_len of an event (bytes of its record), or 0 for an id that does not exist. */
+uint32_t evrec_reader_event_size(const evrec_reader_t *r, uint16_t event_id);
+
+/** @brief Name of an event (its struct's name), or NULL for an id that does not exist. */
+const char *evrec_reader_event_name(const evrec_reader_t *r, uint16_t event_id);
+
+/**
+ * @brief Look up a value of an enum, static or named at run time.
+ * @param[out] marker optional: the value's marker (0 when unnamed).
+ * @return the name, or NULL when the value has none or the enum id does not exist.
+ */
+const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value,
+                                    uint8_t *marker);
+
+/** @brief 1 if any value of the enum (static or run-time) has a marker other than None. */
+int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id);
+
+/**
+ * @brief Read the next record.
+ * @param[out] rec filled on EVREC_OK; its `data` stays valid until the next call or close.
+ * @retval EVREC_OK a record.
+ * @retval EVREC_E_END the End record (and, for a container, the END chunk with nothing after it)
+ * was read, and the header's `recorded` matches: the file is intact and complete.
+ * @retval other the sticky error (see evrec_reader_error()); every record before it was returned.
+ * The first call may read the file once more beforehand to derive the frequency from ticks
+ * (seekable sources only; see ::evrec_reader_options_t).
+ * **Context:** thread.
+ */
+evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec);
+
+/**
+ * @brief Walk the fields of a record in declaration order, nested structs recursively (their
+ * leaves get dotted paths such as `inner.a`). Time and id are the first two leaves.
+ * @param[in] rec a record of this reader. @param fn called once per leaf. @param ctx passed to fn.
+ * @retval EVREC_OK walked (or stopped by fn). @retval EVREC_E_ARG NULL or foreign record.
+ * **Context:** thread; does not change the reader.
+ */
+evrec_status evrec_reader_visit_fields(const evrec_reader_t *r, const evrec_record_t *rec,
+                                       evrec_field_visitor_t fn, void *ctx);
+
+/**
+ * @brief The record's marker as CCore EventView draws it: from the event's own field named
+ * `type` if its enum has markers, else from the first enum field with markers (depth first,
+ * nested structs included); the marker of the field's value name, EVREC_MARKER_NONE if unnamed.
+ * @return an ::evrec_marker (0..15, or a larger number a file carried).
+ */
+uint8_t evrec_reader_record_marker(const evrec_reader_t *r, const evrec_record_t *rec);
+
+/**
+ * @brief The effective timestamp frequency used for `ns`, Hz; 0 when unknown. May read the file
+ * once to derive it from ticks (as the first evrec_reader_next() does).
+ * @param[out] source optional: where it came from.
+ */
+uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source);
+
+/**
+ * @brief Read all remaining records (call it on a freshly opened reader for whole-file numbers)
+ * and count them per event type, ticks, first/last time, and the damage. Derives the frequency
+ * from the ticks seen in this same pass when needed (no extra pass).
+ * @param[out] s the summary; its arrays are reader-owned.
+ * @retval EVREC_OK done, intact or not (see s->damage). @retval EVREC_E_NOMEM / EVREC_E_ARG.
+ */
+evrec_status evrec_reader_summarize(evrec_reader_t *r, evrec_reader_summary_t *s);
+
+/** @brief Name of a marker ("None", "Up", ... "Error"), or NULL above 15. */
+const char *evrec_marker_name(uint8_t marker);
+
+/** @brief Name of a field kind ("uint8" ... "struct"), or NULL above 6. */
+const char *evrec_kind_name(uint8_t kind);
+
+/**
+ * @brief Nanoseconds of `ticks` at `freq` Hz: ticks * 10^9 / freq without overflow (128-bit
+ * intermediate), rounded down, saturating at UINT64_MAX. @return 0 when freq is 0.
+ */
+uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_READER_H */

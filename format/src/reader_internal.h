@@ -1,0 +1,200 @@
+/* Private declarations shared by the reader's files (format/src/reader_*.c). Not installed. */
+#ifndef EVREC_READER_INTERNAL_H
+#define EVREC_READER_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evrec/evrec_reader.h"
+
+/* ---- byte source: path, FILE* or memory; 64-bit offsets (reader_source.c) ---- */
+
+enum { SRC_MEMORY = 1, SRC_FILE = 2 };
+
+typedef struct rd_source {
+    int kind;
+    FILE *f;              /* SRC_FILE */
+    int own_file;         /* 1: opened by the reader from `path` */
+    char *path;           /* copy of the path, for the tick pre-pass (NULL otherwise) */
+    int seekable;         /* FILE* can be repositioned (regular file) */
+    int64_t file_start;   /* ftello() of `f` at open */
+    const uint8_t *mem;   /* SRC_MEMORY */
+    size_t mem_size;
+    uint64_t pos;         /* offset of the next byte to consume */
+    uint64_t raw_pos;     /* offset of the next byte below the look-ahead (memory) */
+    uint64_t size;        /* total bytes, when size_known */
+    int size_known;
+    int io_errno;         /* errno of a read error, 0 if none */
+    uint8_t peek[64];     /* bytes looked at but not consumed yet (the header probe) */
+    size_t peek_len, peek_pos;
+} rd_source_t;
+
+/* Bytes left after `pos`, or UINT64_MAX when the size is unknown. */
+uint64_t src_remaining(const rd_source_t *s);
+/* Look at up to n (<= 64) first bytes without consuming them; returns how many exist. */
+size_t src_peek(rd_source_t *s, size_t n, const uint8_t **p);
+/* Consume up to n bytes into dst; returns the count (short at end of file or on error). */
+size_t src_read(rd_source_t *s, void *dst, size_t n);
+/* Consume up to n bytes and return a pointer to them: into memory for SRC_MEMORY, else into
+ * *buf (grown as needed, *cap updated). *got = bytes available (< n at end of file). NULL only
+ * when memory for *buf cannot be allocated. */
+const uint8_t *src_view(rd_source_t *s, size_t n, size_t *got, uint8_t **buf, size_t *cap);
+
+/* ---- tables read from the file (reader_meta.c) ---- */
+
+typedef struct rd_enum {
+    evrec_enum_value_t *all; /* every value in file order (static and run-time) */
+    uint32_t all_count;
+    uint32_t *sorted;        /* indices into `all`, by value (stable) */
+    evrec_enum_value_t *statics; /* `all` minus run-time ranges: the exposed values */
+    evrec_runtime_enum_t runtime;
+    const char **rt_names;
+    int has_runtime;
+    int has_markers;
+} rd_enum_t;
+
+/* How to find an event's marker in its packed record (EventView rule). */
+typedef struct rd_marker_field {
+    int32_t offset;  /* -1: the event has no marker field */
+    uint8_t kind;
+    uint16_t enum_id;
+} rd_marker_field_t;
+
+/* Simple arena for names. */
+typedef struct rd_block {
+    struct rd_block *next;
+    size_t used, cap;
+    char data[];
+} rd_block_t;
+
+/* ---- the reader ---- */
+
+struct evrec_reader {
+    rd_source_t src;
+    evrec_reader_options_t opt;
+    evrec_reader_error_t err;
+    evrec_file_info_t info;
+    int opened;         /* open succeeded */
+    int no_prepass;     /* internal reader of the pre-pass, or summarize running */
+
+    /* stream segment: the bytes of the CCore stream being consumed */
+    int container;
+    const uint8_t *seg;
+    size_t seg_len, seg_pos;
+    uint64_t seg_file_off;      /* file offset of seg[0] */
+    int seg_unverified;
+    uint64_t seg_chunk_off;     /* file offset of the chunk holding seg (container) */
+    uint8_t *buf;               /* owned buffer behind seg for file sources */
+    size_t buf_cap;
+    int stream_started;         /* a STREAM chunk has been seen */
+    int stream_over;            /* no more stream bytes: END chunk, EOF or damage */
+    uint32_t trunc_declared;    /* payload length declared by the truncated chunk being served */
+    int end_chunk_seen;         /* the END chunk was read (CRC good) */
+    uint64_t end_chunk_off;
+    uint8_t tmp[EVREC_READER_MAX_NAME + 8]; /* assembly of items that straddle segments */
+    uint8_t rec[EVREC_MAX_EVENT_SIZE];      /* assembly of a straddling record */
+
+    /* run-time ranges of the RUNTIME_ENUMS chunk, until the meta-info is read */
+    uint32_t rt_count;
+    uint32_t *rt_ranges;        /* rt_count x {enum_id, base, lim} */
+    uint64_t rt_offset;         /* file offset of the chunk */
+
+    /* tables */
+    rd_block_t *names;
+    evrec_meta_t meta;
+    int have_meta;
+    evrec_enum_desc_t *enums;
+    rd_enum_t *renums;
+    evrec_struct_desc_t *structs;
+    evrec_field_desc_t **fields;   /* per struct */
+    evrec_event_desc_t *events;
+    uint32_t *save_len;            /* per event */
+    rd_marker_field_t *markers;    /* per event */
+    uint16_t ctrl_id;
+
+    /* iteration */
+    uint64_t index;
+    int done;                      /* End read and checked */
+    int started;                   /* first record seen */
+    uint32_t prev32;
+    uint64_t t64;
+    uint64_t ticks;
+    uint64_t first_tick_t64, last_tick_t64;
+    int freq_resolved;
+    uint64_t freq;
+    evrec_time_source freq_source;
+    uint64_t *event_counts;        /* summarize */
+};
+
+/* Sticky error: keeps the first one. Returns the status. */
+evrec_status rd_fail(evrec_reader_t *r, evrec_status st, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Stream (reader_stream.c). */
+evrec_status rd_open_container_or_ccore(evrec_reader_t *r);
+/* The next n (<= sizeof r->tmp) stream bytes, contiguous; NULL on failure with the error set
+ * (`what` and `item_off` name the item being read: "record", "enum name"...). */
+const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what,
+                            uint64_t item_off);
+static inline const uint8_t *rd_need(evrec_reader_t *r, size_t n, const char *what, uint64_t item_off)
+{
+    if (r->seg_len - r->seg_pos >= n) {
+        const uint8_t *p = r->seg + r->seg_pos;
+        r->seg_pos += n;
+        return p;
+    }
+    return rd_need_slow(r, n, r->tmp, what, item_off);
+}
+/* File offset of the next stream byte. */
+static inline uint64_t rd_stream_offset(const evrec_reader_t *r)
+{
+    return r->seg_file_off + r->seg_pos;
+}
+/* File offset of the next item: loads the next segment first when the current one is used up
+ * (so that an item at the start of a chunk gets the offset of its first byte, not of the
+ * chunk header). */
+uint64_t rd_item_offset(evrec_reader_t *r);
+/* After the End record: check that the stream and the file end properly. */
+evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off);
+
+/* Records (reader_records.c): derive the frequency from the ticks this reader has seen. */
+void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
+
+/* Meta-info (reader_meta.c). */
+evrec_status rd_parse_meta(evrec_reader_t *r);
+void rd_free_meta(evrec_reader_t *r);
+char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len);
+
+/* Big-endian loads. */
+static inline uint16_t rd_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t rd_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline uint64_t rd_be64(const uint8_t *p) { return ((uint64_t)rd_be32(p) << 32) | rd_be32(p + 4); }
+
+/* Width in bytes of a non-struct kind, 0 for struct or an unknown kind. */
+static inline uint32_t rd_kind_width(uint8_t kind)
+{
+    switch (kind) {
+    case EVREC_KIND_UINT8:
+    case EVREC_KIND_ENUM_UINT8: return 1;
+    case EVREC_KIND_UINT16:
+    case EVREC_KIND_ENUM_UINT16: return 2;
+    case EVREC_KIND_UINT32:
+    case EVREC_KIND_ENUM_UINT32: return 4;
+    default: return 0;
+    }
+}
+static inline int rd_kind_is_enum(uint8_t kind)
+{
+    return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32;
+}
+static inline uint32_t rd_load(const uint8_t *p, uint8_t kind)
+{
+    uint32_t w = rd_kind_width(kind);
+    return w == 1 ? p[0] : w == 2 ? rd_be16(p) : rd_be32(p);
+}
+
+#endif /* EVREC_READER_INTERNAL_H */

@@ -1,0 +1,242 @@
+/* Record iteration and time restoration (FORMAT.md section 5; CCORE-NOTES.md "Time"). */
+#include <stdlib.h>
+
+#include "evrec/evrec_save.h"
+#include "reader_internal.h"
+
+/* A 32-bit step of at least 2^32 - 2^30 is a small step back, not a near-full wrap. */
+#define STEP_BACK_MIN 0xC0000000u
+
+uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
+{
+    if (freq == 0) {
+        return 0;
+    }
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / freq;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+#else
+    /* ticks = q * freq + rem: ns = q * 1e9 + rem * 1e9 / freq; the remainder term in long double
+     * (exact enough: it is below 1e9). */
+    uint64_t q = ticks / freq, rem = ticks % freq;
+    if (q > UINT64_MAX / 1000000000u) {
+        return UINT64_MAX;
+    }
+    return q * 1000000000u + (uint64_t)((long double)rem * 1e9L / (long double)freq);
+#endif
+}
+
+/* Frequency from ticks: tick_hz x mean tick-to-tick interval, rounded to whole Hz. */
+static uint64_t freq_from_ticks(uint64_t ticks, uint64_t first, uint64_t last, uint32_t tick_hz)
+{
+    if (ticks < 2 || last <= first || tick_hz == 0) {
+        return 0;
+    }
+    uint64_t n = ticks - 1;
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 f = ((unsigned __int128)(last - first) * tick_hz + n / 2) / n;
+    return f > UINT64_MAX ? UINT64_MAX : (uint64_t)f;
+#else
+    long double f = (long double)(last - first) * tick_hz / (long double)n + 0.5L;
+    return f >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)f;
+#endif
+}
+
+/* Read the file once more with a second reader to find the ticks. 0 when impossible. */
+static uint64_t prepass(evrec_reader_t *r, uint32_t tick_hz)
+{
+    evrec_reader_t *sub = NULL;
+    evrec_reader_options_t o = {0, 0};
+    int64_t cur = -1;
+    rd_source_t *s = &r->src;
+    if (s->kind == SRC_MEMORY) {
+        evrec_reader_open_memory(&sub, s->mem, s->mem_size, &o);
+    } else if (s->path) {
+        evrec_reader_open_path(&sub, s->path, &o);
+    } else if (s->seekable) {
+        cur = ftello(s->f);
+        if (cur < 0 || fseeko(s->f, (off_t)s->file_start, SEEK_SET) != 0) {
+            return 0;
+        }
+        evrec_reader_open_file(&sub, s->f, &o);
+    }
+    uint64_t f = 0;
+    if (sub) {
+        sub->no_prepass = 1;
+        sub->freq_resolved = 1; /* the sub-reader needs no ns */
+        evrec_record_t rec;
+        while (evrec_reader_next(sub, &rec) == EVREC_OK) {
+        }
+        f = freq_from_ticks(sub->ticks, sub->first_tick_t64, sub->last_tick_t64, tick_hz);
+        evrec_reader_close(sub);
+    }
+    if (cur >= 0) {
+        clearerr(s->f);
+        fseeko(s->f, (off_t)cur, SEEK_SET);
+    }
+    return f;
+}
+
+static uint32_t tick_rate(const evrec_reader_t *r)
+{
+    return r->opt.tick_hz ? r->opt.tick_hz : EVREC_READER_DEFAULT_TICK_HZ;
+}
+
+/* Decide the frequency. With no_prepass set, a frequency that needs the ticks stays unresolved
+ * (the caller derives it from the ticks of its own pass). */
+static void resolve_freq(evrec_reader_t *r)
+{
+    if (r->freq_resolved) {
+        return;
+    }
+    if (r->opt.time_freq) {
+        r->freq = r->opt.time_freq;
+        r->freq_source = EVREC_TIME_OPTION;
+    } else if (!r->opt.tick_hz && r->info.time_freq) {
+        r->freq = r->info.time_freq;
+        r->freq_source = EVREC_TIME_FILE;
+    } else if (r->no_prepass) {
+        return;
+    } else {
+        r->freq = prepass(r, tick_rate(r));
+        r->freq_source = r->freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
+    }
+    r->freq_resolved = 1;
+}
+
+void rd_resolve_freq_from_own_ticks(evrec_reader_t *r)
+{
+    if (r->freq_resolved) {
+        return;
+    }
+    r->freq = freq_from_ticks(r->ticks, r->first_tick_t64, r->last_tick_t64, tick_rate(r));
+    r->freq_source = r->freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
+    r->freq_resolved = 1;
+}
+
+uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source)
+{
+    if (!r || !r->opened) {
+        if (source) {
+            *source = EVREC_TIME_UNKNOWN;
+        }
+        return 0;
+    }
+    int saved = r->no_prepass;
+    r->no_prepass = 0;
+    resolve_freq(r);
+    r->no_prepass = saved;
+    if (source) {
+        *source = r->freq_source;
+    }
+    return r->freq;
+}
+
+static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
+{
+    evrec_status st = rd_finish_stream(r, end_off);
+    if (st != EVREC_OK) {
+        return st;
+    }
+    if (r->container && r->index != r->info.recorded) {
+        return rd_fail(r, EVREC_E_CORRUPT, 24,
+                       "the header says %llu records were saved, the stream holds %llu (records lost "
+                       "while saving)",
+                       (unsigned long long)r->info.recorded, (unsigned long long)r->index);
+    }
+    r->done = 1;
+    return EVREC_E_END;
+}
+
+static evrec_status bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
+{
+    return rd_fail(r, EVREC_E_BAD_ID, off,
+                   "record at offset %llu has event id %u; the meta-info has events 0..%u",
+                   (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1));
+}
+
+evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
+{
+    if (!r || !rec) {
+        return EVREC_E_ARG;
+    }
+    if (r->err.status != EVREC_OK) {
+        return r->err.status;
+    }
+    if (!r->opened) {
+        return EVREC_E_ARG;
+    }
+    if (r->done) {
+        return EVREC_E_END;
+    }
+    if (!r->freq_resolved) {
+        resolve_freq(r);
+    }
+    uint64_t off = rd_item_offset(r);
+    const uint8_t *d = NULL;
+    uint16_t id;
+    uint32_t size;
+    if (r->seg_len - r->seg_pos >= 6) {
+        /* Fast path: the record lies in the current segment. */
+        const uint8_t *h = r->seg + r->seg_pos;
+        id = rd_be16(h + 4);
+        if (id >= r->meta.event_count) {
+            return bad_id(r, id, off);
+        }
+        size = r->save_len[id];
+        if (r->seg_len - r->seg_pos >= size) {
+            d = h;
+            r->seg_pos += size;
+        }
+    }
+    if (!d) {
+        /* A record straddling two segments (or the stream's end): assemble it in r->rec. */
+        if (!rd_need_slow(r, 6, r->rec, "a record or the End record", off)) {
+            return r->err.status;
+        }
+        id = rd_be16(r->rec + 4);
+        if (id >= r->meta.event_count) {
+            return bad_id(r, id, off);
+        }
+        size = r->save_len[id];
+        if (!rd_need_slow(r, size - 6, r->rec + 6, "the record", off)) {
+            return r->err.status;
+        }
+        d = r->rec;
+    }
+    int control = id == r->ctrl_id;
+    if (control && d[6] == EVREC_CONTROL_END) {
+        return end_of_stream(r, off);
+    }
+    uint32_t t = rd_be32(d);
+    if (!r->started) {
+        r->started = 1;
+        r->t64 = 0;
+    } else {
+        uint32_t step = t - r->prev32;
+        if (step >= STEP_BACK_MIN) {
+            uint64_t back = 0x100000000ull - step;
+            r->t64 = r->t64 > back ? r->t64 - back : 0; /* never before the first record */
+        } else {
+            r->t64 += step;
+        }
+    }
+    r->prev32 = t;
+    if (control && d[6] == EVREC_CONTROL_TICK) {
+        if (r->ticks == 0) {
+            r->first_tick_t64 = r->t64;
+        }
+        r->last_tick_t64 = r->t64;
+        r->ticks++;
+    }
+    rec->index = r->index++;
+    rec->offset = off;
+    rec->id = id;
+    rec->time32 = t;
+    rec->t64 = r->t64;
+    rec->ns = r->freq_resolved ? evrec_ticks_to_ns(r->t64, r->freq) : 0;
+    rec->data = d;
+    rec->size = size;
+    rec->unverified = r->seg_unverified;
+    return EVREC_OK;
+}

@@ -1,0 +1,120 @@
+/* Byte sources of the reader: a FILE* (opened from a path or given) or a memory buffer, with
+ * 64-bit offsets and a small look-ahead for the header probe. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "reader_internal.h"
+
+uint64_t src_remaining(const rd_source_t *s)
+{
+    if (!s->size_known) {
+        return UINT64_MAX;
+    }
+    return s->pos < s->size ? s->size - s->pos : 0;
+}
+
+/* Raw read below the look-ahead. */
+static size_t raw_read(rd_source_t *s, void *dst, size_t n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    if (s->kind == SRC_MEMORY) {
+        size_t left = s->raw_pos < s->mem_size ? s->mem_size - (size_t)s->raw_pos : 0;
+        size_t k = n < left ? n : left;
+        memcpy(dst, s->mem + s->raw_pos, k);
+        s->raw_pos += k;
+        return k;
+    }
+    size_t got = 0;
+    while (got < n) {
+        size_t k = fread((uint8_t *)dst + got, 1, n - got, s->f);
+        got += k;
+        if (k == 0) {
+            if (ferror(s->f)) {
+                s->io_errno = errno ? errno : EIO;
+            }
+            break;
+        }
+    }
+    return got;
+}
+
+size_t src_peek(rd_source_t *s, size_t n, const uint8_t **p)
+{
+    if (n > sizeof s->peek) {
+        n = sizeof s->peek;
+    }
+    /* Only used at the very start: the look-ahead is then empty or already holds the bytes. */
+    if (s->peek_pos == 0 && s->peek_len < n) {
+        s->peek_len += raw_read(s, s->peek + s->peek_len, n - s->peek_len);
+    }
+    *p = s->peek + s->peek_pos;
+    size_t have = s->peek_len - s->peek_pos;
+    return have < n ? have : n;
+}
+
+size_t src_read(rd_source_t *s, void *dst, size_t n)
+{
+    size_t got = 0;
+    if (s->peek_pos < s->peek_len) {
+        size_t k = s->peek_len - s->peek_pos;
+        if (k > n) {
+            k = n;
+        }
+        memcpy(dst, s->peek + s->peek_pos, k);
+        s->peek_pos += k;
+        got = k;
+    }
+    got += raw_read(s, (uint8_t *)dst + got, n - got);
+    s->pos += got;
+    return got;
+}
+
+const uint8_t *src_view(rd_source_t *s, size_t n, size_t *got, uint8_t **buf, size_t *cap)
+{
+    if (s->kind == SRC_MEMORY && s->peek_pos == s->peek_len) {
+        size_t left = s->raw_pos < s->mem_size ? s->mem_size - (size_t)s->raw_pos : 0;
+        *got = n < left ? n : left;
+        const uint8_t *p = s->mem + s->raw_pos;
+        s->raw_pos += *got;
+        s->pos += *got;
+        return p;
+    }
+    /* Read in steps, never asking for more than the file still has and, when the size cannot be
+     * learnt (a pipe), at most 1 MiB at a time: a bogus length then costs memory only as far as
+     * bytes actually arrive. */
+    size_t total = 0;
+    while (total < n) {
+        size_t step = n - total;
+        uint64_t rem = src_remaining(s);
+        if (rem == 0) {
+            break;
+        }
+        if ((uint64_t)step > rem) {
+            step = (size_t)rem;
+        }
+        if (!s->size_known && step > (1u << 20)) {
+            step = 1u << 20;
+        }
+        if (total + step > *cap) {
+            size_t c = *cap * 2 > total + step ? *cap * 2 : total + step;
+            uint8_t *b = realloc(*buf, c);
+            if (!b) {
+                *got = total;
+                return NULL;
+            }
+            *buf = b;
+            *cap = c;
+        }
+        size_t k = src_read(s, *buf + total, step);
+        total += k;
+        if (k < step) {
+            break;
+        }
+    }
+    *got = total;
+    return *buf ? *buf : (const uint8_t *)"";
+}

@@ -1,0 +1,325 @@
+/* The CCore stream as a sequence of segments: the payloads of the container's STREAM chunks,
+ * each CRC-32C-checked before use (FORMAT.md sections 1-2), or blocks of a bare CCore file. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "evrec/evrec_save.h"
+#include "reader_internal.h"
+
+/* Bytes asked from a bare CCore file at a time. */
+#define BARE_BLOCK 65536u
+
+static const char *chunk_type_name(uint8_t type)
+{
+    switch (type) {
+    case EVREC_CHUNK_END: return "END";
+    case EVREC_CHUNK_STREAM: return "STREAM";
+    case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
+    default: return "unknown";
+    }
+}
+
+static evrec_status fail_io(evrec_reader_t *r, uint64_t off)
+{
+    return rd_fail(r, EVREC_E_IO, off, "read error: %s", strerror(r->src.io_errno));
+}
+
+/* 1 if the last 8 bytes of p[0..n) are a valid, empty END chunk. */
+static int ends_with_end_chunk(const uint8_t *p, size_t n)
+{
+    if (n < EVREC_CHUNK_HEADER_SIZE) {
+        return 0;
+    }
+    static const uint8_t zero[4] = {0, 0, 0, 0};
+    const uint8_t *t = p + n - EVREC_CHUNK_HEADER_SIZE;
+    return memcmp(t, zero, 4) == 0 && rd_be32(t + 4) == evrec_crc32c(0, zero, 4);
+}
+
+static evrec_status parse_runtime_ranges(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+{
+    if (r->rt_ranges) {
+        return rd_fail(r, EVREC_E_CORRUPT, off, "a second RUNTIME_ENUMS chunk (expected at most one)");
+    }
+    uint32_t count = len >= 4 ? rd_be32(p) : 0;
+    if (len < 4 || (uint64_t)len != 4u + 12u * (uint64_t)count) {
+        return rd_fail(r, EVREC_E_CORRUPT, off,
+                       "RUNTIME_ENUMS chunk has %u payload bytes; expected 4 + 12 x its count (%u)",
+                       (unsigned)len, (unsigned)count);
+    }
+    r->rt_ranges = malloc(count ? 12u * (size_t)count : 1u);
+    if (!r->rt_ranges) {
+        return rd_fail(r, EVREC_E_NOMEM, off, "out of memory for %u run-time enum ranges", (unsigned)count);
+    }
+    for (uint32_t i = 0; i < 3u * count; i++) {
+        r->rt_ranges[i] = rd_be32(p + 4 + 4u * i);
+    }
+    r->rt_count = count;
+    r->rt_offset = off;
+    return EVREC_OK;
+}
+
+/* Load the next segment of stream bytes. Returns 1 when seg holds at least one new byte; 0 when
+ * the stream is over, cleanly (END chunk or end of a bare file) or not (then the error is set). */
+static int next_segment(evrec_reader_t *r)
+{
+    r->seg_len = r->seg_pos = 0;
+    if (r->stream_over || r->err.status != EVREC_OK) {
+        return 0;
+    }
+    if (r->seg_unverified) {
+        /* The truncated chunk served so far: now report it. */
+        r->stream_over = 1;
+        rd_fail(r, EVREC_E_TRUNCATED, r->seg_chunk_off,
+                "file ends at offset %llu inside the STREAM chunk at offset %llu, which declares %u "
+                "payload bytes; its records were used unverified, and the END chunk is missing",
+                (unsigned long long)r->src.pos, (unsigned long long)r->seg_chunk_off,
+                (unsigned)r->trunc_declared);
+        return 0;
+    }
+    if (!r->container) {
+        size_t got;
+        const uint8_t *p = src_view(&r->src, BARE_BLOCK, &got, &r->buf, &r->buf_cap);
+        if (!p) {
+            rd_fail(r, EVREC_E_NOMEM, r->src.pos, "out of memory for a read buffer");
+            return 0;
+        }
+        if (r->src.io_errno) {
+            fail_io(r, r->src.pos);
+            return 0;
+        }
+        if (got == 0) {
+            r->stream_over = 1;
+            return 0;
+        }
+        r->seg = p;
+        r->seg_len = got;
+        r->seg_file_off = r->src.pos - got;
+        return 1;
+    }
+    for (;;) {
+        uint64_t off = r->src.pos;
+        uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+        size_t k = src_read(&r->src, h, sizeof h);
+        if (r->src.io_errno) {
+            fail_io(r, off);
+            return 0;
+        }
+        r->stream_over = 1; /* until a good chunk says otherwise */
+        if (k == 0) {
+            rd_fail(r, EVREC_E_TRUNCATED, off,
+                    "file ends at offset %llu without the END chunk (expected a chunk header)",
+                    (unsigned long long)off);
+            return 0;
+        }
+        if (k < sizeof h) {
+            rd_fail(r, EVREC_E_TRUNCATED, off,
+                    "file ends inside the chunk header at offset %llu (%u of 8 bytes present)",
+                    (unsigned long long)off, (unsigned)k);
+            return 0;
+        }
+        uint8_t type = h[0];
+        uint32_t len = rd_be32(h) & 0xFFFFFFu;
+        uint32_t stored = rd_be32(h + 4);
+        size_t got = 0;
+        const uint8_t *p = src_view(&r->src, len, &got, &r->buf, &r->buf_cap);
+        if (!p) {
+            rd_fail(r, EVREC_E_NOMEM, off, "out of memory for a chunk of %u bytes", (unsigned)len);
+            return 0;
+        }
+        if (r->src.io_errno) {
+            fail_io(r, off + 8 + got);
+            return 0;
+        }
+        if (got < len) {
+            if (ends_with_end_chunk(p, got)) {
+                rd_fail(r, EVREC_E_CORRUPT, off,
+                        "%s chunk at offset %llu declares %u payload bytes, past the end of the file, "
+                        "yet the file ends with a valid END chunk: the chunk length is damaged",
+                        chunk_type_name(type), (unsigned long long)off, (unsigned)len);
+                return 0;
+            }
+            if (type != EVREC_CHUNK_STREAM || got == 0) {
+                rd_fail(r, EVREC_E_TRUNCATED, off,
+                        "file ends at offset %llu inside the %s chunk at offset %llu, which declares "
+                        "%u payload bytes (%u present); expected the rest of it and an END chunk",
+                        (unsigned long long)r->src.pos, chunk_type_name(type),
+                        (unsigned long long)off, (unsigned)len, (unsigned)got);
+                return 0;
+            }
+            /* A save cut short: serve what is there, unverified; report at the next load. */
+            r->stream_over = 0;
+            r->stream_started = 1;
+            r->seg = p;
+            r->seg_len = got;
+            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+            r->seg_chunk_off = off;
+            r->seg_unverified = 1;
+            r->trunc_declared = len;
+            return 1;
+        }
+        uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
+        if (crc != stored) {
+            rd_fail(r, EVREC_E_CHECKSUM, off,
+                    "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "
+                    "give 0x%08X",
+                    chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored,
+                    (unsigned)crc);
+            return 0;
+        }
+        switch (type) {
+        case EVREC_CHUNK_END:
+            if (len != 0) {
+                rd_fail(r, EVREC_E_CORRUPT, off, "END chunk at offset %llu has %u payload bytes (expected 0)",
+                        (unsigned long long)off, (unsigned)len);
+                return 0;
+            }
+            r->end_chunk_off = off;
+            r->end_chunk_seen = 1;
+            return 0;
+        case EVREC_CHUNK_STREAM:
+            r->stream_over = 0;
+            r->stream_started = 1;
+            if (len == 0) {
+                continue;
+            }
+            r->seg = p;
+            r->seg_len = len;
+            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+            r->seg_chunk_off = off;
+            return 1;
+        case EVREC_CHUNK_RUNTIME_ENUMS:
+            if (r->stream_started) {
+                rd_fail(r, EVREC_E_CORRUPT, off,
+                        "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before "
+                        "the first STREAM chunk)",
+                        (unsigned long long)off);
+                return 0;
+            }
+            if (parse_runtime_ranges(r, off, p, len) != EVREC_OK) {
+                return 0;
+            }
+            r->stream_over = 0;
+            continue;
+        default:
+            r->stream_over = 0; /* a chunk type of a newer minor version: skipped */
+            continue;
+        }
+    }
+}
+
+const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what, uint64_t item_off)
+{
+    size_t got = 0;
+    for (;;) {
+        size_t avail = r->seg_len - r->seg_pos;
+        size_t take = avail < n - got ? avail : n - got;
+        memcpy(dst + got, r->seg + r->seg_pos, take);
+        r->seg_pos += take;
+        got += take;
+        if (got == n) {
+            return dst;
+        }
+        if (!next_segment(r)) {
+            break;
+        }
+    }
+    if (r->err.status == EVREC_OK) {
+        uint64_t end = rd_stream_offset(r);
+        if (r->container) {
+            end = r->end_chunk_seen ? r->end_chunk_off : r->src.pos;
+        }
+        if (got == 0) {
+            rd_fail(r, EVREC_E_TRUNCATED, item_off, "expected %s at offset %llu, but the stream ends there%s",
+                    what, (unsigned long long)item_off, r->container ? " (END chunk)" : " (end of file)");
+        } else {
+            rd_fail(r, EVREC_E_TRUNCATED, item_off,
+                    "%s at offset %llu needs %u bytes, but the stream ends at offset %llu after %u",
+                    what, (unsigned long long)item_off, (unsigned)n, (unsigned long long)end, (unsigned)got);
+        }
+    }
+    return NULL;
+}
+
+uint64_t rd_item_offset(evrec_reader_t *r)
+{
+    if (r->seg_pos == r->seg_len) {
+        next_segment(r);
+    }
+    return rd_stream_offset(r);
+}
+
+evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
+{
+    if (r->seg_pos < r->seg_len || next_segment(r)) {
+        uint64_t off = rd_stream_offset(r);
+        return rd_fail(r, EVREC_E_CORRUPT, off,
+                       "data at offset %llu after the End record at offset %llu (expected %s)",
+                       (unsigned long long)off, (unsigned long long)end_off,
+                       r->container ? "the END chunk" : "the end of the file");
+    }
+    if (r->err.status != EVREC_OK) {
+        return r->err.status;
+    }
+    if (r->container) {
+        /* next_segment() stopped at a good END chunk: nothing may follow it. */
+        uint8_t b;
+        if (src_read(&r->src, &b, 1) != 0) {
+            uint64_t off = r->end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
+            return rd_fail(r, EVREC_E_CORRUPT, off,
+                           "data at offset %llu after the END chunk (expected the end of the file)",
+                           (unsigned long long)off);
+        }
+        if (r->src.io_errno) {
+            return fail_io(r, r->src.pos);
+        }
+    }
+    return EVREC_OK;
+}
+
+evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
+{
+    const uint8_t *p;
+    size_t n = src_peek(&r->src, EVREC_HEADER_SIZE, &p);
+    if (r->src.io_errno) {
+        return fail_io(r, 0);
+    }
+    if (n == 0) {
+        return rd_fail(r, EVREC_E_TRUNCATED, 0,
+                       "empty file: expected an evrec header or a CCore stream (meta-info)");
+    }
+    int magic = memcmp(p, EVREC_MAGIC, n < 8 ? n : 8) == 0;
+    if (!magic) {
+        r->container = 0;
+        r->info.format = EVREC_FILE_CCORE;
+        return EVREC_OK;
+    }
+    if (n < EVREC_HEADER_SIZE) {
+        return rd_fail(r, EVREC_E_TRUNCATED, 0,
+                       "file ends after %u bytes, inside the %u-byte evrec header", (unsigned)n,
+                       (unsigned)EVREC_HEADER_SIZE);
+    }
+    uint32_t crc = evrec_crc32c(0, p, 44);
+    if (crc != rd_be32(p + 44)) {
+        return rd_fail(r, EVREC_E_CHECKSUM, 44,
+                       "header CRC-32C: stored 0x%08X, bytes 0..43 give 0x%08X (damaged header)",
+                       (unsigned)rd_be32(p + 44), (unsigned)crc);
+    }
+    r->info.format = EVREC_FILE_CONTAINER;
+    r->info.version_major = rd_be16(p + 8);
+    r->info.version_minor = rd_be16(p + 10);
+    if (r->info.version_major != EVREC_FORMAT_MAJOR) {
+        return rd_fail(r, EVREC_E_UNSUPPORTED, 8,
+                       "container version %u.%u; this reader reads version %u.x",
+                       (unsigned)r->info.version_major, (unsigned)r->info.version_minor,
+                       (unsigned)EVREC_FORMAT_MAJOR);
+    }
+    r->info.flags = rd_be32(p + 12);
+    r->info.schema_hash_stored = rd_be64(p + 16);
+    r->info.recorded = rd_be64(p + 24);
+    r->info.dropped = rd_be64(p + 32);
+    uint8_t h[EVREC_HEADER_SIZE];
+    src_read(&r->src, h, sizeof h);
+    r->container = 1;
+    r->seg_file_off = EVREC_HEADER_SIZE;
+    return EVREC_OK;
+}
