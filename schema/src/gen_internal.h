@@ -1,0 +1,205 @@
+/* evrec-gen internals: the parsed schema model, diagnostics, text buffers, and the phases
+ * (load + check, meta build, emit). Not installed. */
+#ifndef EVREC_GEN_INTERNAL_H
+#define EVREC_GEN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <yaml.h>
+
+#include "evrec/evrec_meta.h"
+
+/** Version of the generator, printed in the banner of every generated file. */
+#define GEN_VERSION "1.0"
+/** Generator ABI written into generated headers; must equal EVREC_GEN_ABI of evrec_gen.h. */
+#define GEN_ABI 1
+/** Column limit of the generated code (schema/.clang-format). */
+#define GEN_COLUMNS 100
+
+/* ---------------------------------------------------------------- diagnostics (diag.c) */
+
+/** A position in a schema file; line and column are 1-based (libyaml marks are 0-based). */
+typedef struct gen_pos {
+    unsigned file; /**< index in gen_schema_t::files; GEN_BUILTIN for built-in items */
+    unsigned line;
+    unsigned col;
+} gen_pos_t;
+
+#define GEN_BUILTIN 0xFFFFFFFFu
+
+typedef struct gen_diag {
+    gen_pos_t pos;
+    size_t seq; /* discovery order, to keep the sort stable */
+    char *msg;
+} gen_diag_t;
+
+typedef struct gen_diags {
+    gen_diag_t *items;
+    size_t count, cap;
+} gen_diags_t;
+
+struct gen_schema;
+
+/** Record an error at `pos` (printf format). Never fails visibly: out of memory aborts the run
+ * with a message (the generator is a host tool). */
+void gen_error(struct gen_schema *s, gen_pos_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/** Print every error, sorted by file, line, column, as `file:line:col: error: message`. */
+void gen_diags_print(const struct gen_schema *s, FILE *out);
+/** "file:line:col" of a position (static buffer rotated over 4 calls), for messages that point
+ * at a second place. */
+const char *gen_pos_str(const struct gen_schema *s, gen_pos_t pos);
+
+/* ---------------------------------------------------------------- memory and text (text.c) */
+
+void *gen_xmalloc(size_t n);
+void *gen_xrealloc(void *p, size_t n);
+char *gen_xstrdup(const char *s);
+char *gen_xstrndup(const char *s, size_t n);
+/** Append one element to a growable array (p, count, cap): grows geometrically. */
+#define GEN_PUSH(arr, count, cap)                                                                  \
+    (((count) == (cap) ? ((cap) = (cap) ? (cap) * 2 : 8,                                           \
+                          (arr) = gen_xrealloc((arr), (cap) * sizeof *(arr)))                      \
+                       : (arr)),                                                                   \
+     &(arr)[(count)++])
+
+typedef struct gen_buf {
+    char *data;
+    size_t len, cap;
+} gen_buf_t;
+
+void gen_buf_put(gen_buf_t *b, const char *s, size_t n);
+void gen_buf_puts(gen_buf_t *b, const char *s);
+void gen_buf_printf(gen_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gen_buf_free(gen_buf_t *b);
+/** Column of the end of the buffer (characters since the last newline). */
+size_t gen_buf_column(const gen_buf_t *b);
+/** Append `s` as the contents of a C string literal (quotes not included). */
+void gen_buf_c_string(gen_buf_t *b, const char *s);
+/** Append a comment block: `indent` spaces, then `/ **` or `/ *` text, words wrapped at
+ * GEN_COLUMNS; text may hold newlines (kept). "* /" inside the text is defused. */
+void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *text);
+
+/* ---------------------------------------------------------------- the model */
+
+enum gen_type_kind { GEN_T_U8, GEN_T_U16, GEN_T_U32, GEN_T_ENUM, GEN_T_STRUCT };
+
+typedef struct gen_value {
+    char *name;
+    uint32_t value;
+    uint8_t marker;
+    char *description;
+    gen_pos_t pos;
+} gen_value_t;
+
+typedef struct gen_enum {
+    char *name;
+    uint8_t width; /* bytes: 1, 2, 4 */
+    gen_value_t *values; /* declaration order */
+    size_t value_count, value_cap;
+    int has_runtime;
+    uint32_t rt_base, rt_lim;
+    uint8_t rt_marker;
+    char *description;
+    gen_pos_t pos;
+    int builtin;
+} gen_enum_t;
+
+typedef struct gen_field {
+    char *name;
+    int type;      /* enum gen_type_kind */
+    size_t ref;    /* enum or struct index */
+    char *description;
+    uint8_t display; /* evrec_display */
+    char *unit;
+    gen_pos_t pos;
+    uint32_t offset, size, align;
+} gen_field_t;
+
+typedef struct gen_struct {
+    char *name;
+    gen_field_t *fields; /* for events: time and id first */
+    size_t field_count, field_cap;
+    uint64_t size;
+    uint32_t align;
+    unsigned depth; /* struct levels, itself included */
+    int event;      /* 1: an event's struct */
+    size_t event_id;
+    char *description;
+    gen_pos_t pos;
+    int builtin;
+} gen_struct_t;
+
+typedef struct gen_event {
+    size_t struct_id;
+    char *class_name; /* NULL: its own class */
+    gen_pos_t class_pos;
+    size_t class_id;
+} gen_event_t;
+
+typedef struct gen_file {
+    char *path; /* as opened (relative to the including file's directory) */
+    char *real; /* canonical path, for identity */
+    int loading;
+    int failed;
+} gen_file_t;
+
+/** A generated C identifier and what made it (for clash reports). */
+typedef struct gen_ident {
+    char *ident;
+    const char *what; /* "enum", "value", ... */
+    const char *name; /* the schema name */
+    gen_pos_t pos;
+} gen_ident_t;
+
+typedef struct gen_schema {
+    char *name;
+    gen_pos_t name_pos;
+    char *version;
+    char *description;
+    uint64_t time_freq;
+    gen_file_t *files;
+    size_t file_count, file_cap;
+    gen_enum_t *enums;
+    size_t enum_count, enum_cap;
+    gen_struct_t *structs;
+    size_t struct_count, struct_cap;
+    gen_event_t *events;
+    size_t event_count, event_cap;
+    gen_ident_t *idents;
+    size_t ident_count, ident_cap;
+    gen_diags_t diags;
+    int incomplete; /* a file could not be loaded: do not report unknown names */
+    uint64_t hash;
+} gen_schema_t;
+
+/** Load `path` and everything it includes, check it, fill the model. Errors go to s->diags.
+ * @return 0 when the schema is usable (no error at all). */
+int gen_schema_load(gen_schema_t *s, const char *path);
+void gen_schema_free(gen_schema_t *s);
+
+/** Build the evrec meta-info of the model (in memory), validate it and compute the hash into
+ * s->hash. @return 0, or -1 with an error recorded (an internal inconsistency). */
+int gen_meta_hash(gen_schema_t *s);
+
+/** The generated files. */
+void gen_emit_header(const gen_schema_t *s, gen_buf_t *out);
+void gen_emit_source(const gen_schema_t *s, gen_buf_t *out);
+
+/** Write `data` to `path` through a temporary file in the same directory and rename it.
+ * @return 0, or -1 with a message on stderr. */
+int gen_write_file_atomic(const char *path, const gen_buf_t *data, char **tmp_out);
+
+/** Marker names, index = evrec_marker value. */
+extern const char *const gen_marker_names[16];
+/** Text after the schema name for file names: "_events". */
+#define GEN_FILE_SUFFIX "_events"
+
+/** Name of a field's C type: "uint8_t" or the typedef of its enum/struct (static buffer). */
+const char *gen_field_ctype(const gen_schema_t *s, const gen_field_t *f, char *buf, size_t n);
+/** evrec_kind of a field. */
+uint8_t gen_field_kind(const gen_schema_t *s, const gen_field_t *f);
+
+#endif /* EVREC_GEN_INTERNAL_H */

@@ -1,0 +1,141 @@
+/* evrec-gen: YAML event schema -> NAME_events.h and NAME_events.c (schema/SCHEMA.md).
+ * Exit status: 0 done, 1 schema or I/O error (nothing written), 2 bad usage. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen_internal.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: evrec-gen SCHEMA.yaml [-o DIR] [--depfile FILE]\n"
+          "Writes DIR/NAME_events.h and DIR/NAME_events.c for the schema named NAME.\n"
+          "  -o, --output DIR     output directory (default: the current directory)\n"
+          "  -d, --depfile FILE   also write a Makefile-syntax dependency file listing the\n"
+          "                       schema and every file it includes (CMake DEPFILE, Ninja)\n"
+          "      --expect-name N  fail unless the schema is named N (build systems)\n"
+          "  -h, --help           this text\n"
+          "  -V, --version        print the generator version\n"
+          "Schema errors are printed as file:line:column: error: message; exit status 1.\n",
+          out);
+}
+
+/* Make-syntax escaping of a path in a depfile. */
+static void dep_path(gen_buf_t *b, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\') {
+            gen_buf_puts(b, "\\");
+        }
+        if (*p == '$') {
+            gen_buf_puts(b, "$");
+        }
+        gen_buf_put(b, p, 1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"depfile", required_argument, NULL, 'd'},
+                                         {"expect-name", required_argument, NULL, 'n'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    const char *outdir = ".";
+    const char *depfile = NULL;
+    const char *expect_name = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:d:hV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': outdir = optarg; break;
+        case 'd': depfile = optarg; break;
+        case 'n': expect_name = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("evrec-gen %s (generator ABI %d)\n", GEN_VERSION, GEN_ABI); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fputs(optind >= argc ? "evrec-gen: no schema file given\n"
+                             : "evrec-gen: more than one schema file given\n",
+              stderr);
+        usage(stderr);
+        return 2;
+    }
+    const char *schema_path = argv[optind];
+
+    gen_schema_t s;
+    memset(&s, 0, sizeof s);
+    int rc = gen_schema_load(&s, schema_path);
+    if (rc == 0 && expect_name && strcmp(s.name, expect_name) != 0) {
+        gen_error(&s, s.name_pos,
+                  "the schema is named '%s' but the build expects '%s' (re-run CMake after "
+                  "renaming a schema)",
+                  s.name, expect_name);
+        rc = -1;
+    }
+    if (rc == 0) {
+        rc = gen_meta_hash(&s);
+    }
+    if (rc != 0) {
+        gen_diags_print(&s, stderr);
+        if (s.diags.count == 0 && s.file_count > 0) {
+            fputs("evrec-gen: the schema could not be read\n", stderr);
+        }
+        gen_schema_free(&s);
+        return 1;
+    }
+
+    gen_buf_t h = {0}, src = {0}, dep = {0};
+    gen_emit_header(&s, &h);
+    gen_emit_source(&s, &src);
+
+    size_t n = strlen(outdir) + strlen(s.name) + sizeof GEN_FILE_SUFFIX + 8;
+    char *hpath = gen_xmalloc(n), *cpath = gen_xmalloc(n);
+    snprintf(hpath, n, "%s/%s%s.h", outdir, s.name, GEN_FILE_SUFFIX);
+    snprintf(cpath, n, "%s/%s%s.c", outdir, s.name, GEN_FILE_SUFFIX);
+    if (depfile) {
+        dep_path(&dep, hpath);
+        gen_buf_puts(&dep, ":");
+        for (size_t i = 0; i < s.file_count; i++) {
+            gen_buf_puts(&dep, " ");
+            dep_path(&dep, s.files[i].real ? s.files[i].real : s.files[i].path);
+        }
+        gen_buf_puts(&dep, "\n");
+    }
+
+    /* All temporary files first; rename only when every one is complete. */
+    const char *finals[3] = {hpath, cpath, depfile};
+    const gen_buf_t *bufs[3] = {&h, &src, &dep};
+    char *tmps[3] = {NULL, NULL, NULL};
+    int count = depfile ? 3 : 2;
+    int ok = 1;
+    for (int i = 0; i < count && ok; i++) {
+        ok = gen_write_file_atomic(finals[i], bufs[i], &tmps[i]) == 0;
+    }
+    for (int i = 0; i < count && ok; i++) {
+        if (rename(tmps[i], finals[i]) != 0) {
+            perror(finals[i]);
+            ok = 0;
+        } else {
+            free(tmps[i]);
+            tmps[i] = NULL;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        if (tmps[i]) {
+            unlink(tmps[i]);
+            free(tmps[i]);
+        }
+    }
+    free(hpath);
+    free(cpath);
+    gen_buf_free(&h);
+    gen_buf_free(&src);
+    gen_buf_free(&dep);
+    gen_schema_free(&s);
+    return ok ? 0 : 1;
+}

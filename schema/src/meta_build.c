@@ -1,0 +1,110 @@
+/* The schema hash, computed the way the reader computes it: build the evrec meta-info of the
+ * parsed schema in memory (the same tables the generated .c holds), validate it with the
+ * recorder's own checks, and hash it with evrec_meta_schema_hash() (format/FORMAT.md section 4). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evrec/evrec_hash.h"
+#include "gen_internal.h"
+
+uint8_t gen_field_kind(const gen_schema_t *s, const gen_field_t *f)
+{
+    switch (f->type) {
+    case GEN_T_U8: return EVREC_KIND_UINT8;
+    case GEN_T_U16: return EVREC_KIND_UINT16;
+    case GEN_T_U32: return EVREC_KIND_UINT32;
+    case GEN_T_ENUM:
+        return s->enums[f->ref].width == 1   ? EVREC_KIND_ENUM_UINT8
+               : s->enums[f->ref].width == 2 ? EVREC_KIND_ENUM_UINT16
+                                             : EVREC_KIND_ENUM_UINT32;
+    default: return EVREC_KIND_STRUCT;
+    }
+}
+
+static int value_cmp(const void *a, const void *b)
+{
+    const evrec_enum_value_t *x = a, *y = b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+int gen_meta_hash(gen_schema_t *s)
+{
+    evrec_enum_desc_t *enums = gen_xmalloc(s->enum_count * sizeof *enums);
+    evrec_runtime_enum_t *rts = gen_xmalloc(s->enum_count * sizeof *rts);
+    evrec_enum_value_t **values = gen_xmalloc(s->enum_count * sizeof *values);
+    /* The hash does not read run-time names; validation only wants a non-NULL array. */
+    static const char *no_names[1];
+    for (size_t i = 0; i < s->enum_count; i++) {
+        const gen_enum_t *e = &s->enums[i];
+        values[i] = gen_xmalloc(e->value_count * sizeof **values);
+        for (size_t v = 0; v < e->value_count; v++) {
+            values[i][v].value = e->values[v].value;
+            values[i][v].name = e->values[v].name;
+            values[i][v].marker = e->values[v].marker;
+        }
+        qsort(values[i], e->value_count, sizeof **values, value_cmp);
+        enums[i].name = e->name;
+        enums[i].kind = e->width == 1   ? EVREC_KIND_ENUM_UINT8
+                        : e->width == 2 ? EVREC_KIND_ENUM_UINT16
+                                        : EVREC_KIND_ENUM_UINT32;
+        enums[i].value_count = (uint32_t)e->value_count;
+        enums[i].values = values[i];
+        enums[i].runtime = NULL;
+        if (e->has_runtime) {
+            memset(&rts[i], 0, sizeof rts[i]);
+            rts[i].base = e->rt_base;
+            rts[i].lim = e->rt_lim;
+            rts[i].marker = e->rt_marker;
+            rts[i].names = no_names;
+            rts[i].next = e->rt_base;
+            enums[i].runtime = &rts[i];
+        }
+    }
+    evrec_struct_desc_t *structs = gen_xmalloc(s->struct_count * sizeof *structs);
+    evrec_field_desc_t **fields = gen_xmalloc(s->struct_count * sizeof *fields);
+    for (size_t i = 0; i < s->struct_count; i++) {
+        const gen_struct_t *st = &s->structs[i];
+        fields[i] = gen_xmalloc(st->field_count * sizeof **fields);
+        for (size_t f = 0; f < st->field_count; f++) {
+            fields[i][f].name = st->fields[f].name;
+            fields[i][f].kind = gen_field_kind(s, &st->fields[f]);
+            fields[i][f].ref = (uint16_t)(st->fields[f].type >= GEN_T_ENUM ? st->fields[f].ref : 0);
+            fields[i][f].offset = (uint16_t)st->fields[f].offset;
+        }
+        structs[i].name = st->name;
+        structs[i].field_count = (uint32_t)st->field_count;
+        structs[i].fields = fields[i];
+        structs[i].native_size = (uint16_t)st->size;
+    }
+    evrec_event_desc_t *events = gen_xmalloc(s->event_count * sizeof *events);
+    for (size_t i = 0; i < s->event_count; i++) {
+        events[i].struct_id = (uint16_t)s->events[i].struct_id;
+        events[i].class_id = (uint16_t)s->events[i].class_id;
+    }
+    evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count, enums, (uint32_t)s->struct_count,
+                         structs, (uint32_t)s->event_count, events, 0};
+    uint32_t bad = 0;
+    const char *what = NULL;
+    int rc = 0;
+    if (evrec_meta_validate(&meta, &bad, &what) != EVREC_OK) {
+        gen_pos_t top = {0, 1, 1};
+        gen_error(s, top, "internal error: evrec_meta_validate refuses the tables (item %lu: %s)",
+                  (unsigned long)bad, what ? what : "?");
+        rc = -1;
+    } else {
+        s->hash = evrec_meta_schema_hash(&meta);
+    }
+    for (size_t i = 0; i < s->enum_count; i++) {
+        free(values[i]);
+    }
+    for (size_t i = 0; i < s->struct_count; i++) {
+        free(fields[i]);
+    }
+    free(values);
+    free(fields);
+    free(enums);
+    free(rts);
+    free(structs);
+    free(events);
+    return rc;
+}

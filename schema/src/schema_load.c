@@ -1,0 +1,1182 @@
+/* Schema loading: YAML files (libyaml document API), includes, and every check of
+ * schema/SCHEMA.md. Errors are collected (never stop at the first) with libyaml's marks. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_internal.h"
+
+const char *const gen_marker_names[16] = {
+    "None", "Up",   "Down", "UpBlock", "DownBlock", "UpUp", "UpPush", "UpUpPush",
+    "Push", "Inc",  "Dec",  "Wait",    "Pass",      "Tick", "Stop",   "Error",
+};
+
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while",
+    /* C23 keywords: a schema must keep compiling with the next standard. */
+    "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert",
+    "thread_local", "true", "typeof", "typeof_unqual",
+};
+
+/* One file being read. */
+typedef struct ctx {
+    gen_schema_t *s;
+    unsigned file;
+    yaml_document_t *doc;
+    int is_main;
+} ctx_t;
+
+/* Files being loaded, outermost first (include cycle detection and messages). */
+typedef struct load_stack {
+    unsigned *items;
+    size_t count, cap;
+} load_stack_t;
+
+static gen_pos_t pos_of(const ctx_t *c, const yaml_node_t *n)
+{
+    gen_pos_t p = {c->file, (unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
+    return p;
+}
+
+static yaml_node_t *node_at(const ctx_t *c, int index)
+{
+    return yaml_document_get_node(c->doc, index);
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_SCALAR_NODE: return "a scalar";
+    case YAML_SEQUENCE_NODE: return "a list";
+    case YAML_MAPPING_NODE: return "a mapping";
+    default: return "nothing";
+    }
+}
+
+/* The text of a scalar node, or NULL (error reported) when it is not a scalar or holds a NUL. */
+static const char *scalar(ctx_t *c, const yaml_node_t *n, const char *what)
+{
+    if (n->type != YAML_SCALAR_NODE) {
+        gen_error(c->s, pos_of(c, n), "expected a scalar for %s, found %s", what, node_kind(n));
+        return NULL;
+    }
+    const char *v = (const char *)n->data.scalar.value;
+    if (strlen(v) != n->data.scalar.length) {
+        gen_error(c->s, pos_of(c, n), "%s contains a NUL character", what);
+        return NULL;
+    }
+    return v;
+}
+
+/* An unsigned integer: decimal, or hexadecimal with 0x. */
+static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t *out)
+{
+    const char *v = scalar(c, n, what);
+    if (!v) {
+        return -1;
+    }
+    uint64_t x = 0;
+    int base = 10;
+    const char *p = v;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    } else if (p[0] == '0' && p[1] != '\0') {
+        p = ""; /* a leading zero is octal in YAML 1.1 and decimal elsewhere: refuse it */
+    }
+    int ok = *p != '\0';
+    for (; *p && ok; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') {
+            d = (unsigned)(*p - '0');
+        } else if (base == 16 && *p >= 'a' && *p <= 'f') {
+            d = (unsigned)(*p - 'a' + 10);
+        } else if (base == 16 && *p >= 'A' && *p <= 'F') {
+            d = (unsigned)(*p - 'A' + 10);
+        } else {
+            ok = 0;
+            break;
+        }
+        if (x > (UINT64_MAX - d) / (uint64_t)base) {
+            gen_error(c->s, pos_of(c, n), "%s '%s' is too large", what, v);
+            return -1;
+        }
+        x = x * (uint64_t)base + d;
+    }
+    if (!ok) {
+        gen_error(c->s, pos_of(c, n),
+                  "expected an unsigned integer (decimal, or hexadecimal with 0x) for %s, found '%s'",
+                  what, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int is_keyword(const char *v)
+{
+    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++) {
+        if (strcmp(v, c_keywords[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A name: a C identifier, not a keyword, not reserved. Returns the text (also when invalid, so
+ * that later references to it do not cascade) or NULL when the node is not a usable scalar.
+ * `*valid` tells whether it passed. */
+static const char *name_of(ctx_t *c, const yaml_node_t *n, const char *what, int *valid)
+{
+    *valid = 0;
+    const char *v = scalar(c, n, what);
+    if (!v) {
+        return NULL;
+    }
+    int ident = v[0] != '\0' && !(v[0] >= '0' && v[0] <= '9');
+    for (const char *p = v; *p && ident; p++) {
+        ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                *p == '_';
+    }
+    if (!ident) {
+        gen_error(c->s, pos_of(c, n), "%s '%s' is not a C identifier (letters, digits and _, not starting with a digit)",
+                  what, v);
+    } else if (is_keyword(v)) {
+        gen_error(c->s, pos_of(c, n), "%s '%s' is a C keyword", what, v);
+    } else if (v[0] == '_' && ((v[1] >= 'A' && v[1] <= 'Z') || v[1] == '_')) {
+        gen_error(c->s, pos_of(c, n),
+                  "%s '%s' is reserved in C (it starts with _ and a capital letter, or with __)", what,
+                  v);
+    } else {
+        *valid = 1;
+    }
+    return v;
+}
+
+/* ---- mappings: known keys, unknown and duplicate keys reported ---- */
+
+typedef struct key {
+    const char *name;
+    yaml_node_t *value;
+    yaml_node_t *key;
+} map_key_t;
+
+/* Fill keys[i].value from mapping `n`. Returns 0 when `n` is not a mapping (error reported). */
+static int read_map(ctx_t *c, const yaml_node_t *n, const char *what, map_key_t *keys, size_t nkeys)
+{
+    for (size_t i = 0; i < nkeys; i++) {
+        keys[i].value = NULL;
+        keys[i].key = NULL;
+    }
+    if (n->type != YAML_MAPPING_NODE) {
+        gen_error(c->s, pos_of(c, n), "expected a mapping for %s, found %s", what, node_kind(n));
+        return 0;
+    }
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(c, p->key);
+        yaml_node_t *v = node_at(c, p->value);
+        if (!k || !v) {
+            continue;
+        }
+        if (k->type != YAML_SCALAR_NODE) {
+            gen_error(c->s, pos_of(c, k), "expected a scalar key in %s, found %s", what, node_kind(k));
+            continue;
+        }
+        const char *kname = (const char *)k->data.scalar.value;
+        size_t i = 0;
+        while (i < nkeys && strcmp(keys[i].name, kname) != 0) {
+            i++;
+        }
+        if (i == nkeys) {
+            gen_buf_t list = {0};
+            for (size_t j = 0; j < nkeys; j++) {
+                gen_buf_printf(&list, "%s%s", j ? ", " : "", keys[j].name);
+            }
+            gen_error(c->s, pos_of(c, k), "unknown key '%s' in %s (expected %s)", kname, what,
+                      list.data);
+            gen_buf_free(&list);
+        } else if (keys[i].value) {
+            gen_error(c->s, pos_of(c, k), "duplicate key '%s' in %s (first at %s)", kname, what,
+                      gen_pos_str(c->s, pos_of(c, keys[i].key)));
+        } else {
+            keys[i].value = v;
+            keys[i].key = k;
+        }
+    }
+    return 1;
+}
+
+static yaml_node_t *need(ctx_t *c, const yaml_node_t *map, const map_key_t *k, const char *what)
+{
+    if (!k->value) {
+        gen_error(c->s, pos_of(c, map), "missing key '%s' in %s", k->name, what);
+    }
+    return k->value;
+}
+
+/* A sequence node's items, or an error. */
+static int need_list(ctx_t *c, const yaml_node_t *n, const char *what)
+{
+    if (n->type != YAML_SEQUENCE_NODE) {
+        gen_error(c->s, pos_of(c, n), "expected a list for %s, found %s", what, node_kind(n));
+        return 0;
+    }
+    return 1;
+}
+
+/* Text attributes (description, unit): copied, NULL when absent. */
+static char *text_of(ctx_t *c, const yaml_node_t *n, const char *what)
+{
+    if (!n) {
+        return NULL;
+    }
+    const char *v = scalar(c, n, what);
+    return v ? gen_xstrdup(v) : NULL;
+}
+
+/* ---- the type namespace: enums, structs and events share one set of names ---- */
+
+typedef struct found {
+    int kind; /* 0 none, 1 enum, 2 struct (incl. events) */
+    size_t index;
+} found_t;
+
+static found_t lookup(const gen_schema_t *s, const char *name)
+{
+    found_t f = {0, 0};
+    for (size_t i = 0; i < s->enum_count; i++) {
+        if (strcmp(s->enums[i].name, name) == 0) {
+            f.kind = 1;
+            f.index = i;
+            return f;
+        }
+    }
+    for (size_t i = 0; i < s->struct_count; i++) {
+        if (strcmp(s->structs[i].name, name) == 0) {
+            f.kind = 2;
+            f.index = i;
+            return f;
+        }
+    }
+    return f;
+}
+
+static const char *item_kind(const gen_schema_t *s, found_t f)
+{
+    if (f.kind == 1) {
+        return "enum";
+    }
+    return s->structs[f.index].event ? "event" : "struct";
+}
+
+/* Report a name already used by another enum, struct or event. Returns 1 if it is taken. */
+static int name_taken(ctx_t *c, const yaml_node_t *n, const char *name)
+{
+    found_t f = lookup(c->s, name);
+    if (f.kind == 0) {
+        return 0;
+    }
+    gen_pos_t other = f.kind == 1 ? c->s->enums[f.index].pos : c->s->structs[f.index].pos;
+    if (other.file == GEN_BUILTIN) {
+        gen_error(c->s, pos_of(c, n), "duplicate name '%s': the built-in %s %s has it", name,
+                  item_kind(c->s, f), name);
+    } else {
+        gen_error(c->s, pos_of(c, n), "duplicate name '%s': %s %s is already defined at %s", name,
+                  item_kind(c->s, f), name, gen_pos_str(c->s, other));
+    }
+    return 1;
+}
+
+static uint64_t width_max(uint8_t width)
+{
+    return width == 1 ? 0xFFu : width == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+}
+
+static const char *width_type(uint8_t width)
+{
+    return width == 1 ? "uint8" : width == 2 ? "uint16" : "uint32";
+}
+
+static int parse_marker(ctx_t *c, const yaml_node_t *n, uint8_t *out)
+{
+    const char *v = scalar(c, n, "marker");
+    if (!v) {
+        return -1;
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        if (strcmp(v, gen_marker_names[i]) == 0) {
+            *out = (uint8_t)i;
+            return 0;
+        }
+    }
+    gen_error(c->s, pos_of(c, n),
+              "unknown marker '%s' (expected None, Up, Down, UpBlock, DownBlock, UpUp, UpPush, "
+              "UpUpPush, Push, Inc, Dec, Wait, Pass, Tick, Stop or Error)",
+              v);
+    return -1;
+}
+
+/* ---- enums ---- */
+
+static void parse_value(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int width_ok,
+                        uint64_t *next)
+{
+    const yaml_node_t *name_node = n, *value_node = NULL, *marker_node = NULL, *desc_node = NULL;
+    if (n->type == YAML_MAPPING_NODE) {
+        map_key_t keys[] = {{"name", 0, 0}, {"value", 0, 0}, {"marker", 0, 0}, {"description", 0, 0}};
+        read_map(c, n, "enum value", keys, 4);
+        name_node = need(c, n, &keys[0], "enum value");
+        value_node = keys[1].value;
+        marker_node = keys[2].value;
+        desc_node = keys[3].value;
+        if (!name_node) {
+            return;
+        }
+    } else if (n->type != YAML_SCALAR_NODE) {
+        gen_error(c->s, pos_of(c, n), "expected a name or a mapping for an enum value, found %s",
+                  node_kind(n));
+        return;
+    }
+    int valid;
+    const char *name = name_of(c, name_node, "enum value name", &valid);
+    uint64_t v = *next;
+    int value_ok = 1;
+    if (value_node && parse_uint(c, value_node, "value", &v) != 0) {
+        value_ok = 0;
+    }
+    uint8_t marker = EVREC_MARKER_NONE;
+    if (marker_node) {
+        parse_marker(c, marker_node, &marker);
+    }
+    char *desc = text_of(c, desc_node, "description");
+    if (!name) {
+        free(desc);
+        return;
+    }
+    gen_pos_t vpos = pos_of(c, value_node ? value_node : name_node);
+    if (value_ok && width_ok && v > width_max(e->width)) {
+        gen_error(c->s, vpos, "value %llu of '%s' does not fit enum %s (%s: 0..%llu)",
+                  (unsigned long long)v, name, e->name, width_type(e->width),
+                  (unsigned long long)width_max(e->width));
+        value_ok = 0;
+    } else if (value_ok && v > 0xFFFFFFFFu) {
+        gen_error(c->s, vpos, "value %llu of '%s' does not fit 32 bits", (unsigned long long)v, name);
+        value_ok = 0;
+    }
+    *next = value_ok ? v + 1 : *next + 1;
+    for (size_t i = 0; i < e->value_count; i++) {
+        if (strcmp(e->values[i].name, name) == 0) {
+            gen_error(c->s, pos_of(c, name_node),
+                      "duplicate name '%s' in enum %s: already defined at %s", name, e->name,
+                      gen_pos_str(c->s, e->values[i].pos));
+            free(desc);
+            return;
+        }
+    }
+    if (value_ok) {
+        for (size_t i = 0; i < e->value_count; i++) {
+            if (e->values[i].value == v) {
+                gen_error(c->s, vpos, "duplicate value %llu in enum %s: '%s' and '%s' (%s)",
+                          (unsigned long long)v, e->name, name, e->values[i].name,
+                          gen_pos_str(c->s, e->values[i].pos));
+                value_ok = 0;
+                break;
+            }
+        }
+    }
+    gen_value_t *val = GEN_PUSH(e->values, e->value_count, e->value_cap);
+    val->name = gen_xstrdup(name);
+    val->value = (uint32_t)v;
+    val->marker = marker;
+    val->description = desc;
+    val->pos = pos_of(c, name_node);
+    (void)valid;
+}
+
+static void parse_runtime(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int width_ok)
+{
+    map_key_t keys[] = {{"base", 0, 0}, {"lim", 0, 0}, {"marker", 0, 0}};
+    if (!read_map(c, n, "runtime", keys, 3)) {
+        return;
+    }
+    const yaml_node_t *bn = need(c, n, &keys[0], "runtime");
+    const yaml_node_t *ln = need(c, n, &keys[1], "runtime");
+    uint64_t base = 0, lim = 0;
+    int ok = bn && ln;
+    if (bn && parse_uint(c, bn, "base", &base) != 0) {
+        ok = 0;
+    }
+    if (ln && parse_uint(c, ln, "lim", &lim) != 0) {
+        ok = 0;
+    }
+    uint8_t marker = EVREC_MARKER_NONE;
+    if (keys[2].value) {
+        parse_marker(c, keys[2].value, &marker);
+    }
+    if (!ok) {
+        return;
+    }
+    if (lim <= base) {
+        gen_error(c->s, pos_of(c, ln), "run-time range of enum %s is empty: lim %llu must be greater than base %llu",
+                  e->name, (unsigned long long)lim, (unsigned long long)base);
+        return;
+    }
+    if (width_ok && lim - 1 > width_max(e->width)) {
+        gen_error(c->s, pos_of(c, ln),
+                  "run-time range [%llu, %llu) does not fit enum %s (%s: lim at most %llu)",
+                  (unsigned long long)base, (unsigned long long)lim, e->name, width_type(e->width),
+                  (unsigned long long)width_max(e->width) + 1);
+        return;
+    }
+    if (lim - 1 > 0xFFFFFFFFu) {
+        gen_error(c->s, pos_of(c, ln), "lim %llu does not fit 32 bits", (unsigned long long)lim);
+        return;
+    }
+    e->has_runtime = 1;
+    e->rt_base = (uint32_t)base;
+    e->rt_lim = (uint32_t)lim;
+    e->rt_marker = marker;
+}
+
+static void parse_enum(ctx_t *c, const yaml_node_t *n)
+{
+    map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"values", 0, 0},
+                    {"runtime", 0, 0}};
+    if (!read_map(c, n, "enum", keys, 5)) {
+        return;
+    }
+    const yaml_node_t *name_node = need(c, n, &keys[0], "enum");
+    const yaml_node_t *type_node = need(c, n, &keys[1], "enum");
+    int valid = 0;
+    const char *name = name_node ? name_of(c, name_node, "enum name", &valid) : NULL;
+    gen_enum_t tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.name = gen_xstrdup(name ? name : "?");
+    tmp.pos = pos_of(c, name_node ? name_node : n);
+    tmp.width = 4;
+    int width_ok = 0;
+    if (type_node) {
+        const char *t = scalar(c, type_node, "enum type");
+        if (t && strcmp(t, "uint8") == 0) {
+            tmp.width = 1;
+            width_ok = 1;
+        } else if (t && strcmp(t, "uint16") == 0) {
+            tmp.width = 2;
+            width_ok = 1;
+        } else if (t && strcmp(t, "uint32") == 0) {
+            tmp.width = 4;
+            width_ok = 1;
+        } else if (t) {
+            gen_error(c->s, pos_of(c, type_node),
+                      "unknown type '%s' for enum %s (expected uint8, uint16 or uint32)", t, tmp.name);
+        }
+    }
+    tmp.description = text_of(c, keys[2].value, "description");
+    if (keys[3].value && need_list(c, keys[3].value, "values")) {
+        uint64_t next = 0;
+        const yaml_node_t *vl = keys[3].value;
+        for (yaml_node_item_t *it = vl->data.sequence.items.start; it < vl->data.sequence.items.top;
+             it++) {
+            yaml_node_t *vn = node_at(c, *it);
+            if (vn) {
+                parse_value(c, &tmp, vn, width_ok, &next);
+            }
+        }
+    }
+    if (keys[4].value) {
+        parse_runtime(c, &tmp, keys[4].value, width_ok);
+    }
+    if (tmp.has_runtime) {
+        for (size_t i = 0; i < tmp.value_count; i++) {
+            if (tmp.values[i].value >= tmp.rt_base && tmp.values[i].value < tmp.rt_lim) {
+                gen_error(c->s, tmp.values[i].pos,
+                          "value %lu of '%s' lies in the run-time range [%lu, %lu) of enum %s",
+                          (unsigned long)tmp.values[i].value, tmp.values[i].name,
+                          (unsigned long)tmp.rt_base, (unsigned long)tmp.rt_lim, tmp.name);
+            }
+        }
+    }
+    if (!name || name_taken(c, name_node, name)) {
+        for (size_t i = 0; i < tmp.value_count; i++) {
+            free(tmp.values[i].name);
+            free(tmp.values[i].description);
+        }
+        free(tmp.values);
+        free(tmp.name);
+        free(tmp.description);
+        return;
+    }
+    (void)valid;
+    *GEN_PUSH(c->s->enums, c->s->enum_count, c->s->enum_cap) = tmp;
+}
+
+/* ---- structs and events ---- */
+
+static uint32_t type_size(uint8_t t)
+{
+    return t == GEN_T_U8 ? 1 : t == GEN_T_U16 ? 2 : 4;
+}
+
+static void add_field(gen_struct_t *st, const char *name, int type, size_t ref, gen_pos_t pos)
+{
+    gen_field_t *f = GEN_PUSH(st->fields, st->field_count, st->field_cap);
+    memset(f, 0, sizeof *f);
+    f->name = gen_xstrdup(name);
+    f->type = type;
+    f->ref = ref;
+    f->pos = pos;
+}
+
+/* Parse one field into `st`. Returns 0 when the field cannot be laid out. */
+static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *layout_ok)
+{
+    map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"format", 0, 0},
+                    {"unit", 0, 0}};
+    if (!read_map(c, n, "field", keys, 5)) {
+        *layout_ok = 0;
+        return;
+    }
+    const yaml_node_t *name_node = need(c, n, &keys[0], "field");
+    const yaml_node_t *type_node = need(c, n, &keys[1], "field");
+    int valid = 0;
+    const char *name = name_node ? name_of(c, name_node, "field name", &valid) : NULL;
+    if (name && valid) {
+        if (st->event && (strcmp(name, "time") == 0 || strcmp(name, "id") == 0)) {
+            gen_error(c->s, pos_of(c, name_node),
+                      "field name '%s' is reserved: every event starts with time and id", name);
+        } else if (strncmp(name, "evrec_", 6) == 0) {
+            gen_error(c->s, pos_of(c, name_node),
+                      "field name '%s' is reserved (the prefix evrec_ belongs to generated code)",
+                      name);
+        } else {
+            for (size_t i = 0; i < st->field_count; i++) {
+                if (strcmp(st->fields[i].name, name) == 0) {
+                    gen_error(c->s, pos_of(c, name_node),
+                              "duplicate name '%s' in %s %s: already defined at %s", name,
+                              st->event ? "event" : "struct", st->name,
+                              gen_pos_str(c->s, st->fields[i].pos));
+                    name = NULL;
+                    break;
+                }
+            }
+        }
+    }
+    int type = -1;
+    size_t ref = 0;
+    if (type_node) {
+        const char *t = scalar(c, type_node, "field type");
+        if (t && strcmp(t, "uint8") == 0) {
+            type = GEN_T_U8;
+        } else if (t && strcmp(t, "uint16") == 0) {
+            type = GEN_T_U16;
+        } else if (t && strcmp(t, "uint32") == 0) {
+            type = GEN_T_U32;
+        } else if (t) {
+            found_t f = lookup(c->s, t);
+            if (f.kind == 1) {
+                type = GEN_T_ENUM;
+                ref = f.index;
+            } else if (f.kind == 2 && !c->s->structs[f.index].event) {
+                type = GEN_T_STRUCT;
+                ref = f.index;
+            } else if (f.kind == 2) {
+                gen_error(c->s, pos_of(c, type_node),
+                          "type '%s' of field %s is an event; a field can be a struct, not an event",
+                          t, name ? name : "?");
+            } else if (!c->s->incomplete) {
+                gen_error(c->s, pos_of(c, type_node),
+                          "unknown type '%s' for field %s (expected uint8, uint16, uint32, or an "
+                          "enum or struct declared before it)",
+                          t, name ? name : "?");
+            }
+        }
+    }
+    uint8_t display = 0;
+    if (keys[3].value) {
+        const char *fmt = scalar(c, keys[3].value, "format");
+        if (fmt && strcmp(fmt, "decimal") == 0) {
+            display = 1;
+        } else if (fmt && strcmp(fmt, "hex") == 0) {
+            display = 2;
+        } else if (fmt && strcmp(fmt, "address") == 0) {
+            display = 3;
+        } else if (fmt) {
+            gen_error(c->s, pos_of(c, keys[3].value),
+                      "unknown format '%s' (expected decimal, hex or address)", fmt);
+        }
+        if (display && type != -1 && type != GEN_T_U8 && type != GEN_T_U16 && type != GEN_T_U32) {
+            gen_error(c->s, pos_of(c, keys[3].value),
+                      "format applies to uint8, uint16 and uint32 fields only");
+            display = 0;
+        }
+    }
+    char *desc = text_of(c, keys[2].value, "description");
+    char *unit = text_of(c, keys[4].value, "unit");
+    if (!name || type < 0) {
+        free(desc);
+        free(unit);
+        *layout_ok = 0;
+        return;
+    }
+    add_field(st, name, type, ref, pos_of(c, name_node));
+    gen_field_t *f = &st->fields[st->field_count - 1];
+    f->description = desc;
+    f->unit = unit;
+    f->display = display;
+}
+
+/* Natural C layout: each field at the next multiple of its alignment; size rounded up to the
+ * struct's alignment (what every C11 ABI we target does for these member types). */
+static void layout(gen_schema_t *s, gen_struct_t *st)
+{
+    uint64_t off = 0;
+    uint32_t align = 1;
+    unsigned depth = 1;
+    for (size_t i = 0; i < st->field_count; i++) {
+        gen_field_t *f = &st->fields[i];
+        if (f->type == GEN_T_STRUCT) {
+            f->size = (uint32_t)(s->structs[f->ref].size > 0xFFFFFFFFu ? 0xFFFFFFFFu
+                                                                         : s->structs[f->ref].size);
+            f->align = s->structs[f->ref].align;
+            if (s->structs[f->ref].depth + 1 > depth) {
+                depth = s->structs[f->ref].depth + 1;
+            }
+        } else if (f->type == GEN_T_ENUM) {
+            f->size = f->align = s->enums[f->ref].width;
+        } else {
+            f->size = f->align = type_size((uint8_t)f->type);
+        }
+        off = (off + f->align - 1) / f->align * f->align;
+        f->offset = (uint32_t)(off > 0xFFFFFFFFu ? 0xFFFFFFFFu : off);
+        off += f->size;
+        if (f->align > align) {
+            align = f->align;
+        }
+    }
+    st->size = (off + align - 1) / align * align;
+    st->align = align;
+    st->depth = depth;
+}
+
+static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
+{
+    const char *what = event ? "event" : "struct";
+    map_key_t keys[] = {{"name", 0, 0}, {"description", 0, 0}, {"fields", 0, 0}, {"class", 0, 0}};
+    if (!read_map(c, n, what, keys, event ? 4 : 3)) {
+        return;
+    }
+    const yaml_node_t *name_node = need(c, n, &keys[0], what);
+    const yaml_node_t *fields = event ? keys[2].value : need(c, n, &keys[2], what);
+    int valid = 0;
+    const char *name = name_node ? name_of(c, name_node, event ? "event name" : "struct name", &valid)
+                                 : NULL;
+    gen_struct_t st;
+    memset(&st, 0, sizeof st);
+    st.event = event;
+    st.name = gen_xstrdup(name ? name : "?");
+    st.pos = pos_of(c, name_node ? name_node : n);
+    st.description = text_of(c, keys[1].value, "description");
+    if (event) {
+        add_field(&st, "time", GEN_T_U32, 0, st.pos);
+        add_field(&st, "id", GEN_T_U16, 0, st.pos);
+    }
+    int layout_ok = 1;
+    if (fields && need_list(c, fields, "fields")) {
+        for (yaml_node_item_t *it = fields->data.sequence.items.start;
+             it < fields->data.sequence.items.top; it++) {
+            yaml_node_t *fn = node_at(c, *it);
+            if (fn) {
+                parse_field(c, &st, fn, &layout_ok);
+            }
+        }
+        if (!event && st.field_count == 0 && fields->data.sequence.items.start == fields->data.sequence.items.top) {
+            gen_error(c->s, pos_of(c, fields), "struct %s has no fields (C has no empty structs)",
+                      st.name);
+        }
+    }
+    layout(c->s, &st);
+    if (layout_ok && st.size > EVREC_MAX_EVENT_SIZE) {
+        gen_error(c->s, st.pos, "%s %s is %llu bytes (as a C struct), more than the %u-byte limit",
+                  what, st.name, (unsigned long long)st.size, (unsigned)EVREC_MAX_EVENT_SIZE);
+    }
+    /* An event is level 0; a struct of depth d occupies levels 1..d: at most EVREC_MAX_NESTING. */
+    if (!event && st.depth > EVREC_MAX_NESTING) {
+        gen_error(c->s, st.pos, "struct %s nests structs %u levels deep, more than %u", st.name,
+                  st.depth, (unsigned)EVREC_MAX_NESTING);
+    }
+    char *class_name = NULL;
+    gen_pos_t class_pos = st.pos;
+    if (event && keys[3].value) {
+        const char *cn = scalar(c, keys[3].value, "class");
+        if (cn) {
+            class_name = gen_xstrdup(cn);
+            class_pos = pos_of(c, keys[3].value);
+        }
+    }
+    if (!name || name_taken(c, name_node, name)) {
+        for (size_t i = 0; i < st.field_count; i++) {
+            free(st.fields[i].name);
+            free(st.fields[i].description);
+            free(st.fields[i].unit);
+        }
+        free(st.fields);
+        free(st.name);
+        free(st.description);
+        free(class_name);
+        return;
+    }
+    gen_schema_t *s = c->s;
+    if (event) {
+        st.event_id = s->event_count;
+        gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
+        ev->struct_id = s->struct_count;
+        ev->class_name = class_name;
+        ev->class_pos = class_pos;
+        ev->class_id = st.event_id;
+    }
+    *GEN_PUSH(s->structs, s->struct_count, s->struct_cap) = st;
+}
+
+/* ---- files ---- */
+
+static void load_file(gen_schema_t *s, load_stack_t *stack, const char *path, const char *as_written,
+                      gen_pos_t from, int is_main);
+
+static char *join_path(const char *including, const char *inc)
+{
+    if (inc[0] == '/') {
+        return gen_xstrdup(inc);
+    }
+    const char *slash = strrchr(including, '/');
+    if (!slash) {
+        return gen_xstrdup(inc);
+    }
+    size_t dl = (size_t)(slash - including) + 1;
+    char *p = gen_xmalloc(dl + strlen(inc) + 1);
+    memcpy(p, including, dl);
+    strcpy(p + dl, inc);
+    return p;
+}
+
+static void parse_list(ctx_t *c, const yaml_node_t *n, const char *what,
+                       void (*each)(ctx_t *, const yaml_node_t *, int), int arg)
+{
+    if (!n || !need_list(c, n, what)) {
+        return;
+    }
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+        yaml_node_t *item = node_at(c, *it);
+        if (item) {
+            each(c, item, arg);
+        }
+    }
+}
+
+static void each_enum(ctx_t *c, const yaml_node_t *n, int arg)
+{
+    (void)arg;
+    parse_enum(c, n);
+}
+
+static void each_struct(ctx_t *c, const yaml_node_t *n, int event)
+{
+    parse_struct(c, n, event);
+}
+
+static int version_ok(const char *v)
+{
+    int parts = 0;
+    const char *p = v;
+    for (;;) {
+        if (!(*p >= '0' && *p <= '9')) {
+            return 0;
+        }
+        while (*p >= '0' && *p <= '9') {
+            p++;
+        }
+        parts++;
+        if (*p == '\0') {
+            return parts <= 3;
+        }
+        if (*p != '.') {
+            return 0;
+        }
+        p++;
+    }
+}
+
+static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
+{
+    gen_schema_t *s = c->s;
+    map_key_t keys[] = {{"schema", 0, 0}, {"version", 0, 0}, {"description", 0, 0},
+                    {"time_freq", 0, 0}, {"include", 0, 0}, {"enums", 0, 0},
+                    {"structs", 0, 0}, {"events", 0, 0}};
+    if (!read_map(c, root, "the schema", keys, 8)) {
+        return;
+    }
+    /* Includes first: their items come before this file's (ids in load order). */
+    if (keys[4].value && need_list(c, keys[4].value, "include")) {
+        const yaml_node_t *l = keys[4].value;
+        for (yaml_node_item_t *it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
+            yaml_node_t *in = node_at(c, *it);
+            const char *inc = in ? scalar(c, in, "include") : NULL;
+            if (!inc) {
+                continue;
+            }
+            if (inc[0] == '\0') {
+                gen_error(s, pos_of(c, in), "empty include path");
+                continue;
+            }
+            char *path = join_path(s->files[c->file].path, inc);
+            load_file(s, stack, path, inc, pos_of(c, in), 0);
+            free(path);
+        }
+    }
+    const yaml_node_t *name_node = need(c, root, &keys[0], "the schema");
+    const yaml_node_t *ver_node = need(c, root, &keys[1], "the schema");
+    int valid = 0;
+    const char *name = name_node ? name_of(c, name_node, "schema name", &valid) : NULL;
+    const char *ver = ver_node ? scalar(c, ver_node, "version") : NULL;
+    if (ver && !version_ok(ver)) {
+        gen_error(s, pos_of(c, ver_node), "version '%s' is not of the form 1, 1.2 or 1.2.3", ver);
+        ver = NULL;
+    }
+    if (c->is_main) {
+        s->name = name && valid ? gen_xstrdup(name) : NULL;
+        if (name_node) {
+            s->name_pos = pos_of(c, name_node);
+        }
+        s->version = ver ? gen_xstrdup(ver) : NULL;
+        s->description = text_of(c, keys[2].value, "description");
+    }
+    if (keys[3].value) {
+        uint64_t f = 0;
+        if (!c->is_main) {
+            gen_error(s, pos_of(c, keys[3].key),
+                      "time_freq belongs to the top-level schema, not to an included one");
+        } else if (parse_uint(c, keys[3].value, "time_freq", &f) == 0) {
+            s->time_freq = f;
+        }
+    }
+    parse_list(c, keys[5].value, "enums", each_enum, 0);
+    parse_list(c, keys[6].value, "structs", each_struct, 0);
+    parse_list(c, keys[7].value, "events", each_struct, 1);
+}
+
+static void syntax_error(gen_schema_t *s, unsigned file, const yaml_parser_t *p)
+{
+    gen_pos_t pos = {file, (unsigned)p->problem_mark.line + 1, (unsigned)p->problem_mark.column + 1};
+    if (p->error == YAML_READER_ERROR) {
+        /* The reader reports a byte offset, not a mark. */
+        gen_pos_t first = {file, 1, 1};
+        gen_error(s, first, "YAML: %s at byte offset %lu", p->problem ? p->problem : "read error",
+                  (unsigned long)p->problem_offset);
+        return;
+    }
+    if (p->error == YAML_MEMORY_ERROR) {
+        gen_pos_t first = {file, 1, 1};
+        gen_error(s, first, "YAML: out of memory");
+        return;
+    }
+    if (p->context) {
+        gen_error(s, pos, "YAML: %s %s (line %u)", p->problem ? p->problem : "syntax error",
+                  p->context, (unsigned)p->context_mark.line + 1);
+    } else {
+        gen_error(s, pos, "YAML: %s", p->problem ? p->problem : "syntax error");
+    }
+}
+
+static void load_file(gen_schema_t *s, load_stack_t *stack, const char *path, const char *as_written,
+                      gen_pos_t from, int is_main)
+{
+    char *real = realpath(path, NULL);
+    if (!real) {
+        int err = errno;
+        if (is_main) {
+            fprintf(stderr, "evrec-gen: cannot open schema '%s': %s\n", path, strerror(err));
+            s->incomplete = 1;
+            return;
+        }
+        gen_error(s, from, "cannot open included schema '%s': %s", as_written, strerror(err));
+        s->incomplete = 1;
+        return;
+    }
+    for (size_t i = 0; i < s->file_count; i++) {
+        if (s->files[i].real && strcmp(s->files[i].real, real) == 0) {
+            if (s->files[i].loading) {
+                gen_buf_t chain = {0};
+                size_t k = 0;
+                while (k < stack->count && stack->items[k] != i) {
+                    k++;
+                }
+                for (; k < stack->count; k++) {
+                    gen_buf_printf(&chain, "%s -> ", s->files[stack->items[k]].path);
+                }
+                gen_buf_puts(&chain, s->files[i].path);
+                gen_error(s, from, "include cycle: %s", chain.data);
+                gen_buf_free(&chain);
+                s->incomplete = 1;
+            }
+            free(real);
+            return; /* already loaded (or loading): items are not repeated */
+        }
+    }
+    unsigned index = (unsigned)s->file_count;
+    gen_file_t *f = GEN_PUSH(s->files, s->file_count, s->file_cap);
+    f->path = gen_xstrdup(path);
+    f->real = real;
+    f->loading = 1;
+    f->failed = 0;
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        int err = errno;
+        if (is_main) {
+            fprintf(stderr, "evrec-gen: cannot open schema '%s': %s\n", path, strerror(err));
+        } else {
+            gen_error(s, from, "cannot open included schema '%s': %s", as_written, strerror(err));
+        }
+        s->files[index].failed = 1;
+        s->files[index].loading = 0;
+        s->incomplete = 1;
+        return;
+    }
+    *GEN_PUSH(stack->items, stack->count, stack->cap) = index;
+
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    memset(&doc, 0, sizeof doc);
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, in);
+    if (!yaml_parser_load(&parser, &doc)) {
+        syntax_error(s, index, &parser);
+        s->files[index].failed = 1;
+        s->incomplete = 1;
+    } else {
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        ctx_t c = {s, index, &doc, is_main};
+        if (!root) {
+            gen_pos_t first = {index, 1, 1};
+            gen_error(s, first, "empty schema (expected a mapping with schema, version, ...)");
+        } else {
+            parse_root(&c, stack, root);
+            /* A schema is one YAML document: a second one is a mistake, not ignored. */
+            yaml_document_t more;
+            memset(&more, 0, sizeof more);
+            if (!yaml_parser_load(&parser, &more)) {
+                syntax_error(s, index, &parser);
+            } else {
+                yaml_node_t *r2 = yaml_document_get_root_node(&more);
+                if (r2) {
+                    gen_pos_t p2 = {index, (unsigned)more.start_mark.line + 1,
+                                    (unsigned)more.start_mark.column + 1};
+                    gen_error(s, p2, "a second YAML document; a schema file holds one");
+                }
+                yaml_document_delete(&more);
+            }
+        }
+        yaml_document_delete(&doc);
+    }
+    yaml_parser_delete(&parser);
+    fclose(in);
+    s->files[index].loading = 0;
+    stack->count--;
+}
+
+/* ---- after loading: classes, limits, generated identifiers ---- */
+
+static void resolve_classes(gen_schema_t *s)
+{
+    for (size_t i = 0; i < s->event_count; i++) {
+        gen_event_t *ev = &s->events[i];
+        if (!ev->class_name) {
+            continue;
+        }
+        found_t f = lookup(s, ev->class_name);
+        if (f.kind == 2 && s->structs[f.index].event) {
+            ev->class_id = s->structs[f.index].event_id;
+        } else if (!s->incomplete) {
+            gen_error(s, ev->class_pos,
+                      "unknown event '%s' for class (a class names the event type whose id "
+                      "groups this one, as CCore classId)",
+                      ev->class_name);
+        }
+    }
+}
+
+static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos,
+                      const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < s->ident_count; i++) {
+        if (strcmp(s->idents[i].ident, buf) == 0) {
+            gen_error(s, pos,
+                      "duplicate name: %s '%s' generates the C identifier '%s', which %s '%s' (%s) "
+                      "generates too",
+                      what, name, buf, s->idents[i].what, s->idents[i].name,
+                      gen_pos_str(s, s->idents[i].pos));
+            return;
+        }
+    }
+    gen_ident_t *id = GEN_PUSH(s->idents, s->ident_count, s->ident_cap);
+    id->ident = gen_xstrdup(buf);
+    id->what = what;
+    id->name = name;
+    id->pos = pos;
+}
+
+/* Every identifier the generated files declare, so that two schema names can never make the
+ * same C identifier (the generated code always compiles). */
+static void check_idents(gen_schema_t *s)
+{
+    const char *p = s->name;
+    gen_pos_t top = {0, 1, 1};
+    static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
+                                        "SCHEMA_VERSION", "runtime_init", "enums", "structs",
+                                        "events", "field_info_entries"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        add_ident(s, "schema", p, top, "%s_%s", p, fixed[i]);
+    }
+    for (size_t i = 0; i < s->enum_count; i++) {
+        const gen_enum_t *e = &s->enums[i];
+        add_ident(s, "enum", e->name, e->pos, "%s_%s_t", p, e->name);
+        add_ident(s, "enum", e->name, e->pos, "%s_values_%zu", p, i);
+        for (size_t v = 0; v < e->value_count; v++) {
+            add_ident(s, "value", e->values[v].name, e->values[v].pos, "%s_%s_%s", p, e->name,
+                      e->values[v].name);
+        }
+        if (e->has_runtime) {
+            add_ident(s, "enum", e->name, e->pos, "%s_%s_runtime", p, e->name);
+            add_ident(s, "enum", e->name, e->pos, "%s_%s_runtime_names", p, e->name);
+            add_ident(s, "enum", e->name, e->pos, "%s_%s_alloc", p, e->name);
+        }
+    }
+    for (size_t i = 0; i < s->struct_count; i++) {
+        const gen_struct_t *st = &s->structs[i];
+        const char *what = st->event ? "event" : "struct";
+        add_ident(s, what, st->name, st->pos, "%s_%s_t", p, st->name);
+        add_ident(s, what, st->name, st->pos, "%s_fields_%zu", p, i);
+        if (st->event) {
+            add_ident(s, what, st->name, st->pos, "%s_ID_%s", p, st->name);
+            add_ident(s, what, st->name, st->pos, "%s_record_%s", p, st->name);
+        }
+    }
+}
+
+int gen_schema_load(gen_schema_t *s, const char *path)
+{
+    /* Built-in items: EventControlType (enum 0), EventControl (struct 0, event 0). */
+    gen_pos_t bi = {GEN_BUILTIN, 0, 0};
+    gen_enum_t *ce = GEN_PUSH(s->enums, s->enum_count, s->enum_cap);
+    memset(ce, 0, sizeof *ce);
+    ce->name = gen_xstrdup("EventControlType");
+    ce->width = 1;
+    ce->builtin = 1;
+    ce->pos = bi;
+    ce->description = gen_xstrdup("Type of an EventControl record (built in).");
+    static const uint8_t markers[4] = {EVREC_MARKER_PUSH, EVREC_MARKER_TICK, EVREC_MARKER_STOP,
+                                       EVREC_MARKER_NONE};
+    static const char *const names[4] = {"Start", "Tick", "Stop", "End"};
+    for (uint32_t v = 0; v < 4; v++) {
+        gen_value_t *val = GEN_PUSH(ce->values, ce->value_count, ce->value_cap);
+        memset(val, 0, sizeof *val);
+        val->name = gen_xstrdup(names[v]);
+        val->value = v;
+        val->marker = markers[v];
+        val->pos = bi;
+    }
+    gen_struct_t *cs = GEN_PUSH(s->structs, s->struct_count, s->struct_cap);
+    memset(cs, 0, sizeof *cs);
+    cs->name = gen_xstrdup("EventControl");
+    cs->event = 1;
+    cs->builtin = 1;
+    cs->pos = bi;
+    cs->description = gen_xstrdup("Start, Tick, Stop and End of a recording (built in, event 0).");
+    add_field(cs, "time", GEN_T_U32, 0, bi);
+    add_field(cs, "id", GEN_T_U16, 0, bi);
+    add_field(cs, "type", GEN_T_ENUM, 0, bi);
+    layout(s, cs);
+    gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
+    memset(ev, 0, sizeof *ev);
+
+    load_stack_t stack = {0};
+    gen_pos_t none = {GEN_BUILTIN, 0, 0};
+    load_file(s, &stack, path, path, none, 1);
+    free(stack.items);
+    if (s->file_count == 0) {
+        return -1; /* the schema itself could not be opened: already said */
+    }
+    resolve_classes(s);
+    if (s->event_count > EVREC_ID_NONE || s->struct_count > 0xFFFF || s->enum_count > 0xFFFF) {
+        gen_pos_t top = {0, 1, 1};
+        gen_error(s, top, "more than 65535 events, structs or enums");
+    }
+    if (s->name) {
+        check_idents(s);
+    }
+    if (!s->files[0].failed && !s->name && s->diags.count == 0) {
+        gen_pos_t top = {0, 1, 1};
+        gen_error(s, top, "the schema has no usable name");
+    }
+    return s->diags.count == 0 && !s->incomplete && s->name ? 0 : -1;
+}
+
+void gen_schema_free(gen_schema_t *s)
+{
+    for (size_t i = 0; i < s->enum_count; i++) {
+        gen_enum_t *e = &s->enums[i];
+        for (size_t v = 0; v < e->value_count; v++) {
+            free(e->values[v].name);
+            free(e->values[v].description);
+        }
+        free(e->values);
+        free(e->name);
+        free(e->description);
+    }
+    free(s->enums);
+    for (size_t i = 0; i < s->struct_count; i++) {
+        gen_struct_t *st = &s->structs[i];
+        for (size_t f = 0; f < st->field_count; f++) {
+            free(st->fields[f].name);
+            free(st->fields[f].description);
+            free(st->fields[f].unit);
+        }
+        free(st->fields);
+        free(st->name);
+        free(st->description);
+    }
+    free(s->structs);
+    for (size_t i = 0; i < s->event_count; i++) {
+        free(s->events[i].class_name);
+    }
+    free(s->events);
+    for (size_t i = 0; i < s->file_count; i++) {
+        free(s->files[i].path);
+        free(s->files[i].real);
+    }
+    free(s->files);
+    for (size_t i = 0; i < s->ident_count; i++) {
+        free(s->idents[i].ident);
+    }
+    free(s->idents);
+    for (size_t i = 0; i < s->diags.count; i++) {
+        free(s->diags.items[i].msg);
+    }
+    free(s->diags.items);
+    free(s->name);
+    free(s->version);
+    free(s->description);
+    memset(s, 0, sizeof *s);
+}
