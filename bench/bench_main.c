@@ -2,6 +2,7 @@
  * throughput against memcpy. Prints a table of medians with PASS/MISS against the targets.
  *
  *   evrec-bench [--quick] [--batches N] [--records N] [--save-mib N] [--save-reps N]
+ *               [--only record|save]
  *
  * Not a test: the numbers depend on the machine. Exit status 0 when the measurements ran (even
  * with a MISS), 1 when something went wrong, 2 on bad usage. */
@@ -27,20 +28,23 @@ typedef struct options {
     size_t records;
     size_t save_mib;
     unsigned save_reps;
+    int only; /* 0 both, 1 record path only, 2 save only */
 } options_t;
 
 static void usage(FILE *to)
 {
     fprintf(to,
             "usage: evrec-bench [--quick] [--batches N] [--records N] [--save-mib N]\n"
-            "                   [--save-reps N]\n"
+            "                   [--save-reps N] [--only record|save]\n"
             "Measures the evrec record path and save; prints medians over repeated batches.\n"
-            "  -q, --quick        short run for smoke tests (7 batches of 100000 records,\n"
-            "                     8 MiB save, 3 repetitions)\n"
+            "  -q, --quick        short run for smoke tests (11 batches of 200000 records,\n"
+            "                     16 MiB save, 5 repetitions)\n"
             "  -b, --batches N    batches per record measurement, 1..1001 (default 31)\n"
             "  -n, --records N    records per batch, 1000..10000000 (default 1000000)\n"
             "  -m, --save-mib N   trace buffer saved, MiB, 1..1024 (default 64)\n"
             "  -r, --save-reps N  repetitions of each save measurement, 1..101 (default 11)\n"
+            "  -o, --only WHAT    run only the record-path or only the save measurements\n"
+            "                     (handy under perf)\n"
             "  -h, --help         this text\n");
 }
 
@@ -64,22 +68,24 @@ static int parse_args(int argc, char **argv, options_t *o)
     static const struct option longs[] = {
         {"quick", no_argument, NULL, 'q'},         {"batches", required_argument, NULL, 'b'},
         {"records", required_argument, NULL, 'n'}, {"save-mib", required_argument, NULL, 'm'},
-        {"save-reps", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+        {"save-reps", required_argument, NULL, 'r'}, {"only", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     o->batches = 31;
     o->records = 1000000;
     o->save_mib = 64;
     o->save_reps = 11;
+    o->only = 0;
     int c;
     unsigned long v;
-    while ((c = getopt_long(argc, argv, "qb:n:m:r:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "qb:n:m:r:o:h", longs, NULL)) != -1) {
         switch (c) {
         case 'q':
-            o->batches = 7;
-            o->records = 100000;
-            o->save_mib = 8;
-            o->save_reps = 3;
+            o->batches = 11;
+            o->records = 200000;
+            o->save_mib = 16;
+            o->save_reps = 5;
             break;
         case 'b':
             if (parse_num("--batches", optarg, 1, 1001, &v)) return -1;
@@ -96,6 +102,16 @@ static int parse_args(int argc, char **argv, options_t *o)
         case 'r':
             if (parse_num("--save-reps", optarg, 1, 101, &v)) return -1;
             o->save_reps = (unsigned)v;
+            break;
+        case 'o':
+            if (strcmp(optarg, "record") == 0) {
+                o->only = 1;
+            } else if (strcmp(optarg, "save") == 0) {
+                o->only = 2;
+            } else {
+                fprintf(stderr, "evrec-bench: --only: '%s' is neither 'record' nor 'save'\n", optarg);
+                return -1;
+            }
             break;
         case 'h': usage(stdout); return 1;
         default: fprintf(stderr, "Try 'evrec-bench --help'.\n"); return -1;
@@ -116,7 +132,8 @@ static const char *verdict(int pass)
 
 /* The record measurements, interleaved batch by batch so that a slow spell of the machine hits
  * every kind alike. Returns 0 or -1. */
-enum { K_FLOOR, K_INLINE, K_TWO, K_GENERIC, K_COUNT };
+enum { K_FLOOR, K_INLINE, K_TWO_FLOOR, K_TWO, K_GENERIC, K_INLINE_RATIO, K_TWO_RATIO,
+       K_TWO_FLOOR_RATIO, K_GENERIC_RATIO, K_TWO_VS_FLOOR2_RATIO, K_COUNT };
 
 static int run_records(const options_t *o, uint64_t freq, bench_summary_t out[K_COUNT])
 {
@@ -139,9 +156,15 @@ static int run_records(const options_t *o, uint64_t freq, bench_summary_t out[K_
     for (unsigned b = 0; b < o->batches && rc == 0; b++) {
         v[K_FLOOR][b] = bench_floor_batch(&ctx);
         v[K_INLINE][b] = bench_inline_batch(&ctx);
+        v[K_TWO_FLOOR][b] = bench_two_thread_floor_batch(&ctx);
         v[K_TWO][b] = bench_two_thread_batch(&ctx);
         v[K_GENERIC][b] = bench_generic_batch(&ctx);
-        for (int k = 0; k < K_COUNT; k++) {
+        v[K_INLINE_RATIO][b] = v[K_INLINE][b] / v[K_FLOOR][b];
+        v[K_TWO_RATIO][b] = v[K_TWO][b] / v[K_INLINE][b];
+        v[K_TWO_FLOOR_RATIO][b] = v[K_TWO_FLOOR][b] / v[K_FLOOR][b];
+        v[K_GENERIC_RATIO][b] = v[K_GENERIC][b] / v[K_FLOOR][b];
+        v[K_TWO_VS_FLOOR2_RATIO][b] = v[K_TWO][b] / v[K_TWO_FLOOR][b];
+        for (int k = 0; k < K_INLINE_RATIO; k++) {
             if (v[k][b] < 0) {
                 fprintf(stderr, "evrec-bench: %s\n", ctx.error ? ctx.error : "a batch failed");
                 rc = -1;
@@ -160,13 +183,19 @@ static int run_records(const options_t *o, uint64_t freq, bench_summary_t out[K_
     return rc;
 }
 
-enum { S_MEMCPY, S_SAVE, S_BARE, S_COUNT };
+enum { S_MEMCPY, S_SAVE, S_BARE, S_MIX_SAVE, S_SAVE_RATIO, S_BARE_RATIO, S_MIX_RATIO, S_COUNT };
 
+/* The save measurements: memcpy, container and bare save of the uniform buffer, container save
+ * of the mixed buffer, interleaved; ratios to memcpy are taken per repetition (paired). */
 static int run_save(const options_t *o, uint64_t freq, bench_summary_t out[S_COUNT],
                     size_t *used, size_t *file_bytes)
 {
-    static bench_save_ctx_t ctx;
-    if (bench_save_init(&ctx, o->save_mib << 20, freq) != 0) {
+    static bench_save_ctx_t uni, mix;
+    if (bench_save_init(&uni, o->save_mib << 20, freq, 0) != 0) {
+        return -1;
+    }
+    if (bench_save_init(&mix, o->save_mib << 20, freq, 1) != 0) {
+        bench_save_free(&uni);
         return -1;
     }
     double *v[S_COUNT];
@@ -175,24 +204,30 @@ static int run_save(const options_t *o, uint64_t freq, bench_summary_t out[S_COU
         v[k] = calloc(o->save_reps, sizeof(double));
         rc |= v[k] == NULL;
     }
-    (void)bench_save_batch(&ctx, 0); /* warm-up */
+    (void)bench_save_batch(&uni, 0); /* warm-up */
     for (unsigned r = 0; r < o->save_reps && rc == 0; r++) {
-        v[S_MEMCPY][r] = bench_memcpy_batch(&ctx);
-        v[S_BARE][r] = bench_save_batch(&ctx, 1);
-        v[S_SAVE][r] = bench_save_batch(&ctx, 0);
-        rc = v[S_SAVE][r] < 0 || v[S_BARE][r] < 0 ? -1 : 0;
+        double cp = bench_memcpy_batch(&uni);
+        v[S_MEMCPY][r] = cp;
+        v[S_BARE][r] = bench_save_batch(&uni, 1);
+        v[S_SAVE][r] = bench_save_batch(&uni, 0);
+        v[S_MIX_SAVE][r] = bench_save_batch(&mix, 0);
+        rc = v[S_SAVE][r] < 0 || v[S_BARE][r] < 0 || v[S_MIX_SAVE][r] < 0 ? -1 : 0;
+        v[S_SAVE_RATIO][r] = v[S_SAVE][r] / cp;
+        v[S_BARE_RATIO][r] = v[S_BARE][r] / cp;
+        v[S_MIX_RATIO][r] = v[S_MIX_SAVE][r] / cp;
     }
     if (rc == 0) {
         for (int k = 0; k < S_COUNT; k++) {
             out[k] = bench_summarize(v[k], o->save_reps);
         }
     }
-    *used = ctx.rec.used;
-    *file_bytes = ctx.out_len;
+    *used = uni.rec.used;
+    *file_bytes = uni.out_len;
     for (int k = 0; k < S_COUNT; k++) {
         free(v[k]);
     }
-    bench_save_free(&ctx);
+    bench_save_free(&uni);
+    bench_save_free(&mix);
     return rc;
 }
 
@@ -206,6 +241,66 @@ static void row_mbs(const char *name, const bench_summary_t *s)
     printf("  %-42s %8.0f  [%6.0f .. %6.0f]", name, s->median, s->q1, s->q3);
 }
 
+/* Measure and print the record-path table. */
+static int report_records(const options_t *o, uint64_t freq)
+{
+    bench_summary_t r[K_COUNT];
+    if (run_records(o, freq, r) != 0) {
+        return -1;
+    }
+    /* Ratios are medians of per-batch ratios: batch b of every kind ran back to back. */
+    double inline_ratio = r[K_INLINE_RATIO].median;
+    double two_ratio = r[K_TWO_RATIO].median;
+    double generic_ratio = r[K_GENERIC_RATIO].median;
+    printf("  %-42s %8s  %-18s %-22s %s\n", "record path", "ns/rec", "[q1 .. q3]", "ratio",
+           "target");
+    row_ns("floor: timestamp + fetch-add + 3 stores", &r[K_FLOOR]);
+    printf("\n");
+    row_ns("inline reserve/commit, 1 thread", &r[K_INLINE]);
+    printf("  %5.2fx floor           <= %.1fx  %s\n", inline_ratio, TARGET_INLINE_VS_FLOOR,
+           verdict(inline_ratio <= TARGET_INLINE_VS_FLOOR));
+    row_ns("floor, 2 threads on one offset (each)", &r[K_TWO_FLOOR]);
+    printf("  %5.2fx floor\n", r[K_TWO_FLOOR_RATIO].median);
+    row_ns("inline reserve/commit, 2 threads (each)", &r[K_TWO]);
+    printf("  %5.2fx 1 thread        <= %.1fx  %s\n", two_ratio, TARGET_TWO_VS_ONE,
+           verdict(two_ratio <= TARGET_TWO_VS_ONE));
+    printf("  %-42s %8s  %-18s   %5.2fx 2-thread floor\n", "", "", "",
+           r[K_TWO_VS_FLOOR2_RATIO].median);
+    row_ns("generic evrec_record(), 1 thread", &r[K_GENERIC]);
+    printf("  %5.2fx floor\n", generic_ratio);
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+        printf("  (one CPU online: the two threads take turns instead of running at once)\n");
+    }
+    return 0;
+}
+
+/* Measure and print the save table. */
+static int report_save(const options_t *o, uint64_t freq)
+{
+    bench_summary_t s[S_COUNT];
+    size_t used = 0, file_bytes = 0;
+    if (run_save(o, freq, s, &used, &file_bytes) != 0) {
+        return -1;
+    }
+    double save_ratio = s[S_SAVE_RATIO].median;
+    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save of a full trace buffer", "MB/s", "[q1 .. q3]",
+           "ratio", "target");
+    char name[64];
+    snprintf(name, sizeof name, "memcpy of the same %zu MiB", o->save_mib);
+    row_mbs(name, &s[S_MEMCPY]);
+    printf("\n");
+    row_mbs("evrec_save (container, CRC-32C)", &s[S_SAVE]);
+    printf("  %5.1f%% of memcpy       >= %.0f%%   %s\n", save_ratio * 100.0,
+           TARGET_SAVE_VS_MEMCPY * 100.0, verdict(save_ratio >= TARGET_SAVE_VS_MEMCPY));
+    row_mbs("bare CCore stream (evrec_save_ex)", &s[S_BARE]);
+    printf("  %5.1f%% of memcpy\n", s[S_BARE_RATIO].median * 100.0);
+    row_mbs("evrec_save, mixed 16/8-byte records", &s[S_MIX_SAVE]);
+    printf("  %5.1f%% of memcpy\n", s[S_MIX_RATIO].median * 100.0);
+    printf("\n  (%u repetitions; %zu trace bytes -> %zu file bytes; MB = 10^6 bytes of trace)\n",
+           o->save_reps, used, file_bytes);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options_t o;
@@ -215,52 +310,16 @@ int main(int argc, char **argv)
     }
     uint64_t freq = evrec_posix_time_freq(0);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("evrec-bench: %u batches of %zu records (16-byte BenchEvent: u32, u16, u8), medians\n"
-           "and quartiles; timestamp EVREC_PORT_TIMESTAMP() at %.3f MHz; %ld CPUs online\n\n",
+    printf("evrec-bench: %u batches of %zu records (16-byte BenchEvent: u32, u16, u8); medians\n"
+           "and quartiles over batches, ratios are medians of per-batch ratios; timestamp\n"
+           "EVREC_PORT_TIMESTAMP() at %.3f MHz; %ld CPUs online\n\n",
            o.batches, o.records, (double)freq / 1e6, cpus);
 
-    bench_summary_t r[K_COUNT];
-    if (run_records(&o, freq, r) != 0) {
+    if (o.only != 2 && report_records(&o, freq) != 0) {
         return 1;
     }
-    double inline_ratio = r[K_INLINE].median / r[K_FLOOR].median;
-    double two_ratio = r[K_TWO].median / r[K_INLINE].median;
-    double generic_ratio = r[K_GENERIC].median / r[K_FLOOR].median;
-    printf("  %-42s %8s  %-18s %-22s %s\n", "record path", "ns/rec", "[q1 .. q3]", "ratio",
-           "target");
-    row_ns("floor: timestamp + fetch-add + 3 stores", &r[K_FLOOR]);
-    printf("\n");
-    row_ns("inline reserve/commit, 1 thread", &r[K_INLINE]);
-    printf("  %5.2fx floor           <= %.1fx  %s\n", inline_ratio, TARGET_INLINE_VS_FLOOR,
-           verdict(inline_ratio <= TARGET_INLINE_VS_FLOOR));
-    row_ns("inline reserve/commit, 2 threads (each)", &r[K_TWO]);
-    printf("  %5.2fx 1 thread        <= %.1fx  %s\n", two_ratio, TARGET_TWO_VS_ONE,
-           verdict(two_ratio <= TARGET_TWO_VS_ONE));
-    row_ns("generic evrec_record(), 1 thread", &r[K_GENERIC]);
-    printf("  %5.2fx floor\n", generic_ratio);
-    if (cpus < 2) {
-        printf("  (one CPU online: the two threads take turns instead of running at once)\n");
-    }
-
-    bench_summary_t s[S_COUNT];
-    size_t used = 0, file_bytes = 0;
-    if (run_save(&o, freq, s, &used, &file_bytes) != 0) {
+    if (o.only != 1 && report_save(&o, freq) != 0) {
         return 1;
     }
-    double save_ratio = s[S_SAVE].median / s[S_MEMCPY].median;
-    double bare_ratio = s[S_BARE].median / s[S_MEMCPY].median;
-    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save of a full trace buffer", "MB/s", "[q1 .. q3]",
-           "ratio", "target");
-    char name[64];
-    snprintf(name, sizeof name, "memcpy of the same %zu MiB", o.save_mib);
-    row_mbs(name, &s[S_MEMCPY]);
-    printf("\n");
-    row_mbs("evrec_save (container, CRC-32C)", &s[S_SAVE]);
-    printf("  %5.1f%% of memcpy       >= %.0f%%   %s\n", save_ratio * 100.0,
-           TARGET_SAVE_VS_MEMCPY * 100.0, verdict(save_ratio >= TARGET_SAVE_VS_MEMCPY));
-    row_mbs("bare CCore stream (evrec_save_ex)", &s[S_BARE]);
-    printf("  %5.1f%% of memcpy\n", bare_ratio * 100.0);
-    printf("\n  (%u repetitions; %zu trace bytes -> %zu file bytes; MB = 10^6 bytes of trace)\n",
-           o.save_reps, used, file_bytes);
     return 0;
 }

@@ -80,7 +80,11 @@ static void *peer_main(void *arg)
             break;
         }
         uint64_t t0 = bench_now_ns();
-        inline_loop(&c->host, c->records);
+        if (c->two_floor) {
+            floor_loop(c->buf, &c->floor_pos, c->records);
+        } else {
+            inline_loop(&c->host, c->records);
+        }
         c->peer_ns = bench_now_ns() - t0;
         pthread_barrier_wait(&c->done);
     }
@@ -161,6 +165,7 @@ double bench_two_thread_batch(bench_record_ctx_t *c)
     if (start(c, 2u * n)) {
         return -1;
     }
+    c->two_floor = 0;
     pthread_barrier_wait(&c->go);
     uint64_t t0 = bench_now_ns();
     inline_loop(&c->host, n);
@@ -169,5 +174,19 @@ double bench_two_thread_batch(bench_record_ctx_t *c)
     if (stop(c, 2u * n)) {
         return -1;
     }
+    return ((double)mine + (double)c->peer_ns) / 2.0 / (double)n;
+}
+
+double bench_two_thread_floor_batch(bench_record_ctx_t *c)
+{
+    size_t n = c->records;
+    memset(c->buf, 0xFF, trace_bytes(2u * n));
+    atomic_store_explicit(&c->floor_pos, EVREC_CONTROL_SLOT, memory_order_relaxed);
+    c->two_floor = 1;
+    pthread_barrier_wait(&c->go);
+    uint64_t t0 = bench_now_ns();
+    floor_loop(c->buf, &c->floor_pos, n);
+    uint64_t mine = bench_now_ns() - t0;
+    pthread_barrier_wait(&c->done);
     return ((double)mine + (double)c->peer_ns) / 2.0 / (double)n;
 }

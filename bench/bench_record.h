@@ -7,7 +7,8 @@
  *   fetch-and-add on a shared offset, and the stores of the 3-field record into a buffer;
  * - inline: bench_record() (evrec_reserve -> stores -> evrec_commit) into an attached host;
  * - generic: evrec_record() from a prepared struct (table lookup + memcpy);
- * - two threads: the inline path from two threads at once into one host.
+ * - two threads: the inline path from two threads at once into one host, and the floor from
+ *   two threads at once on one shared offset (what any shared-buffer recorder pays).
  *
  * Every batch writes into a buffer of the same size, pre-filled right before the batch (the
  * recorder's evrec_host_start() does that itself), so that the cache state is the same for all.
@@ -35,6 +36,7 @@ typedef struct bench_record_ctx {
     pthread_barrier_t go;
     pthread_barrier_t done;
     int quit;
+    int two_floor;          /**< what the peer runs in the next two-thread batch: 1 floor, 0 inline */
     uint64_t peer_ns;
     const char *error;      /**< set when a batch's recording came out wrong (then returns < 0) */
 } bench_record_ctx_t;
@@ -63,5 +65,11 @@ double bench_generic_batch(bench_record_ctx_t *c);
  * recording `records` events. @return mean over the two threads of ns per record, or -1.
  */
 double bench_two_thread_batch(bench_record_ctx_t *c);
+
+/**
+ * @brief One floor batch on two threads at once sharing one offset and one buffer.
+ * @return mean over the two threads of ns per record.
+ */
+double bench_two_thread_floor_batch(bench_record_ctx_t *c);
 
 #endif /* BENCH_RECORD_H */

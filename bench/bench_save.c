@@ -19,7 +19,7 @@ static int mem_write(void *ctx, const void *data, size_t len)
     return 0;
 }
 
-int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq)
+int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq, int mixed)
 {
     memset(c, 0, sizeof *c);
     c->trace_size = trace_size;
@@ -43,9 +43,21 @@ int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq)
         return -1;
     }
     /* Exactly full: Start, then records up to the Stop slot. */
-    size_t n = (trace_size - 2u * EVREC_CONTROL_SLOT) / sizeof(bench_event_t);
-    for (size_t i = 0; i < n; i++) {
-        bench_record(&c->host, (uint32_t)i * 2654435761u, (uint16_t)i, (uint8_t)(i >> 3));
+    size_t room = trace_size - 2u * EVREC_CONTROL_SLOT;
+    size_t n = 0;
+    uint32_t x = 2463534242u; /* xorshift32 */
+    while (room >= EVREC_CONTROL_SLOT) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        if (room >= sizeof(bench_event_t) && (!mixed || (x & 1u))) {
+            bench_record(&c->host, (uint32_t)n * 2654435761u, (uint16_t)n, (uint8_t)(n >> 3));
+            room -= sizeof(bench_event_t);
+        } else if (mixed || room < sizeof(bench_event_t)) {
+            (void)evrec_tick(&c->host);
+            room -= EVREC_CONTROL_SLOT;
+        }
+        n++;
     }
     evrec_recorder_t *rec = NULL;
     if (evrec_host_stop(&c->host, &rec) != EVREC_OK || rec->dropped != 0 ||

@@ -25,11 +25,14 @@ typedef struct bench_save_ctx {
 } bench_save_ctx_t;
 
 /**
- * @brief Allocate `trace_size` bytes of trace buffer, fill it completely with BenchEvent
- * records (none dropped), stop, and allocate the output buffer.
+ * @brief Allocate `trace_size` bytes of trace buffer, fill it completely (none dropped), stop,
+ * and allocate the output buffer.
+ * @param mixed 0: BenchEvent records only (16-byte slots). 1: BenchEvent and EventControl Tick
+ * (8-byte slots) in pseudo-random order, half each: a save loop that relies on the next record
+ * looking like the last one is seen at its worst.
  * @retval 0 ready. @retval -1 out of memory or the recording came out wrong (message printed).
  */
-int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq);
+int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq, int mixed);
 
 /** @brief Free both buffers. */
 void bench_save_free(bench_save_ctx_t *c);
