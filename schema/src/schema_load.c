@@ -885,8 +885,9 @@ static void syntax_error(gen_schema_t *s, unsigned file, const yaml_parser_t *p)
         return;
     }
     if (p->context) {
-        gen_error(s, pos, "YAML: %s %s (line %u)", p->problem ? p->problem : "syntax error",
-                  p->context, (unsigned)p->context_mark.line + 1);
+        gen_error(s, pos, "YAML: %s (%s started at line %u)",
+                  p->problem ? p->problem : "syntax error", p->context,
+                  (unsigned)p->context_mark.line + 1);
     } else {
         gen_error(s, pos, "YAML: %s", p->problem ? p->problem : "syntax error");
     }
