@@ -1,0 +1,60 @@
+/* The `evrec` command: the command table entry type and helpers shared by the subcommands.
+ * Adding a subcommand = one file cmd_<name>.c defining a cli_command_t + one line in main.c. */
+#ifndef EVREC_CLI_H
+#define EVREC_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evrec/evrec_reader.h"
+
+/* Exit codes of every subcommand. */
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;    /* as typed: "info" */
+    const char *summary; /* one line for `evrec --help` */
+    const char *help;    /* full text for `evrec <name> --help`, starting with the usage line */
+    /* argv[0] is the command name; returns an exit code. */
+    int (*run)(int argc, char **argv);
+} cli_command_t;
+
+extern const cli_command_t cli_cmd_info;
+extern const cli_command_t cli_cmd_dump;
+
+/* "evrec: <fmt>\n" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage error of a command: message, then a hint at its --help; returns CLI_USAGE. */
+int cli_usage_error(const cli_command_t *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The reader's sticky error as "evrec: FILE: offset N: message". */
+void cli_report_reader_error(const char *path, const evrec_reader_t *r);
+
+/* Parse an unsigned decimal number (no sign, no junk, fits in max). 1 on success. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* A growable output line. */
+typedef struct cli_buf {
+    char *p;
+    size_t len, cap;
+} cli_buf_t;
+void cli_buf_reserve(cli_buf_t *b, size_t more);
+void cli_buf_put(cli_buf_t *b, const char *s, size_t n);
+void cli_buf_puts(cli_buf_t *b, const char *s);
+void cli_buf_putc(cli_buf_t *b, char c);
+void cli_buf_u64(cli_buf_t *b, uint64_t v);
+void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
+void cli_buf_pad(cli_buf_t *b, size_t target_len);
+/* A name as the user should see it: plain when it is made of printable characters without
+ * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */
+void cli_buf_name(cli_buf_t *b, const char *name);
+/* Displayed width of cli_buf_name(name). */
+size_t cli_name_width(const char *name);
+/* Seconds with nanosecond precision, right-aligned in `width`: "     1.234567890". */
+void cli_buf_seconds(cli_buf_t *b, uint64_t ns, unsigned width);
+void cli_buf_free(cli_buf_t *b);
+
+/* Class display name of an event: the name of the event its class id designates. Writes to b. */
+void cli_buf_class(cli_buf_t *b, const evrec_reader_t *r, uint16_t class_id);
+
+#endif /* EVREC_CLI_H */

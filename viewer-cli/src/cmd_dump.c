@@ -1,0 +1,277 @@
+/* `evrec dump FILE`: one aligned line per record: time, event, class, fields, marker. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+    "usage: evrec dump [--limit N] [--tick-hz HZ] [--time-freq HZ] [--hex] [--offsets] FILE\n"
+    "\n"
+    "Print every record, one line each:\n"
+    "  TIME  EVENT  [CLASS]  field=value ...  [Marker]\n"
+    "TIME is seconds since the first record (ns precision), restored to 64 bits across 32-bit\n"
+    "wraps; CLASS is shown when an event belongs to another event's class; nested struct fields\n"
+    "are dotted (inner.a=1); enum values are shown by name (number when unnamed); the marker is\n"
+    "the one CCore EventView draws. EventControl records (Start, Tick, Stop) are included.\n"
+    "Records from a truncated chunk, whose checksum could not be verified, end in '(unverified)'.\n"
+    "\n"
+    "options:\n"
+    "  -n, --limit N    stop after N records\n"
+    "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
+    "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  -x, --hex        plain integers in hexadecimal\n"
+    "  --offsets        start each line with the record's byte offset in the file\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit status: 0 ok, 1 damaged or unreadable (the records before the damage are printed,\n"
+    "then the error with its offset on stderr), 2 bad usage.\n";
+
+typedef struct dump_opts {
+    evrec_reader_options_t ropt;
+    uint64_t limit;
+    int has_limit;
+    int hex;
+    int offsets;
+    const char *path;
+} dump_opts_t;
+
+static int parse(int argc, char **argv, dump_opts_t *o)
+{
+    enum { OPT_TICK = 256, OPT_FREQ, OPT_OFFSETS };
+    static const struct option longopts[] = {
+        {"limit", required_argument, NULL, 'n'},
+        {"tick-hz", required_argument, NULL, OPT_TICK},
+        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"hex", no_argument, NULL, 'x'},
+        {"offsets", no_argument, NULL, OPT_OFFSETS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "+:n:xh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
+                return cli_usage_error(&cli_cmd_dump, "--limit expects a record count, not '%s'", optarg);
+            }
+            o->limit = v;
+            o->has_limit = 1;
+            break;
+        case OPT_TICK:
+            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_dump, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
+            }
+            o->ropt.tick_hz = (uint32_t)v;
+            break;
+        case OPT_FREQ:
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_dump, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
+            }
+            o->ropt.time_freq = v;
+            break;
+        case 'x': o->hex = 1; break;
+        case OPT_OFFSETS: o->offsets = 1; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_dump, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_dump, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_dump, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
+                               argc - optind);
+    }
+    o->path = argv[optind];
+    return -1;
+}
+
+/* Per-event column texts, prepared once. */
+typedef struct dump_state {
+    const dump_opts_t *o;
+    const evrec_reader_t *r;
+    cli_buf_t line;
+    char **names;   /* escaped event names */
+    char **classes; /* escaped class names, or NULL when the class is the event itself */
+    size_t wname, wclass;
+    int ns_known;
+} dump_state_t;
+
+#define MAX_COLUMN 32u
+
+static char *render_name(const evrec_reader_t *r, uint16_t id, int is_class)
+{
+    cli_buf_t t = {0};
+    if (is_class) {
+        cli_buf_class(&t, r, id);
+    } else {
+        cli_buf_name(&t, evrec_reader_event_name(r, id));
+    }
+    cli_buf_putc(&t, 0);
+    return t.p;
+}
+
+static void prepare(dump_state_t *d)
+{
+    const evrec_meta_t *m = evrec_reader_meta(d->r);
+    d->names = calloc(m->event_count, sizeof *d->names);
+    d->classes = calloc(m->event_count, sizeof *d->classes);
+    if (!d->names || !d->classes) {
+        cli_error("out of memory");
+        exit(CLI_BAD_INPUT);
+    }
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        d->names[i] = render_name(d->r, (uint16_t)i, 0);
+        size_t w = strlen(d->names[i]);
+        d->wname = w > d->wname ? w : d->wname;
+        if (m->events[i].class_id != i) {
+            d->classes[i] = render_name(d->r, m->events[i].class_id, 1);
+            w = strlen(d->classes[i]);
+            d->wclass = w > d->wclass ? w : d->wclass;
+        }
+    }
+    d->wname = d->wname > MAX_COLUMN ? MAX_COLUMN : d->wname;
+    d->wclass = d->wclass > MAX_COLUMN ? MAX_COLUMN : d->wclass;
+}
+
+static void release(dump_state_t *d, uint32_t count)
+{
+    for (uint32_t i = 0; d->names && i < count; i++) {
+        free(d->names[i]);
+        free(d->classes[i]);
+    }
+    free(d->names);
+    free(d->classes);
+    cli_buf_free(&d->line);
+}
+
+static int put_field(void *ctx, const evrec_field_view_t *f)
+{
+    dump_state_t *d = ctx;
+    if (f->index < 2) {
+        return 0; /* time and id are the line's own columns */
+    }
+    cli_buf_t *b = &d->line;
+    cli_buf_putc(b, ' ');
+    cli_buf_name(b, f->path);
+    cli_buf_putc(b, '=');
+    if (f->value_name) {
+        cli_buf_name(b, f->value_name);
+    } else if (d->o->hex && f->enum_id == 0 && f->kind <= EVREC_KIND_UINT32) {
+        cli_buf_hex(b, f->value, f->kind == EVREC_KIND_UINT8 ? 2 : f->kind == EVREC_KIND_UINT16 ? 4 : 8);
+    } else {
+        cli_buf_u64(b, f->value);
+    }
+    return 0;
+}
+
+static void print_record(dump_state_t *d, const evrec_record_t *rec)
+{
+    cli_buf_t *b = &d->line;
+    b->len = 0;
+    if (d->o->offsets) {
+        char off[32];
+        snprintf(off, sizeof off, "%12llu  ", (unsigned long long)rec->offset);
+        cli_buf_puts(b, off);
+    }
+    size_t start = b->len;
+    if (d->ns_known) {
+        cli_buf_seconds(b, rec->ns, 16);
+    } else {
+        char t[32];
+        snprintf(t, sizeof t, "%16llu", (unsigned long long)rec->t64);
+        cli_buf_puts(b, t);
+    }
+    cli_buf_puts(b, "  ");
+    cli_buf_puts(b, d->names[rec->id]);
+    if (d->wclass) {
+        cli_buf_pad(b, start + 18 + d->wname + 2);
+        if (d->classes[rec->id]) {
+            cli_buf_puts(b, d->classes[rec->id]);
+        }
+        cli_buf_pad(b, start + 18 + d->wname + 2 + d->wclass);
+    } else {
+        cli_buf_pad(b, start + 18 + d->wname);
+    }
+    cli_buf_putc(b, ' ');
+    evrec_reader_visit_fields(d->r, rec, put_field, d);
+    uint8_t marker = evrec_reader_record_marker(d->r, rec);
+    if (marker != EVREC_MARKER_NONE) {
+        const char *mn = evrec_marker_name(marker);
+        cli_buf_puts(b, " [");
+        if (mn) {
+            cli_buf_puts(b, mn);
+        } else {
+            cli_buf_puts(b, "marker ");
+            cli_buf_u64(b, marker);
+        }
+        cli_buf_putc(b, ']');
+    }
+    if (rec->unverified) {
+        cli_buf_puts(b, " (unverified)");
+    }
+    /* No trailing blanks when a record has no fields and no marker. */
+    while (b->len > start && b->p[b->len - 1] == ' ') {
+        b->len--;
+    }
+    cli_buf_putc(b, '\n');
+    fwrite(b->p, 1, b->len, stdout);
+}
+
+static int run(int argc, char **argv)
+{
+    dump_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = NULL;
+    if (evrec_reader_open_path(&r, o.path, &o.ropt) != EVREC_OK) {
+        cli_report_reader_error(o.path, r);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    dump_state_t d;
+    memset(&d, 0, sizeof d);
+    d.o = &o;
+    d.r = r;
+    prepare(&d);
+    evrec_time_source src;
+    d.ns_known = evrec_reader_time_freq(r, &src) != 0;
+    if (!d.ns_known) {
+        cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: times are in ticks",
+                  o.path);
+    }
+    evrec_record_t rec;
+    evrec_status st = EVREC_OK;
+    uint64_t n = 0;
+    while ((!o.has_limit || n < o.limit) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        print_record(&d, &rec);
+        n++;
+    }
+    int result = CLI_OK;
+    if (fflush(stdout) != 0) {
+        cli_error("writing the output failed");
+        result = CLI_BAD_INPUT;
+    }
+    if (st != EVREC_OK && st != EVREC_E_END) {
+        cli_report_reader_error(o.path, r);
+        result = CLI_BAD_INPUT;
+    }
+    release(&d, evrec_reader_meta(r)->event_count);
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_dump = {
+    "dump",
+    "one line per record: time, event, class, fields, marker",
+    help,
+    run,
+};

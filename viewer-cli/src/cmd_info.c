@@ -1,0 +1,241 @@
+/* `evrec info FILE`: what the file is, its clock, schema hash, event types with their counts,
+ * duration, and whether it is intact. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+    "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
+    "\n"
+    "Summarise a recording: format, timestamp frequency, schema hash, event types (id, name,\n"
+    "class, saved length, count), records and drops, duration, and damage ('intact' when every\n"
+    "checksum and count agrees).\n"
+    "\n"
+    "options:\n"
+    "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
+    "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit status: 0 intact, 1 damaged or unreadable (the summary of what was read is still\n"
+    "printed), 2 bad usage.\n";
+
+typedef struct info_opts {
+    evrec_reader_options_t ropt;
+    const char *path;
+} info_opts_t;
+
+static int parse(int argc, char **argv, info_opts_t *o)
+{
+    static const struct option longopts[] = {
+        {"tick-hz", required_argument, NULL, 't'},
+        {"time-freq", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_info, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
+            }
+            o->ropt.tick_hz = (uint32_t)v;
+            break;
+        case 'f':
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_info, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
+            }
+            o->ropt.time_freq = v;
+            break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_info, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_info, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_info, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
+                               argc - optind);
+    }
+    o->path = argv[optind];
+    return -1;
+}
+
+static const char *time_source_text(evrec_time_source s)
+{
+    switch (s) {
+    case EVREC_TIME_FILE: return "from the file";
+    case EVREC_TIME_OPTION: return "from --time-freq";
+    case EVREC_TIME_TICKS: return "derived from the ticks";
+    default: return "unknown";
+    }
+}
+
+static void print_line(cli_buf_t *b)
+{
+    fwrite(b->p, 1, b->len, stdout);
+    b->len = 0;
+}
+
+static void print_events(const evrec_reader_t *r, const evrec_reader_summary_t *s)
+{
+    const evrec_meta_t *m = evrec_reader_meta(r);
+    size_t wname = 4, wclass = 5;
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        size_t w = cli_name_width(evrec_reader_event_name(r, (uint16_t)i));
+        wname = w > wname ? w : wname;
+        cli_buf_t t = {0};
+        cli_buf_class(&t, r, m->events[i].class_id);
+        wclass = t.len > wclass ? t.len : wclass;
+        cli_buf_free(&t);
+    }
+    printf("event types: %u\n", (unsigned)m->event_count);
+    /* Columns: id (7) | name | class | save_len (8) | count (14), two blanks apart. */
+    size_t col_class = 9 + wname + 2, col_len = col_class + wclass + 2;
+    cli_buf_t b = {0};
+    cli_buf_puts(&b, "     id  name");
+    cli_buf_pad(&b, col_class);
+    cli_buf_puts(&b, "class");
+    cli_buf_pad(&b, col_len);
+    cli_buf_puts(&b, "save_len           count\n");
+    print_line(&b);
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        char num[48];
+        snprintf(num, sizeof num, "%7u  ", (unsigned)i);
+        cli_buf_puts(&b, num);
+        cli_buf_name(&b, evrec_reader_event_name(r, (uint16_t)i));
+        cli_buf_pad(&b, col_class);
+        if (m->events[i].class_id == i) {
+            cli_buf_putc(&b, '-');
+        } else {
+            cli_buf_class(&b, r, m->events[i].class_id);
+        }
+        cli_buf_pad(&b, col_len);
+        snprintf(num, sizeof num, "%8u  %14llu\n", (unsigned)evrec_reader_event_size(r, (uint16_t)i),
+                 (unsigned long long)(s->event_counts ? s->event_counts[i] : 0));
+        cli_buf_puts(&b, num);
+        print_line(&b);
+    }
+    cli_buf_free(&b);
+}
+
+static int run(int argc, char **argv)
+{
+    info_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = NULL;
+    evrec_status st = evrec_reader_open_path(&r, o.path, &o.ropt);
+    if (st != EVREC_OK) {
+        cli_report_reader_error(o.path, r);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    evrec_reader_summary_t s;
+    if (evrec_reader_summarize(r, &s) != EVREC_OK) {
+        cli_error("%s: out of memory", o.path);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    printf("file:        %s\n", o.path);
+    if (fi->format == EVREC_FILE_CONTAINER) {
+        printf("format:      evrec container v%u.%u (CRC-32C chunks)%s\n", (unsigned)fi->version_major,
+               (unsigned)fi->version_minor, (fi->flags & 1u) ? ", cyclic buffer" : "");
+    } else {
+        printf("format:      ccore (bare CCore EventRecorder stream, no checksums)\n");
+    }
+    if (fi->file_size) {
+        printf("size:        %llu bytes\n", (unsigned long long)fi->file_size);
+    }
+    if (fi->time_freq) {
+        printf("time_freq:   %llu Hz", (unsigned long long)fi->time_freq);
+    } else {
+        printf("time_freq:   0 (unknown)");
+    }
+    if (s.time_source != EVREC_TIME_FILE) {
+        if (s.time_freq) {
+            printf("; using %llu Hz %s", (unsigned long long)s.time_freq, time_source_text(s.time_source));
+        } else {
+            printf("; fewer than 2 ticks: times are shown in ticks");
+        }
+    }
+    printf("\n");
+    if (fi->format == EVREC_FILE_CONTAINER && fi->schema_hash_stored) {
+        if (fi->schema_hash_stored == fi->schema_hash_computed) {
+            printf("schema hash: 0x%016llx (matches the meta-info)\n", (unsigned long long)fi->schema_hash_stored);
+        } else {
+            printf("schema hash: 0x%016llx stored; the meta-info gives 0x%016llx (DIFFERS)\n",
+                   (unsigned long long)fi->schema_hash_stored, (unsigned long long)fi->schema_hash_computed);
+        }
+    } else {
+        printf("schema hash: none stored; the meta-info gives 0x%016llx\n",
+               (unsigned long long)fi->schema_hash_computed);
+    }
+    print_events(r, &s);
+    printf("records:     %llu", (unsigned long long)s.records);
+    if (s.unverified) {
+        printf(" (%llu unverified: in a truncated chunk)", (unsigned long long)s.unverified);
+    }
+    if (fi->format == EVREC_FILE_CONTAINER) {
+        printf("; header: %llu recorded\n", (unsigned long long)fi->recorded);
+        printf("dropped:     %llu%s\n", (unsigned long long)fi->dropped,
+               fi->dropped ? " (trace buffer full)" : "");
+    } else {
+        printf("\ndropped:     unknown (CCore files do not count drops)\n");
+    }
+    printf("ticks:       %llu\n", (unsigned long long)s.ticks);
+    cli_buf_t b = {0};
+    if (s.records) {
+        if (s.time_freq) {
+            cli_buf_puts(&b, "duration:    ");
+            cli_buf_seconds(&b, s.last_ns, 0);
+            cli_buf_puts(&b, " s (");
+            cli_buf_u64(&b, s.last_t64);
+            cli_buf_puts(&b, " ticks)\n");
+        } else {
+            cli_buf_puts(&b, "duration:    ");
+            cli_buf_u64(&b, s.last_t64);
+            cli_buf_puts(&b, " ticks\n");
+        }
+        cli_buf_puts(&b, "first time:  ");
+        cli_buf_hex(&b, s.first_time32, 8);
+        cli_buf_puts(&b, " (raw 32-bit) = 0 s\nlast time:   ");
+        cli_buf_hex(&b, s.last_time32, 8);
+        cli_buf_puts(&b, " (raw 32-bit) = ");
+        if (s.time_freq) {
+            cli_buf_seconds(&b, s.last_ns, 0);
+            cli_buf_puts(&b, " s\n");
+        } else {
+            cli_buf_u64(&b, s.last_t64);
+            cli_buf_puts(&b, " ticks\n");
+        }
+        print_line(&b);
+    }
+    cli_buf_free(&b);
+    int result = CLI_OK;
+    if (s.damage.status == EVREC_OK) {
+        printf("damage:      intact\n");
+    } else {
+        printf("damage:      offset %llu: %s\n", (unsigned long long)s.damage.offset, s.damage.message);
+        cli_report_reader_error(o.path, r);
+        result = CLI_BAD_INPUT;
+    }
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_info = {
+    "info",
+    "summary: format, clock, schema hash, event types and counts, duration, damage",
+    help,
+    run,
+};

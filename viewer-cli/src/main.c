@@ -1,0 +1,83 @@
+/* `evrec`: inspect evrec and CCore EventRecorder files. Dispatches to the subcommands of the
+ * command table; each lives in its own cmd_<name>.c. */
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef EVREC_VERSION
+#define EVREC_VERSION "0.0.0"
+#endif
+
+/* The command table: add a subcommand here (and its cmd_<name>.c to CMakeLists.txt). */
+static const cli_command_t *const commands[] = {
+    &cli_cmd_info,
+    &cli_cmd_dump,
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const cli_command_t *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        if (strcmp(commands[i]->name, name) == 0) {
+            return commands[i];
+        }
+    }
+    return NULL;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: evrec <command> [options] FILE\n"
+          "       evrec help [<command>]\n"
+          "       evrec --version\n"
+          "\n"
+          "Inspect event recordings: evrec containers (.evr) and bare CCore EventRecorder files.\n"
+          "\n"
+          "commands:\n",
+          out);
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    }
+    fputs("\n"
+          "Run 'evrec <command> --help' for the options of a command.\n"
+          "Exit status: 0 ok, 1 damaged or unreadable input (what could be read is still shown),\n"
+          "2 bad usage.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("evrec %s\n", EVREC_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc == 2) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        const cli_command_t *c = find_command(argv[2]);
+        if (!c || argc > 3) {
+            cli_error("help: %s '%s' (see 'evrec --help')",
+                      c ? "too many arguments after" : "unknown command", argv[2]);
+            return CLI_USAGE;
+        }
+        fputs(c->help, stdout);
+        return CLI_OK;
+    }
+    const cli_command_t *c = find_command(cmd);
+    if (!c) {
+        cli_error("unknown command '%s' (see 'evrec --help')", cmd);
+        return CLI_USAGE;
+    }
+    return c->run(argc - 1, argv + 1);
+}
