@@ -1,0 +1,276 @@
+/**
+ * @file evrec_qs.h
+ * @brief QP/Spy (QS) encoder: evrec events as QS application-specific records in HDLC-like
+ * frames, plus the session records (QS_EMPTY, target info, dictionaries) that QSPY needs.
+ *
+ * Implements the QS transmission protocol of seed 000_fe72c4119cc51de4.txt ("Observability
+ * Viewpoint": framing, application-specific records, data elements, dictionaries) and seed
+ * 001_76cf5845771836c7.txt ("Q-SPY transmission protocol", "Last-is-Best Data Policy"), with the
+ * wire facts of shared/QS-NOTES.md (checked against QSPY 7.4.0). The mapping of evrec events to
+ * QS records is documented byte by byte in format/qs/QS.md.
+ *
+ * Three layers:
+ * - evrec_qs_frame(): one frame from (seq, record id, payload): checksum, escaping, flag.
+ * - ::evrec_qs_map_t: the deterministic mapping of a meta-info to the 24 QS user record ids,
+ *   the enum groups, display formats and local-filter ids (built once, read-only after).
+ * - evrec_qs_encode_event() / evrec_qs_session_next(): one event or one session record.
+ * The live transmit buffer with filters is in evrec_qs_tx.h; the host decoder in
+ * evrec_qs_decode.h.
+ *
+ * Freestanding: no malloc, no stdio; the caller gives all memory.
+ */
+#ifndef EVREC_QS_H
+#define EVREC_QS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_meta.h"
+#include "evrec/evrec_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Framing (seed 000, "Design Concerns"; QS-NOTES.md "Framing") */
+/**@{*/
+#define EVREC_QS_FLAG 0x7Eu       /**< HDLC flag: ends every frame */
+#define EVREC_QS_ESC 0x7Du        /**< escape byte: the next byte is XOR-ed with 0x20 */
+#define EVREC_QS_ESC_XOR 0x20u    /**< what an escaped byte is XOR-ed with */
+#define EVREC_QS_GOOD_SUM 0xFFu   /**< sum of un-escaped seq..checksum of a good frame */
+/** Largest un-escaped frame QSPY accepts (seq + record id + payload + checksum), bytes. */
+#define EVREC_QS_MAX_FRAME 512u
+/** Largest payload (everything between record id and checksum), bytes. */
+#define EVREC_QS_MAX_PAYLOAD (EVREC_QS_MAX_FRAME - 3u)
+/**@}*/
+
+/** @name Record ids (QS-NOTES.md "Record ids", QP 7.x numbering) */
+/**@{*/
+#define EVREC_QS_REC_EMPTY 0u
+#define EVREC_QS_REC_ENUM_DICT 54u
+#define EVREC_QS_REC_SIG_DICT 60u
+#define EVREC_QS_REC_OBJ_DICT 61u
+#define EVREC_QS_REC_FUN_DICT 62u
+#define EVREC_QS_REC_USR_DICT 63u
+#define EVREC_QS_REC_TARGET_INFO 64u
+#define EVREC_QS_REC_USER 100u     /**< first application-specific record id (QP >= 6.6) */
+#define EVREC_QS_USER_IDS 24u      /**< ids 100..123 are used; 124 is QUTEST_ON_POST */
+#define EVREC_QS_QP_VERSION 740u   /**< QP version announced in the target info */
+#define EVREC_QS_ENUM_GROUPS 8u    /**< QS_ENUM_DICT groups 0..7 */
+/**@}*/
+
+/** @brief Type nibble of a data element's format byte (QS-NOTES.md "Application-specific record"). */
+typedef enum evrec_qs_type {
+    EVREC_QS_T_I8_ENUM = 0x0, /**< I8, or ENUM when bit 7 of the format byte is set */
+    EVREC_QS_T_U8 = 0x1,
+    EVREC_QS_T_I16 = 0x2,
+    EVREC_QS_T_U16 = 0x3,
+    EVREC_QS_T_I32 = 0x4,
+    EVREC_QS_T_U32 = 0x5,
+    EVREC_QS_T_F32 = 0x6,
+    EVREC_QS_T_F64 = 0x7,
+    EVREC_QS_T_STR = 0x8,
+    EVREC_QS_T_MEM = 0x9,
+    EVREC_QS_T_SIG = 0xA,
+    EVREC_QS_T_OBJ = 0xB,
+    EVREC_QS_T_FUN = 0xC,
+    EVREC_QS_T_I64 = 0xD,
+    EVREC_QS_T_U64 = 0xE,
+    EVREC_QS_T_U32_HEX = 0xF  /**< the former QS_U32_HEX_T; QSPY 7.4 still prints it in hex */
+} evrec_qs_type;
+
+/** Width nibble that makes QSPY print U8/U16/U32/U64 in hex (QS_HEX_FMT). */
+#define EVREC_QS_HEX_WIDTH 0xFu
+
+/** @brief How a field is shown by QSPY; one byte per field in evrec_qs_options_t::field_display. */
+typedef enum evrec_qs_display {
+    EVREC_QS_DISPLAY_DEC = 0, /**< decimal (default) */
+    EVREC_QS_DISPLAY_HEX = 1, /**< hex: width nibble 0xF */
+    EVREC_QS_DISPLAY_OBJ = 2, /**< a uint32 object address: QS OBJ element, named by QS_OBJ_DICT */
+    EVREC_QS_DISPLAY_FUN = 3  /**< a uint32 function address: QS FUN element, named by QS_FUN_DICT */
+} evrec_qs_display;
+
+/** @brief One entry of an object or function dictionary: an address and its name. */
+typedef struct evrec_qs_name {
+    uint32_t addr;    /**< address as recorded in uint32 fields */
+    const char *name; /**< NUL-terminated, not NULL */
+} evrec_qs_name_t;
+
+/**
+ * @brief Optional port lock of the transmit buffer (evrec_qs_tx.h): a critical section as
+ * two calls. `enter` returns a state word that `exit` restores (PRIMASK on Cortex-M).
+ * Both NULL = no lock (one context only). See evrec_qs_spin_enter() for a host spinlock.
+ */
+typedef struct evrec_qs_lock {
+    uint32_t (*enter)(void *ctx);           /**< enter the critical section, return saved state */
+    void (*exit)(void *ctx, uint32_t state); /**< leave it, restoring the saved state */
+    void *ctx;                              /**< passed to both */
+} evrec_qs_lock_t;
+
+/** @brief Options of the mapping and of the transmit buffer. Zero-initialise, then set. */
+typedef struct evrec_qs_options {
+    /** Timestamp bytes on the wire: 1, 2 or 4 (0 means 4). Records keep the low bytes. */
+    uint8_t time_size;
+    /** 1 = always one record id per class with the event type as first element (0 = only when
+     * the event types do not fit the 24 ids). */
+    uint8_t force_classes;
+    /** Target-info build time: sec, min, hour, day, month, year - 2000 (all 0 if unknown). */
+    uint8_t build_time[6];
+    /** NULL (every field decimal), or meta->struct_count pointers, each NULL or an array of
+     * that struct's field_count ::evrec_qs_display bytes (from the schema's `format:`). */
+    const uint8_t *const *field_display;
+    /** Object dictionary sent at session start (QS_OBJ_DICT); may be NULL. */
+    const evrec_qs_name_t *objects;
+    uint32_t object_count;
+    /** Function dictionary sent at session start (QS_FUN_DICT); may be NULL. */
+    const evrec_qs_name_t *functions;
+    uint32_t function_count;
+    /** NULL, or the name of a top-level uint8/16/32 field that holds an object id: events that
+     * have it are filtered locally by its value, the others by their class id. */
+    const char *local_id_field;
+    /** Lock of the transmit buffer (evrec_qs_tx.h only); zero = none. */
+    evrec_qs_lock_t lock;
+} evrec_qs_options_t;
+
+/** @brief Per-event-type entry of the map (4 bytes). Private layout; see evrec_qs_map_t. */
+typedef struct evrec_qs_event_map {
+    uint8_t flags; /**< EVREC_QS_EV_* bits; bit 0 (global filter) changes at run time (atomic) */
+    uint8_t slot;  /**< record id - 100 */
+    uint16_t local; /**< class id, or byte offset of the local-id field */
+} evrec_qs_event_map_t;
+
+/** evrec_qs_event_map_t::flags: the global filter lets this event type through. */
+#define EVREC_QS_EV_ENABLED 0x01u
+/** evrec_qs_event_map_t::flags: the record starts with the event-type element. */
+#define EVREC_QS_EV_TYPED 0x02u
+/** evrec_qs_event_map_t::flags bits 2..3: local id source: 0 class id, 1/2/3 u8/u16/u32 field. */
+#define EVREC_QS_EV_LOCAL_SHIFT 2u
+
+/** No enum in this group / enum has no group. */
+#define EVREC_QS_NO_GROUP 0xFFu
+
+/**
+ * @brief The mapping of one meta-info to QS (QS.md "Mapping"): record id per event type, enum
+ * groups, whether records carry the event type, and the options. Built by evrec_qs_map_init();
+ * read-only afterwards except the global-filter bits. Fields are read by the codecs; treat them
+ * as read-only.
+ */
+typedef struct evrec_qs_map {
+    const evrec_meta_t *meta;       /**< the meta-info (kept alive by the caller) */
+    evrec_qs_options_t opts;        /**< copy of the options (time_size resolved to 1/2/4) */
+    evrec_qs_event_map_t *events;   /**< user memory: meta->event_count entries */
+    uint16_t group_enum[EVREC_QS_ENUM_GROUPS]; /**< enum id of each QS enum group, 0xFFFF = free */
+    uint8_t group_count;            /**< groups used, including the event-type group */
+    uint8_t classes;                /**< 1 = one record id per class, event type as 1st element */
+    uint8_t type_group;             /**< group of the event-type enum, or EVREC_QS_NO_GROUP (then
+                                         the event type is a U16 element) */
+    uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 */
+    uint16_t max_payload;           /**< largest un-escaped event payload, bytes */
+} evrec_qs_map_t;
+
+/**
+ * @brief Bytes of user memory evrec_qs_map_init() needs for `meta`: 4 per event type.
+ * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure.
+ */
+size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
+
+/**
+ * @brief Build the QS mapping of a meta-info (QS.md "Mapping"). Deterministic: the same
+ * meta-info and options give the same ids and groups on the target and on the host.
+ *
+ * Rules: when the event types fit the 24 user ids (and force_classes is 0), event type e gets
+ * record id 100 + e. Otherwise the distinct class ids, in ascending order, get 100, 101, ...; with
+ * more than 24 classes, class rank r uses id 100 + r mod 24. Such records start with the event
+ * type: an ENUM element of group 0 (named by QS_ENUM_DICT) when there are at most 256 event
+ * types, else a U16 element. Enums whose values (static and run-time) fit a byte and that some
+ * event field uses get the next free groups in ascending enum id, up to group 7; other enums are
+ * sent as integers. The global filter starts with every event type enabled.
+ *
+ * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
+ * caller. @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
+ * reference). @param[out] entries user memory of evrec_qs_map_entries_size() bytes, 2-byte
+ * aligned. @param entries_size its size in bytes.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL map/meta/entries, entries too small, time_size not 0/1/2/4.
+ * @retval EVREC_E_META an event would need more than EVREC_QS_MAX_PAYLOAD bytes, a display
+ *         byte is unknown, or OBJ/FUN display is set on a field that is not uint32.
+ * **Context:** thread, before any codec uses the map.
+ */
+evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
+                               const evrec_qs_options_t *opts, void *entries, size_t entries_size);
+
+/**
+ * @brief QS record id (100..123) of an event type, or 0 if `event_id` is out of range.
+ * **Context:** any; reads the map.
+ */
+uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
+
+/**
+ * @brief QS enum group of an enum, or ::EVREC_QS_NO_GROUP if it is sent as an integer.
+ * **Context:** any; reads the map.
+ */
+uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
+
+/**
+ * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (seed 000, the
+ * worked example: seq 0x7E, record 0x7D, data 7D 08 01 gives `7D 5E 7D 5D 7D 5D 08 01 7D 5E 7E`).
+ * @param seq sequence number. @param rec_id record id. @param[in] payload `len` bytes (may be
+ * NULL when len is 0). @param len payload bytes. @param[out] out frame bytes. @param out_size
+ * room in out; 2 * (len + 3) + 1 is always enough.
+ * @return frame length in bytes, or 0 if it does not fit out_size (out may be partly written).
+ * **Context:** any; pure, ISR-safe.
+ */
+size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len,
+                      uint8_t *out, size_t out_size);
+
+/**
+ * @brief Encode one native event record as a framed QS application-specific record
+ * (QS.md "Event records"): record id, timestamp (time_size low bytes of `time`), the event-type
+ * element when the map says so, then one element per field with struct fields flattened.
+ * @param[in] map a built map. @param seq sequence number of the frame. @param[in] native the
+ * native event struct: u32 time at 0, u16 id at 4, fields at the offsets of the field tables.
+ * @param[out] out frame bytes. @param out_size room; 2 * (map->max_payload + 3) + 1 is enough.
+ * @param[out] out_len frame length in bytes.
+ * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID the id at
+ * offset 4 is not an event of the meta-info. @retval EVREC_E_DROPPED out_size too small.
+ * **Context:** any; pure (reads the map and the record), ISR-safe.
+ */
+evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
+                                   uint8_t *out, size_t out_size, size_t *out_len);
+
+/** @brief Cursor over the session records; zero-initialise (or `= {0}`) to start. */
+typedef struct evrec_qs_session_cursor {
+    uint32_t stage; /**< private */
+    uint32_t index; /**< private */
+    uint32_t sub;   /**< private */
+} evrec_qs_session_cursor_t;
+
+/**
+ * @brief Next session record, un-framed (QS.md "Session start"): QS_EMPTY, QS_TARGET_INFO
+ * (reset), QS_OBJ_DICT and QS_FUN_DICT (options), QS_ENUM_DICT (event types in class mode, then
+ * every grouped enum's static values and the run-time values already named), QS_USR_DICT (one
+ * per used record id). Names longer than the QSPY record limit are cut.
+ * @param[in] map a built map. @param[in,out] cur the cursor. @param[out] rec_id record id.
+ * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes. @param[out] len payload bytes.
+ * @retval EVREC_OK one record produced. @retval EVREC_E_END no more records.
+ * @retval EVREC_E_ARG NULL pointer.
+ * **Context:** thread (reads run-time enum names while they may be allocated: each is read once).
+ */
+evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur,
+                                   uint8_t *rec_id, uint8_t *payload, size_t *len);
+
+/**
+ * @brief All session records as frames into a flat buffer, seq 1, 2, ... (offline use).
+ * @param[in] map a built map. @param[out] out bytes. @param out_size room.
+ * @param[out] out_len bytes written. @param[out] next_seq optional: the seq of the next frame.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_DROPPED out too small.
+ * **Context:** thread.
+ */
+evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,
+                                     size_t *out_len, uint8_t *next_seq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_QS_H */

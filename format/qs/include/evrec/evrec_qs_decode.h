@@ -1,0 +1,227 @@
+/**
+ * @file evrec_qs_decode.h
+ * @brief Host-side QS decoder: a generic QS stream parser (frames, sequence gaps, bad
+ * checksums, records, format-tagged elements, dictionaries, QSPY-style text) and, on top of it,
+ * the evrec event decoder that turns application-specific records back into events using the
+ * meta-info and the id map of evrec_qs.h.
+ *
+ * Follows the receiver side of seed 001 ("Q-SPY transmission protocol": un-escape, checksum,
+ * resynchronise at the next flag; sequence numbers reveal lost frames) with QSPY 7.4's rules
+ * (QS-NOTES.md "QSPY output"): a bad frame before the first good one is skipped silently; after
+ * a bad checksum the expected sequence number is not advanced, so the next good frame also
+ * reports a discontinuity; QS_EMPTY never reports one. Differences from QSPY (QS.md "Decoder"):
+ * a flag always ends a frame (QSPY un-escapes `7D 7E` as data), empty frames between two flags
+ * are ignored, and an over-long frame is one error.
+ *
+ * Host code: uses malloc for the dictionaries; streaming, any chunk size.
+ */
+#ifndef EVREC_QS_DECODE_H
+#define EVREC_QS_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_qs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief What the parser found. */
+typedef enum evrec_qs_item_kind {
+    EVREC_QS_ITEM_RECORD = 0,   /**< a good frame: seq, rec_id, payload */
+    EVREC_QS_ITEM_BAD_CHECKSUM, /**< a frame whose checksum is wrong (seq = last good seq) */
+    EVREC_QS_ITEM_TOO_SHORT,    /**< a good checksum over fewer than 3 bytes */
+    EVREC_QS_ITEM_TOO_LONG,     /**< more than EVREC_QS_MAX_FRAME bytes before the flag */
+    EVREC_QS_ITEM_GAP,          /**< discontinuity: seq (last good) -> seq_to (received) */
+    EVREC_QS_ITEM_SKIPPED,      /**< bytes before the first good frame (a start mid-frame) */
+    EVREC_QS_ITEM_MISMATCH      /**< event decoder: a record that does not fit the schema */
+} evrec_qs_item_kind;
+
+/** @brief One parser result. Pointers are valid only during the callback. */
+typedef struct evrec_qs_item {
+    evrec_qs_item_kind kind;
+    uint64_t offset;        /**< stream offset of the frame's first byte */
+    uint8_t seq;            /**< RECORD: its seq; errors and GAP: the last good seq */
+    uint8_t seq_to;         /**< GAP: the seq received */
+    uint8_t rec_id;         /**< record id (second un-escaped byte; 0 if the frame was shorter) */
+    const uint8_t *payload; /**< RECORD: bytes between record id and checksum */
+    size_t len;             /**< RECORD: payload bytes; SKIPPED/TOO_LONG: bytes dropped */
+    const char *what;       /**< MISMATCH: what was expected (static text) */
+} evrec_qs_item_t;
+
+/** Called for every item, in stream order. */
+typedef void (*evrec_qs_item_fn)(void *ctx, const evrec_qs_item_t *item);
+
+/** @brief Streaming frame parser. Initialise with evrec_qs_parser_init(). Counters public. */
+typedef struct evrec_qs_parser {
+    uint8_t frame[EVREC_QS_MAX_FRAME]; /**< private: un-escaped bytes of the current frame */
+    size_t len;                        /**< private */
+    uint64_t offset;                   /**< bytes consumed so far */
+    uint64_t frame_start;              /**< private */
+    uint8_t sum, esc, overlong, started, last_seq; /**< private */
+    uint64_t records;       /**< good frames */
+    uint64_t bad_checksums; /**< frames with a wrong checksum (after the first good frame) */
+    uint64_t too_short;     /**< frames of 1 or 2 bytes */
+    uint64_t too_long;      /**< frames over EVREC_QS_MAX_FRAME bytes */
+    uint64_t gaps;          /**< sequence discontinuities */
+    uint64_t frames_lost;   /**< frames missing according to the sequence numbers */
+    uint64_t skipped;       /**< bytes skipped before the first good frame */
+} evrec_qs_parser_t;
+
+/** @brief Reset a parser. **Context:** any; one parser per thread. */
+void evrec_qs_parser_init(evrec_qs_parser_t *p);
+
+/**
+ * @brief Feed stream bytes; calls `fn` for every frame or error completed by them.
+ * @param[in,out] p the parser. @param[in] data bytes. @param len bytes in data.
+ * @param fn callback (may be NULL: counters only). @param ctx passed to fn.
+ * **Context:** one thread per parser.
+ */
+void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
+                          void *ctx);
+
+/** @brief Target configuration from QS_TARGET_INFO (QS-NOTES.md "Target info"). */
+typedef struct evrec_qs_target_info {
+    uint8_t reset;         /**< 1 = target reset (0xFF), 0 = info only */
+    uint16_t version;      /**< QP version, e.g. 740 */
+    uint8_t big_endian;    /**< bit 15 of the version word */
+    uint8_t sig_size, evt_size, queue_ctr_size, te_ctr_size;
+    uint8_t pool_blk_size, pool_ctr_size, obj_ptr_size, fun_ptr_size;
+    uint8_t time_size, max_active, max_pools, max_tick_rates;
+    uint8_t build[6];      /**< sec, min, hour, day, month, year - 2000 */
+} evrec_qs_target_info_t;
+
+/** @brief Defaults before any target info: QP 7.4, 4-byte timestamps and pointers, 2-byte signals. */
+void evrec_qs_target_info_default(evrec_qs_target_info_t *t);
+
+/**
+ * @brief Parse a QS_TARGET_INFO payload.
+ * @retval EVREC_OK done. @retval EVREC_E_TRUNCATED fewer than 16 bytes. @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for pointers).
+ */
+evrec_status evrec_qs_parse_target_info(const uint8_t *payload, size_t len, evrec_qs_target_info_t *t);
+
+/** @brief One data element of an application-specific record. */
+typedef struct evrec_qs_elem {
+    uint8_t fmt;           /**< the format byte */
+    uint8_t type;          /**< an ::evrec_qs_type (0 with group != NO_GROUP means ENUM) */
+    uint8_t width;         /**< width nibble (0xF = hex for unsigned types) */
+    uint8_t group;         /**< ENUM group 0..7, else EVREC_QS_NO_GROUP */
+    uint64_t u;            /**< unsigned value (U*, ENUM, OBJ, FUN, SIG signal, raw bits of F32/F64) */
+    int64_t i;             /**< signed value (I8/I16/I32/I64) */
+    double f;              /**< F32/F64 value */
+    uint64_t obj;          /**< SIG: the object pointer */
+    const uint8_t *data;   /**< STR (without NUL) / MEM bytes, inside the payload */
+    size_t len;            /**< STR / MEM length */
+    size_t offset;         /**< offset of the format byte in the payload */
+} evrec_qs_elem_t;
+
+/**
+ * @brief Parse an application-specific record payload: timestamp, then format-tagged elements.
+ * @param[in] payload the record payload. @param len its bytes. @param[in] cfg sizes (timestamp,
+ * pointers, signals). @param[out] time the timestamp. @param[out] elems room for `max` elements.
+ * @param max room. @param[out] count elements parsed. @param[out] bad_offset on error: payload
+ * offset of the element that failed.
+ * @retval EVREC_OK all parsed. @retval EVREC_E_TRUNCATED an element runs past the end.
+ * @retval EVREC_E_CORRUPT an unknown type. @retval EVREC_E_NOMEM more than `max` elements.
+ * **Context:** any; pure.
+ */
+evrec_status evrec_qs_parse_user(const uint8_t *payload, size_t len, const evrec_qs_target_info_t *cfg,
+                                 uint32_t *time, evrec_qs_elem_t *elems, size_t max, size_t *count,
+                                 size_t *bad_offset);
+
+/** @brief Dictionaries learnt from the stream (host memory). evrec_qs_dict_init() / _free(). */
+typedef struct evrec_qs_dict {
+    char *usr[256];                              /**< record id -> name */
+    char *enums[EVREC_QS_ENUM_GROUPS][256];      /**< group, value -> name */
+    struct evrec_qs_dict_entry *obj, *fun, *sig; /**< private arrays */
+    size_t obj_n, fun_n, sig_n, obj_cap, fun_cap, sig_cap; /**< private */
+    evrec_qs_target_info_t cfg;                  /**< the last target info (or defaults) */
+    int have_cfg;                                /**< a target info was seen */
+} evrec_qs_dict_t;
+
+/** @brief Empty dictionaries, default target info. */
+void evrec_qs_dict_init(evrec_qs_dict_t *d);
+/** @brief Free every name. The object can be initialised again. */
+void evrec_qs_dict_free(evrec_qs_dict_t *d);
+
+/**
+ * @brief Learn from one good record: target info (a reset clears every dictionary) and the
+ * OBJ/FUN/SIG/ENUM/USR dictionaries. Other records are ignored.
+ * @retval EVREC_OK used or ignored. @retval EVREC_E_TRUNCATED / EVREC_E_UNSUPPORTED a dictionary
+ * or target info record that does not parse. @retval EVREC_E_NOMEM out of memory.
+ */
+evrec_status evrec_qs_dict_apply(evrec_qs_dict_t *d, uint8_t rec_id, const uint8_t *payload, size_t len);
+
+/** @brief Name of an object / function address, or NULL. */
+const char *evrec_qs_dict_obj(const evrec_qs_dict_t *d, uint64_t addr);
+/** @copydoc evrec_qs_dict_obj */
+const char *evrec_qs_dict_fun(const evrec_qs_dict_t *d, uint64_t addr);
+/** @brief Name of a signal (for an object, or any object when none matches), or NULL. */
+const char *evrec_qs_dict_sig(const evrec_qs_dict_t *d, uint64_t sig, uint64_t obj);
+
+/**
+ * @brief One line as QSPY 7.4 prints it (QS-NOTES.md "QSPY output"): application records as
+ * `%010u NAME elem...`, dictionaries and target info as `           Obj-Dict ...`, and
+ * errors as `   <COMMS> ERROR    ...`. Call after evrec_qs_dict_apply() for the same record.
+ * @param[in] d dictionaries. @param[in] item a parser item. @param[out] buf text. @param size room.
+ * @return characters written (0 = this item prints nothing, e.g. QS_EMPTY or SKIPPED).
+ * **Context:** any; pure.
+ */
+size_t evrec_qs_format_item(const evrec_qs_dict_t *d, const evrec_qs_item_t *item, char *buf, size_t size);
+
+/** Flattened fields an event can have at most (256-byte records of 1-byte fields). */
+#define EVREC_QS_MAX_FIELDS 256u
+
+/** @brief An event decoded from a QS application-specific record. */
+typedef struct evrec_qs_event {
+    uint16_t id;          /**< event type */
+    uint32_t time;        /**< timestamp as sent (time_size low bytes) */
+    uint8_t seq;          /**< frame sequence number */
+    uint64_t offset;      /**< stream offset of the frame */
+    uint32_t field_count; /**< flattened fields, time and id excluded */
+    uint32_t values[EVREC_QS_MAX_FIELDS]; /**< their values in flattened order */
+    /** The native record rebuilt: time and id at 0 and 4, fields at their offsets, rest 0. */
+    uint8_t native[EVREC_MAX_EVENT_SIZE];
+} evrec_qs_event_t;
+
+/** Called for every decoded event. */
+typedef void (*evrec_qs_event_fn)(void *ctx, const evrec_qs_event_t *ev);
+
+/** @brief Event decoder: parser + dictionaries + map. Counters public. */
+typedef struct evrec_qs_decoder {
+    evrec_qs_parser_t parser;       /**< frame layer and its counters */
+    evrec_qs_dict_t dict;           /**< what the stream announced */
+    const evrec_qs_map_t *map;      /**< the mapping of the meta-info */
+    evrec_qs_event_fn on_event;     /**< may be NULL */
+    evrec_qs_item_fn on_item;       /**< every parser item and MISMATCH; may be NULL */
+    void *ctx;                      /**< passed to both */
+    uint64_t events;                /**< events decoded */
+    uint64_t mismatches;            /**< application records that did not fit the schema */
+    uint64_t foreign;               /**< good records that are neither session nor ours */
+    evrec_qs_event_t ev;            /**< private scratch */
+    evrec_qs_elem_t elems[EVREC_QS_MAX_FIELDS + 2]; /**< private scratch */
+} evrec_qs_decoder_t;
+
+/**
+ * @brief Prepare a decoder. Until the stream's target info arrives, timestamps are read with
+ * the map's time_size. @param[out] d the decoder (large: about 20 KB; heap or static).
+ * @param[in] map the map built from the same meta-info and options as the encoder's.
+ * @param on_event @param on_item @param ctx callbacks.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d or map.
+ */
+evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
+                                   evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx);
+
+/** @brief Feed stream bytes (any chunk size). **Context:** one thread per decoder. */
+void evrec_qs_decoder_feed(evrec_qs_decoder_t *d, const uint8_t *data, size_t len);
+
+/** @brief Free the decoder's dictionaries. */
+void evrec_qs_decoder_free(evrec_qs_decoder_t *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_QS_DECODE_H */

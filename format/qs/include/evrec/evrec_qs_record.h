@@ -1,0 +1,86 @@
+/**
+ * @file evrec_qs_record.h
+ * @brief Record one event into the RAM trace buffer, the live QS stream, or both, with one
+ * timestamp (the "recorder option" of the QS bridge; QS.md "Live emission").
+ *
+ * Header-only so that the timestamp comes from the includer's port (`evrec_port.h`), like
+ * evrec_reserve(). Generated record functions can call evrec_qs_record() instead of
+ * evrec_record() when a QS transmitter is configured; code that already uses the
+ * reserve/commit path can call evrec_qs_tx_event() on the committed slot instead.
+ */
+#ifndef EVREC_QS_RECORD_H
+#define EVREC_QS_RECORD_H
+
+#include <string.h>
+
+#include "evrec/evrec_qs_tx.h"
+#include "evrec/evrec_recorder.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Record an event into `host`'s trace buffer (if host is not NULL and recording) and
+ * send it on `tx` (if tx is not NULL and the filters pass it), both with the same timestamp.
+ * @param[in,out] host the recorder host, or NULL for QS only.
+ * @param[in,out] tx the QS transmitter, or NULL for RAM only (then this is evrec_record()).
+ * @param event_id event type. @param[in] fields a complete native struct of that type; its
+ * `time` and `id` members are ignored.
+ * @retval EVREC_OK recorded in every given sink that is active (a host that is not recording
+ *         is not an error when tx is given; a filtered event is not an error).
+ * @retval EVREC_E_DROPPED the RAM buffer was full (the QS frame was still queued).
+ * @retval EVREC_E_NOT_RECORDING host given, tx NULL, and no recorder attached.
+ * @retval EVREC_E_BAD_ID event_id not in the meta-info. @retval EVREC_E_ARG both sinks NULL.
+ * **Context:** any thread or ISR, under the rules of evrec_reserve() and of tx's lock.
+ * @code
+ * my_event_t e = {.a = 1, .b = 2};
+ * evrec_qs_record(&host, &qs, MY_EVENT_ID, &e);
+ * @endcode
+ */
+static inline evrec_status evrec_qs_record(evrec_host_t *host, evrec_qs_tx_t *tx, uint16_t event_id,
+                                           const void *fields)
+{
+    const evrec_meta_t *meta = tx ? tx->map.meta : (host ? host->meta : NULL);
+    if (!fields || (!host && !tx)) {
+        return EVREC_E_ARG;
+    }
+    if (!meta) {
+        return EVREC_E_NOT_RECORDING;
+    }
+    if (event_id >= meta->event_count) {
+        return EVREC_E_BAD_ID;
+    }
+    evrec_status st = EVREC_OK;
+    uint32_t t = 0;
+    void *slot = NULL;
+    if (host) {
+        size_t n = meta->structs[meta->events[event_id].struct_id].native_size;
+        slot = evrec_reserve(host, n);
+        if (slot) {
+            memcpy((uint8_t *)slot + 6, (const uint8_t *)fields + 6, n - 6);
+            t = ((evrec_record_header_t *)slot)->time;
+            evrec_commit(slot, event_id);
+        } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
+            st = EVREC_E_DROPPED;
+        } else if (!tx) {
+            st = EVREC_E_NOT_RECORDING;
+        }
+    }
+    if (!slot) {
+        t = EVREC_PORT_TIMESTAMP();
+    }
+    if (tx) {
+        evrec_status q = evrec_qs_tx_event_ex(tx, event_id, t, fields);
+        if (st == EVREC_OK) {
+            st = q;
+        }
+    }
+    return st;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_QS_RECORD_H */

@@ -1,0 +1,205 @@
+/**
+ * @file evrec_qs_tx.h
+ * @brief Live QS emission on the target: a transmit ring of whole frames with last-is-best
+ * overwrite, global and local filters, and a get-block call that drains any chunk size.
+ *
+ * Implements seed 000 ("QS Global Filter", "QS Local Filter", "The QS Trace Buffers ... store
+ * only complete HDLC frames") and seed 001 ("Last-is-Best Data Policy"): a new frame that does
+ * not fit overwrites the oldest whole frames; the host sees the loss as a sequence gap. Bytes
+ * leave through evrec_qs_tx_get_block() in any chunk size (idle loop, UART or DMA interrupt).
+ *
+ * Concurrency (QS.md "Concurrency"): every state change happens inside the critical section of
+ * evrec_qs_options_t::lock. A writer (event or session frame) holds it while it encodes one frame
+ * straight into the ring (bounded: at most 2 * (map.max_payload + 3) + 1 bytes, plus skipping
+ * the overwritten frames), exactly as QP's QS_BEGIN_ID/QS_END do. The reader holds it only twice
+ * for a few loads and stores: it copies the bytes out between the two, and discards the copy if a
+ * writer overwrote the region meanwhile (an overwrite counter, seqlock style), so the interrupt
+ * latency does not grow with the chunk size. With a lock that masks interrupts (PRIMASK/BASEPRI
+ * on Cortex-M, mstatus.MIE on RISC-V) every call is ISR-safe; with evrec_qs_spin_enter() it is
+ * thread-safe on a multicore host but must not be used from a signal handler that can interrupt
+ * a holder; with no lock, use one context only.
+ *
+ * Why a critical section and not the recorder's lock-free reservation: a frame's length depends
+ * on its sequence number (0x7D/0x7E are escaped), the sequence numbers must appear in ring order,
+ * and an overwrite moves the read position to a frame boundary that the reader may be copying:
+ * three variables that change together. QP's QS makes the same choice.
+ *
+ * Freestanding: no malloc, no stdio; the caller gives all memory.
+ */
+#ifndef EVREC_QS_TX_H
+#define EVREC_QS_TX_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_qs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Local-filter ids 0..255 (QS-IDs); id 0 is always enabled, ids >= 256 always pass. */
+#define EVREC_QS_LOCAL_IDS 256u
+
+/**
+ * @brief The live QS transmitter: ring buffer, sequence number, filters and id map.
+ * User memory; see evrec_qs_tx_init(). Fields are private except the counters, which may be read
+ * (without the lock they can be momentarily stale).
+ */
+typedef struct evrec_qs_tx {
+    evrec_qs_map_t map;       /**< id map, groups, options, global filter bits */
+    uint8_t *ring;            /**< frame storage (the part of the user buffer after the map) */
+    size_t size;              /**< bytes in ring */
+    size_t head;              /**< next byte written */
+    size_t used;              /**< bytes waiting to be read, from tail = head - used */
+    uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
+    uint8_t seq;              /**< sequence number of the last frame */
+    uint8_t reader_mid;       /**< the reader has handed out part of the frame at the tail */
+    uint8_t need_flag;        /**< that frame was overwritten: the reader sends 0x7E first */
+    uint8_t local_filter[EVREC_QS_LOCAL_IDS / 8u]; /**< 1 bit per local id, 1 = enabled */
+    uint64_t frames;          /**< frames written */
+    uint64_t frames_lost;     /**< whole frames overwritten before they were read */
+    uint64_t frames_cut;      /**< frames overwritten while partly read (sent cut short) */
+    uint64_t too_big;         /**< session records skipped: larger than the ring can hold */
+} evrec_qs_tx_t;
+
+/**
+ * @brief Ring bytes needed to hold `frames` event frames of the worst case (all bytes escaped).
+ * @param[in] map a built map (or the tx's `map`). @param frames how many. **Context:** any; pure.
+ */
+size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
+
+/**
+ * @brief Prepare a transmitter. `buf` is split: the first evrec_qs_map_entries_size(meta) bytes
+ * (rounded up to 4) hold the per-event map and filter bits, the rest is the frame ring.
+ * @param[out] tx the object (user memory). @param[in] meta validated meta-info, kept alive.
+ * @param[in] buf user memory, 4-byte aligned, owned by the caller while tx is used.
+ * @param size bytes in buf. @param[in] opts options (copied; NULL = defaults, no lock).
+ * @retval EVREC_OK ready; all event types and local ids enabled; nothing in the ring.
+ * @retval EVREC_E_ARG NULL pointer, misaligned buf, bad option, or a ring smaller than two
+ *         worst-case event frames (evrec_qs_tx_ring_size(map, 2)).
+ * @retval EVREC_E_META see evrec_qs_map_init().
+ * **Context:** thread, before any other call on tx.
+ * @code
+ * static uint8_t qs_buf[2048] __attribute__((aligned(4)));
+ * static evrec_qs_tx_t qs;
+ * evrec_qs_options_t o = {0};
+ * o.time_size = 4;
+ * o.lock = (evrec_qs_lock_t){my_irq_save, my_irq_restore, NULL};
+ * evrec_qs_tx_init(&qs, &my_meta, qs_buf, sizeof qs_buf, &o);
+ * evrec_qs_tx_session_start(&qs);
+ * ...
+ * uint8_t chunk[16]; size_t n = evrec_qs_tx_get_block(&qs, chunk, sizeof chunk); uart_send(chunk, n);
+ * @endcode
+ */
+evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void *buf, size_t size,
+                              const evrec_qs_options_t *opts);
+
+/**
+ * @brief Start a QS session: restart the sequence at 1 and queue QS_EMPTY, the target info
+ * (reset) and the dictionaries (evrec_qs_session_next()), one frame per critical section.
+ * Frames already queued stay before them. Call it again whenever QSPY is (re)attached.
+ * @param[in,out] tx the transmitter.
+ * @retval EVREC_OK all queued and none overwritten yet.
+ * @retval EVREC_E_DROPPED the ring is too small for the whole session: the oldest session frames
+ *         were overwritten (or a record was larger than the ring, counted in too_big); drain
+ *         while starting, or give a larger buffer.
+ * @retval EVREC_E_ARG tx is NULL.
+ * **Context:** thread (not from an ISR: it may take several hundred frames); concurrent
+ * events are allowed and interleave with the dictionaries.
+ */
+evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx);
+
+/**
+ * @brief Encode one native event record into the ring (unless filtered).
+ *
+ * Cost when filtered: one id bound check, one relaxed byte load (global filter), and for events
+ * that pass it one more (local filter). Otherwise one critical section in which the frame is
+ * encoded into the ring, overwriting the oldest frames when full (counted in frames_lost).
+ * @param[in,out] tx the transmitter.
+ * @param[in] native native event struct: u32 time at 0, u16 id at 4, fields at their offsets.
+ * @retval EVREC_OK queued, or filtered out (nothing queued).
+ * @retval EVREC_E_BAD_ID the id is not an event of the meta-info.
+ * @retval EVREC_E_ARG NULL pointer.
+ * **Context:** any thread or ISR under the rules of the lock (file comment).
+ */
+evrec_status evrec_qs_tx_event(evrec_qs_tx_t *tx, const void *native);
+
+/**
+ * @brief As evrec_qs_tx_event(), with the id and time given apart (the record's own `time` and
+ * `id` members are not read): for an event struct filled on the stack before the timestamp.
+ * @param[in,out] tx the transmitter. @param event_id event type. @param time timestamp, port
+ * ticks. @param[in] native the event struct (fields at their offsets).
+ * @retval EVREC_OK queued or filtered. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG NULL.
+ * **Context:** as evrec_qs_tx_event().
+ */
+evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
+                                  const void *native);
+
+/**
+ * @brief Take up to `max` bytes of whole frames from the ring, oldest first, in any chunk size
+ * (a frame may be split across calls). If a frame was overwritten while partly taken, the next
+ * call first returns one 0x7E so that the host drops the cut frame alone (QSPY: one bad
+ * checksum, then a sequence gap).
+ * @param[in,out] tx the transmitter. @param[out] dst bytes. @param max room in dst.
+ * @return bytes written to dst (0 = nothing to send).
+ * **Context:** one reader at a time (idle loop, or a UART/DMA interrupt); any context with
+ * respect to writers, under the rules of the lock.
+ */
+size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max);
+
+/**
+ * @brief Bytes waiting in the ring. **Context:** any; a snapshot without the lock.
+ */
+size_t evrec_qs_tx_pending(const evrec_qs_tx_t *tx);
+
+/**
+ * @brief Global filter (seed 000 "QS Global Filter"): enable or disable one event type.
+ * @param[in,out] tx the transmitter. @param event_id event type. @param on 1 enable, 0 disable.
+ * @retval EVREC_OK done. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG tx NULL.
+ * **Context:** any thread or ISR; one atomic byte update, effective for the next event.
+ */
+evrec_status evrec_qs_tx_global_filter(evrec_qs_tx_t *tx, uint16_t event_id, int on);
+
+/**
+ * @brief Global filter for all event types at once (QS_GLB_FILTER(QS_ALL_RECORDS)).
+ * @param[in,out] tx the transmitter. @param on 1 enable all, 0 disable all.
+ * **Context:** any; one atomic byte update per event type.
+ */
+void evrec_qs_tx_global_filter_all(evrec_qs_tx_t *tx, int on);
+
+/**
+ * @brief Local filter (seed 000 "QS Local Filter"): enable or disable one local id. An event's
+ * local id is the value of its options.local_id_field when it has that field, else its class id.
+ * Id 0 is always enabled; ids >= ::EVREC_QS_LOCAL_IDS are never filtered.
+ * @param[in,out] tx the transmitter. @param local_id 1..255. @param on 1 enable, 0 disable.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG tx NULL, or local_id is 0 or >= 256.
+ * **Context:** any thread or ISR; one atomic byte update.
+ */
+evrec_status evrec_qs_tx_local_filter(evrec_qs_tx_t *tx, uint32_t local_id, int on);
+
+/**
+ * @brief Whether an event record would pass both filters now (what evrec_qs_tx_event() tests).
+ * @return 1 pass, 0 filtered or unknown id. **Context:** any.
+ */
+int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
+
+/** @brief A host spinlock usable as evrec_qs_lock_t (ctx = pointer to it); zero = unlocked. */
+typedef struct evrec_qs_spinlock {
+    atomic_flag flag; /**< initialise with ATOMIC_FLAG_INIT or evrec_qs_spin_init() */
+} evrec_qs_spinlock_t;
+
+/** @brief Make a spinlock unlocked. **Context:** before use. */
+void evrec_qs_spin_init(evrec_qs_spinlock_t *s);
+/** @brief evrec_qs_lock_t::enter for a ::evrec_qs_spinlock_t; returns 0. **Context:** threads
+ * (not ISR/signal handlers that may interrupt a holder on the same core: they would spin forever). */
+uint32_t evrec_qs_spin_enter(void *spinlock);
+/** @brief evrec_qs_lock_t::exit for a ::evrec_qs_spinlock_t. **Context:** the holder. */
+void evrec_qs_spin_exit(void *spinlock, uint32_t state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_QS_TX_H */

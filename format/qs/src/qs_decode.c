@@ -1,0 +1,215 @@
+/* evrec events back from QS application-specific records, using the meta-info and the id map
+ * (QS.md "Event records", "Mapping"). Host code. */
+#include <string.h>
+
+#include "evrec/evrec_qs_decode.h"
+
+evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
+                                   evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx)
+{
+    if (!d || !map) {
+        return EVREC_E_ARG;
+    }
+    memset(d, 0, sizeof *d);
+    evrec_qs_parser_init(&d->parser);
+    evrec_qs_dict_init(&d->dict);
+    d->dict.cfg.time_size = map->opts.time_size;
+    d->map = map;
+    d->on_event = on_event;
+    d->on_item = on_item;
+    d->ctx = ctx;
+    return EVREC_OK;
+}
+
+void evrec_qs_decoder_free(evrec_qs_decoder_t *d)
+{
+    if (d) {
+        evrec_qs_dict_free(&d->dict);
+    }
+}
+
+typedef struct walk {
+    const evrec_qs_map_t *map;
+    const evrec_qs_elem_t *el;
+    size_t count;
+    size_t next;
+    evrec_qs_event_t *ev;
+    const char *what;
+} walk_t;
+
+static void store(uint8_t *native, size_t off, uint32_t v, unsigned size)
+{
+    if (size == 1) {
+        native[off] = (uint8_t)v;
+    } else if (size == 2) {
+        uint16_t x = (uint16_t)v;
+        memcpy(native + off, &x, 2);
+    } else {
+        memcpy(native + off, &v, 4);
+    }
+}
+
+static unsigned uint_type_size(uint8_t type)
+{
+    switch (type) {
+    case EVREC_QS_T_U8: return 1;
+    case EVREC_QS_T_U16: return 2;
+    case EVREC_QS_T_U32:
+    case EVREC_QS_T_U32_HEX:
+    case EVREC_QS_T_OBJ:
+    case EVREC_QS_T_FUN: return 4;
+    default: return 0;
+    }
+}
+
+/* Consumes the elements of one struct's fields (flattened); 0 on mismatch (w->what says why). */
+static int walk_struct(walk_t *w, uint32_t sid, size_t base, unsigned depth, uint32_t first)
+{
+    const evrec_meta_t *m = w->map->meta;
+    if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
+        w->what = "struct nesting beyond the meta-info";
+        return 0;
+    }
+    const evrec_struct_desc_t *s = &m->structs[sid];
+    for (uint32_t f = first; f < s->field_count; f++) {
+        const evrec_field_desc_t *fd = &s->fields[f];
+        size_t off = base + fd->offset;
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            if (!walk_struct(w, fd->ref, off, depth + 1, 0)) {
+                return 0;
+            }
+            continue;
+        }
+        if (w->next >= w->count) {
+            w->what = "the record has fewer elements than the event's fields";
+            return 0;
+        }
+        const evrec_qs_elem_t *e = &w->el[w->next++];
+        unsigned size = (fd->kind == EVREC_KIND_UINT8 || fd->kind == EVREC_KIND_ENUM_UINT8)     ? 1u
+                        : (fd->kind == EVREC_KIND_UINT16 || fd->kind == EVREC_KIND_ENUM_UINT16) ? 2u
+                                                                                                : 4u;
+        int is_enum = fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32;
+        uint32_t v;
+        if (e->group != EVREC_QS_NO_GROUP) {
+            if (!is_enum || evrec_qs_map_enum_group(w->map, fd->ref) != e->group) {
+                w->what = "an ENUM element where the field is not an enum of that group";
+                return 0;
+            }
+            v = (uint32_t)e->u;
+        } else if (uint_type_size(e->type) == size) {
+            v = (uint32_t)e->u;
+        } else {
+            w->what = "an element whose type does not match the field's kind";
+            return 0;
+        }
+        if (off + size > EVREC_MAX_EVENT_SIZE || w->ev->field_count >= EVREC_QS_MAX_FIELDS) {
+            w->what = "a field outside the native record";
+            return 0;
+        }
+        w->ev->values[w->ev->field_count++] = v;
+        store(w->ev->native, off, v, size);
+    }
+    return 1;
+}
+
+static void mismatch(evrec_qs_decoder_t *d, const evrec_qs_item_t *rec, const char *what)
+{
+    d->mismatches++;
+    if (d->on_item) {
+        evrec_qs_item_t it = *rec;
+        it.kind = EVREC_QS_ITEM_MISMATCH;
+        it.what = what;
+        d->on_item(d->ctx, &it);
+    }
+}
+
+static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+{
+    const evrec_qs_map_t *map = d->map;
+    const evrec_meta_t *m = map->meta;
+    uint32_t slot = (uint32_t)it->rec_id - EVREC_QS_REC_USER;
+    if (slot >= map->slot_count) {
+        d->foreign++;
+        return;
+    }
+    evrec_qs_event_t *ev = &d->ev;
+    size_t count = 0, bad = 0;
+    uint32_t time = 0;
+    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->dict.cfg, &time, d->elems,
+                                          sizeof d->elems / sizeof d->elems[0], &count, &bad);
+    if (st != EVREC_OK) {
+        mismatch(d, it, st == EVREC_E_CORRUPT ? "an element of unknown type" : "an element runs past the record");
+        return;
+    }
+    size_t next = 0;
+    uint32_t id;
+    if (map->classes) {
+        if (count == 0) {
+            mismatch(d, it, "no event-type element");
+            return;
+        }
+        const evrec_qs_elem_t *e = &d->elems[next++];
+        if (map->type_group != EVREC_QS_NO_GROUP ? e->group != map->type_group : e->type != EVREC_QS_T_U16) {
+            mismatch(d, it, "the first element is not the event type");
+            return;
+        }
+        id = (uint32_t)e->u;
+    } else {
+        id = slot;
+    }
+    if (id >= m->event_count || map->events[id].slot != slot) {
+        mismatch(d, it, "an event type that this record id does not carry");
+        return;
+    }
+    memset(ev->native, 0, sizeof ev->native);
+    ev->id = (uint16_t)id;
+    ev->time = time;
+    ev->seq = it->seq;
+    ev->offset = it->offset;
+    ev->field_count = 0;
+    memcpy(ev->native, &ev->time, 4);
+    memcpy(ev->native + 4, &ev->id, 2);
+    walk_t w = {map, d->elems, count, next, ev, NULL};
+    if (!walk_struct(&w, m->events[id].struct_id, 0, 0, 2)) {
+        mismatch(d, it, w.what);
+        return;
+    }
+    if (w.next != count) {
+        mismatch(d, it, "the record has more elements than the event's fields");
+        return;
+    }
+    d->events++;
+    if (d->on_event) {
+        d->on_event(d->ctx, ev);
+    }
+}
+
+static void on_parser_item(void *ctx, const evrec_qs_item_t *it)
+{
+    evrec_qs_decoder_t *d = (evrec_qs_decoder_t *)ctx;
+    if (it->kind == EVREC_QS_ITEM_RECORD) {
+        if (it->rec_id >= EVREC_QS_REC_USER) {
+            if (d->on_item) {
+                d->on_item(d->ctx, it);
+            }
+            decode_user(d, it);
+            return;
+        }
+        evrec_status st = evrec_qs_dict_apply(&d->dict, it->rec_id, it->payload, it->len);
+        if (st != EVREC_OK) {
+            mismatch(d, it, "a dictionary or target-info record that does not parse");
+        } else if (it->rec_id > EVREC_QS_REC_TARGET_INFO || (it->rec_id != EVREC_QS_REC_EMPTY && it->rec_id < EVREC_QS_REC_ENUM_DICT)) {
+            d->foreign++;
+        }
+    }
+    if (d->on_item) {
+        d->on_item(d->ctx, it);
+    }
+}
+
+void evrec_qs_decoder_feed(evrec_qs_decoder_t *d, const uint8_t *data, size_t len)
+{
+    if (d && data) {
+        evrec_qs_parser_feed(&d->parser, data, len, on_parser_item, d);
+    }
+}

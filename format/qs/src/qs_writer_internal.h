@@ -1,0 +1,103 @@
+/* Private: the byte writer shared by the flat encoders and the transmit ring (not installed).
+ * It escapes and checksums as it writes (seed 000, "Design Concerns": the checksum is computed
+ * over the un-escaped bytes; 0x7E and 0x7D are sent as 0x7D, byte ^ 0x20). */
+#ifndef EVREC_QS_WRITER_INTERNAL_H
+#define EVREC_QS_WRITER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "evrec/evrec_qs.h"
+
+struct evrec_qs_tx;
+
+typedef struct qs_writer {
+    uint8_t *buf;            /* flat buffer, or the ring's storage */
+    size_t size;             /* bytes in buf */
+    size_t head;             /* next byte to write */
+    size_t used;             /* bytes held (ring: from tail to head) */
+    size_t old;              /* ring: bytes of earlier frames at the start of `used` */
+    struct evrec_qs_tx *tx;  /* NULL = flat (overflow when full); else the ring drops old frames */
+    uint8_t sum;             /* running sum of un-escaped bytes of the current frame */
+    uint8_t overflow;        /* flat buffer ran out of room */
+} qs_writer_t;
+
+/* Ring only (qs_tx.c): drop the oldest frame to make room. Returns 0 if there is none. */
+int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w);
+
+static inline void qs_raw(qs_writer_t *w, uint8_t b)
+{
+    if (w->used == w->size) {
+        if (!w->tx || !evrec_qs_tx_drop_oldest_(w->tx, w)) {
+            w->overflow = 1;
+            return;
+        }
+    }
+    w->buf[w->head] = b;
+    if (++w->head == w->size) {
+        w->head = 0;
+    }
+    w->used++;
+}
+
+/* One un-escaped byte of seq/record id/payload: summed, then escaped if needed. */
+static inline void qs_put(qs_writer_t *w, uint8_t b)
+{
+    w->sum = (uint8_t)(w->sum + b);
+    if (b == EVREC_QS_FLAG || b == EVREC_QS_ESC) {
+        qs_raw(w, (uint8_t)EVREC_QS_ESC);
+        qs_raw(w, (uint8_t)(b ^ EVREC_QS_ESC_XOR));
+    } else {
+        qs_raw(w, b);
+    }
+}
+
+static inline void qs_put_le(qs_writer_t *w, uint32_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        qs_put(w, (uint8_t)(v >> (8u * i)));
+    }
+}
+
+static inline void qs_begin(qs_writer_t *w, uint8_t seq, uint8_t rec_id)
+{
+    w->sum = 0;
+    qs_put(w, seq);
+    qs_put(w, rec_id);
+}
+
+/* Checksum (ones' complement of the sum, escaped like any byte) and the flag. */
+static inline void qs_end(qs_writer_t *w)
+{
+    uint8_t chk = (uint8_t)~w->sum;
+    qs_put(w, chk);
+    qs_raw(w, (uint8_t)EVREC_QS_FLAG);
+}
+
+/* Writes the payload of an event record (after seq and record id). Returns EVREC_E_BAD_ID if
+ * the record's id is not an event of the map's meta-info (nothing written then). */
+evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native,
+                                 uint16_t id, uint32_t time);
+
+/* Local-filter id of a native record of event `id` (QS.md "Filters"). */
+static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *native)
+{
+    const uint8_t *p = (const uint8_t *)native + e->local;
+    switch ((e->flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u) {
+    case 1: return p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, sizeof v); /* native byte order, any alignment */
+        return v;
+    }
+    case 3: {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    default: return e->local;
+    }
+}
+
+#endif /* EVREC_QS_WRITER_INTERNAL_H */
