@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libevrec_port_posix.a"
-)

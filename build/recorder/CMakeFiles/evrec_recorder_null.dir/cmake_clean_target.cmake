@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libevrec_recorder_null.a"
-)

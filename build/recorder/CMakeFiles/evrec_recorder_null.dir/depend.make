@@ -1,2 +1,0 @@
-# Empty dependencies file for evrec_recorder_null.
-# This may be replaced when dependencies are built.
