@@ -45,6 +45,10 @@ static const evrec_enum_value_t lock_type_values[] = {
     {DEMO_LOCK_BLOCKED, "Blocked", EVREC_MARKER_DOWN_BLOCK},
 };
 
+static const evrec_enum_value_t frame_number_values[] = {
+    {DEMO_FRAME_NONE, "none", EVREC_MARKER_NONE},
+};
+
 static const char *thread_names[DEMO_THREAD_LIM - DEMO_THREAD_BASE];
 evrec_runtime_enum_t demo_thread_enum;
 
@@ -62,6 +66,8 @@ static const evrec_enum_desc_t enums[DEMO_ENUM_COUNT] = {
     [DEMO_ENUM_QUEUE_OP] = {"DemoQueueOp", EVREC_KIND_ENUM_UINT8, VALUES(queue_op_values), NULL},
     [DEMO_ENUM_WAIT_TYPE] = {"DemoWaitType", EVREC_KIND_ENUM_UINT8, VALUES(wait_type_values), NULL},
     [DEMO_ENUM_LOCK_TYPE] = {"DemoLockType", EVREC_KIND_ENUM_UINT8, VALUES(lock_type_values), NULL},
+    [DEMO_ENUM_FRAME_NUMBER] = {"DemoFrameNumber", EVREC_KIND_ENUM_UINT32, VALUES(frame_number_values),
+                                NULL},
 };
 
 /* ---- structs ---- */
@@ -96,7 +102,7 @@ static const evrec_field_desc_t queue_event_fields[] = {
     E8(demo_queue_event_t, type, DEMO_ENUM_QUEUE_OP),
     F(demo_queue_event_t, depth, EVREC_KIND_UINT16, 0),
     F(demo_queue_event_t, capacity, EVREC_KIND_UINT16, 0),
-    F(demo_queue_event_t, frame, EVREC_KIND_UINT32, 0),
+    F(demo_queue_event_t, frame, EVREC_KIND_ENUM_UINT32, DEMO_ENUM_FRAME_NUMBER),
 };
 
 static const evrec_field_desc_t queue_wait_fields[] = {

@@ -43,7 +43,8 @@ enum {
     DEMO_ENUM_QUEUE_OP = 6,
     DEMO_ENUM_WAIT_TYPE = 7,
     DEMO_ENUM_LOCK_TYPE = 8,
-    DEMO_ENUM_COUNT = 9
+    DEMO_ENUM_FRAME_NUMBER = 9,
+    DEMO_ENUM_COUNT = 10
 };
 
 /* ---- struct ids (index in demo_meta.structs) ---- */
@@ -132,7 +133,8 @@ typedef enum demo_lock_type {
     DEMO_LOCK_BLOCKED = 1 /**< marker DownBlock: the thread blocked; wait_ns is how long */
 } demo_lock_type;
 
-/** Frame number of "no frame": the end-of-stream token, or a pool buffer never used yet. */
+/** DemoFrameNumber (enum_uint32): a frame number; the one named value is "none" (the
+ * end-of-stream token, or a pool buffer never used yet). Every other value shows as a number. */
 #define DEMO_FRAME_NONE 0xFFFFFFFFu
 
 /* ---- native event structs ---- */
@@ -167,8 +169,8 @@ typedef struct demo_queue_event {
     uint8_t type;      /**< DemoQueueOp */
     uint16_t depth;    /**< frames in the queue after the operation */
     uint16_t capacity; /**< frames the queue holds */
-    uint32_t frame;    /**< frame number the buffer holds (FreePool: the last one it carried),
-                            or DEMO_FRAME_NONE */
+    uint32_t frame;    /**< DemoFrameNumber: the frame the buffer holds (FreePool: the last
+                            one it carried), or DEMO_FRAME_NONE */
 } demo_queue_event_t;
 
 /** QueueWait: 16 bytes native, 15 saved. */

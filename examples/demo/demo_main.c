@@ -42,8 +42,8 @@ static void usage(FILE *to)
             "                      a small buffer shows dropped events\n"
             "  -t, --tick-hz HZ    EventControl Tick rate, 1..100000 (default 10)\n"
             "  -s, --stages N      pipeline stages, 2..4 (default 4)\n"
-            "  -f, --fps N         capture rate, 0..100000; 0 = as fast as buffers allow\n"
-            "                      (default %u)\n"
+            "  -f, --fps N         capture rate, 0..100000 (default %u); 0 = a free-running\n"
+            "                      sensor, which loses frames whenever no buffer is free\n"
             "  -h, --help          this text\n",
             DEFAULT_FRAMES, DEFAULT_FPS);
 }

@@ -33,7 +33,7 @@
 typedef struct demo_config {
     uint32_t frames;    /**< frames to capture */
     unsigned stages;    /**< 2..4 */
-    unsigned fps;       /**< capture rate, frames per second; 0 = as fast as buffers allow */
+    unsigned fps;       /**< capture rate, frames per second; 0 = free-running (drops frames) */
 } demo_config_t;
 
 /** @brief Counts of one stage, written by its thread only, read after the join. */
