@@ -178,7 +178,8 @@ static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em
     if (lid == 0 || lid >= EVREC_QS_LOCAL_IDS) {
         return 1;
     }
-    return (__atomic_load_n(&tx->local_filter[lid >> 3], __ATOMIC_RELAXED) >> (lid & 7u)) & 1u;
+    unsigned bits = __atomic_load_n(&tx->local_filter[lid >> 3], __ATOMIC_RELAXED);
+    return (int)((bits >> (lid & 7u)) & 1u);
 }
 
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
