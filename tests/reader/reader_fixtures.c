@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evrec/evrec_save.h"
+
 #include "evrec/evrec_hash.h"
 
 int fx_buf_write(void *ctx, const void *data, size_t len)
@@ -285,6 +287,51 @@ uint64_t fx_file_to_stream(const fx_chunk_t *chunks, size_t n, uint64_t off)
     return UINT64_MAX;
 }
 
+static void put_be32(uint8_t *d, uint32_t v)
+{
+    d[0] = (uint8_t)(v >> 24);
+    d[1] = (uint8_t)(v >> 16);
+    d[2] = (uint8_t)(v >> 8);
+    d[3] = (uint8_t)v;
+}
+
+void fx_put_chunk(fx_buf_t *out, uint8_t type, const void *payload, uint32_t len)
+{
+    uint8_t h[8];
+    put_be32(h, ((uint32_t)type << 24) | len);
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), payload, len);
+    put_be32(h + 4, crc);
+    fx_buf_write(out, h, 8);
+    fx_buf_write(out, payload, len);
+}
+
+void fx_rechunk(const uint8_t *file, size_t size, size_t chunk, int insert_unknown, fx_buf_t *out)
+{
+    fx_chunk_t ch[4096];
+    size_t n = fx_chunks(file, size, ch, 4096);
+    fx_buf_t stream = {0};
+    fx_buf_write(out, file, EVREC_HEADER_SIZE);
+    if (insert_unknown) {
+        fx_put_chunk(out, 0x7F, "future", 6);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].type == EVREC_CHUNK_STREAM) {
+            fx_buf_write(&stream, file + ch[i].off + 8, ch[i].len);
+        } else if (ch[i].type != EVREC_CHUNK_END) {
+            fx_buf_write(out, file + ch[i].off, 8 + ch[i].len);
+        }
+    }
+    for (size_t at = 0; at < stream.len; at += chunk) {
+        size_t k = stream.len - at < chunk ? stream.len - at : chunk;
+        fx_put_chunk(out, EVREC_CHUNK_STREAM, stream.p + at, (uint32_t)k);
+    }
+    if (insert_unknown) {
+        fx_put_chunk(out, 0x42, "", 0);
+    }
+    fx_put_chunk(out, EVREC_CHUNK_END, "", 0);
+    fx_buf_free(&stream);
+}
+
 /* ---- reading ---- */
 
 void fx_read_all(const void *data, size_t size, const evrec_reader_options_t *opt, fx_read_t *out)
@@ -308,6 +355,24 @@ void fx_read_all(const void *data, size_t size, const evrec_reader_options_t *op
     out->end = st;
     out->err = *evrec_reader_error(r);
     evrec_reader_close(r);
+    /* Last byte of each record, independently of the reader (damaged files: the chunk list is
+     * that of what is there, which is right for the records before the damage). */
+    int container = size >= 8 && memcmp(data, EVREC_MAGIC, 8) == 0;
+    size_t max = size / 8 + 1, nch = 0;
+    fx_chunk_t *ch = container ? malloc(max * sizeof *ch) : NULL;
+    if (ch) {
+        nch = fx_chunks(data, size, ch, max);
+    }
+    for (size_t i = 0; i < out->count; i++) {
+        fx_rec_t *f = &out->recs[i];
+        if (container) {
+            uint64_t pos = fx_file_to_stream(ch, nch, f->r.offset);
+            f->last_byte = fx_stream_to_file(ch, nch, pos + f->r.size - 1);
+        } else {
+            f->last_byte = f->r.offset + f->r.size - 1;
+        }
+    }
+    free(ch);
 }
 
 void fx_read_free(fx_read_t *r)

@@ -98,6 +98,13 @@ uint64_t fx_stream_to_file(const fx_chunk_t *chunks, size_t n, uint64_t pos);
 /* Stream position of file offset `off` (which must lie in a STREAM payload). */
 uint64_t fx_file_to_stream(const fx_chunk_t *chunks, size_t n, uint64_t off);
 
+/* Rewrite a valid container with its stream cut into chunks of `chunk` bytes (records then
+ * straddle chunks); other chunks are kept. insert_unknown: add a chunk of type 0x7F (a future
+ * minor version's) after the header and one before END, which a reader must skip. */
+void fx_rechunk(const uint8_t *file, size_t size, size_t chunk, int insert_unknown, fx_buf_t *out);
+/* Append a chunk (header with CRC-32C, payload). */
+void fx_put_chunk(fx_buf_t *out, uint8_t type, const void *payload, uint32_t len);
+
 /* ---- reading everything ---- */
 typedef struct fx_rec {
     evrec_record_t r;
