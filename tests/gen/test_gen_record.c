@@ -305,3 +305,19 @@ Test(gen_record, full_buffer_counts_drops)
     cr_assert_eq(r.recorded, 12);
     cr_assert_eq(r.dropped, 5);
 }
+
+/* The other golden schemas, compiled with the same flags: their tables are valid too. */
+extern const evrec_meta_t minimal_meta;
+extern const evrec_meta_t a_rather_long_schema_name_meta;
+
+Test(gen_record, other_golden_schemas_validate)
+{
+    const evrec_meta_t *m[] = {&minimal_meta, &a_rather_long_schema_name_meta};
+    for (size_t i = 0; i < 2; i++) {
+        const char *what = NULL;
+        cr_assert_eq(evrec_meta_validate(m[i], NULL, &what), EVREC_OK, "%s", what);
+        cr_assert_eq(evrec_meta_schema_hash(m[i]), m[i]->schema_hash);
+    }
+    cr_assert_eq(minimal_meta.event_count, 1);
+    cr_assert_eq(a_rather_long_schema_name_meta.event_count, 3);
+}
