@@ -1,7 +1,5 @@
 /* The trace buffer, its host (attach/detach) and the record path (CCore EventRecorderHost and
  * EventRecorder, seed 003). One atomic fetch-and-add per record; see evrec_recorder.h. */
-#include <string.h>
-
 #include "evrec/evrec_recorder.h"
 
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
@@ -13,7 +11,7 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
     if (size < EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u) {
         return EVREC_E_ARG;
     }
-    memset(rec, 0, sizeof *rec);
+    __builtin_memset(rec, 0, sizeof *rec);
     rec->buf = (uint8_t *)buf;
     rec->size = size;
     return EVREC_OK;
@@ -21,10 +19,10 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
 
 void evrec_host_init(evrec_host_t *host)
 {
-    memset(host, 0, sizeof *host);
-    atomic_init(&host->pos, EVREC_POS_CLOSED);
-    atomic_init(&host->dropped, 0);
-    atomic_init(&host->fail_pos, EVREC_POS_CLOSED);
+    __builtin_memset(host, 0, sizeof *host);
+    evrec_atomic_store(&host->pos, EVREC_POS_CLOSED);
+    evrec_atomic_store(&host->dropped, 0);
+    evrec_atomic_store(&host->fail_pos, EVREC_POS_CLOSED);
 }
 
 /* A zero-initialised static host has pos 0 and cap 0: the pre-check `pos >= cap` holds and the
@@ -56,7 +54,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
         return EVREC_E_META;
     }
     /* 0xFF everywhere: an uncommitted slot reads id 0xFFFF (EVREC_ID_NONE). */
-    memset(rec->buf, 0xFF, rec->size);
+    __builtin_memset(rec->buf, 0xFF, rec->size);
     rec->meta = meta;
     rec->time_freq = time_freq;
     rec->used = 0;
@@ -69,10 +67,10 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     host->cap = rec->size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
     host->meta = meta;
     host->rec = rec;
-    atomic_store_explicit(&host->dropped, 0, memory_order_relaxed);
-    atomic_store_explicit(&host->fail_pos, EVREC_POS_CLOSED, memory_order_relaxed);
+    evrec_atomic_store(&host->dropped, 0);
+    evrec_atomic_store(&host->fail_pos, EVREC_POS_CLOSED);
     /* Publishing pos (release) makes buf/cap/meta visible to every reserve (acquire). */
-    atomic_store_explicit(&host->pos, EVREC_CONTROL_SLOT, memory_order_release);
+    evrec_atomic_store(&host->pos, EVREC_CONTROL_SLOT);
     return EVREC_OK;
 }
 
@@ -81,13 +79,12 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     if (host_detached(host, pos)) {
         return NULL;
     }
-    atomic_fetch_add_explicit(&host->dropped, 1, memory_order_relaxed);
+    evrec_atomic_fetch_add(&host->dropped, 1);
     if (pos < host->cap) {
         /* This allocation crossed the end: remember where the committed records stop. Every
          * later allocation starts at or after it, so the smallest such pos is the end. */
-        size_t cur = atomic_load_explicit(&host->fail_pos, memory_order_relaxed);
-        while (pos < cur && !atomic_compare_exchange_weak_explicit(
-                                &host->fail_pos, &cur, pos, memory_order_release, memory_order_relaxed)) {
+        size_t cur = evrec_atomic_load(&host->fail_pos);
+        while (pos < cur && !evrec_atomic_cas(&host->fail_pos, &cur, pos)) {
         }
     }
     return NULL;
@@ -110,7 +107,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     evrec_recorder_t *rec = host->rec;
     const evrec_meta_t *meta = host->meta;
     /* 1. Close allocation: every later reserve sees pos >= EVREC_POS_CLOSED. */
-    size_t end = atomic_exchange_explicit(&host->pos, EVREC_POS_CLOSED, memory_order_acq_rel);
+    size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
     uint32_t stop_time = EVREC_PORT_TIMESTAMP();
     /* 2. Walk the allocated records, waiting for each to be committed. A slot whose allocation
      * failed is never written, so the walk also ends at fail_pos, re-read while waiting (the
@@ -122,7 +119,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
         const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(rec->buf + q);
         uint16_t id;
         while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
-            size_t f = atomic_load_explicit(&host->fail_pos, memory_order_acquire);
+            size_t f = evrec_atomic_load_acquire(&host->fail_pos);
             if (f <= q) {
                 break;
             }
@@ -142,7 +139,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
     rec->used = q + EVREC_CONTROL_SLOT;
     rec->recorded = count + 1;
-    rec->dropped = atomic_load_explicit(&host->dropped, memory_order_relaxed);
+    rec->dropped = evrec_atomic_load(&host->dropped);
     rec->state = 2;
     /* host->meta stays: a racing evrec_record() may still read it (the caller keeps meta alive
      * until save), and its fetch-and-add then sees the host closed. */
@@ -155,7 +152,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 
 evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields)
 {
-    size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+    size_t seen = evrec_atomic_load(&host->pos);
     if (seen >= host->cap) {
         evrec_reserve_failed(host, seen);
         return host_detached(host, seen) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
@@ -166,13 +163,13 @@ evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fie
     if (n == 0) {
         return meta ? EVREC_E_BAD_ID : EVREC_E_NOT_RECORDING;
     }
-    size_t p = atomic_fetch_add_explicit(&host->pos, n, memory_order_acquire);
+    size_t p = evrec_atomic_fetch_add(&host->pos, n);
     if (p + n > host->cap) {
         evrec_reserve_failed(host, p);
         return host_detached(host, p) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
     }
     uint8_t *slot = host->buf + p;
-    memcpy(slot + 6, (const uint8_t *)fields + 6, n - 6);
+    __builtin_memcpy(slot + 6, (const uint8_t *)fields + 6, n - 6);
     ((evrec_record_header_t *)(void *)slot)->time = t;
     evrec_commit(slot, event_id);
     return EVREC_OK;
@@ -182,7 +179,7 @@ evrec_status evrec_tick(evrec_host_t *host)
 {
     evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(host, EVREC_CONTROL_SLOT);
     if (!e) {
-        size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+        size_t seen = evrec_atomic_load(&host->pos);
         return host_detached(host, seen) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
     }
     e->type = EVREC_CONTROL_TICK;

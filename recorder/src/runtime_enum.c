@@ -1,6 +1,4 @@
 /* Run-time enum value names (CCore EventEnumValue, seed 003): lock-free allocation. */
-#include <stdatomic.h>
-
 #include "evrec/evrec_meta.h"
 
 evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
@@ -16,7 +14,7 @@ evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uin
     for (uint32_t i = 0; i < lim - base; i++) {
         names[i] = 0;
     }
-    __atomic_store_n(&e->next, base, __ATOMIC_RELEASE);
+    evrec_atomic_store(&e->next, base);
     return EVREC_OK;
 }
 
@@ -26,15 +24,14 @@ evrec_status evrec_runtime_enum_alloc(evrec_runtime_enum_t *e, const char *name,
         return EVREC_E_ARG;
     }
     /* Load first so that an exhausted enum is never advanced (no wrap of `next`). */
-    uint32_t v = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
+    size_t v = evrec_atomic_load(&e->next);
     do {
         if (v >= e->lim) {
             *value = e->lim;
             return EVREC_E_EXHAUSTED;
         }
-    } while (!__atomic_compare_exchange_n(&e->next, &v, v + 1u, 1, __ATOMIC_ACQ_REL,
-                                          __ATOMIC_RELAXED));
+    } while (!evrec_atomic_cas(&e->next, &v, v + 1u));
     __atomic_store_n(&e->names[v - e->base], name, __ATOMIC_RELEASE);
-    *value = v;
+    *value = (uint32_t)v;
     return EVREC_OK;
 }

@@ -1,8 +1,6 @@
 /* Save: the CCore stream (seed 003 "Binary output", CCORE-NOTES.md "File grammar"), big-endian,
  * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
-#include <string.h>
-
 #include "evrec/evrec_save.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
@@ -69,7 +67,7 @@ static void put(out_t *o, const void *p, size_t len)
     while (len) {
         size_t room = sizeof o->buf - o->n;
         size_t k = len < room ? len : room;
-        memcpy(o->buf + o->n, s, k);
+        __builtin_memcpy(o->buf + o->n, s, k);
         o->n += k;
         s += k;
         len -= k;
@@ -96,7 +94,10 @@ static void put_u32(out_t *o, uint32_t v)
 
 static void put_string(out_t *o, const char *s)
 {
-    size_t len = strlen(s);
+    size_t len = 0;
+    while (s[len]) {
+        len++;
+    }
     put_u32(o, (uint32_t)len);
     put(o, s, len);
 }
@@ -105,7 +106,7 @@ static void put_string(out_t *o, const char *s)
 
 static uint32_t runtime_count(const evrec_runtime_enum_t *r)
 {
-    uint32_t next = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE);
+    uint32_t next = (uint32_t)evrec_atomic_load_acquire(&r->next);
     uint32_t top = next < r->lim ? next : r->lim;
     uint32_t n = 0;
     for (uint32_t v = r->base; v < top; v++) {
@@ -131,7 +132,7 @@ static void put_enum(out_t *o, const evrec_enum_desc_t *e, int canonical)
     put_u32(o, e->value_count + extra);
     uint32_t i = 0;
     if (r && extra) {
-        uint32_t next = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE);
+        uint32_t next = (uint32_t)evrec_atomic_load_acquire(&r->next);
         uint32_t top = next < r->lim ? next : r->lim;
         while (i < e->value_count && e->values[i].value < r->base) {
             put_value(o, e->values[i].value, e->values[i].name, e->values[i].marker);
@@ -277,7 +278,7 @@ static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
     }
     if (width == 2) {
         uint16_t v;
-        memcpy(&v, s, 2);
+        __builtin_memcpy(&v, s, 2);
         d[0] = (uint8_t)(v >> 8);
         d[1] = (uint8_t)v;
         return d + 2;
@@ -431,8 +432,8 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     const evrec_meta_t *m = rec->meta;
     if (o.container) {
         uint8_t h[EVREC_HEADER_SIZE];
-        memset(h, 0, sizeof h);
-        memcpy(h, EVREC_MAGIC, 8);
+        __builtin_memset(h, 0, sizeof h);
+        __builtin_memcpy(h, EVREC_MAGIC, 8);
         h[8] = 0;
         h[9] = EVREC_FORMAT_MAJOR;
         h[10] = 0;

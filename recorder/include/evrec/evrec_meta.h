@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evrec/evrec_atomic.h"
 #include "evrec/evrec_status.h"
 
 #ifdef __cplusplus
@@ -111,7 +112,7 @@ typedef struct evrec_runtime_enum {
     uint32_t lim;        /**< one past the last value that can be handed out */
     uint8_t marker;      /**< marker given to every appended value */
     const char **names;  /**< user array, `lim - base` entries, names[v - base] */
-    uint32_t next;       /**< next value to hand out (accessed atomically) */
+    evrec_atomic_size_t next; /**< next value to hand out */
 } evrec_runtime_enum_t;
 
 /** @brief An enum type: an unsigned integer of a given width with names for some values. */

@@ -23,10 +23,10 @@
 #ifndef EVREC_RECORDER_H
 #define EVREC_RECORDER_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evrec/evrec_atomic.h"
 #include "evrec/evrec_meta.h"
 #include "evrec/evrec_status.h"
 #include "evrec_port.h"
@@ -62,12 +62,12 @@ typedef struct evrec_recorder {
  * Zero-initialise it or call evrec_host_init(). Fields are private.
  */
 typedef struct evrec_host {
-    _Atomic size_t pos;       /**< next free offset; >= EVREC_POS_CLOSED when detached */
+    evrec_atomic_size_t pos;  /**< next free offset; >= EVREC_POS_CLOSED when detached */
     uint8_t *buf;             /**< buffer of the attached recorder */
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
-    _Atomic uint64_t dropped; /**< drops in the current recording */
-    _Atomic size_t fail_pos;  /**< smallest offset whose allocation failed */
+    evrec_atomic_size_t dropped; /**< drops in the current recording (wraps at SIZE_MAX) */
+    evrec_atomic_size_t fail_pos; /**< smallest offset whose allocation failed */
     evrec_recorder_t *rec;    /**< attached recorder */
 } evrec_host_t;
 
@@ -136,12 +136,12 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  */
 static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
 {
-    size_t seen = atomic_load_explicit(&host->pos, memory_order_relaxed);
+    size_t seen = evrec_atomic_load(&host->pos);
     if (__builtin_expect(seen >= host->cap, 0)) {
         return evrec_reserve_failed(host, seen);
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
-    size_t p = atomic_fetch_add_explicit(&host->pos, slot_size, memory_order_acquire);
+    size_t p = evrec_atomic_fetch_add(&host->pos, slot_size);
     if (__builtin_expect(p + slot_size > host->cap, 0)) {
         return evrec_reserve_failed(host, p);
     }

@@ -1,0 +1,126 @@
+/**
+ * @file evrec_atomic.h
+ * @brief The few atomic operations the recorder needs, on C11 atomics or on a port's critical
+ * section.
+ *
+ * A port whose core has C11 atomics that are lock-free for `size_t` (x86, AArch64, ARMv7-M and
+ * ARMv8-M main with LDREX/STREX, RISC-V with the A extension) leaves EVREC_PORT_HAS_ATOMICS at 1.
+ * A port without them (ARMv6-M: Cortex-M0/M0+, RV32 without A) defines in its evrec_port.h:
+ * `EVREC_PORT_HAS_ATOMICS 0` and the three parts of a critical section that is legal in an
+ * interrupt handler and nests: `EVREC_PORT_CRITICAL_STATE` (a declaration),
+ * `EVREC_PORT_CRITICAL_ENTER()` and `EVREC_PORT_CRITICAL_EXIT()` (both compiler barriers).
+ * Loads and stores of aligned `size_t` and `uint16_t` are single instructions on every target and
+ * need no critical section.
+ */
+#ifndef EVREC_ATOMIC_H
+#define EVREC_ATOMIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec_port.h"
+
+#ifndef EVREC_PORT_HAS_ATOMICS
+#define EVREC_PORT_HAS_ATOMICS 1
+#endif
+
+#if EVREC_PORT_HAS_ATOMICS
+#include <stdatomic.h>
+
+/** A size_t that is read and modified atomically. */
+typedef _Atomic size_t evrec_atomic_size_t;
+
+/** @brief Atomic `old = *p; *p += v; return old;` with acquire order. **Context:** any. */
+static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_acquire);
+}
+
+/** @brief Atomic exchange with acquire-release order. **Context:** any. */
+static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
+{
+    return atomic_exchange_explicit(p, v, memory_order_acq_rel);
+}
+
+/** @brief If `*p == *expected` store `v` and return 1, else load `*expected` and return 0. */
+static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, size_t v)
+{
+    return atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_acq_rel,
+                                                 memory_order_relaxed);
+}
+
+/** @brief Relaxed load. */
+static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p)
+{
+    return atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_relaxed);
+}
+
+/** @brief Acquire load. */
+static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
+{
+    return atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_acquire);
+}
+
+/** @brief Release store. */
+static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
+
+#else /* critical-section port */
+
+typedef volatile size_t evrec_atomic_size_t;
+
+static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
+{
+    size_t old;
+    EVREC_PORT_CRITICAL_STATE;
+    EVREC_PORT_CRITICAL_ENTER();
+    old = *p;
+    *p = old + v;
+    EVREC_PORT_CRITICAL_EXIT();
+    return old;
+}
+
+static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
+{
+    size_t old;
+    EVREC_PORT_CRITICAL_STATE;
+    EVREC_PORT_CRITICAL_ENTER();
+    old = *p;
+    *p = v;
+    EVREC_PORT_CRITICAL_EXIT();
+    return old;
+}
+
+static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, size_t v)
+{
+    int ok;
+    EVREC_PORT_CRITICAL_STATE;
+    EVREC_PORT_CRITICAL_ENTER();
+    ok = *p == *expected;
+    if (ok) {
+        *p = v;
+    } else {
+        *expected = *p;
+    }
+    EVREC_PORT_CRITICAL_EXIT();
+    return ok;
+}
+
+static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p) { return *p; }
+static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
+{
+    size_t v = *p;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return v;
+}
+static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    *p = v;
+}
+
+#endif
+
+#endif /* EVREC_ATOMIC_H */
