@@ -1,0 +1,401 @@
+/* The `evrec` command: info and dump on good, damaged and CCore files; help; bad usage; exit
+ * codes 0 / 1 / 2; errors on stderr prefixed "evrec: ". Runs the built binary. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reader_fixtures.h"
+
+#define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
+
+typedef struct run {
+    int status; /* exit code, or -1 when killed by a signal */
+    char *out, *err;
+    size_t out_len, err_len;
+} run_t;
+
+static char *slurp(int fd, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *p = malloc(cap + 1);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t k;
+    while ((k = read(fd, p + n, cap - n)) > 0) {
+        n += (size_t)k;
+        if (n == cap) {
+            cap *= 2;
+            p = realloc(p, cap + 1);
+        }
+    }
+    p[n] = 0;
+    *len = n;
+    return p;
+}
+
+/* Run a program with arguments (NULL-terminated), capture stdout/stderr. */
+static run_t run_prog(const char *prog, ...)
+{
+    const char *argv[32];
+    int argc = 0;
+    argv[argc++] = prog;
+    va_list ap;
+    va_start(ap, prog);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL && argc < 31) {
+        argv[argc++] = a;
+    }
+    va_end(ap);
+    argv[argc] = NULL;
+    char out_path[] = "/tmp/evrec-cli-out-XXXXXX", err_path[] = "/tmp/evrec-cli-err-XXXXXX";
+    int out = mkstemp(out_path), err = mkstemp(err_path);
+    cr_assert(out >= 0 && err >= 0);
+    unlink(out_path);
+    unlink(err_path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out, 1);
+        dup2(err, 2);
+        execv(prog, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    run_t r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(out, &r.out_len);
+    r.err = slurp(err, &r.err_len);
+    close(out);
+    close(err);
+    return r;
+}
+#define run_evrec(...) run_prog(EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
+
+static void run_free(run_t *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) {
+        n += *s == '\n';
+    }
+    return n;
+}
+
+/* Every stderr line starts with "evrec: ". */
+static void stderr_lines_prefixed(const run_t *r)
+{
+    for (const char *line = r->err; *line;) {
+        cr_assert(strncmp(line, "evrec: ", 7) == 0, "stderr line without prefix: %s", line);
+        const char *nl = strchr(line, '\n');
+        cr_assert_not_null(nl, "stderr line without newline");
+        line = nl + 1;
+    }
+}
+
+#define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
+
+/* ---- help and usage ---- */
+
+Test(cli, help)
+{
+    run_t r = run_evrec("--help");
+    cr_assert_eq(r.status, 0);
+    assert_has(r.out, "usage: evrec <command>");
+    assert_has(r.out, "  info ");
+    assert_has(r.out, "  dump ");
+    cr_assert_eq(r.err_len, 0u);
+    run_free(&r);
+    r = run_evrec("help");
+    cr_assert_eq(r.status, 0);
+    assert_has(r.out, "commands:");
+    run_free(&r);
+    r = run_evrec("help", "dump");
+    cr_assert_eq(r.status, 0);
+    assert_has(r.out, "usage: evrec dump");
+    run_free(&r);
+    r = run_evrec("dump", "--help");
+    cr_assert_eq(r.status, 0);
+    assert_has(r.out, "--limit N");
+    run_free(&r);
+    r = run_evrec("info", "-h");
+    cr_assert_eq(r.status, 0);
+    assert_has(r.out, "usage: evrec info");
+    run_free(&r);
+}
+
+Test(cli, bad_usage_exits_2)
+{
+    static const char *const cases[][4] = {
+        {"frobnicate", REF_PATH, NULL, NULL},
+        {"info", NULL, NULL, NULL},
+        {"info", REF_PATH, REF_PATH, NULL},
+        {"dump", "--limit", "ten", REF_PATH},
+        {"dump", "--nope", REF_PATH, NULL},
+        {"dump", "--tick-hz", "0", REF_PATH},
+        {"dump", REF_PATH, "--limit", NULL},
+        {"help", "nothing", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_t r = run_prog(EVREC_CLI_PATH, cases[i][0], cases[i][1], cases[i][2], cases[i][3], (const char *)NULL);
+        cr_assert_eq(r.status, 2, "case %zu: exit %d", i, r.status);
+        cr_assert_eq(count_lines(r.err), 1u, "case %zu: %s", i, r.err);
+        stderr_lines_prefixed(&r);
+        cr_assert_eq(r.out_len, 0u, "case %zu", i);
+        run_free(&r);
+    }
+    run_t r = run_prog(EVREC_CLI_PATH, (const char *)NULL);
+    cr_assert_eq(r.status, 2);
+    assert_has(r.err, "usage:");
+    run_free(&r);
+}
+
+/* ---- ref.bin (bare CCore) ---- */
+
+Test(cli, info_ccore)
+{
+    run_t r = run_evrec("info", REF_PATH);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_has(r.out, "format:      ccore");
+    assert_has(r.out, "time_freq:   1000000 Hz\n");
+    assert_has(r.out, "event types: 3\n");
+    assert_has(r.out, "      0  EventControl  -                    7               3\n");
+    assert_has(r.out, "      1  NestEvent     ObjEvent            13               1\n");
+    assert_has(r.out, "      2  ObjEvent      -                    9               2\n");
+    assert_has(r.out, "records:     6\n");
+    assert_has(r.out, "duration:    0.005000000 s (5000 ticks)\n");
+    assert_has(r.out, "first time:  0xFFFFF000");
+    assert_has(r.out, "last time:   0x00000388");
+    assert_has(r.out, "damage:      intact\n");
+    cr_assert_eq(r.err_len, 0u);
+    run_free(&r);
+}
+
+Test(cli, dump_ccore_exact)
+{
+    run_t r = run_evrec("dump", REF_PATH);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out,
+                     "     0.000000000  EventControl            type=Start [Push]\n"
+                     "     0.001000000  ObjEvent                obj=ObjA type=Lock [Up]\n"
+                     "     0.002000000  EventControl            type=Tick [Tick]\n"
+                     "     0.003000000  NestEvent     ObjEvent  obj=ObjB inner.a=90 inner.b=16909060 [Push]\n"
+                     "     0.004000000  ObjEvent                obj=ObjA type=Unlock [Down]\n"
+                     "     0.005000000  EventControl            type=Stop [Stop]\n");
+    cr_assert_eq(r.err_len, 0u);
+    run_free(&r);
+    r = run_evrec("dump", "--limit", "2", "--hex", "--offsets", REF_PATH);
+    cr_assert_eq(r.status, 0);
+    cr_assert_str_eq(r.out, "         426       0.000000000  EventControl            type=Start [Push]\n"
+                            "         433       0.001000000  ObjEvent                obj=ObjA type=Lock [Up]\n");
+    run_free(&r);
+    r = run_evrec("dump", "-x", "-n", "4", REF_PATH);
+    assert_has(r.out, "inner.a=0x5A inner.b=0x01020304 [Push]\n");
+    run_free(&r);
+}
+
+/* ---- recorded containers ---- */
+
+static char *recorded_file(size_t n, int bare, uint64_t *recorded, fx_buf_t *keep)
+{
+    fx_buf_t f = {0};
+    uint64_t rc = fx_record(n, bare, &f);
+    if (recorded) {
+        *recorded = rc;
+    }
+    char *path = fx_temp_file(f.p, f.len, ".evr");
+    if (keep) {
+        *keep = f;
+    } else {
+        fx_buf_free(&f);
+    }
+    return path;
+}
+
+Test(cli, info_and_dump_container)
+{
+    uint64_t recorded;
+    char *path = recorded_file(30, 0, &recorded, NULL);
+    run_t r = run_evrec("info", path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_has(r.out, "format:      evrec container v1.0");
+    char want[128];
+    snprintf(want, sizeof want, "schema hash: 0x%016llx (matches the meta-info)\n",
+             (unsigned long long)fx_meta_init()->schema_hash);
+    assert_has(r.out, want);
+    snprintf(want, sizeof want, "records:     %llu; header: %llu recorded\n", (unsigned long long)recorded,
+             (unsigned long long)recorded);
+    assert_has(r.out, want);
+    assert_has(r.out, "dropped:     0\n");
+    assert_has(r.out, "      2  EvSimple      EvAll               10              15\n");
+    assert_has(r.out, "damage:      intact\n");
+    run_free(&r);
+
+    r = run_evrec("dump", path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(count_lines(r.out), recorded);
+    cr_assert_eq(r.err_len, 0u);
+    /* Times come from the TSC; the rest of each line is exact. Columns: name padded to the
+     * longest event name (EventControl), class column only for events of another class. */
+    assert_has(r.out, "0.000000000  EventControl         type=Start [Push]\n");
+    assert_has(r.out, "  EvAll                a=0 b=0 c=0 color=Red level=Info type=High in.p=48879 in.q.x=1 "
+                      "in.q.y=4294967295 in.color=Green obj=TaskA [Wait]\n");
+    assert_has(r.out, "  EvSimple      EvAll  v=2768281143\n");
+    /* type=2 has no name: no marker although color=Blue has one (the `type` field wins). */
+    assert_has(r.out, "  EvAll                a=14 b=62 c=1013904226 color=Blue level=2 type=2 in.p=48877 in.q.x=3 "
+                      "in.q.y=4294967293 in.color=Plain obj=TaskC\n");
+    assert_has(r.out, " obj=\"Task B\"");
+    assert_has(r.out, "  EventControl         type=Tick [Tick]\n");
+    assert_has(r.out, "  EventControl         type=Stop [Stop]\n");
+    run_free(&r);
+    unlink(path);
+    free(path);
+}
+
+/* ---- damaged files ---- */
+
+Test(cli, damaged_container_exit_1_good_records_printed)
+{
+    fx_buf_t f;
+    uint64_t recorded;
+    char *path = recorded_file(3000, 0, &recorded, &f);
+    fx_chunk_t ch[16];
+    size_t n = fx_chunks(f.p, f.len, ch, 16);
+    cr_assert_geq(n, 4u);
+    /* Flip a byte in the second STREAM chunk. */
+    uint64_t bad_chunk = ch[2].off;
+    cr_assert_eq(ch[2].type, EVREC_CHUNK_STREAM);
+    f.p[bad_chunk + 50] ^= 0xFF;
+    char *bad = fx_temp_file(f.p, f.len, ".evr");
+    fx_read_t rd;
+    fx_read_all(f.p, f.len, NULL, &rd);
+    size_t good = rd.count;
+    fx_read_free(&rd);
+    cr_assert_gt(good, 100u);
+    cr_assert_lt(good, recorded);
+
+    run_t r = run_evrec("dump", bad);
+    cr_assert_eq(r.status, 1);
+    cr_assert_eq(count_lines(r.out), good);
+    cr_assert_eq(count_lines(r.err), 1u);
+    stderr_lines_prefixed(&r);
+    char want[256];
+    snprintf(want, sizeof want, "evrec: %s: offset %llu: STREAM chunk at offset %llu", bad,
+             (unsigned long long)bad_chunk, (unsigned long long)bad_chunk);
+    assert_has(r.err, want);
+    run_free(&r);
+
+    r = run_evrec("info", bad);
+    cr_assert_eq(r.status, 1);
+    snprintf(want, sizeof want, "damage:      offset %llu: STREAM chunk", (unsigned long long)bad_chunk);
+    assert_has(r.out, want);
+    snprintf(want, sizeof want, "records:     %zu; header: %llu recorded", good, (unsigned long long)recorded);
+    assert_has(r.out, want);
+    cr_assert_eq(count_lines(r.err), 1u);
+    stderr_lines_prefixed(&r);
+    run_free(&r);
+
+    /* Truncated: the records of the cut chunk are printed, flagged unverified. */
+    char *cut = fx_temp_file(f.p, (size_t)bad_chunk + 2000, ".evr");
+    r = run_evrec("dump", cut);
+    cr_assert_eq(r.status, 1);
+    cr_assert_gt(count_lines(r.out), good);
+    assert_has(r.out, " (unverified)\n");
+    snprintf(want, sizeof want, "evrec: %s: offset %llu: file ends at offset %llu inside the STREAM chunk", cut,
+             (unsigned long long)bad_chunk, (unsigned long long)bad_chunk + 2000);
+    assert_has(r.err, want);
+    run_free(&r);
+
+    unlink(bad);
+    unlink(cut);
+    unlink(path);
+    free(bad);
+    free(cut);
+    free(path);
+    fx_buf_free(&f);
+}
+
+Test(cli, unreadable_inputs_exit_1)
+{
+    run_t r = run_evrec("info", "/nonexistent/file.evr");
+    cr_assert_eq(r.status, 1);
+    assert_has(r.err, "evrec: /nonexistent/file.evr: cannot open: No such file or directory\n");
+    cr_assert_eq(r.out_len, 0u);
+    run_free(&r);
+    char *text = fx_temp_file("hello world, this is not a trace\n", 33, ".txt");
+    r = run_evrec("dump", text);
+    cr_assert_eq(r.status, 1);
+    assert_has(r.err, ": offset 8: no evrec magic, and not a valid CCore stream: enum count");
+    cr_assert_eq(count_lines(r.err), 1u);
+    run_free(&r);
+    unlink(text);
+    free(text);
+}
+
+/* time_freq 0: seconds from the ticks at 10 Hz, or at the rate given with --tick-hz. */
+Test(cli, tick_derived_time)
+{
+    fx_native_t n = {0};
+    fx_native_control(&n, 0, EVREC_CONTROL_START);
+    for (uint32_t k = 1; k <= 4; k++) {
+        fx_native_simple(&n, k * 1000u - 500u, k);
+        fx_native_control(&n, k * 1000u, EVREC_CONTROL_TICK);
+    }
+    fx_native_control(&n, 4100u, EVREC_CONTROL_STOP);
+    fx_buf_t f = {0};
+    fx_native_save(&n, 0, 0, &f);
+    char *path = fx_temp_file(f.p, f.len, ".evr");
+    run_t r = run_evrec("dump", path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_has(r.out, "     0.050000000  EvSimple      EvAll  v=1\n");
+    assert_has(r.out, "     0.400000000  EventControl         type=Tick [Tick]\n");
+    assert_has(r.out, "     0.410000000  EventControl         type=Stop [Stop]\n");
+    run_free(&r);
+    r = run_evrec("dump", "--tick-hz", "1000", path);
+    assert_has(r.out, "     0.004000000  EventControl         type=Tick [Tick]\n");
+    run_free(&r);
+    r = run_evrec("info", path);
+    assert_has(r.out, "time_freq:   0 (unknown); using 10000 Hz derived from the ticks\n");
+    assert_has(r.out, "ticks:       4\n");
+    run_free(&r);
+    unlink(path);
+    free(path);
+    fx_buf_free(&f);
+    fx_native_free(&n);
+}
+
+#ifdef EVREC_DEMO_PATH
+/* End to end: the demo program's file through info and dump. */
+Test(cli, demo_file)
+{
+    char path[] = "/tmp/evrec-demo-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    run_t d = run_prog(EVREC_DEMO_PATH, "-o", path, "--frames", "20", (const char *)NULL);
+    cr_assert_eq(d.status, 0, "evrec-demo failed: %s%s", d.out, d.err);
+    run_free(&d);
+    run_t r = run_evrec("info", path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_has(r.out, "format:      evrec container v1.");
+    assert_has(r.out, "(matches the meta-info)");
+    assert_has(r.out, "damage:      intact\n");
+    run_free(&r);
+    r = run_evrec("dump", path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_gt(count_lines(r.out), 20u);
+    assert_has(r.out, "EventControl");
+    assert_has(r.out, "type=Start [Push]\n");
+    assert_has(r.out, "type=Stop [Stop]\n");
+    run_free(&r);
+    unlink(path);
+}
+#endif
