@@ -134,9 +134,10 @@ evrec_status rd_fail(evrec_reader_t *r, evrec_status st, uint64_t offset, const 
 /* Stream (reader_stream.c). */
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r);
 /* The next n (<= sizeof r->tmp) stream bytes, contiguous; NULL on failure with the error set
- * (`what` and `item_off` name the item being read: "record", "enum name"...). */
+ * (`what` and `item_off` name the item being read: "record", "enum name"...; `before` = bytes
+ * of that item already read, for the message). */
 const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what,
-                            uint64_t item_off);
+                            uint64_t item_off, size_t before);
 static inline const uint8_t *rd_need(evrec_reader_t *r, size_t n, const char *what, uint64_t item_off)
 {
     if (r->seg_len - r->seg_pos >= n) {
@@ -144,7 +145,7 @@ static inline const uint8_t *rd_need(evrec_reader_t *r, size_t n, const char *wh
         r->seg_pos += n;
         return p;
     }
-    return rd_need_slow(r, n, r->tmp, what, item_off);
+    return rd_need_slow(r, n, r->tmp, what, item_off, 0);
 }
 /* File offset of the next stream byte. */
 static inline uint64_t rd_stream_offset(const evrec_reader_t *r)

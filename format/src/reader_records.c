@@ -191,7 +191,7 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     }
     if (!d) {
         /* A record straddling two segments (or the stream's end): assemble it in r->rec. */
-        if (!rd_need_slow(r, 6, r->rec, "a record or the End record", off)) {
+        if (!rd_need_slow(r, 6, r->rec, "a record or the End record", off, 0)) {
             return r->err.status;
         }
         id = rd_be16(r->rec + 4);
@@ -199,7 +199,9 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
             return bad_id(r, id, off);
         }
         size = r->save_len[id];
-        if (!rd_need_slow(r, size - 6, r->rec + 6, "the record", off)) {
+        char what[64 + EVREC_READER_MAX_NAME];
+        snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, id), (unsigned)size);
+        if (!rd_need_slow(r, size - 6, r->rec + 6, what, off, 6)) {
             return r->err.status;
         }
         d = r->rec;

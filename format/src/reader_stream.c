@@ -62,6 +62,7 @@ static evrec_status parse_runtime_ranges(evrec_reader_t *r, uint64_t off, const 
  * the stream is over, cleanly (END chunk or end of a bare file) or not (then the error is set). */
 static int next_segment(evrec_reader_t *r)
 {
+    r->seg_file_off += r->seg_len; /* an empty segment at the end of the last one */
     r->seg_len = r->seg_pos = 0;
     if (r->stream_over || r->err.status != EVREC_OK) {
         return 0;
@@ -207,7 +208,8 @@ static int next_segment(evrec_reader_t *r)
     }
 }
 
-const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what, uint64_t item_off)
+const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what, uint64_t item_off,
+                            size_t before)
 {
     size_t got = 0;
     for (;;) {
@@ -228,13 +230,14 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
         if (r->container) {
             end = r->end_chunk_seen ? r->end_chunk_off : r->src.pos;
         }
-        if (got == 0) {
+        if (got + before == 0) {
             rd_fail(r, EVREC_E_TRUNCATED, item_off, "expected %s at offset %llu, but the stream ends there%s",
                     what, (unsigned long long)item_off, r->container ? " (END chunk)" : " (end of file)");
         } else {
             rd_fail(r, EVREC_E_TRUNCATED, item_off,
-                    "%s at offset %llu needs %u bytes, but the stream ends at offset %llu after %u",
-                    what, (unsigned long long)item_off, (unsigned)n, (unsigned long long)end, (unsigned)got);
+                    "%s at offset %llu: %u bytes expected, but the stream ends at offset %llu after %u",
+                    what, (unsigned long long)item_off, (unsigned)(n + before), (unsigned long long)end,
+                    (unsigned)(got + before));
         }
     }
     return NULL;

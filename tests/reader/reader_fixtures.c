@@ -102,7 +102,15 @@ static const evrec_event_desc_t events[FX_EVENT_COUNT] = {
     {FX_STRUCT_ALL, FX_EVENT_ALL},
     {FX_STRUCT_SIMPLE, FX_EVENT_ALL},
 };
-static evrec_meta_t meta = {0, FX_ENUM_COUNT, enums, FX_STRUCT_COUNT, structs, FX_EVENT_COUNT, events, 0};
+static evrec_meta_t meta = {
+    .time_freq = 0,
+    .enum_count = FX_ENUM_COUNT,
+    .enums = enums,
+    .struct_count = FX_STRUCT_COUNT,
+    .structs = structs,
+    .event_count = FX_EVENT_COUNT,
+    .events = events,
+};
 
 const evrec_meta_t *fx_meta_init(void)
 {
