@@ -18,4 +18,4 @@ static const evrec_struct_desc_t structs[] = {
 
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
 
-const evrec_meta_t bench_meta = {0, 1, enums, 2, structs, 2, events, 0};
+const evrec_meta_t bench_meta = {0, 1, enums, 2, structs, 2, events, 0, NULL};
