@@ -18,4 +18,13 @@ static const evrec_struct_desc_t structs[] = {
 
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
 
-const evrec_meta_t bench_meta = {0, 1, enums, 2, structs, 2, events, 0, NULL};
+const evrec_meta_t bench_meta = {
+    .time_freq = 0,
+    .enum_count = 1,
+    .enums = enums,
+    .struct_count = 2,
+    .structs = structs,
+    .event_count = 2,
+    .events = events,
+    .schema_hash = 0,
+};
