@@ -411,6 +411,83 @@ static void put_runtime_ranges(out_t *o, const evrec_meta_t *m, int as_chunk)
     write_chunk(o, EVREC_CHUNK_RUNTIME_ENUMS, d, n);
 }
 
+/* FIELD_INFO payload: u32 count, then per entry u16 struct_id, u16 field_index, u8 display,
+ * String unit, String description. Produced three times through fi_emit(): to measure its length,
+ * to compute the CRC over the header word and the payload (the header comes first), to send it. */
+typedef struct fi_pass {
+    out_t *o;       /* NULL: measuring */
+    uint32_t len;
+    uint32_t crc;
+} fi_pass_t;
+
+static void fi_emit(fi_pass_t *f, const void *p, size_t n)
+{
+    if (f->o) {
+        put(f->o, p, n);
+    } else {
+        f->len += (uint32_t)n;
+        f->crc = evrec_crc32c(f->crc, p, n);
+    }
+}
+
+static void fi_u32(fi_pass_t *f, uint32_t v)
+{
+    uint8_t d[4];
+    put_be32(d, v);
+    fi_emit(f, d, 4);
+}
+
+static void fi_string(fi_pass_t *f, const char *s)
+{
+    size_t len = 0;
+    while (s && s[len]) {
+        len++;
+    }
+    fi_u32(f, (uint32_t)len);
+    fi_emit(f, s, len);
+}
+
+static void fi_payload(fi_pass_t *f, const evrec_field_info_table_t *t)
+{
+    fi_u32(f, t->count);
+    for (uint32_t i = 0; i < t->count; i++) {
+        const evrec_field_info_t *e = &t->entries[i];
+        uint8_t d[5] = {(uint8_t)(e->struct_id >> 8), (uint8_t)e->struct_id,
+                        (uint8_t)(e->field_index >> 8), (uint8_t)e->field_index, e->display};
+        fi_emit(f, d, 5);
+        fi_string(f, e->unit);
+        fi_string(f, e->description);
+    }
+}
+
+static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
+{
+    const evrec_field_info_table_t *t = m->field_info;
+    if (!t || t->count == 0 || !t->entries) {
+        return;
+    }
+    fi_pass_t f = {NULL, 0, 0};
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    fi_payload(&f, t); /* measure */
+    if (f.len > 0xFFFFFFu) {
+        o->status = EVREC_E_ARG;
+        return;
+    }
+    put_be32(h, ((uint32_t)EVREC_CHUNK_FIELD_INFO << 24) | f.len);
+    /* The CRC covers the header word then the payload: a second pass chained onto the word. */
+    fi_pass_t g = {NULL, 0, evrec_crc32c(0, h, 4)};
+    fi_payload(&g, t);
+    put_be32(h + 4, g.crc);
+    sink_write(o, h, sizeof h);
+    /* Send the payload raw through the staging buffer (not as STREAM chunks). */
+    int was_container = o->container;
+    o->container = 0;
+    fi_pass_t s = {o, 0, 0};
+    fi_payload(&s, t);
+    flush(o);
+    o->container = was_container;
+}
+
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt)
 {
@@ -445,6 +522,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         put_be32(h + 44, evrec_crc32c(0, h, 44));
         sink_write(&o, h, sizeof h);
         put_runtime_ranges(&o, m, 1);
+        put_field_info_chunk(&o, m);
     }
     evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used, rec->size);
     if (o.container) {

@@ -701,8 +701,9 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
                    "    .event_count = %zu,\n"
                    "    .events = %s_events,\n"
                    "    .schema_hash = %s_SCHEMA_HASH,\n"
+                   "    .field_info = &%s_field_info,\n"
                    "};\n",
-                   p, s->time_freq, s->enum_count, p, s->struct_count, p, s->event_count, p, p);
+                   p, s->time_freq, s->enum_count, p, s->struct_count, p, s->event_count, p, p, p);
 
     /* Field display attributes. */
     size_t n_info = 0;

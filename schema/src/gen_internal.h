@@ -14,7 +14,7 @@
 /** Version of the generator, printed in the banner of every generated file. */
 #define GEN_VERSION "1.0"
 /** Generator ABI written into generated headers; must equal EVREC_GEN_ABI of evrec_gen.h. */
-#define GEN_ABI 1
+#define GEN_ABI 2
 /** Column limit of the generated code (schema/.clang-format). */
 #define GEN_COLUMNS 100
 

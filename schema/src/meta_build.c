@@ -82,7 +82,7 @@ int gen_meta_hash(gen_schema_t *s)
         events[i].class_id = (uint16_t)s->events[i].class_id;
     }
     evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count, enums, (uint32_t)s->struct_count,
-                         structs, (uint32_t)s->event_count, events, 0};
+                         structs, (uint32_t)s->event_count, events, 0, NULL};
     uint32_t bad = 0;
     const char *what = NULL;
     int rc = 0;

@@ -61,9 +61,9 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
             cr_assert_leq(len, 16384);
             memcpy(s + n, m->data + q + 8, len);
             n += len;
-        } else if (type == EVREC_CHUNK_RUNTIME_ENUMS) {
-            *saw_runtime = 1;
-            cr_assert_eq(n, 0, "RUNTIME_ENUMS must precede the stream");
+        } else if (type == EVREC_CHUNK_RUNTIME_ENUMS || type == EVREC_CHUNK_FIELD_INFO) {
+            *saw_runtime |= type == EVREC_CHUNK_RUNTIME_ENUMS;
+            cr_assert_eq(n, 0, "meta chunks must precede the stream");
         } else {
             cr_assert_fail("unknown chunk type %u", type);
         }
@@ -173,7 +173,7 @@ Test(save, sink_failure_at_every_point_reports_io)
 static const char *rt_store[4];
 static evrec_runtime_enum_t rt;
 static const evrec_enum_desc_t ref_enums[] = REF_ENUMS(&rt);
-static const evrec_meta_t ref_meta = {0, 3, ref_enums, 4, ref_structs, 3, ref_events, 0};
+static const evrec_meta_t ref_meta = {0, 3, ref_enums, 4, ref_structs, 3, ref_events, 0, NULL};
 
 Test(save, runtime_enum_ranges_chunk_and_exhaustion)
 {
@@ -247,4 +247,45 @@ Test(save, a_damaged_buffer_is_saved_up_to_the_damage)
     cr_assert_eq(be32(m.data + m.len - 7 - 16 + 8), 2, "last saved probe is seq 2");
     free(m.data);
     free(mem);
+}
+
+/* FIELD_INFO: the display attributes travel in their own chunk, before the stream. */
+static const evrec_field_info_t probe_info_entries[] = {
+    {1, 3, EVREC_DISPLAY_HEX, "frames", "sequence number"},
+    {1, 4, EVREC_DISPLAY_DEFAULT, NULL, NULL}};
+static const evrec_field_info_table_t probe_info = {0, 2, probe_info_entries};
+static const evrec_meta_t probe_meta_info = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, &probe_info};
+
+Test(save, field_info_chunk)
+{
+    static uint32_t mem[256];
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init(&rec, mem, sizeof mem), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta_info, 0), EVREC_OK);
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    mem_sink_t m = {0};
+    evrec_sink_t s = mem_sink_of(&m);
+    cr_assert_eq(evrec_save(&rec, &s), EVREC_OK);
+    const unsigned char *c = m.data + EVREC_HEADER_SIZE;
+    uint32_t len = 4 + (5 + 4 + 6 + 4 + 15) + (5 + 4 + 4);
+    cr_assert_eq(be32(c), (EVREC_CHUNK_FIELD_INFO << 24) | len);
+    cr_assert_eq(be32(c + 4), evrec_crc32c(evrec_crc32c(0, c, 4), c + 8, len));
+    const unsigned char *p = c + 8;
+    cr_assert_eq(be32(p), 2);
+    cr_assert_eq(p[4], 0); cr_assert_eq(p[5], 1); cr_assert_eq(p[6], 0); cr_assert_eq(p[7], 3);
+    cr_assert_eq(p[8], EVREC_DISPLAY_HEX);
+    cr_assert_eq(be32(p + 9), 6);
+    cr_assert_eq(memcmp(p + 13, "frames", 6), 0);
+    cr_assert_eq(be32(p + 19), 15);
+    cr_assert_eq(memcmp(p + 23, "sequence number", 15), 0);
+    cr_assert_eq(be32(p + 38 + 5), 0, "empty unit");
+    cr_assert_eq(be32(p + 38 + 9), 0, "empty description");
+    /* and the rest of the file is the usual chunk sequence */
+    size_t n;
+    int saw = 0;
+    free(unchunk(&m, &n, &saw));
+    cr_assert_eq(saw, 0);
+    free(m.data);
 }

@@ -146,6 +146,34 @@ typedef struct evrec_event_desc {
     uint16_t class_id;  /**< groups event types for display; CCore default = the event's own id */
 } evrec_event_desc_t;
 
+/** @brief How a host tool should display an integer field (schema key `format`). */
+typedef enum evrec_display {
+    EVREC_DISPLAY_DEFAULT = 0, /**< not given: decimal for integers, the name for enums */
+    EVREC_DISPLAY_DECIMAL = 1, /**< unsigned decimal */
+    EVREC_DISPLAY_HEX = 2,     /**< hexadecimal, zero-padded to the field's width */
+    EVREC_DISPLAY_ADDRESS = 3  /**< a target address: hex, to be symbolised by the host */
+} evrec_display;
+
+/**
+ * @brief Host-side display attributes of one struct field (schema keys `description`, `format`,
+ * `unit`). Not part of the CCore meta-info, not in the schema hash; saved in the container's
+ * FIELD_INFO chunk (format/FORMAT.md section 2).
+ */
+typedef struct evrec_field_info {
+    uint16_t struct_id;      /**< index in evrec_meta_t::structs */
+    uint16_t field_index;    /**< index in that struct's fields (0 = time, 1 = id for events) */
+    uint8_t display;         /**< an ::evrec_display */
+    const char *unit;        /**< unit text such as "us" or "bytes"; NULL = none */
+    const char *description; /**< one-line (or multi-line) text; NULL = none */
+} evrec_field_info_t;
+
+/** @brief The field display attributes of a meta-info (emitted by evrec-gen). */
+typedef struct evrec_field_info_table {
+    uint64_t schema_hash;              /**< the hash of the meta-info these entries describe */
+    uint32_t count;                    /**< entries in `entries` */
+    const evrec_field_info_t *entries; /**< may be NULL when count is 0 */
+} evrec_field_info_table_t;
+
 /** @brief The whole meta-info of a program: what a file needs to be self-describing. */
 typedef struct evrec_meta {
     uint64_t time_freq;                 /**< timestamp ticks per second; 0 = unknown (use ticks) */
@@ -156,6 +184,7 @@ typedef struct evrec_meta {
     uint32_t event_count;               /**< at least 1: event 0 is EventControl */
     const evrec_event_desc_t *events;
     uint64_t schema_hash;               /**< xxHash64 of the canonical meta-info; 0 = not given */
+    const evrec_field_info_table_t *field_info; /**< display attributes, or NULL */
 } evrec_meta_t;
 
 /** Table entries for the EventControlType enum values: use inside an evrec_enum_value_t array. */

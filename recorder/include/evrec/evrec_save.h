@@ -40,7 +40,8 @@ extern "C" {
 enum evrec_chunk_type {
     EVREC_CHUNK_END = 0,    /**< last chunk, empty */
     EVREC_CHUNK_STREAM = 1, /**< the next bytes of the CCore stream */
-    EVREC_CHUNK_RUNTIME_ENUMS = 2 /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
+    EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
+    EVREC_CHUNK_FIELD_INFO = 3 /**< field display attributes (format/FORMAT.md section 2) */
 };
 
 /**

@@ -14,43 +14,18 @@
 
 #include <stdint.h>
 
+#include "evrec/evrec_meta.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Generator ABI of this evrec: generated headers check it with `#if`. Bumped whenever the shape
- * of the generated code or of the tables below changes (evrec-gen 1.x writes ABI 1). */
-#define EVREC_GEN_ABI 1
+ * of the generated code or of the tables below changes (evrec-gen 1.x writes ABI 2: the meta-info points at its field display table). */
+#define EVREC_GEN_ABI 2
 
-/** @brief How a host tool should display an integer field (schema key `format`). */
-typedef enum evrec_display {
-    EVREC_DISPLAY_DEFAULT = 0, /**< not given: decimal for integers, the name for enums */
-    EVREC_DISPLAY_DECIMAL = 1, /**< unsigned decimal */
-    EVREC_DISPLAY_HEX = 2,     /**< hexadecimal, zero-padded to the field's width */
-    EVREC_DISPLAY_ADDRESS = 3  /**< a target address: hex, to be symbolised by the host */
-} evrec_display;
-
-/**
- * @brief Host-side display attributes of one struct field (schema keys `description`, `format`,
- * `unit`). They are not part of the CCore meta-info and do not enter the schema hash.
- */
-typedef struct evrec_field_info {
-    uint16_t struct_id;      /**< index in evrec_meta_t::structs */
-    uint16_t field_index;    /**< index in that struct's fields (0 = time, 1 = id for events) */
-    uint8_t display;         /**< an ::evrec_display */
-    const char *unit;        /**< unit text such as "us" or "bytes"; NULL = none */
-    const char *description; /**< one-line (or multi-line) text; NULL = none */
-} evrec_field_info_t;
-
-/**
- * @brief Every field of a schema that has at least one attribute, sorted by (struct_id,
- * field_index). Emitted by evrec-gen as `NAME_field_info`.
- */
-typedef struct evrec_field_info_table {
-    uint64_t schema_hash;              /**< the hash of the meta-info these entries describe */
-    uint32_t count;                    /**< entries in `entries` */
-    const evrec_field_info_t *entries; /**< may be NULL when count is 0 */
-} evrec_field_info_table_t;
+/* evrec_display, evrec_field_info_t and evrec_field_info_table_t live in evrec/evrec_meta.h:
+ * the meta-info points at the table and save writes it into the file (FIELD_INFO chunk). */
 
 #ifdef __cplusplus
 }

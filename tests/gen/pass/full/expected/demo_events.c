@@ -183,6 +183,7 @@ const evrec_meta_t demo_meta = {
     .event_count = 8,
     .events = demo_events,
     .schema_hash = demo_SCHEMA_HASH,
+    .field_info = &demo_field_info,
 };
 
 /* {struct id, field index, format, unit, description} */

@@ -77,6 +77,7 @@ const evrec_meta_t a_rather_long_schema_name_meta = {
     .event_count = 3,
     .events = a_rather_long_schema_name_events,
     .schema_hash = a_rather_long_schema_name_SCHEMA_HASH,
+    .field_info = &a_rather_long_schema_name_field_info,
 };
 
 /* {struct id, field index, format, unit, description} */

@@ -41,6 +41,7 @@ const evrec_meta_t minimal_meta = {
     .event_count = 1,
     .events = minimal_events,
     .schema_hash = minimal_SCHEMA_HASH,
+    .field_info = &minimal_field_info,
 };
 
 const evrec_field_info_table_t minimal_field_info = {
