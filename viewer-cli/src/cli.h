@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "evrec/evrec_reader.h"
 
@@ -38,10 +39,26 @@ typedef struct cli_buf {
     char *p;
     size_t len, cap;
 } cli_buf_t;
-void cli_buf_reserve(cli_buf_t *b, size_t more);
-void cli_buf_put(cli_buf_t *b, const char *s, size_t n);
-void cli_buf_puts(cli_buf_t *b, const char *s);
-void cli_buf_putc(cli_buf_t *b, char c);
+/* Grow so that `more` bytes fit (exits with CLI_BAD_INPUT when memory runs out). */
+void cli_buf_grow(cli_buf_t *b, size_t more);
+static inline void cli_buf_reserve(cli_buf_t *b, size_t more)
+{
+    if (b->cap - b->len < more) {
+        cli_buf_grow(b, more);
+    }
+}
+static inline void cli_buf_put(cli_buf_t *b, const char *s, size_t n)
+{
+    cli_buf_reserve(b, n);
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+static inline void cli_buf_puts(cli_buf_t *b, const char *s) { cli_buf_put(b, s, strlen(s)); }
+static inline void cli_buf_putc(cli_buf_t *b, char c)
+{
+    cli_buf_reserve(b, 1);
+    b->p[b->len++] = c;
+}
 void cli_buf_u64(cli_buf_t *b, uint64_t v);
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
 void cli_buf_pad(cli_buf_t *b, size_t target_len);

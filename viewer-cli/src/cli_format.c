@@ -4,11 +4,8 @@
 
 #include "cli.h"
 
-void cli_buf_reserve(cli_buf_t *b, size_t more)
+void cli_buf_grow(cli_buf_t *b, size_t more)
 {
-    if (b->cap - b->len >= more) {
-        return;
-    }
     size_t c = b->cap ? b->cap : 4096;
     while (c - b->len < more) {
         c *= 2;
@@ -22,29 +19,25 @@ void cli_buf_reserve(cli_buf_t *b, size_t more)
     b->cap = c;
 }
 
-void cli_buf_put(cli_buf_t *b, const char *s, size_t n)
-{
-    cli_buf_reserve(b, n);
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-}
-
-void cli_buf_puts(cli_buf_t *b, const char *s) { cli_buf_put(b, s, strlen(s)); }
-
-void cli_buf_putc(cli_buf_t *b, char c)
-{
-    cli_buf_reserve(b, 1);
-    b->p[b->len++] = c;
-}
-
 void cli_buf_u64(cli_buf_t *b, uint64_t v)
 {
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
     char t[20];
     size_t n = 0;
-    do {
-        t[sizeof t - 1 - n++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
+    while (v >= 100u) {
+        unsigned d = (unsigned)(v % 100u) * 2u;
+        v /= 100u;
+        t[sizeof t - 1 - n++] = pairs[d + 1];
+        t[sizeof t - 1 - n++] = pairs[d];
+    }
+    if (v >= 10u) {
+        t[sizeof t - 1 - n++] = pairs[v * 2u + 1];
+        t[sizeof t - 1 - n++] = pairs[v * 2u];
+    } else {
+        t[sizeof t - 1 - n++] = (char)('0' + v);
+    }
     cli_buf_put(b, t + sizeof t - n, n);
 }
 

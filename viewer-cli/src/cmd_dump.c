@@ -99,7 +99,19 @@ typedef struct dump_state {
     char **classes; /* escaped class names, or NULL when the class is the event itself */
     size_t wname, wclass;
     int ns_known;
+    /* " path=" of each leaf, rendered once per event type (prefix[id] = NULL until its first
+     * record). Leaf i of event id starts at prefix_off[id][i] in prefix[id]. Bounded: events whose
+     * prefixes exceed PREFIX_MAX bytes, or past CACHE_MAX bytes in all, are rendered per record. */
+    char **prefix;
+    uint32_t **prefix_off;
+    uint8_t *prefix_state; /* 0 not built, 1 built, 2 not cacheable */
+    size_t cache_bytes;
+    const char *cur_prefix;
+    const uint32_t *cur_off;
 } dump_state_t;
+
+#define PREFIX_MAX 65536u
+#define CACHE_MAX (64u << 20)
 
 #define MAX_COLUMN 32u
 
@@ -120,7 +132,10 @@ static void prepare(dump_state_t *d)
     const evrec_meta_t *m = evrec_reader_meta(d->r);
     d->names = calloc(m->event_count, sizeof *d->names);
     d->classes = calloc(m->event_count, sizeof *d->classes);
-    if (!d->names || !d->classes) {
+    d->prefix = calloc(m->event_count, sizeof *d->prefix);
+    d->prefix_off = calloc(m->event_count, sizeof *d->prefix_off);
+    d->prefix_state = calloc(m->event_count, 1);
+    if (!d->names || !d->classes || !d->prefix || !d->prefix_off || !d->prefix_state) {
         cli_error("out of memory");
         exit(CLI_BAD_INPUT);
     }
@@ -143,10 +158,58 @@ static void release(dump_state_t *d, uint32_t count)
     for (uint32_t i = 0; d->names && i < count; i++) {
         free(d->names[i]);
         free(d->classes[i]);
+        free(d->prefix[i]);
+        free(d->prefix_off[i]);
     }
+    free(d->prefix);
+    free(d->prefix_off);
+    free(d->prefix_state);
     free(d->names);
     free(d->classes);
     cli_buf_free(&d->line);
+}
+
+/* Collects the " path=" prefixes of one event type. */
+typedef struct prefix_builder {
+    cli_buf_t text;
+    uint32_t off[EVREC_MAX_EVENT_SIZE + 1];
+    uint32_t n;
+} prefix_builder_t;
+
+static int collect_prefix(void *ctx, const evrec_field_view_t *f)
+{
+    prefix_builder_t *pb = ctx;
+    if (f->index >= 2 && pb->n < EVREC_MAX_EVENT_SIZE) {
+        pb->off[pb->n++] = (uint32_t)pb->text.len;
+        cli_buf_putc(&pb->text, ' ');
+        cli_buf_name(&pb->text, f->path);
+        cli_buf_putc(&pb->text, '=');
+    }
+    return 0;
+}
+
+static void build_prefixes(dump_state_t *d, const evrec_record_t *rec)
+{
+    prefix_builder_t *pb = calloc(1, sizeof *pb);
+    d->prefix_state[rec->id] = 2;
+    if (!pb) {
+        return;
+    }
+    evrec_reader_visit_fields(d->r, rec, collect_prefix, pb);
+    size_t bytes = pb->text.len + (pb->n + 1) * sizeof(uint32_t);
+    if (pb->text.len <= PREFIX_MAX && d->cache_bytes + bytes <= CACHE_MAX) {
+        pb->off[pb->n] = (uint32_t)pb->text.len;
+        d->prefix_off[rec->id] = malloc((pb->n + 1) * sizeof(uint32_t));
+        if (d->prefix_off[rec->id]) {
+            memcpy(d->prefix_off[rec->id], pb->off, (pb->n + 1) * sizeof(uint32_t));
+            d->prefix[rec->id] = pb->text.p;
+            pb->text.p = NULL;
+            d->prefix_state[rec->id] = 1;
+            d->cache_bytes += bytes;
+        }
+    }
+    cli_buf_free(&pb->text);
+    free(pb);
 }
 
 static int put_field(void *ctx, const evrec_field_view_t *f)
@@ -156,9 +219,14 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
         return 0; /* time and id are the line's own columns */
     }
     cli_buf_t *b = &d->line;
-    cli_buf_putc(b, ' ');
-    cli_buf_name(b, f->path);
-    cli_buf_putc(b, '=');
+    if (d->cur_prefix) {
+        uint32_t i = f->index - 2;
+        cli_buf_put(b, d->cur_prefix + d->cur_off[i], d->cur_off[i + 1] - d->cur_off[i]);
+    } else {
+        cli_buf_putc(b, ' ');
+        cli_buf_name(b, f->path);
+        cli_buf_putc(b, '=');
+    }
     if (f->value_name) {
         cli_buf_name(b, f->value_name);
     } else if (d->o->hex && f->enum_id == 0 && f->kind <= EVREC_KIND_UINT32) {
@@ -198,6 +266,11 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec)
         cli_buf_pad(b, start + 18 + d->wname);
     }
     cli_buf_putc(b, ' ');
+    if (d->prefix_state[rec->id] == 0) {
+        build_prefixes(d, rec);
+    }
+    d->cur_prefix = d->prefix[rec->id];
+    d->cur_off = d->prefix_off[rec->id];
     evrec_reader_visit_fields(d->r, rec, put_field, d);
     uint8_t marker = evrec_reader_record_marker(d->r, rec);
     if (marker != EVREC_MARKER_NONE) {
