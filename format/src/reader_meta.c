@@ -128,11 +128,11 @@ static const char *get_string(evrec_reader_t *r, const char *what, uint64_t *off
                 what, (unsigned)len, (unsigned long long)left);
         return NULL;
     }
-    const uint8_t *p = rd_need(r, len, what, off);
+    const uint8_t *p = len ? rd_need(r, len, what, off) : (const uint8_t *)"";
     if (!p) {
         return NULL;
     }
-    if (memchr(p, 0, len)) {
+    if (len && memchr(p, 0, len)) {
         rd_fail(r, EVREC_E_CORRUPT, off, "%s contains a NUL byte", what);
         return NULL;
     }

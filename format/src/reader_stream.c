@@ -215,7 +215,9 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
     for (;;) {
         size_t avail = r->seg_len - r->seg_pos;
         size_t take = avail < n - got ? avail : n - got;
-        memcpy(dst + got, r->seg + r->seg_pos, take);
+        if (take) { /* seg is NULL before the first segment */
+            memcpy(dst + got, r->seg + r->seg_pos, take);
+        }
         r->seg_pos += take;
         got += take;
         if (got == n) {
