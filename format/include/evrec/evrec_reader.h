@@ -178,7 +178,10 @@ typedef struct evrec_reader_summary {
  * if (evrec_reader_open_path(&r, "trace.evr", NULL) == EVREC_OK) {
  *     while (evrec_reader_next(r, &rec) == EVREC_OK) { printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id); }
  * }
- * if (r && evrec_reader_error(r)->status != EVREC_OK) { fprintf(stderr, "at %llu: %s\n", ...); }
+ * const evrec_reader_error_t *e = evrec_reader_error(r);
+ * if (r && e->status != EVREC_OK) {
+ *     fprintf(stderr, "offset %llu: %s\n", (unsigned long long)e->offset, e->message);
+ * }
  * evrec_reader_close(r);
  * @endcode
  */
@@ -200,7 +203,10 @@ evrec_status evrec_reader_open_file(evrec_reader_t **out, FILE *f, const evrec_r
 evrec_status evrec_reader_open_memory(evrec_reader_t **out, const void *data, size_t size,
                                       const evrec_reader_options_t *opt);
 
-/** @brief Free a reader and everything it owns (tables, names, records). NULL is ignored. */
+/**
+ * @brief Free a reader and everything it owns (tables, names, records). NULL is ignored.
+ * **Context:** thread; the reader's pointers (meta, records, summary arrays) die with it.
+ */
 void evrec_reader_close(evrec_reader_t *r);
 
 /**
