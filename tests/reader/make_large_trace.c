@@ -37,7 +37,9 @@ int main(int argc, char **argv)
         if (k % 2 == 0) {
             fx_ev_all_t *e = evrec_reserve(&host, sizeof *e);
             if (e) {
+                uint32_t t = e->time; /* stamped by evrec_reserve */
                 fx_expect_all((uint32_t)k, e);
+                e->time = t;
                 evrec_commit(e, FX_EVENT_ALL);
             }
         } else {
