@@ -79,7 +79,9 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     if (host_detached(host, pos)) {
         return NULL;
     }
-    evrec_atomic_fetch_add(&host->dropped, 1);
+    if (evrec_atomic_fetch_add(&host->dropped, 1) == 0) {
+        __atomic_store_n(&host->full_time, EVREC_PORT_TIMESTAMP(), __ATOMIC_RELAXED);
+    }
     if (pos < host->cap) {
         /* This allocation crossed the end: remember where the committed records stop. Every
          * later allocation starts at or after it, so the smallest such pos is the end. */
@@ -136,6 +138,9 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
         count++;
     }
     /* 3. Stop is the last record; its slot was kept free by cap. */
+    if (evrec_atomic_load(&host->dropped) != 0) {
+        stop_time = __atomic_load_n(&host->full_time, __ATOMIC_RELAXED);
+    }
     write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
     rec->used = q + EVREC_CONTROL_SLOT;
     rec->recorded = count + 1;

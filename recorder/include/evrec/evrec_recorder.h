@@ -68,6 +68,7 @@ typedef struct evrec_host {
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_atomic_size_t dropped; /**< drops in the current recording (wraps at SIZE_MAX) */
     evrec_atomic_size_t fail_pos; /**< smallest offset whose allocation failed */
+    uint32_t full_time;       /**< timestamp of the first drop (the buffer filled) */
     evrec_recorder_t *rec;    /**< attached recorder */
 } evrec_host_t;
 
@@ -103,7 +104,9 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
 /**
  * @brief Stop recording and detach: closes allocation, waits until every record already
  * allocated is committed, writes EventControl Stop as the last record, and stores the counts in
- * the recorder (CCore StartStop destructor).
+ * the recorder (CCore StartStop destructor). If events were dropped, Stop carries the time of the
+ * first drop: the recording really ended when the buffer filled, and a later stamp could lie more
+ * than a 32-bit wrap after the last record (ticks were dropped too) and be misread.
  * @param[in,out] host the host. @param[out] rec_out optional: the recorder that was attached.
  * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING nothing was attached.
  * **Context:** thread. Spins (EVREC_PORT_RELAX()) while another context is inside a record call,

@@ -1,0 +1,120 @@
+/**
+ * @file evrec_port.h (RISC-V port)
+ * @brief Hot-path macros of the RISC-V port (RV32 and RV64): timestamp, its frequency,
+ * allocation safety.
+ *
+ * Timestamp sources (choose with EVREC_RV_CLOCK; the low 32 bits of a 64-bit up-counter):
+ *  - ::EVREC_RV_CLOCK_MCYCLE: the `mcycle` CSR, core clock cycles. Machine mode (bare-metal
+ *    firmware, most RTOSes). The default.
+ *  - ::EVREC_RV_CLOCK_CYCLE: the `cycle` CSR (`rdcycle`), the same counter readable from S/U
+ *    mode when the more privileged mode allows it (mcounteren/scounteren.CY).
+ *  - ::EVREC_RV_CLOCK_TIME: the `time` CSR (`rdtime`), the platform timer (mtime) at its fixed
+ *    frequency: steady when the core clock changes. Where `time` traps (many M-mode-only cores
+ *    do not implement it), use the next one.
+ *  - ::EVREC_RV_CLOCK_MTIME: a load of the low word of the memory-mapped `mtime` register at
+ *    EVREC_RV_MTIME_ADDR (CLINT/ACLINT: base + 0xBFF8 on most SoCs and on QEMU `virt`).
+ * Each read is one instruction (two for MTIME: address and load). Reading the low 32 bits of a
+ * 64-bit counter needs no high/low retry loop: the 32-bit wrap is what the reader expects.
+ *
+ * EVREC_RV_CLOCK_HZ: frequency of the chosen counter in Hz (an expression); 0 = unknown, and the
+ * reader derives it from the tick period.
+ *
+ * Allocation: with the A extension (`__riscv_atomic`, e.g. rv32imac, rv64imac) the recorder uses
+ * C11 atomics, compiled to one `amoadd.w.aq` / `amoadd.d.aq`: lock-free, and safe across harts.
+ * Without it (rv32imc, rv32ec) allocation takes an `mstatus.MIE` critical section
+ * (`csrrci mstatus, 8` ... `csrs mstatus` of the saved bit): legal in any trap handler, nests,
+ * but machine mode only and one hart only. EVREC_RV_USE_MIE 1 forces it.
+ *
+ * Toolchains with binutils >= 2.38 need the Zicsr extension named in -march for the CSR reads
+ * (`-march=rv32imac_zicsr`); see cmake/toolchains/riscv64-unknown-elf.cmake.
+ */
+#ifndef EVREC_PORT_H
+#define EVREC_PORT_H
+
+#include <stdint.h>
+
+/** Timestamp source: `mcycle` (machine mode). */
+#define EVREC_RV_CLOCK_MCYCLE 1
+/** Timestamp source: `cycle` (rdcycle). */
+#define EVREC_RV_CLOCK_CYCLE 2
+/** Timestamp source: `time` (rdtime). */
+#define EVREC_RV_CLOCK_TIME 3
+/** Timestamp source: memory-mapped mtime at EVREC_RV_MTIME_ADDR. */
+#define EVREC_RV_CLOCK_MTIME 4
+
+#ifndef EVREC_RV_CLOCK
+#define EVREC_RV_CLOCK EVREC_RV_CLOCK_MCYCLE
+#endif
+#ifndef EVREC_RV_CLOCK_HZ
+#define EVREC_RV_CLOCK_HZ 0u
+#endif
+
+/** @brief Read a CSR by name (`csrr`). */
+#define EVREC_RV_CSR_READ(csr)                                                                 \
+    __extension__({                                                                            \
+        unsigned long evrec_rv_v_;                                                             \
+        __asm__ volatile("csrr %0, " #csr : "=r"(evrec_rv_v_));                                \
+        evrec_rv_v_;                                                                           \
+    })
+
+#if EVREC_RV_CLOCK == EVREC_RV_CLOCK_MCYCLE
+/** @brief Low 32 bits of mcycle. **Context:** machine mode, any. */
+static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(mcycle); }
+#elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_CYCLE
+static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(cycle); }
+#elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_TIME
+static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(time); }
+#elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_MTIME
+#ifndef EVREC_RV_MTIME_ADDR
+#error "evrec riscv port: EVREC_RV_CLOCK_MTIME needs EVREC_RV_MTIME_ADDR (e.g. 0x0200BFF8u)"
+#endif
+static inline uint32_t evrec_rv_timestamp(void)
+{
+    return *(volatile const uint32_t *)(uintptr_t)(EVREC_RV_MTIME_ADDR); /* little-endian low */
+}
+#else
+#error "evrec riscv port: EVREC_RV_CLOCK must be EVREC_RV_CLOCK_MCYCLE, _CYCLE, _TIME or _MTIME"
+#endif
+
+/** 32-bit timestamp in ticks of the chosen counter. */
+#define EVREC_PORT_TIMESTAMP() evrec_rv_timestamp()
+/** Frequency of EVREC_PORT_TIMESTAMP() in Hz, 0 = unknown. */
+#define EVREC_PORT_TIME_FREQ() ((uint64_t)(EVREC_RV_CLOCK_HZ))
+/** Nothing to do while evrec_host_stop() waits (a `pause` hint would need Zihintpause). */
+#define EVREC_PORT_RELAX() ((void)0)
+
+#ifndef EVREC_RV_USE_MIE
+#if defined(__riscv_atomic)
+#define EVREC_RV_USE_MIE 0
+#else
+#define EVREC_RV_USE_MIE 1
+#endif
+#endif
+
+#if EVREC_RV_USE_MIE
+/** No A extension: evrec_atomic.h uses the critical section below. */
+#define EVREC_PORT_HAS_ATOMICS 0
+
+/** @brief Clear mstatus.MIE. @return the previous mstatus.MIE bit (0 or 8). */
+static inline unsigned long evrec_rv_irq_save(void)
+{
+    unsigned long old;
+    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(old) : : "memory");
+    return old & 8u;
+}
+
+/** @brief Set mstatus.MIE again if evrec_rv_irq_save() found it set. */
+static inline void evrec_rv_irq_restore(unsigned long mie)
+{
+    __asm__ volatile("csrs mstatus, %0" : : "r"(mie) : "memory");
+}
+
+#define EVREC_PORT_CRITICAL_STATE unsigned long evrec_rv_mie_
+#define EVREC_PORT_CRITICAL_ENTER() (evrec_rv_mie_ = evrec_rv_irq_save())
+#define EVREC_PORT_CRITICAL_EXIT() evrec_rv_irq_restore(evrec_rv_mie_)
+#else
+/** A extension: C11 atomics (amoadd). */
+#define EVREC_PORT_HAS_ATOMICS 1
+#endif
+
+#endif /* EVREC_PORT_H */
