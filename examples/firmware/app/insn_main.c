@@ -1,0 +1,74 @@
+/* Instruction-count firmware (scripts/insn-count.sh): runs loops of INSN_N records of each kind
+ * with nothing else going on (no interrupts), separated by calls to insn_mark(). QEMU run with
+ * `-singlestep -d exec,nochain` logs every executed instruction; the script counts those
+ * between consecutive insn_mark() calls and subtracts the empty loop, giving the instructions
+ * executed per record. Each record sits alone in a function the compiler may not inline or
+ * analyse across (noipa), so nothing is hoisted out of the loop: the count is that of one call
+ * site in ordinary code, prologue and epilogue included. Segments, in order:
+ *   1 empty     the loop calling an empty function (the baseline)
+ *   2 value     fw_record_Value(): one u32 payload (Trice, SystemView... comparison)
+ *   3 switch    fw_record_ContextSwitch(): a 3-field event (16 bytes, seed 004)
+ *   4 tick      evrec_tick(): EventControl Tick, out of line
+ *   5 generic   evrec_record(): the table-driven path with a complete struct
+ *   6 detached  fw_record_Value() with no recorder attached (after evrec_host_stop())
+ * The exit code is 0 when every record landed in the buffer (no drop), else 1. */
+#include <stdint.h>
+
+#include "evrec/evrec_recorder.h"
+#include "fw_events.h"
+#include "semihost.h"
+
+#ifndef INSN_N
+#define INSN_N 256u
+#endif
+
+static uint32_t trace[(INSN_N * 64u + 1024u) / 4u] __attribute__((section(".evrec_trace")));
+static evrec_recorder_t recorder;
+static evrec_host_t host;
+
+#define MEASURED __attribute__((noinline, noipa))
+void insn_mark(void);
+MEASURED void insn_mark(void) { __asm__ volatile("" ::: "memory"); }
+
+MEASURED static void rec_empty(uint32_t v) { __asm__ volatile("" : : "r"(v) : "memory"); }
+MEASURED static void rec_value(uint32_t v) { fw_record_Value(&host, v); }
+MEASURED static void rec_switch(uint32_t v)
+{
+    fw_record_ContextSwitch(&host, fw_SwitchKind_SyncResume, v, v ^ 0x20000000u);
+}
+MEASURED static void rec_tick(uint32_t v)
+{
+    (void)v;
+    (void)evrec_tick(&host);
+}
+MEASURED static void rec_generic(uint32_t v)
+{
+    fw_Value_t e = {0, 0, v};
+    (void)evrec_record(&host, fw_ID_Value, &e);
+}
+
+static void run(void (*fn)(uint32_t))
+{
+    insn_mark();
+    for (uint32_t i = 0; i < INSN_N; i++) {
+        fn(i);
+    }
+}
+
+int main(void)
+{
+    if (evrec_recorder_init(&recorder, trace, sizeof trace) != EVREC_OK ||
+        evrec_host_start(&host, &recorder, &fw_meta, 0) != EVREC_OK) {
+        sh_exit(2);
+    }
+    run(rec_empty);
+    run(rec_value);
+    run(rec_switch);
+    run(rec_tick);
+    run(rec_generic);
+    evrec_recorder_t *rec = 0;
+    (void)evrec_host_stop(&host, &rec);
+    run(rec_value); /* detached */
+    insn_mark();
+    sh_exit(rec && rec->dropped == 0 && rec->recorded == 4u * INSN_N + 2u ? 0 : 1);
+}
