@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_qs.h"
 
 #ifndef EVREC_VERSION
 #define EVREC_VERSION "0.0.0"
@@ -12,6 +13,8 @@
 static const cli_command_t *const commands[] = {
     &cli_cmd_info,
     &cli_cmd_dump,
+    &cli_cmd_qs,
+    &cli_cmd_qs_decode,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

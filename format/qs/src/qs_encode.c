@@ -136,6 +136,15 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
 
 enum { ST_EMPTY, ST_INFO, ST_OBJ, ST_FUN, ST_TYPES, ST_ENUMS, ST_USR, ST_END };
 
+/* Run-time values handed out so far, [base, base + n): only their names may be read (`names`
+ * need not be longer, e.g. the tables of a file reader), and `next` may pass `lim`. */
+static uint32_t runtime_handed_out(const evrec_runtime_enum_t *rt)
+{
+    size_t next = evrec_atomic_load_acquire(&rt->next);
+    size_t top = next < rt->lim ? next : rt->lim;
+    return top > rt->base ? (uint32_t)(top - rt->base) : 0u;
+}
+
 /* Appends a NUL-terminated name, cut to fit the QSPY record limit. */
 static size_t put_name(uint8_t *payload, size_t at, const char *name)
 {
@@ -275,7 +284,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
                 if (cur->sub < en->value_count) {
                     name = en->values[cur->sub].name;
                     value = en->values[cur->sub].value;
-                } else if (en->runtime && cur->sub - en->value_count < en->runtime->lim - en->runtime->base) {
+                } else if (en->runtime && cur->sub - en->value_count < runtime_handed_out(en->runtime)) {
                     /* run-time values named so far; unnamed ones are skipped */
                     uint32_t k = cur->sub - en->value_count;
                     name = __atomic_load_n(&en->runtime->names[k], __ATOMIC_ACQUIRE);

@@ -1,0 +1,192 @@
+/* `evrec qs FILE -o OUT.qs`: convert a recording to a QP/Spy (QS) byte stream that QSPY 7.4
+ * reads: the session records (QS_EMPTY, target info with reset, dictionaries), then one
+ * application-specific record per recorded event (format/qs/QS.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_qs.h"
+#include "evrec/evrec_qs.h"
+
+static const char help[] =
+    "usage: evrec qs [--time-size 1|2|4] [--classes] -o OUT.qs FILE\n"
+    "\n"
+    "Write the QP/Spy (QS) stream of a recording, so that Quantum Leaps' QSPY (7.4 target-info\n"
+    "layout, QS_USER = 100) shows it: QS_EMPTY, the target info (reset), the enum and user-record\n"
+    "dictionaries, then one application-specific record per record of FILE (EventControl Start,\n"
+    "Tick and Stop included) with its 32-bit timestamp and one data element per field, in file\n"
+    "order and with sequence numbers 1, 2, ... The mapping of events to record ids 100..123 is\n"
+    "described in format/qs/QS.md; 'evrec qs-decode --meta FILE' turns the stream back into\n"
+    "the same records.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT   the QS stream to write ('-' = standard output)\n"
+    "  --time-size N      timestamp bytes on the wire: 4 (default, exact), 2 or 1 (the low\n"
+    "                     bytes; qs-decode restores 32 bits while records are less than\n"
+    "                     2^16 or 2^8 ticks apart)\n"
+    "  --classes          one record id per event class, the event type as first element\n"
+    "                     (automatic when the file has more than 24 event types)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Exit status: 0 ok, 1 damaged or unreadable input (the records before the damage are\n"
+    "converted), or a write error, 2 bad usage.\n";
+
+typedef struct qs_opts {
+    const char *path;
+    const char *out;
+    unsigned time_size;
+    int classes;
+} qs_opts_t;
+
+static int parse(int argc, char **argv, qs_opts_t *o)
+{
+    enum { OPT_TIME_SIZE = 256, OPT_CLASSES };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"time-size", required_argument, NULL, OPT_TIME_SIZE},
+        {"classes", no_argument, NULL, OPT_CLASSES},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->time_size = 4;
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->out = optarg; break;
+        case OPT_TIME_SIZE:
+            if (!cli_parse_u64(optarg, 4, &v) || (v != 1 && v != 2 && v != 4)) {
+                return cli_usage_error(&cli_cmd_qs, "--time-size expects 1, 2 or 4, not '%s'", optarg);
+            }
+            o->time_size = (unsigned)v;
+            break;
+        case OPT_CLASSES: o->classes = 1; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_qs, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_qs, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_qs, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
+                               argc - optind);
+    }
+    if (!o->out || !*o->out) {
+        return cli_usage_error(&cli_cmd_qs, "missing -o OUT.qs");
+    }
+    o->path = argv[optind];
+    return -1;
+}
+
+static int put(FILE *f, const uint8_t *p, size_t n)
+{
+    return fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+
+static int run(int argc, char **argv)
+{
+    qs_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = NULL;
+    if (evrec_reader_open_path(&r, o.path, NULL) != EVREC_OK) {
+        cli_report_reader_error(o.path, r);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    const evrec_meta_t *meta = evrec_reader_meta(r);
+    cli_qs_map_t qm;
+    evrec_qs_options_t qo;
+    memset(&qo, 0, sizeof qo);
+    qo.time_size = (uint8_t)o.time_size;
+    qo.force_classes = (uint8_t)o.classes;
+    evrec_status st = cli_qs_map_build(&qm, meta, &qo);
+    if (st != EVREC_OK) {
+        cli_error("%s: the event types cannot be sent as QS records: %s", o.path,
+                  st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    int to_stdout = strcmp(o.out, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(o.out, "wb");
+    if (!f) {
+        cli_error("%s: cannot create: %s", o.out, strerror(errno));
+        cli_qs_map_free(&qm);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    int werr = 0;
+    uint8_t seq = 1;
+    uint64_t frames = 0, bytes = 0, events = 0;
+    /* Session: one frame per record, streamed (the dictionaries of a large schema are long). */
+    static uint8_t payload[EVREC_QS_MAX_PAYLOAD];
+    static uint8_t frame[2 * (EVREC_QS_MAX_PAYLOAD + 3) + 1];
+    evrec_qs_session_cursor_t cur = {0, 0, 0};
+    uint8_t rec_id;
+    size_t len;
+    while (!werr && evrec_qs_session_next(&qm.map, &cur, &rec_id, payload, &len) == EVREC_OK) {
+        size_t n = evrec_qs_frame(seq++, rec_id, payload, len, frame, sizeof frame);
+        werr = put(f, frame, n);
+        frames++;
+        bytes += n;
+    }
+    /* Events: the packed big-endian record back to a host-order record at the packed offsets
+     * (the reader's tables describe that layout), then one QS record each. */
+    evrec_record_t rec;
+    uint8_t native[EVREC_MAX_EVENT_SIZE];
+    while (!werr && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        cli_qs_native_from_record(r, &rec, native);
+        size_t n = 0;
+        evrec_status es = evrec_qs_encode_event(&qm.map, seq++, native, frame, sizeof frame, &n);
+        if (es != EVREC_OK) {
+            cli_error("%s: offset %llu: event %u cannot be encoded: %s", o.path, (unsigned long long)rec.offset,
+                      rec.id, evrec_strerror(es));
+            werr = 2;
+            break;
+        }
+        werr = put(f, frame, n);
+        frames++;
+        events++;
+        bytes += n;
+    }
+    int result = werr ? CLI_BAD_INPUT : CLI_OK;
+    int io_fail = werr == -1;
+    if (fflush(f) != 0) {
+        io_fail = 1;
+    }
+    if (!to_stdout && fclose(f) != 0) {
+        io_fail = 1;
+    }
+    if (io_fail) {
+        cli_error("%s: write failed: %s", o.out, strerror(errno));
+        result = CLI_BAD_INPUT;
+    }
+    if (st != EVREC_OK && st != EVREC_E_END) {
+        cli_report_reader_error(o.path, r);
+        result = CLI_BAD_INPUT;
+    }
+    if (!io_fail) {
+        fprintf(to_stdout ? stderr : stdout,
+                "%s%s: %llu events in %llu QS frames (%u-byte timestamps, %s), %llu bytes\n",
+                to_stdout ? "evrec: " : "", o.out, (unsigned long long)events, (unsigned long long)frames,
+                qm.map.opts.time_size,
+                qm.map.classes ? "one record id per event class" : "one record id per event type",
+                (unsigned long long)bytes);
+    }
+    cli_qs_map_free(&qm);
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_qs = {
+    "qs",
+    "convert a recording to a QP/Spy (QS) stream for QSPY",
+    help,
+    run,
+};

@@ -1,0 +1,674 @@
+/* `evrec qs-decode STREAM [--meta FILE.evr] [-o OUT.evr]`: parse a QP/Spy (QS) byte stream (a
+ * file, or standard input for a live pipe), resynchronise after damage, count bad checksums and
+ * sequence gaps, and print the records (QSPY-style, or like `evrec dump`) or write the events
+ * back as an evrec file with the losses counted as drops (format/qs/QS.md "Decoder"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_qs.h"
+#include "evrec/evrec_hash.h"
+#include "evrec/evrec_qs_decode.h"
+#include "evrec/evrec_save.h"
+
+static const char help[] =
+    "usage: evrec qs-decode [--meta FILE.evr] [-o OUT.evr] [--qspy] [--classes]\n"
+    "                       [--time-freq HZ] [--max-errors N] STREAM\n"
+    "\n"
+    "Decode a QP/Spy (QS) byte stream: STREAM is a file, or '-' for standard input (a live\n"
+    "pipe, e.g. from a serial port set to raw mode). Frames are un-escaped and checksummed;\n"
+    "after damage the decoder resynchronises at the next 0x7E flag. Bad checksums, sequence\n"
+    "gaps (with the number of frames they lost), over-long frames and records that do not fit\n"
+    "the schema are reported on stderr with their stream offset, and counted in a summary line.\n"
+    "\n"
+    "Without --meta: any QS stream (QP or evrec-made); prints every record as QSPY 7.4 does\n"
+    "(dictionaries, 'TIME NAME elements...', '<COMMS> ERROR' lines).\n"
+    "With --meta FILE.evr: the stream's records are evrec events of the schema FILE was\n"
+    "recorded with (same event types, any recording); they are printed like 'evrec dump'\n"
+    "(time since the first event from FILE's timestamp frequency, event, class, fields, marker),\n"
+    "or with -o written as an evrec file whose header counts the frames lost as dropped events.\n"
+    "\n"
+    "options:\n"
+    "  --meta FILE       take the event types (and time_freq) from an evrec or CCore file\n"
+    "  -o, --output OUT  write the decoded events as an evrec container (needs --meta)\n"
+    "  --qspy            print QSPY-style lines even with --meta\n"
+    "  --classes         the stream was made with one record id per event class\n"
+    "                    ('evrec qs --classes'); automatic with more than 24 event types\n"
+    "  --time-freq HZ    timestamp frequency to use instead of FILE's\n"
+    "  --max-errors N    error lines to print on stderr (default 20; the counts are complete)\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "Timestamps: 4-byte QS timestamps are the recorded 32-bit time; 2- and 1-byte ones are\n"
+    "extended to 32 bits while successive records are less than 2^16 (2^8) ticks apart.\n"
+    "Lost frames are known from 8-bit sequence numbers: a run of 256 or more lost frames is\n"
+    "undercounted by a multiple of 256.\n"
+    "\n"
+    "Exit status: 0 the stream was intact, 1 damage or losses were found (everything intact\n"
+    "was still decoded) or a file could not be read or written, 2 bad usage.\n";
+
+typedef struct dec_opts {
+    const char *stream;
+    const char *meta_path;
+    const char *out;
+    uint64_t time_freq;
+    uint64_t max_errors;
+    int qspy;
+    int classes;
+} dec_opts_t;
+
+static int parse(int argc, char **argv, dec_opts_t *o)
+{
+    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_FREQ, OPT_MAXERR, OPT_SCHEMA };
+    static const struct option longopts[] = {
+        {"meta", required_argument, NULL, OPT_META},
+        {"schema", required_argument, NULL, OPT_SCHEMA},
+        {"output", required_argument, NULL, 'o'},
+        {"qspy", no_argument, NULL, OPT_QSPY},
+        {"classes", no_argument, NULL, OPT_CLASSES},
+        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"max-errors", required_argument, NULL, OPT_MAXERR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->max_errors = 20;
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_META: o->meta_path = optarg; break;
+        case OPT_SCHEMA:
+            cli_error("qs-decode: --schema is not available yet (no YAML schema library in this build); "
+                      "use --meta with a file recorded with the same schema");
+            return CLI_USAGE;
+        case 'o': o->out = optarg; break;
+        case OPT_QSPY: o->qspy = 1; break;
+        case OPT_CLASSES: o->classes = 1; break;
+        case OPT_FREQ:
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_qs_decode, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
+            }
+            o->time_freq = v;
+            break;
+        case OPT_MAXERR:
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
+                return cli_usage_error(&cli_cmd_qs_decode, "--max-errors expects a count, not '%s'", optarg);
+            }
+            o->max_errors = v;
+            break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_qs_decode, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_qs_decode, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_qs_decode, argc == optind ? "missing STREAM" : "expected one STREAM, got %d arguments",
+                               argc - optind);
+    }
+    o->stream = argv[optind];
+    if (o->out && !o->meta_path) {
+        return cli_usage_error(&cli_cmd_qs_decode, "-o needs --meta (the event types of the file to write)");
+    }
+    if (o->out && !*o->out) {
+        return cli_usage_error(&cli_cmd_qs_decode, "-o: empty file name");
+    }
+    return -1;
+}
+
+/* ---- the state of one run ------------------------------------------------------------------ */
+
+typedef struct dec {
+    const dec_opts_t *o;
+    const evrec_meta_t *meta;   /* NULL without --meta */
+    evrec_qs_decoder_t *d;      /* with --meta */
+    evrec_qs_parser_t *p;       /* the parser in use (d->parser or a bare one) */
+    evrec_qs_dict_t dict;       /* without --meta */
+    uint64_t errors_shown;
+    uint64_t mismatches;
+    int print_events;           /* dump-like lines */
+    int print_qspy;             /* QSPY lines */
+    cli_buf_t line;
+    /* time: 32-bit restoration of short timestamps, then 64-bit restoration */
+    int have_time;
+    uint32_t last_raw, last32;
+    uint64_t t64;
+    uint64_t freq;
+    /* dump-like columns */
+    size_t wname, wclass;
+    /* decoded records for -o: native records at the meta's offsets, 4-byte slots */
+    uint8_t *recs;
+    size_t len, cap;
+    uint64_t count;
+    int nomem;
+} dec_t;
+
+static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void error_line(dec_t *s, const char *fmt, ...)
+{
+    if (s->errors_shown++ >= s->o->max_errors) {
+        if (s->errors_shown == s->o->max_errors + 1 && s->o->max_errors > 0) {
+            cli_error("%s: further errors not shown (see the counts at the end)", s->o->stream);
+        }
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "evrec: %s: ", s->o->stream);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- enum names and markers straight from the tables (static and run-time values) ---------- */
+
+static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v, uint8_t *marker)
+{
+    *marker = EVREC_MARKER_NONE;
+    if (enum_id >= m->enum_count) {
+        return NULL;
+    }
+    const evrec_enum_desc_t *e = &m->enums[enum_id];
+    uint32_t lo = 0, hi = e->value_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (e->values[mid].value < v) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo < e->value_count && e->values[lo].value == v) {
+        *marker = e->values[lo].marker;
+        return e->values[lo].name;
+    }
+    const evrec_runtime_enum_t *rt = e->runtime;
+    size_t top = rt ? evrec_atomic_load(&rt->next) : 0;
+    if (rt && rt->names && v >= rt->base && v < rt->lim && v < top && rt->names[v - rt->base]) {
+        *marker = rt->marker;
+        return rt->names[v - rt->base];
+    }
+    return NULL;
+}
+
+static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
+{
+    if (enum_id >= m->enum_count) {
+        return 0;
+    }
+    const evrec_enum_desc_t *e = &m->enums[enum_id];
+    for (uint32_t i = 0; i < e->value_count; i++) {
+        if (e->values[i].marker != EVREC_MARKER_NONE) {
+            return 1;
+        }
+    }
+    return e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+}
+
+static unsigned kind_size(uint8_t kind)
+{
+    return (kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8)     ? 1u
+           : (kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16) ? 2u
+                                                                           : 4u;
+}
+
+static uint32_t load(const uint8_t *p, unsigned size)
+{
+    if (size == 1) {
+        return p[0];
+    }
+    if (size == 2) {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* ---- dump-like lines --------------------------------------------------------------------- */
+
+/* Appends " path=value" for every leaf of struct sid at native+base; records the marker. */
+static void put_fields(dec_t *s, uint32_t sid, const uint8_t *native, size_t base, unsigned depth,
+                       uint32_t first, char *path, size_t plen, int *marker_found, uint8_t *marker)
+{
+    const evrec_meta_t *m = s->meta;
+    const evrec_struct_desc_t *st = &m->structs[sid];
+    for (uint32_t f = first; f < st->field_count; f++) {
+        const evrec_field_desc_t *fd = &st->fields[f];
+        size_t nl = strlen(fd->name);
+        size_t at = plen;
+        if (plen + nl + 2 >= EVREC_READER_MAX_NAME * 2) {
+            nl = 0; /* absurdly deep names: keep the parent path */
+        }
+        if (plen) {
+            path[at++] = '.';
+        }
+        memcpy(path + at, fd->name, nl);
+        path[at + nl] = 0;
+        size_t off = base + fd->offset;
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            if (depth < EVREC_MAX_NESTING && fd->ref < m->struct_count) {
+                put_fields(s, fd->ref, native, off, depth + 1, 0, path, at + nl, marker_found, marker);
+            }
+            path[plen] = 0;
+            continue;
+        }
+        unsigned size = kind_size(fd->kind);
+        uint32_t v = off + size <= EVREC_MAX_EVENT_SIZE ? load(native + off, size) : 0;
+        cli_buf_putc(&s->line, ' ');
+        cli_buf_name(&s->line, path);
+        cli_buf_putc(&s->line, '=');
+        const char *name = NULL;
+        uint8_t mk = EVREC_MARKER_NONE;
+        if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32) {
+            name = enum_name(m, fd->ref, v, &mk);
+            /* CCore EventView: the event's own `type` field wins, else the first enum with markers */
+            int own_type = depth == 0 && strcmp(fd->name, "type") == 0;
+            if (enum_has_markers(m, fd->ref) && (own_type || !*marker_found)) {
+                *marker = mk;
+                *marker_found = own_type ? 2 : 1;
+            }
+        }
+        if (name) {
+            cli_buf_name(&s->line, name);
+        } else {
+            cli_buf_u64(&s->line, v);
+        }
+        path[plen] = 0;
+    }
+}
+
+static void prepare_columns(dec_t *s)
+{
+    const evrec_meta_t *m = s->meta;
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        size_t w = cli_name_width(m->structs[m->events[i].struct_id].name);
+        s->wname = w > s->wname ? w : s->wname;
+        uint16_t c = m->events[i].class_id;
+        if (c != i && c < m->event_count) {
+            w = cli_name_width(m->structs[m->events[c].struct_id].name);
+            s->wclass = w > s->wclass ? w : s->wclass;
+        }
+    }
+    s->wname = s->wname > 32 ? 32 : s->wname;
+    s->wclass = s->wclass > 32 ? 32 : s->wclass;
+}
+
+static void print_event(dec_t *s, const evrec_qs_event_t *ev, uint32_t t32)
+{
+    const evrec_meta_t *m = s->meta;
+    cli_buf_t *b = &s->line;
+    b->len = 0;
+    (void)t32;
+    if (s->freq) {
+        cli_buf_seconds(b, evrec_ticks_to_ns(s->t64, s->freq), 16);
+    } else {
+        char t[32];
+        snprintf(t, sizeof t, "%16llu", (unsigned long long)s->t64);
+        cli_buf_puts(b, t);
+    }
+    cli_buf_puts(b, "  ");
+    cli_buf_name(b, m->structs[m->events[ev->id].struct_id].name);
+    if (s->wclass) {
+        cli_buf_pad(b, 18 + s->wname + 2);
+        uint16_t c = m->events[ev->id].class_id;
+        if (c != ev->id && c < m->event_count) {
+            cli_buf_name(b, m->structs[m->events[c].struct_id].name);
+        }
+        cli_buf_pad(b, 18 + s->wname + 2 + s->wclass);
+    } else {
+        cli_buf_pad(b, 18 + s->wname);
+    }
+    cli_buf_putc(b, ' ');
+    char path[EVREC_READER_MAX_NAME * 2 + 2];
+    path[0] = 0;
+    int found = 0;
+    uint8_t marker = EVREC_MARKER_NONE;
+    put_fields(s, m->events[ev->id].struct_id, ev->native, 0, 0, 2, path, 0, &found, &marker);
+    if (marker != EVREC_MARKER_NONE) {
+        const char *mn = evrec_marker_name(marker);
+        cli_buf_puts(b, " [");
+        if (mn) {
+            cli_buf_puts(b, mn);
+        } else {
+            cli_buf_puts(b, "marker ");
+            cli_buf_u64(b, marker);
+        }
+        cli_buf_putc(b, ']');
+    }
+    while (b->len > 0 && b->p[b->len - 1] == ' ') {
+        b->len--;
+    }
+    cli_buf_putc(b, '\n');
+    fwrite(b->p, 1, b->len, stdout);
+}
+
+/* ---- callbacks ----------------------------------------------------------------------------- */
+
+/* Bytes of an event's record in the collected buffer: its size in the tables rounded up to 4,
+ * at least the 8-byte header (the reader's tables give packed sizes). */
+static size_t slot_size(const evrec_meta_t *m, uint16_t id)
+{
+    size_t n = ((size_t)m->structs[m->events[id].struct_id].native_size + 3u) & ~(size_t)3u;
+    return n < 8 ? 8 : n;
+}
+
+static void keep_record(dec_t *s, const uint8_t *native, uint16_t id)
+{
+    size_t slot = slot_size(s->meta, id);
+    if (s->cap - s->len < slot + 16u) {
+        size_t cap = s->cap ? s->cap * 2 : 1u << 16;
+        uint8_t *p = realloc(s->recs, cap);
+        if (!p) {
+            s->nomem = 1;
+            return;
+        }
+        memset(p + s->cap, 0, cap - s->cap);
+        s->recs = p;
+        s->cap = cap;
+    }
+    memcpy(s->recs + s->len, native, slot);
+    s->len += slot;
+    s->count++;
+}
+
+static void on_event(void *ctx, const evrec_qs_event_t *ev)
+{
+    dec_t *s = ctx;
+    /* 32-bit time from the wire timestamp (exact with 4 bytes), then 64-bit time since the first */
+    unsigned ts = s->d->dict.cfg.time_size;
+    uint32_t mask = ts >= 4 ? 0xFFFFFFFFu : (1u << (8u * ts)) - 1u;
+    uint32_t t32;
+    if (!s->have_time) {
+        t32 = ev->time;
+        s->t64 = 0;
+        s->have_time = 1;
+    } else {
+        t32 = s->last32 + ((ev->time - s->last_raw) & mask);
+        s->t64 += (uint32_t)(t32 - s->last32);
+    }
+    s->last_raw = ev->time;
+    s->last32 = t32;
+    const evrec_meta_t *m = s->meta;
+    const evrec_struct_desc_t *st = &m->structs[m->events[ev->id].struct_id];
+    int is_end = ev->id == EVREC_CONTROL_EVENT_ID && st->field_count > 2 &&
+                 ev->native[st->fields[2].offset] == EVREC_CONTROL_END;
+    if (s->o->out && !is_end) {
+        uint8_t native[EVREC_MAX_EVENT_SIZE];
+        memcpy(native, ev->native, sizeof native);
+        memcpy(native, &t32, 4);
+        keep_record(s, native, ev->id);
+    }
+    if (s->print_events) {
+        print_event(s, ev, t32);
+    }
+}
+
+static void on_item(void *ctx, const evrec_qs_item_t *it)
+{
+    dec_t *s = ctx;
+    const evrec_qs_dict_t *dict = s->d ? &s->d->dict : &s->dict;
+    if (!s->d && it->kind == EVREC_QS_ITEM_RECORD) {
+        if (evrec_qs_dict_apply(&s->dict, it->rec_id, it->payload, it->len) != EVREC_OK) {
+            error_line(s, "offset %llu: record %u (seq %u): a dictionary or target-info record that does not parse",
+                       (unsigned long long)it->offset, it->rec_id, it->seq);
+            s->mismatches++;
+        }
+    }
+    if (s->print_qspy) {
+        char line[2048];
+        size_t n = evrec_qs_format_item(dict, it, line, sizeof line);
+        if (n) {
+            fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, stdout);
+            fputc('\n', stdout);
+        }
+        if (it->kind != EVREC_QS_ITEM_SKIPPED) {
+            return; /* QSPY's text already has the error lines */
+        }
+    }
+    switch (it->kind) {
+    case EVREC_QS_ITEM_BAD_CHECKSUM:
+        error_line(s, "offset %llu: bad checksum (record %u after seq %u): frame dropped",
+                   (unsigned long long)it->offset, it->rec_id, it->seq);
+        break;
+    case EVREC_QS_ITEM_TOO_SHORT:
+        error_line(s, "offset %llu: a frame of fewer than 3 bytes (seq, record id, checksum): dropped",
+                   (unsigned long long)it->offset);
+        break;
+    case EVREC_QS_ITEM_TOO_LONG:
+        error_line(s, "offset %llu: a frame of %zu bytes, more than the 512 QSPY accepts: dropped",
+                   (unsigned long long)it->offset, it->len);
+        break;
+    case EVREC_QS_ITEM_GAP:
+        error_line(s, "offset %llu: sequence gap %u -> %u: %u frame%s lost", (unsigned long long)it->offset,
+                   it->seq, it->seq_to, (unsigned)(uint8_t)(it->seq_to - it->seq - 1u),
+                   (uint8_t)(it->seq_to - it->seq - 1u) == 1 ? "" : "s");
+        break;
+    case EVREC_QS_ITEM_MISMATCH:
+        error_line(s, "offset %llu: record %u (seq %u) does not fit the event types of %s: %s",
+                   (unsigned long long)it->offset, it->rec_id, it->seq, s->o->meta_path, it->what);
+        break;
+    case EVREC_QS_ITEM_SKIPPED:
+        cli_error("%s: note: %zu bytes before the first good frame skipped (the stream starts mid-frame)",
+                  s->o->stream, it->len);
+        break;
+    case EVREC_QS_ITEM_RECORD: break;
+    }
+}
+
+/* ---- the .evr output ----------------------------------------------------------------------- */
+
+typedef struct file_sink {
+    FILE *f;
+} file_sink_t;
+
+static int file_write(void *ctx, const void *data, size_t len)
+{
+    return fwrite(data, 1, len, ((file_sink_t *)ctx)->f) == len ? 0 : 1;
+}
+
+static int write_evr(dec_t *s, uint64_t dropped)
+{
+    const char *path = s->o->out;
+    if (s->nomem) {
+        cli_error("%s: out of memory while collecting the events", path);
+        return -1;
+    }
+    if (!s->recs) {
+        s->recs = calloc(1, 64);
+        s->cap = s->recs ? 64 : 0;
+    }
+    /* The records sit in 4-byte slots (keep_record); the reader's tables give packed sizes
+     * (FrameEvent 17), so save gets a copy of them whose event structs have the slot size. The
+     * offsets are unchanged, the schema hash does not use sizes. */
+    const evrec_meta_t *m = s->meta;
+    evrec_struct_desc_t *structs = malloc((m->struct_count ? m->struct_count : 1) * sizeof *structs);
+    if (!structs) {
+        cli_error("%s: out of memory", path);
+        return -1;
+    }
+    memcpy(structs, m->structs, m->struct_count * sizeof *structs);
+    for (uint32_t e = 0; e < m->event_count; e++) {
+        evrec_struct_desc_t *st = &structs[m->events[e].struct_id];
+        st->native_size = (uint16_t)slot_size(m, (uint16_t)e);
+    }
+    evrec_meta_t slots = *m;
+    slots.structs = structs;
+    evrec_recorder_t rec;
+    memset(&rec, 0, sizeof rec);
+    rec.buf = s->recs;
+    rec.size = s->cap;
+    rec.used = s->len;
+    rec.recorded = s->count;
+    rec.dropped = dropped;
+    rec.time_freq = s->freq;
+    rec.meta = &slots;
+    rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
+    evrec_save_options_t so = {0, 0};
+    so.schema_hash = s->meta->schema_hash ? s->meta->schema_hash : evrec_meta_schema_hash(s->meta);
+    file_sink_t fs = {fopen(path, "wb")};
+    if (!fs.f) {
+        cli_error("%s: cannot create: %s", path, strerror(errno));
+        free(structs);
+        return -1;
+    }
+    evrec_sink_t sink = {file_write, &fs};
+    evrec_status st = evrec_save_ex(&rec, &sink, &so);
+    int cerr = fclose(fs.f);
+    free(structs);
+    if (st != EVREC_OK || cerr != 0) {
+        cli_error("%s: writing failed: %s", path, st != EVREC_OK ? evrec_strerror(st) : strerror(errno));
+        unlink(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- run ------------------------------------------------------------------------------------- */
+
+static int run(int argc, char **argv)
+{
+    dec_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    dec_t s;
+    memset(&s, 0, sizeof s);
+    s.o = &o;
+    evrec_reader_t *r = NULL;
+    cli_qs_map_t qm;
+    memset(&qm, 0, sizeof qm);
+    if (o.meta_path) {
+        if (evrec_reader_open_path(&r, o.meta_path, NULL) != EVREC_OK) {
+            cli_report_reader_error(o.meta_path, r);
+            evrec_reader_close(r);
+            return CLI_BAD_INPUT;
+        }
+        s.meta = evrec_reader_meta(r);
+        evrec_qs_options_t qo;
+        memset(&qo, 0, sizeof qo);
+        qo.force_classes = (uint8_t)o.classes;
+        evrec_status st = cli_qs_map_build(&qm, s.meta, &qo);
+        if (st != EVREC_OK) {
+            cli_error("%s: its event types cannot be QS records: %s", o.meta_path,
+                      st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
+            evrec_reader_close(r);
+            return CLI_BAD_INPUT;
+        }
+        s.d = malloc(sizeof *s.d);
+        if (!s.d) {
+            cli_error("out of memory");
+            cli_qs_map_free(&qm);
+            evrec_reader_close(r);
+            return CLI_BAD_INPUT;
+        }
+        evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
+        s.p = &s.d->parser;
+        s.freq = o.time_freq ? o.time_freq : evrec_reader_info(r)->time_freq;
+        s.print_qspy = o.qspy;
+        s.print_events = !o.qspy && !o.out;
+        prepare_columns(&s);
+    } else {
+        s.p = malloc(sizeof *s.p);
+        if (!s.p) {
+            cli_error("out of memory");
+            return CLI_BAD_INPUT;
+        }
+        evrec_qs_parser_init(s.p);
+        evrec_qs_dict_init(&s.dict);
+        s.print_qspy = 1;
+    }
+
+    int fd = strcmp(o.stream, "-") == 0 ? STDIN_FILENO : open(o.stream, O_RDONLY);
+    int result = CLI_OK;
+    if (fd < 0) {
+        cli_error("%s: %s", o.stream, strerror(errno));
+        result = CLI_BAD_INPUT;
+    } else {
+        static uint8_t chunk[1 << 16];
+        for (;;) {
+            ssize_t n = read(fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                cli_error("%s: offset %llu: read failed: %s", o.stream, (unsigned long long)s.p->offset,
+                          strerror(errno));
+                result = CLI_BAD_INPUT;
+                break;
+            }
+            if (n == 0) {
+                break;
+            }
+            if (s.d) {
+                evrec_qs_decoder_feed(s.d, chunk, (size_t)n);
+            } else {
+                evrec_qs_parser_feed(s.p, chunk, (size_t)n, on_item, &s);
+            }
+            fflush(stdout); /* live pipe: show what arrived */
+        }
+        if (fd != STDIN_FILENO) {
+            close(fd);
+        }
+    }
+    /* A stream that ends without a flag leaves a partial frame: report it as cut off. */
+    uint64_t pending = s.p->offset - s.p->frame_start;
+    const evrec_qs_parser_t *p = s.p;
+    uint64_t mism = s.d ? s.d->mismatches : s.mismatches;
+    uint64_t damage = p->bad_checksums + p->gaps + p->too_short + p->too_long + mism + (pending != 0);
+    if (pending) {
+        error_line(&s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
+                   (unsigned long long)p->frame_start, (unsigned long long)pending);
+    }
+    if (fflush(stdout) != 0) {
+        cli_error("writing the output failed");
+        result = CLI_BAD_INPUT;
+    }
+    uint64_t lost = p->frames_lost + mism;
+    if (o.out && result == CLI_OK && write_evr(&s, lost) != 0) {
+        result = CLI_BAD_INPUT;
+    }
+    fprintf(stderr,
+            "evrec: %s: %llu bytes, %llu frames, %llu events%s; %llu bad checksums, %llu sequence gaps "
+            "(%llu frames lost), %llu too short, %llu too long, %llu not fitting the schema%s\n",
+            o.stream, (unsigned long long)p->offset, (unsigned long long)p->records,
+            (unsigned long long)(s.d ? s.d->events : 0), s.d ? "" : " (no --meta: not decoded as events)",
+            (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
+            (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
+            pending ? ", cut off at the end" : "");
+    if (o.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o.out,
+                (unsigned long long)s.count, (unsigned long long)lost);
+    }
+    if (damage && result == CLI_OK) {
+        result = CLI_BAD_INPUT;
+    }
+    if (s.d) {
+        evrec_qs_decoder_free(s.d);
+        free(s.d);
+    } else {
+        evrec_qs_dict_free(&s.dict);
+        free(s.p);
+    }
+    free(s.recs);
+    cli_buf_free(&s.line);
+    cli_qs_map_free(&qm);
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_qs_decode = {
+    "qs-decode",
+    "decode a QS stream (file or live pipe): errors, losses, events, or an evrec file",
+    help,
+    run,
+};
