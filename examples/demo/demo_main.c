@@ -2,6 +2,7 @@
  * locks with evrec, then saves the trace (seed 003 stream in the evrec container).
  *
  *   evrec-demo [-o FILE] [--frames N] [--buffer BYTES] [--tick-hz HZ] [--stages N] [--fps N]
+ *              [--qs FILE [--qs-ring BYTES] [--qs-baud N]]
  *
  * Exit status: 0 done, 1 run-time failure (a bad frame, a write error), 2 bad usage. */
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "demo_events.h"
+#include "demo_qs.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_save.h"
 #include "evrec_posix.h"
@@ -27,6 +29,9 @@ typedef struct options {
     demo_config_t cfg;
     size_t buffer;
     unsigned tick_hz;
+    const char *qs_path;  /* --qs: live QS stream file, or NULL */
+    size_t qs_ring;       /* --qs-ring: transmit ring bytes */
+    uint64_t qs_baud;     /* --qs-baud: drain rate, 0 = unlimited */
 } options_t;
 
 static void usage(FILE *to)
@@ -44,6 +49,11 @@ static void usage(FILE *to)
             "  -s, --stages N      pipeline stages, 2..4 (default 4)\n"
             "  -f, --fps N         capture rate, 0..100000 (default %u); 0 = a free-running\n"
             "                      sensor, which loses frames whenever no buffer is free\n"
+            "  --qs FILE           also send the events live as a QP/Spy (QS) stream to FILE\n"
+            "                      (decode it with 'evrec qs-decode --meta <trace file> FILE')\n"
+            "  --qs-ring BYTES     QS transmit ring, K and M suffixes (default 64K); when it\n"
+            "                      overflows the oldest frames are lost (last-is-best)\n"
+            "  --qs-baud N         drain the ring at N baud, 8N1 (default 0 = unlimited)\n"
             "  -h, --help          this text\n",
             DEFAULT_FRAMES, DEFAULT_FPS);
 }
@@ -78,7 +88,9 @@ static int parse_args(int argc, char **argv, options_t *o)
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, 'n'},
         {"buffer", required_argument, NULL, 'b'}, {"tick-hz", required_argument, NULL, 't'},
         {"stages", required_argument, NULL, 's'}, {"fps", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"qs", required_argument, NULL, 'Q'},
+        {"qs-ring", required_argument, NULL, 'R'}, {"qs-baud", required_argument, NULL, 'B'},
+        {NULL, 0, NULL, 0},
     };
     o->path = "demo.evr";
     o->cfg.frames = DEFAULT_FRAMES;
@@ -86,6 +98,9 @@ static int parse_args(int argc, char **argv, options_t *o)
     o->cfg.fps = DEFAULT_FPS;
     o->buffer = DEFAULT_BUFFER;
     o->tick_hz = 10;
+    o->qs_path = NULL;
+    o->qs_ring = 64u * 1024u;
+    o->qs_baud = 0;
     int c;
     uint64_t v;
     while ((c = getopt_long(argc, argv, "o:n:b:t:s:f:h", longs, NULL)) != -1) {
@@ -116,6 +131,21 @@ static int parse_args(int argc, char **argv, options_t *o)
         case 'f':
             if (parse_num("--fps", optarg, 0, 0, 100000u, &v)) return -1;
             o->cfg.fps = (unsigned)v;
+            break;
+        case 'Q':
+            if (!*optarg) {
+                fprintf(stderr, "evrec-demo: --qs: empty file name\n");
+                return -1;
+            }
+            o->qs_path = optarg;
+            break;
+        case 'R':
+            if (parse_num("--qs-ring", optarg, 1, 256, 1u << 30, &v)) return -1;
+            o->qs_ring = (size_t)v;
+            break;
+        case 'B':
+            if (parse_num("--qs-baud", optarg, 0, 0, 100000000u, &v)) return -1;
+            o->qs_baud = v;
             break;
         case 'h': usage(stdout); return 1;
         default: fprintf(stderr, "Try 'evrec-demo --help'.\n"); return -1;
@@ -247,10 +277,21 @@ int main(int argc, char **argv)
         free(buf);
         return fail("start recording", st);
     }
+    static demo_qs_t qs;
+    if (o.qs_path && demo_qs_start(&qs, &rec, &demo_meta, o.qs_path, o.qs_ring, o.qs_baud) != 0) {
+        evrec_host_stop(&host, NULL);
+        demo_pipeline_free(&pipe);
+        free(buf);
+        return 1;
+    }
     evrec_posix_tick_t tick;
     st = evrec_posix_tick_start(&tick, &host, o.tick_hz);
     if (st != EVREC_OK) {
         evrec_host_stop(&host, NULL);
+        if (o.qs_path) {
+            demo_qs_finish(&qs);
+            demo_qs_free(&qs);
+        }
         demo_pipeline_free(&pipe);
         free(buf);
         return fail("tick thread", st);
@@ -260,6 +301,7 @@ int main(int argc, char **argv)
     double seconds = (double)(demo_now_ns() - t0) / 1e9;
     evrec_posix_tick_stop(&tick);
     st = evrec_host_stop(&host, NULL);
+    int qs_rc = o.qs_path ? demo_qs_finish(&qs) : 0;
 
     int rc = 0;
     if (run != 0) {
@@ -274,11 +316,23 @@ int main(int argc, char **argv)
     }
     if (rc == 0) {
         summary(&o, &pipe, &rec, seconds, file_bytes, hash);
+        if (o.qs_path) {
+            printf("qs:      %s, %" PRIu64 " bytes, %" PRIu64 " frames (%" PRIu64 " session, %" PRIu64
+                   " events), %" PRIu64 " frames lost and %" PRIu64 " cut in the %zu-byte ring (%s)\n",
+                   o.qs_path, qs.bytes, qs.tx.frames, qs.session_frames, qs.events, qs.tx.frames_lost,
+                   qs.tx.frames_cut, o.qs_ring, o.qs_baud ? "drained at --qs-baud" : "drained unthrottled");
+        }
         if (pipe.stats[pipe.n_stages - 1].dropped) {
             fprintf(stderr, "evrec-demo: %" PRIu32 " frames failed the sink's check\n",
                     pipe.stats[pipe.n_stages - 1].dropped);
             rc = 1;
         }
+    }
+    if (qs_rc != 0) {
+        rc = 1; /* the RAM trace is still saved */
+    }
+    if (o.qs_path) {
+        demo_qs_free(&qs);
     }
     demo_pipeline_free(&pipe);
     free(buf);
