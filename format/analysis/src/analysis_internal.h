@@ -1,0 +1,149 @@
+/* Private declarations shared by the analysis files (format/analysis/src/analysis_*.c). */
+#ifndef EVREC_ANALYSIS_INTERNAL_H
+#define EVREC_ANALYSIS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evrec/evrec_analysis.h"
+
+/* ---- a u64 -> u32 hash map (open addressing, linear probing); analysis_map.c ---- */
+
+typedef struct an_map {
+    uint64_t *keys;
+    uint32_t *vals; /* UINT32_MAX = empty slot */
+    size_t cap;     /* power of two, or 0 */
+    size_t used;
+} an_map_t;
+
+/* The value stored for key, or UINT32_MAX. */
+uint32_t an_map_get(const an_map_t *m, uint64_t key);
+/* Store key -> val (val != UINT32_MAX). 0 on success, -1 when memory runs out. */
+int an_map_put(an_map_t *m, uint64_t key, uint32_t val);
+/* Remove key (no-op when absent). */
+void an_map_del(an_map_t *m, uint64_t key);
+void an_map_free(an_map_t *m);
+
+/* Grow *arr (elements of `size` bytes) so that index n fits; 0 ok, -1 out of memory. */
+int an_grow(void **arr, uint32_t *cap, uint32_t n, size_t size);
+
+/* ---- the catalogue contract: roles and fields; analysis_catalogue.c ---- */
+
+typedef enum an_role {
+    AN_NONE = 0,
+    AN_SWITCH_IN,
+    AN_SWITCH_OUT,
+    AN_ISR_ENTER,
+    AN_ISR_EXIT,
+    AN_IDLE_SLEEP,
+    AN_IDLE_WAKE,
+    AN_INT_CONTROL,
+    AN_SYNC
+} an_role;
+
+/* Where a top-level integer field lies in the packed (big-endian) record. */
+typedef struct an_field {
+    int present;
+    uint32_t offset; /* bytes from the record start */
+    uint8_t size;    /* 1, 2 or 4 */
+    uint8_t kind;
+    uint16_t enum_id; /* enum kinds */
+    int is_enum;
+} an_field_t;
+
+typedef struct an_event {
+    an_role role;
+    an_field_t task, isr, vector, type, caller, object;
+    /* AN_SYNC: the `type` values named Block, Unblock, Timeout (UINT32_MAX when unnamed). */
+    uint32_t block_v, unblock_v, timeout_v;
+} an_event_t;
+
+/* The seed's interrupt control types (seed 004, _tx_thread_interrupt_control). */
+enum {
+    AN_INT_DISABLE = 7,
+    AN_INT_RESTORE = 8,
+    AN_INT_DISABLE_NESTED = 39,
+    AN_INT_RESTORE_ENABLE = 40
+};
+
+/* Fill roles[] (meta->event_count entries) from the meta-info; append problems to mismatch
+ * (a NUL-terminated buffer of mismatch_size bytes). Returns the number of events with a role. */
+uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *mismatch, size_t mismatch_size);
+
+/* The value of a field of a packed record (0 when absent or outside the record). */
+uint32_t an_field_value(const an_field_t *f, const evrec_record_t *rec);
+
+/* ---- the analysis object ---- */
+
+typedef enum an_base { AN_BASE_UNKNOWN = 0, AN_BASE_TASK, AN_BASE_IDLE, AN_BASE_KERNEL } an_base;
+typedef enum an_int_state { AN_INT_UNKNOWN = 0, AN_INT_ENABLED, AN_INT_DISABLED } an_int_state;
+
+typedef struct an_frame {
+    uint32_t isr;     /* index in isrs */
+    uint64_t enter_t; /* t64 of the IsrEnter */
+    uint64_t self;    /* exclusive ticks of this activation so far */
+} an_frame_t;
+
+typedef struct an_wait {
+    uint32_t task;  /* the waiting task's value */
+    uint32_t sync;  /* index in sync */
+    uint64_t start; /* t64 of the Block */
+} an_wait_t;
+
+struct evrec_stats {
+    const evrec_reader_t *r;
+    const evrec_meta_t *m;
+    uint32_t event_count;
+    evrec_stats_event_t *ev;
+    an_event_t *roles;
+    uint32_t role_count;
+    evrec_stats_summary_t sum;
+    int finished;
+    char mismatch[512];
+    char anomaly[256];
+    evrec_stats_rtos_t rt;
+
+    /* CPU accounting */
+    evrec_stats_context_t *tasks, *isrs;
+    uint32_t tasks_cap, isrs_cap;
+    an_map_t task_map, isr_map;
+    an_base base;
+    uint32_t base_task;   /* index in tasks when base == AN_BASE_TASK */
+    uint64_t base_run;    /* exclusive ticks of the current task run */
+    uint64_t pending;     /* unknown-base ticks not yet claimed by an edge rule */
+    an_frame_t *frames;
+    uint32_t depth, frames_cap;
+    uint64_t last_t;      /* time up to which everything is charged */
+
+    /* interrupt-disabled spans */
+    an_int_state int_state;
+    uint64_t span_start;
+    uint32_t span_caller;
+    int span_open_start;  /* the current span began before the trace (or is uncertain) */
+    evrec_stats_int_site_t *sites;
+    uint32_t sites_cap;
+    an_map_t site_map;
+
+    /* synchronisation objects */
+    evrec_stats_sync_t *sync;
+    uint32_t sync_cap;
+    an_map_t sync_map;
+    an_wait_t *waits;
+    uint32_t waits_count, waits_cap;
+    an_map_t wait_map;   /* task value -> index in waits (active waits only) */
+};
+
+/* analysis_cpu.c: charge ticks up to t, then apply one context record. */
+void an_cpu_charge(evrec_stats_t *s, uint64_t t);
+evrec_status an_cpu_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
+void an_cpu_finish(evrec_stats_t *s);
+/* analysis_sync.c: IntControl and the sync objects. */
+evrec_status an_int_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
+void an_int_finish(evrec_stats_t *s);
+evrec_status an_sync_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
+void an_sync_finish(evrec_stats_t *s);
+
+/* Count a record that contradicts the state; the first one's text is kept. */
+void an_anomaly(evrec_stats_t *s, uint64_t t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif /* EVREC_ANALYSIS_INTERNAL_H */
