@@ -4,7 +4,8 @@
  * between consecutive insn_mark() calls and subtracts the empty loop, giving the instructions
  * executed per record. Each record sits alone in a function the compiler may not inline or
  * analyse across (noipa), so nothing is hoisted out of the loop: the count is that of one call
- * site in ordinary code, prologue and epilogue included. Segments, in order:
+ * site in ordinary code, prologue and epilogue included. run() marks the start and the end of
+ * each loop, so every measured segment has the same code around it. Loops, in order:
  *   1 empty     the loop calling an empty function (the baseline)
  *   2 value     fw_record_Value(): one u32 payload (Trice, SystemView... comparison)
  *   3 switch    fw_record_ContextSwitch(): a 3-field event (16 bytes, seed 004)
@@ -47,12 +48,14 @@ MEASURED static void rec_generic(uint32_t v)
     (void)evrec_record(&host, fw_ID_Value, &e);
 }
 
+/* One segment: from the first insn_mark() to the second, the same code around every loop. */
 static void run(void (*fn)(uint32_t))
 {
     insn_mark();
     for (uint32_t i = 0; i < INSN_N; i++) {
         fn(i);
     }
+    insn_mark();
 }
 
 int main(void)
@@ -69,6 +72,5 @@ int main(void)
     evrec_recorder_t *rec = 0;
     (void)evrec_host_stop(&host, &rec);
     run(rec_value); /* detached */
-    insn_mark();
     sh_exit(rec && rec->dropped == 0 && rec->recorded == 4u * INSN_N + 2u ? 0 : 1);
 }

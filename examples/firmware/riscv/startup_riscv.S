@@ -31,6 +31,11 @@ _start:
 2:  call main
 3:  j 3b
 
+/* Images without interrupts (evrec-insn.elf) have no fw_trap of their own: stop on any trap. */
+    .weak fw_trap
+fw_trap:
+    j fw_trap
+
     .balign 4
 trap_entry:
     addi sp, sp, -16 * REGBYTES

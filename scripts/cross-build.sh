@@ -1,0 +1,168 @@
+#!/bin/sh
+# Cross builds of the recorder and the example firmware for the MCU matrix, with the table of
+# ROM, RAM and instructions per record (issue 5, part 3).
+#
+#   scripts/cross-build.sh [-d DIR] [-t "TARGETS"] [-O "OPTS"] [-g EVREC_GEN] [-c]
+#
+#   -d DIR      where the build directories go (DIR/build-cross-<target><opt>); default: the repo
+#   -t TARGETS  default "cortex-m0plus cortex-m3 cortex-m4 cortex-m33 rv32imac rv64imac"
+#   -O OPTS     default "-Os -O2"
+#   -g GEN      the host evrec-gen; default: built in DIR/build-cross-host (needs libyaml)
+#   -c          check the budgets (Cortex-M4: core ROM <= 2048 B at -Os, 3-field record <= 40
+#               instructions at -O2, RAM beyond the trace buffer <= 64 B); exit 1 on a miss,
+#               77 when qemu-system-arm is missing (the instruction budget cannot be measured)
+#
+# Columns (bytes from <toolchain>-size; the objects as compiled, before --gc-sections):
+#   core      text of recorder.c + runtime_enum.c + status.c (+ any other core object except
+#             the three below): the record path and host start/stop/tick
+#   save meta crc32c   the save path, the meta-info validation, the CRC table, each on its own
+#   port      text of the port library (clock enabling, tick hook)
+#   libRAM    data + bss of the core and port objects
+#   objs      sizeof evrec_host_t + evrec_recorder_t (the firmware's fw_host and recorder): the
+#             RAM a recording needs besides the user's trace buffer, together with libRAM
+#   fwROM fwRAM   the whole example firmware: text + data, and data + bss without the trace
+#             buffer (.evrec_trace)
+#   value 3fld tick   instructions executed per record on QEMU (scripts/insn-count.sh): one u32
+#             payload, the 3-field ContextSwitch, evrec_tick(). Cortex-M4 on mps2-an386;
+#             Cortex-M3 and Cortex-M0+ on mps2-an385 (ARMv6-M code runs unchanged on an M3, and
+#             executed instructions do not depend on the core's timing); "-" where no QEMU
+#             machine of this repo runs the image (Cortex-M33, RISC-V).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=$root
+targets="cortex-m0plus cortex-m3 cortex-m4 cortex-m33 rv32imac rv64imac"
+opts="-Os -O2"
+gen=${EVREC_GEN:-}
+check=0
+jobs=${EVREC_JOBS:-2}
+while getopts d:t:O:g:c opt; do
+    case $opt in
+    d) dir=$OPTARG ;;
+    t) targets=$OPTARG ;;
+    O) opts=$OPTARG ;;
+    g) gen=$OPTARG ;;
+    c) check=1 ;;
+    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+if [ "$check" -eq 1 ] && ! command -v qemu-system-arm >/dev/null 2>&1; then
+    echo "cross-build: qemu-system-arm is not installed: the budgets cannot be checked" >&2
+    exit 77
+fi
+
+if [ -z "$gen" ]; then
+    h=$dir/build-cross-host
+    echo "== host evrec-gen ($h)" >&2
+    cmake -S "$root" -B "$h" -DEVREC_BUILD_TESTS=OFF -DEVREC_BUILD_EXAMPLES=OFF \
+        -DEVREC_BUILD_BENCH=OFF >"$dir/build-cross-host.log" 2>&1 ||
+        { cat "$dir/build-cross-host.log" >&2; exit 1; }
+    cmake --build "$h" --target evrec-gen -j"$jobs" >>"$dir/build-cross-host.log" 2>&1 ||
+        { cat "$dir/build-cross-host.log" >&2; exit 1; }
+    gen=$h/schema/evrec-gen
+fi
+
+prefix_of() {
+    case $1 in
+    cortex-*) echo arm-none-eabi ;;
+    rv*) echo riscv64-unknown-elf ;;
+    *) echo "cross-build: unknown target $1" >&2; exit 2 ;;
+    esac
+}
+
+# ---- builds ----
+for t in $targets; do
+    for o in $opts; do
+        b=$dir/build-cross-$t$o
+        case $t in
+        cortex-*) tc="-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/arm-none-eabi.cmake -DEVREC_CPU=$t" ;;
+        *) tc="-DCMAKE_TOOLCHAIN_FILE=$root/cmake/toolchains/riscv64-unknown-elf.cmake -DEVREC_ARCH=$t" ;;
+        esac
+        echo "== build $t $o" >&2
+        # shellcheck disable=SC2086
+        if ! { cmake -S "$root/examples/firmware" -B "$b" $tc -DEVREC_FW_OPT="$o" \
+                   -DEVREC_GEN_EXECUTABLE="$gen" && cmake --build "$b" -j"$jobs"; } >"$b.log" 2>&1; then
+            cat "$b.log" >&2
+            echo "cross-build: $t $o failed (log: $b.log)" >&2
+            exit 1
+        fi
+    done
+done
+
+# ---- table ----
+# sizes_of ARCHIVE...: "name text data bss" per object, from berkeley size output.
+sizes_of() {
+    "$size" "$@" | awk 'NR > 1 && $6 != "" { n = $6; sub(/\.c\.obj$|\.c\.o$/, "", n); print n, $1, $2, $3 }'
+}
+# section_size ELF SECTION: bytes of one section (0 if absent).
+section_size() {
+    "$size" -A "$1" | awk -v s="$2" '$1 == s { print $2; f = 1 } END { if (!f) print 0 }'
+}
+# symbol_size ELF SYMBOL: st_size of a data symbol (0 if absent).
+symbol_size() {
+    "$nm" -S "$1" | awk -v s="$2" '$4 == s { print $2; f = 1 } END { if (!f) print 0 }' |
+        { read -r v; printf '%d\n' "0x$v"; }
+}
+
+miss=0
+printf '%-14s %-3s | %5s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s\n' \
+    target opt core save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick
+for t in $targets; do
+    p=$(prefix_of "$t")
+    size=$p-size
+    nm=$p-nm
+    for o in $opts; do
+        b=$dir/build-cross-$t$o
+        rec=$b/port/libevrec_recorder.a
+        port=$(ls "$b"/port/libevrec_port_*.a)
+        set -- $(sizes_of "$rec" | awk '
+            $1 == "save" { save += $2 } $1 == "meta" { meta += $2 } $1 == "crc32c" { crc += $2 }
+            $1 != "save" && $1 != "meta" && $1 != "crc32c" { core += $2 }
+            { ram += $3 + $4 }
+            END { print core + 0, save + 0, meta + 0, crc + 0, ram + 0 }')
+        core=$1 save=$2 meta=$3 crc=$4 libram=$5
+        set -- $(sizes_of "$port" | awk '{ text += $2; ram += $3 + $4 } END { print text + 0, ram + 0 }')
+        porttext=$1
+        libram=$((libram + $2))
+        elf=$b/evrec-fw.elf
+        objs=$(( $(symbol_size "$elf" fw_host) + $(symbol_size "$elf" recorder) ))
+        set -- $("$size" "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
+        trace=$(section_size "$elf" .evrec_trace)
+        fwrom=$(($1 + $2))
+        fwram=$(($2 + $3 - trace))
+        value=- sw=- tick=-
+        machine=""
+        case $t in
+        cortex-m4) machine=mps2-an386 ;;
+        cortex-m3 | cortex-m0plus) machine=mps2-an385 ;;
+        esac
+        if [ -n "$machine" ] && command -v qemu-system-arm >/dev/null 2>&1; then
+            counts=$("$root/scripts/insn-count.sh" -m "$machine" "$b/evrec-insn.elf") ||
+                { echo "cross-build: instruction count failed for $t $o" >&2; exit 1; }
+            value=$(echo "$counts" | awk '$1 == "value" { print $2 }')
+            sw=$(echo "$counts" | awk '$1 == "switch" { print $2 }')
+            tick=$(echo "$counts" | awk '$1 == "tick" { print $2 }')
+        fi
+        printf '%-14s %-3s | %5d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s\n' \
+            "$t" "$o" "$core" "$save" "$meta" "$crc" "$porttext" "$libram" "$objs" "$fwrom" "$fwram" \
+            "$value" "$sw" "$tick"
+        if [ "$check" -eq 1 ] && [ "$t" = cortex-m4 ]; then
+            budget() { # name value limit
+                if [ "$2" = - ]; then
+                    echo "budget: $1 not measured (qemu-system-arm missing)" >&2; miss=1
+                elif [ "$2" -le "$3" ]; then
+                    echo "budget: $1 = $2 <= $3: PASS" >&2
+                else
+                    echo "budget: $1 = $2 > $3: MISS" >&2; miss=1
+                fi
+            }
+            case $o in
+            -Os) budget "cortex-m4 -Os core ROM (bytes)" "$core" 2048
+                 budget "cortex-m4 -Os RAM beyond the trace buffer (libRAM + objs, bytes)" $((libram + objs)) 64 ;;
+            -O2) budget "cortex-m4 -O2 3-field record (instructions)" "$sw" 40 ;;
+            esac
+        fi
+    done
+done
+[ "$miss" -eq 0 ] || exit 1

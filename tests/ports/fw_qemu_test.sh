@@ -1,0 +1,106 @@
+#!/bin/sh
+# The example firmware on an emulated MCU (issue 5, part 4): build examples/firmware for CPU with
+# timestamp source CLOCK, run it on QEMU's mps2-an385 (Cortex-M3; ARMv6-M code runs on it
+# unchanged), let it save its recording through semihosting, and check the file with
+# `evrec info` and `evrec dump`: event names (static and run-time enums), counts equal to what
+# the firmware reports, time_freq, and restored times (timer interrupt every 0.5 ms, Tick every
+# 10 ms, no record out of order by more than an interrupt, no jump).
+#
+#   fw_qemu_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK
+#
+# Exit status: 0 pass, 1 fail, 77 skipped because qemu-system-arm is not installed.
+set -eu
+[ $# -eq 6 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK" >&2; exit 2; }
+root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 clock=$6
+rounds=500        # FW_ROUNDS of app/fw_main.c
+jobs="checksum fibonacci popcount xorshift"
+
+if ! command -v qemu-system-arm >/dev/null 2>&1; then
+    echo "SKIP: qemu-system-arm is not installed (apt-get install qemu-system-arm)"
+    exit 77
+fi
+command -v arm-none-eabi-gcc >/dev/null 2>&1 ||
+    { echo "FAIL: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"; exit 1; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+mkdir -p "$b"
+if ! { cmake -S "$root/examples/firmware" -B "$b" \
+           -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/arm-none-eabi.cmake" \
+           -DEVREC_CPU="$cpu" -DEVREC_FW_CLOCK="$clock" -DEVREC_FW_OPT=-Os \
+           -DEVREC_GEN_EXECUTABLE="$gen" &&
+       cmake --build "$b" --target evrec-fw.elf; } >"$b/build.log" 2>&1; then
+    cat "$b/build.log"
+    fail "cross build for $cpu failed"
+fi
+
+run=$b/run
+rm -rf "$run"
+mkdir -p "$run"
+cd "$run"
+rc=0
+timeout 120 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
+    -semihosting-config enable=on,target=native -kernel "$b/evrec-fw.elf" >console.txt 2>&1 || rc=$?
+cat console.txt
+[ "$rc" -eq 0 ] || fail "the firmware exited with status $rc"
+line=$(grep '^fw: board' console.txt) || fail "no summary line on the console"
+recorded=$(echo "$line" | awk '{ for (i = 1; i < NF; i++) if ($i == "recorded") print $(i + 1) }')
+dropped=$(echo "$line" | awk '{ for (i = 1; i < NF; i++) if ($i == "dropped") print $(i + 1) }')
+irqs=$(echo "$line" | awk '{ for (i = 1; i < NF; i++) if ($i == "timer_irqs") print $(i + 1) }')
+[ "$dropped" = 0 ] || fail "the firmware dropped $dropped events"
+[ -s fw.evr ] || fail "no fw.evr written through semihosting"
+
+"$evrec" info fw.evr >info.txt || { cat info.txt; fail "evrec info fw.evr"; }
+cat info.txt
+field() { awk -v k="$1" '$1 == k { v = $2; sub(/;$/, "", v); print v }' info.txt; }
+[ "$(field time_freq:)" = 25000000 ] || fail "time_freq is not 25000000 Hz"
+[ "$(field records:)" = "$recorded" ] || fail "evrec info counts $(field records:) records, firmware $recorded"
+[ "$(field dropped:)" = 0 ] || fail "evrec info reports drops"
+grep -q '^damage: *intact' info.txt || fail "the file is damaged"
+count_of() { awk -v e="$1" '$2 == e { print $NF }' info.txt; }
+[ "$(count_of TimerIrq)" = "$irqs" ] || fail "TimerIrq count $(count_of TimerIrq), firmware $irqs"
+[ "$(count_of JobRun)" = $((4 * rounds)) ] || fail "JobRun count $(count_of JobRun)"
+[ "$(count_of ContextSwitch)" = $((2 * rounds)) ] || fail "ContextSwitch count $(count_of ContextSwitch)"
+
+"$evrec" dump fw.evr >dump.txt || fail "evrec dump fw.evr"
+head -12 dump.txt
+for j in $jobs; do
+    n=$(grep -c " job=$j " dump.txt || true)
+    [ "$n" = "$rounds" ] || fail "job=$j appears $n times, expected $rounds (run-time enum names)"
+done
+n=$(grep -c 'ContextSwitch *kind=Sleep .*\[Down\]' dump.txt || true)
+[ "$n" = "$rounds" ] || fail "ContextSwitch kind=Sleep [Down] appears $n times"
+n=$(grep -c 'ContextSwitch *kind=Wake .*\[Up\]' dump.txt || true)
+[ "$n" = "$rounds" ] || fail "ContextSwitch kind=Wake [Up] appears $n times"
+
+# Times: seconds since Start, restored from the 32-bit stamps.
+awk -v irqs="$irqs" '
+function bad(m) { print "FAIL: " m; failed = 1; exit 1 }
+{
+    t = $1 + 0
+    if (NR > 1 && t < prev - 0.001) bad(sprintf("record %d at %.9f s is %.6f s before the previous one", NR, t, prev - t))
+    if (NR > 1 && t > prev + 0.05) bad(sprintf("record %d at %.9f s jumps %.6f s", NR, t, t - prev))
+    prev = t
+}
+$2 == "TimerIrq" {
+    split($3, c, "=")
+    if (c[2] != ++irq) bad(sprintf("TimerIrq count=%s, expected %d", c[2], irq))
+    if (irq > 1 && t <= last_irq) bad(sprintf("TimerIrq %d not after the previous one", irq))
+    if (irq == 1) first_irq = t
+    last_irq = t
+}
+$2 == "EventControl" && $3 == "type=Tick" {
+    if (ticks == 0) first_tick = t
+    last_tick = t
+    ticks++
+}
+END {
+    if (failed) exit 1
+    if (irq != irqs) bad(sprintf("%d TimerIrq records, firmware counted %d", irq, irqs))
+    p = (last_irq - first_irq) / (irq - 1)
+    printf "timer interrupt period %.7f s (0.0005 expected), %d ticks, tick period %.7f s (0.01 expected)\n", p, ticks, (last_tick - first_tick) / (ticks - 1)
+    if (p < 0.000475 || p > 0.000525) bad("the timer interrupt period is not 0.5 ms +- 5%")
+    if (ticks < 10) bad("fewer than 10 EventControl Tick records")
+    q = (last_tick - first_tick) / (ticks - 1)
+    if (q < 0.0095 || q > 0.0105) bad("the Tick period is not 10 ms +- 5%")
+}' dump.txt || exit 1
+echo "PASS: $cpu, timestamp $clock: $recorded records, names and times as recorded"
