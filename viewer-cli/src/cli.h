@@ -23,6 +23,7 @@ typedef struct cli_command {
 
 extern const cli_command_t cli_cmd_info;
 extern const cli_command_t cli_cmd_dump;
+extern const cli_command_t cli_cmd_stats;
 
 /* "evrec: <fmt>\n" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -13,6 +13,7 @@
 static const cli_command_t *const commands[] = {
     &cli_cmd_info,
     &cli_cmd_dump,
+    &cli_cmd_stats,
     &cli_cmd_qs,
     &cli_cmd_qs_decode,
 };

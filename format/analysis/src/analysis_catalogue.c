@@ -38,6 +38,26 @@ static uint8_t kind_size(uint8_t kind)
     }
 }
 
+int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out)
+{
+    if (index >= sd->field_count) {
+        return 0;
+    }
+    const evrec_field_desc_t *f = &sd->fields[index];
+    uint8_t size = kind_size(f->kind);
+    if (size == 0) {
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    out->present = 1;
+    out->offset = f->offset;
+    out->size = size;
+    out->kind = f->kind;
+    out->is_enum = f->kind >= EVREC_KIND_ENUM_UINT8 && f->ref < m->enum_count;
+    out->enum_id = out->is_enum ? f->ref : 0;
+    return 1;
+}
+
 /* Find a top-level field by name: 1 found and usable, 0 absent, -1 present but not an integer. */
 static int find_field(const evrec_meta_t *m, const evrec_struct_desc_t *sd, const char *name, an_field_t *out)
 {

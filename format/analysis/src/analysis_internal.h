@@ -70,8 +70,21 @@ enum {
  * (a NUL-terminated buffer of mismatch_size bytes). Returns the number of events with a role. */
 uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *mismatch, size_t mismatch_size);
 
+/* The field at `index` of a struct, when it is an integer or enum: 1, else 0. */
+int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out);
+
 /* The value of a field of a packed record (0 when absent or outside the record). */
 uint32_t an_field_value(const an_field_t *f, const evrec_record_t *rec);
+
+/* ---- address fields (analysis_address.c) ---- */
+
+typedef struct an_addr {
+    an_field_t field;
+    uint64_t *counts;    /* per distinct value, indexed through `map` */
+    uint32_t *values;
+    uint32_t cap;
+    an_map_t map;
+} an_addr_t;
 
 /* ---- the analysis object ---- */
 
@@ -102,6 +115,12 @@ struct evrec_stats {
     char mismatch[512];
     char anomaly[256];
     evrec_stats_rtos_t rt;
+
+    /* address fields, sorted by event id; addr_first[id] = first index of the event's */
+    evrec_stats_address_t *addr;
+    an_addr_t *addr_acc;
+    uint32_t addr_count;
+    uint32_t *addr_first; /* event_count + 1 entries */
 
     /* CPU accounting */
     evrec_stats_context_t *tasks, *isrs;
@@ -142,6 +161,12 @@ evrec_status an_int_record(evrec_stats_t *s, const an_event_t *e, const evrec_re
 void an_int_finish(evrec_stats_t *s);
 evrec_status an_sync_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
 void an_sync_finish(evrec_stats_t *s);
+
+/* analysis_address.c */
+evrec_status an_addr_create(evrec_stats_t *s);
+evrec_status an_addr_record(evrec_stats_t *s, const evrec_record_t *rec);
+void an_addr_finish(evrec_stats_t *s);
+void an_addr_free(evrec_stats_t *s);
 
 /* Count a record that contradicts the state; the first one's text is kept. */
 void an_anomaly(evrec_stats_t *s, uint64_t t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -39,6 +39,10 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r)
         }
     }
     s->rt.mismatch = s->mismatch[0] ? s->mismatch : NULL;
+    if (an_addr_create(s) != EVREC_OK) {
+        evrec_stats_free(s);
+        return EVREC_E_NOMEM;
+    }
     *out = s;
     return EVREC_OK;
 }
@@ -88,6 +92,9 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     }
     e->count++;
 
+    if (s->addr_first[rec->id] != s->addr_first[rec->id + 1] && an_addr_record(s, rec) != EVREC_OK) {
+        return EVREC_E_NOMEM;
+    }
     const an_event_t *ae = &s->roles[rec->id];
     switch (ae->role) {
     case AN_NONE: return EVREC_OK;
@@ -136,6 +143,7 @@ evrec_status evrec_stats_finish(evrec_stats_t *s)
     an_cpu_finish(s);
     an_int_finish(s);
     an_sync_finish(s);
+    an_addr_finish(s);
     s->rt.span_ticks = s->sum.last_t64 - s->sum.first_t64;
     if (s->rt.task_count) {
         qsort(s->tasks, s->rt.task_count, sizeof *s->tasks, by_ticks);
@@ -164,6 +172,14 @@ const evrec_stats_event_t *evrec_stats_events(const evrec_stats_t *s, uint32_t *
     return s ? s->ev : NULL;
 }
 
+const evrec_stats_address_t *evrec_stats_addresses(const evrec_stats_t *s, uint32_t *count)
+{
+    if (count) {
+        *count = s && s->finished ? s->addr_count : 0;
+    }
+    return s && s->finished ? s->addr : NULL;
+}
+
 const evrec_stats_summary_t *evrec_stats_summary(const evrec_stats_t *s)
 {
     return s ? &s->sum : NULL;
@@ -184,6 +200,7 @@ void evrec_stats_free(evrec_stats_t *s)
     if (!s) {
         return;
     }
+    an_addr_free(s);
     free(s->ev);
     free(s->roles);
     free(s->tasks);

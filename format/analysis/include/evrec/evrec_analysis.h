@@ -156,6 +156,30 @@ typedef struct evrec_stats_rtos {
     uint64_t still_blocked;         /**< tasks blocked (Block without Unblock/Timeout) at the end */
 } evrec_stats_rtos_t;
 
+/** Values kept per address field in evrec_stats_address_t::top. */
+#define EVREC_STATS_ADDRESS_TOP 8u
+
+/** @brief One value of an address field and how often it was recorded. */
+typedef struct evrec_stats_address_value {
+    uint32_t value; /**< the address */
+    uint64_t count; /**< records with it */
+} evrec_stats_address_value_t;
+
+/**
+ * @brief The most frequent values of one address field: a top-level integer field whose display
+ * attribute is `format: address` (the file's FIELD_INFO, through evrec_meta_t::field_info), and
+ * the catalogue's IntControl.caller in any case. Symbolise the values with evrec_symbols.h.
+ */
+typedef struct evrec_stats_address {
+    uint16_t event_id;     /**< the event type */
+    uint32_t field_index;  /**< index in the event's struct fields */
+    const char *field;     /**< the field's name (reader-owned) */
+    uint64_t records;      /**< records of the event seen */
+    uint32_t distinct;     /**< distinct values */
+    uint32_t top_count;    /**< entries in `top` (at most ::EVREC_STATS_ADDRESS_TOP) */
+    evrec_stats_address_value_t top[EVREC_STATS_ADDRESS_TOP]; /**< by descending count, then value */
+} evrec_stats_address_t;
+
 /**
  * @brief Prepare an analysis of the records of `r`: finds the catalogue's events and fields in
  * its meta-info.
@@ -195,6 +219,9 @@ evrec_status evrec_stats_finish(evrec_stats_t *s);
 
 /** @brief Per event id numbers; `*count` = the meta-info's event count. Valid until free. */
 const evrec_stats_event_t *evrec_stats_events(const evrec_stats_t *s, uint32_t *count);
+
+/** @brief The address fields, by event id then field index (valid after evrec_stats_finish()). */
+const evrec_stats_address_t *evrec_stats_addresses(const evrec_stats_t *s, uint32_t *count);
 
 /** @brief Whole-trace numbers. */
 const evrec_stats_summary_t *evrec_stats_summary(const evrec_stats_t *s);

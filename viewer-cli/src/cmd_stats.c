@@ -1,0 +1,555 @@
+/* `evrec stats FILE`: per event type counts, rates and intervals; with the RTOS catalogue
+ * (ports/rtos), CPU time per task and ISR, idle and load, interrupt-disabled spans with their
+ * location (symbolised with --elf), waits on synchronisation objects. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "evrec/evrec_analysis.h"
+#include "evrec/evrec_symbols.h"
+
+static const char help[] =
+    "usage: evrec stats [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ] FILE\n"
+    "\n"
+    "Statistics of a recording.\n"
+    "For every file: the duration, records and drops, and per event type the count, the rate\n"
+    "(events/s over the duration), the first and last time, and the min/mean/max interval between\n"
+    "consecutive records of the type.\n"
+    "When the RTOS catalogue (ports/rtos/rtos.yaml, found by its event names) is in the file:\n"
+    "  - CPU time per task and per interrupt handler (exclusive: nested ISRs are charged to\n"
+    "    themselves), idle, kernel and unknown time, and the load (100% - idle);\n"
+    "  - interrupt-disabled spans (IntControl): count, total, the longest with the code location\n"
+    "    that disabled interrupts, and the longest per location;\n"
+    "  - waits on mutexes, semaphores, queues and event flags (Block to Unblock/Timeout).\n"
+    "Contexts open at an edge of the trace are stated: a context that ends without a beginning\n"
+    "was running since the trace began and is charged from the first record; one still running\n"
+    "at the last record is charged up to it. Spans cut by an edge are lower bounds, not ranked.\n"
+    "Address fields (schema `format: address`, and IntControl.caller) are listed by their most\n"
+    "frequent values. Times are in ticks of the recording's clock, and in seconds when its\n"
+    "frequency is known.\n"
+    "\n"
+    "options:\n"
+    "  --elf FILE       resolve addresses to function+offset with the symbols of this ELF file\n"
+    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
+    "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
+    "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records before the\n"
+    "damage are printed, then the error with its offset on stderr), 2 bad usage.\n";
+
+
+typedef struct stats_opts {
+    evrec_reader_options_t ropt;
+    const char *path;
+    const char *elf;
+    uint32_t top;
+} stats_opts_t;
+
+static int parse(int argc, char **argv, stats_opts_t *o)
+{
+    enum { OPT_TICK = 256, OPT_FREQ, OPT_ELF, OPT_TOP };
+    static const struct option longopts[] = {
+        {"elf", required_argument, NULL, OPT_ELF},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"tick-hz", required_argument, NULL, OPT_TICK},
+        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->top = 5;
+    opterr = 0;
+    optind = 1;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ELF: o->elf = optarg; break;
+        case OPT_TOP:
+            if (!cli_parse_u64(optarg, 1000000u, &v)) {
+                return cli_usage_error(&cli_cmd_stats, "--top expects a count, not '%s'", optarg);
+            }
+            o->top = (uint32_t)v;
+            break;
+        case OPT_TICK:
+            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_stats, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
+            }
+            o->ropt.tick_hz = (uint32_t)v;
+            break;
+        case OPT_FREQ:
+            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_stats, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
+            }
+            o->ropt.time_freq = v;
+            break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_stats, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_stats, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_stats, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
+                               argc - optind);
+    }
+    o->path = argv[optind];
+    return -1;
+}
+
+/* What the printing functions share. */
+typedef struct out {
+    const evrec_reader_t *r;
+    uint64_t freq; /* effective Hz, 0 = unknown */
+    const evrec_symbols_t *syms;
+    uint32_t top;
+    cli_buf_t b;
+} out_t;
+
+static void flush_line(out_t *o)
+{
+    cli_buf_putc(&o->b, '\n');
+    fwrite(o->b.p, 1, o->b.len, stdout);
+    o->b.len = 0;
+}
+
+static void putf(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(out_t *o, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        cli_buf_put(&o->b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    }
+}
+
+/* A duration: "1.2 us", "3.456 ms"; "-" when the frequency is unknown. */
+static const char *dur(const out_t *o, uint64_t ticks, char *buf, size_t size)
+{
+    if (!o->freq) {
+        snprintf(buf, size, "-");
+        return buf;
+    }
+    uint64_t ns = evrec_ticks_to_ns(ticks, o->freq);
+    if (ns < 1000u) {
+        snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+    } else if (ns < 1000000u) {
+        snprintf(buf, size, "%.1f us", (double)ns / 1e3);
+    } else if (ns < 1000000000u) {
+        snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+    } else {
+        snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+    }
+    return buf;
+}
+
+/* Seconds since the first record with ns precision, or ticks when the frequency is unknown. */
+static const char *at(const out_t *o, uint64_t t64, char *buf, size_t size)
+{
+    if (!o->freq) {
+        snprintf(buf, size, "%llu ticks", (unsigned long long)t64);
+    } else {
+        uint64_t ns = evrec_ticks_to_ns(t64, o->freq);
+        snprintf(buf, size, "%llu.%09llu s", (unsigned long long)(ns / 1000000000u),
+                 (unsigned long long)(ns % 1000000000u));
+    }
+    return buf;
+}
+
+static const char *pct(uint64_t part, uint64_t whole, char *buf, size_t size)
+{
+    if (!whole) {
+        snprintf(buf, size, "-");
+    } else {
+        snprintf(buf, size, "%.2f%%", (double)part * 100.0 / (double)whole);
+    }
+    return buf;
+}
+
+static const char *where(const out_t *o, uint32_t addr, char *buf, size_t size)
+{
+    evrec_symbols_format(o->syms, addr, buf, size);
+    return buf;
+}
+
+/* An escaped name into the line, or a number when there is none. */
+static void put_name(out_t *o, const char *name, uint32_t value)
+{
+    if (name) {
+        cli_buf_name(&o->b, name);
+    } else {
+        putf(o, "%u", (unsigned)value);
+    }
+}
+
+static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
+{
+    uint32_t n;
+    const evrec_stats_event_t *ev = evrec_stats_events(s, &n);
+    size_t wname = 4;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t w = cli_name_width(evrec_reader_event_name(o->r, (uint16_t)i));
+        wname = w > wname ? w : wname;
+    }
+    wname = wname > 32 ? 32 : wname;
+    printf("events: count, rate over the duration; first and last record; interval between consecutive records\n");
+    cli_buf_puts(&o->b, "     id  name");
+    cli_buf_pad(&o->b, 9 + wname);
+    putf(o, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "count", "rate/s", "first", "last", "min interval",
+         "mean", "max");
+    flush_line(o);
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_stats_event_t *e = &ev[i];
+        char r[32], f[40], l[40], mn[32], me[32], mx[32];
+        putf(o, "%7u  ", (unsigned)i);
+        cli_buf_name(&o->b, evrec_reader_event_name(o->r, (uint16_t)i));
+        cli_buf_pad(&o->b, 9 + wname);
+        if (o->freq && span) {
+            snprintf(r, sizeof r, "%.3f", (double)e->count * (double)o->freq / (double)span);
+        } else {
+            snprintf(r, sizeof r, "-");
+        }
+        if (e->count == 0) {
+            putf(o, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "0", r, "-", "-", "-", "-", "-");
+        } else if (e->count == 1) {
+            putf(o, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
+                 at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), "-", "-", "-");
+        } else {
+            uint64_t mean = (e->last_t64 - e->first_t64) / (e->count - 1);
+            if (o->freq) {
+                dur(o, e->min_gap, mn, sizeof mn);
+                dur(o, mean, me, sizeof me);
+                dur(o, e->max_gap, mx, sizeof mx);
+            } else {
+                snprintf(mn, sizeof mn, "%llu", (unsigned long long)e->min_gap);
+                snprintf(me, sizeof me, "%llu", (unsigned long long)mean);
+                snprintf(mx, sizeof mx, "%llu", (unsigned long long)e->max_gap);
+            }
+            putf(o, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
+                 at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), mn, me, mx);
+        }
+        flush_line(o);
+    }
+}
+
+static void print_context(out_t *o, const char *kind, const char *name, uint32_t value, int has_vector,
+                          uint32_t vector, uint64_t ticks, uint64_t span, int show_runs, uint64_t runs,
+                          uint64_t longest)
+{
+    char d[32], p[16], m[32];
+    putf(o, "  %-5s ", kind);
+    if (name || kind[0]) {
+        put_name(o, name, value);
+    }
+    if (has_vector) {
+        putf(o, " (vector %u)", (unsigned)vector);
+    }
+    cli_buf_pad(&o->b, 40);
+    putf(o, " %14llu  %12s  %8s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
+    if (show_runs) {
+        if (longest) {
+            snprintf(m, sizeof m, "%llu", (unsigned long long)longest);
+        } else {
+            snprintf(m, sizeof m, "-");
+        }
+        putf(o, "  %8llu  %14s  %12s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
+    }
+    flush_line(o);
+}
+
+static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
+{
+    char d[40];
+    int any = 0;
+    const char *lead = "  trace edges: ";
+    const char *next = "               ";
+    for (int isr = 0; isr < 2; isr++) {
+        const evrec_stats_context_t *c = isr ? rt->isrs : rt->tasks;
+        uint32_t n = isr ? rt->isr_count : rt->task_count;
+        for (uint32_t i = 0; i < n; i++) {
+            if (c[i].open_at_start) {
+                putf(o, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
+                put_name(o, c[i].name, c[i].value);
+                putf(o, " was running when the trace began (%s before any %s): charged from the first record",
+                     isr ? "IsrExit" : "TaskSwitchOut", isr ? "IsrEnter" : "TaskSwitchIn");
+                flush_line(o);
+            }
+            if (c[i].open_at_end) {
+                putf(o, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
+                put_name(o, c[i].name, c[i].value);
+                putf(o, " was still running at the last record: charged up to it");
+                flush_line(o);
+            }
+        }
+    }
+    if (rt->idle_open_at_start) {
+        putf(o, "%sthe CPU was idle when the trace began (IdleWake first): charged to idle", any++ ? next : lead);
+        flush_line(o);
+    }
+    if (rt->idle_open_at_end) {
+        putf(o, "%sthe CPU was idle at the last record", any++ ? next : lead);
+        flush_line(o);
+    }
+    if (rt->unknown_ticks) {
+        putf(o, "%s%llu ticks (%s) before the first event that tells what ran: unknown", any++ ? next : lead,
+             (unsigned long long)rt->unknown_ticks, dur(o, rt->unknown_ticks, d, sizeof d));
+        flush_line(o);
+    }
+    if (rt->anomalies) {
+        putf(o, "  anomalies: %llu record(s) contradict the state; the first, at %s: %s",
+             (unsigned long long)rt->anomalies, at(o, rt->first_anomaly_t64, d, sizeof d),
+             rt->first_anomaly ? rt->first_anomaly : "?");
+        flush_line(o);
+    }
+}
+
+static void print_cpu(out_t *o, const evrec_stats_rtos_t *rt)
+{
+    char d[32], p[16];
+    uint64_t span = rt->span_ticks;
+    printf("CPU time (RTOS catalogue) over %llu ticks (%s), one CPU; ISR time is exclusive of nested ISRs:\n",
+           (unsigned long long)span, dur(o, span, d, sizeof d));
+    cli_buf_puts(&o->b, "  context");
+    cli_buf_pad(&o->b, 40);
+    putf(o, " %14s  %12s  %8s  %8s  %14s", "ticks", "time", "share", "runs", "longest run");
+    flush_line(o);
+    for (uint32_t i = 0; i < rt->task_count; i++) {
+        const evrec_stats_context_t *c = &rt->tasks[i];
+        print_context(o, "task", c->name, c->value, 0, 0, c->ticks, span, 1, c->activations, c->max_ticks);
+    }
+    for (uint32_t i = 0; i < rt->isr_count; i++) {
+        const evrec_stats_context_t *c = &rt->isrs[i];
+        print_context(o, "isr", c->name, c->value, 1, c->vector, c->ticks, span, 1, c->activations, c->max_ticks);
+    }
+    print_context(o, "idle", NULL, 0, 0, 0, rt->idle_ticks, span, 0, 0, 0);
+    print_context(o, "", "kernel (after a switch-out or wake, before a switch-in)", 0, 0, 0, rt->kernel_ticks, span,
+                  0, 0, 0);
+    if (rt->unknown_ticks) {
+        print_context(o, "", "unknown (before the first task event)", 0, 0, 0, rt->unknown_ticks, span, 0, 0, 0);
+    }
+    uint64_t busy = span - rt->idle_ticks;
+    printf("  load: %s busy (%llu ticks), idle %s\n", pct(busy, span, p, sizeof p), (unsigned long long)busy,
+           pct(rt->idle_ticks, span, d, sizeof d));
+    if (rt->max_isr_depth > 1) {
+        printf("  deepest ISR nesting: %u\n", (unsigned)rt->max_isr_depth);
+    }
+    for (uint32_t i = 0; i < rt->isr_count; i++) {
+        const evrec_stats_context_t *c = &rt->isrs[i];
+        if (c->max_inclusive > c->max_ticks) {
+            putf(o, "  isr ");
+            put_name(o, c->name, c->value);
+            putf(o, ": longest entry to exit with nested handlers %llu ticks (%s)",
+                 (unsigned long long)c->max_inclusive, dur(o, c->max_inclusive, d, sizeof d));
+            flush_line(o);
+        }
+    }
+    print_edges(o, rt);
+}
+
+static void print_int(out_t *o, const evrec_stats_rtos_t *rt)
+{
+    char d[32], p[16], w[160], w2[160], t[40];
+    printf("interrupts disabled (IntControl): %llu span(s), %llu ticks in all (%s of the trace)\n",
+           (unsigned long long)rt->int_spans, (unsigned long long)rt->int_ticks,
+           pct(rt->int_ticks, rt->span_ticks, p, sizeof p));
+    if (rt->int_spans) {
+        const evrec_stats_int_span_t *l = &rt->longest;
+        printf("  longest interrupt-disabled span: %llu ticks (%s) at %s, restored at %s, %s into the trace\n",
+               (unsigned long long)l->ticks, dur(o, l->ticks, d, sizeof d), where(o, l->disable_caller, w, sizeof w),
+               where(o, l->restore_caller, w2, sizeof w2), at(o, l->start_t64, t, sizeof t));
+    }
+    if (rt->int_open_at_start) {
+        printf("  open at the start: interrupts were disabled when the trace began, for at least %llu ticks (%s); "
+               "not ranked\n",
+               (unsigned long long)rt->int_open_start_ticks, dur(o, rt->int_open_start_ticks, d, sizeof d));
+    }
+    if (rt->int_open_at_end) {
+        printf("  open at the end: still disabled at the last record, since %s, for at least %llu ticks (%s); "
+               "not ranked\n",
+               rt->int_open_end_caller ? where(o, rt->int_open_end_caller, w, sizeof w) : "before the trace",
+               (unsigned long long)rt->int_open_end_ticks, dur(o, rt->int_open_end_ticks, d, sizeof d));
+    }
+    if (rt->int_site_count && o->top) {
+        printf("  by location of the disable (longest first):\n");
+        printf("  %8s  %14s  %12s  %14s  %s\n", "spans", "longest", "", "total", "location");
+        for (uint32_t i = 0; i < rt->int_site_count && i < o->top; i++) {
+            const evrec_stats_int_site_t *s = &rt->int_sites[i];
+            printf("  %8llu  %14llu  %12s  %14llu  %s\n", (unsigned long long)s->count,
+                   (unsigned long long)s->max_ticks, dur(o, s->max_ticks, d, sizeof d),
+                   (unsigned long long)s->total_ticks, where(o, s->caller, w, sizeof w));
+        }
+        if (rt->int_site_count > o->top) {
+            printf("  ... %u more location(s)\n", (unsigned)(rt->int_site_count - o->top));
+        }
+    }
+}
+
+static void print_sync(out_t *o, const evrec_stats_rtos_t *rt)
+{
+    char d[32], d2[32];
+    printf("synchronisation objects: %u\n", (unsigned)rt->sync_count);
+    if (rt->sync_count) {
+        cli_buf_puts(&o->b, "  kind      object");
+        cli_buf_pad(&o->b, 36);
+        putf(o, " %10s  %8s  %8s  %8s  %12s  %12s  %s", "ops", "blocks", "timeouts", "waits", "total wait",
+             "longest wait", "(task)");
+        flush_line(o);
+    }
+    for (uint32_t i = 0; i < rt->sync_count; i++) {
+        const evrec_stats_sync_t *s = &rt->sync[i];
+        putf(o, "  %-8s  ", evrec_reader_event_name(o->r, s->event_id));
+        put_name(o, s->name, s->object);
+        cli_buf_pad(&o->b, 36);
+        putf(o, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops, (unsigned long long)s->blocks,
+             (unsigned long long)s->timeouts, (unsigned long long)s->waits,
+             s->waits ? (o->freq ? dur(o, s->wait_ticks, d, sizeof d) : (snprintf(d, sizeof d, "%llu", (unsigned long long)s->wait_ticks), d)) : "-",
+             s->waits ? (o->freq ? dur(o, s->wait_max, d2, sizeof d2) : (snprintf(d2, sizeof d2, "%llu", (unsigned long long)s->wait_max), d2)) : "-");
+        if (s->waits) {
+            putf(o, "  (task %u)", (unsigned)s->wait_max_task);
+        }
+        flush_line(o);
+    }
+    if (rt->still_blocked) {
+        printf("  still blocked at the last record: %llu task(s) (their waits are not counted)\n",
+               (unsigned long long)rt->still_blocked);
+    }
+}
+
+static void print_addresses(out_t *o, const evrec_stats_t *s)
+{
+    uint32_t n;
+    const evrec_stats_address_t *a = evrec_stats_addresses(s, &n);
+    if (!n || !o->top) {
+        return;
+    }
+    char w[160];
+    printf("address fields: most frequent values%s\n", o->syms ? "" : " (give --elf to name them)");
+    for (uint32_t i = 0; i < n; i++) {
+        putf(o, "  ");
+        cli_buf_name(&o->b, evrec_reader_event_name(o->r, a[i].event_id));
+        cli_buf_putc(&o->b, '.');
+        cli_buf_name(&o->b, a[i].field);
+        putf(o, ": %llu record(s), %u distinct value(s)", (unsigned long long)a[i].records, (unsigned)a[i].distinct);
+        flush_line(o);
+        for (uint32_t k = 0; k < a[i].top_count && k < o->top; k++) {
+            printf("  %10llu  %s\n", (unsigned long long)a[i].top[k].count, where(o, a[i].top[k].value, w, sizeof w));
+        }
+    }
+}
+
+static int run(int argc, char **argv)
+{
+    stats_opts_t opt;
+    int rc = parse(argc, argv, &opt);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_symbols_t *syms = NULL;
+    if (opt.elf) {
+        char err[512];
+        if (evrec_symbols_load(&syms, opt.elf, err, sizeof err) != EVREC_OK) {
+            cli_error("%s", err);
+            return CLI_BAD_INPUT;
+        }
+        if (evrec_symbols_count(syms) == 0) {
+            cli_error("%s: no function or object symbols (stripped?): addresses stay numbers", opt.elf);
+        }
+    }
+    evrec_reader_t *r = NULL;
+    if (evrec_reader_open_path(&r, opt.path, &opt.ropt) != EVREC_OK) {
+        cli_report_reader_error(opt.path, r);
+        evrec_reader_close(r);
+        evrec_symbols_free(syms);
+        return CLI_BAD_INPUT;
+    }
+    evrec_stats_t *s = NULL;
+    if (evrec_stats_create(&s, r) != EVREC_OK) {
+        cli_error("%s: out of memory", opt.path);
+        evrec_reader_close(r);
+        evrec_symbols_free(syms);
+        return CLI_BAD_INPUT;
+    }
+    evrec_record_t rec;
+    evrec_status st;
+    uint64_t unverified = 0;
+    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        unverified += rec.unverified != 0;
+        if (evrec_stats_add(s, &rec) == EVREC_E_NOMEM) {
+            cli_error("%s: out of memory", opt.path);
+            break;
+        }
+    }
+    evrec_stats_finish(s);
+
+    evrec_time_source src;
+    out_t o = {r, evrec_reader_time_freq(r, &src), syms, opt.top, {0}};
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    const evrec_stats_summary_t *sum = evrec_stats_summary(s);
+    uint64_t span = sum->last_t64 - sum->first_t64;
+    char d[40];
+    printf("file:        %s\n", opt.path);
+    if (o.freq) {
+        printf("clock:       %llu Hz (%s)\n", (unsigned long long)o.freq,
+               src == EVREC_TIME_FILE ? "from the file" : src == EVREC_TIME_OPTION ? "from --time-freq" : "derived from the ticks");
+        printf("duration:    %s (%llu ticks), first record to last\n", at(&o, span, d, sizeof d),
+               (unsigned long long)span);
+    } else {
+        printf("clock:       unknown (time_freq 0 and fewer than 2 ticks): times in ticks, no rates\n");
+        printf("duration:    %llu ticks, first record to last\n", (unsigned long long)span);
+    }
+    printf("records:     %llu", (unsigned long long)sum->records);
+    if (unverified) {
+        printf(" (%llu unverified: in a truncated chunk)", (unsigned long long)unverified);
+    }
+    if (fi->format == EVREC_FILE_CONTAINER) {
+        printf("; dropped: %llu%s\n", (unsigned long long)fi->dropped, fi->dropped ? " (trace buffer full)" : "");
+    } else {
+        printf("; dropped: unknown (CCore files do not count drops)\n");
+    }
+    print_events(&o, s, span);
+    const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
+    if (rt) {
+        if (rt->mismatch) {
+            printf("RTOS catalogue: ignored: %s\n", rt->mismatch);
+        }
+        if (rt->has_cpu) {
+            print_cpu(&o, rt);
+        }
+        if (rt->has_int) {
+            print_int(&o, rt);
+        }
+        if (rt->has_sync) {
+            print_sync(&o, rt);
+        }
+    } else if (evrec_stats_mismatch(s)) {
+        printf("RTOS catalogue: not used: %s\n", evrec_stats_mismatch(s));
+    } else {
+        printf("RTOS catalogue: not in this file (no TaskSwitchIn, IsrEnter, IntControl ... events; "
+               "see ports/rtos/README.md)\n");
+    }
+    print_addresses(&o, s);
+    cli_buf_free(&o.b);
+
+    int result = CLI_OK;
+    if (st != EVREC_E_END && st != EVREC_OK) {
+        cli_report_reader_error(opt.path, r);
+        result = CLI_BAD_INPUT;
+    }
+    evrec_stats_free(s);
+    evrec_reader_close(r);
+    evrec_symbols_free(syms);
+    return result;
+}
+
+const cli_command_t cli_cmd_stats = {
+    "stats",
+    "statistics: per-event counts and rates; RTOS CPU load, ISR time, interrupt-off spans",
+    help,
+    run,
+};
