@@ -41,6 +41,7 @@ static void put_uint(qs_writer_t *w, uint32_t v, unsigned size, uint8_t disp)
     qs_put_le(w, v, size);
 }
 
+/* __builtin_memcpy: with -ffreestanding (no builtins) memcpy would be a call per field. */
 static uint32_t load(const uint8_t *p, unsigned size)
 {
     if (size == 1) {
@@ -48,11 +49,11 @@ static uint32_t load(const uint8_t *p, unsigned size)
     }
     if (size == 2) {
         uint16_t v;
-        memcpy(&v, p, sizeof v);
+        __builtin_memcpy(&v, p, sizeof v);
         return v;
     }
     uint32_t v;
-    memcpy(&v, p, sizeof v);
+    __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
 
@@ -117,7 +118,7 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
         return EVREC_E_ARG;
     }
     evrec_record_header_t h;
-    memcpy(&h, native, sizeof h);
+    __builtin_memcpy(&h, native, sizeof h);
     if (h.id >= map->meta->event_count) {
         return EVREC_E_BAD_ID;
     }

@@ -212,7 +212,7 @@ evrec_status evrec_qs_tx_event(evrec_qs_tx_t *tx, const void *native)
         return EVREC_E_ARG;
     }
     evrec_record_header_t h;
-    memcpy(&h, native, sizeof h);
+    __builtin_memcpy(&h, native, sizeof h);
     return evrec_qs_tx_event_ex(tx, h.id, h.time, native);
 }
 
@@ -222,7 +222,7 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native)
         return 0;
     }
     evrec_record_header_t h;
-    memcpy(&h, native, sizeof h);
+    __builtin_memcpy(&h, native, sizeof h);
     return h.id < tx->map.meta->event_count && passes(tx, &tx->map.events[h.id], native);
 }
 

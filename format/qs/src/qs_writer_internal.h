@@ -88,12 +88,12 @@ static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *na
     case 1: return p[0];
     case 2: {
         uint16_t v;
-        memcpy(&v, p, sizeof v); /* native byte order, any alignment */
+        __builtin_memcpy(&v, p, sizeof v); /* native byte order, any alignment */
         return v;
     }
     case 3: {
         uint32_t v;
-        memcpy(&v, p, sizeof v);
+        __builtin_memcpy(&v, p, sizeof v);
         return v;
     }
     default: return e->local;
