@@ -111,6 +111,9 @@ static int walk_struct(walk_t *w, uint32_t sid, uint32_t base, unsigned depth, s
         v.enum_id = 0;
         v.value_name = NULL;
         v.marker = EVREC_MARKER_NONE;
+        v.struct_id = (uint16_t)sid;
+        v.field_index = f;
+        v.info = evrec_reader_field_info(w->r, (uint16_t)sid, f);
         if (v.offset + rd_kind_width(fd->kind) > w->rec->size) {
             return 1; /* cannot happen for a record of this reader: sizes were checked */
         }

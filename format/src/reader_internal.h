@@ -100,6 +100,19 @@ struct evrec_reader {
     uint32_t *rt_ranges;        /* rt_count x {enum_id, base, lim} */
     uint64_t rt_offset;         /* file offset of the chunk */
 
+    /* FIELD_INFO chunk (reader_field_info.c): the payload is kept until the meta-info is read,
+     * then parsed into entries; a bad chunk is a deferred error (fi_err), reported when the
+     * stream has been read to its end, so that no record is lost over display attributes. */
+    uint8_t *fi_raw;            /* copy of the payload, NULL when no chunk was seen */
+    uint32_t fi_raw_len;
+    uint64_t fi_offset;         /* file offset of the chunk */
+    evrec_field_info_t *fi_entries; /* the valid entries, in file order */
+    uint32_t fi_count;
+    evrec_field_info_table_t fi_table;
+    const evrec_field_info_t **fi_by_field; /* per leaf of every struct: entry or NULL */
+    uint32_t *fi_base;          /* per struct: index of its field 0 in fi_by_field */
+    evrec_reader_error_t fi_err; /* first problem of the chunk (status EVREC_OK if none) */
+
     /* tables */
     rd_block_t *names;
     evrec_meta_t meta;
@@ -161,6 +174,16 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off);
 
 /* Records (reader_records.c): derive the frequency from the ticks this reader has seen. */
 void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
+
+/* FIELD_INFO (reader_field_info.c). Keep a copy of the chunk's payload (at most one chunk;
+ * a second one, or one after STREAM data, becomes the deferred error). */
+void rd_field_info_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+/* Parse and check the kept payload against the meta-info; fills meta.field_info. Only a lack
+ * of memory is returned as an error; a bad chunk sets fi_err. */
+evrec_status rd_field_info_parse(evrec_reader_t *r);
+/* Make the deferred FIELD_INFO problem the sticky error (at the end of the stream). */
+evrec_status rd_field_info_deferred(evrec_reader_t *r);
+void rd_field_info_free(evrec_reader_t *r);
 
 /* Meta-info (reader_meta.c). */
 evrec_status rd_parse_meta(evrec_reader_t *r);

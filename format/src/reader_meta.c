@@ -21,7 +21,7 @@ char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len)
 {
     rd_block_t *b = r->names;
     if (!b || b->cap - b->used < len + 1) {
-        size_t cap = 65536;
+        size_t cap = len + 1 > 65536 ? len + 1 : 65536;
         b = malloc(sizeof *b + cap);
         if (!b) {
             return NULL;
@@ -594,6 +594,7 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
     r->info.schema_hash_computed = evrec_meta_schema_hash(&r->meta);
     r->info.records_offset = rd_item_offset(r);
     r->have_meta = 1;
+    rd_field_info_parse(r);
     return r->err.status;
 }
 

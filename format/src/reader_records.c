@@ -145,6 +145,9 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
                        (unsigned long long)r->info.recorded, (unsigned long long)r->index);
     }
     r->done = 1;
+    if (rd_field_info_deferred(r) != EVREC_OK) {
+        return r->err.status; /* every record was returned; the display attributes were bad */
+    }
     return EVREC_E_END;
 }
 

@@ -15,6 +15,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_END: return "END";
     case EVREC_CHUNK_STREAM: return "STREAM";
     case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
+    case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
     default: return "unknown";
     }
 }
@@ -199,6 +200,11 @@ static int next_segment(evrec_reader_t *r)
             if (parse_runtime_ranges(r, off, p, len) != EVREC_OK) {
                 return 0;
             }
+            r->stream_over = 0;
+            continue;
+        case EVREC_CHUNK_FIELD_INFO:
+            /* Display attributes only: a problem with them is deferred, never fatal here. */
+            rd_field_info_chunk(r, off, p, len);
             r->stream_over = 0;
             continue;
         default:

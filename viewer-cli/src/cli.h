@@ -62,6 +62,8 @@ static inline void cli_buf_putc(cli_buf_t *b, char c)
 }
 void cli_buf_u64(cli_buf_t *b, uint64_t v);
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
+/* A 32-bit target address as nm and objdump print it: 0x and 8 lower-case digits. */
+void cli_buf_address(cli_buf_t *b, uint32_t v);
 void cli_buf_pad(cli_buf_t *b, size_t target_len);
 /* A name as the user should see it: plain when it is made of printable characters without
  * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */

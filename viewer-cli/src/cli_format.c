@@ -52,6 +52,17 @@ void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits)
     }
 }
 
+void cli_buf_address(cli_buf_t *b, uint32_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    cli_buf_reserve(b, 10);
+    b->p[b->len++] = '0';
+    b->p[b->len++] = 'x';
+    for (unsigned i = 8; i--;) {
+        b->p[b->len++] = hex[(v >> (4 * i)) & 15u];
+    }
+}
+
 void cli_buf_pad(cli_buf_t *b, size_t target_len)
 {
     if (b->len < target_len) {

@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char help[] =
-    "usage: evrec dump [--limit N] [--tick-hz HZ] [--time-freq HZ] [--hex] [--offsets] FILE\n"
+    "usage: evrec dump [--limit N] [--tick-hz HZ] [--time-freq HZ] [--hex] [--raw] [--offsets] FILE\n"
     "\n"
     "Print every record, one line each:\n"
     "  TIME  EVENT  [CLASS]  field=value ...  [Marker]\n"
@@ -15,13 +15,18 @@ static const char help[] =
     "are dotted (inner.a=1); enum values are shown by name (number when unnamed); the marker is\n"
     "the one CCore EventView draws. EventControl records (Start, Tick, Stop) are included.\n"
     "Records from a truncated chunk, whose checksum could not be verified, end in '(unverified)'.\n"
+    "Fields follow the display attributes the schema gave them (format, unit; the file's\n"
+    "FIELD_INFO): `format: hex` shows 0x and the field's width in digits (len=0x002A), `format:\n"
+    "address` a 32-bit target address (buf=0x20000100), a unit follows the number after a space\n"
+    "(wait_ns=1200 ns).\n"
     "\n"
     "options:\n"
     "  -n, --limit N    stop after N records\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
-    "  -x, --hex        plain integers in hexadecimal\n"
+    "  -x, --hex        integers without a format of their own in hexadecimal\n"
+    "  -r, --raw        ignore the display attributes: numbers in decimal (or --hex), no units\n"
     "  --offsets        start each line with the record's byte offset in the file\n"
     "  -h, --help       this text\n"
     "\n"
@@ -33,6 +38,7 @@ typedef struct dump_opts {
     uint64_t limit;
     int has_limit;
     int hex;
+    int raw;
     int offsets;
     const char *path;
 } dump_opts_t;
@@ -45,6 +51,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
         {"tick-hz", required_argument, NULL, OPT_TICK},
         {"time-freq", required_argument, NULL, OPT_FREQ},
         {"hex", no_argument, NULL, 'x'},
+        {"raw", no_argument, NULL, 'r'},
         {"offsets", no_argument, NULL, OPT_OFFSETS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -54,7 +61,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
     optind = 1;
     int c;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "+:n:xh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:n:xrh", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
@@ -76,6 +83,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
             o->ropt.time_freq = v;
             break;
         case 'x': o->hex = 1; break;
+        case 'r': o->raw = 1; break;
         case OPT_OFFSETS: o->offsets = 1; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         case ':': return cli_usage_error(&cli_cmd_dump, "option '%s' needs a value", argv[optind - 1]);
@@ -229,10 +237,24 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
     }
     if (f->value_name) {
         cli_buf_name(b, f->value_name);
-    } else if (d->o->hex && f->enum_id == 0 && f->kind <= EVREC_KIND_UINT32) {
+        return 0; /* a named enum value: no unit */
+    }
+    const evrec_field_info_t *fi = d->o->raw ? NULL : f->info;
+    /* A format applies to plain integers only (the generator allows no other). */
+    uint8_t display = fi && f->kind <= EVREC_KIND_UINT32 ? fi->display : EVREC_DISPLAY_DEFAULT;
+    if (display == EVREC_DISPLAY_DEFAULT && d->o->hex && f->kind <= EVREC_KIND_UINT32) {
+        display = EVREC_DISPLAY_HEX;
+    }
+    switch (display) {
+    case EVREC_DISPLAY_HEX:
         cli_buf_hex(b, f->value, f->kind == EVREC_KIND_UINT8 ? 2 : f->kind == EVREC_KIND_UINT16 ? 4 : 8);
-    } else {
-        cli_buf_u64(b, f->value);
+        break;
+    case EVREC_DISPLAY_ADDRESS: cli_buf_address(b, f->value); break;
+    default: cli_buf_u64(b, f->value); break;
+    }
+    if (fi && fi->unit) {
+        cli_buf_putc(b, ' ');
+        cli_buf_name(b, fi->unit);
     }
     return 0;
 }

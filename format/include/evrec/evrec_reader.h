@@ -26,6 +26,17 @@
  *   this reader exceeded (::EVREC_READER_MAX_NAME, ::EVREC_MAX_NESTING, 256-byte records) is
  *   reported at the offset of the offending item.
  *
+ * **Display attributes (FIELD_INFO chunk).** Not needed to read a record, so a FIELD_INFO chunk
+ * whose CRC is good but whose content is bad (an entry naming a struct or field the meta-info
+ * lacks, a display code above 3, a string with a NUL or control character or longer than
+ * ::EVREC_READER_MAX_NAME (unit) / ::EVREC_READER_MAX_TEXT (description), a count that does not
+ * match the payload, a duplicate entry, a second FIELD_INFO chunk or one after STREAM data) does
+ * not stop the reader: the entries before the problem are kept, the rest are dropped, every record
+ * is still returned, and the problem becomes the sticky error once the stream has been read to its
+ * end (evrec_reader_next() then returns it instead of EVREC_E_END, with the offset of the bad
+ * entry), so that tools report it like other damage. evrec_reader_field_info_error() tells it
+ * at once. A FIELD_INFO chunk with a bad CRC is chunk damage like any other (see above).
+ *
  * **Tables read from a file.** A file carries no native C layout, so in the exposed
  * ::evrec_meta_t every field's `offset` is its offset in the *packed* (saved) struct and every
  * struct's `native_size` is its packed size (both saturate at 0xFFFF for structs that no event
@@ -55,6 +66,8 @@ extern "C" {
 #define EVREC_READER_MAX_NAME 1024u
 /** Largest span [base, highest named value] of a run-time enum range the reader keeps names for. */
 #define EVREC_READER_MAX_RUNTIME_SPAN (1u << 20)
+/** Longest field description accepted from a FIELD_INFO chunk, bytes. */
+#define EVREC_READER_MAX_TEXT 65536u
 /** Tick rate assumed when time_freq is 0 (CCore EventView assumes 10 Hz ticks). */
 #define EVREC_READER_DEFAULT_TICK_HZ 10u
 
@@ -135,6 +148,9 @@ typedef struct evrec_field_view {
     uint32_t value;         /**< the value, host order */
     const char *value_name; /**< enum kinds: the value's name, or NULL when it has none */
     uint8_t marker;         /**< enum kinds: the named value's ::evrec_marker; else 0 */
+    uint16_t struct_id;     /**< the struct that declares this leaf (the event's, or a nested one) */
+    uint32_t field_index;   /**< the leaf's index in that struct's fields */
+    const evrec_field_info_t *info; /**< its display attributes (FIELD_INFO), or NULL when none */
 } evrec_field_view_t;
 
 /** @brief Field callback. Return 0 to go on, non-zero to stop the walk. */
@@ -238,6 +254,26 @@ const char *evrec_reader_event_name(const evrec_reader_t *r, uint16_t event_id);
  */
 const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value,
                                     uint8_t *marker);
+
+/**
+ * @brief Display attributes of a field (schema keys `format`, `unit`, `description`), from the
+ * container's FIELD_INFO chunk (format/FORMAT.md section 2).
+ * @param struct_id index in the meta-info's structs. @param field_index index in its fields
+ * (0 = time, 1 = id for an event's struct).
+ * @return reader-owned entry (strings NULL when absent), valid until close; NULL when the file
+ * has none for this field, the ids are out of range, or the file is a bare CCore stream.
+ * The same entries are in evrec_reader_meta()->field_info.
+ * **Context:** thread; reads only.
+ */
+const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint16_t struct_id,
+                                                  uint32_t field_index);
+
+/**
+ * @brief The problem found in the FIELD_INFO chunk, if any (status EVREC_OK when there is none
+ * or no chunk). Known after a successful open; becomes the sticky error only at the end of the
+ * stream (see the file comment). @return a pointer into the reader, never NULL.
+ */
+const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
 
 /** @brief 1 if any value of the enum (static or run-time) has a marker other than None. */
 int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id);
