@@ -4,7 +4,8 @@
 # unchanged), let it save its recording through semihosting, and check the file with
 # `evrec info` and `evrec dump`: event names (static and run-time enums), counts equal to what
 # the firmware reports, time_freq, and restored times (timer interrupt every 0.5 ms, Tick every
-# 10 ms, no record out of order by more than an interrupt, no jump).
+# 10 ms, no record out of order by more than an interrupt, no jump). QEMU runs in real time:
+# with -icount ...,sleep=off (deterministic) its CMSDK timer loses every other interrupt.
 #
 #   fw_qemu_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK
 #
@@ -98,9 +99,12 @@ END {
     if (irq != irqs) bad(sprintf("%d TimerIrq records, firmware counted %d", irq, irqs))
     p = (last_irq - first_irq) / (irq - 1)
     printf "timer interrupt period %.7f s (0.0005 expected), %d ticks, tick period %.7f s (0.01 expected)\n", p, ticks, (last_tick - first_tick) / (ticks - 1)
-    if (p < 0.000475 || p > 0.000525) bad("the timer interrupt period is not 0.5 ms +- 5%")
+    # QEMU runs its timers on the host clock: a loaded host delivers periodic interrupts late
+    # (seen: +17% with two builds running), so the tolerance is wide. A wrong time_freq, a lost
+    # SysTick period or a misread counter shows as a factor, a jump or a step back (above).
+    if (p < 0.000375 || p > 0.000625) bad("the timer interrupt period is not 0.5 ms +- 25%")
     if (ticks < 10) bad("fewer than 10 EventControl Tick records")
     q = (last_tick - first_tick) / (ticks - 1)
-    if (q < 0.0095 || q > 0.0105) bad("the Tick period is not 10 ms +- 5%")
+    if (q < 0.0075 || q > 0.0125) bad("the Tick period is not 10 ms +- 25%")
 }' dump.txt || exit 1
 echo "PASS: $cpu, timestamp $clock: $recorded records, names and times as recorded"
