@@ -238,29 +238,44 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
     }
 }
 
-static void print_context(out_t *o, const char *kind, const char *name, uint32_t value, int has_vector,
-                          uint32_t vector, uint64_t ticks, uint64_t span, int show_runs, uint64_t runs,
+/* One row of the CPU table; `label` is plain text (names already escaped). */
+static void print_context(out_t *o, const char *label, uint64_t ticks, uint64_t span, int show_runs, uint64_t runs,
                           uint64_t longest)
 {
     char d[32], p[16], m[32];
-    putf(o, "  %-5s ", kind);
-    if (name || kind[0]) {
-        put_name(o, name, value);
-    }
-    if (has_vector) {
-        putf(o, " (vector %u)", (unsigned)vector);
-    }
-    cli_buf_pad(&o->b, 40);
-    putf(o, " %14llu  %12s  %8s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
+    putf(o, "  %s", label);
+    cli_buf_pad(&o->b, 44);
+    putf(o, " %12llu  %10s  %7s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
     if (show_runs) {
         if (longest) {
             snprintf(m, sizeof m, "%llu", (unsigned long long)longest);
         } else {
             snprintf(m, sizeof m, "-");
         }
-        putf(o, "  %8llu  %14s  %12s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
+        putf(o, "  %6llu  %12s  %10s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
     }
     flush_line(o);
+}
+
+/* "task NAME" or "isr NAME (vector N)", escaped. */
+static char *context_label(const evrec_stats_context_t *c, int isr)
+{
+    cli_buf_t b = {0};
+    cli_buf_puts(&b, isr ? "isr  " : "task ");
+    if (c->name) {
+        cli_buf_name(&b, c->name);
+    } else {
+        char n[16];
+        snprintf(n, sizeof n, "%u", (unsigned)c->value);
+        cli_buf_puts(&b, n);
+    }
+    if (isr) {
+        char v[32];
+        snprintf(v, sizeof v, " (vector %u)", (unsigned)c->vector);
+        cli_buf_puts(&b, v);
+    }
+    cli_buf_putc(&b, 0);
+    return b.p;
 }
 
 static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
@@ -316,22 +331,22 @@ static void print_cpu(out_t *o, const evrec_stats_rtos_t *rt)
     printf("CPU time (RTOS catalogue) over %llu ticks (%s), one CPU; ISR time is exclusive of nested ISRs:\n",
            (unsigned long long)span, dur(o, span, d, sizeof d));
     cli_buf_puts(&o->b, "  context");
-    cli_buf_pad(&o->b, 40);
-    putf(o, " %14s  %12s  %8s  %8s  %14s", "ticks", "time", "share", "runs", "longest run");
+    cli_buf_pad(&o->b, 44);
+    putf(o, " %12s  %10s  %7s  %6s  %12s", "ticks", "time", "share", "runs", "longest run");
     flush_line(o);
-    for (uint32_t i = 0; i < rt->task_count; i++) {
-        const evrec_stats_context_t *c = &rt->tasks[i];
-        print_context(o, "task", c->name, c->value, 0, 0, c->ticks, span, 1, c->activations, c->max_ticks);
+    for (int isr = 0; isr < 2; isr++) {
+        const evrec_stats_context_t *cs = isr ? rt->isrs : rt->tasks;
+        uint32_t n = isr ? rt->isr_count : rt->task_count;
+        for (uint32_t i = 0; i < n; i++) {
+            char *label = context_label(&cs[i], isr);
+            print_context(o, label, cs[i].ticks, span, 1, cs[i].activations, cs[i].max_ticks);
+            free(label);
+        }
     }
-    for (uint32_t i = 0; i < rt->isr_count; i++) {
-        const evrec_stats_context_t *c = &rt->isrs[i];
-        print_context(o, "isr", c->name, c->value, 1, c->vector, c->ticks, span, 1, c->activations, c->max_ticks);
-    }
-    print_context(o, "idle", NULL, 0, 0, 0, rt->idle_ticks, span, 0, 0, 0);
-    print_context(o, "", "kernel (after a switch-out or wake, before a switch-in)", 0, 0, 0, rt->kernel_ticks, span,
-                  0, 0, 0);
+    print_context(o, "idle", rt->idle_ticks, span, 0, 0, 0);
+    print_context(o, "kernel (switch-out/wake to switch-in)", rt->kernel_ticks, span, 0, 0, 0);
     if (rt->unknown_ticks) {
-        print_context(o, "", "unknown (before the first task event)", 0, 0, 0, rt->unknown_ticks, span, 0, 0, 0);
+        print_context(o, "unknown (before the first task event)", rt->unknown_ticks, span, 0, 0, 0);
     }
     uint64_t busy = span - rt->idle_ticks;
     printf("  load: %s busy (%llu ticks), idle %s\n", pct(busy, span, p, sizeof p), (unsigned long long)busy,
