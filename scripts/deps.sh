@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages evrec needs, only those missing. Safe to run repeatedly.
 set -eu
-PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libcriterion-dev ${EVREC_EXTRA_PKGS:-}"
+PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libcriterion-dev libelf-dev ${EVREC_EXTRA_PKGS:-}"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
