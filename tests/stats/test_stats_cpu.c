@@ -120,6 +120,7 @@ Test(stats_cpu, known_scenario_to_the_tick)
     cr_assert_eq(s->waits, 1);
     cr_assert_eq(s->wait_max, 510);
     cr_assert_eq(s->wait_max_task, task_a);
+    cr_assert_str_eq(s->wait_max_task_name, "task_a");
     cr_assert_eq(rt->still_blocked, 0);
 
     /* Generic part: counts and intervals per event type. */

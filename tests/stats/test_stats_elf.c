@@ -129,9 +129,12 @@ Test(stats_elf, evrec_stats_with_elf)
     cr_assert_eq(rtos_RtosTask_alloc("task_a", &ta), EVREC_OK);
     cr_assert_eq(rtos_RtosTask_alloc("task_b", &tb), EVREC_OK);
     cr_assert_eq(rtos_RtosIsr_alloc("uart", &iu), EVREC_OK);
+    rtos_RtosObject_t rx;
+    cr_assert_eq(rtos_RtosObject_alloc("rx_sem", &rx), EVREC_OK);
     evrec_host_t *h = &tr.host;
     uint32_t uart = FW_HOST_fw_uart_isr, tmr = FW_HOST_fw_timer_isr;
     at(100); rtos_record_TaskSwitchIn(h, ta, rtos_RtosResume_Start);
+    at(150); rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Block);
     at(200); rtos_record_IsrEnter(h, iu, 37);
     at(210); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, uart + 0x10);
     at(460); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, uart + 0x20); /* 250 */
@@ -139,6 +142,7 @@ Test(stats_elf, evrec_stats_with_elf)
     at(600); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, tmr + 0x8);
     at(700); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, tmr + 0xC);  /* 100 */
     at(800); rtos_record_TaskSwitchIn(h, tb, rtos_RtosResume_Resume);
+    at(850); rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Unblock); /* waited 700 */
     at(900); rtos_record_IdleSleep(h);
     trace_stop(&tr, 1100);
     char path[] = "/tmp/evrec-stats-XXXXXX";
@@ -169,6 +173,9 @@ Test(stats_elf, evrec_stats_with_elf)
     cr_assert(strstr(out, "  load: 81.82% busy (900 ticks), idle 18.18%"), "%s", out);
     cr_assert(strstr(out, "unknown (before the first task event)"), "%s", out);
     cr_assert(strstr(out, "IntControl.caller: 4 record(s), 4 distinct value(s)"), "%s", out);
+    cr_assert(strstr(out, "synchronisation objects: 1\n"), "%s", out);
+    cr_assert(strstr(out, "  SemOp     rx_sem"), "%s", out);
+    cr_assert(strstr(out, "         2         1         0         1        7.0 us        7.0 us  (task_a)\n"), "%s", out);
     free(out);
 
     /* Without --elf the addresses stay numbers. */

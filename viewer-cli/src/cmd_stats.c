@@ -162,6 +162,16 @@ static const char *at(const out_t *o, uint64_t t64, char *buf, size_t size)
     return buf;
 }
 
+/* A duration in time units, or in ticks when the frequency is unknown. */
+static const char *dur_or_ticks(const out_t *o, uint64_t ticks, char *buf, size_t size)
+{
+    if (o->freq) {
+        return dur(o, ticks, buf, size);
+    }
+    snprintf(buf, size, "%llu", (unsigned long long)ticks);
+    return buf;
+}
+
 static const char *pct(uint64_t part, uint64_t whole, char *buf, size_t size)
 {
     if (!whole) {
@@ -222,15 +232,9 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
                  at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), "-", "-", "-");
         } else {
             uint64_t mean = (e->last_t64 - e->first_t64) / (e->count - 1);
-            if (o->freq) {
-                dur(o, e->min_gap, mn, sizeof mn);
-                dur(o, mean, me, sizeof me);
-                dur(o, e->max_gap, mx, sizeof mx);
-            } else {
-                snprintf(mn, sizeof mn, "%llu", (unsigned long long)e->min_gap);
-                snprintf(me, sizeof me, "%llu", (unsigned long long)mean);
-                snprintf(mx, sizeof mx, "%llu", (unsigned long long)e->max_gap);
-            }
+            dur_or_ticks(o, e->min_gap, mn, sizeof mn);
+            dur_or_ticks(o, mean, me, sizeof me);
+            dur_or_ticks(o, e->max_gap, mx, sizeof mx);
             putf(o, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
                  at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), mn, me, mx);
         }
@@ -423,10 +427,12 @@ static void print_sync(out_t *o, const evrec_stats_rtos_t *rt)
         cli_buf_pad(&o->b, 36);
         putf(o, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops, (unsigned long long)s->blocks,
              (unsigned long long)s->timeouts, (unsigned long long)s->waits,
-             s->waits ? (o->freq ? dur(o, s->wait_ticks, d, sizeof d) : (snprintf(d, sizeof d, "%llu", (unsigned long long)s->wait_ticks), d)) : "-",
-             s->waits ? (o->freq ? dur(o, s->wait_max, d2, sizeof d2) : (snprintf(d2, sizeof d2, "%llu", (unsigned long long)s->wait_max), d2)) : "-");
+             s->waits ? dur_or_ticks(o, s->wait_ticks, d, sizeof d) : "-",
+             s->waits ? dur_or_ticks(o, s->wait_max, d2, sizeof d2) : "-");
         if (s->waits) {
-            putf(o, "  (task %u)", (unsigned)s->wait_max_task);
+            putf(o, "  (");
+            put_name(o, s->wait_max_task_name, s->wait_max_task);
+            putf(o, ")");
         }
         flush_line(o);
     }

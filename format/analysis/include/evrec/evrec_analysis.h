@@ -111,6 +111,7 @@ typedef struct evrec_stats_sync {
     uint64_t wait_ticks;    /**< their summed length */
     uint64_t wait_max;      /**< the longest of them */
     uint32_t wait_max_task; /**< the task of the longest wait */
+    const char *wait_max_task_name; /**< its name (reader-owned), or NULL */
 } evrec_stats_sync_t;
 
 /** @brief What the catalogue analysis found. All arrays are owned by the stats object. */
