@@ -180,6 +180,22 @@ typedef struct gen_schema {
 int gen_schema_load(gen_schema_t *s, const char *path);
 void gen_schema_free(gen_schema_t *s);
 
+/** The evrec meta-info of a model, in memory (tables point at the model's names). */
+typedef struct gen_meta {
+    evrec_meta_t meta;                  /**< time_freq = the schema's; schema_hash 0, field_info NULL */
+    evrec_field_info_table_t field_info; /**< the display attributes (schema_hash 0) */
+    size_t enum_count, struct_count;
+    evrec_enum_value_t **values;
+    evrec_runtime_enum_t *runtimes;
+    evrec_field_desc_t **fields;
+    evrec_field_info_t *info;
+} gen_meta_t;
+
+/** Build the tables of a loaded schema (the same the generated .c holds). Free with
+ * gen_meta_free(); the model must outlive them. */
+void gen_meta_build(const gen_schema_t *s, gen_meta_t *out);
+void gen_meta_free(gen_meta_t *m);
+
 /** Build the evrec meta-info of the model (in memory), validate it and compute the hash into
  * s->hash. @return 0, or -1 with an error recorded (an internal inconsistency). */
 int gen_meta_hash(gen_schema_t *s);

@@ -24,6 +24,8 @@ typedef struct cli_command {
 extern const cli_command_t cli_cmd_info;
 extern const cli_command_t cli_cmd_dump;
 extern const cli_command_t cli_cmd_stats;
+extern const cli_command_t cli_cmd_schema;
+extern const cli_command_t cli_cmd_check;
 
 /* "evrec: <fmt>\n" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,6 +16,8 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_stats,
     &cli_cmd_qs,
     &cli_cmd_qs_decode,
+    &cli_cmd_schema,
+    &cli_cmd_check,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,185 @@
+/* `evrec check FILE --schema S.yaml`: does the recording's meta-info match the schema? Compares
+ * the two item by item (evrec_meta_diff) and the schema hashes; explains every difference. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "evrec/evrec_hash.h"
+#include "evrec/evrec_schema.h"
+
+static const char help[] =
+    "usage: evrec check --schema SCHEMA.yaml FILE\n"
+    "\n"
+    "Check that a recording was made with the event types of a schema: exit 0 when its\n"
+    "meta-info is the one evrec-gen makes from SCHEMA.yaml (same schema hash), else exit 1\n"
+    "with one line per difference, item by item: an enum, value, struct, field or event added,\n"
+    "removed or renamed; a kind, type, value, marker, class or run-time range changed; an id\n"
+    "that moved (order changed). Display attributes, time_freq and the schema's version are\n"
+    "not part of the schema hash and are not compared.\n"
+    "A bare CCore stream carries no run-time ranges and no hash: its values inside a run-time\n"
+    "range of the schema are taken as names given while recording, and it matches when no\n"
+    "item differs.\n"
+    "\n"
+    "options:\n"
+    "  -s, --schema FILE  the schema (YAML, with its includes)\n"
+    "  -q, --quiet        print nothing; the exit status says it\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Exit status: 0 the recording matches, 1 it does not (or the recording or the schema cannot\n"
+    "be read: errors on stderr), 2 bad usage.\n";
+
+typedef struct check_opts {
+    const char *schema;
+    const char *path;
+    int quiet;
+} check_opts_t;
+
+static int parse(int argc, char **argv, check_opts_t *o)
+{
+    static const struct option longopts[] = {
+        {"schema", required_argument, NULL, 's'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    /* Permuting: the FILE may come before or after --schema. */
+    while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's': o->schema = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case ':': return cli_usage_error(&cli_cmd_check, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cli_cmd_check, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) {
+        return cli_usage_error(&cli_cmd_check, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
+                               argc - optind);
+    }
+    if (!o->schema) {
+        return cli_usage_error(&cli_cmd_check, "missing --schema SCHEMA.yaml");
+    }
+    o->path = argv[optind];
+    return -1;
+}
+
+typedef struct report {
+    cli_buf_t body; /* "  difference\n" lines */
+    size_t n;
+} report_t;
+
+static void print_diff(void *ctx, const char *line)
+{
+    report_t *rep = ctx;
+    rep->n++;
+    cli_buf_puts(&rep->body, "  ");
+    cli_buf_puts(&rep->body, line);
+    cli_buf_putc(&rep->body, '\n');
+}
+
+/* The schema loader's diagnostics, each line prefixed as every stderr line of evrec. */
+static evrec_status load_schema(const char *path, evrec_schema_t **s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    evrec_status st = evrec_schema_load(s, path, mem ? mem : stderr);
+    if (mem) {
+        fclose(mem);
+        for (char *line = text; line && *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl) {
+                *nl = 0;
+            }
+            cli_error("%s", line);
+            line = nl ? nl + 1 : line + strlen(line);
+        }
+        free(text);
+    }
+    return st;
+}
+
+static int run(int argc, char **argv)
+{
+    check_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = NULL;
+    if (evrec_reader_open_path(&r, o.path, NULL) != EVREC_OK) {
+        cli_report_reader_error(o.path, r);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    evrec_schema_t *s = NULL;
+    if (load_schema(o.schema, &s) != EVREC_OK) {
+        cli_error("%s: the schema cannot be used", o.schema);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    const evrec_meta_t *sm = evrec_schema_meta(s);
+    const evrec_meta_t *fm = evrec_reader_meta(r);
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    int bare = fi->format == EVREC_FILE_CCORE;
+    const char *sname = evrec_schema_name(s);
+
+    report_t rep;
+    memset(&rep, 0, sizeof rep);
+    evrec_diff_options_t dopt = {"the schema", "the file", bare};
+    evrec_meta_diff(sm, fm, &dopt, print_diff, &rep);
+    uint64_t fh = fi->schema_hash_computed, sh = sm->schema_hash;
+    int hash_ok = bare || fh == sh;
+    if (!bare && fi->schema_hash_stored != 0 && fi->schema_hash_stored != fh) {
+        char line[200];
+        snprintf(line, sizeof line,
+                 "the file's header stores schema hash 0x%016llx, but its meta-info gives 0x%016llx "
+                 "(damaged or rewritten)",
+                 (unsigned long long)fi->schema_hash_stored, (unsigned long long)fh);
+        print_diff(&rep, line);
+    }
+    if (rep.n == 0 && !hash_ok) {
+        print_diff(&rep, "the schema hashes differ although no item does (a hash collision, or a difference "
+                         "this version cannot explain)");
+    }
+    int match = rep.n == 0 && hash_ok;
+    if (!o.quiet) {
+        if (match) {
+            if (bare) {
+                printf("%s matches schema %s (%s): every enum, struct and event is the same (a bare CCore "
+                       "stream has no hash; schema hash 0x%016llx)\n",
+                       o.path, sname, o.schema, (unsigned long long)sh);
+            } else {
+                printf("%s matches schema %s (%s): schema hash 0x%016llx\n", o.path, sname, o.schema,
+                       (unsigned long long)sh);
+            }
+        } else {
+            printf("%s does not match schema %s (%s): schema hash 0x%016llx in the file, 0x%016llx from the "
+                   "schema; %zu difference%s:\n",
+                   o.path, sname, o.schema, (unsigned long long)fh, (unsigned long long)sh, rep.n,
+                   rep.n == 1 ? "" : "s");
+            fwrite(rep.body.p, 1, rep.body.len, stdout);
+        }
+    }
+    cli_buf_free(&rep.body);
+    int result = match ? CLI_OK : CLI_BAD_INPUT;
+    if (fflush(stdout) != 0) {
+        cli_error("writing the output failed");
+        result = CLI_BAD_INPUT;
+    }
+    evrec_schema_free(s);
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_check = {
+    "check",
+    "does a recording match a schema? explains every difference",
+    help,
+    run,
+};
