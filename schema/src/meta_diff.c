@@ -16,6 +16,7 @@ typedef struct dctx {
     void *ctx;
     size_t count;
     int *e_is_event, *a_is_event; /* per struct: the event id using it, or -1 */
+    int *enum_map, *struct_map;   /* expected id -> actual id (same name, or renamed), or -1 */
 } dctx_t;
 
 static void diff(dctx_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -169,12 +170,14 @@ static void diff_enums(dctx_t *d)
                 diff(d, "enum %s (id %u) is called %s in %s (renamed)", ee->name, (unsigned)i, a->enums[i].name,
                      d->an);
                 renamed[i] = 1;
+                d->enum_map[i] = (int)i;
             } else {
                 diff(d, "enum %s (id %u) is in %s, not in %s (removed)", ee->name, (unsigned)i, d->en, d->an);
             }
             continue;
         }
         const evrec_enum_desc_t *ae = &a->enums[j];
+        d->enum_map[i] = j;
         if ((uint32_t)j != i) {
             diff(d, "enum %s is id %u in %s, id %u in %s (order changed)", ee->name, (unsigned)i, d->en,
                  (unsigned)j, d->an);
@@ -204,6 +207,21 @@ static void type_text(const evrec_meta_t *m, const evrec_field_desc_t *f, char *
     } else {
         snprintf(buf, n, "enum %s (%s)", f->ref < m->enum_count ? m->enums[f->ref].name : "?", width(f->kind));
     }
+}
+
+/* Same kind, and a reference to the matching item (same name, or the renamed one). */
+static int same_type(const dctx_t *d, const evrec_field_desc_t *x, const evrec_field_desc_t *y)
+{
+    if (x->kind != y->kind) {
+        return 0;
+    }
+    if (x->kind == EVREC_KIND_STRUCT) {
+        return x->ref < d->e->struct_count && d->struct_map[x->ref] == (int)y->ref;
+    }
+    if (x->kind >= EVREC_KIND_ENUM_UINT8) {
+        return x->ref < d->e->enum_count && d->enum_map[x->ref] == (int)y->ref;
+    }
+    return 1;
 }
 
 static int find_field(const evrec_struct_desc_t *s, const char *name)
@@ -242,7 +260,7 @@ static void diff_fields(dctx_t *d, uint32_t es, uint32_t as)
         const evrec_field_desc_t *fy = &y->fields[g];
         type_text(d->e, fx, tx, sizeof tx);
         type_text(d->a, fy, ty, sizeof ty);
-        if (strcmp(tx, ty) != 0) {
+        if (!same_type(d, fx, fy)) {
             diff(d, "%s %s: field %s is %s in %s, %s in %s (type changed)", what, x->name, fx->name, tx, d->en, ty,
                  d->an);
         }
@@ -291,7 +309,7 @@ static void diff_structs(dctx_t *d)
                 diff(d, "%s %s (struct id %u) is called %s in %s (renamed)", what, x->name, (unsigned)i,
                      a->structs[i].name, d->an);
                 renamed[i] = 1;
-                diff_fields(d, i, i);
+                d->struct_map[i] = (int)i;
             } else {
                 diff(d, "%s %s is in %s, not in %s (removed)", what, x->name, d->en, d->an);
             }
@@ -301,11 +319,17 @@ static void diff_structs(dctx_t *d)
             diff(d, "%s is %s in %s, %s in %s", x->name, d->e_is_event[i] >= 0 ? "an event" : "a struct", d->en,
                  d->a_is_event[j] >= 0 ? "an event" : "a struct", d->an);
         }
+        d->struct_map[i] = j;
         if ((uint32_t)j != i) {
             diff(d, "%s %s is struct id %u in %s, %u in %s (order changed)", what, x->name, (unsigned)i, d->en,
                  (unsigned)j, d->an);
         }
-        diff_fields(d, i, (uint32_t)j);
+    }
+    /* Fields once every struct is matched (a field's type compares through the matches). */
+    for (uint32_t i = 0; i < e->struct_count; i++) {
+        if (d->struct_map[i] >= 0) {
+            diff_fields(d, i, (uint32_t)d->struct_map[i]);
+        }
     }
     for (uint32_t j = 0; j < a->struct_count; j++) {
         if (!renamed[j] && find_struct(e, a->structs[j].name) < 0) {
@@ -385,10 +409,20 @@ size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
     d.ctx = ctx;
     d.e_is_event = events_of_structs(expected);
     d.a_is_event = events_of_structs(actual);
+    d.enum_map = gen_xmalloc((expected->enum_count + 1) * sizeof *d.enum_map);
+    d.struct_map = gen_xmalloc((expected->struct_count + 1) * sizeof *d.struct_map);
+    for (uint32_t i = 0; i < expected->enum_count; i++) {
+        d.enum_map[i] = -1;
+    }
+    for (uint32_t i = 0; i < expected->struct_count; i++) {
+        d.struct_map[i] = -1;
+    }
     diff_enums(&d);
     diff_structs(&d);
     diff_events(&d);
     free(d.e_is_event);
     free(d.a_is_event);
+    free(d.enum_map);
+    free(d.struct_map);
     return d.count;
 }
