@@ -19,11 +19,18 @@
 
 struct demo_frame;
 
-/** @brief Who is calling: the host to record through and the caller's DemoThread value. */
+/** @brief Who is calling: the host to record through and the caller's Thread value. */
 typedef struct demo_caller {
     evrec_host_t *host;
-    uint8_t thread;
+    demo_Thread_t thread;
 } demo_caller_t;
+
+/**
+ * @brief The Frame struct the records carry for a frame buffer: its number and the low 32 bits
+ * of its hash (0 until the process stage computed it); NULL (the end-of-stream token) gives
+ * number `none`. **Context:** any.
+ */
+demo_Frame_t demo_frame_info(const struct demo_frame *f);
 
 /** @brief The queue. User memory; fields are private. */
 typedef struct demo_queue {
@@ -36,18 +43,18 @@ typedef struct demo_queue {
     uint16_t head;
     uint16_t getters_asleep;
     uint16_t putters_asleep;
-    demo_queue_id id;
+    demo_Queue_t id;
 } demo_queue_t;
 
 /**
  * @brief Make an empty queue.
- * @param[out] q the queue. @param id its DemoQueue value (names it and its mutex in records).
+ * @param[out] q the queue. @param id its Queue value (names it and its mutex in records).
  * @param[in] slots caller memory for `capacity` pointers, alive as long as the queue.
  * @param capacity frames the queue holds, 1..65535.
  * @retval 0 ready. @retval -1 bad argument or a pthread object could not be made.
  * **Context:** thread, before the queue is shared.
  */
-int demo_queue_init(demo_queue_t *q, demo_queue_id id, struct demo_frame **slots,
+int demo_queue_init(demo_queue_t *q, demo_Queue_t id, struct demo_frame **slots,
                     uint16_t capacity);
 
 /** @brief Release the pthread objects. **Context:** after every user of the queue is joined. */

@@ -7,27 +7,27 @@
 
 #include "stages.h"
 
-const char *demo_stage_name(demo_stage s)
+const char *demo_stage_name(demo_Stage_t s)
 {
     static const char *const names[DEMO_STAGE_COUNT] = {"capture", "process", "encode", "sink"};
     return (unsigned)s < DEMO_STAGE_COUNT ? names[s] : "?";
 }
 
 /* The queue a stage takes its frames from. */
-static demo_queue_id input_of(demo_stage s)
+static demo_Queue_t input_of(demo_Stage_t s)
 {
     switch (s) {
-    case DEMO_STAGE_PROCESS: return DEMO_QUEUE_TO_PROCESS;
-    case DEMO_STAGE_ENCODE: return DEMO_QUEUE_TO_ENCODE;
-    case DEMO_STAGE_SINK: return DEMO_QUEUE_TO_SINK;
-    default: return DEMO_QUEUE_FREE_POOL;
+    case demo_Stage_Process: return demo_Queue_ToProcess;
+    case demo_Stage_Encode: return demo_Queue_ToEncode;
+    case demo_Stage_Sink: return demo_Queue_ToSink;
+    default: return demo_Queue_FreePool;
     }
 }
 
 /* The queue stage number `i` hands its frames to. */
 static demo_queue_t *output_of(demo_pipeline_t *p, unsigned i)
 {
-    return &p->queue[i + 1 < p->n_stages ? input_of(p->stage[i + 1]) : DEMO_QUEUE_FREE_POOL];
+    return &p->queue[i + 1 < p->n_stages ? input_of(p->stage[i + 1]) : demo_Queue_FreePool];
 }
 
 static void sleep_until(uint64_t t_ns)
@@ -40,7 +40,7 @@ static void sleep_until(uint64_t t_ns)
 /* Capture: a sensor at cfg.fps. It must not wait for a buffer: no free one = a lost frame. */
 static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who)
 {
-    demo_queue_t *pool = &p->queue[DEMO_QUEUE_FREE_POOL];
+    demo_queue_t *pool = &p->queue[demo_Queue_FreePool];
     demo_queue_t *out = output_of(p, i);
     demo_stage_stats_t *st = &p->stats[i];
     uint64_t period = p->cfg.fps ? 1000000000u / p->cfg.fps : 0;
@@ -52,7 +52,8 @@ static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who
         }
         demo_frame_t *f;
         if (!demo_queue_try_get(pool, &f, who)) {
-            demo_record_frame_drop(who->host, who->thread, DEMO_STAGE_CAPTURE, DEMO_DROP_NO_BUFFER, n);
+            demo_Frame_t lost = {n, 0};
+            demo_record_FrameDrop(who->host, who->thread, demo_Stage_Capture, demo_DropReason_NoFreeBuffer, lost);
             st->dropped++;
             if (!period) {
                 /* Free-running: give the others a chance instead of dropping everything. */
@@ -60,13 +61,13 @@ static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who
             }
             continue;
         }
-        demo_record_frame(who->host, who->thread, DEMO_STAGE_CAPTURE, DEMO_FRAME_START, n, 0);
         f->number = n;
         f->hashed = 0;
         f->encoded_bytes = 0;
+        demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Start, demo_frame_info(f), 0);
         demo_frame_draw(f->pixels, n);
-        demo_record_frame(who->host, who->thread, DEMO_STAGE_CAPTURE, DEMO_FRAME_DONE, n,
-                          DEMO_FRAME_BYTES);
+        demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Done, demo_frame_info(f),
+                               DEMO_FRAME_BYTES);
         st->frames++;
         st->bytes_out += DEMO_FRAME_BYTES;
         demo_queue_put(out, f, who);
@@ -113,35 +114,35 @@ static int work_sink(const demo_frame_t *f, uint8_t *scratch, uint8_t *expect, u
 /* Every stage after capture: get, work, hand on, until the end-of-stream token. */
 static void run_worker(demo_pipeline_t *p, unsigned i, const demo_caller_t *who)
 {
-    demo_stage s = p->stage[i];
+    demo_Stage_t s = p->stage[i];
     demo_queue_t *in = &p->queue[input_of(s)];
     demo_queue_t *out = output_of(p, i);
     demo_stage_stats_t *st = &p->stats[i];
     for (;;) {
         demo_frame_t *f = demo_queue_get(in, who);
         if (!f) {
-            if (s != DEMO_STAGE_SINK) {
+            if (s != demo_Stage_Sink) {
                 demo_queue_put(out, NULL, who);
             }
             break;
         }
         uint32_t in_bytes = f->encoded_bytes ? f->encoded_bytes : DEMO_FRAME_BYTES;
         uint32_t out_bytes = 0;
-        demo_record_frame(who->host, who->thread, s, DEMO_FRAME_START, f->number, in_bytes);
+        demo_record_FrameEvent(who->host, who->thread, s, demo_FrameType_Start, demo_frame_info(f), in_bytes);
         int good = 1;
-        if (s == DEMO_STAGE_PROCESS) {
+        if (s == demo_Stage_Process) {
             work_process(f, &out_bytes);
-        } else if (s == DEMO_STAGE_ENCODE) {
+        } else if (s == demo_Stage_Encode) {
             work_encode(f, &out_bytes);
         } else {
             good = work_sink(f, p->sink_scratch, p->sink_expect, &out_bytes);
         }
-        demo_record_frame(who->host, who->thread, s, DEMO_FRAME_DONE, f->number, out_bytes);
+        demo_record_FrameEvent(who->host, who->thread, s, demo_FrameType_Done, demo_frame_info(f), out_bytes);
         if (good) {
             st->frames++;
             st->bytes_out += out_bytes;
         } else {
-            demo_record_frame_drop(who->host, who->thread, s, DEMO_DROP_BAD_CHECK, f->number);
+            demo_record_FrameDrop(who->host, who->thread, s, demo_DropReason_BadCheck, demo_frame_info(f));
             st->dropped++;
         }
         demo_queue_put(out, f, who);
@@ -152,9 +153,11 @@ static void *stage_main(void *arg)
 {
     const demo_stage_arg_t *a = (const demo_stage_arg_t *)arg;
     demo_pipeline_t *p = a->p;
-    demo_stage s = p->stage[a->index];
-    demo_caller_t who = {p->host, demo_thread_name(demo_stage_name(s))};
-    if (s == DEMO_STAGE_CAPTURE) {
+    demo_Stage_t s = p->stage[a->index];
+    demo_caller_t who = {p->host, 0};
+    /* Names the thread in the trace; when the 32 names are used up, records show the number. */
+    (void)demo_Thread_alloc(demo_stage_name(s), &who.thread);
+    if (s == demo_Stage_Capture) {
         run_capture(p, a->index, &who);
     } else {
         run_worker(p, a->index, &who);
@@ -187,23 +190,23 @@ int demo_pipeline_init(demo_pipeline_t *p, evrec_host_t *host, const demo_config
     memset(p, 0, sizeof *p);
     p->host = host;
     p->cfg = *cfg;
-    static const demo_stage order[3][DEMO_STAGE_COUNT] = {
-        {DEMO_STAGE_CAPTURE, DEMO_STAGE_SINK},
-        {DEMO_STAGE_CAPTURE, DEMO_STAGE_PROCESS, DEMO_STAGE_SINK},
-        {DEMO_STAGE_CAPTURE, DEMO_STAGE_PROCESS, DEMO_STAGE_ENCODE, DEMO_STAGE_SINK},
+    static const demo_Stage_t order[3][DEMO_STAGE_COUNT] = {
+        {demo_Stage_Capture, demo_Stage_Sink},
+        {demo_Stage_Capture, demo_Stage_Process, demo_Stage_Sink},
+        {demo_Stage_Capture, demo_Stage_Process, demo_Stage_Encode, demo_Stage_Sink},
     };
     p->n_stages = cfg->stages;
     memcpy(p->stage, order[cfg->stages - 2], sizeof p->stage);
     for (unsigned q = 0; q < DEMO_QUEUE_COUNT; q++) {
-        uint16_t cap = q == DEMO_QUEUE_FREE_POOL ? DEMO_POOL_FRAMES : DEMO_QUEUE_FRAMES;
-        if (demo_queue_init(&p->queue[q], (demo_queue_id)q, p->slots[q], cap) != 0) {
+        uint16_t cap = q == demo_Queue_FreePool ? DEMO_POOL_FRAMES : DEMO_QUEUE_FRAMES;
+        if (demo_queue_init(&p->queue[q], (demo_Queue_t)q, p->slots[q], cap) != 0) {
             while (q--) {
                 demo_queue_destroy(&p->queue[q]);
             }
             return -1;
         }
     }
-    demo_queue_t *pool = &p->queue[DEMO_QUEUE_FREE_POOL];
+    demo_queue_t *pool = &p->queue[demo_Queue_FreePool];
     for (unsigned i = 0; i < DEMO_POOL_FRAMES; i++) {
         p->frames[i].pixels = malloc(DEMO_FRAME_BYTES);
         p->frames[i].encoded = malloc(DEMO_ENCODED_MAX);
@@ -212,7 +215,7 @@ int demo_pipeline_init(demo_pipeline_t *p, evrec_host_t *host, const demo_config
             return -1;
         }
         /* Not recorded: nothing is attached yet, and the pool is not shared yet. */
-        p->frames[i].number = DEMO_FRAME_NONE;
+        p->frames[i].number = demo_FrameNumber_none;
         pool->slots[i] = &p->frames[i];
     }
     pool->count = DEMO_POOL_FRAMES;
@@ -237,7 +240,7 @@ int demo_pipeline_run(demo_pipeline_t *p)
         if (pthread_create(&p->thread[k], NULL, stage_main, &p->arg[k]) != 0) {
             rc = -1;
             if (started) {
-                demo_caller_t who = {p->host, DEMO_THREAD_LIM};
+                demo_caller_t who = {p->host, (demo_Thread_t)demo_Thread_runtime.lim}; /* unnamed */
                 demo_queue_put(&p->queue[input_of(p->stage[k + 1])], NULL, &who);
             }
             break;

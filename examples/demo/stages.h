@@ -24,6 +24,9 @@
 #include "frame.h"
 #include "frame_queue.h"
 
+/** Stages (Stage values Capture .. Sink) and queues (Queue values FreePool .. ToSink). */
+#define DEMO_STAGE_COUNT ((unsigned)demo_Stage_Sink + 1u)
+#define DEMO_QUEUE_COUNT ((unsigned)demo_Queue_ToSink + 1u)
 /** Frame buffers in the pool. */
 #define DEMO_POOL_FRAMES 8u
 /** Capacity of the queues between stages, frames (less than the pool, so producers can block). */
@@ -56,10 +59,10 @@ typedef struct demo_pipeline {
     evrec_host_t *host;
     demo_config_t cfg;
     unsigned n_stages;
-    demo_stage stage[DEMO_STAGE_COUNT];           /**< stages in pipeline order */
+    demo_Stage_t stage[DEMO_STAGE_COUNT];           /**< stages in pipeline order */
     demo_stage_stats_t stats[DEMO_STAGE_COUNT];   /**< indexed like `stage` */
     demo_frame_t frames[DEMO_POOL_FRAMES];
-    demo_queue_t queue[DEMO_QUEUE_COUNT];         /**< indexed by demo_queue_id */
+    demo_queue_t queue[DEMO_QUEUE_COUNT];         /**< indexed by demo_Queue_t */
     demo_frame_t *slots[DEMO_QUEUE_COUNT][DEMO_POOL_FRAMES];
     pthread_t thread[DEMO_STAGE_COUNT];
     demo_stage_arg_t arg[DEMO_STAGE_COUNT];
@@ -86,6 +89,6 @@ int demo_pipeline_run(demo_pipeline_t *p);
 void demo_pipeline_free(demo_pipeline_t *p);
 
 /** @brief English name of a stage ("capture", ...), also its thread's name. */
-const char *demo_stage_name(demo_stage s);
+const char *demo_stage_name(demo_Stage_t s);
 
 #endif /* DEMO_STAGES_H */

@@ -66,6 +66,13 @@ void cli_buf_u64(cli_buf_t *b, uint64_t v);
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
 /* A 32-bit target address as nm and objdump print it: 0x and 8 lower-case digits. */
 void cli_buf_address(cli_buf_t *b, uint32_t v);
+/* A leaf field's value as `evrec dump` shows it: the enum value's name when it has one, else the
+ * number in the field's display format (`info`: its FIELD_INFO entry, or NULL; `hex`: integers
+ * without a format of their own in hex), then the unit after a space. */
+void cli_buf_field_value(cli_buf_t *b, uint8_t kind, uint32_t value, const char *value_name,
+                         const evrec_field_info_t *info, int hex);
+/* The FIELD_INFO entry of a field in a meta-info's table (linear search), or NULL. */
+const evrec_field_info_t *cli_field_info(const evrec_meta_t *m, uint32_t struct_id, uint32_t field_index);
 void cli_buf_pad(cli_buf_t *b, size_t target_len);
 /* A name as the user should see it: plain when it is made of printable characters without
  * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */

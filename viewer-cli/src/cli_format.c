@@ -63,6 +63,42 @@ void cli_buf_address(cli_buf_t *b, uint32_t v)
     }
 }
 
+void cli_buf_field_value(cli_buf_t *b, uint8_t kind, uint32_t value, const char *value_name,
+                         const evrec_field_info_t *info, int hex)
+{
+    if (value_name) {
+        cli_buf_name(b, value_name);
+        return; /* a named enum value: no unit */
+    }
+    /* A format applies to plain integers only (the generator allows no other). */
+    uint8_t display = info && kind <= EVREC_KIND_UINT32 ? info->display : EVREC_DISPLAY_DEFAULT;
+    if (display == EVREC_DISPLAY_DEFAULT && hex && kind <= EVREC_KIND_UINT32) {
+        display = EVREC_DISPLAY_HEX;
+    }
+    switch (display) {
+    case EVREC_DISPLAY_HEX:
+        cli_buf_hex(b, value, kind == EVREC_KIND_UINT8 ? 2 : kind == EVREC_KIND_UINT16 ? 4 : 8);
+        break;
+    case EVREC_DISPLAY_ADDRESS: cli_buf_address(b, value); break;
+    default: cli_buf_u64(b, value); break;
+    }
+    if (info && info->unit) {
+        cli_buf_putc(b, ' ');
+        cli_buf_name(b, info->unit);
+    }
+}
+
+const evrec_field_info_t *cli_field_info(const evrec_meta_t *m, uint32_t struct_id, uint32_t field_index)
+{
+    const evrec_field_info_table_t *t = m ? m->field_info : NULL;
+    for (uint32_t i = 0; t && t->entries && i < t->count; i++) {
+        if (t->entries[i].struct_id == struct_id && t->entries[i].field_index == field_index) {
+            return &t->entries[i];
+        }
+    }
+    return NULL;
+}
+
 void cli_buf_pad(cli_buf_t *b, size_t target_len)
 {
     if (b->len < target_len) {

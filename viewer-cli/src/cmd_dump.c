@@ -235,27 +235,7 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
         cli_buf_name(b, f->path);
         cli_buf_putc(b, '=');
     }
-    if (f->value_name) {
-        cli_buf_name(b, f->value_name);
-        return 0; /* a named enum value: no unit */
-    }
-    const evrec_field_info_t *fi = d->o->raw ? NULL : f->info;
-    /* A format applies to plain integers only (the generator allows no other). */
-    uint8_t display = fi && f->kind <= EVREC_KIND_UINT32 ? fi->display : EVREC_DISPLAY_DEFAULT;
-    if (display == EVREC_DISPLAY_DEFAULT && d->o->hex && f->kind <= EVREC_KIND_UINT32) {
-        display = EVREC_DISPLAY_HEX;
-    }
-    switch (display) {
-    case EVREC_DISPLAY_HEX:
-        cli_buf_hex(b, f->value, f->kind == EVREC_KIND_UINT8 ? 2 : f->kind == EVREC_KIND_UINT16 ? 4 : 8);
-        break;
-    case EVREC_DISPLAY_ADDRESS: cli_buf_address(b, f->value); break;
-    default: cli_buf_u64(b, f->value); break;
-    }
-    if (fi && fi->unit) {
-        cli_buf_putc(b, ' ');
-        cli_buf_name(b, fi->unit);
-    }
+    cli_buf_field_value(b, f->kind, f->value, f->value_name, d->o->raw ? NULL : f->info, d->o->hex);
     return 0;
 }
 

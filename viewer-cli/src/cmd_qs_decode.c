@@ -277,11 +277,8 @@ static void put_fields(dec_t *s, uint32_t sid, const uint8_t *native, size_t bas
                 *marker_found = own_type ? 2 : 1;
             }
         }
-        if (name) {
-            cli_buf_name(&s->line, name);
-        } else {
-            cli_buf_u64(&s->line, v);
-        }
+        /* As `evrec dump` shows it: display format and unit of the meta-info's FIELD_INFO. */
+        cli_buf_field_value(&s->line, fd->kind, v, name, cli_field_info(m, sid, f), 0);
         path[plen] = 0;
     }
 }
