@@ -138,7 +138,7 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     if (st != EVREC_OK) {
         return st;
     }
-    if (r->container && r->index != r->info.recorded) {
+    if (r->container && r->info.recorded != UINT64_MAX && r->index != r->info.recorded) {
         return rd_fail(r, EVREC_E_CORRUPT, 24,
                        "the header says %llu records were saved, the stream holds %llu (records lost "
                        "while saving)",

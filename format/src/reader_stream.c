@@ -328,6 +328,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     r->info.schema_hash_stored = rd_be64(p + 16);
     r->info.recorded = rd_be64(p + 24);
     r->info.dropped = rd_be64(p + 32);
+    r->info.overwritten = rd_be32(p + 40);
     uint8_t h[EVREC_HEADER_SIZE];
     src_read(&r->src, h, sizeof h);
     r->container = 1;

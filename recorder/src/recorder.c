@@ -1,6 +1,6 @@
 /* The trace buffer, its host (attach/detach) and the record path (CCore EventRecorderHost and
  * EventRecorder, seed 003). One atomic fetch-and-add per record; see evrec_recorder.h. */
-#include "evrec/evrec_recorder.h"
+#include "recorder_internal.h"
 
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
 {
@@ -32,7 +32,7 @@ static int host_detached(const evrec_host_t *host, size_t pos)
     return pos >= EVREC_POS_CLOSED || __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) == NULL;
 }
 
-static void write_control(uint8_t *slot, uint32_t time, uint8_t type)
+void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type)
 {
     evrec_control_event_t *e = (evrec_control_event_t *)(void *)slot;
     e->time = time;
@@ -53,6 +53,13 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
         meta->structs[meta->events[0].struct_id].native_size != EVREC_CONTROL_SLOT) {
         return EVREC_E_META;
     }
+    if (rec->block_size) {
+        for (uint32_t e = 0; e < meta->event_count; e++) {
+            if (evrec_slot_size_of(meta, (uint16_t)e) + EVREC_BLOCK_HEADER > rec->block_size) {
+                return EVREC_E_ARG; /* an event does not fit in a cyclic block */
+            }
+        }
+    }
     /* 0xFF everywhere: an uncommitted slot reads id 0xFFFF (EVREC_ID_NONE). */
     __builtin_memset(rec->buf, 0xFF, rec->size);
     rec->meta = meta;
@@ -60,17 +67,29 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     rec->used = 0;
     rec->recorded = 0;
     rec->dropped = 0;
+    rec->overwritten = 0;
+    rec->end_pos = 0;
     rec->state = 1;
-    write_control(rec->buf, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
+    rec->host = host;
 
     host->buf = rec->buf;
-    host->cap = rec->size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
     host->meta = meta;
     host->rec = rec;
     evrec_atomic_store(&host->dropped, 0);
     evrec_atomic_store(&host->fail_pos, EVREC_POS_CLOSED);
+    size_t first;
+    if (rec->block_size) {
+        host->cap = EVREC_POS_CLOSED; /* never full: only "closed" stops allocation */
+        first = evrec_cyclic_start(host, rec, EVREC_PORT_TIMESTAMP());
+    } else {
+        host->block_mask = 0;
+        host->ring_mask = (size_t)-1;
+        host->cap = rec->size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
+        evrec_write_control(rec->buf, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
+        first = EVREC_CONTROL_SLOT;
+    }
     /* Publishing pos (release) makes buf/cap/meta visible to every reserve (acquire). */
-    evrec_atomic_store(&host->pos, EVREC_CONTROL_SLOT);
+    evrec_atomic_store(&host->pos, first);
     return EVREC_OK;
 }
 
@@ -92,14 +111,6 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     return NULL;
 }
 
-static size_t slot_size_of(const evrec_meta_t *meta, uint16_t id)
-{
-    if (id >= meta->event_count) {
-        return 0;
-    }
-    uint16_t sid = meta->events[id].struct_id;
-    return sid < meta->struct_count ? meta->structs[sid].native_size : 0;
-}
 
 evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 {
@@ -111,6 +122,17 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     /* 1. Close allocation: every later reserve sees pos >= EVREC_POS_CLOSED. */
     size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
     uint32_t stop_time = EVREC_PORT_TIMESTAMP();
+    if (rec->block_size) {
+        evrec_cyclic_stop(host, rec, end, stop_time);
+        rec->recorded = 0; /* counted by save, which walks the intact blocks */
+        rec->dropped = evrec_atomic_load(&host->dropped);
+        rec->state = 2;
+        __atomic_store_n(&host->rec, NULL, __ATOMIC_RELEASE);
+        if (rec_out) {
+            *rec_out = rec;
+        }
+        return EVREC_OK;
+    }
     /* 2. Walk the allocated records, waiting for each to be committed. A slot whose allocation
      * failed is never written, so the walk also ends at fail_pos, re-read while waiting (the
      * failing context may not have published it yet). */
@@ -130,7 +152,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
         if (id == EVREC_ID_NONE) {
             break; /* reached the first failed allocation */
         }
-        size_t n = slot_size_of(meta, id);
+        size_t n = evrec_slot_size_of(meta, id);
         if (n == 0 || q + n > limit) {
             break; /* a slot overwritten by the application: keep what precedes it */
         }
@@ -141,7 +163,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     if (evrec_atomic_load(&host->dropped) != 0) {
         stop_time = __atomic_load_n(&host->full_time, __ATOMIC_RELAXED);
     }
-    write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
+    evrec_write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
     rec->used = q + EVREC_CONTROL_SLOT;
     rec->recorded = count + 1;
     rec->dropped = evrec_atomic_load(&host->dropped);
@@ -157,25 +179,16 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 
 evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields)
 {
-    size_t seen = evrec_atomic_load(&host->pos);
-    if (seen >= host->cap) {
-        evrec_reserve_failed(host, seen);
-        return host_detached(host, seen) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
-    }
-    uint32_t t = EVREC_PORT_TIMESTAMP();
     const evrec_meta_t *meta = host->meta;
-    size_t n = meta ? slot_size_of(meta, event_id) : 0;
+    size_t n = meta ? evrec_slot_size_of(meta, event_id) : 0;
     if (n == 0) {
         return meta ? EVREC_E_BAD_ID : EVREC_E_NOT_RECORDING;
     }
-    size_t p = evrec_atomic_fetch_add(&host->pos, n);
-    if (p + n > host->cap) {
-        evrec_reserve_failed(host, p);
-        return host_detached(host, p) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
+    uint8_t *slot = (uint8_t *)evrec_reserve(host, n);
+    if (!slot) {
+        return host_detached(host, evrec_atomic_load(&host->pos)) ? EVREC_E_NOT_RECORDING : EVREC_E_DROPPED;
     }
-    uint8_t *slot = host->buf + p;
     __builtin_memcpy(slot + 6, (const uint8_t *)fields + 6, n - 6);
-    ((evrec_record_header_t *)(void *)slot)->time = t;
     evrec_commit(slot, event_id);
     return EVREC_OK;
 }

@@ -2,6 +2,7 @@
  * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
 #include "evrec/evrec_save.h"
+#include "recorder_internal.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
 #error "EVREC_SAVE_CHUNK must be in 64..16777215"
@@ -313,11 +314,10 @@ static size_t slot_size_of(const evrec_meta_t *m, uint16_t id)
 }
 
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
-static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *rec, size_t size,
-                               size_t readable)
+static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
+                               const uint8_t *rec, size_t size, size_t readable)
 {
-    plans_t pl;
-    plans_build(&pl, m);
+    const plans_t *pl = plans;
     size_t q = 0;
     /* The loop's critical path is q -> id load -> slot-size lookup -> q: two dependent loads per
      * record. When a record repeats its predecessor's type (bursts of one event are common), a
@@ -337,7 +337,7 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *
         if (predict && __builtin_expect(id == last_id, 1)) {
             n = last_n;
         } else {
-            n = id < EVREC_SAVE_PLAN_EVENTS ? pl.native[id] : slot_size_of(m, id);
+            n = id < EVREC_SAVE_PLAN_EVENTS ? pl->native[id] : slot_size_of(m, id);
             misses += id != last_id;
             last_id = id;
             last_n = n;
@@ -346,25 +346,25 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const uint8_t *
         if (n == 0 || q + n > size) {
             return EVREC_E_CORRUPT;
         }
-        if (sizeof o->buf - o->n < EVREC_MAX_EVENT_SIZE + 16u) {
+        if (sizeof o->buf - o->n < n + 16u) { /* packed <= native; +16 for the vector store */
             flush(o);
             predict = misses * 8u < seen;
             misses = seen = 0;
         }
         uint8_t *d = o->buf + o->n;
-        if (id < EVREC_SAVE_PLAN_EVENTS && pl.small[id] && q + 16u <= readable) {
+        if (id < EVREC_SAVE_PLAN_EVENTS && pl->small[id] && q + 16u <= readable) {
             /* __builtin_memcpy: -ffreestanding would otherwise call memcpy for 16 bytes. */
             v16_t in, out;
             __builtin_memcpy(&in, s, 16);
-            out = __builtin_shuffle(in, pl.mask[id]);
+            out = __builtin_shuffle(in, pl->mask[id]);
             __builtin_memcpy(d, &out, 16); /* room for 16 is kept; only len bytes count */
-            d += pl.len[id];
-        } else if (id < EVREC_SAVE_PLAN_EVENTS && pl.len[id]) {
-            const uint8_t *perm = &pl.perm[pl.start[id]];
-            for (uint16_t k = 0; k < pl.len[id]; k++) {
+            d += pl->len[id];
+        } else if (id < EVREC_SAVE_PLAN_EVENTS && pl->len[id]) {
+            const uint8_t *perm = &pl->perm[pl->start[id]];
+            for (uint16_t k = 0; k < pl->len[id]; k++) {
                 d[k] = s[perm[k]];
             }
-            d += pl.len[id];
+            d += pl->len[id];
         } else {
             d = walk_struct(d, m, m->events[id].struct_id, s, 0);
         }
@@ -383,8 +383,10 @@ static void put_end(out_t *o)
 static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq,
                                 const uint8_t *records, size_t size, size_t readable)
 {
+    plans_t pl;
+    plans_build(&pl, m);
     put_meta(o, m, time_freq, 0);
-    evrec_status st = put_records(o, m, records, size, readable);
+    evrec_status st = put_records(o, m, &pl, records, size, readable);
     put_end(o);
     flush(o);
     return o->status != EVREC_OK ? o->status : st;
@@ -509,13 +511,147 @@ static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
     o->container = was_container;
 }
 
+/* ---- cyclic recorders: the intact blocks, oldest first ---- */
+
+typedef struct ring_view {
+    size_t newest;   /* block number holding the last allocation */
+    size_t fill;     /* bytes allocated in `newest` (its offset of the first free byte) */
+    size_t modulus;  /* block numbers run modulo this */
+    int concurrent;  /* recording goes on: check every block after reading it */
+} ring_view_t;
+
+static const uint8_t *ring_block(const evrec_recorder_t *rec, size_t b)
+{
+    return rec->buf + ((b * rec->block_size) & (rec->size - 1u));
+}
+
+/* Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
+static size_t ring_block_end(const evrec_recorder_t *rec, const ring_view_t *v, size_t b)
+{
+    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
+    if (evrec_atomic_load_acquire(&h->ready) != b || __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
+        return 0;
+    }
+    uint32_t used = __atomic_load_n(&h->used, __ATOMIC_ACQUIRE);
+    if (b == v->newest) {
+        return used ? used : v->fill;
+    }
+    return used ? used : rec->block_size; /* closing in flight: the walk stops at 0xFFFF ids */
+}
+
+static int ring_block_same(const evrec_recorder_t *rec, size_t b)
+{
+    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
+    return evrec_atomic_load_acquire(&h->ready) == b && __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE) == (uint32_t)b;
+}
+
+/* Visits the intact blocks oldest first. With `o` NULL only counts records; else converts them.
+ * `*lost` counts records of blocks that were overwritten while being read. */
+static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_view_t *v,
+                             const plans_t *pl, uint64_t *lost)
+{
+    uint64_t count = 0;
+    size_t n = rec->block_count;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = (v->newest + v->modulus - (n - 1u) + i) & (v->modulus - 1u);
+        size_t end = ring_block_end(rec, v, b);
+        if (end <= EVREC_BLOCK_HEADER) {
+            continue;
+        }
+        const uint8_t *blk = ring_block(rec, b);
+        size_t stop;
+        size_t k = evrec_block_walk(rec->meta, blk, end, &stop);
+        if (o) {
+            if (v->concurrent && sizeof o->buf - o->n < rec->block_size + 16u) {
+                flush(o);
+            }
+            size_t mark = o->n;
+            evrec_status st = put_records(o, rec->meta, pl, blk + EVREC_BLOCK_HEADER,
+                                          stop - EVREC_BLOCK_HEADER, rec->block_size - EVREC_BLOCK_HEADER);
+            if (v->concurrent && (st != EVREC_OK || !ring_block_same(rec, b))) {
+                o->n = mark; /* overwritten while converted: drop the whole block */
+                *lost += k;
+                continue;
+            }
+        }
+        count += k;
+    }
+    return count;
+}
+
+static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt,
+                       uint32_t flags, uint64_t recorded, uint64_t overwritten)
+{
+    uint8_t h[EVREC_HEADER_SIZE];
+    __builtin_memset(h, 0, sizeof h);
+    __builtin_memcpy(h, EVREC_MAGIC, 8);
+    h[9] = EVREC_FORMAT_MAJOR;
+    h[11] = EVREC_FORMAT_MINOR;
+    put_be32(h + 12, flags);
+    put_be64(h + 16, opt->schema_hash ? opt->schema_hash : rec->meta->schema_hash);
+    put_be64(h + 24, recorded);
+    put_be64(h + 32, rec->dropped);
+    put_be32(h + 40, overwritten > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)overwritten);
+    put_be32(h + 44, evrec_crc32c(0, h, 44));
+    sink_write(o, h, sizeof h);
+    put_runtime_ranges(o, rec->meta, 1);
+    put_field_info_chunk(o, rec->meta);
+}
+
+static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
+{
+    ring_view_t v;
+    size_t shift = 0;
+    while (((size_t)1 << shift) < rec->block_size) {
+        shift++;
+    }
+    v.modulus = (EVREC_POS_CLOSED / 2u) >> shift;
+    size_t p;
+    uint64_t overwritten;
+    if (rec->state == 2) {
+        p = rec->end_pos;
+        overwritten = rec->overwritten;
+        v.concurrent = 0;
+    } else {
+        if (rec->block_size + 16u > EVREC_SAVE_CHUNK || !rec->host) {
+            return EVREC_E_ARG;
+        }
+        p = evrec_atomic_load_acquire(&rec->host->pos);
+        if (p >= EVREC_POS_CLOSED) {
+            return EVREC_E_BUSY; /* stopping right now */
+        }
+        overwritten = evrec_atomic_load(&rec->host->overwritten);
+        v.concurrent = 1;
+    }
+    v.newest = (p - 1u) >> shift;
+    v.fill = p - (v.newest << shift);
+    plans_t pl;
+    plans_build(&pl, rec->meta);
+    uint64_t lost = 0;
+    /* Header first: the count is exact for a stopped recorder; while recording goes on it is
+     * unknown in advance (all ones, FORMAT.md section 1). */
+    uint64_t recorded = v.concurrent ? UINT64_MAX : ring_records(NULL, rec, &v, &pl, &lost);
+    if (o->container) {
+        put_header(o, rec, opt, 1u, recorded, overwritten);
+    }
+    put_meta(o, rec->meta, rec->time_freq, 0);
+    (void)ring_records(o, rec, &v, &pl, &lost);
+    put_end(o);
+    flush(o);
+    if (o->container) {
+        write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
+    }
+    return o->status;
+}
+
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt)
 {
     if (!rec || !sink || !sink->write) {
         return EVREC_E_ARG;
     }
-    if (rec->state != 2 || !rec->meta) {
+    int cyclic_live = rec->block_size && rec->state == 1;
+    if ((rec->state != 2 && !cyclic_live) || !rec->meta) {
         return EVREC_E_BUSY;
     }
     static const evrec_save_options_t defaults = {0, 0};
@@ -527,25 +663,13 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     o.container = !opt->bare_ccore;
     o.status = EVREC_OK;
     o.n = 0;
-    const evrec_meta_t *m = rec->meta;
-    if (o.container) {
-        uint8_t h[EVREC_HEADER_SIZE];
-        __builtin_memset(h, 0, sizeof h);
-        __builtin_memcpy(h, EVREC_MAGIC, 8);
-        h[8] = 0;
-        h[9] = EVREC_FORMAT_MAJOR;
-        h[10] = 0;
-        h[11] = EVREC_FORMAT_MINOR;
-        /* 12..15 flags: 0 (one-shot) */
-        put_be64(h + 16, opt->schema_hash ? opt->schema_hash : m->schema_hash);
-        put_be64(h + 24, rec->recorded);
-        put_be64(h + 32, rec->dropped);
-        put_be32(h + 44, evrec_crc32c(0, h, 44));
-        sink_write(&o, h, sizeof h);
-        put_runtime_ranges(&o, m, 1);
-        put_field_info_chunk(&o, m);
+    if (rec->block_size) {
+        return save_cyclic(&o, rec, opt);
     }
-    evrec_status st = save_stream(&o, m, rec->time_freq, rec->buf, rec->used, rec->size);
+    if (o.container) {
+        put_header(&o, rec, opt, 0u, rec->recorded, 0);
+    }
+    evrec_status st = save_stream(&o, rec->meta, rec->time_freq, rec->buf, rec->used, rec->size);
     if (o.container) {
         write_chunk(&o, EVREC_CHUNK_END, o.buf, 0);
     }

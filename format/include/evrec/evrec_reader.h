@@ -115,8 +115,11 @@ typedef struct evrec_file_info {
     uint64_t time_freq;           /**< the file's time_freq, Hz (0 = unknown) */
     uint64_t schema_hash_stored;  /**< container header's hash (0 = not computed or CCore) */
     uint64_t schema_hash_computed;/**< evrec_meta_schema_hash() of the tables read */
-    uint64_t recorded;            /**< container header: records written, Start/Stop included */
+    uint64_t recorded;            /**< container header: records written, Start/Stop included;
+                                       UINT64_MAX = not known (cyclic save while recording) */
     uint64_t dropped;             /**< container header: events dropped (buffer full) */
+    uint32_t overwritten;         /**< container header: records overwritten in a cyclic buffer
+                                       (saturates at 2^32-1) */
     uint64_t meta_offset;         /**< file offset of the meta-info's first byte */
     uint64_t records_offset;      /**< file offset of the first record */
     uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */

@@ -55,7 +55,27 @@ typedef struct evrec_recorder {
     uint64_t time_freq;    /**< timestamp frequency of the recording, Hz (0 = unknown) */
     const evrec_meta_t *meta; /**< meta-info of the recording (set by start) */
     int state;             /**< 0 idle, 1 attached, 2 stopped (has data) */
+    /* Cyclic mode (evrec_recorder_init_cyclic); block_size 0 = one-shot. */
+    size_t block_size;     /**< bytes per block, a power of two */
+    size_t block_count;    /**< blocks in the ring, a power of two >= 4 */
+    size_t end_pos;        /**< cyclic: allocation position after Stop (virtual bytes) */
+    uint64_t overwritten;  /**< cyclic: intact records lost to overwriting, after stop */
+    struct evrec_host *host; /**< the host while attached (cyclic save while recording) */
 } evrec_recorder_t;
+
+/** Size of the header at the start of each cyclic block, bytes (format/FORMAT.md is silent on
+ * it: blocks exist only in RAM; save writes plain records). */
+#define EVREC_BLOCK_HEADER 16u
+
+/** @brief Header of a cyclic block, in the buffer. */
+typedef struct evrec_block_header {
+    uint32_t seq;              /**< block number (low 32 bits) once opened */
+    uint32_t used;             /**< offset of the first unused byte once closed; 0 while open */
+    evrec_atomic_size_t ready; /**< block number this slot was cleared for; all ones while clearing */
+#if SIZE_MAX <= 0xFFFFFFFFu
+    uint32_t pad;
+#endif
+} evrec_block_header_t;
 
 /**
  * @brief The object code records through (CCore EventRecorderHost). Usually one global.
@@ -70,6 +90,10 @@ typedef struct evrec_host {
     evrec_atomic_size_t fail_pos; /**< smallest offset whose allocation failed */
     uint32_t full_time;       /**< timestamp of the first drop (the buffer filled) */
     evrec_recorder_t *rec;    /**< attached recorder */
+    size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
+    size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
+    unsigned block_shift;     /**< cyclic: log2(block_size) */
+    evrec_atomic_size_t overwritten; /**< cyclic: intact records cleared for reuse */
 } evrec_host_t;
 
 /**
@@ -80,6 +104,33 @@ typedef struct evrec_host {
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
+
+/**
+ * @brief Give a recorder its trace buffer in cyclic (last-is-best) mode: the buffer is a ring of
+ * `block_size` blocks; a record never straddles a block; when the ring is full the oldest block
+ * is cleared and reused, so the buffer always holds the newest records (ThreadX logger of seed
+ * 004, QS last-is-best). Each block starts with a ::EVREC_BLOCK_HEADER-byte header. The ring keeps
+ * the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in advance.
+ * @param[out] rec the recorder. @param[in] buf trace buffer, 8-byte aligned, caller-owned.
+ * @param size bytes in buf; the ring uses the largest power-of-two number of blocks that fits.
+ * @param block_size bytes per block: a power of two, 256 .. 65536; every event's native size
+ * plus the block header must fit in it (checked by evrec_host_start()). A save while recording
+ * goes on needs block_size <= EVREC_SAVE_CHUNK - 16.
+ * Limits: a context that needs the next block while another is clearing it skips that block (or
+ * drops its event, counted, after 8 busy blocks); a context preempted for a whole lap of the ring
+ * between reserving and committing a record makes its block be skipped rather than cleared; one
+ * preempted for a whole lap at a few other instants of a block switch can cost one block that is
+ * then neither saved nor counted as overwritten. Size the ring so that a lap takes longer than
+ * the longest preemption of a recording context (an MCU interrupt never lasts a lap).
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
+ * range, or fewer than 4 blocks fit.
+ * **Context:** thread, not while the recorder is attached.
+ */
+evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size);
+
+/** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
+ * Not for direct use. @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
+size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
 
 /**
  * @brief Make a host that records nothing until evrec_host_start().
@@ -129,9 +180,11 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  * 4 bytes; at most ::EVREC_MAX_EVENT_SIZE.
  * @return a pointer to the slot with `time` already written (the caller writes the fields, then
  * calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
- * attached (not counted) or buffer full (counted as a drop).
- * **Context:** lock-free, wait-free when not full; any thread, interrupt or signal handler.
- * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add.
+ * attached (not counted) or buffer full (counted as a drop; in cyclic mode, a drop happens only
+ * when another context is clearing the next block at that very moment).
+ * **Context:** lock-free; wait-free in one-shot mode; any thread, interrupt or signal handler.
+ * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add (one-shot) or
+ * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead).
  * @code
  * my_event_t *e = evrec_reserve(&host, sizeof(my_event_t));
  * if (e) { e->a = 1; e->b = 2; evrec_commit(e, MY_EVENT_ID); }
@@ -144,11 +197,34 @@ static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
         return evrec_reserve_failed(host, seen);
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
-    size_t p = evrec_atomic_fetch_add(&host->pos, slot_size);
-    if (__builtin_expect(p + slot_size > host->cap, 0)) {
-        return evrec_reserve_failed(host, p);
+    size_t p;
+    if (__builtin_expect(host->block_mask == 0, 1)) {
+        /* one-shot: one fetch-and-add */
+        p = evrec_atomic_fetch_add(&host->pos, slot_size);
+        if (__builtin_expect(p + slot_size > host->cap, 0)) {
+            return evrec_reserve_failed(host, p);
+        }
+    } else {
+        /* cyclic: compare-and-swap while the record fits the current block */
+        p = seen;
+        for (;;) {
+            if (((p - EVREC_BLOCK_HEADER) & host->block_mask) + slot_size >
+                host->block_mask + 1u - EVREC_BLOCK_HEADER) {
+                p = evrec_reserve_cyclic_switch(host, p, slot_size);
+                if (p == EVREC_POS_CLOSED) {
+                    return NULL;
+                }
+                break;
+            }
+            if (evrec_atomic_cas(&host->pos, &p, p + slot_size)) {
+                break;
+            }
+            if (p >= EVREC_POS_CLOSED) {
+                return NULL;
+            }
+        }
     }
-    evrec_record_header_t *r = (evrec_record_header_t *)(void *)(host->buf + p);
+    evrec_record_header_t *r = (evrec_record_header_t *)(void *)(host->buf + (p & host->ring_mask));
     r->time = t;
     return r;
 }

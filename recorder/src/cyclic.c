@@ -1,0 +1,269 @@
+/* Cyclic (last-is-best) trace buffer: a ring of power-of-two blocks (seed 004's ThreadX logger
+ * and QS's last-is-best policy, lock-free). See evrec_recorder_init_cyclic().
+ *
+ * Positions are virtual bytes: block number * block_size + offset. Block numbers run modulo
+ * M = (EVREC_POS_CLOSED / 2) / block_size (a multiple of the block count, both powers of two), so
+ * positions never reach EVREC_POS_CLOSED on 32-bit targets however long the recording runs.
+ *
+ * Invariants:
+ *  - A slot is cleared to 0xFF (so an uncommitted record reads id 0xFFFF) before any record is
+ *    allocated in it: the context that opens block b+1 also clears the slot of block b+2 in
+ *    advance (claiming it with a compare-and-swap on the slot's `ready` word); if b+1 is not
+ *    ready when needed, the opener clears it first. Meanwhile a context that needs a block
+ *    another context is clearing drops its event (counted) rather than wait.
+ *  - `seq` is written after the opening compare-and-swap, `used` when the next block opens;
+ *    save checks `ready` and `seq` before and after reading a block.
+ */
+#include "recorder_internal.h"
+
+#define READY_CLEARING ((size_t)-1)
+
+static size_t block_modulus(const evrec_host_t *h)
+{
+    return (EVREC_POS_CLOSED / 2u) >> h->block_shift; /* block numbers run modulo this */
+}
+
+evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
+{
+    if (!rec || !buf || ((uintptr_t)buf % 8u) != 0 || block_size < 256u || block_size > 65536u ||
+        (block_size & (block_size - 1u)) != 0) {
+        return EVREC_E_ARG;
+    }
+    size_t n = size / block_size;
+    if (n < 4) {
+        return EVREC_E_ARG;
+    }
+    while (n & (n - 1u)) {
+        n &= n - 1u; /* largest power of two that fits */
+    }
+    __builtin_memset(rec, 0, sizeof *rec);
+    rec->buf = (uint8_t *)buf;
+    rec->size = n * block_size;
+    rec->block_size = block_size;
+    rec->block_count = n;
+    return EVREC_OK;
+}
+
+size_t evrec_block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at)
+{
+    size_t q = EVREC_BLOCK_HEADER, count = 0;
+    while (q + sizeof(evrec_record_header_t) <= end) {
+        uint16_t id = __atomic_load_n(&((const evrec_record_header_t *)(const void *)(block + q))->id,
+                                      __ATOMIC_ACQUIRE);
+        size_t n = id == EVREC_ID_NONE ? 0 : evrec_slot_size_of(meta, id);
+        if (n == 0 || q + n > end) {
+            break;
+        }
+        q += n;
+        count++;
+    }
+    *stop_at = q;
+    return count;
+}
+
+/* Clears the slot of block `c` for reuse (the caller has claimed it: ready == CLEARING), counting
+ * the intact records of the block it held (`old`) as overwritten. Returns 0 without clearing if
+ * that block still has a record in flight (a context preempted for a whole lap of the ring between
+ * reserve and commit, or between opening and closing a block): its slot is then skipped. */
+static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size_t old)
+{
+    size_t bsize = h->block_mask + 1u;
+    if (__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE) == (uint32_t)old) {
+        uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
+        size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
+        size_t stop;
+        size_t n = evrec_block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
+        if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
+            return 0; /* in flight */
+        }
+        evrec_atomic_fetch_add(&h->overwritten, n);
+    }
+    uint8_t *p = (uint8_t *)hdr;
+    __builtin_memset(p + sizeof(evrec_block_header_t), 0xFF, bsize - sizeof(evrec_block_header_t));
+    hdr->seq = 0xFFFFFFFFu;
+    hdr->used = 0;
+    evrec_atomic_store(&hdr->ready, c);
+    return 1;
+}
+
+/* Makes sure the slot of block `c` is cleared for it. Returns 1 when it is ready, 0 when another
+ * context is clearing it right now, -1 when the slot already serves a later block (the caller's
+ * position was stale). The slot's `ready` word only moves forward (older block -> CLEARING -> c),
+ * and the claim requires an older block: a stale caller can never clear a live block. A slot may
+ * lag several laps behind (its clearing was preempted for a whole lap and its blocks skipped). */
+static int prepare_block(evrec_host_t *h, size_t c)
+{
+    size_t mod = block_modulus(h);
+    evrec_block_header_t *hdr = evrec_block_at(h->buf, h->ring_mask, h->block_mask, c << h->block_shift);
+    size_t r = evrec_atomic_load_acquire(&hdr->ready);
+    for (;;) {
+        if (r == c) {
+            return 1;
+        }
+        if (r == READY_CLEARING) {
+            return 0;
+        }
+        if (((c - r) & (mod - 1u)) >= mod / 2u) {
+            return -1; /* r is ahead of c */
+        }
+        if (evrec_atomic_cas(&hdr->ready, &r, READY_CLEARING)) {
+            if (clear_slot(h, hdr, c, r)) {
+                return 1;
+            }
+            evrec_atomic_store(&hdr->ready, r); /* busy: give the slot back untouched */
+            return 0;
+        }
+    }
+}
+
+/* How many blocks being cleared by others a switch may skip: at most half the ring less one
+ * (never onto the block in use), and at most 8. */
+static size_t skip_limit(const evrec_host_t *h)
+{
+    size_t nblocks = (h->ring_mask + 1u) >> h->block_shift;
+    size_t k = nblocks / 2u - 1u;
+    return k < 8u ? k : 8u;
+}
+
+size_t evrec_reserve_cyclic_switch(evrec_host_t *h, size_t cur, size_t len)
+{
+    size_t bsize = h->block_mask + 1u;
+    size_t mod = block_modulus(h);
+    for (;;) {
+        if (cur >= EVREC_POS_CLOSED) {
+            return EVREC_POS_CLOSED;
+        }
+        size_t off = cur & h->block_mask;
+        if (off >= EVREC_BLOCK_HEADER && off + len <= bsize) {
+            if (evrec_atomic_cas(&h->pos, &cur, cur + len)) {
+                return cur;
+            }
+            continue;
+        }
+        size_t full = (cur - 1u) >> h->block_shift; /* the block holding the last allocation */
+        size_t fill = cur - (full << h->block_shift);
+        size_t next = (full + 1u) & (mod - 1u);
+        /* A block another context is clearing right now (it may have been preempted while doing
+         * so) is skipped: it stays empty (never stamped) and save passes over it. */
+        int ready = prepare_block(h, next);
+        for (size_t skip = 1; ready == 0 && skip <= skip_limit(h); skip++) {
+            next = (full + 1u + skip) & (mod - 1u);
+            ready = prepare_block(h, next);
+        }
+        if (ready < 0) {
+            cur = evrec_atomic_load(&h->pos); /* stale: others moved on */
+            continue;
+        }
+        if (ready == 0) {
+            evrec_reserve_failed(h, cur); /* counted as a drop */
+            return EVREC_POS_CLOSED;
+        }
+        size_t start = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+        /* Stamp `next` before taking it: a context that loses the race stamps the same value, and
+         * a block that ends up skipped is stamped but empty. The stamp can thus never land late,
+         * after the slot was cleared for a later lap. */
+        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, start);
+        __atomic_store_n(&nh->seq, (uint32_t)next, __ATOMIC_RELEASE);
+        if (!evrec_atomic_cas(&h->pos, &cur, start + len)) {
+            continue;
+        }
+        /* This context opened `next`: close `full`, clear one block ahead. */
+        evrec_block_header_t *fh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur - 1u);
+        __atomic_store_n(&fh->used, (uint32_t)fill, __ATOMIC_RELEASE);
+        (void)prepare_block(h, (next + 1u) & (mod - 1u));
+        return start;
+    }
+}
+
+size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time)
+{
+    size_t n = rec->block_count, bsize = rec->block_size;
+    /* The buffer is all 0xFF; every slot is ready for its first-lap block. */
+    for (size_t s = 0; s < n; s++) {
+        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(rec->buf + s * bsize);
+        hdr->used = 0;
+        evrec_atomic_store(&hdr->ready, s);
+    }
+    evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)rec->buf;
+    h0->seq = 0;
+    evrec_write_control(rec->buf + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
+    host->block_mask = bsize - 1u;
+    host->ring_mask = rec->size - 1u;
+    host->block_shift = 0;
+    while (((size_t)1 << host->block_shift) < bsize) {
+        host->block_shift++;
+    }
+    evrec_atomic_store(&host->overwritten, 0);
+    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT;
+}
+
+/* Waits until the header of block `b` says it is opened (seq == b) by the context that won it. */
+static void wait_opened(evrec_host_t *h, size_t b)
+{
+    evrec_block_header_t *hdr = evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+    while (__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
+        EVREC_PORT_RELAX();
+    }
+}
+
+/* Waits until every record allocated in [HDR, end) of block `b` is committed. */
+static void wait_committed(evrec_host_t *h, size_t b, size_t end)
+{
+    const uint8_t *blk = (const uint8_t *)evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+    size_t q = EVREC_BLOCK_HEADER;
+    while (q + sizeof(evrec_record_header_t) <= end) {
+        const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(blk + q);
+        uint16_t id;
+        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
+            EVREC_PORT_RELAX();
+        }
+        size_t n = evrec_slot_size_of(h->meta, id);
+        if (n == 0) {
+            return; /* overwritten by the application: nothing more to wait for */
+        }
+        q += n;
+    }
+}
+
+void evrec_cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint32_t stop_time)
+{
+    size_t mod = block_modulus(h);
+    size_t bsize = h->block_mask + 1u;
+    size_t cur_block = (end - 1u) >> h->block_shift;
+    size_t fill = end - (cur_block << h->block_shift);
+    /* The block holding `end - 1` was opened by a context that may still be writing its header;
+     * the block before it was closed by that same context. Wait for both, then for records. */
+    wait_opened(h, cur_block);
+    for (size_t back = skip_limit(h) + 1u; back >= 1u; back--) {
+        size_t b = (cur_block + mod - back) & (mod - 1u);
+        evrec_block_header_t *bh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+        if (evrec_atomic_load_acquire(&bh->ready) != b || __atomic_load_n(&bh->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
+            continue; /* skipped, or from an older lap */
+        }
+        uint32_t used;
+        while ((used = __atomic_load_n(&bh->used, __ATOMIC_ACQUIRE)) == 0) {
+            EVREC_PORT_RELAX(); /* the context that opened the next block is closing this one */
+        }
+        wait_committed(h, b, used);
+    }
+    wait_committed(h, cur_block, fill);
+    /* Stop goes after the last record, or opens the next block. */
+    size_t pos = end;
+    if (fill + EVREC_CONTROL_SLOT > bsize) {
+        size_t next = (cur_block + 1u) & (mod - 1u);
+        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, next << h->block_shift);
+        while (prepare_block(h, next) != 1) {
+            EVREC_PORT_RELAX(); /* another context is clearing it: it will finish */
+        }
+        __atomic_store_n(&nh->seq, (uint32_t)next, __ATOMIC_RELEASE);
+        evrec_block_header_t *ch = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur_block << h->block_shift);
+        __atomic_store_n(&ch->used, (uint32_t)fill, __ATOMIC_RELEASE);
+        pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+    }
+    evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);
+    pos += EVREC_CONTROL_SLOT;
+    evrec_block_header_t *last = evrec_block_at(h->buf, h->ring_mask, h->block_mask, pos - 1u);
+    __atomic_store_n(&last->used, (uint32_t)(pos - ((pos - 1u) & ~h->block_mask)), __ATOMIC_RELEASE);
+    rec->end_pos = pos;
+    rec->overwritten = evrec_atomic_load(&h->overwritten);
+}

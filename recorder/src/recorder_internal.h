@@ -1,0 +1,39 @@
+/* Declarations shared by the recorder's source files; not installed. */
+#ifndef EVREC_RECORDER_INTERNAL_H
+#define EVREC_RECORDER_INTERNAL_H
+
+#include "evrec/evrec_recorder.h"
+
+/** Native slot size of event `id`, 0 if the meta-info has no such event. */
+static inline size_t evrec_slot_size_of(const evrec_meta_t *meta, uint16_t id)
+{
+    if (id >= meta->event_count) {
+        return 0;
+    }
+    uint16_t sid = meta->events[id].struct_id;
+    return sid < meta->struct_count ? meta->structs[sid].native_size : 0;
+}
+
+/** Stores an EventControl record of `type` at `slot` and commits it. */
+void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type);
+
+/** Cyclic part of evrec_host_start(): lays out the block headers, opens block 0 with Start.
+ * @return the first free position. */
+size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time);
+
+/** Cyclic part of evrec_host_stop(): `end` is the position when allocation closed. Waits for
+ * records in flight, writes Stop (in the next block if it does not fit) and fills the counts. */
+void evrec_cyclic_stop(evrec_host_t *host, evrec_recorder_t *rec, size_t end, uint32_t stop_time);
+
+/** Header of the block slot that holds virtual position `pos`. */
+static inline evrec_block_header_t *evrec_block_at(uint8_t *buf, size_t ring_mask, size_t block_mask, size_t pos)
+{
+    return (evrec_block_header_t *)(void *)(buf + (pos & ring_mask & ~block_mask));
+}
+
+/** Number of committed records in the block at `b` (its header), walking ids from the header
+ * to `end` (offset in the block); stops at the first uncommitted or unknown slot. `*stop_at`
+ * receives the offset where the walk stopped. */
+size_t evrec_block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at);
+
+#endif
