@@ -37,6 +37,38 @@ void cli_report_reader_error(const char *path, const evrec_reader_t *r);
 /* Parse an unsigned decimal number (no sign, no junk, fits in max). 1 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/* ---- option parsing (getopt_long) shared by the subcommands --------------------------------
+ * A command's parse() calls cli_getopt_begin(), handles its own options in a switch whose
+ * default is cli_common_option(), then takes its operand with cli_one_operand(). These return
+ * -1 to go on, else the exit code parse() returns (the run() convention of every command). */
+
+/* getopt_long option codes of the clock options; in a command's struct option table as
+ * {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ}, {"time-freq", ..., CLI_OPT_TIME_FREQ}. */
+enum { CLI_OPT_TICK_HZ = 0x1000, CLI_OPT_TIME_FREQ };
+
+/* Restart getopt_long for argv (optind = 1) with its own messages off (opterr = 0). */
+void cli_getopt_begin(void);
+/* What getopt_long returned (`c`) when the command does not handle it itself: --tick-hz HZ and
+ * --time-freq HZ into *clock (when `clock` is not NULL; out-of-range values are usage errors),
+ * -h/--help (prints cmd->help on stdout: CLI_OK), a missing value (':'), an unknown option.
+ * argv and optind as getopt_long left them. Returns -1 when the option was taken. */
+int cli_common_option(const cli_command_t *cmd, int c, char **argv, evrec_reader_options_t *clock);
+/* Exactly one operand must be left after the options (argv[optind]): stores it in *out and
+ * returns -1, else a usage error "missing WHAT" / "expected one WHAT, got N arguments". */
+int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char *what, const char **out);
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* Open a recording (evrec container or CCore stream) with `ropt` (NULL: defaults). On failure
+ * reports it (cli_report_reader_error) and returns NULL. Close with evrec_reader_close(). */
+evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt);
+/* Create (truncate) an output file for binary writing; on failure reports
+ * "evrec: PATH: cannot create: <errno text>" and returns NULL. */
+FILE *cli_create_file(const char *path);
+/* End of the command's output on stdout: flushes it; when that fails or `ok` is 0 (an earlier
+ * write failed) reports "writing the output failed". Returns 1 when everything was written. */
+int cli_stdout_done(int ok);
+
 /* A growable output line. */
 typedef struct cli_buf {
     char *p;

@@ -44,28 +44,21 @@ static int parse(int argc, char **argv, check_opts_t *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    opterr = 0;
-    optind = 1;
+    cli_getopt_begin();
     int c;
     /* Permuting: the FILE may come before or after --schema. */
     while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 's': o->schema = optarg; break;
         case 'q': o->quiet = 1; break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_check, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_check, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_common_option(&cli_cmd_check, c, argv, NULL);
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_check, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    if (!o->schema) {
+    int rc = cli_one_operand(&cli_cmd_check, argc, argv, "FILE", &o->path);
+    if (rc < 0 && !o->schema) {
         return cli_usage_error(&cli_cmd_check, "missing --schema SCHEMA.yaml");
     }
-    o->path = argv[optind];
-    return -1;
+    return rc;
 }
 
 typedef struct report {
@@ -111,10 +104,8 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, o.path, NULL) != EVREC_OK) {
-        cli_report_reader_error(o.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(o.path, NULL);
+    if (!r) {
         return CLI_BAD_INPUT;
     }
     evrec_schema_t *s = NULL;
@@ -167,11 +158,7 @@ static int run(int argc, char **argv)
         }
     }
     cli_buf_free(&rep.body);
-    int result = match ? CLI_OK : CLI_BAD_INPUT;
-    if (fflush(stdout) != 0) {
-        cli_error("writing the output failed");
-        result = CLI_BAD_INPUT;
-    }
+    int result = cli_stdout_done(1) && match ? CLI_OK : CLI_BAD_INPUT;
     evrec_schema_free(s);
     evrec_reader_close(r);
     return result;

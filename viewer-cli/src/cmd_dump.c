@@ -45,11 +45,11 @@ typedef struct dump_opts {
 
 static int parse(int argc, char **argv, dump_opts_t *o)
 {
-    enum { OPT_TICK = 256, OPT_FREQ, OPT_OFFSETS };
+    enum { OPT_OFFSETS = 256 };
     static const struct option longopts[] = {
         {"limit", required_argument, NULL, 'n'},
-        {"tick-hz", required_argument, NULL, OPT_TICK},
-        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"hex", no_argument, NULL, 'x'},
         {"raw", no_argument, NULL, 'r'},
         {"offsets", no_argument, NULL, OPT_OFFSETS},
@@ -57,9 +57,8 @@ static int parse(int argc, char **argv, dump_opts_t *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    opterr = 0;
-    optind = 1;
-    int c;
+    cli_getopt_begin();
+    int c, rc;
     uint64_t v;
     while ((c = getopt_long(argc, argv, "+:n:xrh", longopts, NULL)) != -1) {
         switch (c) {
@@ -70,32 +69,16 @@ static int parse(int argc, char **argv, dump_opts_t *o)
             o->limit = v;
             o->has_limit = 1;
             break;
-        case OPT_TICK:
-            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_dump, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
-            }
-            o->ropt.tick_hz = (uint32_t)v;
-            break;
-        case OPT_FREQ:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_dump, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
-            }
-            o->ropt.time_freq = v;
-            break;
         case 'x': o->hex = 1; break;
         case 'r': o->raw = 1; break;
         case OPT_OFFSETS: o->offsets = 1; break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_dump, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_dump, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if ((rc = cli_common_option(&cli_cmd_dump, c, argv, &o->ropt)) >= 0) {
+                return rc;
+            }
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_dump, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    o->path = argv[optind];
-    return -1;
+    return cli_one_operand(&cli_cmd_dump, argc, argv, "FILE", &o->path);
 }
 
 /* Per-event column texts, prepared once. */
@@ -304,10 +287,8 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, o.path, &o.ropt) != EVREC_OK) {
-        cli_report_reader_error(o.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
+    if (!r) {
         return CLI_BAD_INPUT;
     }
     static char outbuf[1 << 16];
@@ -330,11 +311,7 @@ static int run(int argc, char **argv)
         print_record(&d, &rec);
         n++;
     }
-    int result = CLI_OK;
-    if (fflush(stdout) != 0) {
-        cli_error("writing the output failed");
-        result = CLI_BAD_INPUT;
-    }
+    int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_report_reader_error(o.path, r);
         result = CLI_BAD_INPUT;

@@ -30,41 +30,20 @@ typedef struct info_opts {
 static int parse(int argc, char **argv, info_opts_t *o)
 {
     static const struct option longopts[] = {
-        {"tick-hz", required_argument, NULL, 't'},
-        {"time-freq", required_argument, NULL, 'f'},
+        {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    opterr = 0;
-    optind = 1;
-    int c;
-    uint64_t v;
+    cli_getopt_begin();
+    int c, rc;
     while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_info, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
-            }
-            o->ropt.tick_hz = (uint32_t)v;
-            break;
-        case 'f':
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_info, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
-            }
-            o->ropt.time_freq = v;
-            break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_info, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_info, "unknown option '%s'", argv[optind - 1]);
+        if ((rc = cli_common_option(&cli_cmd_info, c, argv, &o->ropt)) >= 0) {
+            return rc;
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_info, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    o->path = argv[optind];
-    return -1;
+    return cli_one_operand(&cli_cmd_info, argc, argv, "FILE", &o->path);
 }
 
 static const char *time_source_text(evrec_time_source s)
@@ -132,11 +111,8 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = NULL;
-    evrec_status st = evrec_reader_open_path(&r, o.path, &o.ropt);
-    if (st != EVREC_OK) {
-        cli_report_reader_error(o.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
+    if (!r) {
         return CLI_BAD_INPUT;
     }
     evrec_reader_summary_t s;

@@ -52,8 +52,7 @@ static int parse(int argc, char **argv, qs_opts_t *o)
     };
     memset(o, 0, sizeof *o);
     o->time_size = 4;
-    opterr = 0;
-    optind = 1;
+    cli_getopt_begin();
     int c;
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -66,20 +65,14 @@ static int parse(int argc, char **argv, qs_opts_t *o)
             o->time_size = (unsigned)v;
             break;
         case OPT_CLASSES: o->classes = 1; break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_qs, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_qs, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_common_option(&cli_cmd_qs, c, argv, NULL);
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_qs, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    if (!o->out || !*o->out) {
+    int rc = cli_one_operand(&cli_cmd_qs, argc, argv, "FILE", &o->path);
+    if (rc < 0 && (!o->out || !*o->out)) {
         return cli_usage_error(&cli_cmd_qs, "missing -o OUT.qs");
     }
-    o->path = argv[optind];
-    return -1;
+    return rc;
 }
 
 static int put(FILE *f, const uint8_t *p, size_t n)
@@ -94,10 +87,8 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, o.path, NULL) != EVREC_OK) {
-        cli_report_reader_error(o.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(o.path, NULL);
+    if (!r) {
         return CLI_BAD_INPUT;
     }
     const evrec_meta_t *meta = evrec_reader_meta(r);
@@ -114,9 +105,8 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     int to_stdout = strcmp(o.out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(o.out, "wb");
+    FILE *f = to_stdout ? stdout : cli_create_file(o.out);
     if (!f) {
-        cli_error("%s: cannot create: %s", o.out, strerror(errno));
         cli_qs_map_free(&qm);
         evrec_reader_close(r);
         return CLI_BAD_INPUT;

@@ -55,7 +55,7 @@ typedef struct dec_opts {
     const char *stream;
     const char *meta_path;
     const char *out;
-    uint64_t time_freq;
+    evrec_reader_options_t clock; /* time_freq only */
     uint64_t max_errors;
     int qspy;
     int classes;
@@ -63,23 +63,22 @@ typedef struct dec_opts {
 
 static int parse(int argc, char **argv, dec_opts_t *o)
 {
-    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_FREQ, OPT_MAXERR, OPT_SCHEMA };
+    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_MAXERR, OPT_SCHEMA };
     static const struct option longopts[] = {
         {"meta", required_argument, NULL, OPT_META},
         {"schema", required_argument, NULL, OPT_SCHEMA},
         {"output", required_argument, NULL, 'o'},
         {"qspy", no_argument, NULL, OPT_QSPY},
         {"classes", no_argument, NULL, OPT_CLASSES},
-        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"max-errors", required_argument, NULL, OPT_MAXERR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->max_errors = 20;
-    opterr = 0;
-    optind = 1;
-    int c;
+    cli_getopt_begin();
+    int c, rc;
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -91,28 +90,21 @@ static int parse(int argc, char **argv, dec_opts_t *o)
         case 'o': o->out = optarg; break;
         case OPT_QSPY: o->qspy = 1; break;
         case OPT_CLASSES: o->classes = 1; break;
-        case OPT_FREQ:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_qs_decode, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
-            }
-            o->time_freq = v;
-            break;
         case OPT_MAXERR:
             if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
                 return cli_usage_error(&cli_cmd_qs_decode, "--max-errors expects a count, not '%s'", optarg);
             }
             o->max_errors = v;
             break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_qs_decode, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_qs_decode, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if ((rc = cli_common_option(&cli_cmd_qs_decode, c, argv, &o->clock)) >= 0) {
+                return rc;
+            }
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_qs_decode, argc == optind ? "missing STREAM" : "expected one STREAM, got %d arguments",
-                               argc - optind);
+    if ((rc = cli_one_operand(&cli_cmd_qs_decode, argc, argv, "STREAM", &o->stream)) >= 0) {
+        return rc;
     }
-    o->stream = argv[optind];
     if (o->out && !o->meta_path) {
         return cli_usage_error(&cli_cmd_qs_decode, "-o needs --meta (the event types of the file to write)");
     }
@@ -511,9 +503,8 @@ static int write_evr(dec_t *s, uint64_t dropped)
     rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
     evrec_save_options_t so = {0, 0};
     so.schema_hash = s->meta->schema_hash ? s->meta->schema_hash : evrec_meta_schema_hash(s->meta);
-    file_sink_t fs = {fopen(path, "wb")};
+    file_sink_t fs = {cli_create_file(path)};
     if (!fs.f) {
-        cli_error("%s: cannot create: %s", path, strerror(errno));
         free(structs);
         return -1;
     }
@@ -545,9 +536,7 @@ static int run(int argc, char **argv)
     cli_qs_map_t qm;
     memset(&qm, 0, sizeof qm);
     if (o.meta_path) {
-        if (evrec_reader_open_path(&r, o.meta_path, NULL) != EVREC_OK) {
-            cli_report_reader_error(o.meta_path, r);
-            evrec_reader_close(r);
+        if (!(r = cli_open_reader(o.meta_path, NULL))) {
             return CLI_BAD_INPUT;
         }
         s.meta = evrec_reader_meta(r);
@@ -570,7 +559,7 @@ static int run(int argc, char **argv)
         }
         evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
         s.p = &s.d->parser;
-        s.freq = o.time_freq ? o.time_freq : evrec_reader_info(r)->time_freq;
+        s.freq = o.clock.time_freq ? o.clock.time_freq : evrec_reader_info(r)->time_freq;
         s.print_qspy = o.qspy;
         s.print_events = !o.qspy && !o.out;
         prepare_columns(&s);
@@ -626,8 +615,7 @@ static int run(int argc, char **argv)
         error_line(&s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
                    (unsigned long long)p->frame_start, (unsigned long long)pending);
     }
-    if (fflush(stdout) != 0) {
-        cli_error("writing the output failed");
+    if (!cli_stdout_done(1)) {
         result = CLI_BAD_INPUT;
     }
     uint64_t lost = p->frames_lost + mism;

@@ -84,8 +84,7 @@ static int parse(int argc, char **argv, schema_opts_t *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    opterr = 0;
-    optind = 1;
+    cli_getopt_begin();
     int c;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -102,17 +101,10 @@ static int parse(int argc, char **argv, schema_opts_t *o)
             }
             o->version = optarg;
             break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_schema, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_schema, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_common_option(&cli_cmd_schema, c, argv, NULL);
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_schema, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    o->path = argv[optind];
-    return -1;
+    return cli_one_operand(&cli_cmd_schema, argc, argv, "FILE", &o->path);
 }
 
 /* The recording's file name without directory and extension, as a C identifier. */
@@ -182,10 +174,8 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, o.path, NULL) != EVREC_OK) {
-        cli_report_reader_error(o.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(o.path, NULL);
+    if (!r) {
         return CLI_BAD_INPUT;
     }
     int result = CLI_OK;
@@ -224,8 +214,7 @@ static int run(int argc, char **argv)
                                      "the schema of %s takes %u files (its tables interleave events' structs and "
                                      "reusable structs): give -o FILE.yaml",
                                      o.path, (unsigned)y.count);
-        } else if (fputs(y.files[0].text, stdout) < 0 || fflush(stdout) != 0) {
-            cli_error("writing the output failed");
+        } else if (!cli_stdout_done(fputs(y.files[0].text, stdout) >= 0)) {
             result = CLI_BAD_INPUT;
         }
     } else {

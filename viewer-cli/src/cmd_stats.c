@@ -51,20 +51,19 @@ typedef struct stats_opts {
 
 static int parse(int argc, char **argv, stats_opts_t *o)
 {
-    enum { OPT_TICK = 256, OPT_FREQ, OPT_ELF, OPT_TOP };
+    enum { OPT_ELF = 256, OPT_TOP };
     static const struct option longopts[] = {
         {"elf", required_argument, NULL, OPT_ELF},
         {"top", required_argument, NULL, OPT_TOP},
-        {"tick-hz", required_argument, NULL, OPT_TICK},
-        {"time-freq", required_argument, NULL, OPT_FREQ},
+        {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->top = 5;
-    opterr = 0;
-    optind = 1;
-    int c;
+    cli_getopt_begin();
+    int c, rc;
     uint64_t v;
     while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -75,29 +74,13 @@ static int parse(int argc, char **argv, stats_opts_t *o)
             }
             o->top = (uint32_t)v;
             break;
-        case OPT_TICK:
-            if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_stats, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
+        default:
+            if ((rc = cli_common_option(&cli_cmd_stats, c, argv, &o->ropt)) >= 0) {
+                return rc;
             }
-            o->ropt.tick_hz = (uint32_t)v;
-            break;
-        case OPT_FREQ:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_stats, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
-            }
-            o->ropt.time_freq = v;
-            break;
-        case 'h': fputs(help, stdout); return CLI_OK;
-        case ':': return cli_usage_error(&cli_cmd_stats, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cli_cmd_stats, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind != 1) {
-        return cli_usage_error(&cli_cmd_stats, argc == optind ? "missing FILE" : "expected one FILE, got %d arguments",
-                               argc - optind);
-    }
-    o->path = argv[optind];
-    return -1;
+    return cli_one_operand(&cli_cmd_stats, argc, argv, "FILE", &o->path);
 }
 
 /* What the printing functions share. */
@@ -482,10 +465,8 @@ static int run(int argc, char **argv)
             cli_error("%s: no function or object symbols (stripped?): addresses stay numbers", opt.elf);
         }
     }
-    evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, opt.path, &opt.ropt) != EVREC_OK) {
-        cli_report_reader_error(opt.path, r);
-        evrec_reader_close(r);
+    evrec_reader_t *r = cli_open_reader(opt.path, &opt.ropt);
+    if (!r) {
         evrec_symbols_free(syms);
         return CLI_BAD_INPUT;
     }
