@@ -96,6 +96,9 @@ static inline void cli_buf_putc(cli_buf_t *b, char c)
 }
 void cli_buf_u64(cli_buf_t *b, uint64_t v);
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
+/* A record's marker as CCore EventView draws it, after a blank: " [Push]", " [marker 9]" when it
+ * has no name; nothing for EVREC_MARKER_NONE. */
+void cli_buf_marker(cli_buf_t *b, uint8_t marker);
 /* A 32-bit target address as nm and objdump print it: 0x and 8 lower-case digits. */
 void cli_buf_address(cli_buf_t *b, uint32_t v);
 /* A leaf field's value as `evrec dump` shows it: the enum value's name when it has one, else the

@@ -52,6 +52,22 @@ void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits)
     }
 }
 
+void cli_buf_marker(cli_buf_t *b, uint8_t marker)
+{
+    if (marker == EVREC_MARKER_NONE) {
+        return;
+    }
+    const char *mn = evrec_marker_name(marker);
+    cli_buf_puts(b, " [");
+    if (mn) {
+        cli_buf_puts(b, mn);
+    } else {
+        cli_buf_puts(b, "marker ");
+        cli_buf_u64(b, marker);
+    }
+    cli_buf_putc(b, ']');
+}
+
 void cli_buf_address(cli_buf_t *b, uint32_t v)
 {
     static const char hex[] = "0123456789abcdef";

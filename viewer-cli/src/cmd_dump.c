@@ -258,17 +258,7 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec)
     d->cur_off = d->prefix_off[rec->id];
     evrec_reader_visit_fields(d->r, rec, put_field, d);
     uint8_t marker = evrec_reader_record_marker(d->r, rec);
-    if (marker != EVREC_MARKER_NONE) {
-        const char *mn = evrec_marker_name(marker);
-        cli_buf_puts(b, " [");
-        if (mn) {
-            cli_buf_puts(b, mn);
-        } else {
-            cli_buf_puts(b, "marker ");
-            cli_buf_u64(b, marker);
-        }
-        cli_buf_putc(b, ']');
-    }
+    cli_buf_marker(b, marker);
     if (rec->unverified) {
         cli_buf_puts(b, " (unverified)");
     }

@@ -322,17 +322,7 @@ static void print_event(dec_t *s, const evrec_qs_event_t *ev, uint32_t t32)
     int found = 0;
     uint8_t marker = EVREC_MARKER_NONE;
     put_fields(s, m->events[ev->id].struct_id, ev->native, 0, 0, 2, path, 0, &found, &marker);
-    if (marker != EVREC_MARKER_NONE) {
-        const char *mn = evrec_marker_name(marker);
-        cli_buf_puts(b, " [");
-        if (mn) {
-            cli_buf_puts(b, mn);
-        } else {
-            cli_buf_puts(b, "marker ");
-            cli_buf_u64(b, marker);
-        }
-        cli_buf_putc(b, ']');
-    }
+    cli_buf_marker(b, marker);
     while (b->len > 0 && b->p[b->len - 1] == ' ') {
         b->len--;
     }
