@@ -197,6 +197,14 @@ Test(cli, dump_ccore_exact)
     cr_assert_str_eq(r.out, "         426       0.000000000  EventControl            type=Start [Push]\n"
                             "         433       0.001000000  ObjEvent                obj=ObjA type=Lock [Up]\n");
     run_free(&r);
+    /* options may also follow the file, as in the README's quick start */
+    r = run_evrec("dump", REF_PATH, "--limit", "2", "--offsets");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(count_lines(r.out), 2u);
+    run_free(&r);
+    r = run_evrec("info", REF_PATH, "--help");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
     r = run_evrec("dump", "-x", "-n", "4", REF_PATH);
     assert_has(r.out, "inner.a=0x5A inner.b=0x01020304 [Push]\n");
     run_free(&r);

@@ -60,7 +60,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
     cli_getopt_begin();
     int c, rc;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "+:n:xrh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:xrh", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {

@@ -38,7 +38,7 @@ static int parse(int argc, char **argv, info_opts_t *o)
     memset(o, 0, sizeof *o);
     cli_getopt_begin();
     int c, rc;
-    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if ((rc = cli_common_option(&cli_cmd_info, c, argv, &o->ropt)) >= 0) {
             return rc;
         }

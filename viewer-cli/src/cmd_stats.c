@@ -65,7 +65,7 @@ static int parse(int argc, char **argv, stats_opts_t *o)
     cli_getopt_begin();
     int c, rc;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_ELF: o->elf = optarg; break;
         case OPT_TOP:
