@@ -382,6 +382,21 @@ Test(cli_qs, demo_file_to_qs_is_named_without_errors_and_decodes_back, .timeout 
     recs_free(&a);
     recs_free(&b);
 
+    /* The event types from the YAML schema instead of a recording: the same records again. */
+    const char *back2 = path_in(dir, "back2.evr");
+    p = evrec("qs-decode", qs, "--schema", EVREC_DEMO_SCHEMA, "-o", back2);
+    cr_assert_eq(p.status, 0, "%s", p.err);
+    assert_has(p.err, "0 bad checksums, 0 sequence gaps (0 frames lost)");
+    proc_free(&p);
+    a = load_records(evr);
+    b = load_records(back2);
+    assert_same_records(&a, &b);
+    recs_free(&a);
+    recs_free(&b);
+    p = evrec("check", back2, "--schema", EVREC_DEMO_SCHEMA);
+    cr_assert_eq(p.status, 0, "%s%s", p.out, p.err);
+    proc_free(&p);
+
     /* Printed like dump: the same lines as 'evrec dump' of the recording. */
     proc_t want = evrec("dump", evr);
     p = evrec("qs-decode", "--meta", evr, qs);

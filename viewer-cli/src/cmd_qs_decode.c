@@ -15,6 +15,7 @@
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_qs_decode.h"
 #include "evrec/evrec_save.h"
+#include "evrec/evrec_schema.h"
 
 static const char help[] =
     "usage: evrec qs-decode [--meta FILE.evr] [-o OUT.evr] [--qspy] [--classes]\n"
@@ -32,10 +33,13 @@ static const char help[] =
     "recorded with (same event types, any recording); they are printed like 'evrec dump'\n"
     "(time since the first event from FILE's timestamp frequency, event, class, fields, marker),\n"
     "or with -o written as an evrec file whose header counts the frames lost as dropped events.\n"
+    "With --schema S.yaml: the same, with the event types of an evrec-gen schema (time_freq\n"
+    "from the schema or --time-freq; run-time enum names are not in a schema).\n"
     "\n"
     "options:\n"
     "  --meta FILE       take the event types (and time_freq) from an evrec or CCore file\n"
-    "  -o, --output OUT  write the decoded events as an evrec container (needs --meta)\n"
+    "  --schema S.yaml   take the event types from a YAML schema instead\n"
+    "  -o, --output OUT  write the decoded events as an evrec container (needs --meta or --schema)\n"
     "  --qspy            print QSPY-style lines even with --meta\n"
     "  --classes         the stream was made with one record id per event class\n"
     "                    ('evrec qs --classes'); automatic with more than 24 event types\n"
@@ -53,7 +57,8 @@ static const char help[] =
 
 typedef struct dec_opts {
     const char *stream;
-    const char *meta_path;
+    const char *meta_path;   /* --meta FILE.evr, or --schema S.yaml: where the event types come from */
+    int meta_is_schema;
     const char *out;
     evrec_reader_options_t clock; /* time_freq only */
     uint64_t max_errors;
@@ -82,11 +87,14 @@ static int parse(int argc, char **argv, dec_opts_t *o)
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_META: o->meta_path = optarg; break;
+        case OPT_META:
         case OPT_SCHEMA:
-            cli_error("qs-decode: --schema is not available yet (no YAML schema library in this build); "
-                      "use --meta with a file recorded with the same schema");
-            return CLI_USAGE;
+            if (o->meta_path) {
+                return cli_usage_error(&cli_cmd_qs_decode, "give the event types once: --meta or --schema");
+            }
+            o->meta_path = optarg;
+            o->meta_is_schema = c == OPT_SCHEMA;
+            break;
         case 'o': o->out = optarg; break;
         case OPT_QSPY: o->qspy = 1; break;
         case OPT_CLASSES: o->classes = 1; break;
@@ -106,7 +114,7 @@ static int parse(int argc, char **argv, dec_opts_t *o)
         return rc;
     }
     if (o->out && !o->meta_path) {
-        return cli_usage_error(&cli_cmd_qs_decode, "-o needs --meta (the event types of the file to write)");
+        return cli_usage_error(&cli_cmd_qs_decode, "-o needs --meta or --schema (the event types of the file to write)");
     }
     if (o->out && !*o->out) {
         return cli_usage_error(&cli_cmd_qs_decode, "-o: empty file name");
@@ -525,11 +533,20 @@ static int run(int argc, char **argv)
     evrec_reader_t *r = NULL;
     cli_qs_map_t qm;
     memset(&qm, 0, sizeof qm);
-    if (o.meta_path) {
+    evrec_schema_t *schema = NULL;
+    if (o.meta_path && o.meta_is_schema) {
+        if (evrec_schema_load(&schema, o.meta_path, stderr) != EVREC_OK) {
+            evrec_schema_free(schema);
+            return CLI_BAD_INPUT; /* the loader printed file:line:column errors */
+        }
+        s.meta = evrec_schema_meta(schema);
+    } else if (o.meta_path) {
         if (!(r = cli_open_reader(o.meta_path, NULL))) {
             return CLI_BAD_INPUT;
         }
         s.meta = evrec_reader_meta(r);
+    }
+    if (o.meta_path) {
         evrec_qs_options_t qo;
         memset(&qo, 0, sizeof qo);
         qo.force_classes = (uint8_t)o.classes;
@@ -538,6 +555,8 @@ static int run(int argc, char **argv)
             cli_error("%s: its event types cannot be QS records: %s", o.meta_path,
                       st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
             evrec_reader_close(r);
+    evrec_schema_free(schema);
+            evrec_schema_free(schema);
             return CLI_BAD_INPUT;
         }
         s.d = malloc(sizeof *s.d);
@@ -545,11 +564,12 @@ static int run(int argc, char **argv)
             cli_error("out of memory");
             cli_qs_map_free(&qm);
             evrec_reader_close(r);
+            evrec_schema_free(schema);
             return CLI_BAD_INPUT;
         }
         evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
         s.p = &s.d->parser;
-        s.freq = o.clock.time_freq ? o.clock.time_freq : evrec_reader_info(r)->time_freq;
+        s.freq = o.clock.time_freq ? o.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
         s.print_qspy = o.qspy;
         s.print_events = !o.qspy && !o.out;
         prepare_columns(&s);
@@ -638,6 +658,7 @@ static int run(int argc, char **argv)
     cli_buf_free(&s.line);
     cli_qs_map_free(&qm);
     evrec_reader_close(r);
+    evrec_schema_free(schema);
     return result;
 }
 
