@@ -7,6 +7,16 @@
 /* A 32-bit step of at least 2^32 - 2^30 is a small step back, not a near-full wrap. */
 #define STEP_BACK_MIN 0xC0000000u
 
+uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32)
+{
+    uint32_t step = t32 - prev32;
+    if (step >= STEP_BACK_MIN) {
+        uint64_t back = 0x100000000ull - step;
+        return t64 > back ? t64 - back : 0; /* never before the first record */
+    }
+    return t64 + step;
+}
+
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
 {
     if (freq == 0) {
@@ -218,13 +228,7 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
         r->started = 1;
         r->t64 = 0;
     } else {
-        uint32_t step = t - r->prev32;
-        if (step >= STEP_BACK_MIN) {
-            uint64_t back = 0x100000000ull - step;
-            r->t64 = r->t64 > back ? r->t64 - back : 0; /* never before the first record */
-        } else {
-            r->t64 += step;
-        }
+        r->t64 = evrec_time_extend(r->t64, r->prev32, t);
     }
     r->prev32 = t;
     if (control && d[6] == EVREC_CONTROL_TICK) {

@@ -379,8 +379,10 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
         s->t64 = 0;
         s->have_time = 1;
     } else {
+        /* A 1- or 2-byte stamp only moves forward; a 4-byte one follows the reader's rule (a
+         * small step back between concurrent contexts), so times equal 'evrec dump'. */
         t32 = s->last32 + ((ev->time - s->last_raw) & mask);
-        s->t64 += (uint32_t)(t32 - s->last32);
+        s->t64 = ts >= 4 ? evrec_time_extend(s->t64, s->last32, t32) : s->t64 + (uint32_t)(t32 - s->last32);
     }
     s->last_raw = ev->time;
     s->last32 = t32;

@@ -340,6 +340,14 @@ const char *evrec_kind_name(uint8_t kind);
  */
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
 
+/**
+ * @brief One step of 64-bit time restoration (format/FORMAT.md section 5): the 64-bit time of a
+ * record stamped `t32` whose predecessor was stamped `prev32` at 64-bit time `t64`. A difference
+ * of 2^32 - 2^30 or more is a small step back (records of concurrent contexts), never below 0.
+ * @return the record's 64-bit time, ticks. **Context:** pure.
+ */
+uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32);
+
 #ifdef __cplusplus
 }
 #endif
