@@ -8,8 +8,12 @@
  *    once per record). Describe its unit in words here.
  *  - EVREC_PORT_RELAX(): what evrec_host_stop() does while it waits for a record in flight
  *    (a pause/yield instruction, or nothing).
- * The recorder uses C11 atomics (fetch_add on size_t, 16-bit release store); a target without
- * them provides the GCC __atomic builtins through libatomic or its own critical section.
+ * Recommended: EVREC_PORT_TIME_FREQ(), the counter's frequency in Hz (0 = unknown).
+ * Allocation safety: by default the core uses C11 atomics on size_t (see evrec/evrec_atomic.h).
+ * A core without them (ARMv6-M, RV32 without A) defines EVREC_PORT_HAS_ATOMICS 0 and a critical
+ * section legal in an interrupt, as three parts: EVREC_PORT_CRITICAL_STATE (a declaration),
+ * EVREC_PORT_CRITICAL_ENTER() and EVREC_PORT_CRITICAL_EXIT(). Optional: EVREC_PORT_CRC32C(crc,
+ * data, len) for a hardware CRC-32C. The whole contract: ports/PORTING.md.
  */
 #ifndef EVREC_PORT_H
 #define EVREC_PORT_H
