@@ -2,6 +2,7 @@
 #include "cli_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static char *slurp(int fd, size_t *len)
     return p;
 }
 
-cli_run_t cli_run_argv(const char *cwd, const char *const *argv)
+cli_run_t cli_run_io(const char *cwd, const char *in, const char *const *argv)
 {
     cli_run_t r;
     memset(&r, 0, sizeof r);
@@ -45,6 +46,8 @@ cli_run_t cli_run_argv(const char *cwd, const char *const *argv)
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        int fd = open(in ? in : "/dev/null", O_RDONLY);
+        dup2(fd, 0);
         dup2(out, 1);
         dup2(err, 2);
         if (cwd && chdir(cwd) != 0) {
@@ -64,20 +67,41 @@ cli_run_t cli_run_argv(const char *cwd, const char *const *argv)
     return r;
 }
 
-cli_run_t cli_run(const char *prog, ...)
+cli_run_t cli_run_argv(const char *cwd, const char *const *argv)
 {
-    const char *argv[64];
+    return cli_run_io(cwd, NULL, argv);
+}
+
+/* Collects the variadic arguments after `prog` (NULL-terminated) into argv. */
+static void collect(const char **argv, const char *prog, va_list ap)
+{
     int argc = 0;
     argv[argc++] = prog;
-    va_list ap;
-    va_start(ap, prog);
     const char *a;
     while ((a = va_arg(ap, const char *)) != NULL && argc < 63) {
         argv[argc++] = a;
     }
-    va_end(ap);
     argv[argc] = NULL;
-    return cli_run_argv(NULL, argv);
+}
+
+cli_run_t cli_run_in(const char *in, const char *prog, ...)
+{
+    const char *argv[64];
+    va_list ap;
+    va_start(ap, prog);
+    collect(argv, prog, ap);
+    va_end(ap);
+    return cli_run_io(NULL, in, argv);
+}
+
+cli_run_t cli_run(const char *prog, ...)
+{
+    const char *argv[64];
+    va_list ap;
+    va_start(ap, prog);
+    collect(argv, prog, ap);
+    va_end(ap);
+    return cli_run_io(NULL, NULL, argv);
 }
 
 void cli_run_free(cli_run_t *r)

@@ -11,8 +11,13 @@ typedef struct cli_run {
     size_t out_len, err_len;
 } cli_run_t;
 
-/* Run argv[0] with argv (NULL-terminated), optionally in directory `cwd` (NULL = here). */
+/* Run argv[0] with argv (NULL-terminated), in directory `cwd` (NULL = here), standard input
+ * from the file `in` (NULL = /dev/null). */
+cli_run_t cli_run_io(const char *cwd, const char *in, const char *const *argv);
+/* cli_run_io() with standard input from /dev/null. */
 cli_run_t cli_run_argv(const char *cwd, const char *const *argv);
+/* Run `prog` with the arguments that follow (NULL-terminated), standard input from `in`. */
+cli_run_t cli_run_in(const char *in, const char *prog, ...);
 /* Run `prog` with the arguments that follow (NULL-terminated). */
 cli_run_t cli_run(const char *prog, ...);
 void cli_run_free(cli_run_t *r);

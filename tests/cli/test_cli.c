@@ -1,6 +1,8 @@
 /* The `evrec` command: info and dump on good, damaged and CCore files; help; bad usage; exit
  * codes 0 / 1 / 2; errors on stderr prefixed "evrec: ". Runs the built binary. */
 #include <criterion/criterion.h>
+
+#include "cli_run.h"
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,74 +14,11 @@
 
 #define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
 
-typedef struct run {
-    int status; /* exit code, or -1 when killed by a signal */
-    char *out, *err;
-    size_t out_len, err_len;
-} run_t;
-
-static char *slurp(int fd, size_t *len)
-{
-    size_t cap = 4096, n = 0;
-    char *p = malloc(cap + 1);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t k;
-    while ((k = read(fd, p + n, cap - n)) > 0) {
-        n += (size_t)k;
-        if (n == cap) {
-            cap *= 2;
-            p = realloc(p, cap + 1);
-        }
-    }
-    p[n] = 0;
-    *len = n;
-    return p;
-}
-
-/* Run a program with arguments (NULL-terminated), capture stdout/stderr. */
-static run_t run_prog(const char *prog, ...)
-{
-    const char *argv[32];
-    int argc = 0;
-    argv[argc++] = prog;
-    va_list ap;
-    va_start(ap, prog);
-    const char *a;
-    while ((a = va_arg(ap, const char *)) != NULL && argc < 31) {
-        argv[argc++] = a;
-    }
-    va_end(ap);
-    argv[argc] = NULL;
-    char out_path[] = "/tmp/evrec-cli-out-XXXXXX", err_path[] = "/tmp/evrec-cli-err-XXXXXX";
-    int out = mkstemp(out_path), err = mkstemp(err_path);
-    cr_assert(out >= 0 && err >= 0);
-    unlink(out_path);
-    unlink(err_path);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out, 1);
-        dup2(err, 2);
-        execv(prog, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    run_t r;
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = slurp(out, &r.out_len);
-    r.err = slurp(err, &r.err_len);
-    close(out);
-    close(err);
-    return r;
-}
-#define run_evrec(...) run_prog(EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
-
-static void run_free(run_t *r)
-{
-    free(r->out);
-    free(r->err);
-}
+/* Child processes: tests/cli/cli_run.c. */
+typedef cli_run_t run_t;
+#define run_prog cli_run
+#define run_free cli_run_free
+#define run_evrec(...) cli_run(EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
 
 static size_t count_lines(const char *s)
 {

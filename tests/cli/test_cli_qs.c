@@ -4,6 +4,8 @@
  * records; a lossy live stream reports its losses and keeps only intact records; damage and a
  * cut stream are reported with offsets; bad usage exits 2. Runs the built binaries. */
 #include <criterion/criterion.h>
+
+#include "cli_run.h"
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,77 +21,12 @@
 #define SAMPLE EVREC_SHARED_DIR "/testdata/qs/sample.bin"
 #define SAMPLE_TXT EVREC_SHARED_DIR "/testdata/qs/sample.qspy.txt"
 
-typedef struct proc {
-    int status; /* exit code, -1 when killed */
-    char *out, *err;
-} proc_t;
-
-static char *slurp_fd(int fd)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *p = malloc(cap + 1);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t k;
-    while ((k = read(fd, p + n, cap - n)) > 0) {
-        n += (size_t)k;
-        if (n == cap) {
-            cap *= 2;
-            p = realloc(p, cap + 1);
-        }
-    }
-    p[n] = 0;
-    return p;
-}
-
-/* Run argv (NULL-terminated) with standard input from `in` (NULL = /dev/null). */
-static proc_t run_v(const char *in, const char *const *argv)
-{
-    char op[] = "/tmp/evrec-qs-out-XXXXXX", ep[] = "/tmp/evrec-qs-err-XXXXXX";
-    int out = mkstemp(op), err = mkstemp(ep);
-    cr_assert(out >= 0 && err >= 0);
-    unlink(op);
-    unlink(ep);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(in ? in : "/dev/null", O_RDONLY);
-        dup2(fd, 0);
-        dup2(out, 1);
-        dup2(err, 2);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    proc_t r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp_fd(out), slurp_fd(err)};
-    close(out);
-    close(err);
-    return r;
-}
-
-static proc_t run_in(const char *in, const char *prog, ...)
-{
-    const char *argv[32];
-    int argc = 0;
-    argv[argc++] = prog;
-    va_list ap;
-    va_start(ap, prog);
-    const char *a;
-    while ((a = va_arg(ap, const char *)) != NULL && argc < 31) {
-        argv[argc++] = a;
-    }
-    va_end(ap);
-    argv[argc] = NULL;
-    return run_v(in, argv);
-}
-#define evrec(...) run_in(NULL, EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
-#define evrec_stdin(in, ...) run_in((in), EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
-
-static void proc_free(proc_t *p)
-{
-    free(p->out);
-    free(p->err);
-}
+/* Child processes (standard input from a file or /dev/null): tests/cli/cli_run.c. */
+typedef cli_run_t proc_t;
+#define evrec(...) cli_run_in(NULL, EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
+#define evrec_stdin(in, ...) cli_run_in((in), EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
+#define run_in cli_run_in
+#define proc_free cli_run_free
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
 
