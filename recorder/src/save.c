@@ -305,14 +305,6 @@ static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, con
     return d;
 }
 
-static size_t slot_size_of(const evrec_meta_t *m, uint16_t id)
-{
-    if (id >= m->event_count || m->events[id].struct_id >= m->struct_count) {
-        return 0;
-    }
-    return m->structs[m->events[id].struct_id].native_size;
-}
-
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
@@ -337,7 +329,7 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
         if (predict && __builtin_expect(id == last_id, 1)) {
             n = last_n;
         } else {
-            n = id < EVREC_SAVE_PLAN_EVENTS ? pl->native[id] : slot_size_of(m, id);
+            n = id < EVREC_SAVE_PLAN_EVENTS ? pl->native[id] : evrec_slot_size_of(m, id);
             misses += id != last_id;
             last_id = id;
             last_n = n;
@@ -522,7 +514,7 @@ typedef struct ring_view {
 
 static const uint8_t *ring_block(const evrec_recorder_t *rec, size_t b)
 {
-    return rec->buf + ((b * rec->block_size) & (rec->size - 1u));
+    return (const uint8_t *)evrec_block_at(rec->buf, rec->size - 1u, rec->block_size - 1u, b * rec->block_size);
 }
 
 /* Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
