@@ -2,17 +2,26 @@
  * and QS's last-is-best policy, lock-free). See evrec_recorder_init_cyclic().
  *
  * Positions are virtual bytes: block number * block_size + offset. Block numbers run modulo
- * M = (EVREC_POS_CLOSED / 2) / block_size (a multiple of the block count, both powers of two), so
- * positions never reach EVREC_POS_CLOSED on 32-bit targets however long the recording runs.
+ * evrec_block_modulus() (a multiple of the block count, both powers of two), so positions never
+ * reach EVREC_POS_CLOSED on 32-bit targets however long the recording runs.
  *
  * Invariants:
  *  - A slot is cleared to 0xFF (so an uncommitted record reads id 0xFFFF) before any record is
  *    allocated in it: the context that opens block b+1 also clears the slot of block b+2 in
  *    advance (claiming it with a compare-and-swap on the slot's `ready` word); if b+1 is not
  *    ready when needed, the opener clears it first. Meanwhile a context that needs a block
- *    another context is clearing drops its event (counted) rather than wait.
- *  - `seq` is written after the opening compare-and-swap, `used` when the next block opens;
- *    save checks `ready` and `seq` before and after reading a block.
+ *    another context is clearing skips it (it stays empty) or drops its event (counted); it
+ *    never waits.
+ *  - Only the context whose compare-and-swap on `pos` opened a block writes its header, after
+ *    that compare-and-swap: `used` of the block it closed, then the `seq` stamp of the block it
+ *    opened (its number and how far back the closed block is). A context that loses the race,
+ *    or that was preempted for a whole lap of the ring, writes nothing: a stale context can
+ *    never stamp a slot that meanwhile serves a later block.
+ *  - A slot is never cleared while its block may still be written: while the opener has not
+ *    stamped it or closed it, or a record in it is not committed (clear_slot()). The opener's
+ *    own record is the first of the block and is committed after the stamp.
+ *  - Save takes a block only when `ready` and `seq` both name it, and (while recording goes on)
+ *    checks them again after reading it.
  */
 #include "recorder_internal.h"
 
@@ -20,8 +29,13 @@
 
 static size_t block_modulus(const evrec_host_t *h)
 {
-    return (EVREC_POS_CLOSED / 2u) >> h->block_shift; /* block numbers run modulo this */
+    return evrec_block_modulus(h->block_shift);
 }
+
+/* Test builds pause a context at named points of a block switch (tests/recorder/port). */
+#ifndef EVREC_TEST_PAUSE
+#define EVREC_TEST_PAUSE(where) ((void)0)
+#endif
 
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
 {
@@ -35,6 +49,13 @@ evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t
     }
     while (n & (n - 1u)) {
         n &= n - 1u; /* largest power of two that fits */
+    }
+    unsigned shift = 0;
+    while (((size_t)1 << shift) < block_size) {
+        shift++;
+    }
+    if (n > evrec_block_modulus(shift) / 4u) {
+        return EVREC_E_ARG; /* block numbers must not wrap within a few laps */
     }
     __builtin_memset(rec, 0, sizeof *rec);
     rec->buf = (uint8_t *)buf;
@@ -63,25 +84,29 @@ size_t evrec_block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t e
 
 /* Clears the slot of block `c` for reuse (the caller has claimed it: ready == CLEARING), counting
  * the intact records of the block it held (`old`) as overwritten. Returns 0 without clearing if
- * that block still has a record in flight (a context preempted for a whole lap of the ring between
- * reserve and commit, or between opening and closing a block): its slot is then skipped. */
+ * that block may still be written: its opener has not stamped it yet, or (a context preempted for
+ * a whole lap of the ring) a record in it is not committed or it was never closed. Its slot is
+ * then skipped. A block that was never opened (skipped itself) is empty and unstamped. */
 static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size_t old)
 {
     size_t bsize = h->block_mask + 1u;
-    if (__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE) == (uint32_t)old) {
-        uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
-        size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
-        size_t stop;
-        size_t n = evrec_block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
-        if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
-            return 0; /* in flight */
-        }
+    uint32_t seq = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
+    uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
+    size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
+    size_t stop;
+    size_t n = evrec_block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
+    if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
+        return 0; /* a record in flight, or a block still open */
+    }
+    if (evrec_seq_is(seq, old)) {
         evrec_atomic_fetch_add(&h->overwritten, n);
+    } else if (used != 0) {
+        return 0; /* opened and closed, but its opener has not stamped it yet */
     }
     uint8_t *p = (uint8_t *)hdr;
     __builtin_memset(p + sizeof(evrec_block_header_t), 0xFF, bsize - sizeof(evrec_block_header_t));
-    hdr->seq = 0xFFFFFFFFu;
-    hdr->used = 0;
+    __atomic_store_n(&hdr->seq, EVREC_SEQ_UNSTAMPED, __ATOMIC_RELAXED);
+    __atomic_store_n(&hdr->used, 0u, __ATOMIC_RELAXED);
     evrec_atomic_store(&hdr->ready, c);
     return 1;
 }
@@ -159,17 +184,17 @@ size_t evrec_reserve_cyclic_switch(evrec_host_t *h, size_t cur, size_t len)
             return EVREC_POS_CLOSED;
         }
         size_t start = (next << h->block_shift) + EVREC_BLOCK_HEADER;
-        /* Stamp `next` before taking it: a context that loses the race stamps the same value, and
-         * a block that ends up skipped is stamped but empty. The stamp can thus never land late,
-         * after the slot was cleared for a later lap. */
-        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, start);
-        __atomic_store_n(&nh->seq, (uint32_t)next, __ATOMIC_RELEASE);
+        EVREC_TEST_PAUSE(1); /* prepared `next`, not yet taken */
         if (!evrec_atomic_cas(&h->pos, &cur, start + len)) {
             continue;
         }
-        /* This context opened `next`: close `full`, clear one block ahead. */
+        /* This context opened `next`: close `full`, stamp `next`, clear one block ahead. Nobody
+         * else writes these headers, and neither slot can be cleared before this is done. */
+        EVREC_TEST_PAUSE(2); /* opened `next`, not yet closed `full` nor stamped `next` */
         evrec_block_header_t *fh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur - 1u);
         __atomic_store_n(&fh->used, (uint32_t)fill, __ATOMIC_RELEASE);
+        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, start);
+        __atomic_store_n(&nh->seq, evrec_seq_stamp(next, (next - full) & (mod - 1u)), __ATOMIC_RELEASE);
         (void)prepare_block(h, (next + 1u) & (mod - 1u));
         return start;
     }
@@ -185,7 +210,7 @@ size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t st
         evrec_atomic_store(&hdr->ready, s);
     }
     evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)rec->buf;
-    h0->seq = 0;
+    h0->seq = evrec_seq_stamp(0, 0);
     evrec_write_control(rec->buf + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
     host->block_mask = bsize - 1u;
     host->ring_mask = rec->size - 1u;
@@ -197,11 +222,19 @@ size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t st
     return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT;
 }
 
-/* Waits until the header of block `b` says it is opened (seq == b) by the context that won it. */
-static void wait_opened(evrec_host_t *h, size_t b)
+/* Waits until the opener of block `b` has stamped it; returns the stamp, or EVREC_SEQ_UNSTAMPED
+ * if the slot no longer serves `b` (an older lap). */
+static uint32_t wait_opened(evrec_host_t *h, size_t b)
 {
     evrec_block_header_t *hdr = evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
-    while (__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
+    for (;;) {
+        uint32_t s = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
+        if (evrec_seq_is(s, b)) {
+            return s;
+        }
+        if (evrec_atomic_load_acquire(&hdr->ready) != b) {
+            return EVREC_SEQ_UNSTAMPED;
+        }
         EVREC_PORT_RELAX();
     }
 }
@@ -231,20 +264,21 @@ void evrec_cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint3
     size_t bsize = h->block_mask + 1u;
     size_t cur_block = (end - 1u) >> h->block_shift;
     size_t fill = end - (cur_block << h->block_shift);
-    /* The block holding `end - 1` was opened by a context that may still be writing its header;
-     * the block before it was closed by that same context. Wait for both, then for records. */
-    wait_opened(h, cur_block);
-    for (size_t back = skip_limit(h) + 1u; back >= 1u; back--) {
-        size_t b = (cur_block + mod - back) & (mod - 1u);
-        evrec_block_header_t *bh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
-        if (evrec_atomic_load_acquire(&bh->ready) != b || __atomic_load_n(&bh->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
-            continue; /* skipped, or from an older lap */
+    /* The block holding `end - 1` was opened by a context that may still be writing its header.
+     * Follow the chain of opened blocks back (each stamp says which block its opener closed,
+     * skipped blocks are not in it) and wait for the records of the last few. */
+    uint32_t s = wait_opened(h, cur_block);
+    size_t b = cur_block;
+    for (size_t k = 0; k <= skip_limit(h) && s != EVREC_SEQ_UNSTAMPED && (s >> 24) != 0; k++) {
+        size_t prev = (b + mod - (s >> 24)) & (mod - 1u);
+        evrec_block_header_t *ph = evrec_block_at(h->buf, h->ring_mask, h->block_mask, prev << h->block_shift);
+        if (evrec_atomic_load_acquire(&ph->ready) != prev) {
+            break; /* an older lap */
         }
-        uint32_t used;
-        while ((used = __atomic_load_n(&bh->used, __ATOMIC_ACQUIRE)) == 0) {
-            EVREC_PORT_RELAX(); /* the context that opened the next block is closing this one */
-        }
-        wait_committed(h, b, used);
+        /* closed before `b` was stamped */
+        wait_committed(h, prev, __atomic_load_n(&ph->used, __ATOMIC_ACQUIRE));
+        b = prev;
+        s = wait_opened(h, prev);
     }
     wait_committed(h, cur_block, fill);
     /* Stop goes after the last record, or opens the next block. */
@@ -255,9 +289,9 @@ void evrec_cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint3
         while (prepare_block(h, next) != 1) {
             EVREC_PORT_RELAX(); /* another context is clearing it: it will finish */
         }
-        __atomic_store_n(&nh->seq, (uint32_t)next, __ATOMIC_RELEASE);
         evrec_block_header_t *ch = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur_block << h->block_shift);
         __atomic_store_n(&ch->used, (uint32_t)fill, __ATOMIC_RELEASE);
+        __atomic_store_n(&nh->seq, evrec_seq_stamp(next, 1u), __ATOMIC_RELEASE);
         pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
     }
     evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);

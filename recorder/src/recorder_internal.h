@@ -31,6 +31,28 @@ static inline evrec_block_header_t *evrec_block_at(uint8_t *buf, size_t ring_mas
     return (evrec_block_header_t *)(void *)(buf + (pos & ring_mask & ~block_mask));
 }
 
+/** A block's `seq` stamp: its number in bits 0..23, in bits 24..31 how many block numbers back
+ * the block it followed is (the block its opener closed; 0 for the first block). */
+#define EVREC_SEQ_NUMBER_MASK 0x00FFFFFFu
+#define EVREC_SEQ_UNSTAMPED 0xFFFFFFFFu
+
+/** Block numbers of a cyclic ring run modulo this (a power of two, a multiple of the block
+ * count): positions stay below EVREC_POS_CLOSED / 2 and a number fits the 24 bits of a stamp. */
+static inline size_t evrec_block_modulus(unsigned block_shift)
+{
+    size_t m = (EVREC_POS_CLOSED / 2u) >> block_shift;
+    return m < EVREC_SEQ_NUMBER_MASK + 1u ? m : EVREC_SEQ_NUMBER_MASK + 1u;
+}
+
+static inline uint32_t evrec_seq_stamp(size_t block, size_t back)
+{
+    return (uint32_t)block | (uint32_t)back << 24;
+}
+static inline int evrec_seq_is(uint32_t seq, size_t block)
+{
+    return seq != EVREC_SEQ_UNSTAMPED && (seq & EVREC_SEQ_NUMBER_MASK) == (uint32_t)block;
+}
+
 /** Number of committed records in the block at `b` (its header), walking ids from the header
  * to `end` (offset in the block); stops at the first uncommitted or unknown slot. `*stop_at`
  * receives the offset where the walk stopped. */

@@ -521,7 +521,7 @@ static const uint8_t *ring_block(const evrec_recorder_t *rec, size_t b)
 static size_t ring_block_end(const evrec_recorder_t *rec, const ring_view_t *v, size_t b)
 {
     const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
-    if (evrec_atomic_load_acquire(&h->ready) != b || __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE) != (uint32_t)b) {
+    if (evrec_atomic_load_acquire(&h->ready) != b || !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
         return 0;
     }
     uint32_t used = __atomic_load_n(&h->used, __ATOMIC_ACQUIRE);
@@ -534,7 +534,7 @@ static size_t ring_block_end(const evrec_recorder_t *rec, const ring_view_t *v, 
 static int ring_block_same(const evrec_recorder_t *rec, size_t b)
 {
     const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
-    return evrec_atomic_load_acquire(&h->ready) == b && __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE) == (uint32_t)b;
+    return evrec_atomic_load_acquire(&h->ready) == b && evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
 }
 
 /* Visits the intact blocks oldest first. With `o` NULL only counts records; else converts them.
@@ -597,7 +597,7 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
     while (((size_t)1 << shift) < rec->block_size) {
         shift++;
     }
-    v.modulus = (EVREC_POS_CLOSED / 2u) >> shift;
+    v.modulus = evrec_block_modulus((unsigned)shift);
     size_t p;
     uint64_t overwritten;
     if (rec->state == 2) {

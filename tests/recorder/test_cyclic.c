@@ -241,3 +241,114 @@ Test(cyclic, save_while_two_threads_record, .timeout = 120)
     free(m.data);
     free(mem);
 }
+
+/* ---- a context stalled inside a block switch for whole laps of the ring ----
+ * The test port's pause hook stops one thread at a named point of its first block switch
+ * (1: block prepared, not yet taken; 2: block taken, its header not yet written) while the main
+ * thread laps the ring three times. A stale context must never stamp or clear a slot that now
+ * serves a later block: the main thread's records stay contiguous and intact, and every record
+ * is saved or counted as overwritten once the ring has lapped again after the release. */
+
+static _Thread_local int stall_me;
+static struct {
+    int where, paused, released, done;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} stall = {0, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+
+static void stall_hook(int where)
+{
+    if (!stall_me || where != stall.where) return;
+    pthread_mutex_lock(&stall.mu);
+    if (!stall.done) {
+        stall.done = stall.paused = 1;
+        pthread_cond_broadcast(&stall.cv);
+        while (!stall.released) pthread_cond_wait(&stall.cv, &stall.mu);
+    }
+    pthread_mutex_unlock(&stall.mu);
+}
+
+typedef struct staller {
+    evrec_host_t *host;
+    uint32_t count;
+} staller_t;
+
+static void *staller_main(void *arg)
+{
+    staller_t *st = arg;
+    stall_me = 1;
+    /* records until its first block switch has stalled and been released, then 20 more */
+    uint32_t after = 0;
+    while (after < 20) {
+        cr_assert(probe_record(st->host, 1, st->count));
+        st->count++;
+        if (stall.done) after++;
+    }
+    return NULL;
+}
+
+static void stall_case(int where, uint32_t laps_after)
+{
+    enum { BLOCK = 256, BLOCKS = 16 };
+    void *mem = aligned_alloc(64, BLOCK * BLOCKS);
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, BLOCK * BLOCKS, BLOCK), EVREC_OK);
+    stall.where = where;
+    stall.paused = stall.released = stall.done = 0;
+    evrec_test_pause_hook = stall_hook;
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 0), EVREC_OK);
+    staller_t st = {&host, 0};
+    pthread_t th;
+    pthread_create(&th, NULL, staller_main, &st);
+    pthread_mutex_lock(&stall.mu);
+    while (!stall.paused) pthread_cond_wait(&stall.cv, &stall.mu);
+    pthread_mutex_unlock(&stall.mu);
+    /* three and a half laps of the ring while the staller sits inside its block switch: the
+     * slot it had prepared now serves a block in the middle of the ring's newest data */
+    uint32_t mine = 0;
+    const uint32_t lap = BLOCKS * (BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t);
+    for (; mine < 3 * lap + lap / 2; mine++) cr_assert(probe_record(&host, 0, mine), "record %u", mine);
+    pthread_mutex_lock(&stall.mu);
+    stall.released = 1;
+    pthread_cond_broadcast(&stall.cv);
+    pthread_mutex_unlock(&stall.mu);
+    pthread_join(th, NULL);
+    /* more laps: the block the staller held is reused and its records counted */
+    for (uint32_t end = mine + laps_after * lap; mine < end; mine++) cr_assert(probe_record(&host, 0, mine));
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    evrec_test_pause_hook = NULL;
+    cr_assert_eq(rec.dropped, 0, "a stalled switch makes others skip its block, not drop");
+    mem_sink_t m = {0};
+    evrec_sink_t sink = mem_sink_of(&m);
+    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
+    seen_t s;
+    read_back(&m, &s);
+    cr_assert_not(s.damaged, "point %d: a torn record", where);
+    cr_assert_not(s.out_of_order, "point %d: a gap or swap in the saved records", where);
+    cr_assert(s.have[0] && s.last_seq[0] == mine - 1, "point %d: the newest record is kept", where);
+    cr_assert(s.stop);
+    uint64_t total = (uint64_t)mine + st.count + 2;
+    if (laps_after == 0 && where == 2) {
+        /* the block the staller held is older than the ring's window and not reused yet: its
+         * records are neither saved nor counted (the limit stated at evrec_recorder_init_cyclic) */
+        cr_assert_leq(s.records + s.overwritten, total);
+        cr_assert_geq(s.records + s.overwritten + BLOCK / sizeof(probe_event_t), total);
+    } else cr_assert_eq(s.records + s.overwritten, total, "point %d: %llu saved + %u overwritten != %llu", where,
+                 (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
+    free(m.data);
+    free(mem);
+}
+
+Test(cyclic, stale_context_before_taking_a_block)
+{
+    stall_case(1, 0);
+    stall_case(1, 2);
+}
+
+Test(cyclic, stale_context_before_writing_the_headers)
+{
+    stall_case(2, 0);
+    stall_case(2, 2);
+}

@@ -69,7 +69,8 @@ typedef struct evrec_recorder {
 
 /** @brief Header of a cyclic block, in the buffer. */
 typedef struct evrec_block_header {
-    uint32_t seq;              /**< block number (low 32 bits) once opened */
+    uint32_t seq;              /**< once opened: block number (bits 0..23), distance back to the
+                                    block it followed (bits 24..31); all ones before */
     uint32_t used;             /**< offset of the first unused byte once closed; 0 while open */
     evrec_atomic_size_t ready; /**< block number this slot was cleared for; all ones while clearing */
 #if SIZE_MAX <= 0xFFFFFFFFu
@@ -117,13 +118,16 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * plus the block header must fit in it (checked by evrec_host_start()). A save while recording
  * goes on needs block_size <= EVREC_SAVE_CHUNK - 16.
  * Limits: a context that needs the next block while another is clearing it skips that block (or
- * drops its event, counted, after 8 busy blocks); a context preempted for a whole lap of the ring
- * between reserving and committing a record makes its block be skipped rather than cleared; one
- * preempted for a whole lap at a few other instants of a block switch can cost one block that is
- * then neither saved nor counted as overwritten. Size the ring so that a lap takes longer than
- * the longest preemption of a recording context (an MCU interrupt never lasts a lap).
+ * drops its event, counted, after 8 busy blocks). A context preempted for a whole lap of the ring
+ * inside a block switch or between reserving and committing a record never tears or reorders
+ * anything: the block it holds is skipped (not cleared) lap after lap until it is done. Its
+ * records are then older than the ring's window: they are counted as overwritten when the slot
+ * is next reused, and neither saved nor counted if recording stops before that. Size the ring so
+ * that a lap takes longer than the longest preemption of a recording context (an MCU interrupt
+ * never lasts a lap).
  * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
- * range, or fewer than 4 blocks fit.
+ * range, fewer than 4 blocks fit, or more than a quarter of the block numbering (2^22 blocks,
+ * or 2^28 / block_size on a 32-bit target).
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size);
