@@ -18,7 +18,8 @@
 #   core      text of recorder.c + runtime_enum.c + status.c: the record path and host
 #             start/stop/tick (any core object this script does not know is added here too, and
 #             named on stderr)
-#   cyclic    cyclic.c, the cyclic-mode block switch (linked whenever evrec_reserve() is used)
+#   cyclic    cyclic.c, the cyclic mode (linked only into programs that call
+#             evrec_recorder_init_cyclic(): the rest of the core reaches it through a pointer)
 #   save meta crc32c   the save path, the meta-info validation, the CRC table, each on its own
 #   port      text of the port library (clock enabling, tick hook)
 #   libRAM    data + bss of the core and port objects

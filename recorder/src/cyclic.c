@@ -37,35 +37,7 @@ static size_t block_modulus(const evrec_host_t *h)
 #define EVREC_TEST_PAUSE(where) ((void)0)
 #endif
 
-evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
-{
-    if (!rec || !buf || ((uintptr_t)buf % 8u) != 0 || block_size < 256u || block_size > 65536u ||
-        (block_size & (block_size - 1u)) != 0) {
-        return EVREC_E_ARG;
-    }
-    size_t n = size / block_size;
-    if (n < 4) {
-        return EVREC_E_ARG;
-    }
-    while (n & (n - 1u)) {
-        n &= n - 1u; /* largest power of two that fits */
-    }
-    unsigned shift = 0;
-    while (((size_t)1 << shift) < block_size) {
-        shift++;
-    }
-    if (n > evrec_block_modulus(shift) / 4u) {
-        return EVREC_E_ARG; /* block numbers must not wrap within a few laps */
-    }
-    __builtin_memset(rec, 0, sizeof *rec);
-    rec->buf = (uint8_t *)buf;
-    rec->size = n * block_size;
-    rec->block_size = block_size;
-    rec->block_count = n;
-    return EVREC_OK;
-}
-
-size_t evrec_block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at)
+static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at)
 {
     size_t q = EVREC_BLOCK_HEADER, count = 0;
     while (q + sizeof(evrec_record_header_t) <= end) {
@@ -94,7 +66,7 @@ static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size
     uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
     size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
     size_t stop;
-    size_t n = evrec_block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
+    size_t n = block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
     if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
         return 0; /* a record in flight, or a block still open */
     }
@@ -150,7 +122,7 @@ static size_t skip_limit(const evrec_host_t *h)
     return k < 8u ? k : 8u;
 }
 
-size_t evrec_reserve_cyclic_switch(evrec_host_t *h, size_t cur, size_t len)
+static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
 {
     size_t bsize = h->block_mask + 1u;
     size_t mod = block_modulus(h);
@@ -200,7 +172,7 @@ size_t evrec_reserve_cyclic_switch(evrec_host_t *h, size_t cur, size_t len)
     }
 }
 
-size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time)
+static size_t cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time)
 {
     size_t n = rec->block_count, bsize = rec->block_size;
     /* The buffer is all 0xFF; every slot is ready for its first-lap block. */
@@ -258,7 +230,7 @@ static void wait_committed(evrec_host_t *h, size_t b, size_t end)
     }
 }
 
-void evrec_cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint32_t stop_time)
+static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint32_t stop_time)
 {
     size_t mod = block_modulus(h);
     size_t bsize = h->block_mask + 1u;
@@ -300,4 +272,35 @@ void evrec_cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint3
     __atomic_store_n(&last->used, (uint32_t)(pos - ((pos - 1u) & ~h->block_mask)), __ATOMIC_RELEASE);
     rec->end_pos = pos;
     rec->overwritten = evrec_atomic_load(&h->overwritten);
+}
+
+static const struct evrec_cyclic_ops cyclic_ops = {cyclic_start, cyclic_stop, reserve_switch, block_walk};
+
+evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
+{
+    if (!rec || !buf || ((uintptr_t)buf % 8u) != 0 || block_size < 256u || block_size > 65536u ||
+        (block_size & (block_size - 1u)) != 0) {
+        return EVREC_E_ARG;
+    }
+    size_t n = size / block_size;
+    if (n < 4) {
+        return EVREC_E_ARG;
+    }
+    while (n & (n - 1u)) {
+        n &= n - 1u; /* largest power of two that fits */
+    }
+    unsigned shift = 0;
+    while (((size_t)1 << shift) < block_size) {
+        shift++;
+    }
+    if (n > evrec_block_modulus(shift) / 4u) {
+        return EVREC_E_ARG; /* block numbers must not wrap within a few laps */
+    }
+    __builtin_memset(rec, 0, sizeof *rec);
+    rec->buf = (uint8_t *)buf;
+    rec->size = n * block_size;
+    rec->block_size = block_size;
+    rec->block_count = n;
+    rec->cyclic = &cyclic_ops;
+    return EVREC_OK;
 }

@@ -80,7 +80,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     size_t first;
     if (rec->block_size) {
         host->cap = EVREC_POS_CLOSED; /* never full: only "closed" stops allocation */
-        first = evrec_cyclic_start(host, rec, EVREC_PORT_TIMESTAMP());
+        first = rec->cyclic->start(host, rec, EVREC_PORT_TIMESTAMP());
     } else {
         host->block_mask = 0;
         host->ring_mask = (size_t)-1;
@@ -112,6 +112,11 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
 }
 
 
+size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len)
+{
+    return host->rec->cyclic->reserve_switch(host, cur, len);
+}
+
 evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 {
     if (!host || !host->rec) {
@@ -123,7 +128,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
     uint32_t stop_time = EVREC_PORT_TIMESTAMP();
     if (rec->block_size) {
-        evrec_cyclic_stop(host, rec, end, stop_time);
+        rec->cyclic->stop(host, rec, end, stop_time);
         rec->recorded = 0; /* counted by save, which walks the intact blocks */
         rec->dropped = evrec_atomic_load(&host->dropped);
         rec->state = 2;

@@ -17,13 +17,22 @@ static inline size_t evrec_slot_size_of(const evrec_meta_t *meta, uint16_t id)
 /** Stores an EventControl record of `type` at `slot` and commits it. */
 void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type);
 
-/** Cyclic part of evrec_host_start(): lays out the block headers, opens block 0 with Start.
- * @return the first free position. */
-size_t evrec_cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time);
-
-/** Cyclic part of evrec_host_stop(): `end` is the position when allocation closed. Waits for
- * records in flight, writes Stop (in the next block if it does not fit) and fills the counts. */
-void evrec_cyclic_stop(evrec_host_t *host, evrec_recorder_t *rec, size_t end, uint32_t stop_time);
+/** The cyclic ring's code (cyclic.c), reached only through evrec_recorder_t::cyclic so that it is
+ * linked only into programs that call evrec_recorder_init_cyclic(). */
+struct evrec_cyclic_ops {
+    /** Part of evrec_host_start(): lays out the block headers, opens block 0 with Start.
+     * @return the first free position. */
+    size_t (*start)(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time);
+    /** Part of evrec_host_stop(): `end` is the position when allocation closed. Waits for
+     * records in flight, writes Stop (in the next block if it does not fit), fills the counts. */
+    void (*stop)(evrec_host_t *host, evrec_recorder_t *rec, size_t end, uint32_t stop_time);
+    /** evrec_reserve_cyclic_switch(). */
+    size_t (*reserve_switch)(evrec_host_t *host, size_t cur, size_t len);
+    /** Number of committed records in the block at `block` (its header), walking ids from the
+     * header to `end` (offset in the block); stops at the first uncommitted or unknown slot.
+     * `*stop_at` receives the offset where the walk stopped. */
+    size_t (*walk)(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at);
+};
 
 /** Header of the block slot that holds virtual position `pos`. */
 static inline evrec_block_header_t *evrec_block_at(uint8_t *buf, size_t ring_mask, size_t block_mask, size_t pos)
@@ -52,10 +61,5 @@ static inline int evrec_seq_is(uint32_t seq, size_t block)
 {
     return seq != EVREC_SEQ_UNSTAMPED && (seq & EVREC_SEQ_NUMBER_MASK) == (uint32_t)block;
 }
-
-/** Number of committed records in the block at `b` (its header), walking ids from the header
- * to `end` (offset in the block); stops at the first uncommitted or unknown slot. `*stop_at`
- * receives the offset where the walk stopped. */
-size_t evrec_block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at);
 
 #endif

@@ -552,7 +552,7 @@ static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_v
         }
         const uint8_t *blk = ring_block(rec, b);
         size_t stop;
-        size_t k = evrec_block_walk(rec->meta, blk, end, &stop);
+        size_t k = rec->cyclic->walk(rec->meta, blk, end, &stop);
         if (o) {
             if (v->concurrent && sizeof o->buf - o->n < rec->block_size + 16u) {
                 flush(o);

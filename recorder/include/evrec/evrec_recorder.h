@@ -61,6 +61,8 @@ typedef struct evrec_recorder {
     size_t end_pos;        /**< cyclic: allocation position after Stop (virtual bytes) */
     uint64_t overwritten;  /**< cyclic: intact records lost to overwriting, after stop */
     struct evrec_host *host; /**< the host while attached (cyclic save while recording) */
+    const struct evrec_cyclic_ops *cyclic; /**< cyclic: the ring's code, so that it is linked only
+                                                when used; NULL in one-shot mode */
 } evrec_recorder_t;
 
 /** Size of the header at the start of each cyclic block, bytes (format/FORMAT.md is silent on
