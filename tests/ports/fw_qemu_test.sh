@@ -4,8 +4,12 @@
 # unchanged), let it save its recording through semihosting, and check the file with
 # `evrec info` and `evrec dump`: event names (static and run-time enums), counts equal to what
 # the firmware reports, time_freq, and restored times (timer interrupt every 0.5 ms, Tick every
-# 10 ms, no record out of order by more than an interrupt, no jump). QEMU runs in real time:
-# with -icount ...,sleep=off (deterministic) its CMSDK timer loses every other interrupt.
+# 10 ms, no record out of order by more than an interrupt, no jump). QEMU runs with -icount
+# shift=4: virtual time advances 16 ns per executed instruction, and with the host clock only
+# while the CPU sleeps in WFI. A loaded host still delivers some interrupts late (the mean
+# period was +27% on a CI machine without -icount, up to +8% with it under two CPU hogs), so
+# the periods checked are medians of the intervals, which stay exact. sleep=off would be fully
+# deterministic but its CMSDK timer then loses every other interrupt.
 #
 #   fw_qemu_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK
 #
@@ -40,7 +44,8 @@ mkdir -p "$run"
 cd "$run"
 rc=0
 timeout 120 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-    -semihosting-config enable=on,target=native -kernel "$b/evrec-fw.elf" >console.txt 2>&1 || rc=$?
+    -icount shift=4 -semihosting-config enable=on,target=native -kernel "$b/evrec-fw.elf" \
+    >console.txt 2>&1 || rc=$?
 cat console.txt
 [ "$rc" -eq 0 ] || fail "the firmware exited with status $rc"
 line=$(grep '^fw: board' console.txt) || fail "no summary line on the console"
@@ -97,14 +102,21 @@ $2 == "EventControl" && $3 == "type=Tick" {
 END {
     if (failed) exit 1
     if (irq != irqs) bad(sprintf("%d TimerIrq records, firmware counted %d", irq, irqs))
-    p = (last_irq - first_irq) / (irq - 1)
-    printf "timer interrupt period %.7f s (0.0005 expected), %d ticks, tick period %.7f s (0.01 expected)\n", p, ticks, (last_tick - first_tick) / (ticks - 1)
-    # QEMU runs its timers on the host clock: a loaded host delivers periodic interrupts late
-    # (seen: +17% with two builds running), so the tolerance is wide. A wrong time_freq, a lost
-    # SysTick period or a misread counter shows as a factor, a jump or a step back (above).
-    if (p < 0.000375 || p > 0.000625) bad("the timer interrupt period is not 0.5 ms +- 25%")
     if (ticks < 10) bad("fewer than 10 EventControl Tick records")
-    q = (last_tick - first_tick) / (ticks - 1)
-    if (q < 0.0075 || q > 0.0125) bad("the Tick period is not 10 ms +- 25%")
+    printf "mean timer interrupt period %.7f s, %d ticks, mean tick period %.7f s\n", (last_irq - first_irq) / (irq - 1), ticks, (last_tick - first_tick) / (ticks - 1)
 }' dump.txt || exit 1
+# Median interval between consecutive records of one kind (dump's first column, seconds).
+median() {
+    awk -v sel="$1" '$2 " " $3 ~ sel { if (n++) print $1 - p; p = $1 }' dump.txt | sort -g |
+        awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : 0) }'
+}
+irq_p=$(median '^TimerIrq ')
+tick_p=$(median '^EventControl type=Tick')
+echo "median timer interrupt period $irq_p s (0.0005 expected), median tick period $tick_p s (0.01 expected)"
+# A wrong time_freq, a lost SysTick period or a misread counter shows as a factor, a jump or a
+# step back (above); 5% is room for a few instructions of interrupt latency.
+awk -v p="$irq_p" 'BEGIN { exit !(p >= 0.000475 && p <= 0.000525) }' ||
+    fail "the median timer interrupt period is not 0.5 ms +- 5%"
+awk -v q="$tick_p" 'BEGIN { exit !(q >= 0.0095 && q <= 0.0105) }' ||
+    fail "the median Tick period is not 10 ms +- 5%"
 echo "PASS: $cpu, timestamp $clock: $recorded records, names and times as recorded"
