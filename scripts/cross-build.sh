@@ -32,6 +32,8 @@
 #             Cortex-M3 and Cortex-M0+ on mps2-an385 (ARMv6-M code runs unchanged on an M3, and
 #             executed instructions do not depend on the core's timing); "-" where no QEMU
 #             machine of this repo runs the image (Cortex-M33, RISC-V).
+#   c3fld     the 3-field event in cyclic mode (1 KiB blocks, after three laps of the ring): the
+#             block switches, each clearing one block ahead, spread over the records
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$root
@@ -113,8 +115,8 @@ symbol_size() {
 }
 
 miss=0
-printf '%-14s %-3s | %5s %6s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s\n' \
-    target opt core cyclic save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick
+printf '%-14s %-3s | %5s %6s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s %5s\n' \
+    target opt core cyclic save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick c3fld
 for t in $targets; do
     p=$(prefix_of "$t")
     size=$p-size
@@ -141,7 +143,7 @@ for t in $targets; do
         trace=$(section_size "$elf" .evrec_trace)
         fwrom=$(($1 + $2))
         fwram=$(($2 + $3 - trace))
-        value=- sw=- tick=-
+        value=- sw=- tick=- csw=-
         machine=""
         case $t in
         cortex-m4) machine=mps2-an386 ;;
@@ -153,10 +155,11 @@ for t in $targets; do
             value=$(echo "$counts" | awk '$1 == "value" { print $2 }')
             sw=$(echo "$counts" | awk '$1 == "switch" { print $2 }')
             tick=$(echo "$counts" | awk '$1 == "tick" { print $2 }')
+            csw=$(echo "$counts" | awk '$1 == "cswitch" { printf "%.1f", $2 }')
         fi
-        printf '%-14s %-3s | %5d %6d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s\n' \
+        printf '%-14s %-3s | %5d %6d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s %5s\n' \
             "$t" "$o" "$core" "$cyclic" "$save" "$meta" "$crc" "$porttext" "$libram" "$objs" "$fwrom" "$fwram" \
-            "$value" "$sw" "$tick"
+            "$value" "$sw" "$tick" "$csw"
         if [ "$check" -eq 1 ] && [ "$t" = cortex-m4 ]; then
             budget() { # name value limit [soft]
                 if [ "$2" = - ]; then

@@ -63,9 +63,9 @@ BEGIN { m = hex(mark); seg = 0 }
     count[seg]++
 }
 END {
-    split("empty value switch tick generic detached", kind, " ")
-    if (seg != 12) { printf "insn-count: %d markers in the log, expected 12\n", seg > "/dev/stderr"; exit 1 }
-    for (k = 2; k <= 6; k++) {
+    split("empty value switch tick generic detached cvalue cswitch", kind, " ")
+    if (seg != 16) { printf "insn-count: %d markers in the log, expected 16\n", seg > "/dev/stderr"; exit 1 }
+    for (k = 2; k <= 8; k++) {
         d = (count[2 * k - 1] - count[1]) / n
         printf "%-9s %g\n", kind[k], d
     }

@@ -12,6 +12,11 @@
  *   4 tick      evrec_tick(): EventControl Tick, out of line
  *   5 generic   evrec_record(): the table-driven path with a complete struct
  *   6 detached  fw_record_Value() with no recorder attached (after evrec_host_stop())
+ *   7 cvalue    fw_record_Value() into the same buffer in cyclic mode (1 KiB blocks)
+ *   8 cswitch   fw_record_ContextSwitch() in cyclic mode
+ * The cyclic loops run in the steady state: the ring has lapped three times before, so every
+ * block switch inside them also clears one block ahead and counts the records it overwrites;
+ * that cost, spread over the records of a block, is in the figure.
  * The exit code is 0 when every record landed in the buffer (no drop), else 1. */
 #include <stdint.h>
 
@@ -72,5 +77,18 @@ int main(void)
     evrec_recorder_t *rec = 0;
     (void)evrec_host_stop(&host, &rec);
     run(rec_value); /* detached */
-    sh_exit(rec && rec->dropped == 0 && rec->recorded == 4u * INSN_N + 2u ? 0 : 1);
+    int oneshot_ok = rec && rec->dropped == 0 && rec->recorded == 4u * INSN_N + 2u;
+    if (evrec_recorder_init_cyclic(&recorder, trace, sizeof trace, 1024) != EVREC_OK ||
+        evrec_host_start(&host, &recorder, &fw_meta, 0) != EVREC_OK) {
+        sh_exit(3);
+    }
+    volatile uint32_t warm = 3; /* laps */
+    for (uint32_t i = 0; i < warm * sizeof trace / 16u; i++) {
+        rec_switch(i); /* three laps: the steady state */
+    }
+    run(rec_value);
+    run(rec_switch);
+    rec = 0;
+    (void)evrec_host_stop(&host, &rec);
+    sh_exit(oneshot_ok && rec && rec->dropped == 0 && rec->overwritten > 0 ? 0 : 1);
 }
