@@ -37,6 +37,21 @@ static size_t block_modulus(const evrec_host_t *h)
 #define EVREC_TEST_PAUSE(where) ((void)0)
 #endif
 
+/* Header of the slot that holds block number `b`. */
+static evrec_block_header_t *block_header(const evrec_host_t *h, size_t b)
+{
+    return evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+}
+
+/* The opener of block `next` closes block `full` (the block it followed, `fill` bytes allocated)
+ * and stamps `next` with its number and the distance back to `full`. Only the opener calls it. */
+static void close_and_stamp(const evrec_host_t *h, size_t full, size_t fill, size_t next)
+{
+    __atomic_store_n(&block_header(h, full)->used, (uint32_t)fill, __ATOMIC_RELEASE);
+    size_t back = (next - full) & (block_modulus(h) - 1u);
+    __atomic_store_n(&block_header(h, next)->seq, evrec_seq_stamp(next, back), __ATOMIC_RELEASE);
+}
+
 static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at)
 {
     /* The tables in locals and relaxed loads of the ids with one acquire fence at the end: the
@@ -120,7 +135,7 @@ static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size
 static int prepare_block(evrec_host_t *h, size_t c)
 {
     size_t mod = block_modulus(h);
-    evrec_block_header_t *hdr = evrec_block_at(h->buf, h->ring_mask, h->block_mask, c << h->block_shift);
+    evrec_block_header_t *hdr = block_header(h, c);
     size_t r = evrec_atomic_load_acquire(&hdr->ready);
     for (;;) {
         if (r == c) {
@@ -192,10 +207,7 @@ static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
         /* This context opened `next`: close `full`, stamp `next`, clear one block ahead. Nobody
          * else writes these headers, and neither slot can be cleared before this is done. */
         EVREC_TEST_PAUSE(2); /* opened `next`, not yet closed `full` nor stamped `next` */
-        evrec_block_header_t *fh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur - 1u);
-        __atomic_store_n(&fh->used, (uint32_t)fill, __ATOMIC_RELEASE);
-        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, start);
-        __atomic_store_n(&nh->seq, evrec_seq_stamp(next, (next - full) & (mod - 1u)), __ATOMIC_RELEASE);
+        close_and_stamp(h, full, fill, next);
         (void)prepare_block(h, (next + 1u) & (mod - 1u));
         return start;
     }
@@ -227,7 +239,7 @@ static size_t cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t s
  * if the slot no longer serves `b` (an older lap). */
 static uint32_t wait_opened(evrec_host_t *h, size_t b)
 {
-    evrec_block_header_t *hdr = evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+    evrec_block_header_t *hdr = block_header(h, b);
     for (;;) {
         uint32_t s = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
         if (evrec_seq_is(s, b)) {
@@ -243,7 +255,7 @@ static uint32_t wait_opened(evrec_host_t *h, size_t b)
 /* Waits until every record allocated in [HDR, end) of block `b` is committed. */
 static void wait_committed(evrec_host_t *h, size_t b, size_t end)
 {
-    const uint8_t *blk = (const uint8_t *)evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+    const uint8_t *blk = (const uint8_t *)block_header(h, b);
     size_t q = EVREC_BLOCK_HEADER;
     while (q + sizeof(evrec_record_header_t) <= end) {
         const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(blk + q);
@@ -272,7 +284,7 @@ static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
     size_t b = cur_block;
     for (size_t k = 0; k <= skip_limit(h) && s != EVREC_SEQ_UNSTAMPED && (s >> 24) != 0; k++) {
         size_t prev = (b + mod - (s >> 24)) & (mod - 1u);
-        evrec_block_header_t *ph = evrec_block_at(h->buf, h->ring_mask, h->block_mask, prev << h->block_shift);
+        evrec_block_header_t *ph = block_header(h, prev);
         if (evrec_atomic_load_acquire(&ph->ready) != prev) {
             break; /* an older lap */
         }
@@ -286,13 +298,10 @@ static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
     size_t pos = end;
     if (fill + EVREC_CONTROL_SLOT > bsize) {
         size_t next = (cur_block + 1u) & (mod - 1u);
-        evrec_block_header_t *nh = evrec_block_at(h->buf, h->ring_mask, h->block_mask, next << h->block_shift);
         while (prepare_block(h, next) != 1) {
             EVREC_PORT_RELAX(); /* another context is clearing it: it will finish */
         }
-        evrec_block_header_t *ch = evrec_block_at(h->buf, h->ring_mask, h->block_mask, cur_block << h->block_shift);
-        __atomic_store_n(&ch->used, (uint32_t)fill, __ATOMIC_RELEASE);
-        __atomic_store_n(&nh->seq, evrec_seq_stamp(next, 1u), __ATOMIC_RELEASE);
+        close_and_stamp(h, cur_block, fill, next);
         pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
     }
     evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);
