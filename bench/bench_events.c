@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Meta-info of the benchmark's event (see bench_events.h). */
 #include "bench_events.h"
 

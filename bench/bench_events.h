@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file bench_events.h
  * @brief The one event type the benchmark records, in the shape `evrec-gen` emits: a native

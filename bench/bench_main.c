@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec-bench: cost of the record path against its floor, two threads against one, and save
  * throughput against memcpy. Prints a table of medians with PASS/MISS against the targets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Record-path batches of evrec-bench (see bench_record.h). */
 #include <stdlib.h>
 #include <string.h>

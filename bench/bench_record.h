@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file bench_record.h
  * @brief The record-path measurements of evrec-bench: one batch of each kind, timed as a whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Save throughput batches of evrec-bench (see bench_save.h). */
 #include <stdio.h>
 #include <stdlib.h>

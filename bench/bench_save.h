@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file bench_save.h
  * @brief Save throughput of evrec-bench: a full trace buffer of 16-byte BenchEvent records saved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Timing and order statistics (see bench_stats.h). */
 #include <stdlib.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file bench_stats.h
  * @brief Timing and statistics helpers of evrec-bench: a monotonic clock and order statistics

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # evrec_generate(<target> SCHEMA <file.yaml> [OUTPUT_DIR <dir>] [NAME <schema name>]
 #                [RECORDER <library>])
 #

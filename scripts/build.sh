@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Configure and build evrec into ${BUILD_DIR:-build}. EVREC_SANITIZE=1 builds with ASan+UBSan.
 set -eu
 cd "$(dirname "$0")/.."

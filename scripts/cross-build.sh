@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Cross builds of the recorder and the example firmware for the MCU matrix, with the table of
 # ROM, RAM and instructions per record (issue 5, part 3).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Quick start (a): install what is missing, build, record the demo pipeline to demo.evr and view it.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Install the Debian packages evrec needs, only those missing. Safe to run repeatedly.
 set -eu
 PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libcriterion-dev libelf-dev ${EVREC_EXTRA_PKGS:-}"

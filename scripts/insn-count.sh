@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Instructions executed per record, measured on QEMU (issue 5, part 3).
 #
 #   scripts/insn-count.sh [-m MACHINE] [-q QEMU] [-n N] [-k] ELF

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Quick start (b): install what is missing, build, run the whole test suite.
 # EVREC_SANITIZE=1 BUILD_DIR=build-asan runs it under AddressSanitizer + UBSan.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Toolchain file for Cortex-M with arm-none-eabi-gcc (bare metal, no OS).
 #   cmake -S examples/firmware -B build-cross-m4 \
 #         -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/arm-none-eabi.cmake -DEVREC_CPU=cortex-m4

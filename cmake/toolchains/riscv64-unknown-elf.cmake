@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Toolchain file for bare-metal RISC-V with riscv64-unknown-elf-gcc (RV32 and RV64, no libc).
 #   cmake -S examples/firmware -B build-cross-rv32 \
 #         -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/riscv64-unknown-elf.cmake -DEVREC_ARCH=rv32imac

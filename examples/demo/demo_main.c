@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec-demo: a multi-threaded camera pipeline (seed 004) that records its frames, queues and
  * locks with evrec, then saves the trace (seed 003 stream in the evrec container).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Live QS output of the demo: follow the trace buffer, encode, drain at a UART's rate (demo_qs.h). */
 #include "demo_qs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file demo_qs.h
  * @brief Live QP/Spy (QS) output of the demo (`evrec-demo --qs FILE`): a thread that follows the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Frame content: test pattern and run-length code (see frame.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file frame.h
  * @brief The demo's frame buffers and the work the stages do on them: a test pattern (capture),

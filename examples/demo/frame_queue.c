@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Bounded, instrumented frame queue: see frame_queue.h. */
 #include <time.h>
 

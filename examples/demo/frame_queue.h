@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file frame_queue.h
  * @brief A bounded FIFO of frame pointers (mutex + two condvars) that records what it does:

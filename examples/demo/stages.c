@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The pipeline's stage threads (see stages.h). */
 #include <sched.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file stages.h
  * @brief The camera pipeline of the demo (seed 004_aec00caaa2a95ef2.txt, "Why a context switch

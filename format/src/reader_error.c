@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reader's sticky error object: the first problem wins and is never overwritten. */
 #include <stdarg.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The FIELD_INFO chunk (format/FORMAT.md section 2): display attributes of struct fields
  * (schema keys format, unit, description). Payload: u32 count, then count times {u16 struct_id,
  * u16 field_index, u8 display, String unit, String description}.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Field walk, enum value names and event markers (seed 003: "By convention, the marker from an
  * enum field with a non-null markers is used to mark an event. The field with the name type is
  * preferred over others."). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Private declarations shared by the reader's files (format/src/reader_*.c). Not installed. */
 #ifndef EVREC_READER_INTERNAL_H
 #define EVREC_READER_INTERNAL_H

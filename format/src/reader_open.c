@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Opening and closing a reader over a path, a FILE* or memory; accessors of what the open read. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Record iteration and time restoration (FORMAT.md section 5; CCORE-NOTES.md "Time"). */
 #include <stdlib.h>
 

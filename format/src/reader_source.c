@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Byte sources of the reader: a FILE* (opened from a path or given) or a memory buffer, with
  * 64-bit offsets and a small look-ahead for the header probe. */
 #include <errno.h>

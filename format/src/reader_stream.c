@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CCore stream as a sequence of segments: the payloads of the container's STREAM chunks,
  * each CRC-32C-checked before use (FORMAT.md sections 1-2), or blocks of a bare CCore file. */
 #include <errno.h>

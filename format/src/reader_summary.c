@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One pass over the records: counts per event type, ticks, first/last time, damage. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Schema hash = XXH64(canonical meta-info), FORMAT.md section 4. */
 #include <xxhash.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CRC-32C (Castagnoli) of the container chunks: table-driven, 1 KiB of const table. A port that
  * has a CRC instruction defines EVREC_PORT_CRC32C(crc, data, len) in its evrec_port.h (the POSIX
  * port does on x86-64 with SSE4.2) and this file uses it instead. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cyclic (last-is-best) trace buffer: a ring of power-of-two blocks (seed 004's ThreadX logger
  * and QS's last-is-best policy, lock-free). See evrec_recorder_init_cyclic().
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Meta-info checks and sizes, and the shared EventControl tables (seed 003, CCORE-NOTES.md). */
 #include "evrec/evrec_meta.h"
 

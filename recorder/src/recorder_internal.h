@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Declarations shared by the recorder's source files; not installed. */
 #ifndef EVREC_RECORDER_INTERNAL_H
 #define EVREC_RECORDER_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Run-time enum value names (CCore EventEnumValue, seed 003): lock-free allocation. */
 #include "evrec/evrec_meta.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Save: the CCore stream (seed 003 "Binary output", CCORE-NOTES.md "File grammar"), big-endian,
  * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */

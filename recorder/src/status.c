@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec_strerror(): text of every evrec_status. */
 #include "evrec/evrec_status.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Schema errors: collected during the whole run, printed sorted as file:line:col: error: msg. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generated files: NAME_events.h (types, ids, inline record functions) and NAME_events.c
  * (static const meta-info tables, run-time enum storage, field display table). Output is
  * deterministic and a fixed point of clang-format with schema/.clang-format. */
@@ -179,7 +180,10 @@ static void banner(const gen_schema_t *s, gen_buf_t *b, const char *what)
         }
         gen_buf_puts(&t, ")");
     }
-    gen_buf_puts(&t, ". Do not edit: edit the schema and regenerate (schema/SCHEMA.md).");
+    gen_buf_puts(&t, ". Do not edit: edit the schema and regenerate (schema/SCHEMA.md).\n"
+                     "As an exception to the licence above, this file is made from your schema: "
+                     "you may use, copy, modify and distribute it under terms of your choice.");
+    gen_buf_puts(b, "/* SPDX-License-Identifier: Apache-2.0 */\n");
     gen_buf_comment(b, 0, 0, t.data);
     gen_buf_free(&t);
 }

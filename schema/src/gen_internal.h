@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec-gen internals: the parsed schema model, diagnostics, text buffers, and the phases
  * (load + check, meta build, emit). Not installed. */
 #ifndef EVREC_GEN_INTERNAL_H

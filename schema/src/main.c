@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec-gen: YAML event schema -> NAME_events.h and NAME_events.c (schema/SCHEMA.md).
  * Exit status: 0 done, 1 schema or I/O error (nothing written), 2 bad usage. */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The schema hash, computed the way the reader computes it: build the evrec meta-info of the
  * parsed schema in memory (the same tables the generated .c holds), validate it with the
  * recorder's own checks, and hash it with evrec_meta_schema_hash() (format/FORMAT.md section 4). */

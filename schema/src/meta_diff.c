@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compare two meta-infos item by item, as the schema hash sees them (evrec_meta_diff() in
  * evrec/evrec_schema.h): what `evrec check` explains when a file does not match a schema. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Meta-info tables -> a YAML schema that evrec-gen accepts and that gives the same tables
  * (schema/SCHEMA.md; evrec_schema_to_yaml() in evrec/evrec_schema.h). The reverse of
  * schema_load.c + meta_build.c, for `evrec schema FILE`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Output files: written to a temporary file next to the target and renamed, so that a failed
  * or interrupted run never leaves a partial file behind. */
 #include <errno.h>

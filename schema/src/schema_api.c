@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The public face of the schema loader (evrec/evrec_schema.h): load, check, build the tables. */
 #include <errno.h>
 #include <stdlib.h>

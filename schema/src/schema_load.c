@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Schema loading: YAML files (libyaml document API), includes, and every check of
  * schema/SCHEMA.md. Errors are collected (never stop at the first) with libyaml's marks. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory helpers and the text buffer used to build generated files and messages. */
 #include <stdarg.h>
 #include <stdio.h>

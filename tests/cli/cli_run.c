@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Child-process and file helpers of the CLI tests (see cli_run.h). */
 #include "cli_run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Run a program (the built `evrec`, `evrec-gen`, a compiler) as a child process and capture its
  * output, for the CLI tests of `evrec dump` display attributes, `evrec schema` and `evrec check`. */
 #ifndef EVREC_TEST_CLI_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The `evrec` command: info and dump on good, damaged and CCore files; help; bad usage; exit
  * codes 0 / 1 / 2; errors on stderr prefixed "evrec: ". Runs the built binary. */
 #include <criterion/criterion.h>

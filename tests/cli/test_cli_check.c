@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec check FILE --schema S.yaml`: exit 0 when the recording's meta-info is the schema's, else
  * exit 1 with one precise line per difference. One recording made with the tables of a base
  * schema (loaded with the evrec_schema library, recorded with the real recorder); one variant of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec dump` honours the display attributes of the file's FIELD_INFO chunk: hex zero-padded
  * to the field's width, addresses as 0x + 8 lower-case digits, units after the number; --hex
  * applies to fields without a format; --raw ignores the attributes; a named enum value shows no

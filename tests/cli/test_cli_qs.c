@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec qs` and `evrec qs-decode` end to end: the shared QS test vector decodes to QSPY 7.4's
  * own lines; a demo recording converted to QS decodes with every record named and no error,
  * and back to the same records; the demo's live QS stream (--qs) decodes to the RAM file's

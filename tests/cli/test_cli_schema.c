@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec schema FILE`: the recording of tests/gen/pass/full (a schema with an include, run-time
  * enums, classes, a reused struct, formats, units, descriptions) comes back as YAML that
  * evrec-gen accepts and whose tables have the file's schema hash; `evrec check` agrees. Also the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Child-process helpers of the generator tests. */
 #include "gen_run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Run evrec-gen as a child process and read files, for the generator tests. */
 #ifndef EVREC_TEST_GEN_RUN_H
 #define EVREC_TEST_GEN_RUN_H

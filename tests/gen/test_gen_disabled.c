@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compile-only test of EVREC_ENABLE 0: this file calls every generated record function and
  * allocator and is linked WITHOUT any recorder library (see CMakeLists.txt). If a record
  * function still referenced the record path (evrec_reserve_failed, ...) the link would fail.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Schema errors: one test per kind of error. Each runs evrec-gen on tests/gen/fail/<case>.yaml
  * (from that folder, so that messages carry short paths) and checks the exact diagnostics
  * against <case>.err, exit status 1, and that no output file was written. */
@@ -94,7 +95,7 @@ Test(gen_errors, expect_name_mismatch)
     char *out = gen_temp_dir("expect");
     const char *args[] = {"../pass/minimal/minimal.yaml", "-o", out, "--expect-name", "other", NULL};
     cr_assert_eq(gen_run(FAIL_DIR, args, &err), 1);
-    cr_assert_str_eq(err, "../pass/minimal/minimal.yaml:1:9: error: the schema is named 'minimal' "
+    cr_assert_str_eq(err, "../pass/minimal/minimal.yaml:2:9: error: the schema is named 'minimal' "
                           "but the build expects 'other' (re-run CMake after renaming a schema)\n");
     cr_assert_eq(gen_dir_entries(out), 0);
     free(err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Golden tests: evrec-gen on each tests/gen/pass/<case>/<case>.yaml must write exactly the files
  * of tests/gen/pass/<case>/expected/, byte for byte, twice the same (deterministic), plus a
  * depfile naming the schema and its includes. The generated code is also checked to be a fixed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Property: for seeded random valid schemas, schema -> evrec-gen -> compile -> record every event
  * type -> save -> `evrec schema` -> evrec-gen again gives byte-identical generated files.
  *

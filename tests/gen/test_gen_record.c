@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generated code of tests/gen/pass/full/full.yaml (built by evrec_generate() with
  * -Wall -Wextra -Werror -std=c11 -pedantic) recording every event type through the real
  * recorder (fake-clock port, so times are pinned), saved with evrec_save to memory and read back

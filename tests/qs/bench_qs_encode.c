@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cost of encoding one 3-field event as a QS frame (host), and wire size vs the packed .evr
  * record. Not a test: run `build-qs/tests/qs/bench_qs_encode`. Median of 31 runs. */
 #include <stdio.h>

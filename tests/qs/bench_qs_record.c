@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cost of recording one 3-field event (u8, u16, u32) on the host: RAM only (the generated
  * record path: evrec_reserve, three stores, evrec_commit) against RAM + live QS emission
  * (evrec_qs_record(): the same reservation, then the QS frame encoded into the transmit ring under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Damaged streams: corrupted, dropped, merged, over-long frames and a start mid-frame are
  * counted exactly, and decoding resynchronises at the next flag. */
 #include <criterion/criterion.h>

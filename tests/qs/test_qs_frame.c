@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QS framing: the seed's worked example, escaping at every position, checksum, seq wrap. */
 #include <criterion/criterion.h>
 #include <string.h>

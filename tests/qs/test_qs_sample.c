@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The shared QS test vector (not evrec-made): our parser reports the same records, dictionaries,
  * bad checksum and gaps as QSPY 7.4.0 did (testdata/qs/sample.qspy.txt), line for line. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The live transmitter: last-is-best overwrite of whole frames, cut frames, any chunk size,
  * global and local filters, concurrent writers and a reader, RAM + QS together. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* make_large_trace FILE N [--bare]: record N events (half EvAll, 30 bytes saved; half EvSimple,
  * 10 bytes saved; a Tick every 1000) with the real recorder and save them to FILE. Used to
  * measure the reader on multi-GB files: `evrec info FILE`, `evrec dump FILE > /dev/null`. */

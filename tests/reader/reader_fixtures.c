@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fixtures of the reader tests (see reader_fixtures.h). */
 #include "reader_fixtures.h"
 

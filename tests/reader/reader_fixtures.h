@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test fixtures of the reader tests: a meta-info with every field kind, recording and saving to
  * memory with the real recorder, hand-timed recordings, and an independent chunk walker. */
 #ifndef EVREC_TEST_READER_FIXTURES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Damage sweeps (FORMAT.md section 2): truncate at every byte offset, flip every bit of small
  * files and a sample of bits of a larger one. For each damaged file: no crash or sanitizer
  * report; an error that names an offset inside the file; every record returned equals the

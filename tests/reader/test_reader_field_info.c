@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The FIELD_INFO chunk (format/FORMAT.md section 2): entries written by evrec_save() come back
  * through evrec_reader_field_info(), the meta's field_info and the field visitor; every kind of
  * bad content is reported (deferred, at the end of the stream, with the entry's offset) without

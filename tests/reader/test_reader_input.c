@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Input sources (memory, path, FILE*, pipe), container details (unknown chunks, versions,
  * RUNTIME_ENUMS placement, schema hash and record count checks) and meta-info that the reader
  * must refuse with the offset of the offending item. */

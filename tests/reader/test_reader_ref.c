@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shared/testdata/ccore/ref.bin, written by CCore's own recorder, read as a bare CCore stream:
  * every name, value, class, marker, offset and restored time of the CCORE-NOTES.md table. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Round trip through the real recorder: record every field kind (u8/u16/u32, enum u8/16/32,
  * structs nested 2 deep, enums with names and markers, a run-time enum), save with evrec_save
  * (container) and evrec_save_ex (bare CCore), read back: every field name and value, every enum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Time restoration (FORMAT.md section 5): 64-bit time across several 2^32 wraps, ns with and
  * without time_freq (tick-derived frequency, user tick rate, overrides), the small-step-back rule,
  * and the frequency pre-pass over memory, path, seekable FILE* and a pipe. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A growable memory sink for tests, with optional fault injection. */
 #ifndef EVREC_TEST_MEM_SINK_H
 #define EVREC_TEST_MEM_SINK_H

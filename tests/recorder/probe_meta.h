@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A test event type whose records check themselves: `check` is a function of (source, seq). */
 #ifndef EVREC_TEST_PROBE_META_H
 #define EVREC_TEST_PROBE_META_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The writer reproduces shared/testdata/ccore/ref.bin (written by CCore's own recorder) byte for
  * byte, both from a hand-made native buffer and by recording through the real host path. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Storage of the test port's fake clock and pause hook. */
 #include <stdint.h>
 

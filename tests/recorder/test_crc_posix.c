@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The POSIX port's hardware CRC-32C (three-lane crc32 with lane combination) equals a bitwise
  * reference at every length class, including several lane triples and odd tails. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cyclic (last-is-best) buffer: wraps at every block size, keeps exactly the newest intact
  * records in order, counts what it overwrote, and saves while recording goes on. */
 #include <criterion/criterion.h>

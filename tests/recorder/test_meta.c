@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Meta-info validation: every check of evrec_meta_validate() rejects a broken table. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One-shot trace buffer: exact drop counts, and nothing lost or torn under concurrency. */
 #include <criterion/criterion.h>
 #include <pthread.h>

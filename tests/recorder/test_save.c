@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Save: container header and chunks byte by byte, CRC-32C, sink failures, run-time enums. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DNM=<nm> -DELF=<file> -DPREFIX=<P> -DOUT=<header> [-DAPPEND=1] -P nm_symbols.cmake
 # Writes `#define P_<name> 0x<value>u` and `#define P_<name>_SIZE 0x<size>u` for every defined
 # symbol whose name starts with fw_, as `nm -S` prints them: the expected answers of the symbol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers of the stats tests: record a trace through the generated RTOS catalogue code and the
  * fake-clock recorder (each record at a time the test sets), save it into memory, and analyse it
  * with the reader and evrec_analysis. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The RTOS catalogue as a schema: included by an application schema (tests/stats/app/app.yaml,
  * compiled with -Wall -Wextra -Werror -std=c11 -pedantic -Wconversion), its events keep their ids
  * and names and `evrec stats` finds them next to the application's own events; the display

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec stats` analysis on synthetic traces recorded with the generated RTOS catalogue code
  * and the fake-clock recorder: per-task and per-ISR CPU time, idle, kernel and unknown time
  * must match to the tick (the clock is pinned before every record), with nesting, trace edges,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ELF symbolisation (libelf) against a firmware built by this test's CMake, whose symbol
  * addresses and sizes come from binutils' nm at build time (fw_symbols.h); the Thumb bit of an
  * ARM firmware when arm-none-eabi-gcc is present; and `evrec stats --elf` end to end on a trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The `evrec` command: the command table entry type and helpers shared by the subcommands.
  * Adding a subcommand = one file cmd_<name>.c defining a cli_command_t + one line in main.c. */
 #ifndef EVREC_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting, argument parsing and file opening shared by the subcommands. */
 #include <errno.h>
 #include <getopt.h>

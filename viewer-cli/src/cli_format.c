@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Text output helpers: a growable line buffer, numbers, times and names as the user sees them. */
 #include <stdlib.h>
 #include <string.h>

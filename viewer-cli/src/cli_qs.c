@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by `evrec qs` and `evrec qs-decode` (see cli_qs.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by `evrec qs` and `evrec qs-decode`: the QS id map of a meta-info (with its
  * entry memory) and the host-order record of a packed file record. */
 #ifndef EVREC_CLI_QS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec check FILE --schema S.yaml`: does the recording's meta-info match the schema? Compares
  * the two item by item (evrec_meta_diff) and the schema hashes; explains every difference. */
 #include <getopt.h>

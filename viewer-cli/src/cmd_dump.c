@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec dump FILE`: one aligned line per record: time, event, class, fields, marker. */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec info FILE`: what the file is, its clock, schema hash, event types with their counts,
  * duration, and whether it is intact. */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec qs FILE -o OUT.qs`: convert a recording to a QP/Spy (QS) byte stream that QSPY 7.4
  * reads: the session records (QS_EMPTY, target info with reset, dictionaries), then one
  * application-specific record per recorded event (format/qs/QS.md). */

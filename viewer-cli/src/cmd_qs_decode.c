@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec qs-decode STREAM [--meta FILE.evr] [-o OUT.evr]`: parse a QP/Spy (QS) byte stream (a
  * file, or standard input for a live pipe), resynchronise after damage, count bad checksums and
  * sequence gaps, and print the records (QSPY-style, or like `evrec dump`) or write the events

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec schema FILE`: the meta-info inside a recording, as a YAML schema that evrec-gen accepts
  * (same names, kinds, ids, values, markers, classes, run-time ranges, display attributes: the
  * regenerated tables have the file's schema hash). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec stats FILE`: per event type counts, rates and intervals; with the RTOS catalogue
  * (ports/rtos), CPU time per task and ISR, idle and load, interrupt-disabled spans with their
  * location (symbolised with --elf), waits on synchronisation objects. */

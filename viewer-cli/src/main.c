@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec`: inspect evrec and CCore EventRecorder files. Dispatches to the subcommands of the
  * command table; each lives in its own cmd_<name>.c. */
 #include <string.h>

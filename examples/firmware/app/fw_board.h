@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the example firmware needs from its board (cortex-m/board_mps2.c, riscv/board_virt.c):
  * the timestamp counter and tick hook of the port, a periodic timer interrupt, and sleep. */
 #ifndef FW_BOARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The evrec example firmware: records a main loop and a periodic timer interrupt into a RAM
  * trace buffer, then saves the recording through semihosting to a host file that `evrec info`
  * and `evrec dump` read. The same source builds for every Cortex-M and RISC-V target of the

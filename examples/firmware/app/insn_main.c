@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instruction-count firmware (scripts/insn-count.sh): runs loops of INSN_N records of each kind
  * with nothing else going on (no interrupts), separated by calls to insn_mark(). QEMU run with
  * `-singlestep -d exec,nochain` logs every executed instruction; the script counts those

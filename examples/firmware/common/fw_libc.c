@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* memcpy and memset for a firmware linked without a C library: the compiler emits calls to them
  * for struct copies and for the recorder's __builtin_memcpy/__builtin_memset. Compiled with
  * -fno-tree-loop-distribute-patterns so that GCC does not turn these loops into calls to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Semihosting calls: operation number in r0/a0, pointer to a parameter block in r1/a1. */
 #include "semihost.h"
 

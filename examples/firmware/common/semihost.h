@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Semihosting (Arm "Semihosting for AArch32 and AArch64", also used by RISC-V): the few calls
  * the firmware needs to write a host file and its console, and to end the emulator. Works on
  * QEMU with `-semihosting-config enable=on,target=native` and under a debugger (OpenOCD,

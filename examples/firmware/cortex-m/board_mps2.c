@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Board glue of the example firmware for Arm MPS2 (AN385/AN386 and, for size builds, any
  * Cortex-M): 25 MHz core and peripheral clock; SysTick at FW_SYSTICK_HZ drives the port's tick
  * hook; CMSDK APB TIMER0 (0x40000000, IRQ 8) is the application's periodic interrupt; CMSDK

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Start-up code of the example firmware for every Cortex-M: vector table, Reset_Handler that
  * copies .data, zeroes .bss and calls main(), and a default handler that reports a fault
  * through semihosting (so that a crash under QEMU ends the run instead of hanging it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Board glue of the example firmware for the QEMU RISC-V `virt` machine (and, for size builds,
  * any RV32/RV64 core with a CLINT): the CLINT machine timer (mtime at 10 MHz) interrupts
  * FW_TIMER_HZ times per second; each interrupt runs the port's tick hook (EventControl Tick at

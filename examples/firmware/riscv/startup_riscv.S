@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Start-up code of the example firmware for RISC-V in machine mode (RV32 and RV64): global and
  * stack pointers, trap vector, .bss cleared, main(). The image runs from RAM (QEMU `virt` loads
  * it there), so .data needs no copy. The trap entry saves the caller-saved registers and calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The most frequent values of address fields (`format: address`, and the catalogue's
  * IntControl.caller), for symbolisation by the caller. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The catalogue contract: which events of a meta-info are the RTOS catalogue's (by struct name)
  * and where their fields are (by field name). See ports/rtos/README.md. */
 #include <stdio.h>

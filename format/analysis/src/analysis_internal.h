@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Private declarations shared by the analysis files (format/analysis/src/analysis_*.c). */
 #ifndef EVREC_ANALYSIS_INTERNAL_H
 #define EVREC_ANALYSIS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A small u64 -> u32 hash map and array growth for the analysis tables. */
 #include <stdlib.h>
 #include <string.h>

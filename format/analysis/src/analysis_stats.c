@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The analysis object: per-event numbers for any file, and the dispatch of the catalogue's
  * records to the CPU, interrupt and sync accounting. */
 #include <stdarg.h>

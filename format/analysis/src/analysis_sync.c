@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Interrupt-disabled spans (seed 004's IntControl types 7/8/39/40) and waits on
  * synchronisation objects (CCore-style Block/Unblock/Timeout, seed 003). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Target addresses to function+offset from an ELF symbol table, read with libelf. */
 #include <errno.h>
 #include <fcntl.h>

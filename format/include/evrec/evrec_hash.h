@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_hash.h
  * @brief The schema hash: xxHash64 (seed 0) of the canonical meta-info (format/FORMAT.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_reader.h
  * @brief Host-side reader of evrec files (the container of format/FORMAT.md) and of bare CCore

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evrec events back from QS application-specific records, using the meta-info and the id map
  * (QS.md "Event records", "Mapping"). Host code. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QS dictionaries learnt from the stream: target info, OBJ/FUN/SIG/ENUM/USR dictionary records
  * (seed 000 "dictionary trace records"; QS-NOTES.md "Record ids"). Host code. */
 #include <stdlib.h>

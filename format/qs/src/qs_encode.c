@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QS frames, event records and session records (seed 000 "Application-Specific Record
  * Representation", "Data Elements", dictionaries; QS-NOTES.md; QS.md for the mapping). */
 #include <string.h>

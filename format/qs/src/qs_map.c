@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The deterministic mapping of a meta-info to QS record ids, enum groups and local-filter ids
  * (QS.md "Mapping"; QS-NOTES.md "Record ids": only 100..123 are usable). */
 #include <string.h>

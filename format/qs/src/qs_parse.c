@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QS stream parser: un-escape, checksum, resynchronise at the next flag, sequence gaps
  * (seed 001 "Q-SPY transmission protocol"; QSPY 7.4 rules in QS-NOTES.md "QSPY output"). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QS record payloads: target info and application-specific records with format-tagged elements
  * (QS-NOTES.md "Target info", "Application-specific record"; seed 000 "Data Elements"). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_cortex_m.h
  * @brief Services of the Cortex-M port: enabling the timestamp counter and the SysTick tick hook

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (Cortex-M port)
  * @brief Hot-path macros of the Cortex-M port: timestamp, its frequency, allocation safety.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M port: enabling the timestamp counters (DWT CYCCNT, SysTick). */
 #include "evrec_cortex_m.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M port: the SysTick tick hook (period count for the SysTick clock, EventControl Tick). */
 #include "evrec_cortex_m.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (null port)
  * @brief A port that compiles anywhere: every timestamp is 0, frequency unknown. Use it to build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (POSIX port)
  * @brief Hot-path macros of the POSIX host port: timestamp, spin hint.

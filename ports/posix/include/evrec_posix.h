@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_posix.h
  * @brief Host services of the POSIX port: timestamp frequency and the tick thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* POSIX port: frequency of the timestamp counter (TSC calibration on x86). */
 #include <time.h>
 

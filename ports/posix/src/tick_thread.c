@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* POSIX port: the tick thread (HCore TickTask, seed 003). */
 #include <errno.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (RISC-V port)
  * @brief Hot-path macros of the RISC-V port (RV32 and RV64): timestamp, its frequency,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_riscv.h
  * @brief Services of the RISC-V port: the machine-timer tick hook (seed 003, XCore: "tick() ...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V port: the machine-timer tick hook (re-arm mtimecmp, EventControl Tick). */
 #include "evrec_riscv.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (template port)
  * @brief Copy this folder to ports/<yours>/ and fill in the macros. Nothing in the core changes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_atomic.h
  * @brief The few atomic operations the recorder needs, on C11 atomics or on a port's critical

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_config.h
  * @brief Compile-time knobs of the recorder, each with an `#ifndef` default.

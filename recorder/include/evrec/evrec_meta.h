@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_meta.h
  * @brief The meta-info model: enums, structs, fields, events and markers, as static const tables.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_recorder.h
  * @brief The trace buffer (recorder), the host it attaches to, and the record path.

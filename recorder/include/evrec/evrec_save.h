@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_save.h
  * @brief Save a stopped recording through a user write callback: the evrec container around the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_status.h
  * @brief The one status enum of evrec, shared by every module.

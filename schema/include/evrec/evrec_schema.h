@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_schema.h
  * @brief The schema language on the host, as a library (`evrec_schema`, libyaml): load a YAML

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Instructions executed per event by the QS encode path on a Cortex-M4 (QEMU mps2-an386).
 #
 #   tests/qs/m4/qs-insn-count.sh [-O LEVEL] [-c CPU] [-m MACHINE]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instructions executed by the QS encode path on a Cortex-M (counted under QEMU by
  * tests/qs/m4/qs-insn-count.sh): a 3-field event (u8, u16, u32) sent with
  * evrec_qs_tx_event_ex() into the transmit ring without a lock and with a PRIMASK lock, encoded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test port: the timestamp comes from a variable the test sets (pins time for golden output). */
 #ifndef EVREC_PORT_H
 #define EVREC_PORT_H

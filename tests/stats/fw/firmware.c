@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A tiny "firmware" for the symbol tests: a few functions with bodies long enough to take an
  * offset into, and a data object. Built for the host and, when present, with arm-none-eabi-gcc
  * (Thumb). Never run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_analysis.h
  * @brief Host analysis of a recording: per-event counts, rates and intervals for any file, and,

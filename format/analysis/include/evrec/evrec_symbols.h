@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_symbols.h
  * @brief Target addresses to `function+offset`, from the symbol table of the firmware's ELF file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_qs.h
  * @brief QP/Spy (QS) encoder: evrec events as QS application-specific records in HDLC-like

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_qs_decode.h
  * @brief Host-side QS decoder: a generic QS stream parser (frames, sequence gaps, bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_qs_record.h
  * @brief Record one event into the RAM trace buffer, the live QS stream, or both, with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_qs_tx.h
  * @brief Live QS emission on the target: a transmit ring of whole frames with last-is-best
