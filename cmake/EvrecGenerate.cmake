@@ -11,11 +11,14 @@
 #               the line `schema: NAME` of the file when CMake configures; the generator checks
 #               it (--expect-name), so renaming a schema asks for a CMake re-run.
 #   RECORDER    the recorder library the generated code records through (its headers and the
-#               port's evrec_port.h come with it). Default: evrec_recorder.
+#               port's evrec_port.h come with it). Default: evrec::recorder (the POSIX recorder
+#               on a host, the EVREC_PORT recorder in a firmware build).
 #
 # Dependencies: the files are regenerated when the schema, any file it includes (listed by the
-# generator in a depfile) or the generator itself changes. When cross-compiling, the generator
-# is the host program EVREC_GEN_EXECUTABLE (found on PATH by default).
+# generator in a depfile) or the generator itself changes. The generator is the one built in the
+# same tree, else the installed package's (evrec::evrec-gen); when cross-compiling, the host
+# program EVREC_GEN_EXECUTABLE (found on the PATH by default). Schemas may include the shipped
+# RTOS catalogue by name (`include: [rtos.yaml]`).
 #
 # Example:
 #   evrec_generate(app_events SCHEMA events.yaml)
@@ -50,29 +53,52 @@ function(evrec_generate target)
   endif()
 
   if(TARGET evrec-gen AND NOT CMAKE_CROSSCOMPILING)
-    set(gen "$<TARGET_FILE:evrec-gen>")
+    set(gen "$<TARGET_FILE:evrec-gen>")        # built in this tree
     set(gen_dep evrec-gen)
+  elseif(TARGET evrec::evrec-gen AND NOT CMAKE_CROSSCOMPILING)
+    set(gen "$<TARGET_FILE:evrec::evrec-gen>") # an installed package (find_package(evrec))
+    set(gen_dep "$<TARGET_FILE:evrec::evrec-gen>")
   else()
-    find_program(EVREC_GEN_EXECUTABLE evrec-gen REQUIRED)
+    # Cross-compiling: a host program, never built for the target. Found on the PATH (or
+    # CMAKE_PROGRAM_PATH / CMAKE_PREFIX_PATH of an installed evrec), or given as
+    # -DEVREC_GEN_EXECUTABLE=/path/to/evrec-gen.
+    find_program(EVREC_GEN_EXECUTABLE evrec-gen NO_CMAKE_FIND_ROOT_PATH)
+    if(NOT EVREC_GEN_EXECUTABLE)
+      message(FATAL_ERROR "evrec_generate(${target}): no host evrec-gen found. Install evrec on the "
+                          "build machine (cmake --install, or the .deb) and put its bin/ on the PATH, "
+                          "or pass -DEVREC_GEN_EXECUTABLE=/path/to/evrec-gen")
+    endif()
     set(gen "${EVREC_GEN_EXECUTABLE}")
     set(gen_dep "${EVREC_GEN_EXECUTABLE}")
   endif()
+  # The shipped catalogue, so that `include: [rtos.yaml]` is found (evrec-gen -I): next to this
+  # file's folder in the source tree (ports/rtos), or in share/evrec of an installation (this
+  # file is share/evrec/cmake/EvrecGenerate.cmake there).
+  set(incdirs)
+  foreach(dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../ports/rtos" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/..")
+    if(EXISTS "${dir}/rtos.yaml")
+      get_filename_component(dir "${dir}" ABSOLUTE)
+      set(incdirs -I "${dir}")
+      break()
+    endif()
+  endforeach()
 
   set(h "${outdir}/${name}_events.h")
   set(c "${outdir}/${name}_events.c")
   set(d "${outdir}/${name}_events.d")
   add_custom_command(
     OUTPUT "${h}" "${c}"
-    COMMAND "${gen}" "${schema}" -o "${outdir}" --depfile "${d}" --expect-name "${name}"
+    COMMAND "${gen}" "${schema}" -o "${outdir}" ${incdirs} --depfile "${d}" --expect-name "${name}"
     DEPENDS "${schema}" ${gen_dep}
     DEPFILE "${d}"
     COMMENT "evrec-gen ${G_SCHEMA} -> ${name}_events.h, ${name}_events.c"
     VERBATIM)
 
   if(NOT G_RECORDER)
-    set(G_RECORDER evrec_recorder)
+    set(G_RECORDER evrec::recorder)
   endif()
   add_library(${target} STATIC "${c}" "${h}")
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${outdir}>")
-  target_link_libraries(${target} PUBLIC ${G_RECORDER} evrec_gen_runtime)
+  target_link_libraries(${target} PUBLIC ${G_RECORDER} evrec::gen_runtime)
 endfunction()
+

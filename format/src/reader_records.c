@@ -2,7 +2,7 @@
 /* Record iteration and time restoration (FORMAT.md section 5; CCORE-NOTES.md "Time"). */
 #include <stdlib.h>
 
-#include "evrec/evrec_save.h"
+#include "evrec/evrec_container.h"
 #include "reader_internal.h"
 
 /* A 32-bit step of at least 2^32 - 2^30 is a small step back, not a near-full wrap. */

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "evrec/evrec_save.h"
+#include "evrec/evrec_container.h"
 #include "reader_internal.h"
 
 /* Bytes asked from a bare CCore file at a time. */

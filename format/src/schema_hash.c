@@ -3,7 +3,7 @@
 #include <xxhash.h>
 
 #include "evrec/evrec_hash.h"
-#include "evrec/evrec_save.h"
+#include "evrec/evrec_container.h"
 
 static int hash_write(void *ctx, const void *data, size_t len)
 {

@@ -13,7 +13,6 @@
 #include "evrec/evrec_meta.h"
 
 /** Version of the generator, printed in the banner of every generated file. */
-#define GEN_VERSION "1.0"
 /** Generator ABI written into generated headers; must equal EVREC_GEN_ABI of evrec_gen.h. */
 #define GEN_ABI 2
 /** Column limit of the generated code (schema/.clang-format). */
@@ -173,8 +172,19 @@ typedef struct gen_schema {
     size_t ident_count, ident_cap;
     gen_diags_t diags;
     int incomplete; /* a file could not be loaded: do not report unknown names */
+    const char *const *include_dirs; /* searched for includes not found next to their includer */
+    size_t include_dir_count;        /* at most GEN_MAX_INCLUDE_DIRS are used */
     uint64_t hash;
 } gen_schema_t;
+
+/** Most include directories (evrec-gen -I) a schema load searches. */
+#define GEN_MAX_INCLUDE_DIRS 32
+
+/** The directories that hold the shipped catalogue (ports/rtos/rtos.yaml), searched after the
+ * -I directories: `<directory of this program>/../share/evrec` of an installation (relative path
+ * fixed at build time), then the source tree's ports/rtos when this program runs from the build
+ * tree. Fills at most `max` entries (static strings) and returns how many exist. */
+size_t gen_catalogue_dirs(const char **dirs, size_t max);
 
 /** Load `path` and everything it includes, check it, fill the model. Errors go to s->diags.
  * @return 0 when the schema is usable (no error at all). */

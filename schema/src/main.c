@@ -7,18 +7,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evrec/evrec_container.h"
 #include "gen_internal.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: evrec-gen SCHEMA.yaml [-o DIR] [--depfile FILE]\n"
+    fputs("usage: evrec-gen SCHEMA.yaml [-o DIR] [-I DIR]... [--depfile FILE]\n"
           "Writes DIR/NAME_events.h and DIR/NAME_events.c for the schema named NAME.\n"
           "  -o, --output DIR     output directory (default: the current directory)\n"
           "  -d, --depfile FILE   also write a Makefile-syntax dependency file listing the\n"
           "                       schema and every file it includes (CMake DEPFILE, Ninja)\n"
+          "  -I, --include-dir DIR  look for included schemas in DIR when they are not next to\n"
+          "                       the file that includes them (in order; then the shipped\n"
+          "                       catalogue, so that `include: [rtos.yaml]` works)\n"
           "      --expect-name N  fail unless the schema is named N (build systems)\n"
           "  -h, --help           this text\n"
-          "  -V, --version        print the generator version\n"
+          "  -V, --version        print evrec's version, the generator ABI and the file\n"
+          "                       format version\n"
           "Schema errors are printed as file:line:column: error: message; exit status 1.\n",
           out);
 }
@@ -44,18 +49,31 @@ int main(int argc, char **argv)
                                          {"expect-name", required_argument, NULL, 'n'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
+                                         {"include-dir", required_argument, NULL, 'I'},
                                          {NULL, 0, NULL, 0}};
     const char *outdir = ".";
     const char *depfile = NULL;
     const char *expect_name = NULL;
+    const char *include_dirs[GEN_MAX_INCLUDE_DIRS];
+    size_t include_dir_count = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:d:hV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:d:I:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': outdir = optarg; break;
         case 'd': depfile = optarg; break;
         case 'n': expect_name = optarg; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("evrec-gen %s (generator ABI %d)\n", GEN_VERSION, GEN_ABI); return 0;
+        case 'V':
+            printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
+                   EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR);
+            return 0;
+        case 'I':
+            if (include_dir_count == GEN_MAX_INCLUDE_DIRS) {
+                fprintf(stderr, "evrec-gen: more than %d -I directories\n", GEN_MAX_INCLUDE_DIRS);
+                return 2;
+            }
+            include_dirs[include_dir_count++] = optarg;
+            break;
         default: usage(stderr); return 2;
         }
     }
@@ -70,6 +88,8 @@ int main(int argc, char **argv)
 
     gen_schema_t s;
     memset(&s, 0, sizeof s);
+    s.include_dirs = include_dirs;
+    s.include_dir_count = include_dir_count;
     int rc = gen_schema_load(&s, schema_path);
     if (rc == 0 && expect_name && strcmp(s.name, expect_name) != 0) {
         gen_error(&s, s.name_pos,

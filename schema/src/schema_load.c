@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gen_internal.h"
 
@@ -765,6 +766,35 @@ static char *join_path(const char *including, const char *inc)
     return p;
 }
 
+/* The file an `include:` names: next to the including file when it is there (or the path is
+ * absolute), else the first of the include directories (evrec-gen -I, then the catalogue
+ * directory of the installation, gen_catalogue_dirs()) that has it. Not found anywhere: the path
+ * next to the including file, whose opening then reports the error. */
+static char *resolve_include(const gen_schema_t *s, const char *including, const char *inc)
+{
+    char *near = join_path(including, inc);
+    if (inc[0] == '/' || access(near, F_OK) == 0) {
+        return near;
+    }
+    const char *dirs[GEN_MAX_INCLUDE_DIRS + 4];
+    size_t n = 0;
+    for (size_t i = 0; i < s->include_dir_count && n < GEN_MAX_INCLUDE_DIRS; i++) {
+        dirs[n++] = s->include_dirs[i];
+    }
+    n += gen_catalogue_dirs(dirs + n, 4);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(dirs[i]) + strlen(inc) + 2;
+        char *cand = gen_xmalloc(len);
+        snprintf(cand, len, "%s/%s", dirs[i], inc);
+        if (access(cand, F_OK) == 0) {
+            free(near);
+            return cand;
+        }
+        free(cand);
+    }
+    return near;
+}
+
 static void parse_list(ctx_t *c, const yaml_node_t *n, const char *what,
                        void (*each)(ctx_t *, const yaml_node_t *, int), int arg)
 {
@@ -834,7 +864,7 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
                 gen_error(s, pos_of(c, in), "empty include path");
                 continue;
             }
-            char *path = join_path(s->files[c->file].path, inc);
+            char *path = resolve_include(s, s->files[c->file].path, inc);
             load_file(s, stack, path, inc, pos_of(c, in), 0);
             free(path);
         }

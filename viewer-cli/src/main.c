@@ -3,6 +3,7 @@
  * command table; each lives in its own cmd_<name>.c. */
 #include <string.h>
 
+#include "evrec/evrec_container.h"
 #include "cli.h"
 #include "cli_qs.h"
 
@@ -64,7 +65,8 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("evrec %s\n", EVREC_VERSION);
+        printf("evrec %s (file format %u.%u, reads CCore EventRecorder streams)\n", EVREC_VERSION,
+               EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR);
         return CLI_OK;
     }
     if (strcmp(cmd, "help") == 0) {

@@ -19,7 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The port's evrec_port.h says whether the core has atomics. A host program that only reads
+ * files (evrec_reader.h, evrec_meta.h) needs no port: without one on the include path the C11
+ * atomics of every host are taken. (`__has_include` is in GCC >= 5 and clang.) */
+#if defined(__has_include)
+#if __has_include("evrec_port.h")
 #include "evrec_port.h"
+#endif
+#else
+#include "evrec_port.h"
+#endif
 
 #ifndef EVREC_PORT_HAS_ATOMICS
 #define EVREC_PORT_HAS_ATOMICS 1

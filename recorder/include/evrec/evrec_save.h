@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "evrec/evrec_config.h"
+#include "evrec/evrec_container.h"
 #include "evrec/evrec_meta.h"
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_status.h"
@@ -26,34 +27,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Container magic, 8 bytes: "EVRC" then CR LF SUB LF (catches text-mode transfers, as PNG). */
-#define EVREC_MAGIC "EVRC\r\n\032\n"
-/** Container format version written by this build. */
-#define EVREC_FORMAT_MAJOR 1u
-#define EVREC_FORMAT_MINOR 0u
-/** Container header size, bytes. */
-#define EVREC_HEADER_SIZE 48u
-/** Chunk header size, bytes: u32 type<<24|length, u32 CRC-32C. */
-#define EVREC_CHUNK_HEADER_SIZE 8u
-
-/** Chunk types of the container (format/FORMAT.md, "Chunks"). */
-enum evrec_chunk_type {
-    EVREC_CHUNK_END = 0,    /**< last chunk, empty */
-    EVREC_CHUNK_STREAM = 1, /**< the next bytes of the CCore stream */
-    EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
-    EVREC_CHUNK_FIELD_INFO = 3 /**< field display attributes (format/FORMAT.md section 2) */
-};
-
-/**
- * @brief Where saved bytes go. `write` is called with consecutive pieces of the file.
- * It returns 0 when all `len` bytes were taken, non-zero on failure (save then stops with
- * EVREC_E_IO). `ctx` is passed through untouched.
- */
-typedef struct evrec_sink {
-    int (*write)(void *ctx, const void *data, size_t len);
-    void *ctx;
-} evrec_sink_t;
 
 /** @brief Options of evrec_save_ex(). Zero-initialise for the defaults. */
 typedef struct evrec_save_options {
@@ -97,24 +70,6 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
  */
 evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,
                               size_t size, const evrec_sink_t *sink);
-
-/**
- * @brief Write the canonical meta-info whose xxHash64 is the schema hash (format/FORMAT.md
- * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
- * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...).
- * @param[in] meta the tables. @param[in] sink receives the bytes (a hash state, typically).
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_IO sink failure.
- * **Context:** thread.
- */
-evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink);
-
-/**
- * @brief CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) update, as used by the container.
- * @param crc the value so far (0 for a fresh start). @param[in] data bytes. @param len bytes.
- * @return the updated CRC (pre- and post-inverted internally; chainable).
- * Known answer: "123456789" gives 0xE3069283. **Context:** pure; any.
- */
-uint32_t evrec_crc32c(uint32_t crc, const void *data, size_t len);
 
 #ifdef __cplusplus
 }
