@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Cross builds of the recorder and the example firmware for the MCU matrix, with the table of
-# ROM, RAM and instructions per record (issue 5, part 3).
+# ROM, RAM and instructions per record (ports/PORTING.md).
 #
 #   scripts/cross-build.sh [-d DIR] [-t "TARGETS"] [-O "OPTS"] [-g EVREC_GEN] [-c]
 #
@@ -9,7 +9,7 @@
 #   -t TARGETS  default "cortex-m0plus cortex-m3 cortex-m4 cortex-m33 rv32imac rv64imac"
 #   -O OPTS     default "-Os -O2"
 #   -g GEN      the host evrec-gen; default: built in DIR/build-cross-host (needs libyaml)
-#   -c          check the budgets of issue 5 on Cortex-M4: core ROM <= 2048 B at -Os and
+#   -c          check the budgets on Cortex-M4: core ROM <= 2048 B at -Os and
 #               3-field record <= 40 instructions at -O2 (exit 1 on a miss; 77 when
 #               qemu-system-arm is missing), RAM beyond the trace buffer <= 64 B (printed; a miss
 #               fails only with -r, because it is decided by the core's structs)

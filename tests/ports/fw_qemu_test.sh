@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The example firmware on an emulated MCU (issue 5, part 4): build examples/firmware for CPU with
+# The example firmware on an emulated MCU: build examples/firmware for CPU with
 # timestamp source CLOCK, run it on QEMU's mps2-an385 (Cortex-M3; ARMv6-M code runs on it
 # unchanged), let it save its recording through semihosting, and check the file with
 # `evrec info` and `evrec dump`: event names (static and run-time enums), counts equal to what
