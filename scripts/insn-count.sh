@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Instructions executed per record, measured on QEMU (issue 5, part 3).
+# Instructions executed per record, measured on QEMU (ports/PORTING.md).
 #
 #   scripts/insn-count.sh [-m MACHINE] [-q QEMU] [-n N] [-k] ELF
 #

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* evrec-demo: a multi-threaded camera pipeline (seed 004) that records its frames, queues and
- * locks with evrec, then saves the trace (seed 003 stream in the evrec container).
+/* evrec-demo: a multi-threaded camera pipeline (as in the ThreadX logger write-up, stages.h) that
+ * records its frames, queues and locks with evrec, then saves the trace (the CCore EventRecorder
+ * stream in the evrec container, format/FORMAT.md).
  *
  *   evrec-demo [-o FILE] [--frames N] [--buffer BYTES] [--tick-hz HZ] [--stages N] [--fps N]
  *              [--qs FILE [--qs-ring BYTES] [--qs-baud N]]

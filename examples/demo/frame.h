@@ -27,7 +27,7 @@
 typedef struct demo_frame {
     uint32_t number;        /**< frame number, from 0 */
     int hashed;             /**< 1 when the process stage set `hash` */
-    uint64_t hash;          /**< XXH64 (seed 0) of the pixels, set by the process stage */
+    uint64_t hash;          /**< XXH64(pixels, bytes, 0), set by the process stage */
     uint32_t encoded_bytes; /**< bytes of `encoded`; 0 = not encoded (the sink reads pixels) */
     uint8_t *pixels;        /**< DEMO_FRAME_BYTES, owned by the pool */
     uint8_t *encoded;       /**< DEMO_ENCODED_MAX, owned by the pool */

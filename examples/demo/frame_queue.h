@@ -6,9 +6,9 @@
  * with the depth after it (QueueEvent), every sleep on a condvar and its wake-up (QueueWait),
  * and a Wake event when an operation signalled a sleeping thread.
  *
- * This is the queue each stage of seed 004's pipeline blocks on ("These threads would block on
- * a queue for work to do"). A NULL frame pointer is a legal item: the pipeline uses it as the
- * end-of-stream token.
+ * This is the queue each stage of the ThreadX logger write-up's pipeline blocks on ("These threads
+ * would block on a queue for work to do"; see stages.h). A NULL frame pointer is a legal item: the
+ * pipeline uses it as the end-of-stream token.
  */
 #ifndef DEMO_FRAME_QUEUE_H
 #define DEMO_FRAME_QUEUE_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file stages.h
- * @brief The camera pipeline of the demo (seed 004_aec00caaa2a95ef2.txt, "Why a context switch
- * logger?"): one thread per stage, frames handed on through bounded queues, buffers recycled
- * through a free pool.
+ * @brief The camera pipeline of the demo (the video pipeline of "Debugging Threading issues in
+ * ThreadX circa 2011", blog.coffeetocode.com, "Why a context switch logger?"): one thread per
+ * stage, frames handed on through bounded queues, buffers recycled through a free pool.
  *
  * ```
  *   FreePool --> capture --ToProcess--> process --ToEncode--> encode --ToSink--> sink --+

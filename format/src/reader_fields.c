@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Field walk, enum value names and event markers (seed 003: "By convention, the marker from an
- * enum field with a non-null markers is used to mark an event. The field with the name type is
- * preferred over others."). */
+/* Field walk, enum value names and event markers (CCore's EventRecorder documentation: "By
+ * convention, the marker from an enum field with a non-null markers is used to mark an event.
+ * The field with the name type is preferred over others."). */
 #include "reader_internal.h"
 
 const char *evrec_marker_name(uint8_t marker)

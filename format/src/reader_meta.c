@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Parse the CCore MetaInfo (seed 003 "Binary output", CCORE-NOTES.md "File grammar") into host
+/* Parse the CCore MetaInfo (FORMAT.md section 3, as CCore's EventRecorder.cpp writes it) into host
  * tables, check every count, id and length, attach the run-time enum ranges of the RUNTIME_ENUMS
  * chunk (FORMAT.md section 2) and recompute the schema hash (section 4). */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Record iteration and time restoration (FORMAT.md section 5; CCORE-NOTES.md "Time"). */
+/* Record iteration and time restoration (FORMAT.md section 5; EventView's 64-bit time rule). */
 #include <stdlib.h>
 
 #include "evrec/evrec_container.h"

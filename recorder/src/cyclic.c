@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Cyclic (last-is-best) trace buffer: a ring of power-of-two blocks (seed 004's ThreadX logger
+/* Cyclic (last-is-best) trace buffer: a ring of power-of-two blocks (the ThreadX logger's ring
  * and QS's last-is-best policy, lock-free). See evrec_recorder_init_cyclic().
  *
  * Positions are virtual bytes: block number * block_size + offset. Block numbers run modulo

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Meta-info checks and sizes, and the shared EventControl tables (seed 003, CCORE-NOTES.md). */
+/* Meta-info checks and sizes, and the shared EventControl tables (CCore EventRecorder.h). */
 #include "evrec/evrec_meta.h"
 
 const evrec_enum_value_t evrec_control_enum_values[4] = {EVREC_CONTROL_ENUM_VALUES};

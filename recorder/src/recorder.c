@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The trace buffer, its host (attach/detach) and the record path (CCore EventRecorderHost and
- * EventRecorder, seed 003). One atomic fetch-and-add per record; see evrec_recorder.h. */
+ * EventRecorder). One atomic fetch-and-add per record; see evrec_recorder.h. */
 #include "recorder_internal.h"
 
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Run-time enum value names (CCore EventEnumValue, seed 003): lock-free allocation. */
+/* Run-time enum value names (CCore EventEnumValue, EventRecorder.h): lock-free allocation. */
 #include "evrec/evrec_meta.h"
 
 evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,

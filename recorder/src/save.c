@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Save: the CCore stream (seed 003 "Binary output", CCORE-NOTES.md "File grammar"), big-endian,
+/* Save: the CCore stream (FORMAT.md section 3, as CCore's EventRecorder.cpp writes it), big-endian,
  * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
 #include "evrec/evrec_save.h"
@@ -104,7 +104,7 @@ static void put_string(out_t *o, const char *s)
     put(o, s, len);
 }
 
-/* ---- meta-info (CCORE-NOTES.md "File grammar": MetaInfo) ---- */
+/* ---- meta-info (FORMAT.md section 3: MetaInfo) ---- */
 
 static uint32_t runtime_count(const evrec_runtime_enum_t *r)
 {

@@ -13,7 +13,7 @@
 
 #include "reader_fixtures.h"
 
-#define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
+#define REF_PATH EVREC_TEST_DATA "/ccore/ref.bin"
 
 /* Child processes: tests/cli/cli_run.c. */
 typedef cli_run_t run_t;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `evrec qs` and `evrec qs-decode` end to end: the shared QS test vector decodes to QSPY 7.4's
- * own lines; a demo recording converted to QS decodes with every record named and no error,
+/* `evrec qs` and `evrec qs-decode` end to end: the QS test vector (tests/data/qs) decodes to
+ * QSPY 7.4's own lines; a demo recording converted to QS decodes with every record named and no error,
  * and back to the same records; the demo's live QS stream (--qs) decodes to the RAM file's
  * records; a lossy live stream reports its losses and keeps only intact records; damage and a
  * cut stream are reported with offsets; bad usage exits 2. Runs the built binaries. */
@@ -19,8 +19,8 @@
 
 #include "evrec/evrec_reader.h"
 
-#define SAMPLE EVREC_SHARED_DIR "/testdata/qs/sample.bin"
-#define SAMPLE_TXT EVREC_SHARED_DIR "/testdata/qs/sample.qspy.txt"
+#define SAMPLE EVREC_TEST_DATA "/qs/sample.bin"
+#define SAMPLE_TXT EVREC_TEST_DATA "/qs/sample.qspy.txt"
 
 /* Child processes (standard input from a file or /dev/null): tests/cli/cli_run.c. */
 typedef cli_run_t proc_t;
@@ -160,7 +160,7 @@ static void assert_subsequence(const recs_t *part, const recs_t *all)
     }
 }
 
-/* ---- the shared test vector (not evrec-made) ----------------------------------------------- */
+/* ---- the QSPY test vector (not evrec-made) ------------------------------------------------- */
 
 /* QSPY's lines for sample.bin: the body between "File Opened" and the blank line. */
 static char *qspy_body(void)

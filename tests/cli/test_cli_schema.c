@@ -15,7 +15,7 @@
 #include "evrec/evrec_save.h"
 
 #define FULL_YAML GEN_TEST_DIR "/pass/full/full.yaml"
-#define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
+#define REF_PATH EVREC_TEST_DATA "/ccore/ref.bin"
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
 

@@ -35,7 +35,7 @@ static void check_fail(const char *name)
     free(out);
 }
 
-/* The cases of the issue, in its order. */
+/* One test per kind of schema error of schema/SCHEMA.md section 4 (schemas in tests/gen/fail/). */
 Test(gen_errors, yaml_syntax) { check_fail("yaml_syntax"); }
 Test(gen_errors, unknown_key) { check_fail("unknown_key"); }
 Test(gen_errors, duplicate_name) { check_fail("duplicate_name"); }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Property: for seeded random valid schemas, schema -> evrec-gen -> compile -> record every event
- * type -> save -> `evrec schema` -> evrec-gen again gives byte-identical generated files.
+/* Property: for random valid schemas (one per case number), schema -> evrec-gen -> compile ->
+ * record every event type -> save -> `evrec schema` -> evrec-gen again gives byte-identical
+ * generated files.
  *
  * The random schemas use every feature a recording carries: enums of the three widths with
  * markers, values anywhere in their range, run-time ranges (with a name given while recording, so
@@ -11,8 +12,9 @@
  * structs and events; values written out of order; several files), which `evrec schema` says it
  * cannot recover (tests/cli/test_cli_schema.c).
  *
- * Reproducible: EVREC_PROPERTY_SEED=<n> picks the first seed (default 1), EVREC_PROPERTY_COUNT the
- * number of schemas (default 20). A failure prints the seed and keeps its directory. */
+ * Reproducible: a case number starts the random generator. EVREC_PROPERTY_FIRST=<n> picks the
+ * first case (default 1), EVREC_PROPERTY_COUNT the number of schemas (default 20). A failure
+ * prints its case number and keeps its directory. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -378,10 +380,10 @@ static int same_file(const char *a, const char *b)
     return same;
 }
 
-/* One seed; returns 0 when the property holds, else prints why (with the seed). */
-static int one(uint64_t seed, const char *dir)
+/* One case; returns 0 when the property holds, else prints why (with the case number). */
+static int one(uint64_t case_no, const char *dir)
 {
-    rng_state = seed;
+    rng_state = case_no;
     rschema_t s;
     random_schema(&s);
     char path[8192], log[8192];
@@ -398,25 +400,25 @@ static int one(uint64_t seed, const char *dir)
     free(d.p);
     int rc;
     if ((rc = sh(log, "cd '%s/a' && '%s' prop.yaml -o gen", dir, EVREC_GEN_EXE)) != 0) {
-        cr_log_error("seed %" PRIu64 ": evrec-gen refuses the random schema (exit %d); see %s", seed, rc, dir);
+        cr_log_error("case %" PRIu64 ": evrec-gen refuses the random schema (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
     if ((rc = sh(log, "cd '%s/a' && %s %s -std=c11 -Wall -Wextra -Werror -I gen %s drv.c gen/prop_events.c -o drv %s",
                  dir, PROP_CC, PROP_CFLAGS, PROP_INCLUDES, PROP_LIBS)) != 0) {
-        cr_log_error("seed %" PRIu64 ": the generated code does not compile (exit %d); see %s", seed, rc, dir);
+        cr_log_error("case %" PRIu64 ": the generated code does not compile (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
     if ((rc = sh(log, "cd '%s/a' && ./drv rec.evr", dir)) != 0) {
-        cr_log_error("seed %" PRIu64 ": the recording program failed (exit %d); see %s", seed, rc, dir);
+        cr_log_error("case %" PRIu64 ": the recording program failed (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
     if ((rc = sh(log, "cd '%s' && '%s' schema --name prop --version 1.0 -o b/prop.yaml a/rec.evr", dir,
                  EVREC_CLI_PATH)) != 0) {
-        cr_log_error("seed %" PRIu64 ": evrec schema failed (exit %d); see %s", seed, rc, dir);
+        cr_log_error("case %" PRIu64 ": evrec schema failed (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
     if ((rc = sh(log, "cd '%s/b' && '%s' prop.yaml -o gen", dir, EVREC_GEN_EXE)) != 0) {
-        cr_log_error("seed %" PRIu64 ": evrec-gen refuses the recovered schema (exit %d); see %s", seed, rc, dir);
+        cr_log_error("case %" PRIu64 ": evrec-gen refuses the recovered schema (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
     static const char *const files[] = {"prop_events.h", "prop_events.c"};
@@ -425,9 +427,9 @@ static int one(uint64_t seed, const char *dir)
         snprintf(a, sizeof a, "%s/a/gen/%s", dir, files[i]);
         snprintf(b, sizeof b, "%s/b/gen/%s", dir, files[i]);
         if (!same_file(a, b)) {
-            cr_log_error("seed %" PRIu64 ": %s differs after the round trip: diff %s %s (schemas %s/a/prop.yaml, "
+            cr_log_error("case %" PRIu64 ": %s differs after the round trip: diff %s %s (schemas %s/a/prop.yaml, "
                          "%s/b/prop.yaml)",
-                         seed, files[i], a, b, dir, dir);
+                         case_no, files[i], a, b, dir, dir);
             return -1;
         }
     }
@@ -436,25 +438,25 @@ static int one(uint64_t seed, const char *dir)
 
 Test(gen_property, schema_code_recording_schema_code_is_identical, .timeout = 240)
 {
-    const char *e = getenv("EVREC_PROPERTY_SEED");
+    const char *e = getenv("EVREC_PROPERTY_FIRST");
     const char *c = getenv("EVREC_PROPERTY_COUNT");
     uint64_t first = e ? strtoull(e, NULL, 0) : 1;
     int count = c ? atoi(c) : 20;
     int failed = 0;
     for (int i = 0; i < count; i++) {
-        uint64_t seed = first + (uint64_t)i;
+        uint64_t case_no = first + (uint64_t)i;
         char tag[64];
-        snprintf(tag, sizeof tag, "property-%" PRIu64, seed);
+        snprintf(tag, sizeof tag, "property-%" PRIu64, case_no);
         char *dir = gen_temp_dir(tag);
         cr_assert_not_null(dir);
-        if (one(seed, dir) != 0) {
+        if (one(case_no, dir) != 0) {
             failed++;
         } else {
             sh("/dev/null", "rm -rf '%s'", dir);
         }
         free(dir);
     }
-    cr_assert_eq(failed, 0, "%d of %d random schemas failed the round trip (seeds from %" PRIu64
-                 "; rerun one with EVREC_PROPERTY_SEED=<seed> EVREC_PROPERTY_COUNT=1)",
+    cr_assert_eq(failed, 0, "%d of %d random schemas failed the round trip (cases from %" PRIu64
+                 "; rerun one with EVREC_PROPERTY_FIRST=<case> EVREC_PROPERTY_COUNT=1)",
                  failed, count, first);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The example firmware on an emulated MCU (issue 5, part 4): build examples/firmware for CPU with
+# The example firmware on an emulated MCU: build examples/firmware for CPU with
 # timestamp source CLOCK, run it on QEMU's mps2-an385 (Cortex-M3; ARMv6-M code runs on it
 # unchanged), let it save its recording through semihosting, and check the file with
 # `evrec info` and `evrec dump`: event names (static and run-time enums), counts equal to what
@@ -14,7 +14,8 @@
 #
 #   fw_qemu_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK
 #
-# Exit status: 0 pass, 1 fail, 77 skipped because qemu-system-arm is not installed.
+# Exit status: 0 pass, 1 fail, 77 skipped because qemu-system-arm or arm-none-eabi-gcc is not
+# installed.
 set -eu
 [ $# -eq 6 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK" >&2; exit 2; }
 root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 clock=$6
@@ -25,8 +26,10 @@ if ! command -v qemu-system-arm >/dev/null 2>&1; then
     echo "SKIP: qemu-system-arm is not installed (apt-get install qemu-system-arm)"
     exit 77
 fi
-command -v arm-none-eabi-gcc >/dev/null 2>&1 ||
-    { echo "FAIL: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"; exit 1; }
+if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    echo "SKIP: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"
+    exit 77
+fi
 fail() { echo "FAIL: $*"; exit 1; }
 
 mkdir -p "$b"

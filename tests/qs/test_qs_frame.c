@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* QS framing: the seed's worked example, escaping at every position, checksum, seq wrap. */
+/* QS framing: the QP/Spy protocol's worked example, escaping at every position, checksum, seq
+ * wrap. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -27,9 +28,9 @@ static void collect(void *ctx, const evrec_qs_item_t *it)
     c->n++;
 }
 
-Test(qs_frame, seed_worked_example_byte_for_byte)
+Test(qs_frame, protocol_worked_example_byte_for_byte)
 {
-    /* seed 000: record 0x7D, data 7D 08 01, seq 0x7E -> checksum 0x7E. */
+    /* QP/C "Observability Viewpoint": record 0x7D, data 7D 08 01, seq 0x7E -> checksum 0x7E. */
     const uint8_t data[] = {0x7D, 0x08, 0x01};
     const uint8_t want[] = {0x7D, 0x5E, 0x7D, 0x5D, 0x7D, 0x5D, 0x08, 0x01, 0x7D, 0x5E, 0x7E};
     uint8_t out[32];

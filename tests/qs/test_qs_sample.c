@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The shared QS test vector (not evrec-made): our parser reports the same records, dictionaries,
- * bad checksum and gaps as QSPY 7.4.0 did (testdata/qs/sample.qspy.txt), line for line. */
+/* The QS test vector (not evrec-made): our parser reports the same records, dictionaries, bad
+ * checksum and gaps as QSPY 7.4.0 did (tests/data/qs/sample.qspy.txt), line for line. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "evrec/evrec_qs_decode.h"
 
-#define SAMPLE_DIR EVREC_SHARED_DIR "/testdata/qs/"
+#define SAMPLE_DIR EVREC_TEST_DATA "/qs/"
 
 static uint8_t *read_file(const char *path, size_t *len)
 {

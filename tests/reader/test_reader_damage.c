@@ -192,7 +192,7 @@ Test(damage, large_container_sampled_bits, .timeout = 600)
 
 Test(damage, bare_ref_bin_truncated_at_every_offset)
 {
-    FILE *fp = fopen(EVREC_SHARED_DIR "/testdata/ccore/ref.bin", "rb");
+    FILE *fp = fopen(EVREC_TEST_DATA "/ccore/ref.bin", "rb");
     cr_assert_not_null(fp);
     uint8_t file[485];
     cr_assert_eq(fread(file, 1, sizeof file, fp), sizeof file);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shared/testdata/ccore/ref.bin, written by CCore's own recorder, read as a bare CCore stream:
- * every name, value, class, marker, offset and restored time of the CCORE-NOTES.md table. */
+/* tests/data/ccore/ref.bin, written by CCore's own recorder, read as a bare CCore stream:
+ * every name, value, class, marker, offset and restored time of the table in tests/data/README.md
+ * (the times EventView's loader read from the same file). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_reader.h"
 
-#define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
+#define REF_PATH EVREC_TEST_DATA "/ccore/ref.bin"
 
 typedef struct field_list {
     char text[512];

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The meta-info of shared/testdata/ccore/ref.bin (CCORE-NOTES.md), hand-written as static tables. */
+/* The meta-info of tests/data/ccore/ref.bin (listed in tests/data/README.md), hand-written as static
+ * tables. */
 #ifndef EVREC_TEST_REF_META_H
 #define EVREC_TEST_REF_META_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The writer reproduces shared/testdata/ccore/ref.bin (written by CCore's own recorder) byte for
+/* The writer reproduces tests/data/ccore/ref.bin (written by CCore's own recorder) byte for
  * byte, both from a hand-made native buffer and by recording through the real host path. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "mem_sink.h"
 #include "ref_meta.h"
 
-#define REF_PATH EVREC_SHARED_DIR "/testdata/ccore/ref.bin"
+#define REF_PATH EVREC_TEST_DATA "/ccore/ref.bin"
 
 static const char *rt_names_store[20];
 static evrec_runtime_enum_t obj_rt;

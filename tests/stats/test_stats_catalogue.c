@@ -41,7 +41,7 @@ _Static_assert(app_ID_EventOp == 11, "the whole catalogue before the application
 _Static_assert(app_ID_SensorSample == 12 && app_ID_DmaDone == 13, "then the application");
 _Static_assert(app_RtosIntControl_Disable == 7 && app_RtosIntControl_Restore == 8 &&
                    app_RtosIntControl_DisableNested == 39 && app_RtosIntControl_RestoreEnable == 40,
-               "seed 004's interrupt control types");
+               "the ThreadX logger's interrupt control types");
 
 Test(stats_catalogue, included_schema_is_valid)
 {

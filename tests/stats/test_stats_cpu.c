@@ -246,8 +246,9 @@ static uint32_t rnd(uint32_t n)
 
 Test(stats_cpu, random_schedules_match_the_generator)
 {
-    for (uint32_t seed = 1; seed <= 40; seed++) {
-        rng_state = seed;
+    /* 40 random schedules: run n starts the generator at n. */
+    for (uint32_t run = 1; run <= 40; run++) {
+        rng_state = run;
         trace_t tr;
         uint32_t t = 1000 + rnd(1000);
         trace_start(&tr, 1 << 16, t);
@@ -314,7 +315,7 @@ Test(stats_cpu, random_schedules_match_the_generator)
         trace_stop(&tr, t + dt);
         analysed_t a = analyse(&tr.file);
         const evrec_stats_rtos_t *rt = a.rt;
-        cr_assert_eq(rt->anomalies, 0, "seed %u: %s", seed, rt->first_anomaly ? rt->first_anomaly : "");
+        cr_assert_eq(rt->anomalies, 0, "schedule %u: %s", run, rt->first_anomaly ? rt->first_anomaly : "");
         for (int i = 1; i < 4; i++) {
             uint64_t got = 0;
             for (uint32_t k = 0; k < rt->task_count; k++) {
@@ -322,7 +323,7 @@ Test(stats_cpu, random_schedules_match_the_generator)
                     got = rt->tasks[k].ticks;
                 }
             }
-            cr_assert_eq(got, tru.task[i], "seed %u task %d: %llu, expected %llu", seed, i,
+            cr_assert_eq(got, tru.task[i], "schedule %u task %d: %llu, expected %llu", run, i,
                          (unsigned long long)got, (unsigned long long)tru.task[i]);
         }
         for (int i = 0; i < 3; i++) {
@@ -332,11 +333,11 @@ Test(stats_cpu, random_schedules_match_the_generator)
                     got = rt->isrs[k].ticks;
                 }
             }
-            cr_assert_eq(got, tru.isr[i], "seed %u isr %d", seed, i);
+            cr_assert_eq(got, tru.isr[i], "schedule %u isr %d", run, i);
         }
-        cr_assert_eq(rt->idle_ticks, tru.idle, "seed %u idle", seed);
-        cr_assert_eq(rt->kernel_ticks, tru.kernel, "seed %u kernel", seed);
-        cr_assert_eq(rt->unknown_ticks, tru.unknown, "seed %u unknown", seed);
+        cr_assert_eq(rt->idle_ticks, tru.idle, "schedule %u idle", run);
+        cr_assert_eq(rt->kernel_ticks, tru.kernel, "schedule %u kernel", run);
+        cr_assert_eq(rt->unknown_ticks, tru.unknown, "schedule %u unknown", run);
         analysed_free(&a);
         trace_free(&tr);
     }

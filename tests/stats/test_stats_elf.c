@@ -82,7 +82,7 @@ Test(stats_elf, bad_files)
     cr_assert_eq(evrec_symbols_load(&t, "/nonexistent/fw.elf", err, sizeof err), EVREC_E_IO);
     cr_assert_null(t);
     cr_assert(strstr(err, "/nonexistent/fw.elf"), "%s", err);
-    cr_assert_eq(evrec_symbols_load(&t, EVREC_SHARED_DIR "/testdata/ccore/ref.bin", err, sizeof err),
+    cr_assert_eq(evrec_symbols_load(&t, EVREC_TEST_DATA "/ccore/ref.bin", err, sizeof err),
                  EVREC_E_CORRUPT);
     cr_assert(strstr(err, "not an ELF file"), "%s", err);
     cr_assert_eq(evrec_symbols_load(NULL, STATS_FW_HOST, NULL, 0), EVREC_E_ARG);
@@ -202,7 +202,7 @@ Test(stats_elf, evrec_stats_with_elf)
 Test(stats_elf, evrec_stats_generic_file)
 {
     int st;
-    char *out = run("stats '" EVREC_SHARED_DIR "/testdata/ccore/ref.bin'", &st);
+    char *out = run("stats '" EVREC_TEST_DATA "/ccore/ref.bin'", &st);
     cr_assert_eq(st, 0, "%s", out);
     cr_assert(strstr(out, "duration:    0.005000000 s (5000 ticks)"), "%s", out);
     cr_assert(strstr(out, "dropped: unknown (CCore files do not count drops)"), "%s", out);

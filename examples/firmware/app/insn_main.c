@@ -9,7 +9,7 @@
  * each loop, so every measured segment has the same code around it. Loops, in order:
  *   1 empty     the loop calling an empty function (the baseline)
  *   2 value     fw_record_Value(): one u32 payload (Trice, SystemView... comparison)
- *   3 switch    fw_record_ContextSwitch(): a 3-field event (16 bytes, seed 004)
+ *   3 switch    fw_record_ContextSwitch(): a 3-field event (16 bytes, the ThreadX logger's entry)
  *   4 tick      evrec_tick(): EventControl Tick, out of line
  *   5 generic   evrec_record(): the table-driven path with a complete struct
  *   6 detached  fw_record_Value() with no recorder attached (after evrec_host_stop())

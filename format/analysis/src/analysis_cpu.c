@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* CPU accounting over the catalogue's context events: a base context (task, idle, kernel or
  * unknown) with a stack of interrupt handlers on top; every tick is charged to exactly one of
- * them (seed 004's idle accounting, generalised to tasks and nested ISRs). */
+ * them (the ThreadX logger's idle accounting, generalised to tasks and nested ISRs; see
+ * ports/rtos/README.md). */
 #include <stdio.h>
 #include <string.h>
 

@@ -59,7 +59,8 @@ typedef struct an_event {
     uint32_t block_v, unblock_v, timeout_v;
 } an_event_t;
 
-/* The seed's interrupt control types (seed 004, _tx_thread_interrupt_control). */
+/* The ThreadX logger's interrupt control types (its _tx_thread_interrupt_control; see
+ * ports/rtos/README.md). */
 enum {
     AN_INT_DISABLE = 7,
     AN_INT_RESTORE = 8,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Interrupt-disabled spans (seed 004's IntControl types 7/8/39/40) and waits on
- * synchronisation objects (CCore-style Block/Unblock/Timeout, seed 003). */
+/* Interrupt-disabled spans (the ThreadX logger's IntControl types 7/8/39/40) and waits on
+ * synchronisation objects (CCore TaskEvent-style Block/Unblock/Timeout); see
+ * ports/rtos/README.md. */
 #include <string.h>
 
 #include "analysis_internal.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_hash.h
- * @brief The schema hash: xxHash64 (seed 0) of the canonical meta-info (format/FORMAT.md,
+ * @brief The schema hash: `XXH64(data, length, 0)` of the canonical meta-info (format/FORMAT.md,
  * section 4). Host side: uses libxxhash.
  */
 #ifndef EVREC_HASH_H

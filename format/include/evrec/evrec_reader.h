@@ -2,8 +2,8 @@
 /**
  * @file evrec_reader.h
  * @brief Host-side reader of evrec files (the container of format/FORMAT.md) and of bare CCore
- * EventRecorder streams (seed 003_ea95ce95c317374b.txt, "Binary output", as corrected by
- * shared/CCORE-NOTES.md).
+ * EventRecorder streams (as CCore's `EventRecorder.cpp` writes them and EventView's loader reads
+ * them; format/FORMAT.md section 3).
  *
  * The reader streams: it never holds more than one chunk of the file (at most 16 MiB, usually
  * 16 KiB) plus the meta-info, so files of any size are read with 64-bit offsets. It verifies

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* QS dictionaries learnt from the stream: target info, OBJ/FUN/SIG/ENUM/USR dictionary records
- * (seed 000 "dictionary trace records"; QS-NOTES.md "Record ids"). Host code. */
+ * (QP/C "Observability Viewpoint", "dictionary trace records"; QS.md section 2). Host code. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* QS frames, event records and session records (seed 000 "Application-Specific Record
- * Representation", "Data Elements", dictionaries; QS-NOTES.md; QS.md for the mapping). */
+/* QS frames, event records and session records (QP/C "Observability Viewpoint": "Application-
+ * Specific Record Representation", "Data Elements", dictionaries; QS.md for the bytes). */
 #include <string.h>
 
 #include "evrec/evrec_qs.h"
@@ -212,7 +212,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
             *len = 0;
             return EVREC_OK;
         case ST_INFO: {
-            /* QP 7.x target info (QS-NOTES.md): reset, version, 13 bytes of sizes and build time.
+            /* QP 7.x target info (QS.md 2): reset, version, 13 bytes of sizes and build time.
              * The object-size bytes are those of the QSPY-checked test vector; ours that matter:
              * object and function pointers 4 bytes (uint32 fields), the timestamp size. */
             static const uint8_t sizes[7] = {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* QSPY-style text of QS records and errors (QS-NOTES.md "QSPY output"; the widths of QSPY 7.4's
- * human-readable output, checked against testdata/qs/sample.qspy.txt). Host code. */
+/* QSPY-style text of QS records and errors (QS.md section 6; the widths of QSPY 7.4's
+ * human-readable output, checked against tests/data/qs/sample.qspy.txt). Host code. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The deterministic mapping of a meta-info to QS record ids, enum groups and local-filter ids
- * (QS.md "Mapping"; QS-NOTES.md "Record ids": only 100..123 are usable). */
+ * (QS.md section 3, "Mapping": only record ids 100..123 are usable). */
 #include <string.h>
 
 #include "evrec/evrec_qs.h"

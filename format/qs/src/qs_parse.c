@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* QS stream parser: un-escape, checksum, resynchronise at the next flag, sequence gaps
- * (seed 001 "Q-SPY transmission protocol"; QSPY 7.4 rules in QS-NOTES.md "QSPY output"). */
+ * (QSPY manual, "Q-SPY transmission protocol"; QSPY 7.4's rules in QS.md section 6). */
 #include <string.h>
 
 #include "evrec/evrec_qs_decode.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* QS record payloads: target info and application-specific records with format-tagged elements
- * (QS-NOTES.md "Target info", "Application-specific record"; seed 000 "Data Elements"). */
+ * (QS.md sections 2 and 4; QP/C "Observability Viewpoint", "Data Elements"). */
 #include <string.h>
 
 #include "evrec/evrec_qs_decode.h"

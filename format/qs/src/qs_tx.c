@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The live QS transmitter: last-is-best ring of whole frames, filters, get-block (seed 000 "QS
- * Global Filter", "QS Local Filter"; seed 001 "Last-is-Best Data Policy"; QS.md "Concurrency"). */
+/* The live QS transmitter: last-is-best ring of whole frames, filters, get-block (QP/C "QS Global
+ * Filter", "QS Local Filter"; QSPY manual "Last-is-Best Data Policy"; QS.md "Concurrency"). */
 #include <string.h>
 
 #include "evrec/evrec_qs_tx.h"

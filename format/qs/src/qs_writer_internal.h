@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Private: the byte writer shared by the flat encoders and the transmit ring (not installed).
- * It escapes and checksums as it writes (seed 000, "Design Concerns": the checksum is computed
+ * It escapes and checksums as it writes (QP/C "Observability Viewpoint": the checksum is computed
  * over the un-escaped bytes; 0x7E and 0x7D are sent as 0x7D, byte ^ 0x20). */
 #ifndef EVREC_QS_WRITER_INTERNAL_H
 #define EVREC_QS_WRITER_INTERNAL_H

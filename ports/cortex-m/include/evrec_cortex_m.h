@@ -2,7 +2,7 @@
 /**
  * @file evrec_cortex_m.h
  * @brief Services of the Cortex-M port: enabling the timestamp counter and the SysTick tick hook
- * (seed 003, XCore: "tick() ... is called from the timer interrupt").
+ * (as in CCore's EventRecorder on XCore, where tick() "is called from the timer interrupt").
  *
  * Typical use, with SysTick at 1 kHz and an EventControl Tick every 100 ms:
  * @code

@@ -2,7 +2,7 @@
 /**
  * @file evrec_posix.h
  * @brief Host services of the POSIX port: timestamp frequency and the tick thread
- * (seed 003, HCore `TickTask`: a task that records EventControl Tick at 10 Hz).
+ * (as CCore's EventRecorder on HCore, `TickTask`: a task that records EventControl Tick at 10 Hz).
  */
 #ifndef EVREC_POSIX_H
 #define EVREC_POSIX_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* POSIX port: the tick thread (HCore TickTask, seed 003). */
+/* POSIX port: the tick thread (CCore's HCore TickTask of EventRecorder). */
 #include <errno.h>
 #include <time.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_riscv.h
- * @brief Services of the RISC-V port: the machine-timer tick hook (seed 003, XCore: "tick() ...
- * is called from the timer interrupt").
+ * @brief Services of the RISC-V port: the machine-timer tick hook (as in CCore's EventRecorder on
+ * XCore, where tick() "is called from the timer interrupt").
  *
  * The hook re-arms the machine timer (`mtimecmp`, CLINT/ACLINT) every `period` mtime ticks and
  * records an EventControl Tick every `divider` interrupts. Typical use, from the machine timer

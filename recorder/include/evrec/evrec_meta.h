@@ -3,9 +3,10 @@
  * @file evrec_meta.h
  * @brief The meta-info model: enums, structs, fields, events and markers, as static const tables.
  *
- * Implements the CCore EventRecorder meta-information (seed 003_ea95ce95c317374b.txt,
- * "Binary output ... MetaInfo", corrected by shared/CCORE-NOTES.md: an event entry is
- * u16 struct id, u16 class id, u32 save length). An item's id is its index in its table.
+ * Implements the CCore EventRecorder meta-information (`CCore/inc/EventRecorder.h`,
+ * `CCore/src/EventRecorder.cpp`; format/FORMAT.md section 3: an event entry is u16 struct id,
+ * u16 class id, u32 save length, as CCore's code and EventView's loader have it). An item's id is
+ * its index in its table.
  *
  * The tables are plain data, normally emitted by `evrec-gen` and placed in flash; nothing here
  * allocates. The only mutable part is ::evrec_runtime_enum_t, the user-provided table of enum
@@ -42,7 +43,7 @@ extern "C" {
 /** Event id of EventControl: always 0 in evrec-made tables. */
 #define EVREC_CONTROL_EVENT_ID 0u
 
-/** @brief Field kinds, numbered as the CCore `Kind` byte (seed 003, "enum Kind : uint8"). */
+/** @brief Field kinds, numbered as the CCore `Kind` byte (EventRecorder.h, `enum Kind : uint8`). */
 typedef enum evrec_kind {
     EVREC_KIND_UINT8 = 0,
     EVREC_KIND_UINT16 = 1,
@@ -53,7 +54,7 @@ typedef enum evrec_kind {
     EVREC_KIND_STRUCT = 6
 } evrec_kind;
 
-/** @brief Event markers, numbered as CCore `EventMarker` (seed 003, "enum EventMarker"). */
+/** @brief Event markers, numbered as CCore `EventMarker` (EventRecorder.h, `enum EventMarker`). */
 typedef enum evrec_marker {
     EVREC_MARKER_NONE = 0,
     EVREC_MARKER_UP = 1,
@@ -73,7 +74,7 @@ typedef enum evrec_marker {
     EVREC_MARKER_ERROR = 15
 } evrec_marker;
 
-/** @brief EventControl `type` values (seed 003, "enum EventControl::Type"). */
+/** @brief EventControl `type` values (CCore `EventRecorder.h`, `enum EventControl::Type`). */
 typedef enum evrec_control_type {
     EVREC_CONTROL_START = 0, /**< first record of a recording; marker Push */
     EVREC_CONTROL_TICK = 1,  /**< periodic; keeps 32-bit time gaps under one wrap; marker Tick */

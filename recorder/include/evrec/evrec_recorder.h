@@ -3,10 +3,10 @@
  * @file evrec_recorder.h
  * @brief The trace buffer (recorder), the host it attaches to, and the record path.
  *
- * Model (CCore EventRecorderHost / EventRecorder, seed 003): a **recorder** is a trace buffer in
- * memory the user gives; a **host** is the global object that code records through. Nothing is
- * recorded until evrec_host_start() attaches a recorder; evrec_host_stop() detaches it, after
- * which evrec_save() writes the file.
+ * Model (CCore EventRecorderHost / EventRecorder, EventRecorder.h): a **recorder** is a trace
+ * buffer in memory the user gives; a **host** is the global object that code records through.
+ * Nothing is recorded until evrec_host_start() attaches a recorder; evrec_host_stop() detaches it,
+ * after which evrec_save() writes the file.
  *
  * Buffer layout: records one after another from offset 0, each `uint32 time; uint16 id;` then its
  * fields in native order, taking the event struct's native size rounded up to 4 bytes. The
@@ -111,10 +111,11 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
 
 /**
  * @brief Give a recorder its trace buffer in cyclic (last-is-best) mode: the buffer is a ring of
- * `block_size` blocks; a record never straddles a block; when the ring is full the oldest block
- * is cleared and reused, so the buffer always holds the newest records (ThreadX logger of seed
- * 004, QS last-is-best). Each block starts with a ::EVREC_BLOCK_HEADER-byte header. The ring keeps
- * the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in advance.
+ * `block_size` blocks; a record never straddles a block; when the ring is full the oldest block is
+ * cleared and reused, so the buffer always holds the newest records (as the ThreadX context-switch
+ * logger of "Debugging Threading issues in ThreadX circa 2011" and QS's last-is-best policy do).
+ * Each block starts with a ::EVREC_BLOCK_HEADER-byte header. The ring keeps the newest
+ * `block_count - 2` blocks whole: one block ahead of the writer is cleared in advance.
  * @param[out] rec the recorder. @param[in] buf trace buffer, 8-byte aligned, caller-owned.
  * @param size bytes in buf; the ring uses the largest power-of-two number of blocks that fits.
  * @param block_size bytes per block: a power of two, 256 .. 65536; every event's native size

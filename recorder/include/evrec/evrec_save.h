@@ -4,8 +4,8 @@
  * @brief Save a stopped recording through a user write callback: the evrec container around the
  * CCore stream, or the bare CCore stream.
  *
- * The CCore stream (seed 003_ea95ce95c317374b.txt, "Binary output", with the event entry of
- * shared/CCORE-NOTES.md) is big-endian: MetaInfo, then every record converted field by field,
+ * The CCore stream (format/FORMAT.md section 3, as CCore's `EventRecorder.cpp` writes it) is
+ * big-endian: MetaInfo, then every record converted field by field,
  * then the EventControl End record. The evrec container (format/FORMAT.md) wraps that stream in
  * CRC-32C-checked chunks after a header holding the magic, version, schema hash and counts.
  *

@@ -7,8 +7,9 @@
  * synchronisation objects.
  *
  * Sources: the idle accounting and the interrupt disable/restore types 7/8/39/40 of the ThreadX
- * context-switch logger (seed 004_aec00caaa2a95ef2.txt, "HOW" and "_tx_thread_interrupt_control"),
- * and CCore's synchronisation events (seed 003, TaskEvent; task, object and `type` fields).
+ * context-switch logger ("Debugging Threading issues in ThreadX circa 2011", coffeetocode.com:
+ * "HOW" and its `_tx_thread_interrupt_control`), and CCore's synchronisation events
+ * (`CCore/inc/task/TaskEvent.h`: task, object and `type` fields).
  *
  * **The catalogue contract** (ports/rtos/README.md): events are recognised by their struct name
  * (TaskSwitchIn, TaskSwitchOut, IsrEnter, IsrExit, IdleSleep, IdleWake, IntControl, MutexOp,

@@ -2,8 +2,9 @@
 /**
  * @file evrec_symbols.h
  * @brief Target addresses to `function+offset`, from the symbol table of the firmware's ELF file
- * (read with libelf; seed 004, "Viewing results": the logger's addresses were resolved with the
- * output of `nm` on the firmware).
+ * (read with libelf; as in the ThreadX context-switch logger, "Debugging Threading issues in
+ * ThreadX circa 2011", "Viewing results": its addresses were resolved with the output of `nm` on
+ * the firmware).
  *
  * Symbols used: function and object symbols (STT_FUNC, STT_OBJECT) of `.symtab`, or of `.dynsym`
  * when the file has no `.symtab`, that are defined in a section (not undefined, not absolute).

@@ -4,11 +4,11 @@
  * @brief QP/Spy (QS) encoder: evrec events as QS application-specific records in HDLC-like
  * frames, plus the session records (QS_EMPTY, target info, dictionaries) that QSPY needs.
  *
- * Implements the QS transmission protocol of seed 000_fe72c4119cc51de4.txt ("Observability
- * Viewpoint": framing, application-specific records, data elements, dictionaries) and seed
- * 001_76cf5845771836c7.txt ("Q-SPY transmission protocol", "Last-is-Best Data Policy"), with the
- * wire facts of shared/QS-NOTES.md (checked against QSPY 7.4.0). The mapping of evrec events to
- * QS records is documented byte by byte in format/qs/QS.md.
+ * Implements the QP/Spy protocol as Quantum Leaps documents it: QP/C "Observability Viewpoint"
+ * (framing, application-specific records, data elements, dictionaries) and the QSPY manual
+ * ("Q-SPY transmission protocol", "Last-is-Best Data Policy"), with the record ids and layouts of
+ * qpc's `qs.h` and qtools' `qpc_qs.h` (QP 7.x), checked against QSPY 7.4.0. The mapping of evrec
+ * events to QS records is documented byte by byte in format/qs/QS.md.
  *
  * Three layers:
  * - evrec_qs_frame(): one frame from (seq, record id, payload): checksum, escaping, flag.
@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-/** @name Framing (seed 000, "Design Concerns"; QS-NOTES.md "Framing") */
+/** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; format/qs/QS.md section 1) */
 /**@{*/
 #define EVREC_QS_FLAG 0x7Eu       /**< HDLC flag: ends every frame */
 #define EVREC_QS_ESC 0x7Du        /**< escape byte: the next byte is XOR-ed with 0x20 */
@@ -45,7 +45,7 @@ extern "C" {
 #define EVREC_QS_MAX_PAYLOAD (EVREC_QS_MAX_FRAME - 3u)
 /**@}*/
 
-/** @name Record ids (QS-NOTES.md "Record ids", QP 7.x numbering) */
+/** @name Record ids (qpc `qs.h`, qtools `qpc_qs.h`; QP 7.x numbering; QS.md section 2) */
 /**@{*/
 #define EVREC_QS_REC_EMPTY 0u
 #define EVREC_QS_REC_ENUM_DICT 54u
@@ -60,7 +60,7 @@ extern "C" {
 #define EVREC_QS_ENUM_GROUPS 8u    /**< QS_ENUM_DICT groups 0..7 */
 /**@}*/
 
-/** @brief Type nibble of a data element's format byte (QS-NOTES.md "Application-specific record"). */
+/** @brief Type nibble of a data element's format byte (qtools `qpc_qs.h`; QS.md section 4). */
 typedef enum evrec_qs_type {
     EVREC_QS_T_I8_ENUM = 0x0, /**< I8, or ENUM when bit 7 of the format byte is set */
     EVREC_QS_T_U8 = 0x1,
@@ -213,8 +213,9 @@ uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
 uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
 
 /**
- * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (seed 000, the
- * worked example: seq 0x7E, record 0x7D, data 7D 08 01 gives `7D 5E 7D 5D 7D 5D 08 01 7D 5E 7E`).
+ * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (the worked example
+ * of QP/C "Observability Viewpoint": seq 0x7E, record 0x7D, data 7D 08 01 gives
+ * `7D 5E 7D 5D 7D 5D 08 01 7D 5E 7E`).
  * @param seq sequence number. @param rec_id record id. @param[in] payload `len` bytes (may be
  * NULL when len is 0). @param len payload bytes. @param[out] out frame bytes. @param out_size
  * room in out; 2 * (len + 3) + 1 is always enough.

@@ -4,8 +4,9 @@
  * @brief Live QS emission on the target: a transmit ring of whole frames with last-is-best
  * overwrite, global and local filters, and a get-block call that drains any chunk size.
  *
- * Implements seed 000 ("QS Global Filter", "QS Local Filter", "The QS Trace Buffers ... store
- * only complete HDLC frames") and seed 001 ("Last-is-Best Data Policy"): a new frame that does
+ * Implements QP/C "Observability Viewpoint" ("QS Global Filter", "QS Local Filter", "The QS Trace
+ * Buffers ... store only complete HDLC frames") and the QSPY manual ("Last-is-Best Data Policy"):
+ * a new frame that does
  * not fit overwrites the oldest whole frames; the host sees the loss as a sequence gap. Bytes
  * leave through evrec_qs_tx_get_block() in any chunk size (idle loop, UART or DMA interrupt).
  *
@@ -156,7 +157,7 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max);
 size_t evrec_qs_tx_pending(const evrec_qs_tx_t *tx);
 
 /**
- * @brief Global filter (seed 000 "QS Global Filter"): enable or disable one event type.
+ * @brief Global filter (QP/C "QS Global Filter"): enable or disable one event type.
  * @param[in,out] tx the transmitter. @param event_id event type. @param on 1 enable, 0 disable.
  * @retval EVREC_OK done. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG tx NULL.
  * **Context:** any thread or ISR; one atomic byte update, effective for the next event.
@@ -171,7 +172,7 @@ evrec_status evrec_qs_tx_global_filter(evrec_qs_tx_t *tx, uint16_t event_id, int
 void evrec_qs_tx_global_filter_all(evrec_qs_tx_t *tx, int on);
 
 /**
- * @brief Local filter (seed 000 "QS Local Filter"): enable or disable one local id. An event's
+ * @brief Local filter (QP/C "QS Local Filter"): enable or disable one local id. An event's
  * local id is the value of its options.local_id_field when it has that field, else its class id.
  * Id 0 is always enabled; ids >= ::EVREC_QS_LOCAL_IDS are never filtered.
  * @param[in,out] tx the transmitter. @param local_id 1..255. @param on 1 enable, 0 disable.
