@@ -17,6 +17,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_STREAM: return "STREAM";
     case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
     case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
+    case EVREC_CHUNK_VIEW: return "VIEW";
     default: return "unknown";
     }
 }
@@ -206,6 +207,11 @@ static int next_segment(evrec_reader_t *r)
         case EVREC_CHUNK_FIELD_INFO:
             /* Display attributes only: a problem with them is deferred, never fatal here. */
             rd_field_info_chunk(r, off, p, len);
+            r->stream_over = 0;
+            continue;
+        case EVREC_CHUNK_VIEW:
+            /* Tracks, spans, counters: like FIELD_INFO, a problem is deferred, never fatal. */
+            rd_view_chunk(r, off, p, len);
             r->stream_over = 0;
             continue;
         default:
