@@ -587,8 +587,8 @@ static void emit_view(const gen_schema_t *s, gen_buf_t *b)
     }
     if (v->span_count) {
         gen_buf_printf(b,
-                       "\n/* Spans: {name, begin, end, track leaf}; an end is {event id, match leaf, match value, "
-                       "key leaf}. */\nstatic const evrec_span_desc_t %s_spans[%lu] = {\n",
+                       "\n/* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */\n"
+                       "static const evrec_span_desc_t %s_spans[%lu] = {\n",
                        p, (unsigned long)v->span_count);
         for (uint32_t i = 0; i < v->span_count; i++) {
             const evrec_span_desc_t *sp = &v->spans[i];

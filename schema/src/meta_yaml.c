@@ -437,9 +437,6 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
         put_name(y, b, fd->name, "field name");
         gen_buf_puts(b, ", type: ");
         put_field_type(y, b, st, fd);
-        if (is_counter(y->m, sid, f)) {
-            gen_buf_puts(b, ", counter: true");
-        }
         const evrec_field_info_t *fi = y->info[y->info_base[sid] + f];
         if (fi) {
             if (fi->display >= 1 && fi->display <= 3) {
@@ -458,6 +455,9 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
                 gen_buf_puts(b, ", description: ");
                 put_quoted(y, b, fi->description);
             }
+        }
+        if (is_counter(y->m, sid, f)) {
+            gen_buf_puts(b, ", counter: true");
         }
         gen_buf_puts(b, "}\n");
     }

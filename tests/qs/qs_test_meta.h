@@ -123,7 +123,7 @@ static inline void gen_schema_make(gen_schema_t *g, uint32_t count, uint32_t per
         g->structs[e] = (evrec_struct_desc_t){g->names[e], 4, gen_fields, sizeof(gen_event_t)};
         g->events[e] = (evrec_event_desc_t){(uint16_t)e, (uint16_t)(e / per_class)};
     }
-    g->meta = (evrec_meta_t){0, 1, k_enums, count, g->structs, count, g->events, 0, NULL};
+    g->meta = (evrec_meta_t){0, 1, k_enums, count, g->structs, count, g->events, 0, NULL, NULL};
 }
 
 static inline void gen_schema_free(gen_schema_t *g)

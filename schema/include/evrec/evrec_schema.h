@@ -116,7 +116,8 @@ typedef struct evrec_diff_options {
     const char *expected_name; /**< how to call `expected` in messages, e.g. "the schema" */
     const char *actual_name;   /**< how to call `actual`, e.g. "the file" */
     /** 1: `actual` is from a bare CCore stream, which cannot say which values were named at run
-     * time: its values inside `expected`'s run-time ranges are taken as run-time names. */
+     * time: its values inside `expected`'s run-time ranges are taken as run-time names; and it
+     * carries no tracks, spans or counters: those are not compared. */
     int actual_bare_ccore;
 } evrec_diff_options_t;
 

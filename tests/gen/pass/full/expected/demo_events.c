@@ -177,6 +177,37 @@ static const evrec_event_desc_t demo_events[8] = {
     {9, 7}, /* Heartbeat */
 };
 
+/* Tracks: {event id, leaf} (leaves: 0 time, 1 id, then the fields depth first). */
+static const evrec_track_desc_t demo_tracks[4] = {
+    {1, 3}, /* TaskSwitch: to */
+    {2, 2}, /* IsrEnter: irq */
+    {3, 2}, /* IsrExit: irq */
+    {5, 2}, /* Sent: packet.channel */
+};
+
+/* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */
+static const evrec_span_desc_t demo_spans[4] = {
+    {"TaskRunning", {1, EVREC_VIEW_NONE, 0, 3}, {1, EVREC_VIEW_NONE, 0, 2}, EVREC_VIEW_NONE},
+    {"IsrActive", {2, EVREC_VIEW_NONE, 0, 2}, {3, EVREC_VIEW_NONE, 0, 2}, EVREC_VIEW_NONE},
+    {"Busy", {4, 2, 1, EVREC_VIEW_NONE}, {4, 2, 2, EVREC_VIEW_NONE}, EVREC_VIEW_NONE},
+    {"Transfer", {5, 3, 64, EVREC_VIEW_NONE}, {6, 5, 3, EVREC_VIEW_NONE}, 4},
+};
+
+/* Counters: {struct id, field index} of fields to plot over time. */
+static const evrec_counter_desc_t demo_counters[2] = {
+    {5, 1}, /* Packet.length */
+    {8, 4}, /* Fault.count */
+};
+
+static const evrec_view_t demo_view = {
+    .track_count = 4,
+    .tracks = demo_tracks,
+    .span_count = 4,
+    .spans = demo_spans,
+    .counter_count = 2,
+    .counters = demo_counters,
+};
+
 const evrec_meta_t demo_meta = {
     .time_freq = 1000000u,
     .enum_count = 6,
@@ -187,6 +218,7 @@ const evrec_meta_t demo_meta = {
     .events = demo_events,
     .schema_hash = demo_SCHEMA_HASH,
     .field_info = &demo_field_info,
+    .view = &demo_view,
 };
 
 /* {struct id, field index, format, unit, description} */

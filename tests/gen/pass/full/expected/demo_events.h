@@ -17,7 +17,7 @@
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_status.h"
 
-#if EVREC_GEN_ABI != 2
+#if EVREC_GEN_ABI != 3
 #error "made by evrec-gen 1.0 for another evrec: regenerate with this evrec's evrec-gen"
 #endif
 
@@ -27,7 +27,7 @@
 #define demo_SCHEMA_VERSION "1.0"
 /** xxHash64 of the canonical meta-info (format/FORMAT.md section 4); equals demo_meta.schema_hash.
  */
-#define demo_SCHEMA_HASH UINT64_C(0x197e52b639882ea9)
+#define demo_SCHEMA_HASH UINT64_C(0x86eaad45cf14a77c)
 
 /* ---- Enums ---- */
 

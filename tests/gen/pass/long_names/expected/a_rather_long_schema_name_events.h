@@ -18,7 +18,7 @@
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_status.h"
 
-#if EVREC_GEN_ABI != 2
+#if EVREC_GEN_ABI != 3
 #error "made by evrec-gen 1.0 for another evrec: regenerate with this evrec's evrec-gen"
 #endif
 
