@@ -2,6 +2,7 @@
 /* Tracks, spans and counters in the schema language (schema/SCHEMA.md section 2, "Tracks, spans
  * and counters"): `spans:` parsing, resolution of `track:` and span paths against the events
  * (leaf numbers: 0 time, 1 id, then the fields depth first), and the view tables. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,11 @@ static void parse_span(gen_ctx_t *c, const yaml_node_t *n)
     memset(&sp, 0, sizeof sp);
     sp.pos = gen_ld_pos(c, nn ? nn : n);
     int ok = name && valid;
-    ok = (bn && parse_end(c, bn, "begin", &sp.begin)) && ok;
-    ok = (en && parse_end(c, en, "end", &sp.end)) && ok;
+    char wb[300], we[300];
+    snprintf(wb, sizeof wb, "begin of span %s", name ? name : "?");
+    snprintf(we, sizeof we, "end of span %s", name ? name : "?");
+    ok = (bn && parse_end(c, bn, wb, &sp.begin)) && ok;
+    ok = (en && parse_end(c, en, we, &sp.end)) && ok;
     sp.key = dup_scalar(c, keys[3].value, "key", &sp.key_pos);
     sp.track = dup_scalar(c, keys[4].value, "track", &sp.track_pos);
     for (size_t i = 0; ok && i < c->s->span_count; i++) {
