@@ -202,6 +202,8 @@ void rd_field_info_free(evrec_reader_t *r);
  * error at the end of the stream; free. */
 void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 evrec_status rd_view_parse(evrec_reader_t *r);
+/* A VIEW chunk before the stream whose CRC is wrong: dropped, with a deferred error. */
+void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
 evrec_status rd_view_deferred(evrec_reader_t *r);
 void rd_view_free(evrec_reader_t *r);
 

@@ -162,6 +162,14 @@ static int next_segment(evrec_reader_t *r)
             return 1;
         }
         uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
+        if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream_started && got == len) {
+            /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
+             * loses only itself (deferred error). Were its length damaged, the next chunk header
+             * would fail its own CRC. */
+            rd_view_damaged(r, off, len, stored, crc);
+            r->stream_over = 0;
+            continue;
+        }
         if (crc != stored) {
             rd_fail(r, EVREC_E_CHECKSUM, off,
                     "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "

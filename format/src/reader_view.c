@@ -57,6 +57,17 @@ void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t l
     r->vw_offset = off;
 }
 
+void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
+{
+    vw_problem(r, EVREC_E_CHECKSUM, off,
+               "VIEW chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
+               "the file's tracks, spans and counters are ignored",
+               (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
+    free(r->vw_raw);
+    r->vw_raw = NULL;
+    r->vw_dropped = 1;
+}
+
 typedef struct cur {
     const uint8_t *p;
     uint32_t len, pos;
@@ -294,6 +305,7 @@ evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint3
         const char *name = r->structs[out->path_struct[d]].fields[out->path_field[d]].name;
         int k = snprintf(path + n, path_size - n, "%s%s", d ? "." : "", name);
         if (k < 0 || (size_t)k >= path_size - n) {
+            path[n] = '\0'; /* whole components only */
             break;
         }
         n += (size_t)k;
