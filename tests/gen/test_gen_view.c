@@ -309,3 +309,39 @@ Test(gen_view, no_view_chunk_reads_as_before)
     evrec_reader_close(r);
     free(m.data);
 }
+
+/* format/FORMAT.md section 6: the worked example's tables with the span `Recording`. */
+Test(gen_view, format_md_worked_example)
+{
+    static const evrec_enum_desc_t enums[] = {
+        {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, evrec_control_enum_values, NULL}};
+    static const evrec_struct_desc_t structs[] = {{"EventControl", 3, evrec_control_fields_enum0, 8}};
+    static const evrec_event_desc_t events[] = {{0, 0}};
+    static const evrec_span_desc_t spans[] = {
+        {"Recording", {0, 2, EVREC_CONTROL_START, EVREC_VIEW_NONE}, {0, 2, EVREC_CONTROL_STOP, EVREC_VIEW_NONE},
+         EVREC_VIEW_NONE}};
+    static const evrec_view_t view = {0, NULL, 1, spans, 0, NULL};
+    evrec_meta_t meta = {1000, 1, enums, 1, structs, 1, events, 0, NULL, NULL};
+    cr_assert_eq(evrec_meta_schema_hash(&meta), UINT64_C(0x8147C50EA7259EC4), "hash as before without a view");
+    meta.view = &view;
+    cr_assert_eq(evrec_view_validate(&meta, NULL, NULL), EVREC_OK);
+    cr_assert_eq(evrec_meta_schema_hash(&meta), UINT64_C(0xBC1B04FA0EB5EF38));
+    meta.schema_hash = evrec_meta_schema_hash(&meta);
+    static evrec_host_t host;
+    static evrec_recorder_t rec;
+    cr_assert_eq(evrec_recorder_init(&rec, trace, sizeof trace), EVREC_OK);
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_host_start(&host, &rec, &meta, 1000), EVREC_OK);
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    mem_t m = {0};
+    evrec_sink_t sink = {mem_write, &m};
+    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
+    static const unsigned char chunk[55] = {
+        0x04, 0x00, 0x00, 0x2F, 0x89, 0xBC, 0xEB, 0x87, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 9,
+        'R', 'e', 'c', 'o', 'r', 'd', 'i', 'n', 'g', 0, 0, 0, 2, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0,
+        0, 2, 0, 0, 0, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+    cr_assert_geq(m.len, 0x30 + sizeof chunk);
+    cr_assert_eq(memcmp(m.data + 0x30, chunk, sizeof chunk), 0, "the VIEW chunk of FORMAT.md");
+    cr_assert_eq(m.data[0x67], EVREC_CHUNK_STREAM);
+    free(m.data);
+}
