@@ -541,6 +541,20 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
         gen_buf_puts(b, "    track: ");
         put_path(y, b, e, track);
         gen_buf_puts(b, "\n");
+    } else if (cls != e && cls < m->event_count && track_of(m, cls) != EVREC_VIEW_NONE) {
+        /* evrec-gen gives an event without `track` its class's when it has that field. */
+        char want[2048], have[2048];
+        leaf_path(m, cls, track_of(m, cls), want, sizeof want);
+        evrec_leaf_info_t li;
+        for (uint32_t leaf = 2; evrec_meta_leaf(m, e, leaf, &li) == EVREC_OK; leaf++) {
+            leaf_path(m, e, leaf, have, sizeof have);
+            if (strcmp(have, want) == 0) {
+                note(y, "event %s has no track, but its class's track %s names a field of it too: evrec-gen "
+                        "would give it that track",
+                     st->name, want);
+                break;
+            }
+        }
     }
     uint32_t first = 0;
     if (st->field_count >= 2 && strcmp(st->fields[0].name, "time") == 0 && st->fields[0].kind == EVREC_KIND_UINT32 &&

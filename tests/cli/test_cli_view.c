@@ -214,3 +214,29 @@ Test(cli_view, counter_added_removed)
     expect("counter-added", "{name: level, type: uint8}", "{name: level, type: uint8, counter: true}", 1,
            LINES("counter Note.level: in the schema, not in the file (counter removed)"));
 }
+
+/* Tables the language cannot say: an event without a track whose class's track path it has
+ * (evrec-gen would give it that track). evrec_schema_to_yaml() notes it. */
+Test(cli_view, yaml_notes_a_track_the_class_would_give)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/lanes.yaml", dir);
+    evrec_schema_t *s = NULL;
+    cr_assert_eq(evrec_schema_load(&s, path, stderr), EVREC_OK);
+    evrec_meta_t meta = *evrec_schema_meta(s);
+    evrec_view_t view = *meta.view;
+    cr_assert_eq(view.track_count, 2);
+    view.track_count = 1; /* Work's only: Note (class Work, has `task`) loses its track */
+    meta.view = &view;
+    evrec_yaml_options_t opt = {"lanes", NULL, NULL, NULL, 0};
+    evrec_yaml_t y;
+    cr_assert_eq(evrec_schema_to_yaml(&meta, &opt, &y), EVREC_OK);
+    cr_assert_eq(y.note_count, 1);
+    assert_has(y.notes[0], "event Note has no track, but its class's track task names a field of it too");
+    evrec_yaml_free(&y);
+    meta.view = evrec_schema_meta(s)->view;
+    cr_assert_eq(evrec_schema_to_yaml(&meta, &opt, &y), EVREC_OK);
+    cr_assert_eq(y.note_count, 0);
+    evrec_yaml_free(&y);
+    evrec_schema_free(s);
+}
