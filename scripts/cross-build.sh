@@ -25,7 +25,8 @@
 #             named on stderr)
 #   cyclic    cyclic.c, the cyclic mode (linked only into programs that call
 #             evrec_recorder_init_cyclic(): the rest of the core reaches it through a pointer)
-#   save meta crc32c   the save path, the meta-info validation, the CRC table, each on its own
+#   save meta crc32c   the save path (save.c and view.c, the VIEW chunk), the meta-info
+#             validation, the CRC table, each on its own
 #   port      text of the port library (clock enabling, tick hook)
 #   libRAM    data + bss of the core and port objects
 #   objs      sizeof evrec_host_t + evrec_recorder_t (the firmware's fw_host and recorder): the
@@ -144,7 +145,7 @@ for t in $targets; do
         rec=$b/port/libevrec_recorder.a
         port=$(ls "$b"/port/libevrec_port_*.a)
         set -- $(sizes_of "$rec" | awk '
-            $1 == "save" { save += $2; next } $1 == "meta" { meta += $2; next }
+            $1 == "save" || $1 == "view" { save += $2; next } $1 == "meta" { meta += $2; next }
             $1 == "crc32c" { crc += $2; next } $1 == "cyclic" { cyc += $2; next }
             { core += $2 }
             $1 != "recorder" && $1 != "runtime_enum" && $1 != "status" {

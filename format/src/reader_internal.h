@@ -114,6 +114,18 @@ struct evrec_reader {
     uint32_t *fi_base;          /* per struct: index of its field 0 in fi_by_field */
     evrec_reader_error_t fi_err; /* first problem of the chunk (status EVREC_OK if none) */
 
+    /* VIEW chunk (reader_view.c): kept as bytes until the meta-info is read, then parsed; any
+     * problem drops the whole view and is a deferred error like FIELD_INFO's. */
+    uint8_t *vw_raw;
+    uint32_t vw_raw_len;
+    uint64_t vw_offset;
+    int vw_dropped;             /* a second chunk, or one after STREAM data, was seen */
+    evrec_track_desc_t *vw_tracks;
+    evrec_span_desc_t *vw_spans;
+    evrec_counter_desc_t *vw_counters;
+    evrec_view_t vw_view;
+    evrec_reader_error_t vw_err;
+
     /* tables */
     rd_block_t *names;
     evrec_meta_t meta;
@@ -185,6 +197,15 @@ evrec_status rd_field_info_parse(evrec_reader_t *r);
 /* Make the deferred FIELD_INFO problem the sticky error (at the end of the stream). */
 evrec_status rd_field_info_deferred(evrec_reader_t *r);
 void rd_field_info_free(evrec_reader_t *r);
+
+/* VIEW (reader_view.c): keep the payload; parse it (before the hash is computed); deferred
+ * error at the end of the stream; free. */
+void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+evrec_status rd_view_parse(evrec_reader_t *r);
+/* A VIEW chunk before the stream whose CRC is wrong: dropped, with a deferred error. */
+void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
+evrec_status rd_view_deferred(evrec_reader_t *r);
+void rd_view_free(evrec_reader_t *r);
 
 /* Meta-info (reader_meta.c). */
 evrec_status rd_parse_meta(evrec_reader_t *r);

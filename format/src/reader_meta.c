@@ -592,6 +592,9 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
     r->meta.structs = r->structs;
     r->meta.events = r->events;
     r->meta.schema_hash = r->info.schema_hash_stored;
+    if (rd_view_parse(r) != EVREC_OK) { /* the view enters the hash */
+        return r->err.status;
+    }
     r->info.schema_hash_computed = evrec_meta_schema_hash(&r->meta);
     r->info.records_offset = rd_item_offset(r);
     r->have_meta = 1;

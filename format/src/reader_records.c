@@ -159,6 +159,9 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     if (rd_field_info_deferred(r) != EVREC_OK) {
         return r->err.status; /* every record was returned; the display attributes were bad */
     }
+    if (rd_view_deferred(r) != EVREC_OK) {
+        return r->err.status; /* every record was returned; the VIEW chunk was bad */
+    }
     return EVREC_E_END;
 }
 

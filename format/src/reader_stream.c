@@ -17,6 +17,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_STREAM: return "STREAM";
     case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
     case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
+    case EVREC_CHUNK_VIEW: return "VIEW";
     default: return "unknown";
     }
 }
@@ -161,6 +162,14 @@ static int next_segment(evrec_reader_t *r)
             return 1;
         }
         uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
+        if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream_started && got == len) {
+            /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
+             * loses only itself (deferred error). Were its length damaged, the next chunk header
+             * would fail its own CRC. */
+            rd_view_damaged(r, off, len, stored, crc);
+            r->stream_over = 0;
+            continue;
+        }
         if (crc != stored) {
             rd_fail(r, EVREC_E_CHECKSUM, off,
                     "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "
@@ -206,6 +215,11 @@ static int next_segment(evrec_reader_t *r)
         case EVREC_CHUNK_FIELD_INFO:
             /* Display attributes only: a problem with them is deferred, never fatal here. */
             rd_field_info_chunk(r, off, p, len);
+            r->stream_over = 0;
+            continue;
+        case EVREC_CHUNK_VIEW:
+            /* Tracks, spans, counters: like FIELD_INFO, a problem is deferred, never fatal. */
+            rd_view_chunk(r, off, p, len);
             r->stream_over = 0;
             continue;
         default:

@@ -4,6 +4,7 @@
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
 #include "evrec/evrec_save.h"
 #include "recorder_internal.h"
+#include "view_internal.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
 #error "EVREC_SAVE_CHUNK must be in 64..16777215"
@@ -589,6 +590,9 @@ static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_o
     sink_write(o, h, sizeof h);
     put_runtime_ranges(o, rec->meta, 1);
     put_field_info_chunk(o, rec->meta);
+    if (o->status == EVREC_OK) {
+        o->status = evrec_view_put_chunk(rec->meta, o->sink);
+    }
 }
 
 static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
@@ -701,5 +705,5 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
     put_meta(&o, meta, 0, 1);
     put_runtime_ranges(&o, meta, 0);
     flush(&o);
-    return o.status;
+    return o.status != EVREC_OK ? o.status : evrec_view_put_canonical(meta, sink);
 }

@@ -560,6 +560,88 @@ static void emit_row(gen_buf_t *b, char **args, size_t n)
     emit_list(b, 4, "", '{', '}', args, n, ",", 0);
 }
 
+static char *leaf_text(uint16_t leaf)
+{
+    return leaf == EVREC_VIEW_NONE ? xprintf("EVREC_VIEW_NONE") : xprintf("%u", (unsigned)leaf);
+}
+
+/* Tracks, spans and counters (schema_view.c resolved them): static tables and NAME_view. */
+static void emit_view(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
+    gen_meta_t m;
+    gen_meta_build(s, &m);
+    const evrec_view_t *v = &m.view;
+    if (v->track_count) {
+        gen_buf_printf(b,
+                       "\n/* Tracks: {event id, leaf} (leaves: 0 time, 1 id, then the fields depth first). */\n"
+                       "static const evrec_track_desc_t %s_tracks[%lu] = {\n",
+                       p, (unsigned long)v->track_count);
+        for (uint32_t i = 0; i < v->track_count; i++) {
+            const evrec_track_desc_t *t = &v->tracks[i];
+            gen_buf_printf(b, "    {%u, %u}, /* %s: %s */\n", (unsigned)t->event_id, (unsigned)t->leaf,
+                           s->structs[s->events[t->event_id].struct_id].name,
+                           gen_leaf_path(s, t->event_id, t->leaf));
+        }
+        gen_buf_puts(b, "};\n");
+    }
+    if (v->span_count) {
+        gen_buf_printf(b,
+                       "\n/* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */\n"
+                       "static const evrec_span_desc_t %s_spans[%lu] = {\n",
+                       p, (unsigned long)v->span_count);
+        for (uint32_t i = 0; i < v->span_count; i++) {
+            const evrec_span_desc_t *sp = &v->spans[i];
+            const evrec_span_end_t *ends[2] = {&sp->begin, &sp->end};
+            char *args[4];
+            gen_buf_t str = {0};
+            gen_buf_puts(&str, "\"");
+            gen_buf_c_string(&str, sp->name);
+            gen_buf_puts(&str, "\"");
+            args[0] = str.data;
+            for (int k = 0; k < 2; k++) {
+                char *ml = leaf_text(ends[k]->match_leaf), *kl = leaf_text(ends[k]->key_leaf);
+                args[1 + k] = xprintf("{%u, %s, %lu, %s}", (unsigned)ends[k]->event_id, ml,
+                                      (unsigned long)ends[k]->match_value, kl);
+                free(ml);
+                free(kl);
+            }
+            args[3] = leaf_text(sp->track_leaf);
+            emit_row(b, args, 4);
+            for (int k = 0; k < 4; k++) {
+                free(args[k]);
+            }
+        }
+        gen_buf_puts(b, "};\n");
+    }
+    if (v->counter_count) {
+        gen_buf_printf(b, "\n/* Counters: {struct id, field index} of fields to plot over time. */\n"
+                          "static const evrec_counter_desc_t %s_counters[%lu] = {\n",
+                       p, (unsigned long)v->counter_count);
+        for (uint32_t i = 0; i < v->counter_count; i++) {
+            const evrec_counter_desc_t *c = &v->counters[i];
+            gen_buf_printf(b, "    {%u, %u}, /* %s.%s */\n", (unsigned)c->struct_id, (unsigned)c->field_index,
+                           s->structs[c->struct_id].name, s->structs[c->struct_id].fields[c->field_index].name);
+        }
+        gen_buf_puts(b, "};\n");
+    }
+    gen_buf_printf(b, "\nstatic const evrec_view_t %s_view = {\n", p);
+    gen_buf_printf(b, "    .track_count = %lu,\n", (unsigned long)v->track_count);
+    if (v->track_count) {
+        gen_buf_printf(b, "    .tracks = %s_tracks,\n", p);
+    }
+    gen_buf_printf(b, "    .span_count = %lu,\n", (unsigned long)v->span_count);
+    if (v->span_count) {
+        gen_buf_printf(b, "    .spans = %s_spans,\n", p);
+    }
+    gen_buf_printf(b, "    .counter_count = %lu,\n", (unsigned long)v->counter_count);
+    if (v->counter_count) {
+        gen_buf_printf(b, "    .counters = %s_counters,\n", p);
+    }
+    gen_buf_puts(b, "};\n");
+    gen_meta_free(&m);
+}
+
 void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
 {
     const char *p = s->name;
@@ -695,6 +777,10 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
     }
     gen_buf_puts(b, "};\n");
 
+    int view = gen_view_present(s);
+    if (view) {
+        emit_view(s, b);
+    }
     gen_buf_printf(b,
                    "\nconst evrec_meta_t %s_meta = {\n"
                    "    .time_freq = %" PRIu64 "u,\n"
@@ -705,9 +791,12 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
                    "    .event_count = %zu,\n"
                    "    .events = %s_events,\n"
                    "    .schema_hash = %s_SCHEMA_HASH,\n"
-                   "    .field_info = &%s_field_info,\n"
-                   "};\n",
+                   "    .field_info = &%s_field_info,\n",
                    p, s->time_freq, s->enum_count, p, s->struct_count, p, s->event_count, p, p, p);
+    if (view) {
+        gen_buf_printf(b, "    .view = &%s_view,\n", p);
+    }
+    gen_buf_puts(b, "};\n");
 
     /* Field display attributes. */
     size_t n_info = 0;

@@ -14,7 +14,7 @@
 
 /** Version of the generator, printed in the banner of every generated file. */
 /** Generator ABI written into generated headers; must equal EVREC_GEN_ABI of evrec_gen.h. */
-#define GEN_ABI 2
+#define GEN_ABI 3
 /** Column limit of the generated code (schema/.clang-format). */
 #define GEN_COLUMNS 100
 
@@ -116,6 +116,7 @@ typedef struct gen_field {
     char *unit;
     gen_pos_t pos;
     uint32_t offset, size, align;
+    int counter; /* `counter: true` */
 } gen_field_t;
 
 typedef struct gen_struct {
@@ -137,7 +138,26 @@ typedef struct gen_event {
     char *class_name; /* NULL: its own class */
     gen_pos_t class_pos;
     size_t class_id;
+    char *track;        /* `track:` path as written, NULL when none */
+    gen_pos_t track_pos;
+    uint16_t track_leaf; /* resolved (own or the class's); EVREC_VIEW_NONE when none */
 } gen_event_t;
+
+/* One end of a span as written (`begin:` / `end:`), and resolved. */
+typedef struct gen_span_end {
+    char *event, *field, *value, *key; /* NULL when absent */
+    gen_pos_t pos, event_pos, field_pos, value_pos, key_pos;
+    evrec_span_end_t r; /* resolved */
+} gen_span_end_t;
+
+typedef struct gen_span {
+    char *name;
+    gen_pos_t pos;
+    gen_span_end_t begin, end;
+    char *key, *track; /* span-wide key (both ends), lane path of the begin event; NULL = none */
+    gen_pos_t key_pos, track_pos;
+    uint16_t track_leaf;
+} gen_span_t;
 
 typedef struct gen_file {
     char *path; /* as opened (relative to the including file's directory) */
@@ -170,6 +190,8 @@ typedef struct gen_schema {
     size_t event_count, event_cap;
     gen_ident_t *idents;
     size_t ident_count, ident_cap;
+    gen_span_t *spans; /* reading order */
+    size_t span_count, span_cap;
     gen_diags_t diags;
     int incomplete; /* a file could not be loaded: do not report unknown names */
     const char *const *include_dirs; /* searched for includes not found next to their includer */
@@ -200,6 +222,10 @@ typedef struct gen_meta {
     evrec_runtime_enum_t *runtimes;
     evrec_field_desc_t **fields;
     evrec_field_info_t *info;
+    evrec_view_t view;                   /**< meta.view points here when it has entries */
+    evrec_track_desc_t *tracks;
+    evrec_span_desc_t *spans;
+    evrec_counter_desc_t *counters;
 } gen_meta_t;
 
 /** Build the tables of a loaded schema (the same the generated .c holds). Free with
@@ -210,6 +236,18 @@ void gen_meta_free(gen_meta_t *m);
 /** Build the evrec meta-info of the model (in memory), validate it and compute the hash into
  * s->hash. @return 0, or -1 with an error recorded (an internal inconsistency). */
 int gen_meta_hash(gen_schema_t *s);
+
+/* ---------------------------------------------------------------- view (schema_view.c) */
+
+/** 1 when the model has a track, span or counter (then the tables and the chunk exist). */
+int gen_view_present(const gen_schema_t *s);
+/** After loading: resolve every `track`, span and check counters (errors into s->diags). */
+void gen_view_resolve(gen_schema_t *s);
+/** Fill m->tracks/spans/counters/view from a resolved model (meta_build.c calls it). */
+void gen_view_build(const gen_schema_t *s, gen_meta_t *m);
+void gen_view_free(gen_schema_t *s);
+/** Dotted path of leaf `leaf` of event `ev` (static buffer rotated over 4 calls). */
+const char *gen_leaf_path(const gen_schema_t *s, size_t ev, uint16_t leaf);
 
 /** The generated files. */
 void gen_emit_header(const gen_schema_t *s, gen_buf_t *out);

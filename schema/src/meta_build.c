@@ -111,8 +111,9 @@ void gen_meta_build(const gen_schema_t *s, gen_meta_t *out)
     out->field_info.count = (uint32_t)n_info;
     out->field_info.entries = n_info ? info : NULL;
     evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count, enums, (uint32_t)s->struct_count,
-                         structs, (uint32_t)s->event_count, events, 0, NULL};
+                         structs, (uint32_t)s->event_count, events, 0, NULL, NULL};
     out->meta = meta;
+    gen_view_build(s, out);
 }
 
 void gen_meta_free(gen_meta_t *m)
@@ -127,6 +128,9 @@ void gen_meta_free(gen_meta_t *m)
     free(m->fields);
     free(m->runtimes);
     free(m->info);
+    free(m->tracks);
+    free(m->spans);
+    free(m->counters);
     free((void *)m->meta.enums);
     free((void *)m->meta.structs);
     free((void *)m->meta.events);
@@ -140,7 +144,8 @@ int gen_meta_hash(gen_schema_t *s)
     uint32_t bad = 0;
     const char *what = NULL;
     int rc = 0;
-    if (evrec_meta_validate(&m.meta, &bad, &what) != EVREC_OK) {
+    if (evrec_meta_validate(&m.meta, &bad, &what) != EVREC_OK ||
+        evrec_view_validate(&m.meta, &bad, &what) != EVREC_OK) {
         gen_pos_t top = {0, 1, 1};
         gen_error(s, top, "internal error: evrec_meta_validate refuses the tables (item %lu: %s)",
                   (unsigned long)bad, what ? what : "?");

@@ -8,6 +8,7 @@
 
 #include "evrec/evrec_schema.h"
 #include "gen_internal.h"
+#include "meta_diff_view.h"
 
 typedef struct dctx {
     const evrec_meta_t *e, *a;
@@ -421,6 +422,9 @@ size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
     diff_enums(&d);
     diff_structs(&d);
     diff_events(&d);
+    if (!d.bare) { /* a bare CCore stream carries no tracks, spans or counters */
+        d.count += gen_view_diff(expected, actual, d.en, d.an, fn, ctx);
+    }
     free(d.e_is_event);
     free(d.a_is_event);
     free(d.enum_map);

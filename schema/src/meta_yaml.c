@@ -113,6 +113,19 @@ static void put_name(ym_t *y, gen_buf_t *b, const char *s, const char *what)
 {
     static const char *const special[] = {"null", "true", "false", "yes", "no", "on", "off", "y", "n"};
     int plain = is_ident(s);
+    if (!plain && strcmp(what, "field path") == 0) {
+        /* a.b.c: each component an identifier */
+        char tmp[2048];
+        snprintf(tmp, sizeof tmp, "%s", s);
+        plain = tmp[0] != '\0';
+        for (char *tok = tmp, *dot; plain && tok; tok = dot ? dot + 1 : NULL) {
+            dot = strchr(tok, '.');
+            if (dot) {
+                *dot = '\0';
+            }
+            plain = is_ident(tok);
+        }
+    }
     if (!plain) {
         note(y, "%s \"%s\" is not a C identifier: evrec-gen refuses it", what, s);
     }
@@ -123,6 +136,142 @@ static void put_name(ym_t *y, gen_buf_t *b, const char *s, const char *what)
         gen_buf_puts(b, s);
     } else {
         put_quoted(y, b, s);
+    }
+}
+
+/* ---- tracks, spans, counters (meta->view) ---- */
+
+/* Dotted path of a leaf of an event into `out` ("?" when it has none). */
+static void leaf_path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *out, size_t n)
+{
+    evrec_leaf_info_t li;
+    snprintf(out, n, "?");
+    if (evrec_meta_leaf(m, ev, leaf, &li) != EVREC_OK) {
+        return;
+    }
+    size_t k = 0;
+    out[0] = '\0';
+    for (unsigned d = 0; d <= li.depth && k < n; d++) {
+        int w = snprintf(out + k, n - k, "%s%s", d ? "." : "", m->structs[li.path_struct[d]].fields[li.path_field[d]].name);
+        if (w < 0) {
+            break;
+        }
+        k += (size_t)w;
+    }
+}
+
+static void put_path(ym_t *y, gen_buf_t *b, uint32_t ev, uint32_t leaf)
+{
+    char path[2048];
+    leaf_path(y->m, ev, leaf, path, sizeof path);
+    put_name(y, b, path, "field path"); /* dots: noted as not an identifier, so check them here */
+}
+
+static uint16_t track_of(const evrec_meta_t *m, uint32_t ev)
+{
+    const evrec_view_t *v = m->view;
+    for (uint32_t i = 0; v && i < v->track_count; i++) {
+        if (v->tracks[i].event_id == ev) {
+            return v->tracks[i].leaf;
+        }
+    }
+    return EVREC_VIEW_NONE;
+}
+
+static int is_counter(const evrec_meta_t *m, uint32_t sid, uint32_t f)
+{
+    const evrec_view_t *v = m->view;
+    for (uint32_t i = 0; v && i < v->counter_count; i++) {
+        if (v->counters[i].struct_id == sid && v->counters[i].field_index == f) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void event_name_text(const ym_t *y, uint32_t e, char *out, size_t n)
+{
+    uint32_t sid = y->m->events[e].struct_id;
+    if (y->event_of_struct[sid] == (int32_t)e) {
+        snprintf(out, n, "%s", y->m->structs[sid].name);
+    } else {
+        snprintf(out, n, "%s_%u", y->m->structs[sid].name, (unsigned)e);
+    }
+}
+
+static void put_span_end(ym_t *y, gen_buf_t *b, const evrec_span_end_t *e, int with_key)
+{
+    char name[2048];
+    event_name_text(y, e->event_id, name, sizeof name);
+    if (e->match_leaf == EVREC_VIEW_NONE && !with_key) {
+        put_name(y, b, name, "event name");
+        return;
+    }
+    gen_buf_puts(b, "{event: ");
+    put_name(y, b, name, "event name");
+    if (e->match_leaf != EVREC_VIEW_NONE) {
+        gen_buf_puts(b, ", field: ");
+        put_path(y, b, e->event_id, e->match_leaf);
+        evrec_leaf_info_t li;
+        const char *vname = NULL;
+        if (evrec_meta_leaf(y->m, e->event_id, e->match_leaf, &li) == EVREC_OK && li.kind >= EVREC_KIND_ENUM_UINT8 &&
+            li.kind <= EVREC_KIND_ENUM_UINT32 && li.ref < y->m->enum_count) {
+            const evrec_enum_desc_t *en = &y->m->enums[li.ref];
+            for (uint32_t i = 0; i < en->value_count && !vname; i++) {
+                vname = en->values[i].value == e->match_value ? en->values[i].name : NULL;
+            }
+        }
+        gen_buf_puts(b, ", value: ");
+        if (vname) {
+            put_name(y, b, vname, "enum value name");
+        } else {
+            gen_buf_printf(b, "%lu", (unsigned long)e->match_value);
+        }
+    }
+    if (with_key && e->key_leaf != EVREC_VIEW_NONE) {
+        gen_buf_puts(b, ", key: ");
+        put_path(y, b, e->event_id, e->key_leaf);
+    }
+    gen_buf_puts(b, "}");
+}
+
+static void put_spans(ym_t *y, gen_buf_t *b)
+{
+    const evrec_view_t *v = y->m->view;
+    if (!v || v->span_count == 0) {
+        return;
+    }
+    gen_buf_puts(b, "\nspans:\n");
+    for (uint32_t i = 0; i < v->span_count; i++) {
+        const evrec_span_desc_t *sp = &v->spans[i];
+        char bk[2048] = "", ek[2048] = "";
+        if (sp->begin.key_leaf != EVREC_VIEW_NONE) {
+            leaf_path(y->m, sp->begin.event_id, sp->begin.key_leaf, bk, sizeof bk);
+        }
+        if (sp->end.key_leaf != EVREC_VIEW_NONE) {
+            leaf_path(y->m, sp->end.event_id, sp->end.key_leaf, ek, sizeof ek);
+        }
+        int common = bk[0] && strcmp(bk, ek) == 0;
+        if ((sp->begin.key_leaf == EVREC_VIEW_NONE) != (sp->end.key_leaf == EVREC_VIEW_NONE)) {
+            note(y, "span %s has a key on one end only: evrec-gen refuses it", sp->name);
+        }
+        gen_buf_puts(b, "  - name: ");
+        put_name(y, b, sp->name, "span name");
+        gen_buf_puts(b, "\n    begin: ");
+        put_span_end(y, b, &sp->begin, !common);
+        gen_buf_puts(b, "\n    end: ");
+        put_span_end(y, b, &sp->end, !common);
+        gen_buf_puts(b, "\n");
+        if (common) {
+            gen_buf_puts(b, "    key: ");
+            put_name(y, b, bk, "field path");
+            gen_buf_puts(b, "\n");
+        }
+        if (sp->track_leaf != EVREC_VIEW_NONE) {
+            gen_buf_puts(b, "    track: ");
+            put_path(y, b, sp->begin.event_id, sp->track_leaf);
+            gen_buf_puts(b, "\n");
+        }
     }
 }
 
@@ -307,6 +456,9 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
                 put_quoted(y, b, fi->description);
             }
         }
+        if (is_counter(y->m, sid, f)) {
+            gen_buf_puts(b, ", counter: true");
+        }
         gen_buf_puts(b, "}\n");
     }
 }
@@ -382,6 +534,26 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
         } else {
             note(y, "event %s has class id %u, which is %s: left out (its own class)", st->name, (unsigned)cls,
                  cls == 0 ? "EventControl's" : "no event's");
+        }
+    }
+    uint16_t track = track_of(m, e);
+    if (track != EVREC_VIEW_NONE) {
+        gen_buf_puts(b, "    track: ");
+        put_path(y, b, e, track);
+        gen_buf_puts(b, "\n");
+    } else if (cls != e && cls < m->event_count && track_of(m, cls) != EVREC_VIEW_NONE) {
+        /* evrec-gen gives an event without `track` its class's when it has that field. */
+        char want[2048], have[2048];
+        leaf_path(m, cls, track_of(m, cls), want, sizeof want);
+        evrec_leaf_info_t li;
+        for (uint32_t leaf = 2; evrec_meta_leaf(m, e, leaf, &li) == EVREC_OK; leaf++) {
+            leaf_path(m, e, leaf, have, sizeof have);
+            if (strcmp(have, want) == 0) {
+                note(y, "event %s has no track, but its class's track %s names a field of it too: evrec-gen "
+                        "would give it that track",
+                     st->name, want);
+                break;
+            }
         }
     }
     uint32_t first = 0;
@@ -491,6 +663,7 @@ evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_opt
     for (uint32_t s = 0; s < y.segments; s++) {
         put_items(&y, &bodies[s], s);
     }
+    put_spans(&y, &bodies[y.segments - 1]); /* spans name events of any part: the top-level file */
     out->count = y.segments;
     out->files = gen_xmalloc(out->count * sizeof *out->files);
     uint64_t hash = evrec_meta_schema_hash(meta);

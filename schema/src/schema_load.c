@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen_internal.h"
+#include "load_internal.h"
 
 const char *const gen_marker_names[16] = {
     "None", "Up",   "Down", "UpBlock", "DownBlock", "UpUp", "UpPush", "UpUpPush",
@@ -26,13 +26,8 @@ static const char *const c_keywords[] = {
     "thread_local", "true", "typeof", "typeof_unqual",
 };
 
-/* One file being read. */
-typedef struct ctx {
-    gen_schema_t *s;
-    unsigned file;
-    yaml_document_t *doc;
-    int is_main;
-} ctx_t;
+/* One file being read (load_internal.h). */
+typedef gen_ctx_t ctx_t;
 
 /* Files being loaded, outermost first (include cycle detection and messages). */
 typedef struct load_stack {
@@ -163,11 +158,7 @@ static const char *name_of(ctx_t *c, const yaml_node_t *n, const char *what, int
 
 /* ---- mappings: known keys, unknown and duplicate keys reported ---- */
 
-typedef struct key {
-    const char *name;
-    yaml_node_t *value;
-    yaml_node_t *key;
-} map_key_t;
+typedef gen_key_t map_key_t;
 
 /* Fill keys[i].value from mapping `n`. Returns 0 when `n` is not a mapping (error reported). */
 static int read_map(ctx_t *c, const yaml_node_t *n, const char *what, map_key_t *keys, size_t nkeys)
@@ -539,8 +530,8 @@ static void add_field(gen_struct_t *st, const char *name, int type, size_t ref, 
 static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *layout_ok)
 {
     map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"format", 0, 0},
-                    {"unit", 0, 0}};
-    if (!read_map(c, n, "field", keys, 5)) {
+                    {"unit", 0, 0}, {"counter", 0, 0}};
+    if (!read_map(c, n, "field", keys, 6)) {
         *layout_ok = 0;
         return;
     }
@@ -618,6 +609,20 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
             display = 0;
         }
     }
+    int counter = 0;
+    if (keys[5].value) {
+        const char *cv = scalar(c, keys[5].value, "counter");
+        if (cv && strcmp(cv, "true") == 0) {
+            counter = 1;
+        } else if (cv && strcmp(cv, "false") != 0) {
+            gen_error(c->s, pos_of(c, keys[5].value), "expected true or false for counter, found '%s'", cv);
+        }
+        if (counter && type != -1 && type != GEN_T_U8 && type != GEN_T_U16 && type != GEN_T_U32) {
+            gen_error(c->s, pos_of(c, keys[5].value),
+                      "counter applies to uint8, uint16 and uint32 fields only (a value to plot)");
+            counter = 0;
+        }
+    }
     char *desc = text_of(c, keys[2].value, "description");
     char *unit = text_of(c, keys[4].value, "unit");
     if (!name || type < 0) {
@@ -631,6 +636,7 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
     f->description = desc;
     f->unit = unit;
     f->display = display;
+    f->counter = counter;
 }
 
 /* Natural C layout: each field at the next multiple of its alignment; size rounded up to the
@@ -669,8 +675,9 @@ static void layout(gen_schema_t *s, gen_struct_t *st)
 static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
 {
     const char *what = event ? "event" : "struct";
-    map_key_t keys[] = {{"name", 0, 0}, {"description", 0, 0}, {"fields", 0, 0}, {"class", 0, 0}};
-    if (!read_map(c, n, what, keys, event ? 4 : 3)) {
+    map_key_t keys[] = {{"name", 0, 0}, {"description", 0, 0}, {"fields", 0, 0}, {"class", 0, 0},
+                        {"track", 0, 0}};
+    if (!read_map(c, n, what, keys, event ? 5 : 3)) {
         return;
     }
     const yaml_node_t *name_node = need(c, n, &keys[0], what);
@@ -721,7 +728,17 @@ static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
             class_pos = pos_of(c, keys[3].value);
         }
     }
+    char *track = NULL;
+    gen_pos_t track_pos = st.pos;
+    if (event && keys[4].value) {
+        const char *tv = scalar(c, keys[4].value, "track");
+        if (tv) {
+            track = gen_xstrdup(tv);
+            track_pos = pos_of(c, keys[4].value);
+        }
+    }
     if (!name || name_taken(c, name_node, name)) {
+        free(track);
         for (size_t i = 0; i < st.field_count; i++) {
             free(st.fields[i].name);
             free(st.fields[i].description);
@@ -741,6 +758,9 @@ static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
         ev->class_name = class_name;
         ev->class_pos = class_pos;
         ev->class_id = st.event_id;
+        ev->track = track;
+        ev->track_pos = track_pos;
+        ev->track_leaf = EVREC_VIEW_NONE;
     }
     *GEN_PUSH(s->structs, s->struct_count, s->struct_cap) = st;
 }
@@ -847,8 +867,8 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
     gen_schema_t *s = c->s;
     map_key_t keys[] = {{"schema", 0, 0}, {"version", 0, 0}, {"description", 0, 0},
                     {"time_freq", 0, 0}, {"include", 0, 0}, {"enums", 0, 0},
-                    {"structs", 0, 0}, {"events", 0, 0}};
-    if (!read_map(c, root, "the schema", keys, 8)) {
+                    {"structs", 0, 0}, {"events", 0, 0}, {"spans", 0, 0}};
+    if (!read_map(c, root, "the schema", keys, 9)) {
         return;
     }
     /* Includes first: their items come before this file's (ids in load order). */
@@ -898,6 +918,9 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
     parse_list(c, keys[5].value, "enums", each_enum, 0);
     parse_list(c, keys[6].value, "structs", each_struct, 0);
     parse_list(c, keys[7].value, "events", each_struct, 1);
+    if (keys[8].value) {
+        gen_view_parse_spans(c, keys[8].value);
+    }
 }
 
 static void syntax_error(gen_schema_t *s, unsigned file, const yaml_parser_t *p)
@@ -1077,7 +1100,8 @@ static void check_idents(gen_schema_t *s)
     gen_pos_t top = {0, 1, 1};
     static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
                                         "SCHEMA_VERSION", "runtime_init", "enums", "structs",
-                                        "events", "field_info_entries"};
+                                        "events", "field_info_entries", "view", "tracks",
+                                        "spans", "counters"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         add_ident(s, "schema", p, top, "%s_%s", p, fixed[i]);
     }
@@ -1142,6 +1166,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
     layout(s, cs);
     gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
     memset(ev, 0, sizeof *ev);
+    ev->track_leaf = EVREC_VIEW_NONE;
 
     load_stack_t stack = {0};
     gen_pos_t none = {GEN_BUILTIN, 0, 0};
@@ -1151,6 +1176,9 @@ int gen_schema_load(gen_schema_t *s, const char *path)
         return -1; /* the schema itself could not be opened: already said */
     }
     resolve_classes(s);
+    if (!s->incomplete) {
+        gen_view_resolve(s);
+    }
     if (s->event_count > EVREC_ID_NONE || s->struct_count > 0xFFFF || s->enum_count > 0xFFFF) {
         gen_pos_t top = {0, 1, 1};
         gen_error(s, top, "more than 65535 events, structs or enums");
@@ -1192,7 +1220,9 @@ void gen_schema_free(gen_schema_t *s)
     free(s->structs);
     for (size_t i = 0; i < s->event_count; i++) {
         free(s->events[i].class_name);
+        free(s->events[i].track);
     }
+    gen_view_free(s);
     free(s->events);
     for (size_t i = 0; i < s->file_count; i++) {
         free(s->files[i].path);
@@ -1211,4 +1241,23 @@ void gen_schema_free(gen_schema_t *s)
     free(s->version);
     free(s->description);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- the helpers above, for schema_view.c (load_internal.h) ---- */
+
+gen_pos_t gen_ld_pos(const gen_ctx_t *c, const yaml_node_t *n) { return pos_of(c, n); }
+yaml_node_t *gen_ld_node(const gen_ctx_t *c, int index) { return node_at(c, index); }
+const char *gen_ld_scalar(gen_ctx_t *c, const yaml_node_t *n, const char *what) { return scalar(c, n, what); }
+int gen_ld_map(gen_ctx_t *c, const yaml_node_t *n, const char *what, gen_key_t *keys, size_t nkeys)
+{
+    return read_map(c, n, what, keys, nkeys);
+}
+yaml_node_t *gen_ld_need(gen_ctx_t *c, const yaml_node_t *map, const gen_key_t *k, const char *what)
+{
+    return need(c, map, k, what);
+}
+int gen_ld_list(gen_ctx_t *c, const yaml_node_t *n, const char *what) { return need_list(c, n, what); }
+const char *gen_ld_name(gen_ctx_t *c, const yaml_node_t *n, const char *what, int *valid)
+{
+    return name_of(c, n, what, valid);
 }

@@ -121,7 +121,8 @@ Test(cli_schema, full_schema_round_trip_keeps_the_hash)
     assert_has(top, "schema: demo\nversion: 1.0\ntime_freq: 1000000\ninclude:\n  - rt.part1.yaml\n");
     assert_has(p1, "  - name: TaskId\n    type: uint16\n    values:\n      - {name: Idle, value: 0}\n"
                    "    runtime: {base: 1, lim: 64, marker: None}\n");
-    assert_has(p1, "  - name: IsrExit\n    class: IsrEnter\n    fields:\n      - {name: irq, type: uint8}\n"
+    /* IsrExit takes its class's track (class default), written explicitly. */
+    assert_has(p1, "  - name: IsrExit\n    class: IsrEnter\n    track: irq\n    fields:\n      - {name: irq, type: uint8}\n"
                    "      - {name: cycles, type: uint32, unit: \"cycles\", description: \"Time spent in the "
                    "handler.\"}\n");
     assert_has(p1, "{name: Timeout, value: 2147483647, marker: Error}");
@@ -130,8 +131,16 @@ Test(cli_schema, full_schema_round_trip_keeps_the_hash)
     assert_has(top, "      - {name: origin, type: Point}\n      - {name: crc, type: uint32, format: hex}\n");
     assert_has(top, "  - name: Sent\n    class: PhaseChange\n");
     assert_has(top, "{name: buffer, type: uint32, format: address, description: \"Where the bytes were.\"}");
-    assert_has(top, "{name: count, type: uint16, format: decimal}");
+    assert_has(top, "{name: count, type: uint16, format: decimal, counter: true}");
     assert_has(top, "  - name: Heartbeat\n");
+    /* Tracks, spans and counters come back (spans in the top-level file: they name any event). */
+    assert_has(top, "  - name: Sent\n    class: PhaseChange\n    track: packet.channel\n");
+    assert_has(top, "{name: length, type: uint8, unit: \"bytes\", counter: true}");
+    assert_has(top, "spans:\n  - name: TaskRunning\n    begin: {event: TaskSwitch, key: to}\n"
+                    "    end: {event: TaskSwitch, key: from}\n");
+    assert_has(top, "  - name: IsrActive\n    begin: IsrEnter\n    end: IsrExit\n    key: irq\n");
+    assert_has(top, "  - name: Transfer\n    begin: {event: Sent, field: packet.length, value: 64}\n"
+                    "    end: {event: Fault, field: level, value: 3}\n    track: packet.origin.x\n");
     /* evrec-gen accepts it and computes the file's hash. */
     cr_assert_eq(generate(dir, "rt.yaml", "demo"), demo_SCHEMA_HASH);
     /* evrec check agrees, against the original schema and against the recovered one. */

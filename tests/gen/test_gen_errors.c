@@ -50,13 +50,20 @@ Test(gen_errors, missing_include) { check_fail("missing_include"); }
 Test(gen_errors, many_errors_in_one_run) { check_fail("many_errors"); }
 /* Two schema names that would make the same C identifier. */
 Test(gen_errors, generated_identifier_clash) { check_fail("ident_clash"); }
+/* `track` paths (unknown field, a struct, not a struct, time) and `counter` (not an integer, not
+ * a boolean); a good nested path among them is accepted. */
+Test(gen_errors, track_and_counter) { check_fail("view_track"); }
+/* `spans`: duplicate name, unknown event, field or value, a value too large, field without value,
+ * a key on one end only, a bad track, unknown and missing keys, a list for an end, a bad name. */
+Test(gen_errors, spans) { check_fail("view_span"); }
 
 Test(gen_errors, the_error_files_are_not_trivial)
 {
     /* Each expected file names its own schema and has at least one located error. */
     const char *cases[] = {"yaml_syntax", "unknown_key", "duplicate_name", "unknown_type",
                            "enum_range", "duplicate_value", "event_too_big", "not_identifier",
-                           "include_cycle", "missing_include", "many_errors", "ident_clash"};
+                           "include_cycle", "missing_include", "many_errors", "ident_clash",
+                           "view_track", "view_span"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/%s.err", FAIL_DIR, cases[i]);

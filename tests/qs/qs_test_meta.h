@@ -72,7 +72,7 @@ static const evrec_struct_desc_t k_structs[] = {
     {"Point", 2, k_point_fields, sizeof(point_t)},
     {"Box", 3, k_box_fields, sizeof(box_t)}};
 static const evrec_event_desc_t k_events[] = {{K_STRUCT_CONTROL, 0}, {K_STRUCT_SENSOR, 1}, {K_STRUCT_MIXED, 2}};
-static const evrec_meta_t k_meta = {1000000, 4, k_enums, 5, k_structs, K_EVENT_COUNT, k_events, 0, NULL};
+static const evrec_meta_t k_meta = {1000000, 4, k_enums, 5, k_structs, K_EVENT_COUNT, k_events, 0, NULL, NULL};
 
 /* Display: Sensor.value hex, Sensor.raw hex; Mixed.obj OBJ, Mixed.fn FUN, Mixed.u32 hex. */
 static const uint8_t k_disp_sensor[] = {0, 0, EVREC_QS_DISPLAY_DEC, EVREC_QS_DISPLAY_HEX, EVREC_QS_DISPLAY_HEX};
@@ -123,7 +123,7 @@ static inline void gen_schema_make(gen_schema_t *g, uint32_t count, uint32_t per
         g->structs[e] = (evrec_struct_desc_t){g->names[e], 4, gen_fields, sizeof(gen_event_t)};
         g->events[e] = (evrec_event_desc_t){(uint16_t)e, (uint16_t)(e / per_class)};
     }
-    g->meta = (evrec_meta_t){0, 1, k_enums, count, g->structs, count, g->events, 0, NULL};
+    g->meta = (evrec_meta_t){0, 1, k_enums, count, g->structs, count, g->events, 0, NULL, NULL};
 }
 
 static inline void gen_schema_free(gen_schema_t *g)

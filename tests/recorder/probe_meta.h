@@ -29,7 +29,7 @@ static const evrec_struct_desc_t probe_structs[] = {
     {"Probe", 5, probe_fields, sizeof(probe_event_t)},
     {"Big", 4, big_fields, sizeof(big_event_t)}};
 static const evrec_event_desc_t probe_events[] = {{0, 0}, {1, 1}, {2, 2}};
-static const evrec_meta_t probe_meta = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, NULL};
+static const evrec_meta_t probe_meta = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, NULL, NULL};
 
 static inline uint32_t probe_check(uint16_t source, uint32_t seq)
 {

@@ -14,7 +14,7 @@
 static const char *rt_names_store[20];
 static evrec_runtime_enum_t obj_rt;
 static const evrec_enum_desc_t ref_enums[] = REF_ENUMS(&obj_rt);
-static const evrec_meta_t ref_meta = {1000000, 3, ref_enums, 4, ref_structs, 3, ref_events, 0, NULL};
+static const evrec_meta_t ref_meta = {1000000, 3, ref_enums, 4, ref_structs, 3, ref_events, 0, NULL, NULL};
 
 static void setup_runtime(void)
 {

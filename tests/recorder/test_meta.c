@@ -29,7 +29,7 @@ static void make(tables_t *t)
     t->structs[2] = (evrec_struct_desc_t){"Group", 0, NULL, 0};
     t->events[0] = (evrec_event_desc_t){0, 0};
     t->events[1] = (evrec_event_desc_t){1, 1};
-    t->meta = (evrec_meta_t){0, 2, t->enums, 3, t->structs, 2, t->events, 0, NULL};
+    t->meta = (evrec_meta_t){0, 2, t->enums, 3, t->structs, 2, t->events, 0, NULL, NULL};
 }
 
 static void expect_bad(tables_t *t, const char *needle)

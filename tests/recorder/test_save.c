@@ -174,7 +174,7 @@ Test(save, sink_failure_at_every_point_reports_io)
 static const char *rt_store[4];
 static evrec_runtime_enum_t rt;
 static const evrec_enum_desc_t ref_enums[] = REF_ENUMS(&rt);
-static const evrec_meta_t ref_meta = {0, 3, ref_enums, 4, ref_structs, 3, ref_events, 0, NULL};
+static const evrec_meta_t ref_meta = {0, 3, ref_enums, 4, ref_structs, 3, ref_events, 0, NULL, NULL};
 
 Test(save, runtime_enum_ranges_chunk_and_exhaustion)
 {
@@ -255,7 +255,7 @@ static const evrec_field_info_t probe_info_entries[] = {
     {1, 3, EVREC_DISPLAY_HEX, "frames", "sequence number"},
     {1, 4, EVREC_DISPLAY_DEFAULT, NULL, NULL}};
 static const evrec_field_info_table_t probe_info = {0, 2, probe_info_entries};
-static const evrec_meta_t probe_meta_info = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, &probe_info};
+static const evrec_meta_t probe_meta_info = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, &probe_info, NULL};
 
 Test(save, field_info_chunk)
 {

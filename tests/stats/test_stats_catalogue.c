@@ -154,7 +154,7 @@ static const evrec_struct_desc_t other_structs[] = {
     {"TaskSwitchIn", 3, sw_fields, 8},
 };
 static const evrec_event_desc_t other_events[] = {{0, 0}, {1, 1}, {2, 2}};
-static const evrec_meta_t other_meta = {1000, 1, other_enums, 3, other_structs, 3, other_events, 0, NULL};
+static const evrec_meta_t other_meta = {1000, 1, other_enums, 3, other_structs, 3, other_events, 0, NULL, NULL};
 
 Test(stats_catalogue, mismatching_fields_are_named)
 {

@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_view.h"
 
 static const char help[] =
     "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
     "\n"
     "Summarise a recording: format, timestamp frequency, schema hash, event types (id, name,\n"
-    "class, saved length, count), records and drops, duration, and damage ('intact' when every\n"
-    "checksum and count agrees).\n"
+    "class, saved length, count), the tracks, spans and counters the file declares (one line\n"
+    "each), records and drops, duration, and damage ('intact' when every checksum and count\n"
+    "agrees).\n"
     "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
@@ -158,6 +160,7 @@ static int run(int argc, char **argv)
                (unsigned long long)fi->schema_hash_computed);
     }
     print_events(r, &s);
+    cli_print_view(r);
     printf("records:     %llu", (unsigned long long)s.records);
     if (s.unverified) {
         printf(" (%llu unverified: in a truncated chunk)", (unsigned long long)s.unverified);

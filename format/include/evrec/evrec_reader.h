@@ -38,6 +38,19 @@
  * entry), so that tools report it like other damage. evrec_reader_field_info_error() tells it
  * at once. A FIELD_INFO chunk with a bad CRC is chunk damage like any other (see above).
  *
+ * **Tracks, spans and counters (VIEW chunk).** What a timeline draws: the lane of each event,
+ * intervals between two events, fields to plot over time (schema keys `track`, `spans`,
+ * `counter`; FORMAT.md section 2). evrec_reader_view() gives them with ids resolved to event ids,
+ * leaf numbers (walk order of evrec_reader_visit_fields(): 0 = time, 1 = id) and (struct, field)
+ * pairs; evrec_reader_leaf() and evrec_reader_leaf_value() turn a leaf into its path and value.
+ * The view is part of the schema hash. A VIEW chunk whose CRC is good but whose content is bad
+ * (a count or length that runs past its bytes, an id or leaf the meta-info lacks, a second chunk
+ * or one after STREAM data) is dropped whole: every record is still returned, the computed hash
+ * then lacks the view, and the problem becomes the sticky error at the end of the stream, as for
+ * FIELD_INFO (evrec_reader_view_error() tells it at once). A file without a VIEW chunk (older
+ * files, bare CCore streams) has no view: exporters then draw one lane per event class and
+ * instants only.
+ *
  * **Tables read from a file.** A file carries no native C layout, so in the exposed
  * ::evrec_meta_t every field's `offset` is its offset in the *packed* (saved) struct and every
  * struct's `native_size` is its packed size (both saturate at 0xFFFF for structs that no event
@@ -278,6 +291,55 @@ const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint1
  * stream (see the file comment). @return a pointer into the reader, never NULL.
  */
 const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
+
+/**
+ * @brief The file's tracks, spans and counters (its VIEW chunk, format/FORMAT.md section 2).
+ * Tracks ascend by event id (at most one per event); counters by (struct id, field index); spans
+ * are in schema order. The same object is evrec_reader_meta()->view.
+ * @return reader-owned tables valid until close; NULL when the file has none (no VIEW chunk, a
+ * bare CCore stream, or a bad chunk: see evrec_reader_view_error()).
+ * **Context:** thread; reads only.
+ */
+const evrec_view_t *evrec_reader_view(const evrec_reader_t *r);
+
+/**
+ * @brief The problem found in the VIEW chunk, if any (status EVREC_OK when there is none or no
+ * chunk). Known after a successful open; becomes the sticky error only at the end of the stream.
+ * @return a pointer into the reader, never NULL.
+ */
+const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r);
+
+/**
+ * @brief The lane field of an event (its `track`).
+ * @return the leaf number (>= 2) of the field whose value names the event's lane, or
+ * ::EVREC_VIEW_NONE when the event has no track (draw it on its class's lane).
+ * **Context:** thread; reads only.
+ */
+uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id);
+
+/**
+ * @brief Resolve a leaf number of an event: where it is in the packed record, its kind, its enum,
+ * the (struct, field) that declares it, and optionally its dotted path ("frame.number").
+ * @param event_id an event id. @param leaf leaf number (0 = time, 1 = id, ...).
+ * @param[out] out filled on EVREC_OK (`packed_offset` indexes evrec_record_t::data).
+ * @param[out] path optional buffer for the path (NUL-terminated, cut to fit); NULL with size 0.
+ * @param path_size bytes at `path`.
+ * @retval EVREC_OK found. @retval EVREC_E_ARG NULL out (or path NULL with a size).
+ * @retval EVREC_E_BAD_ID no such event or leaf, or no meta-info.
+ * **Context:** thread; reads only.
+ */
+evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf,
+                               evrec_leaf_info_t *out, char *path, size_t path_size);
+
+/**
+ * @brief The value of leaf `leaf` of a record (e.g. its track or span key), host order.
+ * @param[in] rec a record of this reader. @param[out] value the value on EVREC_OK.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL argument or a record too short for the leaf.
+ * @retval EVREC_E_BAD_ID the record's event has no such leaf.
+ * **Context:** thread; reads only.
+ */
+evrec_status evrec_reader_leaf_value(const evrec_reader_t *r, const evrec_record_t *rec, uint32_t leaf,
+                                     uint32_t *value);
 
 /** @brief 1 if any value of the enum (static or run-time) has a marker other than None. */
 int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id);

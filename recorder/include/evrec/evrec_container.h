@@ -36,7 +36,8 @@ enum evrec_chunk_type {
     EVREC_CHUNK_END = 0,    /**< last chunk, empty */
     EVREC_CHUNK_STREAM = 1, /**< the next bytes of the CCore stream */
     EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
-    EVREC_CHUNK_FIELD_INFO = 3 /**< field display attributes (format/FORMAT.md section 2) */
+    EVREC_CHUNK_FIELD_INFO = 3, /**< field display attributes (format/FORMAT.md section 2) */
+    EVREC_CHUNK_VIEW = 4 /**< tracks, spans and counters (format/FORMAT.md section 2) */
 };
 
 /**
@@ -52,7 +53,8 @@ typedef struct evrec_sink {
 /**
  * @brief Write the canonical meta-info whose xxHash64 is the schema hash (format/FORMAT.md
  * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
- * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...).
+ * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...), then the VIEW payload when
+ * meta->view has a track, span or counter (nothing otherwise).
  * @param[in] meta the tables. @param[in] sink receives the bytes (a hash state, typically).
  * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_IO sink failure.
  * **Context:** thread.

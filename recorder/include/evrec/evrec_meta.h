@@ -176,6 +176,60 @@ typedef struct evrec_field_info_table {
     const evrec_field_info_t *entries; /**< may be NULL when count is 0 */
 } evrec_field_info_table_t;
 
+/** Leaf number or id meaning "none" in the view tables below. */
+#define EVREC_VIEW_NONE 0xFFFFu
+
+/**
+ * @brief Which lane (thread, task, core, queue) an event belongs to (schema key `track`): the
+ * value of one leaf field of the event. Leaves are numbered in walk order over the event's struct,
+ * nested structs expanded depth first: 0 = time, 1 = id, 2 = the first schema field ... (the
+ * `index` of evrec_field_view_t in the reader). Part of the schema hash.
+ */
+typedef struct evrec_track_desc {
+    uint16_t event_id; /**< index in evrec_meta_t::events */
+    uint16_t leaf;     /**< leaf number of the lane field in that event (>= 2) */
+} evrec_track_desc_t;
+
+/** @brief One end of a span: an event, optionally only when a field has a value. */
+typedef struct evrec_span_end {
+    uint16_t event_id;    /**< index in evrec_meta_t::events */
+    uint16_t match_leaf;  /**< leaf that must equal `match_value`, or ::EVREC_VIEW_NONE (any record) */
+    uint32_t match_value; /**< the value (an enum value or an integer); 0 when match_leaf is none */
+    uint16_t key_leaf;    /**< leaf whose value pairs this end with the other, or ::EVREC_VIEW_NONE */
+} evrec_span_end_t;
+
+/**
+ * @brief A span (schema `spans:`): an interval from a `begin` record to the next matching `end`
+ * record (with an equal key value when keys are given). Part of the schema hash.
+ */
+typedef struct evrec_span_desc {
+    const char *name;       /**< C identifier, not NULL */
+    evrec_span_end_t begin; /**< what opens the span */
+    evrec_span_end_t end;   /**< what closes it */
+    uint16_t track_leaf;    /**< leaf of the begin event giving the lane, or ::EVREC_VIEW_NONE
+                                 (the begin event's track, else its class) */
+} evrec_span_desc_t;
+
+/** @brief A numeric field worth a graph over time (schema `counter: true`). In the hash. */
+typedef struct evrec_counter_desc {
+    uint16_t struct_id;   /**< index in evrec_meta_t::structs */
+    uint16_t field_index; /**< index in that struct's fields; an integer field */
+} evrec_counter_desc_t;
+
+/**
+ * @brief Tracks, spans and counters of a meta-info (emitted by evrec-gen, saved in the container's
+ * VIEW chunk, format/FORMAT.md section 2). Tracks ascend by event id (at most one per event),
+ * counters by (struct_id, field_index); spans keep the schema's order.
+ */
+typedef struct evrec_view {
+    uint32_t track_count;
+    const evrec_track_desc_t *tracks;     /**< may be NULL when track_count is 0 */
+    uint32_t span_count;
+    const evrec_span_desc_t *spans;       /**< may be NULL when span_count is 0 */
+    uint32_t counter_count;
+    const evrec_counter_desc_t *counters; /**< may be NULL when counter_count is 0 */
+} evrec_view_t;
+
 /** @brief The whole meta-info of a program: what a file needs to be self-describing. */
 typedef struct evrec_meta {
     uint64_t time_freq;                 /**< timestamp ticks per second; 0 = unknown (use ticks) */
@@ -187,6 +241,7 @@ typedef struct evrec_meta {
     const evrec_event_desc_t *events;
     uint64_t schema_hash;               /**< xxHash64 of the canonical meta-info; 0 = not given */
     const evrec_field_info_table_t *field_info; /**< display attributes, or NULL */
+    const evrec_view_t *view;           /**< tracks, spans, counters, or NULL (none) */
 } evrec_meta_t;
 
 /** Table entries for the EventControlType enum values: use inside an evrec_enum_value_t array. */
@@ -228,6 +283,43 @@ extern const evrec_field_desc_t evrec_control_fields_enum0[3];
  * **Context:** any thread; reads only. Not needed in an ISR.
  */
 evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
+
+/**
+ * @brief Check the view tables (meta->view) against the meta-info: ids and leaves in range, leaves
+ * are integer or enum fields (not time or id), tracks ascending by event id, counters ascending
+ * and on plain integer fields, span names not empty.
+ * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL view is valid.
+ * @param[out] bad_index optional: index of the first bad entry (in its table).
+ * @param[out] what optional: static English text naming the problem.
+ * @retval EVREC_OK usable. @retval EVREC_E_ARG meta is NULL. @retval EVREC_E_META a check failed.
+ * **Context:** any thread; reads only.
+ */
+evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
+
+/** @brief What evrec_meta_leaf() finds about one leaf of an event. */
+typedef struct evrec_leaf_info {
+    uint32_t packed_offset; /**< byte offset of the leaf in the packed (saved) record */
+    uint32_t native_offset; /**< byte offset in the native C struct (from the field offsets) */
+    uint8_t kind;           /**< an ::evrec_kind other than EVREC_KIND_STRUCT */
+    uint16_t ref;           /**< enum id for enum kinds, else 0 */
+    uint16_t struct_id;     /**< the struct declaring the leaf */
+    uint32_t field_index;   /**< its index in that struct's fields */
+    unsigned depth;         /**< 0: a field of the event's struct; 1: inside a nested struct ... */
+    uint16_t path_struct[EVREC_MAX_NESTING + 1]; /**< the struct of each path component */
+    uint32_t path_field[EVREC_MAX_NESTING + 1];  /**< the field index of each path component */
+} evrec_leaf_info_t;
+
+/**
+ * @brief Find leaf number `leaf` (walk order: 0 = time, 1 = id, nested structs expanded depth
+ * first) of an event.
+ * @param[in] meta validated tables. @param event_id index in meta->events. @param leaf the number.
+ * @param[out] out filled on EVREC_OK; the path is path_struct/path_field[0..depth].
+ * @retval EVREC_OK found. @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BAD_ID no such event or leaf (or nesting too deep).
+ * **Context:** any; pure.
+ */
+evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32_t leaf,
+                             evrec_leaf_info_t *out);
 
 /**
  * @brief Packed (saved) size of a struct in bytes: the sum of its fields' sizes, nested structs

@@ -22,8 +22,9 @@ extern "C" {
 #endif
 
 /** Generator ABI of this evrec: generated headers check it with `#if`. Bumped whenever the shape
- * of the generated code or of the tables below changes (evrec-gen 1.x writes ABI 2: the meta-info points at its field display table). */
-#define EVREC_GEN_ABI 2
+ * of the generated code or of the tables below changes (ABI 2: the meta-info points at its field
+ * display table; ABI 3: and at its tracks, spans and counters, evrec_meta_t::view). */
+#define EVREC_GEN_ABI 3
 
 /* evrec_display, evrec_field_info_t and evrec_field_info_table_t live in evrec/evrec_meta.h:
  * the meta-info points at the table and save writes it into the file (FIELD_INFO chunk). */

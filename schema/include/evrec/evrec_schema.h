@@ -116,7 +116,8 @@ typedef struct evrec_diff_options {
     const char *expected_name; /**< how to call `expected` in messages, e.g. "the schema" */
     const char *actual_name;   /**< how to call `actual`, e.g. "the file" */
     /** 1: `actual` is from a bare CCore stream, which cannot say which values were named at run
-     * time: its values inside `expected`'s run-time ranges are taken as run-time names. */
+     * time: its values inside `expected`'s run-time ranges are taken as run-time names; and it
+     * carries no tracks, spans or counters: those are not compared. */
     int actual_bare_ccore;
 } evrec_diff_options_t;
 
@@ -124,8 +125,9 @@ typedef struct evrec_diff_options {
  * @brief Compare two meta-infos item by item, as far as the schema hash sees them: enums (by
  * name: added, removed, renamed, kind, values added/removed/renamed/changed, markers, run-time
  * ranges, id), structs (by name: fields added, removed, renamed, kind or type changed, id) and
- * events (by name: added, removed, class, struct, id). time_freq, offsets, native sizes and
- * display attributes are not compared.
+ * events (by name: added, removed, class, struct, id), tracks (by event: added, removed, changed),
+ * spans (by name: added, removed, changed, order) and counters (by Struct.field: added, removed).
+ * time_freq, offsets, native sizes and display attributes are not compared.
  * @param[in] expected e.g. the schema's tables. @param[in] actual e.g. the file's.
  * @param[in] opt names for the messages (NULL: "expected"/"actual").
  * @param fn called once per difference (may be NULL). @param ctx passed to fn.

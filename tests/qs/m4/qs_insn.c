@@ -39,7 +39,7 @@ static const evrec_struct_desc_t structs[] = {
     {"Sensor", 5, sensor_fields, sizeof(sensor_event_t)},
 };
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
-static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL};
+static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL, NULL};
 
 void insn_mark(void) __attribute__((noinline));
 void insn_mark(void)

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The VIEW chunk (format/FORMAT.md section 2): tracks, spans and counters. Payload:
+ *   u32 track_count,   track_count x {u16 event_id, u16 leaf}
+ *   u32 span_count,    span_count x {String name, End begin, End end, u16 track_leaf}
+ *   u32 counter_count, counter_count x {u16 struct_id, u16 field_index}
+ *   End := u16 event_id, u16 match_leaf, u32 match_value, u16 key_leaf   (0xFFFF = none)
+ *
+ * Like FIELD_INFO it comes before the stream and is kept as bytes until the meta-info is read.
+ * It is all or nothing: any problem drops the whole view (never a record), and becomes the
+ * deferred error reported when the stream ends. Nothing in it is trusted: every count is bounded
+ * by the bytes present, every id and leaf checked against the meta-info (evrec_view_validate). */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "reader_internal.h"
+
+static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const char *fmt, ...)
+{
+    if (r->vw_err.status != EVREC_OK) {
+        return;
+    }
+    r->vw_err.status = st;
+    r->vw_err.offset = off;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->vw_err.message, sizeof r->vw_err.message, fmt, ap);
+    va_end(ap);
+}
+
+void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+{
+    if (r->vw_raw || r->stream_started) {
+        vw_problem(r, EVREC_E_CORRUPT, off,
+                   "VIEW chunk at offset %llu %s (expected one, before the first STREAM chunk); the "
+                   "file's tracks, spans and counters are ignored",
+                   (unsigned long long)off, r->vw_raw ? "is the second one" : "comes after STREAM data");
+        free(r->vw_raw);
+        r->vw_raw = NULL;
+        r->vw_dropped = 1;
+        return;
+    }
+    if (r->vw_dropped) {
+        return;
+    }
+    r->vw_raw = malloc(len ? len : 1u);
+    if (!r->vw_raw) {
+        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the VIEW chunk (%u bytes)", (unsigned)len);
+        return;
+    }
+    if (len) {
+        memcpy(r->vw_raw, p, len);
+    }
+    r->vw_raw_len = len;
+    r->vw_offset = off;
+}
+
+void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
+{
+    vw_problem(r, EVREC_E_CHECKSUM, off,
+               "VIEW chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
+               "the file's tracks, spans and counters are ignored",
+               (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
+    free(r->vw_raw);
+    r->vw_raw = NULL;
+    r->vw_dropped = 1;
+}
+
+typedef struct cur {
+    const uint8_t *p;
+    uint32_t len, pos;
+    uint64_t base;
+} cur_t;
+
+static int need(evrec_reader_t *r, cur_t *c, uint32_t n, const char *what)
+{
+    if (c->len - c->pos >= n) {
+        return 1;
+    }
+    vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
+               "VIEW chunk at offset %llu: %s at offset %llu runs past the end of the chunk (%u bytes "
+               "left, %u needed)",
+               (unsigned long long)r->vw_offset, what, (unsigned long long)(c->base + c->pos),
+               (unsigned)(c->len - c->pos), (unsigned)n);
+    return 0;
+}
+
+/* A count of items of at least `min` bytes each: bounded by the bytes left. */
+static int count_of(evrec_reader_t *r, cur_t *c, uint32_t min, const char *what, uint32_t *out)
+{
+    if (!need(r, c, 4, what)) {
+        return 0;
+    }
+    uint32_t n = rd_be32(c->p + c->pos);
+    c->pos += 4;
+    if (n > (c->len - c->pos) / min) {
+        vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
+                   "VIEW chunk at offset %llu: %u %s need at least %llu bytes; %u are left",
+                   (unsigned long long)r->vw_offset, (unsigned)n, what, (unsigned long long)n * min,
+                   (unsigned)(c->len - c->pos));
+        return 0;
+    }
+    *out = n;
+    return 1;
+}
+
+static void get_end(cur_t *c, evrec_span_end_t *e)
+{
+    const uint8_t *p = c->p + c->pos;
+    e->event_id = rd_be16(p);
+    e->match_leaf = rd_be16(p + 2);
+    e->match_value = rd_be32(p + 4);
+    e->key_leaf = rd_be16(p + 8);
+    c->pos += 10;
+}
+
+static void drop(evrec_reader_t *r)
+{
+    free(r->vw_tracks);
+    free(r->vw_spans);
+    free(r->vw_counters);
+    r->vw_tracks = NULL;
+    r->vw_spans = NULL;
+    r->vw_counters = NULL;
+    r->meta.view = NULL;
+}
+
+evrec_status rd_view_parse(evrec_reader_t *r)
+{
+    if (!r->vw_raw) {
+        return EVREC_OK;
+    }
+    cur_t c = {r->vw_raw, r->vw_raw_len, 0, r->vw_offset + 8};
+    evrec_view_t *v = &r->vw_view;
+    memset(v, 0, sizeof *v);
+    uint32_t n;
+    if (!count_of(r, &c, 4, "tracks", &n)) {
+        return EVREC_OK;
+    }
+    r->vw_tracks = calloc(n ? n : 1u, sizeof *r->vw_tracks);
+    if (!r->vw_tracks) {
+        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u tracks", (unsigned)n);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw_tracks[i].event_id = rd_be16(c.p + c.pos);
+        r->vw_tracks[i].leaf = rd_be16(c.p + c.pos + 2);
+        c.pos += 4;
+    }
+    v->track_count = n;
+    v->tracks = r->vw_tracks;
+    uint64_t spans_off = c.base + c.pos;
+    if (!count_of(r, &c, 4 + 10 + 10 + 2, "spans", &n)) {
+        drop(r);
+        return EVREC_OK;
+    }
+    r->vw_spans = calloc(n ? n : 1u, sizeof *r->vw_spans);
+    if (!r->vw_spans) {
+        drop(r);
+        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u spans", (unsigned)n);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        evrec_span_desc_t *s = &r->vw_spans[i];
+        if (!need(r, &c, 4, "a span's name length")) {
+            drop(r);
+            return EVREC_OK;
+        }
+        uint32_t len = rd_be32(c.p + c.pos);
+        c.pos += 4;
+        if (len == 0 || len > EVREC_READER_MAX_NAME) {
+            vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos - 4,
+                       "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
+                       (unsigned long long)r->vw_offset, (unsigned)i, (unsigned)len,
+                       (unsigned)EVREC_READER_MAX_NAME);
+            drop(r);
+            return EVREC_OK;
+        }
+        if (!need(r, &c, len + 22u, "a span")) {
+            drop(r);
+            return EVREC_OK;
+        }
+        for (uint32_t k = 0; k < len; k++) {
+            uint8_t ch = c.p[c.pos + k];
+            if (ch < 0x20 || ch == 0x7F) {
+                vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos + k,
+                           "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
+                           (unsigned long long)r->vw_offset, (unsigned)i, (unsigned)ch);
+                drop(r);
+                return EVREC_OK;
+            }
+        }
+        s->name = rd_name_dup(r, c.p + c.pos, len);
+        if (!s->name) {
+            drop(r);
+            return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for the span names");
+        }
+        c.pos += len;
+        get_end(&c, &s->begin);
+        get_end(&c, &s->end);
+        s->track_leaf = rd_be16(c.p + c.pos);
+        c.pos += 2;
+    }
+    v->span_count = n;
+    v->spans = r->vw_spans;
+    if (!count_of(r, &c, 4, "counters", &n)) {
+        drop(r);
+        return EVREC_OK;
+    }
+    r->vw_counters = calloc(n ? n : 1u, sizeof *r->vw_counters);
+    if (!r->vw_counters) {
+        drop(r);
+        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u counters", (unsigned)n);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw_counters[i].struct_id = rd_be16(c.p + c.pos);
+        r->vw_counters[i].field_index = rd_be16(c.p + c.pos + 2);
+        c.pos += 4;
+    }
+    v->counter_count = n;
+    v->counters = r->vw_counters;
+    if (c.pos != c.len) {
+        vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos,
+                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
+                   (unsigned long long)r->vw_offset, (unsigned)(c.len - c.pos));
+        drop(r);
+        return EVREC_OK;
+    }
+    r->meta.view = v;
+    uint32_t bad = 0;
+    const char *what = NULL;
+    if (evrec_view_validate(&r->meta, &bad, &what) != EVREC_OK) {
+        vw_problem(r, EVREC_E_BAD_ID, r->vw_offset,
+                   "VIEW chunk at offset %llu does not fit the meta-info (entry %u: %s); the file's "
+                   "tracks, spans and counters are ignored",
+                   (unsigned long long)r->vw_offset, (unsigned)bad, what ? what : "?");
+        drop(r);
+        return EVREC_OK;
+    }
+    (void)spans_off;
+    return EVREC_OK;
+}
+
+evrec_status rd_view_deferred(evrec_reader_t *r)
+{
+    if (r->vw_err.status == EVREC_OK) {
+        return EVREC_OK;
+    }
+    return rd_fail(r, r->vw_err.status, r->vw_err.offset, "%s", r->vw_err.message);
+}
+
+void rd_view_free(evrec_reader_t *r)
+{
+    free(r->vw_raw);
+    free(r->vw_tracks);
+    free(r->vw_spans);
+    free(r->vw_counters);
+}
+
+const evrec_view_t *evrec_reader_view(const evrec_reader_t *r)
+{
+    return r && r->have_meta ? r->meta.view : NULL;
+}
+
+const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r)
+{
+    static const evrec_reader_error_t no_reader = {EVREC_E_ARG, 0, "no reader"};
+    return r ? &r->vw_err : &no_reader;
+}
+
+uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id)
+{
+    const evrec_view_t *v = evrec_reader_view(r);
+    if (!v) {
+        return EVREC_VIEW_NONE;
+    }
+    uint32_t lo = 0, hi = v->track_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v->tracks[mid].event_id < event_id) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < v->track_count && v->tracks[lo].event_id == event_id ? v->tracks[lo].leaf : EVREC_VIEW_NONE;
+}
+
+evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf,
+                               evrec_leaf_info_t *out, char *path, size_t path_size)
+{
+    if (!r || !out || (!path && path_size)) {
+        return EVREC_E_ARG;
+    }
+    if (!r->have_meta) {
+        return EVREC_E_BAD_ID;
+    }
+    evrec_status st = evrec_meta_leaf(&r->meta, event_id, leaf, out);
+    if (st != EVREC_OK || !path_size) {
+        return st;
+    }
+    size_t n = 0;
+    path[0] = '\0';
+    for (unsigned d = 0; d <= out->depth; d++) {
+        const char *name = r->structs[out->path_struct[d]].fields[out->path_field[d]].name;
+        int k = snprintf(path + n, path_size - n, "%s%s", d ? "." : "", name);
+        if (k < 0 || (size_t)k >= path_size - n) {
+            path[n] = '\0'; /* whole components only */
+            break;
+        }
+        n += (size_t)k;
+    }
+    return EVREC_OK;
+}
+
+evrec_status evrec_reader_leaf_value(const evrec_reader_t *r, const evrec_record_t *rec, uint32_t leaf,
+                                     uint32_t *value)
+{
+    if (!r || !rec || !value || !rec->data) {
+        return EVREC_E_ARG;
+    }
+    evrec_leaf_info_t li;
+    evrec_status st = evrec_reader_leaf(r, rec->id, leaf, &li, NULL, 0);
+    if (st != EVREC_OK) {
+        return st;
+    }
+    if (li.packed_offset + rd_kind_width(li.kind) > rec->size) {
+        return EVREC_E_ARG;
+    }
+    *value = rd_load(rec->data + li.packed_offset, li.kind);
+    return EVREC_OK;
+}
