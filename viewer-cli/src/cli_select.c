@@ -27,10 +27,11 @@ int cli_parse_bound(const char *text, cli_bound_t *out)
     uint64_t ip = 0, frac = 0;
     unsigned fdigits = 0, idigits = 0;
     for (; *s >= '0' && *s <= '9'; s++, idigits++) {
-        if (ip > (UINT64_MAX - 9u) / 10u) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (ip > (UINT64_MAX - d) / 10u) {
             return 0;
         }
-        ip = ip * 10u + (uint64_t)(*s - '0');
+        ip = ip * 10u + d;
     }
     if (*s == '.') {
         s++;
@@ -713,6 +714,16 @@ static void list_add(char *buf, size_t size, const char *name)
     }
     if (len) {
         strcat(buf, ", ");
+    }
+    int plain = is_ident_start(name[0]);
+    for (const char *c = name; *c && plain; c++) {
+        plain = is_ident_char(*c);
+    }
+    if (!plain && !strchr(name, '"')) {
+        strcat(buf, "\"");
+        strcat(buf, name);
+        strcat(buf, "\"");
+        return;
     }
     strcat(buf, name);
 }
