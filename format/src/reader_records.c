@@ -23,6 +23,12 @@ uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
     if (freq == 0) {
         return 0;
     }
+    if (freq == 1000000000u) {
+        return ticks; /* a host clock: no division */
+    }
+    if (ticks <= UINT64_MAX / 1000000000u) {
+        return ticks * 1000000000u / freq; /* fits in 64 bits: no 128-bit division */
+    }
 #ifdef __SIZEOF_INT128__
     unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / freq;
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
