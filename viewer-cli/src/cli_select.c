@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli_select.h"
+#include "evrec/evrec_reader_seek.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Options
@@ -604,6 +605,8 @@ struct cli_select {
     uint64_t from_index, to_index;
     uint64_t from_ns, to_ns;
     uint64_t stop_t64;    /* a record later than this cannot be at or before --to */
+    uint64_t from_t64;    /* the first tick count whose ns is at least from_ns */
+    int started;          /* cli_select_next() has fast-forwarded */
     uint64_t limit, matched;
     int has_limit;
 };
@@ -1031,6 +1034,9 @@ int cli_select_compile(const cli_command_t *cmd, const cli_select_spec_t *spec, 
         }
         if (i == 0) {
             s->from_ns = b[i]->value;
+            /* ns(t) = floor(t * 10^9 / freq) >= from_ns  <=>  t >= ceil(from_ns * freq / 10^9) */
+            unsigned __int128 t = ((unsigned __int128)b[i]->value * freq + 999999999u) / 1000000000u;
+            s->from_t64 = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
         } else {
             s->to_ns = b[i]->value;
             /* Restored time may step back by less than 2^30 ticks (FORMAT.md section 5): once a
@@ -1078,6 +1084,15 @@ int cli_select_check(cli_select_t *s, const evrec_record_t *rec)
     }
     s->matched++;
     return CLI_SEL_YES;
+}
+
+evrec_status cli_select_next(cli_select_t *s, evrec_reader_t *r, evrec_record_t *rec)
+{
+    if (s->started) {
+        return evrec_reader_next(r, rec);
+    }
+    s->started = 1;
+    return evrec_reader_next_at(r, rec, s->from_index, s->from_t64);
 }
 
 int cli_select_full(const cli_select_t *s)

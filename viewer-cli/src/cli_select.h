@@ -8,8 +8,8 @@
  *
  * Use: add ::CLI_SELECT_LONGOPTS to the command's getopt_long table and "n:" to its short
  * options; pass every option code to cli_select_option() first; after opening the reader,
- * cli_select_compile(); then per record cli_select_check() (and cli_select_full() before reading
- * the next one). The `--where` text is parsed once into a small tree and compiled against the
+ * cli_select_compile(); then read with cli_select_next() (which skips to the window's start) and
+ * ask cli_select_check() per record (and cli_select_full() before reading the next one). The `--where` text is parsed once into a small tree and compiled against the
  * file's meta-info: every field path is resolved per event type once (packed offset, width, the
  * constant an enum value name stands for), so the check of a record neither allocates nor
  * compares strings.
@@ -140,6 +140,13 @@ enum { CLI_SEL_NO = 0, CLI_SEL_YES = 1, CLI_SEL_STOP = 2 };
  * No allocation, no string compare. **Context:** one thread.
  */
 int cli_select_check(cli_select_t *s, const evrec_record_t *rec);
+
+/**
+ * @brief The next record to give cli_select_check(): evrec_reader_next(), except that the first
+ * call fast-forwards to the start of the window (evrec_reader_next_at(): the records before it
+ * are read but not returned). Same return values as evrec_reader_next().
+ */
+evrec_status cli_select_next(cli_select_t *s, evrec_reader_t *r, evrec_record_t *rec);
 
 /** @brief 1 when --limit records have been selected: read no more. */
 int cli_select_full(const cli_select_t *s);

@@ -320,7 +320,7 @@ static int run(int argc, char **argv)
     }
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
-    while (!cli_select_full(sel) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
         int v = cli_select_check(sel, &rec);
         if (v == CLI_SEL_YES) {
             print_record(&d, &rec);

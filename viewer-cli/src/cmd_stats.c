@@ -501,9 +501,9 @@ static int run(int argc, char **argv)
     }
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
-    uint64_t unverified = 0, read = 0;
-    while (!cli_select_full(sel) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
-        read++;
+    uint64_t unverified = 0, last_index = 0;
+    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+        last_index = rec.index;
         int v = cli_select_check(sel, &rec);
         if (v == CLI_SEL_STOP) {
             break;
@@ -546,8 +546,12 @@ static int run(int argc, char **argv)
         printf("; dropped: unknown (CCore files do not count drops)\n");
     }
     if (cli_select_active(&opt.sel)) {
-        printf("selection:   %llu of the %llu records read%s\n", (unsigned long long)sum->records,
-               (unsigned long long)read, st == EVREC_OK ? " (reading stopped at the end of the selection)" : "");
+        printf("selection:   %llu record(s)", (unsigned long long)sum->records);
+        if (st == EVREC_OK) {
+            printf(" (reading stopped at record #%llu: no later record can be selected)",
+                   (unsigned long long)last_index);
+        }
+        printf("\n");
     }
     print_events(&o, s, span);
     const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
