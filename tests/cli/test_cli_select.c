@@ -143,7 +143,7 @@ Test(cli_select, stats_of_a_window)
     cr_assert_eq(r.status, 0, "%s", r.err);
     assert_has(r.out, "records:     2;");
     /* record 6 (2 s) is more than 2^30 ticks past --to: reading stops there */
-    assert_has(r.out, "selection:   2 record(s) (reading stopped at record #6: no later record can be selected)");
+    assert_has(r.out, "selection:   2 record(s) (reading stopped at record #6: past the window)");
     assert_has(r.out, "duration:    0.000500000 s");
     cli_run_free(&r);
     r = run_evrec("stats", p, "--event", "EventControl");

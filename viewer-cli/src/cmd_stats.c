@@ -518,6 +518,7 @@ static int run(int argc, char **argv)
         }
     }
     evrec_stats_finish(s);
+    int limit_hit = cli_select_full(sel);
     cli_select_free(sel);
 
     evrec_time_source src;
@@ -548,8 +549,8 @@ static int run(int argc, char **argv)
     if (cli_select_active(&opt.sel)) {
         printf("selection:   %llu record(s)", (unsigned long long)sum->records);
         if (st == EVREC_OK) {
-            printf(" (reading stopped at record #%llu: no later record can be selected)",
-                   (unsigned long long)last_index);
+            printf(" (reading stopped at record #%llu: %s)", (unsigned long long)last_index,
+                   limit_hit ? "--limit reached" : "past the window");
         }
         printf("\n");
     }
