@@ -89,14 +89,19 @@ typedef struct cli_where_error {
 /**
  * @brief Take a selection option, if `c` is one. Syntax of values is checked here (a bad
  * `--from` is a usage error at once); names and fields are checked by cli_select_compile().
- * @return -1 when taken, -2 when `c` is not a selection option, else an exit code (CLI_USAGE).
+ * `arg` (getopt's optarg, pointing into argv) is kept, not copied.
+ * @retval -1 taken. @retval -2 `c` is not a selection option.
+ * @retval CLI_USAGE a bad value, or a list option given more than ::CLI_SELECT_MAX_LISTS times
+ * (the message is printed). **Context:** one thread.
  */
 int cli_select_option(const cli_command_t *cmd, cli_select_spec_t *spec, int c, const char *arg);
 
 /**
  * @brief Parse a time or record index: `#N`, or a decimal number with a unit `s`, `ms`, `us`,
  * `ns` ("1.5ms", "20us"; `0` alone is allowed). At most ns precision.
- * @return 1 on success (into *out), 0 when the text is not one.
+ * @param[out] out the bound (value in ns, or the index); `text` is kept as a pointer, not copied.
+ * @retval 1 parsed. @retval 0 not a time with a unit or `#N`, finer than 1 ns, or above 2^64-1.
+ * **Context:** pure.
  */
 int cli_parse_bound(const char *text, cli_bound_t *out);
 
@@ -106,27 +111,38 @@ int cli_parse_bound(const char *text, cli_bound_t *out);
  * (`frame.number`), OP one of == != < <= > >=, VALUE a number (decimal, 0x hex), an enum value
  * name, or a "quoted" name. `&&`, `||`, `!` are accepted for and, or, not.
  * @param[out] out the tree (free with cli_where_free()), NULL on failure.
- * @param[out] err on failure: the column and what was expected.
- * @return 1 parsed, 0 syntax error (or out of memory, column 0).
+ * At most 256 comparisons and operators, nested at most 64 deep.
+ * @param[out] out the tree (the caller owns it: cli_where_free()), NULL on failure.
+ * @param[out] err on failure: the 1-based byte column and what was expected there.
+ * @retval 1 parsed. @retval 0 syntax error (or out of memory: column 0).
+ * **Context:** pure (allocates).
  */
 int cli_where_parse(const char *expr, cli_where_t **out, cli_where_error_t *err);
+/** @brief Free a parsed expression; NULL is ignored. **Context:** one thread. */
 void cli_where_free(cli_where_t *w);
 
 /**
  * @brief Print a `--where` problem as "evrec: CMD: --where: column N: message", then the
- * expression and a caret line under the column (every line starts with "evrec: ").
+ * expression and a caret line under the column (every line starts with "evrec: "); a column
+ * of 0 prints the message alone. **Context:** writes stderr.
  */
 void cli_where_report(const cli_command_t *cmd, const char *expr, const cli_where_error_t *err);
 
 /**
  * @brief Compile a selection against an open reader (its meta-info and clock).
- * @param[out] out the selection (free with cli_select_free()).
- * @return -1 ready, else an exit code after printing the error: CLI_USAGE for unknown event or
- * class names (the message lists those that exist), a bad `--where` (with column), a time window
- * on a recording whose clock is unknown; CLI_BAD_INPUT when memory runs out.
+ * A time bound needs the clock: this may make the reader derive it from the ticks (a pre-pass,
+ * as evrec_reader_time_freq()). `spec` may be freed afterwards.
+ * @param[out] out the selection (the caller owns it: cli_select_free()); NULL on failure.
+ * @retval -1 ready.
+ * @retval CLI_USAGE an unknown event or class name (the message lists those that exist), a bad
+ * `--where` (syntax, a field no selected event has, an enum value name the field's enum lacks:
+ * printed with its column), a time bound on a recording whose clock is unknown.
+ * @retval CLI_BAD_INPUT out of memory.
+ * **Context:** one thread; prints its errors on stderr.
  */
 int cli_select_compile(const cli_command_t *cmd, const cli_select_spec_t *spec, evrec_reader_t *r,
                        cli_select_t **out);
+/** @brief Free a selection; NULL is ignored. **Context:** one thread. */
 void cli_select_free(cli_select_t *s);
 
 /** Answer of cli_select_check(). */
@@ -144,14 +160,18 @@ int cli_select_check(cli_select_t *s, const evrec_record_t *rec);
 /**
  * @brief The next record to give cli_select_check(): evrec_reader_next(), except that the first
  * call fast-forwards to the start of the window (evrec_reader_next_at(): the records before it
- * are read but not returned). Same return values as evrec_reader_next().
+ * are read but not returned).
+ * @retval EVREC_OK a record in `rec` (reader-owned, valid until the next call).
+ * @retval EVREC_E_END the stream ended intact. @retval other the reader's sticky error.
+ * **Context:** one thread.
  */
 evrec_status cli_select_next(cli_select_t *s, evrec_reader_t *r, evrec_record_t *rec);
 
-/** @brief 1 when --limit records have been selected: read no more. */
+/** @brief 1 when --limit records have been selected: read no more. **Context:** one thread. */
 int cli_select_full(const cli_select_t *s);
 
-/** @brief 1 when anything narrows the selection (for the commands' "selection:" line). */
+/** @brief 1 when anything narrows the selection (for the commands' "selection:" line).
+ * **Context:** pure. */
 int cli_select_active(const cli_select_spec_t *spec);
 
 #endif /* EVREC_CLI_SELECT_H */
