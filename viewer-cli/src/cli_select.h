@@ -46,7 +46,7 @@ enum { CLI_OPT_EVENT = 0x1100, CLI_OPT_CLASS, CLI_OPT_WHERE, CLI_OPT_FROM, CLI_O
     "                    those named at run time; \"quoted\" when it has blanks), combined with\n" \
     "                    and, or, not and parentheses. A record without the field does not match\n" \
     "                    (not even with != or under not). Example:\n" \
-    "                      --where 'stage == Encode and (frame.number >= 10 or not ok == 1)'\n" \
+    "                      --where 'stage == Encode and not (frame.number < 10 or type == Start)'\n" \
     "  --from T, --to T  only records in the window, both ends included. T is a time since the\n" \
     "                    first record (the time base dump prints) with a unit: 1.5s, 20ms, 250us,\n" \
     "                    800ns; or #N, the record index (0-based, Start included)\n" \
