@@ -23,6 +23,12 @@ uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
     if (freq == 0) {
         return 0;
     }
+    if (freq == 1000000000u) {
+        return ticks; /* a host clock: no division */
+    }
+    if (ticks <= UINT64_MAX / 1000000000u) {
+        return ticks * 1000000000u / freq; /* fits in 64 bits: no 128-bit division */
+    }
 #ifdef __SIZEOF_INT128__
     unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / freq;
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
@@ -252,4 +258,64 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     rec->size = size;
     rec->unverified = r->seg_unverified;
     return EVREC_OK;
+}
+
+/* ---- fast-forward (evrec/evrec_reader_seek.h) ------------------------------------------------
+ * The records before the target are walked in the current segment without filling a record or
+ * converting time; a record that straddles segments, a segment's end (next chunk: its CRC is
+ * checked as always), the End record and every error go through evrec_reader_next(), so the
+ * stream, time, tick and damage rules stay those of evrec_reader_next(). */
+evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64_t min_index, uint64_t min_t64)
+{
+    if (!r || !rec) {
+        return EVREC_E_ARG;
+    }
+    for (;;) {
+        if (r->opened && !r->done && r->err.status == EVREC_OK && r->freq_resolved) {
+            /* Skip whole records of the current segment while they are before the target. */
+            const uint8_t *seg = r->seg;
+            size_t pos = r->seg_pos, len = r->seg_len;
+            uint64_t index = r->index, t64 = r->t64, ticks = r->ticks;
+            uint32_t prev32 = r->prev32;
+            int started = r->started;
+            while (len - pos >= 6) {
+                const uint8_t *h = seg + pos;
+                uint16_t id = rd_be16(h + 4);
+                if (id >= r->meta.event_count) {
+                    break; /* evrec_reader_next() reports it */
+                }
+                uint32_t size = r->save_len[id];
+                if (len - pos < size || (id == r->ctrl_id && h[6] == EVREC_CONTROL_END)) {
+                    break;
+                }
+                uint32_t t = rd_be32(h);
+                uint64_t t64n = started ? evrec_time_extend(t64, prev32, t) : 0;
+                if (index >= min_index && t64n >= min_t64) {
+                    break; /* the target: evrec_reader_next() returns it */
+                }
+                if (id == r->ctrl_id && h[6] == EVREC_CONTROL_TICK) {
+                    if (ticks == 0) {
+                        r->first_tick_t64 = t64n;
+                    }
+                    r->last_tick_t64 = t64n;
+                    ticks++;
+                }
+                started = 1;
+                t64 = t64n;
+                prev32 = t;
+                index++;
+                pos += size;
+            }
+            r->seg_pos = pos;
+            r->index = index;
+            r->t64 = t64;
+            r->prev32 = prev32;
+            r->started = started;
+            r->ticks = ticks;
+        }
+        evrec_status st = evrec_reader_next(r, rec);
+        if (st != EVREC_OK || (rec->index >= min_index && rec->t64 >= min_t64)) {
+            return st;
+        }
+    }
 }

@@ -75,6 +75,11 @@ Test(time, ns_without_overflow)
     cr_assert_eq(evrec_ticks_to_ns(UINT64_MAX, 1u), UINT64_MAX); /* saturates */
     cr_assert_eq(evrec_ticks_to_ns(123, 0), 0u);
     cr_assert_eq(evrec_ticks_to_ns(3, 3000000000u), 1u);
+    /* both sides of the 64-bit fast path (ticks * 10^9 < 2^64), and a 1 GHz clock */
+    cr_assert_eq(evrec_ticks_to_ns(18446744073ull, 7u), 2635249153285714285ull);
+    cr_assert_eq(evrec_ticks_to_ns(18446744074ull, 7u), 2635249153428571428ull);
+    cr_assert_eq(evrec_ticks_to_ns(18446744074ull, 168000000u), 109802048059ull);
+    cr_assert_eq(evrec_ticks_to_ns(UINT64_MAX, 1000000000u), UINT64_MAX);
     fx_read_free(&rd);
     fx_buf_free(&f);
 }

@@ -60,7 +60,8 @@ int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char 
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-/* Open a recording (evrec container or CCore stream) with `ropt` (NULL: defaults). On failure
+/* Open a recording (evrec container or CCore stream) with `ropt` (NULL: defaults); path "-" is
+ * standard input (read as a stream: a frequency derived from ticks needs a file). On failure
  * reports it (cli_report_reader_error) and returns NULL. Close with evrec_reader_close(). */
 evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt);
 /* Create (truncate) an output file for binary writing; on failure reports

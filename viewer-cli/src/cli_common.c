@@ -108,7 +108,9 @@ int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char 
 evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt)
 {
     evrec_reader_t *r = NULL;
-    if (evrec_reader_open_path(&r, path, ropt) != EVREC_OK) {
+    evrec_status st = strcmp(path, "-") == 0 ? evrec_reader_open_file(&r, stdin, ropt)
+                                             : evrec_reader_open_path(&r, path, ropt);
+    if (st != EVREC_OK) {
         cli_report_reader_error(path, r);
         evrec_reader_close(r);
         return NULL;

@@ -5,11 +5,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_select.h"
 
 static const char help[] =
-    "usage: evrec dump [--limit N] [--tick-hz HZ] [--time-freq HZ] [--hex] [--raw] [--offsets] FILE\n"
+    "usage: evrec dump [selection] [--tick-hz HZ] [--time-freq HZ] [--hex] [--raw] [--offsets]\n"
+    "                  [--index] FILE\n"
     "\n"
-    "Print every record, one line each:\n"
+    "Print the records, one line each, in file order (the order of the slots in the trace buffer,\n"
+    "which is the order in which they were allocated; with several threads or interrupts a\n"
+    "record's time can be a little earlier than its predecessor's):\n"
     "  TIME  EVENT  [CLASS]  field=value ...  [Marker]\n"
     "TIME is seconds since the first record (ns precision), restored to 64 bits across 32-bit\n"
     "wraps; CLASS is shown when an event belongs to another event's class; nested struct fields\n"
@@ -20,35 +24,45 @@ static const char help[] =
     "FIELD_INFO): `format: hex` shows 0x and the field's width in digits (len=0x002A), `format:\n"
     "address` a 32-bit target address (buf=0x20000100), a unit follows the number after a space\n"
     "(wait_ns=1200 ns).\n"
+    "FILE '-' reads the recording from standard input.\n"
     "\n"
     "options:\n"
-    "  -n, --limit N    stop after N records\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
     "  -x, --hex        integers without a format of their own in hexadecimal\n"
     "  -r, --raw        ignore the display attributes: numbers in decimal (or --hex), no units\n"
     "  --offsets        start each line with the record's byte offset in the file\n"
+    "  --index          start each line with the record's index (#N of --from/--to)\n"
     "  -h, --help       this text\n"
     "\n"
+    CLI_SELECT_HELP
+    "\n"
+    "Examples:\n"
+    "  evrec dump demo.evr --from 10ms --to 10.5ms\n"
+    "  evrec dump demo.evr --event QueueEvent --where 'queue == ToEncode and depth >= 2' -n 20\n"
+    "  evrec dump demo.evr --index --from '#5000' --to '#5040'\n"
+    "\n"
     "Exit status: 0 ok, 1 damaged or unreadable (the records before the damage are printed,\n"
-    "then the error with its offset on stderr), 2 bad usage.\n";
+    "then the error with its offset on stderr), 2 bad usage (also an unknown event, class,\n"
+    "field or enum value name, and a --where syntax error, shown at its column).\n";
 
 typedef struct dump_opts {
     evrec_reader_options_t ropt;
-    uint64_t limit;
-    int has_limit;
+    cli_select_spec_t sel;
     int hex;
     int raw;
     int offsets;
+    int index;
     const char *path;
 } dump_opts_t;
 
 static int parse(int argc, char **argv, dump_opts_t *o)
 {
-    enum { OPT_OFFSETS = 256 };
+    enum { OPT_OFFSETS = 256, OPT_INDEX };
     static const struct option longopts[] = {
-        {"limit", required_argument, NULL, 'n'},
+        CLI_SELECT_LONGOPTS,
+        {"index", no_argument, NULL, OPT_INDEX},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"hex", no_argument, NULL, 'x'},
@@ -60,19 +74,18 @@ static int parse(int argc, char **argv, dump_opts_t *o)
     memset(o, 0, sizeof *o);
     cli_getopt_begin();
     int c, rc;
-    uint64_t v;
     while ((c = getopt_long(argc, argv, ":n:xrh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
-                return cli_usage_error(&cli_cmd_dump, "--limit expects a record count, not '%s'", optarg);
+        if ((rc = cli_select_option(&cli_cmd_dump, &o->sel, c, optarg)) != -2) {
+            if (rc >= 0) {
+                return rc;
             }
-            o->limit = v;
-            o->has_limit = 1;
-            break;
+            continue;
+        }
+        switch (c) {
         case 'x': o->hex = 1; break;
         case 'r': o->raw = 1; break;
         case OPT_OFFSETS: o->offsets = 1; break;
+        case OPT_INDEX: o->index = 1; break;
         default:
             if ((rc = cli_common_option(&cli_cmd_dump, c, argv, &o->ropt)) >= 0) {
                 return rc;
@@ -232,6 +245,11 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec)
         snprintf(off, sizeof off, "%12llu  ", (unsigned long long)rec->offset);
         cli_buf_puts(b, off);
     }
+    if (d->o->index) {
+        char ix[32];
+        snprintf(ix, sizeof ix, "#%-10llu  ", (unsigned long long)rec->index);
+        cli_buf_puts(b, ix);
+    }
     size_t start = b->len;
     if (d->ns_known) {
         cli_buf_seconds(b, rec->ns, 16);
@@ -295,13 +313,23 @@ static int run(int argc, char **argv)
         cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: times are in ticks",
                   o.path);
     }
+    cli_select_t *sel;
+    if ((rc = cli_select_compile(&cli_cmd_dump, &o.sel, r, &sel)) >= 0) {
+        release(&d, evrec_reader_meta(r)->event_count);
+        evrec_reader_close(r);
+        return rc;
+    }
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
-    uint64_t n = 0;
-    while ((!o.has_limit || n < o.limit) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
-        print_record(&d, &rec);
-        n++;
+    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+        int v = cli_select_check(sel, &rec);
+        if (v == CLI_SEL_YES) {
+            print_record(&d, &rec);
+        } else if (v == CLI_SEL_STOP) {
+            break;
+        }
     }
+    cli_select_free(sel);
     int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_report_reader_error(o.path, r);

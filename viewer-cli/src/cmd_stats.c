@@ -8,13 +8,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_symbols.h"
 
 static const char help[] =
-    "usage: evrec stats [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ] FILE\n"
+    "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ]\n"
+    "                   FILE\n"
     "\n"
-    "Statistics of a recording.\n"
+    "Statistics of a recording, or of the records a selection keeps (then the durations, rates\n"
+    "and intervals are those of the selected records). FILE '-' reads standard input.\n"
     "For every file: the duration, records and drops, and per event type the count, the rate\n"
     "(events/s over the duration), the first and last time, and the min/mean/max interval between\n"
     "consecutive records of the type.\n"
@@ -39,12 +42,16 @@ static const char help[] =
     "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
     "  -h, --help       this text\n"
     "\n"
+    CLI_SELECT_HELP
+    "\n"
     "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records before the\n"
-    "damage are printed, then the error with its offset on stderr), 2 bad usage.\n";
+    "damage are printed, then the error with its offset on stderr), 2 bad usage (also an unknown\n"
+    "event, class, field or enum value name, and a --where syntax error, shown at its column).\n";
 
 
 typedef struct stats_opts {
     evrec_reader_options_t ropt;
+    cli_select_spec_t sel;
     const char *path;
     const char *elf;
     uint32_t top;
@@ -54,6 +61,7 @@ static int parse(int argc, char **argv, stats_opts_t *o)
 {
     enum { OPT_ELF = 256, OPT_TOP };
     static const struct option longopts[] = {
+        CLI_SELECT_LONGOPTS,
         {"elf", required_argument, NULL, OPT_ELF},
         {"top", required_argument, NULL, OPT_TOP},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
@@ -66,7 +74,13 @@ static int parse(int argc, char **argv, stats_opts_t *o)
     cli_getopt_begin();
     int c, rc;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:h", longopts, NULL)) != -1) {
+        if ((rc = cli_select_option(&cli_cmd_stats, &o->sel, c, optarg)) != -2) {
+            if (rc >= 0) {
+                return rc;
+            }
+            continue;
+        }
         switch (c) {
         case OPT_ELF: o->elf = optarg; break;
         case OPT_TOP:
@@ -478,10 +492,25 @@ static int run(int argc, char **argv)
         evrec_symbols_free(syms);
         return CLI_BAD_INPUT;
     }
+    cli_select_t *sel;
+    if ((rc = cli_select_compile(&cli_cmd_stats, &opt.sel, r, &sel)) >= 0) {
+        evrec_stats_free(s);
+        evrec_reader_close(r);
+        evrec_symbols_free(syms);
+        return rc;
+    }
     evrec_record_t rec;
-    evrec_status st;
-    uint64_t unverified = 0;
-    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+    evrec_status st = EVREC_OK;
+    uint64_t unverified = 0, last_index = 0;
+    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+        last_index = rec.index;
+        int v = cli_select_check(sel, &rec);
+        if (v == CLI_SEL_STOP) {
+            break;
+        }
+        if (v == CLI_SEL_NO) {
+            continue;
+        }
         unverified += rec.unverified != 0;
         if (evrec_stats_add(s, &rec) == EVREC_E_NOMEM) {
             cli_error("%s: out of memory", opt.path);
@@ -489,6 +518,8 @@ static int run(int argc, char **argv)
         }
     }
     evrec_stats_finish(s);
+    int limit_hit = cli_select_full(sel);
+    cli_select_free(sel);
 
     evrec_time_source src;
     out_t o = {r, evrec_reader_time_freq(r, &src), syms, opt.top, {0}};
@@ -514,6 +545,14 @@ static int run(int argc, char **argv)
         printf("; dropped: %llu%s\n", (unsigned long long)fi->dropped, fi->dropped ? " (trace buffer full)" : "");
     } else {
         printf("; dropped: unknown (CCore files do not count drops)\n");
+    }
+    if (cli_select_active(&opt.sel)) {
+        printf("selection:   %llu record(s)", (unsigned long long)sum->records);
+        if (st == EVREC_OK) {
+            printf(" (reading stopped at record #%llu: %s)", (unsigned long long)last_index,
+                   limit_hit ? "--limit reached" : "past the window");
+        }
+        printf("\n");
     }
     print_events(&o, s, span);
     const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);

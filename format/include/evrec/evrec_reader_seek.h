@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file evrec_reader_seek.h
+ * @brief Fast-forward of an ::evrec_reader_t to a record index or a restored time.
+ *
+ * The container (format/FORMAT.md) has no per-chunk record counts or first times, and records
+ * may straddle chunks, so the reader cannot jump to a record: every record before the target is
+ * still read (ids decide the sizes; each time restores the next, FORMAT.md section 5) and every
+ * chunk's CRC is still checked. What this saves is the per-record work of evrec_reader_next()
+ * for the records skipped (no ::evrec_record_t, no nanoseconds).
+ *
+ * **Context:** as evrec_reader_next(): one thread per reader.
+ */
+#ifndef EVREC_READER_SEEK_H
+#define EVREC_READER_SEEK_H
+
+#include <stdint.h>
+
+#include "evrec/evrec_reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Read on to the first record whose index is at least `min_index` and whose restored
+ * time is at least `min_t64` ticks, and return it as evrec_reader_next() would. Records before it
+ * are consumed (and counted: index, ticks) but not returned. Later records may have an earlier
+ * time again (small steps back between threads): this finds the first at or after the target,
+ * the caller filters the rest.
+ * @param[out] rec filled on EVREC_OK, as by evrec_reader_next().
+ * @param min_index 0-based record index (0: any). @param min_t64 ticks since the first record
+ * (0: any).
+ * @retval EVREC_OK the record. @retval EVREC_E_END no such record: the stream ended (intact).
+ * @retval other the sticky error (evrec_reader_error()), found before such a record.
+ * @retval EVREC_E_ARG NULL argument.
+ * **Context:** thread.
+ */
+evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64_t min_index, uint64_t min_t64);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_READER_SEEK_H */
