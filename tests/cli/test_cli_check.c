@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "cli_schema_file.h"
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_save.h"
 #include "evrec/evrec_schema.h"
@@ -44,23 +45,6 @@ static const char base_yaml[] =
     "    fields:\n"
     "      - {name: code, type: uint32, unit: ms}\n";
 
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
-
 static char *dir;
 static char *evr;
 
@@ -69,29 +53,7 @@ static void setup(void)
 {
     dir = cli_temp_dir("check");
     cr_assert_not_null(dir);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/base.yaml", dir);
-    cr_assert_eq(cli_write_file(path, base_yaml), 0);
-    evrec_schema_t *s = NULL;
-    cr_assert_eq(evrec_schema_load(&s, path, stderr), EVREC_OK);
-    static uint32_t buf[256];
-    evrec_recorder_t rec;
-    evrec_host_t host;
-    evrec_recorder_init(&rec, buf, sizeof buf);
-    evrec_host_init(&host);
-    cr_assert_eq(evrec_host_start(&host, &rec, evrec_schema_meta(s), 1000), EVREC_OK);
-    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
-    mem_t m = {0};
-    evrec_sink_t sink = {mem_write, &m};
-    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
-    evrec_schema_free(s);
-    evr = malloc(4200);
-    snprintf(evr, 4200, "%s/base.evr", dir);
-    FILE *f = fopen(evr, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(m.data, 1, m.len, f), m.len);
-    fclose(f);
-    free(m.data);
+    evr = cli_schema_recording(dir, "base", base_yaml, NULL);
 }
 
 static void teardown(void)
