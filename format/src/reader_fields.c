@@ -115,7 +115,7 @@ static int walk_struct(walk_t *w, uint32_t sid, uint32_t base, unsigned depth, s
         v.struct_id = (uint16_t)sid;
         v.field_index = f;
         v.info = evrec_reader_field_info(w->r, (uint16_t)sid, f);
-        if (v.offset + rd_kind_width(fd->kind) > w->rec->size) {
+        if (v.offset + evrec_kind_width(fd->kind) > w->rec->size) {
             return 1; /* cannot happen for a record of this reader: sizes were checked */
         }
         v.value = rd_load(w->rec->data + v.offset, fd->kind);

@@ -220,26 +220,13 @@ static inline uint32_t rd_be32(const uint8_t *p)
 }
 static inline uint64_t rd_be64(const uint8_t *p) { return ((uint64_t)rd_be32(p) << 32) | rd_be32(p + 4); }
 
-/* Width in bytes of a non-struct kind, 0 for struct or an unknown kind. */
-static inline uint32_t rd_kind_width(uint8_t kind)
-{
-    switch (kind) {
-    case EVREC_KIND_UINT8:
-    case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16:
-    case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32:
-    case EVREC_KIND_ENUM_UINT32: return 4;
-    default: return 0;
-    }
-}
 static inline int rd_kind_is_enum(uint8_t kind)
 {
     return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32;
 }
 static inline uint32_t rd_load(const uint8_t *p, uint8_t kind)
 {
-    uint32_t w = rd_kind_width(kind);
+    uint32_t w = evrec_kind_width(kind);
     return w == 1 ? p[0] : w == 2 ? rd_be16(p) : rd_be32(p);
 }
 

@@ -356,7 +356,7 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
                         fd->name, (unsigned)fd->ref, (unsigned)r->meta.enum_count);
                 return 0;
             }
-            size += rd_kind_width(fd->kind);
+            size += evrec_kind_width(fd->kind);
         }
         if (size > UINT32_MAX) {
             size = UINT32_MAX;

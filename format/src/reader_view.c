@@ -324,7 +324,7 @@ evrec_status evrec_reader_leaf_value(const evrec_reader_t *r, const evrec_record
     if (st != EVREC_OK) {
         return st;
     }
-    if (li.packed_offset + rd_kind_width(li.kind) > rec->size) {
+    if (li.packed_offset + evrec_kind_width(li.kind) > rec->size) {
         return EVREC_E_ARG;
     }
     *value = rd_load(rec->data + li.packed_offset, li.kind);

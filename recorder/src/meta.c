@@ -5,18 +5,6 @@
 const evrec_enum_value_t evrec_control_enum_values[4] = {EVREC_CONTROL_ENUM_VALUES};
 const evrec_field_desc_t evrec_control_fields_enum0[3] = {EVREC_CONTROL_FIELDS(0)};
 
-static uint32_t kind_size(uint8_t kind)
-{
-    switch (kind) {
-    case EVREC_KIND_UINT8:
-    case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16:
-    case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32:
-    case EVREC_KIND_ENUM_UINT32: return 4;
-    default: return 0;
-    }
-}
 
 static uint32_t packed_size(const evrec_meta_t *m, uint32_t sid, unsigned depth)
 {
@@ -27,7 +15,7 @@ static uint32_t packed_size(const evrec_meta_t *m, uint32_t sid, unsigned depth)
     uint32_t total = 0;
     for (uint32_t i = 0; i < s->field_count; i++) {
         const evrec_field_desc_t *f = &s->fields[i];
-        uint32_t n = f->kind == EVREC_KIND_STRUCT ? packed_size(m, f->ref, depth + 1) : kind_size(f->kind);
+        uint32_t n = f->kind == EVREC_KIND_STRUCT ? packed_size(m, f->ref, depth + 1) : evrec_kind_width(f->kind);
         if (n == 0) {
             return 0;
         }
@@ -72,7 +60,7 @@ static uint32_t native_field_size(const evrec_meta_t *m, const evrec_field_desc_
     if (f->kind == EVREC_KIND_STRUCT) {
         return f->ref < m->struct_count ? m->structs[f->ref].native_size : 0;
     }
-    return kind_size(f->kind);
+    return evrec_kind_width(f->kind);
 }
 
 evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what)

@@ -15,18 +15,6 @@ typedef struct leaf_walk {
     int found, bad;
 } leaf_walk_t;
 
-static uint32_t kind_width(uint8_t kind)
-{
-    switch (kind) {
-    case EVREC_KIND_UINT8:
-    case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16:
-    case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32:
-    case EVREC_KIND_ENUM_UINT32: return 4;
-    default: return 0;
-    }
-}
 
 static void walk(leaf_walk_t *w, uint32_t sid, uint32_t native, unsigned depth)
 {
@@ -43,7 +31,7 @@ static void walk(leaf_walk_t *w, uint32_t sid, uint32_t native, unsigned depth)
             walk(w, fd->ref, native + fd->offset, depth + 1);
             continue;
         }
-        uint32_t width = kind_width(fd->kind);
+        uint32_t width = evrec_kind_width(fd->kind);
         if (width == 0) {
             w->bad = 1;
             return;

@@ -212,12 +212,6 @@ static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
     return e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
 }
 
-static unsigned kind_size(uint8_t kind)
-{
-    return (kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8)     ? 1u
-           : (kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16) ? 2u
-                                                                           : 4u;
-}
 
 static uint32_t load(const uint8_t *p, unsigned size)
 {
@@ -262,7 +256,7 @@ static void put_fields(dec_t *s, uint32_t sid, const uint8_t *native, size_t bas
             path[plen] = 0;
             continue;
         }
-        unsigned size = kind_size(fd->kind);
+        unsigned size = evrec_kind_width(fd->kind);
         uint32_t v = off + size <= EVREC_MAX_EVENT_SIZE ? load(native + off, size) : 0;
         cli_buf_putc(&s->line, ' ');
         cli_buf_name(&s->line, path);

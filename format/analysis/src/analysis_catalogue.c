@@ -26,18 +26,6 @@ static const role_spec_t specs[] = {
     {"EventOp", AN_SYNC, {"task", "object", "type"}},
 };
 
-static uint8_t kind_size(uint8_t kind)
-{
-    switch (kind) {
-    case EVREC_KIND_UINT8:
-    case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16:
-    case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32:
-    case EVREC_KIND_ENUM_UINT32: return 4;
-    default: return 0;
-    }
-}
 
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out)
 {
@@ -45,7 +33,7 @@ int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t i
         return 0;
     }
     const evrec_field_desc_t *f = &sd->fields[index];
-    uint8_t size = kind_size(f->kind);
+    uint8_t size = (uint8_t)evrec_kind_width(f->kind);
     if (size == 0) {
         return 0;
     }
@@ -67,7 +55,7 @@ static int find_field(const evrec_meta_t *m, const evrec_struct_desc_t *sd, cons
         if (strcmp(f->name, name) != 0) {
             continue;
         }
-        uint8_t size = kind_size(f->kind);
+        uint8_t size = (uint8_t)evrec_kind_width(f->kind);
         if (size == 0) {
             return -1;
         }

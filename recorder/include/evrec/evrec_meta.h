@@ -54,6 +54,23 @@ typedef enum evrec_kind {
     EVREC_KIND_STRUCT = 6
 } evrec_kind;
 
+/**
+ * @brief Width in bytes of a field of a non-struct kind: 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a
+ * value that is no ::evrec_kind. **Context:** pure; any.
+ */
+static inline uint32_t evrec_kind_width(uint8_t kind)
+{
+    switch (kind) {
+    case EVREC_KIND_UINT8:
+    case EVREC_KIND_ENUM_UINT8: return 1u;
+    case EVREC_KIND_UINT16:
+    case EVREC_KIND_ENUM_UINT16: return 2u;
+    case EVREC_KIND_UINT32:
+    case EVREC_KIND_ENUM_UINT32: return 4u;
+    default: return 0u;
+    }
+}
+
 /** @brief Event markers, numbered as CCore `EventMarker` (EventRecorder.h, `enum EventMarker`). */
 typedef enum evrec_marker {
     EVREC_MARKER_NONE = 0,
