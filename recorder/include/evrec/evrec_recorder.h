@@ -32,6 +32,12 @@
 #include "evrec/evrec_status.h"
 #include "evrec_port.h"
 
+#ifndef EVREC_PORT_TIME_FREQ
+/** Frequency of EVREC_PORT_TIMESTAMP() in Hz, for evrec_host_start(). Every port in ports/
+ * defines it (the POSIX port measures it once); a port that does not gets 0, "unknown". */
+#define EVREC_PORT_TIME_FREQ() ((uint64_t)0)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -151,7 +157,9 @@ void evrec_host_init(evrec_host_t *host);
  * Start as the first record, then opens allocation (CCore StartStop constructor).
  * @param[in,out] host the host. @param[in,out] rec an initialised recorder, not attached
  * elsewhere. @param[in] meta validated meta-info, kept alive until save is done. @param time_freq
- * timestamp frequency in Hz written to the file (0 = unknown; usually EVREC_PORT_TIME_FREQ()).
+ * timestamp frequency in Hz written to the file (0 = unknown): usually EVREC_PORT_TIME_FREQ(),
+ * which every port defines (the POSIX port measures the TSC once per process; the null port and a
+ * port without it give 0).
  * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
  * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl).
  * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.
