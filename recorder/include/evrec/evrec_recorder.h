@@ -56,8 +56,12 @@ extern "C" {
 typedef struct evrec_recorder {
     uint8_t *buf;          /**< user memory, 4-byte aligned */
     size_t size;           /**< usable bytes of buf (multiple of 4) */
-    size_t used;           /**< bytes of records after stop (Start .. Stop) */
-    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included */
+    size_t used;           /**< bytes of records after stop (Start .. Stop), native slot sizes;
+                                cyclic: of the records save writes (block headers and unused
+                                block tails not counted) */
+    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included: the
+                                count save writes in the file header; cyclic: the records of
+                                the intact blocks (Start too while not overwritten) */
     uint64_t dropped;      /**< events dropped because the buffer was full */
     uint64_t time_freq;    /**< timestamp frequency of the recording, Hz (0 = unknown) */
     const evrec_meta_t *meta; /**< meta-info of the recording (set by start) */
