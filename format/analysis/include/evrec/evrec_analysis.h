@@ -198,7 +198,7 @@ typedef struct evrec_stats_address {
  * @code
  * evrec_stats_t *s;
  * evrec_record_t rec;
- * evrec_stats_create(&s, r, NULL);
+ * evrec_stats_create(&s, r);
  * while (evrec_reader_next(r, &rec) == EVREC_OK) { evrec_stats_add(s, &rec); }
  * evrec_stats_finish(s);
  * const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);   // NULL without the catalogue
