@@ -189,7 +189,7 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
  * else a byte gather loop. Event types without a plan (id above EVREC_SAVE_PLAN_EVENTS, or the
  * plan space used up) walk the tables; all three give the same bytes.
  *
- * The vector shuffle (SHUFFLE16 below, mask indices all < 16):
+ * The vector shuffle (shuffle16() below, mask indices all < 16):
  *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
  *    _mm_shuffle_epi8, with GCC and clang alike;
  *  - other GCC targets: GCC's generic __builtin_shuffle (clang's __builtin_shufflevector takes
