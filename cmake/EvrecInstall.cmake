@@ -3,7 +3,7 @@
 #
 #   bin/                       evrec, evrec-gen
 #   include/evrec/             the public headers of every library
-#   include/evrec/ports/posix/ the POSIX port's evrec_port.h and evrec_posix.h
+#   include/evrec/ports/posix/ the POSIX port's headers (evrec_port.h, evrec_posix.h, evrec_save_file.h)
 #   lib/                       libevrec-*.a (static libraries)
 #   lib/cmake/evrec/           evrecConfig.cmake, evrecConfigVersion.cmake, evrecTargets*.cmake
 #   lib/pkgconfig/             evrec-*.pc
@@ -32,9 +32,8 @@ file(GLOB _evrec_public_headers
   ${PROJECT_SOURCE_DIR}/format/analysis/include/evrec/*.h
   ${PROJECT_SOURCE_DIR}/schema/include/evrec/*.h)
 install(FILES ${_evrec_public_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/evrec COMPONENT dev)
-install(FILES ${PROJECT_SOURCE_DIR}/ports/posix/include/evrec_port.h
-  ${PROJECT_SOURCE_DIR}/ports/posix/include/evrec_posix.h
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/evrec/ports/posix COMPONENT dev)
+file(GLOB _evrec_posix_headers ${PROJECT_SOURCE_DIR}/ports/posix/include/*.h)
+install(FILES ${_evrec_posix_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/evrec/ports/posix COMPONENT dev)
 
 install(FILES ${PROJECT_SOURCE_DIR}/ports/rtos/rtos.yaml DESTINATION ${EVREC_DATA_DIR} COMPONENT tools)
 install(FILES ${PROJECT_SOURCE_DIR}/ports/rtos/README.md DESTINATION ${EVREC_DATA_DIR}

@@ -20,6 +20,7 @@
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_save.h"
 #include "evrec_posix.h"
+#include "evrec_save_file.h"
 #include "stages.h"
 
 #define DEFAULT_FRAMES 300u
@@ -161,45 +162,18 @@ static int parse_args(int argc, char **argv, options_t *o)
     return 0;
 }
 
-/* evrec_sink_t writing to a FILE, counting bytes. */
-typedef struct file_sink {
-    FILE *f;
-    uint64_t bytes;
-} file_sink_t;
-
-static int file_write(void *ctx, const void *data, size_t len)
-{
-    file_sink_t *s = (file_sink_t *)ctx;
-    if (fwrite(data, 1, len, s->f) != len) {
-        return 1;
-    }
-    s->bytes += len;
-    return 0;
-}
-
-/* Save the stopped recorder to `path`. Returns 0, or -1 with a message (and no file left). */
+/* Save the stopped recorder to `path` (replaced atomically: a failed save leaves no file and
+ * never truncates an existing one). Returns 0, or -1 with a message. */
 static int save_file(const evrec_recorder_t *rec, const char *path, uint64_t hash, uint64_t *bytes)
 {
-    file_sink_t fs = {fopen(path, "wb"), 0};
-    if (!fs.f) {
-        fprintf(stderr, "evrec-demo: cannot create %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    evrec_sink_t sink = {file_write, &fs};
     evrec_save_options_t opts = {.schema_hash = hash, .bare_ccore = 0};
-    evrec_status st = evrec_save_ex(rec, &sink, &opts);
-    int werr = st == EVREC_E_IO ? errno : 0;
-    if (fclose(fs.f) != 0 && st == EVREC_OK) {
-        st = EVREC_E_IO;
-        werr = errno;
-    }
+    evrec_status st = evrec_save_path_ex(rec, path, &opts, bytes);
     if (st != EVREC_OK) {
+        int werr = st == EVREC_E_IO ? errno : 0;
         fprintf(stderr, "evrec-demo: saving %s failed: %s%s%s\n", path, evrec_strerror(st),
                 werr ? ": " : "", werr ? strerror(werr) : "");
-        unlink(path);
         return -1;
     }
-    *bytes = fs.bytes;
     return 0;
 }
 

@@ -272,6 +272,38 @@ static void wait_committed(evrec_host_t *h, size_t b, size_t end)
     }
 }
 
+/* The records a save of the stopped ring writes: those of the intact blocks (the same blocks and
+ * extents as save's ring view), and their native bytes (block headers and unused tails
+ * excluded). */
+static void count_intact(const evrec_host_t *h, const evrec_recorder_t *rec, size_t pos,
+                         uint64_t *records, size_t *bytes)
+{
+    size_t mod = block_modulus(h);
+    size_t n = rec->block_count, bsize = rec->block_size;
+    size_t newest = (pos - 1u) >> h->block_shift;
+    size_t fill = pos - (newest << h->block_shift);
+    uint64_t count = 0;
+    size_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = (newest + mod - (n - 1u) + i) & (mod - 1u);
+        const evrec_block_header_t *hdr = block_header(h, b);
+        if (evrec_atomic_load_acquire(&hdr->ready) != b ||
+            !evrec_seq_is(__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE), b)) {
+            continue; /* skipped, or its slot serves another block */
+        }
+        uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
+        size_t end = used ? used : (b == newest ? fill : bsize);
+        if (end <= EVREC_BLOCK_HEADER) {
+            continue;
+        }
+        size_t stop;
+        count += block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
+        sum += stop - EVREC_BLOCK_HEADER;
+    }
+    *records = count;
+    *bytes = sum;
+}
+
 static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint32_t stop_time)
 {
     size_t mod = block_modulus(h);
@@ -311,6 +343,7 @@ static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
     __atomic_store_n(&last->used, (uint32_t)(pos - ((pos - 1u) & ~h->block_mask)), __ATOMIC_RELEASE);
     rec->end_pos = pos;
     rec->overwritten = evrec_atomic_load(&h->overwritten);
+    count_intact(h, rec, pos, &rec->recorded, &rec->used);
 }
 
 static const struct evrec_cyclic_ops cyclic_ops = {cyclic_start, cyclic_stop, reserve_switch, block_walk};

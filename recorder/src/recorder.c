@@ -129,8 +129,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
     uint32_t stop_time = EVREC_PORT_TIMESTAMP();
     if (rec->block_size) {
-        rec->cyclic->stop(host, rec, end, stop_time);
-        rec->recorded = 0; /* counted by save, which walks the intact blocks */
+        rec->cyclic->stop(host, rec, end, stop_time); /* sets end_pos, overwritten, used, recorded */
         rec->dropped = evrec_atomic_load(&host->dropped);
         rec->state = 2;
         __atomic_store_n(&host->rec, NULL, __ATOMIC_RELEASE);

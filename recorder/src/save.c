@@ -186,19 +186,53 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
 /* Converting a native record to its packed big-endian form is a byte permutation that depends
  * only on the event type: packed byte j = native byte perm[j]. save builds the permutation of
  * each event type once (its "plan", on the stack) and then converts every record with it: a
- * 16-byte vector shuffle when the record is small (one instruction where the compiler has one,
- * e.g. SSSE3 pshufb), else a byte gather loop. Event types without a plan (id above
- * EVREC_SAVE_PLAN_EVENTS, or the plan space used up) walk the tables; all three give the same
- * bytes. */
-
+ * 16-byte vector shuffle when the record is small and the target has a run-time byte shuffle,
+ * else a byte gather loop. Event types without a plan (id above EVREC_SAVE_PLAN_EVENTS, or the
+ * plan space used up) walk the tables; all three give the same bytes.
+ *
+ * The vector shuffle (shuffle16() below, mask indices all < 16):
+ *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
+ *    _mm_shuffle_epi8, with GCC and clang alike;
+ *  - other GCC targets: GCC's generic __builtin_shuffle (clang's __builtin_shufflevector takes
+ *    constant indices only, so it cannot do this);
+ *  - anything else (clang without SSSE3, e.g. Cortex-M): no vector path, the gather loop. */
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#define HAVE_SHUFFLE16 1
+#elif defined(__GNUC__) && !defined(__clang__)
+#define HAVE_SHUFFLE16 1
 typedef uint8_t v16_t __attribute__((vector_size(16)));
+#else
+#define HAVE_SHUFFLE16 0
+#endif
+
+#if HAVE_SHUFFLE16
+/* d[0..16) = s[mask[0..16)]; reads 16 bytes at s and writes 16 at d (unaligned). */
+static inline void shuffle16(uint8_t *d, const uint8_t *s, const uint8_t *mask)
+{
+#if defined(__SSSE3__)
+    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i m = _mm_load_si128((const __m128i *)(const void *)mask);
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(in, m));
+#else
+    /* __builtin_memcpy: -ffreestanding would otherwise call memcpy for 16 bytes. */
+    v16_t in, m, out;
+    __builtin_memcpy(&in, s, 16);
+    __builtin_memcpy(&m, mask, 16);
+    out = __builtin_shuffle(in, m);
+    __builtin_memcpy(d, &out, 16);
+#endif
+}
+#endif
 
 typedef struct plans {
     uint16_t start[EVREC_SAVE_PLAN_EVENTS]; /* index of the event's first byte in perm */
     uint16_t len[EVREC_SAVE_PLAN_EVENTS];   /* packed size; 0 = no plan (walk the tables) */
     uint16_t native[EVREC_SAVE_PLAN_EVENTS]; /* slot size in the trace buffer; 0 = unknown id */
     uint8_t small[EVREC_SAVE_PLAN_EVENTS];  /* 1: native and packed sizes <= 16 (vector path) */
-    v16_t mask[EVREC_SAVE_PLAN_EVENTS];     /* the permutation of small events */
+#if HAVE_SHUFFLE16
+    _Alignas(16) uint8_t mask[EVREC_SAVE_PLAN_EVENTS][16]; /* the permutation of small events */
+#endif
     uint32_t used;
     uint8_t perm[EVREC_SAVE_PLAN_BYTES];
 } plans_t;
@@ -263,6 +297,7 @@ static void plans_build(plans_t *pl, const evrec_meta_t *m)
         }
         pl->start[e] = (uint16_t)start;
         pl->len[e] = (uint16_t)(pl->used - start);
+#if HAVE_SHUFFLE16
         if (pl->len[e] <= 16 && m->structs[m->events[e].struct_id].native_size <= 16) {
             uint8_t k;
             pl->small[e] = 1;
@@ -270,6 +305,7 @@ static void plans_build(plans_t *pl, const evrec_meta_t *m)
                 pl->mask[e][k] = k < pl->len[e] ? pl->perm[start + k] : 0;
             }
         }
+#endif
     }
 }
 
@@ -346,14 +382,15 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
             misses = seen = 0;
         }
         uint8_t *d = o->buf + o->n;
+#if HAVE_SHUFFLE16
         if (id < EVREC_SAVE_PLAN_EVENTS && pl->small[id] && q + 16u <= readable) {
-            /* __builtin_memcpy: -ffreestanding would otherwise call memcpy for 16 bytes. */
-            v16_t in, out;
-            __builtin_memcpy(&in, s, 16);
-            out = __builtin_shuffle(in, pl->mask[id]);
-            __builtin_memcpy(d, &out, 16); /* room for 16 is kept; only len bytes count */
+            shuffle16(d, s, pl->mask[id]); /* room for 16 is kept; only len bytes count */
             d += pl->len[id];
-        } else if (id < EVREC_SAVE_PLAN_EVENTS && pl->len[id]) {
+        } else
+#else
+        (void)readable;
+#endif
+        if (id < EVREC_SAVE_PLAN_EVENTS && pl->len[id]) {
             const uint8_t *perm = &pl->perm[pl->start[id]];
             for (uint16_t k = 0; k < pl->len[id]; k++) {
                 d[k] = s[perm[k]];

@@ -20,6 +20,7 @@ const char *evrec_strerror(evrec_status status)
     case EVREC_E_UNSUPPORTED: return "unsupported format or version";
     case EVREC_E_NOMEM: return "out of memory";
     case EVREC_E_END: return "end of records";
+    case EVREC_E_NO_SPACE: return "output buffer too small";
     }
     return "unknown status";
 }

@@ -257,6 +257,16 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *out);
  * @return 0, or -1 with a message on stderr. */
 int gen_write_file_atomic(const char *path, const gen_buf_t *data, char **tmp_out);
 
+/** Create directory `dir` and its missing parents (mode 0777 & ~umask), as `mkdir -p`.
+ * @param[out] created malloc'd path of the outermost directory this call created (to be removed
+ * with gen_rmdir_created() if the run fails), or NULL when `dir` already existed.
+ * @return 0 (dir exists now), or -1 with a message on stderr (nothing left behind). */
+int gen_mkdir_p(const char *dir, char **created);
+
+/** Remove the empty directories gen_mkdir_p() created for `dir`, from `dir` up to `created`
+ * (rmdir: a directory that is not empty stays). */
+void gen_rmdir_created(const char *dir, const char *created);
+
 /** Marker names, index = evrec_marker value. */
 extern const char *const gen_marker_names[16];
 /** Text after the schema name for file names: "_events". */

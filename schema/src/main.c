@@ -14,7 +14,8 @@ static void usage(FILE *out)
 {
     fputs("usage: evrec-gen SCHEMA.yaml [-o DIR] [-I DIR]... [--depfile FILE]\n"
           "Writes DIR/NAME_events.h and DIR/NAME_events.c for the schema named NAME.\n"
-          "  -o, --output DIR     output directory (default: the current directory)\n"
+          "  -o, --output DIR     output directory, created with its parents when missing\n"
+          "                       (default: the current directory)\n"
           "  -d, --depfile FILE   also write a Makefile-syntax dependency file listing the\n"
           "                       schema and every file it includes (CMake DEPFILE, Ninja)\n"
           "  -I, --include-dir DIR  look for included schemas in DIR when they are not next to\n"
@@ -128,6 +129,19 @@ int main(int argc, char **argv)
         gen_buf_puts(&dep, "\n");
     }
 
+    /* The output directory and its parents are created when missing (and removed again if
+     * nothing could be written into them). */
+    char *created = NULL;
+    if (gen_mkdir_p(outdir, &created) != 0) {
+        free(hpath);
+        free(cpath);
+        gen_buf_free(&h);
+        gen_buf_free(&src);
+        gen_buf_free(&dep);
+        gen_schema_free(&s);
+        return 1;
+    }
+
     /* All temporary files first; rename only when every one is complete. */
     const char *finals[3] = {hpath, cpath, depfile};
     const gen_buf_t *bufs[3] = {&h, &src, &dep};
@@ -152,6 +166,10 @@ int main(int argc, char **argv)
             free(tmps[i]);
         }
     }
+    if (!ok) {
+        gen_rmdir_created(outdir, created);
+    }
+    free(created);
     free(hpath);
     free(cpath);
     gen_buf_free(&h);

@@ -108,3 +108,56 @@ Test(gen_errors, expect_name_mismatch)
     free(err);
     free(out);
 }
+
+/* -o names a directory that does not exist yet: it is created with its parents. */
+Test(gen_output, missing_output_dir_is_created)
+{
+    char *base = gen_temp_dir("mkdir");
+    cr_assert_not_null(base);
+    char out[1024], h[1100], c[1100];
+    snprintf(out, sizeof out, "%s/new/deeper/", base);
+    const char *args[] = {"../pass/minimal/minimal.yaml", "-o", out, NULL};
+    char *err = NULL;
+    int rc = gen_run(FAIL_DIR, args, &err);
+    cr_assert_eq(rc, 0, "exit status %d, stderr:\n%s", rc, err);
+    snprintf(h, sizeof h, "%s/minimal_events.h", out);
+    snprintf(c, sizeof c, "%s/minimal_events.c", out);
+    char *hd = gen_read_file(h, NULL), *cd = gen_read_file(c, NULL);
+    cr_assert_not_null(hd, "%s was not written", h);
+    cr_assert_not_null(cd, "%s was not written", c);
+    cr_assert_eq(gen_dir_entries(out), 2);
+    /* An existing directory is used as it is. */
+    rc = gen_run(FAIL_DIR, args, &err);
+    cr_assert_eq(rc, 0, "second run: exit status %d, stderr:\n%s", rc, err);
+    free(hd);
+    free(cd);
+    free(err);
+    free(base);
+}
+
+/* A schema error creates no directory; a path under a regular file is an I/O error. */
+Test(gen_output, failed_runs_leave_no_directory)
+{
+    char *base = gen_temp_dir("mkdir_fail");
+    cr_assert_not_null(base);
+    char out[1024];
+    snprintf(out, sizeof out, "%s/a/b", base);
+    const char *bad[] = {"yaml_syntax.yaml", "-o", out, NULL};
+    char *err = NULL;
+    cr_assert_eq(gen_run(FAIL_DIR, bad, &err), 1);
+    cr_assert_eq(gen_dir_entries(base), 0, "a directory was created for a failed run");
+    free(err);
+
+    char file[1100];
+    snprintf(file, sizeof file, "%s/plain", base);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    snprintf(out, sizeof out, "%s/plain/sub", base);
+    const char *args[] = {"../pass/minimal/minimal.yaml", "-o", out, NULL};
+    cr_assert_eq(gen_run(FAIL_DIR, args, &err), 1);
+    cr_assert(strstr(err, "cannot create directory") != NULL, "%s", err);
+    cr_assert_eq(gen_dir_entries(base), 1);
+    free(err);
+    free(base);
+}

@@ -207,3 +207,20 @@ Test(qs_errors, record_not_matching_schema_is_reported)
     free(d);
     free(s);
 }
+
+/* An output buffer that is too small is EVREC_E_NO_SPACE (nothing was lost, unlike
+ * EVREC_E_DROPPED, a full trace buffer): for one event frame and for the session. */
+Test(qs_errors, output_buffer_too_small_is_no_space)
+{
+    stream_t *s = make_stream();
+    sensor_event_t e = k_sensor(7u, 0x41, 0x2222u, 0x03030303u);
+    uint8_t out[8192];
+    size_t n = 0, full = 0;
+    cr_assert_eq(evrec_qs_encode_event(&s->map, 1, &e, out, sizeof out, &full), EVREC_OK);
+    cr_assert_eq(evrec_qs_encode_event(&s->map, 1, &e, out, full - 1u, &n), EVREC_E_NO_SPACE);
+    uint8_t seq;
+    cr_assert_eq(evrec_qs_encode_session(&s->map, out, s->session_len - 1u, &n, &seq), EVREC_E_NO_SPACE);
+    cr_assert_str_eq(evrec_strerror(EVREC_E_NO_SPACE), "output buffer too small");
+    cr_assert_str_neq(evrec_strerror(EVREC_E_NO_SPACE), evrec_strerror(EVREC_E_DROPPED));
+    free(s);
+}

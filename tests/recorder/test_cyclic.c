@@ -22,6 +22,7 @@ typedef struct seen {
     int out_of_order, backwards, damaged, start, stop;
     uint32_t overwritten;
     uint64_t header_recorded;
+    uint64_t native_bytes; /* sum of the native slot sizes of the records read */
 } seen_t;
 
 /* Reads a saved file with the reader and checks each probe record. */
@@ -38,6 +39,8 @@ static void read_back(const mem_sink_t *m, seen_t *s)
     evrec_record_t rec;
     while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
         s->records++;
+        cr_assert_lt(rec.id, probe_meta.event_count);
+        s->native_bytes += probe_meta.structs[probe_meta.events[rec.id].struct_id].native_size;
         if (rec.id == PROBE_EVENT_PROBE) {
             uint16_t src = be16(rec.data + 6);
             uint32_t seq = be32(rec.data + 8), check = be32(rec.data + 12);
@@ -111,6 +114,11 @@ static void wrap_case(size_t block_size, size_t blocks, uint32_t k)
     cr_assert(s.stop, "Stop is kept: it is the newest record");
     cr_assert_eq(s.last_seq[1], k - 1, "the newest probe is last");
     cr_assert_eq(s.header_recorded, s.records);
+    /* After stop, `recorded` and `used` describe what save wrote (evrec_recorder_t docs). */
+    cr_assert_eq(rec.recorded, s.records, "bs %zu: recorded %llu, file %llu", block_size,
+                 (unsigned long long)rec.recorded, (unsigned long long)s.records);
+    cr_assert_eq(rec.used, s.native_bytes, "bs %zu: used %zu, records of the file %llu bytes",
+                 block_size, rec.used, (unsigned long long)s.native_bytes);
     /* Every record is either in the file or counted as overwritten. */
     uint64_t total = (uint64_t)k + bigs + 2 + (k + 49) / 50;
     cr_assert_eq(s.records + s.overwritten, total, "bs %zu: %llu saved + %u overwritten != %llu",

@@ -258,7 +258,7 @@ Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
     signal(SIGUSR1, SIG_IGN);
     cr_assert_eq(evrec_host_stop(&sig_host, NULL), EVREC_OK);
     cr_assert_gt(sig_count, 100, "the signal handler ran only %d times", (int)sig_count);
-    cr_assert_lt(sig_count, 2 * per);
+    cr_assert_lt((uint32_t)sig_count, 2 * per);
     cr_assert_eq(main_ok, i);
     cr_assert_eq(sig_recorded, sig_count);
 

@@ -3,7 +3,8 @@
  * compiled with -Wall -Wextra -Werror -std=c11 -pedantic -Wconversion), its events keep their ids
  * and names and `evrec stats` finds them next to the application's own events; the display
  * attributes (format: address) travel in the file; a meta-info with a catalogue name but other
- * fields is named as a mismatch instead of being misread. */
+ * fields is named as a mismatch instead of being misread; an application event that only shares
+ * a name with the catalogue (a QueueOp of its own) is not taken for the catalogue's. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,50 +142,123 @@ Test(stats_catalogue, application_trace_is_analysed)
     free(file.data);
 }
 
-/* A meta-info whose IsrEnter has `irq` instead of `isr`: not the catalogue's, said so. */
-static const evrec_enum_value_t ctl_values[] = {EVREC_CONTROL_ENUM_VALUES};
-static const evrec_enum_desc_t other_enums[] = {{"EventControlType", EVREC_KIND_ENUM_UINT8, 4, ctl_values, NULL}};
-static const evrec_field_desc_t isr_fields[] = {
-    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {"irq", EVREC_KIND_UINT8, 0, 6}};
-static const evrec_field_desc_t sw_fields[] = {
-    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {"task", EVREC_KIND_UINT16, 0, 6}};
-static const evrec_struct_desc_t other_structs[] = {
-    {"EventControl", 3, evrec_control_fields_enum0, 8},
-    {"IsrEnter", 3, isr_fields, 8},
-    {"TaskSwitchIn", 3, sw_fields, 8},
-};
-static const evrec_event_desc_t other_events[] = {{0, 0}, {1, 1}, {2, 2}};
-static const evrec_meta_t other_meta = {1000, 1, other_enums, 3, other_structs, 3, other_events, 0, NULL, NULL};
+/* The catalogue is recognised by its identity (every one of its events with its layout), not
+ * by event names: an application event named like one of the catalogue's is the application's. */
 
-Test(stats_catalogue, mismatching_fields_are_named)
+/* Stats over a bare CCore stream of `recs` under meta-info `m` (the records are not analysed
+ * here, only what the meta-info says). */
+static evrec_stats_t *stats_of(const evrec_meta_t *m, const void *recs, size_t size, mem_t *file,
+                               evrec_reader_t **r)
 {
-    struct {
-        uint32_t time;
-        uint16_t id;
-        uint16_t pad_or_field;
-    } recs[3] = {{0, 0, 0}, {10, 1, 5}, {20, 2, 3}};
-    recs[0].pad_or_field = 0; /* Start: type 0 in the first byte */
-    mem_t file = {0};
-    evrec_sink_t sink = {mem_write, &file};
-    cr_assert_eq(evrec_save_ccore(&other_meta, 1000, recs, sizeof recs, &sink), EVREC_OK);
-    evrec_reader_t *r;
-    cr_assert_eq(evrec_reader_open_memory(&r, file.data, file.len, NULL), EVREC_OK);
+    memset(file, 0, sizeof *file);
+    evrec_sink_t sink = {mem_write, file};
+    cr_assert_eq(evrec_save_ccore(m, 1000, recs, size, &sink), EVREC_OK);
+    cr_assert_eq(evrec_reader_open_memory(r, file->data, file->len, NULL), EVREC_OK);
     evrec_stats_t *s;
-    cr_assert_eq(evrec_stats_create(&s, r), EVREC_OK);
+    cr_assert_eq(evrec_stats_create(&s, *r), EVREC_OK);
     evrec_record_t rr;
-    while (evrec_reader_next(r, &rr) == EVREC_OK) {
+    while (evrec_reader_next(*r, &rr) == EVREC_OK) {
         cr_assert_eq(evrec_stats_add(s, &rr), EVREC_OK);
     }
     cr_assert_eq(evrec_stats_finish(s), EVREC_OK);
-    const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
-    cr_assert_not_null(rt, "TaskSwitchIn matches");
-    cr_assert_not_null(rt->mismatch);
-    cr_assert_str_eq(rt->mismatch, "IsrEnter: has no field 'isr'");
-    cr_assert_eq(rt->isr_count, 0);
-    cr_assert_eq(rt->task_count, 1);
-    cr_assert_eq(rt->tasks[0].value, 3);
-    cr_assert_eq(rt->tasks[0].ticks, 0, "Stop is the TaskSwitchIn's own record here");
+    return s;
+}
+
+static void stats_done(evrec_stats_t *s, evrec_reader_t *r, mem_t *file)
+{
     evrec_stats_free(s);
     evrec_reader_close(r);
-    free(file.data);
+    free(file->data);
+}
+
+static const uint32_t start_only[2] = {0, 0}; /* EventControl Start at time 0 */
+
+/* An application's own QueueOp (task, object and type fields, plus a length): not the
+ * catalogue's QueueOp, and nothing is said about a catalogue. */
+static const evrec_enum_value_t ctl_values[] = {EVREC_CONTROL_ENUM_VALUES};
+static const evrec_enum_desc_t user_enums[] = {{"EventControlType", EVREC_KIND_ENUM_UINT8, 4, ctl_values, NULL}};
+static const evrec_field_desc_t user_queue_fields[] = {
+    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4},
+    {"task", EVREC_KIND_UINT16, 0, 6}, {"object", EVREC_KIND_UINT16, 0, 8},
+    {"type", EVREC_KIND_UINT8, 0, 10}, {"length", EVREC_KIND_UINT32, 0, 12}};
+static const evrec_field_desc_t user_sw_fields[] = {
+    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {"task", EVREC_KIND_UINT16, 0, 6}};
+static const evrec_struct_desc_t user_structs[] = {
+    {"EventControl", 3, evrec_control_fields_enum0, 8},
+    {"QueueOp", 6, user_queue_fields, 16},
+    {"TaskSwitchIn", 3, user_sw_fields, 8},
+};
+static const evrec_event_desc_t user_events[] = {{0, 0}, {1, 1}, {2, 2}};
+static const evrec_meta_t user_meta = {1000, 1, user_enums, 3, user_structs, 3, user_events, 0, NULL, NULL};
+
+Test(stats_catalogue, user_events_named_like_the_catalogue_are_not_taken)
+{
+    struct {
+        uint32_t time;
+        uint16_t id, task, object;
+        uint8_t type, pad;
+        uint32_t length;
+        uint32_t t2;
+        uint16_t id2, task2;
+    } recs = {10, 1, 3, 4, 2, 0, 100, 20, 2, 3};
+    uint8_t all[8 + sizeof recs];
+    memcpy(all, start_only, 8);
+    memcpy(all + 8, &recs, sizeof recs);
+    mem_t file;
+    evrec_reader_t *r;
+    evrec_stats_t *s = stats_of(&user_meta, all, sizeof all, &file, &r);
+    cr_assert_null(evrec_stats_rtos(s), "a user QueueOp/TaskSwitchIn was taken for the catalogue");
+    cr_assert_null(evrec_stats_mismatch(s), "the application's own events are not a broken catalogue");
+    uint32_t n;
+    const evrec_stats_event_t *ev = evrec_stats_events(s, &n);
+    cr_assert_eq(ev[1].count, 1, "still counted as an event of the file");
+    stats_done(s, r, &file);
+
+    /* The catalogue included by an application schema is recognised as it is. */
+    s = stats_of(&app_meta, start_only, sizeof start_only, &file, &r);
+    cr_assert_not_null(evrec_stats_rtos(s));
+    cr_assert_null(evrec_stats_mismatch(s));
+    stats_done(s, r, &file);
+}
+
+/* The application's meta-info with one catalogue event altered: the catalogue is not used (its
+ * other events are there, so the file says why). */
+static void altered_case(int which, const char *expected)
+{
+    evrec_meta_t m = app_meta;
+    m.field_info = NULL;
+    evrec_struct_desc_t *structs = calloc(m.struct_count, sizeof *structs);
+    evrec_enum_desc_t *enums = calloc(m.enum_count, sizeof *enums);
+    memcpy(structs, app_meta.structs, m.struct_count * sizeof *structs);
+    memcpy(enums, app_meta.enums, m.enum_count * sizeof *enums);
+    evrec_field_desc_t fields[8];
+    if (which == 0) { /* IsrEnter with `irq` instead of `isr` */
+        evrec_struct_desc_t *sd = &structs[m.events[app_ID_IsrEnter].struct_id];
+        cr_assert_leq(sd->field_count, 8);
+        memcpy(fields, sd->fields, sd->field_count * sizeof *fields);
+        fields[2].name = "irq";
+        sd->fields = fields;
+    } else { /* QueueOp's type enum lacks Timeout */
+        const evrec_struct_desc_t *sd = &structs[m.events[app_ID_QueueOp].struct_id];
+        evrec_enum_desc_t *ed = &enums[sd->fields[4].ref];
+        cr_assert_str_eq(ed->name, "RtosQueueOp");
+        ed->value_count--;
+    }
+    m.structs = structs;
+    m.enums = enums;
+    mem_t file;
+    evrec_reader_t *r;
+    evrec_stats_t *s = stats_of(&m, start_only, sizeof start_only, &file, &r);
+    cr_assert_null(evrec_stats_rtos(s));
+    cr_assert_not_null(evrec_stats_mismatch(s));
+    cr_assert_str_eq(evrec_stats_mismatch(s), expected);
+    stats_done(s, r, &file);
+    free(structs);
+    free(enums);
+}
+
+Test(stats_catalogue, an_altered_catalogue_is_named_and_not_used)
+{
+    altered_case(0, "not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other fields than the catalogue's");
+    altered_case(1, "not the whole catalogue of ports/rtos/rtos.yaml: QueueOp: a field's enum is not the catalogue's");
 }

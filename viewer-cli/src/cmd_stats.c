@@ -21,7 +21,8 @@ static const char help[] =
     "For every file: the duration, records and drops, and per event type the count, the rate\n"
     "(events/s over the duration), the first and last time, and the min/mean/max interval between\n"
     "consecutive records of the type.\n"
-    "When the RTOS catalogue (ports/rtos/rtos.yaml, found by its event names) is in the file:\n"
+    "When the RTOS catalogue (ports/rtos/rtos.yaml: all of its events with its layout, not just\n"
+    "its event names) is in the file:\n"
     "  - CPU time per task and per interrupt handler (exclusive: nested ISRs are charged to\n"
     "    themselves), idle, kernel and unknown time, and the load (100% - idle);\n"
     "  - interrupt-disabled spans (IntControl): count, total, the longest with the code location\n"
@@ -572,7 +573,7 @@ static int run(int argc, char **argv)
     } else if (evrec_stats_mismatch(s)) {
         printf("RTOS catalogue: not used: %s\n", evrec_stats_mismatch(s));
     } else {
-        printf("RTOS catalogue: not in this file (no TaskSwitchIn, IsrEnter, IntControl ... events; "
+        printf("RTOS catalogue: not in this file (not all of its events with its layout; "
                "see ports/rtos/README.md)\n");
     }
     print_addresses(&o, s);

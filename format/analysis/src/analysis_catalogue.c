@@ -1,30 +1,89 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The catalogue contract: which events of a meta-info are the RTOS catalogue's (by struct name)
- * and where their fields are (by field name). See ports/rtos/README.md. */
+/* The catalogue contract: a meta-info holds the RTOS catalogue when it holds every one of the
+ * catalogue's events with the catalogue's layout (struct name, fields in order with their names
+ * and kinds, the enums they refer to by name, kind and values, and the class lanes): the
+ * catalogue's identity as a set, not a few event names an application may use for events of its
+ * own. Its fields are then found by name. See ports/rtos/README.md. */
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis_internal.h"
 
+/* ---- the catalogue as ports/rtos/rtos.yaml defines it ----
+ * A change to rtos.yaml must be mirrored here (tests/stats checks that the generated catalogue
+ * is recognised); a future version of the catalogue would be a second table, tried in turn. */
+
+typedef struct cat_value {
+    const char *name;
+    uint32_t value;
+} cat_value_t;
+
+typedef struct cat_enum {
+    const char *name;
+    uint8_t kind;
+    uint8_t runtime; /* 1: names allocated at run time may follow the static values in a file */
+    uint8_t count;
+    const cat_value_t *values;
+} cat_enum_t;
+
+enum { E_TASK, E_ISR, E_OBJECT, E_RESUME, E_SUSPEND, E_INTCTL, E_MUTEX, E_SEM, E_QUEUE, E_EVENT, E_NONE };
+
+static const cat_value_t v_task[] = {{"Idle", 0}, {"NoTask", 0xFFFF}};
+static const cat_value_t v_isr[] = {{"UnknownIsr", 0}};
+static const cat_value_t v_object[] = {{"UnknownObject", 0}};
+static const cat_value_t v_resume[] = {{"Resume", 2}, {"ResumeFromIsr", 3}, {"Start", 16}};
+static const cat_value_t v_suspend[] = {{"Preempted", 0}, {"Yield", 1}, {"Blocked", 2},
+                                        {"Delay", 3},     {"Suspended", 4}, {"Exit", 5}};
+static const cat_value_t v_intctl[] = {{"Disable", 7}, {"Restore", 8}, {"DisableNested", 39}, {"RestoreEnable", 40}};
+static const cat_value_t v_mutex[] = {{"Lock", 0}, {"Unlock", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
+static const cat_value_t v_sem[] = {{"Give", 0}, {"Take", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
+static const cat_value_t v_queue[] = {{"Send", 0}, {"Receive", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
+static const cat_value_t v_event[] = {{"Set", 0}, {"Consume", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
+
+#define CAT_ENUM(name, kind, rt, v) {name, kind, rt, (uint8_t)(sizeof v / sizeof v[0]), v}
+static const cat_enum_t cat_enums[] = {
+    CAT_ENUM("RtosTask", EVREC_KIND_ENUM_UINT16, 1, v_task),
+    CAT_ENUM("RtosIsr", EVREC_KIND_ENUM_UINT16, 1, v_isr),
+    CAT_ENUM("RtosObject", EVREC_KIND_ENUM_UINT16, 1, v_object),
+    CAT_ENUM("RtosResume", EVREC_KIND_ENUM_UINT8, 0, v_resume),
+    CAT_ENUM("RtosSuspend", EVREC_KIND_ENUM_UINT8, 0, v_suspend),
+    CAT_ENUM("RtosIntControl", EVREC_KIND_ENUM_UINT8, 0, v_intctl),
+    CAT_ENUM("RtosMutexOp", EVREC_KIND_ENUM_UINT8, 0, v_mutex),
+    CAT_ENUM("RtosSemOp", EVREC_KIND_ENUM_UINT8, 0, v_sem),
+    CAT_ENUM("RtosQueueOp", EVREC_KIND_ENUM_UINT8, 0, v_queue),
+    CAT_ENUM("RtosEventOp", EVREC_KIND_ENUM_UINT8, 0, v_event),
+};
+
+typedef struct cat_field {
+    const char *name;
+    uint8_t kind;
+    uint8_t enum_ix; /* index in cat_enums for enum kinds, else E_NONE */
+} cat_field_t;
+
 typedef struct role_spec {
     const char *event;
     an_role role;
-    const char *fields[3]; /* required top-level integer fields */
+    const char *class_of; /* the event whose lane it shares (itself when it has its own) */
+    uint32_t field_count; /* after time and id */
+    cat_field_t fields[3];
 } role_spec_t;
 
+#define F_ENUM16(n, e) {n, EVREC_KIND_ENUM_UINT16, e}
+#define F_ENUM8(n, e) {n, EVREC_KIND_ENUM_UINT8, e}
 static const role_spec_t specs[] = {
-    {"TaskSwitchIn", AN_SWITCH_IN, {"task", NULL, NULL}},
-    {"TaskSwitchOut", AN_SWITCH_OUT, {"task", NULL, NULL}},
-    {"IsrEnter", AN_ISR_ENTER, {"isr", NULL, NULL}},
-    {"IsrExit", AN_ISR_EXIT, {"isr", NULL, NULL}},
-    {"IdleSleep", AN_IDLE_SLEEP, {NULL, NULL, NULL}},
-    {"IdleWake", AN_IDLE_WAKE, {NULL, NULL, NULL}},
-    {"IntControl", AN_INT_CONTROL, {"type", "caller", NULL}},
-    {"MutexOp", AN_SYNC, {"task", "object", "type"}},
-    {"SemOp", AN_SYNC, {"task", "object", "type"}},
-    {"QueueOp", AN_SYNC, {"task", "object", "type"}},
-    {"EventOp", AN_SYNC, {"task", "object", "type"}},
+    {"TaskSwitchIn", AN_SWITCH_IN, "TaskSwitchIn", 2, {F_ENUM16("task", E_TASK), F_ENUM8("type", E_RESUME)}},
+    {"TaskSwitchOut", AN_SWITCH_OUT, "TaskSwitchIn", 2, {F_ENUM16("task", E_TASK), F_ENUM8("type", E_SUSPEND)}},
+    {"IsrEnter", AN_ISR_ENTER, "IsrEnter", 2, {F_ENUM16("isr", E_ISR), {"vector", EVREC_KIND_UINT16, E_NONE}}},
+    {"IsrExit", AN_ISR_EXIT, "IsrEnter", 2, {F_ENUM16("isr", E_ISR), {"vector", EVREC_KIND_UINT16, E_NONE}}},
+    {"IdleSleep", AN_IDLE_SLEEP, "IdleSleep", 0, {{NULL, 0, E_NONE}}},
+    {"IdleWake", AN_IDLE_WAKE, "IdleSleep", 0, {{NULL, 0, E_NONE}}},
+    {"IntControl", AN_INT_CONTROL, "IntControl", 2, {F_ENUM8("type", E_INTCTL), {"caller", EVREC_KIND_UINT32, E_NONE}}},
+    {"MutexOp", AN_SYNC, "MutexOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_MUTEX)}},
+    {"SemOp", AN_SYNC, "SemOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_SEM)}},
+    {"QueueOp", AN_SYNC, "QueueOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_QUEUE)}},
+    {"EventOp", AN_SYNC, "EventOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_EVENT)}},
 };
+#define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
 
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out)
@@ -97,58 +156,125 @@ static uint32_t named_value(const evrec_meta_t *m, const an_field_t *f, const ch
     return UINT32_MAX;
 }
 
-static void append(char *buf, size_t size, const char *event, const char *what, const char *field)
+static void append(char *buf, size_t size, const char *event, const char *what)
 {
     size_t len = strlen(buf);
     if (len + 1 < size) {
-        snprintf(buf + len, size - len, "%s%s: %s '%s'", len ? "; " : "", event, what, field);
+        snprintf(buf + len, size - len, "%s%s: %s", len ? "; " : "", event, what);
     }
+}
+
+/* 1 when enum `ix` of the meta-info is the catalogue's enum `ce`. */
+static int enum_is(const evrec_meta_t *m, uint32_t ix, const cat_enum_t *ce)
+{
+    if (ix >= m->enum_count) {
+        return 0;
+    }
+    const evrec_enum_desc_t *ed = &m->enums[ix];
+    if (!ed->name || strcmp(ed->name, ce->name) != 0 || ed->kind != ce->kind) {
+        return 0;
+    }
+    if (ce->runtime ? ed->value_count < ce->count : ed->value_count != ce->count) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < ce->count; k++) {
+        int found = 0;
+        for (uint32_t i = 0; i < ed->value_count && !found; i++) {
+            found = ed->values[i].value == ce->values[k].value && ed->values[i].name &&
+                    strcmp(ed->values[i].name, ce->values[k].name) == 0;
+        }
+        if (!found) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Event id whose struct is named `name`, or -1. */
+static int64_t event_named(const evrec_meta_t *m, const char *name)
+{
+    for (uint32_t id = 0; id < m->event_count; id++) {
+        uint16_t sid = m->events[id].struct_id;
+        if (sid < m->struct_count && m->structs[sid].name && strcmp(m->structs[sid].name, name) == 0) {
+            return id;
+        }
+    }
+    return -1;
+}
+
+/* NULL when event `id` has the layout of `spec`, else what differs. */
+static const char *layout_differs(const evrec_meta_t *m, uint32_t id, const role_spec_t *spec)
+{
+    const evrec_struct_desc_t *sd = &m->structs[m->events[id].struct_id];
+    if (sd->field_count != 2u + spec->field_count) {
+        return "other fields than the catalogue's";
+    }
+    if (!sd->fields[0].name || strcmp(sd->fields[0].name, "time") != 0 || sd->fields[0].kind != EVREC_KIND_UINT32 ||
+        !sd->fields[1].name || strcmp(sd->fields[1].name, "id") != 0 || sd->fields[1].kind != EVREC_KIND_UINT16) {
+        return "not an event struct (time, id first)";
+    }
+    for (uint32_t j = 0; j < spec->field_count; j++) {
+        const evrec_field_desc_t *f = &sd->fields[2u + j];
+        const cat_field_t *cf = &spec->fields[j];
+        if (!f->name || strcmp(f->name, cf->name) != 0 || f->kind != cf->kind) {
+            return "other fields than the catalogue's";
+        }
+        if (cf->enum_ix != E_NONE && !enum_is(m, f->ref, &cat_enums[cf->enum_ix])) {
+            return "a field's enum is not the catalogue's";
+        }
+    }
+    uint16_t cls = m->events[id].class_id;
+    uint16_t csid = cls < m->event_count ? m->events[cls].struct_id : 0xFFFFu;
+    if (csid >= m->struct_count || !m->structs[csid].name || strcmp(m->structs[csid].name, spec->class_of) != 0) {
+        return "another class than the catalogue's";
+    }
+    return NULL;
 }
 
 uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *mismatch, size_t mismatch_size)
 {
-    uint32_t found = 0;
     for (uint32_t id = 0; id < m->event_count; id++) {
         memset(&roles[id], 0, sizeof roles[id]);
-        uint16_t sid = m->events[id].struct_id;
-        if (sid >= m->struct_count) {
-            continue;
-        }
-        const evrec_struct_desc_t *sd = &m->structs[sid];
-        for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
-            if (strcmp(sd->name, specs[k].event) != 0) {
-                continue;
-            }
-            an_event_t e;
-            memset(&e, 0, sizeof e);
-            int ok = 1;
-            for (int j = 0; j < 3 && specs[k].fields[j]; j++) {
-                const char *fname = specs[k].fields[j];
-                int rc = find_field(m, sd, fname, field_slot(&e, fname));
-                if (rc <= 0) {
-                    append(mismatch, mismatch_size, sd->name,
-                           rc == 0 ? "has no field" : "is not an integer or enum of at most 32 bits:", fname);
-                    ok = 0;
-                }
-            }
-            if (!ok) {
-                break;
-            }
-            if (specs[k].role == AN_ISR_ENTER || specs[k].role == AN_ISR_EXIT) {
-                if (find_field(m, sd, "vector", &e.vector) < 0) {
-                    e.vector.present = 0;
-                }
-            }
-            e.role = specs[k].role;
-            e.block_v = named_value(m, &e.type, "Block");
-            e.unblock_v = named_value(m, &e.type, "Unblock");
-            e.timeout_v = named_value(m, &e.type, "Timeout");
-            roles[id] = e;
-            found++;
-            break;
+    }
+    /* The catalogue is there when all of its events are, each with its layout. */
+    int64_t ids[SPEC_COUNT];
+    uint32_t same = 0;
+    char why[512];
+    why[0] = '\0';
+    for (size_t k = 0; k < SPEC_COUNT; k++) {
+        ids[k] = event_named(m, specs[k].event);
+        const char *d = ids[k] < 0 ? "missing" : layout_differs(m, (uint32_t)ids[k], &specs[k]);
+        if (d) {
+            append(why, sizeof why, specs[k].event, d);
+            ids[k] = -1;
+        } else {
+            same++;
         }
     }
-    return found;
+    if (same != SPEC_COUNT) {
+        /* Events that only share names with the catalogue are the application's own: say
+         * nothing unless part of the catalogue is really there. */
+        if (same > 0 && mismatch_size) {
+            snprintf(mismatch, mismatch_size, "not the whole catalogue of ports/rtos/rtos.yaml: %s", why);
+        }
+        return 0;
+    }
+    for (size_t k = 0; k < SPEC_COUNT; k++) {
+        uint32_t id = (uint32_t)ids[k];
+        const evrec_struct_desc_t *sd = &m->structs[m->events[id].struct_id];
+        an_event_t e;
+        memset(&e, 0, sizeof e);
+        for (uint32_t j = 0; j < specs[k].field_count; j++) {
+            const char *fname = specs[k].fields[j].name;
+            (void)find_field(m, sd, fname, field_slot(&e, fname)); /* the layout says it is there */
+        }
+        e.role = specs[k].role;
+        e.block_v = named_value(m, &e.type, "Block");
+        e.unblock_v = named_value(m, &e.type, "Unblock");
+        e.timeout_v = named_value(m, &e.type, "Timeout");
+        roles[id] = e;
+    }
+    return SPEC_COUNT;
 }
 
 uint32_t an_field_value(const an_field_t *f, const evrec_record_t *rec)

@@ -128,7 +128,7 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
     evrec_qs_put_event_(map, &w, native, h.id, h.time);
     qs_end(&w);
     if (w.overflow) {
-        return EVREC_E_DROPPED;
+        return EVREC_E_NO_SPACE;
     }
     *out_len = w.used; /* head wraps to 0 when the frame fills out exactly */
     return EVREC_OK;
@@ -343,7 +343,7 @@ evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, si
     while ((st = evrec_qs_session_next(map, &cur, &rec, payload, &len)) == EVREC_OK) {
         size_t n = evrec_qs_frame(seq, rec, payload, len, out + at, out_size - at);
         if (n == 0) {
-            return EVREC_E_DROPPED;
+            return EVREC_E_NO_SPACE;
         }
         at += n;
         seq++;

@@ -16,5 +16,7 @@
 #define EVREC_PORT_TIMESTAMP() ((uint32_t)0)
 #endif
 #define EVREC_PORT_RELAX() ((void)0)
+/** Timestamp frequency in Hz for evrec_host_start(): 0, unknown (the timestamps are not a clock). */
+#define EVREC_PORT_TIME_FREQ() ((uint64_t)0)
 
 #endif /* EVREC_PORT_H */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (POSIX port)
- * @brief Hot-path macros of the POSIX host port: timestamp, spin hint.
+ * @brief Hot-path macros of the POSIX host port: timestamp, its frequency, spin hint.
  *
  * Timestamp unit: on x86-64 the low 32 bits of the time-stamp counter (TSC, invariant on every
- * CPU this runs on; about 10 ns per read on a VM), frequency calibrated by evrec_posix_init()
- * against CLOCK_MONOTONIC; on AArch64 the virtual counter CNTVCT_EL0 with CNTFRQ_EL0; elsewhere
+ * CPU this runs on; about 10 ns per read on a VM), frequency calibrated by
+ * evrec_posix_time_freq() (evrec_posix.h) against CLOCK_MONOTONIC; on AArch64 the virtual counter CNTVCT_EL0 with CNTFRQ_EL0; elsewhere
  * CLOCK_MONOTONIC in nanoseconds (1 GHz). Counts up; wraps every 2^32 ticks (about 1.5 s at
  * 3 GHz), which the 10 Hz tick thread covers.
  */
@@ -13,6 +13,24 @@
 #define EVREC_PORT_H
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/**
+ * @brief Frequency of EVREC_PORT_TIMESTAMP(), Hz: evrec_posix_time_freq(0), measured on the
+ * first call of the process and cached (the first call on x86-64 busy-waits about 20 ms).
+ * Defined in the evrec_port_posix library (ports/posix/src/posix_clock.c), not in the core.
+ * @return ticks per second, never 0.
+ * **Context:** thread-safe (the first caller measures, concurrent first callers wait for it);
+ * not from a signal handler.
+ */
+uint64_t evrec_posix_port_time_freq(void);
+#ifdef __cplusplus
+}
+#endif
+/** Timestamp frequency in Hz for evrec_host_start() (links evrec_port_posix). */
+#define EVREC_PORT_TIME_FREQ() evrec_posix_port_time_freq()
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <stddef.h>

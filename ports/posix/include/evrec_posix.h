@@ -20,9 +20,14 @@ extern "C" {
  * @brief Measure the frequency of EVREC_PORT_TIMESTAMP() against CLOCK_MONOTONIC.
  * On x86-64 this busy-waits about `calib_ms` milliseconds (the TSC has no architectural
  * frequency register); elsewhere the frequency is known and this returns at once.
+ * Each call measures again; EVREC_PORT_TIME_FREQ() (evrec_port.h) measures once per process
+ * with the default and caches the result: pass that to evrec_host_start().
  * @param calib_ms calibration time in ms (0 = the default, 20 ms).
  * @return timestamp ticks per second (Hz), never 0.
- * **Context:** thread; call once before evrec_host_start(); reentrant.
+ * **Context:** thread; reentrant.
+ * @code
+ * evrec_host_start(&host, &rec, &app_meta, EVREC_PORT_TIME_FREQ());
+ * @endcode
  */
 uint64_t evrec_posix_time_freq(unsigned calib_ms);
 

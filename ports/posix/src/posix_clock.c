@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* POSIX port: frequency of the timestamp counter (TSC calibration on x86). */
+#include <pthread.h>
 #include <time.h>
 
 #include "evrec_posix.h"
@@ -37,4 +38,18 @@ uint64_t evrec_posix_time_freq(unsigned calib_ms)
     (void)calib_ms;
     return 1000000000u;
 #endif
+}
+
+static uint64_t cached_freq;
+static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
+
+static void measure_once(void)
+{
+    cached_freq = evrec_posix_time_freq(0);
+}
+
+uint64_t evrec_posix_port_time_freq(void)
+{
+    pthread_once(&cached_once, measure_once);
+    return cached_freq;
 }

@@ -25,5 +25,6 @@
 
 #define EVREC_PORT_TIMESTAMP() ((uint32_t)0)
 #define EVREC_PORT_RELAX() ((void)0)
+#define EVREC_PORT_TIME_FREQ() ((uint64_t)0) /* the counter's frequency in Hz; 0 = unknown */
 
 #endif /* EVREC_PORT_H */

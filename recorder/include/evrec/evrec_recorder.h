@@ -32,6 +32,12 @@
 #include "evrec/evrec_status.h"
 #include "evrec_port.h"
 
+#ifndef EVREC_PORT_TIME_FREQ
+/** Frequency of EVREC_PORT_TIMESTAMP() in Hz, for evrec_host_start(). Every port in ports/
+ * defines it (the POSIX port measures it once); a port that does not gets 0, "unknown". */
+#define EVREC_PORT_TIME_FREQ() ((uint64_t)0)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,8 +56,12 @@ extern "C" {
 typedef struct evrec_recorder {
     uint8_t *buf;          /**< user memory, 4-byte aligned */
     size_t size;           /**< usable bytes of buf (multiple of 4) */
-    size_t used;           /**< bytes of records after stop (Start .. Stop) */
-    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included */
+    size_t used;           /**< bytes of records after stop (Start .. Stop), native slot sizes;
+                                cyclic: of the records save writes (block headers and unused
+                                block tails not counted) */
+    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included: the
+                                count save writes in the file header; cyclic: the records of
+                                the intact blocks (Start too while not overwritten) */
     uint64_t dropped;      /**< events dropped because the buffer was full */
     uint64_t time_freq;    /**< timestamp frequency of the recording, Hz (0 = unknown) */
     const evrec_meta_t *meta; /**< meta-info of the recording (set by start) */
@@ -152,7 +162,9 @@ void evrec_host_init(evrec_host_t *host);
  * Start as the first record, then opens allocation (CCore StartStop constructor).
  * @param[in,out] host the host. @param[in,out] rec an initialised recorder, not attached
  * elsewhere. @param[in] meta validated meta-info, kept alive until save is done. @param time_freq
- * timestamp frequency in Hz written to the file (0 = unknown; usually EVREC_PORT_TIME_FREQ()).
+ * timestamp frequency in Hz written to the file (0 = unknown): usually EVREC_PORT_TIME_FREQ(),
+ * which every port defines (the POSIX port measures the TSC once per process; the null port and a
+ * port without it give 0).
  * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
  * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl).
  * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.

@@ -29,7 +29,9 @@ typedef enum evrec_status {
     EVREC_E_CHECKSUM = 11,     /**< a container checksum does not match (file reader) */
     EVREC_E_UNSUPPORTED = 12,  /**< a format version or feature this build does not know */
     EVREC_E_NOMEM = 13,        /**< host tools only: an allocation failed */
-    EVREC_E_END = 14           /**< iteration finished normally (no more records) */
+    EVREC_E_END = 14,          /**< iteration finished normally (no more records) */
+    EVREC_E_NO_SPACE = 15      /**< an output buffer the caller gave is too small for the result
+                                    (nothing was lost: retry with more room) */
 } evrec_status;
 
 /**

@@ -11,12 +11,16 @@
  * "HOW" and its `_tx_thread_interrupt_control`), and CCore's synchronisation events
  * (`CCore/inc/task/TaskEvent.h`: task, object and `type` fields).
  *
- * **The catalogue contract** (ports/rtos/README.md): events are recognised by their struct name
- * (TaskSwitchIn, TaskSwitchOut, IsrEnter, IsrExit, IdleSleep, IdleWake, IntControl, MutexOp,
- * SemOp, QueueOp, EventOp) and their fields by name (`task`, `isr`, `vector`, `type`, `caller`,
- * `object`: top-level integer or enum fields of at most 32 bits). The schema's own name does not
- * matter, so an application schema that `include:`s the catalogue is analysed the same way. An
- * event whose fields do not match is ignored and named in evrec_stats_rtos_t::mismatch.
+ * **The catalogue contract** (ports/rtos/README.md): the catalogue is recognised by its identity,
+ * as a set: the meta-info must hold every one of its events (TaskSwitchIn, TaskSwitchOut,
+ * IsrEnter, IsrExit, IdleSleep, IdleWake, IntControl, MutexOp, SemOp, QueueOp, EventOp) with the
+ * catalogue's layout: fields in order with their names and kinds, the enums they refer to with
+ * their names, kinds and values (run-time names may follow the static values of RtosTask,
+ * RtosIsr and RtosObject), and the class lanes. Event ids and the schema's own name do not
+ * matter, so an application schema that `include:`s the catalogue is analysed the same way,
+ * while an application event that only shares a name with the catalogue's (a QueueOp of its
+ * own) stays the application's. When some catalogue events are there with their layout but not
+ * all, the catalogue is not used and evrec_stats_mismatch() says what differs.
  *
  * **Time** is in ticks of the recording's clock (the reader's restored 64-bit `t64`), so results
  * are exact to the tick ("cycle" on a cycle counter); convert with evrec_ticks_to_ns().
@@ -121,8 +125,9 @@ typedef struct evrec_stats_rtos {
     int has_cpu;   /**< task/ISR/idle events present: the CPU accounting below is meaningful */
     int has_int;   /**< IntControl present */
     int has_sync;  /**< at least one of MutexOp/SemOp/QueueOp/EventOp present */
-    /** When a catalogue event exists under its name but its fields do not match the contract:
-     * "EVENT: what is wrong" (static or stats-owned text); NULL when all matched. */
+    /** NULL: the catalogue is recognised as a whole (every event matched), so nothing is left
+     * over; kept for source compatibility. A partial catalogue is reported by
+     * evrec_stats_mismatch() instead. */
     const char *mismatch;
 
     uint64_t span_ticks;    /**< last record - first record */
@@ -194,7 +199,7 @@ typedef struct evrec_stats_address {
  * @code
  * evrec_stats_t *s;
  * evrec_record_t rec;
- * evrec_stats_create(&s, r, NULL);
+ * evrec_stats_create(&s, r);
  * while (evrec_reader_next(r, &rec) == EVREC_OK) { evrec_stats_add(s, &rec); }
  * evrec_stats_finish(s);
  * const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);   // NULL without the catalogue
@@ -230,13 +235,15 @@ const evrec_stats_address_t *evrec_stats_addresses(const evrec_stats_t *s, uint3
 const evrec_stats_summary_t *evrec_stats_summary(const evrec_stats_t *s);
 
 /**
- * @brief The catalogue analysis, or NULL when none of its events is in the meta-info (or before
- * evrec_stats_finish()). Events present under a catalogue name but with other fields are listed
- * in `mismatch`; if none matched, NULL is returned and evrec_stats_mismatch() says why.
+ * @brief The catalogue analysis, or NULL when the meta-info does not hold the whole catalogue
+ * (see the contract above) or before evrec_stats_finish(); evrec_stats_mismatch() then says why
+ * when part of it is there.
  */
 const evrec_stats_rtos_t *evrec_stats_rtos(const evrec_stats_t *s);
 
-/** @brief Why a catalogue event was not used ("IsrEnter: no field 'isr'..."), or NULL. */
+/** @brief Why the catalogue was not used although some of its events are in the meta-info with
+ * its layout ("not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other fields than the
+ * catalogue's; ..."; stats-owned text), or NULL (recognised, or no part of it there). */
 const char *evrec_stats_mismatch(const evrec_stats_t *s);
 
 /** @brief Free the object and its tables. NULL is ignored. */

@@ -234,7 +234,7 @@ size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_
  * @param[out] out frame bytes. @param out_size room; 2 * (map->max_payload + 3) + 1 is enough.
  * @param[out] out_len frame length in bytes.
  * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID the id at
- * offset 4 is not an event of the meta-info. @retval EVREC_E_DROPPED out_size too small.
+ * offset 4 is not an event of the meta-info. @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure (reads the map and the record), ISR-safe.
  */
 evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
@@ -265,7 +265,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
  * @brief All session records as frames into a flat buffer, seq 1, 2, ... (offline use).
  * @param[in] map a built map. @param[out] out bytes. @param out_size room.
  * @param[out] out_len bytes written. @param[out] next_seq optional: the seq of the next frame.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_DROPPED out too small.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
  * **Context:** thread.
  */
 evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,
