@@ -11,7 +11,8 @@ static const char help[] =
     "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
     "\n"
     "Summarise a recording: format, timestamp frequency, schema hash, event types (id, name,\n"
-    "class, saved length, count), records and drops, duration, and damage ('intact' when every\n"
+    "class, saved length, count), records and drops (and, for a cyclic buffer, the records\n"
+    "overwritten before the save), duration, and damage ('intact' when every\n"
     "checksum and count agrees).\n"
     "\n"
     "options:\n"
@@ -166,6 +167,12 @@ static int run(int argc, char **argv)
         printf("; header: %llu recorded\n", (unsigned long long)fi->recorded);
         printf("dropped:     %llu%s\n", (unsigned long long)fi->dropped,
                fi->dropped ? " (trace buffer full)" : "");
+        if (fi->flags & 1u) {
+            printf("overwritten: %llu%s\n", (unsigned long long)fi->overwritten,
+                   fi->overwritten == UINT32_MAX ? " or more (the header's count saturated)"
+                   : fi->overwritten ? " (oldest records overwritten by newer ones in the cyclic buffer)"
+                                     : "");
+        }
     } else {
         printf("\ndropped:     unknown (CCore files do not count drops)\n");
     }
@@ -203,6 +210,11 @@ static int run(int argc, char **argv)
         printf("damage:      intact\n");
     } else {
         printf("damage:      offset %llu: %s\n", (unsigned long long)s.damage.offset, s.damage.message);
+    }
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    if (s.damage.status != EVREC_OK) {
         cli_report_reader_error(o.path, r);
         result = CLI_BAD_INPUT;
     }

@@ -539,7 +539,7 @@ static int run(int argc, char **argv)
     print_addresses(&o, s);
     cli_buf_free(&o.b);
 
-    int result = CLI_OK;
+    int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
     if (st != EVREC_E_END && st != EVREC_OK) {
         cli_report_reader_error(opt.path, r);
         result = CLI_BAD_INPUT;
