@@ -135,13 +135,42 @@ extern const export_writer_t export_writer_ccore;
 
 /* ---- field layout shared by the text writers ---------------------------------------------- */
 
-/* One leaf field of an event type, in the walk order of evrec_reader_visit_fields() (leaf 0 is
- * `time`, leaf 1 `id`; both are in the list). */
+/* One leaf field of an event type, in declaration order with nested structs flattened (the walk
+ * order of evrec_reader_visit_fields()); leaf 0 is `time`, leaf 1 `id`, both in the list. Writers
+ * decode values straight from the record's packed big-endian bytes with export_leaf_value(). */
 typedef struct export_leaf {
     char *path;      /* dotted path: "frame.number" (malloc'd) */
     uint8_t kind;    /* an ::evrec_kind, not STRUCT */
+    uint8_t width;   /* bytes: 1, 2 or 4 */
+    uint16_t enum_id;/* enum kinds: the enum; else 0 */
+    uint32_t offset; /* byte offset in the packed record */
     uint32_t column; /* the writer's column number, set by the writer */
+    /* A writer's rendering of the last enum value seen in this leaf (values repeat): valid when
+     * `cached`; text malloc'd, freed with the layout. */
+    int cached;
+    uint32_t cached_value;
+    char *cached_text;
+    size_t cached_len, cached_cap;
 } export_leaf_t;
+
+static inline int export_kind_is_enum(uint8_t kind)
+{
+    return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32;
+}
+
+/* The leaf's value in a record of its event type; the caller checks offset + width <= size. */
+static inline uint32_t export_leaf_value(const export_leaf_t *l, const uint8_t *data)
+{
+    const uint8_t *d = data + l->offset;
+    switch (l->width) {
+    case 1: return d[0];
+    case 2: return (uint32_t)d[0] << 8 | d[1];
+    default: return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
+    }
+}
+
+/* Store `len` bytes at `text` as the leaf's cached rendering of `value`. 0, or -1 out of memory. */
+int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len);
 
 typedef struct export_layout {
     uint32_t event_count;

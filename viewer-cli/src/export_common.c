@@ -39,21 +39,33 @@ void export_u64(export_out_t *o, uint64_t v)
     static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                    "8081828384858687888990919293949596979899";
-    char t[20];
-    size_t n = 0;
+    if (v < 10u) {
+        export_putc(o, (char)('0' + v));
+        return;
+    }
+    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+                                       1000000000u, 10000000000u, 100000000000u, 1000000000000u,
+                                       10000000000000u, 100000000000000u, 1000000000000000u,
+                                       10000000000000000u, 100000000000000000u, 1000000000000000000u,
+                                       10000000000000000000u};
+    unsigned n = 2;
+    while (n < 20u && v >= pow10[n]) {
+        n++;
+    }
+    char *d = export_out_room(o, 20) + n;
+    o->len += n;
     while (v >= 100u) {
-        unsigned d = (unsigned)(v % 100u) * 2u;
+        unsigned k = (unsigned)(v % 100u) * 2u;
         v /= 100u;
-        t[sizeof t - 1 - n++] = pairs[d + 1];
-        t[sizeof t - 1 - n++] = pairs[d];
+        *--d = pairs[k + 1];
+        *--d = pairs[k];
     }
     if (v >= 10u) {
-        t[sizeof t - 1 - n++] = pairs[v * 2u + 1];
-        t[sizeof t - 1 - n++] = pairs[v * 2u];
+        *--d = pairs[v * 2u + 1];
+        *--d = pairs[v * 2u];
     } else {
-        t[sizeof t - 1 - n++] = (char)('0' + v);
+        *--d = (char)('0' + v);
     }
-    export_put(o, t + sizeof t - n, n);
 }
 
 void export_seconds(export_out_t *o, uint64_t ns)
@@ -176,10 +188,19 @@ typedef struct walk {
     int oom;
 } walk_t;
 
-static void walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const char *prefix, unsigned depth)
+static uint8_t width_of(uint8_t kind)
+{
+    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8     ? 1
+           : kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16 ? 2
+                                                                         : 4;
+}
+
+/* Appends the leaves of struct `sid` at packed offset `base`; returns the offset after it. */
+static uint32_t walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const char *prefix, uint32_t base,
+                            unsigned depth)
 {
     if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
-        return; /* the reader checked the tables; this only guards the recursion */
+        return base; /* the reader checked the tables; this only guards the recursion */
     }
     const evrec_struct_desc_t *s = &m->structs[sid];
     size_t plen = strlen(prefix);
@@ -189,7 +210,7 @@ static void walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const ch
         char *path = malloc(plen + nlen + 2);
         if (!path) {
             w->oom = 1;
-            return;
+            return base;
         }
         if (plen) {
             memcpy(path, prefix, plen);
@@ -199,7 +220,7 @@ static void walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const ch
             memcpy(path, fd->name, nlen + 1);
         }
         if (fd->kind == EVREC_KIND_STRUCT) {
-            walk_struct(w, m, fd->ref, path, depth + 1);
+            base = walk_struct(w, m, fd->ref, path, base, depth + 1);
             free(path);
             continue;
         }
@@ -209,16 +230,40 @@ static void walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const ch
             if (!p) {
                 free(path);
                 w->oom = 1;
-                return;
+                return base;
             }
             w->leaves = p;
             w->cap = c;
         }
-        w->leaves[w->n].path = path;
-        w->leaves[w->n].kind = fd->kind;
-        w->leaves[w->n].column = 0;
-        w->n++;
+        export_leaf_t *l = &w->leaves[w->n++];
+        memset(l, 0, sizeof *l);
+        l->path = path;
+        l->kind = fd->kind;
+        l->width = width_of(fd->kind);
+        l->enum_id = export_kind_is_enum(fd->kind) ? fd->ref : 0;
+        l->offset = base;
+        base += l->width;
     }
+    return base;
+}
+
+int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len)
+{
+    if (len > l->cached_cap) {
+        size_t cap = len < 64u ? 64u : len;
+        char *p = realloc(l->cached_text, cap);
+        if (!p) {
+            l->cached = 0;
+            return -1;
+        }
+        l->cached_text = p;
+        l->cached_cap = cap;
+    }
+    memcpy(l->cached_text, text, len);
+    l->cached_len = len;
+    l->cached_value = value;
+    l->cached = 1;
+    return 0;
 }
 
 int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
@@ -234,7 +279,7 @@ int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
     }
     for (uint32_t e = 0; e < m->event_count; e++) {
         walk_t w = {0};
-        walk_struct(&w, m, m->events[e].struct_id, "", 0);
+        walk_struct(&w, m, m->events[e].struct_id, "", 0, 0);
         l->leaves[e] = w.leaves;
         l->leaf_count[e] = w.n;
         if (w.oom) {
@@ -251,6 +296,7 @@ void export_layout_free(export_layout_t *l)
     for (uint32_t e = 0; l->leaves && e < l->event_count; e++) {
         for (uint32_t i = 0; i < l->leaf_count[e]; i++) {
             free(l->leaves[e][i].path);
+            free(l->leaves[e][i].cached_text);
         }
         free(l->leaves[e]);
     }

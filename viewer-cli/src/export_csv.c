@@ -29,6 +29,7 @@ typedef struct csv {
     export_layout_t layout;
     uint32_t **raw_col;   /* per event, per leaf: the .raw column, UINT32_MAX = none */
     char **event_cells;   /* per event: ",event,class" rendered */
+    size_t *event_len;
     uint32_t ncols;
     /* the current row's cells */
     uint32_t *cell_off, *cell_len, *stamp;
@@ -36,7 +37,6 @@ typedef struct csv {
     cli_buf_t scratch;
     export_out_t cellbuf; /* cells are rendered here (never flushed: file is NULL) */
     export_text_stats_t text;
-    const evrec_record_t *rec;
 } csv_t;
 
 /* ---- column names: a small hash set of paths ---- */
@@ -117,8 +117,6 @@ static void colset_free(colset_t *c)
     free(c->slots);
 }
 
-static int is_enum(uint8_t kind) { return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32; }
-
 static void csv_free(csv_t *c)
 {
     for (uint32_t e = 0; e < c->layout.event_count; e++) {
@@ -131,6 +129,7 @@ static void csv_free(csv_t *c)
     }
     free(c->raw_col);
     free(c->event_cells);
+    free(c->event_len);
     export_layout_free(&c->layout);
     free(c->cell_off);
     free(c->cell_len);
@@ -140,7 +139,7 @@ static void csv_free(csv_t *c)
     free(c);
 }
 
-static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e)
+static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, size_t *len)
 {
     export_out_t t = {0};
     export_putc(&t, ',');
@@ -155,7 +154,7 @@ static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e)
         snprintf(num, sizeof num, "class#%u", (unsigned)m->events[e].class_id);
         export_puts(&t, num);
     }
-    export_putc(&t, 0);
+    *len = t.len;
     return t.p;
 }
 
@@ -177,10 +176,11 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
     uint32_t n = m->event_count ? m->event_count : 1;
     c->raw_col = calloc(n, sizeof *c->raw_col);
     c->event_cells = calloc(n, sizeof *c->event_cells);
-    int oom = !c->raw_col || !c->event_cells;
+    c->event_len = calloc(n, sizeof *c->event_len);
+    int oom = !c->raw_col || !c->event_cells || !c->event_len;
     colset_t cols = {0};
     for (uint32_t e = 0; e < m->event_count && !oom; e++) {
-        c->event_cells[e] = render_event_cells(c, m, e);
+        c->event_cells[e] = render_event_cells(c, m, e, &c->event_len[e]);
         uint32_t nl = c->layout.leaf_count[e];
         c->raw_col[e] = malloc((nl ? nl : 1) * sizeof **c->raw_col);
         if (!c->raw_col[e]) {
@@ -199,7 +199,7 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
                 break;
             }
             lf->column = colset_get(&cols, name, &oom);
-            if (is_enum(lf->kind) && !oom) {
+            if (export_kind_is_enum(lf->kind) && !oom) {
                 size_t len = strlen(lf->path);
                 char *raw = malloc(len + 5);
                 if (!raw) {
@@ -243,28 +243,29 @@ static void cell_begin(csv_t *c, uint32_t col)
 
 static void cell_end(csv_t *c, uint32_t col) { c->cell_len[col] = (uint32_t)c->cellbuf.len - c->cell_off[col]; }
 
-static int put_field(void *ctx, const evrec_field_view_t *f)
+static void put_cell_u64(csv_t *c, uint32_t col, uint32_t v)
 {
-    csv_t *c = ctx;
-    uint16_t id = c->rec->id;
-    if (f->index < 2 || f->index >= c->layout.leaf_count[id]) {
-        return 0;
-    }
-    uint32_t col = c->layout.leaves[id][f->index].column;
     cell_begin(c, col);
-    if (f->value_name) {
-        export_csv_field(&c->cellbuf, f->value_name, strlen(f->value_name), &c->text);
-    } else {
-        export_u64(&c->cellbuf, f->value);
-    }
+    export_u64(&c->cellbuf, v);
     cell_end(c, col);
-    uint32_t raw = c->raw_col[id][f->index];
-    if (raw != UINT32_MAX) {
-        cell_begin(c, raw);
-        export_u64(&c->cellbuf, f->value);
-        cell_end(c, raw);
+}
+
+static void put_enum_cell(csv_t *c, export_leaf_t *l, uint32_t v)
+{
+    cell_begin(c, l->column);
+    if (l->cached && l->cached_value == v) {
+        export_put(&c->cellbuf, l->cached_text, l->cached_len);
+    } else {
+        size_t start = c->cellbuf.len;
+        const char *name = evrec_reader_enum_value(c->r, l->enum_id, v, NULL);
+        if (name) {
+            export_csv_field(&c->cellbuf, name, strlen(name), &c->text);
+        } else {
+            export_u64(&c->cellbuf, v);
+        }
+        export_leaf_cache(l, v, c->cellbuf.p + start, c->cellbuf.len - start);
     }
-    return 0;
+    cell_end(c, l->column);
 }
 
 static int csv_record(void *w, const evrec_record_t *rec)
@@ -276,13 +277,25 @@ static int csv_record(void *w, const evrec_record_t *rec)
         c->gen = 1;
     }
     c->cellbuf.len = 0;
-    c->rec = rec;
-    if (!c->cellbuf.p) {
-        export_out_room(&c->cellbuf, 4096);
+    uint16_t id = rec->id;
+    export_leaf_t *leaves = c->layout.leaves[id];
+    uint32_t n = c->layout.leaf_count[id];
+    const uint32_t *raw = c->raw_col[id];
+    for (uint32_t i = 2; i < n; i++) {
+        export_leaf_t *l = &leaves[i];
+        if (l->offset + l->width > rec->size) {
+            break; /* cannot happen: the reader checks each record's size */
+        }
+        uint32_t v = export_leaf_value(l, rec->data);
+        if (export_kind_is_enum(l->kind)) {
+            put_enum_cell(c, l, v);
+            put_cell_u64(c, raw[i], v);
+        } else {
+            put_cell_u64(c, l->column, v);
+        }
     }
-    evrec_reader_visit_fields(c->r, rec, put_field, c);
     export_u64(o, rec->index);
-    export_puts(o, ",record,");
+    export_put(o, ",record,", 8);
     if (c->ns_known) {
         export_u64(o, rec->ns);
         export_putc(o, ',');
@@ -290,7 +303,7 @@ static int csv_record(void *w, const evrec_record_t *rec)
     } else {
         export_putc(o, ',');
     }
-    export_puts(o, c->event_cells[rec->id]);
+    export_put(o, c->event_cells[id], c->event_len[id]);
     /* The cells: every column gets its comma; the record's own cells their text. */
     char *d = export_out_room(o, c->ncols + c->cellbuf.len + 8);
     size_t k = 0;

@@ -26,13 +26,12 @@ typedef struct jsonl {
     int ns_known;
     export_layout_t layout;
     char **event_text;   /* per event: ,"event":"..","class":"..","fields":{ */
+    size_t *event_len;
     char ***keys;        /* per event, per leaf: "path": (with a leading comma after the first) */
     uint32_t **key_len;
     export_text_stats_t text;
-    const evrec_record_t *rec;
+    export_out_t scratch; /* an enum value being rendered */
 } jsonl_t;
-
-static int is_enum(uint8_t kind) { return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32; }
 
 static void jsonl_free(jsonl_t *j)
 {
@@ -51,6 +50,8 @@ static void jsonl_free(jsonl_t *j)
         }
     }
     free(j->event_text);
+    free(j->event_len);
+    free(j->scratch.p);
     free(j->keys);
     free(j->key_len);
     export_layout_free(&j->layout);
@@ -74,9 +75,10 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
     }
     uint32_t n = m->event_count ? m->event_count : 1;
     j->event_text = calloc(n, sizeof *j->event_text);
+    j->event_len = calloc(n, sizeof *j->event_len);
     j->keys = calloc(n, sizeof *j->keys);
     j->key_len = calloc(n, sizeof *j->key_len);
-    int oom = !j->event_text || !j->keys || !j->key_len;
+    int oom = !j->event_text || !j->event_len || !j->keys || !j->key_len;
     for (uint32_t e = 0; e < m->event_count && !oom; e++) {
         export_out_t t = {0};
         export_puts(&t, ",\"event\":");
@@ -92,7 +94,7 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
             export_puts(&t, num);
         }
         export_puts(&t, ",\"fields\":{");
-        export_putc(&t, 0);
+        j->event_len[e] = t.len;
         j->event_text[e] = t.p;
         uint32_t nl = j->layout.leaf_count[e];
         j->keys[e] = calloc(nl ? nl : 1, sizeof **j->keys);
@@ -121,29 +123,27 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
     return j;
 }
 
-static int put_field(void *ctx, const evrec_field_view_t *f)
+/* {"name":..,"value":N} of an enum value, cached per leaf for the next record (values repeat). */
+static void put_enum(jsonl_t *j, export_leaf_t *l, uint32_t v)
 {
-    jsonl_t *j = ctx;
-    uint16_t id = j->rec->id;
-    if (f->index < 2 || f->index >= j->layout.leaf_count[id]) {
-        return 0;
+    if (l->cached && l->cached_value == v) {
+        export_put(j->o, l->cached_text, l->cached_len);
+        return;
     }
-    export_out_t *o = j->o;
-    export_put(o, j->keys[id][f->index], j->key_len[id][f->index]);
-    if (is_enum(f->kind)) {
-        export_puts(o, "{\"name\":");
-        if (f->value_name) {
-            export_json_string(o, f->value_name, strlen(f->value_name), &j->text);
-        } else {
-            export_puts(o, "null");
-        }
-        export_puts(o, ",\"value\":");
-        export_u64(o, f->value);
-        export_putc(o, '}');
+    export_out_t *t = &j->scratch;
+    t->len = 0;
+    export_puts(t, "{\"name\":");
+    const char *name = evrec_reader_enum_value(j->r, l->enum_id, v, NULL);
+    if (name) {
+        export_json_string(t, name, strlen(name), &j->text);
     } else {
-        export_u64(o, f->value);
+        export_puts(t, "null");
     }
-    return 0;
+    export_puts(t, ",\"value\":");
+    export_u64(t, v);
+    export_putc(t, '}');
+    export_put(j->o, t->p, t->len);
+    export_leaf_cache(l, v, t->p, t->len);
 }
 
 static int jsonl_record(void *w, const evrec_record_t *rec)
@@ -160,10 +160,26 @@ static int jsonl_record(void *w, const evrec_record_t *rec)
     } else {
         export_puts(o, ",\"t_ns\":null,\"t_s\":null");
     }
-    export_puts(o, j->event_text[rec->id]);
-    j->rec = rec;
-    evrec_reader_visit_fields(j->r, rec, put_field, j);
-    export_puts(o, "}}\n");
+    uint16_t id = rec->id;
+    export_put(o, j->event_text[id], j->event_len[id]);
+    export_leaf_t *leaves = j->layout.leaves[id];
+    uint32_t n = j->layout.leaf_count[id];
+    char *const *keys = j->keys[id];
+    const uint32_t *key_len = j->key_len[id];
+    for (uint32_t i = 2; i < n; i++) {
+        export_leaf_t *l = &leaves[i];
+        if (l->offset + l->width > rec->size) {
+            break; /* cannot happen: the reader checks each record's size */
+        }
+        export_put(o, keys[i], key_len[i]);
+        uint32_t v = export_leaf_value(l, rec->data);
+        if (export_kind_is_enum(l->kind)) {
+            put_enum(j, l, v);
+        } else {
+            export_u64(o, v);
+        }
+    }
+    export_put(o, "}}\n", 3);
     return 0;
 }
 
