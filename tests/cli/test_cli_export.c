@@ -571,6 +571,34 @@ Test(cli_export, replaces_only_on_success_and_leaves_no_temporary)
     free(in);
 }
 
+/* A symbolic link stays a link: the file it names gets the export. */
+Test(cli_export, symlink_target_is_replaced)
+{
+    char *in = native_path(3, 0);
+    char *dir = cli_temp_dir("export_link");
+    char *real = path_in(dir, "real.jsonl"), *link = path_in(dir, "link.jsonl");
+    cr_assert_eq(cli_write_file(real, "old\n"), 0);
+    cr_assert_eq(symlink("real.jsonl", link), 0);
+    cli_run_t r = run_evrec("export", "--jsonl", link, in);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_run_free(&r);
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode), "the link was replaced by a file");
+    char *text = cli_read_file(real, NULL);
+    cr_assert(strncmp(text, "{\"i\":0,", 7) == 0, "%s", text);
+    free(text);
+    cr_assert_eq(dir_entries(dir), 2u);
+    unlink(link);
+    unlink(real);
+    rmdir(dir);
+    free(real);
+    free(link);
+    free(dir);
+    unlink(in);
+    free(in);
+}
+
 /* Devices are written in place; a full device is an error with exit 1 (for stdout too). */
 Test(cli_export, full_device_exits_1)
 {

@@ -77,10 +77,12 @@ FILE *cli_create_file(const char *path);
  * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
  * umask) that replaces PATH by rename() only when cli_output_commit() succeeds; cli_output_abort()
  * removes only that temporary file. A character device, FIFO or socket (/dev/null, a pipe) is
- * written directly, without truncation; "-" is standard output. */
+ * written directly, without truncation; "-" is standard output. A symbolic link is followed: the
+ * file it names is replaced, the link stays. */
 typedef struct cli_output {
     const char *path; /* as given */
     char *tmp;        /* the temporary file's path (malloc'd), NULL when written directly */
+    char *target;     /* PATH is a symbolic link: the file it names (malloc'd), else NULL */
     int fd;
     int own_fd;       /* 1: close fd at the end (not stdout) */
     int err;          /* errno of the first failed write, 0 while none */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting, argument parsing and file opening shared by the subcommands. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -259,21 +260,34 @@ int cli_output_open(cli_output_t *o, const char *path)
         o->own_fd = 1;
         return 1;
     }
+    /* A symbolic link: replace the file it names, not the link. */
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        o->target = realpath(path, NULL);
+        if (!o->target) {
+            cli_error("%s: cannot resolve the link: %s", path, strerror(errno));
+            return 0;
+        }
+        path = o->target;
+    }
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = slash ? slash + 1 : path;
     size_t n = dirlen + 1 + strlen(base) + 8;
     o->tmp = malloc(n);
     if (!o->tmp) {
-        cli_error("%s: out of memory", path);
+        cli_error("%s: out of memory", o->path);
+        free(o->target);
+        o->target = NULL;
         return 0;
     }
     snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
     o->fd = mkstemp(o->tmp);
     if (o->fd < 0) {
-        cli_error("%s: cannot create: %s", path, strerror(errno));
+        cli_error("%s: cannot create: %s", o->path, strerror(errno));
         free(o->tmp);
-        o->tmp = NULL;
+        free(o->target);
+        o->tmp = o->target = NULL;
         return 0;
     }
     /* mkstemp gives 0600: use the mode a new file would get (an existing file keeps its own). */
@@ -317,7 +331,7 @@ static void output_close(cli_output_t *o)
 int cli_output_commit(cli_output_t *o)
 {
     output_close(o);
-    if (!o->err && o->tmp && rename(o->tmp, o->path) != 0) {
+    if (!o->err && o->tmp && rename(o->tmp, o->target ? o->target : o->path) != 0) {
         o->err = errno;
     }
     if (o->err) {
@@ -328,7 +342,8 @@ int cli_output_commit(cli_output_t *o)
         }
     }
     free(o->tmp);
-    o->tmp = NULL;
+    free(o->target);
+    o->tmp = o->target = NULL;
     return !o->err;
 }
 
@@ -337,9 +352,10 @@ void cli_output_abort(cli_output_t *o)
     output_close(o);
     if (o->tmp) {
         unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
     }
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
 }
 
 /* ---- progress ---- */

@@ -10,7 +10,8 @@
  * meta-info order: event by event, field by field; nested fields dotted, "frame.number"); a cell
  * is empty when the record's event lacks the field. Numbers are decimal. An enum field's column
  * holds the value's name (the number when the value has none) and the column "<path>.raw" next to
- * it the number. `time` and `id` are not columns (time_ns and event say them).
+ * it the number. `time` and `id` are not columns (time_ns and event say them); a field named like
+ * one of the fixed columns (a top-level field `kind`, say) is headed "field.<name>".
  * Losses are rows of kind "loss": the loss columns say what (overwritten, damage, dropped), how
  * many records (empty when unknown), the byte offset and the reader's message for damage; index
  * is the file index of the record that follows the loss (the record count at the end).
@@ -225,9 +226,17 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
         csv_free(c);
         return NULL;
     }
+    static const char *const fixed[] = {"index", "kind", "time_ns", "time_s", "event", "class",
+                                        "loss", "loss_count", "loss_offset", "loss_message"};
     export_puts(o, "index,kind,time_ns,time_s,event,class");
     for (uint32_t i = 0; i < cols.count; i++) {
         export_putc(o, ',');
+        for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
+            if (strcmp(cols.names[i], fixed[k]) == 0) {
+                export_puts(o, "field."); /* a field named like a fixed column: keep names unique */
+                break;
+            }
+        }
         export_csv_field(o, cols.names[i], strlen(cols.names[i]), &c->text);
     }
     export_puts(o, ",loss,loss_count,loss_offset,loss_message\r\n");
