@@ -411,6 +411,24 @@ Test(cli_export, damage_is_a_loss_row)
     fx_buf_free(&g);
 }
 
+/* A file cut inside its last chunk: the records of that chunk are exported, marked unverified in
+ * JSON Lines, then the damage; exit 1. */
+Test(cli_export, truncated_file_marks_unverified_records)
+{
+    fx_buf_t f = {0};
+    native_file(200, 0, &f); /* one STREAM chunk */
+    char *in = fx_temp_file(f.p, f.len * 2 / 3, ".evr");
+    cli_run_t r = run_evrec("export", "--jsonl", "-", in);
+    cr_assert_eq(r.status, 1);
+    assert_has(r.out, "}},\"unverified\":true}\n");
+    assert_has(r.out, "\"reason\":\"damage\"");
+    assert_has(r.err, "END chunk is missing");
+    cli_run_free(&r);
+    unlink(in);
+    free(in);
+    fx_buf_free(&f);
+}
+
 /* A one-shot buffer that fills up: the dropped count is a loss at the end. */
 Test(cli_export, dropped_is_a_loss_row_at_the_end)
 {

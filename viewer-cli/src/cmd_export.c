@@ -29,7 +29,8 @@ static const char help[] =
     "  --jsonl OUT   JSON Lines, one object per record:\n"
     "                {\"i\":0,\"t_ns\":0,\"t_s\":0.000000000,\"event\":\"E\",\"class\":\"E\",\n"
     "                 \"fields\":{\"n\":7,\"state\":{\"name\":\"Running\",\"value\":3}}}\n"
-    "                (enum fields as {name (null when unnamed), value}; integers as integers).\n"
+    "                (enum fields as {name (null when unnamed), value}; integers as integers;\n"
+    "                \"unverified\":true on records from a truncated chunk).\n"
     "  --ccore OUT   the bare CCore EventRecorder stream CCore's EventView loads: the meta-info,\n"
     "                the records as read, the End record (the file's time_freq is kept).\n"
     "\n"
@@ -134,10 +135,7 @@ static int selected(const export_opts_t *o, evrec_reader_t *r, const evrec_recor
 
 static int emit_loss(const export_writer_t *wr, void *w, const export_loss_t *l, const char *input)
 {
-    if (l->kind == EXPORT_LOSS_DAMAGE) {
-        cli_error("%s: note: the export stops at damage at offset %llu (%s)", input,
-                  (unsigned long long)l->offset, l->message);
-    } else {
+    if (l->kind != EXPORT_LOSS_DAMAGE) { /* damage: the reader's error is reported at the end */
         cli_error("%s: note: %llu record(s) %s%s", input, (unsigned long long)l->count,
                   l->kind == EXPORT_LOSS_DROPPED ? "dropped with the trace buffer full (position unknown)"
                                                  : "overwritten in the cyclic buffer before the save",

@@ -8,7 +8,8 @@
  * i is the record's index in the file; t_ns and t_s the time since the first record (null when
  * the frequency is unknown); class the name of the event its class id designates; fields every
  * leaf field but time and id, by dotted path in declaration order: integers as JSON integers, enum
- * fields as {"name": the value's name or null, "value": the number}.
+ * fields as {"name": the value's name or null, "value": the number}. A record from a truncated
+ * chunk, whose checksum could not be verified, has "unverified":true after "fields".
  * A loss (see export.h for where they go):
  *   {"kind":"loss","i":N,"reason":"dropped","count":5,"position_known":false}
  *   {"kind":"loss","i":N,"reason":"damage","count":null,"position_known":true,"offset":4096,
@@ -179,7 +180,11 @@ static int jsonl_record(void *w, const evrec_record_t *rec)
             export_u64(o, v);
         }
     }
-    export_put(o, "}}\n", 3);
+    if (rec->unverified) {
+        export_puts(o, "},\"unverified\":true}\n");
+    } else {
+        export_put(o, "}}\n", 3);
+    }
     return 0;
 }
 
