@@ -36,7 +36,7 @@ static const char help[] =
     "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
-    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records before the\n"
