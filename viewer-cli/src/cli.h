@@ -78,7 +78,8 @@ FILE *cli_create_file(const char *path);
  * umask) that replaces PATH by rename() only when cli_output_commit() succeeds; cli_output_abort()
  * removes only that temporary file. A character device, FIFO or socket (/dev/null, a pipe) is
  * written directly, without truncation; "-" is standard output. A symbolic link is followed: the
- * file it names is replaced, the link stays. */
+ * file it names is replaced, the link stays. SIGINT, SIGTERM and SIGHUP remove the temporary file
+ * before they end the command. */
 typedef struct cli_output {
     const char *path; /* as given */
     char *tmp;        /* the temporary file's path (malloc'd), NULL when written directly */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -236,6 +237,35 @@ int cli_stdout_done(int ok)
 
 /* ---- output files ---- */
 
+/* The temporary file being written, removed when a signal ends the command (one at a time). */
+static char *volatile pending_tmp;
+
+static void remove_pending(int sig)
+{
+    char *t = pending_tmp;
+    if (t) {
+        unlink(t);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_tmp(char *tmp)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    pending_tmp = tmp;
+    for (size_t i = 0; tmp && i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending;
+        sigemptyset(&sa.sa_mask);
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+}
+
 int cli_output_open(cli_output_t *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -295,6 +325,7 @@ int cli_output_open(cli_output_t *o, const char *path)
     umask(mask);
     fchmod(o->fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask));
     o->own_fd = 1;
+    watch_tmp(o->tmp);
     return 1;
 }
 
@@ -331,6 +362,7 @@ static void output_close(cli_output_t *o)
 int cli_output_commit(cli_output_t *o)
 {
     output_close(o);
+    pending_tmp = NULL; /* from here on this function removes it itself */
     if (!o->err && o->tmp && rename(o->tmp, o->target ? o->target : o->path) != 0) {
         o->err = errno;
     }
@@ -350,6 +382,7 @@ int cli_output_commit(cli_output_t *o)
 void cli_output_abort(cli_output_t *o)
 {
     output_close(o);
+    pending_tmp = NULL;
     if (o->tmp) {
         unlink(o->tmp);
     }

@@ -210,6 +210,7 @@ static int run(int argc, char **argv)
         }
         end.records++;
     }
+    cli_progress_end(&prog);
     if (st != EVREC_OK && st != EVREC_E_END) {
         const evrec_reader_error_t *e = evrec_reader_error(r);
         export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, end.read, 1, e->offset, e->message, e->status};
@@ -220,7 +221,6 @@ static int run(int argc, char **argv)
         export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, end.read, 0, 0, NULL, EVREC_OK};
         emit_loss(o.writer, w, &l, o.path);
     }
-    cli_progress_end(&prog);
     const export_text_stats_t *ts = o.writer->text_stats ? o.writer->text_stats(w) : NULL;
     if (ts && ts->invalid_utf8) {
         cli_error("%s: note: %llu invalid UTF-8 sequence(s) in names written as U+FFFD", o.path,
