@@ -185,11 +185,11 @@ static int run(int argc, char **argv)
     cli_progress_t prog;
     cli_progress_begin(&prog, o.progress, "evrec export");
     uint64_t total = meta.info->file_size;
-    int result = CLI_OK;
+    int result = CLI_OK, failed = 0; /* failed: a writer gave up; OUT is left as it was */
     export_end_t end = {0, 0};
     if ((meta.info->flags & 1u) && meta.info->overwritten) {
         export_loss_t l = {EXPORT_LOSS_OVERWRITTEN, "overwritten", meta.info->overwritten, 0, 1, 0, NULL, EVREC_OK};
-        emit_loss(o.writer, w, &l, o.path);
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
     }
     evrec_record_t rec;
     evrec_status st;
@@ -205,7 +205,7 @@ static int run(int argc, char **argv)
             continue;
         }
         if (o.writer->record(w, &rec) != 0) {
-            result = CLI_BAD_INPUT;
+            failed = 1;
             break;
         }
         end.records++;
@@ -214,24 +214,30 @@ static int run(int argc, char **argv)
     if (st != EVREC_OK && st != EVREC_E_END) {
         const evrec_reader_error_t *e = evrec_reader_error(r);
         export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, end.read, 1, e->offset, e->message, e->status};
-        emit_loss(o.writer, w, &l, o.path);
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
         result = CLI_BAD_INPUT;
     }
     if (meta.info->format == EVREC_FILE_CONTAINER && meta.info->dropped) {
         export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, end.read, 0, 0, NULL, EVREC_OK};
-        emit_loss(o.writer, w, &l, o.path);
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
     }
     const export_text_stats_t *ts = o.writer->text_stats ? o.writer->text_stats(w) : NULL;
     if (ts && ts->invalid_utf8) {
         cli_error("%s: note: %llu invalid UTF-8 sequence(s) in names written as U+FFFD", o.path,
                   (unsigned long long)ts->invalid_utf8);
     }
-    int wrc = o.writer->end(w, file.err ? NULL : &end);
-    export_out_flush(&out);
-    free(out.p);
-    if (wrc != 0 || !cli_output_commit(&file)) {
+    failed |= o.writer->end(w, file.err || failed ? NULL : &end) != 0;
+    if (failed) {
+        cli_error("%s: the %s export failed: %s left as it was", o.path, o.writer->name, o.out);
+        cli_output_abort(&file);
         result = CLI_BAD_INPUT;
+    } else {
+        export_out_flush(&out);
+        if (!cli_output_commit(&file)) {
+            result = CLI_BAD_INPUT;
+        }
     }
+    free(out.p);
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_report_reader_error(o.path, r);
     }
