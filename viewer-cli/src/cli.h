@@ -27,6 +27,7 @@ extern const cli_command_t cli_cmd_dump;
 extern const cli_command_t cli_cmd_stats;
 extern const cli_command_t cli_cmd_schema;
 extern const cli_command_t cli_cmd_check;
+extern const cli_command_t cli_cmd_export;
 
 /* "evrec: <fmt>\n" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -37,6 +38,11 @@ void cli_report_reader_error(const char *path, const evrec_reader_t *r);
 
 /* Parse an unsigned decimal number (no sign, no junk, fits in max). 1 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parse a frequency in Hz: digits with an optional fraction and exponent, then an optional SI
+ * suffix k, M or G and an optional "Hz": "32768", "168M", "1e9", "1.5k", "12.288MHz". The value
+ * must be a whole number of Hz in 1..max. Returns 1 on success, else 0 with a reason for the
+ * user in *why (a static string). */
+int cli_parse_freq(const char *s, uint64_t max, uint64_t *out, const char **why);
 
 /* ---- option parsing (getopt_long) shared by the subcommands --------------------------------
  * A command's parse() calls cli_getopt_begin(), handles its own options in a switch whose
@@ -67,6 +73,50 @@ evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *
 /* Create (truncate) an output file for binary writing; on failure reports
  * "evrec: PATH: cannot create: <errno text>" and returns NULL. */
 FILE *cli_create_file(const char *path);
+
+/* An output file that never harms a path the command did not create: a regular file (or a new
+ * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
+ * umask) that replaces PATH by rename() only when cli_output_commit() succeeds; cli_output_abort()
+ * removes only that temporary file. A character device, FIFO or socket (/dev/null, a pipe) is
+ * written directly, without truncation; "-" is standard output. A symbolic link is followed: the
+ * file it names is replaced, the link stays. SIGINT, SIGTERM and SIGHUP remove the temporary file
+ * before they end the command. */
+typedef struct cli_output {
+    const char *path; /* as given */
+    char *tmp;        /* the temporary file's path (malloc'd), NULL when written directly */
+    char *target;     /* PATH is a symbolic link: the file it names (malloc'd), else NULL */
+    int fd;
+    int own_fd;       /* 1: close fd at the end (not stdout) */
+    int err;          /* errno of the first failed write, 0 while none */
+    uint64_t bytes;   /* written so far */
+} cli_output_t;
+/* Open PATH as above. On failure reports "evrec: PATH: cannot create: ..." and returns 0. */
+int cli_output_open(cli_output_t *o, const char *path);
+/* Write all n bytes (retries short writes and EINTR). Returns 0 after a failure (remembered in
+ * o->err; later writes do nothing), else 1. */
+int cli_output_write(cli_output_t *o, const void *p, size_t n);
+/* Finish: close, then rename the temporary file over PATH. On any failure (an earlier write,
+ * close, rename) reports "evrec: PATH: cannot write: ...", removes the temporary file and
+ * returns 0; 1 when PATH holds the whole output. */
+int cli_output_commit(cli_output_t *o);
+/* Give up: close and remove the temporary file (PATH is left as it was). */
+void cli_output_abort(cli_output_t *o);
+
+/* A progress bar on stderr for long commands: shown when stderr is a terminal and the work has
+ * taken more than a second (`mode` 0), always (1, --progress) or never (-1, --quiet). */
+typedef struct cli_progress {
+    int mode;
+    int shown;
+    int tty;
+    double start, next;
+    const char *what;
+} cli_progress_t;
+void cli_progress_begin(cli_progress_t *p, int mode, const char *what);
+/* `done` of `total` (bytes, say; total 0 = unknown); cheap enough to call every few thousand
+ * items. */
+void cli_progress_update(cli_progress_t *p, uint64_t done, uint64_t total);
+/* Erase the bar (terminal) or end its line. */
+void cli_progress_end(cli_progress_t *p);
 /* End of the command's output on stdout: flushes it; when that fails or `ok` is 0 (an earlier
  * write failed) reports "writing the output failed". Returns 1 when everything was written. */
 int cli_stdout_done(int ok);
@@ -114,6 +164,15 @@ void cli_buf_pad(cli_buf_t *b, size_t target_len);
 /* A name as the user should see it: plain when it is made of printable characters without
  * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */
 void cli_buf_name(cli_buf_t *b, const char *name);
+/* Look at the locale (LC_CTYPE from the environment) once at start: under a UTF-8 locale names
+ * and units print their printable UTF-8 characters as they are; else, and for control characters
+ * and invalid UTF-8 always, cli_buf_name() escapes bytes as \xNN. */
+void cli_text_init(void);
+/* 1 when cli_text_init() found a UTF-8 locale. */
+int cli_text_utf8(void);
+/* Length in bytes of the valid UTF-8 sequence at s (n bytes available): 1 for ASCII, 2..4, or 0
+ * when the bytes there are not valid UTF-8 (overlong, surrogate, above U+10FFFF, cut short). */
+size_t cli_utf8_len(const unsigned char *s, size_t n);
 /* Displayed width of cli_buf_name(name). */
 size_t cli_name_width(const char *name);
 /* Seconds with nanosecond precision, right-aligned in `width`: "     1.234567890". */

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting, argument parsing and file opening shared by the subcommands. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -60,6 +66,98 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 1;
 }
 
+int cli_parse_freq(const char *s, uint64_t max, uint64_t *out, const char **why)
+{
+    *why = "expected a frequency in Hz such as 32768, 168M, 1.5k or 1e9";
+    if (!s || !*s) {
+        return 0;
+    }
+    /* mantissa digits (leading zeros skipped, at most 19 significant), fraction digits, exponent */
+    uint64_t mant = 0;
+    int digits = 0, sig = 0, scale = 0; /* value = mant * 10^scale */
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (mant == 0 && *p == '0') {
+            continue;
+        }
+        if (sig < 19) {
+            mant = mant * 10u + (uint64_t)(*p - '0');
+            sig++;
+        } else {
+            scale++; /* digits beyond 19: the number is far too large anyway */
+        }
+    }
+    if (*p == '.') {
+        p++;
+        for (; *p >= '0' && *p <= '9'; p++, digits++) {
+            if (sig < 19 && !(mant == 0 && *p == '0')) {
+                mant = mant * 10u + (uint64_t)(*p - '0');
+                sig++;
+                scale--;
+            } else if (mant == 0) {
+                scale--;
+            } else if (*p != '0') {
+                *why = "too many digits";
+                return 0;
+            }
+        }
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        int neg = *p == '-';
+        if (*p == '+' || *p == '-') {
+            p++;
+        }
+        if (*p < '0' || *p > '9') {
+            return 0;
+        }
+        int e = 0;
+        for (; *p >= '0' && *p <= '9'; p++) {
+            e = e < 1000 ? e * 10 + (*p - '0') : e;
+        }
+        scale += neg ? -e : e;
+    }
+    switch (*p) {
+    case 'k': case 'K': scale += 3; p++; break;
+    case 'M': scale += 6; p++; break;
+    case 'G': scale += 9; p++; break;
+    default: break;
+    }
+    if (strcmp(p, "Hz") == 0 || strcmp(p, "hz") == 0) {
+        p += 2;
+    }
+    if (*p) {
+        return 0;
+    }
+    if (mant == 0) {
+        *why = "the frequency must be above 0 Hz";
+        return 0;
+    }
+    for (; scale < 0; scale++) {
+        if (mant % 10u) {
+            *why = "not a whole number of Hz";
+            return 0;
+        }
+        mant /= 10u;
+    }
+    for (; scale > 0; scale--) {
+        if (mant > max / 10u) {
+            *why = "too large";
+            return 0;
+        }
+        mant *= 10u;
+    }
+    if (mant > max) {
+        *why = "too large";
+        return 0;
+    }
+    *out = mant;
+    return 1;
+}
+
 void cli_getopt_begin(void)
 {
     opterr = 0;
@@ -69,16 +167,19 @@ void cli_getopt_begin(void)
 int cli_common_option(const cli_command_t *cmd, int c, char **argv, evrec_reader_options_t *clock)
 {
     uint64_t v;
+    const char *why;
     if (c == CLI_OPT_TICK_HZ && clock) {
-        if (!cli_parse_u64(optarg, 1000000000u, &v) || v == 0) {
-            return cli_usage_error(cmd, "--tick-hz expects a rate in Hz, 1..1000000000, not '%s'", optarg);
+        if (!cli_parse_freq(optarg, 1000000000u, &v, &why)) {
+            return cli_usage_error(cmd, "--tick-hz expects a rate in Hz, 1..1000000000 (such as 1000 or 1k), not '%s': %s",
+                                   optarg, why);
         }
         clock->tick_hz = (uint32_t)v;
         return -1;
     }
     if (c == CLI_OPT_TIME_FREQ && clock) {
-        if (!cli_parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-            return cli_usage_error(cmd, "--time-freq expects a frequency in Hz (> 0), not '%s'", optarg);
+        if (!cli_parse_freq(optarg, UINT64_MAX, &v, &why)) {
+            return cli_usage_error(cmd, "--time-freq expects a frequency in Hz (such as 32768, 168M, 1.5k or 1e9), not '%s': %s",
+                                   optarg, why);
         }
         clock->time_freq = v;
         return -1;
@@ -129,9 +230,224 @@ FILE *cli_create_file(const char *path)
 
 int cli_stdout_done(int ok)
 {
-    if (fflush(stdout) != 0 || !ok) {
+    if (fflush(stdout) != 0 || ferror(stdout) || !ok) {
         cli_error("writing the output failed");
         return 0;
     }
     return 1;
+}
+
+/* ---- output files ---- */
+
+/* The temporary file being written, removed when a signal ends the command (one at a time). */
+static char *volatile pending_tmp;
+
+static void remove_pending(int sig)
+{
+    char *t = pending_tmp;
+    if (t) {
+        unlink(t);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_tmp(char *tmp)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    pending_tmp = tmp;
+    for (size_t i = 0; tmp && i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending;
+        sigemptyset(&sa.sa_mask);
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+}
+
+int cli_output_open(cli_output_t *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->fd = -1;
+    if (strcmp(path, "-") == 0) {
+        o->fd = STDOUT_FILENO;
+        return 1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_error("%s: cannot create: %s", path, strerror(EISDIR));
+            return 0;
+        }
+        /* A device, FIFO or socket: written in place, never truncated or removed. */
+        o->fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (o->fd < 0) {
+            cli_error("%s: cannot open: %s", path, strerror(errno));
+            return 0;
+        }
+        o->own_fd = 1;
+        return 1;
+    }
+    /* A symbolic link: replace the file it names, not the link. */
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        o->target = realpath(path, NULL);
+        if (!o->target) {
+            cli_error("%s: cannot resolve the link: %s", path, strerror(errno));
+            return 0;
+        }
+        path = o->target;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t n = dirlen + 1 + strlen(base) + 8;
+    o->tmp = malloc(n);
+    if (!o->tmp) {
+        cli_error("%s: out of memory", o->path);
+        free(o->target);
+        o->target = NULL;
+        return 0;
+    }
+    snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        cli_error("%s: cannot create: %s", o->path, strerror(errno));
+        free(o->tmp);
+        free(o->target);
+        o->tmp = o->target = NULL;
+        return 0;
+    }
+    /* mkstemp gives 0600: use the mode a new file would get (an existing file keeps its own). */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(o->fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask));
+    o->own_fd = 1;
+    watch_tmp(o->tmp);
+    return 1;
+}
+
+int cli_output_write(cli_output_t *o, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n && !o->err) {
+        ssize_t k = write(o->fd, c, n);
+        if (k < 0) {
+            if (errno != EINTR) {
+                o->err = errno;
+            }
+            continue;
+        }
+        if (k == 0) {
+            o->err = EIO;
+            break;
+        }
+        c += k;
+        n -= (size_t)k;
+        o->bytes += (uint64_t)k;
+    }
+    return !o->err;
+}
+
+static void output_close(cli_output_t *o)
+{
+    if (o->own_fd && o->fd >= 0 && close(o->fd) != 0 && !o->err) {
+        o->err = errno;
+    }
+    o->fd = -1;
+}
+
+int cli_output_commit(cli_output_t *o)
+{
+    output_close(o);
+    pending_tmp = NULL; /* from here on this function removes it itself */
+    if (!o->err && o->tmp && rename(o->tmp, o->target ? o->target : o->path) != 0) {
+        o->err = errno;
+    }
+    if (o->err) {
+        cli_error("%s: cannot write: %s", strcmp(o->path, "-") == 0 ? "standard output" : o->path,
+                  strerror(o->err));
+        if (o->tmp) {
+            unlink(o->tmp);
+        }
+    }
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+    return !o->err;
+}
+
+void cli_output_abort(cli_output_t *o)
+{
+    output_close(o);
+    pending_tmp = NULL;
+    if (o->tmp) {
+        unlink(o->tmp);
+    }
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+}
+
+/* ---- progress ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_begin(cli_progress_t *p, int mode, const char *what)
+{
+    memset(p, 0, sizeof *p);
+    p->mode = mode;
+    p->tty = isatty(STDERR_FILENO);
+    p->start = now_s();
+    p->next = p->start + (mode > 0 ? 0.0 : 1.0);
+    p->what = what;
+}
+
+void cli_progress_update(cli_progress_t *p, uint64_t done, uint64_t total)
+{
+    if (p->mode < 0 || (p->mode == 0 && !p->tty)) {
+        return;
+    }
+    double t = now_s();
+    if (t < p->next) {
+        return;
+    }
+    p->next = t + (p->tty ? 0.1 : 1.0);
+    p->shown = 1;
+    char line[160];
+    int n;
+    if (total) {
+        unsigned pct = (unsigned)(done >= total ? 100u : done * 100u / total);
+        char bar[31];
+        unsigned fill = pct * 30u / 100u;
+        for (unsigned i = 0; i < 30u; i++) {
+            bar[i] = i < fill ? '#' : '.';
+        }
+        bar[30] = 0;
+        n = snprintf(line, sizeof line, "%s [%s] %3u%% %.1f s", p->what, bar, pct, t - p->start);
+    } else {
+        n = snprintf(line, sizeof line, "%s %llu %.1f s", p->what, (unsigned long long)done, t - p->start);
+    }
+    /* A terminal gets one line redrawn in place; anything else (forced) a line per update. */
+    fprintf(stderr, p->tty ? "\r%s\033[K" : "%s\n", line);
+    (void)n;
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_progress_t *p)
+{
+    if (p->shown && p->tty) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    p->shown = 0;
 }

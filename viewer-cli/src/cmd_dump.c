@@ -29,7 +29,7 @@ static const char help[] =
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
-    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
     "  -x, --hex        integers without a format of their own in hexadecimal\n"
     "  -r, --raw        ignore the display attributes: numbers in decimal (or --hex), no units\n"
     "  --offsets        start each line with the record's byte offset in the file\n"

@@ -13,13 +13,13 @@ static const char help[] =
     "\n"
     "Summarise a recording: format, timestamp frequency, schema hash, event types (id, name,\n"
     "class, saved length, count), the tracks, spans and counters the file declares (one line\n"
-    "each), records and drops, duration, and damage ('intact' when every checksum and count\n"
-    "agrees).\n"
+    "each), records and drops (and, for a cyclic buffer, the records overwritten before the\n"
+    "save), duration, and damage ('intact' when every checksum and count agrees).\n"
     "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
-    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit status: 0 intact, 1 damaged or unreadable (the summary of what was read is still\n"
@@ -169,6 +169,12 @@ static int run(int argc, char **argv)
         printf("; header: %llu recorded\n", (unsigned long long)fi->recorded);
         printf("dropped:     %llu%s\n", (unsigned long long)fi->dropped,
                fi->dropped ? " (trace buffer full)" : "");
+        if (fi->flags & 1u) {
+            printf("overwritten: %llu%s\n", (unsigned long long)fi->overwritten,
+                   fi->overwritten == UINT32_MAX ? " or more (the header's count saturated)"
+                   : fi->overwritten ? " (oldest records overwritten by newer ones in the cyclic buffer)"
+                                     : "");
+        }
     } else {
         printf("\ndropped:     unknown (CCore files do not count drops)\n");
     }
@@ -206,6 +212,11 @@ static int run(int argc, char **argv)
         printf("damage:      intact\n");
     } else {
         printf("damage:      offset %llu: %s\n", (unsigned long long)s.damage.offset, s.damage.message);
+    }
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    if (s.damage.status != EVREC_OK) {
         cli_report_reader_error(o.path, r);
         result = CLI_BAD_INPUT;
     }

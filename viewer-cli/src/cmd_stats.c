@@ -40,7 +40,7 @@ static const char help[] =
     "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
-    "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
     "  -h, --help       this text\n"
     "\n"
     CLI_SELECT_HELP
@@ -579,7 +579,7 @@ static int run(int argc, char **argv)
     print_addresses(&o, s);
     cli_buf_free(&o.b);
 
-    int result = CLI_OK;
+    int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
     if (st != EVREC_E_END && st != EVREC_OK) {
         cli_report_reader_error(opt.path, r);
         result = CLI_BAD_INPUT;

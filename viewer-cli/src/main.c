@@ -20,6 +20,7 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_qs_decode,
     &cli_cmd_schema,
     &cli_cmd_check,
+    &cli_cmd_export,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -55,6 +56,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_text_init();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec export FILE (--csv OUT | --jsonl OUT | --ccore OUT)`: convert a recording for
+ * spreadsheets, DuckDB/pandas, or CCore's EventView. The writers implement export.h's interface;
+ * this file opens the input and the output, drives the writer record by record, reports the
+ * losses, and shows progress. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "export.h"
+
+static const char help[] =
+    "usage: evrec export [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
+    "                    (--csv OUT | --jsonl OUT | --ccore OUT) FILE\n"
+    "\n"
+    "Convert a recording, streaming (memory does not grow with the file). OUT '-' is standard\n"
+    "output. A regular OUT is written to a temporary file beside it that replaces OUT only when\n"
+    "everything was written; on failure OUT is left as it was. A device or FIFO is written directly.\n"
+    "\n"
+    "  --csv OUT     RFC 4180 CSV, CRLF line ends, UTF-8, a header row. Columns:\n"
+    "                index,kind,time_ns,time_s,event,class, then one column per field path over\n"
+    "                all event types (nested fields dotted: frame.number; meta-info order; empty\n"
+    "                when the record's event lacks it), then loss,loss_count,loss_offset,\n"
+    "                loss_message. An enum field holds the value's name (its number when it has\n"
+    "                none) and the column <path>.raw next to it the number. Numbers are decimal\n"
+    "                (display formats and units are not applied). Fields with a comma, quote, CR\n"
+    "                or LF are quoted, quotes doubled.\n"
+    "  --jsonl OUT   JSON Lines, one object per record:\n"
+    "                {\"i\":0,\"t_ns\":0,\"t_s\":0.000000000,\"event\":\"E\",\"class\":\"E\",\n"
+    "                 \"fields\":{\"n\":7,\"state\":{\"name\":\"Running\",\"value\":3}}}\n"
+    "                (enum fields as {name (null when unnamed), value}; integers as integers;\n"
+    "                \"unverified\":true on records from a truncated chunk).\n"
+    "  --ccore OUT   the bare CCore EventRecorder stream CCore's EventView loads: the meta-info,\n"
+    "                the records as read, the End record (the file's time_freq is kept).\n"
+    "\n"
+    "The class is the name of the event the class id designates (the event's own name when it is\n"
+    "its own class); time is since the first record, empty/null when the frequency is unknown.\n"
+    "Invalid UTF-8 in names becomes U+FFFD (counted in a note on stderr).\n"
+    "\n"
+    "Losses are rows (CSV kind 'loss') and objects ({\"kind\":\"loss\",\"i\":N,\"reason\":...,\n"
+    "\"count\":...,\"position_known\":...}), i/index being the file index of the record that\n"
+    "follows: records a cyclic buffer overwrote before the save ('overwritten', before the first\n"
+    "record), damage the reader stopped at ('damage', with the byte offset and message, where it\n"
+    "stopped), events dropped with the buffer full ('dropped', at the end: the file does not say\n"
+    "where). The CCore stream cannot carry them; all are also summarised on stderr.\n"
+    "\n"
+    "options:\n"
+    "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
+    "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
+    "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
+    "  --progress       show a progress bar on stderr (default: when stderr is a terminal and\n"
+    "                   the export takes more than a second)\n"
+    "  -q, --quiet      no progress bar\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit status: 0 ok, 1 damaged or unreadable input (what could be read is exported, the\n"
+    "damage marked) or the output could not be written, 2 bad usage.\n";
+
+/* The writers, by option. */
+static const export_writer_t *const writers[] = {
+    &export_writer_csv,
+    &export_writer_jsonl,
+    &export_writer_ccore,
+};
+#define WRITER_COUNT (sizeof writers / sizeof writers[0])
+
+typedef struct export_opts {
+    evrec_reader_options_t ropt;
+    const export_writer_t *writer;
+    const char *out;
+    int progress; /* 0 auto, 1 forced, -1 off */
+    const char *path;
+} export_opts_t;
+
+static int parse(int argc, char **argv, export_opts_t *o)
+{
+    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS };
+    static const struct option longopts[] = {
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"jsonl", required_argument, NULL, OPT_JSONL},
+        {"ccore", required_argument, NULL, OPT_CCORE},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    cli_getopt_begin();
+    int c, rc;
+    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_CSV:
+        case OPT_JSONL:
+        case OPT_CCORE:
+            if (o->writer) {
+                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
+                                       o->writer->option, writers[c - OPT_CSV]->option);
+            }
+            o->writer = writers[c - OPT_CSV];
+            o->out = optarg;
+            break;
+        case OPT_PROGRESS: o->progress = 1; break;
+        case 'q': o->progress = -1; break;
+        default:
+            if ((rc = cli_common_option(&cli_cmd_export, c, argv, &o->ropt)) >= 0) {
+                return rc;
+            }
+        }
+    }
+    if ((rc = cli_one_operand(&cli_cmd_export, argc, argv, "FILE", &o->path)) >= 0) {
+        return rc;
+    }
+    if (!o->writer) {
+        return cli_usage_error(&cli_cmd_export, "missing the output: --csv OUT, --jsonl OUT or --ccore OUT");
+    }
+    if (!*o->out) {
+        return cli_usage_error(&cli_cmd_export, "%s needs a file name ('-' for standard output)", o->writer->option);
+    }
+    return -1;
+}
+
+/* Record selection hook. The selection options (--event, --class, --where, --from, --to,
+ * --limit) of the cli_select module plug in here: return 0 to leave a record out of the export.
+ * Every record of the file is read either way, so that losses keep their file positions. */
+static int selected(const export_opts_t *o, evrec_reader_t *r, const evrec_record_t *rec)
+{
+    (void)o;
+    (void)r;
+    (void)rec;
+    return 1;
+}
+
+static int emit_loss(const export_writer_t *wr, void *w, const export_loss_t *l, const char *input)
+{
+    if (l->kind != EXPORT_LOSS_DAMAGE) { /* damage: the reader's error is reported at the end */
+        cli_error("%s: note: %llu record(s) %s%s", input, (unsigned long long)l->count,
+                  l->kind == EXPORT_LOSS_DROPPED ? "dropped with the trace buffer full (position unknown)"
+                                                 : "overwritten in the cyclic buffer before the save",
+                  wr == &export_writer_ccore ? "; a CCore stream cannot record this" : "");
+    }
+    return wr->loss(w, l);
+}
+
+static int run(int argc, char **argv)
+{
+    export_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
+    if (!r) {
+        return CLI_BAD_INPUT;
+    }
+    export_meta_t meta;
+    meta.input = o.path;
+    meta.reader = r;
+    meta.meta = evrec_reader_meta(r);
+    meta.info = evrec_reader_info(r);
+    evrec_time_source src;
+    meta.time_freq = evrec_reader_time_freq(r, &src);
+    if (!meta.time_freq && o.writer != &export_writer_ccore) {
+        cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: times are left empty",
+                  o.path);
+    }
+
+    cli_output_t file;
+    if (!cli_output_open(&file, o.out)) {
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    export_out_t out = {0};
+    out.file = &file;
+    void *w = o.writer->begin(&out, &meta);
+    if (!w) {
+        cli_output_abort(&file);
+        free(out.p);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+
+    cli_progress_t prog;
+    cli_progress_begin(&prog, o.progress, "evrec export");
+    uint64_t total = meta.info->file_size;
+    int result = CLI_OK, failed = 0; /* failed: a writer gave up; OUT is left as it was */
+    export_end_t end = {0, 0};
+    if ((meta.info->flags & 1u) && meta.info->overwritten) {
+        export_loss_t l = {EXPORT_LOSS_OVERWRITTEN, "overwritten", meta.info->overwritten, 0, 1, 0, NULL, EVREC_OK};
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+    }
+    evrec_record_t rec;
+    evrec_status st;
+    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        end.read++;
+        if ((end.read & 0x3FFFu) == 0) {
+            if (file.err) {
+                break; /* the output failed: no use reading on */
+            }
+            cli_progress_update(&prog, rec.offset, total);
+        }
+        if (!selected(&o, r, &rec)) {
+            continue;
+        }
+        if (o.writer->record(w, &rec) != 0) {
+            failed = 1;
+            break;
+        }
+        end.records++;
+    }
+    cli_progress_end(&prog);
+    if (st != EVREC_OK && st != EVREC_E_END) {
+        const evrec_reader_error_t *e = evrec_reader_error(r);
+        export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, end.read, 1, e->offset, e->message, e->status};
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+        result = CLI_BAD_INPUT;
+    }
+    if (meta.info->format == EVREC_FILE_CONTAINER && meta.info->dropped) {
+        export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, end.read, 0, 0, NULL, EVREC_OK};
+        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+    }
+    const export_text_stats_t *ts = o.writer->text_stats ? o.writer->text_stats(w) : NULL;
+    if (ts && ts->invalid_utf8) {
+        cli_error("%s: note: %llu invalid UTF-8 sequence(s) in names written as U+FFFD", o.path,
+                  (unsigned long long)ts->invalid_utf8);
+    }
+    failed |= o.writer->end(w, file.err || failed ? NULL : &end) != 0;
+    if (failed) {
+        cli_error("%s: the %s export failed: %s left as it was", o.path, o.writer->name, o.out);
+        cli_output_abort(&file);
+        result = CLI_BAD_INPUT;
+    } else {
+        export_out_flush(&out);
+        if (!cli_output_commit(&file)) {
+            result = CLI_BAD_INPUT;
+        }
+    }
+    free(out.p);
+    if (st != EVREC_OK && st != EVREC_E_END) {
+        cli_report_reader_error(o.path, r);
+    }
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_export = {
+    "export",
+    "convert to CSV, JSON Lines or a bare CCore stream (EventView)",
+    help,
+    run,
+};

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec export`: the writer interface every output format implements, the buffered output the
+ * writers append to, and the per-event field layout they share.
+ *
+ * A writer is an ::export_writer_t (one file per format: export_csv.c, export_jsonl.c,
+ * export_ccore.c; a Perfetto or CTF writer adds one more and a line in cmd_export.c's table).
+ * cmd_export.c drives it:
+ *
+ *     w = writer->begin(out, &meta)        once, before any record
+ *     writer->loss(w, &loss)               0..n times, at the position of the loss (see below)
+ *     writer->record(w, &rec)              once per selected record, in file order
+ *     writer->end(w, &end)                 once; end(w, NULL) when the export is abandoned
+ *
+ * Losses: the records a cyclic buffer overwrote before the save are reported before the first
+ * record (they were older than it); damage the reader stops at is reported where it stopped
+ * (after the last record it returned); events dropped because the buffer was full are reported
+ * at the end, since the file does not say where they were dropped.
+ *
+ * Everything runs on the command's one thread. */
+#ifndef EVREC_CLI_EXPORT_H
+#define EVREC_CLI_EXPORT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- buffered output ---------------------------------------------------------------------- */
+
+/* Writers append to `p[len..cap)` and call export_out_room() first; bytes go to the output file
+ * in blocks of EXPORT_OUT_BLOCK (with `file` NULL it is a growable memory buffer). A write failure is remembered in out->file->err; later writes
+ * are dropped and the command reports the failure at the end. */
+#define EXPORT_OUT_BLOCK (256u * 1024u)
+
+typedef struct export_out {
+    char *p;
+    size_t len, cap;
+    cli_output_t *file;
+} export_out_t;
+
+/* Send the buffered bytes to the file. */
+void export_out_flush(export_out_t *o);
+/* Make room for `n` more bytes (flushes; grows for a single item larger than the buffer). */
+void export_out_grow(export_out_t *o, size_t n);
+static inline char *export_out_room(export_out_t *o, size_t n)
+{
+    if (o->cap - o->len < n) {
+        export_out_grow(o, n);
+    }
+    return o->p + o->len;
+}
+static inline void export_put(export_out_t *o, const void *s, size_t n)
+{
+    memcpy(export_out_room(o, n), s, n);
+    o->len += n;
+}
+static inline void export_puts(export_out_t *o, const char *s) { export_put(o, s, strlen(s)); }
+static inline void export_putc(export_out_t *o, char c)
+{
+    *export_out_room(o, 1) = c;
+    o->len++;
+}
+/* Decimal, no padding. */
+void export_u64(export_out_t *o, uint64_t v);
+/* Seconds with nine decimals: "12.000001500". */
+void export_seconds(export_out_t *o, uint64_t ns);
+
+/* ---- text encodings ----------------------------------------------------------------------- */
+
+/* Counts of what the encoders replaced, for the note at the end. */
+typedef struct export_text_stats {
+    uint64_t invalid_utf8; /* invalid UTF-8 sequences written as U+FFFD */
+} export_text_stats_t;
+
+/* `s` (n bytes) as a JSON string with its quotes: ", \ and control characters (U+0000..U+001F,
+ * U+007F) as \u00XX (\" and \\ for the first two), valid UTF-8 as is, each invalid byte as \uFFFD. */
+void export_json_string(export_out_t *o, const char *s, size_t n, export_text_stats_t *st);
+/* `s` as one RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF;
+ * valid UTF-8 and other control characters as they are, each invalid byte as U+FFFD (EF BF BD). */
+void export_csv_field(export_out_t *o, const char *s, size_t n, export_text_stats_t *st);
+
+/* ---- the writer interface ----------------------------------------------------------------- */
+
+/* What a writer knows before the first record. */
+typedef struct export_meta {
+    const char *input;            /* the input path as given */
+    evrec_reader_t *reader;       /* for names, enum values, field walks (read-only use) */
+    const evrec_meta_t *meta;     /* evrec_reader_meta() */
+    const evrec_file_info_t *info;/* evrec_reader_info(): header counts, the file's time_freq */
+    uint64_t time_freq;           /* effective frequency used for record ns; 0 = unknown */
+} export_meta_t;
+
+typedef enum export_loss_kind {
+    EXPORT_LOSS_OVERWRITTEN = 1, /* cyclic buffer: oldest records overwritten before the save */
+    EXPORT_LOSS_DAMAGE = 2,      /* the reader stopped at damage: the rest of the file is lost */
+    EXPORT_LOSS_DROPPED = 3      /* events dropped because the trace buffer was full */
+} export_loss_kind_t;
+
+typedef struct export_loss {
+    export_loss_kind_t kind;
+    const char *reason;   /* "overwritten", "damage", "dropped" */
+    uint64_t count;       /* records lost; 0 for damage (unknown) */
+    uint64_t before;      /* records of the file read before the loss's position: the loss lies
+                             between record before-1 and record `before` (file indices) */
+    int position_known;   /* 0: reported at the end because the file does not say where */
+    uint64_t offset;      /* damage: byte offset in the file; else 0 */
+    const char *message;  /* damage: the reader's message; else NULL */
+    evrec_status status;  /* damage: the reader's status; else EVREC_OK */
+} export_loss_t;
+
+typedef struct export_end {
+    uint64_t records;     /* records written */
+    uint64_t read;        /* records read from the file */
+} export_end_t;
+
+typedef struct export_writer {
+    const char *name;   /* "csv" */
+    const char *option; /* "--csv" */
+    /* Prepare and write any header. Returns the writer's state (NULL after reporting an error
+     * on stderr, "evrec: ..."). */
+    void *(*begin)(export_out_t *out, const export_meta_t *meta);
+    /* One record (reader-owned; valid during the call). 0 on success. */
+    int (*record)(void *w, const evrec_record_t *rec);
+    /* One loss at the current position. 0 on success. */
+    int (*loss)(void *w, const export_loss_t *loss);
+    /* Write any trailer (end != NULL) and free the state (always). 0 on success. */
+    int (*end)(void *w, const export_end_t *end);
+    /* What the writer replaced in names (invalid UTF-8), for the note at the end; NULL if none. */
+    const export_text_stats_t *(*text_stats)(void *w);
+} export_writer_t;
+
+extern const export_writer_t export_writer_csv;
+extern const export_writer_t export_writer_jsonl;
+extern const export_writer_t export_writer_ccore;
+
+/* ---- field layout shared by the text writers ---------------------------------------------- */
+
+/* One leaf field of an event type, in declaration order with nested structs flattened (the walk
+ * order of evrec_reader_visit_fields()); leaf 0 is `time`, leaf 1 `id`, both in the list. Writers
+ * decode values straight from the record's packed big-endian bytes with export_leaf_value(). */
+typedef struct export_leaf {
+    char *path;      /* dotted path: "frame.number" (malloc'd) */
+    uint8_t kind;    /* an ::evrec_kind, not STRUCT */
+    uint8_t width;   /* bytes: 1, 2 or 4 */
+    uint16_t enum_id;/* enum kinds: the enum; else 0 */
+    uint32_t offset; /* byte offset in the packed record */
+    uint32_t column; /* the writer's column number, set by the writer */
+    /* A writer's rendering of the last enum value seen in this leaf (values repeat): valid when
+     * `cached`; text malloc'd, freed with the layout. */
+    int cached;
+    uint32_t cached_value;
+    char *cached_text;
+    size_t cached_len, cached_cap;
+} export_leaf_t;
+
+static inline int export_kind_is_enum(uint8_t kind)
+{
+    return kind >= EVREC_KIND_ENUM_UINT8 && kind <= EVREC_KIND_ENUM_UINT32;
+}
+
+/* The leaf's value in a record of its event type; the caller checks offset + width <= size. */
+static inline uint32_t export_leaf_value(const export_leaf_t *l, const uint8_t *data)
+{
+    const uint8_t *d = data + l->offset;
+    switch (l->width) {
+    case 1: return d[0];
+    case 2: return (uint32_t)d[0] << 8 | d[1];
+    default: return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
+    }
+}
+
+/* Store `len` bytes at `text` as the leaf's cached rendering of `value`. 0, or -1 out of memory. */
+int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len);
+
+typedef struct export_layout {
+    uint32_t event_count;
+    uint32_t *leaf_count;    /* per event id */
+    export_leaf_t **leaves;  /* per event id: leaf_count[id] entries */
+} export_layout_t;
+
+/* Build the leaves of every event type from the meta-info (names as the file has them). Returns
+ * 0 on success, -1 when out of memory (reported). */
+int export_layout_build(export_layout_t *l, const evrec_meta_t *m);
+void export_layout_free(export_layout_t *l);
+
+#endif /* EVREC_CLI_EXPORT_H */

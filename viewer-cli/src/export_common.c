@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec export`: the buffered output, the JSON and CSV string encoders and the per-event field
+ * layout shared by the writers. */
+#include <stdlib.h>
+
+#include "export.h"
+
+void export_out_flush(export_out_t *o)
+{
+    if (o->len) {
+        cli_output_write(o->file, o->p, o->len);
+        o->len = 0;
+    }
+}
+
+void export_out_grow(export_out_t *o, size_t n)
+{
+    if (o->file) {
+        export_out_flush(o);
+    }
+    if (o->p && o->cap - o->len >= n) {
+        return;
+    }
+    size_t c = o->cap ? o->cap : (o->file ? EXPORT_OUT_BLOCK : 4096u);
+    while (c - o->len < n) {
+        c *= 2;
+    }
+    char *p = realloc(o->p, c);
+    if (!p) {
+        cli_error("out of memory");
+        exit(CLI_BAD_INPUT);
+    }
+    o->p = p;
+    o->cap = c;
+}
+
+void export_u64(export_out_t *o, uint64_t v)
+{
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    if (v < 10u) {
+        export_putc(o, (char)('0' + v));
+        return;
+    }
+    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+                                       1000000000u, 10000000000u, 100000000000u, 1000000000000u,
+                                       10000000000000u, 100000000000000u, 1000000000000000u,
+                                       10000000000000000u, 100000000000000000u, 1000000000000000000u,
+                                       10000000000000000000u};
+    unsigned n = 2;
+    while (n < 20u && v >= pow10[n]) {
+        n++;
+    }
+    char *d = export_out_room(o, 20) + n;
+    o->len += n;
+    while (v >= 100u) {
+        unsigned k = (unsigned)(v % 100u) * 2u;
+        v /= 100u;
+        *--d = pairs[k + 1];
+        *--d = pairs[k];
+    }
+    if (v >= 10u) {
+        *--d = pairs[v * 2u + 1];
+        *--d = pairs[v * 2u];
+    } else {
+        *--d = (char)('0' + v);
+    }
+}
+
+void export_seconds(export_out_t *o, uint64_t ns)
+{
+    export_u64(o, ns / 1000000000u);
+    char *d = export_out_room(o, 10);
+    uint32_t frac = (uint32_t)(ns % 1000000000u);
+    d[0] = '.';
+    for (int i = 9; i >= 1; i--) {
+        d[i] = (char)('0' + frac % 10u);
+        frac /= 10u;
+    }
+    o->len += 10;
+}
+
+/* 1 for bytes the JSON encoder must look at: controls, quote, backslash, DEL, non-ASCII. */
+static inline int json_special(unsigned char c) { return c < 0x20u || c == '"' || c == '\\' || c >= 0x7Fu; }
+
+void export_json_string(export_out_t *o, const char *s, size_t n, export_text_stats_t *st)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    /* Worst case 6 bytes per input byte, plus the quotes. */
+    char *d = export_out_room(o, 6 * n + 2);
+    char *d0 = d;
+    *d++ = '"';
+    for (size_t i = 0; i < n;) {
+        unsigned char c = u[i];
+        if (!json_special(c)) {
+            *d++ = (char)c;
+            i++;
+        } else if (c == '"' || c == '\\') {
+            *d++ = '\\';
+            *d++ = (char)c;
+            i++;
+        } else if (c < 0x80u) { /* a control character or DEL */
+            memcpy(d, "\\u00", 4);
+            d[4] = hex[c >> 4];
+            d[5] = hex[c & 15u];
+            d += 6;
+            i++;
+        } else {
+            size_t len = cli_utf8_len(u + i, n - i);
+            if (len) {
+                memcpy(d, u + i, len);
+                d += len;
+                i += len;
+            } else {
+                memcpy(d, "\\ufffd", 6);
+                d += 6;
+                i++;
+                if (st) {
+                    st->invalid_utf8++;
+                }
+            }
+        }
+    }
+    *d++ = '"';
+    o->len += (size_t)(d - d0);
+}
+
+void export_csv_field(export_out_t *o, const char *s, size_t n, export_text_stats_t *st)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int quote = 0, plain = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = u[i];
+        if (c == ',' || c == '"' || c == '\r' || c == '\n') {
+            quote = 1;
+        }
+        if (c >= 0x80u) {
+            plain = 0;
+        }
+    }
+    if (!quote && plain) {
+        export_put(o, s, n);
+        return;
+    }
+    /* Worst case 3 bytes per input byte (an invalid byte becomes U+FFFD), plus the quotes. */
+    char *d = export_out_room(o, 3 * n + 2);
+    char *d0 = d;
+    if (quote) {
+        *d++ = '"';
+    }
+    for (size_t i = 0; i < n;) {
+        unsigned char c = u[i];
+        if (c < 0x80u) {
+            if (c == '"') {
+                *d++ = '"';
+            }
+            *d++ = (char)c;
+            i++;
+            continue;
+        }
+        size_t len = cli_utf8_len(u + i, n - i);
+        if (len) {
+            memcpy(d, u + i, len);
+            d += len;
+            i += len;
+        } else {
+            memcpy(d, "\xEF\xBF\xBD", 3);
+            d += 3;
+            i++;
+            if (st) {
+                st->invalid_utf8++;
+            }
+        }
+    }
+    if (quote) {
+        *d++ = '"';
+    }
+    o->len += (size_t)(d - d0);
+}
+
+/* ---- layout ---- */
+
+typedef struct walk {
+    export_leaf_t *leaves;
+    uint32_t n, cap;
+    int oom;
+} walk_t;
+
+static uint8_t width_of(uint8_t kind)
+{
+    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8     ? 1
+           : kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16 ? 2
+                                                                         : 4;
+}
+
+/* Appends the leaves of struct `sid` at packed offset `base`; returns the offset after it. */
+static uint32_t walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, const char *prefix, uint32_t base,
+                            unsigned depth)
+{
+    if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
+        return base; /* the reader checked the tables; this only guards the recursion */
+    }
+    const evrec_struct_desc_t *s = &m->structs[sid];
+    size_t plen = strlen(prefix);
+    for (uint32_t f = 0; f < s->field_count && !w->oom; f++) {
+        const evrec_field_desc_t *fd = &s->fields[f];
+        size_t nlen = strlen(fd->name);
+        char *path = malloc(plen + nlen + 2);
+        if (!path) {
+            w->oom = 1;
+            return base;
+        }
+        if (plen) {
+            memcpy(path, prefix, plen);
+            path[plen] = '.';
+            memcpy(path + plen + 1, fd->name, nlen + 1);
+        } else {
+            memcpy(path, fd->name, nlen + 1);
+        }
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            base = walk_struct(w, m, fd->ref, path, base, depth + 1);
+            free(path);
+            continue;
+        }
+        if (w->n == w->cap) {
+            uint32_t c = w->cap ? w->cap * 2 : 16;
+            export_leaf_t *p = realloc(w->leaves, c * sizeof *p);
+            if (!p) {
+                free(path);
+                w->oom = 1;
+                return base;
+            }
+            w->leaves = p;
+            w->cap = c;
+        }
+        export_leaf_t *l = &w->leaves[w->n++];
+        memset(l, 0, sizeof *l);
+        l->path = path;
+        l->kind = fd->kind;
+        l->width = width_of(fd->kind);
+        l->enum_id = export_kind_is_enum(fd->kind) ? fd->ref : 0;
+        l->offset = base;
+        base += l->width;
+    }
+    return base;
+}
+
+int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len)
+{
+    if (len > l->cached_cap) {
+        size_t cap = len < 64u ? 64u : len;
+        char *p = realloc(l->cached_text, cap);
+        if (!p) {
+            l->cached = 0;
+            return -1;
+        }
+        l->cached_text = p;
+        l->cached_cap = cap;
+    }
+    memcpy(l->cached_text, text, len);
+    l->cached_len = len;
+    l->cached_value = value;
+    l->cached = 1;
+    return 0;
+}
+
+int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
+{
+    memset(l, 0, sizeof *l);
+    l->event_count = m->event_count;
+    l->leaf_count = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaf_count);
+    l->leaves = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaves);
+    if (!l->leaf_count || !l->leaves) {
+        cli_error("out of memory");
+        export_layout_free(l);
+        return -1;
+    }
+    for (uint32_t e = 0; e < m->event_count; e++) {
+        walk_t w = {0};
+        walk_struct(&w, m, m->events[e].struct_id, "", 0, 0);
+        l->leaves[e] = w.leaves;
+        l->leaf_count[e] = w.n;
+        if (w.oom) {
+            cli_error("out of memory");
+            export_layout_free(l);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void export_layout_free(export_layout_t *l)
+{
+    for (uint32_t e = 0; l->leaves && e < l->event_count; e++) {
+        for (uint32_t i = 0; i < l->leaf_count[e]; i++) {
+            free(l->leaves[e][i].path);
+            free(l->leaves[e][i].cached_text);
+        }
+        free(l->leaves[e]);
+    }
+    free(l->leaves);
+    free(l->leaf_count);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec export --csv`: RFC 4180 CSV for spreadsheets and pandas/DuckDB.
+ *
+ * Lines end in CRLF (RFC 4180 section 2). The header row names the columns:
+ *   index,kind,time_ns,time_s,event,class,<field columns>,loss,loss_count,loss_offset,loss_message
+ * One row per record (kind "record"): its index in the file, the time since the first record in
+ * ns and in seconds (nine decimals; both empty when the frequency is unknown), the event's name
+ * and its class (the name of the event its class id designates; the event's own name when it is
+ * its own class), then one column per leaf field path over all event types (the union, in
+ * meta-info order: event by event, field by field; nested fields dotted, "frame.number"); a cell
+ * is empty when the record's event lacks the field. Numbers are decimal. An enum field's column
+ * holds the value's name (the number when the value has none) and the column "<path>.raw" next to
+ * it the number. `time` and `id` are not columns (time_ns and event say them); a field named like
+ * one of the fixed columns (a top-level field `kind`, say) is headed "field.<name>".
+ * Losses are rows of kind "loss": the loss columns say what (overwritten, damage, dropped), how
+ * many records (empty when unknown), the byte offset and the reader's message for damage; index
+ * is the file index of the record that follows the loss (the record count at the end).
+ * Text is UTF-8 as the file has it; a field is quoted, its quotes doubled, when it holds a comma,
+ * quote, CR or LF; invalid UTF-8 bytes become U+FFFD. */
+#include <stdlib.h>
+
+#include "export.h"
+
+#define LOSS_COLUMNS ",,,,"
+
+typedef struct csv {
+    export_out_t *o;
+    evrec_reader_t *r;
+    int ns_known;
+    export_layout_t layout;
+    uint32_t **raw_col;   /* per event, per leaf: the .raw column, UINT32_MAX = none */
+    char **event_cells;   /* per event: ",event,class" rendered */
+    size_t *event_len;
+    uint32_t ncols;
+    /* the current row's cells */
+    uint32_t *cell_off, *cell_len, *stamp;
+    uint32_t gen;
+    cli_buf_t scratch;
+    export_out_t cellbuf; /* cells are rendered here (never flushed: file is NULL) */
+    export_text_stats_t text;
+} csv_t;
+
+/* ---- column names: a small hash set of paths ---- */
+
+typedef struct colset {
+    char **names; /* by column */
+    uint32_t count, cap;
+    uint32_t *slots; /* hash table of column + 1, 0 = empty */
+    uint32_t nslots;
+} colset_t;
+
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h;
+}
+
+static int colset_rehash(colset_t *c, uint32_t nslots)
+{
+    uint32_t *s = calloc(nslots, sizeof *s);
+    if (!s) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < c->count; i++) {
+        uint32_t h = hash_str(c->names[i]) & (nslots - 1);
+        while (s[h]) {
+            h = (h + 1) & (nslots - 1);
+        }
+        s[h] = i + 1;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = nslots;
+    return 0;
+}
+
+/* The column of `name` (added when new; the set takes `name` then, else frees it). */
+static uint32_t colset_get(colset_t *c, char *name, int *oom)
+{
+    if (c->count * 2 + 2 > c->nslots && colset_rehash(c, c->nslots ? c->nslots * 2 : 64) != 0) {
+        *oom = 1;
+        free(name);
+        return 0;
+    }
+    uint32_t h = hash_str(name) & (c->nslots - 1);
+    while (c->slots[h]) {
+        if (strcmp(c->names[c->slots[h] - 1], name) == 0) {
+            free(name);
+            return c->slots[h] - 1;
+        }
+        h = (h + 1) & (c->nslots - 1);
+    }
+    if (c->count == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 32;
+        char **p = realloc(c->names, cap * sizeof *p);
+        if (!p) {
+            *oom = 1;
+            free(name);
+            return 0;
+        }
+        c->names = p;
+        c->cap = cap;
+    }
+    c->names[c->count] = name;
+    c->slots[h] = c->count + 1;
+    return c->count++;
+}
+
+static void colset_free(colset_t *c)
+{
+    for (uint32_t i = 0; i < c->count; i++) {
+        free(c->names[i]);
+    }
+    free(c->names);
+    free(c->slots);
+}
+
+static void csv_free(csv_t *c)
+{
+    for (uint32_t e = 0; e < c->layout.event_count; e++) {
+        if (c->raw_col) {
+            free(c->raw_col[e]);
+        }
+        if (c->event_cells) {
+            free(c->event_cells[e]);
+        }
+    }
+    free(c->raw_col);
+    free(c->event_cells);
+    free(c->event_len);
+    export_layout_free(&c->layout);
+    free(c->cell_off);
+    free(c->cell_len);
+    free(c->stamp);
+    free(c->cellbuf.p);
+    cli_buf_free(&c->scratch);
+    free(c);
+}
+
+static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, size_t *len)
+{
+    export_out_t t = {0};
+    export_putc(&t, ',');
+    const char *name = evrec_reader_event_name(c->r, (uint16_t)e);
+    export_csv_field(&t, name, strlen(name), &c->text);
+    export_putc(&t, ',');
+    const char *cls = evrec_reader_event_name(c->r, m->events[e].class_id);
+    if (cls) {
+        export_csv_field(&t, cls, strlen(cls), &c->text);
+    } else {
+        char num[32];
+        snprintf(num, sizeof num, "class#%u", (unsigned)m->events[e].class_id);
+        export_puts(&t, num);
+    }
+    *len = t.len;
+    return t.p;
+}
+
+static void *csv_begin(export_out_t *o, const export_meta_t *meta)
+{
+    csv_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    c->o = o;
+    c->r = meta->reader;
+    c->ns_known = meta->time_freq != 0;
+    const evrec_meta_t *m = meta->meta;
+    if (export_layout_build(&c->layout, m) != 0) {
+        free(c);
+        return NULL;
+    }
+    uint32_t n = m->event_count ? m->event_count : 1;
+    c->raw_col = calloc(n, sizeof *c->raw_col);
+    c->event_cells = calloc(n, sizeof *c->event_cells);
+    c->event_len = calloc(n, sizeof *c->event_len);
+    int oom = !c->raw_col || !c->event_cells || !c->event_len;
+    colset_t cols = {0};
+    for (uint32_t e = 0; e < m->event_count && !oom; e++) {
+        c->event_cells[e] = render_event_cells(c, m, e, &c->event_len[e]);
+        uint32_t nl = c->layout.leaf_count[e];
+        c->raw_col[e] = malloc((nl ? nl : 1) * sizeof **c->raw_col);
+        if (!c->raw_col[e]) {
+            oom = 1;
+            break;
+        }
+        for (uint32_t i = 0; i < nl && !oom; i++) {
+            export_leaf_t *lf = &c->layout.leaves[e][i];
+            c->raw_col[e][i] = UINT32_MAX;
+            if (i < 2) {
+                continue; /* time and id */
+            }
+            char *name = strdup(lf->path);
+            if (!name) {
+                oom = 1;
+                break;
+            }
+            lf->column = colset_get(&cols, name, &oom);
+            if (export_kind_is_enum(lf->kind) && !oom) {
+                size_t len = strlen(lf->path);
+                char *raw = malloc(len + 5);
+                if (!raw) {
+                    oom = 1;
+                    break;
+                }
+                memcpy(raw, lf->path, len);
+                memcpy(raw + len, ".raw", 5);
+                c->raw_col[e][i] = colset_get(&cols, raw, &oom);
+            }
+        }
+    }
+    c->ncols = cols.count;
+    if (!oom) {
+        c->cell_off = calloc(c->ncols + 1, sizeof *c->cell_off);
+        c->cell_len = calloc(c->ncols + 1, sizeof *c->cell_len);
+        c->stamp = calloc(c->ncols + 1, sizeof *c->stamp);
+        oom = !c->cell_off || !c->cell_len || !c->stamp;
+    }
+    if (oom) {
+        cli_error("out of memory");
+        colset_free(&cols);
+        csv_free(c);
+        return NULL;
+    }
+    static const char *const fixed[] = {"index", "kind", "time_ns", "time_s", "event", "class",
+                                        "loss", "loss_count", "loss_offset", "loss_message"};
+    export_puts(o, "index,kind,time_ns,time_s,event,class");
+    for (uint32_t i = 0; i < cols.count; i++) {
+        export_putc(o, ',');
+        for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
+            if (strcmp(cols.names[i], fixed[k]) == 0) {
+                export_puts(o, "field."); /* a field named like a fixed column: keep names unique */
+                break;
+            }
+        }
+        export_csv_field(o, cols.names[i], strlen(cols.names[i]), &c->text);
+    }
+    export_puts(o, ",loss,loss_count,loss_offset,loss_message\r\n");
+    colset_free(&cols);
+    return c;
+}
+
+static void cell_begin(csv_t *c, uint32_t col)
+{
+    c->cell_off[col] = (uint32_t)c->cellbuf.len;
+    c->stamp[col] = c->gen;
+}
+
+static void cell_end(csv_t *c, uint32_t col) { c->cell_len[col] = (uint32_t)c->cellbuf.len - c->cell_off[col]; }
+
+static void put_cell_u64(csv_t *c, uint32_t col, uint32_t v)
+{
+    cell_begin(c, col);
+    export_u64(&c->cellbuf, v);
+    cell_end(c, col);
+}
+
+static void put_enum_cell(csv_t *c, export_leaf_t *l, uint32_t v)
+{
+    cell_begin(c, l->column);
+    if (l->cached && l->cached_value == v) {
+        export_put(&c->cellbuf, l->cached_text, l->cached_len);
+    } else {
+        size_t start = c->cellbuf.len;
+        const char *name = evrec_reader_enum_value(c->r, l->enum_id, v, NULL);
+        if (name) {
+            export_csv_field(&c->cellbuf, name, strlen(name), &c->text);
+        } else {
+            export_u64(&c->cellbuf, v);
+        }
+        export_leaf_cache(l, v, c->cellbuf.p + start, c->cellbuf.len - start);
+    }
+    cell_end(c, l->column);
+}
+
+static int csv_record(void *w, const evrec_record_t *rec)
+{
+    csv_t *c = w;
+    export_out_t *o = c->o;
+    if (++c->gen == 0) { /* wrapped: forget every stamp */
+        memset(c->stamp, 0, (c->ncols + 1) * sizeof *c->stamp);
+        c->gen = 1;
+    }
+    c->cellbuf.len = 0;
+    uint16_t id = rec->id;
+    export_leaf_t *leaves = c->layout.leaves[id];
+    uint32_t n = c->layout.leaf_count[id];
+    const uint32_t *raw = c->raw_col[id];
+    for (uint32_t i = 2; i < n; i++) {
+        export_leaf_t *l = &leaves[i];
+        if (l->offset + l->width > rec->size) {
+            break; /* cannot happen: the reader checks each record's size */
+        }
+        uint32_t v = export_leaf_value(l, rec->data);
+        if (export_kind_is_enum(l->kind)) {
+            put_enum_cell(c, l, v);
+            put_cell_u64(c, raw[i], v);
+        } else {
+            put_cell_u64(c, l->column, v);
+        }
+    }
+    export_u64(o, rec->index);
+    export_put(o, ",record,", 8);
+    if (c->ns_known) {
+        export_u64(o, rec->ns);
+        export_putc(o, ',');
+        export_seconds(o, rec->ns);
+    } else {
+        export_putc(o, ',');
+    }
+    export_put(o, c->event_cells[id], c->event_len[id]);
+    /* The cells: every column gets its comma; the record's own cells their text. */
+    char *d = export_out_room(o, c->ncols + c->cellbuf.len + 8);
+    size_t k = 0;
+    for (uint32_t col = 0; col < c->ncols; col++) {
+        d[k++] = ',';
+        if (c->stamp[col] == c->gen) {
+            memcpy(d + k, c->cellbuf.p + c->cell_off[col], c->cell_len[col]);
+            k += c->cell_len[col];
+        }
+    }
+    memcpy(d + k, LOSS_COLUMNS "\r\n", sizeof LOSS_COLUMNS + 1);
+    k += sizeof LOSS_COLUMNS + 1;
+    o->len += k;
+    return 0;
+}
+
+static int csv_loss(void *w, const export_loss_t *l)
+{
+    csv_t *c = w;
+    export_out_t *o = c->o;
+    export_u64(o, l->before);
+    export_puts(o, ",loss,,,,"); /* no time, event or class */
+    for (uint32_t col = 0; col < c->ncols; col++) {
+        export_putc(o, ',');
+    }
+    export_putc(o, ',');
+    export_puts(o, l->reason);
+    export_putc(o, ',');
+    if (l->count) {
+        export_u64(o, l->count);
+    }
+    export_putc(o, ',');
+    if (l->kind == EXPORT_LOSS_DAMAGE) {
+        export_u64(o, l->offset);
+    }
+    export_putc(o, ',');
+    if (l->message) {
+        export_csv_field(o, l->message, strlen(l->message), &c->text);
+    }
+    export_puts(o, "\r\n");
+    return 0;
+}
+
+static int csv_end(void *w, const export_end_t *end)
+{
+    (void)end;
+    csv_free(w);
+    return 0;
+}
+
+static const export_text_stats_t *csv_text(void *w) { return &((csv_t *)w)->text; }
+
+const export_writer_t export_writer_csv = {"csv", "--csv", csv_begin, csv_record, csv_loss, csv_end, csv_text};

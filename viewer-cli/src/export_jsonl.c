@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec export --jsonl`: JSON Lines, one object per line (LF), for DuckDB (read_json), pandas
+ * (read_json(lines=True)) and jq.
+ *
+ * A record:
+ *   {"i":12,"t_ns":1500,"t_s":0.000001500,"event":"TaskSwitch","class":"TaskSwitch",
+ *    "fields":{"task":{"name":"Running","value":3},"frame.number":7}}
+ * i is the record's index in the file; t_ns and t_s the time since the first record (null when
+ * the frequency is unknown); class the name of the event its class id designates; fields every
+ * leaf field but time and id, by dotted path in declaration order: integers as JSON integers, enum
+ * fields as {"name": the value's name or null, "value": the number}. A record from a truncated
+ * chunk, whose checksum could not be verified, has "unverified":true after "fields".
+ * A loss (see export.h for where they go):
+ *   {"kind":"loss","i":N,"reason":"dropped","count":5,"position_known":false}
+ *   {"kind":"loss","i":N,"reason":"damage","count":null,"position_known":true,"offset":4096,
+ *    "message":"..."}
+ * i is the file index of the record that follows the loss (the record count at the end).
+ * Strings: ", \ and control characters escaped (\", \\, \u00XX), UTF-8 as is, invalid UTF-8
+ * bytes as \ufffd. Memory does not grow with the file. */
+#include <stdlib.h>
+
+#include "export.h"
+
+typedef struct jsonl {
+    export_out_t *o;
+    evrec_reader_t *r;
+    int ns_known;
+    export_layout_t layout;
+    char **event_text;   /* per event: ,"event":"..","class":"..","fields":{ */
+    size_t *event_len;
+    char ***keys;        /* per event, per leaf: "path": (with a leading comma after the first) */
+    uint32_t **key_len;
+    export_text_stats_t text;
+    export_out_t scratch; /* an enum value being rendered */
+} jsonl_t;
+
+static void jsonl_free(jsonl_t *j)
+{
+    for (uint32_t e = 0; e < j->layout.event_count; e++) {
+        if (j->event_text) {
+            free(j->event_text[e]);
+        }
+        if (j->keys && j->keys[e]) {
+            for (uint32_t i = 0; i < j->layout.leaf_count[e]; i++) {
+                free(j->keys[e][i]);
+            }
+            free(j->keys[e]);
+        }
+        if (j->key_len) {
+            free(j->key_len[e]);
+        }
+    }
+    free(j->event_text);
+    free(j->event_len);
+    free(j->scratch.p);
+    free(j->keys);
+    free(j->key_len);
+    export_layout_free(&j->layout);
+    free(j);
+}
+
+static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
+{
+    jsonl_t *j = calloc(1, sizeof *j);
+    if (!j) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    j->o = o;
+    j->r = meta->reader;
+    j->ns_known = meta->time_freq != 0;
+    const evrec_meta_t *m = meta->meta;
+    if (export_layout_build(&j->layout, m) != 0) {
+        free(j);
+        return NULL;
+    }
+    uint32_t n = m->event_count ? m->event_count : 1;
+    j->event_text = calloc(n, sizeof *j->event_text);
+    j->event_len = calloc(n, sizeof *j->event_len);
+    j->keys = calloc(n, sizeof *j->keys);
+    j->key_len = calloc(n, sizeof *j->key_len);
+    int oom = !j->event_text || !j->event_len || !j->keys || !j->key_len;
+    for (uint32_t e = 0; e < m->event_count && !oom; e++) {
+        export_out_t t = {0};
+        export_puts(&t, ",\"event\":");
+        const char *name = evrec_reader_event_name(j->r, (uint16_t)e);
+        export_json_string(&t, name, strlen(name), &j->text);
+        export_puts(&t, ",\"class\":");
+        const char *cls = evrec_reader_event_name(j->r, m->events[e].class_id);
+        if (cls) {
+            export_json_string(&t, cls, strlen(cls), &j->text);
+        } else {
+            char num[32];
+            snprintf(num, sizeof num, "\"class#%u\"", (unsigned)m->events[e].class_id);
+            export_puts(&t, num);
+        }
+        export_puts(&t, ",\"fields\":{");
+        j->event_len[e] = t.len;
+        j->event_text[e] = t.p;
+        uint32_t nl = j->layout.leaf_count[e];
+        j->keys[e] = calloc(nl ? nl : 1, sizeof **j->keys);
+        j->key_len[e] = calloc(nl ? nl : 1, sizeof **j->key_len);
+        if (!j->keys[e] || !j->key_len[e]) {
+            oom = 1;
+            break;
+        }
+        for (uint32_t i = 2; i < nl; i++) {
+            export_out_t k = {0};
+            if (i > 2) {
+                export_putc(&k, ',');
+            }
+            const char *path = j->layout.leaves[e][i].path;
+            export_json_string(&k, path, strlen(path), &j->text);
+            export_putc(&k, ':');
+            j->keys[e][i] = k.p;
+            j->key_len[e][i] = (uint32_t)k.len;
+        }
+    }
+    if (oom) {
+        cli_error("out of memory");
+        jsonl_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* {"name":..,"value":N} of an enum value, cached per leaf for the next record (values repeat). */
+static void put_enum(jsonl_t *j, export_leaf_t *l, uint32_t v)
+{
+    if (l->cached && l->cached_value == v) {
+        export_put(j->o, l->cached_text, l->cached_len);
+        return;
+    }
+    export_out_t *t = &j->scratch;
+    t->len = 0;
+    export_puts(t, "{\"name\":");
+    const char *name = evrec_reader_enum_value(j->r, l->enum_id, v, NULL);
+    if (name) {
+        export_json_string(t, name, strlen(name), &j->text);
+    } else {
+        export_puts(t, "null");
+    }
+    export_puts(t, ",\"value\":");
+    export_u64(t, v);
+    export_putc(t, '}');
+    export_put(j->o, t->p, t->len);
+    export_leaf_cache(l, v, t->p, t->len);
+}
+
+static int jsonl_record(void *w, const evrec_record_t *rec)
+{
+    jsonl_t *j = w;
+    export_out_t *o = j->o;
+    export_puts(o, "{\"i\":");
+    export_u64(o, rec->index);
+    if (j->ns_known) {
+        export_puts(o, ",\"t_ns\":");
+        export_u64(o, rec->ns);
+        export_puts(o, ",\"t_s\":");
+        export_seconds(o, rec->ns);
+    } else {
+        export_puts(o, ",\"t_ns\":null,\"t_s\":null");
+    }
+    uint16_t id = rec->id;
+    export_put(o, j->event_text[id], j->event_len[id]);
+    export_leaf_t *leaves = j->layout.leaves[id];
+    uint32_t n = j->layout.leaf_count[id];
+    char *const *keys = j->keys[id];
+    const uint32_t *key_len = j->key_len[id];
+    for (uint32_t i = 2; i < n; i++) {
+        export_leaf_t *l = &leaves[i];
+        if (l->offset + l->width > rec->size) {
+            break; /* cannot happen: the reader checks each record's size */
+        }
+        export_put(o, keys[i], key_len[i]);
+        uint32_t v = export_leaf_value(l, rec->data);
+        if (export_kind_is_enum(l->kind)) {
+            put_enum(j, l, v);
+        } else {
+            export_u64(o, v);
+        }
+    }
+    if (rec->unverified) {
+        export_puts(o, "},\"unverified\":true}\n");
+    } else {
+        export_put(o, "}}\n", 3);
+    }
+    return 0;
+}
+
+static int jsonl_loss(void *w, const export_loss_t *l)
+{
+    jsonl_t *j = w;
+    export_out_t *o = j->o;
+    export_puts(o, "{\"kind\":\"loss\",\"i\":");
+    export_u64(o, l->before);
+    export_puts(o, ",\"reason\":\"");
+    export_puts(o, l->reason);
+    export_puts(o, "\",\"count\":");
+    if (l->count) {
+        export_u64(o, l->count);
+    } else {
+        export_puts(o, "null");
+    }
+    export_puts(o, l->position_known ? ",\"position_known\":true" : ",\"position_known\":false");
+    if (l->kind == EXPORT_LOSS_DAMAGE) {
+        export_puts(o, ",\"offset\":");
+        export_u64(o, l->offset);
+    }
+    if (l->message) {
+        export_puts(o, ",\"message\":");
+        export_json_string(o, l->message, strlen(l->message), &j->text);
+    }
+    export_puts(o, "}\n");
+    return 0;
+}
+
+static int jsonl_end(void *w, const export_end_t *end)
+{
+    (void)end;
+    jsonl_free(w);
+    return 0;
+}
+
+static const export_text_stats_t *jsonl_text(void *w) { return &((jsonl_t *)w)->text; }
+
+const export_writer_t export_writer_jsonl = {"jsonl", "--jsonl", jsonl_begin, jsonl_record, jsonl_loss,
+                                             jsonl_end, jsonl_text};
