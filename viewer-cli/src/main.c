@@ -6,6 +6,7 @@
 #include "evrec/evrec_container.h"
 #include "cli.h"
 #include "cli_qs.h"
+#include "cli_export_ctf.h"
 
 #ifndef EVREC_VERSION
 #define EVREC_VERSION "0.0.0"
@@ -20,6 +21,8 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_qs_decode,
     &cli_cmd_schema,
     &cli_cmd_check,
+    /* temporary name: `evrec export --ctf DIR FILE` routes to cli_export_ctf() */
+    &cli_cmd_export_ctf,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
