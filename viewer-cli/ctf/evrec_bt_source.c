@@ -673,8 +673,8 @@ static int param_uint(evbt_comp_t *c, const bt_value *params, const char *key, u
 }
 
 typedef struct key_check {
-    evbt_comp_t *c;
-    int bad;
+    char bad[128]; /* the first unknown key (reported after the walk: babeltrace2 forbids an
+                      error appended during it by a function that returns OK) */
 } key_check_t;
 
 static bt_value_map_foreach_entry_const_func_status check_key(const char *key, const bt_value *v, void *data)
@@ -687,9 +687,9 @@ static bt_value_map_foreach_entry_const_func_status check_key(const char *key, c
             return BT_VALUE_MAP_FOREACH_ENTRY_CONST_FUNC_STATUS_OK;
         }
     }
-    BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
-        k->c->self, "unknown parameter `%s` (expected inputs, tick-hz, time-freq, reorder-window)", key);
-    k->bad = 1;
+    if (!k->bad[0]) {
+        snprintf(k->bad, sizeof k->bad, "%s", key);
+    }
     return BT_VALUE_MAP_FOREACH_ENTRY_CONST_FUNC_STATUS_OK;
 }
 
@@ -699,9 +699,12 @@ static int handle_params(evbt_comp_t *c, const bt_value *params)
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "parameters must be a map");
         return -1;
     }
-    key_check_t kc = {c, 0};
+    key_check_t kc;
+    kc.bad[0] = 0;
     bt_value_map_foreach_entry_const(params, check_key, &kc);
-    if (kc.bad) {
+    if (kc.bad[0]) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+            c->self, "unknown parameter `%s` (expected inputs, tick-hz, time-freq, reorder-window)", kc.bad);
         return -1;
     }
     const bt_value *inputs = bt_value_map_borrow_entry_value_const(params, "inputs");
