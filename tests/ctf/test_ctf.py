@@ -343,6 +343,11 @@ def case_plugin(c):
     both = parse_pretty(c.bt_plugin([c.f("all.evr"), c.f("ticks.evr")]).stdout)
     if len(both) != len(c.dump(c.f("all.evr"))) + len(c.dump(c.f("ticks.evr"))):
         raise Failure("two inputs: %d records" % len(both))
+    # a filter on the .evr file: filter.utils.trimmer seeks (to the beginning, then forward)
+    cut = parse_pretty(c.bt(["--plugin-path=" + c.a.plugin_dir, c.f("reorder.evr"),
+                             "--begin=0.2", "--end=0.4"]).stdout)
+    if [f[0][1] for _, _, f in cut] != ["2", "6", "4", "5"]:
+        raise Failure("trimmer on reorder.evr: %s" % cut)
     # listed by babeltrace2, with its help
     lp = run(["babeltrace2", "--plugin-path=" + c.a.plugin_dir, "help", "source.evrec.file"], expect=0).stdout
     if "inputs" not in lp:

@@ -1394,7 +1394,9 @@ bt_message_iterator_class_initialize_method_status
 evrec_bt_iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration *config,
                    bt_self_component_port_output *port)
 {
-    (void)config;
+    /* Messages come in time order: babeltrace2 may seek to a time (filter.utils.trimmer) by
+     * seeking to the beginning and skipping forward. */
+    bt_self_message_iterator_configuration_set_can_seek_forward(config, BT_TRUE);
     evbt_iter_t *it = calloc(1, sizeof *it);
     if (!it) {
         return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;

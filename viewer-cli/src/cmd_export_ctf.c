@@ -109,8 +109,8 @@ int cli_export_ctf(const char *in_path, const char *out_dir, const cli_export_ct
     (void)in_path;
     (void)out_dir;
     (void)opt;
-    cli_error("export-ctf: this evrec was built without CTF support: libbabeltrace2 was not found "
-              "when it was built (Debian: libbabeltrace2-dev; CMake option EVREC_WITH_CTF)");
+    cli_error("export-ctf: this evrec was built without CTF support (libbabeltrace2 was missing, "
+              "Debian: libbabeltrace2-dev, or CMake option EVREC_WITH_CTF was OFF)");
     return CLI_BAD_INPUT;
 }
 
