@@ -11,7 +11,7 @@ sorted by time first (a stable sort: records of equal time keep their file order
 keeps them).
 
 usage: test_ctf.py --evrec EVREC --fixtures MAKE_CTF_FIXTURES --work DIR [--plugin-dir DIR]
-                   [--demo EVREC_DEMO] CASE
+                   [--demo EVREC_DEMO] [--bt-preload LIBS] CASE
 CASE: export | plugin | losses | order | dir. Exit 0 pass, 1 fail, 77 skipped (no babeltrace2).
 """
 import argparse
@@ -29,8 +29,12 @@ class Failure(Exception):
     pass
 
 
+BT_ENV = None  # environment of the babeltrace2 runs (sanitizer builds: --bt-preload)
+
+
 def run(cmd, expect=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    env = BT_ENV if BT_ENV is not None and cmd[0] == "babeltrace2" else None
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=env)
     if expect is not None and p.returncode != expect:
         raise Failure("%s: exit %d (expected %d)\nstdout:\n%s\nstderr:\n%s"
                       % (" ".join(cmd), p.returncode, expect, p.stdout[-3000:], p.stderr[-3000:]))
@@ -496,8 +500,12 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--plugin-dir")
     ap.add_argument("--demo")
+    ap.add_argument("--bt-preload", help="LD_PRELOAD for babeltrace2 (the sanitizers' run-times)")
     ap.add_argument("case", choices=["export", "plugin", "losses", "order", "dir"])
     a = ap.parse_args()
+    if a.bt_preload:
+        global BT_ENV
+        BT_ENV = dict(os.environ, LD_PRELOAD=a.bt_preload, ASAN_OPTIONS="detect_leaks=0")
     c = Ctx(a)
     c.setup()
     if a.case == "plugin" and not a.plugin_dir:
