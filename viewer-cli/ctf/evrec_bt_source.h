@@ -83,11 +83,13 @@ typedef struct evrec_bt_init_data {
  * thread's babeltrace2 error with the file, offset and cause.
  * @retval BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK ready.
  * @retval BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR bad parameters or unreadable input.
- * @retval BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR out of memory. */
+ * @retval BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR out of memory.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_component_class_initialize_method_status evrec_bt_init(bt_self_component_source *self,
                                                           bt_self_component_source_configuration *config,
                                                           const bt_value *params, void *init_data);
-/** @brief Frees the component's classes and tables. */
+/** @brief Frees the component's classes and tables.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 void evrec_bt_finalize(bt_self_component_source *self);
 /** @brief Query method: answers `babeltrace.support-info` (weight 1 for a file the reader opens
  * whose name ends in .evr or that starts with the evrec magic, 0.5 for another file it opens,
@@ -95,7 +97,9 @@ void evrec_bt_finalize(bt_self_component_source *self);
  * @retval BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_OK answered.
  * @retval BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_UNKNOWN_OBJECT another object name.
  * @retval BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_ERROR bad parameters.
- * @retval BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_MEMORY_ERROR out of memory. */
+ * @retval BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_MEMORY_ERROR out of memory.
+ * The result (a real value) is a new reference that babeltrace2 takes.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_component_class_query_method_status evrec_bt_query(bt_self_component_class_source *cls,
                                                       bt_private_query_executor *exec,
                                                       const char *object, const bt_value *params,
@@ -103,28 +107,34 @@ bt_component_class_query_method_status evrec_bt_query(bt_self_component_class_so
 /** @brief Message iterator initialisation: opens the port's input again for reading.
  * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK ready.
  * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_ERROR the file cannot be read now.
- * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR out of memory. */
+ * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR out of memory.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_message_iterator_class_initialize_method_status
 evrec_bt_iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration *config,
                    bt_self_component_port_output *port);
-/** @brief Frees the iterator (reader, reorder buffer, queued messages). */
+/** @brief Frees the iterator (reader, reorder buffer, queued messages).
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 void evrec_bt_iter_finalize(bt_self_message_iterator *self);
 /** @brief Next messages: stream beginning, packets, events in time order, discarded events,
  * stream end (README "Messages").
  * @retval BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_OK `*count` messages (at least 1).
  * @retval BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END no more messages.
- * @retval BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR a message could not be made.
- * @retval BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_MEMORY_ERROR out of memory. */
+ * @retval BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR a message could not be made (out of
+ * memory) or a record does not match its event type.
+ * The messages are new references that babeltrace2 takes.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_message_iterator_class_next_method_status evrec_bt_iter_next(bt_self_message_iterator *self,
                                                                 bt_message_array_const msgs,
                                                                 uint64_t capacity, uint64_t *count);
 /** @brief Rewind: reopens the input; the stream starts again with a stream beginning message.
  * @retval BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_OK rewound.
- * @retval BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_ERROR the file cannot be read now. */
+ * @retval BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_ERROR the file cannot be read now.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_message_iterator_class_seek_beginning_method_status
 evrec_bt_iter_seek_beginning(bt_self_message_iterator *self);
 /** @brief Always answers yes (a file can be read again).
- * @retval BT_MESSAGE_ITERATOR_CLASS_CAN_SEEK_BEGINNING_METHOD_STATUS_OK answered. */
+ * @retval BT_MESSAGE_ITERATOR_CLASS_CAN_SEEK_BEGINNING_METHOD_STATUS_OK answered.
+ * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_message_iterator_class_can_seek_beginning_method_status
 evrec_bt_iter_can_seek_beginning(bt_self_message_iterator *self, bt_bool *can_seek);
 
