@@ -42,7 +42,8 @@ typedef struct evbt_enum {
 
 typedef struct evbt_input {
     char *path;
-    char *name;                 /* the file's base name: trace and stream name */
+    char *name;                 /* the file's base name without ".evr": the trace's name (the
+                                   directory sink.ctf.fs makes for it), "NAME-stream" the stream's */
     evrec_file_info_t info;
     uint64_t reader_freq;       /* the reader's effective frequency, Hz (0 = unknown) */
     evrec_time_source time_source;
@@ -736,6 +737,10 @@ static int handle_params(evbt_comp_t *c, const bt_value *params)
         }
         c->inputs[i].path = dup_str(path);
         c->inputs[i].name = dup_str(base_name(path));
+        size_t nl = c->inputs[i].name ? strlen(c->inputs[i].name) : 0;
+        if (nl > 4 && strcmp(c->inputs[i].name + nl - 4, ".evr") == 0) {
+            c->inputs[i].name[nl - 4] = 0;
+        }
         if (!c->inputs[i].path || !c->inputs[i].name) {
             return -1;
         }
@@ -1373,18 +1378,14 @@ static int make_trace(evbt_iter_t *it)
     if (!it->stream) {
         return -1;
     }
-    /* The stream's name is its file's name in a CTF directory: not "x.evr", which would look
-     * like a recording there. */
+    /* The stream's name is its file's name in a CTF directory. */
     size_t n = strlen(in->name);
     char *sname = malloc(n + 8);
     if (!sname) {
         return -1;
     }
-    memcpy(sname, in->name, n + 1);
-    if (n > 4 && strcmp(sname + n - 4, ".evr") == 0) {
-        sname[n - 4] = 0;
-    }
-    strcat(sname, "-stream");
+    memcpy(sname, in->name, n);
+    memcpy(sname + n, "-stream", 8);
     bt_stream_set_name(it->stream, sname);
     free(sname);
     return 0;
