@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_export_ctf.h"
 #include "export.h"
 
 static const char help[] =
     "usage: evrec export [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
-    "                    (--csv OUT | --jsonl OUT | --ccore OUT) FILE\n"
+    "                    (--csv OUT | --jsonl OUT | --ccore OUT | --ctf DIR) FILE\n"
     "\n"
     "Convert a recording, streaming (memory does not grow with the file). OUT '-' is standard\n"
     "output. A regular OUT is written to a temporary file beside it that replaces OUT only when\n"
@@ -33,6 +34,10 @@ static const char help[] =
     "                \"unverified\":true on records from a truncated chunk).\n"
     "  --ccore OUT   the bare CCore EventRecorder stream CCore's EventView loads: the meta-info,\n"
     "                the records as read, the End record (the file's time_freq is kept).\n"
+    "  --ctf DIR     a CTF 1.8 trace for babeltrace2 and Trace Compass, written by babeltrace2's\n"
+    "                sink.ctf.fs from evrec's source component (viewer-cli/ctf/README.md): one\n"
+    "                event class per event type, enums as CTF enumerations, records in time\n"
+    "                order, losses as discarded-events records. DIR must be new or empty.\n"
     "\n"
     "The class is the name of the event the class id designates (the event's own name when it is\n"
     "its own class); time is since the first record, empty/null when the frequency is unknown.\n"
@@ -49,6 +54,7 @@ static const char help[] =
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
+    "  --reorder-window N  records held back to restore time order (--ctf; default 4096)\n"
     "  --progress       show a progress bar on stderr (default: when stderr is a terminal and\n"
     "                   the export takes more than a second)\n"
     "  -q, --quiet      no progress bar\n"
@@ -71,15 +77,19 @@ typedef struct export_opts {
     const char *out;
     int progress; /* 0 auto, 1 forced, -1 off */
     const char *path;
+    const char *ctf_dir; /* --ctf DIR: handed to cli_export_ctf() */
+    uint32_t reorder_window; /* --reorder-window N (CTF); 0 = the default */
 } export_opts_t;
 
 static int parse(int argc, char **argv, export_opts_t *o)
 {
-    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS };
+    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS, OPT_CTF, OPT_REORDER };
     static const struct option longopts[] = {
         {"csv", required_argument, NULL, OPT_CSV},
         {"jsonl", required_argument, NULL, OPT_JSONL},
         {"ccore", required_argument, NULL, OPT_CCORE},
+        {"ctf", required_argument, NULL, OPT_CTF},
+        {"reorder-window", required_argument, NULL, OPT_REORDER},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
@@ -99,9 +109,29 @@ static int parse(int argc, char **argv, export_opts_t *o)
                 return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
                                        o->writer->option, writers[c - OPT_CSV]->option);
             }
+            if (o->ctf_dir) {
+                return cli_usage_error(&cli_cmd_export, "give one output format (--ctf was given before %s)",
+                                       writers[c - OPT_CSV]->option);
+            }
             o->writer = writers[c - OPT_CSV];
             o->out = optarg;
             break;
+        case OPT_CTF:
+            if (o->writer || o->ctf_dir) {
+                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before --ctf)",
+                                       o->writer ? o->writer->option : "--ctf");
+            }
+            o->ctf_dir = optarg;
+            break;
+        case OPT_REORDER: {
+            uint64_t v;
+            if (!cli_parse_u64(optarg, 1u << 20, &v) || v == 0) {
+                return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 1..1048576, not '%s'",
+                                       optarg);
+            }
+            o->reorder_window = (uint32_t)v;
+            break;
+        }
         case OPT_PROGRESS: o->progress = 1; break;
         case 'q': o->progress = -1; break;
         default:
@@ -113,8 +143,15 @@ static int parse(int argc, char **argv, export_opts_t *o)
     if ((rc = cli_one_operand(&cli_cmd_export, argc, argv, "FILE", &o->path)) >= 0) {
         return rc;
     }
+    if (o->ctf_dir) {
+        if (!*o->ctf_dir) {
+            return cli_usage_error(&cli_cmd_export, "--ctf needs a directory name");
+        }
+        return -1;
+    }
     if (!o->writer) {
-        return cli_usage_error(&cli_cmd_export, "missing the output: --csv OUT, --jsonl OUT or --ccore OUT");
+        return cli_usage_error(&cli_cmd_export,
+                               "missing the output: --csv OUT, --jsonl OUT, --ccore OUT or --ctf DIR");
     }
     if (!*o->out) {
         return cli_usage_error(&cli_cmd_export, "%s needs a file name ('-' for standard output)", o->writer->option);
@@ -150,6 +187,11 @@ static int run(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc >= 0) {
         return rc;
+    }
+    if (o.ctf_dir) {
+        cli_export_ctf_options_t copt = {.clock = o.ropt, .reorder_window = o.reorder_window,
+                                         .quiet = o.progress == -1};
+        return cli_export_ctf(o.path, o.ctf_dir, &copt);
     }
     evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
     if (!r) {

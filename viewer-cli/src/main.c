@@ -6,6 +6,7 @@
 #include "evrec/evrec_container.h"
 #include "cli.h"
 #include "cli_qs.h"
+#include "cli_export_ctf.h"
 
 #ifndef EVREC_VERSION
 #define EVREC_VERSION "0.0.0"
