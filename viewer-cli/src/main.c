@@ -6,6 +6,9 @@
 #include "evrec/evrec_container.h"
 #include "cli.h"
 #include "cli_qs.h"
+#ifdef EVREC_WITH_PERFETTO
+#include "cli_export_perfetto.h"
+#endif
 
 #ifndef EVREC_VERSION
 #define EVREC_VERSION "0.0.0"
@@ -20,6 +23,9 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_qs_decode,
     &cli_cmd_schema,
     &cli_cmd_check,
+#ifdef EVREC_WITH_PERFETTO
+    &cli_cmd_export_perfetto, /* temporary: `evrec export --perfetto` will route to it */
+#endif
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
