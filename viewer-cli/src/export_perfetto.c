@@ -802,21 +802,26 @@ static void loss_instant(evrec_pf_writer_t *w, const char *name)
     w->st.losses++;
 }
 
-/* Losses known from the header: reported once, at the first record's time. */
-static void header_losses(evrec_pf_writer_t *w)
+/* Losses known from the header. At the first record: records a cyclic buffer overwrote (they
+ * were older than it). At the end: events a one-shot buffer dropped once it was full (Stop
+ * carries the time of the first drop, so they follow the last record). `at_end` selects. */
+static void header_losses(evrec_pf_writer_t *w, int at_end)
 {
     const evrec_file_info_t *fi = evrec_reader_info(w->r);
     if (fi->format != EVREC_FILE_CONTAINER) {
         return;
     }
-    if (fi->dropped) {
+    int cyclic = (fi->flags & 1u) != 0;
+    if (fi->dropped && at_end == !cyclic) {
         loss_instant(w, "dropped");
         ann_uint(ann_named(w, "count"), fi->dropped);
-        ann_str(ann_named(w, "what"), "events not recorded because the trace buffer was full "
-                                      "(the file does not say when)");
+        ann_str(ann_named(w, "what"), cyclic ? "events not recorded (the file does not say when)"
+                                             : "events not recorded because the one-shot trace buffer "
+                                               "was full: from the Stop record on, which carries the "
+                                               "time of the first drop");
         te_write(w);
     }
-    if (fi->overwritten) {
+    if (fi->overwritten && !at_end) {
         loss_instant(w, "overwritten");
         ann_uint(ann_named(w, "count"), fi->overwritten);
         ann_str(ann_named(w, "what"), "oldest records overwritten in the cyclic buffer: lost before "
@@ -884,7 +889,7 @@ evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
     if (!w->started) {
         w->started = 1;
         w->last_ts = ts;
-        header_losses(w);
+        header_losses(w, 0);
     }
     if (ts < w->last_ts) {
         clamped = w->last_ts - ts;
@@ -1042,8 +1047,9 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
     }
     if (!w->started) {
         w->started = 1;
-        header_losses(w);
+        header_losses(w, 0);
     }
+    header_losses(w, 1);
     if (damage && damage->status != EVREC_OK && damage->status != EVREC_E_END) {
         const evrec_file_info_t *fi = evrec_reader_info(w->r);
         loss_instant(w, "damaged");
