@@ -441,17 +441,30 @@ def test_cyclic(args, tmp):
     check(overwritten > 0, "cyclic: nothing overwritten")
     out = os.path.join(tmp, "cyclic.pftrace")
     p = export(args, src, out, label="cyclic")
-    check("moved up to it" in p.stderr.decode(), "cyclic: no note on the records moved in time")
+    # The reorder window puts the records stamped 5 ticks early back in time order: none moved.
+    check("written in time order" in p.stderr.decode(), "cyclic: no note on the records put in time order")
     t = analyse("cyclic", decode(args, out))
     recs, _ = dump(args, src)
     check_records("cyclic", t, recs)
+    check(not [e for e in t.events if "ts_clamped_ns" in e[4]], "cyclic: records moved in time despite the window")
+    order = [e[4]["record"] for e in t.events if "record" in e[4]]
+    check(order != sorted(order), "cyclic: records not reordered")
     first_ts = min(e[0] for e in t.events)
     check(any(e[3] == "overwritten" and e[4].get("count") == overwritten and e[0] == first_ts
               for e in t.events if one(t.tracks[e[2]], "name") == "losses"),
           "cyclic: no 'overwritten' instant with count %d at the first record" % overwritten)
+    # Without the window, the early records are moved up to their predecessor's time and say so.
+    p = export(args, src, out, ["--reorder", "0"], label="cyclic --reorder 0")
+    check("moved up to its time" in p.stderr.decode(), "cyclic --reorder 0: no note on the records moved in time")
+    t = analyse("cyclic --reorder 0", decode(args, out))
+    check_records("cyclic --reorder 0", t, recs)
     moved = [e for e in t.events if "ts_clamped_ns" in e[4]]
     check(moved and all(e[4]["ts_clamped_ns"] == 5 for e in moved),
-          "cyclic: %d records moved, by %s ns" % (len(moved), sorted({e[4].get("ts_clamped_ns") for e in moved})))
+          "cyclic --reorder 0: %d records moved, by %s ns" % (len(moved), sorted({e[4].get("ts_clamped_ns") for e in moved})))
+    order = [e[4]["record"] for e in t.events if "record" in e[4]]
+    check(order == sorted(order), "cyclic --reorder 0: records not in file order")
+    p = run([args.evrec, "export-perfetto", "--reorder", "2000000", "-o", out, src])
+    check(p.returncode == 2, "--reorder above the limit: exit %d" % p.returncode)
 
 
 def test_outputs(args, tmp):

@@ -12,7 +12,8 @@
 #include "export_perfetto.h"
 
 static const char help[] =
-    "usage: evrec export-perfetto [selection] [--tick-hz HZ] [--time-freq HZ] [-q] -o OUT FILE\n"
+    "usage: evrec export-perfetto [selection] [--tick-hz HZ] [--time-freq HZ] [--reorder N] [-q]\n"
+    "                             -o OUT FILE\n"
     "\n"
     "Write the recording as a Perfetto trace (protobuf, perfetto.protos.Trace), to open in the\n"
     "Perfetto UI (https://ui.perfetto.dev: 'Open trace file') or in trace_processor. The file is\n"
@@ -31,6 +32,10 @@ static const char help[] =
     "  --tick-hz HZ      EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                    from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ    timestamp frequency to use instead of the file's\n"
+    "  --reorder N       hold up to N records (default 1024, 0..1048576) to write them in time\n"
+    "                    order: with several threads a record can be stamped a little before its\n"
+    "                    predecessor in the file. A record stamped before one already written\n"
+    "                    is moved up to that one's time (argument ts_clamped_ns)\n"
     "  -q, --quiet       no summary line on stderr\n"
     "  -h, --help        this text\n"
     "\n"
@@ -51,6 +56,7 @@ static int run(int argc, char **argv)
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"quiet", no_argument, NULL, 'q'},
+        {"reorder", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -71,6 +77,15 @@ static int run(int argc, char **argv)
         switch (c) {
         case 'o': out = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'R': {
+            uint64_t v;
+            if (!cli_parse_u64(optarg, EVREC_PF_MAX_REORDER, &v)) {
+                return cli_usage_error(&cli_cmd_export_perfetto, "--reorder: expected 0..%u records, got '%s'",
+                                       (unsigned)EVREC_PF_MAX_REORDER, optarg);
+            }
+            o.reorder = (uint32_t)v + 1u;
+            break;
+        }
         default:
             if ((rc = cli_common_option(&cli_cmd_export_perfetto, c, argv, &o.clock)) >= 0) {
                 return rc;
@@ -186,6 +201,9 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
     evrec_pf_writer_t *w = NULL;
     const char *tname = strcmp(in_path, "-") == 0 ? "stdin" : base_name(in_path);
     evrec_status ws = evrec_pf_open(&w, r, f, tname);
+    if (ws == EVREC_OK && opt->reorder) {
+        ws = evrec_pf_set_reorder(w, opt->reorder - 1u);
+    }
     evrec_status st = EVREC_OK;
     evrec_record_t rec;
     if (ws == EVREC_OK) {
@@ -248,10 +266,17 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
                     (unsigned long long)s->counters, (unsigned)s->lanes, (unsigned)s->tracks,
                     (unsigned long long)s->losses, (unsigned long long)s->packets,
                     (unsigned long long)s->bytes);
+            if (s->reordered) {
+                fprintf(stderr,
+                        "evrec: %s: %llu records stamped before their predecessor in the file "
+                        "(concurrent writers) were written in time order\n",
+                        to_stdout ? "standard output" : out_path, (unsigned long long)s->reordered);
+            }
             if (s->clamped) {
                 fprintf(stderr,
-                        "evrec: %s: %llu records stamped before their predecessor (concurrent writers) "
-                        "were moved up to it, by at most %llu ns (argument ts_clamped_ns)\n",
+                        "evrec: %s: %llu records stamped before a record already written (beyond the "
+                        "reorder window) were moved up to its time, by at most %llu ns (argument "
+                        "ts_clamped_ns)\n",
                         to_stdout ? "standard output" : out_path, (unsigned long long)s->clamped,
                         (unsigned long long)s->max_clamp_ns);
             }

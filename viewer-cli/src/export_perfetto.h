@@ -40,13 +40,21 @@ typedef struct evrec_pf_stats {
     uint64_t unmatched_ends; /**< records matching a span end with no open span (made instants) */
     uint64_t refused_begins; /**< span begins beyond the limits (open spans, slots per lane),
                                   made instants with an annotation saying so */
-    uint64_t clamped;        /**< records whose time was raised to keep timestamps monotonic */
+    uint64_t reordered;      /**< records written after a record that follows them in the file
+                                  (the reorder window put them in time order) */
+    uint64_t clamped;        /**< records whose time was raised to keep timestamps monotonic
+                                  (stamped earlier than a record already written) */
     uint64_t max_clamp_ns;   /**< the largest such raise, ns */
     uint32_t lanes;          /**< lanes (child tracks of the file's track) */
     uint32_t tracks;         /**< TrackDescriptors written (all kinds) */
     uint64_t packets;        /**< TracePackets written */
     uint64_t bytes;          /**< bytes written */
 } evrec_pf_stats_t;
+
+/** Records held by default to put records of concurrent writers back in time order. */
+#define EVREC_PF_DEFAULT_REORDER 1024u
+/** Largest reorder window, records (each holds up to 256 bytes of record). */
+#define EVREC_PF_MAX_REORDER 1048576u
 
 /** @brief An opaque writer. */
 typedef struct evrec_pf_writer evrec_pf_writer_t;
@@ -65,10 +73,25 @@ typedef struct evrec_pf_writer evrec_pf_writer_t;
 evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name);
 
 /**
+ * @brief Set the reorder window: records are held, up to `records` of them, and written earliest
+ * first (by restored time, then file order), so that a record stamped a little before its
+ * predecessor (concurrent writers: the stamp is taken before the slot is allocated) keeps its
+ * own time. A record stamped before one already written is written at that one's time instead
+ * (counted in `clamped`, the difference in its `ts_clamped_ns` argument). 0: no window, every
+ * step back is clamped. Default ::EVREC_PF_DEFAULT_REORDER. Memory: about 300 bytes per record.
+ * @retval EVREC_OK set. @retval EVREC_E_ARG NULL, above ::EVREC_PF_MAX_REORDER, or a record was
+ * already given. @retval EVREC_E_NOMEM allocation failed (the window is then 0).
+ * **Context:** thread; before the first evrec_pf_record().
+ */
+evrec_status evrec_pf_set_reorder(evrec_pf_writer_t *w, uint32_t records);
+
+/**
  * @brief Convert one record (in file order) into packets: a slice begin or end for each span it
  * opens or closes, else an instant; a counter event for each counter field; track descriptors
  * and interned names the first time they are needed.
- * @param rec a record just returned by the writer's reader.
+ * Records pass through the reorder window (evrec_pf_set_reorder()): the packets of a record may
+ * be written by a later call or by evrec_pf_finish().
+ * @param rec a record just returned by the writer's reader (copied when held).
  * @retval EVREC_OK written. @retval EVREC_E_ARG NULL argument. @retval EVREC_E_NOMEM allocation
  * failed. @retval EVREC_E_IO writing failed (then every later call fails too).
  * **Context:** thread.
@@ -76,7 +99,7 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
 evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec);
 
 /**
- * @brief Write the losses known at the end (the reader's damage, records the header counts but
+ * @brief Write the records still held in the reorder window, the losses known at the end (the reader's damage, records the header counts but
  * the file lacks) and flush the stream.
  * @param damage the reader's sticky error (evrec_reader_error()), or NULL when the stream ended
  * intact (status EVREC_OK or EVREC_E_END counts as intact too).
