@@ -153,10 +153,10 @@ static FILE *create_temp(const char *out_path, char **tmp_out)
 int cli_export_perfetto(const char *in_path, const char *out_path, const cli_perfetto_opts_t *opt)
 {
     static const cli_perfetto_opts_t defaults;
-    const cli_command_t *cmd = &cli_cmd_export_perfetto;
     if (!opt) {
         opt = &defaults;
     }
+    const cli_command_t *cmd = opt->cmd ? opt->cmd : &cli_cmd_export_perfetto;
     if (!in_path || !out_path || !*out_path) {
         return cli_usage_error(cmd, "missing input or output");
     }

@@ -17,6 +17,8 @@ typedef struct cli_perfetto_opts {
     evrec_reader_options_t clock;     /**< --tick-hz / --time-freq (zeros: the file's clock) */
     const cli_select_spec_t *select;  /**< record selection, or NULL for every record */
     int quiet;                        /**< 1: no summary line on stderr */
+    const cli_command_t *cmd;         /**< the command named in messages (`evrec export`), or
+                                           NULL for ::cli_cmd_export_perfetto */
     uint32_t reorder;                 /**< reorder window + 1 (records; 0: the default,
                                            EVREC_PF_DEFAULT_REORDER; 1: none) */
 } cli_perfetto_opts_t;
