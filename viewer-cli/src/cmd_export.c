@@ -9,11 +9,15 @@
 
 #include "cli.h"
 #include "cli_export_ctf.h"
+#ifdef EVREC_WITH_PERFETTO
+#include "cli_export_perfetto.h"
+#endif
+#include "cli_select.h"
 #include "export.h"
 
 static const char help[] =
-    "usage: evrec export [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
-    "                    (--csv OUT | --jsonl OUT | --ccore OUT | --ctf DIR) FILE\n"
+    "usage: evrec export [selection] [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
+    "                    (--csv OUT | --jsonl OUT | --ccore OUT | --perfetto OUT | --ctf DIR) FILE\n"
     "\n"
     "Convert a recording, streaming (memory does not grow with the file). OUT '-' is standard\n"
     "output. A regular OUT is written to a temporary file beside it that replaces OUT only when\n"
@@ -34,6 +38,9 @@ static const char help[] =
     "                \"unverified\":true on records from a truncated chunk).\n"
     "  --ccore OUT   the bare CCore EventRecorder stream CCore's EventView loads: the meta-info,\n"
     "                the records as read, the End record (the file's time_freq is kept).\n"
+    "  --perfetto OUT  Perfetto's protobuf trace (open it at ui.perfetto.dev): a track per lane,\n"
+    "                slices for spans, counters, every field as an annotation, flows along span\n"
+    "                keys, losses on a 'losses' track; time-ordered (viewer-cli/perfetto/README.md)\n"
     "  --ctf DIR     a CTF 1.8 trace for babeltrace2 and Trace Compass, written by babeltrace2's\n"
     "                sink.ctf.fs from evrec's source component (viewer-cli/ctf/README.md): one\n"
     "                event class per event type, enums as CTF enumerations, records in time\n"
@@ -50,11 +57,15 @@ static const char help[] =
     "stopped), events dropped with the buffer full ('dropped', at the end: the file does not say\n"
     "where). The CCore stream cannot carry them; all are also summarised on stderr.\n"
     "\n"
+    CLI_SELECT_HELP
+    "(--ctf takes no selection: it converts the whole recording.)\n"
+    "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
-    "  --reorder-window N  records held back to restore time order (--ctf; default 4096)\n"
+    "  --reorder-window N  records held back to restore time order (--ctf: default 4096,\n"
+    "                   at least 1; --perfetto: default 1024, 0 for file order)\n"
     "  --progress       show a progress bar on stderr (default: when stderr is a terminal and\n"
     "                   the export takes more than a second)\n"
     "  -q, --quiet      no progress bar\n"
@@ -78,17 +89,21 @@ typedef struct export_opts {
     int progress; /* 0 auto, 1 forced, -1 off */
     const char *path;
     const char *ctf_dir; /* --ctf DIR: handed to cli_export_ctf() */
-    uint32_t reorder_window; /* --reorder-window N (CTF); 0 = the default */
+    const char *perfetto_out; /* --perfetto OUT: handed to cli_export_perfetto() */
+    cli_select_spec_t sel;
+    int64_t reorder_window; /* --reorder-window N; -1: not given (each format's default) */
 } export_opts_t;
 
 static int parse(int argc, char **argv, export_opts_t *o)
 {
-    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS, OPT_CTF, OPT_REORDER };
+    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS, OPT_CTF, OPT_REORDER, OPT_PERFETTO };
     static const struct option longopts[] = {
         {"csv", required_argument, NULL, OPT_CSV},
         {"jsonl", required_argument, NULL, OPT_JSONL},
         {"ccore", required_argument, NULL, OPT_CCORE},
         {"ctf", required_argument, NULL, OPT_CTF},
+        {"perfetto", required_argument, NULL, OPT_PERFETTO},
+        CLI_SELECT_LONGOPTS,
         {"reorder-window", required_argument, NULL, OPT_REORDER},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
@@ -98,9 +113,16 @@ static int parse(int argc, char **argv, export_opts_t *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    o->reorder_window = -1;
     cli_getopt_begin();
     int c, rc;
-    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:qh", longopts, NULL)) != -1) {
+        if ((rc = cli_select_option(&cli_cmd_export, &o->sel, c, optarg)) != -2) {
+            if (rc >= 0) {
+                return rc;
+            }
+            continue;
+        }
         switch (c) {
         case OPT_CSV:
         case OPT_JSONL:
@@ -109,27 +131,33 @@ static int parse(int argc, char **argv, export_opts_t *o)
                 return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
                                        o->writer->option, writers[c - OPT_CSV]->option);
             }
-            if (o->ctf_dir) {
-                return cli_usage_error(&cli_cmd_export, "give one output format (--ctf was given before %s)",
-                                       writers[c - OPT_CSV]->option);
+            if (o->ctf_dir || o->perfetto_out) {
+                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
+                                       o->ctf_dir ? "--ctf" : "--perfetto", writers[c - OPT_CSV]->option);
             }
             o->writer = writers[c - OPT_CSV];
             o->out = optarg;
             break;
         case OPT_CTF:
-            if (o->writer || o->ctf_dir) {
-                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before --ctf)",
-                                       o->writer ? o->writer->option : "--ctf");
+        case OPT_PERFETTO:
+            if (o->writer || o->ctf_dir || o->perfetto_out) {
+                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
+                                       o->writer ? o->writer->option : o->ctf_dir ? "--ctf" : "--perfetto",
+                                       c == OPT_CTF ? "--ctf" : "--perfetto");
             }
-            o->ctf_dir = optarg;
+            if (c == OPT_CTF) {
+                o->ctf_dir = optarg;
+            } else {
+                o->perfetto_out = optarg;
+            }
             break;
         case OPT_REORDER: {
             uint64_t v;
-            if (!cli_parse_u64(optarg, 1u << 20, &v) || v == 0) {
-                return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 1..1048576, not '%s'",
+            if (!cli_parse_u64(optarg, 1u << 20, &v)) {
+                return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 0..1048576, not '%s'",
                                        optarg);
             }
-            o->reorder_window = (uint32_t)v;
+            o->reorder_window = (int64_t)v;
             break;
         }
         case OPT_PROGRESS: o->progress = 1; break;
@@ -147,27 +175,29 @@ static int parse(int argc, char **argv, export_opts_t *o)
         if (!*o->ctf_dir) {
             return cli_usage_error(&cli_cmd_export, "--ctf needs a directory name");
         }
+        if (cli_select_active(&o->sel)) {
+            return cli_usage_error(&cli_cmd_export, "--ctf converts the whole recording: it takes no selection");
+        }
+        if (o->reorder_window == 0) {
+            return cli_usage_error(&cli_cmd_export, "--ctf needs a reorder window of at least 1 record");
+        }
+        return -1;
+    }
+    if (o->perfetto_out) {
+        if (!*o->perfetto_out) {
+            return cli_usage_error(&cli_cmd_export, "--perfetto needs a file name ('-' for standard output)");
+        }
         return -1;
     }
     if (!o->writer) {
         return cli_usage_error(&cli_cmd_export,
-                               "missing the output: --csv OUT, --jsonl OUT, --ccore OUT or --ctf DIR");
+                               "missing the output: --csv OUT, --jsonl OUT, --ccore OUT, --perfetto OUT "
+                               "or --ctf DIR");
     }
     if (!*o->out) {
         return cli_usage_error(&cli_cmd_export, "%s needs a file name ('-' for standard output)", o->writer->option);
     }
     return -1;
-}
-
-/* Record selection hook. The selection options (--event, --class, --where, --from, --to,
- * --limit) of the cli_select module plug in here: return 0 to leave a record out of the export.
- * Every record of the file is read either way, so that losses keep their file positions. */
-static int selected(const export_opts_t *o, evrec_reader_t *r, const evrec_record_t *rec)
-{
-    (void)o;
-    (void)r;
-    (void)rec;
-    return 1;
 }
 
 static int emit_loss(const export_writer_t *wr, void *w, const export_loss_t *l, const char *input)
@@ -189,13 +219,31 @@ static int run(int argc, char **argv)
         return rc;
     }
     if (o.ctf_dir) {
-        cli_export_ctf_options_t copt = {.clock = o.ropt, .reorder_window = o.reorder_window,
+        cli_export_ctf_options_t copt = {.clock = o.ropt,
+                                         .reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u,
                                          .quiet = o.progress == -1};
         return cli_export_ctf(o.path, o.ctf_dir, &copt);
+    }
+    if (o.perfetto_out) {
+#ifdef EVREC_WITH_PERFETTO
+        cli_perfetto_opts_t popt = {.clock = o.ropt, .select = &o.sel, .quiet = o.progress == -1,
+                                    .cmd = &cli_cmd_export,
+                                    .reorder = o.reorder_window >= 0 ? (uint32_t)o.reorder_window + 1u : 0u};
+        return cli_export_perfetto(o.path, o.perfetto_out, &popt);
+#else
+        cli_error("export --perfetto: this evrec was built without the Perfetto export (protobuf-c was "
+                  "missing: install protobuf-c-compiler and libprotobuf-c-dev and rebuild)");
+        return CLI_BAD_INPUT;
+#endif
     }
     evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
     if (!r) {
         return CLI_BAD_INPUT;
+    }
+    cli_select_t *sel = NULL;
+    if ((rc = cli_select_compile(&cli_cmd_export, &o.sel, r, &sel)) >= 0) {
+        evrec_reader_close(r);
+        return rc;
     }
     export_meta_t meta;
     meta.input = o.path;
@@ -211,6 +259,7 @@ static int run(int argc, char **argv)
 
     cli_output_t file;
     if (!cli_output_open(&file, o.out)) {
+        cli_select_free(sel);
         evrec_reader_close(r);
         return CLI_BAD_INPUT;
     }
@@ -220,6 +269,7 @@ static int run(int argc, char **argv)
     if (!w) {
         cli_output_abort(&file);
         free(out.p);
+        cli_select_free(sel);
         evrec_reader_close(r);
         return CLI_BAD_INPUT;
     }
@@ -234,8 +284,8 @@ static int run(int argc, char **argv)
         failed |= emit_loss(o.writer, w, &l, o.path) != 0;
     }
     evrec_record_t rec;
-    evrec_status st;
-    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+    evrec_status st = EVREC_E_END;
+    while (!cli_select_full(sel) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
         end.read++;
         if ((end.read & 0x3FFFu) == 0) {
             if (file.err) {
@@ -243,7 +293,12 @@ static int run(int argc, char **argv)
             }
             cli_progress_update(&prog, rec.offset, total);
         }
-        if (!selected(&o, r, &rec)) {
+        int v = cli_select_check(sel, &rec);
+        if (v == CLI_SEL_STOP) {
+            st = EVREC_E_END;
+            break;
+        }
+        if (v == CLI_SEL_NO) {
             continue;
         }
         if (o.writer->record(w, &rec) != 0) {
@@ -283,13 +338,14 @@ static int run(int argc, char **argv)
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_report_reader_error(o.path, r);
     }
+    cli_select_free(sel);
     evrec_reader_close(r);
     return result;
 }
 
 const cli_command_t cli_cmd_export = {
     "export",
-    "convert to CSV, JSON Lines or a bare CCore stream (EventView)",
+    "convert to Perfetto, CTF (babeltrace2), CSV, JSON Lines or a bare CCore stream",
     help,
     run,
 };

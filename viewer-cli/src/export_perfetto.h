@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file export_perfetto.h
+ * @brief Streaming writer of a Perfetto trace (perfetto.protos.Trace, the format of
+ * ui.perfetto.dev and trace_processor) from the records of an evrec reader.
+ *
+ * The output is a sequence of length-delimited TracePackets (Trace.packet is field 1: each packet
+ * is the byte 0x0A, its length as a varint, its bytes), so a file of concatenated packets is a
+ * valid Trace. One packet is built and written at a time: memory is bounded by the schema (event
+ * types, leaves, spans, counters) and by the lanes and open spans, never by the number of
+ * records. The mapping (tracks, slices, instants, counters, debug annotations, flows, losses) is
+ * described in viewer-cli/perfetto/README.md.
+ *
+ * Use: evrec_pf_open() on an opened reader, evrec_pf_record() for each record in file order,
+ * evrec_pf_finish() with the reader's sticky error, evrec_pf_close().
+ *
+ * **Context:** host tool; one writer is used by one thread. Distinct writers are independent.
+ */
+#ifndef EVREC_EXPORT_PERFETTO_H
+#define EVREC_EXPORT_PERFETTO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evrec/evrec_reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief What a writer produced (filled as it goes; final after evrec_pf_finish()). */
+typedef struct evrec_pf_stats {
+    uint64_t records;        /**< records given to evrec_pf_record() */
+    uint64_t instants;       /**< TYPE_INSTANT events made from records */
+    uint64_t begins;         /**< TYPE_SLICE_BEGIN events (span begins) */
+    uint64_t ends;           /**< TYPE_SLICE_END events (span ends) */
+    uint64_t counters;       /**< TYPE_COUNTER events (one per counter field of a record) */
+    uint64_t losses;         /**< instants on the "losses" track (drops, overwritten, damage) */
+    uint64_t open_at_end;    /**< spans begun and never ended (left open: "did not end") */
+    uint64_t unmatched_ends; /**< records matching a span end with no open span (made instants) */
+    uint64_t refused_begins; /**< span begins beyond the limits (open spans, slots per lane),
+                                  made instants with an annotation saying so */
+    uint64_t reordered;      /**< records written after a record that follows them in the file
+                                  (the reorder window put them in time order) */
+    uint64_t clamped;        /**< records whose time was raised to keep timestamps monotonic
+                                  (stamped earlier than a record already written) */
+    uint64_t max_clamp_ns;   /**< the largest such raise, ns */
+    uint32_t lanes;          /**< lanes (child tracks of the file's track) */
+    uint32_t tracks;         /**< TrackDescriptors written (all kinds) */
+    uint64_t packets;        /**< TracePackets written */
+    uint64_t bytes;          /**< bytes written */
+} evrec_pf_stats_t;
+
+/** Records held by default to put records of concurrent writers back in time order. */
+#define EVREC_PF_DEFAULT_REORDER 1024u
+/** Largest reorder window, records (each holds up to 256 bytes of record). */
+#define EVREC_PF_MAX_REORDER 1048576u
+
+/** @brief An opaque writer. */
+typedef struct evrec_pf_writer evrec_pf_writer_t;
+
+/**
+ * @brief Create a writer for the records of `r` and write the first packet (the file's track).
+ * @param[out] out the writer (free with evrec_pf_close()); NULL on failure.
+ * @param r an open reader (its meta-info, view and clock are read here and while writing); the
+ * caller keeps it open until evrec_pf_close() and keeps reading records from it.
+ * @param f the output stream, open for binary writing; not closed by the writer.
+ * @param trace_name the name of the file's track (e.g. the input's base name); copied.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL argument or a reader without meta-info.
+ * @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_IO writing failed.
+ * **Context:** thread.
+ */
+evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name);
+
+/**
+ * @brief Set the reorder window: records are held, up to `records` of them, and written earliest
+ * first (by restored time, then file order), so that a record stamped a little before its
+ * predecessor (concurrent writers: the stamp is taken before the slot is allocated) keeps its
+ * own time. A record stamped before one already written is written at that one's time instead
+ * (counted in `clamped`, the difference in its `ts_clamped_ns` argument). 0: no window, every
+ * step back is clamped. Default ::EVREC_PF_DEFAULT_REORDER. Memory: about 300 bytes per record.
+ * @retval EVREC_OK set. @retval EVREC_E_ARG NULL, above ::EVREC_PF_MAX_REORDER, or a record was
+ * already given. @retval EVREC_E_NOMEM allocation failed (the window is then 0).
+ * **Context:** thread; before the first evrec_pf_record().
+ */
+evrec_status evrec_pf_set_reorder(evrec_pf_writer_t *w, uint32_t records);
+
+/**
+ * @brief Convert one record (in file order) into packets: a slice begin or end for each span it
+ * opens or closes, else an instant; a counter event for each counter field; track descriptors
+ * and interned names the first time they are needed.
+ * Records pass through the reorder window (evrec_pf_set_reorder()): the packets of a record may
+ * be written by a later call or by evrec_pf_finish().
+ * @param rec a record just returned by the writer's reader (copied when held).
+ * @retval EVREC_OK written. @retval EVREC_E_ARG NULL argument. @retval EVREC_E_NOMEM allocation
+ * failed. @retval EVREC_E_IO writing failed (then every later call fails too).
+ * **Context:** thread.
+ */
+evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec);
+
+/**
+ * @brief Write the records still held in the reorder window, the losses known at the end (the reader's damage, records the header counts but
+ * the file lacks) and flush the stream.
+ * @param damage the reader's sticky error (evrec_reader_error()), or NULL when the stream ended
+ * intact (status EVREC_OK or EVREC_E_END counts as intact too).
+ * @retval EVREC_OK done. @retval EVREC_E_IO a write or the flush failed.
+ * **Context:** thread.
+ */
+evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *damage);
+
+/** @brief What the writer has produced so far. @return writer-owned, valid until close. */
+const evrec_pf_stats_t *evrec_pf_stats(const evrec_pf_writer_t *w);
+
+/** @brief Free a writer (not its stream, not its reader). NULL is ignored. **Context:** thread. */
+void evrec_pf_close(evrec_pf_writer_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_EXPORT_PERFETTO_H */
