@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cairo-svg.h>
@@ -36,6 +37,14 @@ static const char help[] =
     "  --height PX        picture height (default: by the number of lanes); lanes are scaled\n"
     "  --dark             dark background\n"
     "  --glyphs           draw only the table of the 16 marker glyphs (no FILE)\n"
+    "  --layout PATH      also write where things are drawn, as text (for tests and scripts):\n"
+    "                     `size W H`, `plot XA XB YTOP YBOT` (XA = window start, XB = its end),\n"
+    "                     `window FROM TO` (ns, or ticks without a clock), `gaps PRE POST` (px),\n"
+    "                     then `row lane|counter Y H SPANBARS LABEL` per row, top to bottom\n"
+    "  --layout PATH      also write where things are drawn, as text (for tests and scripts):\n"
+    "                     `size W H`, `plot XA XB YTOP YBOT` (XA = window start, XB = its end),\n"
+    "                     `window FROM TO` (ns, or ticks without a clock), `gaps PRE POST` (px),\n"
+    "                     then `row lane|counter Y H SPANBARS LABEL` per row, top to bottom\n"
     "  --tick-hz HZ       derive the clock from Tick records recorded at HZ\n"
     "  --time-freq HZ     timestamp frequency to use instead of the file's\n"
     "  -h, --help         this text\n"
@@ -58,7 +67,7 @@ typedef struct tl_opts {
 
 static int parse(int argc, char **argv, tl_opts_t *o)
 {
-    enum { OPT_WIDTH = 256, OPT_HEIGHT, OPT_DARK, OPT_GLYPHS };
+    enum { OPT_WIDTH = 256, OPT_HEIGHT, OPT_DARK, OPT_GLYPHS, OPT_LAYOUT };
     static const struct option longopts[] = {
         CLI_SELECT_LONGOPTS,
         {"output", required_argument, NULL, 'o'},
@@ -66,6 +75,7 @@ static int parse(int argc, char **argv, tl_opts_t *o)
         {"height", required_argument, NULL, OPT_HEIGHT},
         {"dark", no_argument, NULL, OPT_DARK},
         {"glyphs", no_argument, NULL, OPT_GLYPHS},
+        {"layout", required_argument, NULL, OPT_LAYOUT},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"help", no_argument, NULL, 'h'},
@@ -99,6 +109,7 @@ static int parse(int argc, char **argv, tl_opts_t *o)
             break;
         case OPT_DARK: o->out.dark = 1; break;
         case OPT_GLYPHS: o->glyphs = 1; break;
+        case OPT_LAYOUT: o->out.layout = optarg; break;
         default:
             if ((rc = cli_common_option(&cli_cmd_timeline, c, argv, &o->ropt)) >= 0) {
                 return rc;
@@ -146,6 +157,12 @@ static char *make_tmp(const char *out)
         cli_error("%s: cannot create a temporary file in its folder: %s", out, strerror(errno));
         free(tmp);
         return NULL;
+    }
+    /* the picture gets the permissions a new file would get (mkstemp makes it 0600) */
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um) != 0) {
+        /* not fatal: the picture is still written */
     }
     close(fd);
     return tmp;

@@ -214,6 +214,7 @@ typedef struct tl_out {
     const char *out;      /**< output path (.png or .svg) */
     int width, height;    /**< height 0 = by lanes */
     int dark;
+    const char *layout;   /**< optional: write the layout (plot columns, rows) as text here */
 } tl_out_t;
 /** Render the model to `tmp` (the format of o->out). 0 ok, else -1 with errno-like message printed. */
 int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg);

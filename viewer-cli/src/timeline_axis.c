@@ -305,8 +305,18 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     char a[48], b[48], d[48], line[512];
     uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 0;
     uint64_t step = tl_axis_step(span ? span : 1, 1000);
-    tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
-    tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
+    if (m->ns_known) {
+        /* absolute times in seconds, as precise as the window needs */
+        int dec = 0;
+        for (uint64_t q = 1000000000ull; q > step / 10 && dec < 9; q /= 10) {
+            dec++;
+        }
+        snprintf(a, sizeof a, "%.*f s", dec, (double)m->t_from / 1e9);
+        snprintf(b, sizeof b, "%.*f s", dec, (double)m->t_to / 1e9);
+    } else {
+        tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
+        tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
+    }
     tl_axis_format(d, sizeof d, span, step, m->ns_known);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);

@@ -193,6 +193,27 @@ static void draw_spans(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, dou
     }
 }
 
+/* Glyphs of the bins of pixel columns [p0, p1). */
+static void glyphs_at(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, int p0, int p1, double yc, double gs,
+                      int dark)
+{
+    for (int p = p0; p < p1; p++) {
+        uint32_t b0, b1;
+        px_bins(pm, p, &b0, &b1);
+        for (uint32_t b = b0; b < b1; b++) {
+            const tl_ibin_t *ib = &row->ib[b];
+            for (unsigned k = 0; k < ib->count && k < 2; k++) {
+                tl_color(cr, 0x8000u + ib->ev[k], dark, 1);
+                tl_glyph(cr, ib->mk[k], bin_x(pm, b) + k * gs * 0.5, yc, gs);
+            }
+        }
+    }
+}
+
+/* Instants: events are grouped into clusters (columns closer than a glyph's width). A cluster of
+ * at most 3 events is drawn as glyphs; a larger one narrower than 3 glyphs as a badge with its
+ * count; a wider one as a density band (a 1-px column per pixel, height ~ log count) with its
+ * count above when there is room. Never more than 3 glyphs per glyph width. */
 static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h,
                           int dark, uint64_t maxn)
 {
@@ -212,34 +233,57 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
     if (gs < 5) {
         gs = 5;
     }
-    int gw = (int)gs;
+    int gap = (int)(gs * 0.8);
     double yc = y + h / 2;
-    /* dense where a glyph's width holds more than 2 events */
-    int half = gw / 2;
     double lmax = log((double)(maxn > 2 ? maxn : 2) + 1);
-    int dense_run = -1;
-    uint64_t run_total = 0;
-    for (int p = 0; p <= n; p++) {
-        int dense = 0;
-        if (p < n && cnt[p]) {
-            uint64_t s = 0;
-            for (int q = p - half; q <= p + half; q++) {
-                if (q >= 0 && q < n) {
-                    s += cnt[q];
-                }
-            }
-            dense = s > 2;
+    int p = 0;
+    while (p < n) {
+        if (!cnt[p]) {
+            p++;
+            continue;
         }
-        if (dense) {
-            if (dense_run < 0) {
-                dense_run = p;
-                run_total = 0;
+        /* the cluster [c0, c1) */
+        int c0 = p, c1 = p + 1, last = p;
+        uint64_t total = cnt[p];
+        for (int q = p + 1; q < n && q - last <= gap; q++) {
+            if (cnt[q]) {
+                total += cnt[q];
+                last = q;
+                c1 = q + 1;
             }
-            run_total += cnt[p];
-            double hh = 3 + (h - 8) * log((double)cnt[p] + 1) / lmax;
+        }
+        p = c1;
+        if (total <= 3) {
+            glyphs_at(cr, pm, row, c0, c1, yc, gs, dark);
+            continue;
+        }
+        char t[32];
+        snprintf(t, sizeof t, "%llu", (unsigned long long)total);
+        cairo_set_font_size(cr, 10);
+        cairo_text_extents_t te;
+        cairo_text_extents(cr, t, &te);
+        double cx = pm->xa + (c0 + c1) / 2.0;
+        if (c1 - c0 < 3 * (int)gs) {
+            /* a small cluster: a badge with its count */
+            double bw = te.x_advance + 8, bh = 13;
+            bg(cr, dark);
+            cairo_rectangle(cr, cx - bw / 2, yc - bh / 2, bw, bh);
+            cairo_fill_preserve(cr);
+            fg(cr, dark, 0.85);
+            cairo_set_line_width(cr, 1);
+            cairo_stroke(cr);
+            cairo_move_to(cr, cx - te.x_advance / 2, yc + 3.5);
+            cairo_show_text(cr, t);
+            continue;
+        }
+        for (int q = c0; q < c1; q++) {
+            if (!cnt[q]) {
+                continue;
+            }
+            double hh = 3 + (h - 8) * log((double)cnt[q] + 1) / lmax;
             uint32_t b0, b1;
-            px_bins(pm, p, &b0, &b1);
-            unsigned ev = row->ib[b0].count ? row->ib[b0].ev[0] : 0;
+            px_bins(pm, q, &b0, &b1);
+            unsigned ev = 0;
             for (uint32_t b = b0; b < b1; b++) {
                 if (row->ib[b].count) {
                     ev = row->ib[b].ev[0];
@@ -247,35 +291,17 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
                 }
             }
             tl_color(cr, 0x8000u + ev, dark, 0.8);
-            cairo_rectangle(cr, pm->xa + p, yc - hh / 2, 1, hh);
+            cairo_rectangle(cr, pm->xa + q, yc - hh / 2, 1, hh);
             cairo_fill(cr);
-        } else if (dense_run >= 0) {
-            if (p - dense_run >= 70) {
-                char t[32];
-                snprintf(t, sizeof t, "%llu", (unsigned long long)run_total);
-                cairo_set_font_size(cr, 10);
-                cairo_text_extents_t te;
-                cairo_text_extents(cr, t, &te);
-                double tx = pm->xa + (dense_run + p) / 2.0 - te.width / 2;
-                bg(cr, dark);
-                cairo_rectangle(cr, tx - 2, y + 1, te.x_advance + 4, 11);
-                cairo_fill(cr);
-                fg(cr, dark, 0.9);
-                cairo_move_to(cr, tx, y + 10);
-                cairo_show_text(cr, t);
-            }
-            dense_run = -1;
         }
-        if (p < n && cnt[p] && !dense) {
-            uint32_t b0, b1;
-            px_bins(pm, p, &b0, &b1);
-            for (uint32_t b = b0; b < b1; b++) {
-                const tl_ibin_t *ib = &row->ib[b];
-                for (unsigned k = 0; k < ib->count && k < 2; k++) {
-                    tl_color(cr, 0x8000u + ib->ev[k], dark, 1);
-                    tl_glyph(cr, ib->mk[k], bin_x(pm, b) + k * gs * 0.5, yc, gs);
-                }
-            }
+        if (c1 - c0 >= 70) {
+            double tx = cx - te.width / 2;
+            bg(cr, dark);
+            cairo_rectangle(cr, tx - 2, y + 1, te.x_advance + 4, 11);
+            cairo_fill(cr);
+            fg(cr, dark, 0.9);
+            cairo_move_to(cr, tx, y + 10);
+            cairo_show_text(cr, t);
         }
     }
     free(cnt);
@@ -417,6 +443,17 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         }
     }
     tl_axis_draw(cr, m, pm.xa, pm.xb, ytop, yb, o->dark);
+    FILE *lay = NULL;
+    if (o->layout) {
+        lay = fopen(o->layout, "w");
+        if (!lay) {
+            cli_error("%s: cannot create the layout file", o->layout);
+        } else {
+            fprintf(lay, "size %d %d\nplot %.0f %.0f %.2f %.2f\nwindow %llu %llu\n", iw, ih, pm.xa, pm.xb, ytop, yb,
+                    (unsigned long long)m->t_from, (unsigned long long)m->t_to);
+            fprintf(lay, "gaps %.0f %.0f\n", pre, post);
+        }
+    }
     double y = ytop;
     unsigned counter_idx = 0;
     for (unsigned k = 0; k < m->nrows; k++) {
@@ -436,6 +473,10 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         cairo_set_font_size(cr, h < 14 ? h - 2 : 12);
         fg(cr, o->dark, 0.95);
         label(cr, row->label, x0 - 10, y + h / 2 + 4, x0 - MARGIN - 10);
+        if (lay) {
+            fprintf(lay, "row %s %.2f %.2f %u %s\n", row->kind == TL_ROW_COUNTER ? "counter" : "lane", y, h,
+                    row->nslots, row->label);
+        }
         cairo_save(cr);
         cairo_rectangle(cr, pm.xa - 7, y, pm.xb - pm.xa + 14, h);
         cairo_clip(cr);
@@ -447,6 +488,9 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         }
         cairo_restore(cr);
         y += h;
+    }
+    if (lay) {
+        fclose(lay);
     }
     /* gaps */
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
