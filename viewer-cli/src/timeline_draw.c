@@ -364,6 +364,94 @@ static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, u
 #undef VY
 }
 
+static void xml_attr(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+        }
+    }
+}
+
+/* Cairo draws text as glyph outlines: the SVG gets the lanes and the legend as text in a
+ * <metadata> element too (`tl:lane`, `tl:legend`), for search, accessibility and scripts. */
+static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *order, const char *path)
+{
+    FILE *f = fopen(tmp, "rb");
+    if (!f) {
+        return -1;
+    }
+    cli_buf_t b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        cli_buf_put(&b, chunk, n);
+    }
+    fclose(f);
+    cli_buf_putc(&b, 0);
+    char *svg = strstr(b.p, "<svg");
+    char *end = svg ? strchr(svg, '>') : NULL;
+    if (!end) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    fwrite(b.p, 1, (size_t)(end + 1 - b.p), f);
+    fputs("\n<title>evrec timeline: ", f);
+    xml_attr(f, path);
+    fputs("</title>\n<metadata><tl:timeline xmlns:tl=\"urn:evrec:timeline\" file=\"", f);
+    xml_attr(f, path);
+    fprintf(f, "\" from=\"%llu\" to=\"%llu\" unit=\"%s\" records=\"%llu\">\n", (unsigned long long)m->t_from,
+            (unsigned long long)m->t_to, m->ns_known ? "ns" : "ticks", (unsigned long long)m->records);
+    for (unsigned k = 0; k < m->nrows; k++) {
+        const tl_row_t *row = &m->rows[order[k]];
+        fprintf(f, "<tl:lane kind=\"%s\" label=\"", row->kind == TL_ROW_COUNTER ? "counter" : "lane");
+        xml_attr(f, row->label);
+        fprintf(f, "\" instants=\"%llu\" spans=\"%llu\"/>\n", (unsigned long long)row->instants,
+                (unsigned long long)row->spans);
+    }
+    for (uint32_t i = 0; m->view && i < m->view->span_count; i++) {
+        int used = 0;
+        for (unsigned r = 0; r < m->nrows; r++) {
+            for (unsigned s2 = 0; s2 < m->rows[r].nslots; s2++) {
+                used |= m->rows[r].slot_desc[s2] == i;
+            }
+        }
+        if (used) {
+            fputs("<tl:legend kind=\"span\" name=\"", f);
+            xml_attr(f, m->view->spans[i].name);
+            fputs("\"/>\n", f);
+        }
+    }
+    for (uint32_t id = 0; id < m->meta->event_count; id++) {
+        if (m->event_seen[id]) {
+            const char *en = evrec_reader_event_name(m->r, (uint16_t)id);
+            fputs("<tl:legend kind=\"event\" name=\"", f);
+            xml_attr(f, en ? en : "?");
+            fputs("\"/>\n", f);
+        }
+    }
+    for (unsigned mk = 0; mk < 16; mk++) {
+        if (m->marker_seen & (1u << mk)) {
+            fprintf(f, "<tl:legend kind=\"marker\" name=\"%s\"/>\n", evrec_marker_name((uint8_t)mk));
+        }
+    }
+    fputs("</tl:timeline></metadata>\n", f);
+    size_t rest = strlen(end + 1);
+    int ok = fwrite(end + 1, 1, rest, f) == rest;
+    ok = (fclose(f) == 0) && ok;
+    cli_buf_free(&b);
+    return ok ? 0 : -1;
+}
+
 int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
 {
     unsigned order[TL_MAX_ROWS];
@@ -521,6 +609,9 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         ok = cairo_surface_write_to_png(surf, tmp) == CAIRO_STATUS_SUCCESS;
     }
     cairo_surface_destroy(surf);
+    if (ok && is_svg) {
+        ok = svg_annotate(tmp, m, order, o->path) == 0;
+    }
     if (!ok) {
         cli_error("%s: writing the picture failed", o->out);
         return -1;
