@@ -57,6 +57,11 @@ void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, int ns_known
 {
     const char *un;
     uint64_t u = unit_of(step, &un, ns_known);
+    /* a larger unit while the numbers would have 5 digits or more: "5.1 ms", not "5100 us" */
+    while (ns_known && u < 1000000000u && t / u >= 10000) {
+        u *= 1000;
+        un = u == 1000 ? "us" : u == 1000000 ? "ms" : "s";
+    }
     int dec = 0;
     for (uint64_t q = u; q > step && dec < 9; q /= 10) {
         dec++;
@@ -79,8 +84,9 @@ void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double
     uint64_t step = tl_axis_step(span, x1 - x0);
     const char *un;
     uint64_t u = unit_of(step, &un, m->ns_known);
-    /* labels relative to the window's start when the absolute numbers would be long */
-    int rel = (double)m->t_from / (double)u >= 10000.0;
+    /* labels relative to the window's start when absolute ones would need over 6 digits */
+    int rel = (double)m->t_from / (double)step >= 1e6;
+    (void)u;
     uint64_t first = (m->t_from + step - 1) / step * step;
     if (rel) {
         first = m->t_from;
@@ -305,19 +311,8 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     char a[48], b[48], d[48], line[512];
     uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 0;
     uint64_t step = tl_axis_step(span ? span : 1, 1000);
-    if (m->ns_known) {
-        /* absolute times in seconds, as precise as the window needs */
-        int dec = 0;
-        for (uint64_t q = 1000000000ull; q > step / 10 && dec < 9; q /= 10) {
-            dec++;
-        }
-        snprintf(a, sizeof a, "%.*f s", dec, (double)m->t_from / 1e9);
-        snprintf(b, sizeof b, "%.*f s", dec, (double)m->t_to / 1e9);
-    } else {
-        tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
-        tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
-    }
-    tl_axis_format(d, sizeof d, span, step, m->ns_known);
+    tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
+    tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);
     text_color(cr, dark, 1);

@@ -211,7 +211,7 @@ static void glyphs_at(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, int 
 }
 
 /* Instants: events are grouped into clusters (columns closer than a glyph's width). A cluster of
- * at most 3 events is drawn as glyphs; a larger one narrower than 3 glyphs as a badge with its
+ * at most 3 events is drawn as glyphs; a larger one narrower than 2 glyphs as a badge with its
  * count; a wider one as a density band (a 1-px column per pixel, height ~ log count) with its
  * count above when there is room. Never more than 3 glyphs per glyph width. */
 static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h,
@@ -263,7 +263,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
         cairo_text_extents_t te;
         cairo_text_extents(cr, t, &te);
         double cx = pm->xa + (c0 + c1) / 2.0;
-        if (c1 - c0 < 3 * (int)gs) {
+        if (c1 - c0 < 2 * (int)gs) {
             /* a small cluster: a badge with its count */
             double bw = te.x_advance + 8, bh = 13;
             bg(cr, dark);
@@ -294,7 +294,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
             cairo_rectangle(cr, pm->xa + q, yc - hh / 2, 1, hh);
             cairo_fill(cr);
         }
-        if (c1 - c0 >= 70) {
+        if (c1 - c0 >= te.x_advance + 8) {
             double tx = cx - te.width / 2;
             bg(cr, dark);
             cairo_rectangle(cr, tx - 2, y + 1, te.x_advance + 4, 11);
