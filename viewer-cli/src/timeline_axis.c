@@ -313,6 +313,7 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     uint64_t step = tl_axis_step(span ? span : 1, 1000);
     tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
     tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
+    tl_axis_format(d, sizeof d, span, step, m->ns_known);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);
     text_color(cr, dark, 1);
