@@ -197,8 +197,9 @@ void tl_glyph_table(cairo_t *cr, double x0, double y0, double cell, int dark);
 /* ---- timeline_axis.c ---- */
 /** A tick step (1-2-5 x 10^k) for `span` time units over `px` pixels (about one per 110 px). */
 uint64_t tl_axis_step(uint64_t span, double px);
-/** Format time `t` (units of m: ns or ticks) with the unit chosen for `step`. */
-void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, int ns_known);
+/** Format time `t` (ns, or ticks when !ns_known) with the unit chosen for `step` and for `ref`,
+ * the largest value formatted alongside (ns: at most 3 digits before the point). */
+void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, uint64_t ref, int ns_known);
 /** Draw the axis under the plot: ticks, labels, grid lines over the plot. */
 void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double ytop, double ybot,
                   int dark);

@@ -53,12 +53,13 @@ static uint64_t unit_of(uint64_t step, const char **name, int ns_known)
     return 1000000000;
 }
 
-void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, int ns_known)
+void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, uint64_t ref, int ns_known)
 {
     const char *un;
     uint64_t u = unit_of(step, &un, ns_known);
-    /* a larger unit while the numbers would have 5 digits or more: "5.1 ms", not "5100 us" */
-    while (ns_known && u < 1000000000u && t / u >= 10000) {
+    /* a larger unit while `ref` (the largest number shown with this one) would have 4 digits or
+     * more before the point: "5.1 ms", not "5100 us"; one unit for all labels of an axis */
+    while (ns_known && u < 1000000000u && ref / u >= 1000) {
         u *= 1000;
         un = u == 1000 ? "us" : u == 1000000 ? "ms" : "s";
     }
@@ -108,10 +109,10 @@ void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double
         char lab[48];
         if (rel) {
             char tmp[40];
-            tl_axis_format(tmp, sizeof tmp, t - m->t_from, step, m->ns_known);
+            tl_axis_format(tmp, sizeof tmp, t - m->t_from, step, span, m->ns_known);
             snprintf(lab, sizeof lab, "+%s", tmp);
         } else {
-            tl_axis_format(lab, sizeof lab, t, step, m->ns_known);
+            tl_axis_format(lab, sizeof lab, t, step, m->t_to, m->ns_known);
         }
         cairo_text_extents_t te;
         cairo_text_extents(cr, lab, &te);
@@ -311,9 +312,9 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     char a[48], b[48], d[48], line[512];
     uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 0;
     uint64_t step = tl_axis_step(span ? span : 1, 1000);
-    tl_axis_format(a, sizeof a, m->t_from, step, m->ns_known);
-    tl_axis_format(b, sizeof b, m->t_to, step, m->ns_known);
-    tl_axis_format(d, sizeof d, span, step, m->ns_known);
+    tl_axis_format(a, sizeof a, m->t_from, step, m->t_to, m->ns_known);
+    tl_axis_format(b, sizeof b, m->t_to, step, m->t_to, m->ns_known);
+    tl_axis_format(d, sizeof d, span, step, span, m->ns_known);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 15);
     text_color(cr, dark, 1);
