@@ -11,7 +11,8 @@
  *   drops     `random` into a buffer too small: the header counts dropped events
  *   cyclic    `random` into a cyclic buffer: the oldest records are overwritten
  *   damaged   `random`, then one byte of a chunk in the middle of the file flipped (bad CRC)
- *   one       Start, one task switch-in, Stop */
+ *   one       Start, one task switch-in, Stop
+ *   dense     task_a switched in, then 100000 semaphore operations one tick apart, switched out */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,12 +152,12 @@ static uint32_t random_schedule(evrec_host_t *h, uint32_t t, int steps)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one OUT.evr [SEED]\n");
+        fprintf(stderr, "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one|dense OUT.evr [SEED]\n");
         return 2;
     }
     const char *mode = argv[1];
     rng_state = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 1u;
-    size_t size = 1u << 20;
+    size_t size = 4u << 20;
     int cyclic = strcmp(mode, "cyclic") == 0;
     if (strcmp(mode, "drops") == 0) {
         size = 16384;
@@ -189,6 +190,16 @@ int main(int argc, char **argv)
         at(1500);
         rtos_record_TaskSwitchIn(&host, task_a, rtos_RtosResume_Start);
         t_end = 2000;
+    } else if (strcmp(mode, "dense") == 0) {
+        at(1100);
+        rtos_record_TaskSwitchIn(&host, task_a, rtos_RtosResume_Start);
+        for (uint32_t i = 0; i < 100000; i++) {
+            at(1200 + i);
+            rtos_record_SemOp(&host, task_a, sem_rx, (uint8_t)(i & 1));
+        }
+        at(101300);
+        rtos_record_TaskSwitchOut(&host, task_a, rtos_RtosSuspend_Delay);
+        t_end = 101400;
     } else if (strcmp(mode, "random") == 0 || strcmp(mode, "drops") == 0 || cyclic ||
                strcmp(mode, "damaged") == 0) {
         t_end = random_schedule(&host, 1000, 4000) + 100;

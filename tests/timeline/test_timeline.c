@@ -231,6 +231,57 @@ Test(timeline, svg_is_xml_with_a_lane_per_track_and_the_legend)
                     ">/dev/null", TL_SVG_CHECK, svg), 0);
 }
 
+/* Count the drawing elements of an SVG (paths, rects, glyph uses). */
+static long svg_elements(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    long n = 0;
+    int c, state = 0;
+    while ((c = fgetc(f)) != EOF) {
+        state = c == '<' ? 1 : state == 1 && (c == 'p' || c == 'r' || c == 'u') ? 2 : 0;
+        n += state == 2;
+    }
+    fclose(f);
+    return n;
+}
+
+Test(timeline, dense_windows_are_aggregated_not_overplotted)
+{
+    char evr[128], svg[128], lay[128];
+    make_trace("dense", evr, sizeof evr);
+    snprintf(svg, sizeof svg, "%s/d.svg", dir);
+    snprintf(lay, sizeof lay, "%s/d.layout", dir);
+    cr_assert_eq(sh("'%s' timeline '%s' --width 800 --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, svg), 0);
+    /* 100002 records on task_a's lane: drawn as a density band, a few elements per pixel column
+     * at most, never one glyph per record */
+    cr_assert_eq(sh("grep -q 'label=\"task_a\" instants=\"100002\" spans=\"1\"' '%s'", svg), 0);
+    long n = svg_elements(svg);
+    cr_assert_lt(n, 4000, "%ld drawing elements for 100002 records", n);
+    /* the band: ink at the lane's centre across the middle of the window */
+    char png[128];
+    snprintf(png, sizeof png, "%s/d.png", dir);
+    cr_assert_eq(sh("'%s' timeline '%s' --width 800 --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    layout_t l = read_layout(lay);
+    img_t im = load_png(png);
+    const row_t *r = row_of(&l, "task_a");
+    int dark = 0;
+    for (int x = (int)l.xa + 50; x < (int)l.xb - 50; x += 10) {
+        unsigned c = px(&im, x, (int)(r->y + r->h / 2));
+        dark += (c & 0xFF) < 100 && ((c >> 8) & 0xFF) < 100;
+    }
+    cr_assert_gt(dark, ((int)(l.xb - l.xa) - 100) / 10 * 9 / 10, "no density band (%d)", dark);
+    cairo_surface_destroy(im.s);
+}
+
+Test(timeline, a_file_without_tracks_has_a_lane_per_class)
+{
+    char svg[128];
+    snprintf(svg, sizeof svg, "%s/c.svg", dir);
+    cr_assert_eq(sh("'%s' timeline '%s/ccore/ref.bin' -o '%s'", EVREC_CLI_PATH, EVREC_TEST_DATA, svg), 0);
+    cr_assert_eq(sh("python3 '%s' '%s' ObjEvent -- ObjEvent NestEvent Up Down Push >/dev/null", TL_SVG_CHECK, svg), 0);
+}
+
 Test(timeline, every_marker_glyph_is_drawn_and_distinct)
 {
     char png[128];

@@ -280,7 +280,8 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
             if (!cnt[q]) {
                 continue;
             }
-            double hh = 3 + (h - 8) * log((double)cnt[q] + 1) / lmax;
+            /* at most half the lane high: the span bars stay visible above and below */
+            double hh = 2 + (h * 0.5 - 2) * log((double)cnt[q] + 1) / lmax;
             uint32_t b0, b1;
             px_bins(pm, q, &b0, &b1);
             unsigned ev = 0;
