@@ -213,6 +213,15 @@ Test(timeline, rtos_lanes_and_bars_at_the_expected_columns)
     }
     cr_assert_gt(g, 0, "no glyph at the SemOp of 2100");
     cairo_surface_destroy(im.s);
+    /* --height and --width: the picture has that size, the rows are scaled to fit */
+    cr_assert_eq(sh("'%s' timeline '%s' --width 900 --height 600 --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    l = read_layout(lay);
+    im = load_png(png);
+    cr_assert_eq(im.w, 900);
+    cr_assert_eq(im.h, 600);
+    cr_assert_gt(l.rows[0].h, 30.0);
+    cr_assert_leq(l.ybot, 600.0);
+    cairo_surface_destroy(im.s);
 }
 
 Test(timeline, svg_is_xml_with_a_lane_per_track_and_the_legend)
