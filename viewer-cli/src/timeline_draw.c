@@ -343,8 +343,15 @@ static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, u
             cairo_line_to(cr, x, VY(last));
         }
         if (mn != mx) {
-            cairo_line_to(cr, x, VY(mn));
-            cairo_line_to(cr, x, VY(mx));
+            /* the range the value took within the column: a light bar under the line */
+            cairo_path_t *path = cairo_copy_path(cr);
+            cairo_new_path(cr);
+            tl_color(cr, idx + 2, dark, 0.35);
+            cairo_rectangle(cr, x - 0.5, VY(mx), 1, VY(mn) - VY(mx));
+            cairo_fill(cr);
+            tl_color(cr, idx + 2, dark, 1);
+            cairo_append_path(cr, path);
+            cairo_path_destroy(path);
         }
         cairo_line_to(cr, x, VY(lv));
         last = lv;
