@@ -26,8 +26,10 @@
 #define TL_MAX_ROWS 200u
 /** Size of the set of (span kind, key) pairs seen (power of 2). */
 #define TL_SEEN 4096u
-/** Most spans open at once (begins waiting for their end); the oldest is dropped beyond. */
+/** Most spans open at once (begins waiting for their end); a begin beyond is not drawn. */
 #define TL_MAX_OPEN 4096u
+/** Slots of the hash table of open spans (power of 2, twice TL_MAX_OPEN). */
+#define TL_OPEN_SLOTS 8192u
 
 /** Span bars per lane (span kinds beyond share the last). */
 #define TL_SLOTS 3u
@@ -103,12 +105,15 @@ typedef struct tl_open {
     uint64_t t0;
     uint16_t color;
     uint8_t slot;
+    uint8_t used;  /**< slot of the hash table in use */
 } tl_open_t;
 
 /** Per-span facts, computed once. */
 typedef struct tl_span {
     int by_key;          /**< colour by key value (the key is not the lane) */
     int exclusive;       /**< one open at a time (TaskRunning: one CPU) */
+    int excl_open;       /**< exclusive: a span is open, with key excl_key */
+    uint32_t excl_key;
     int has_track;       /**< lane from the begin event's `track_leaf` */
     uint32_t track_off;
     uint8_t track_w;
@@ -142,12 +147,12 @@ typedef struct tl_model {
     uint16_t marker_seen;      /**< bit per marker drawn */
     tl_row_t rows[TL_MAX_ROWS];
     unsigned nrows;
-    tl_open_t open[TL_MAX_OPEN];
+    tl_open_t open[TL_OPEN_SLOTS]; /**< open spans by (span kind, key): at most one each */
     unsigned nopen;
     uint64_t seen[4096];       /**< (span, key) pairs seen in the window (hash set) */
     unsigned nseen;
     int seen_full;
-    uint64_t open_dropped;     /**< open spans given up (table full) */
+    uint64_t open_dropped;     /**< begins not drawn (TL_MAX_OPEN spans were open) */
     uint64_t span_count;       /**< spans closed in the window */
     /* gaps */
     uint64_t dropped;          /**< header: events dropped after the Stop record */

@@ -11,7 +11,9 @@
  * span's `end` closes the latest open span of that kind with the same key; a span never closed
  * in the window is drawn to the window's end, one closed without its begin (opened before the
  * window) from the window's start -- only for the first span of its kind and key in the window,
- * and not when the same record closes a span of another kind. A begin whose key is already open closes the earlier one.
+ * and not when the same record closes a span of another kind. A begin whose key is already open
+ * closes the earlier one. Open spans are found by (kind, key) in a hash table of TL_MAX_OPEN;
+ * a begin beyond is not drawn (counted in the title).
  * TaskRunning (the RTOS catalogue) is exclusive: one task runs at a time, so a switch-in closes
  * the running task's span even when no switch-out was recorded. */
 #include <stdlib.h>
@@ -252,11 +254,74 @@ static unsigned slot_of(tl_model_t *m, int row, uint16_t desc)
     return TL_SLOTS - 1;
 }
 
+/* Open spans: a hash table by (span kind, key) with linear probing, so that a record finds its
+ * span in O(1) however many are open. A kind has at most one open span per key: a begin closes
+ * the earlier one. */
+static uint32_t open_hash(uint16_t desc, uint32_t key)
+{
+    uint64_t k = ((uint64_t)desc << 32 | key) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(k >> 40) & (TL_OPEN_SLOTS - 1);
+}
+
+static int open_find(const tl_model_t *m, uint16_t desc, uint32_t key)
+{
+    for (uint32_t h = open_hash(desc, key), n = 0; n < TL_OPEN_SLOTS && m->open[h].used;
+         h = (h + 1) & (TL_OPEN_SLOTS - 1), n++) {
+        if (m->open[h].desc == desc && m->open[h].key == key) {
+            return (int)h;
+        }
+    }
+    return -1;
+}
+
+static tl_open_t *open_insert(tl_model_t *m, uint16_t desc, uint32_t key)
+{
+    if (m->nopen >= TL_MAX_OPEN) {
+        return NULL;
+    }
+    uint32_t h = open_hash(desc, key);
+    while (m->open[h].used) {
+        h = (h + 1) & (TL_OPEN_SLOTS - 1);
+    }
+    tl_open_t *o = &m->open[h];
+    memset(o, 0, sizeof *o);
+    o->used = 1;
+    o->desc = desc;
+    o->key = key;
+    m->nopen++;
+    return o;
+}
+
+/* Remove slot i (backward-shift deletion keeps every probe chain whole). */
+static void open_remove(tl_model_t *m, uint32_t i)
+{
+    m->open[i].used = 0;
+    m->nopen--;
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & (TL_OPEN_SLOTS - 1);
+        if (!m->open[j].used) {
+            return;
+        }
+        uint32_t h = open_hash(m->open[j].desc, m->open[j].key);
+        int stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
+        if (!stays) {
+            m->open[i] = m->open[j];
+            m->open[j].used = 0;
+            i = j;
+        }
+    }
+}
+
 static void close_open(tl_model_t *m, unsigned i, uint64_t t)
 {
     tl_open_t *o = &m->open[i];
     cover(m, o->row, o->slot, o->t0, t, o->color);
-    m->open[i] = m->open[--m->nopen];
+    tl_span_t *s = &m->sp[o->desc];
+    if (s->exclusive && s->excl_open && s->excl_key == o->key) {
+        s->excl_open = 0;
+    }
+    open_remove(m, i);
 }
 
 /* Has (desc, key) had a span in the window? A bounded open-addressing set: when it is full every
@@ -299,13 +364,7 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             (d->end.match_leaf == EVREC_VIEW_NONE ||
              (field(rec, s->ematch_off, s->ematch_w, &x) && x == d->end.match_value)) &&
             (!s->ekey_w || field(rec, s->ekey_off, s->ekey_w, &key))) {
-            int found = -1;
-            for (unsigned k = m->nopen; k-- > 0;) {
-                if (m->open[k].desc == i && (!s->ekey_w || m->open[k].key == key)) {
-                    found = (int)k;
-                    break;
-                }
-            }
+            int found = open_find(m, (uint16_t)i, key);
             if (found >= 0) {
                 close_open(m, (unsigned)found, t);
                 closed = 1;
@@ -324,7 +383,7 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
     }
     for (uint32_t i = 0; i < v->span_count; i++) {
         const evrec_span_desc_t *d = &v->spans[i];
-        const tl_span_t *s = &m->sp[i];
+        tl_span_t *s = &m->sp[i];
         uint32_t x, key = 0;
         if (rec->id == d->begin.event_id &&
             (d->begin.match_leaf == EVREC_VIEW_NONE ||
@@ -333,10 +392,12 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
                 continue;
             }
             seen_key(m, (uint16_t)i, key, 1);
-            for (unsigned k = m->nopen; k-- > 0;) {
-                if (m->open[k].desc == i && (s->exclusive || !s->bkey_w || m->open[k].key == key)) {
-                    close_open(m, k, t);
-                }
+            int prev = open_find(m, (uint16_t)i, key);
+            if (prev >= 0) {
+                close_open(m, (unsigned)prev, t);
+            }
+            if (s->exclusive && s->excl_open && (prev = open_find(m, (uint16_t)i, s->excl_key)) >= 0) {
+                close_open(m, (unsigned)prev, t);
             }
             int row = lane;
             uint32_t tv;
@@ -346,14 +407,15 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             if (row < 0) {
                 continue;
             }
-            if (m->nopen == TL_MAX_OPEN) {
-                /* give up the oldest: drawn up to here */
-                close_open(m, 0, t);
-                m->open_dropped++;
+            tl_open_t *o = open_insert(m, (uint16_t)i, key);
+            if (!o) {
+                m->open_dropped++; /* too many open at once: this one is not drawn */
+                continue;
             }
-            tl_open_t *o = &m->open[m->nopen++];
-            o->desc = (uint16_t)i;
-            o->key = key;
+            if (s->exclusive) {
+                s->excl_open = 1;
+                s->excl_key = key;
+            }
             o->row = row;
             o->t0 = t;
             o->color = (uint16_t)(s->by_key ? 64 + key % 1024 : i);
@@ -455,7 +517,11 @@ void tl_agg_finish(tl_model_t *m)
     if (!m->to_fixed) {
         m->t_to = end;
     }
-    while (m->nopen) {
-        close_open(m, m->nopen - 1, end);
+    for (uint32_t i = 0; i < TL_OPEN_SLOTS; i++) {
+        if (m->open[i].used) {
+            cover(m, m->open[i].row, m->open[i].slot, m->open[i].t0, end, m->open[i].color);
+            m->open[i].used = 0;
+        }
     }
+    m->nopen = 0;
 }

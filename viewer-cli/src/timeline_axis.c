@@ -339,21 +339,29 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     /* second line: gaps and damage */
     char notes[700] = "";
     size_t k = 0;
+#define NOTE(...)                                                                                  \
+    do {                                                                                           \
+        if (k < sizeof notes) {                                                                    \
+            k += (size_t)snprintf(notes + k, sizeof notes - k, k ? "   " : "");                   \
+        }                                                                                          \
+        if (k < sizeof notes) {                                                                    \
+            k += (size_t)snprintf(notes + k, sizeof notes - k, __VA_ARGS__);                       \
+        }                                                                                          \
+    } while (0)
     if (m->overwritten && m->window_has_start) {
-        k += (size_t)snprintf(notes + k, sizeof notes - k, "%u records overwritten before the first (cyclic buffer)   ",
-                              (unsigned)m->overwritten);
+        NOTE("%u records overwritten before the first (cyclic buffer)", (unsigned)m->overwritten);
     }
-    if (m->dropped && k < sizeof notes) {
-        k += (size_t)snprintf(notes + k, sizeof notes - k, "%llu events dropped after %s (buffer full)   ",
-                              (unsigned long long)m->dropped, m->stop_seen ? "the Stop record" : "the last record");
+    if (m->dropped) {
+        NOTE("%llu events dropped after %s (buffer full)", (unsigned long long)m->dropped,
+             m->stop_seen ? "the Stop record" : "the last record");
     }
-    if (m->damaged && k < sizeof notes) {
-        k += (size_t)snprintf(notes + k, sizeof notes - k, "damaged: %s", m->damage_text);
+    if (m->damaged) {
+        NOTE("damaged: %s", m->damage_text);
     }
-    if (m->open_dropped && k < sizeof notes) {
-        snprintf(notes + k, sizeof notes - k, "   %llu spans left open (too many at once)",
-                 (unsigned long long)m->open_dropped);
+    if (m->open_dropped) {
+        NOTE("%llu spans not drawn (over %u open at once)", (unsigned long long)m->open_dropped, TL_MAX_OPEN);
     }
+#undef NOTE
     if (notes[0]) {
         cairo_set_source_rgb(cr, dark ? 1.0 : 0.75, dark ? 0.55 : 0.1, dark ? 0.45 : 0.05);
         cairo_move_to(cr, x0, y0 + 34);
