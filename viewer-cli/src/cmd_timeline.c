@@ -269,10 +269,7 @@ static int run(int argc, char **argv)
     }
     if (to->set && !to->is_index) {
         m->to_fixed = 1;
-        m->t_to = to->value;
-        if (m->from_fixed) {
-            m->started = 0; /* bins sized at the first record */
-        }
+        m->t_to = to->value; /* the bins are sized at the first record (tl_agg_add) */
     }
     m->window_has_start = !from->set || from->value == 0;
     evrec_record_t rec;

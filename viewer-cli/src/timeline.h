@@ -166,14 +166,31 @@ typedef struct tl_model {
 } tl_model_t;
 
 /* ---- timeline_lanes.c ---- */
-/** Prepare per-event facts (tracks, counters) of the reader's file. 0 ok, -1 out of memory. */
+/**
+ * @brief Compute the per-event facts of the reader's file (track leaf, lane group, counter leaves,
+ * counter split field) into m->ev and allocate m->event_seen (both freed by tl_agg_free()).
+ * @param m a model with `r`, `meta` and `view` set.
+ * @retval 0 done. @retval -1 out of memory.
+ * **Context:** one thread.
+ */
 int tl_lanes_prepare(tl_model_t *m);
-/** The row of (kind, group, value), created on first use (labelled); -1 when rows are full
- * and no "(other)" row can be made. */
+/**
+ * @brief The row of (kind, group, value), created on first use: labelled, given its sort class and
+ * `nbins` zeroed bins. When TL_MAX_ROWS - 1 rows exist, further values share one "(other lanes)"
+ * row.
+ * @param index the index of the record that asks (first appearance order).
+ * @return the row's index in m->rows, or -1 when its bins cannot be allocated.
+ * **Context:** one thread.
+ */
 int tl_lanes_row(tl_model_t *m, int kind, uint32_t group, uint32_t value, uint64_t index);
-/** Row order for drawing: fills order[0..nrows). */
+/**
+ * @brief The drawing order of the rows, top to bottom: interrupt lanes, track lanes by first
+ * appearance, the idle lane, class lanes, counter rows.
+ * @param[out] order m->nrows row indices (caller's array of at least TL_MAX_ROWS).
+ * **Context:** one thread (uses a static for qsort).
+ */
 void tl_lanes_order(const tl_model_t *m, unsigned *order);
-/** Read a big-endian unsigned of `w` bytes at `p`. */
+/** @brief Read a big-endian unsigned of `w` (1, 2 or 4) bytes at `p`. **Context:** pure. */
 static inline uint32_t tl_be(const uint8_t *p, unsigned w)
 {
     return w == 1 ? p[0] : w == 2 ? (uint32_t)(p[0] << 8 | p[1])
@@ -181,50 +198,95 @@ static inline uint32_t tl_be(const uint8_t *p, unsigned w)
 }
 
 /* ---- timeline_agg.c ---- */
-/** Set up the bins: `nbins` per row; window from/to (fixed when given). 0 ok. */
+/**
+ * @brief Prepare the pass: `nbins` bins per row (a power of two), bin width 1 time unit (sized at
+ * the first record when the window's end is fixed), the spans' leaves (m->sp, freed by
+ * tl_agg_free()). Call after tl_lanes_prepare().
+ * @retval 0 done. @retval -1 out of memory.
+ * **Context:** one thread.
+ */
 int tl_agg_init(tl_model_t *m, uint32_t nbins);
-/** Take one selected record. 0 ok, -1 out of memory. */
+/**
+ * @brief Take one selected record: its instant on its lane, the spans it opens or closes, its
+ * counter values. Time is rec->ns when the clock is known, else rec->t64 (ticks).
+ * @param[in] rec a record of m->r (read only during the call).
+ * @retval 0 done (also when a row could not be made: the record is then not drawn).
+ * **Context:** one thread. Constant time per record but for a doubling of the bins (rows x nbins).
+ */
 int tl_agg_add(tl_model_t *m, const evrec_record_t *rec);
-/** After the pass: close the open spans at the window's end. */
+/** @brief After the pass: fix the window's end (the last record unless --to), draw the spans
+ * still open up to it. **Context:** one thread. */
 void tl_agg_finish(tl_model_t *m);
-/** Free the bins. */
+/** @brief Free everything the model allocated (bins, per-event and per-span facts); not the model
+ * itself, not the reader. **Context:** one thread. */
 void tl_agg_free(tl_model_t *m);
 
 /* ---- timeline_glyphs.c ---- */
-/** Draw marker `mk`'s glyph centred at (x, y), `s` px high, in the current source color. */
+/**
+ * @brief Draw the glyph of marker `mk` (0..15, CCore EventMarker numbering; others as None)
+ * centred at (x, y), `s` px high and wide, filled with the current source colour and outlined
+ * with a thin halo of the opposite brightness. **Context:** one thread (the cairo context's).
+ */
 void tl_glyph(cairo_t *cr, unsigned mk, double x, double y, double s);
-/** Palette color `i` (cycled), light or dark theme. */
+/**
+ * @brief Set the source colour: `i` < 64 a span kind (Tableau 10, cycled), 64..0x7FFF a key
+ * value (i - 64, cycled over 10 colours), >= 0x8000 an event type's glyph colour (i - 0x8000;
+ * lighter in the dark theme). @param alpha 0..1. **Context:** one thread.
+ */
 void tl_color(cairo_t *cr, unsigned i, int dark, double alpha);
-/** Draw the glyph table (16 cells, 4 x 4, each `cell` px square, name below): the legend
- * picture of TIMELINE.md and of the tests. */
+/**
+ * @brief Draw the table of the 16 marker glyphs, 4 x 4 cells of `cell` px from (x0, y0), each
+ * with "N Name" under its glyph (the picture of TIMELINE.md and of the tests). **Context:** one thread.
+ */
 void tl_glyph_table(cairo_t *cr, double x0, double y0, double cell, int dark);
 
 /* ---- timeline_axis.c ---- */
-/** A tick step (1-2-5 x 10^k) for `span` time units over `px` pixels (about one per 110 px). */
+/** @brief The tick step, 1, 2 or 5 x 10^k time units, for `span` units over `px` pixels (about
+ * one tick per 110 px); at least 1. **Context:** pure. */
 uint64_t tl_axis_step(uint64_t span, double px);
-/** Format time `t` (ns, or ticks when !ns_known) with the unit chosen for `step` and for `ref`,
- * the largest value formatted alongside (ns: at most 3 digits before the point). */
+/**
+ * @brief Format time `t` (ns, or ticks when !ns_known) as "503.9 ms": the unit is chosen for
+ * `step`, then made larger while `ref` (the largest value formatted alongside) would have 4 or
+ * more digits before the point; decimals as `step` needs. @param[out] buf `n` bytes, NUL-terminated.
+ * **Context:** pure.
+ */
 void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, uint64_t ref, int ns_known);
-/** Draw the axis under the plot: ticks, labels, grid lines over the plot. */
+/** @brief Draw the time axis at `ybot` under the plot [x0, x1] (m->t_from at x0, m->t_to at x1):
+ * grid lines from `ytop`, ticks, labels that do not overlap. **Context:** one thread. */
 void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double ytop, double ybot,
                   int dark);
-/** Height of the legend block for width `w` (layout pass) or draw it (draw = 1). */
+/**
+ * @brief The legend (spans seen, event types seen with their glyph colour, markers seen, density
+ * and gap keys), flowed into width `w` from (x0, y0).
+ * @param draw 0: only measure; 1: draw. @return its height, px. **Context:** one thread.
+ */
 double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double w, int draw, int dark);
-/** Draw the title (file name, window, counts). */
+/** @brief Draw the title at (x0, y0): file name (last component of `path`), window, counts; a
+ * second line in red with the gaps (overwritten, dropped, damage, spans not drawn). **Context:** one thread. */
 void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, double y0, int dark);
 
 /* ---- timeline_draw.c ---- */
 /** Output options. */
 typedef struct tl_out {
     const char *path;     /**< input file (title) */
-    const char *out;      /**< output path (.png or .svg) */
-    int width, height;    /**< height 0 = by lanes */
-    int dark;
+    const char *out;      /**< output path (.png or .svg), for messages */
+    int width, height;    /**< px; height 0 = by the number of rows */
+    int dark;             /**< dark background */
     const char *layout;   /**< optional: write the layout (plot columns, rows) as text here */
 } tl_out_t;
-/** Render the model to `tmp` (the format of o->out). 0 ok, else -1 with errno-like message printed. */
+/**
+ * @brief Render the model (after tl_agg_finish()) into the file `tmp`: a PNG image surface, or an
+ * SVG surface followed by the lanes-and-legend metadata. Writes o->layout when given.
+ * @retval 0 written. @retval -1 cairo or the file failed (the message is printed; `tmp` is left
+ * for the caller to remove).
+ * **Context:** one thread.
+ */
 int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg);
-/** Plot area's left edge for a picture `width` px wide (labels gutter), used by tests' docs. */
+/** @brief The plot's left edge, px: the margin plus the widest row label (at most 220 px).
+ * **Context:** one thread. */
 double tl_gutter(cairo_t *cr, const tl_model_t *m);
+/** @brief Fill the rectangle with the hatch of a gap (diagonal lines on a light tint).
+ * **Context:** one thread. */
+void tl_hatch(cairo_t *cr, double x, double y, double w, double h, int dark);
 
 #endif /* EVREC_TIMELINE_H */

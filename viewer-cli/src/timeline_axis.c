@@ -180,8 +180,6 @@ static double item_width(cairo_t *cr, const char *s)
     return 22 + te.x_advance + 14;
 }
 
-void tl_hatch(cairo_t *cr, double x, double y, double w, double h, int dark);
-
 double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double w, int draw, int dark)
 {
     flow_t f = {cr, x0, x0, y0, w, 18, draw, dark};
