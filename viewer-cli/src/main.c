@@ -22,6 +22,7 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_schema,
     &cli_cmd_check,
     &cli_cmd_export,
+    &cli_cmd_timeline,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec timeline FILE -o OUT.png|OUT.svg`: a picture of a recording over time, a lane per
+ * task/thread/ISR (track value) with span bars and marker glyphs, counters as step plots, gaps
+ * hatched. The options and the reading loop; the rest is in timeline_*.c (see timeline.h) and
+ * viewer-cli/TIMELINE.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cairo-svg.h>
+
+#include "cli.h"
+#include "cli_select.h"
+#include "timeline.h"
+
+static const char help[] =
+    "usage: evrec timeline [selection] [--width PX] [--height PX] [--dark] -o OUT.png|OUT.svg FILE\n"
+    "       evrec timeline --glyphs [--dark] -o OUT.png|OUT.svg\n"
+    "\n"
+    "Draw the recording over time: a lane per track value (task, thread, ISR: interrupt lanes\n"
+    "first, the idle task last), or per event class when the file declares no tracks; spans as\n"
+    "bars (coloured by span kind, or by key such as a frame number), every other record as the\n"
+    "glyph of its marker (viewer-cli/TIMELINE.md), counters as step plots in rows of their own,\n"
+    "dropped, overwritten and damaged parts as hatched gaps. Where events are closer than a glyph\n"
+    "a density band shows them (height ~ log of the count per pixel). One pass over the window:\n"
+    "memory depends on lanes x width, not on the number of records.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output PATH  the picture; PNG or SVG by the extension. Written to a temporary file\n"
+    "                     in the same folder, then renamed over PATH\n"
+    "  --width PX         picture width (default 1600, 400..20000)\n"
+    "  --height PX        picture height (default: by the number of lanes); lanes are scaled\n"
+    "  --dark             dark background\n"
+    "  --glyphs           draw only the table of the 16 marker glyphs (no FILE)\n"
+    "  --layout PATH      also write where things are drawn, as text (for tests and scripts):\n"
+    "                     `size W H`, `plot XA XB YTOP YBOT` (XA = window start, XB = its end),\n"
+    "                     `window FROM TO` (ns, or ticks without a clock), `gaps PRE POST` (px),\n"
+    "                     then `row lane|counter Y H SPANBARS LABEL` per row, top to bottom\n"
+    "  --tick-hz HZ       derive the clock from Tick records recorded at HZ\n"
+    "  --time-freq HZ     timestamp frequency to use instead of the file's\n"
+    "  -h, --help         this text\n"
+    "\n" CLI_SELECT_HELP
+    "\n"
+    "Examples:\n"
+    "  evrec timeline demo.evr -o demo.png\n"
+    "  evrec timeline demo.evr --from 500ms --to 520ms -o window.svg\n"
+    "  evrec timeline rtos.evr --class TaskSwitchIn,IsrEnter --dark -o sched.png\n"
+    "\n"
+    "Exit status: 0 ok, 1 damaged or unreadable input (the picture is still written, with the\n"
+    "damaged part hatched) or the picture could not be written, 2 bad usage.\n";
+
+typedef struct tl_opts {
+    evrec_reader_options_t ropt;
+    cli_select_spec_t sel;
+    tl_out_t out;
+    int glyphs;
+} tl_opts_t;
+
+static int parse(int argc, char **argv, tl_opts_t *o)
+{
+    enum { OPT_WIDTH = 256, OPT_HEIGHT, OPT_DARK, OPT_GLYPHS, OPT_LAYOUT };
+    static const struct option longopts[] = {
+        CLI_SELECT_LONGOPTS,
+        {"output", required_argument, NULL, 'o'},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"height", required_argument, NULL, OPT_HEIGHT},
+        {"dark", no_argument, NULL, OPT_DARK},
+        {"glyphs", no_argument, NULL, OPT_GLYPHS},
+        {"layout", required_argument, NULL, OPT_LAYOUT},
+        {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
+        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->out.width = 1600;
+    cli_getopt_begin();
+    int c, rc;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
+        if ((rc = cli_select_option(&cli_cmd_timeline, &o->sel, c, optarg)) != -2) {
+            if (rc >= 0) {
+                return rc;
+            }
+            continue;
+        }
+        switch (c) {
+        case 'o': o->out.out = optarg; break;
+        case OPT_WIDTH:
+            if (!cli_parse_u64(optarg, 20000, &v) || v < 400) {
+                return cli_usage_error(&cli_cmd_timeline, "--width: expected 400..20000 pixels, got '%s'", optarg);
+            }
+            o->out.width = (int)v;
+            break;
+        case OPT_HEIGHT:
+            if (!cli_parse_u64(optarg, 20000, &v) || v < 150) {
+                return cli_usage_error(&cli_cmd_timeline, "--height: expected 150..20000 pixels, got '%s'", optarg);
+            }
+            o->out.height = (int)v;
+            break;
+        case OPT_DARK: o->out.dark = 1; break;
+        case OPT_GLYPHS: o->glyphs = 1; break;
+        case OPT_LAYOUT: o->out.layout = optarg; break;
+        default:
+            if ((rc = cli_common_option(&cli_cmd_timeline, c, argv, &o->ropt)) >= 0) {
+                return rc;
+            }
+        }
+    }
+    if (!o->out.out) {
+        return cli_usage_error(&cli_cmd_timeline, "missing -o OUT.png or -o OUT.svg");
+    }
+    if (o->glyphs) {
+        if (optind != argc) {
+            return cli_usage_error(&cli_cmd_timeline, "--glyphs takes no FILE");
+        }
+        return -1;
+    }
+    return cli_one_operand(&cli_cmd_timeline, argc, argv, "FILE", &o->out.path);
+}
+
+/* 1 = svg, 0 = png, -1 = neither. */
+static int out_kind(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && strcasecmp(path + n - 4, ".svg") == 0) {
+        return 1;
+    }
+    if (n > 4 && strcasecmp(path + n - 4, ".png") == 0) {
+        return 0;
+    }
+    return -1;
+}
+
+/* A temporary file next to `out` (created empty, so that no other path is touched). */
+static char *make_tmp(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    size_t dir = slash ? (size_t)(slash - out) + 1 : 0;
+    size_t n = dir + 40;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        return NULL;
+    }
+    snprintf(tmp, n, "%.*s.evrec-timeline-XXXXXX", (int)dir, out);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_error("%s: cannot create a temporary file in its folder: %s", out, strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    /* the picture gets the permissions a new file would get (mkstemp makes it 0600) */
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um) != 0) {
+        /* not fatal: the picture is still written */
+    }
+    close(fd);
+    return tmp;
+}
+
+static int finish_file(const char *tmp, const char *out, int ok)
+{
+    if (ok && rename(tmp, out) != 0) {
+        cli_error("%s: cannot rename %s over it: %s", out, tmp, strerror(errno));
+        ok = 0;
+    }
+    if (!ok) {
+        unlink(tmp);
+    }
+    return ok;
+}
+
+static int glyph_table(const tl_opts_t *o, int is_svg)
+{
+    char *tmp = make_tmp(o->out.out);
+    if (!tmp) {
+        return CLI_BAD_INPUT;
+    }
+    double cell = 96;
+    int w = (int)(4 * cell), h = (int)(4 * cell);
+    cairo_surface_t *s = is_svg ? cairo_svg_surface_create(tmp, w, h)
+                                : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(s);
+    if (o->out.dark) {
+        cairo_set_source_rgb(cr, 0.11, 0.12, 0.14);
+    } else {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+    }
+    cairo_paint(cr);
+    tl_glyph_table(cr, 0, 0, cell, o->out.dark);
+    cairo_destroy(cr);
+    int ok;
+    if (is_svg) {
+        cairo_surface_finish(s);
+        ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS;
+    } else {
+        ok = cairo_surface_write_to_png(s, tmp) == CAIRO_STATUS_SUCCESS;
+    }
+    cairo_surface_destroy(s);
+    if (!ok) {
+        cli_error("%s: writing the picture failed", o->out.out);
+    }
+    ok = finish_file(tmp, o->out.out, ok);
+    free(tmp);
+    return ok ? CLI_OK : CLI_BAD_INPUT;
+}
+
+static uint32_t bins_for(int width)
+{
+    uint32_t n = 4096;
+    while (n < 4u * (uint32_t)width) {
+        n *= 2;
+    }
+    return n;
+}
+
+static int run(int argc, char **argv)
+{
+    tl_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    int is_svg = out_kind(o.out.out);
+    if (is_svg < 0) {
+        return cli_usage_error(&cli_cmd_timeline, "-o %s: the name must end in .png or .svg", o.out.out);
+    }
+    if (o.glyphs) {
+        return glyph_table(&o, is_svg);
+    }
+    evrec_reader_t *r = cli_open_reader(o.out.path, &o.ropt);
+    if (!r) {
+        return CLI_BAD_INPUT;
+    }
+    tl_model_t *m = calloc(1, sizeof *m);
+    if (!m) {
+        cli_error("out of memory");
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    m->r = r;
+    m->meta = evrec_reader_meta(r);
+    m->view = evrec_reader_view(r);
+    m->ns_known = evrec_reader_time_freq(r, NULL) != 0;
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    m->dropped = fi->dropped;
+    m->overwritten = fi->overwritten;
+    cli_select_t *sel = NULL;
+    int result = CLI_OK;
+    if ((rc = cli_select_compile(&cli_cmd_timeline, &o.sel, r, &sel)) >= 0) {
+        result = rc;
+        goto out;
+    }
+    if (tl_lanes_prepare(m) != 0 || tl_agg_init(m, bins_for(o.out.width)) != 0) {
+        cli_error("out of memory");
+        result = CLI_BAD_INPUT;
+        goto out;
+    }
+    const cli_bound_t *from = &o.sel.from, *to = &o.sel.to;
+    if (from->set && !from->is_index) {
+        m->from_fixed = 1;
+        m->t_from = from->value;
+    }
+    if (to->set && !to->is_index) {
+        m->to_fixed = 1;
+        m->t_to = to->value; /* the bins are sized at the first record (tl_agg_add) */
+    }
+    m->window_has_start = !from->set || from->value == 0;
+    evrec_record_t rec;
+    evrec_status st = EVREC_OK;
+    int stopped = 0;
+    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+        int v = cli_select_check(sel, &rec);
+        if (v == CLI_SEL_YES) {
+            if (tl_agg_add(m, &rec) != 0) {
+                cli_error("out of memory");
+                result = CLI_BAD_INPUT;
+                goto out;
+            }
+        } else if (v == CLI_SEL_STOP) {
+            stopped = 1;
+            break;
+        }
+    }
+    if (cli_select_full(sel)) {
+        stopped = 1;
+    }
+    m->window_has_end = !stopped && !(to->set && !to->is_index && st == EVREC_OK);
+    if (st != EVREC_OK && st != EVREC_E_END) {
+        const evrec_reader_error_t *e = evrec_reader_error(r);
+        m->damaged = 1;
+        snprintf(m->damage_text, sizeof m->damage_text, "offset %llu: %s", (unsigned long long)e->offset,
+                 e->message);
+        cli_report_reader_error(o.out.path, r);
+        result = CLI_BAD_INPUT;
+    }
+    if (!m->started) {
+        /* nothing selected: an empty window from --from (or 0) */
+        m->t_to = m->to_fixed ? m->t_to : m->t_from;
+        m->bw = 1;
+    }
+    tl_agg_finish(m);
+    if (m->t_to <= m->t_from) {
+        /* one instant (or none): a window of 1 us around it */
+        uint64_t pad = m->ns_known ? 500 : 5;
+        m->t_from = m->t_from > pad ? m->t_from - pad : 0;
+        m->t_to = m->t_from + 2 * pad;
+    }
+    char *tmp = make_tmp(o.out.out);
+    if (!tmp) {
+        result = CLI_BAD_INPUT;
+        goto out;
+    }
+    int ok = tl_draw(m, &o.out, tmp, is_svg) == 0;
+    ok = finish_file(tmp, o.out.out, ok);
+    free(tmp);
+    if (!ok) {
+        result = CLI_BAD_INPUT;
+    }
+out:
+    cli_select_free(sel);
+    tl_agg_free(m);
+    free(m);
+    evrec_reader_close(r);
+    return result;
+}
+
+const cli_command_t cli_cmd_timeline = {
+    "timeline",
+    "picture (PNG/SVG) of lanes of tasks, threads and ISRs over time: spans, markers, counters",
+    help,
+    run,
+};

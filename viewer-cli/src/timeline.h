@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file timeline.h
+ * @brief `evrec timeline`: the internal model shared by its files.
+ *
+ * - timeline_lanes.c: the rows of the picture (a lane per track value, per class without a VIEW,
+ *   counter rows), their labels and their order;
+ * - timeline_agg.c: one streaming pass over the selected records into per-row time bins (spans
+ *   paired into coverage, instants counted with their first markers, counter min/max/last), the
+ *   bins doubling in width when the window has no given end; memory is rows x bins;
+ * - timeline_glyphs.c: the 16 marker glyphs (None and the 15 CCore markers) and the palette;
+ * - timeline_axis.c: the time axis (units, 1-2-5 ticks), the title and the legend;
+ * - timeline_draw.c: the picture (cairo, PNG or SVG).
+ *
+ * **Context:** host tool, one thread.
+ */
+#ifndef EVREC_TIMELINE_H
+#define EVREC_TIMELINE_H
+
+#include <cairo.h>
+#include <stdint.h>
+
+#include "evrec/evrec_reader.h"
+
+/** Most rows a picture has; values beyond go to one "(other)" lane per group. */
+#define TL_MAX_ROWS 200u
+/** Size of the set of (span kind, key) pairs seen (power of 2). */
+#define TL_SEEN 4096u
+/** Most spans open at once (begins waiting for their end); a begin beyond is not drawn. */
+#define TL_MAX_OPEN 4096u
+/** Slots of the hash table of open spans (power of 2, twice TL_MAX_OPEN). */
+#define TL_OPEN_SLOTS 8192u
+
+/** Span bars per lane (span kinds beyond share the last). */
+#define TL_SLOTS 3u
+
+/** Kinds of rows. */
+enum { TL_ROW_LANE = 0, TL_ROW_COUNTER = 1 };
+
+/** Instant aggregate of one bin of one lane. */
+typedef struct tl_ibin {
+    uint32_t count;   /**< records in the bin */
+    uint16_t ev[2];   /**< event ids of the first two */
+    uint8_t mk[2];    /**< their markers */
+    uint8_t pad[2];
+} tl_ibin_t;
+
+/** Span coverage of one bin of one lane. */
+typedef struct tl_sbin {
+    float cov;        /**< fraction of the bin covered by spans (sum over spans, may exceed 1) */
+    uint16_t color;   /**< palette index of the span that covers it most (TL_NO_COLOR: none) */
+    uint16_t edges;   /**< span starts in the bin (saturating) */
+} tl_sbin_t;
+#define TL_NO_COLOR 0xFFFFu
+
+/** Counter values of one bin. */
+typedef struct tl_cbin {
+    uint32_t min, max, last;
+    uint32_t has; /**< 1 when a value fell in the bin */
+} tl_cbin_t;
+
+/** One row of the picture. */
+typedef struct tl_row {
+    int kind;             /**< TL_ROW_LANE or TL_ROW_COUNTER */
+    uint32_t group;       /**< lane group: see timeline_lanes.c */
+    uint32_t value;       /**< track value (lanes) or split value (counters) */
+    uint64_t first_index; /**< index of the first record seen on it (order by appearance) */
+    char label[96];
+    int order_class;      /**< sort class: 0 ISR, 1 tracks, 2 idle, 3 classes, 4 counters */
+    uint64_t instants, spans; /**< totals drawn */
+    uint32_t cmin, cmax;  /**< counter range seen */
+    uint32_t counter_in;  /**< counter row: value before the window's first bin (has_in) */
+    int has_in;
+    tl_ibin_t *ib;        /**< lane bins (nbins) */
+    tl_sbin_t *sb;        /**< span bins: TL_SLOTS x nbins (slot-major) */
+    tl_cbin_t *cb;        /**< counter bins */
+    unsigned nslots;      /**< span kinds on this lane, each in its own bar (slot) */
+    uint16_t slot_desc[TL_SLOTS]; /**< span desc of each slot (the last is shared beyond) */
+} tl_row_t;
+
+/** Per-event facts, computed once. */
+typedef struct tl_event {
+    uint16_t track_leaf;       /**< EVREC_VIEW_NONE: class lane */
+    uint32_t track_off;        /**< packed offset, width of the track leaf */
+    uint8_t track_w;
+    uint32_t group;            /**< lane group of the event's records */
+    uint16_t class_id;
+    int is_control;
+    /* counters in this event (at most 4) */
+    unsigned ncounters;
+    uint16_t counter_desc[4];
+    uint32_t counter_off[4];
+    uint8_t counter_w[4];
+    int has_split;             /**< counter rows split by a plain enum field */
+    uint32_t split_off;
+    uint8_t split_w;
+    uint16_t split_enum;
+} tl_event_t;
+
+/** An open span. */
+typedef struct tl_open {
+    uint16_t desc;
+    uint32_t key;
+    int row;
+    uint64_t t0;
+    uint16_t color;
+    uint8_t slot;
+    uint8_t used;  /**< slot of the hash table in use */
+} tl_open_t;
+
+/** Per-span facts, computed once. */
+typedef struct tl_span {
+    int by_key;          /**< colour by key value (the key is not the lane) */
+    int exclusive;       /**< one open at a time (TaskRunning: one CPU) */
+    int excl_open;       /**< exclusive: a span is open, with key excl_key */
+    uint32_t excl_key;
+    int has_track;       /**< lane from the begin event's `track_leaf` */
+    uint32_t track_off;
+    uint8_t track_w;
+    uint32_t track_group;
+    uint32_t bkey_off, ekey_off, bmatch_off, ematch_off;
+    uint8_t bkey_w, ekey_w, bmatch_w, ematch_w; /**< 0: none */
+} tl_span_t;
+
+/** Everything the pass gathers. */
+typedef struct tl_model {
+    evrec_reader_t *r;
+    const evrec_meta_t *meta;
+    const evrec_view_t *view;  /**< NULL: class lanes, instants only */
+    tl_event_t *ev;            /**< meta->event_count entries */
+    tl_span_t *sp;             /**< view->span_count entries */
+    /* time: ns when the clock is known, else ticks */
+    int ns_known;
+    uint64_t t_from;           /**< window start (time units) */
+    uint64_t t_to;             /**< window end; grows with the records when open */
+    int to_fixed;              /**< --to given as a time */
+    int from_fixed;
+    int started;               /**< t_from known */
+    uint64_t bw;               /**< bin width, time units (>= 1) */
+    uint64_t bin_from;         /**< time of bin 0's start (t_from during the pass) */
+    uint32_t nbins;
+    uint64_t last_t;           /**< time of the last selected record */
+    uint64_t first_t;
+    uint64_t records;          /**< selected records */
+    uint64_t per_event_any;    /**< event types seen (bitmap below) */
+    uint8_t *event_seen;       /**< per event id: 1 seen in the window */
+    uint16_t marker_seen;      /**< bit per marker drawn */
+    tl_row_t rows[TL_MAX_ROWS];
+    unsigned nrows;
+    tl_open_t open[TL_OPEN_SLOTS]; /**< open spans by (span kind, key): at most one each */
+    unsigned nopen;
+    uint64_t seen[4096];       /**< (span, key) pairs seen in the window (hash set) */
+    unsigned nseen;
+    int seen_full;
+    uint64_t open_dropped;     /**< begins not drawn (TL_MAX_OPEN spans were open) */
+    uint64_t span_count;       /**< spans closed in the window */
+    /* gaps */
+    uint64_t dropped;          /**< header: events dropped after the Stop record */
+    uint32_t overwritten;      /**< header: cyclic records overwritten before the first record */
+    int damaged;               /**< the reader stopped on damage */
+    char damage_text[400];
+    int window_has_start;      /**< the window begins at the file's first record */
+    int window_has_end;        /**< the window reaches the file's last record */
+    uint64_t stop_t;           /**< time of the Stop record (drops follow it) */
+    int stop_seen;
+} tl_model_t;
+
+/* ---- timeline_lanes.c ---- */
+/**
+ * @brief Compute the per-event facts of the reader's file (track leaf, lane group, counter leaves,
+ * counter split field) into m->ev and allocate m->event_seen (both freed by tl_agg_free()).
+ * @param m a model with `r`, `meta` and `view` set.
+ * @retval 0 done. @retval -1 out of memory.
+ * **Context:** one thread.
+ */
+int tl_lanes_prepare(tl_model_t *m);
+/**
+ * @brief The row of (kind, group, value), created on first use: labelled, given its sort class and
+ * `nbins` zeroed bins. When TL_MAX_ROWS - 1 rows exist, further values share one "(other lanes)"
+ * row.
+ * @param index the index of the record that asks (first appearance order).
+ * @return the row's index in m->rows, or -1 when its bins cannot be allocated.
+ * **Context:** one thread.
+ */
+int tl_lanes_row(tl_model_t *m, int kind, uint32_t group, uint32_t value, uint64_t index);
+/**
+ * @brief The drawing order of the rows, top to bottom: interrupt lanes, track lanes by first
+ * appearance, the idle lane, class lanes, counter rows.
+ * @param[out] order m->nrows row indices (caller's array of at least TL_MAX_ROWS).
+ * **Context:** one thread (uses a static for qsort).
+ */
+void tl_lanes_order(const tl_model_t *m, unsigned *order);
+/** @brief Read a big-endian unsigned of `w` (1, 2 or 4) bytes at `p`. **Context:** pure. */
+static inline uint32_t tl_be(const uint8_t *p, unsigned w)
+{
+    return w == 1 ? p[0] : w == 2 ? (uint32_t)(p[0] << 8 | p[1])
+                                  : ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
+}
+
+/* ---- timeline_agg.c ---- */
+/**
+ * @brief Prepare the pass: `nbins` bins per row (a power of two), bin width 1 time unit (sized at
+ * the first record when the window's end is fixed), the spans' leaves (m->sp, freed by
+ * tl_agg_free()). Call after tl_lanes_prepare().
+ * @retval 0 done. @retval -1 out of memory.
+ * **Context:** one thread.
+ */
+int tl_agg_init(tl_model_t *m, uint32_t nbins);
+/**
+ * @brief Take one selected record: its instant on its lane, the spans it opens or closes, its
+ * counter values. Time is rec->ns when the clock is known, else rec->t64 (ticks).
+ * @param[in] rec a record of m->r (read only during the call).
+ * @retval 0 done (also when a row could not be made: the record is then not drawn).
+ * **Context:** one thread. Constant time per record but for a doubling of the bins (rows x nbins).
+ */
+int tl_agg_add(tl_model_t *m, const evrec_record_t *rec);
+/** @brief After the pass: fix the window's end (the last record unless --to), draw the spans
+ * still open up to it. **Context:** one thread. */
+void tl_agg_finish(tl_model_t *m);
+/** @brief Free everything the model allocated (bins, per-event and per-span facts); not the model
+ * itself, not the reader. **Context:** one thread. */
+void tl_agg_free(tl_model_t *m);
+
+/* ---- timeline_glyphs.c ---- */
+/**
+ * @brief Draw the glyph of marker `mk` (0..15, CCore EventMarker numbering; others as None)
+ * centred at (x, y), `s` px high and wide, filled with the current source colour and outlined
+ * with a thin halo of the opposite brightness. **Context:** one thread (the cairo context's).
+ */
+void tl_glyph(cairo_t *cr, unsigned mk, double x, double y, double s);
+/**
+ * @brief Set the source colour: `i` < 64 a span kind (Tableau 10, cycled), 64..0x7FFF a key
+ * value (i - 64, cycled over 10 colours), >= 0x8000 an event type's glyph colour (i - 0x8000;
+ * lighter in the dark theme). @param alpha 0..1. **Context:** one thread.
+ */
+void tl_color(cairo_t *cr, unsigned i, int dark, double alpha);
+/**
+ * @brief Draw the table of the 16 marker glyphs, 4 x 4 cells of `cell` px from (x0, y0), each
+ * with "N Name" under its glyph (the picture of TIMELINE.md and of the tests). **Context:** one thread.
+ */
+void tl_glyph_table(cairo_t *cr, double x0, double y0, double cell, int dark);
+
+/* ---- timeline_axis.c ---- */
+/** @brief The tick step, 1, 2 or 5 x 10^k time units, for `span` units over `px` pixels (about
+ * one tick per 110 px); at least 1. **Context:** pure. */
+uint64_t tl_axis_step(uint64_t span, double px);
+/**
+ * @brief Format time `t` (ns, or ticks when !ns_known) as "503.9 ms": the unit is chosen for
+ * `step`, then made larger while `ref` (the largest value formatted alongside) would have 4 or
+ * more digits before the point; decimals as `step` needs. @param[out] buf `n` bytes, NUL-terminated.
+ * **Context:** pure.
+ */
+void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, uint64_t ref, int ns_known);
+/** @brief Draw the time axis at `ybot` under the plot [x0, x1] (m->t_from at x0, m->t_to at x1):
+ * grid lines from `ytop`, ticks, labels that do not overlap. **Context:** one thread. */
+void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double ytop, double ybot,
+                  int dark);
+/**
+ * @brief The legend (spans seen, event types seen with their glyph colour, markers seen, density
+ * and gap keys), flowed into width `w` from (x0, y0).
+ * @param draw 0: only measure; 1: draw. @return its height, px. **Context:** one thread.
+ */
+double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double w, int draw, int dark);
+/** @brief Draw the title at (x0, y0): file name (last component of `path`), window, counts; a
+ * second line in red with the gaps (overwritten, dropped, damage, spans not drawn). **Context:** one thread. */
+void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, double y0, int dark);
+
+/* ---- timeline_draw.c ---- */
+/** Output options. */
+typedef struct tl_out {
+    const char *path;     /**< input file (title) */
+    const char *out;      /**< output path (.png or .svg), for messages */
+    int width, height;    /**< px; height 0 = by the number of rows */
+    int dark;             /**< dark background */
+    const char *layout;   /**< optional: write the layout (plot columns, rows) as text here */
+} tl_out_t;
+/**
+ * @brief Render the model (after tl_agg_finish()) into the file `tmp`: a PNG image surface, or an
+ * SVG surface followed by the lanes-and-legend metadata. Writes o->layout when given.
+ * @retval 0 written. @retval -1 cairo or the file failed (the message is printed; `tmp` is left
+ * for the caller to remove).
+ * **Context:** one thread.
+ */
+int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg);
+/** @brief The plot's left edge, px: the margin plus the widest row label (at most 220 px).
+ * **Context:** one thread. */
+double tl_gutter(cairo_t *cr, const tl_model_t *m);
+/** @brief Fill the rectangle with the hatch of a gap (diagonal lines on a light tint).
+ * **Context:** one thread. */
+void tl_hatch(cairo_t *cr, double x, double y, double w, double h, int dark);
+
+#endif /* EVREC_TIMELINE_H */

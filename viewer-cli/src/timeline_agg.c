@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec timeline`: one streaming pass over the selected records into per-row time bins.
+ *
+ * Every row has `nbins` bins of `bw` time units from the window's start. When the window's end is
+ * not given (no --to time) the bins start 1 unit wide and double (neighbours merged pairwise)
+ * whenever a record falls past the last bin, so memory stays rows x nbins whatever the number of
+ * records, and at the end the bins are at most twice as fine as needed (nbins >= 4 x the plot's
+ * width: a bin is at most half a pixel).
+ *
+ * Spans are paired here (their own pairing, independent of `evrec stats`): a record matching a
+ * span's `end` closes the latest open span of that kind with the same key; a span never closed
+ * in the window is drawn to the window's end, one closed without its begin (opened before the
+ * window) from the window's start -- only for the first span of its kind and key in the window,
+ * and not when the same record closes a span of another kind. A begin whose key is already open
+ * closes the earlier one. Open spans are found by (kind, key) in a hash table of TL_MAX_OPEN;
+ * a begin beyond is not drawn (counted in the title).
+ * TaskRunning (the RTOS catalogue) is exclusive: one task runs at a time, so a switch-in closes
+ * the running task's span even when no switch-out was recorded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline.h"
+
+static unsigned kw(uint8_t kind)
+{
+    switch (kind) {
+    case EVREC_KIND_UINT8: case EVREC_KIND_ENUM_UINT8: return 1;
+    case EVREC_KIND_UINT16: case EVREC_KIND_ENUM_UINT16: return 2;
+    case EVREC_KIND_UINT32: case EVREC_KIND_ENUM_UINT32: return 4;
+    default: return 0;
+    }
+}
+
+static void leaf_at(tl_model_t *m, uint16_t ev, uint16_t leaf, uint32_t *off, uint8_t *w)
+{
+    evrec_leaf_info_t li;
+    *w = 0;
+    if (leaf != EVREC_VIEW_NONE && evrec_reader_leaf(m->r, ev, leaf, &li, NULL, 0) == EVREC_OK) {
+        *off = li.packed_offset;
+        *w = (uint8_t)kw(li.kind);
+    }
+}
+
+static int spans_prepare(tl_model_t *m)
+{
+    if (!m->view || !m->view->span_count) {
+        return 0;
+    }
+    m->sp = calloc(m->view->span_count, sizeof *m->sp);
+    if (!m->sp) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < m->view->span_count; i++) {
+        const evrec_span_desc_t *d = &m->view->spans[i];
+        tl_span_t *s = &m->sp[i];
+        leaf_at(m, d->begin.event_id, d->begin.key_leaf, &s->bkey_off, &s->bkey_w);
+        leaf_at(m, d->end.event_id, d->end.key_leaf, &s->ekey_off, &s->ekey_w);
+        leaf_at(m, d->begin.event_id, d->begin.match_leaf, &s->bmatch_off, &s->bmatch_w);
+        leaf_at(m, d->end.event_id, d->end.match_leaf, &s->ematch_off, &s->ematch_w);
+        uint16_t lane_leaf = d->track_leaf;
+        if (lane_leaf != EVREC_VIEW_NONE) {
+            leaf_at(m, d->begin.event_id, lane_leaf, &s->track_off, &s->track_w);
+            evrec_leaf_info_t li;
+            if (s->track_w && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK) {
+                s->has_track = 1;
+                int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
+                s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
+            }
+        } else {
+            lane_leaf = m->ev[d->begin.event_id].track_leaf;
+        }
+        /* colour by key unless the key is the lane itself (a task's running span on its lane) */
+        s->by_key = d->begin.key_leaf != EVREC_VIEW_NONE && d->begin.key_leaf != lane_leaf;
+        s->exclusive = strcmp(d->name, "TaskRunning") == 0;
+    }
+    return 0;
+}
+
+int tl_agg_init(tl_model_t *m, uint32_t nbins)
+{
+    m->nbins = nbins;
+    m->bw = 1;
+    return spans_prepare(m);
+}
+
+void tl_agg_free(tl_model_t *m)
+{
+    for (unsigned i = 0; i < m->nrows; i++) {
+        free(m->rows[i].ib);
+        free(m->rows[i].sb);
+        free(m->rows[i].cb);
+    }
+    free(m->ev);
+    free(m->sp);
+    free(m->event_seen);
+}
+
+/* ---- bins ---- */
+
+static void merge_sbin(tl_sbin_t *o, const tl_sbin_t *a, const tl_sbin_t *b)
+{
+    tl_sbin_t r;
+    r.cov = (a->cov + b->cov) * 0.5f;
+    r.color = a->color == TL_NO_COLOR ? b->color : b->color == TL_NO_COLOR ? a->color
+              : a->cov >= b->cov ? a->color : b->color;
+    unsigned e = (unsigned)a->edges + b->edges;
+    r.edges = (uint16_t)(e > 0xFFFF ? 0xFFFF : e);
+    *o = r;
+}
+
+static void merge_ibin(tl_ibin_t *o, const tl_ibin_t *a, const tl_ibin_t *b)
+{
+    tl_ibin_t r = *a;
+    for (unsigned k = 0; k < 2 && r.count < 2 && k < b->count; k++) {
+        r.ev[r.count] = b->ev[k];
+        r.mk[r.count] = b->mk[k];
+        r.count++;
+    }
+    uint64_t c = (uint64_t)a->count + b->count;
+    r.count = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    *o = r;
+}
+
+static void merge_cbin(tl_cbin_t *o, const tl_cbin_t *a, const tl_cbin_t *b)
+{
+    if (!b->has) {
+        *o = *a;
+    } else if (!a->has) {
+        *o = *b;
+    } else {
+        tl_cbin_t r = *b;
+        r.min = a->min < b->min ? a->min : b->min;
+        r.max = a->max > b->max ? a->max : b->max;
+        *o = r;
+    }
+}
+
+/* Double the bin width: bins 2i and 2i+1 become bin i. */
+static void coarsen(tl_model_t *m)
+{
+    uint32_t n = m->nbins, h = n / 2;
+    for (unsigned r = 0; r < m->nrows; r++) {
+        tl_row_t *row = &m->rows[r];
+        if (row->cb) {
+            for (uint32_t i = 0; i < h; i++) {
+                merge_cbin(&row->cb[i], &row->cb[2 * i], &row->cb[2 * i + 1]);
+            }
+            memset(row->cb + h, 0, (n - h) * sizeof *row->cb);
+        }
+        if (row->ib) {
+            for (uint32_t i = 0; i < h; i++) {
+                merge_ibin(&row->ib[i], &row->ib[2 * i], &row->ib[2 * i + 1]);
+            }
+            memset(row->ib + h, 0, (n - h) * sizeof *row->ib);
+            for (unsigned s = 0; s < TL_SLOTS; s++) {
+                tl_sbin_t *sb = row->sb + (size_t)s * n;
+                for (uint32_t i = 0; i < h; i++) {
+                    merge_sbin(&sb[i], &sb[2 * i], &sb[2 * i + 1]);
+                }
+                for (uint32_t i = h; i < n; i++) {
+                    sb[i].cov = 0;
+                    sb[i].color = TL_NO_COLOR;
+                    sb[i].edges = 0;
+                }
+            }
+        }
+    }
+    m->bw *= 2;
+}
+
+/* The bin of time t (clamped to the bins; grows the bins' reach when the end is open). */
+static uint32_t bin_of(tl_model_t *m, uint64_t t)
+{
+    if (t < m->t_from) {
+        return 0;
+    }
+    uint64_t d = t - m->t_from;
+    if (!m->to_fixed) {
+        while (d / m->bw >= m->nbins) {
+            coarsen(m);
+        }
+    }
+    uint64_t b = d / m->bw;
+    return b >= m->nbins ? m->nbins - 1 : (uint32_t)b;
+}
+
+static void cover(tl_model_t *m, int row, unsigned slot, uint64_t t0, uint64_t t1, uint16_t color)
+{
+    if (row < 0 || !m->rows[row].sb) {
+        return;
+    }
+    if (t0 < m->t_from) {
+        t0 = m->t_from;
+    }
+    if (t1 < t0) {
+        t1 = t0;
+    }
+    uint32_t b0 = bin_of(m, t0), b1 = bin_of(m, t1);
+    tl_sbin_t *sb = m->rows[row].sb + (size_t)slot * m->nbins;
+    if (sb[b0].edges < 0xFFFF) {
+        sb[b0].edges++;
+    }
+    for (uint32_t b = b0; b <= b1; b++) {
+        uint64_t lo = m->t_from + (uint64_t)b * m->bw, hi = lo + m->bw;
+        uint64_t a = t0 > lo ? t0 : lo, z = t1 < hi ? t1 : hi;
+        float f = z > a ? (float)((double)(z - a) / (double)m->bw) : 0.0f;
+        float before = sb[b].cov;
+        sb[b].cov += f;
+        if (sb[b].color == TL_NO_COLOR || f > before) {
+            sb[b].color = color;
+        }
+    }
+    m->rows[row].spans++;
+    m->span_count++;
+}
+
+/* ---- records ---- */
+
+static uint64_t time_of(const tl_model_t *m, const evrec_record_t *rec)
+{
+    return m->ns_known ? rec->ns : rec->t64;
+}
+
+static int lane_of(tl_model_t *m, uint16_t id, const evrec_record_t *rec)
+{
+    const tl_event_t *e = &m->ev[id];
+    if (e->track_leaf != EVREC_VIEW_NONE && e->track_off + e->track_w <= rec->size) {
+        return tl_lanes_row(m, TL_ROW_LANE, e->group, tl_be(rec->data + e->track_off, e->track_w), rec->index);
+    }
+    return tl_lanes_row(m, TL_ROW_LANE, 0x40000000u + e->class_id, 0, rec->index);
+}
+
+static int field(const evrec_record_t *rec, uint32_t off, uint8_t w, uint32_t *v)
+{
+    if (!w || off + w > rec->size) {
+        return 0;
+    }
+    *v = tl_be(rec->data + off, w);
+    return 1;
+}
+
+static unsigned slot_of(tl_model_t *m, int row, uint16_t desc)
+{
+    tl_row_t *rw = &m->rows[row];
+    for (unsigned s = 0; s < rw->nslots; s++) {
+        if (rw->slot_desc[s] == desc) {
+            return s;
+        }
+    }
+    if (rw->nslots < TL_SLOTS) {
+        rw->slot_desc[rw->nslots] = desc;
+        return rw->nslots++;
+    }
+    return TL_SLOTS - 1;
+}
+
+/* Open spans: a hash table by (span kind, key) with linear probing, so that a record finds its
+ * span in O(1) however many are open. A kind has at most one open span per key: a begin closes
+ * the earlier one. */
+static uint32_t open_hash(uint16_t desc, uint32_t key)
+{
+    uint64_t k = ((uint64_t)desc << 32 | key) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(k >> 40) & (TL_OPEN_SLOTS - 1);
+}
+
+static int open_find(const tl_model_t *m, uint16_t desc, uint32_t key)
+{
+    for (uint32_t h = open_hash(desc, key), n = 0; n < TL_OPEN_SLOTS && m->open[h].used;
+         h = (h + 1) & (TL_OPEN_SLOTS - 1), n++) {
+        if (m->open[h].desc == desc && m->open[h].key == key) {
+            return (int)h;
+        }
+    }
+    return -1;
+}
+
+static tl_open_t *open_insert(tl_model_t *m, uint16_t desc, uint32_t key)
+{
+    if (m->nopen >= TL_MAX_OPEN) {
+        return NULL;
+    }
+    uint32_t h = open_hash(desc, key);
+    while (m->open[h].used) {
+        h = (h + 1) & (TL_OPEN_SLOTS - 1);
+    }
+    tl_open_t *o = &m->open[h];
+    memset(o, 0, sizeof *o);
+    o->used = 1;
+    o->desc = desc;
+    o->key = key;
+    m->nopen++;
+    return o;
+}
+
+/* Remove slot i (backward-shift deletion keeps every probe chain whole). */
+static void open_remove(tl_model_t *m, uint32_t i)
+{
+    m->open[i].used = 0;
+    m->nopen--;
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & (TL_OPEN_SLOTS - 1);
+        if (!m->open[j].used) {
+            return;
+        }
+        uint32_t h = open_hash(m->open[j].desc, m->open[j].key);
+        int stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
+        if (!stays) {
+            m->open[i] = m->open[j];
+            m->open[j].used = 0;
+            i = j;
+        }
+    }
+}
+
+static void close_open(tl_model_t *m, unsigned i, uint64_t t)
+{
+    tl_open_t *o = &m->open[i];
+    cover(m, o->row, o->slot, o->t0, t, o->color);
+    tl_span_t *s = &m->sp[o->desc];
+    if (s->exclusive && s->excl_open && s->excl_key == o->key) {
+        s->excl_open = 0;
+    }
+    open_remove(m, i);
+}
+
+/* Has (desc, key) had a span in the window? A bounded open-addressing set: when it is full every
+ * key counts as seen (no more spans drawn from the window's start). */
+static int seen_key(tl_model_t *m, uint16_t desc, uint32_t key, int insert)
+{
+    uint64_t k = ((uint64_t)desc << 32 | key) + 1;
+    uint32_t h = (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 52) & (TL_SEEN - 1);
+    for (uint32_t n = 0; n < TL_SEEN; n++, h = (h + 1) & (TL_SEEN - 1)) {
+        if (m->seen[h] == k) {
+            return 1;
+        }
+        if (m->seen[h] == 0) {
+            if (insert) {
+                if (m->nseen + 1 >= TL_SEEN * 3 / 4) {
+                    m->seen_full = 1;
+                    return 1;
+                }
+                m->seen[h] = k;
+                m->nseen++;
+            }
+            return m->seen_full;
+        }
+    }
+    return 1;
+}
+
+static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int lane)
+{
+    const evrec_view_t *v = m->view;
+    /* ends first: a record that closes a span of one kind is not also an orphan end of another
+     * kind sharing the same end (QueueSleep and QueueFullSleep both end at Woken) */
+    int closed = 0, orphan = -1;
+    uint32_t orphan_key = 0;
+    for (uint32_t i = 0; i < v->span_count; i++) {
+        const evrec_span_desc_t *d = &v->spans[i];
+        const tl_span_t *s = &m->sp[i];
+        uint32_t x, key = 0;
+        if (rec->id == d->end.event_id &&
+            (d->end.match_leaf == EVREC_VIEW_NONE ||
+             (field(rec, s->ematch_off, s->ematch_w, &x) && x == d->end.match_value)) &&
+            (!s->ekey_w || field(rec, s->ekey_off, s->ekey_w, &key))) {
+            int found = open_find(m, (uint16_t)i, key);
+            if (found >= 0) {
+                close_open(m, (unsigned)found, t);
+                closed = 1;
+            } else if (orphan < 0 && !seen_key(m, (uint16_t)i, key, 0)) {
+                orphan = (int)i;
+                orphan_key = key;
+            }
+        }
+    }
+    if (!closed && orphan >= 0 && lane >= 0) {
+        /* opened before the window (or the recording): drawn clipped at the window's start */
+        const tl_span_t *s = &m->sp[orphan];
+        uint16_t color = (uint16_t)(s->by_key ? 64 + orphan_key % 1024 : (unsigned)orphan);
+        cover(m, lane, slot_of(m, lane, (uint16_t)orphan), m->t_from, t, color);
+        seen_key(m, (uint16_t)orphan, orphan_key, 1);
+    }
+    for (uint32_t i = 0; i < v->span_count; i++) {
+        const evrec_span_desc_t *d = &v->spans[i];
+        tl_span_t *s = &m->sp[i];
+        uint32_t x, key = 0;
+        if (rec->id == d->begin.event_id &&
+            (d->begin.match_leaf == EVREC_VIEW_NONE ||
+             (field(rec, s->bmatch_off, s->bmatch_w, &x) && x == d->begin.match_value))) {
+            if (s->bkey_w && !field(rec, s->bkey_off, s->bkey_w, &key)) {
+                continue;
+            }
+            seen_key(m, (uint16_t)i, key, 1);
+            int prev = open_find(m, (uint16_t)i, key);
+            if (prev >= 0) {
+                close_open(m, (unsigned)prev, t);
+            }
+            if (s->exclusive && s->excl_open && (prev = open_find(m, (uint16_t)i, s->excl_key)) >= 0) {
+                close_open(m, (unsigned)prev, t);
+            }
+            int row = lane;
+            uint32_t tv;
+            if (s->has_track && field(rec, s->track_off, s->track_w, &tv)) {
+                row = tl_lanes_row(m, TL_ROW_LANE, s->track_group, tv, rec->index);
+            }
+            if (row < 0) {
+                continue;
+            }
+            tl_open_t *o = open_insert(m, (uint16_t)i, key);
+            if (!o) {
+                m->open_dropped++; /* too many open at once: this one is not drawn */
+                continue;
+            }
+            if (s->exclusive) {
+                s->excl_open = 1;
+                s->excl_key = key;
+            }
+            o->row = row;
+            o->t0 = t;
+            o->color = (uint16_t)(s->by_key ? 64 + key % 1024 : i);
+            o->slot = (uint8_t)slot_of(m, row, (uint16_t)i);
+        }
+    }
+}
+
+int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
+{
+    uint64_t t = time_of(m, rec);
+    const tl_event_t *e = &m->ev[rec->id];
+    if (!m->started) {
+        m->started = 1;
+        if (!m->from_fixed) {
+            m->t_from = t;
+        }
+        m->first_t = t;
+        if (m->to_fixed) {
+            uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
+            m->bw = span / m->nbins + 1;
+        }
+    }
+    if (t > m->last_t || m->records == 0) {
+        m->last_t = t;
+    }
+    m->records++;
+    if (e->is_control) {
+        /* Start, Tick, Stop: no lane (ticks would only clutter); Stop marks where drops begin */
+        uint32_t type;
+        if (rec->size >= 7 && (type = rec->data[6]) == EVREC_CONTROL_STOP) {
+            m->stop_seen = 1;
+            m->stop_t = t;
+        }
+        (void)bin_of(m, t);
+        return 0;
+    }
+    m->event_seen[rec->id] = 1;
+    int lane = lane_of(m, rec->id, rec);
+    uint32_t b = bin_of(m, t);
+    if (lane >= 0) {
+        tl_row_t *row = &m->rows[lane];
+        if (row->ib) {
+            tl_ibin_t *ib = &row->ib[b];
+            uint8_t mk = evrec_reader_record_marker(m->r, rec);
+            if (mk > 15) {
+                mk = 0;
+            }
+            if (ib->count < 2) {
+                ib->ev[ib->count] = rec->id;
+                ib->mk[ib->count] = mk;
+            }
+            if (ib->count < UINT32_MAX) {
+                ib->count++;
+            }
+            row->instants++;
+            m->marker_seen |= (uint16_t)(1u << mk);
+        }
+    }
+    if (m->view && m->view->span_count) {
+        spans_add(m, rec, t, lane);
+    }
+    for (unsigned k = 0; k < e->ncounters; k++) {
+        uint32_t v, split = UINT32_MAX;
+        if (!field(rec, e->counter_off[k], e->counter_w[k], &v)) {
+            continue;
+        }
+        if (e->has_split) {
+            field(rec, e->split_off, e->split_w, &split);
+        }
+        int r = tl_lanes_row(m, TL_ROW_COUNTER, e->counter_desc[k], split, rec->index);
+        if (r < 0 || !m->rows[r].cb) {
+            continue;
+        }
+        tl_row_t *row = &m->rows[r];
+        b = bin_of(m, t);
+        tl_cbin_t *cb = &row->cb[b];
+        if (!cb->has) {
+            cb->has = 1;
+            cb->min = cb->max = v;
+        }
+        cb->min = v < cb->min ? v : cb->min;
+        cb->max = v > cb->max ? v : cb->max;
+        cb->last = v;
+        if (!row->instants) {
+            row->cmin = row->cmax = v;
+        }
+        row->cmin = v < row->cmin ? v : row->cmin;
+        row->cmax = v > row->cmax ? v : row->cmax;
+        row->instants++;
+    }
+    return 0;
+}
+
+void tl_agg_finish(tl_model_t *m)
+{
+    uint64_t end = m->to_fixed ? m->t_to : m->last_t;
+    m->bin_from = m->t_from;
+    if (!m->to_fixed) {
+        m->t_to = end;
+    }
+    for (uint32_t i = 0; i < TL_OPEN_SLOTS; i++) {
+        if (m->open[i].used) {
+            cover(m, m->open[i].row, m->open[i].slot, m->open[i].t0, end, m->open[i].color);
+            m->open[i].used = 0;
+        }
+    }
+    m->nopen = 0;
+}
