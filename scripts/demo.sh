@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Quick start (a): install what is missing, build the viewer and the demo (nothing else) into
-# build-demo, record the demo pipeline to demo.evr, and show it: info, stats, and a window of
-# frames moving through the stages in the middle of the run. Extra arguments go to evrec-demo.
+# build-demo, record the demo pipeline to demo.evr, and show it: info, stats, a window of
+# frames moving through the stages in the middle of the run, and that window as a picture
+# (demo.svg). Extra arguments go to evrec-demo.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh --demo
@@ -38,5 +39,10 @@ show evrec stats demo.evr
 # Two frames through the stages from the middle of the run (drop --class to see every record).
 mid=$("$EVREC" info demo.evr | awk '/^duration:/ { printf "%d", $2 * 500 }')
 show evrec dump demo.evr --class FrameEvent --from "${mid}ms" --limit 16
+# The first of those frames as a picture, 0.5 ms from its capture: a lane per thread, frame
+# stages as bars, queue depths as steps.
+t0=$("$EVREC" dump demo.evr --class FrameEvent --from "${mid}ms" --limit 1 | awk '{ printf "%d", $1 * 1000000 - 50 }')
+show evrec timeline demo.evr --from "${t0}us" --to "$((t0 + 500))us" -o demo.svg
+echo "wrote demo.svg (open it in a browser; -o demo.png for a PNG, no --from/--to for the whole run)"
 echo
 echo "To repeat these: export PATH=\"$PWD/$B/viewer-cli:\$PATH\"; more: evrec dump --help, README.md"
