@@ -462,6 +462,143 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
     }
 }
 
+/* ---- spans and counters (the file's view) ---- */
+
+/* A duration cell: time units by magnitude, ticks when the frequency is unknown. */
+static void put_dur_cell(out_t *o, uint64_t ticks, int width)
+{
+    char d[32];
+    putf(o, "  %*s", width, dur_or_ticks(o, ticks, d, sizeof d));
+}
+
+/* One row of the span table: label already in the line. */
+static void put_durations(out_t *o, const evrec_stats_durations_t *d)
+{
+    cli_buf_pad(&o->b, 30);
+    putf(o, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
+         (unsigned long long)(d->begun_again + d->open_at_end), (unsigned long long)d->unmatched_end);
+    if (d->count == 0) {
+        putf(o, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
+    } else {
+        char me[32];
+        put_dur_cell(o, d->min, 10);
+        putf(o, "  %10s", dur_or_ticks(o, (uint64_t)(d->mean + 0.5), me, sizeof me));
+        put_dur_cell(o, d->p50, 10);
+        put_dur_cell(o, d->p90, 10);
+        put_dur_cell(o, d->p99, 10);
+        put_dur_cell(o, d->max, 10);
+        putf(o, "  #%llu", (unsigned long long)d->worst_begin_index);
+    }
+    flush_line(o);
+}
+
+static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_t *fi)
+{
+    uint32_t n;
+    const evrec_stats_span_t *sp = evrec_stats_spans(s, &n);
+    if (!n) {
+        return;
+    }
+    int exact = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        exact &= sp[i].all.exact || sp[i].all.count == 0;
+    }
+    printf("spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
+           "  unmatched: begins never ended (begun again, or open at the last record) and ends that closed nothing;\n"
+           "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
+           o->freq ? "" : " (ticks)",
+           exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
+    cli_buf_puts(&o->b, "  span / track");
+    cli_buf_pad(&o->b, 30);
+    putf(o, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end", "min", "mean",
+         "p50", "p90", "p99", "max", "longest at");
+    flush_line(o);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, sp[i].name);
+        if (sp[i].track_count) {
+            cli_buf_puts(&o->b, " (all)");
+        }
+        put_durations(o, &sp[i].all);
+        for (uint32_t k = 0; k < sp[i].track_count; k++) {
+            const evrec_stats_span_track_t *t = &sp[i].tracks[k];
+            cli_buf_puts(&o->b, "    ");
+            cli_buf_name(&o->b, sp[i].track_field);
+            cli_buf_putc(&o->b, ' ');
+            put_name(o, t->name, t->value);
+            put_durations(o, &t->d);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_stats_durations_t *d = &sp[i].all;
+        if (d->open_at_end) {
+            putf(o, "  ");
+            cli_buf_name(&o->b, sp[i].name);
+            putf(o, ": %llu still open at the last record", (unsigned long long)d->open_at_end);
+            if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && !(fi->flags & 1u)) {
+                putf(o, " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
+                     (unsigned long long)fi->dropped);
+            }
+            flush_line(o);
+        }
+        if (d->across_gap) {
+            putf(o, "  ");
+            cli_buf_name(&o->b, sp[i].name);
+            putf(o, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
+            flush_line(o);
+        }
+    }
+    if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && (fi->flags & 1u)) {
+        printf("  %llu event(s) were dropped at unknown places of the cyclic buffer: a lost end shows as a begin\n"
+               "  begun again, a lost begin as an end that closed nothing\n",
+               (unsigned long long)fi->dropped);
+    }
+}
+
+static void put_series(out_t *o, const evrec_stats_series_t *x, const char *unit)
+{
+    cli_buf_pad(&o->b, 34);
+    putf(o, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min, x->mean,
+         (unsigned)x->max, x->time_weighted_mean);
+    if (unit) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, unit);
+    }
+    flush_line(o);
+}
+
+static void print_counters(out_t *o, const evrec_stats_t *s)
+{
+    uint32_t n;
+    const evrec_stats_counter_t *c = evrec_stats_counters(s, &n);
+    if (!n) {
+        return;
+    }
+    printf("counters: samples, their min/mean/max, and the time-weighted mean (each value held until the next\n"
+           "  sample, the last one until the last record)\n");
+    cli_buf_puts(&o->b, "  counter / track");
+    cli_buf_pad(&o->b, 34);
+    putf(o, " %10s  %10s  %12s  %10s  %14s", "samples", "min", "mean", "max", "time-weighted");
+    flush_line(o);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, evrec_reader_event_name(o->r, c[i].event_id));
+        cli_buf_putc(&o->b, '.');
+        cli_buf_name(&o->b, c[i].path);
+        if (c[i].track_count) {
+            cli_buf_puts(&o->b, " (all)");
+        }
+        put_series(o, &c[i].all, c[i].unit);
+        for (uint32_t k = 0; k < c[i].track_count; k++) {
+            cli_buf_puts(&o->b, "    ");
+            cli_buf_name(&o->b, c[i].track_field);
+            cli_buf_putc(&o->b, ' ');
+            put_name(o, c[i].tracks[k].name, c[i].tracks[k].value);
+            put_series(o, &c[i].tracks[k], c[i].unit);
+        }
+    }
+}
+
 static int run(int argc, char **argv)
 {
     stats_opts_t opt;
@@ -555,6 +692,8 @@ static int run(int argc, char **argv)
         printf("\n");
     }
     print_events(&o, s, span);
+    print_spans(&o, s, fi);
+    print_counters(&o, s);
     const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
     if (rt) {
         if (rt->mismatch) {
