@@ -11,6 +11,7 @@
 #include "cli_select.h"
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_symbols.h"
+#include "stats_json.h"
 
 static const char help[] =
     "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ]\n"
@@ -55,15 +56,26 @@ typedef struct stats_opts {
     const char *path;
     const char *elf;
     uint32_t top;
+    int json; /* --format json */
 } stats_opts_t;
+
+static int parse_format(stats_opts_t *o, const char *v)
+{
+    if (strcmp(v, "json") == 0 || strcmp(v, "text") == 0) {
+        o->json = v[0] == 'j';
+        return 0;
+    }
+    return -1;
+}
 
 static int parse(int argc, char **argv, stats_opts_t *o)
 {
-    enum { OPT_ELF = 256, OPT_TOP };
+    enum { OPT_ELF = 256, OPT_TOP, OPT_FORMAT };
     static const struct option longopts[] = {
         CLI_SELECT_LONGOPTS,
         {"elf", required_argument, NULL, OPT_ELF},
         {"top", required_argument, NULL, OPT_TOP},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"help", no_argument, NULL, 'h'},
@@ -88,6 +100,11 @@ static int parse(int argc, char **argv, stats_opts_t *o)
                 return cli_usage_error(&cli_cmd_stats, "--top expects a count, not '%s'", optarg);
             }
             o->top = (uint32_t)v;
+            break;
+        case OPT_FORMAT:
+            if (parse_format(o, optarg) != 0) {
+                return cli_usage_error(&cli_cmd_stats, "--format expects text or json, not '%s'", optarg);
+            }
             break;
         default:
             if ((rc = cli_common_option(&cli_cmd_stats, c, argv, &o->ropt)) >= 0) {
@@ -599,6 +616,26 @@ static void print_counters(out_t *o, const evrec_stats_t *s)
     }
 }
 
+static void print_json(const out_t *o, const stats_opts_t *opt, const evrec_stats_t *s, evrec_time_source src,
+                       uint64_t unverified, evrec_status st, uint64_t last_index, int limit_hit)
+{
+    stats_json_in_t in;
+    memset(&in, 0, sizeof in);
+    in.path = opt->path;
+    in.r = o->r;
+    in.s = s;
+    in.syms = o->syms;
+    in.freq = o->freq;
+    in.src = src;
+    in.unverified = unverified;
+    in.selection = cli_select_active(&opt->sel);
+    in.stopped = in.selection && st == EVREC_OK;
+    in.stopped_at = last_index;
+    in.limit_hit = limit_hit;
+    in.damaged = st != EVREC_E_END && st != EVREC_OK;
+    (void)stats_json_print(&in);
+}
+
 static int run(int argc, char **argv)
 {
     stats_opts_t opt;
@@ -660,6 +697,10 @@ static int run(int argc, char **argv)
 
     evrec_time_source src;
     out_t o = {r, evrec_reader_time_freq(r, &src), syms, opt.top, {0}};
+    if (opt.json) {
+        print_json(&o, &opt, s, src, unverified, st, last_index, limit_hit);
+        goto printed;
+    }
     const evrec_file_info_t *fi = evrec_reader_info(r);
     const evrec_stats_summary_t *sum = evrec_stats_summary(s);
     uint64_t span = sum->last_t64 - sum->first_t64;
@@ -715,6 +756,7 @@ static int run(int argc, char **argv)
                "see ports/rtos/README.md)\n");
     }
     print_addresses(&o, s);
+printed:
     cli_buf_free(&o.b);
 
     int result = CLI_OK;
