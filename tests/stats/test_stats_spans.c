@@ -6,6 +6,8 @@
  * bound); a counter's time-weighted mean; and the RTOS TaskRunning totals of random schedules
  * against the generator's own accounting. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "stats_trace.h"
 #include "view_events.h"
@@ -446,6 +448,48 @@ Test(stats_spans, percentiles_sketch_after_the_budget)
 
 /* ---- TaskRunning against a random schedule's own accounting ---- */
 
+/* `evrec stats --format json` on the file: the TaskRunning totals per task, read by python3's
+ * json module, must be the generator's. */
+static void cli_totals(const trace_mem_t *f, const rtos_RtosTask_t tasks[3], const uint64_t total[3],
+                       const uint64_t count[3])
+{
+    char path[] = "/tmp/evrec-spans-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *o = fdopen(fd, "wb");
+    cr_assert_not_null(o);
+    cr_assert_eq(fwrite(f->data, 1, f->len, o), f->len);
+    cr_assert_eq(fclose(o), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' stats --format json '%s' | python3 -c 'import json,sys\n"
+             "d=json.load(sys.stdin)\n"
+             "s=[x for x in d[\"spans\"] if x[\"name\"]==\"TaskRunning\"][0]\n"
+             "assert d[\"rtos\"][\"has_cpu\"]\n"
+             "for t in s[\"tracks\"]: print(t[\"value\"], t[\"name\"], t[\"count\"], t.get(\"total_ticks\", 0))'",
+             EVREC_CLI_PATH, path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    unsigned value;
+    char name[64];
+    unsigned long long cnt, tot;
+    int seen = 0;
+    while (fscanf(p, "%u %63s %llu %llu", &value, name, &cnt, &tot) == 4) {
+        for (int k = 0; k < 3; k++) {
+            if (value == tasks[k]) {
+                cr_assert_eq(tot, total[k], "cli: %s total %llu, expected %llu", name, tot,
+                             (unsigned long long)total[k]);
+                cr_assert_eq(cnt, count[k]);
+                seen += cnt != 0;
+            }
+        }
+    }
+    cr_assert_eq(pclose(p), 0, "evrec stats --format json | python3 failed");
+    remove(path);
+    int expected = (count[0] != 0) + (count[1] != 0) + (count[2] != 0);
+    cr_assert_eq(seen, expected);
+}
+
 Test(stats_spans, task_running_totals_match_the_generator)
 {
     for (uint32_t run = 1; run <= 20; run++) {
@@ -486,6 +530,9 @@ Test(stats_spans, task_running_totals_match_the_generator)
             }
         }
         trace_stop(&tr, t + 5);
+        if (run == 1) {
+            cli_totals(&tr.file, tasks, total, count);
+        }
         analysed_t a = analyse(&tr.file);
         uint32_t n;
         const evrec_stats_span_t *sp = evrec_stats_spans(a.s, &n);
