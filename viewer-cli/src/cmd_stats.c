@@ -14,8 +14,8 @@
 #include "stats_json.h"
 
 static const char help[] =
-    "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ]\n"
-    "                   FILE\n"
+    "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--format text|json]\n"
+    "                   [--tick-hz HZ] [--time-freq HZ] FILE\n"
     "\n"
     "Statistics of a recording, or of the records a selection keeps (then the durations, rates\n"
     "and intervals are those of the selected records). FILE '-' reads standard input.\n"
@@ -31,13 +31,32 @@ static const char help[] =
     "Contexts open at an edge of the trace are stated: a context that ends without a beginning\n"
     "was running since the trace began and is charged from the first record; one still running\n"
     "at the last record is charged up to it. Spans cut by an edge are lower bounds, not ranked.\n"
+    "When the file has spans (schema `spans:`, shown by `evrec info`): per span and per track (the\n"
+    "span's lane: per thread, hence per stage, in the demo; per task for RTOS TaskRunning) the\n"
+    "complete pairs' count, min/mean/p50/p90/p99/max duration and the record index of the longest's\n"
+    "begin (see it with `evrec dump --from '#N'`), and the unmatched begins and ends. A begin pairs\n"
+    "with the next end of the same key (and the same track when both ends have it and share the key\n"
+    "field); a begin again for an open key counts the older one as an unmatched begin; an end that\n"
+    "closes nothing is an unmatched end; spans still open at the last record are unmatched begins\n"
+    "(their ends were dropped when the recorder's buffer filled, if it did). Percentiles are\n"
+    "nearest-rank, exact while at most 16 Mi durations are kept (128 MiB), else from a log-bucket\n"
+    "sketch (DDSketch) within 1% of the exact value.\n"
+    "Counter fields (schema `counter: true`): per event and per track, the samples' min/mean/max\n"
+    "and the time-weighted mean (each value held until the next sample, the last until the last\n"
+    "record).\n"
     "Address fields (schema `format: address`, and IntControl.caller) are listed by their most\n"
     "frequent values. Times are in ticks of the recording's clock, and in seconds when its\n"
     "frequency is known.\n"
     "\n"
     "options:\n"
     "  --elf FILE       resolve addresses to function+offset with the symbols of this ELF file\n"
-    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
+    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"    "  --format json    one JSON object instead of the tables: file, clock_hz, duration_ticks/_ns,\n"
+    "                   records, dropped, selection, events[], spans[] (name, track_field, count,\n"
+    "                   unmatched_begins, begun_again, open_at_end, unmatched_ends, percentiles\n"
+    "                   \"exact\"|\"sketch\", relative_error, min/p50/p90/p99/max/total _ticks and _ns,\n"
+    "                   mean_ticks/_ns, longest {begin_index, end_index}, tracks[] alike), counters[]\n"
+    "                   (event, field, unit, samples, min, mean, max, time_weighted_mean, tracks[]),\n"
+    "                   rtos (null without the catalogue), addresses[], error (null when intact)\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's\n"
@@ -772,7 +791,7 @@ printed:
 
 const cli_command_t cli_cmd_stats = {
     "stats",
-    "statistics: per-event counts and rates; RTOS CPU load, ISR time, interrupt-off spans",
+    "statistics: per-event counts and rates; span durations (p50/p90/p99), counters; RTOS CPU load, ISR time",
     help,
     run,
 };

@@ -4,7 +4,9 @@
  * @brief Host analysis of a recording: per-event counts, rates and intervals for any file, and,
  * when the RTOS catalogue (ports/rtos/rtos.yaml) is in the meta-info, CPU time per task and per
  * interrupt handler, idle time and load, interrupt-disabled spans and blocking on
- * synchronisation objects.
+ * synchronisation objects. With the file's view (schema `spans`, `counter`): span pairing for any
+ * consumer (evrec_spans_t, e.g. a timeline), span durations with percentiles per span and per
+ * track, and counter fields' time-weighted means (evrec_stats_spans(), evrec_stats_counters()).
  *
  * Sources: the idle accounting and the interrupt disable/restore types 7/8/39/40 of the ThreadX
  * context-switch logger ("Debugging Threading issues in ThreadX circa 2011", coffeetocode.com:
