@@ -558,3 +558,56 @@ Test(stats_spans, task_running_totals_match_the_generator)
         trace_free(&tr);
     }
 }
+
+/* ---- JSON string escaping: names with quotes, controls, UTF-8 and bytes that are not ---- */
+
+Test(stats_spans, json_escapes_every_name)
+{
+    static const char *names[4] = {"q\"b\\s/", "tab\tnl\n\x01\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                                   "bad\xff\xc3(\xed\xa0\x80"};
+    /* What python3 decodes, as UTF-8 bytes: invalid bytes come back as U+00XX. */
+    static const char *decoded_hex[4] = {
+        "7122625c732f", "746162096e6c0a017f", "636166c3a920e282ac20f09f9880",
+        "626164c3bfc38328c3adc2a0c280"};
+    trace_t tr;
+    trace_start(&tr, 4096, 0);
+    rtos_RtosTask_t t[4];
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(rtos_RtosTask_alloc(names[i], &t[i]), EVREC_OK);
+        at((uint32_t)(10 + 20 * i));
+        rtos_record_TaskSwitchIn(&tr.host, t[i], rtos_RtosResume_Resume);
+        at((uint32_t)(20 + 20 * i));
+        rtos_record_TaskSwitchOut(&tr.host, t[i], rtos_RtosSuspend_Yield);
+    }
+    trace_stop(&tr, 200);
+    char path[] = "/tmp/evrec-json-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *o = fdopen(fd, "wb");
+    cr_assert_eq(fwrite(tr.file.data, 1, tr.file.len, o), tr.file.len);
+    cr_assert_eq(fclose(o), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' stats --format json '%s' | python3 -c 'import json,sys\n"
+             "d=json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))\n"
+             "s=[x for x in d[\"spans\"] if x[\"name\"]==\"TaskRunning\"][0]\n"
+             "for t in s[\"tracks\"]: print(t[\"value\"], t[\"name\"].encode(\"utf-8\").hex())'",
+             EVREC_CLI_PATH, path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    unsigned value;
+    char hex[128];
+    int seen = 0;
+    while (fscanf(p, "%u %127s", &value, hex) == 2) {
+        for (int i = 0; i < 4; i++) {
+            if (value == t[i]) {
+                cr_assert_str_eq(hex, decoded_hex[i], "name %d", i);
+                seen++;
+            }
+        }
+    }
+    cr_assert_eq(pclose(p), 0, "evrec stats --format json | python3 failed");
+    cr_assert_eq(seen, 4);
+    remove(path);
+    trace_free(&tr);
+}

@@ -148,6 +148,7 @@ typedef struct an_counter {
     an_series_t *series;
     uint32_t series_count, series_cap;
     an_map_t series_map;
+    uint32_t hot_value, hot_index; /* the last series looked up (hot_index UINT32_MAX: none) */
     evrec_stats_series_t *pub_series;
     char path[256], track_path[256];
 } an_counter_t;
@@ -159,6 +160,7 @@ typedef struct an_span_stats {
     uint32_t *group_value;
     uint32_t group_count, group_cap, value_cap;
     an_map_t group_map; /* track value -> group */
+    uint32_t hot_value, hot_index; /* the last group looked up (hot_index UINT32_MAX: none) */
     uint16_t track_enum;
     int track_is_enum;
     evrec_stats_span_track_t *pub_tracks;

@@ -11,8 +11,13 @@
 
 static an_dur_t *span_group(an_view_t *v, an_span_stats_t *ss, uint32_t value)
 {
+    if (ss->hot_index != UINT32_MAX && ss->hot_value == value) {
+        return &ss->groups[ss->hot_index];
+    }
     uint32_t g = an_map_get(&ss->group_map, value);
     if (g != UINT32_MAX) {
+        ss->hot_value = value;
+        ss->hot_index = g;
         return &ss->groups[g];
     }
     g = ss->group_count;
@@ -189,6 +194,7 @@ static evrec_status counters_create(evrec_stats_t *s, const evrec_view_t *vw)
             }
             an_counter_t *c = &v->ctr[v->ctr_count++];
             memset(c, 0, sizeof *c);
+            c->hot_index = UINT32_MAX;
             snprintf(c->path, sizeof c->path, "%s", path);
             c->off = li.packed_offset;
             c->width = width_of(li.kind);
@@ -250,8 +256,13 @@ static void series_finish(an_series_t *x, uint64_t end)
 
 static an_series_t *series_of(an_counter_t *c, uint32_t value)
 {
+    if (c->hot_index != UINT32_MAX && c->hot_value == value) {
+        return &c->series[c->hot_index];
+    }
     uint32_t i = an_map_get(&c->series_map, value);
     if (i != UINT32_MAX) {
+        c->hot_value = value;
+        c->hot_index = i;
         return &c->series[i];
     }
     i = c->series_count;
@@ -301,6 +312,7 @@ evrec_status an_view_create(evrec_stats_t *s)
         const evrec_span_desc_t *d = &vw->spans[i];
         an_span_stats_t *ss = &v->spans[i];
         ss->pub.name = d->name;
+        ss->hot_index = UINT32_MAX;
         ss->all.store = 1;
         uint16_t tl = an_span_track_leaf(s->r, d);
         evrec_leaf_info_t li;
