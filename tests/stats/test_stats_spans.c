@@ -231,6 +231,23 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     cr_assert_eq(sp[0].all.open_at_end, 1);
     cr_assert_gt(evrec_reader_info(an.r)->dropped, 0);
     analysed_free(&an);
+    /* `evrec stats` says why. */
+    char path[] = "/tmp/evrec-full-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *o = fdopen(fd, "wb");
+    cr_assert_eq(fwrite(tr.file.data, 1, tr.file.len, o), tr.file.len);
+    cr_assert_eq(fclose(o), 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' stats '%s' | grep -c 'TaskRunning: 1 still open at the last record (the buffer "
+             "filled and .* event(s) were dropped from then on: their ends were lost)'", EVREC_CLI_PATH, path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    int lines = 0;
+    cr_assert_eq(fscanf(p, "%d", &lines), 1);
+    cr_assert_eq(pclose(p), 0);
+    cr_assert_eq(lines, 1);
+    remove(path);
     trace_free(&tr);
 }
 

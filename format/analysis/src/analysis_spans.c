@@ -251,14 +251,14 @@ static void slot_free(evrec_spans_t *p, uint32_t s)
 }
 
 static void emit(evrec_spans_t *p, const sp_slot_t *sl, uint32_t span, uint64_t end_index, uint64_t end_t64,
-                 unsigned flags)
+                 unsigned flags, int has_track)
 {
     if (p->fn) {
         evrec_span_t x;
         x.span = span;
         x.key = sl->key;
         x.track = sl->track;
-        x.has_track = p->spans[span].has_track;
+        x.has_track = has_track;
         x.begin_index = sl->begin_index;
         x.begin_t64 = sl->begin_t64;
         x.end_index = end_index;
@@ -323,14 +323,14 @@ evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
             }
             an_map_del(&sp->open, id);
             sp->open_now--;
-            emit(p, sl, e->span, rec->index, rec->t64, flags);
+            emit(p, sl, e->span, rec->index, rec->t64, flags, sp->has_track);
             slot_free(p, s);
             continue;
         }
         if (s != UINT32_MAX) { /* begun again: the older begin is unmatched */
             sp_slot_t *sl = &p->slots[s];
             sp->counts.begun_again++;
-            emit(p, sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_END);
+            emit(p, sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_END, sp->has_track);
         } else {
             s = slot_new(p);
             if (s == SP_NONE || an_map_put(&sp->open, id, s) != 0) {
@@ -361,7 +361,7 @@ evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
             sl.begin_t64 = p->first_t64;
             sl.key = e->key.width ? sp_load(rec, e->key) : 0u;
             sl.track = e->track.width ? sp_load(rec, e->track) : 0u;
-            emit(p, &sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_BEGIN);
+            emit(p, &sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_BEGIN, e->track.width != 0);
         }
     }
     return st;
@@ -404,14 +404,15 @@ evrec_status evrec_spans_finish(evrec_spans_t *p)
             if (list) {
                 list[n++] = p->slots[m->vals[k]];
             } else { /* no memory to sort: report in table order */
-                emit(p, &p->slots[m->vals[k]], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH);
+                emit(p, &p->slots[m->vals[k]], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH,
+                     sp->has_track);
             }
             sp->counts.open_at_end++;
         }
         if (list) {
             qsort(list, n, sizeof *list, by_begin);
             for (size_t k = 0; k < n; k++) {
-                emit(p, &list[k], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH);
+                emit(p, &list[k], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH, sp->has_track);
             }
             free(list);
         }

@@ -297,7 +297,8 @@ typedef struct evrec_span {
     uint32_t span;        /**< index in evrec_reader_view()->spans */
     uint32_t key;         /**< the key value (0 when the span has no key) */
     uint32_t track;       /**< the lane's value (the track field's), when has_track */
-    int has_track;        /**< 0: no track field: the lane of the begin event's class */
+    int has_track;        /**< 0: no track field: the lane of the begin event's class (for an
+                               unmatched end: the end event has no field at the track's path) */
     uint64_t begin_index; /**< record index (evrec_record_t::index) of the begin */
     uint64_t end_index;   /**< record index of the end */
     uint64_t begin_t64;   /**< restored time of the begin, ticks */
