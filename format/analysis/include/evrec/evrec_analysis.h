@@ -355,13 +355,17 @@ void evrec_spans_gap(evrec_spans_t *p);
  */
 evrec_status evrec_spans_finish(evrec_spans_t *p);
 
-/** @brief Number of spans of the view (0 without one). */
+/** @brief Number of spans of the view (0 without one, or for NULL). **Context:** thread; reads only. */
 uint32_t evrec_spans_count(const evrec_spans_t *p);
 
-/** @brief The counts of span `span` (NULL when out of range). Valid until free. */
+/**
+ * @brief The counts of span `span` (an index in evrec_reader_view()->spans).
+ * @return object-owned counts, valid until evrec_spans_free(); NULL for NULL or an index out of
+ * range. **Context:** thread; reads only.
+ */
 const evrec_spans_counts_t *evrec_spans_counts(const evrec_spans_t *p, uint32_t span);
 
-/** @brief Free the object. NULL is ignored. */
+/** @brief Free the object (the reader is not touched). NULL is ignored. **Context:** thread. */
 void evrec_spans_free(evrec_spans_t *p);
 
 /**
@@ -460,10 +464,20 @@ evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations)
  */
 void evrec_stats_gap(evrec_stats_t *s);
 
-/** @brief The spans (view order) after evrec_stats_finish(); NULL and 0 before, or without spans. */
+/**
+ * @brief The spans' durations, in the view's order, after evrec_stats_finish().
+ * @param[out] count entries (0 when NULL is returned); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
+ * spans, or for NULL. **Context:** thread; reads only.
+ */
 const evrec_stats_span_t *evrec_stats_spans(const evrec_stats_t *s, uint32_t *count);
 
-/** @brief The counters by event id, then field, after evrec_stats_finish(); NULL and 0 without. */
+/**
+ * @brief The counter fields, by event id then leaf order, after evrec_stats_finish().
+ * @param[out] count entries (0 when NULL is returned); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
+ * counters, or for NULL. **Context:** thread; reads only.
+ */
 const evrec_stats_counter_t *evrec_stats_counters(const evrec_stats_t *s, uint32_t *count);
 
 #ifdef __cplusplus
