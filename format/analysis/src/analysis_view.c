@@ -409,8 +409,10 @@ static void span_finish(an_view_t *v, an_span_stats_t *ss, const evrec_reader_t 
         size_t n = 0;
         if (all) {
             for (uint32_t g = 0; g < ss->group_count; g++) {
-                memcpy(all + n, ss->groups[g].vals, ss->groups[g].n * sizeof *all);
-                n += ss->groups[g].n;
+                if (ss->groups[g].n) {
+                    memcpy(all + n, ss->groups[g].vals, ss->groups[g].n * sizeof *all);
+                    n += ss->groups[g].n;
+                }
             }
             an_dur_percentiles(&ss->all, all, n, 1);
         } else { /* no room for a copy: sketch this one */
