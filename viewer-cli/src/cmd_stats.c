@@ -11,10 +11,11 @@
 #include "cli_select.h"
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_symbols.h"
+#include "stats_json.h"
 
 static const char help[] =
-    "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--tick-hz HZ] [--time-freq HZ]\n"
-    "                   FILE\n"
+    "usage: evrec stats [selection] [--elf FIRMWARE.elf] [--top N] [--format text|json]\n"
+    "                   [--tick-hz HZ] [--time-freq HZ] FILE\n"
     "\n"
     "Statistics of a recording, or of the records a selection keeps (then the durations, rates\n"
     "and intervals are those of the selected records). FILE '-' reads standard input.\n"
@@ -31,13 +32,32 @@ static const char help[] =
     "Contexts open at an edge of the trace are stated: a context that ends without a beginning\n"
     "was running since the trace began and is charged from the first record; one still running\n"
     "at the last record is charged up to it. Spans cut by an edge are lower bounds, not ranked.\n"
+    "When the file has spans (schema `spans:`, shown by `evrec info`): per span and per track (the\n"
+    "span's lane: per thread, hence per stage, in the demo; per task for RTOS TaskRunning) the\n"
+    "complete pairs' count, min/mean/p50/p90/p99/max duration and the record index of the longest's\n"
+    "begin (see it with `evrec dump --from '#N'`), and the unmatched begins and ends. A begin pairs\n"
+    "with the next end of the same key (and the same track when both ends have it and share the key\n"
+    "field); a begin again for an open key counts the older one as an unmatched begin; an end that\n"
+    "closes nothing is an unmatched end; spans still open at the last record are unmatched begins\n"
+    "(their ends were dropped when the recorder's buffer filled, if it did). Percentiles are\n"
+    "nearest-rank, exact while at most 16 Mi durations are kept (128 MiB), else from a log-bucket\n"
+    "sketch (DDSketch) within 1% of the exact value.\n"
+    "Counter fields (schema `counter: true`): per event and per track, the samples' min/mean/max\n"
+    "and the time-weighted mean (each value held until the next sample, the last until the last\n"
+    "record).\n"
     "Address fields (schema `format: address`, and IntControl.caller) are listed by their most\n"
     "frequent values. Times are in ticks of the recording's clock, and in seconds when its\n"
     "frequency is known.\n"
     "\n"
     "options:\n"
     "  --elf FILE       resolve addresses to function+offset with the symbols of this ELF file\n"
-    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
+    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"    "  --format json    one JSON object instead of the tables: file, clock_hz, duration_ticks/_ns,\n"
+    "                   records, dropped, selection, events[], spans[] (name, track_field, count,\n"
+    "                   unmatched_begins, begun_again, open_at_end, unmatched_ends, percentiles\n"
+    "                   \"exact\"|\"sketch\", relative_error, min/p50/p90/p99/max/total _ticks and _ns,\n"
+    "                   mean_ticks/_ns, longest {begin_index, end_index}, tracks[] alike), counters[]\n"
+    "                   (event, field, unit, samples, min, mean, max, time_weighted_mean, tracks[]),\n"
+    "                   rtos (null without the catalogue), addresses[], error (null when intact)\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
@@ -56,15 +76,26 @@ typedef struct stats_opts {
     const char *path;
     const char *elf;
     uint32_t top;
+    int json; /* --format json */
 } stats_opts_t;
+
+static int parse_format(stats_opts_t *o, const char *v)
+{
+    if (strcmp(v, "json") == 0 || strcmp(v, "text") == 0) {
+        o->json = v[0] == 'j';
+        return 0;
+    }
+    return -1;
+}
 
 static int parse(int argc, char **argv, stats_opts_t *o)
 {
-    enum { OPT_ELF = 256, OPT_TOP };
+    enum { OPT_ELF = 256, OPT_TOP, OPT_FORMAT };
     static const struct option longopts[] = {
         CLI_SELECT_LONGOPTS,
         {"elf", required_argument, NULL, OPT_ELF},
         {"top", required_argument, NULL, OPT_TOP},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"help", no_argument, NULL, 'h'},
@@ -89,6 +120,11 @@ static int parse(int argc, char **argv, stats_opts_t *o)
                 return cli_usage_error(&cli_cmd_stats, "--top expects a count, not '%s'", optarg);
             }
             o->top = (uint32_t)v;
+            break;
+        case OPT_FORMAT:
+            if (parse_format(o, optarg) != 0) {
+                return cli_usage_error(&cli_cmd_stats, "--format expects text or json, not '%s'", optarg);
+            }
             break;
         default:
             if ((rc = cli_common_option(&cli_cmd_stats, c, argv, &o->ropt)) >= 0) {
@@ -463,6 +499,163 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
     }
 }
 
+/* ---- spans and counters (the file's view) ---- */
+
+/* A duration cell: time units by magnitude, ticks when the frequency is unknown. */
+static void put_dur_cell(out_t *o, uint64_t ticks, int width)
+{
+    char d[32];
+    putf(o, "  %*s", width, dur_or_ticks(o, ticks, d, sizeof d));
+}
+
+/* One row of the span table: label already in the line. */
+static void put_durations(out_t *o, const evrec_stats_durations_t *d)
+{
+    cli_buf_pad(&o->b, 30);
+    putf(o, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
+         (unsigned long long)(d->begun_again + d->open_at_end), (unsigned long long)d->unmatched_end);
+    if (d->count == 0) {
+        putf(o, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
+    } else {
+        char me[32];
+        put_dur_cell(o, d->min, 10);
+        putf(o, "  %10s", dur_or_ticks(o, (uint64_t)(d->mean + 0.5), me, sizeof me));
+        put_dur_cell(o, d->p50, 10);
+        put_dur_cell(o, d->p90, 10);
+        put_dur_cell(o, d->p99, 10);
+        put_dur_cell(o, d->max, 10);
+        putf(o, "  #%llu", (unsigned long long)d->worst_begin_index);
+    }
+    flush_line(o);
+}
+
+static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_t *fi)
+{
+    uint32_t n;
+    const evrec_stats_span_t *sp = evrec_stats_spans(s, &n);
+    if (!n) {
+        return;
+    }
+    int exact = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        exact &= sp[i].all.exact || sp[i].all.count == 0;
+    }
+    printf("spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
+           "  unmatched: begins never ended (begun again, or open at the last record) and ends that closed nothing;\n"
+           "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
+           o->freq ? "" : " (ticks)",
+           exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
+    cli_buf_puts(&o->b, "  span / track");
+    cli_buf_pad(&o->b, 30);
+    putf(o, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end", "min", "mean",
+         "p50", "p90", "p99", "max", "longest at");
+    flush_line(o);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, sp[i].name);
+        if (sp[i].track_count) {
+            cli_buf_puts(&o->b, " (all)");
+        }
+        put_durations(o, &sp[i].all);
+        for (uint32_t k = 0; k < sp[i].track_count; k++) {
+            const evrec_stats_span_track_t *t = &sp[i].tracks[k];
+            cli_buf_puts(&o->b, "    ");
+            cli_buf_name(&o->b, sp[i].track_field);
+            cli_buf_putc(&o->b, ' ');
+            put_name(o, t->name, t->value);
+            put_durations(o, &t->d);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_stats_durations_t *d = &sp[i].all;
+        if (d->open_at_end) {
+            putf(o, "  ");
+            cli_buf_name(&o->b, sp[i].name);
+            putf(o, ": %llu still open at the last record", (unsigned long long)d->open_at_end);
+            if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && !(fi->flags & 1u)) {
+                putf(o, " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
+                     (unsigned long long)fi->dropped);
+            }
+            flush_line(o);
+        }
+        if (d->across_gap) {
+            putf(o, "  ");
+            cli_buf_name(&o->b, sp[i].name);
+            putf(o, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
+            flush_line(o);
+        }
+    }
+    if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && (fi->flags & 1u)) {
+        printf("  %llu event(s) were dropped at unknown places of the cyclic buffer: a lost end shows as a begin\n"
+               "  begun again, a lost begin as an end that closed nothing\n",
+               (unsigned long long)fi->dropped);
+    }
+}
+
+static void put_series(out_t *o, const evrec_stats_series_t *x, const char *unit)
+{
+    cli_buf_pad(&o->b, 34);
+    putf(o, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min, x->mean,
+         (unsigned)x->max, x->time_weighted_mean);
+    if (unit) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, unit);
+    }
+    flush_line(o);
+}
+
+static void print_counters(out_t *o, const evrec_stats_t *s)
+{
+    uint32_t n;
+    const evrec_stats_counter_t *c = evrec_stats_counters(s, &n);
+    if (!n) {
+        return;
+    }
+    printf("counters: samples, their min/mean/max, and the time-weighted mean (each value held until the next\n"
+           "  sample, the last one until the last record)\n");
+    cli_buf_puts(&o->b, "  counter / track");
+    cli_buf_pad(&o->b, 34);
+    putf(o, " %10s  %10s  %12s  %10s  %14s", "samples", "min", "mean", "max", "time-weighted");
+    flush_line(o);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_buf_puts(&o->b, "  ");
+        cli_buf_name(&o->b, evrec_reader_event_name(o->r, c[i].event_id));
+        cli_buf_putc(&o->b, '.');
+        cli_buf_name(&o->b, c[i].path);
+        if (c[i].track_count) {
+            cli_buf_puts(&o->b, " (all)");
+        }
+        put_series(o, &c[i].all, c[i].unit);
+        for (uint32_t k = 0; k < c[i].track_count; k++) {
+            cli_buf_puts(&o->b, "    ");
+            cli_buf_name(&o->b, c[i].track_field);
+            cli_buf_putc(&o->b, ' ');
+            put_name(o, c[i].tracks[k].name, c[i].tracks[k].value);
+            put_series(o, &c[i].tracks[k], c[i].unit);
+        }
+    }
+}
+
+static void print_json(const out_t *o, const stats_opts_t *opt, const evrec_stats_t *s, evrec_time_source src,
+                       uint64_t unverified, evrec_status st, uint64_t last_index, int limit_hit)
+{
+    stats_json_in_t in;
+    memset(&in, 0, sizeof in);
+    in.path = opt->path;
+    in.r = o->r;
+    in.s = s;
+    in.syms = o->syms;
+    in.freq = o->freq;
+    in.src = src;
+    in.unverified = unverified;
+    in.selection = cli_select_active(&opt->sel);
+    in.stopped = in.selection && st == EVREC_OK;
+    in.stopped_at = last_index;
+    in.limit_hit = limit_hit;
+    in.damaged = st != EVREC_E_END && st != EVREC_OK;
+    (void)stats_json_print(&in);
+}
+
 static int run(int argc, char **argv)
 {
     stats_opts_t opt;
@@ -524,6 +717,10 @@ static int run(int argc, char **argv)
 
     evrec_time_source src;
     out_t o = {r, evrec_reader_time_freq(r, &src), syms, opt.top, {0}};
+    if (opt.json) {
+        print_json(&o, &opt, s, src, unverified, st, last_index, limit_hit);
+        goto printed;
+    }
     const evrec_file_info_t *fi = evrec_reader_info(r);
     const evrec_stats_summary_t *sum = evrec_stats_summary(s);
     uint64_t span = sum->last_t64 - sum->first_t64;
@@ -556,6 +753,8 @@ static int run(int argc, char **argv)
         printf("\n");
     }
     print_events(&o, s, span);
+    print_spans(&o, s, fi);
+    print_counters(&o, s);
     const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
     if (rt) {
         if (rt->mismatch) {
@@ -577,6 +776,7 @@ static int run(int argc, char **argv)
                "see ports/rtos/README.md)\n");
     }
     print_addresses(&o, s);
+printed:
     cli_buf_free(&o.b);
 
     int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
@@ -592,7 +792,7 @@ static int run(int argc, char **argv)
 
 const cli_command_t cli_cmd_stats = {
     "stats",
-    "statistics: per-event counts and rates; RTOS CPU load, ISR time, interrupt-off spans",
+    "statistics: per-event counts and rates; span durations (p50/p90/p99), counters; RTOS CPU load, ISR time",
     help,
     run,
 };

@@ -88,6 +88,103 @@ typedef struct an_addr {
     an_map_t map;
 } an_addr_t;
 
+/* ---- durations of spans: exact values or a log-bucket sketch (analysis_durations.c) ---- */
+
+/* DDSketch (relative accuracy EVREC_STATS_SKETCH_ERROR): bucket i holds the values in
+ * (gamma^(i-1), gamma^i], gamma = (1 + a) / (1 - a); a dense array over the indexes seen. */
+typedef struct an_sketch {
+    uint64_t *b;
+    int32_t lo;  /* index of b[0] */
+    uint32_t n;  /* buckets in b */
+    uint64_t zeros;
+} an_sketch_t;
+
+/* The durations kept for exact percentiles, all groups of one analysis together. */
+typedef struct an_budget {
+    uint64_t used, max;
+    int sketch; /* 1: past max (or max 0): every group sketches */
+} an_budget_t;
+
+typedef struct an_dur {
+    evrec_stats_durations_t d; /* count, total, min, max, worst: always; percentiles at finish */
+    int store;                 /* keeps its values (exact mode) */
+    uint64_t *vals;
+    size_t n, cap;
+    an_sketch_t sk;
+} an_dur_t;
+
+/* Account one duration. 0 ok; 1: the budget is used up (the value was counted but not kept:
+ * call an_dur_to_sketch() on every group, which sketches it too); -1 out of memory. */
+int an_dur_add(an_dur_t *g, an_budget_t *b, uint64_t v, const evrec_span_t *sp);
+/* Put the group's kept values (and those of `more`, n_more groups, when given) into its sketch. */
+int an_dur_sketch_from(an_dur_t *g, an_dur_t *const *more, uint32_t n_more);
+/* Free the kept values of a group. */
+void an_dur_drop_values(an_dur_t *g, an_budget_t *b);
+/* Percentiles into g->d: from the kept values (sorted in place), or `extra` values appended by
+ * the caller, or the sketch. 0 ok, -1 out of memory. */
+void an_dur_percentiles(an_dur_t *g, uint64_t *vals, size_t n, int exact);
+void an_dur_free(an_dur_t *g);
+/* The sketch alone (tests use it through the stats API). */
+int an_sketch_add(an_sketch_t *s, uint64_t v, uint64_t count);
+uint64_t an_sketch_rank(const an_sketch_t *s, uint64_t rank); /* rank-th smallest, 1-based */
+
+/* ---- view: spans and counters in the stats object (analysis_view.c) ---- */
+
+typedef struct an_series {
+    evrec_stats_series_t pub;
+    uint32_t last;
+    double sum, integral;
+} an_series_t;
+
+typedef struct an_counter {
+    evrec_stats_counter_t pub;
+    uint32_t off;
+    uint8_t width;
+    uint32_t track_off;
+    uint8_t track_width; /* 0: no track */
+    uint16_t track_enum;
+    int track_is_enum;
+    an_series_t all;
+    an_series_t *series;
+    uint32_t series_count, series_cap;
+    an_map_t series_map;
+    uint32_t hot_value, hot_index; /* the last series looked up (hot_index UINT32_MAX: none) */
+    evrec_stats_series_t *pub_series;
+    char path[256], track_path[256];
+} an_counter_t;
+
+typedef struct an_span_stats {
+    evrec_stats_span_t pub;
+    an_dur_t all;
+    an_dur_t *groups;
+    uint32_t *group_value;
+    uint32_t group_count, group_cap, value_cap;
+    an_map_t group_map; /* track value -> group */
+    uint32_t hot_value, hot_index; /* the last group looked up (hot_index UINT32_MAX: none) */
+    uint16_t track_enum;
+    int track_is_enum;
+    evrec_stats_span_track_t *pub_tracks;
+    char track_path[256];
+} an_span_stats_t;
+
+typedef struct an_view {
+    evrec_spans_t *pair;
+    an_span_stats_t *spans;
+    uint32_t span_count;
+    evrec_stats_span_t *pub_spans;
+    an_counter_t *ctr;
+    uint32_t ctr_count;
+    uint32_t *ctr_first; /* event_count + 1 */
+    evrec_stats_counter_t *pub_ctr;
+    uint8_t *active;     /* per event: spans or counters to look at */
+    an_budget_t budget;
+    int nomem;
+} an_view_t;
+
+/* Leaf helpers (analysis_spans.c). */
+uint16_t an_leaf_by_path(const evrec_reader_t *r, uint16_t ev, const char *path);
+uint16_t an_span_track_leaf(const evrec_reader_t *r, const evrec_span_desc_t *d);
+
 /* ---- the analysis object ---- */
 
 typedef enum an_base { AN_BASE_UNKNOWN = 0, AN_BASE_TASK, AN_BASE_IDLE, AN_BASE_KERNEL } an_base;
@@ -152,6 +249,8 @@ struct evrec_stats {
     an_wait_t *waits;
     uint32_t waits_count, waits_cap;
     an_map_t wait_map;   /* task value -> index in waits (active waits only) */
+
+    an_view_t view;      /* spans and counters */
 };
 
 /* analysis_cpu.c: charge ticks up to t, then apply one context record. */
@@ -163,6 +262,12 @@ evrec_status an_int_record(evrec_stats_t *s, const an_event_t *e, const evrec_re
 void an_int_finish(evrec_stats_t *s);
 evrec_status an_sync_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
 void an_sync_finish(evrec_stats_t *s);
+
+/* analysis_view.c */
+evrec_status an_view_create(evrec_stats_t *s);
+evrec_status an_view_record(evrec_stats_t *s, const evrec_record_t *rec);
+evrec_status an_view_finish(evrec_stats_t *s);
+void an_view_free(evrec_stats_t *s);
 
 /* analysis_address.c */
 evrec_status an_addr_create(evrec_stats_t *s);

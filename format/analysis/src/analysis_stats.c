@@ -40,7 +40,7 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r)
         }
     }
     s->rt.mismatch = s->mismatch[0] ? s->mismatch : NULL;
-    if (an_addr_create(s) != EVREC_OK) {
+    if (an_addr_create(s) != EVREC_OK || an_view_create(s) != EVREC_OK) {
         evrec_stats_free(s);
         return EVREC_E_NOMEM;
     }
@@ -96,6 +96,9 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     if (s->addr_first[rec->id] != s->addr_first[rec->id + 1] && an_addr_record(s, rec) != EVREC_OK) {
         return EVREC_E_NOMEM;
     }
+    if (s->view.active && s->view.active[rec->id] && an_view_record(s, rec) != EVREC_OK) {
+        return EVREC_E_NOMEM;
+    }
     const an_event_t *ae = &s->roles[rec->id];
     switch (ae->role) {
     case AN_NONE: return EVREC_OK;
@@ -145,6 +148,7 @@ evrec_status evrec_stats_finish(evrec_stats_t *s)
     an_int_finish(s);
     an_sync_finish(s);
     an_addr_finish(s);
+    evrec_status vst = an_view_finish(s);
     s->rt.span_ticks = s->sum.last_t64 - s->sum.first_t64;
     if (s->rt.task_count) {
         qsort(s->tasks, s->rt.task_count, sizeof *s->tasks, by_ticks);
@@ -162,7 +166,7 @@ evrec_status evrec_stats_finish(evrec_stats_t *s)
     s->rt.isrs = s->isrs;
     s->rt.int_sites = s->sites;
     s->rt.sync = s->sync;
-    return EVREC_OK;
+    return vst;
 }
 
 const evrec_stats_event_t *evrec_stats_events(const evrec_stats_t *s, uint32_t *count)
@@ -202,6 +206,7 @@ void evrec_stats_free(evrec_stats_t *s)
         return;
     }
     an_addr_free(s);
+    an_view_free(s);
     free(s->ev);
     free(s->roles);
     free(s->tasks);

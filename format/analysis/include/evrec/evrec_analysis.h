@@ -4,7 +4,9 @@
  * @brief Host analysis of a recording: per-event counts, rates and intervals for any file, and,
  * when the RTOS catalogue (ports/rtos/rtos.yaml) is in the meta-info, CPU time per task and per
  * interrupt handler, idle time and load, interrupt-disabled spans and blocking on
- * synchronisation objects.
+ * synchronisation objects. With the file's view (schema `spans`, `counter`): span pairing for any
+ * consumer (evrec_spans_t, e.g. a timeline), span durations with percentiles per span and per
+ * track, and counter fields' time-weighted means (evrec_stats_spans(), evrec_stats_counters()).
  *
  * Sources: the idle accounting and the interrupt disable/restore types 7/8/39/40 of the ThreadX
  * context-switch logger ("Debugging Threading issues in ThreadX circa 2011", coffeetocode.com:
@@ -248,6 +250,242 @@ const char *evrec_stats_mismatch(const evrec_stats_t *s);
 
 /** @brief Free the object and its tables. NULL is ignored. */
 void evrec_stats_free(evrec_stats_t *s);
+
+/* ============================================================================================
+ * Spans and counters (the file's VIEW: schema keys `spans`, `track`, `counter`; SCHEMA.md
+ * "Tracks, spans and counters", format/FORMAT.md section 2.1).
+ * ========================================================================================== */
+
+/**
+ * @brief Span pairing, streaming: one object pairs the begin and end records of every span of a
+ * file's view and hands each pair to a callback (a timeline drawer draws it, evrec_stats_t
+ * measures it). Memory grows with the spans open at once, never with the records.
+ *
+ * **Pairing rule.** A record opens a span when it matches the span's `begin` (its event, and the
+ * match field's value when there is one), and closes the open span of the same **identity** when
+ * it matches `end`. The identity is the key value (the end's own key leaf when the ends have
+ * different keys, e.g. RTOS TaskSwitch `to` opens and `from` closes) and, when both ends have the
+ * track field (the span's `track`, else the begin event's, found by the same path in the end
+ * event) and the key is the same path in both ends, the track value too: so the Start and Done
+ * of frame 7 pair on each stage's thread, even when two stages hold frame 7 at once. With a
+ * per-end key the track is left out (one TaskSwitch record belongs to two tasks).
+ * - **Overlap**: different identities are independent (any number open at once).
+ * - **Nesting / a begin again**: a begin for an identity that is already open *replaces* it: the
+ *   older begin is reported as unmatched (::EVREC_SPAN_NO_END, its `end_*` the new begin) and
+ *   the new one is open. A lost end record (or a key that does not tell nested instances apart)
+ *   then costs one span, not a wrong long one.
+ * - **An end that closes nothing** is reported as unmatched (::EVREC_SPAN_NO_BEGIN, its
+ *   `begin_*` the first record given). When one record matches the end of several spans (the
+ *   demo's QueueWait Woken ends QueueSleep and QueueFullSleep), it is unmatched only if it
+ *   closed none of them, and is then reported for each.
+ * - A record that is both an end and a begin (of one span or two) closes first, then opens.
+ * - **Open at the end**: evrec_spans_finish() reports every span still open (::EVREC_SPAN_NO_END
+ *   | ::EVREC_SPAN_AT_FINISH, `end_*` the last record given).
+ * - **Drops**: a file does not say where a recorder dropped events. A one-shot buffer drops
+ *   everything after it filled (no record follows the first drop: spans open then are reported
+ *   at finish, and evrec_stats_t says that their ends were dropped); a cyclic buffer loses its
+ *   oldest blocks (ends without begins at the start). A caller that knows records are missing
+ *   at a point calls evrec_spans_gap(): every span open then is reported with
+ *   ::EVREC_SPAN_ACROSS_GAP when it closes, and evrec_stats_t does not measure it (its duration
+ *   includes an unknown stretch), only counts it.
+ *
+ * **Context:** one object per thread; host only (malloc). Keeps a pointer to the reader.
+ */
+typedef struct evrec_spans evrec_spans_t;
+
+/** Flags of an ::evrec_span_t. 0 = a complete span. */
+#define EVREC_SPAN_ACROSS_GAP 0x1u /**< complete, but evrec_spans_gap() was called while it was open */
+#define EVREC_SPAN_NO_BEGIN 0x2u   /**< an end that closed nothing; begin_* = the first record given */
+#define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: begun again (end_* = the new begin) or open at finish */
+#define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
+
+/** @brief One span (or one unmatched end of one), as given to an ::evrec_span_fn. */
+typedef struct evrec_span {
+    uint32_t span;        /**< index in evrec_reader_view()->spans */
+    uint32_t key;         /**< the key value (0 when the span has no key) */
+    uint32_t track;       /**< the lane's value (the track field's), when has_track */
+    int has_track;        /**< 0: no track field: the lane of the begin event's class (for an
+                               unmatched end: the end event has no field at the track's path) */
+    uint64_t begin_index; /**< record index (evrec_record_t::index) of the begin */
+    uint64_t end_index;   /**< record index of the end */
+    uint64_t begin_t64;   /**< restored time of the begin, ticks */
+    uint64_t end_t64;     /**< restored time of the end, ticks (>= begin_t64 but for clock steps back) */
+    unsigned flags;       /**< 0 or ::EVREC_SPAN_ACROSS_GAP, ::EVREC_SPAN_NO_BEGIN, ::EVREC_SPAN_NO_END ... */
+} evrec_span_t;
+
+/** @brief Called once per span closed (or unmatched end or begin); `span` is valid during the call. */
+typedef void (*evrec_span_fn)(void *ctx, const evrec_span_t *span);
+
+/** @brief What the pairing of one span found (see the pairing rule of ::evrec_spans_t). */
+typedef struct evrec_spans_counts {
+    uint64_t complete;      /**< begin and end paired, no gap inside */
+    uint64_t across_gap;    /**< paired across an evrec_spans_gap() */
+    uint64_t begun_again;   /**< begins replaced by a later begin of the same identity */
+    uint64_t open_at_end;   /**< begins still open at evrec_spans_finish() */
+    uint64_t unmatched_end; /**< ends that closed nothing */
+    uint64_t max_open;      /**< most instances open at once */
+} evrec_spans_counts_t;
+
+/**
+ * @brief Prepare the pairing of the spans of `r`'s view (evrec_reader_view()).
+ * @param[out] out the new object (NULL on failure). @param[in] r an open reader; it must outlive
+ * the object. @param fn called per span (may be NULL: only counts). @param ctx given to fn.
+ * @retval EVREC_OK ready (a file without a view gives an object with no span).
+ * @retval EVREC_E_ARG NULL out or r, or a reader without meta-info.
+ * @retval EVREC_E_BAD_ID a span names a leaf the reader cannot resolve.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * **Context:** thread.
+ */
+evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, evrec_span_fn fn, void *ctx);
+
+/**
+ * @brief Pair one record (file order, as evrec_reader_next() gives them; the records of a
+ * selection may be given instead: spans are then paired among them). Calls fn for what closes.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY after finish.
+ * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened, and counted as
+ * begun again so that the counts stay consistent).
+ * **Context:** thread.
+ */
+evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec);
+
+/**
+ * @brief Records may be missing between the last record given and the next: the spans open now
+ * will be reported with ::EVREC_SPAN_ACROSS_GAP. O(1). NULL is ignored. **Context:** thread.
+ */
+void evrec_spans_gap(evrec_spans_t *p);
+
+/**
+ * @brief The end of the records: reports every span still open (NO_END | AT_FINISH), in order of
+ * span, then of begin. Call once.
+ * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY already finished.
+ * **Context:** thread.
+ */
+evrec_status evrec_spans_finish(evrec_spans_t *p);
+
+/** @brief Number of spans of the view (0 without one, or for NULL). **Context:** thread; reads only. */
+uint32_t evrec_spans_count(const evrec_spans_t *p);
+
+/**
+ * @brief The counts of span `span` (an index in evrec_reader_view()->spans).
+ * @return object-owned counts, valid until evrec_spans_free(); NULL for NULL or an index out of
+ * range. **Context:** thread; reads only.
+ */
+const evrec_spans_counts_t *evrec_spans_counts(const evrec_spans_t *p, uint32_t span);
+
+/** @brief Free the object (the reader is not touched). NULL is ignored. **Context:** thread. */
+void evrec_spans_free(evrec_spans_t *p);
+
+/**
+ * Durations kept for exact percentiles, all spans together (16 Mi: 128 MiB). Past it every
+ * span's percentiles come from a log-bucket sketch (DDSketch: Masson, Rim and Lee, "DDSketch: a
+ * fast and fully-mergeable quantile sketch with relative-error guarantees", VLDB 2019) with
+ * relative accuracy ::EVREC_STATS_SKETCH_ERROR.
+ */
+#define EVREC_STATS_EXACT_MAX (UINT64_C(1) << 24)
+
+/** Relative error of a sketched percentile: |reported - exact| <= 1% of exact, + 0.5 tick (rounding). */
+#define EVREC_STATS_SKETCH_ERROR 0.01
+
+/**
+ * @brief Durations of one span (all tracks, or one track). Percentiles are nearest-rank: pN is
+ * the smallest duration d with at least N% of the durations <= d (the ceil(N n / 100)-th
+ * smallest). Ticks of the recording's clock. Only complete spans (flags 0) are measured.
+ */
+typedef struct evrec_stats_durations {
+    uint64_t count;     /**< complete spans measured */
+    uint64_t total;     /**< sum of their durations, ticks (saturates at UINT64_MAX) */
+    uint64_t min, max;  /**< ticks (count > 0) */
+    double mean;        /**< ticks */
+    uint64_t p50, p90, p99; /**< ticks */
+    int exact;          /**< 1: percentiles from the sorted durations; 0: from the sketch */
+    uint64_t worst_begin_index; /**< record index of the begin of the longest (the first of equals) */
+    uint64_t worst_end_index;   /**< record index of its end */
+    uint64_t worst_begin_t64;   /**< its begin time, ticks */
+    uint64_t begun_again;   /**< unmatched begins: begun again before their end */
+    uint64_t open_at_end;   /**< unmatched begins: still open at the last record */
+    uint64_t unmatched_end; /**< ends that closed nothing (per track: the end's track value) */
+    uint64_t across_gap;    /**< paired across a gap (evrec_spans_gap()): not measured */
+} evrec_stats_durations_t;
+
+/** @brief One track (lane) of a span: its value and durations. */
+typedef struct evrec_stats_span_track {
+    uint32_t value;          /**< the track field's value */
+    const char *name;        /**< its enum name (reader-owned), or NULL */
+    evrec_stats_durations_t d;
+} evrec_stats_span_track_t;
+
+/**
+ * @brief One span of the view: its durations over all tracks and per track. Per key (a frame
+ * number, a task id) there would be one line per frame in the demo: the breakdown is per track
+ * (per thread, hence per pipeline stage, in the demo; per task for RTOS TaskRunning).
+ */
+typedef struct evrec_stats_span {
+    const char *name;         /**< the span's name (reader-owned) */
+    const char *track_field;  /**< the track field's path in the begin event ("thread"), or NULL */
+    evrec_stats_durations_t all;
+    uint32_t track_count;     /**< entries in tracks (0 without a track field) */
+    const evrec_stats_span_track_t *tracks; /**< by value */
+} evrec_stats_span_t;
+
+/** @brief One series of a counter field: samples and their time-weighted mean. */
+typedef struct evrec_stats_series {
+    uint32_t value;      /**< the track's value (per-track series) */
+    const char *name;    /**< its enum name (reader-owned), or NULL */
+    uint64_t samples;    /**< records carrying the field */
+    uint32_t min, max;   /**< of the samples */
+    double mean;         /**< of the samples */
+    /** Each sample's value held until the next sample of the series, the last one until the last
+     * record given, divided by that time (first sample to last record). When no time passes: the
+     * mean of the samples. */
+    double time_weighted_mean;
+    uint64_t first_t64, last_t64; /**< times of the first and last sample */
+} evrec_stats_series_t;
+
+/**
+ * @brief A counter field (schema `counter: true`) as carried by one event (a counter in a struct
+ * appears once per event containing it). The series `all` takes every record of the event; the
+ * per-track series split them by the event's track field (a timeline draws one plot per lane).
+ */
+typedef struct evrec_stats_counter {
+    uint16_t event_id;       /**< the event carrying it */
+    const char *path;        /**< the field's path in the event ("depth", "stats.level"), stats-owned */
+    const char *unit;        /**< its FIELD_INFO unit (reader-owned), or NULL */
+    const char *track_field; /**< the event's track field path (stats-owned), or NULL */
+    evrec_stats_series_t all;
+    uint32_t track_count;
+    const evrec_stats_series_t *tracks; /**< by value */
+} evrec_stats_counter_t;
+
+/**
+ * @brief Set how many durations the exact percentiles may keep (all spans together) before the
+ * sketch takes over; 0 = sketch from the start. Default ::EVREC_STATS_EXACT_MAX.
+ * @retval EVREC_OK set. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY records were added already.
+ * **Context:** thread.
+ */
+evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations);
+
+/**
+ * @brief A span whose duration may include lost records: call between the records where the gap
+ * is (see evrec_spans_gap()); the spans open then are counted in `across_gap`, not measured.
+ * NULL is ignored. **Context:** thread.
+ */
+void evrec_stats_gap(evrec_stats_t *s);
+
+/**
+ * @brief The spans' durations, in the view's order, after evrec_stats_finish().
+ * @param[out] count entries (0 when NULL is returned); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
+ * spans, or for NULL. **Context:** thread; reads only.
+ */
+const evrec_stats_span_t *evrec_stats_spans(const evrec_stats_t *s, uint32_t *count);
+
+/**
+ * @brief The counter fields, by event id then leaf order, after evrec_stats_finish().
+ * @param[out] count entries (0 when NULL is returned); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
+ * counters, or for NULL. **Context:** thread; reads only.
+ */
+const evrec_stats_counter_t *evrec_stats_counters(const evrec_stats_t *s, uint32_t *count);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `evrec stats --format json`: one JSON object (RFC 8259). Strings are escaped exactly: `"` and
+ * `\`, control characters as \n \t ... or \u00XX, valid UTF-8 as is, and every byte of an invalid
+ * UTF-8 sequence as the code point of the same value (\u00XX), so that any name gives valid JSON. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stats_json.h"
+
+typedef struct js {
+    cli_buf_t b;
+    int first; /* no comma before the next member */
+} js_t;
+
+static void put(js_t *j, const char *s) { cli_buf_puts(&j->b, s); }
+
+static void putfmt(js_t *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putfmt(js_t *j, const char *fmt, ...)
+{
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        cli_buf_put(&j->b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    }
+}
+
+/* Length of a valid UTF-8 sequence at s (1..4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        return 1;
+    }
+    size_t n;
+    unsigned min;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4, min = 0x10000;
+    } else {
+        return 0;
+    }
+    unsigned cp = c & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            return 0;
+        }
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        return 0;
+    }
+    return n;
+}
+
+static void jstr(js_t *j, const char *s)
+{
+    if (!s) {
+        put(j, "null");
+        return;
+    }
+    cli_buf_putc(&j->b, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        size_t n = utf8_len(p);
+        if (c == '"' || c == '\\') {
+            cli_buf_putc(&j->b, '\\');
+            cli_buf_putc(&j->b, (char)c);
+        } else if (c == '\n') {
+            put(j, "\\n");
+        } else if (c == '\t') {
+            put(j, "\\t");
+        } else if (c == '\r') {
+            put(j, "\\r");
+        } else if (c == '\b') {
+            put(j, "\\b");
+        } else if (c == '\f') {
+            put(j, "\\f");
+        } else if (c < 0x20 || c == 0x7F || n == 0) {
+            putfmt(j, "\\u%04x", c);
+        } else {
+            cli_buf_put(&j->b, (const char *)p, n);
+            p += n;
+            continue;
+        }
+        p++;
+    }
+    cli_buf_putc(&j->b, '"');
+}
+
+/* Members and containers. */
+static void key(js_t *j, const char *k)
+{
+    if (!j->first) {
+        cli_buf_putc(&j->b, ',');
+    }
+    j->first = 0;
+    jstr(j, k);
+    cli_buf_putc(&j->b, ':');
+}
+static void open_(js_t *j, char c)
+{
+    cli_buf_putc(&j->b, c);
+    j->first = 1;
+}
+static void close_(js_t *j, char c)
+{
+    cli_buf_putc(&j->b, c);
+    j->first = 0;
+}
+static void item(js_t *j)
+{
+    if (!j->first) {
+        cli_buf_putc(&j->b, ',');
+    }
+    j->first = 0;
+}
+static void ku64(js_t *j, const char *k, uint64_t v)
+{
+    key(j, k);
+    cli_buf_u64(&j->b, v);
+}
+static void knull(js_t *j, const char *k)
+{
+    key(j, k);
+    put(j, "null");
+}
+static void kbool(js_t *j, const char *k, int v)
+{
+    key(j, k);
+    put(j, v ? "true" : "false");
+}
+static void kstr(js_t *j, const char *k, const char *v)
+{
+    key(j, k);
+    jstr(j, v);
+}
+static void kdbl(js_t *j, const char *k, double v)
+{
+    key(j, k);
+    if (isfinite(v)) {
+        putfmt(j, "%.17g", v);
+    } else {
+        put(j, "null");
+    }
+}
+/* A duration in ticks as "<k>_ticks", and "<k>_ns" when the frequency is known. */
+static void kdur(js_t *j, uint64_t freq, const char *k, uint64_t ticks)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_ticks", k);
+    ku64(j, name, ticks);
+    snprintf(name, sizeof name, "%s_ns", k);
+    if (freq) {
+        ku64(j, name, evrec_ticks_to_ns(ticks, freq));
+    } else {
+        knull(j, name);
+    }
+}
+
+static void durations(js_t *j, uint64_t freq, const evrec_stats_durations_t *d)
+{
+    ku64(j, "count", d->count);
+    ku64(j, "unmatched_begins", d->begun_again + d->open_at_end);
+    ku64(j, "begun_again", d->begun_again);
+    ku64(j, "open_at_end", d->open_at_end);
+    ku64(j, "unmatched_ends", d->unmatched_end);
+    ku64(j, "across_gap", d->across_gap);
+    kstr(j, "percentiles", d->count == 0 ? NULL : d->exact ? "exact" : "sketch");
+    if (d->count == 0) {
+        return;
+    }
+    kdur(j, freq, "total", d->total);
+    kdur(j, freq, "min", d->min);
+    kdbl(j, "mean_ticks", d->mean);
+    if (freq) {
+        kdbl(j, "mean_ns", d->mean * 1e9 / (double)freq);
+    } else {
+        knull(j, "mean_ns");
+    }
+    kdur(j, freq, "p50", d->p50);
+    kdur(j, freq, "p90", d->p90);
+    kdur(j, freq, "p99", d->p99);
+    kdur(j, freq, "max", d->max);
+    key(j, "longest");
+    open_(j, '{');
+    ku64(j, "begin_index", d->worst_begin_index);
+    ku64(j, "end_index", d->worst_end_index);
+    ku64(j, "begin_t64", d->worst_begin_t64);
+    close_(j, '}');
+}
+
+static void spans(js_t *j, const stats_json_in_t *in)
+{
+    uint32_t n;
+    const evrec_stats_span_t *sp = evrec_stats_spans(in->s, &n);
+    key(j, "spans");
+    open_(j, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(j);
+        open_(j, '{');
+        kstr(j, "name", sp[i].name);
+        kstr(j, "track_field", sp[i].track_field);
+        kdbl(j, "relative_error", sp[i].all.exact || !sp[i].all.count ? 0.0 : EVREC_STATS_SKETCH_ERROR);
+        durations(j, in->freq, &sp[i].all);
+        key(j, "tracks");
+        open_(j, '[');
+        for (uint32_t k = 0; k < sp[i].track_count; k++) {
+            item(j);
+            open_(j, '{');
+            ku64(j, "value", sp[i].tracks[k].value);
+            kstr(j, "name", sp[i].tracks[k].name);
+            durations(j, in->freq, &sp[i].tracks[k].d);
+            close_(j, '}');
+        }
+        close_(j, ']');
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void series(js_t *j, const evrec_stats_series_t *x)
+{
+    ku64(j, "samples", x->samples);
+    if (!x->samples) {
+        return;
+    }
+    ku64(j, "min", x->min);
+    kdbl(j, "mean", x->mean);
+    ku64(j, "max", x->max);
+    kdbl(j, "time_weighted_mean", x->time_weighted_mean);
+    ku64(j, "first_t64", x->first_t64);
+    ku64(j, "last_t64", x->last_t64);
+}
+
+static void counters(js_t *j, const stats_json_in_t *in)
+{
+    uint32_t n;
+    const evrec_stats_counter_t *c = evrec_stats_counters(in->s, &n);
+    key(j, "counters");
+    open_(j, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(j);
+        open_(j, '{');
+        kstr(j, "event", evrec_reader_event_name(in->r, c[i].event_id));
+        kstr(j, "field", c[i].path);
+        kstr(j, "unit", c[i].unit);
+        kstr(j, "track_field", c[i].track_field);
+        series(j, &c[i].all);
+        key(j, "tracks");
+        open_(j, '[');
+        for (uint32_t k = 0; k < c[i].track_count; k++) {
+            item(j);
+            open_(j, '{');
+            ku64(j, "value", c[i].tracks[k].value);
+            kstr(j, "name", c[i].tracks[k].name);
+            series(j, &c[i].tracks[k]);
+            close_(j, '}');
+        }
+        close_(j, ']');
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void events(js_t *j, const stats_json_in_t *in, uint64_t span)
+{
+    uint32_t n;
+    const evrec_stats_event_t *ev = evrec_stats_events(in->s, &n);
+    key(j, "events");
+    open_(j, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_stats_event_t *e = &ev[i];
+        item(j);
+        open_(j, '{');
+        ku64(j, "id", i);
+        kstr(j, "name", evrec_reader_event_name(in->r, (uint16_t)i));
+        ku64(j, "count", e->count);
+        if (in->freq && span) {
+            kdbl(j, "rate_per_s", (double)e->count * (double)in->freq / (double)span);
+        } else {
+            knull(j, "rate_per_s");
+        }
+        if (e->count) {
+            ku64(j, "first_t64", e->first_t64);
+            ku64(j, "last_t64", e->last_t64);
+        }
+        if (e->count >= 2) {
+            kdur(j, in->freq, "min_interval", e->min_gap);
+            kdur(j, in->freq, "mean_interval", (e->last_t64 - e->first_t64) / (e->count - 1));
+            kdur(j, in->freq, "max_interval", e->max_gap);
+        }
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void contexts(js_t *j, const char *k, const evrec_stats_context_t *c, uint32_t n, int isr)
+{
+    key(j, k);
+    open_(j, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(j);
+        open_(j, '{');
+        ku64(j, "value", c[i].value);
+        kstr(j, "name", c[i].name);
+        if (isr) {
+            ku64(j, "vector", c[i].vector);
+            ku64(j, "max_inclusive_ticks", c[i].max_inclusive);
+        }
+        ku64(j, "ticks", c[i].ticks);
+        ku64(j, "activations", c[i].activations);
+        ku64(j, "max_ticks", c[i].max_ticks);
+        kbool(j, "open_at_start", c[i].open_at_start);
+        kbool(j, "open_at_end", c[i].open_at_end);
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void kaddr(js_t *j, const stats_json_in_t *in, const char *k, uint32_t addr)
+{
+    char w[160];
+    ku64(j, k, addr);
+    char sym[64];
+    snprintf(sym, sizeof sym, "%s_symbol", k);
+    if (in->syms) {
+        evrec_symbols_format(in->syms, addr, w, sizeof w);
+        kstr(j, sym, w);
+    } else {
+        knull(j, sym);
+    }
+}
+
+static void rtos(js_t *j, const stats_json_in_t *in)
+{
+    const evrec_stats_rtos_t *rt = evrec_stats_rtos(in->s);
+    key(j, "rtos");
+    if (!rt) {
+        put(j, "null");
+        key(j, "rtos_not_used");
+        jstr(j, evrec_stats_mismatch(in->s));
+        return;
+    }
+    open_(j, '{');
+    kstr(j, "ignored", rt->mismatch);
+    kbool(j, "has_cpu", rt->has_cpu);
+    kbool(j, "has_int", rt->has_int);
+    kbool(j, "has_sync", rt->has_sync);
+    ku64(j, "span_ticks", rt->span_ticks);
+    ku64(j, "task_ticks", rt->task_ticks);
+    ku64(j, "isr_ticks", rt->isr_ticks);
+    ku64(j, "idle_ticks", rt->idle_ticks);
+    ku64(j, "kernel_ticks", rt->kernel_ticks);
+    ku64(j, "unknown_ticks", rt->unknown_ticks);
+    kbool(j, "idle_open_at_start", rt->idle_open_at_start);
+    kbool(j, "idle_open_at_end", rt->idle_open_at_end);
+    contexts(j, "tasks", rt->tasks, rt->task_count, 0);
+    contexts(j, "isrs", rt->isrs, rt->isr_count, 1);
+    ku64(j, "max_isr_depth", rt->max_isr_depth);
+    ku64(j, "anomalies", rt->anomalies);
+    kstr(j, "first_anomaly", rt->first_anomaly);
+    if (rt->anomalies) {
+        ku64(j, "first_anomaly_t64", rt->first_anomaly_t64);
+    }
+    ku64(j, "int_spans", rt->int_spans);
+    ku64(j, "int_ticks", rt->int_ticks);
+    if (rt->int_spans) {
+        key(j, "int_longest");
+        open_(j, '{');
+        ku64(j, "ticks", rt->longest.ticks);
+        ku64(j, "start_t64", rt->longest.start_t64);
+        kaddr(j, in, "disable_caller", rt->longest.disable_caller);
+        kaddr(j, in, "restore_caller", rt->longest.restore_caller);
+        close_(j, '}');
+    }
+    kbool(j, "int_open_at_start", rt->int_open_at_start);
+    ku64(j, "int_open_start_ticks", rt->int_open_start_ticks);
+    kbool(j, "int_open_at_end", rt->int_open_at_end);
+    ku64(j, "int_open_end_ticks", rt->int_open_end_ticks);
+    key(j, "int_sites");
+    open_(j, '[');
+    for (uint32_t i = 0; i < rt->int_site_count; i++) {
+        item(j);
+        open_(j, '{');
+        kaddr(j, in, "caller", rt->int_sites[i].caller);
+        ku64(j, "count", rt->int_sites[i].count);
+        ku64(j, "total_ticks", rt->int_sites[i].total_ticks);
+        ku64(j, "max_ticks", rt->int_sites[i].max_ticks);
+        close_(j, '}');
+    }
+    close_(j, ']');
+    key(j, "sync");
+    open_(j, '[');
+    for (uint32_t i = 0; i < rt->sync_count; i++) {
+        const evrec_stats_sync_t *s = &rt->sync[i];
+        item(j);
+        open_(j, '{');
+        kstr(j, "kind", evrec_reader_event_name(in->r, s->event_id));
+        ku64(j, "object", s->object);
+        kstr(j, "name", s->name);
+        ku64(j, "ops", s->ops);
+        ku64(j, "blocks", s->blocks);
+        ku64(j, "timeouts", s->timeouts);
+        ku64(j, "waits", s->waits);
+        ku64(j, "wait_ticks", s->wait_ticks);
+        ku64(j, "wait_max_ticks", s->wait_max);
+        if (s->waits) {
+            ku64(j, "wait_max_task", s->wait_max_task);
+            kstr(j, "wait_max_task_name", s->wait_max_task_name);
+        }
+        close_(j, '}');
+    }
+    close_(j, ']');
+    ku64(j, "still_blocked", rt->still_blocked);
+    close_(j, '}');
+}
+
+static void addresses(js_t *j, const stats_json_in_t *in)
+{
+    uint32_t n;
+    const evrec_stats_address_t *a = evrec_stats_addresses(in->s, &n);
+    key(j, "addresses");
+    open_(j, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(j);
+        open_(j, '{');
+        kstr(j, "event", evrec_reader_event_name(in->r, a[i].event_id));
+        kstr(j, "field", a[i].field);
+        ku64(j, "records", a[i].records);
+        ku64(j, "distinct", a[i].distinct);
+        key(j, "top");
+        open_(j, '[');
+        for (uint32_t k = 0; k < a[i].top_count; k++) {
+            item(j);
+            open_(j, '{');
+            kaddr(j, in, "value", a[i].top[k].value);
+            ku64(j, "count", a[i].top[k].count);
+            close_(j, '}');
+        }
+        close_(j, ']');
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+int stats_json_print(const stats_json_in_t *in)
+{
+    js_t j = {{0}, 1};
+    const evrec_file_info_t *fi = evrec_reader_info(in->r);
+    const evrec_stats_summary_t *sum = evrec_stats_summary(in->s);
+    uint64_t span = sum->last_t64 - sum->first_t64;
+    open_(&j, '{');
+    kstr(&j, "file", in->path);
+    if (in->freq) {
+        ku64(&j, "clock_hz", in->freq);
+    } else {
+        knull(&j, "clock_hz");
+    }
+    kstr(&j, "clock_source", in->src == EVREC_TIME_FILE     ? "file"
+                             : in->src == EVREC_TIME_OPTION ? "option"
+                             : in->src == EVREC_TIME_TICKS  ? "ticks"
+                                                            : NULL);
+    kdur(&j, in->freq, "duration", span);
+    ku64(&j, "records", sum->records);
+    ku64(&j, "unverified", in->unverified);
+    if (fi->format == EVREC_FILE_CONTAINER) {
+        ku64(&j, "dropped", fi->dropped);
+        kbool(&j, "cyclic", (fi->flags & 1u) != 0);
+    } else {
+        knull(&j, "dropped");
+        knull(&j, "cyclic");
+    }
+    key(&j, "selection");
+    if (in->selection) {
+        open_(&j, '{');
+        ku64(&j, "records", sum->records);
+        if (in->stopped) {
+            ku64(&j, "stopped_at_index", in->stopped_at);
+            kstr(&j, "stopped_because", in->limit_hit ? "limit" : "window");
+        } else {
+            knull(&j, "stopped_at_index");
+            knull(&j, "stopped_because");
+        }
+        close_(&j, '}');
+    } else {
+        put(&j, "null");
+    }
+    events(&j, in, span);
+    spans(&j, in);
+    counters(&j, in);
+    rtos(&j, in);
+    addresses(&j, in);
+    key(&j, "error");
+    if (in->damaged) {
+        const evrec_reader_error_t *e = evrec_reader_error(in->r);
+        open_(&j, '{');
+        ku64(&j, "offset", e->offset);
+        kstr(&j, "message", e->message);
+        close_(&j, '}');
+    } else {
+        put(&j, "null");
+    }
+    close_(&j, '}');
+    cli_buf_putc(&j.b, '\n');
+    int ok = fwrite(j.b.p, 1, j.b.len, stdout) == j.b.len;
+    cli_buf_free(&j.b);
+    return ok;
+}
