@@ -148,6 +148,8 @@ static inline void cli_buf_putc(cli_buf_t *b, char c)
     b->p[b->len++] = c;
 }
 void cli_buf_u64(cli_buf_t *b, uint64_t v);
+/** Append printf-formatted text (no size limit: the buffer grows). */
+void cli_buf_printf(cli_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);
 /* A record's marker as CCore EventView draws it, after a blank: " [Push]", " [marker 9]" when it
  * has no name; nothing for EVREC_MARKER_NONE. */

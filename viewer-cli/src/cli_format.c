@@ -2,6 +2,7 @@
 /* Text output helpers: a growable line buffer, numbers, times and names as the user sees them. */
 #include <langinfo.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,24 @@ void cli_buf_grow(cli_buf_t *b, size_t more)
     }
     b->p = p;
     b->cap = c;
+}
+
+void cli_buf_printf(cli_buf_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        return;
+    }
+    if (!b->p || (size_t)n >= b->cap - b->len) {
+        cli_buf_grow(b, (size_t)n + 1);
+        va_start(ap, fmt);
+        vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
 }
 
 void cli_buf_u64(cli_buf_t *b, uint64_t v)

@@ -3,7 +3,6 @@
  * (ports/rtos), CPU time per task and ISR, idle and load, interrupt-disabled spans with their
  * location (symbolised with --elf), waits on synchronisation objects. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,18 +150,6 @@ static void flush_line(out_t *o)
     o->b.len = 0;
 }
 
-static void putf(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(out_t *o, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) {
-        cli_buf_put(&o->b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-    }
-}
 
 /* A duration: "1.2 us", "3.456 ms"; "-" when the frequency is unknown. */
 static const char *dur(const out_t *o, uint64_t ticks, char *buf, size_t size)
@@ -229,7 +216,7 @@ static void put_name(out_t *o, const char *name, uint32_t value)
     if (name) {
         cli_buf_name(&o->b, name);
     } else {
-        putf(o, "%u", (unsigned)value);
+        cli_buf_printf(&o->b, "%u", (unsigned)value);
     }
 }
 
@@ -246,13 +233,13 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
     printf("events: count, rate over the duration; first and last record; interval between consecutive records\n");
     cli_buf_puts(&o->b, "     id  name");
     cli_buf_pad(&o->b, 9 + wname);
-    putf(o, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "count", "rate/s", "first", "last", "min interval",
+    cli_buf_printf(&o->b, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "count", "rate/s", "first", "last", "min interval",
          "mean", "max");
     flush_line(o);
     for (uint32_t i = 0; i < n; i++) {
         const evrec_stats_event_t *e = &ev[i];
         char r[32], f[40], l[40], mn[32], me[32], mx[32];
-        putf(o, "%7u  ", (unsigned)i);
+        cli_buf_printf(&o->b, "%7u  ", (unsigned)i);
         cli_buf_name(&o->b, evrec_reader_event_name(o->r, (uint16_t)i));
         cli_buf_pad(&o->b, 9 + wname);
         if (o->freq && span) {
@@ -261,16 +248,16 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
             snprintf(r, sizeof r, "-");
         }
         if (e->count == 0) {
-            putf(o, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "0", r, "-", "-", "-", "-", "-");
+            cli_buf_printf(&o->b, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "0", r, "-", "-", "-", "-", "-");
         } else if (e->count == 1) {
-            putf(o, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
+            cli_buf_printf(&o->b, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
                  at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), "-", "-", "-");
         } else {
             uint64_t mean = (e->last_t64 - e->first_t64) / (e->count - 1);
             dur_or_ticks(o, e->min_gap, mn, sizeof mn);
             dur_or_ticks(o, mean, me, sizeof me);
             dur_or_ticks(o, e->max_gap, mx, sizeof mx);
-            putf(o, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
+            cli_buf_printf(&o->b, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
                  at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), mn, me, mx);
         }
         flush_line(o);
@@ -282,16 +269,16 @@ static void print_context(out_t *o, const char *label, uint64_t ticks, uint64_t 
                           uint64_t longest)
 {
     char d[32], p[16], m[32];
-    putf(o, "  %s", label);
+    cli_buf_printf(&o->b, "  %s", label);
     cli_buf_pad(&o->b, 44);
-    putf(o, " %12llu  %10s  %7s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
+    cli_buf_printf(&o->b, " %12llu  %10s  %7s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
     if (show_runs) {
         if (longest) {
             snprintf(m, sizeof m, "%llu", (unsigned long long)longest);
         } else {
             snprintf(m, sizeof m, "-");
         }
-        putf(o, "  %6llu  %12s  %10s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
+        cli_buf_printf(&o->b, "  %6llu  %12s  %10s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
     }
     flush_line(o);
 }
@@ -328,35 +315,35 @@ static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
         uint32_t n = isr ? rt->isr_count : rt->task_count;
         for (uint32_t i = 0; i < n; i++) {
             if (c[i].open_at_start) {
-                putf(o, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
+                cli_buf_printf(&o->b, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
                 put_name(o, c[i].name, c[i].value);
-                putf(o, " was running when the trace began (%s before any %s): charged from the first record",
+                cli_buf_printf(&o->b, " was running when the trace began (%s before any %s): charged from the first record",
                      isr ? "IsrExit" : "TaskSwitchOut", isr ? "IsrEnter" : "TaskSwitchIn");
                 flush_line(o);
             }
             if (c[i].open_at_end) {
-                putf(o, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
+                cli_buf_printf(&o->b, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
                 put_name(o, c[i].name, c[i].value);
-                putf(o, " was still running at the last record: charged up to it");
+                cli_buf_printf(&o->b, " was still running at the last record: charged up to it");
                 flush_line(o);
             }
         }
     }
     if (rt->idle_open_at_start) {
-        putf(o, "%sthe CPU was idle when the trace began (IdleWake first): charged to idle", any++ ? next : lead);
+        cli_buf_printf(&o->b, "%sthe CPU was idle when the trace began (IdleWake first): charged to idle", any++ ? next : lead);
         flush_line(o);
     }
     if (rt->idle_open_at_end) {
-        putf(o, "%sthe CPU was idle at the last record", any++ ? next : lead);
+        cli_buf_printf(&o->b, "%sthe CPU was idle at the last record", any++ ? next : lead);
         flush_line(o);
     }
     if (rt->unknown_ticks) {
-        putf(o, "%s%llu ticks (%s) before the first event that tells what ran: unknown", any++ ? next : lead,
+        cli_buf_printf(&o->b, "%s%llu ticks (%s) before the first event that tells what ran: unknown", any++ ? next : lead,
              (unsigned long long)rt->unknown_ticks, dur(o, rt->unknown_ticks, d, sizeof d));
         flush_line(o);
     }
     if (rt->anomalies) {
-        putf(o, "  anomalies: %llu record(s) contradict the state; the first, at %s: %s",
+        cli_buf_printf(&o->b, "  anomalies: %llu record(s) contradict the state; the first, at %s: %s",
              (unsigned long long)rt->anomalies, at(o, rt->first_anomaly_t64, d, sizeof d),
              rt->first_anomaly ? rt->first_anomaly : "?");
         flush_line(o);
@@ -371,7 +358,7 @@ static void print_cpu(out_t *o, const evrec_stats_rtos_t *rt)
            (unsigned long long)span, dur(o, span, d, sizeof d));
     cli_buf_puts(&o->b, "  context");
     cli_buf_pad(&o->b, 44);
-    putf(o, " %12s  %10s  %7s  %6s  %12s", "ticks", "time", "share", "runs", "longest run");
+    cli_buf_printf(&o->b, " %12s  %10s  %7s  %6s  %12s", "ticks", "time", "share", "runs", "longest run");
     flush_line(o);
     for (int isr = 0; isr < 2; isr++) {
         const evrec_stats_context_t *cs = isr ? rt->isrs : rt->tasks;
@@ -396,9 +383,9 @@ static void print_cpu(out_t *o, const evrec_stats_rtos_t *rt)
     for (uint32_t i = 0; i < rt->isr_count; i++) {
         const evrec_stats_context_t *c = &rt->isrs[i];
         if (c->max_inclusive > c->max_ticks) {
-            putf(o, "  isr ");
+            cli_buf_printf(&o->b, "  isr ");
             put_name(o, c->name, c->value);
-            putf(o, ": longest entry to exit with nested handlers %llu ticks (%s)",
+            cli_buf_printf(&o->b, ": longest entry to exit with nested handlers %llu ticks (%s)",
                  (unsigned long long)c->max_inclusive, dur(o, c->max_inclusive, d, sizeof d));
             flush_line(o);
         }
@@ -451,23 +438,23 @@ static void print_sync(out_t *o, const evrec_stats_rtos_t *rt)
     if (rt->sync_count) {
         cli_buf_puts(&o->b, "  kind      object");
         cli_buf_pad(&o->b, 36);
-        putf(o, " %10s  %8s  %8s  %8s  %12s  %12s  %s", "ops", "blocks", "timeouts", "waits", "total wait",
+        cli_buf_printf(&o->b, " %10s  %8s  %8s  %8s  %12s  %12s  %s", "ops", "blocks", "timeouts", "waits", "total wait",
              "longest wait", "(task)");
         flush_line(o);
     }
     for (uint32_t i = 0; i < rt->sync_count; i++) {
         const evrec_stats_sync_t *s = &rt->sync[i];
-        putf(o, "  %-8s  ", evrec_reader_event_name(o->r, s->event_id));
+        cli_buf_printf(&o->b, "  %-8s  ", evrec_reader_event_name(o->r, s->event_id));
         put_name(o, s->name, s->object);
         cli_buf_pad(&o->b, 36);
-        putf(o, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops, (unsigned long long)s->blocks,
+        cli_buf_printf(&o->b, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops, (unsigned long long)s->blocks,
              (unsigned long long)s->timeouts, (unsigned long long)s->waits,
              s->waits ? dur_or_ticks(o, s->wait_ticks, d, sizeof d) : "-",
              s->waits ? dur_or_ticks(o, s->wait_max, d2, sizeof d2) : "-");
         if (s->waits) {
-            putf(o, "  (");
+            cli_buf_printf(&o->b, "  (");
             put_name(o, s->wait_max_task_name, s->wait_max_task);
-            putf(o, ")");
+            cli_buf_printf(&o->b, ")");
         }
         flush_line(o);
     }
@@ -487,11 +474,11 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
     char w[160];
     printf("address fields: most frequent values%s\n", o->syms ? "" : " (give --elf to name them)");
     for (uint32_t i = 0; i < n; i++) {
-        putf(o, "  ");
+        cli_buf_printf(&o->b, "  ");
         cli_buf_name(&o->b, evrec_reader_event_name(o->r, a[i].event_id));
         cli_buf_putc(&o->b, '.');
         cli_buf_name(&o->b, a[i].field);
-        putf(o, ": %llu record(s), %u distinct value(s)", (unsigned long long)a[i].records, (unsigned)a[i].distinct);
+        cli_buf_printf(&o->b, ": %llu record(s), %u distinct value(s)", (unsigned long long)a[i].records, (unsigned)a[i].distinct);
         flush_line(o);
         for (uint32_t k = 0; k < a[i].top_count && k < o->top; k++) {
             printf("  %10llu  %s\n", (unsigned long long)a[i].top[k].count, where(o, a[i].top[k].value, w, sizeof w));
@@ -505,26 +492,26 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
 static void put_dur_cell(out_t *o, uint64_t ticks, int width)
 {
     char d[32];
-    putf(o, "  %*s", width, dur_or_ticks(o, ticks, d, sizeof d));
+    cli_buf_printf(&o->b, "  %*s", width, dur_or_ticks(o, ticks, d, sizeof d));
 }
 
 /* One row of the span table: label already in the line. */
 static void put_durations(out_t *o, const evrec_stats_durations_t *d)
 {
     cli_buf_pad(&o->b, 30);
-    putf(o, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
+    cli_buf_printf(&o->b, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
          (unsigned long long)(d->begun_again + d->open_at_end), (unsigned long long)d->unmatched_end);
     if (d->count == 0) {
-        putf(o, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
+        cli_buf_printf(&o->b, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
     } else {
         char me[32];
         put_dur_cell(o, d->min, 10);
-        putf(o, "  %10s", dur_or_ticks(o, (uint64_t)(d->mean + 0.5), me, sizeof me));
+        cli_buf_printf(&o->b, "  %10s", dur_or_ticks(o, (uint64_t)(d->mean + 0.5), me, sizeof me));
         put_dur_cell(o, d->p50, 10);
         put_dur_cell(o, d->p90, 10);
         put_dur_cell(o, d->p99, 10);
         put_dur_cell(o, d->max, 10);
-        putf(o, "  #%llu", (unsigned long long)d->worst_begin_index);
+        cli_buf_printf(&o->b, "  #%llu", (unsigned long long)d->worst_begin_index);
     }
     flush_line(o);
 }
@@ -547,7 +534,7 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
            exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
     cli_buf_puts(&o->b, "  span / track");
     cli_buf_pad(&o->b, 30);
-    putf(o, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end", "min", "mean",
+    cli_buf_printf(&o->b, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end", "min", "mean",
          "p50", "p90", "p99", "max", "longest at");
     flush_line(o);
     for (uint32_t i = 0; i < n; i++) {
@@ -569,19 +556,19 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
     for (uint32_t i = 0; i < n; i++) {
         const evrec_stats_durations_t *d = &sp[i].all;
         if (d->open_at_end) {
-            putf(o, "  ");
+            cli_buf_printf(&o->b, "  ");
             cli_buf_name(&o->b, sp[i].name);
-            putf(o, ": %llu still open at the last record", (unsigned long long)d->open_at_end);
+            cli_buf_printf(&o->b, ": %llu still open at the last record", (unsigned long long)d->open_at_end);
             if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && !(fi->flags & 1u)) {
-                putf(o, " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
+                cli_buf_printf(&o->b, " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
                      (unsigned long long)fi->dropped);
             }
             flush_line(o);
         }
         if (d->across_gap) {
-            putf(o, "  ");
+            cli_buf_printf(&o->b, "  ");
             cli_buf_name(&o->b, sp[i].name);
-            putf(o, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
+            cli_buf_printf(&o->b, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
             flush_line(o);
         }
     }
@@ -595,7 +582,7 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
 static void put_series(out_t *o, const evrec_stats_series_t *x, const char *unit)
 {
     cli_buf_pad(&o->b, 34);
-    putf(o, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min, x->mean,
+    cli_buf_printf(&o->b, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min, x->mean,
          (unsigned)x->max, x->time_weighted_mean);
     if (unit) {
         cli_buf_puts(&o->b, "  ");
@@ -615,7 +602,7 @@ static void print_counters(out_t *o, const evrec_stats_t *s)
            "  sample, the last one until the last record)\n");
     cli_buf_puts(&o->b, "  counter / track");
     cli_buf_pad(&o->b, 34);
-    putf(o, " %10s  %10s  %12s  %10s  %14s", "samples", "min", "mean", "max", "time-weighted");
+    cli_buf_printf(&o->b, " %10s  %10s  %12s  %10s  %14s", "samples", "min", "mean", "max", "time-weighted");
     flush_line(o);
     for (uint32_t i = 0; i < n; i++) {
         cli_buf_puts(&o->b, "  ");

@@ -3,7 +3,6 @@
  * `\`, control characters as \n \t ... or \u00XX, valid UTF-8 as is, and every byte of an invalid
  * UTF-8 sequence as the code point of the same value (\u00XX), so that any name gives valid JSON. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,18 +16,6 @@ typedef struct js {
 
 static void put(js_t *j, const char *s) { cli_buf_puts(&j->b, s); }
 
-static void putfmt(js_t *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putfmt(js_t *j, const char *fmt, ...)
-{
-    char tmp[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) {
-        cli_buf_put(&j->b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-    }
-}
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -86,7 +73,7 @@ static void jstr(js_t *j, const char *s)
         } else if (c == '\f') {
             put(j, "\\f");
         } else if (c < 0x20 || c == 0x7F || n == 0) {
-            putfmt(j, "\\u%04x", c);
+            cli_buf_printf(&j->b, "\\u%04x", c);
         } else {
             cli_buf_put(&j->b, (const char *)p, n);
             p += n;
@@ -148,7 +135,7 @@ static void kdbl(js_t *j, const char *k, double v)
 {
     key(j, k);
     if (isfinite(v)) {
-        putfmt(j, "%.17g", v);
+        cli_buf_printf(&j->b, "%.17g", v);
     } else {
         put(j, "null");
     }
