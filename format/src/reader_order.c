@@ -173,7 +173,7 @@ evrec_status evrec_order_next(evrec_order_t *o, evrec_record_t *rec, uint64_t *l
         if (in.size) {
             memcpy(slot->data, in.data, in.size);
         }
-        slot->rec.data = slot->data;
+        slot->rec.data = NULL; /* set on delivery: the slots move when the window grows */
         if (o->read_any && in.t64 < o->max_read_t64) {
             o->st.reordered++;
         } else {
@@ -188,6 +188,7 @@ evrec_status evrec_order_next(evrec_order_t *o, evrec_record_t *rec, uint64_t *l
     uint32_t s = heap_pop(o);
     o->out_slot = s;
     *rec = o->slots[s].rec;
+    rec->data = o->slots[s].data;
     uint64_t back = 0;
     if (o->sent_any && rec->t64 < o->max_sent_t64) {
         back = o->max_sent_t64 - rec->t64;
