@@ -11,33 +11,6 @@
 #include "evrec/evrec_reader_order.h"
 #include "export_perfetto.h"
 
-/* The records a selection lets through, in file order (an evrec_order_source_fn). */
-typedef struct sel_source {
-    cli_select_t *sel;
-    evrec_reader_t *r;
-} sel_source_t;
-
-static evrec_status sel_source_next(void *ctx, evrec_record_t *rec)
-{
-    sel_source_t *s = ctx;
-    for (;;) {
-        if (cli_select_full(s->sel)) {
-            return EVREC_E_END;
-        }
-        evrec_status st = cli_select_next(s->sel, s->r, rec);
-        if (st != EVREC_OK) {
-            return st;
-        }
-        int v = cli_select_check(s->sel, rec);
-        if (v == CLI_SEL_YES) {
-            return EVREC_OK;
-        }
-        if (v == CLI_SEL_STOP) {
-            return EVREC_E_END;
-        }
-    }
-}
-
 static const char *base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
@@ -131,7 +104,7 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
     const char *tname = strcmp(in_path, "-") == 0 ? "stdin" : base_name(in_path);
     evrec_status ws = evrec_pf_open(&w, r, f, tname);
     /* The selected records, in file order, go through the reader's ordered iteration. */
-    sel_source_t src = {sel, r};
+    cli_select_source_t src = {sel, r};
     evrec_order_t *order = NULL;
     if (ws == EVREC_OK) {
         /* --reorder-window N holds N records besides the one written: a window of N + 1
@@ -140,7 +113,7 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
         if (window > EVREC_ORDER_MAX_WINDOW) {
             window = EVREC_ORDER_MAX_WINDOW;
         }
-        ws = evrec_order_create_source(&order, window, sel_source_next, &src);
+        ws = evrec_order_create_source(&order, window, cli_select_source_next, &src);
     }
     evrec_status st = EVREC_OK;
     evrec_record_t rec;
