@@ -118,7 +118,8 @@ evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evr
  * @param[out] late optional: on EVREC_OK, 0 for a record in time order, else how many ticks its
  * t64 lies below the largest t64 delivered before it (a late record, see the file comment).
  * @retval EVREC_OK a record.
- * @retval EVREC_E_NOMEM the window could not grow: nothing was read, try again or give up.
+ * @retval EVREC_E_NOMEM the window could not grow: no record is lost (those read are held);
+ * call again, or give up.
  * @retval EVREC_E_ARG NULL argument, or the source gave a record of more than 256 bytes (then
  * sticky, after the records before it).
  * @retval EVREC_E_END the source ended intact and every record has been delivered (sticky).
