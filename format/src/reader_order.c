@@ -10,12 +10,19 @@ typedef struct order_slot {
     uint8_t data[EVREC_ORDER_MAX_RECORD];
 } order_slot_t;
 
+/* A heap entry: the key beside the slot number, so that sifting does not touch the records. */
+typedef struct order_key {
+    uint64_t t64;
+    uint64_t index;
+    uint32_t slot;
+} order_key_t;
+
 struct evrec_order {
     evrec_order_source_fn fn;
     void *ctx;
     uint32_t window;
     order_slot_t *slots;  /* [cap] */
-    uint32_t *heap;       /* [cap] slot numbers, a min-heap by (t64, index) */
+    order_key_t *heap;    /* [cap] a min-heap by (t64, index) */
     uint32_t *free_slots; /* [cap] */
     uint32_t cap, heap_n, free_n;
     uint32_t out_slot;    /* slot handed out by the last call (freed by the next); UINT32_MAX none */
@@ -67,42 +74,42 @@ evrec_status evrec_order_create(evrec_order_t **out, evrec_reader_t *r, uint32_t
     return evrec_order_create_source(out, window, reader_source, r);
 }
 
-static int less(const evrec_order_t *o, uint32_t a, uint32_t b)
+static int less(const order_key_t *x, const order_key_t *y)
 {
-    const evrec_record_t *x = &o->slots[a].rec, *y = &o->slots[b].rec;
     return x->t64 < y->t64 || (x->t64 == y->t64 && x->index < y->index);
 }
 
-static void heap_push(evrec_order_t *o, uint32_t slot)
+static void heap_push(evrec_order_t *o, order_key_t k)
 {
     uint32_t i = o->heap_n++;
     while (i > 0) {
         uint32_t p = (i - 1u) / 2u;
-        if (!less(o, slot, o->heap[p])) {
+        if (!less(&k, &o->heap[p])) {
             break;
         }
         o->heap[i] = o->heap[p];
         i = p;
     }
-    o->heap[i] = slot;
+    o->heap[i] = k;
 }
 
+/* Remove the earliest entry; returns its slot. */
 static uint32_t heap_pop(evrec_order_t *o)
 {
-    uint32_t top = o->heap[0];
-    uint32_t last = o->heap[--o->heap_n];
+    uint32_t top = o->heap[0].slot;
+    order_key_t last = o->heap[--o->heap_n];
     uint32_t n = o->heap_n, i = 0;
     if (n == 0) {
         return top;
     }
     for (;;) {
         uint32_t l = 2u * i + 1u, m = i;
-        uint32_t best = last;
-        if (l < n && less(o, o->heap[l], best)) {
+        const order_key_t *best = &last;
+        if (l < n && less(&o->heap[l], best)) {
             m = l;
-            best = o->heap[l];
+            best = &o->heap[l];
         }
-        if (l + 1u < n && less(o, o->heap[l + 1u], best)) {
+        if (l + 1u < n && less(&o->heap[l + 1u], best)) {
             m = l + 1u;
         }
         if (m == i) {
@@ -127,7 +134,7 @@ static int grow(evrec_order_t *o)
         return -1;
     }
     o->slots = s;
-    uint32_t *h = realloc(o->heap, (size_t)cap * sizeof *h);
+    order_key_t *h = realloc(o->heap, (size_t)cap * sizeof *h);
     if (!h) {
         return -1;
     }
@@ -180,7 +187,7 @@ evrec_status evrec_order_next(evrec_order_t *o, evrec_record_t *rec, uint64_t *l
             o->max_read_t64 = in.t64;
         }
         o->read_any = 1;
-        heap_push(o, s);
+        heap_push(o, (order_key_t){in.t64, in.index, s});
     }
     if (o->heap_n == 0) {
         return o->end_status;
