@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evrec/evrec_reader_order.h"
+
 /* ---- data ------------------------------------------------------------------------------- */
 
 /* A leaf field of an event type: where its value lies in the packed record and which payload
@@ -66,14 +68,6 @@ typedef struct evbt_comp {
     evbt_input_t *inputs;
 } evbt_comp_t;
 
-/* A record held in the reorder buffer. */
-typedef struct evbt_slot {
-    uint64_t t64;
-    uint64_t index;
-    uint16_t id;
-    uint8_t data[EVREC_MAX_EVENT_SIZE];
-} evbt_slot_t;
-
 enum { ST_HEAD, ST_EVENTS, ST_TAIL, ST_DONE };
 #define QUEUE_CAP 16u
 
@@ -88,14 +82,8 @@ typedef struct evbt_iter {
     int state;
     int reader_done;
     evrec_status end_status;
-    /* reorder buffer: a binary min-heap of slot numbers, ordered by (t64, index) */
-    evbt_slot_t *slots;
-    uint32_t slot_cap;     /* slots allocated (grows to comp->reorder_window) */
-    uint32_t *heap;
-    uint32_t heap_len;
-    uint32_t *free_slots;
-    uint32_t free_len;
-    uint64_t max_read_t64; /* largest t64 read so far */
+    /* time order: the reader's ordered iteration (evrec_reader_order.h) over comp->reorder_window records */
+    evrec_order_t *order;
     uint64_t last_t64;     /* t64 of the last event sent (its time after clamping) */
     uint64_t last_value;   /* clock value of the last message sent */
     evrec_bt_stats_t st;
@@ -1094,12 +1082,12 @@ static int start(evbt_iter_t *it)
     if (keep) {
         *keep = it->st;
     }
-    it->heap_len = 0;
-    it->free_len = 0;
-    for (uint32_t i = it->slot_cap; i-- > 0;) {
-        it->free_slots[it->free_len++] = i;
+    evrec_order_close(it->order);
+    it->order = NULL;
+    if (evrec_order_create(&it->order, it->r, it->comp->reorder_window) != EVREC_OK) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self, "out of memory");
+        return -1;
     }
-    it->max_read_t64 = 0;
     it->last_t64 = 0;
     it->last_value = 0;
     it->reader_done = 0;
@@ -1125,137 +1113,26 @@ static int start(evbt_iter_t *it)
     return 0;
 }
 
-static int heap_less(const evbt_iter_t *it, uint32_t a, uint32_t b)
+/* The event message of the next record in time order (late: its step back, see evrec_order_next()). */
+static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
 {
-    const evbt_slot_t *x = &it->slots[a], *y = &it->slots[b];
-    return x->t64 < y->t64 || (x->t64 == y->t64 && x->index < y->index);
-}
-
-static void heap_push(evbt_iter_t *it, uint32_t slot)
-{
-    uint32_t i = it->heap_len++;
-    while (i > 0) {
-        uint32_t p = (i - 1u) / 2u;
-        if (!heap_less(it, slot, it->heap[p])) {
-            break;
-        }
-        it->heap[i] = it->heap[p];
-        i = p;
-    }
-    it->heap[i] = slot;
-}
-
-static uint32_t heap_pop(evbt_iter_t *it)
-{
-    uint32_t top = it->heap[0];
-    uint32_t last = it->heap[--it->heap_len];
-    uint32_t i = 0, n = it->heap_len;
-    for (;;) {
-        uint32_t l = 2u * i + 1u, m = i;
-        uint32_t best = last;
-        if (l < n && heap_less(it, it->heap[l], best)) {
-            m = l;
-            best = it->heap[l];
-        }
-        if (l + 1u < n && heap_less(it, it->heap[l + 1u], best)) {
-            m = l + 1u;
-        }
-        if (m == i) {
-            break;
-        }
-        it->heap[i] = it->heap[m];
-        i = m;
-    }
-    if (n) {
-        it->heap[i] = last;
-    }
-    return top;
-}
-
-/* Room for one more record in the reorder buffer (grows it up to the window). */
-static int grow_slots(evbt_iter_t *it)
-{
-    uint32_t cap = it->slot_cap ? it->slot_cap * 2u : 64u;
-    if (cap > it->comp->reorder_window) {
-        cap = it->comp->reorder_window;
-    }
-    if (cap <= it->slot_cap) {
-        return 0;
-    }
-    evbt_slot_t *s = realloc(it->slots, (size_t)cap * sizeof *s);
-    if (!s) {
-        return -1;
-    }
-    it->slots = s;
-    uint32_t *h = realloc(it->heap, (size_t)cap * sizeof *h);
-    if (!h) {
-        return -1;
-    }
-    it->heap = h;
-    uint32_t *f = realloc(it->free_slots, (size_t)cap * sizeof *f);
-    if (!f) {
-        return -1;
-    }
-    it->free_slots = f;
-    for (uint32_t i = cap; i-- > it->slot_cap;) {
-        it->free_slots[it->free_len++] = i;
-    }
-    it->slot_cap = cap;
-    return 0;
-}
-
-/* Read one record into the reorder buffer. 0: read (or the reader is done), -1: error. */
-static int fill_one(evbt_iter_t *it)
-{
-    evrec_record_t rec;
-    evrec_status st = evrec_reader_next(it->r, &rec);
-    if (st != EVREC_OK) {
-        it->reader_done = 1;
-        it->end_status = st;
-        return 0;
-    }
-    if (rec.id >= it->in->event_count || rec.size != it->in->events[rec.id].save_len) {
+    if (rec->id >= it->in->event_count || rec->size != it->in->events[rec->id].save_len) {
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(
             it->self, "%s: offset %llu: record of event %u has %u bytes, expected %u", it->in->path,
-            (unsigned long long)rec.offset, rec.id, rec.size,
-            rec.id < it->in->event_count ? it->in->events[rec.id].save_len : 0u);
+            (unsigned long long)rec->offset, rec->id, rec->size,
+            rec->id < it->in->event_count ? it->in->events[rec->id].save_len : 0u);
         return -1;
     }
-    if (it->free_len == 0 && grow_slots(it)) {
-        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self, "out of memory");
-        return -1;
-    }
-    uint32_t s = it->free_slots[--it->free_len];
-    evbt_slot_t *slot = &it->slots[s];
-    slot->t64 = rec.t64;
-    slot->index = rec.index;
-    slot->id = rec.id;
-    memcpy(slot->data, rec.data, rec.size);
-    if (rec.t64 < it->max_read_t64) {
-        it->st.out_of_order++;
-    } else {
-        it->max_read_t64 = rec.t64;
-    }
-    heap_push(it, s);
-    return 0;
-}
-
-/* The event message of the earliest buffered record. */
-static int emit_event(evbt_iter_t *it)
-{
-    uint32_t s = heap_pop(it);
-    evbt_slot_t *slot = &it->slots[s];
-    it->free_slots[it->free_len++] = s;
-    uint64_t t = slot->t64;
-    if (t < it->last_t64) {
-        /* Read after a record stamped later that has already gone out (beyond the window). */
+    uint64_t t = rec->t64;
+    if (late && t < it->last_t64) {
+        /* Stamped earlier than a record that has already gone out (beyond the window). */
         t = it->last_t64;
         it->st.clamped++;
     }
     it->last_t64 = t;
     uint64_t value = clock_value(it, t);
     it->last_value = value;
-    const evbt_event_t *ev = &it->in->events[slot->id];
+    const evbt_event_t *ev = &it->in->events[rec->id];
     bt_message *msg = bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ev->ec, it->packet, value);
     if (!msg) {
         return push(it, NULL);
@@ -1268,7 +1145,7 @@ static int emit_event(evbt_iter_t *it)
             for (unsigned d = 0; d <= l->depth; d++) {
                 f = bt_field_structure_borrow_member_field_by_index(f, l->path[d]);
             }
-            bt_field_integer_unsigned_set_value(f, load_be(slot->data + l->offset, l->size));
+            bt_field_integer_unsigned_set_value(f, load_be(rec->data + l->offset, l->size));
         }
     }
     it->st.events++;
@@ -1339,9 +1216,7 @@ static void iter_destroy(evbt_iter_t *it)
     bt_stream_put_ref(it->stream);
     bt_trace_put_ref(it->trace);
     evrec_reader_close(it->r);
-    free(it->slots);
-    free(it->heap);
-    free(it->free_slots);
+    evrec_order_close(it->order);
     free(it);
 }
 
@@ -1409,7 +1284,7 @@ evrec_bt_iter_init(bt_self_message_iterator *self, bt_self_message_iterator_conf
         iter_destroy(it);
         return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
     }
-    if (reader_open(it) || grow_slots(it) || start(it)) {
+    if (reader_open(it) || start(it)) {
         iter_destroy(it);
         return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
     }
@@ -1439,16 +1314,19 @@ bt_message_iterator_class_next_method_status evrec_bt_iter_next(bt_self_message_
         if (it->state == ST_DONE) {
             break;
         }
-        /* ST_EVENTS: keep the buffer full to the window, then send the earliest record. */
-        while (!it->reader_done && it->heap_len < it->comp->reorder_window && rc == 0) {
-            rc = fill_one(it);
-        }
-        if (rc) {
-            break;
-        }
-        if (it->heap_len) {
-            rc = emit_event(it);
+        /* ST_EVENTS: the earliest record of the window, or, once they are all out, the end. */
+        evrec_record_t rec;
+        uint64_t late = 0;
+        evrec_status st = evrec_order_next(it->order, &rec, &late);
+        it->st.out_of_order = evrec_order_stats(it->order)->reordered;
+        if (st == EVREC_OK) {
+            rc = emit_event(it, &rec, late);
+        } else if (st == EVREC_E_NOMEM) {
+            BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self, "out of memory");
+            rc = -1;
         } else {
+            it->reader_done = 1;
+            it->end_status = st;
             rc = finish(it);
         }
     }

@@ -19,7 +19,9 @@
  * - `time-freq` (integer >= 1, optional): timestamp frequency in Hz to use instead of the file's
  *   (as `evrec dump --time-freq`).
  * - `reorder-window` (integer 1..1048576, optional, default ::EVREC_BT_REORDER_WINDOW): records
- *   held to put concurrently written records back in time order.
+ *   held to put concurrently written records back in time order (the reader's ordered iteration,
+ *   evrec/evrec_reader_order.h). A record stamped earlier than one already sent (it came from
+ *   further back than the window) gets the time of the record before it and is counted as clamped.
  *
  * **Context:** babeltrace2 calls the methods from the thread that runs the graph; one component
  * and its message iterators are used by one thread at a time (babeltrace2's rule). Host only.

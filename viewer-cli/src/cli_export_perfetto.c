@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_export_perfetto.h"
+#include "evrec/evrec_reader_order.h"
 #include "export_perfetto.h"
 
 static const char *base_name(const char *path)
@@ -102,24 +103,32 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
     evrec_pf_writer_t *w = NULL;
     const char *tname = strcmp(in_path, "-") == 0 ? "stdin" : base_name(in_path);
     evrec_status ws = evrec_pf_open(&w, r, f, tname);
-    if (ws == EVREC_OK && opt->reorder) {
-        ws = evrec_pf_set_reorder(w, opt->reorder - 1u);
+    /* The selected records, in file order, go through the reader's ordered iteration. */
+    cli_select_source_t src = {sel, r};
+    evrec_order_t *order = NULL;
+    if (ws == EVREC_OK) {
+        /* --reorder-window N holds N records besides the one written: a window of N + 1
+         * (the largest N, 2^20, gets the largest window, 2^20). */
+        uint32_t window = opt->reorder ? opt->reorder : EVREC_PF_DEFAULT_REORDER + 1u;
+        if (window > EVREC_ORDER_MAX_WINDOW) {
+            window = EVREC_ORDER_MAX_WINDOW;
+        }
+        ws = evrec_order_create_source(&order, window, cli_select_source_next, &src);
     }
     evrec_status st = EVREC_OK;
     evrec_record_t rec;
     if (ws == EVREC_OK) {
-        while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
-            int v = cli_select_check(sel, &rec);
-            if (v == CLI_SEL_YES) {
-                if ((ws = evrec_pf_record(w, &rec)) != EVREC_OK) {
-                    break;
-                }
-            } else if (v == CLI_SEL_STOP) {
+        while ((st = evrec_order_next(order, &rec, NULL)) == EVREC_OK) {
+            if ((ws = evrec_pf_record(w, &rec)) != EVREC_OK) {
                 break;
             }
         }
+        if (st == EVREC_E_NOMEM || st == EVREC_E_ARG) {
+            ws = st;
+        }
     }
-    int damaged = st != EVREC_OK && st != EVREC_E_END;
+    evrec_order_close(order);
+    int damaged = ws == EVREC_OK && st != EVREC_OK && st != EVREC_E_END;
     if (ws == EVREC_OK) {
         ws = evrec_pf_finish(w, damaged ? evrec_reader_error(r) : NULL);
     }

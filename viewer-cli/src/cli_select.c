@@ -1099,3 +1099,24 @@ int cli_select_full(const cli_select_t *s)
 {
     return s->has_limit && s->matched >= s->limit;
 }
+
+evrec_status cli_select_source_next(void *ctx, evrec_record_t *rec)
+{
+    cli_select_source_t *s = ctx;
+    for (;;) {
+        if (cli_select_full(s->sel)) {
+            return EVREC_E_END;
+        }
+        evrec_status st = cli_select_next(s->sel, s->r, rec);
+        if (st != EVREC_OK) {
+            return st;
+        }
+        int v = cli_select_check(s->sel, rec);
+        if (v == CLI_SEL_YES) {
+            return EVREC_OK;
+        }
+        if (v == CLI_SEL_STOP) {
+            return EVREC_E_END;
+        }
+    }
+}

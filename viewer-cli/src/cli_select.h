@@ -170,6 +170,22 @@ evrec_status cli_select_next(cli_select_t *s, evrec_reader_t *r, evrec_record_t 
 /** @brief 1 when --limit records have been selected: read no more. **Context:** one thread. */
 int cli_select_full(const cli_select_t *s);
 
+/** @brief What cli_select_source_next() reads: a compiled selection over its reader. */
+typedef struct cli_select_source {
+    cli_select_t *sel;
+    evrec_reader_t *r;
+} cli_select_source_t;
+
+/**
+ * @brief The next selected record in file order, as an evrec_order_source_fn (evrec_reader_order.h)
+ * with a ::cli_select_source_t as `ctx`: the loop cli_select_next() / cli_select_check() /
+ * cli_select_full() of the file comment, for commands that print in time order.
+ * @retval EVREC_OK a selected record. @retval EVREC_E_END --limit reached, no later record can be
+ * selected, or the recording ended intact. @retval other the reader's sticky error.
+ * **Context:** one thread.
+ */
+evrec_status cli_select_source_next(void *ctx, evrec_record_t *rec);
+
 /** @brief 1 when anything narrows the selection (for the commands' "selection:" line).
  * **Context:** pure. */
 int cli_select_active(const cli_select_spec_t *spec);

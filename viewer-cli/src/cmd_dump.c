@@ -6,14 +6,15 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "evrec/evrec_reader_order.h"
 
 static const char help[] =
     "usage: evrec dump [selection] [--tick-hz HZ] [--time-freq HZ] [--hex] [--raw] [--offsets]\n"
-    "                  [--index] FILE\n"
+    "                  [--index] [--time-order] FILE\n"
     "\n"
     "Print the records, one line each, in file order (the order of the slots in the trace buffer,\n"
     "which is the order in which they were allocated; with several threads or interrupts a\n"
-    "record's time can be a little earlier than its predecessor's):\n"
+    "record's time can be a little earlier than its predecessor's; --time-order sorts them):\n"
     "  TIME  EVENT  [CLASS]  field=value ...  [Marker]\n"
     "TIME is seconds since the first record (ns precision), restored to 64 bits across 32-bit\n"
     "wraps; CLASS is shown when an event belongs to another event's class; nested struct fields\n"
@@ -34,6 +35,10 @@ static const char help[] =
     "  -r, --raw        ignore the display attributes: numbers in decimal (or --hex), no units\n"
     "  --offsets        start each line with the record's byte offset in the file\n"
     "  --index          start each line with the record's index (#N of --from/--to)\n"
+    "  --time-order     print the selected records in time order (by time, then file order),\n"
+    "                   holding up to 4096 of them; a record stamped earlier than one already\n"
+    "                   printed (from further back than that) is printed at its place in the\n"
+    "                   file with its own time and '(late by T)', and counted on stderr\n"
     "  -h, --help       this text\n"
     "\n"
     CLI_SELECT_HELP
@@ -54,15 +59,17 @@ typedef struct dump_opts {
     int raw;
     int offsets;
     int index;
+    int time_order;
     const char *path;
 } dump_opts_t;
 
 static int parse(int argc, char **argv, dump_opts_t *o)
 {
-    enum { OPT_OFFSETS = 256, OPT_INDEX };
+    enum { OPT_OFFSETS = 256, OPT_INDEX, OPT_TIME_ORDER };
     static const struct option longopts[] = {
         CLI_SELECT_LONGOPTS,
         {"index", no_argument, NULL, OPT_INDEX},
+        {"time-order", no_argument, NULL, OPT_TIME_ORDER},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"hex", no_argument, NULL, 'x'},
@@ -86,6 +93,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
         case 'r': o->raw = 1; break;
         case OPT_OFFSETS: o->offsets = 1; break;
         case OPT_INDEX: o->index = 1; break;
+        case OPT_TIME_ORDER: o->time_order = 1; break;
         default:
             if ((rc = cli_common_option(&cli_cmd_dump, c, argv, &o->ropt)) >= 0) {
                 return rc;
@@ -236,7 +244,8 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
     return 0;
 }
 
-static void print_record(dump_state_t *d, const evrec_record_t *rec)
+/* late: 0, or by how much (ticks) the record steps back (--time-order, evrec_order_next()). */
+static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t late)
 {
     cli_buf_t *b = &d->line;
     b->len = 0;
@@ -281,6 +290,16 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec)
     if (rec->unverified) {
         cli_buf_puts(b, " (unverified)");
     }
+    if (late) {
+        char t[64];
+        uint64_t freq = evrec_reader_time_freq((evrec_reader_t *)d->r, NULL);
+        if (freq) {
+            snprintf(t, sizeof t, " (late by %llu ns)", (unsigned long long)evrec_ticks_to_ns(late, freq));
+        } else {
+            snprintf(t, sizeof t, " (late by %llu ticks)", (unsigned long long)late);
+        }
+        cli_buf_puts(b, t);
+    }
     /* No trailing blanks when a record has no fields and no marker. */
     while (b->len > start && b->p[b->len - 1] == ' ') {
         b->len--;
@@ -321,12 +340,42 @@ static int run(int argc, char **argv)
     }
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
-    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
-        int v = cli_select_check(sel, &rec);
-        if (v == CLI_SEL_YES) {
-            print_record(&d, &rec);
-        } else if (v == CLI_SEL_STOP) {
-            break;
+    if (o.time_order) {
+        /* The selected records (file order) through the reader's ordered iteration. */
+        cli_select_source_t sel_src = {sel, r};
+        evrec_order_t *order = NULL;
+        st = evrec_order_create_source(&order, EVREC_ORDER_DEFAULT_WINDOW, cli_select_source_next, &sel_src);
+        uint64_t late = 0;
+        while (st == EVREC_OK && (st = evrec_order_next(order, &rec, &late)) == EVREC_OK) {
+            print_record(&d, &rec, late);
+        }
+        int nomem = st == EVREC_E_NOMEM || st == EVREC_E_ARG;
+        if (nomem) {
+            cli_error("out of memory");
+        }
+        const evrec_order_stats_t *os = order ? evrec_order_stats(order) : NULL;
+        if (os && os->late) {
+            fflush(stdout);
+            cli_error("%s: note: %llu records were stamped earlier than a record more than %u records "
+                      "before them: printed late, marked '(late by ...)'",
+                      o.path, (unsigned long long)os->late, os->window);
+        }
+        evrec_order_close(order);
+        if (nomem) {
+            cli_select_free(sel);
+            cli_stdout_done(1);
+            release(&d, evrec_reader_meta(r)->event_count);
+            evrec_reader_close(r);
+            return CLI_BAD_INPUT;
+        }
+    } else {
+        while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+            int v = cli_select_check(sel, &rec);
+            if (v == CLI_SEL_YES) {
+                print_record(&d, &rec, 0);
+            } else if (v == CLI_SEL_STOP) {
+                break;
+            }
         }
     }
     cli_select_free(sel);

@@ -195,10 +195,6 @@ typedef struct pf_open {
     uint32_t next_free;
 } pf_open_t;
 
-typedef struct pf_held {
-    evrec_record_t rec;
-    uint8_t data[EVREC_MAX_EVENT_SIZE];
-} pf_held_t;
 
 struct evrec_pf_writer {
     evrec_reader_t *r;
@@ -257,13 +253,6 @@ struct evrec_pf_writer {
     uint8_t *buf;
     size_t buf_cap;
 
-    /* The reorder window: up to `window` records held, written earliest first. */
-    uint32_t window;
-    pf_held_t *held;          /* [window + 1] */
-    uint32_t *heap;           /* [window + 1] slots, a min-heap by (time, index) */
-    uint32_t heap_n;
-    uint32_t *free_slots;     /* [window + 1] */
-    uint32_t free_n;
     uint64_t max_index;       /* largest record index written so far */
     int started_index;
 };
@@ -1058,67 +1047,6 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
     return EVREC_OK;
 }
 
-/* ---- the reorder window: a min-heap of record copies by (time, index) ------------------- */
-
-static uint64_t rec_ts(const evrec_pf_writer_t *w, const pf_held_t *h)
-{
-    return w->ns_known ? h->rec.ns : h->rec.t64;
-}
-
-static int held_less(const evrec_pf_writer_t *w, uint32_t a, uint32_t b)
-{
-    const pf_held_t *x = &w->held[a], *y = &w->held[b];
-    uint64_t tx = rec_ts(w, x), ty = rec_ts(w, y);
-    return tx < ty || (tx == ty && x->rec.index < y->rec.index);
-}
-
-static void heap_swap(evrec_pf_writer_t *w, uint32_t i, uint32_t j)
-{
-    uint32_t t = w->heap[i];
-    w->heap[i] = w->heap[j];
-    w->heap[j] = t;
-}
-
-static void heap_push(evrec_pf_writer_t *w, uint32_t slot)
-{
-    uint32_t i = w->heap_n++;
-    w->heap[i] = slot;
-    while (i > 0 && held_less(w, w->heap[i], w->heap[(i - 1) / 2])) {
-        heap_swap(w, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-}
-
-/* Remove the earliest record and return its slot. */
-static uint32_t heap_pop(evrec_pf_writer_t *w)
-{
-    uint32_t top = w->heap[0];
-    w->heap[0] = w->heap[--w->heap_n];
-    for (uint32_t i = 0;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < w->heap_n && held_less(w, w->heap[l], w->heap[m])) {
-            m = l;
-        }
-        if (r < w->heap_n && held_less(w, w->heap[r], w->heap[m])) {
-            m = r;
-        }
-        if (m == i) {
-            break;
-        }
-        heap_swap(w, i, m);
-        i = m;
-    }
-    return top;
-}
-
-static evrec_status pop_and_process(evrec_pf_writer_t *w)
-{
-    uint32_t slot = heap_pop(w);
-    evrec_status st = process_record(w, &w->held[slot].rec);
-    w->free_slots[w->free_n++] = slot;
-    return st;
-}
-
 evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
 {
     if (!w || !rec || rec->id >= w->event_count || !rec->data || rec->size > EVREC_MAX_EVENT_SIZE) {
@@ -1127,28 +1055,13 @@ evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
     if (w->io_error) {
         return w->nomem ? EVREC_E_NOMEM : EVREC_E_IO;
     }
-    if (!w->window) {
-        return process_record(w, rec);
-    }
-    uint32_t slot = w->free_slots[--w->free_n];
-    pf_held_t *h = &w->held[slot];
-    h->rec = *rec;
-    memcpy(h->data, rec->data, rec->size);
-    h->rec.data = h->data;
-    heap_push(w, slot);
-    if (w->heap_n > w->window) {
-        return pop_and_process(w);
-    }
-    return EVREC_OK;
+    return process_record(w, rec);
 }
 
 evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *damage)
 {
     if (!w) {
         return EVREC_E_ARG;
-    }
-    while (w->heap_n && !w->io_error) {
-        pop_and_process(w);
     }
     if (!w->started) {
         w->started = 1;
@@ -1280,40 +1193,6 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next)
     return 1;
 }
 
-evrec_status evrec_pf_set_reorder(evrec_pf_writer_t *w, uint32_t records)
-{
-    if (!w || records > EVREC_PF_MAX_REORDER || w->heap_n || w->started) {
-        return EVREC_E_ARG;
-    }
-    free(w->held);
-    free(w->heap);
-    free(w->free_slots);
-    w->held = NULL;
-    w->heap = w->free_slots = NULL;
-    w->window = 0;
-    w->free_n = 0;
-    if (!records) {
-        return EVREC_OK;
-    }
-    w->held = malloc(((size_t)records + 1) * sizeof *w->held);
-    w->heap = malloc(((size_t)records + 1) * sizeof *w->heap);
-    w->free_slots = malloc(((size_t)records + 1) * sizeof *w->free_slots);
-    if (!w->held || !w->heap || !w->free_slots) {
-        free(w->held);
-        free(w->heap);
-        free(w->free_slots);
-        w->held = NULL;
-        w->heap = w->free_slots = NULL;
-        return EVREC_E_NOMEM;
-    }
-    for (uint32_t i = 0; i <= records; i++) {
-        w->free_slots[i] = i;
-    }
-    w->free_n = records + 1;
-    w->window = records;
-    return EVREC_OK;
-}
-
 evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name)
 {
     if (!out) {
@@ -1386,11 +1265,6 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
         evrec_pf_close(w);
         return EVREC_E_IO;
     }
-    evrec_status st = evrec_pf_set_reorder(w, EVREC_PF_DEFAULT_REORDER);
-    if (st != EVREC_OK) {
-        evrec_pf_close(w);
-        return st;
-    }
     *out = w;
     return EVREC_OK;
 }
@@ -1428,9 +1302,6 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     free(w->trace_name);
     free(w->open);
     free(w->buf);
-    free(w->held);
-    free(w->heap);
-    free(w->free_slots);
     map_free(&w->lane_map);
     map_free(&w->str_map);
     map_free(&w->open_map);

@@ -11,8 +11,13 @@
  * records. The mapping (tracks, slices, instants, counters, debug annotations, flows, losses) is
  * described in viewer-cli/perfetto/README.md.
  *
- * Use: evrec_pf_open() on an opened reader, evrec_pf_record() for each record in file order,
- * evrec_pf_finish() with the reader's sticky error, evrec_pf_close().
+ * Use: evrec_pf_open() on an opened reader, evrec_pf_record() for each record in time order
+ * (the reader's ordered iteration, evrec/evrec_reader_order.h, with a window of
+ * ::EVREC_PF_DEFAULT_REORDER + 1 records by default), evrec_pf_finish() with the reader's sticky
+ * error, evrec_pf_close(). Timestamps written never go back: a record stamped earlier than one
+ * already written (a late record of the ordered iteration, or any step back in file order) is
+ * written at that one's time, counted in `clamped`, with the difference in its `ts_clamped_ns`
+ * argument.
  *
  * **Context:** host tool; one writer is used by one thread. Distinct writers are independent.
  */
@@ -41,7 +46,7 @@ typedef struct evrec_pf_stats {
     uint64_t refused_begins; /**< span begins beyond the limits (open spans, slots per lane),
                                   made instants with an annotation saying so */
     uint64_t reordered;      /**< records written after a record that follows them in the file
-                                  (the reorder window put them in time order) */
+                                  (the ordered iteration put them in time order) */
     uint64_t clamped;        /**< records whose time was raised to keep timestamps monotonic
                                   (stamped earlier than a record already written) */
     uint64_t max_clamp_ns;   /**< the largest such raise, ns */
@@ -51,7 +56,8 @@ typedef struct evrec_pf_stats {
     uint64_t bytes;          /**< bytes written */
 } evrec_pf_stats_t;
 
-/** Records held by default to put records of concurrent writers back in time order. */
+/** Default `--reorder-window` of `evrec export --perfetto`: records held back besides the one
+ * written (an ordered iteration window of this + 1 records). */
 #define EVREC_PF_DEFAULT_REORDER 1024u
 /** Largest reorder window, records (each holds up to 256 bytes of record). */
 #define EVREC_PF_MAX_REORDER 1048576u
@@ -73,25 +79,11 @@ typedef struct evrec_pf_writer evrec_pf_writer_t;
 evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name);
 
 /**
- * @brief Set the reorder window: records are held, up to `records` of them, and written earliest
- * first (by restored time, then file order), so that a record stamped a little before its
- * predecessor (concurrent writers: the stamp is taken before the slot is allocated) keeps its
- * own time. A record stamped before one already written is written at that one's time instead
- * (counted in `clamped`, the difference in its `ts_clamped_ns` argument). 0: no window, every
- * step back is clamped. Default ::EVREC_PF_DEFAULT_REORDER. Memory: about 300 bytes per record.
- * @retval EVREC_OK set. @retval EVREC_E_ARG NULL, above ::EVREC_PF_MAX_REORDER, or a record was
- * already given. @retval EVREC_E_NOMEM allocation failed (the window is then 0).
- * **Context:** thread; before the first evrec_pf_record().
- */
-evrec_status evrec_pf_set_reorder(evrec_pf_writer_t *w, uint32_t records);
-
-/**
- * @brief Convert one record (in file order) into packets: a slice begin or end for each span it
- * opens or closes, else an instant; a counter event for each counter field; track descriptors
- * and interned names the first time they are needed.
- * Records pass through the reorder window (evrec_pf_set_reorder()): the packets of a record may
- * be written by a later call or by evrec_pf_finish().
- * @param rec a record just returned by the writer's reader (copied when held).
+ * @brief Convert one record (in time order, see the file comment) into packets: a slice begin or
+ * end for each span it opens or closes, else an instant; a counter event for each counter field;
+ * track descriptors and interned names the first time they are needed. A record stamped earlier
+ * than the last one written is written at that one's time (`clamped`, `ts_clamped_ns`).
+ * @param rec a record of the writer's reader (its bytes are read during the call only).
  * @retval EVREC_OK written. @retval EVREC_E_ARG NULL argument. @retval EVREC_E_NOMEM allocation
  * failed. @retval EVREC_E_IO writing failed (then every later call fails too).
  * **Context:** thread.
@@ -99,7 +91,7 @@ evrec_status evrec_pf_set_reorder(evrec_pf_writer_t *w, uint32_t records);
 evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec);
 
 /**
- * @brief Write the records still held in the reorder window, the losses known at the end (the reader's damage, records the header counts but
+ * @brief Write the losses known at the end (the reader's damage, records the header counts but
  * the file lacks) and flush the stream.
  * @param damage the reader's sticky error (evrec_reader_error()), or NULL when the stream ended
  * intact (status EVREC_OK or EVREC_E_END counts as intact too).
