@@ -71,9 +71,6 @@ int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char 
  * standard input (read as a stream: a frequency derived from ticks needs a file). On failure
  * reports it (cli_report_reader_error) and returns NULL. Close with evrec_reader_close(). */
 evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt);
-/* Create (truncate) an output file for binary writing; on failure reports
- * "evrec: PATH: cannot create: <errno text>" and returns NULL. */
-FILE *cli_create_file(const char *path);
 
 /* An output file that never harms a path the command did not create: a regular file (or a new
  * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
@@ -102,6 +99,13 @@ int cli_output_write(cli_output_t *o, const void *p, size_t n);
 int cli_output_commit(cli_output_t *o);
 /* Give up: close and remove the temporary file (PATH is left as it was). */
 void cli_output_abort(cli_output_t *o);
+/* A stdio stream on an opened output, for writers that take a FILE * (stdout for "-"). The
+ * stream owns the descriptor from then on: end it with cli_output_stream_close() before
+ * cli_output_commit() or cli_output_abort(). NULL on failure (reported). */
+FILE *cli_output_stream(cli_output_t *o);
+/* Flush and close the stream of cli_output_stream() (stdout is only flushed); a failure is kept
+ * in o->err, which cli_output_commit() reports. Returns 0 after a failure, else 1. */
+int cli_output_stream_close(cli_output_t *o, FILE *f);
 
 /* A progress bar on stderr for long commands: shown when stderr is a terminal and the work has
  * taken more than a second (`mode` 0), always (1, --progress) or never (-1, --quiet). */

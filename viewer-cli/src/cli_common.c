@@ -219,15 +219,6 @@ evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *
     return r;
 }
 
-FILE *cli_create_file(const char *path)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cli_error("%s: cannot create: %s", path, strerror(errno));
-    }
-    return f;
-}
-
 int cli_stdout_done(int ok)
 {
     if (fflush(stdout) != 0 || ferror(stdout) || !ok) {
@@ -391,6 +382,32 @@ void cli_output_abort(cli_output_t *o)
     free(o->tmp);
     free(o->target);
     o->tmp = o->target = NULL;
+}
+
+FILE *cli_output_stream(cli_output_t *o)
+{
+    if (!o->own_fd) {
+        return stdout; /* "-" */
+    }
+    FILE *f = fdopen(o->fd, "wb");
+    if (!f) {
+        cli_error("%s: %s", o->path, strerror(errno));
+        return NULL;
+    }
+    o->own_fd = 0; /* fclose() closes it */
+    return f;
+}
+
+int cli_output_stream_close(cli_output_t *o, FILE *f)
+{
+    int failed = f == stdout ? fflush(f) != 0 || ferror(f) : ferror(f) | (fclose(f) != 0);
+    if (failed && !o->err) {
+        o->err = errno ? errno : EIO;
+    }
+    if (f != stdout) {
+        o->fd = -1;
+    }
+    return !o->err;
 }
 
 /* ---- progress ---- */

@@ -17,41 +17,6 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-/* A temporary file beside `out_path`: "<dir>/.<base>.XXXXXX". NULL on failure (reported). */
-static FILE *create_temp(const char *out_path, char **tmp_out)
-{
-    const char *slash = strrchr(out_path, '/');
-    size_t dirlen = slash ? (size_t)(slash - out_path) + 1 : 0;
-    const char *base = out_path + dirlen;
-    size_t n = dirlen + 1 + strlen(base) + 8 + 1;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, out_path, base);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        cli_error("%s: cannot create a temporary file beside it: %s", out_path, strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    /* mkstemp makes 0600; give the file the mode a plain create would (0666 less the umask). */
-    mode_t um = umask(0);
-    umask(um);
-    (void)fchmod(fd, 0666 & ~um);
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return NULL;
-    }
-    *tmp_out = tmp;
-    return f;
-}
-
 int cli_export_perfetto(const char *in_path, const char *out_path, const cli_perfetto_opts_t *opt)
 {
     static const cli_perfetto_opts_t defaults;
@@ -91,8 +56,12 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
         cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: timestamps are "
                   "ticks, not ns", in_path);
     }
-    char *tmp = NULL;
-    FILE *f = to_stdout ? stdout : create_temp(out_path, &tmp);
+    /* A temporary file renamed over OUT at the end; a device or FIFO written in place. */
+    cli_output_t out;
+    FILE *f = NULL;
+    if (cli_output_open(&out, out_path) && !(f = cli_output_stream(&out))) {
+        cli_output_abort(&out);
+    }
     if (!f) {
         cli_select_free(sel);
         evrec_reader_close(r);
@@ -139,23 +108,15 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
                                                                           : "cannot write the trace");
         result = CLI_BAD_INPUT;
     }
-    if (!to_stdout) {
-        int close_failed = fclose(f) != 0;
-        if (result == CLI_OK && close_failed) {
-            cli_error("%s: writing the trace failed: %s", out_path, strerror(errno));
-            result = CLI_BAD_INPUT;
-        }
-        if (result == CLI_OK && rename(tmp, out_path) != 0) {
-            cli_error("%s: cannot rename %s onto it: %s", out_path, tmp, strerror(errno));
-            result = CLI_BAD_INPUT;
-        }
-        if (result != CLI_OK) {
-            unlink(tmp);
-        }
-        free(tmp);
-    } else if (result == CLI_OK && fflush(stdout) != 0) {
-        cli_error("standard output: writing the trace failed");
+    if (!cli_output_stream_close(&out, f) && result == CLI_OK) {
         result = CLI_BAD_INPUT;
+    }
+    if (result == CLI_OK) {
+        if (!cli_output_commit(&out)) {
+            result = CLI_BAD_INPUT;
+        }
+    } else {
+        cli_output_abort(&out);
     }
     if (damaged) {
         cli_report_reader_error(in_path, r);

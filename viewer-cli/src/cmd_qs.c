@@ -106,7 +106,13 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     int to_stdout = strcmp(o.out, "-") == 0;
-    FILE *f = to_stdout ? stdout : cli_create_file(o.out);
+    /* A temporary file renamed over OUT at the end (a device or FIFO is written in place): an
+     * existing OUT is replaced only by a complete stream. */
+    cli_output_t out;
+    FILE *f = NULL;
+    if (cli_output_open(&out, o.out) && !(f = cli_output_stream(&out))) {
+        cli_output_abort(&out);
+    }
     if (!f) {
         cli_qs_map_free(&qm);
         evrec_reader_close(r);
@@ -147,15 +153,12 @@ static int run(int argc, char **argv)
         bytes += n;
     }
     int result = werr ? CLI_BAD_INPUT : CLI_OK;
-    int io_fail = werr == -1;
-    if (fflush(f) != 0) {
-        io_fail = 1;
+    if (werr == -1 && !out.err) {
+        out.err = errno ? errno : EIO;
     }
-    if (!to_stdout && fclose(f) != 0) {
-        io_fail = 1;
-    }
+    cli_output_stream_close(&out, f);
+    int io_fail = !cli_output_commit(&out); /* says "cannot write" and removes the temporary file */
     if (io_fail) {
-        cli_error("%s: write failed: %s", o.out, strerror(errno));
         result = CLI_BAD_INPUT;
     }
     if (st != EVREC_OK && st != EVREC_E_END) {

@@ -498,21 +498,32 @@ static int write_evr(dec_t *s, uint64_t dropped)
     rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
     evrec_save_options_t so = {0, 0};
     so.schema_hash = s->meta->schema_hash ? s->meta->schema_hash : evrec_meta_schema_hash(s->meta);
-    file_sink_t fs = {cli_create_file(path)};
+    /* A temporary file renamed over PATH when complete; a device or FIFO written in place; on a
+     * failure PATH is left as it was. */
+    cli_output_t out;
+    if (!cli_output_open(&out, path)) {
+        free(structs);
+        return -1;
+    }
+    file_sink_t fs = {cli_output_stream(&out)};
     if (!fs.f) {
+        cli_output_abort(&out);
         free(structs);
         return -1;
     }
     evrec_sink_t sink = {file_write, &fs};
     evrec_status st = evrec_save_ex(&rec, &sink, &so);
-    int cerr = fclose(fs.f);
+    cli_output_stream_close(&out, fs.f);
     free(structs);
-    if (st != EVREC_OK || cerr != 0) {
-        cli_error("%s: writing failed: %s", path, st != EVREC_OK ? evrec_strerror(st) : strerror(errno));
-        unlink(path);
+    if (st != EVREC_OK && st != EVREC_E_IO) {
+        cli_error("%s: writing failed: %s", path, evrec_strerror(st));
+        cli_output_abort(&out);
         return -1;
     }
-    return 0;
+    if (st == EVREC_E_IO && !out.err) {
+        out.err = EIO;
+    }
+    return cli_output_commit(&out) ? 0 : -1;
 }
 
 /* ---- run ------------------------------------------------------------------------------------- */

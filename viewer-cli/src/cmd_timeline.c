@@ -3,6 +3,7 @@
  * task/thread/ISR (track value) with span bars and marker glyphs, counters as step plots, gaps
  * hatched. The options and the reading loop; the rest is in timeline_*.c (see timeline.h) and
  * viewer-cli/TIMELINE.md. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -137,20 +138,59 @@ static int out_kind(const char *path)
     return -1;
 }
 
-/* A temporary file next to `out` (created empty, so that no other path is touched). */
-static char *make_tmp(const char *out)
+/* Where the picture goes. A regular file (or a new path) is replaced by renaming a temporary file
+ * of its folder over it (the file a symbolic link names, not the link); a device or FIFO
+ * (/dev/null, a pipe) is never replaced: the picture is drawn into a temporary file in TMPDIR and
+ * copied into it. */
+typedef struct out_place {
+    char *target;  /* the path to replace (a link resolved), malloc'd; NULL: write in place */
+    int in_place;  /* 1: a device or FIFO */
+} out_place_t;
+
+static int out_place(const char *out, out_place_t *p)
 {
-    const char *slash = strrchr(out, '/');
-    size_t dir = slash ? (size_t)(slash - out) + 1 : 0;
+    struct stat st;
+    p->target = NULL;
+    p->in_place = 0;
+    if (stat(out, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_error("%s: is a directory", out);
+            return 0;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            p->in_place = 1;
+            return 1;
+        }
+        p->target = realpath(out, NULL); /* follows a link */
+    }
+    if (!p->target) {
+        p->target = strdup(out);
+    }
+    return p->target != NULL;
+}
+
+/* A temporary file for the picture (created empty, so that no other path is touched). */
+static char *make_tmp(const char *out, const out_place_t *p)
+{
+    const char *dirp = p->in_place ? (getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") : p->target;
+    size_t dir = p->in_place ? strlen(dirp) + 1 : 0;
+    if (!p->in_place) {
+        const char *slash = strrchr(dirp, '/');
+        dir = slash ? (size_t)(slash - dirp) + 1 : 0;
+    }
     size_t n = dir + 40;
     char *tmp = malloc(n);
     if (!tmp) {
         return NULL;
     }
-    snprintf(tmp, n, "%.*s.evrec-timeline-XXXXXX", (int)dir, out);
+    if (p->in_place) {
+        snprintf(tmp, n, "%s/.evrec-timeline-XXXXXX", dirp);
+    } else {
+        snprintf(tmp, n, "%.*s.evrec-timeline-XXXXXX", (int)dir, dirp);
+    }
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        cli_error("%s: cannot create a temporary file in its folder: %s", out, strerror(errno));
+        cli_error("%s: cannot create a temporary file for it: %s", out, strerror(errno));
         free(tmp);
         return NULL;
     }
@@ -164,9 +204,42 @@ static char *make_tmp(const char *out)
     return tmp;
 }
 
-static int finish_file(const char *tmp, const char *out, int ok)
+/* Copy the finished picture into a device or FIFO. */
+static int copy_into(const char *tmp, const char *out)
 {
-    if (ok && rename(tmp, out) != 0) {
+    FILE *in = fopen(tmp, "rb");
+    if (!in) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        return 0;
+    }
+    cli_output_t o;
+    int ok = cli_output_open(&o, out);
+    char buf[1 << 16];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+        ok = cli_output_write(&o, buf, n);
+    }
+    if (ok && ferror(in)) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        ok = 0;
+    }
+    fclose(in);
+    if (ok) {
+        ok = cli_output_commit(&o);
+    } else {
+        cli_output_abort(&o);
+    }
+    return ok;
+}
+
+static int finish_file(const char *tmp, const char *out, const out_place_t *p, int ok)
+{
+    if (ok && p->in_place) {
+        ok = copy_into(tmp, out);
+        unlink(tmp);
+        return ok;
+    }
+    if (ok && rename(tmp, p->target) != 0) {
         cli_error("%s: cannot rename %s over it: %s", out, tmp, strerror(errno));
         ok = 0;
     }
@@ -178,8 +251,13 @@ static int finish_file(const char *tmp, const char *out, int ok)
 
 static int glyph_table(const tl_opts_t *o, int is_svg)
 {
-    char *tmp = make_tmp(o->out.out);
+    out_place_t place;
+    if (!out_place(o->out.out, &place)) {
+        return CLI_BAD_INPUT;
+    }
+    char *tmp = make_tmp(o->out.out, &place);
     if (!tmp) {
+        free(place.target);
         return CLI_BAD_INPUT;
     }
     double cell = 96;
@@ -206,8 +284,9 @@ static int glyph_table(const tl_opts_t *o, int is_svg)
     if (!ok) {
         cli_error("%s: writing the picture failed", o->out.out);
     }
-    ok = finish_file(tmp, o->out.out, ok);
+    ok = finish_file(tmp, o->out.out, &place, ok);
     free(tmp);
+    free(place.target);
     return ok ? CLI_OK : CLI_BAD_INPUT;
 }
 
@@ -312,14 +391,17 @@ static int run(int argc, char **argv)
         m->t_from = m->t_from > pad ? m->t_from - pad : 0;
         m->t_to = m->t_from + 2 * pad;
     }
-    char *tmp = make_tmp(o.out.out);
+    out_place_t place;
+    char *tmp = out_place(o.out.out, &place) ? make_tmp(o.out.out, &place) : NULL;
     if (!tmp) {
+        free(place.target);
         result = CLI_BAD_INPUT;
         goto out;
     }
     int ok = tl_draw(m, &o.out, tmp, is_svg) == 0;
-    ok = finish_file(tmp, o.out.out, ok);
+    ok = finish_file(tmp, o.out.out, &place, ok);
     free(tmp);
+    free(place.target);
     if (!ok) {
         result = CLI_BAD_INPUT;
     }

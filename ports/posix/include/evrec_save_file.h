@@ -52,7 +52,9 @@ evrec_status evrec_save_file(const evrec_recorder_t *rec, FILE *f);
  * temporary file in the same directory (`.NAME.XXXXXX`, mode 0666 & ~umask), which is flushed,
  * synced (fsync) and then renamed over `path`. On any failure the temporary file is removed and
  * `path` is left as it was: an existing file is never truncated or removed, and no file is
- * created. A symbolic link at `path` is replaced by the file, not followed.
+ * created. A symbolic link at `path` is followed: the file it names is replaced, the link stays.
+ * A device or FIFO at `path` (/dev/null, a pipe, a serial line) is written in place and never
+ * replaced or removed.
  * @param[in] rec a stopped recorder. @param[in] path the file to create or replace.
  * @param[in] opt options, or NULL for the defaults (the container format).
  * @param[out] bytes optional: the size of the file written (0 on failure).

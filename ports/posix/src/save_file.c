@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _XOPEN_SOURCE 700 /* realpath */
 /* evrec_save_file() and evrec_save_path(): evrec_save_ex() to a stdio stream, and to a path
  * through a temporary file in the same directory renamed over it. */
 #include <errno.h>
@@ -82,8 +83,34 @@ evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
     if (!rec || !path || !*path) {
         return EVREC_E_ARG;
     }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) {
+            errno = EISDIR;
+            return EVREC_E_IO;
+        }
+        /* A device or FIFO (/dev/null, a pipe, a serial line): written in place, never replaced. */
+        FILE *dev = fopen(path, "wb");
+        if (!dev) {
+            return EVREC_E_IO;
+        }
+        evrec_status ds = evrec_save_file_ex(rec, dev, opt, bytes);
+        int e = errno;
+        if (fclose(dev) != 0 && ds == EVREC_OK) {
+            ds = EVREC_E_IO;
+            e = errno;
+        }
+        errno = e;
+        return ds;
+    }
+    /* A symbolic link: the file it names is replaced, not the link. */
+    char *real = realpath(path, NULL);
+    if (real) {
+        path = real;
+    }
     char *tmp = temp_name(path);
     if (!tmp) {
+        free(real);
         return EVREC_E_NOMEM;
     }
     int fd = mkstemp(tmp);
@@ -129,6 +156,7 @@ evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
         *bytes = n;
     }
     free(tmp);
+    free(real);
     if (err) {
         errno = err;
     }

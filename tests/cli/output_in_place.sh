@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Every command that writes a file writes a FIFO (as it would a device such as /dev/null or a
+# serial line) in place: the FIFO is still a FIFO afterwards and its reader got the bytes. None
+# of them may rename a temporary file over it, which, run as root on /dev/null, would replace the
+# device node. A FIFO stands in for the device so that a failure harms nothing.
+# Usage: output_in_place.sh EVREC EVREC_DEMO DATA_DIR WORK_DIR
+set -eu
+evrec=$1 demo=$2 data=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work"
+ref=$data/ccore/ref.bin
+"$demo" --frames 5 --fps 0 -o "$work/demo.evr" >/dev/null
+fail=0
+check() { # check NAME OUT CMD...: run CMD (which writes OUT, a FIFO) with a reader on the FIFO
+    name=$1 out=$2
+    shift 2
+    rm -f "$out" "$work/got"
+    mkfifo "$out"
+    cat "$out" >"$work/got" &
+    reader=$!
+    if ! "$@" >"$work/log" 2>&1; then
+        echo "FAIL: $name: exit status $?"; cat "$work/log"; fail=1
+    fi
+    # A command that never opened the FIFO (it replaced it, or failed) leaves the reader waiting.
+    (sleep 5; kill "$reader" 2>/dev/null) &
+    watchdog=$!
+    wait "$reader" || true
+    kill "$watchdog" 2>/dev/null || true
+    if [ ! -p "$out" ]; then
+        echo "FAIL: $name: $out is no longer a FIFO"; ls -la "$out"; fail=1
+    elif [ ! -s "$work/got" ]; then
+        echo "FAIL: $name: nothing arrived through the FIFO"; fail=1
+    else
+        echo "ok: $name: $(wc -c <"$work/got") bytes through the FIFO"
+    fi
+    [ -z "$(ls -A "$work" | grep '^\.' || true)" ] || { echo "FAIL: $name: temporary files left"; ls -la "$work"; fail=1; }
+}
+check "export --csv" "$work/out.csv" "$evrec" export -q --csv "$work/out.csv" "$ref"
+check "export --jsonl" "$work/out.jsonl" "$evrec" export -q --jsonl "$work/out.jsonl" "$ref"
+check "export --ccore" "$work/out.bin" "$evrec" export -q --ccore "$work/out.bin" "$ref"
+if "$evrec" export --help | grep -q -- "--perfetto"; then
+    check "export --perfetto" "$work/out.pftrace" "$evrec" export -q --perfetto "$work/out.pftrace" "$work/demo.evr"
+fi
+check "timeline (svg)" "$work/out.svg" "$evrec" timeline "$work/demo.evr" -o "$work/out.svg"
+check "timeline (png)" "$work/out.png" "$evrec" timeline "$work/demo.evr" -o "$work/out.png"
+check "qs" "$work/out.qs" "$evrec" qs "$work/demo.evr" -o "$work/out.qs"
+check "evrec-demo -o (evrec_save_path)" "$work/out.evr" "$demo" --frames 5 --fps 0 -o "$work/out.evr"
+exit $fail
