@@ -152,6 +152,8 @@ static inline void cli_buf_putc(cli_buf_t *b, char c)
     b->p[b->len++] = c;
 }
 void cli_buf_u64(cli_buf_t *b, uint64_t v);
+/* `v` in decimal into out[0..n), no terminator; returns n (1..20). */
+size_t cli_u64_dec(char out[20], uint64_t v);
 /** Append printf-formatted text (no size limit: the buffer grows). */
 void cli_buf_printf(cli_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits);

@@ -41,7 +41,7 @@ void cli_buf_printf(cli_buf_t *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void cli_buf_u64(cli_buf_t *b, uint64_t v)
+size_t cli_u64_dec(char out[20], uint64_t v)
 {
     static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -60,7 +60,14 @@ void cli_buf_u64(cli_buf_t *b, uint64_t v)
     } else {
         t[sizeof t - 1 - n++] = (char)('0' + v);
     }
-    cli_buf_put(b, t + sizeof t - n, n);
+    memcpy(out, t + sizeof t - n, n);
+    return n;
+}
+
+void cli_buf_u64(cli_buf_t *b, uint64_t v)
+{
+    char t[20];
+    cli_buf_put(b, t, cli_u64_dec(t, v));
 }
 
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits)

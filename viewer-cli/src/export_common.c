@@ -36,36 +36,8 @@ void export_out_grow(export_out_t *o, size_t n)
 
 void export_u64(export_out_t *o, uint64_t v)
 {
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
-    if (v < 10u) {
-        export_putc(o, (char)('0' + v));
-        return;
-    }
-    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
-                                       1000000000u, 10000000000u, 100000000000u, 1000000000000u,
-                                       10000000000000u, 100000000000000u, 1000000000000000u,
-                                       10000000000000000u, 100000000000000000u, 1000000000000000000u,
-                                       10000000000000000000u};
-    unsigned n = 2;
-    while (n < 20u && v >= pow10[n]) {
-        n++;
-    }
-    char *d = export_out_room(o, 20) + n;
-    o->len += n;
-    while (v >= 100u) {
-        unsigned k = (unsigned)(v % 100u) * 2u;
-        v /= 100u;
-        *--d = pairs[k + 1];
-        *--d = pairs[k];
-    }
-    if (v >= 10u) {
-        *--d = pairs[v * 2u + 1];
-        *--d = pairs[v * 2u];
-    } else {
-        *--d = (char)('0' + v);
-    }
+    char *d = export_out_room(o, 20);
+    o->len += cli_u64_dec(d, v);
 }
 
 void export_seconds(export_out_t *o, uint64_t ns)
