@@ -19,8 +19,10 @@ check() { # check NAME OUT CMD...: run CMD (which writes OUT, a FIFO) with a rea
     mkfifo "$out"
     cat "$out" >"$work/got" &
     reader=$!
-    if ! "$@" >"$work/log" 2>&1; then
-        echo "FAIL: $name: exit status $?"; cat "$work/log"; fail=1
+    rc=0
+    "$@" >"$work/log" 2>&1 || rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL: $name: exit status $rc"; cat "$work/log"; fail=1
     fi
     # A command that never opened the FIFO (it replaced it, or failed) leaves the reader waiting.
     (sleep 5; kill "$reader" 2>/dev/null) &
