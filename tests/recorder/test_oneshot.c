@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/time.h>
 
 #include "evrec/evrec_recorder.h"
@@ -247,10 +248,20 @@ Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
     pthread_t th;
     pthread_create(&th, NULL, pinger_main, &p);
     uint32_t main_ok = 0, i;
+    sig_atomic_t seen = 0;
     for (i = 0; i < most && (i < per || sig_count < 2000); i++) {
         main_ok += (uint32_t)probe_record(&sig_host, 0, i);
         if (i >= per && (i & 1023) == 0) {
-            sched_yield(); /* let the pinger run on a loaded machine */
+            /* Let the pinger run on a loaded machine: yield, and when no signal came since the
+             * last look, sleep 200 us (at most ~0.4 s in all), so that records and signals
+             * still interleave when the pinger gets little CPU time. */
+            if (sig_count == seen) {
+                struct timespec ts = {0, 200000};
+                nanosleep(&ts, NULL);
+            } else {
+                sched_yield();
+            }
+            seen = sig_count;
         }
     }
     p.stop = 1;
