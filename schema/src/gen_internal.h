@@ -199,6 +199,10 @@ typedef struct gen_schema {
     uint64_t hash;
 } gen_schema_t;
 
+/** A schema integer from its text: decimal, or hexadecimal with 0x; no leading zero. Returns 1
+ * with `*out` set, 0 when the text is no such integer, -1 when it exceeds 64 bits. */
+int gen_parse_uint_text(const char *v, uint64_t *out);
+
 /** Most include directories (evrec-gen -I) a schema load searches. */
 #define GEN_MAX_INCLUDE_DIRS 32
 

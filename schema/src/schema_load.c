@@ -71,13 +71,8 @@ static const char *scalar(ctx_t *c, const yaml_node_t *n, const char *what)
     return v;
 }
 
-/* An unsigned integer: decimal, or hexadecimal with 0x. */
-static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t *out)
+int gen_parse_uint_text(const char *v, uint64_t *out)
 {
-    const char *v = scalar(c, n, what);
-    if (!v) {
-        return -1;
-    }
     uint64_t x = 0;
     int base = 10;
     const char *p = v;
@@ -85,10 +80,12 @@ static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t
         base = 16;
         p += 2;
     } else if (p[0] == '0' && p[1] != '\0') {
-        p = ""; /* a leading zero is octal in YAML 1.1 and decimal elsewhere: refuse it */
+        return 0; /* a leading zero is octal in YAML 1.1 and decimal elsewhere: refuse it */
     }
-    int ok = *p != '\0';
-    for (; *p && ok; p++) {
+    if (!*p) {
+        return 0;
+    }
+    for (; *p; p++) {
         unsigned d;
         if (*p >= '0' && *p <= '9') {
             d = (unsigned)(*p - '0');
@@ -97,22 +94,35 @@ static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t
         } else if (base == 16 && *p >= 'A' && *p <= 'F') {
             d = (unsigned)(*p - 'A' + 10);
         } else {
-            ok = 0;
-            break;
+            return 0;
         }
         if (x > (UINT64_MAX - d) / (uint64_t)base) {
-            gen_error(c->s, pos_of(c, n), "%s '%s' is too large", what, v);
             return -1;
         }
         x = x * (uint64_t)base + d;
     }
-    if (!ok) {
+    *out = x;
+    return 1;
+}
+
+/* An unsigned integer: decimal, or hexadecimal with 0x. */
+static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t *out)
+{
+    const char *v = scalar(c, n, what);
+    if (!v) {
+        return -1;
+    }
+    int r = gen_parse_uint_text(v, out);
+    if (r < 0) {
+        gen_error(c->s, pos_of(c, n), "%s '%s' is too large", what, v);
+        return -1;
+    }
+    if (r == 0) {
         gen_error(c->s, pos_of(c, n),
                   "expected an unsigned integer (decimal, or hexadecimal with 0x) for %s, found '%s'",
                   what, v);
         return -1;
     }
-    *out = x;
     return 0;
 }
 

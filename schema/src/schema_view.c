@@ -206,41 +206,6 @@ static int find_event(const gen_schema_t *s, const char *name, size_t *ev)
     return 0;
 }
 
-/* Unsigned decimal or 0x hex, as schema integers (no leading zero). */
-static int parse_int(const char *v, uint64_t *out)
-{
-    uint64_t x = 0;
-    int base = 10;
-    const char *p = v;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    } else if (p[0] == '0' && p[1] != '\0') {
-        return 0;
-    }
-    if (!*p) {
-        return 0;
-    }
-    for (; *p; p++) {
-        unsigned d;
-        if (*p >= '0' && *p <= '9') {
-            d = (unsigned)(*p - '0');
-        } else if (base == 16 && *p >= 'a' && *p <= 'f') {
-            d = (unsigned)(*p - 'a' + 10);
-        } else if (base == 16 && *p >= 'A' && *p <= 'F') {
-            d = (unsigned)(*p - 'A' + 10);
-        } else {
-            return 0;
-        }
-        if (x > 0xFFFFFFFFu) {
-            return 0;
-        }
-        x = x * (uint64_t)base + d;
-    }
-    *out = x;
-    return 1;
-}
-
 static void resolve_value(gen_schema_t *s, gen_span_end_t *e, const gen_field_t *f, const char *what)
 {
     uint64_t v = 0;
@@ -253,7 +218,7 @@ static void resolve_value(gen_schema_t *s, gen_span_end_t *e, const gen_field_t 
             }
         }
         uint64_t max = en->width == 1 ? 0xFFu : en->width == 2 ? 0xFFFFu : 0xFFFFFFFFu;
-        if (parse_int(e->value, &v) && v <= max) {
+        if (gen_parse_uint_text(e->value, &v) == 1 && v <= max) {
             e->r.match_value = (uint32_t)v;
             return;
         }
@@ -267,7 +232,7 @@ static void resolve_value(gen_schema_t *s, gen_span_end_t *e, const gen_field_t 
         return;
     }
     uint64_t max = f->type == GEN_T_U8 ? 0xFFu : f->type == GEN_T_U16 ? 0xFFFFu : 0xFFFFFFFFu;
-    if (!parse_int(e->value, &v) || v > max) {
+    if (gen_parse_uint_text(e->value, &v) != 1 || v > max) {
         gen_error(s, e->value_pos, "%s: value '%s' for field %s (uint%u): expected an unsigned integer up to %llu",
                   what, e->value, f->name, f->type == GEN_T_U8 ? 8u : f->type == GEN_T_U16 ? 16u : 32u,
                   (unsigned long long)max);
