@@ -19,22 +19,7 @@
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
 
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
+#include "../common/mem_sink.h"
 
 /* Every event type of the full schema, with run-time names, saved to dir/name. */
 static char *record_full(const char *dir, const char *name, int bare)

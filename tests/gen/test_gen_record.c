@@ -24,22 +24,7 @@ _Static_assert((int)demo_EventControlType_End == (int)EVREC_CONTROL_END, "End");
 _Static_assert(demo_ID_EventControl == EVREC_CONTROL_EVENT_ID, "event 0");
 _Static_assert(sizeof(demo_EventControl_t) == sizeof(evrec_control_event_t), "control size");
 
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
+#include "../common/mem_sink.h"
 
 static _Alignas(8) unsigned char trace[4096];
 static evrec_host_t host;

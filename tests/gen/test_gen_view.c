@@ -15,22 +15,7 @@
 extern uint32_t evrec_test_clock_now;
 extern uint32_t evrec_test_clock_step;
 
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
+#include "../common/mem_sink.h"
 
 static _Alignas(8) unsigned char trace[4096];
 
