@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The reader's sticky error object: the first problem wins and is never overwritten. */
+/* The reader's sticky error object: the first problem wins and is never overwritten; a halting
+ * problem stops the reader (damage it can go on after is recorded by rd_damage()). */
 #include <stdarg.h>
 
 #include "reader_internal.h"
 
 evrec_status rd_fail(evrec_reader_t *r, evrec_status st, uint64_t offset, const char *fmt, ...)
 {
-    if (r->err.status != EVREC_OK) {
-        return r->err.status;
+    if (r->halt) {
+        return r->err.status; /* already stopped: the first reason stands */
     }
-    r->err.status = st;
-    r->err.offset = offset;
+    r->halt = 1;
+    char msg[sizeof r->err.message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err.message, sizeof r->err.message, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return st;
+    rd_damage(r, st, offset, 0, "%s", msg);
+    return r->err.status;
 }
 
 const evrec_reader_error_t *evrec_reader_error(const evrec_reader_t *r)

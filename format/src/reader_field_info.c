@@ -227,7 +227,7 @@ evrec_status rd_field_info_deferred(evrec_reader_t *r)
     if (r->fi_err.status == EVREC_OK) {
         return EVREC_OK;
     }
-    return rd_fail(r, r->fi_err.status, r->fi_err.offset, "%s", r->fi_err.message);
+    return rd_damage(r, r->fi_err.status, r->fi_err.offset, 0, "%s", r->fi_err.message);
 }
 
 void rd_field_info_free(evrec_reader_t *r)

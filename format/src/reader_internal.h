@@ -41,6 +41,14 @@ size_t src_read(rd_source_t *s, void *dst, size_t n);
  * *buf (grown as needed, *cap updated). *got = bytes available (< n at end of file). NULL only
  * when memory for *buf cannot be allocated. */
 const uint8_t *src_view(rd_source_t *s, size_t n, size_t *got, uint8_t **buf, size_t *cap);
+/* 1: the source can be read at any offset (memory, or a regular file of known size). */
+int src_random_access(const rd_source_t *s);
+/* Read up to n bytes at offset `off` without moving the position (random-access sources only);
+ * returns the count (0 past the end or when not random access). */
+size_t src_pread(rd_source_t *s, uint64_t off, void *dst, size_t n);
+/* Move the position to `off` (random-access sources only; the look-ahead is dropped). 0 on
+ * success, -1 otherwise. */
+int src_seek(rd_source_t *s, uint64_t off);
 
 /* ---- tables read from the file (reader_meta.c) ---- */
 
@@ -69,6 +77,13 @@ typedef struct rd_block {
     char data[];
 } rd_block_t;
 
+/* A SYNC chunk's payload (FORMAT.md section 2.2) and where it was. */
+typedef struct rd_sync {
+    uint64_t index, t64, t64_max, ticks;
+    uint32_t prev32;
+    uint64_t off;
+} rd_sync_t;
+
 /* ---- the reader ---- */
 
 struct evrec_reader {
@@ -77,6 +92,7 @@ struct evrec_reader {
     evrec_reader_error_t err;
     evrec_file_info_t info;
     int opened;         /* open succeeded */
+    int halt;           /* a problem the reader cannot go on after (rd_fail) */
     int no_prepass;     /* internal reader of the pre-pass, or summarize running */
 
     /* stream segment: the bytes of the CCore stream being consumed */
@@ -93,6 +109,23 @@ struct evrec_reader {
     uint32_t trunc_declared;    /* payload length declared by the truncated chunk being served */
     int end_chunk_seen;         /* the END chunk was read (CRC good) */
     uint64_t end_chunk_off;
+
+    /* SYNC chunks and recovery past damage (reader_resync.c) */
+    rd_sync_t sync;             /* the last SYNC chunk read */
+    int sync_pending;           /* it applies to the next STREAM chunk */
+    int seg_sync;               /* the current segment came right after `sync` */
+    int discont;                /* stream bytes were lost: the next segment starts after a gap */
+    int resuming;               /* the current segment starts after a gap: restart the item */
+    int gap_next;               /* the next record returned is the first after a gap */
+    int seg_damaged;            /* the current segment's chunk failed its CRC (meta-info only) */
+    int fix_pending;            /* the chunk header at fix_off is read as fix_word (repaired) */
+    uint64_t fix_off;
+    uint8_t fix_word[4];
+    int meta_damaged;           /* the meta-info was read (in part) from such a chunk */
+    uint64_t meta_damage_off;
+    evrec_damage_t *damage;     /* damaged ranges, in file order (at most RD_MAX_DAMAGE) */
+    uint32_t damage_count;
+    uint64_t damage_total;      /* including those beyond RD_MAX_DAMAGE */
     uint8_t tmp[EVREC_READER_MAX_NAME + 8]; /* assembly of items that straddle segments */
     uint8_t rec[EVREC_MAX_EVENT_SIZE];      /* assembly of a straddling record */
 
@@ -153,9 +186,39 @@ struct evrec_reader {
     uint64_t *event_counts;        /* summarize */
 };
 
-/* Sticky error: keeps the first one. Returns the status. */
+/* A problem the reader cannot go on after: halts it, becomes the sticky error when it is the
+ * first, and is added to the damage list. Returns the status. */
 evrec_status rd_fail(evrec_reader_t *r, evrec_status st, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Damaged ranges kept in the list (more are counted). */
+#define RD_MAX_DAMAGE 1000u
+
+/* Recovery (reader_resync.c). Record a damaged range and make it the sticky error when it is the
+ * first problem; iteration goes on. `len` = bytes skipped. Returns the status. */
+evrec_status rd_damage(evrec_reader_t *r, evrec_status st, uint64_t off, uint64_t len, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* 1 when a whole, CRC-good chunk starts at `off` (random-access sources). */
+int rd_chunk_good_at(evrec_reader_t *r, uint64_t off);
+/* Offset of the first CRC-good chunk of a known type starting after `from` (random-access
+ * sources); UINT64_MAX when there is none. */
+uint64_t rd_scan_chunk(evrec_reader_t *r, uint64_t from);
+/* The last damaged range grows to file offset `end` (chunks skipped while looking for a SYNC
+ * point). */
+void rd_damage_extend(evrec_reader_t *r, uint64_t end);
+/* A chunk at `off` whose length does not lead to an intact chunk: when the next intact chunk
+ * starts at q and the bytes between check out with the stored CRC under a header word of a known
+ * type and length q - off - 8, only the header word was damaged. Then that word is used
+ * (fix_pending), the damage is recorded, the source is moved back to `off` and 1 is returned. */
+int rd_fix_header_word(evrec_reader_t *r, uint64_t off, uint64_t q);
+/* Parse a SYNC payload; 0 when it is too short. */
+int rd_sync_parse(rd_sync_t *s, uint64_t off, const uint8_t *p, uint32_t len);
+/* Start of a segment after a gap: take the index and time from the SYNC chunk before it and
+ * close the damage entry's count of lost records. */
+void rd_resume(evrec_reader_t *r);
+/* Jump (random-access containers) to the last SYNC point from which the first record with index
+ * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
+void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
 
 /* Stream (reader_stream.c). */
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r);

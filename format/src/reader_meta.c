@@ -596,8 +596,8 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
         return r->err.status;
     }
     r->info.schema_hash_computed = evrec_meta_schema_hash(&r->meta);
+    r->have_meta = 1; /* before the next segment is loaded: damage there loses records, not the file */
     r->info.records_offset = rd_item_offset(r);
-    r->have_meta = 1;
     rd_field_info_parse(r);
     return r->err.status;
 }

@@ -23,6 +23,25 @@ static evrec_status reader_start(evrec_reader_t *r)
     evrec_status st = rd_open_container_or_ccore(r);
     if (st == EVREC_OK) {
         st = rd_parse_meta(r);
+        if (st != EVREC_OK && !r->halt && r->have_meta) {
+            st = EVREC_OK; /* damage before the stream (a display-only chunk): recorded, read on */
+        }
+        if (st == EVREC_OK && r->meta_damaged) {
+            /* Read from a chunk whose CRC failed: trusted only if it hashes as the header says. */
+            if (r->info.schema_hash_stored == 0 || r->info.schema_hash_stored != r->info.schema_hash_computed) {
+                r->have_meta = 0;
+                st = rd_fail(r, EVREC_E_CHECKSUM, r->meta_damage_off,
+                             "the meta-info lies in the damaged chunk at offset %llu and its schema hash "
+                             "(0x%016llX) is not the header's (0x%016llX): no record can be trusted",
+                             (unsigned long long)r->meta_damage_off,
+                             (unsigned long long)r->info.schema_hash_computed,
+                             (unsigned long long)r->info.schema_hash_stored);
+            } else if (r->seg_damaged) {
+                r->seg_pos = r->seg_len; /* the records of the damaged chunk are not used */
+                r->discont = 1;
+                r->info.records_offset = rd_item_offset(r);
+            }
+        }
         if (st != EVREC_OK && r->info.format == EVREC_FILE_CCORE) {
             /* Say both: it was not a container, and as a CCore stream it failed here. */
             static const char prefix[] = "no evrec magic, and not a valid CCore stream: ";
@@ -144,6 +163,7 @@ void evrec_reader_close(evrec_reader_t *r)
     rd_view_free(r);
     free(r->buf);
     free(r->event_counts);
+    free(r->damage);
     free(r);
 }
 

@@ -155,27 +155,38 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     if (st != EVREC_OK) {
         return st;
     }
-    if (r->container && r->info.recorded != UINT64_MAX && r->index != r->info.recorded) {
+    if (r->container && r->info.recorded != UINT64_MAX && r->index != r->info.recorded && r->err.status == EVREC_OK) {
         return rd_fail(r, EVREC_E_CORRUPT, 24,
                        "the header says %llu records were saved, the stream holds %llu (records lost "
                        "while saving)",
                        (unsigned long long)r->info.recorded, (unsigned long long)r->index);
     }
     r->done = 1;
-    if (rd_field_info_deferred(r) != EVREC_OK) {
-        return r->err.status; /* every record was returned; the display attributes were bad */
-    }
-    if (rd_view_deferred(r) != EVREC_OK) {
-        return r->err.status; /* every record was returned; the VIEW chunk was bad */
-    }
-    return EVREC_E_END;
+    rd_field_info_deferred(r); /* every record was returned; the display attributes were bad */
+    rd_view_deferred(r);       /* every record was returned; the VIEW chunk was bad */
+    /* Damage the reader went on after: the first one is the result, instead of EVREC_E_END. */
+    return r->err.status != EVREC_OK ? r->err.status : EVREC_E_END;
 }
 
-static evrec_status bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
+/* An unknown event id. In a container whose chunks are intact, or after a gap, the rest of the
+ * chunk cannot be framed: it is skipped and the records resume at the next STREAM chunk (a
+ * damaged range). Returns 1 to go on, 0 when the reader stopped (bare CCore streams). */
+static int bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
 {
-    return rd_fail(r, EVREC_E_BAD_ID, off,
-                   "record at offset %llu has event id %u; the meta-info has events 0..%u",
-                   (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1));
+    if (!r->container) {
+        rd_fail(r, EVREC_E_BAD_ID, off, "record at offset %llu has event id %u; the meta-info has events 0..%u",
+                (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1));
+        return 0;
+    }
+    uint64_t end = r->seg_file_off + r->seg_len;
+    rd_damage(r, EVREC_E_BAD_ID, off, end - off,
+              "record at offset %llu has event id %u; the meta-info has events 0..%u: the rest of the STREAM "
+              "chunk (%llu bytes) is skipped",
+              (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1),
+              (unsigned long long)(end - off));
+    r->seg_pos = r->seg_len;
+    r->discont = 1;
+    return 1;
 }
 
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
@@ -183,19 +194,23 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     if (!r || !rec) {
         return EVREC_E_ARG;
     }
-    if (r->err.status != EVREC_OK) {
+    if (r->halt) {
         return r->err.status;
     }
     if (!r->opened) {
         return EVREC_E_ARG;
     }
     if (r->done) {
-        return EVREC_E_END;
+        return r->err.status != EVREC_OK ? r->err.status : EVREC_E_END;
     }
     if (!r->freq_resolved) {
         resolve_freq(r);
     }
+retry:;
     uint64_t off = rd_item_offset(r);
+    if (r->resuming) {
+        rd_resume(r);
+    }
     const uint8_t *d = NULL;
     uint16_t id;
     uint32_t size;
@@ -204,7 +219,10 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
         const uint8_t *h = r->seg + r->seg_pos;
         id = rd_be16(h + 4);
         if (id >= r->meta.event_count) {
-            return bad_id(r, id, off);
+            if (bad_id(r, id, off)) {
+                goto retry;
+            }
+            return r->err.status;
         }
         size = r->save_len[id];
         if (r->seg_len - r->seg_pos >= size) {
@@ -215,16 +233,25 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     if (!d) {
         /* A record straddling two segments (or the stream's end): assemble it in r->rec. */
         if (!rd_need_slow(r, 6, r->rec, "a record or the End record", off, 0)) {
+            if (r->resuming) {
+                goto retry;
+            }
             return r->err.status;
         }
         id = rd_be16(r->rec + 4);
         if (id >= r->meta.event_count) {
-            return bad_id(r, id, off);
+            if (bad_id(r, id, off)) {
+                goto retry;
+            }
+            return r->err.status;
         }
         size = r->save_len[id];
         char what[64 + EVREC_READER_MAX_NAME];
         snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, id), (unsigned)size);
         if (!rd_need_slow(r, size - 6, r->rec + 6, what, off, 6)) {
+            if (r->resuming) {
+                goto retry;
+            }
             return r->err.status;
         }
         d = r->rec;
@@ -257,6 +284,8 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     rec->data = d;
     rec->size = size;
     rec->unverified = r->seg_unverified;
+    rec->gap = (uint8_t)r->gap_next;
+    r->gap_next = 0;
     return EVREC_OK;
 }
 
@@ -271,7 +300,8 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
         return EVREC_E_ARG;
     }
     for (;;) {
-        if (r->opened && !r->done && r->err.status == EVREC_OK && r->freq_resolved) {
+        if (r->opened && !r->done && !r->halt && r->freq_resolved) {
+            rd_seek_sync(r, min_index, min_t64);
             /* Skip whole records of the current segment while they are before the target. */
             const uint8_t *seg = r->seg;
             size_t pos = r->seg_pos, len = r->seg_len;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "reader_internal.h"
 
@@ -118,4 +119,56 @@ const uint8_t *src_view(rd_source_t *s, size_t n, size_t *got, uint8_t **buf, si
     }
     *got = total;
     return *buf ? *buf : (const uint8_t *)"";
+}
+
+int src_random_access(const rd_source_t *s)
+{
+    return s->kind == SRC_MEMORY || (s->seekable && s->size_known);
+}
+
+size_t src_pread(rd_source_t *s, uint64_t off, void *dst, size_t n)
+{
+    if (!src_random_access(s) || off >= s->size) {
+        return 0;
+    }
+    if ((uint64_t)n > s->size - off) {
+        n = (size_t)(s->size - off);
+    }
+    if (s->kind == SRC_MEMORY) {
+        memcpy(dst, s->mem + off, n);
+        return n;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(fileno(s->f), (uint8_t *)dst + got, n - got, (off_t)((uint64_t)s->file_start + off + got));
+        if (k < 0 && errno == EINTR) {
+            continue;
+        }
+        if (k <= 0) {
+            if (k < 0) {
+                s->io_errno = errno;
+            }
+            break;
+        }
+        got += (size_t)k;
+    }
+    return got;
+}
+
+int src_seek(rd_source_t *s, uint64_t off)
+{
+    if (!src_random_access(s) || off > s->size) {
+        return -1;
+    }
+    if (s->kind == SRC_FILE) {
+        clearerr(s->f);
+        if (fseeko(s->f, (off_t)((uint64_t)s->file_start + off), SEEK_SET) != 0) {
+            s->io_errno = errno ? errno : EIO;
+            return -1;
+        }
+    }
+    s->peek_pos = s->peek_len = 0; /* the look-ahead is only used for the header probe */
+    s->raw_pos = off;
+    s->pos = off;
+    return 0;
 }

@@ -18,6 +18,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
     case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
     case EVREC_CHUNK_VIEW: return "VIEW";
+    case EVREC_CHUNK_SYNC: return "SYNC";
     default: return "unknown";
     }
 }
@@ -61,13 +62,103 @@ static evrec_status parse_runtime_ranges(evrec_reader_t *r, uint64_t off, const 
     return EVREC_OK;
 }
 
+/* A chunk whose CRC fails, read whole: when only its header was hit, the payload is intact and
+ * used. Either the stored CRC differs from the bytes' in one bit (the CRC field itself was hit;
+ * a damaged payload changes about half the bits), or the CRC checks with another known chunk type
+ * in the type byte. Records the damage (nothing lost), fixes h[0], returns 1. */
+static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const uint8_t *p, uint32_t len,
+                           uint32_t stored, uint32_t crc)
+{
+    uint32_t diff = crc ^ stored;
+    if ((diff & (diff - 1u)) == 0) {
+        rd_damage(r, EVREC_E_CHECKSUM, off + 4, 4,
+                  "chunk at offset %llu: one bit of its stored CRC-32C is flipped (0x%08X, the bytes give "
+                  "0x%08X): the CRC field was hit, the payload is used",
+                  (unsigned long long)off, (unsigned)stored, (unsigned)crc);
+        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        return 1;
+    }
+    for (uint8_t t = 0; t <= EVREC_CHUNK_SYNC; t++) {
+        uint8_t w[4] = {t, h[1], h[2], h[3]};
+        if (t == h[0] || evrec_crc32c(evrec_crc32c(0, w, 4), p, len) != stored) {
+            continue;
+        }
+        rd_damage(r, EVREC_E_CORRUPT, off, 1,
+                  "chunk at offset %llu: type byte %u damaged; the CRC-32C checks with type %u (%s): repaired, "
+                  "the payload is used",
+                  (unsigned long long)off, (unsigned)h[0], (unsigned)t, chunk_type_name(t));
+        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        h[0] = t;
+        return 1;
+    }
+    return 0;
+}
+
+/* A chunk at `off` is damaged: its CRC fails (`len_trusted`: its length leads to an intact chunk
+ * or to the end of the file) or its length runs past the end of a file that ends with END.
+ * Records the damaged range and moves the source to the next intact chunk (FORMAT.md section 2,
+ * "What a reader does with damage"). Returns 1 to go on reading chunks there, 0 when there is
+ * no way on (then the reader is halted with the error set). `what` says what was wrong. */
+static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len, const char *what)
+{
+    uint64_t end = off + EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
+    uint64_t q = UINT64_MAX;
+    int random = src_random_access(&r->src);
+    int trusted = 0;
+    if (random) {
+        if (end == r->src.size || (end < r->src.size && rd_chunk_good_at(r, end))) {
+            q = end;
+            trusted = 1;
+        } else {
+            q = rd_scan_chunk(r, off + 1);
+            if (rd_fix_header_word(r, off, q)) {
+                return 1;
+            }
+        }
+    } else if (r->src.pos == end) {
+        q = end; /* a stream: the payload was read whole; the next header checks itself */
+        trusted = 1;
+    }
+    if (!r->have_meta && r->stream_started && !(trusted && type == EVREC_CHUNK_STREAM)) {
+        rd_fail(r, EVREC_E_CHECKSUM, off, "%s; the meta-info continues in it, so no record can be read", what);
+        return 0;
+    }
+    if (q == UINT64_MAX) {
+        rd_damage(r, EVREC_E_CHECKSUM, off, r->src.size_known ? r->src.size - off : 0,
+                  "%s; no intact chunk follows (%s)", what,
+                  random ? "searched to the end of the file" : "a stream cannot be searched");
+        r->halt = 1;
+        return 0;
+    }
+    if (q == r->src.size) {
+        rd_damage(r, EVREC_E_CHECKSUM, off, q - off, "%s; it is the last chunk, and the END chunk is missing", what);
+    } else {
+        rd_damage(r, EVREC_E_CHECKSUM, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
+                  what, (unsigned long long)(q - off), (unsigned long long)q);
+    }
+    if (random && src_seek(&r->src, q) != 0) {
+        r->halt = 1;
+        return 0;
+    }
+    if (type == EVREC_CHUNK_SYNC && trusted) {
+        r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
+    } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
+        r->discont = 1;
+    }
+    if (!r->discont && r->damage_count) {
+        r->damage[r->damage_count - 1].records_lost = 0; /* a display-only chunk: no record lost */
+    }
+    return 1;
+}
+
 /* Load the next segment of stream bytes. Returns 1 when seg holds at least one new byte; 0 when
  * the stream is over, cleanly (END chunk or end of a bare file) or not (then the error is set). */
 static int next_segment(evrec_reader_t *r)
 {
     r->seg_file_off += r->seg_len; /* an empty segment at the end of the last one */
     r->seg_len = r->seg_pos = 0;
-    if (r->stream_over || r->err.status != EVREC_OK) {
+    r->seg_damaged = 0;
+    if (r->stream_over || r->halt) {
         return 0;
     }
     if (r->seg_unverified) {
@@ -121,6 +212,10 @@ static int next_segment(evrec_reader_t *r)
                     (unsigned long long)off, (unsigned)k);
             return 0;
         }
+        if (r->fix_pending && off == r->fix_off) {
+            memcpy(h, r->fix_word, 4); /* a header word repaired by skip_damaged() */
+            r->fix_pending = 0;
+        }
         uint8_t type = h[0];
         uint32_t len = rd_be32(h) & 0xFFFFFFu;
         uint32_t stored = rd_be32(h + 4);
@@ -136,11 +231,31 @@ static int next_segment(evrec_reader_t *r)
         }
         if (got < len) {
             if (ends_with_end_chunk(p, got)) {
-                rd_fail(r, EVREC_E_CORRUPT, off,
-                        "%s chunk at offset %llu declares %u payload bytes, past the end of the file, "
-                        "yet the file ends with a valid END chunk: the chunk length is damaged",
-                        chunk_type_name(type), (unsigned long long)off, (unsigned)len);
-                return 0;
+                char what[200];
+                snprintf(what, sizeof what,
+                         "%s chunk at offset %llu declares %u payload bytes, past the end of the file, "
+                         "yet the file ends with a valid END chunk: the chunk length is damaged",
+                         chunk_type_name(type), (unsigned long long)off, (unsigned)len);
+                uint64_t q = src_random_access(&r->src) ? rd_scan_chunk(r, off + 1) : UINT64_MAX;
+                if (rd_fix_header_word(r, off, q)) {
+                    r->stream_over = 0;
+                    continue;
+                }
+                if (q == UINT64_MAX || (!r->have_meta && r->stream_started)) {
+                    rd_fail(r, EVREC_E_CORRUPT, off, "%s", what);
+                    return 0;
+                }
+                rd_damage(r, EVREC_E_CORRUPT, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
+                          what, (unsigned long long)(q - off), (unsigned long long)q);
+                if (src_seek(&r->src, q) != 0) {
+                    r->halt = 1;
+                    return 0;
+                }
+                if (r->stream_started) {
+                    r->discont = 1;
+                }
+                r->stream_over = 0;
+                continue;
             }
             if (type != EVREC_CHUNK_STREAM || got == 0) {
                 rd_fail(r, EVREC_E_TRUNCATED, off,
@@ -162,6 +277,10 @@ static int next_segment(evrec_reader_t *r)
             return 1;
         }
         uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
+        if (crc != stored && repair_in_place(r, off, h, p, len, stored, crc)) {
+            type = h[0];
+            crc = stored;
+        }
         if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream_started && got == len) {
             /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
              * loses only itself (deferred error). Were its length damaged, the next chunk header
@@ -171,12 +290,34 @@ static int next_segment(evrec_reader_t *r)
             continue;
         }
         if (crc != stored) {
-            rd_fail(r, EVREC_E_CHECKSUM, off,
-                    "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "
-                    "give 0x%08X",
-                    chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored,
-                    (unsigned)crc);
-            return 0;
+            char what[200];
+            snprintf(what, sizeof what,
+                     "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
+                     chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored,
+                     (unsigned)crc);
+            if (type == EVREC_CHUNK_STREAM && !r->have_meta && (!src_random_access(&r->src) ||
+                r->src.pos == r->src.size || rd_chunk_good_at(r, r->src.pos))) {
+                /* The meta-info is in it: read it anyway and check it against the header's schema
+                 * hash once parsed (reader_open.c); the chunk's records are then skipped. */
+                rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+                          "%s; its records are skipped", what);
+                r->meta_damaged = 1;
+                r->meta_damage_off = off;
+                r->seg_damaged = 1;
+                r->stream_over = 0;
+                r->stream_started = 1;
+                r->seg = p;
+                r->seg_len = len;
+                r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+                r->seg_chunk_off = off;
+                r->sync_pending = 0;
+                return 1;
+            }
+            if (!skip_damaged(r, off, type, len, what)) {
+                return 0;
+            }
+            r->stream_over = 0;
+            continue;
         }
         switch (type) {
         case EVREC_CHUNK_END:
@@ -198,8 +339,25 @@ static int next_segment(evrec_reader_t *r)
             r->seg_len = len;
             r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
             r->seg_chunk_off = off;
+            r->seg_sync = r->sync_pending;
+            r->sync_pending = 0;
+            if (r->discont) {
+                if (!r->seg_sync) {
+                    /* After a gap, records resume only where a SYNC chunk says where a record
+                     * starts and what its index and time are: this chunk is lost too. */
+                    rd_damage_extend(r, r->src.pos);
+                    continue;
+                }
+                r->discont = 0;
+                r->resuming = 1; /* the item being read is lost; records restart here */
+            }
             return 1;
+        case EVREC_CHUNK_SYNC:
+            r->stream_over = 0;
+            r->sync_pending = rd_sync_parse(&r->sync, off, p, len);
+            continue;
         case EVREC_CHUNK_RUNTIME_ENUMS:
+            r->sync_pending = 0;
             if (r->stream_started) {
                 rd_fail(r, EVREC_E_CORRUPT, off,
                         "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before "
@@ -247,8 +405,17 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
         if (!next_segment(r)) {
             break;
         }
+        if (r->resuming) {
+            return NULL; /* a gap: the item straddled into damage; the caller restarts */
+        }
     }
-    if (r->err.status == EVREC_OK) {
+    if (!r->halt && r->discont) {
+        const evrec_damage_t *d = evrec_reader_damage(r, r->damage_count ? r->damage_count - 1u : 0);
+        rd_fail(r, EVREC_E_TRUNCATED, item_off,
+                "the rest of the stream, its End record included, was lost: no SYNC chunk follows the damaged "
+                "range at offset %llu to resume at",
+                (unsigned long long)(d ? d->offset : item_off));
+    } else if (!r->halt) {
         uint64_t end = rd_stream_offset(r);
         if (r->container) {
             end = r->end_chunk_seen ? r->end_chunk_off : r->src.pos;
@@ -283,7 +450,7 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
                        (unsigned long long)off, (unsigned long long)end_off,
                        r->container ? "the END chunk" : "the end of the file");
     }
-    if (r->err.status != EVREC_OK) {
+    if (r->halt) {
         return r->err.status;
     }
     if (r->container) {
@@ -302,6 +469,68 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
     return EVREC_OK;
 }
 
+/* The header's CRC fails, or its magic is wrong. It is an evrec file all the same when an intact
+ * chunk starts right after the 48 header bytes (random-access sources). Its fields are kept when
+ * the CRC checks with the true magic in place (only the magic was hit), else they are unknown. */
+static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
+{
+    uint8_t h[EVREC_HEADER_SIZE];
+    memcpy(h, p, sizeof h);
+    memcpy(h, EVREC_MAGIC, 8);
+    int fields_ok = evrec_crc32c(0, h, 44) == rd_be32(p + 44);
+    int magic_ok = memcmp(p, EVREC_MAGIC, 8) == 0;
+    r->info.format = EVREC_FILE_CONTAINER;
+    r->info.version_major = fields_ok ? rd_be16(p + 8) : EVREC_FORMAT_MAJOR;
+    r->info.version_minor = fields_ok ? rd_be16(p + 10) : 0;
+    if (fields_ok) {
+        r->info.flags = rd_be32(p + 12);
+        r->info.schema_hash_stored = rd_be64(p + 16);
+        r->info.recorded = rd_be64(p + 24);
+        r->info.dropped = rd_be64(p + 32);
+        r->info.overwritten = rd_be32(p + 40);
+        rd_damage(r, EVREC_E_CORRUPT, 0, 8,
+                  "damaged magic (expected 45 56 52 43 0D 0A 1A 0A); the rest of the header is intact");
+    } else {
+        r->info.flags = 0;
+        r->info.schema_hash_stored = 0;
+        r->info.recorded = UINT64_MAX;
+        r->info.dropped = 0;
+        r->info.overwritten = 0;
+        rd_damage(r, EVREC_E_CHECKSUM, magic_ok ? 44 : 0, EVREC_HEADER_SIZE,
+                  "damaged header (%s; CRC-32C of bytes 0..43 does not match): flags, schema hash, record "
+                  "and drop counts unknown; the chunks after it are intact and read",
+                  magic_ok ? "magic intact" : "magic damaged too");
+    }
+    if (r->damage_count) {
+        r->damage[r->damage_count - 1].records_lost = 0;
+    }
+    uint8_t skip[EVREC_HEADER_SIZE];
+    src_read(&r->src, skip, sizeof skip);
+    r->container = 1;
+    r->seg_file_off = EVREC_HEADER_SIZE;
+    return EVREC_OK;
+}
+
+/* 1 when the 48 bytes at p look like a damaged evrec header followed by an intact chunk. */
+static int looks_like_damaged_header(evrec_reader_t *r, const uint8_t *p)
+{
+    if (!src_random_access(&r->src) || r->src.size < EVREC_HEADER_SIZE + EVREC_CHUNK_HEADER_SIZE) {
+        return 0;
+    }
+    uint8_t h[EVREC_HEADER_SIZE];
+    memcpy(h, p, sizeof h);
+    memcpy(h, EVREC_MAGIC, 8);
+    int magic_hits = 0;
+    for (int i = 0; i < 8; i++) {
+        magic_hits += p[i] == (uint8_t)EVREC_MAGIC[i];
+    }
+    /* Most of the magic, or a header whose CRC checks with the true magic. */
+    if (magic_hits < 6 && evrec_crc32c(0, h, 44) != rd_be32(p + 44)) {
+        return 0;
+    }
+    return rd_chunk_good_at(r, EVREC_HEADER_SIZE);
+}
+
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
 {
     const uint8_t *p;
@@ -315,6 +544,9 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     }
     int magic = memcmp(p, EVREC_MAGIC, n < 8 ? n : 8) == 0;
     if (!magic) {
+        if (n == EVREC_HEADER_SIZE && looks_like_damaged_header(r, p)) {
+            return damaged_header(r, p);
+        }
         r->container = 0;
         r->info.format = EVREC_FILE_CCORE;
         return EVREC_OK;
@@ -326,6 +558,9 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     }
     uint32_t crc = evrec_crc32c(0, p, 44);
     if (crc != rd_be32(p + 44)) {
+        if (src_random_access(&r->src) && rd_chunk_good_at(r, EVREC_HEADER_SIZE)) {
+            return damaged_header(r, p);
+        }
         return rd_fail(r, EVREC_E_CHECKSUM, 44,
                        "header CRC-32C: stored 0x%08X, bytes 0..43 give 0x%08X (damaged header)",
                        (unsigned)rd_be32(p + 44), (unsigned)crc);

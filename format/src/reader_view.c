@@ -246,7 +246,7 @@ evrec_status rd_view_deferred(evrec_reader_t *r)
     if (r->vw_err.status == EVREC_OK) {
         return EVREC_OK;
     }
-    return rd_fail(r, r->vw_err.status, r->vw_err.offset, "%s", r->vw_err.message);
+    return rd_damage(r, r->vw_err.status, r->vw_err.offset, 0, "%s", r->vw_err.message);
 }
 
 void rd_view_free(evrec_reader_t *r)

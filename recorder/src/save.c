@@ -10,14 +10,42 @@
 #error "EVREC_SAVE_CHUNK must be in 64..16777215"
 #endif
 
+#if EVREC_SAVE_SYNC_EVERY < 0
+#error "EVREC_SAVE_SYNC_EVERY must be >= 0"
+#endif
+
+/* Where the stream is, for SYNC chunks (FORMAT.md section 2.2): records converted so far, the
+ * time field and restored time of the last one (section 5's rule), the latest restored time and
+ * the Tick records among them. */
+typedef struct sync_state {
+    uint64_t index, t64, t64_max, ticks;
+    uint32_t prev32;
+} sync_state_t;
+
 /* Output staging: records are converted straight into `buf`; a full buffer becomes one chunk. */
 typedef struct out {
     const evrec_sink_t *sink;
     int container;
     evrec_status status;
     size_t n;
+    sync_state_t now;     /* after the records converted so far */
+    sync_state_t at_buf;  /* before the record at buf[0], when at_buf_ok */
+    int at_buf_ok;        /* buf starts with a record (not meta-info) */
+    unsigned since_sync;  /* STREAM chunks written since the last SYNC chunk */
     uint8_t buf[EVREC_SAVE_CHUNK];
 } out_t;
+
+static void out_init(out_t *o, const evrec_sink_t *sink, int container)
+{
+    o->sink = sink;
+    o->container = container;
+    o->status = EVREC_OK;
+    o->n = 0;
+    __builtin_memset(&o->now, 0, sizeof o->now);
+    o->at_buf = o->now;
+    o->at_buf_ok = 0;
+    o->since_sync = 0;
+}
 
 static void sink_write(out_t *o, const void *p, size_t len)
 {
@@ -51,12 +79,29 @@ static void write_chunk(out_t *o, uint8_t type, const uint8_t *payload, size_t l
     sink_write(o, payload, len);
 }
 
+/* SYNC payload (FORMAT.md section 2.2): u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
+static void write_sync(out_t *o, const sync_state_t *st)
+{
+    uint8_t d[EVREC_SYNC_SIZE];
+    put_be64(d, st->index);
+    put_be64(d + 8, st->t64);
+    put_be64(d + 16, st->t64_max);
+    put_be64(d + 24, st->ticks);
+    put_be32(d + 32, st->prev32);
+    write_chunk(o, EVREC_CHUNK_SYNC, d, sizeof d);
+}
+
 static void flush(out_t *o)
 {
     if (o->n == 0) {
         return;
     }
     if (o->container) {
+        if (o->at_buf_ok && EVREC_SAVE_SYNC_EVERY > 0 && ++o->since_sync >= (unsigned)EVREC_SAVE_SYNC_EVERY) {
+            write_sync(o, &o->at_buf);
+            o->since_sync = 0;
+        }
+        o->at_buf_ok = 0;
         write_chunk(o, EVREC_CHUNK_STREAM, o->buf, o->n);
     } else {
         sink_write(o, o->buf, o->n);
@@ -381,6 +426,28 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
             predict = misses * 8u < seen;
             misses = seen = 0;
         }
+        if (o->n == 0) {
+            o->at_buf = o->now; /* this chunk starts with this record: a SYNC point */
+            o->at_buf_ok = 1;
+        }
+        {
+            /* Time state for SYNC chunks: FORMAT.md section 5's rule, as the reader applies it. */
+            sync_state_t *t = &o->now;
+            uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
+            if (t->index) {
+                uint32_t step = t32 - t->prev32;
+                if (step >= 0xC0000000u) {
+                    uint64_t back = 0x100000000ull - step;
+                    t->t64 = t->t64 > back ? t->t64 - back : 0;
+                } else {
+                    t->t64 += step;
+                }
+            }
+            t->prev32 = t32;
+            t->t64_max = t->t64 > t->t64_max ? t->t64 : t->t64_max;
+            t->ticks += id == EVREC_CONTROL_EVENT_ID && s[6] == EVREC_CONTROL_TICK;
+            t->index++;
+        }
         uint8_t *d = o->buf + o->n;
 #if HAVE_SHUFFLE16
         if (id < EVREC_SAVE_PLAN_EVENTS && pl->small[id] && q + 16u <= readable) {
@@ -597,10 +664,15 @@ static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_v
                 flush(o);
             }
             size_t mark = o->n;
+            sync_state_t now = o->now, at_buf = o->at_buf;
+            int at_buf_ok = o->at_buf_ok;
             evrec_status st = put_records(o, rec->meta, pl, blk + EVREC_BLOCK_HEADER,
                                           stop - EVREC_BLOCK_HEADER, rec->block_size - EVREC_BLOCK_HEADER);
             if (v->concurrent && (st != EVREC_OK || !ring_block_same(rec, b))) {
                 o->n = mark; /* overwritten while converted: drop the whole block */
+                o->now = now;
+                o->at_buf = at_buf;
+                o->at_buf_ok = at_buf_ok;
                 *lost += k;
                 continue;
             }
@@ -693,10 +765,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         opt = &defaults;
     }
     out_t o;
-    o.sink = sink;
-    o.container = !opt->bare_ccore;
-    o.status = EVREC_OK;
-    o.n = 0;
+    out_init(&o, sink, !opt->bare_ccore);
     if (rec->block_size) {
         return save_cyclic(&o, rec, opt);
     }
@@ -722,10 +791,7 @@ evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, cons
         return EVREC_E_ARG;
     }
     out_t o;
-    o.sink = sink;
-    o.container = 0;
-    o.status = EVREC_OK;
-    o.n = 0;
+    out_init(&o, sink, 0);
     return save_stream(&o, meta, time_freq, (const uint8_t *)records, size, size);
 }
 
@@ -735,10 +801,7 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
         return EVREC_E_ARG;
     }
     out_t o;
-    o.sink = sink;
-    o.container = 0;
-    o.status = EVREC_OK;
-    o.n = 0;
+    out_init(&o, sink, 0);
     put_meta(&o, meta, 0, 1);
     put_runtime_ranges(&o, meta, 0);
     flush(&o);

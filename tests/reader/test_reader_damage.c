@@ -2,8 +2,10 @@
 /* Damage sweeps (FORMAT.md section 2): truncate at every byte offset, flip every bit of small
  * files and a sample of bits of a larger one. For each damaged file: no crash or sanitizer
  * report; an error that names an offset inside the file; every record returned equals the
- * original record at the same index; every record lying wholly before the damage is returned
- * (for a truncation: every record whose bytes are all present). */
+ * original record at the same index, indices ascending; every record lying wholly before the
+ * damage is returned (for a truncation: every record whose bytes are all present); and in a file
+ * that evrec_save() wrote (a SYNC chunk before every STREAM chunk), one flipped bit outside the
+ * meta-info loses at most the records of the chunk it hit. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +74,13 @@ static size_t check_damaged(const original_t *o, const uint8_t *bad, size_t size
     cr_assert_gt(strlen(rd.err.message), 10u, "%s: no message", what);
     cr_assert_leq(rd.count, o->rd.count, "%s", what);
     for (size_t i = 0; i < rd.count; i++) {
-        same_record(&rd.recs[i], &o->rd.recs[i], what);
+        uint64_t k = rd.recs[i].r.index;
+        cr_assert_lt(k, o->rd.count, "%s: index %llu past the original's records", what, (unsigned long long)k);
+        cr_assert(i == 0 || k > rd.recs[i - 1].r.index, "%s: indices not ascending at %zu", what, i);
+        same_record(&rd.recs[i], &o->rd.recs[k], what);
+        /* The first record after a gap is flagged; the others are not. */
+        int after_gap = i == 0 ? k != 0 : k != rd.recs[i - 1].r.index + 1;
+        cr_assert_eq(rd.recs[i].r.gap, after_gap, "%s: record %llu gap flag", what, (unsigned long long)k);
     }
     cr_assert_geq(rd.count, must, "%s: %zu records returned, %zu lie before the damage (%s at %llu)", what,
                   rd.count, must, rd.err.message, (unsigned long long)rd.err.offset);
@@ -102,8 +110,10 @@ static void truncation_sweep(const original_t *o)
     free(bad);
 }
 
-/* Flip bit `bit` of a copy; records wholly before the chunk holding it must come back. */
-static void flip_one(const original_t *o, uint8_t *bad, size_t bit)
+/* Flip bit `bit` of a copy; records wholly before the chunk holding it must come back. With
+ * `synced` (every STREAM chunk after a SYNC chunk, records never split): every record outside
+ * the chunk hit, unless the bit is in the meta-info. */
+static void flip_one_ex(const original_t *o, uint8_t *bad, size_t bit, int synced)
 {
     memcpy(bad, o->file, o->size);
     bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -112,9 +122,34 @@ static void flip_one(const original_t *o, uint8_t *bad, size_t bit)
     while (must < o->rd.count && o->rd.recs[must].last_byte < damaged) {
         must++;
     }
+    uint64_t first_rec = o->rd.count ? o->rd.recs[0].r.offset : o->size, meta_chunk = o->size;
+    for (size_t i = 0; i < o->nchunks && meta_chunk == o->size; i++) {
+        meta_chunk = o->chunks[i].type == EVREC_CHUNK_STREAM ? o->chunks[i].off : o->size;
+    }
+    if (synced && bit / 8 >= meta_chunk && bit / 8 < first_rec) {
+        must = 0; /* the meta-info (or its chunk's header): nothing can be trusted */
+    } else if (synced && bit / 8 < meta_chunk) {
+        must = o->rd.count; /* the header or a display-only chunk: no record is lost */
+    } else if (synced) {
+        uint64_t end = damaged;
+        for (size_t i = 0; i < o->nchunks; i++) {
+            if (o->chunks[i].off == damaged) {
+                end = damaged + 8 + o->chunks[i].len;
+            }
+        }
+        must = 0;
+        for (size_t i = 0; i < o->rd.count; i++) {
+            must += o->rd.recs[i].last_byte < damaged || o->rd.recs[i].r.offset >= end;
+        }
+    }
     char what[64];
     snprintf(what, sizeof what, "bit %zu (byte %zu) flipped", bit, bit / 8);
     check_damaged(o, bad, o->size, must, what);
+}
+
+static void flip_one(const original_t *o, uint8_t *bad, size_t bit)
+{
+    flip_one_ex(o, bad, bit, 0);
 }
 
 Test(damage, container_truncated_at_every_offset, .timeout = 600)
@@ -177,13 +212,16 @@ Test(damage, large_container_sampled_bits, .timeout = 600)
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        flip_one(&o, bad, (size_t)(x % (f.len * 8)));
+        flip_one_ex(&o, bad, (size_t)(x % (f.len * 8)), 1);
     }
-    /* And every bit of every chunk header. */
+    /* And every bit of every chunk header, and of the file header. */
     for (size_t c = 0; c < o.nchunks; c++) {
         for (size_t b = 0; b < 64; b++) {
-            flip_one(&o, bad, (size_t)o.chunks[c].off * 8 + b);
+            flip_one_ex(&o, bad, (size_t)o.chunks[c].off * 8 + b, 1);
         }
+    }
+    for (size_t b = 0; b < EVREC_HEADER_SIZE * 8; b++) {
+        flip_one_ex(&o, bad, b, 1);
     }
     free(bad);
     original_free(&o);
@@ -229,6 +267,10 @@ Test(damage, messages_name_the_chunk)
         }
     }
     cr_assert_not_null(second);
+    size_t o_count = o.rd.count, in_second = 0;
+    for (size_t i = 0; i < o_count; i++) {
+        in_second += o.rd.recs[i].r.offset >= second->off && o.rd.recs[i].r.offset < second->off + 8 + second->len;
+    }
     uint8_t *bad = malloc(f.len);
     memcpy(bad, f.p, f.len);
     bad[second->off + 100] ^= 0x10;
@@ -237,6 +279,10 @@ Test(damage, messages_name_the_chunk)
     cr_assert_eq(rd.err.status, EVREC_E_CHECKSUM);
     cr_assert_eq(rd.err.offset, second->off);
     cr_assert(strstr(rd.err.message, "STREAM chunk at offset") != NULL, "%s", rd.err.message);
+    cr_assert(strstr(rd.err.message, "skipped") != NULL, "%s", rd.err.message);
+    /* Only the records of the chunk hit are lost; reading resumes at the next SYNC point. */
+    cr_assert_eq(rd.count, o_count - in_second, "%zu of %zu records, %zu in the damaged chunk", rd.count, o_count,
+                 in_second);
     fx_read_free(&rd);
 
     /* Truncated inside the second STREAM chunk: its whole records come back, unverified. */
@@ -249,22 +295,36 @@ Test(damage, messages_name_the_chunk)
     cr_assert_eq(rd.recs[0].r.unverified, 0);
     fx_read_free(&rd);
 
-    /* A length that runs past a file that still ends with END: damaged length, not truncation. */
+    /* A length that runs past a file that still ends with END: a damaged header word, repaired
+     * from where the next intact chunk starts (the CRC checks), so nothing is lost. */
     memcpy(bad, f.p, f.len);
     bad[second->off + 1] ^= 0x40; /* + 4 MiB */
     fx_read_all(bad, f.len, NULL, &rd);
     cr_assert_eq(rd.err.status, EVREC_E_CORRUPT, "%s", rd.err.message);
     cr_assert_eq(rd.err.offset, second->off);
-    cr_assert(strstr(rd.err.message, "length is damaged") != NULL, "%s", rd.err.message);
+    cr_assert(strstr(rd.err.message, "header word") && strstr(rd.err.message, "repaired"), "%s", rd.err.message);
+    cr_assert_eq(rd.count, o_count);
     fx_read_free(&rd);
 
-    /* Header CRC. */
+    /* Header CRC: the header is damaged, the chunks after it are intact and read. */
     memcpy(bad, f.p, f.len);
     bad[30] ^= 1;
     fx_read_all(bad, f.len, NULL, &rd);
-    cr_assert_eq(rd.open_status, EVREC_E_CHECKSUM);
+    cr_assert_eq(rd.open_status, EVREC_OK);
+    cr_assert_eq(rd.err.status, EVREC_E_CHECKSUM);
     cr_assert_eq(rd.err.offset, 44u);
-    cr_assert_eq(rd.count, 0u);
+    cr_assert(strstr(rd.err.message, "damaged header"), "%s", rd.err.message);
+    cr_assert_eq(rd.count, o_count);
+    fx_read_free(&rd);
+
+    /* A damaged magic with an intact rest of the header: a damaged evrec file, not a CCore stream. */
+    memcpy(bad, f.p, f.len);
+    bad[2] ^= 0x20;
+    fx_read_all(bad, f.len, NULL, &rd);
+    cr_assert_eq(rd.open_status, EVREC_OK);
+    cr_assert_eq(rd.err.offset, 0u);
+    cr_assert(strstr(rd.err.message, "damaged magic"), "%s", rd.err.message);
+    cr_assert_eq(rd.count, o_count);
     fx_read_free(&rd);
 
     /* Bytes after END. */

@@ -449,8 +449,9 @@ Test(reader_field_info, second_chunk_is_ignored_and_reported)
     fx_buf_free(&g);
 }
 
-/* A damaged CRC is chunk damage like any other: the reader stops there (nothing before it). */
-Test(reader_field_info, bad_crc_is_chunk_damage)
+/* A damaged CRC loses the display attributes only: every record is read, the damage is reported
+ * at the chunk's offset. */
+Test(reader_field_info, bad_crc_loses_only_the_attributes)
 {
     fx_buf_t p = {0}, f = {0};
     put_u32(&p, 2);
@@ -459,9 +460,19 @@ Test(reader_field_info, bad_crc_is_chunk_damage)
     file_with(&p, 1, N_EVENTS, &f, &off);
     f.p[off + 8 + 6] ^= 1;
     evrec_reader_t *r = NULL;
-    cr_assert_eq(evrec_reader_open_memory(&r, f.p, f.len, NULL), EVREC_E_CHECKSUM);
+    cr_assert_eq(evrec_reader_open_memory(&r, f.p, f.len, NULL), EVREC_OK, "%s", evrec_reader_error(r)->message);
+    cr_assert_null(evrec_reader_meta(r)->field_info);
+    evrec_record_t rec;
+    evrec_status st;
+    uint64_t records = 0;
+    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        records++;
+    }
+    cr_assert_eq(records, N_RECORDS);
+    cr_assert_eq(st, EVREC_E_CHECKSUM);
     cr_assert_eq(evrec_reader_error(r)->offset, off);
     cr_assert(strstr(evrec_reader_error(r)->message, "FIELD_INFO chunk"), "%s", evrec_reader_error(r)->message);
+    cr_assert_eq(evrec_reader_damage_count(r), 1);
     evrec_reader_close(r);
     fx_buf_free(&p);
     fx_buf_free(&f);

@@ -158,7 +158,7 @@ static void check_recording(const fx_buf_t *file, size_t n, int bare, uint64_t r
     const evrec_meta_t *want = fx_meta_init();
     if (!bare) {
         cr_assert_eq(fi->version_major, 1u);
-        cr_assert_eq(fi->version_minor, 0u);
+        cr_assert_eq(fi->version_minor, EVREC_FORMAT_MINOR);
         cr_assert_eq(fi->recorded, recorded);
         cr_assert_eq(fi->dropped, 0u);
         cr_assert_eq(fi->schema_hash_stored, want->schema_hash);

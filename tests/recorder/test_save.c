@@ -62,6 +62,9 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
             cr_assert_leq(len, 16384);
             memcpy(s + n, m->data + q + 8, len);
             n += len;
+        } else if (type == EVREC_CHUNK_SYNC) {
+            cr_assert_eq(len, EVREC_SYNC_SIZE);
+            cr_assert_gt(n, 0, "a SYNC chunk before the meta-info");
         } else if (type == EVREC_CHUNK_RUNTIME_ENUMS || type == EVREC_CHUNK_FIELD_INFO) {
             *saw_runtime |= type == EVREC_CHUNK_RUNTIME_ENUMS;
             cr_assert_eq(n, 0, "meta chunks must precede the stream");

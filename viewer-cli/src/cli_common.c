@@ -34,15 +34,41 @@ int cli_usage_error(const cli_command_t *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+/* Damaged ranges listed one per line; more are summed up in one line. */
+#define CLI_MAX_DAMAGE_LINES 20u
+
 void cli_report_reader_error(const char *path, const evrec_reader_t *r)
 {
     const evrec_reader_error_t *e = evrec_reader_error(r);
     if (!r) {
         cli_error("%s: out of memory", path);
-    } else if (e->status == EVREC_E_IO && e->offset == 0) {
+        return;
+    }
+    if (e->status == EVREC_E_IO && e->offset == 0) {
         cli_error("%s: %s", path, e->message);
-    } else {
+        return;
+    }
+    uint64_t n = evrec_reader_damage_count(r);
+    const evrec_damage_t *d0 = evrec_reader_damage(r, 0);
+    if (n == 0 || !d0) {
         cli_error("%s: offset %llu: %s", path, (unsigned long long)e->offset, e->message);
+        return;
+    }
+    for (uint64_t i = 0; i < n && i < CLI_MAX_DAMAGE_LINES; i++) {
+        const evrec_damage_t *d = evrec_reader_damage(r, i);
+        if (!d) {
+            break;
+        }
+        const char *msg = i == 0 ? e->message : d->message; /* the sticky error may say more */
+        if (d->records_lost != UINT64_MAX && d->records_lost > 0) {
+            cli_error("%s: offset %llu: %s (%llu record%s lost)", path, (unsigned long long)d->offset, msg,
+                      (unsigned long long)d->records_lost, d->records_lost == 1 ? "" : "s");
+        } else {
+            cli_error("%s: offset %llu: %s", path, (unsigned long long)d->offset, msg);
+        }
+    }
+    if (n > CLI_MAX_DAMAGE_LINES) {
+        cli_error("%s: %llu more damaged ranges", path, (unsigned long long)(n - CLI_MAX_DAMAGE_LINES));
     }
 }
 

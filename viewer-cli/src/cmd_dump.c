@@ -21,6 +21,9 @@ static const char help[] =
     "are dotted (inner.a=1); enum values are shown by name (number when unnamed); the marker is\n"
     "the one CCore EventView draws. EventControl records (Start, Tick, Stop) are included.\n"
     "Records from a truncated chunk, whose checksum could not be verified, end in '(unverified)'.\n"
+    "In a damaged file, reading resumes after each damaged chunk (FORMAT.md: SYNC chunks); the\n"
+    "first record after a damaged range ends in '(after damage: N records lost)', and each damaged\n"
+    "range is reported on standard error with its offset (exit status 1).\n"
     "Fields follow the display attributes the schema gave them (format, unit; the file's\n"
     "FIELD_INFO): `format: hex` shows 0x and the field's width in digits (len=0x002A), `format:\n"
     "address` a 32-bit target address (buf=0x20000100), a unit follows the number after a space\n"
@@ -289,6 +292,21 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
     cli_buf_marker(b, marker);
     if (rec->unverified) {
         cli_buf_puts(b, " (unverified)");
+    }
+    if (rec->gap) {
+        cli_buf_puts(b, " (after damage: ");
+        const evrec_damage_t *dmg = NULL;
+        for (uint64_t i = 0; (dmg = evrec_reader_damage(d->r, i)) != NULL; i++) {
+            if (dmg->index_after == rec->index) {
+                break;
+            }
+        }
+        if (dmg && dmg->records_lost != UINT64_MAX) {
+            cli_buf_u64(b, dmg->records_lost);
+            cli_buf_puts(b, dmg->records_lost == 1 ? " record lost)" : " records lost)");
+        } else {
+            cli_buf_puts(b, "records lost)");
+        }
     }
     if (late) {
         char t[64];

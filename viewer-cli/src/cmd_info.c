@@ -210,8 +210,21 @@ static int run(int argc, char **argv)
     int result = CLI_OK;
     if (s.damage.status == EVREC_OK) {
         printf("damage:      intact\n");
-    } else {
+    } else if (evrec_reader_damage_count(r) == 0) {
         printf("damage:      offset %llu: %s\n", (unsigned long long)s.damage.offset, s.damage.message);
+    } else {
+        const evrec_damage_t *d;
+        for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL && i < 20u; i++) {
+            printf("%s offset %llu: %s", i ? "            " : "damage:     ", (unsigned long long)d->offset,
+                   d->message);
+            if (d->records_lost != UINT64_MAX && d->records_lost > 0) {
+                printf(" (%llu record%s lost)", (unsigned long long)d->records_lost, d->records_lost == 1 ? "" : "s");
+            }
+            putchar('\n');
+        }
+        if (evrec_reader_damage_count(r) > 20u) {
+            printf("             %llu more damaged ranges\n", (unsigned long long)(evrec_reader_damage_count(r) - 20u));
+        }
     }
     if (!cli_stdout_done(1)) {
         result = CLI_BAD_INPUT;

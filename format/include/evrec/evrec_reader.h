@@ -151,6 +151,9 @@ typedef struct evrec_record {
     const uint8_t *data; /**< the packed big-endian record, time and id included */
     uint32_t size;       /**< bytes at `data` = the event's save_len (at most 256) */
     int unverified;      /**< 1: from a truncated chunk whose CRC could not be checked */
+    uint8_t gap;         /**< 1: the first record after a damaged range: records before it are
+                              missing (how many: evrec_reader_damage()); index and time are exact,
+                              taken from the SYNC chunk where reading resumed */
 } evrec_record_t;
 
 /** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
@@ -172,6 +175,21 @@ typedef struct evrec_field_view {
 
 /** @brief Field callback. Return 0 to go on, non-zero to stop the walk. */
 typedef int (*evrec_field_visitor_t)(void *ctx, const evrec_field_view_t *field);
+
+/**
+ * @brief One damaged range of a file that the reader skipped (FORMAT.md section 2, "What a
+ * reader does with damage"). Reader-owned, valid until close.
+ */
+typedef struct evrec_damage {
+    evrec_status status;   /**< EVREC_E_CHECKSUM, EVREC_E_CORRUPT, EVREC_E_BAD_ID, ... */
+    uint64_t offset;       /**< file offset where the damage starts, bytes */
+    uint64_t length;       /**< bytes skipped from `offset` (0: nothing skipped, e.g. a header) */
+    uint64_t records_lost; /**< records lost in it, from the SYNC chunk where reading resumed;
+                                UINT64_MAX: not known (reading did not resume, or nothing of the
+                                stream was lost: a display-only chunk, the header) */
+    uint64_t index_after;  /**< index of the first record read after it; UINT64_MAX: none */
+    char message[320];     /**< English: what was found and what was expected */
+} evrec_damage_t;
 
 /** @brief Result of evrec_reader_summarize(). Arrays are reader-owned, valid until close. */
 typedef struct evrec_reader_summary {
@@ -247,6 +265,20 @@ void evrec_reader_close(evrec_reader_t *r);
  * @return a pointer into the reader, never NULL for a non-NULL reader.
  */
 const evrec_reader_error_t *evrec_reader_error(const evrec_reader_t *r);
+
+/**
+ * @brief Number of damaged ranges met so far (the reader goes on past each one, see
+ * evrec_reader_damage()). Also counts those beyond the 1,000 the reader keeps.
+ * **Context:** thread (the reader's).
+ */
+uint64_t evrec_reader_damage_count(const evrec_reader_t *r);
+
+/**
+ * @brief The i-th damaged range met so far, in file order; NULL when i >= min(count, 1000) or r
+ * is NULL. The first one is also the sticky error (evrec_reader_error()).
+ * **Context:** thread (the reader's).
+ */
+const evrec_damage_t *evrec_reader_damage(const evrec_reader_t *r, uint64_t i);
 
 /** @brief Header and meta-info facts (valid after a successful open; zeros otherwise). */
 const evrec_file_info_t *evrec_reader_info(const evrec_reader_t *r);

@@ -25,6 +25,17 @@
 #endif
 
 /**
+ * EVREC_SAVE_SYNC_EVERY (STREAM chunks, >= 0; default 1 when EVREC_SAVE_CHUNK >= 4096, else 8):
+ * evrec_save() writes a SYNC chunk (44 bytes: record index and time state, format/FORMAT.md
+ * section 2.2) before every this many STREAM chunks that start with a record, so that a reader
+ * can jump to a record index or a time without decoding what comes before, and resume with exact
+ * indices and times after a damaged chunk. 0: none (version 1.0 readers skip them either way).
+ */
+#ifndef EVREC_SAVE_SYNC_EVERY
+#define EVREC_SAVE_SYNC_EVERY ((EVREC_SAVE_CHUNK) >= 4096 ? 1 : 8)
+#endif
+
+/**
  * EVREC_SAVE_PLAN_BYTES (bytes, 64..65535, default 512): space evrec_save() keeps on its stack for
  * the byte permutation of each event type (one byte per packed byte), so that it converts records
  * without walking the tables. Event types that do not fit are converted by the table walk

@@ -25,7 +25,7 @@ extern "C" {
 #define EVREC_MAGIC "EVRC\r\n\032\n"
 /** Container format version written by this build. */
 #define EVREC_FORMAT_MAJOR 1u
-#define EVREC_FORMAT_MINOR 0u
+#define EVREC_FORMAT_MINOR 1u
 /** Container header size, bytes. */
 #define EVREC_HEADER_SIZE 48u
 /** Chunk header size, bytes: u32 type<<24|length, u32 CRC-32C. */
@@ -37,8 +37,13 @@ enum evrec_chunk_type {
     EVREC_CHUNK_STREAM = 1, /**< the next bytes of the CCore stream */
     EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
     EVREC_CHUNK_FIELD_INFO = 3, /**< field display attributes (format/FORMAT.md section 2) */
-    EVREC_CHUNK_VIEW = 4 /**< tracks, spans and counters (format/FORMAT.md section 2) */
+    EVREC_CHUNK_VIEW = 4, /**< tracks, spans and counters (format/FORMAT.md section 2) */
+    EVREC_CHUNK_SYNC = 5  /**< where the next STREAM chunk starts: record index, time state
+                               (format/FORMAT.md section 2.2; version 1.1) */
 };
+
+/** Payload size of a SYNC chunk, bytes: u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
+#define EVREC_SYNC_SIZE 36u
 
 /**
  * @brief Where saved bytes go. `write` is called with consecutive pieces of the file.
