@@ -224,48 +224,71 @@ void rd_resume(evrec_reader_t *r)
     r->started = r->sync.index > 0;
 }
 
-/* The hop of a seek: visit chunk headers from the current position without reading payloads
- * (SYNC payloads excepted), keep the last SYNC chunk from which the target is still ahead. A
- * SYNC chunk S may be jumped to when no record before it can be the target: its records have
- * index < S.index and t64 <= S.t64_max, so S qualifies when S.index <= min_index or
- * S.t64_max < min_t64. Both grow along the file, so the first SYNC that fails ends the hop. */
+/* The first intact SYNC chunk that starts at or after `from` and before `limit` (its header
+ * word 05 00 00 24 and a CRC-32C that checks over its 36 payload bytes: a false match needs
+ * both); 1 with *out filled, 0 when there is none. */
+static int find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *out)
+{
+    enum { WIN = 65536, REC = EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE };
+    static const uint8_t word[4] = {EVREC_CHUNK_SYNC, 0, 0, EVREC_SYNC_SIZE};
+    uint8_t *win = malloc(WIN + REC);
+    if (!win) {
+        return 0;
+    }
+    int found = 0;
+    for (uint64_t base = from; base < limit && !found; base += WIN) {
+        size_t got = src_pread(&r->src, base, win, WIN + REC);
+        if (got < REC) {
+            break;
+        }
+        for (size_t i = 0; i + REC <= got && i < WIN && base + i < limit; i++) {
+            if (win[i] != word[0] || memcmp(win + i, word, 4) != 0) {
+                continue;
+            }
+            const uint8_t *c = win + i;
+            uint32_t crc = evrec_crc32c(evrec_crc32c(0, c, 4), c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE);
+            if (crc == rd_be32(c + 4) && rd_sync_parse(out, base + i, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE)) {
+                found = 1;
+                break;
+            }
+        }
+    }
+    free(win);
+    return found;
+}
+
+/* A seek: find the last SYNC chunk from which the target is still ahead, by bisection over file
+ * offsets (each probe reads from a midpoint to the next SYNC chunk, about one chunk). A SYNC chunk
+ * S may be jumped to when no record before it can be the target: its records have index <
+ * S.index and t64 <= S.t64_max, so S qualifies when S.index <= min_index or S.t64_max < min_t64.
+ * Both grow along the file, so the qualifying SYNC chunks come first. Chunks jumped over are not
+ * read, so damage in them is not reported. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
     if (!r->container || !src_random_access(&r->src) || r->seg_unverified || r->discont || r->resuming ||
-        !r->have_meta) {
+        !r->have_meta || r->halt) {
         return;
     }
-    uint64_t size = r->src.size;
-    uint64_t p = r->src.pos; /* segments are whole chunks: the next chunk header */
-    rd_sync_t best;
+    uint64_t a = r->src.pos, b = r->src.size;
+    rd_sync_t best, s;
     int have = 0;
-    for (;;) {
-        uint8_t b[EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE];
-        if (p + EVREC_CHUNK_HEADER_SIZE > size) {
-            break;
-        }
-        size_t got = src_pread(&r->src, p, b, sizeof b);
-        if (got < EVREC_CHUNK_HEADER_SIZE) {
-            break;
-        }
-        uint8_t type = b[0];
-        uint32_t n = rd_be32(b) & 0xFFFFFFu;
-        if (type == EVREC_CHUNK_END || p + EVREC_CHUNK_HEADER_SIZE + n > size) {
-            break;
-        }
-        if (type == EVREC_CHUNK_SYNC && n == EVREC_SYNC_SIZE && got == sizeof b) {
-            rd_sync_t s;
-            uint32_t crc = evrec_crc32c(evrec_crc32c(0, b, 4), b + EVREC_CHUNK_HEADER_SIZE, n);
-            if (crc != rd_be32(b + 4) || !rd_sync_parse(&s, p, b + EVREC_CHUNK_HEADER_SIZE, n)) {
-                break; /* damage: the linear read from the last good point reports it */
-            }
-            if (!(s.index <= min_index || s.t64_max < min_t64)) {
-                break;
-            }
+    while (b > a && b - a > 4u * 65536u) {
+        uint64_t mid = a + (b - a) / 2u;
+        if (!find_sync(r, mid, b, &s)) {
+            b = mid;
+        } else if (s.index <= min_index || s.t64_max < min_t64) {
             best = s;
             have = 1;
+            a = s.off + 1u;
+        } else {
+            b = mid;
         }
-        p += EVREC_CHUNK_HEADER_SIZE + n;
+    }
+    /* The rest linearly: every SYNC chunk in [a, b). */
+    while (a < b && find_sync(r, a, b, &s) && (s.index <= min_index || s.t64_max < min_t64)) {
+        best = s;
+        have = 1;
+        a = s.off + 1u;
     }
     if (!have || best.index <= r->index) {
         return;

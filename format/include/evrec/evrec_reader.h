@@ -12,19 +12,25 @@
  * restored time (FORMAT.md section 5).
  *
  * **Bad input.** Nothing read from the file is trusted: every count, id and length is checked
- * against the format and against the bytes that remain. The first problem becomes a sticky
- * error (::evrec_reader_error_t: status, byte offset in the file, what was expected); every
- * record before it has already been returned, no record after it is. The damage rules are those
- * of FORMAT.md section 2:
- * - a chunk with a bad CRC stops the reader at that chunk: records that lie wholly in the good
- *   chunks before it are returned, a record straddling into it is not;
+ * against the format and against the bytes that remain. The reader goes on after damage wherever
+ * the format lets it (FORMAT.md section 2, "What a reader does with damage") and keeps a list of
+ * the damaged ranges (evrec_reader_damage(): offset, bytes skipped, records lost); the first
+ * problem is also the sticky error (::evrec_reader_error_t: status, byte offset in the file, what
+ * was expected), which evrec_reader_next() returns instead of EVREC_E_END once the stream has been
+ * read. Every record returned is intact:
+ * - a chunk with a bad CRC is skipped (a damaged chunk header is repaired when the payload checks
+ *   out), and records resume at the next STREAM chunk after a SYNC chunk with their exact index
+ *   and time; the first record after a gap has `gap` set. Records straddling into a damaged chunk
+ *   are lost, and so is everything after the damage in a version 1.0 file (no SYNC chunks);
+ * - a damaged display-only chunk (RUNTIME_ENUMS, FIELD_INFO, VIEW) or SYNC chunk loses what it
+ *   carries, never a record; a damaged header (or magic) with an intact chunk after it is read as
+ *   a damaged evrec file;
  * - a truncated last chunk (the file simply ends inside it) is used up to its last whole record;
  *   those records are flagged `unverified` since their CRC cannot be checked; then the reader
- *   reports the truncation at the chunk's offset. A chunk whose length runs past the end of a
- *   file that nevertheless ends with a valid END chunk has a damaged length, not a truncation:
- *   nothing of it is used;
- * - an unknown event id, a meta-info count or length that runs past the data, or a limit of
- *   this reader exceeded (::EVREC_READER_MAX_NAME, ::EVREC_MAX_NESTING, 256-byte records) is
+ *   reports the truncation at the chunk's offset;
+ * - an unknown event id skips the rest of its chunk (container) or stops the reader (bare CCore
+ *   stream); a meta-info count or length that runs past the data, or a limit of this reader
+ *   exceeded (::EVREC_READER_MAX_NAME, ::EVREC_MAX_NESTING, 256-byte records), stops it and is
  *   reported at the offset of the offending item.
  *
  * **Display attributes (FIELD_INFO chunk).** Not needed to read a record, so a FIELD_INFO chunk
