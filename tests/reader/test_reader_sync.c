@@ -269,3 +269,38 @@ Test(sync, damage_in_the_first_chunk_and_in_two_chunks_loses_only_their_records)
     free(bad);
     fx_buf_free(&f);
 }
+
+/* A flipped byte in the payload of each chunk, one chunk at a time: a STREAM chunk loses its own
+ * records (the first one: those after the meta-info), any other chunk none. */
+Test(sync, a_flip_in_each_chunk_loses_at_most_that_chunks_records)
+{
+    fx_buf_t f = {0};
+    fx_record(9000, 0, &f);
+    fx_read_t a;
+    fx_read_all(f.p, f.len, NULL, &a);
+    size_t total = a.count;
+    fx_read_free(&a);
+    fx_chunk_t ch[64];
+    size_t n = fx_chunks(f.p, f.len, ch, 64);
+    uint8_t *bad = malloc(f.len);
+    int kinds[8] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].len == 0) {
+            continue; /* END: see the header sweeps */
+        }
+        memcpy(bad, f.p, f.len);
+        bad[ch[i].off + 8 + ch[i].len - 1] ^= 0x55; /* its last byte: records, never the meta-info */
+        evrec_status end;
+        size_t got = read_against(&f, bad, f.len, &end);
+        size_t lost = ch[i].type == EVREC_CHUNK_STREAM ? records_in_chunk(&f, &ch[i]) : 0;
+        cr_assert_eq(got, total - lost, "chunk %zu (type %u at %llu): %zu of %zu records", i, ch[i].type,
+                     (unsigned long long)ch[i].off, got, total);
+        cr_assert_neq(end, EVREC_E_END, "damage in chunk %zu not reported", i);
+        kinds[ch[i].type & 7]++;
+    }
+    cr_assert_gt(kinds[EVREC_CHUNK_STREAM], 2);
+    cr_assert_gt(kinds[EVREC_CHUNK_SYNC], 2);
+    cr_assert_gt(kinds[EVREC_CHUNK_RUNTIME_ENUMS], 0);
+    free(bad);
+    fx_buf_free(&f);
+}
