@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../qs/qs_test_meta.h"
+#include "evrec/evrec_syst_record.h"
 #include "evrec/evrec_syst_tx.h"
 
 static uint64_t buf[1024];
@@ -260,4 +261,39 @@ Test(syst_tx, threads)
     }
     cr_assert_eq(shared_tx.messages + shared_tx.messages_dropped, 40000u);
     cr_assert_eq(whole + shared_tx.messages_lost, shared_tx.messages);
+}
+
+/* RAM and SyS-T together (evrec_syst_record): one timestamp in both. */
+Test(syst_tx, record_into_ram_and_syst_with_one_timestamp)
+{
+    static uint8_t ram[4096] __attribute__((aligned(4)));
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init(&rec, ram, sizeof ram), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &k_meta, 0), EVREC_OK);
+    evrec_syst_tx_t tx;
+    evrec_syst_options_t o;
+    memset(&o, 0, sizeof o);
+    o.severity = EVREC_SYST_SEV_INFO;
+    o.timestamp = 1;
+    init(&tx, 1024, &o, NULL);
+    sensor_event_t e = k_sensor(0, 3, 4, 42);
+    cr_assert_eq(evrec_syst_record(&host, &tx, K_SENSOR, &e), EVREC_OK);
+    cr_assert_eq(evrec_syst_record(&host, NULL, K_SENSOR, &e), EVREC_OK);
+    cr_assert_eq(evrec_syst_record(NULL, &tx, K_SENSOR, &e), EVREC_OK);
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    cr_assert_eq(evrec_syst_record(&host, NULL, K_SENSOR, &e), EVREC_E_NOT_RECORDING);
+    cr_assert_eq(evrec_syst_record(&host, &tx, K_SENSOR, &e), EVREC_OK, "SyS-T alone still works");
+    cr_assert_eq(evrec_syst_record(NULL, NULL, K_SENSOR, &e), EVREC_E_ARG);
+    cr_assert_eq(evrec_syst_record(NULL, &tx, 7, &e), EVREC_E_BAD_ID);
+    cr_assert_eq(rec.recorded, 4u); /* Start, 2 x Sensor, Stop */
+    const sensor_event_t *r1 = (const sensor_event_t *)(const void *)(ram + 8);
+    cr_assert_eq(r1->id, K_SENSOR);
+    cr_assert_eq(r1->value, 42u);
+    uint8_t got[256];
+    size_t n = evrec_syst_tx_get_block(&tx, got, sizeof got);
+    cr_assert_eq(n, 3u * 30u);
+    uint32_t t = (uint32_t)got[6] | (uint32_t)got[7] << 8 | (uint32_t)got[8] << 16 | (uint32_t)got[9] << 24;
+    cr_assert_eq(t, r1->time, "same timestamp in RAM and on the wire");
 }

@@ -22,6 +22,42 @@ extern "C" {
 #endif
 
 /**
+ * @brief The RAM half of evrec_qs_record() (shared with the SyS-T bridge's evrec_syst_record()):
+ * record into `host` if it is not NULL and recording, and give the record's timestamp, or a
+ * fresh one from the port when nothing was recorded, so that a live copy has the same time.
+ * @param[in,out] host the recorder host, or NULL. @param[in] meta the meta-info (not NULL).
+ * @param event_id event type (checked by the caller). @param[in] fields a complete native struct.
+ * @param live 1 when a live sink is given too (then a host that is not recording is no error).
+ * @param[out] time the timestamp, port ticks.
+ * @retval EVREC_OK recorded, or nothing to do. @retval EVREC_E_DROPPED the RAM buffer was full.
+ * @retval EVREC_E_NOT_RECORDING host given, live 0, and no recorder attached.
+ * **Context:** any thread or ISR, under the rules of evrec_reserve().
+ */
+static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *meta, uint16_t event_id,
+                                                 const void *fields, int live, uint32_t *time)
+{
+    evrec_status st = EVREC_OK;
+    void *slot = NULL;
+    if (host) {
+        size_t n = meta->structs[meta->events[event_id].struct_id].native_size;
+        slot = evrec_reserve(host, n);
+        if (slot) {
+            memcpy((uint8_t *)slot + 6, (const uint8_t *)fields + 6, n - 6);
+            *time = ((evrec_record_header_t *)slot)->time;
+            evrec_commit(slot, event_id);
+        } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
+            st = EVREC_E_DROPPED;
+        } else if (!live) {
+            st = EVREC_E_NOT_RECORDING;
+        }
+    }
+    if (!slot) {
+        *time = EVREC_PORT_TIMESTAMP();
+    }
+    return st;
+}
+
+/**
  * @brief Record an event into `host`'s trace buffer (if host is not NULL and recording) and
  * send it on `tx` (if tx is not NULL and the filters pass it), both with the same timestamp.
  * @param[in,out] host the recorder host, or NULL for QS only.
@@ -52,25 +88,8 @@ static inline evrec_status evrec_qs_record(evrec_host_t *host, evrec_qs_tx_t *tx
     if (event_id >= meta->event_count) {
         return EVREC_E_BAD_ID;
     }
-    evrec_status st = EVREC_OK;
     uint32_t t = 0;
-    void *slot = NULL;
-    if (host) {
-        size_t n = meta->structs[meta->events[event_id].struct_id].native_size;
-        slot = evrec_reserve(host, n);
-        if (slot) {
-            memcpy((uint8_t *)slot + 6, (const uint8_t *)fields + 6, n - 6);
-            t = ((evrec_record_header_t *)slot)->time;
-            evrec_commit(slot, event_id);
-        } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
-            st = EVREC_E_DROPPED;
-        } else if (!tx) {
-            st = EVREC_E_NOT_RECORDING;
-        }
-    }
-    if (!slot) {
-        t = EVREC_PORT_TIMESTAMP();
-    }
+    evrec_status st = evrec_record_stamped_(host, meta, event_id, fields, tx != NULL, &t);
     if (tx) {
         evrec_status q = evrec_qs_tx_event_ex(tx, event_id, t, fields);
         if (st == EVREC_OK) {
