@@ -151,8 +151,7 @@ static inline int passes(const evrec_syst_tx_t *tx, const evrec_syst_event_map_t
     if (c >= EVREC_SYST_LOCAL_IDS) {
         return 1;
     }
-    unsigned bits = __atomic_load_n(&tx->local_filter[c >> 3], __ATOMIC_RELAXED);
-    return (int)((bits >> (c & 7u)) & 1u);
+    return evrec_filter_test_(tx->local_filter, c);
 }
 
 evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_t time, const void *native)
@@ -246,12 +245,7 @@ evrec_status evrec_syst_tx_global_filter(evrec_syst_tx_t *tx, uint16_t event_id,
     if (event_id >= tx->map.meta->event_count) {
         return EVREC_E_BAD_ID;
     }
-    uint8_t *f = &tx->map.events[event_id].flags;
-    if (on) {
-        __atomic_fetch_or(f, (uint8_t)EVREC_SYST_EV_ENABLED, __ATOMIC_RELAXED);
-    } else {
-        __atomic_fetch_and(f, (uint8_t)~EVREC_SYST_EV_ENABLED, __ATOMIC_RELAXED);
-    }
+    evrec_filter_bits_(&tx->map.events[event_id].flags, EVREC_SYST_EV_ENABLED, on);
     return EVREC_OK;
 }
 
@@ -260,11 +254,6 @@ evrec_status evrec_syst_tx_local_filter(evrec_syst_tx_t *tx, uint32_t class_id, 
     if (!tx || class_id >= EVREC_SYST_LOCAL_IDS) {
         return EVREC_E_ARG;
     }
-    uint8_t bit = (uint8_t)(1u << (class_id & 7u));
-    if (on) {
-        __atomic_fetch_or(&tx->local_filter[class_id >> 3], bit, __ATOMIC_RELAXED);
-    } else {
-        __atomic_fetch_and(&tx->local_filter[class_id >> 3], (uint8_t)~bit, __ATOMIC_RELAXED);
-    }
+    evrec_filter_bits_(&tx->local_filter[class_id >> 3], (uint8_t)(1u << (class_id & 7u)), on);
     return EVREC_OK;
 }

@@ -23,19 +23,32 @@ extern "C" {
 
 /**
  * @brief The RAM half of evrec_qs_record() (shared with the SyS-T bridge's evrec_syst_record()):
- * record into `host` if it is not NULL and recording, and give the record's timestamp, or a
- * fresh one from the port when nothing was recorded, so that a live copy has the same time.
- * @param[in,out] host the recorder host, or NULL. @param[in] meta the meta-info (not NULL).
- * @param event_id event type (checked by the caller). @param[in] fields a complete native struct.
- * @param live 1 when a live sink is given too (then a host that is not recording is no error).
- * @param[out] time the timestamp, port ticks.
- * @retval EVREC_OK recorded, or nothing to do. @retval EVREC_E_DROPPED the RAM buffer was full.
- * @retval EVREC_E_NOT_RECORDING host given, live 0, and no recorder attached.
+ * check the arguments, record into `host` if it is not NULL and recording, and give the
+ * record's timestamp, or a fresh one from the port when nothing was recorded, so that the live
+ * copy has the same time.
+ * @param[in,out] host the recorder host, or NULL. @param[in] live_meta the meta-info of the live
+ * sink, or NULL when there is none. @param event_id event type. @param[in] fields a complete
+ * native struct. @param[out] time the timestamp, port ticks. @param[out] send 1 when the caller
+ * must now send the event on its live sink.
+ * @retval EVREC_OK recorded, or nothing to record. @retval EVREC_E_DROPPED the RAM buffer was
+ * full. @retval EVREC_E_NOT_RECORDING no live sink and no recorder attached.
+ * @retval EVREC_E_BAD_ID unknown event. @retval EVREC_E_ARG fields NULL, or no sink at all.
  * **Context:** any thread or ISR, under the rules of evrec_reserve().
  */
-static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *meta, uint16_t event_id,
-                                                 const void *fields, int live, uint32_t *time)
+static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *live_meta, uint16_t event_id,
+                                                 const void *fields, uint32_t *time, int *send)
 {
+    const evrec_meta_t *meta = live_meta ? live_meta : (host ? host->meta : NULL);
+    *send = 0;
+    if (!fields || (!host && !live_meta)) {
+        return EVREC_E_ARG;
+    }
+    if (!meta) {
+        return EVREC_E_NOT_RECORDING;
+    }
+    if (event_id >= meta->event_count) {
+        return EVREC_E_BAD_ID;
+    }
     evrec_status st = EVREC_OK;
     void *slot = NULL;
     if (host) {
@@ -47,13 +60,14 @@ static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec
             evrec_commit(slot, event_id);
         } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
             st = EVREC_E_DROPPED;
-        } else if (!live) {
+        } else if (!live_meta) {
             st = EVREC_E_NOT_RECORDING;
         }
     }
     if (!slot) {
         *time = EVREC_PORT_TIMESTAMP();
     }
+    *send = live_meta != NULL;
     return st;
 }
 
@@ -78,19 +92,10 @@ static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec
 static inline evrec_status evrec_qs_record(evrec_host_t *host, evrec_qs_tx_t *tx, uint16_t event_id,
                                            const void *fields)
 {
-    const evrec_meta_t *meta = tx ? tx->map.meta : (host ? host->meta : NULL);
-    if (!fields || (!host && !tx)) {
-        return EVREC_E_ARG;
-    }
-    if (!meta) {
-        return EVREC_E_NOT_RECORDING;
-    }
-    if (event_id >= meta->event_count) {
-        return EVREC_E_BAD_ID;
-    }
     uint32_t t = 0;
-    evrec_status st = evrec_record_stamped_(host, meta, event_id, fields, tx != NULL, &t);
-    if (tx) {
+    int send;
+    evrec_status st = evrec_record_stamped_(host, tx ? tx->map.meta : NULL, event_id, fields, &t, &send);
+    if (send) {
         evrec_status q = evrec_qs_tx_event_ex(tx, event_id, t, fields);
         if (st == EVREC_OK) {
             st = q;

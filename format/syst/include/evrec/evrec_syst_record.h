@@ -33,19 +33,10 @@ extern "C" {
 static inline evrec_status evrec_syst_record(evrec_host_t *host, evrec_syst_tx_t *tx, uint16_t event_id,
                                              const void *fields)
 {
-    const evrec_meta_t *meta = tx ? tx->map.meta : (host ? host->meta : NULL);
-    if (!fields || (!host && !tx)) {
-        return EVREC_E_ARG;
-    }
-    if (!meta) {
-        return EVREC_E_NOT_RECORDING;
-    }
-    if (event_id >= meta->event_count) {
-        return EVREC_E_BAD_ID;
-    }
     uint32_t t = 0;
-    evrec_status st = evrec_record_stamped_(host, meta, event_id, fields, tx != NULL, &t);
-    if (tx) {
+    int send;
+    evrec_status st = evrec_record_stamped_(host, tx ? tx->map.meta : NULL, event_id, fields, &t, &send);
+    if (send) {
         evrec_status q = evrec_syst_tx_event(tx, event_id, t, fields);
         if (st == EVREC_OK) {
             st = q;
