@@ -180,11 +180,27 @@ evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_
     } else if (time > tx->time_lo) {
         hi--; /* a late record from before the latest wrap */
     }
-    size_t n = 0;
-    evrec_status st = evrec_syst_encode_id_(&tx->map, event_id, native, (uint64_t)hi << 32 | time, tx->scratch,
-                                            tx->scratch_size, &n);
-    if (st == EVREC_OK) {
-        st = queue(tx, n);
+    /* The message length is known before encoding: make room, then encode straight into the
+     * ring when the room is contiguous, else into the scratch and copy it around the end. */
+    size_t n = tx->fixed + (tx->map.opts.id64 ? 8u : 4u) + tx->map.events[event_id].args;
+    evrec_status st = EVREC_E_DROPPED;
+    if (!make_room(tx, n)) {
+        tx->messages_dropped++;
+    } else if (tx->size - tx->head >= n) {
+        size_t k = 0;
+        st = evrec_syst_encode_id_(&tx->map, event_id, native, (uint64_t)hi << 32 | time, tx->ring + tx->head, n, &k);
+        if (st == EVREC_OK) {
+            tx->head = (tx->head + n) % tx->size;
+            __atomic_store_n(&tx->used, tx->used + n, __ATOMIC_RELAXED);
+            tx->messages++;
+        }
+    } else {
+        size_t k = 0;
+        st = evrec_syst_encode_id_(&tx->map, event_id, native, (uint64_t)hi << 32 | time, tx->scratch,
+                                   tx->scratch_size, &k);
+        if (st == EVREC_OK) {
+            st = queue(tx, k);
+        }
     }
     lock_exit(tx, state);
     return st;
