@@ -24,8 +24,9 @@ static void usage(FILE *out)
           "                       catalogue, so that `include: [rtos.yaml]` works)\n"
           "      --expect-name N  fail unless the schema is named N (build systems)\n"
           "      --syst-collateral OUT.xml  also write the MIPI SyS-T catalog XML of the event\n"
-          "                       types (format/syst/SYST.md): 32-bit catalog ids, no GUID\n"
-          "                       (module 0), unless these say otherwise:\n"
+          "                       types (format/syst/SYST.md): 32-bit catalog ids, the origin\n"
+          "                       of the schema's syst: block (else no GUID, module 0),\n"
+          "                       unless these say otherwise:\n"
           "      --syst-id64      64-bit catalog ids (Catalog64)\n"
           "      --syst-guid {GUID}  the sender's GUID\n"
           "      --syst-module N  the sender's 7-bit module id (without a GUID)\n"
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
     memset(&so, 0, sizeof so);
     so.severity = EVREC_SYST_SEV_INFO;
     char *end;
+    int so_given = 0; /* an origin option: the schema's syst: origin is not used */
     const char *outdir = ".";
     const char *depfile = NULL;
     const char *expect_name = NULL;
@@ -116,6 +118,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             so.use_guid = 1;
+            so_given = 1;
             break;
         case 'M': {
             unsigned long v = strtoul(optarg, &end, 0);
@@ -124,6 +127,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             so.module = (uint8_t)v;
+            so_given = 1;
             break;
         }
         case 'h': usage(stdout); return 0;
@@ -177,6 +181,12 @@ int main(int argc, char **argv)
     gen_buf_t h = {0}, src = {0}, dep = {0}, xml = {0};
     gen_emit_header(&s, &h);
     gen_emit_source(&s, &src);
+    if (syst_path && s.syst.present && !so_given) {
+        so.use_guid = (uint8_t)s.syst.use_guid;
+        memcpy(so.guid, s.syst.guid, sizeof so.guid);
+        so.module = s.syst.module;
+        so.unit = s.syst.unit;
+    }
     if (syst_path && gen_syst_collateral(&s, &so, &xml) != 0) {
         gen_buf_free(&h);
         gen_buf_free(&src);
