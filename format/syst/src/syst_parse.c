@@ -242,7 +242,12 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
     }
     switch (m->type) {
     case SYST_TYPE_STRING:
-        if (m->payload_len == 0 || m->payload[m->payload_len - 1] != 0) {
+        if (m->subtype == 11 || m->subtype == 12) {
+            /* PRINTF_32/_64: the format string with its NUL, then the arguments */
+            if (!memchr(m->payload, 0, m->payload_len)) {
+                FAIL(EVREC_SYST_P_PAYLOAD, "a printf format without its terminating NUL");
+            }
+        } else if (m->payload_len == 0 || m->payload[m->payload_len - 1] != 0) {
             FAIL(EVREC_SYST_P_PAYLOAD, "a string without its terminating NUL");
         }
         break;

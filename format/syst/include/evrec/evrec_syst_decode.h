@@ -21,6 +21,11 @@
  * known, reserved bits 0), counting the bytes it skipped. The text form delimits by lines and
  * needs no LEN.
  *
+ * On top of the parser, the event decoder (::evrec_syst_decoder_t) turns the CATALOG messages of
+ * evrec's encoder (evrec_syst.h) back into native event records through the catalog map of the
+ * same meta-info: the catalog id names the event type, the arguments (one 32-bit value per leaf
+ * field) must be exactly as many as the event packs, and each must fit its field.
+ *
  * Host code: no allocation; the parser object holds one whole message (about 64 KiB), so a
  * stream of any size is parsed in constant memory. Any chunk size.
  */
@@ -31,6 +36,7 @@
 #include <stdint.h>
 
 #include "evrec/evrec_status.h"
+#include "evrec/evrec_syst.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -224,6 +230,76 @@ size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size
  * @return characters the line has (cut as snprintf). **Context:** any; pure.
  */
 size_t evrec_syst_format_item(const evrec_syst_item_t *it, char *buf, size_t size);
+
+/** @brief An event rebuilt from a CATALOG message. */
+typedef struct evrec_syst_event {
+    uint16_t id;           /**< event type (index in the meta-info's events) */
+    uint8_t has_ts;        /**< the message had a timestamp */
+    uint8_t severity;      /**< the message's severity */
+    uint64_t catalog_id;   /**< the catalog id sent */
+    uint64_t timestamp;    /**< the message timestamp (sender's ticks), when has_ts */
+    uint64_t offset;       /**< stream offset of the message */
+    uint64_t index;        /**< number of the message in the stream */
+    uint32_t field_count;  /**< leaf fields filled (time and id excluded) */
+    /** The native record: u32 time (the timestamp's low 32 bits) at 0, u16 id at 4, every field
+     * at its offset in the tables, the rest 0. */
+    uint8_t native[EVREC_MAX_EVENT_SIZE];
+} evrec_syst_event_t;
+
+/**
+ * @brief Turn one CATALOG message into an event of the map's meta-info.
+ * @param[in] map the map the encoder used (its id width must be the message's: ID32 subtypes
+ * look up 32-bit ids, ID64 subtypes 64-bit ids). @param[in] m a CATALOG message without a
+ * problem. @param[out] ev the event. @param[out] what optional: why it failed (static text).
+ * @retval EVREC_SYST_OK decoded.
+ * @retval EVREC_SYST_P_UNKNOWN_ID the map has no event type with this catalog id.
+ * @retval EVREC_SYST_P_ARGS the argument bytes are not exactly the event's (4 per leaf field),
+ *         or an argument does not fit its field's width.
+ * @retval EVREC_SYST_P_UNKNOWN_TYPE not a CATALOG message.
+ * **Context:** any; pure.
+ */
+evrec_syst_problem evrec_syst_decode_catalog(const evrec_syst_map_t *map, const evrec_syst_msg_t *m,
+                                             evrec_syst_event_t *ev, const char **what);
+
+/** Called for every decoded event. */
+typedef void (*evrec_syst_event_fn)(void *ctx, const evrec_syst_event_t *ev);
+
+/** @brief Event decoder: the parser, the maps, the clock. Counters are public. */
+typedef struct evrec_syst_decoder {
+    evrec_syst_parser_t parser;     /**< the message layer and its counters */
+    const evrec_syst_map_t *map32;  /**< map with 32-bit ids (ID32 subtypes); may be NULL */
+    const evrec_syst_map_t *map64;  /**< map with 64-bit ids (ID64 subtypes); may be NULL */
+    evrec_syst_event_fn on_event;   /**< may be NULL */
+    evrec_syst_item_fn on_item;     /**< every parser item, UNKNOWN_ID and ARGS; may be NULL */
+    void *ctx;                      /**< passed to both */
+    uint64_t events;                /**< events decoded */
+    uint64_t unknown_ids;           /**< CATALOG messages whose id the map does not have */
+    uint64_t bad_args;              /**< CATALOG messages whose arguments do not fit the event */
+    uint64_t other;                 /**< good messages that are neither CATALOG nor CLOCK */
+    uint64_t clocks;                /**< good CLOCK TRANSPORT_SYNC messages */
+    uint64_t clock_value;           /**< the last CLOCK message's clock value, ticks */
+    uint64_t clock_freq;            /**< the first CLOCK message's frequency, Hz (0: none yet) */
+    uint64_t clock_freq_changes;    /**< CLOCK messages whose frequency differed from the first */
+    evrec_syst_event_t ev;          /**< private scratch */
+} evrec_syst_decoder_t;
+
+/**
+ * @brief Prepare a decoder. @param[out] d the decoder (large: about 65 KiB; heap or static).
+ * @param[in] map32 @param[in] map64 maps built from the same meta-info with 32- and 64-bit ids
+ * (at least one). @param input binary or text form. @param on_event @param on_item @param ctx
+ * callbacks.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d, or both maps NULL.
+ * **Context:** any; one decoder per thread.
+ */
+evrec_status evrec_syst_decoder_init(evrec_syst_decoder_t *d, const evrec_syst_map_t *map32,
+                                     const evrec_syst_map_t *map64, evrec_syst_input input,
+                                     evrec_syst_event_fn on_event, evrec_syst_item_fn on_item, void *ctx);
+
+/** @brief Feed stream bytes (any chunk size). **Context:** one thread per decoder. */
+void evrec_syst_decoder_feed(evrec_syst_decoder_t *d, const uint8_t *data, size_t len);
+
+/** @brief The stream ended (see evrec_syst_parser_finish()). **Context:** one thread per decoder. */
+void evrec_syst_decoder_finish(evrec_syst_decoder_t *d);
 
 #ifdef __cplusplus
 }
