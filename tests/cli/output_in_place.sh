@@ -47,5 +47,8 @@ fi
 check "timeline (svg)" "$work/out.svg" "$evrec" timeline "$work/demo.evr" -o "$work/out.svg"
 check "timeline (png)" "$work/out.png" "$evrec" timeline "$work/demo.evr" -o "$work/out.png"
 check "qs" "$work/out.qs" "$evrec" qs "$work/demo.evr" -o "$work/out.qs"
+check "syst" "$work/out.syst" "$evrec" syst "$work/demo.evr" -o "$work/out.syst"
+check "syst --text" "$work/out.txt" "$evrec" syst "$work/demo.evr" --text -o "$work/out.txt"
+check "syst --collateral" "$work/out.xml" "$evrec" syst "$work/demo.evr" --collateral "$work/out.xml"
 check "evrec-demo -o (evrec_save_path)" "$work/out.evr" "$demo" --frames 5 --fps 0 -o "$work/out.evr"
 exit $fail
