@@ -506,3 +506,21 @@ Test(syst_parse, largest_payload)
     got_free(&g);
     free(p);
 }
+
+/* Found by fuzzing: a location format byte above 3 at the end of the message read 8 bytes of
+ * address past it. Now the format is reported and only its 4 bytes are taken. */
+Test(syst_parse, location_format_above_3)
+{
+    /* header: RAW, LOC; format 4, then 4 bytes; no more */
+    const uint8_t b[] = {0x06, 0x01, 0x00, 0x00, 0x04, 0x11, 0x22, 0x33, 0x44};
+    uint8_t *copy = malloc(sizeof b); /* exactly sized: an overread is seen under ASan */
+    memcpy(copy, b, sizeof b);
+    evrec_syst_msg_t m;
+    const char *what = NULL;
+    cr_assert_eq(evrec_syst_msg_parse(copy, sizeof b, 1, &m, &what), EVREC_SYST_P_LOCATION);
+    cr_assert_str_eq(what, "a location format other than 0..3");
+    cr_assert_eq(m.loc_format, 4);
+    cr_assert_eq(m.loc_addr, 0);
+    cr_assert_eq(m.payload_len, 0);
+    free(copy);
+}

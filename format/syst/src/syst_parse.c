@@ -171,7 +171,8 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
             m->loc_line = evrec_syst_le32(bytes + pos + 4);
             break;
         case 2: m->loc_addr = evrec_syst_le32(bytes + pos); break;
-        default: m->loc_addr = evrec_syst_le64(bytes + pos); break;
+        case 3: m->loc_addr = evrec_syst_le64(bytes + pos); break;
+        default: break; /* not a SyS-T format: reported below, its n bytes skipped */
         }
         pos += n;
     }
