@@ -255,15 +255,14 @@ static void format_printf(out_t *o, const uint8_t *p, size_t n, unsigned ptr_siz
     }
 }
 
-static void payload_out(out_t *op, const evrec_syst_msg_t *m)
+static void payload_out(out_t *o, const evrec_syst_msg_t *m)
 {
-#define o (*op)
     if (m->type == SYST_TYPE_SHORT32) {
-        printf_(&o, "0x%07llx", (unsigned long long)m->short_value);
+        printf_(o, "0x%07llx", (unsigned long long)m->short_value);
         return;
     }
     if (m->type == SYST_TYPE_SHORT64) {
-        printf_(&o, "0x%015llx", (unsigned long long)m->short_value);
+        printf_(o, "0x%015llx", (unsigned long long)m->short_value);
         return;
     }
     const uint8_t *p = m->payload;
@@ -274,43 +273,42 @@ static void payload_out(out_t *op, const evrec_syst_msg_t *m)
     switch (m->type) {
     case SYST_TYPE_STRING:
         if (m->subtype == 11 || m->subtype == 12) {
-            format_printf(&o, p, n, m->subtype == 11 ? 4u : 8u);
+            format_printf(o, p, n, m->subtype == 11 ? 4u : 8u);
         } else {
             const uint8_t *e = memchr(p, 0, n);
-            put(&o, (const char *)p, e ? (size_t)(e - p) : n);
+            put(o, (const char *)p, e ? (size_t)(e - p) : n);
         }
         break;
     case SYST_TYPE_CATALOG:
         if (n >= 8 && (m->subtype == 2 || m->subtype == 6)) {
-            printf_(&o, "catalog 0x%016llx args ", (unsigned long long)evrec_syst_le64(p));
-            hex(&o, p + 8, n - 8);
+            printf_(o, "catalog 0x%016llx args ", (unsigned long long)evrec_syst_le64(p));
+            hex(o, p + 8, n - 8);
         } else if (n >= 4) {
-            printf_(&o, "catalog 0x%08x args ", (unsigned)evrec_syst_le32(p));
-            hex(&o, p + 4, n - 4);
+            printf_(o, "catalog 0x%08x args ", (unsigned)evrec_syst_le32(p));
+            hex(o, p + 4, n - 4);
         } else {
-            hex(&o, p, n);
+            hex(o, p, n);
         }
         break;
     case SYST_TYPE_BUILD:
         if (m->subtype == 2 && n >= 8) {
             const uint8_t *e = memchr(p + 8, 0, n - 8);
-            printf_(&o, "0x%016llX ", (unsigned long long)evrec_syst_le64(p));
-            put(&o, (const char *)p + 8, e ? (size_t)(e - (p + 8)) : n - 8);
+            printf_(o, "0x%016llX ", (unsigned long long)evrec_syst_le64(p));
+            put(o, (const char *)p + 8, e ? (size_t)(e - (p + 8)) : n - 8);
         } else {
-            hex(&o, p, n);
+            hex(o, p, n);
         }
         break;
     case SYST_TYPE_CLOCK:
         if (n == 16) {
-            printf_(&o, "clock=%llu freq=%llu", (unsigned long long)evrec_syst_le64(p),
+            printf_(o, "clock=%llu freq=%llu", (unsigned long long)evrec_syst_le64(p),
                     (unsigned long long)evrec_syst_le64(p + 8));
         } else {
-            hex(&o, p, n);
+            hex(o, p, n);
         }
         break;
-    default: hex(&o, p, n); break;
+    default: hex(o, p, n); break;
     }
-#undef o
 }
 
 size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size)

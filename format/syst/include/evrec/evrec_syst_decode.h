@@ -206,10 +206,12 @@ void evrec_syst_parser_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t 
 void evrec_syst_parser_finish(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx);
 
 /** @brief `CATALOG:ID32P32`, `STRING:GENERIC`, `RAW:5`, `SHORT32`, `CLOCK:SYNC`, ... (the
- * printer's Type column; RAW shows its protocol number). Writes at most size bytes with a NUL. */
+ * printer's Type column; RAW shows its protocol number). Writes at most size bytes with a NUL.
+ * **Context:** any; pure. */
 void evrec_syst_type_name(const evrec_syst_msg_t *m, char *buf, size_t size);
 
-/** @brief `MAX`, `FATAL`, `ERROR`, `WARNING`, `INFO`, `USER1`, `USER2`, `DEBUG`. */
+/** @brief `MAX`, `FATAL`, `ERROR`, `WARNING`, `INFO`, `USER1`, `USER2`, `DEBUG` (`?` above 7); a
+ * static string. **Context:** any; pure. */
 const char *evrec_syst_severity_name(unsigned severity);
 
 /**
