@@ -8,7 +8,7 @@
 #   lib/cmake/evrec/           evrecConfig.cmake, evrecConfigVersion.cmake, evrecTargets*.cmake
 #   lib/pkgconfig/             evrec-*.pc
 #   share/evrec/               rtos.yaml (the RTOS catalogue), cmake/EvrecGenerate.cmake
-#   share/doc/evrec/           README.md, LICENSE, FORMAT.md, SCHEMA.md, QS.md, PORTING.md
+#   share/doc/evrec/           README.md, LICENSE, FORMAT.md, SCHEMA.md, QS.md, SYST.md, PORTING.md
 #
 # Components: `tools` (the programs, the catalogue, the docs) and `dev` (headers, libraries,
 # CMake and pkg-config files), packaged as two .deb files by EvrecPackage.cmake.
@@ -18,7 +18,7 @@ set(EVREC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/evrec)
 set(EVREC_DATA_DIR ${CMAKE_INSTALL_DATADIR}/evrec)
 
 set(_evrec_libs evrec_common evrec_recorder evrec_port_posix evrec_format evrec_qs evrec_qs_host
-  evrec_schema evrec_analysis evrec_gen_runtime)
+  evrec_syst evrec_syst_host evrec_syst_decode evrec_schema evrec_analysis evrec_gen_runtime)
 install(TARGETS ${_evrec_libs} EXPORT evrecTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -29,6 +29,7 @@ file(GLOB _evrec_public_headers
   ${PROJECT_SOURCE_DIR}/recorder/include/evrec/*.h
   ${PROJECT_SOURCE_DIR}/format/include/evrec/*.h
   ${PROJECT_SOURCE_DIR}/format/qs/include/evrec/*.h
+  ${PROJECT_SOURCE_DIR}/format/syst/include/evrec/*.h
   ${PROJECT_SOURCE_DIR}/format/analysis/include/evrec/*.h
   ${PROJECT_SOURCE_DIR}/schema/include/evrec/*.h)
 install(FILES ${_evrec_public_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/evrec COMPONENT dev)
@@ -42,7 +43,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/EvrecGenerate.cmake
   DESTINATION ${EVREC_DATA_DIR}/cmake COMPONENT dev)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
   ${PROJECT_SOURCE_DIR}/format/FORMAT.md ${PROJECT_SOURCE_DIR}/schema/SCHEMA.md
-  ${PROJECT_SOURCE_DIR}/format/qs/QS.md ${PROJECT_SOURCE_DIR}/ports/PORTING.md
+  ${PROJECT_SOURCE_DIR}/format/qs/QS.md ${PROJECT_SOURCE_DIR}/format/syst/SYST.md ${PROJECT_SOURCE_DIR}/format/syst/SYST-DECODE.md
+  ${PROJECT_SOURCE_DIR}/ports/PORTING.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 
 install(EXPORT evrecTargets NAMESPACE evrec:: DESTINATION ${EVREC_CMAKE_DIR} COMPONENT dev)

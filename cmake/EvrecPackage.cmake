@@ -30,17 +30,17 @@ set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "event recorder tools: the evrec trace viewer and the evrec-gen code generator\n\
 evrec records events on embedded targets and hosts into a RAM trace buffer and saves them in a\n\
 self-describing file (the CCore EventRecorder format in a container that detects damage).\n\
-This package holds `evrec` (info, dump, stats, check, schema, QS), `evrec-gen` (YAML schema to\n\
+This package holds `evrec` (info, dump, stats, check, schema, QS, SyS-T), `evrec-gen` (YAML schema to\n\
 C event types) and the RTOS event catalogue.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libevrec-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-# The -dev package's static libraries link libxxhash, libyaml and libelf; its CMake package finds
+# The -dev package's static libraries link libxxhash, libyaml, libelf and libxml2; its CMake package finds
 # them with pkg-config.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-  "evrec (= ${PROJECT_VERSION}), libxxhash-dev, libyaml-dev, libelf-dev, pkgconf | pkg-config")
+  "evrec (= ${PROJECT_VERSION}), libxxhash-dev, libyaml-dev, libelf-dev, libxml2-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION
   "event recorder library: headers, static libraries, CMake and pkg-config files\n\
-The evrec recorder for POSIX hosts, the file reader, the QP/Spy bridge, the schema library and\n\
+The evrec recorder for POSIX hosts, the file reader, the QP/Spy and MIPI SyS-T bridges, the schema library and\n\
 the analysis library, with find_package(evrec) (evrec:: targets, evrec_generate()) and\n\
 pkg-config files (evrec-reader, evrec-recorder-posix, ...).")
 include(CPack)

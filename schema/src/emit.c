@@ -530,6 +530,22 @@ void gen_emit_header(const gen_schema_t *s, gen_buf_t *b)
     comment_f(b, "Display attributes of fields (description, format, unit) for host tools; not "
                  "part of the meta-info nor of the schema hash.");
     gen_buf_printf(b, "extern const evrec_field_info_table_t %s_field_info;\n", p);
+    if (s->syst.present) {
+        const gen_syst_t *y = &s->syst;
+        gen_buf_puts(b, "\n/* ---- MIPI SyS-T: the schema's syst: block (format/syst/SYST.md) ---- */\n");
+        comment_f(b, "1: the origin is %s_SYST_GUID; 0: %s_SYST_MODULE and %s_SYST_UNIT "
+                     "(evrec_syst_options_t::use_guid, guid, module, unit).", p, p, p);
+        gen_buf_printf(b, "#define %s_SYST_USE_GUID %d\n#define %s_SYST_GUID {", p, y->use_guid, p);
+        for (int i = 0; i < 16; i++) {
+            gen_buf_printf(b, "0x%02X%s", y->guid[i], i < 15 ? ", " : "}\n");
+        }
+        gen_buf_printf(b, "#define %s_SYST_MODULE %uu\n#define %s_SYST_UNIT %uu\n", p, y->module, p, y->unit);
+        comment_f(b, "The default severity (EVREC_SYST_SEV_*): evrec_syst_options_t::severity.");
+        gen_buf_printf(b, "#define %s_SYST_SEVERITY %uu\n", p, y->severity);
+        comment_f(b, "The severity of each event type (EVREC_SYST_SEV_*, 0xFF = %s_SYST_SEVERITY), by "
+                     "event id: evrec_syst_options_t::event_severity.", p);
+        gen_buf_printf(b, "extern const uint8_t %s_syst_severity[%s_EVENT_COUNT];\n", p, p);
+    }
     if (has_runtime(s)) {
         gen_buf_puts(b, "\n");
         gen_buf_comment(b, 0, 1,
@@ -857,6 +873,13 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
     }
     gen_buf_puts(b, "};\n");
 
+    if (s->syst.present) {
+        gen_buf_printf(b, "\nconst uint8_t %s_syst_severity[%s_EVENT_COUNT] = {", p, p);
+        for (size_t i = 0; i < s->event_count; i++) {
+            gen_buf_printf(b, "%s0x%02X", i ? ", " : "", s->syst.event_severity ? s->syst.event_severity[i] : 0xFFu);
+        }
+        gen_buf_puts(b, "};\n");
+    }
     if (has_runtime(s)) {
         gen_buf_printf(b, "\nevrec_status %s_runtime_init(void)\n{\n#if EVREC_ENABLE\n", p);
         for (size_t i = 0; i < s->enum_count; i++) {

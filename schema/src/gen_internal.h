@@ -174,6 +174,26 @@ typedef struct gen_ident {
     gen_pos_t pos;
 } gen_ident_t;
 
+/* The `syst:` block (MIPI SyS-T options, format/syst/SYST.md); not in the meta-info or hash. */
+typedef struct gen_syst_sev {
+    char *name;       /* an event name */
+    uint8_t severity; /* EVREC_SYST_SEV_* */
+    int is_class;     /* 1: every event of that event's class */
+    gen_pos_t pos;
+} gen_syst_sev_t;
+
+typedef struct gen_syst {
+    int present;
+    int use_guid;
+    uint8_t guid[16];
+    uint8_t module;
+    uint16_t unit;
+    uint8_t severity;         /* the default */
+    gen_syst_sev_t *overrides; /* in the order written: events, then classes */
+    size_t override_count, override_cap;
+    uint8_t *event_severity;  /* resolved: one per event (gen_syst_resolve) */
+} gen_syst_t;
+
 typedef struct gen_schema {
     char *name;
     gen_pos_t name_pos;
@@ -197,6 +217,7 @@ typedef struct gen_schema {
     const char *const *include_dirs; /* searched for includes not found next to their includer */
     size_t include_dir_count;        /* at most GEN_MAX_INCLUDE_DIRS are used */
     uint64_t hash;
+    gen_syst_t syst;
 } gen_schema_t;
 
 /** A schema integer from its text: decimal, or hexadecimal with 0x; no leading zero. Returns 1
@@ -211,6 +232,10 @@ int gen_parse_uint_text(const char *v, uint64_t *out);
  * fixed at build time), then the source tree's ports/rtos when this program runs from the build
  * tree. Fills at most `max` entries (static strings) and returns how many exist. */
 size_t gen_catalogue_dirs(const char **dirs, size_t max);
+
+/** Resolve the `syst:` block's event and class names into syst.event_severity (errors to diags). */
+void gen_syst_resolve(gen_schema_t *s);
+void gen_syst_free(gen_syst_t *y);
 
 /** Load `path` and everything it includes, check it, fill the model. Errors go to s->diags.
  * @return 0 when the schema is usable (no error at all). */

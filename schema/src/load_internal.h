@@ -34,6 +34,9 @@ int gen_ld_list(gen_ctx_t *c, const yaml_node_t *n, const char *what);
 /* A name (C identifier, not a keyword or reserved); NULL when not a usable scalar. */
 const char *gen_ld_name(gen_ctx_t *c, const yaml_node_t *n, const char *what, int *valid);
 
+/* `syst:` of the top-level file (schema_syst.c). */
+void gen_syst_parse(gen_ctx_t *c, const yaml_node_t *n);
+
 /* `spans:` of a file (schema_view.c). */
 void gen_view_parse_spans(gen_ctx_t *c, const yaml_node_t *n);
 

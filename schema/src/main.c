@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "evrec/evrec_container.h"
+#include "evrec/evrec_syst_host.h"
 #include "gen_internal.h"
 
 static void usage(FILE *out)
@@ -22,6 +23,13 @@ static void usage(FILE *out)
           "                       the file that includes them (in order; then the shipped\n"
           "                       catalogue, so that `include: [rtos.yaml]` works)\n"
           "      --expect-name N  fail unless the schema is named N (build systems)\n"
+          "      --syst-collateral OUT.xml  also write the MIPI SyS-T catalog XML of the event\n"
+          "                       types (format/syst/SYST.md): 32-bit catalog ids, the origin\n"
+          "                       of the schema's syst: block (else no GUID, module 0),\n"
+          "                       unless these say otherwise:\n"
+          "      --syst-id64      64-bit catalog ids (Catalog64)\n"
+          "      --syst-guid {GUID}  the sender's GUID\n"
+          "      --syst-module N  the sender's 7-bit module id (without a GUID)\n"
           "  -h, --help           this text\n"
           "  -V, --version        print evrec's version, the generator ABI and the file\n"
           "                       format version\n"
@@ -43,6 +51,35 @@ static void dep_path(gen_buf_t *b, const char *p)
     }
 }
 
+/* The SyS-T catalog XML of the schema's event types into `out`; 0, or -1 after a message. */
+static int gen_syst_collateral(const gen_schema_t *s, const evrec_syst_options_t *so, gen_buf_t *out)
+{
+    gen_meta_t m;
+    gen_meta_build(s, &m);
+    evrec_meta_t meta = m.meta;
+    meta.field_info = &m.field_info;
+    evrec_syst_map_t map;
+    uint32_t bad = 0;
+    evrec_status st = evrec_syst_map_alloc(&map, &meta, so, &bad);
+    char *xml = NULL;
+    size_t len = 0;
+    if (st == EVREC_OK) {
+        st = evrec_syst_collateral(&map, s->name, &xml, &len);
+        evrec_syst_map_release(&map);
+    }
+    if (st == EVREC_E_META) {
+        fprintf(stderr, "evrec-gen: event type %u has the SyS-T catalog id of an earlier event type: "
+                        "no collateral\n", bad);
+    } else if (st != EVREC_OK) {
+        fprintf(stderr, "evrec-gen: the SyS-T collateral: %s\n", evrec_strerror(st));
+    } else {
+        gen_buf_put(out, xml, len);
+    }
+    free(xml);
+    gen_meta_free(&m);
+    return st == EVREC_OK ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -51,7 +88,17 @@ int main(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {"include-dir", required_argument, NULL, 'I'},
+                                         {"syst-collateral", required_argument, NULL, 'S'},
+                                         {"syst-id64", no_argument, NULL, '6'},
+                                         {"syst-guid", required_argument, NULL, 'G'},
+                                         {"syst-module", required_argument, NULL, 'M'},
                                          {NULL, 0, NULL, 0}};
+    const char *syst_path = NULL;
+    evrec_syst_options_t so;
+    memset(&so, 0, sizeof so);
+    so.severity = EVREC_SYST_SEV_INFO;
+    char *end;
+    int so_given = 0; /* an origin option: the schema's syst: origin is not used */
     const char *outdir = ".";
     const char *depfile = NULL;
     const char *expect_name = NULL;
@@ -63,6 +110,26 @@ int main(int argc, char **argv)
         case 'o': outdir = optarg; break;
         case 'd': depfile = optarg; break;
         case 'n': expect_name = optarg; break;
+        case 'S': syst_path = optarg; break;
+        case '6': so.id64 = 1; break;
+        case 'G':
+            if (evrec_syst_parse_guid(optarg, so.guid) != EVREC_OK) {
+                fprintf(stderr, "evrec-gen: --syst-guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'\n", optarg);
+                return 2;
+            }
+            so.use_guid = 1;
+            so_given = 1;
+            break;
+        case 'M': {
+            unsigned long v = strtoul(optarg, &end, 0);
+            if (!*optarg || *end || v > 127) {
+                fprintf(stderr, "evrec-gen: --syst-module expects 0..127, not '%s'\n", optarg);
+                return 2;
+            }
+            so.module = (uint8_t)v;
+            so_given = 1;
+            break;
+        }
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
@@ -111,9 +178,21 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    gen_buf_t h = {0}, src = {0}, dep = {0};
+    gen_buf_t h = {0}, src = {0}, dep = {0}, xml = {0};
     gen_emit_header(&s, &h);
     gen_emit_source(&s, &src);
+    if (syst_path && s.syst.present && !so_given) {
+        so.use_guid = (uint8_t)s.syst.use_guid;
+        memcpy(so.guid, s.syst.guid, sizeof so.guid);
+        so.module = s.syst.module;
+        so.unit = s.syst.unit;
+    }
+    if (syst_path && gen_syst_collateral(&s, &so, &xml) != 0) {
+        gen_buf_free(&h);
+        gen_buf_free(&src);
+        gen_schema_free(&s);
+        return 1;
+    }
 
     size_t n = strlen(outdir) + strlen(s.name) + sizeof GEN_FILE_SUFFIX + 8;
     char *hpath = gen_xmalloc(n), *cpath = gen_xmalloc(n);
@@ -143,10 +222,10 @@ int main(int argc, char **argv)
     }
 
     /* All temporary files first; rename only when every one is complete. */
-    const char *finals[3] = {hpath, cpath, depfile};
-    const gen_buf_t *bufs[3] = {&h, &src, &dep};
-    char *tmps[3] = {NULL, NULL, NULL};
-    int count = depfile ? 3 : 2;
+    const char *finals[4] = {hpath, cpath, depfile ? depfile : syst_path, syst_path};
+    const gen_buf_t *bufs[4] = {&h, &src, depfile ? &dep : &xml, &xml};
+    char *tmps[4] = {NULL, NULL, NULL, NULL};
+    int count = 2 + (depfile != NULL) + (syst_path != NULL);
     int ok = 1;
     for (int i = 0; i < count && ok; i++) {
         ok = gen_write_file_atomic(finals[i], bufs[i], &tmps[i]) == 0;
@@ -175,6 +254,7 @@ int main(int argc, char **argv)
     gen_buf_free(&h);
     gen_buf_free(&src);
     gen_buf_free(&dep);
+    gen_buf_free(&xml);
     gen_schema_free(&s);
     return ok ? 0 : 1;
 }

@@ -877,8 +877,8 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
     gen_schema_t *s = c->s;
     map_key_t keys[] = {{"schema", 0, 0}, {"version", 0, 0}, {"description", 0, 0},
                     {"time_freq", 0, 0}, {"include", 0, 0}, {"enums", 0, 0},
-                    {"structs", 0, 0}, {"events", 0, 0}, {"spans", 0, 0}};
-    if (!read_map(c, root, "the schema", keys, 9)) {
+                    {"structs", 0, 0}, {"events", 0, 0}, {"spans", 0, 0}, {"syst", 0, 0}};
+    if (!read_map(c, root, "the schema", keys, 10)) {
         return;
     }
     /* Includes first: their items come before this file's (ids in load order). */
@@ -930,6 +930,13 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
     parse_list(c, keys[7].value, "events", each_struct, 1);
     if (keys[8].value) {
         gen_view_parse_spans(c, keys[8].value);
+    }
+    if (keys[9].value) {
+        if (!c->is_main) {
+            gen_error(s, pos_of(c, keys[9].key), "syst belongs to the top-level schema, not to an included one");
+        } else {
+            gen_syst_parse(c, keys[9].value);
+        }
     }
 }
 
@@ -1188,6 +1195,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
     resolve_classes(s);
     if (!s->incomplete) {
         gen_view_resolve(s);
+        gen_syst_resolve(s);
     }
     if (s->event_count > EVREC_ID_NONE || s->struct_count > 0xFFFF || s->enum_count > 0xFFFF) {
         gen_pos_t top = {0, 1, 1};
@@ -1205,6 +1213,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
 
 void gen_schema_free(gen_schema_t *s)
 {
+    gen_syst_free(&s->syst);
     for (size_t i = 0; i < s->enum_count; i++) {
         gen_enum_t *e = &s->enums[i];
         for (size_t v = 0; v < e->value_count; v++) {

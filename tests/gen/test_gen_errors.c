@@ -57,6 +57,9 @@ Test(gen_errors, track_and_counter) { check_fail("view_track"); }
  * a key on one end only, a bad track, unknown and missing keys, a list for an end, a bad name. */
 Test(gen_errors, spans) { check_fail("view_span"); }
 
+/* The syst: block (MIPI SyS-T options): GUID text, origin, severities, event names. */
+Test(gen_errors, syst_block) { check_fail("syst"); }
+
 Test(gen_errors, the_error_files_are_not_trivial)
 {
     /* Each expected file names its own schema and has at least one located error. */

@@ -242,20 +242,22 @@ static int run(int argc, char **argv)
         evrec_reader_close(r);
         return CLI_BAD_INPUT;
     }
+    /* The selection first: a usage error writes nothing. */
+    cli_select_t *sel = NULL;
+    if (o.out && (rc = cli_select_compile(&cli_cmd_syst, &o.sel, r, &sel)) >= 0) {
+        evrec_syst_map_release(&map);
+        evrec_reader_close(r);
+        return rc;
+    }
     int result = CLI_OK;
     if (o.collateral) {
         result = write_collateral(&o, &map);
     }
     if (result != CLI_OK || !o.out) {
+        cli_select_free(sel);
         evrec_syst_map_release(&map);
         evrec_reader_close(r);
         return result;
-    }
-    cli_select_t *sel = NULL;
-    if ((rc = cli_select_compile(&cli_cmd_syst, &o.sel, r, &sel)) >= 0) {
-        evrec_syst_map_release(&map);
-        evrec_reader_close(r);
-        return rc;
     }
     int to_stdout = strcmp(o.out, "-") == 0;
     /* Written to a temporary file renamed over OUT at the end (a device or FIFO in place). */

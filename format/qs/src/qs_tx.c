@@ -179,8 +179,7 @@ static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em
     if (lid == 0 || lid >= EVREC_QS_LOCAL_IDS) {
         return 1;
     }
-    unsigned bits = __atomic_load_n(&tx->local_filter[lid >> 3], __ATOMIC_RELAXED);
-    return (int)((bits >> (lid & 7u)) & 1u);
+    return evrec_filter_test_(tx->local_filter, lid);
 }
 
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
@@ -276,12 +275,7 @@ evrec_status evrec_qs_tx_global_filter(evrec_qs_tx_t *tx, uint16_t event_id, int
     if (event_id >= tx->map.meta->event_count) {
         return EVREC_E_BAD_ID;
     }
-    uint8_t *f = &tx->map.events[event_id].flags;
-    if (on) {
-        __atomic_fetch_or(f, (uint8_t)EVREC_QS_EV_ENABLED, __ATOMIC_RELAXED);
-    } else {
-        __atomic_fetch_and(f, (uint8_t)~EVREC_QS_EV_ENABLED, __ATOMIC_RELAXED);
-    }
+    evrec_filter_bits_(&tx->map.events[event_id].flags, EVREC_QS_EV_ENABLED, on);
     return EVREC_OK;
 }
 
@@ -300,12 +294,7 @@ evrec_status evrec_qs_tx_local_filter(evrec_qs_tx_t *tx, uint32_t local_id, int 
     if (!tx || local_id == 0 || local_id >= EVREC_QS_LOCAL_IDS) {
         return EVREC_E_ARG;
     }
-    uint8_t bit = (uint8_t)(1u << (local_id & 7u));
-    if (on) {
-        __atomic_fetch_or(&tx->local_filter[local_id >> 3], bit, __ATOMIC_RELAXED);
-    } else {
-        __atomic_fetch_and(&tx->local_filter[local_id >> 3], (uint8_t)~bit, __ATOMIC_RELAXED);
-    }
+    evrec_filter_bits_(&tx->local_filter[local_id >> 3], (uint8_t)(1u << (local_id & 7u)), on);
     return EVREC_OK;
 }
 

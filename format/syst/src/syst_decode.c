@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "evrec/evrec_syst_decode.h"
-#include "syst_internal.h"
+#include "syst_decode_internal.h"
 
 typedef struct walk {
     const evrec_meta_t *meta;

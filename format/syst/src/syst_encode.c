@@ -3,6 +3,7 @@
  * "Catalog Messages", "Clock Synchronization Messages"; SYST.md for the bytes). */
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_syst.h"
+#include "syst_internal.h"
 
 static uint8_t *put_le(uint8_t *p, uint64_t v, unsigned n)
 {
@@ -86,9 +87,15 @@ evrec_status evrec_syst_encode_event(const evrec_syst_map_t *map, const void *na
     if (!map || !native || !out || !out_len) {
         return EVREC_E_ARG;
     }
-    const uint8_t *rec = (const uint8_t *)native;
     uint16_t id;
-    __builtin_memcpy(&id, rec + 4, sizeof id);
+    __builtin_memcpy(&id, (const uint8_t *)native + 4, sizeof id);
+    return evrec_syst_encode_id_(map, id, native, time64, out, out_size, out_len);
+}
+
+evrec_status evrec_syst_encode_id_(const evrec_syst_map_t *map, uint16_t id, const void *native, uint64_t time64,
+                                   uint8_t *out, size_t out_size, size_t *out_len)
+{
+    const uint8_t *rec = (const uint8_t *)native;
     const evrec_meta_t *m = map->meta;
     if (id >= m->event_count) {
         return EVREC_E_BAD_ID;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "evrec/evrec_syst_decode.h"
-#include "syst_internal.h"
+#include "syst_decode_internal.h"
 
 /* A bounded text buffer that counts what would have been written (snprintf's rule). */
 typedef struct out {

@@ -7,7 +7,7 @@
 
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_syst_decode.h"
-#include "syst_internal.h"
+#include "syst_decode_internal.h"
 
 static uint16_t le16(const uint8_t *p)
 {

@@ -22,6 +22,56 @@ extern "C" {
 #endif
 
 /**
+ * @brief The RAM half of evrec_qs_record() (shared with the SyS-T bridge's evrec_syst_record()):
+ * check the arguments, record into `host` if it is not NULL and recording, and give the
+ * record's timestamp, or a fresh one from the port when nothing was recorded, so that the live
+ * copy has the same time.
+ * @param[in,out] host the recorder host, or NULL. @param[in] live_meta the meta-info of the live
+ * sink, or NULL when there is none. @param event_id event type. @param[in] fields a complete
+ * native struct. @param[out] time the timestamp, port ticks. @param[out] send 1 when the caller
+ * must now send the event on its live sink.
+ * @retval EVREC_OK recorded, or nothing to record. @retval EVREC_E_DROPPED the RAM buffer was
+ * full. @retval EVREC_E_NOT_RECORDING no live sink and no recorder attached.
+ * @retval EVREC_E_BAD_ID unknown event. @retval EVREC_E_ARG fields NULL, or no sink at all.
+ * **Context:** any thread or ISR, under the rules of evrec_reserve().
+ */
+static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *live_meta, uint16_t event_id,
+                                                 const void *fields, uint32_t *time, int *send)
+{
+    const evrec_meta_t *meta = live_meta ? live_meta : (host ? host->meta : NULL);
+    *send = 0;
+    if (!fields || (!host && !live_meta)) {
+        return EVREC_E_ARG;
+    }
+    if (!meta) {
+        return EVREC_E_NOT_RECORDING;
+    }
+    if (event_id >= meta->event_count) {
+        return EVREC_E_BAD_ID;
+    }
+    evrec_status st = EVREC_OK;
+    void *slot = NULL;
+    if (host) {
+        size_t n = meta->structs[meta->events[event_id].struct_id].native_size;
+        slot = evrec_reserve(host, n);
+        if (slot) {
+            memcpy((uint8_t *)slot + 6, (const uint8_t *)fields + 6, n - 6);
+            *time = ((evrec_record_header_t *)slot)->time;
+            evrec_commit(slot, event_id);
+        } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
+            st = EVREC_E_DROPPED;
+        } else if (!live_meta) {
+            st = EVREC_E_NOT_RECORDING;
+        }
+    }
+    if (!slot) {
+        *time = EVREC_PORT_TIMESTAMP();
+    }
+    *send = live_meta != NULL;
+    return st;
+}
+
+/**
  * @brief Record an event into `host`'s trace buffer (if host is not NULL and recording) and
  * send it on `tx` (if tx is not NULL and the filters pass it), both with the same timestamp.
  * @param[in,out] host the recorder host, or NULL for QS only.
@@ -42,36 +92,10 @@ extern "C" {
 static inline evrec_status evrec_qs_record(evrec_host_t *host, evrec_qs_tx_t *tx, uint16_t event_id,
                                            const void *fields)
 {
-    const evrec_meta_t *meta = tx ? tx->map.meta : (host ? host->meta : NULL);
-    if (!fields || (!host && !tx)) {
-        return EVREC_E_ARG;
-    }
-    if (!meta) {
-        return EVREC_E_NOT_RECORDING;
-    }
-    if (event_id >= meta->event_count) {
-        return EVREC_E_BAD_ID;
-    }
-    evrec_status st = EVREC_OK;
     uint32_t t = 0;
-    void *slot = NULL;
-    if (host) {
-        size_t n = meta->structs[meta->events[event_id].struct_id].native_size;
-        slot = evrec_reserve(host, n);
-        if (slot) {
-            memcpy((uint8_t *)slot + 6, (const uint8_t *)fields + 6, n - 6);
-            t = ((evrec_record_header_t *)slot)->time;
-            evrec_commit(slot, event_id);
-        } else if (__atomic_load_n(&host->rec, __ATOMIC_ACQUIRE) != NULL) {
-            st = EVREC_E_DROPPED;
-        } else if (!tx) {
-            st = EVREC_E_NOT_RECORDING;
-        }
-    }
-    if (!slot) {
-        t = EVREC_PORT_TIMESTAMP();
-    }
-    if (tx) {
+    int send;
+    evrec_status st = evrec_record_stamped_(host, tx ? tx->map.meta : NULL, event_id, fields, &t, &send);
+    if (send) {
         evrec_status q = evrec_qs_tx_event_ex(tx, event_id, t, fields);
         if (st == EVREC_OK) {
             st = q;

@@ -41,6 +41,26 @@
 extern "C" {
 #endif
 
+/**
+ * @brief Set (`on` 1) or clear bits of a filter byte with one relaxed atomic update (the global
+ * and local filters of the QS and SyS-T transmitters). **Context:** any; ISR-safe.
+ */
+static inline void evrec_filter_bits_(uint8_t *p, uint8_t bits, int on)
+{
+    if (on) {
+        __atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
+    } else {
+        __atomic_fetch_and(p, (uint8_t)~bits, __ATOMIC_RELAXED);
+    }
+}
+
+/** @brief Bit `id` (< 256) of a 32-byte filter map, one relaxed load. **Context:** any. */
+static inline int evrec_filter_test_(const uint8_t *map, uint32_t id)
+{
+    unsigned bits = __atomic_load_n(&map[id >> 3], __ATOMIC_RELAXED);
+    return (int)((bits >> (id & 7u)) & 1u);
+}
+
 /** Local-filter ids 0..255 (QS-IDs); id 0 is always enabled, ids >= 256 always pass. */
 #define EVREC_QS_LOCAL_IDS 256u
 

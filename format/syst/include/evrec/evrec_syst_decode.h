@@ -26,6 +26,8 @@
  * same meta-info: the catalog id names the event type, the arguments (one 32-bit value per leaf
  * field) must be exactly as many as the event packs, and each must fit its field.
  *
+ * The decoder and its differences from the printer: format/syst/SYST-DECODE.md.
+ *
  * Host code: no allocation; the parser object holds one whole message (about 64 KiB), so a
  * stream of any size is parsed in constant memory. Any chunk size.
  */
