@@ -524,3 +524,44 @@ Test(syst_parse, location_format_above_3)
     cr_assert_eq(m.payload_len, 0);
     free(copy);
 }
+
+/* While resynchronising, a word that looks like a header with CHK is taken only when its
+ * message's CRC-32C matches: a false one inside the lost bytes is skipped with them. Here two:
+ * `00 06 06 00` at 45 (BUILD, LEN 512: longer than the stream, so it is still pending at the
+ * end and read again from its second byte) and the fake RAW message at 46 (a wrong CRC). */
+Test(syst_parse, resync_candidate_confirmed_by_crc)
+{
+    stream_t s;
+    make_stream(&s);
+    uint8_t b[256];
+    size_t len = 0;
+    memcpy(b, s.b + 37, 46); /* the string message, LEN cleared */
+    b[1] &= (uint8_t)~0x02u;
+    len = 46;
+    const uint8_t fake[12] = {0x06, 0x06, 0x00, 0x00, 0x02, 0x00, 0x11, 0x22, 0xDE, 0xAD, 0xBE, 0xEF};
+    memcpy(b + len, fake, sizeof fake); /* RAW, LEN, CHK: a wrong CRC */
+    len += sizeof fake;
+    memcpy(b + len, s.b + 87, 34); /* RAW with a good CRC */
+    len += 34;
+    evrec_syst_parser_t *p = malloc(sizeof *p);
+    for (size_t step = 1; step <= len; step += step < 8 ? 1u : len) {
+        got_t g = {0};
+        evrec_syst_parser_init(p, EVREC_SYST_BINARY);
+        for (size_t i = 0; i < len; i += step) {
+            evrec_syst_parser_feed(p, b + i, len - i < step ? len - i : step, got_fn, &g);
+        }
+        evrec_syst_parser_finish(p, got_fn, &g);
+        cr_assert_eq(g.n, 3, "step %zu: %zu items", step, g.n);
+        cr_assert_eq(g.items[0].problem, EVREC_SYST_P_NO_LENGTH);
+        cr_assert_eq(g.items[1].problem, EVREC_SYST_P_SKIPPED);
+        cr_assert_eq(g.items[1].offset, 4);
+        cr_assert_eq(g.items[1].size, 54, "step %zu", step);
+        cr_assert_eq(g.items[2].problem, EVREC_SYST_OK, "step %zu: %s", step, g.items[2].csv);
+        cr_assert_eq(g.items[2].offset, 58);
+        cr_assert_eq(g.items[2].size, 34);
+        cr_assert_eq(p->checksum, 0);
+        cr_assert_eq(p->offset, len);
+        got_free(&g);
+    }
+    free(p);
+}

@@ -363,9 +363,10 @@ static int plausible_header(uint32_t h)
            type != SYST_TYPE_SHORT64 && known_subtype(type, (h >> 24) & 0x3Fu);
 }
 
-static void bin_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn, void *ctx);
-
-/* buf holds `have` == `need` bytes of the message at `start`: size it, report it when whole. */
+/* buf holds `have` == `need` bytes of the message at `start`: size it, report it when whole.
+ * A resynchronisation candidate whose CRC fails is not a message (restart 1: read again from its
+ * second byte); a message without LEN loses the boundary (restart 2: read again after its
+ * header word). The caller (bin_feed) does the restart. */
 static void bin_step(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx)
 {
     size_t need = 0;
@@ -375,6 +376,15 @@ static void bin_step(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx)
         return;
     }
     if (st == EVREC_OK) {
+        if (p->candidate) {
+            if ((evrec_syst_le32(p->buf) & SYST_HDR_CHK) &&
+                evrec_crc32c(0, p->buf, p->have - 4) != evrec_syst_le32(p->buf + p->have - 4)) {
+                p->restart = 1;
+                return;
+            }
+            p->candidate = 0;
+            emit_skipped(p, 0, fn, ctx);
+        }
         emit_message(p, p->have, 1, p->start, fn, ctx);
         p->start += p->have;
         p->have = 0;
@@ -394,18 +404,11 @@ static void bin_step(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx)
     it.size = 4;
     it.msg = &m;
     emit(p, &it, fn, ctx);
-    uint8_t rest[64];
-    size_t n = p->have - 4; /* at most GUID + location: 25 bytes */
-    memcpy(rest, p->buf + 4, n);
-    p->resync = 1;
-    p->skip_start = p->start + 4;
-    p->skip_len = 0;
-    p->have = 0;
-    p->offset = p->start + 4;
-    bin_feed(p, rest, n, fn, ctx);
+    p->restart = 2;
 }
 
-/* One byte while resynchronising: a 4-byte window slides until it holds a plausible header. */
+/* One byte while resynchronising: a 4-byte window slides until it holds a plausible header,
+ * which becomes a candidate (confirmed by its CRC when it has one). */
 static void resync_byte(evrec_syst_parser_t *p, uint8_t b, evrec_syst_item_fn fn, void *ctx)
 {
     p->buf[p->have++] = b;
@@ -414,8 +417,8 @@ static void resync_byte(evrec_syst_parser_t *p, uint8_t b, evrec_syst_item_fn fn
         return;
     }
     if (plausible_header(evrec_syst_le32(p->buf))) {
-        emit_skipped(p, 0, fn, ctx);
         p->resync = 0;
+        p->candidate = 1;
         p->start = p->offset - 4;
         p->need = 4;
         bin_step(p, fn, ctx);
@@ -429,10 +432,12 @@ static void resync_byte(evrec_syst_parser_t *p, uint8_t b, evrec_syst_item_fn fn
     p->have = 3;
 }
 
-static void bin_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn, void *ctx)
+/* Bytes of one source (the replay or the caller's data) until it ends or a restart is due;
+ * returns the bytes used. */
+static size_t bin_consume(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn, void *ctx)
 {
     size_t i = 0;
-    while (i < len) {
+    while (i < len && !p->restart) {
         if (p->resync) {
             resync_byte(p, data[i++], fn, ctx);
             continue;
@@ -447,6 +452,56 @@ static void bin_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, ev
         i += n;
         if (p->have == p->need) {
             bin_step(p, fn, ctx);
+        }
+    }
+    return i;
+}
+
+/* Read buf[from..have) again, before whatever is left of the replay, looking for a header. */
+static void bin_restart(evrec_syst_parser_t *p)
+{
+    size_t from = p->restart == 1 ? 1u : 4u;
+    if (p->restart == 1) {
+        /* the rejected candidate's first byte joins the bytes skipped before it */
+        if (p->skip_len == 0) {
+            p->skip_start = p->start;
+        }
+        p->skip_len++;
+    } else {
+        p->skip_start = p->start + 4;
+        p->skip_len = 0;
+    }
+    size_t keep = p->have - from;
+    size_t rest = p->replay_len - p->replay_pos;
+    /* keep + rest never exceeds the replay: every byte in buf came from the replay being read,
+     * or the replay was empty (bin_feed reads the replay first, and a restart empties buf). */
+    if (keep + rest > sizeof p->replay) {
+        rest = sizeof p->replay - keep;
+    }
+    memmove(p->replay + keep, p->replay + p->replay_pos, rest);
+    memcpy(p->replay, p->buf + from, keep);
+    p->replay_pos = 0;
+    p->replay_len = keep + rest;
+    p->offset -= keep;
+    p->have = 0;
+    p->resync = 1;
+    p->candidate = 0;
+    p->restart = 0;
+}
+
+static void bin_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn, void *ctx)
+{
+    size_t i = 0;
+    for (;;) {
+        if (p->replay_pos < p->replay_len) {
+            p->replay_pos += bin_consume(p, p->replay + p->replay_pos, p->replay_len - p->replay_pos, fn, ctx);
+        } else if (i < len) {
+            i += bin_consume(p, data + i, len - i, fn, ctx);
+        } else {
+            break;
+        }
+        if (p->restart) {
+            bin_restart(p);
         }
     }
 }
@@ -596,6 +651,13 @@ void evrec_syst_parser_finish(evrec_syst_parser_t *p, evrec_syst_item_fn fn, voi
         p->have = 0;
         p->resync = 0;
         return;
+    }
+    /* A resynchronisation candidate cut by the end is not confirmed: its bytes are read again
+     * from its second one (they may hold the real header), until none is pending. */
+    while (p->candidate && !p->resync) {
+        p->restart = 1;
+        bin_restart(p);
+        bin_feed(p, NULL, 0, fn, ctx);
     }
     if (p->have > 0) {
         evrec_syst_msg_t m;

@@ -18,8 +18,8 @@
  * transport such as MIPI STP delimits messages otherwise). The parser therefore needs LEN on
  * every message that is not SHORT32/SHORT64; a message without it loses the message boundary,
  * and the parser resynchronises at the next word that looks like a header with LEN set (type
- * known, reserved bits 0), counting the bytes it skipped. The text form delimits by lines and
- * needs no LEN.
+ * known, reserved bits 0) and, when the header has CHK, whose message's CRC-32C matches;
+ * it counts the bytes it skipped. The text form delimits by lines and needs no LEN.
  *
  * On top of the parser, the event decoder (::evrec_syst_decoder_t) turns the CATALOG messages of
  * evrec's encoder (evrec_syst.h) back into native event records through the catalog map of the
@@ -28,7 +28,8 @@
  *
  * The decoder and its differences from the printer: format/syst/SYST-DECODE.md.
  *
- * Host code: no allocation; the parser object holds one whole message (about 64 KiB), so a
+ * Host code: no allocation; the parser object holds one whole message and the bytes to read
+ * again after a lost boundary (about 128 KiB), so a
  * stream of any size is parsed in constant memory. Any chunk size.
  */
 #ifndef EVREC_SYST_DECODE_H
@@ -164,6 +165,9 @@ int evrec_syst_detect_text(const uint8_t *data, size_t len);
 /** @brief Streaming parser. Initialise with evrec_syst_parser_init(). Counters are public. */
 typedef struct evrec_syst_parser {
     uint8_t buf[EVREC_SYST_DEC_MAX_MESSAGE]; /**< private: the message being collected */
+    uint8_t replay[EVREC_SYST_DEC_MAX_MESSAGE]; /**< private: bytes to read again after a lost boundary */
+    size_t replay_pos, replay_len;           /**< private */
+    int candidate, restart;                  /**< private */
     size_t have, need;                       /**< private */
     uint64_t start;                          /**< private: stream offset of buf[0] */
     uint64_t offset;                         /**< bytes consumed so far */
@@ -184,7 +188,7 @@ typedef struct evrec_syst_parser {
     uint64_t length;      /**< length mismatches */
     uint64_t no_length;   /**< binary messages without LEN (their boundary was lost) */
     uint64_t bad_payload; /**< LOCATION and PAYLOAD problems */
-    uint64_t skipped;     /**< bytes skipped to resynchronise */
+    uint64_t skipped;     /**< bytes skipped to resynchronise (with the candidates whose CRC failed) */
     uint64_t bad_lines;   /**< malformed text lines */
 } evrec_syst_parser_t;
 
@@ -288,7 +292,7 @@ typedef struct evrec_syst_decoder {
 } evrec_syst_decoder_t;
 
 /**
- * @brief Prepare a decoder. @param[out] d the decoder (large: about 65 KiB; heap or static).
+ * @brief Prepare a decoder. @param[out] d the decoder (large: about 130 KiB; heap or static).
  * @param[in] map32 @param[in] map64 maps built from the same meta-info with 32- and 64-bit ids
  * (at least one). @param input binary or text form. @param on_event @param on_item @param ctx
  * callbacks.
