@@ -565,3 +565,18 @@ Test(syst_parse, resync_candidate_confirmed_by_crc)
     }
     free(p);
 }
+
+/* Found by fuzzing: a whole buffer given as one message without LEN took more than 65535 bytes
+ * as its payload. */
+Test(syst_parse, payload_over_64k_in_one_message)
+{
+    size_t n = 4 + 65536;
+    uint8_t *b = calloc(1, n);
+    b[0] = 0x06; /* RAW, no LEN */
+    evrec_syst_msg_t m;
+    const char *what = NULL;
+    cr_assert_eq(evrec_syst_msg_parse(b, n, 1, &m, &what), EVREC_SYST_P_LENGTH);
+    cr_assert_str_eq(what, "a payload over the 65535 bytes of a SyS-T message");
+    cr_assert_eq(evrec_syst_msg_parse(b, n - 1, 1, &m, &what), EVREC_SYST_OK);
+    free(b);
+}

@@ -223,6 +223,9 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
     m->size = total;
     m->payload = bytes + pos;
     m->payload_len = total - pos - crc_size;
+    if (m->payload_len > EVREC_SYST_DEC_MAX_PAYLOAD) {
+        FAIL(EVREC_SYST_P_LENGTH, "a payload over the 65535 bytes of a SyS-T message");
+    }
     if (m->has_chk) {
         m->crc = evrec_syst_le32(bytes + total - 4);
         m->crc_calc = evrec_crc32c(0, bytes, total - 4);
