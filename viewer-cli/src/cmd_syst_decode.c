@@ -444,11 +444,11 @@ static int run(int argc, char **argv)
         result = CLI_BAD_INPUT;
     }
     fprintf(stderr,
-            "evrec: %s: %llu bytes (%s), %llu messages (%llu good)%s; %llu checksum errors, %llu cut, %llu length "
+            "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
             "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
             "%llu bad lines, %llu bytes skipped",
             o.stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
-            (unsigned long long)p->messages, (unsigned long long)p->good, "", (unsigned long long)p->checksum,
+            (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
             (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
             (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
             (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
