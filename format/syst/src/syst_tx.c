@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The live SyS-T transmitter: last-is-best ring of whole messages, filters, get-block (the QS
- * transmitter's design, format/qs/QS.md "Concurrency"; the differences in evrec_syst_tx.h). */
-#include <string.h>
-
+ * transmitter's design, format/qs/QS.md "Concurrency"; the differences in evrec_syst_tx.h).
+ * No <string.h>: builtins only, so that it builds with a toolchain without a C library. */
 #include "evrec/evrec_syst_tx.h"
 #include "syst_internal.h"
 
@@ -60,7 +59,7 @@ evrec_status evrec_syst_tx_init(evrec_syst_tx_t *tx, const evrec_meta_t *meta, v
     if (!tx || !meta || !buf || ((uintptr_t)buf % 8u) != 0 || (lock && (!lock->enter) != (!lock->exit))) {
         return EVREC_E_ARG;
     }
-    memset(tx, 0, sizeof *tx);
+    __builtin_memset(tx, 0, sizeof *tx);
     size_t over = evrec_syst_tx_overhead(meta, opts);
     size_t entries = (evrec_syst_map_entries_size(meta) + 7u) & ~(size_t)7u;
     if (size <= over) {
@@ -81,7 +80,7 @@ evrec_status evrec_syst_tx_init(evrec_syst_tx_t *tx, const evrec_meta_t *meta, v
     if (tx->size < 2u * largest_message(&tx->map, tx->fixed)) {
         return EVREC_E_ARG;
     }
-    memset(tx->local_filter, 0xFF, sizeof tx->local_filter);
+    __builtin_memset(tx->local_filter, 0xFF, sizeof tx->local_filter);
     return EVREC_OK;
 }
 
@@ -119,8 +118,8 @@ static evrec_status queue(evrec_syst_tx_t *tx, size_t n)
         return EVREC_E_DROPPED;
     }
     size_t first = tx->size - tx->head < n ? tx->size - tx->head : n;
-    memcpy(tx->ring + tx->head, tx->scratch, first);
-    memcpy(tx->ring, tx->scratch + first, n - first);
+    __builtin_memcpy(tx->ring + tx->head, tx->scratch, first);
+    __builtin_memcpy(tx->ring, tx->scratch + first, n - first);
     tx->head = (tx->head + n) % tx->size;
     __atomic_store_n(&tx->used, tx->used + n, __ATOMIC_RELAXED);
     tx->messages++;
@@ -223,8 +222,8 @@ size_t evrec_syst_tx_get_block(evrec_syst_tx_t *tx, uint8_t *dst, size_t max)
             return 0;
         }
         size_t first = tx->size - tail < take ? tx->size - tail : take;
-        memcpy(dst, tx->ring + tail, first);
-        memcpy(dst + first, tx->ring, take - first);
+        __builtin_memcpy(dst, tx->ring + tail, first);
+        __builtin_memcpy(dst + first, tx->ring, take - first);
         state = lock_enter(tx);
         if (seen == tx->overwrites) {
             /* where the taken bytes end: inside a message (its rest stays) or at a boundary */
