@@ -18,7 +18,7 @@ set(EVREC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/evrec)
 set(EVREC_DATA_DIR ${CMAKE_INSTALL_DATADIR}/evrec)
 
 set(_evrec_libs evrec_common evrec_recorder evrec_port_posix evrec_format evrec_qs evrec_qs_host
-  evrec_syst evrec_syst_host evrec_schema evrec_analysis evrec_gen_runtime)
+  evrec_syst evrec_syst_host evrec_syst_decode evrec_schema evrec_analysis evrec_gen_runtime)
 install(TARGETS ${_evrec_libs} EXPORT evrecTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -43,7 +43,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/EvrecGenerate.cmake
   DESTINATION ${EVREC_DATA_DIR}/cmake COMPONENT dev)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
   ${PROJECT_SOURCE_DIR}/format/FORMAT.md ${PROJECT_SOURCE_DIR}/schema/SCHEMA.md
-  ${PROJECT_SOURCE_DIR}/format/qs/QS.md ${PROJECT_SOURCE_DIR}/format/syst/SYST.md
+  ${PROJECT_SOURCE_DIR}/format/qs/QS.md ${PROJECT_SOURCE_DIR}/format/syst/SYST.md ${PROJECT_SOURCE_DIR}/format/syst/SYST-DECODE.md
   ${PROJECT_SOURCE_DIR}/ports/PORTING.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_events.h"
 #include "cli_qs.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_qs_decode.h"
@@ -144,10 +145,7 @@ typedef struct dec {
     /* dump-like columns */
     size_t wname, wclass;
     /* decoded records for -o: native records at the meta's offsets, 4-byte slots */
-    uint8_t *recs;
-    size_t len, cap;
-    uint64_t count;
-    int nomem;
+    cli_evr_records_t out;
 } dec_t;
 
 static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -167,200 +165,7 @@ static void error_line(dec_t *s, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- enum names and markers straight from the tables (static and run-time values) ---------- */
-
-static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v, uint8_t *marker)
-{
-    *marker = EVREC_MARKER_NONE;
-    if (enum_id >= m->enum_count) {
-        return NULL;
-    }
-    const evrec_enum_desc_t *e = &m->enums[enum_id];
-    uint32_t lo = 0, hi = e->value_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if (e->values[mid].value < v) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    if (lo < e->value_count && e->values[lo].value == v) {
-        *marker = e->values[lo].marker;
-        return e->values[lo].name;
-    }
-    const evrec_runtime_enum_t *rt = e->runtime;
-    size_t top = rt ? evrec_atomic_load(&rt->next) : 0;
-    if (rt && rt->names && v >= rt->base && v < rt->lim && v < top && rt->names[v - rt->base]) {
-        *marker = rt->marker;
-        return rt->names[v - rt->base];
-    }
-    return NULL;
-}
-
-static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
-{
-    if (enum_id >= m->enum_count) {
-        return 0;
-    }
-    const evrec_enum_desc_t *e = &m->enums[enum_id];
-    for (uint32_t i = 0; i < e->value_count; i++) {
-        if (e->values[i].marker != EVREC_MARKER_NONE) {
-            return 1;
-        }
-    }
-    return e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
-}
-
-
-static uint32_t load(const uint8_t *p, unsigned size)
-{
-    if (size == 1) {
-        return p[0];
-    }
-    if (size == 2) {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-/* ---- dump-like lines --------------------------------------------------------------------- */
-
-/* Appends " path=value" for every leaf of struct sid at native+base; records the marker. */
-static void put_fields(dec_t *s, uint32_t sid, const uint8_t *native, size_t base, unsigned depth,
-                       uint32_t first, char *path, size_t plen, int *marker_found, uint8_t *marker)
-{
-    const evrec_meta_t *m = s->meta;
-    const evrec_struct_desc_t *st = &m->structs[sid];
-    for (uint32_t f = first; f < st->field_count; f++) {
-        const evrec_field_desc_t *fd = &st->fields[f];
-        size_t nl = strlen(fd->name);
-        size_t at = plen;
-        if (plen + nl + 2 >= EVREC_READER_MAX_NAME * 2) {
-            nl = 0; /* absurdly deep names: keep the parent path */
-        }
-        if (plen) {
-            path[at++] = '.';
-        }
-        memcpy(path + at, fd->name, nl);
-        path[at + nl] = 0;
-        size_t off = base + fd->offset;
-        if (fd->kind == EVREC_KIND_STRUCT) {
-            if (depth < EVREC_MAX_NESTING && fd->ref < m->struct_count) {
-                put_fields(s, fd->ref, native, off, depth + 1, 0, path, at + nl, marker_found, marker);
-            }
-            path[plen] = 0;
-            continue;
-        }
-        unsigned size = evrec_kind_width(fd->kind);
-        uint32_t v = off + size <= EVREC_MAX_EVENT_SIZE ? load(native + off, size) : 0;
-        cli_buf_putc(&s->line, ' ');
-        cli_buf_name(&s->line, path);
-        cli_buf_putc(&s->line, '=');
-        const char *name = NULL;
-        uint8_t mk = EVREC_MARKER_NONE;
-        if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32) {
-            name = enum_name(m, fd->ref, v, &mk);
-            /* CCore EventView: the event's own `type` field wins, else the first enum with markers */
-            int own_type = depth == 0 && strcmp(fd->name, "type") == 0;
-            if (enum_has_markers(m, fd->ref) && (own_type || !*marker_found)) {
-                *marker = mk;
-                *marker_found = own_type ? 2 : 1;
-            }
-        }
-        /* As `evrec dump` shows it: display format and unit of the meta-info's FIELD_INFO. */
-        cli_buf_field_value(&s->line, fd->kind, v, name, cli_field_info(m, sid, f), 0);
-        path[plen] = 0;
-    }
-}
-
-static void prepare_columns(dec_t *s)
-{
-    const evrec_meta_t *m = s->meta;
-    for (uint32_t i = 0; i < m->event_count; i++) {
-        size_t w = cli_name_width(m->structs[m->events[i].struct_id].name);
-        s->wname = w > s->wname ? w : s->wname;
-        uint16_t c = m->events[i].class_id;
-        if (c != i && c < m->event_count) {
-            w = cli_name_width(m->structs[m->events[c].struct_id].name);
-            s->wclass = w > s->wclass ? w : s->wclass;
-        }
-    }
-    s->wname = s->wname > 32 ? 32 : s->wname;
-    s->wclass = s->wclass > 32 ? 32 : s->wclass;
-}
-
-static void print_event(dec_t *s, const evrec_qs_event_t *ev, uint32_t t32)
-{
-    const evrec_meta_t *m = s->meta;
-    cli_buf_t *b = &s->line;
-    b->len = 0;
-    (void)t32;
-    if (s->freq) {
-        cli_buf_seconds(b, evrec_ticks_to_ns(s->t64, s->freq), 16);
-    } else {
-        char t[32];
-        snprintf(t, sizeof t, "%16llu", (unsigned long long)s->t64);
-        cli_buf_puts(b, t);
-    }
-    cli_buf_puts(b, "  ");
-    cli_buf_name(b, m->structs[m->events[ev->id].struct_id].name);
-    if (s->wclass) {
-        cli_buf_pad(b, 18 + s->wname + 2);
-        uint16_t c = m->events[ev->id].class_id;
-        if (c != ev->id && c < m->event_count) {
-            cli_buf_name(b, m->structs[m->events[c].struct_id].name);
-        }
-        cli_buf_pad(b, 18 + s->wname + 2 + s->wclass);
-    } else {
-        cli_buf_pad(b, 18 + s->wname);
-    }
-    cli_buf_putc(b, ' ');
-    char path[EVREC_READER_MAX_NAME * 2 + 2];
-    path[0] = 0;
-    int found = 0;
-    uint8_t marker = EVREC_MARKER_NONE;
-    put_fields(s, m->events[ev->id].struct_id, ev->native, 0, 0, 2, path, 0, &found, &marker);
-    cli_buf_marker(b, marker);
-    while (b->len > 0 && b->p[b->len - 1] == ' ') {
-        b->len--;
-    }
-    cli_buf_putc(b, '\n');
-    fwrite(b->p, 1, b->len, stdout);
-}
-
 /* ---- callbacks ----------------------------------------------------------------------------- */
-
-/* Bytes of an event's record in the collected buffer: its size in the tables rounded up to 4,
- * at least the 8-byte header (the reader's tables give packed sizes). */
-static size_t slot_size(const evrec_meta_t *m, uint16_t id)
-{
-    size_t n = ((size_t)m->structs[m->events[id].struct_id].native_size + 3u) & ~(size_t)3u;
-    return n < 8 ? 8 : n;
-}
-
-static void keep_record(dec_t *s, const uint8_t *native, uint16_t id)
-{
-    size_t slot = slot_size(s->meta, id);
-    if (s->cap - s->len < slot + 16u) {
-        size_t cap = s->cap ? s->cap * 2 : 1u << 16;
-        uint8_t *p = realloc(s->recs, cap);
-        if (!p) {
-            s->nomem = 1;
-            return;
-        }
-        memset(p + s->cap, 0, cap - s->cap);
-        s->recs = p;
-        s->cap = cap;
-    }
-    memcpy(s->recs + s->len, native, slot);
-    s->len += slot;
-    s->count++;
-}
 
 static void on_event(void *ctx, const evrec_qs_event_t *ev)
 {
@@ -389,10 +194,12 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
         uint8_t native[EVREC_MAX_EVENT_SIZE];
         memcpy(native, ev->native, sizeof native);
         memcpy(native, &t32, 4);
-        keep_record(s, native, ev->id);
+        cli_evr_keep(&s->out, native, ev->id);
     }
     if (s->print_events) {
-        print_event(s, ev, t32);
+        s->line.len = 0;
+        cli_event_line(&s->line, m, ev->native, ev->id, s->t64, s->freq, s->wname, s->wclass);
+        fwrite(s->line.p, 1, s->line.len, stdout);
     }
 }
 
@@ -446,84 +253,6 @@ static void on_item(void *ctx, const evrec_qs_item_t *it)
         break;
     case EVREC_QS_ITEM_RECORD: break;
     }
-}
-
-/* ---- the .evr output ----------------------------------------------------------------------- */
-
-typedef struct file_sink {
-    FILE *f;
-} file_sink_t;
-
-static int file_write(void *ctx, const void *data, size_t len)
-{
-    return fwrite(data, 1, len, ((file_sink_t *)ctx)->f) == len ? 0 : 1;
-}
-
-static int write_evr(dec_t *s, uint64_t dropped)
-{
-    const char *path = s->o->out;
-    if (s->nomem) {
-        cli_error("%s: out of memory while collecting the events", path);
-        return -1;
-    }
-    if (!s->recs) {
-        s->recs = calloc(1, 64);
-        s->cap = s->recs ? 64 : 0;
-    }
-    /* The records sit in 4-byte slots (keep_record); the reader's tables give packed sizes
-     * (FrameEvent 17), so save gets a copy of them whose event structs have the slot size. The
-     * offsets are unchanged, the schema hash does not use sizes. */
-    const evrec_meta_t *m = s->meta;
-    evrec_struct_desc_t *structs = malloc((m->struct_count ? m->struct_count : 1) * sizeof *structs);
-    if (!structs) {
-        cli_error("%s: out of memory", path);
-        return -1;
-    }
-    memcpy(structs, m->structs, m->struct_count * sizeof *structs);
-    for (uint32_t e = 0; e < m->event_count; e++) {
-        evrec_struct_desc_t *st = &structs[m->events[e].struct_id];
-        st->native_size = (uint16_t)slot_size(m, (uint16_t)e);
-    }
-    evrec_meta_t slots = *m;
-    slots.structs = structs;
-    evrec_recorder_t rec;
-    memset(&rec, 0, sizeof rec);
-    rec.buf = s->recs;
-    rec.size = s->cap;
-    rec.used = s->len;
-    rec.recorded = s->count;
-    rec.dropped = dropped;
-    rec.time_freq = s->freq;
-    rec.meta = &slots;
-    rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
-    evrec_save_options_t so = {0, 0};
-    so.schema_hash = s->meta->schema_hash ? s->meta->schema_hash : evrec_meta_schema_hash(s->meta);
-    /* A temporary file renamed over PATH when complete; a device or FIFO written in place; on a
-     * failure PATH is left as it was. */
-    cli_output_t out;
-    if (!cli_output_open(&out, path)) {
-        free(structs);
-        return -1;
-    }
-    file_sink_t fs = {cli_output_stream(&out)};
-    if (!fs.f) {
-        cli_output_abort(&out);
-        free(structs);
-        return -1;
-    }
-    evrec_sink_t sink = {file_write, &fs};
-    evrec_status st = evrec_save_ex(&rec, &sink, &so);
-    cli_output_stream_close(&out, fs.f);
-    free(structs);
-    if (st != EVREC_OK && st != EVREC_E_IO) {
-        cli_error("%s: writing failed: %s", path, evrec_strerror(st));
-        cli_output_abort(&out);
-        return -1;
-    }
-    if (st == EVREC_E_IO && !out.err) {
-        out.err = EIO;
-    }
-    return cli_output_commit(&out) ? 0 : -1;
 }
 
 /* ---- run ------------------------------------------------------------------------------------- */
@@ -580,7 +309,8 @@ static int run(int argc, char **argv)
         s.freq = o.clock.time_freq ? o.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
         s.print_qspy = o.qspy;
         s.print_events = !o.qspy && !o.out;
-        prepare_columns(&s);
+        cli_event_columns(s.meta, &s.wname, &s.wclass);
+        s.out.meta = s.meta;
     } else {
         s.p = malloc(sizeof *s.p);
         if (!s.p) {
@@ -637,7 +367,7 @@ static int run(int argc, char **argv)
         result = CLI_BAD_INPUT;
     }
     uint64_t lost = p->frames_lost + mism;
-    if (o.out && result == CLI_OK && write_evr(&s, lost) != 0) {
+    if (o.out && result == CLI_OK && cli_evr_write(&s.out, o.out, s.freq, lost) != 0) {
         result = CLI_BAD_INPUT;
     }
     fprintf(stderr,
@@ -650,7 +380,7 @@ static int run(int argc, char **argv)
             pending ? ", cut off at the end" : "");
     if (o.out && result == CLI_OK) {
         fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o.out,
-                (unsigned long long)s.count, (unsigned long long)lost);
+                (unsigned long long)s.out.count, (unsigned long long)lost);
     }
     if (damage && result == CLI_OK) {
         result = CLI_BAD_INPUT;
@@ -662,7 +392,7 @@ static int run(int argc, char **argv)
         evrec_qs_dict_free(&s.dict);
         free(s.p);
     }
-    free(s.recs);
+    cli_evr_free(&s.out);
     cli_buf_free(&s.line);
     cli_qs_map_free(&qm);
     evrec_reader_close(r);
