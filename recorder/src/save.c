@@ -204,10 +204,11 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
  *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
  *    _mm_shuffle_epi8, with GCC and clang alike (index with bit 7 set -> 0);
  *  - AArch64 with NEON, GCC and clang: vqtbl1q_u8 (index >= 16 -> 0);
- *  - other 64-bit GCC targets: GCC's generic two-operand __builtin_shuffle against a zero vector
- *    (indices taken modulo 32: SAVE_NONE = 0x90 selects a zero byte);
- *  - anything else (Cortex-M, 32-bit RISC-V, clang without SSSE3/NEON): no vector path; the
- *    byte gather loop in plain C. */
+ *  - GCC on other targets with a vector unit (x86 without SSSE3, RISC-V V, POWER, 32-bit ARM
+ *    NEON): GCC's generic two-operand __builtin_shuffle against a zero vector (indices taken
+ *    modulo 32: SAVE_NONE = 0x90 selects a zero byte);
+ *  - anything else (Cortex-M, RISC-V without V, clang without SSSE3/NEON): no vector path and no
+ *    vector plan on the stack; the byte gather loop in plain C. */
 #define SAVE_NONE 0x90u
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
@@ -228,7 +229,9 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
     return vqtbl1q_u8(vld1q_u8(s), vld1q_u8(mask));
 }
 static inline void vec_store(uint8_t *d, vec_t v) { vst1q_u8(d, v); }
-#elif defined(__GNUC__) && !defined(__clang__) && defined(__SIZEOF_INT128__)
+#elif defined(__GNUC__) && !defined(__clang__) &&                                                   \
+    (defined(__SSE2__) || defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__VSX__) ||    \
+     defined(__ARM_NEON))
 #define HAVE_VEC 1
 typedef uint8_t vec_t __attribute__((vector_size(16)));
 static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
