@@ -107,9 +107,10 @@ static int parse(int argc, char **argv, dump_opts_t *o)
 typedef struct dump_state {
     const dump_opts_t *o;
     const evrec_reader_t *r;
-    cli_buf_t line;
+    cli_buf_t line; /* output: whole lines, written out in blocks of DUMP_FLUSH bytes */
     char **names;   /* escaped event names */
     char **classes; /* escaped class names, or NULL when the class is the event itself */
+    size_t *name_len, *class_len;
     size_t wname, wclass;
     int ns_known;
     /* " path=" of each leaf, rendered once per event type (prefix[id] = NULL until its first
@@ -124,6 +125,8 @@ typedef struct dump_state {
 } dump_state_t;
 
 #define PREFIX_MAX 65536u
+/* Lines are collected in d->line and written with one fwrite() per this many bytes. */
+#define DUMP_FLUSH (256u << 10)
 #define CACHE_MAX (64u << 20)
 
 #define MAX_COLUMN 32u
@@ -148,17 +151,22 @@ static void prepare(dump_state_t *d)
     d->prefix = calloc(m->event_count, sizeof *d->prefix);
     d->prefix_off = calloc(m->event_count, sizeof *d->prefix_off);
     d->prefix_state = calloc(m->event_count, 1);
-    if (!d->names || !d->classes || !d->prefix || !d->prefix_off || !d->prefix_state) {
+    d->name_len = calloc(m->event_count, sizeof *d->name_len);
+    d->class_len = calloc(m->event_count, sizeof *d->class_len);
+    if (!d->names || !d->classes || !d->prefix || !d->prefix_off || !d->prefix_state ||
+        !d->name_len || !d->class_len) {
         cli_error("out of memory");
         exit(CLI_BAD_INPUT);
     }
     for (uint32_t i = 0; i < m->event_count; i++) {
         d->names[i] = render_name(d->r, (uint16_t)i, 0);
         size_t w = strlen(d->names[i]);
+        d->name_len[i] = w;
         d->wname = w > d->wname ? w : d->wname;
         if (m->events[i].class_id != i) {
             d->classes[i] = render_name(d->r, m->events[i].class_id, 1);
             w = strlen(d->classes[i]);
+            d->class_len[i] = w;
             d->wclass = w > d->wclass ? w : d->wclass;
         }
     }
@@ -179,6 +187,8 @@ static void release(dump_state_t *d, uint32_t count)
     free(d->prefix_state);
     free(d->names);
     free(d->classes);
+    free(d->name_len);
+    free(d->class_len);
     cli_buf_free(&d->line);
 }
 
@@ -244,11 +254,19 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
     return 0;
 }
 
+/* Writes the collected lines to stdout. */
+static void dump_flush(dump_state_t *d)
+{
+    if (d->line.len) {
+        fwrite(d->line.p, 1, d->line.len, stdout);
+        d->line.len = 0;
+    }
+}
+
 /* late: 0, or by how much (ticks) the record steps back (--time-order, evrec_order_next()). */
 static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t late)
 {
     cli_buf_t *b = &d->line;
-    b->len = 0;
     if (d->o->offsets) {
         char off[32];
         snprintf(off, sizeof off, "%12llu  ", (unsigned long long)rec->offset);
@@ -267,12 +285,12 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
         snprintf(t, sizeof t, "%16llu", (unsigned long long)rec->t64);
         cli_buf_puts(b, t);
     }
-    cli_buf_puts(b, "  ");
-    cli_buf_puts(b, d->names[rec->id]);
+    cli_buf_put(b, "  ", 2);
+    cli_buf_put(b, d->names[rec->id], d->name_len[rec->id]);
     if (d->wclass) {
         cli_buf_pad(b, start + 18 + d->wname + 2);
         if (d->classes[rec->id]) {
-            cli_buf_puts(b, d->classes[rec->id]);
+            cli_buf_put(b, d->classes[rec->id], d->class_len[rec->id]);
         }
         cli_buf_pad(b, start + 18 + d->wname + 2 + d->wclass);
     } else {
@@ -305,7 +323,9 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
         b->len--;
     }
     cli_buf_putc(b, '\n');
-    fwrite(b->p, 1, b->len, stdout);
+    if (b->len >= DUMP_FLUSH) {
+        dump_flush(d);
+    }
 }
 
 static int run(int argc, char **argv)
@@ -354,6 +374,7 @@ static int run(int argc, char **argv)
             cli_error("out of memory");
         }
         const evrec_order_stats_t *os = order ? evrec_order_stats(order) : NULL;
+        dump_flush(&d);
         if (os && os->late) {
             fflush(stdout);
             cli_error("%s: note: %llu records were stamped earlier than a record more than %u records "
@@ -379,6 +400,7 @@ static int run(int argc, char **argv)
         }
     }
     cli_select_free(sel);
+    dump_flush(&d);
     int result = cli_stdout_done(1) ? CLI_OK : CLI_BAD_INPUT;
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_report_reader_error(o.path, r);
