@@ -4,7 +4,8 @@
  * @brief Save throughput by record size: one event type per native size (every multiple of 4
  * from 8 to ::EVREC_MAX_EVENT_SIZE bytes, fields u8/u16/u32 in a fixed mix, natural C layout in
  * schema order), a full trace buffer of each size saved with evrec_save() next to a memcpy of the
- * same bytes, and one buffer of all sizes in pseudo-random order.
+ * same bytes, and one buffer of all sizes in pseudo-random order. Times are thread CPU time
+ * (CLOCK_THREAD_CPUTIME_ID), so that other processes on a loaded machine do not count.
  */
 #ifndef BENCH_SIZES_H
 #define BENCH_SIZES_H
