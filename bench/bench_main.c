@@ -3,7 +3,7 @@
  * throughput against memcpy. Prints a table of medians with PASS/MISS against the targets.
  *
  *   evrec-bench [--quick] [--batches N] [--records N] [--save-mib N] [--save-reps N]
- *               [--only record|save]
+ *               [--only record|save|sizes] [--record-size N]
  *
  * Not a test: the numbers depend on the machine. Exit status 0 when the measurements ran (even
  * with a MISS), 1 when something went wrong, 2 on bad usage. */
@@ -16,6 +16,7 @@
 
 #include "bench_record.h"
 #include "bench_save.h"
+#include "bench_sizes.h"
 #include "bench_stats.h"
 #include "evrec_posix.h"
 
@@ -23,20 +24,22 @@
 #define TARGET_INLINE_VS_FLOOR 1.3
 #define TARGET_TWO_VS_ONE 3.0
 #define TARGET_SAVE_VS_MEMCPY 0.30
+#define TARGET_MIX_VS_MEMCPY 0.20
 
 typedef struct options {
     unsigned batches;
     size_t records;
     size_t save_mib;
     unsigned save_reps;
-    int only; /* 0 both, 1 record path only, 2 save only */
+    unsigned record_size; /* 0: every size in the by-size table, else only this one */
+    int only; /* 0 all, 1 record path only, 2 save only (both tables), 3 save by size only */
 } options_t;
 
 static void usage(FILE *to)
 {
     fprintf(to,
             "usage: evrec-bench [--quick] [--batches N] [--records N] [--save-mib N]\n"
-            "                   [--save-reps N] [--only record|save]\n"
+            "                   [--save-reps N] [--only record|save|sizes] [--record-size N]\n"
             "Measures the evrec record path and save; prints medians over repeated batches.\n"
             "  -q, --quick        short run for smoke tests (11 batches of 200000 records,\n"
             "                     16 MiB save, 5 repetitions)\n"
@@ -44,8 +47,11 @@ static void usage(FILE *to)
             "  -n, --records N    records per batch, 1000..10000000 (default 1000000)\n"
             "  -m, --save-mib N   trace buffer saved, MiB, 1..1024 (default 64)\n"
             "  -r, --save-reps N  repetitions of each save measurement, 1..101 (default 11)\n"
-            "  -o, --only WHAT    run only the record-path or only the save measurements\n"
+            "  -o, --only WHAT    run only the record-path measurements, only the save\n"
+            "                     measurements (both tables), or only save by record size\n"
             "                     (handy under perf)\n"
+            "  -s, --record-size N  by-size table: only N-byte records (a multiple of 4 in\n"
+            "                     8..256) and the random mix\n"
             "  -h, --help         this text\n");
 }
 
@@ -70,7 +76,7 @@ static int parse_args(int argc, char **argv, options_t *o)
         {"quick", no_argument, NULL, 'q'},         {"batches", required_argument, NULL, 'b'},
         {"records", required_argument, NULL, 'n'}, {"save-mib", required_argument, NULL, 'm'},
         {"save-reps", required_argument, NULL, 'r'}, {"only", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
+        {"record-size", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     o->batches = 31;
@@ -78,9 +84,10 @@ static int parse_args(int argc, char **argv, options_t *o)
     o->save_mib = 64;
     o->save_reps = 11;
     o->only = 0;
+    o->record_size = 0;
     int c;
     unsigned long v;
-    while ((c = getopt_long(argc, argv, "qb:n:m:r:o:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "qb:n:m:r:o:s:h", longs, NULL)) != -1) {
         switch (c) {
         case 'q':
             o->batches = 11;
@@ -109,10 +116,23 @@ static int parse_args(int argc, char **argv, options_t *o)
                 o->only = 1;
             } else if (strcmp(optarg, "save") == 0) {
                 o->only = 2;
+            } else if (strcmp(optarg, "sizes") == 0) {
+                o->only = 3;
             } else {
-                fprintf(stderr, "evrec-bench: --only: '%s' is neither 'record' nor 'save'\n", optarg);
+                fprintf(stderr, "evrec-bench: --only: '%s' is not 'record', 'save' or 'sizes'\n",
+                        optarg);
                 return -1;
             }
+            break;
+        case 's':
+            if (parse_num("--record-size", optarg, 8, EVREC_MAX_EVENT_SIZE, &v) || v % 4u) {
+                if (v % 4u) {
+                    fprintf(stderr, "evrec-bench: --record-size: a multiple of 4 in 8..%u\n",
+                            EVREC_MAX_EVENT_SIZE);
+                }
+                return -1;
+            }
+            o->record_size = (unsigned)v;
             break;
         case 'h': usage(stdout); return 1;
         default: fprintf(stderr, "Try 'evrec-bench --help'.\n"); return -1;
@@ -316,10 +336,14 @@ int main(int argc, char **argv)
            "EVREC_PORT_TIMESTAMP() at %.3f MHz; %ld CPUs online\n\n",
            o.batches, o.records, (double)freq / 1e6, cpus);
 
-    if (o.only != 2 && report_records(&o, freq) != 0) {
+    if ((o.only == 0 || o.only == 1) && report_records(&o, freq) != 0) {
         return 1;
     }
-    if (o.only != 1 && report_save(&o, freq) != 0) {
+    if ((o.only == 0 || o.only == 2) && report_save(&o, freq) != 0) {
+        return 1;
+    }
+    if (o.only != 1 &&
+        bench_sizes_report(o.save_mib, o.save_reps, o.record_size, freq, TARGET_SAVE_VS_MEMCPY, TARGET_MIX_VS_MEMCPY) != 0) {
         return 1;
     }
     return 0;

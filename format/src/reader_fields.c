@@ -29,6 +29,19 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
         return NULL;
     }
     const rd_enum_t *e = &r->renums[enum_id];
+    /* Most enums are dense (values v0, v0 + 1, ...): try the index the value would have there
+     * first, then search. */
+    if (e->all_count) {
+        uint32_t guess = value - e->all[e->sorted[0]].value; /* wraps when below: out of range */
+        if (guess < e->all_count && e->all[e->sorted[guess]].value == value &&
+            (guess == 0 || e->all[e->sorted[guess - 1]].value < value)) { /* the first of equals */
+            const evrec_enum_value_t *v = &e->all[e->sorted[guess]];
+            if (marker) {
+                *marker = v->marker;
+            }
+            return v->name;
+        }
+    }
     /* First index (in value order) whose value is >= value. */
     uint32_t lo = 0, hi = e->all_count;
     while (lo < hi) {
@@ -89,12 +102,16 @@ static int walk_struct(walk_t *w, uint32_t sid, uint32_t base, unsigned depth, s
     const evrec_struct_desc_t *s = &w->r->structs[sid];
     for (uint32_t f = 0; f < s->field_count && depth <= EVREC_MAX_NESTING; f++) {
         const evrec_field_desc_t *fd = &s->fields[f];
-        size_t nlen = strlen(fd->name);
         size_t at = plen;
         if (plen) {
             w->path[at++] = '.';
         }
-        memcpy(w->path + at, fd->name, nlen + 1);
+        /* One pass (copy up to and with the NUL) instead of strlen() then memcpy(): this runs for
+         * every field of every record. */
+        size_t nlen = 0;
+        while ((w->path[at + nlen] = fd->name[nlen]) != 0) {
+            nlen++;
+        }
         if (fd->kind == EVREC_KIND_STRUCT) {
             if (walk_struct(w, fd->ref, base + fd->offset, depth + 1, at + nlen)) {
                 return 1;

@@ -230,53 +230,87 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
 
 /* Converting a native record to its packed big-endian form is a byte permutation that depends
  * only on the event type: packed byte j = native byte perm[j]. save builds the permutation of
- * each event type once (its "plan", on the stack) and then converts every record with it: a
- * 16-byte vector shuffle when the record is small and the target has a run-time byte shuffle,
- * else a byte gather loop. Event types without a plan (id above EVREC_SAVE_PLAN_EVENTS, or the
- * plan space used up) walk the tables; all three give the same bytes.
+ * each event type once (its "plan", on the stack) and then converts every record with it.
  *
- * The vector shuffle (shuffle16() below, mask indices all < 16):
+ * Vector plan (targets with a run-time 16-byte shuffle): a short list of ops per event type,
+ * each a 16-byte load of the native record at a fixed offset, one byte shuffle and a 16-byte
+ * store into the packed record at a fixed offset; an op yields a run of up to 16 consecutive
+ * packed bytes whose sources lie in its load, and the next op overwrites the bytes after the
+ * run. In schema order an op yields 13-16 bytes (a record of up to 16 packed bytes is one op);
+ * a native struct laid out in another order than the schema's needs a few more ops, still whole
+ * 16-byte moves. Loads stay inside the record when it is at least 16 bytes long; a shorter
+ * record's load reads past its end, so a record whose loads would pass the readable end of the
+ * buffer takes the byte gather loop instead (as do event types whose ops do not fit
+ * EVREC_SAVE_PLAN_OPS). Event types without a permutation (id at or above
+ * EVREC_SAVE_PLAN_EVENTS, or EVREC_SAVE_PLAN_BYTES used up) walk the tables. All give the same
+ * bytes; tests/recorder/test_save_sizes.c checks that against an independent reference.
+ *
+ * The shuffle (vec_shuffle() below; mask indices < 16, or SAVE_NONE for a byte no one reads):
  *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
- *    _mm_shuffle_epi8, with GCC and clang alike;
- *  - other GCC targets: GCC's generic __builtin_shuffle (clang's __builtin_shufflevector takes
- *    constant indices only, so it cannot do this);
- *  - anything else (clang without SSSE3, e.g. Cortex-M): no vector path, the gather loop. */
+ *    _mm_shuffle_epi8, with GCC and clang alike (index with bit 7 set -> 0);
+ *  - AArch64 with NEON, GCC and clang: vqtbl1q_u8 (index >= 16 -> 0);
+ *  - GCC on other targets with a vector unit (x86 without SSSE3, RISC-V V, POWER, 32-bit ARM
+ *    NEON): GCC's generic two-operand __builtin_shuffle against a zero vector (indices taken
+ *    modulo 32: SAVE_NONE = 0x90 selects a zero byte);
+ *  - anything else (Cortex-M, RISC-V without V, clang without SSSE3/NEON): no vector path and no
+ *    vector plan on the stack; the byte gather loop in plain C. */
+#define SAVE_NONE 0x90u
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
-#define HAVE_SHUFFLE16 1
-#elif defined(__GNUC__) && !defined(__clang__)
-#define HAVE_SHUFFLE16 1
-typedef uint8_t v16_t __attribute__((vector_size(16)));
-#else
-#define HAVE_SHUFFLE16 0
-#endif
-
-#if HAVE_SHUFFLE16
-/* d[0..16) = s[mask[0..16)]; reads 16 bytes at s and writes 16 at d (unaligned). */
-static inline void shuffle16(uint8_t *d, const uint8_t *s, const uint8_t *mask)
+#define HAVE_VEC 1
+typedef __m128i vec_t;
+static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
 {
-#if defined(__SSSE3__)
-    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i m = _mm_load_si128((const __m128i *)(const void *)mask);
-    _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(in, m));
-#else
+    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
+                            _mm_load_si128((const __m128i *)(const void *)mask));
+}
+static inline void vec_store(uint8_t *d, vec_t v) { _mm_storeu_si128((__m128i *)(void *)d, v); }
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define HAVE_VEC 1
+typedef uint8x16_t vec_t;
+static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
+{
+    return vqtbl1q_u8(vld1q_u8(s), vld1q_u8(mask));
+}
+static inline void vec_store(uint8_t *d, vec_t v) { vst1q_u8(d, v); }
+#elif defined(__GNUC__) && !defined(__clang__) &&                                                   \
+    (defined(__SSE2__) || defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__VSX__) ||    \
+     defined(__ARM_NEON))
+#define HAVE_VEC 1
+typedef uint8_t vec_t __attribute__((vector_size(16)));
+static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
+{
     /* __builtin_memcpy: -ffreestanding would otherwise call memcpy for 16 bytes. */
-    v16_t in, m, out;
+    vec_t in, m, zero = {0};
     __builtin_memcpy(&in, s, 16);
     __builtin_memcpy(&m, mask, 16);
-    out = __builtin_shuffle(in, m);
-    __builtin_memcpy(d, &out, 16);
-#endif
+    return __builtin_shuffle(in, zero, m);
 }
+static inline void vec_store(uint8_t *d, vec_t v) { __builtin_memcpy(d, &v, 16); }
+#else
+#define HAVE_VEC 0
 #endif
 
+/* Room for vector ops: 20 bytes each (a 16-byte mask, source and destination offsets). */
+#define SAVE_PLAN_OPS EVREC_SAVE_PLAN_OPS
+
+typedef struct plan_event {
+    uint16_t native;   /* slot size in the trace buffer; 0 = unknown id */
+    uint16_t len;      /* packed size; 0 = no plan (walk the tables) */
+    uint16_t start;    /* index of the event's first byte in perm */
+    uint16_t op_start; /* first vector op */
+    uint16_t op_count; /* vector ops; 0 = no vector plan (gather loop) */
+    uint16_t reach;    /* bytes from the record's start that its vector loads read */
+} plan_event_t;
+
 typedef struct plans {
-    uint16_t start[EVREC_SAVE_PLAN_EVENTS]; /* index of the event's first byte in perm */
-    uint16_t len[EVREC_SAVE_PLAN_EVENTS];   /* packed size; 0 = no plan (walk the tables) */
-    uint16_t native[EVREC_SAVE_PLAN_EVENTS]; /* slot size in the trace buffer; 0 = unknown id */
-    uint8_t small[EVREC_SAVE_PLAN_EVENTS];  /* 1: native and packed sizes <= 16 (vector path) */
-#if HAVE_SHUFFLE16
-    _Alignas(16) uint8_t mask[EVREC_SAVE_PLAN_EVENTS][16]; /* the permutation of small events */
+    plan_event_t ev[EVREC_SAVE_PLAN_EVENTS];
+#if HAVE_VEC
+    _Alignas(16) uint8_t mask[SAVE_PLAN_OPS][16]; /* shuffle indices, SAVE_NONE = 0 */
+    uint16_t op_src[SAVE_PLAN_OPS];               /* native offset of the op's 16-byte load */
+    uint16_t op_dst[SAVE_PLAN_OPS];               /* packed offset of the op's 16-byte store */
+    uint32_t ops_used;
 #endif
     uint32_t used;
     uint8_t perm[EVREC_SAVE_PLAN_BYTES];
@@ -324,31 +358,90 @@ static int plan_struct(plans_t *pl, const evrec_meta_t *m, uint32_t sid, uint32_
     return 1;
 }
 
+#if HAVE_VEC
+/* Length of the run of packed bytes from j on whose sources all lie in [base, base + 16). */
+static uint32_t run_from(const uint8_t *perm, uint32_t j, uint32_t len, uint32_t base)
+{
+    uint32_t k = 0;
+    while (j + k < len && k < 16u && (uint32_t)perm[j + k] - base < 16u) { /* wraps below base */
+        k++;
+    }
+    return k;
+}
+
+/* The vector ops of event `ev` from its permutation. Greedy from packed byte j = 0: the 16-byte
+ * load (base) whose shuffle yields the longest run of packed bytes from j on; a load never
+ * starts before the record and, for records of 16 bytes or more, never ends after it. Each op
+ * stores 16 bytes at j; the bytes after its run are garbage that the next op (or the next
+ * record) overwrites. 0 when the op space is used up (the event then takes the gather loop). */
+static int plan_vector(plans_t *pl, plan_event_t *ev)
+{
+    const uint8_t *perm = &pl->perm[ev->start];
+    uint32_t first_op = pl->ops_used, reach = 0;
+    uint32_t j = 0;
+    while (j < ev->len) {
+        uint32_t hi = perm[j], lo = hi >= 15u ? hi - 15u : 0u;
+        if (ev->native >= 16u && hi > ev->native - 16u) {
+            hi = ev->native - 16u;
+        }
+        uint32_t best = perm[j] >= hi ? hi : perm[j], best_k = 0;
+        for (uint32_t base = lo; base <= hi; base++) {
+            uint32_t k = run_from(perm, j, ev->len, base);
+            if (k > best_k) {
+                best_k = k;
+                best = base;
+            }
+        }
+        if (best_k == 0 || pl->ops_used >= SAVE_PLAN_OPS) {
+            pl->ops_used = first_op;
+            return 0;
+        }
+        uint32_t op = pl->ops_used++;
+        for (uint32_t i = 0; i < 16u; i++) {
+            pl->mask[op][i] = i < best_k ? (uint8_t)(perm[j + i] - best) : (uint8_t)SAVE_NONE;
+        }
+        pl->op_src[op] = (uint16_t)best;
+        pl->op_dst[op] = (uint16_t)j;
+        if (best + 16u > reach) {
+            reach = best + 16u;
+        }
+        j += best_k;
+    }
+    ev->op_start = (uint16_t)first_op;
+    ev->op_count = (uint16_t)(pl->ops_used - first_op);
+    ev->reach = (uint16_t)reach;
+    return 1;
+}
+#endif
+
 static void plans_build(plans_t *pl, const evrec_meta_t *m)
 {
     pl->used = 0;
+#if HAVE_VEC
+    pl->ops_used = 0;
+#endif
     for (uint32_t e = 0; e < EVREC_SAVE_PLAN_EVENTS; e++) {
-        pl->len[e] = 0;
-        pl->small[e] = 0;
-        pl->native[e] = 0;
+        plan_event_t *ev = &pl->ev[e];
+        ev->native = 0;
+        ev->len = 0;
+        ev->start = 0;
+        ev->op_start = 0;
+        ev->op_count = 0;
+        ev->reach = 0;
         if (e >= m->event_count || m->events[e].struct_id >= m->struct_count) {
             continue;
         }
-        pl->native[e] = m->structs[m->events[e].struct_id].native_size;
+        ev->native = m->structs[m->events[e].struct_id].native_size;
         uint32_t start = pl->used;
         if (!plan_struct(pl, m, m->events[e].struct_id, 0, 0)) {
             pl->used = start;
             continue;
         }
-        pl->start[e] = (uint16_t)start;
-        pl->len[e] = (uint16_t)(pl->used - start);
-#if HAVE_SHUFFLE16
-        if (pl->len[e] <= 16 && m->structs[m->events[e].struct_id].native_size <= 16) {
-            uint8_t k;
-            pl->small[e] = 1;
-            for (k = 0; k < 16; k++) {
-                pl->mask[e][k] = k < pl->len[e] ? pl->perm[start + k] : 0;
-            }
+        ev->start = (uint16_t)start;
+        ev->len = (uint16_t)(pl->used - start);
+#if HAVE_VEC
+        if (ev->len && ev->len <= ev->native) {
+            (void)plan_vector(pl, ev);
         }
 #endif
     }
@@ -388,6 +481,18 @@ static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, con
     return d;
 }
 
+#if HAVE_VEC
+/* Runs the vector ops of `ev`, in order: each stores 16 bytes at d + its packed offset, so up to
+ * 15 bytes past the packed record are written (the caller keeps that room). */
+static inline void run_vector(uint8_t *d, const uint8_t *s, const plans_t *pl, const plan_event_t *ev)
+{
+    const uint32_t end = (uint32_t)ev->op_start + ev->op_count;
+    for (uint32_t op = ev->op_start; op < end; op++) {
+        vec_store(d + pl->op_dst[op], vec_shuffle(s + pl->op_src[op], pl->mask[op]));
+    }
+}
+#endif
+
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
@@ -402,31 +507,52 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
      * guesses were right. Same bytes either way. */
     uint32_t last_id = 0x10000u;
     size_t last_n = 0;
+    const plan_event_t *last_ev = NULL;
     int predict = 1;
     uint32_t misses = 0, seen = 0;
-    while (q + sizeof(evrec_record_header_t) <= size && o->status == EVREC_OK) {
+    /* Kept in registers: the output position (o->n is written back at each flush and at the end)
+     * and the record offset below which every vector load is readable (loads reach at most
+     * EVREC_MAX_EVENT_SIZE bytes past a record's start). */
+    uint8_t *d = o->buf + o->n;
+    uint8_t *const lim = o->buf + sizeof o->buf;
+    const size_t all_readable = readable >= EVREC_MAX_EVENT_SIZE ? readable - EVREC_MAX_EVENT_SIZE + 1u : 0u;
+    evrec_status st = EVREC_OK;
+    if (o->status != EVREC_OK) {
+        return size == 0 ? EVREC_OK : EVREC_E_CORRUPT; /* nothing converted (as the caller sees) */
+    }
+    while (q + sizeof(evrec_record_header_t) <= size) {
         const uint8_t *s = rec + q;
         __builtin_prefetch(s + 1024); /* the buffer is read once, front to back */
         uint16_t id = ((const evrec_record_header_t *)(const void *)s)->id;
         size_t n;
+        const plan_event_t *ev;
         if (predict && __builtin_expect(id == last_id, 1)) {
             n = last_n;
+            ev = last_ev;
         } else {
-            n = id < EVREC_SAVE_PLAN_EVENTS ? pl->native[id] : evrec_slot_size_of(m, id);
+            ev = id < EVREC_SAVE_PLAN_EVENTS ? &pl->ev[id] : NULL;
+            n = ev ? ev->native : evrec_slot_size_of(m, id);
             misses += id != last_id;
             last_id = id;
             last_n = n;
+            last_ev = ev;
         }
         seen++;
         if (n == 0 || q + n > size) {
-            return EVREC_E_CORRUPT;
+            st = EVREC_E_CORRUPT;
+            break;
         }
-        if (sizeof o->buf - o->n < n + 16u) { /* packed <= native; +16 for the vector store */
+        if ((size_t)(lim - d) < n + 16u) { /* packed <= native; +16 for the vector stores */
+            o->n = (size_t)(d - o->buf);
             flush(o);
+            d = o->buf + o->n;
+            if (o->status != EVREC_OK) {
+                break;
+            }
             predict = misses * 8u < seen;
             misses = seen = 0;
         }
-        if (o->n == 0) {
+        if (d == o->buf) {
             o->at_buf = o->now; /* this chunk starts with this record: a SYNC point */
             o->at_buf_ok = 1;
         }
@@ -448,26 +574,35 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
             t->ticks += id == EVREC_CONTROL_EVENT_ID && s[6] == EVREC_CONTROL_TICK;
             t->index++;
         }
-        uint8_t *d = o->buf + o->n;
-#if HAVE_SHUFFLE16
-        if (id < EVREC_SAVE_PLAN_EVENTS && pl->small[id] && q + 16u <= readable) {
-            shuffle16(d, s, pl->mask[id]); /* room for 16 is kept; only len bytes count */
-            d += pl->len[id];
-        } else
-#else
-        (void)readable;
+        if (ev && ev->len) {
+#if HAVE_VEC
+            int loads_ok = q < all_readable || q + ev->reach <= readable;
+            if (ev->op_count == 1u && loads_ok) {
+                /* one load, one shuffle, one store: records of up to 16 packed bytes */
+                vec_store(d, vec_shuffle(s + pl->op_src[ev->op_start], pl->mask[ev->op_start]));
+            } else if (ev->op_count && loads_ok) {
+                run_vector(d, s, pl, ev);
+            } else
 #endif
-        if (id < EVREC_SAVE_PLAN_EVENTS && pl->len[id]) {
-            const uint8_t *perm = &pl->perm[pl->start[id]];
-            for (uint16_t k = 0; k < pl->len[id]; k++) {
-                d[k] = s[perm[k]];
+            {
+                const uint8_t *perm = &pl->perm[ev->start];
+                for (uint16_t k = 0; k < ev->len; k++) {
+                    d[k] = s[perm[k]];
+                }
             }
-            d += pl->len[id];
+            d += ev->len;
         } else {
             d = walk_struct(d, m, m->events[id].struct_id, s, 0);
         }
-        o->n = (size_t)(d - o->buf);
         q += n;
+    }
+    o->n = (size_t)(d - o->buf);
+#if !HAVE_VEC
+    (void)readable;
+    (void)all_readable;
+#endif
+    if (st != EVREC_OK) {
+        return st;
     }
     return q == size ? EVREC_OK : EVREC_E_CORRUPT;
 }

@@ -291,7 +291,19 @@ static void emit_struct(const gen_schema_t *s, gen_buf_t *b, size_t i)
     gen_buf_free(&t);
     gen_buf_printf(b, "typedef struct %s_%s {\n", p, st->name);
     char tb[512];
+    /* Members in offset order (schema_load.c's layout: largest alignment first); the meta-info
+     * lists the fields in schema order with offsetof(). */
+    size_t *order = st->field_count ? gen_xmalloc(st->field_count * sizeof *order) : NULL;
     for (size_t f = 0; f < st->field_count; f++) {
+        size_t j = f;
+        while (j > 0 && st->fields[order[j - 1]].offset > st->fields[f].offset) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = f;
+    }
+    for (size_t k = 0; k < st->field_count; k++) {
+        size_t f = order[k];
         const gen_field_t *fd = &st->fields[f];
         gen_buf_t d = {0};
         if (st->event && f == 0) {
@@ -307,6 +319,7 @@ static void emit_struct(const gen_schema_t *s, gen_buf_t *b, size_t i)
         gen_buf_free(&d);
         gen_buf_printf(b, "    %s %s;\n", gen_field_ctype(s, fd, tb, sizeof tb), fd->name);
     }
+    free(order);
     gen_buf_printf(b, "} %s_%s_t;\n", p, st->name);
 }
 

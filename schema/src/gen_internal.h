@@ -14,7 +14,7 @@
 
 /** Version of the generator, printed in the banner of every generated file. */
 /** Generator ABI written into generated headers; must equal EVREC_GEN_ABI of evrec_gen.h. */
-#define GEN_ABI 3
+#define GEN_ABI 4
 /** Column limit of the generated code (schema/.clang-format). */
 #define GEN_COLUMNS 100
 

@@ -649,8 +649,20 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
     f->counter = counter;
 }
 
-/* Natural C layout: each field at the next multiple of its alignment; size rounded up to the
- * struct's alignment (what every C11 ABI we target does for these member types). */
+/* Native layout. A struct used as a field type: natural C layout in schema order (users write
+ * its values as initialisers). An event struct: the same, unless the compact layout is smaller:
+ * `time` and `id` stay at 0 and 4 (the record header every reader of the trace buffer relies
+ * on); the other fields are placed largest
+ * alignment first (in schema order among equals), each at the lowest offset of its alignment
+ * where it fits, so smaller fields fill the holes that alignment left (the 2 bytes after `id`).
+ * The size is rounded up to the struct's alignment. Declared in offset order (emit.c), the C
+ * struct has exactly these offsets under every C11 ABI we target (natural alignment of
+ * uint8/16/32); the generated _Static_asserts check it. The fields keep schema order in
+ * `st->fields` (and so in the meta-info, the file and every reader); only offsets change. */
+typedef struct hole {
+    uint64_t at, end;
+} hole_t;
+
 static void layout(gen_schema_t *s, gen_struct_t *st)
 {
     uint64_t off = 0;
@@ -670,16 +682,80 @@ static void layout(gen_schema_t *s, gen_struct_t *st)
         } else {
             f->size = f->align = type_size((uint8_t)f->type);
         }
-        off = (off + f->align - 1) / f->align * f->align;
-        f->offset = (uint32_t)(off > 0xFFFFFFFFu ? 0xFFFFFFFFu : off);
-        off += f->size;
         if (f->align > align) {
             align = f->align;
         }
     }
+    /* Natural layout in schema order first. */
+    for (size_t i = 0; i < st->field_count; i++) {
+        gen_field_t *f = &st->fields[i];
+        off = (off + f->align - 1) / f->align * f->align;
+        f->offset = (uint32_t)(off > 0xFFFFFFFFu ? 0xFFFFFFFFu : off);
+        off += f->size;
+    }
     st->size = (off + align - 1) / align * align;
     st->align = align;
     st->depth = depth;
+    if (!st->event || st->field_count <= 3) {
+        return;
+    }
+    /* An event struct: the compact layout, kept only when it is smaller. */
+    uint32_t *natural = gen_xmalloc(st->field_count * sizeof *natural);
+    for (size_t i = 0; i < st->field_count; i++) {
+        natural[i] = st->fields[i].offset;
+    }
+    off = 0;
+    size_t fixed = st->field_count < 2 ? st->field_count : 2; /* time, id */
+    hole_t *holes = st->field_count ? gen_xmalloc(st->field_count * 2 * sizeof *holes) : NULL;
+    size_t nholes = 0;
+    for (size_t i = 0; i < fixed; i++) {
+        st->fields[i].offset = (uint32_t)off;
+        off += st->fields[i].size;
+    }
+    for (uint32_t a = align; a >= 1; a /= 2) {
+        for (size_t i = fixed; i < st->field_count; i++) {
+            gen_field_t *f = &st->fields[i];
+            if (f->align != a) {
+                continue;
+            }
+            uint64_t at = UINT64_MAX;
+            size_t best = 0;
+            for (size_t h = 0; h < nholes; h++) { /* the lowest place in a hole */
+                uint64_t x = (holes[h].at + a - 1) / a * a;
+                if (x + f->size <= holes[h].end && x < at) {
+                    at = x;
+                    best = h;
+                }
+            }
+            if (at != UINT64_MAX) { /* split the hole around the field */
+                hole_t after = {at + f->size, holes[best].end};
+                holes[best].end = at;
+                if (after.end > after.at) {
+                    holes[nholes++] = after;
+                }
+            } else {
+                at = (off + a - 1) / a * a;
+                if (at > off) {
+                    holes[nholes++] = (hole_t){off, at};
+                }
+                off = at + f->size;
+            }
+            f->offset = (uint32_t)(at > 0xFFFFFFFFu ? 0xFFFFFFFFu : at);
+        }
+        if (a == 1) {
+            break;
+        }
+    }
+    free(holes);
+    uint64_t compact = (off + align - 1) / align * align;
+    if (compact < st->size) {
+        st->size = compact;
+    } else {
+        for (size_t i = 0; i < st->field_count; i++) {
+            st->fields[i].offset = natural[i];
+        }
+    }
+    free(natural);
 }
 
 static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)

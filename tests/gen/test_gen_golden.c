@@ -76,6 +76,7 @@ static void golden(const char *c, const char *name)
 Test(gen_golden, full) { golden("full", "demo"); }
 Test(gen_golden, minimal) { golden("minimal", "minimal"); }
 Test(gen_golden, long_names) { golden("long_names", "a_rather_long_schema_name"); }
+Test(gen_golden, compact) { golden("compact", "compact"); }
 
 Test(gen_golden, depfile_lists_schema_and_includes)
 {

@@ -213,6 +213,19 @@ static size_t printable_utf8(const unsigned char *s, size_t n)
 
 static int plain_char(unsigned char c) { return c > ' ' && c < 0x7F && c != '"' && c != '=' && c != '\\'; }
 
+/* plain_char() as a table, for the one-pass copy of cli_buf_name(). */
+#define PLAIN(c) ((c) > ' ' && (c) < 0x7F && (c) != '"' && (c) != '=' && (c) != '\\')
+static const unsigned char plain_table[256] = {
+#define P4(c) PLAIN(c), PLAIN((c) + 1), PLAIN((c) + 2), PLAIN((c) + 3)
+#define P16(c) P4(c), P4((c) + 4), P4((c) + 8), P4((c) + 12)
+#define P64(c) P16(c), P16((c) + 16), P16((c) + 32), P16((c) + 48)
+    P64(0), P64(64), P64(128), P64(192)
+#undef P64
+#undef P16
+#undef P4
+#undef PLAIN
+};
+
 /* Plain: printable ASCII without blanks, '=', quotes or backslashes, and, under a UTF-8 locale,
  * printable UTF-8 characters. */
 static int is_plain(const char *name)
@@ -297,6 +310,16 @@ static size_t plain_width(const char *name)
 
 void cli_buf_name(cli_buf_t *b, const char *name)
 {
+    /* Fast path, one pass: a name of plain ASCII characters only is copied as it is. */
+    const unsigned char *s = (const unsigned char *)name;
+    size_t n = 0;
+    while (plain_table[s[n]]) {
+        n++;
+    }
+    if (s[n] == 0 && n) {
+        cli_buf_put(b, name, n);
+        return;
+    }
     if (is_plain(name)) {
         cli_buf_puts(b, name);
         return;
@@ -311,18 +334,27 @@ size_t cli_name_width(const char *name)
 
 void cli_buf_seconds(cli_buf_t *b, uint64_t ns, unsigned width)
 {
-    char t[32];
-    size_t n = 0;
-    uint64_t frac = ns % 1000000000u, sec = ns / 1000000000u;
-    for (int i = 0; i < 9; i++) {
-        t[sizeof t - 1 - n++] = (char)('0' + frac % 10u);
-        frac /= 10u;
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    char t[40];
+    uint32_t frac = (uint32_t)(ns % 1000000000u);
+    uint64_t sec = ns / 1000000000u;
+    /* Nine fraction digits: the last one, then four pairs (32-bit divisions). */
+    char *f = t + sizeof t - 9;
+    f[8] = (char)('0' + frac % 10u);
+    frac /= 10u;
+    for (int i = 3; i >= 0; i--) {
+        unsigned d = (frac % 100u) * 2u;
+        frac /= 100u;
+        f[2 * i] = pairs[d];
+        f[2 * i + 1] = pairs[d + 1];
     }
-    t[sizeof t - 1 - n++] = '.';
-    do {
-        t[sizeof t - 1 - n++] = (char)('0' + sec % 10u);
-        sec /= 10u;
-    } while (sec);
+    f[-1] = '.';
+    char digits[20];
+    size_t ns_len = cli_u64_dec(digits, sec);
+    size_t n = 10 + ns_len;
+    memcpy(f - 1 - ns_len, digits, ns_len);
     if (n < width) {
         size_t pad = width - n;
         cli_buf_reserve(b, pad);

@@ -46,6 +46,18 @@
 #endif
 
 /**
+ * EVREC_SAVE_PLAN_OPS (ops, 1..65535, default EVREC_SAVE_PLAN_BYTES / 16): on targets with a
+ * 16-byte vector shuffle (x86 SSSE3, AArch64 NEON, 64-bit GCC targets), the number of vector ops
+ * evrec_save() keeps on its stack (20 bytes each). An op moves up to 16 packed bytes of a record;
+ * a record of up to 16 packed bytes needs one, a 256-byte record about 18. Event types whose ops
+ * do not fit are converted byte by byte (same bytes, slower). Unused elsewhere. The host build
+ * uses 1024.
+ */
+#ifndef EVREC_SAVE_PLAN_OPS
+#define EVREC_SAVE_PLAN_OPS (EVREC_SAVE_PLAN_BYTES / 16)
+#endif
+
+/**
  * EVREC_SAVE_PLAN_EVENTS (entries, 1..65535, default 32): event ids below this get a plan
  * (21 bytes of stack each).
  */

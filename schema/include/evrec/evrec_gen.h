@@ -23,8 +23,10 @@ extern "C" {
 
 /** Generator ABI of this evrec: generated headers check it with `#if`. Bumped whenever the shape
  * of the generated code or of the tables below changes (ABI 2: the meta-info points at its field
- * display table; ABI 3: and at its tracks, spans and counters, evrec_meta_t::view). */
-#define EVREC_GEN_ABI 3
+ * display table; ABI 3: and at its tracks, spans and counters, evrec_meta_t::view; ABI 4: the
+ * native structs are laid out largest alignment first, members in offset order, while the
+ * meta-info keeps the schema's field order). */
+#define EVREC_GEN_ABI 4
 
 /* evrec_display, evrec_field_info_t and evrec_field_info_table_t live in evrec/evrec_meta.h:
  * the meta-info points at the table and save writes it into the file (FIELD_INFO chunk). */
