@@ -133,6 +133,10 @@ typedef struct cli_buf {
 } cli_buf_t;
 /* Grow so that `more` bytes fit (exits with CLI_BAD_INPUT when memory runs out). */
 void cli_buf_grow(cli_buf_t *b, size_t more);
+/* The buffer's bytes in a block of exactly `len` bytes (the 4 KiB first capacity trimmed), for
+ * tables that keep one short text per event type or field; the caller owns it (free()). The
+ * buffer is left empty. NULL when it holds nothing. */
+char *cli_buf_take(cli_buf_t *b);
 static inline void cli_buf_reserve(cli_buf_t *b, size_t more)
 {
     if (b->cap - b->len < more) {

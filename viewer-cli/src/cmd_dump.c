@@ -137,7 +137,7 @@ static char *render_name(const evrec_reader_t *r, uint16_t id, int is_class)
         cli_buf_name(&t, evrec_reader_event_name(r, id));
     }
     cli_buf_putc(&t, 0);
-    return t.p;
+    return cli_buf_take(&t);
 }
 
 static void prepare(dump_state_t *d)
@@ -215,8 +215,7 @@ static void build_prefixes(dump_state_t *d, const evrec_record_t *rec)
         d->prefix_off[rec->id] = malloc((pb->n + 1) * sizeof(uint32_t));
         if (d->prefix_off[rec->id]) {
             memcpy(d->prefix_off[rec->id], pb->off, (pb->n + 1) * sizeof(uint32_t));
-            d->prefix[rec->id] = pb->text.p;
-            pb->text.p = NULL;
+            d->prefix[rec->id] = cli_buf_take(&pb->text);
             d->prefix_state[rec->id] = 1;
             d->cache_bytes += bytes;
         }

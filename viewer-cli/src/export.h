@@ -38,6 +38,9 @@ typedef struct export_out {
     cli_output_t *file;
 } export_out_t;
 
+/* A memory buffer's bytes in a block of exactly `len` bytes (see cli_buf_take()); the caller owns
+ * it; the buffer is left empty. NULL when it holds nothing. */
+char *export_out_take(export_out_t *o);
 /* Send the buffered bytes to the file. */
 void export_out_flush(export_out_t *o);
 /* Make room for `n` more bytes (flushes; grows for a single item larger than the buffer). */

@@ -13,6 +13,18 @@ void export_out_flush(export_out_t *o)
     }
 }
 
+char *export_out_take(export_out_t *o)
+{
+    char *p = o->p;
+    if (p && o->len < o->cap) {
+        char *q = realloc(p, o->len ? o->len : 1);
+        p = q ? q : p;
+    }
+    o->p = NULL;
+    o->len = o->cap = 0;
+    return p;
+}
+
 void export_out_grow(export_out_t *o, size_t n)
 {
     if (o->file) {

@@ -156,7 +156,7 @@ static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, siz
         export_puts(&t, num);
     }
     *len = t.len;
-    return t.p;
+    return export_out_take(&t);
 }
 
 static void *csv_begin(export_out_t *o, const export_meta_t *meta)

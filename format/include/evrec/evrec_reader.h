@@ -78,7 +78,11 @@ extern "C" {
 
 /** Longest name (enum, value, struct, field) accepted from a file, bytes. */
 #define EVREC_READER_MAX_NAME 1024u
-/** Largest span [base, highest named value] of a run-time enum range the reader keeps names for. */
+/** Largest span [base, highest named value] of a run-time enum range the reader keeps names for.
+ * The spans of all run-time enums of a file together may not exceed it plus 4 per run-time name
+ * in the file (the names are kept in arrays indexed by value - base, so a few names far apart
+ * could otherwise take far more memory than the file has bytes); a file beyond either limit is
+ * refused with EVREC_E_UNSUPPORTED. */
 #define EVREC_READER_MAX_RUNTIME_SPAN (1u << 20)
 /** Longest field description accepted from a FIELD_INFO chunk, bytes. */
 #define EVREC_READER_MAX_TEXT 65536u
