@@ -71,6 +71,10 @@ int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char 
  * standard input (read as a stream: a frequency derived from ticks needs a file). On failure
  * reports it (cli_report_reader_error) and returns NULL. Close with evrec_reader_close(). */
 evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt);
+/* Read the remaining records of `r` (for commands that use only the meta-info but must not call
+ * a damaged file good). Returns EVREC_E_END when the file is intact to its end, else the
+ * reader's sticky error (not reported: the caller does, e.g. with cli_report_reader_error()). */
+evrec_status cli_read_to_end(evrec_reader_t *r);
 
 /* An output file that never harms a path the command did not create: a regular file (or a new
  * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
