@@ -145,6 +145,23 @@ static void diff_values(dctx_t *d, const evrec_enum_desc_t *ee, const evrec_enum
         diff(d, "enum %s: value %s (%lu) is in %s, not in %s (added)", ee->name, y->name, (unsigned long)y->value,
              d->an, d->en);
     }
+    /* The common values in the same relative order? The hash sees the order (evrec-gen sorts
+     * them ascending; a file need not). */
+    int64_t last = -1;
+    for (uint32_t v = 0; v < ee->value_count; v++) {
+        const evrec_enum_value_t *x = &ee->values[v];
+        const evrec_enum_value_t *y = find_value_number(ae, x->value);
+        if (!y) {
+            continue;
+        }
+        int64_t g = y - ae->values;
+        if (g < last) {
+            diff(d, "enum %s: the values are in another order (value %lu comes earlier in %s than in %s)", ee->name,
+                 (unsigned long)x->value, d->an, d->en);
+            break;
+        }
+        last = g;
+    }
     const evrec_runtime_enum_t *er = ee->runtime, *ar = ae->runtime;
     if (er && ar && (er->base != ar->base || er->lim != ar->lim)) {
         diff(d, "enum %s: run-time range [%lu, %lu) in %s, [%lu, %lu) in %s (range changed)", ee->name,
@@ -265,6 +282,10 @@ static void diff_fields(dctx_t *d, uint32_t es, uint32_t as)
         if (!same_type(d, fx, fy)) {
             diff(d, "%s %s: field %s is %s in %s, %s in %s (type changed)", what, x->name, fx->name, tx, d->en, ty,
                  d->an);
+        } else if (fx->kind <= EVREC_KIND_UINT32 && fx->ref != fy->ref) {
+            /* FORMAT.md section 3: 0 for plain integers; the hash sees the id all the same. */
+            diff(d, "%s %s: field %s (%s) has type id %u in %s, %u in %s (a plain integer's type id is 0)", what,
+                 x->name, fx->name, tx, (unsigned)fx->ref, d->en, (unsigned)fy->ref, d->an);
         }
     }
     int order_differs = 0;

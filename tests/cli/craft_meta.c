@@ -10,6 +10,8 @@
  *                 highest value instead of the bytes present needs 8 MB per enum (256 KB touched)
  *   types N       N event types (N - 1 besides EventControl), each with its own struct of one
  *                 u8 field and the class of the previous event, one record of each
+ *   shared N      N event types (N - 1 besides EventControl) on one struct of 250 u8 fields, each
+ *                 of the class of the previous event, no records (8 bytes per event type)
  *   structs N     N - 2 reusable structs besides EventControl and one event's struct
  *   deep-late N   a chain of N nested structs, each defined BEFORE the struct it is nested in
  *                 (the deepest first), used by an event
@@ -174,6 +176,24 @@ int main(int argc, char **argv)
         for (uint32_t e = 1; types && e < events; e++) {
             u32(&s, e), u16(&s, e), u8(&s, e);
             records++;
+        }
+    } else if (strcmp(mode, "shared") == 0) {
+        u32(&s, 1);
+        control_enum(&s);
+        u32(&s, 2);
+        control_struct(&s);
+        str(&s, "Wide");
+        u32(&s, 252);
+        time_id(&s);
+        for (uint32_t f = 0; f < 250; f++) {
+            char name[16];
+            snprintf(name, sizeof name, "f%u", (unsigned)f);
+            u8(&s, 0), u16(&s, 0), str(&s, name);
+        }
+        u32(&s, n);
+        u16(&s, 0), u16(&s, 0), u32(&s, 7);
+        for (uint32_t e = 1; e < n; e++) {
+            u16(&s, 1), u16(&s, e > 1 ? e - 1 : e), u32(&s, 256);
         }
     } else if (strcmp(mode, "deep-late") == 0 || strcmp(mode, "deep-early") == 0) {
         int late = strcmp(mode, "deep-late") == 0;

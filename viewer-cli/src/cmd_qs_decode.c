@@ -148,6 +148,10 @@ typedef struct dec {
     size_t len, cap;
     uint64_t count;
     int nomem;
+    /* per enum of the meta: its values by value (a file need not list them ascending; ties keep
+     * the file's order) and whether any has a marker */
+    const evrec_enum_value_t ***by_value;
+    uint8_t *has_markers;
 } dec_t;
 
 static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -169,25 +173,75 @@ static void error_line(dec_t *s, const char *fmt, ...)
 
 /* ---- enum names and markers straight from the tables (static and run-time values) ---------- */
 
-static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v, uint8_t *marker)
+static int value_ptr_cmp(const void *a, const void *b)
 {
+    const evrec_enum_value_t *x = *(const evrec_enum_value_t *const *)a, *y = *(const evrec_enum_value_t *const *)b;
+    if (x->value != y->value) {
+        return x->value < y->value ? -1 : 1;
+    }
+    return x < y ? -1 : x > y; /* the file's order among equal values */
+}
+
+/* The lookup tables of the enums (by_value, has_markers); 0 when memory runs out. */
+static int prepare_enums(dec_t *s)
+{
+    const evrec_meta_t *m = s->meta;
+    uint32_t n = m->enum_count;
+    s->by_value = calloc(n ? n : 1, sizeof *s->by_value);
+    s->has_markers = calloc(n ? n : 1, 1);
+    if (!s->by_value || !s->has_markers) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_enum_desc_t *e = &m->enums[i];
+        uint32_t vc = e->values ? e->value_count : 0;
+        s->has_markers[i] = e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+        for (uint32_t v = 0; v < vc; v++) {
+            s->has_markers[i] |= e->values[v].marker != EVREC_MARKER_NONE;
+        }
+        s->by_value[i] = malloc((vc ? vc : 1) * sizeof **s->by_value);
+        if (!s->by_value[i]) {
+            return 0;
+        }
+        for (uint32_t v = 0; v < vc; v++) {
+            s->by_value[i][v] = &e->values[v];
+        }
+        qsort(s->by_value[i], vc, sizeof **s->by_value, value_ptr_cmp);
+    }
+    return 1;
+}
+
+static void free_enums(dec_t *s)
+{
+    for (uint32_t i = 0; s->by_value && i < s->meta->enum_count; i++) {
+        free(s->by_value[i]);
+    }
+    free(s->by_value);
+    free(s->has_markers);
+}
+
+static const char *enum_name(const dec_t *s, uint16_t enum_id, uint32_t v, uint8_t *marker)
+{
+    const evrec_meta_t *m = s->meta;
     *marker = EVREC_MARKER_NONE;
     if (enum_id >= m->enum_count) {
         return NULL;
     }
     const evrec_enum_desc_t *e = &m->enums[enum_id];
-    uint32_t lo = 0, hi = e->value_count;
+    const evrec_enum_value_t *const *sv = s->by_value[enum_id];
+    uint32_t vc = e->values ? e->value_count : 0;
+    uint32_t lo = 0, hi = vc;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
-        if (e->values[mid].value < v) {
+        if (sv[mid]->value < v) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    if (lo < e->value_count && e->values[lo].value == v) {
-        *marker = e->values[lo].marker;
-        return e->values[lo].name;
+    if (lo < vc && sv[lo]->value == v) {
+        *marker = sv[lo]->marker;
+        return sv[lo]->name;
     }
     const evrec_runtime_enum_t *rt = e->runtime;
     size_t top = rt ? evrec_atomic_load(&rt->next) : 0;
@@ -198,18 +252,9 @@ static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v
     return NULL;
 }
 
-static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
+static int enum_has_markers(const dec_t *s, uint16_t enum_id)
 {
-    if (enum_id >= m->enum_count) {
-        return 0;
-    }
-    const evrec_enum_desc_t *e = &m->enums[enum_id];
-    for (uint32_t i = 0; i < e->value_count; i++) {
-        if (e->values[i].marker != EVREC_MARKER_NONE) {
-            return 1;
-        }
-    }
-    return e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+    return enum_id < s->meta->enum_count && s->has_markers[enum_id];
 }
 
 
@@ -264,10 +309,10 @@ static void put_fields(dec_t *s, uint32_t sid, const uint8_t *native, size_t bas
         const char *name = NULL;
         uint8_t mk = EVREC_MARKER_NONE;
         if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32) {
-            name = enum_name(m, fd->ref, v, &mk);
+            name = enum_name(s, fd->ref, v, &mk);
             /* CCore EventView: the event's own `type` field wins, else the first enum with markers */
             int own_type = depth == 0 && strcmp(fd->name, "type") == 0;
-            if (enum_has_markers(m, fd->ref) && (own_type || !*marker_found)) {
+            if (enum_has_markers(s, fd->ref) && (own_type || !*marker_found)) {
                 *marker = mk;
                 *marker_found = own_type ? 2 : 1;
             }
@@ -567,8 +612,10 @@ static int run(int argc, char **argv)
             return CLI_BAD_INPUT;
         }
         s.d = malloc(sizeof *s.d);
-        if (!s.d) {
+        if (!s.d || !prepare_enums(&s)) {
             cli_error("out of memory");
+            free_enums(&s);
+            free(s.d);
             cli_qs_map_free(&qm);
             evrec_reader_close(r);
             evrec_schema_free(schema);
@@ -657,6 +704,7 @@ static int run(int argc, char **argv)
     if (s.d) {
         evrec_qs_decoder_free(s.d);
         free(s.d);
+        free_enums(&s);
     } else {
         evrec_qs_dict_free(&s.dict);
         free(s.p);
