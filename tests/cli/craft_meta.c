@@ -12,7 +12,8 @@
  *                 u8 field and the class of the previous event, one record of each
  *   shared N      N event types (N - 1 besides EventControl) on one struct of 250 u8 fields, each
  *                 of the class of the previous event, no records (8 bytes per event type)
- *   structs N     N - 2 reusable structs besides EventControl and one event's struct
+ *   structs N     N - 2 empty reusable structs besides EventControl and one event's struct (each
+ *                 one a note of `evrec schema`: evrec-gen refuses empty structs)
  *   deep-late N   a chain of N nested structs, each defined BEFORE the struct it is nested in
  *                 (the deepest first), used by an event
  *   deep-early N  the same chain, each struct defined AFTER the struct it is nested in
@@ -162,10 +163,10 @@ int main(int argc, char **argv)
             if (types || i == n - 1) {
                 u32(&s, 3);
                 time_id(&s);
+                u8(&s, 0), u16(&s, 0), str(&s, "v");
             } else {
-                u32(&s, 1);
+                u32(&s, 0); /* empty: evrec schema notes each one */
             }
-            u8(&s, 0), u16(&s, 0), str(&s, "v");
         }
         uint32_t events = types ? n : 2;
         u32(&s, events);
