@@ -12,6 +12,9 @@
  *                 u8 field and the class of the previous event, one record of each
  *   shared N      N event types (N - 1 besides EventControl) on one struct of 250 u8 fields, each
  *                 of the class of the previous event, no records (8 bytes per event type)
+ *   nested N      N event types (N - 1 besides EventControl), each with its own struct holding
+ *                 one struct that expands to 128 u8 leaves (7 levels of two fields): 40-odd
+ *                 bytes per event type
  *   structs N     N - 2 empty reusable structs besides EventControl and one event's struct (each
  *                 one a note of `evrec schema`: evrec-gen refuses empty structs)
  *   deep-late N   a chain of N nested structs, each defined BEFORE the struct it is nested in
@@ -195,6 +198,34 @@ int main(int argc, char **argv)
         u16(&s, 0), u16(&s, 0), u32(&s, 7);
         for (uint32_t e = 1; e < n; e++) {
             u16(&s, 1), u16(&s, e > 1 ? e - 1 : e), u32(&s, 256);
+        }
+    } else if (strcmp(mode, "nested") == 0) {
+        /* structs: 0 EventControl, 1..7 X1..X7 (X7 = {u8 a, u8 b}, Xk = {X(k+1) a, X(k+1) b}:
+         * 128 u8 leaves in 30-odd bytes each), then N - 1 event structs {time, id, X1 x} */
+        u32(&s, 1);
+        control_enum(&s);
+        u32(&s, 8 + n - 1);
+        control_struct(&s);
+        for (uint32_t k = 1; k <= 7; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "X%u", (unsigned)k);
+            str(&s, name);
+            u32(&s, 2);
+            u8(&s, k == 7 ? 0 : 6), u16(&s, k == 7 ? 0 : k + 1), str(&s, "a");
+            u8(&s, k == 7 ? 0 : 6), u16(&s, k == 7 ? 0 : k + 1), str(&s, "b");
+        }
+        for (uint32_t e = 1; e < n; e++) {
+            char name[16];
+            snprintf(name, sizeof name, "E%u", (unsigned)e);
+            str(&s, name);
+            u32(&s, 3);
+            time_id(&s);
+            u8(&s, 6), u16(&s, 1), str(&s, "x");
+        }
+        u32(&s, n);
+        u16(&s, 0), u16(&s, 0), u32(&s, 7);
+        for (uint32_t e = 1; e < n; e++) {
+            u16(&s, 7 + e), u16(&s, e), u32(&s, 6 + 128);
         }
     } else if (strcmp(mode, "deep-late") == 0 || strcmp(mode, "deep-early") == 0) {
         int late = strcmp(mode, "deep-late") == 0;
