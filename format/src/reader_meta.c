@@ -362,6 +362,13 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
             size = UINT32_MAX;
         }
     }
+    if (height > EVREC_MAX_NESTING) {
+        /* Reached when the nested structs were laid out before (defined earlier, or used by an
+         * earlier struct): the depth of this walk alone does not see their levels. */
+        rd_fail(r, EVREC_E_UNSUPPORTED, t->off, "struct %s nests structs %u levels deep; this reader accepts at most %u",
+                r->structs[s].name, height, (unsigned)EVREC_MAX_NESTING);
+        return 0;
+    }
     t->size = size;
     t->height = height;
     t->state = 2;
@@ -400,9 +407,20 @@ static void sort_indices(uint32_t *idx, uint32_t *scratch, uint32_t n, const evr
     memcpy(idx, scratch, n * sizeof *idx);
 }
 
-/* Run-time ranges: which values are run-time names, and the exposed runtime objects. */
+/* Run-time ranges: which values are run-time names, and the exposed runtime objects. The dense
+ * name arrays (names[v - base], as the writer's tables hold them) are sized by the highest named
+ * value, so a few named values far apart would make them much larger than the file: together
+ * they may hold at most EVREC_READER_MAX_RUNTIME_SPAN entries plus 4 per named value. */
 static int attach_runtime(evrec_reader_t *r)
 {
+    uint64_t budget = EVREC_READER_MAX_RUNTIME_SPAN, used = 0;
+    for (uint32_t i = 0; i < r->rt_count; i++) {
+        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
+        for (uint32_t v = 0; id < r->meta.enum_count && v < r->renums[id].all_count; v++) {
+            uint32_t x = r->renums[id].all[v].value;
+            budget += x >= base && x < lim ? 4u : 0u;
+        }
+    }
     for (uint32_t i = 0; i < r->rt_count; i++) {
         uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
         uint64_t off = r->rt_offset + 8 + 4 + 12u * (uint64_t)i;
@@ -434,6 +452,14 @@ static int attach_runtime(evrec_reader_t *r)
                            "run-time enum %s: named values span %u values; this reader keeps at most %u",
                            r->enums[id].name, (unsigned)(top - base),
                            (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
+        }
+        used += top - base + 1u;
+        if (used > budget) {
+            return rd_fail(r, EVREC_E_UNSUPPORTED, off,
+                           "run-time enum %s: the run-time enums' named values span %llu values in all, but "
+                           "only %llu values are named; this reader keeps at most %llu (%u plus 4 per name)",
+                           r->enums[id].name, (unsigned long long)used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
+                           (unsigned long long)budget, (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
         }
         e->rt_names = calloc(top - base + 1u, sizeof *e->rt_names);
         if (!e->rt_names) {

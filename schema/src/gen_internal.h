@@ -218,6 +218,13 @@ typedef struct gen_schema {
     size_t include_dir_count;        /* at most GEN_MAX_INCLUDE_DIRS are used */
     uint64_t hash;
     gen_syst_t syst;
+    /* lookup() in schema_load.c: the enum and struct names in an open-addressing table (slot:
+     * 0 empty, else 1 + 2 x index + (1 for a struct)), kept up to date as items are appended */
+    size_t *name_slot;
+    size_t name_slots, name_enums, name_structs, name_used;
+    /* the C identifiers of `idents` in the same kind of table (slot: 0 empty, else 1 + index) */
+    size_t *ident_slot;
+    size_t ident_slots;
 } gen_schema_t;
 
 /** A schema integer from its text: decimal, or hexadecimal with 0x; no leading zero. Returns 1

@@ -19,7 +19,49 @@ typedef struct dctx {
     size_t count;
     int *e_is_event, *a_is_event; /* per struct: the event id using it, or -1 */
     int *enum_map, *struct_map;   /* expected id -> actual id (same name, or renamed), or -1 */
+    struct name_ix *ix[4];        /* names sorted: enums of e, of a, structs of e, of a */
 } dctx_t;
+
+/* Names sorted (ties by id), so that an item is found by name in O(log n), not O(n): tables of
+ * 65,535 structs made the comparison quadratic. */
+typedef struct name_ix {
+    const char *name;
+    uint32_t id;
+} name_ix_t;
+
+static int ix_cmp(const void *a, const void *b)
+{
+    const name_ix_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->id < y->id ? -1 : x->id > y->id;
+}
+
+static name_ix_t *ix_build(const evrec_meta_t *m, int structs)
+{
+    uint32_t n = structs ? m->struct_count : m->enum_count;
+    name_ix_t *ix = gen_xmalloc((n + 1) * sizeof *ix);
+    for (uint32_t i = 0; i < n; i++) {
+        ix[i].name = structs ? m->structs[i].name : m->enums[i].name;
+        ix[i].id = i;
+    }
+    qsort(ix, n, sizeof *ix, ix_cmp);
+    return ix;
+}
+
+/* The first id named `name` (as a linear search from 0 finds it), or -1. */
+static int ix_find(const name_ix_t *ix, uint32_t n, const char *name)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (strcmp(ix[mid].name, name) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < n && strcmp(ix[lo].name, name) == 0 ? (int)ix[lo].id : -1;
+}
 
 static void diff(dctx_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -37,24 +79,14 @@ static void diff(dctx_t *d, const char *fmt, ...)
     d->fn(d->ctx, line);
 }
 
-static int find_enum(const evrec_meta_t *m, const char *name)
+static int find_enum(const dctx_t *d, const evrec_meta_t *m, const char *name)
 {
-    for (uint32_t i = 0; i < m->enum_count; i++) {
-        if (strcmp(m->enums[i].name, name) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
+    return ix_find(d->ix[m == d->e ? 0 : 1], m->enum_count, name);
 }
 
-static int find_struct(const evrec_meta_t *m, const char *name)
+static int find_struct(const dctx_t *d, const evrec_meta_t *m, const char *name)
 {
-    for (uint32_t i = 0; i < m->struct_count; i++) {
-        if (strcmp(m->structs[i].name, name) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
+    return ix_find(d->ix[m == d->e ? 2 : 3], m->struct_count, name);
 }
 
 static const evrec_enum_value_t *find_value_name(const evrec_enum_desc_t *e, const char *name)
@@ -145,6 +177,23 @@ static void diff_values(dctx_t *d, const evrec_enum_desc_t *ee, const evrec_enum
         diff(d, "enum %s: value %s (%lu) is in %s, not in %s (added)", ee->name, y->name, (unsigned long)y->value,
              d->an, d->en);
     }
+    /* The common values in the same relative order? The hash sees the order (evrec-gen sorts
+     * them ascending; a file need not). */
+    int64_t last = -1;
+    for (uint32_t v = 0; v < ee->value_count; v++) {
+        const evrec_enum_value_t *x = &ee->values[v];
+        const evrec_enum_value_t *y = find_value_number(ae, x->value);
+        if (!y) {
+            continue;
+        }
+        int64_t g = y - ae->values;
+        if (g < last) {
+            diff(d, "enum %s: the values are in another order (value %lu comes earlier in %s than in %s)", ee->name,
+                 (unsigned long)x->value, d->an, d->en);
+            break;
+        }
+        last = g;
+    }
     const evrec_runtime_enum_t *er = ee->runtime, *ar = ae->runtime;
     if (er && ar && (er->base != ar->base || er->lim != ar->lim)) {
         diff(d, "enum %s: run-time range [%lu, %lu) in %s, [%lu, %lu) in %s (range changed)", ee->name,
@@ -166,9 +215,9 @@ static void diff_enums(dctx_t *d)
     memset(renamed, 0, a->enum_count + 1);
     for (uint32_t i = 0; i < e->enum_count; i++) {
         const evrec_enum_desc_t *ee = &e->enums[i];
-        int j = find_enum(a, ee->name);
+        int j = find_enum(d, a, ee->name);
         if (j < 0) {
-            if (i < a->enum_count && find_enum(e, a->enums[i].name) < 0 && same_enum_body(ee, &a->enums[i])) {
+            if (i < a->enum_count && find_enum(d, e, a->enums[i].name) < 0 && same_enum_body(ee, &a->enums[i])) {
                 diff(d, "enum %s (id %u) is called %s in %s (renamed)", ee->name, (unsigned)i, a->enums[i].name,
                      d->an);
                 renamed[i] = 1;
@@ -191,7 +240,7 @@ static void diff_enums(dctx_t *d)
         diff_values(d, ee, ae);
     }
     for (uint32_t j = 0; j < a->enum_count; j++) {
-        if (!renamed[j] && find_enum(e, a->enums[j].name) < 0) {
+        if (!renamed[j] && find_enum(d, e, a->enums[j].name) < 0) {
             diff(d, "enum %s (id %u) is in %s, not in %s (added)", a->enums[j].name, (unsigned)j, d->an, d->en);
         }
     }
@@ -265,6 +314,10 @@ static void diff_fields(dctx_t *d, uint32_t es, uint32_t as)
         if (!same_type(d, fx, fy)) {
             diff(d, "%s %s: field %s is %s in %s, %s in %s (type changed)", what, x->name, fx->name, tx, d->en, ty,
                  d->an);
+        } else if (fx->kind <= EVREC_KIND_UINT32 && fx->ref != fy->ref) {
+            /* FORMAT.md section 3: 0 for plain integers; the hash sees the id all the same. */
+            diff(d, "%s %s: field %s (%s) has type id %u in %s, %u in %s (a plain integer's type id is 0)", what,
+                 x->name, fx->name, tx, (unsigned)fx->ref, d->en, (unsigned)fy->ref, d->an);
         }
     }
     int order_differs = 0;
@@ -304,9 +357,9 @@ static void diff_structs(dctx_t *d)
     for (uint32_t i = 0; i < e->struct_count; i++) {
         const evrec_struct_desc_t *x = &e->structs[i];
         const char *what = item(d, 1, i);
-        int j = find_struct(a, x->name);
+        int j = find_struct(d, a, x->name);
         if (j < 0) {
-            if (i < a->struct_count && find_struct(e, a->structs[i].name) < 0 &&
+            if (i < a->struct_count && find_struct(d, e, a->structs[i].name) < 0 &&
                 (d->e_is_event[i] >= 0) == (d->a_is_event[i] >= 0) && x->field_count == a->structs[i].field_count) {
                 diff(d, "%s %s (struct id %u) is called %s in %s (renamed)", what, x->name, (unsigned)i,
                      a->structs[i].name, d->an);
@@ -334,7 +387,7 @@ static void diff_structs(dctx_t *d)
         }
     }
     for (uint32_t j = 0; j < a->struct_count; j++) {
-        if (!renamed[j] && find_struct(e, a->structs[j].name) < 0) {
+        if (!renamed[j] && find_struct(d, e, a->structs[j].name) < 0) {
             diff(d, "%s %s is in %s, not in %s (added)", item(d, 0, j), a->structs[j].name, d->an, d->en);
         }
     }
@@ -358,10 +411,10 @@ static void diff_events(dctx_t *d)
         if (!name) {
             continue;
         }
-        int sa = find_struct(a, name);
+        int sa = find_struct(d, a, name);
         if (sa < 0 || d->a_is_event[sa] < 0) {
             /* Said by the struct comparison, or renamed: compare the event of the same id. */
-            if (!(i < a->event_count && event_name(a, i) && find_struct(e, event_name(a, i)) < 0)) {
+            if (!(i < a->event_count && event_name(a, i) && find_struct(d, e, event_name(a, i)) < 0)) {
                 continue;
             }
             sa = a->events[i].struct_id;
@@ -419,6 +472,10 @@ size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
     for (uint32_t i = 0; i < expected->struct_count; i++) {
         d.struct_map[i] = -1;
     }
+    d.ix[0] = ix_build(expected, 0);
+    d.ix[1] = ix_build(actual, 0);
+    d.ix[2] = ix_build(expected, 1);
+    d.ix[3] = ix_build(actual, 1);
     diff_enums(&d);
     diff_structs(&d);
     diff_events(&d);
@@ -429,5 +486,8 @@ size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
     free(d.a_is_event);
     free(d.enum_map);
     free(d.struct_map);
+    for (int i = 0; i < 4; i++) {
+        free(d.ix[i]);
+    }
     return d.count;
 }

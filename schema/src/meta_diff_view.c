@@ -42,16 +42,6 @@ static const char *ev_name(const evrec_meta_t *m, uint32_t id)
     return m->structs[m->events[id].struct_id].name;
 }
 
-static int find_ev(const evrec_meta_t *m, const char *name)
-{
-    for (uint32_t i = 0; i < m->event_count; i++) {
-        if (strcmp(ev_name(m, i), name) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 static void path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *out, size_t n)
 {
     evrec_leaf_info_t li;
@@ -69,29 +59,78 @@ static void path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *out, s
     }
 }
 
-static uint16_t track_of(const evrec_meta_t *m, uint32_t ev)
+/* Events by name (ties by id), so that the comparison is O(n log n) for 65,535 events. */
+typedef struct ev_ix {
+    const char *name;
+    uint32_t id;
+} ev_ix_t;
+
+static int ev_ix_cmp(const void *a, const void *b)
 {
-    const evrec_view_t *v = m->view;
-    for (uint32_t i = 0; v && i < v->track_count; i++) {
-        if (v->tracks[i].event_id == ev) {
-            return v->tracks[i].leaf;
+    const ev_ix_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->id < y->id ? -1 : x->id > y->id;
+}
+
+static ev_ix_t *ev_ix_build(const evrec_meta_t *m)
+{
+    ev_ix_t *ix = gen_xmalloc(((size_t)m->event_count + 1) * sizeof *ix);
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        ix[i].name = ev_name(m, i);
+        ix[i].id = i;
+    }
+    qsort(ix, m->event_count, sizeof *ix, ev_ix_cmp);
+    return ix;
+}
+
+/* The first event of that name, or -1. */
+static int ev_ix_find(const ev_ix_t *ix, uint32_t n, const char *name)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (strcmp(ix[mid].name, name) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    return EVREC_VIEW_NONE;
+    return lo < n && strcmp(ix[lo].name, name) == 0 ? (int)ix[lo].id : -1;
+}
+
+/* Per event: its track's leaf (the first track listed for the event wins). */
+static uint16_t *tracks_by_event(const evrec_meta_t *m)
+{
+    uint16_t *t = gen_xmalloc(((size_t)m->event_count + 1) * sizeof *t);
+    for (uint32_t i = 0; i < m->event_count; i++) {
+        t[i] = EVREC_VIEW_NONE;
+    }
+    const evrec_view_t *v = m->view;
+    for (uint32_t i = v ? v->track_count : 0; i-- > 0;) {
+        if (v->tracks[i].event_id < m->event_count) {
+            t[v->tracks[i].event_id] = v->tracks[i].leaf;
+        }
+    }
+    return t;
 }
 
 static void diff_tracks(vd_t *d)
 {
     char pe[1024], pa[1024];
+    if ((!d->e->view || d->e->view->track_count == 0) && (!d->a->view || d->a->view->track_count == 0)) {
+        return;
+    }
+    ev_ix_t *ix[2] = {ev_ix_build(d->e), ev_ix_build(d->a)};
+    uint16_t *tr[2] = {tracks_by_event(d->e), tracks_by_event(d->a)};
     for (int side = 0; side < 2; side++) {
         const evrec_meta_t *m = side ? d->a : d->e, *o = side ? d->e : d->a;
         for (uint32_t i = 0; i < m->event_count; i++) {
-            uint16_t lm = track_of(m, i);
-            int j = find_ev(o, ev_name(m, i));
+            uint16_t lm = tr[side][i];
+            int j = ev_ix_find(ix[!side], o->event_count, ev_name(m, i));
             if (j < 0) {
                 continue; /* the event itself differs: said by the event comparison */
             }
-            uint16_t lo = track_of(o, (uint32_t)j);
+            uint16_t lo = tr[!side][j];
             if (lm == EVREC_VIEW_NONE && lo == EVREC_VIEW_NONE) {
                 continue;
             }
@@ -104,6 +143,10 @@ static void diff_tracks(vd_t *d)
                 say(d, "event %s: track %s in %s, %s in %s (track changed)", ev_name(m, i), pe, d->en, pa, d->an);
             }
         }
+    }
+    for (int side = 0; side < 2; side++) {
+        free(ix[side]);
+        free(tr[side]);
     }
 }
 

@@ -19,27 +19,77 @@ typedef struct ym {
     int skip_enum_id, skip_struct_id; /* EventControlType, EventControl (built in); -1 if absent */
     int32_t *event_of_struct;         /* per struct: the first event using it, -1 if none */
     const evrec_field_info_t **info;  /* per leaf field of every struct */
+    uint8_t *counter;                 /* per field of every struct: 1 when it is a counter */
     uint32_t *info_base;              /* per struct */
     uint32_t *segment_of_struct;      /* per struct: its file (0-based segment) */
     uint32_t segments;
+    uint16_t *track_leaf;             /* per event: its track's leaf, EVREC_VIEW_NONE if none */
+    size_t *note_slot;                /* open addressing: 1 + index into out->notes, 0 = empty */
+    size_t note_slots;                /* a power of two, more than twice note_count */
+    size_t note_cap;
 } ym_t;
 
-static void note(ym_t *y, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    }
+    return h;
+}
 
-static void note(ym_t *y, const char *fmt, ...)
+static void note_add(ym_t *y, int changes_hash, const char *fmt, va_list ap)
 {
     char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    for (size_t i = 0; i < y->out->note_count; i++) {
-        if (strcmp(y->out->notes[i], tmp) == 0) {
+    evrec_yaml_t *o = y->out;
+    if (2 * (o->note_count + 1) >= y->note_slots) { /* rehash: the notes are said once, in O(1) */
+        size_t n = y->note_slots ? 2 * y->note_slots : 64;
+        free(y->note_slot);
+        y->note_slot = gen_xmalloc(n * sizeof *y->note_slot);
+        memset(y->note_slot, 0, n * sizeof *y->note_slot);
+        y->note_slots = n;
+        for (size_t i = 0; i < o->note_count; i++) {
+            size_t k = (size_t)text_hash(o->notes[i]) & (n - 1);
+            while (y->note_slot[k]) {
+                k = (k + 1) & (n - 1);
+            }
+            y->note_slot[k] = i + 1;
+        }
+    }
+    size_t k = (size_t)text_hash(tmp) & (y->note_slots - 1);
+    for (; y->note_slot[k]; k = (k + 1) & (y->note_slots - 1)) {
+        if (strcmp(o->notes[y->note_slot[k] - 1], tmp) == 0) {
             return; /* said once */
         }
     }
-    y->out->notes = gen_xrealloc(y->out->notes, (y->out->note_count + 1) * sizeof *y->out->notes);
-    y->out->notes[y->out->note_count++] = gen_xstrdup(tmp);
+    if (o->note_count == y->note_cap) {
+        y->note_cap = y->note_cap ? 2 * y->note_cap : 16;
+        o->notes = gen_xrealloc(o->notes, y->note_cap * sizeof *o->notes);
+    }
+    o->notes[o->note_count++] = gen_xstrdup(tmp);
+    y->note_slot[k] = o->note_count;
+    o->hash_note_count += changes_hash != 0;
+}
+
+/* Something evrec-gen refuses, or makes another hash from. */
+static void note(ym_t *y, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(ym_t *y, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    note_add(y, 1, fmt, ap);
+    va_end(ap);
+}
+
+/* Something the schema hash does not see (display attributes, an unused range's marker). */
+static void note_info(ym_t *y, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_info(ym_t *y, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    note_add(y, 0, fmt, ap);
+    va_end(ap);
 }
 
 static int is_ident(const char *s)
@@ -96,7 +146,7 @@ static void put_quoted(ym_t *y, gen_buf_t *b, const char *s)
         } else {
             size_t n = utf8_len(p);
             if (n == 0) {
-                note(y, "the text \"%s\" is not valid UTF-8: its byte 0x%02X is written as U+00%02X", s, c, c);
+                note_info(y, "the text \"%s\" is not valid UTF-8: its byte 0x%02X is written as U+00%02X", s, c, c);
                 gen_buf_printf(b, "\\x%02X", c);
                 p++;
             } else {
@@ -167,26 +217,14 @@ static void put_path(ym_t *y, gen_buf_t *b, uint32_t ev, uint32_t leaf)
     put_name(y, b, path, "field path"); /* dots: noted as not an identifier, so check them here */
 }
 
-static uint16_t track_of(const evrec_meta_t *m, uint32_t ev)
+static uint16_t track_of(const ym_t *y, uint32_t ev)
 {
-    const evrec_view_t *v = m->view;
-    for (uint32_t i = 0; v && i < v->track_count; i++) {
-        if (v->tracks[i].event_id == ev) {
-            return v->tracks[i].leaf;
-        }
-    }
-    return EVREC_VIEW_NONE;
+    return ev < y->m->event_count ? y->track_leaf[ev] : EVREC_VIEW_NONE;
 }
 
-static int is_counter(const evrec_meta_t *m, uint32_t sid, uint32_t f)
+static int is_counter(const ym_t *y, uint32_t sid, uint32_t f)
 {
-    const evrec_view_t *v = m->view;
-    for (uint32_t i = 0; v && i < v->counter_count; i++) {
-        if (v->counters[i].struct_id == sid && v->counters[i].field_index == f) {
-            return 1;
-        }
-    }
-    return 0;
+    return y->counter[y->info_base[sid] + f];
 }
 
 static void event_name_text(const ym_t *y, uint32_t e, char *out, size_t n)
@@ -367,6 +405,24 @@ static void analyse(ym_t *y)
     }
     y->info = gen_xmalloc((size_t)(total + 1) * sizeof *y->info);
     memset(y->info, 0, (size_t)(total + 1) * sizeof *y->info);
+    y->counter = gen_xmalloc((size_t)(total + 1));
+    memset(y->counter, 0, (size_t)(total + 1));
+    y->track_leaf = gen_xmalloc((m->event_count + 1) * sizeof *y->track_leaf);
+    for (uint32_t e = 0; e < m->event_count; e++) {
+        y->track_leaf[e] = EVREC_VIEW_NONE;
+    }
+    const evrec_view_t *v = m->view;
+    for (uint32_t i = 0; v && i < v->counter_count; i++) {
+        const evrec_counter_desc_t *c = &v->counters[i];
+        if (c->struct_id < m->struct_count && c->field_index < m->structs[c->struct_id].field_count) {
+            y->counter[y->info_base[c->struct_id] + c->field_index] = 1;
+        }
+    }
+    for (uint32_t i = v ? v->track_count : 0; i-- > 0;) { /* the first of an event's wins */
+        if (v->tracks[i].event_id < m->event_count) {
+            y->track_leaf[v->tracks[i].event_id] = v->tracks[i].leaf;
+        }
+    }
     const evrec_field_info_table_t *fi = m->field_info;
     for (uint32_t i = 0; fi && fi->entries && i < fi->count; i++) {
         const evrec_field_info_t *e = &fi->entries[i];
@@ -393,6 +449,141 @@ static void analyse(ym_t *y)
         y->segment_of_struct[s] = seg;
     }
     y->segments = seg + 1;
+}
+
+/* ---- invariants evrec-gen enforces but a file need not keep (each noted, in O(n log n)) ---- */
+
+typedef struct named {
+    const char *name;
+    uint32_t index;
+    uint8_t what; /* 0 enum, 1 struct or event; or the value of an enum value */
+} named_t;
+
+static int named_cmp(const void *a, const void *b)
+{
+    const named_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int value_cmp(const void *a, const void *b)
+{
+    const evrec_enum_value_t *x = a, *y = b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Nesting levels of struct s (1 + the deepest nested struct), at most EVREC_MAX_NESTING + 2. */
+static unsigned struct_depth(const evrec_meta_t *m, uint8_t *memo, uint32_t s, unsigned guard)
+{
+    if (memo[s] || guard > EVREC_MAX_NESTING + 1) {
+        return memo[s] ? memo[s] : EVREC_MAX_NESTING + 2;
+    }
+    unsigned d = 1;
+    for (uint32_t f = 0; f < m->structs[s].field_count; f++) {
+        const evrec_field_desc_t *fd = &m->structs[s].fields[f];
+        if (fd->kind == EVREC_KIND_STRUCT && fd->ref < m->struct_count) {
+            unsigned c = struct_depth(m, memo, fd->ref, guard + 1) + 1;
+            d = c > d ? c : d;
+        }
+    }
+    if (d > EVREC_MAX_NESTING + 2) {
+        d = EVREC_MAX_NESTING + 2;
+    }
+    memo[s] = (uint8_t)d;
+    return d;
+}
+
+static void check_invariants(ym_t *y)
+{
+    const evrec_meta_t *m = y->m;
+    /* Enums, structs and events share one namespace (an event is named by its struct). */
+    size_t n = 0, cap = (size_t)m->enum_count + m->struct_count + 1;
+    named_t *all = gen_xmalloc(cap * sizeof *all);
+    for (uint32_t i = 0; i < m->enum_count; i++) {
+        all[n++] = (named_t){m->enums[i].name, i, 0};
+    }
+    for (uint32_t i = 0; i < m->struct_count; i++) {
+        all[n++] = (named_t){m->structs[i].name, i, 1};
+    }
+    qsort(all, n, sizeof *all, named_cmp);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(all[i - 1].name, all[i].name) == 0) {
+            note(y, "%s %u and %s %u are both named %s: evrec-gen refuses a duplicate name",
+                 all[i - 1].what ? "struct" : "enum", (unsigned)all[i - 1].index, all[i].what ? "struct" : "enum",
+                 (unsigned)all[i].index, all[i].name);
+        }
+    }
+    /* Fields within a struct; plain fields' type id. */
+    uint8_t *memo = gen_xmalloc(m->struct_count + 1u);
+    memset(memo, 0, m->struct_count + 1u);
+    for (uint32_t s = 0; s < m->struct_count; s++) {
+        const evrec_struct_desc_t *st = &m->structs[s];
+        if (st->field_count > cap) {
+            cap = st->field_count;
+            all = gen_xrealloc(all, cap * sizeof *all);
+        }
+        for (uint32_t f = 0; f < st->field_count; f++) {
+            all[f] = (named_t){st->fields[f].name, f, 0};
+            if (st->fields[f].kind <= EVREC_KIND_UINT32 && st->fields[f].ref != 0) {
+                note(y, "field %s.%s is a plain integer with type id %u; evrec-gen writes 0, so the hash differs",
+                     st->name, st->fields[f].name, (unsigned)st->fields[f].ref);
+            }
+        }
+        qsort(all, st->field_count, sizeof *all, named_cmp);
+        for (uint32_t f = 1; f < st->field_count; f++) {
+            if (strcmp(all[f - 1].name, all[f].name) == 0) {
+                note(y, "struct %s has two fields named %s: evrec-gen refuses a duplicate name", st->name, all[f].name);
+            }
+        }
+        if (y->event_of_struct[s] < 0 && (int)s != y->skip_struct_id &&
+            struct_depth(m, memo, s, 0) > EVREC_MAX_NESTING) {
+            note(y, "struct %s nests structs more than %u levels deep: evrec-gen refuses it", st->name,
+                 (unsigned)EVREC_MAX_NESTING);
+        }
+    }
+    free(memo);
+    /* Values within an enum: names, values, order. */
+    for (uint32_t i = 0; i < m->enum_count; i++) {
+        const evrec_enum_desc_t *e = &m->enums[i];
+        if (e->value_count == 0 || !e->values) {
+            continue;
+        }
+        if (e->value_count > cap) {
+            cap = e->value_count;
+            all = gen_xrealloc(all, cap * sizeof *all);
+        }
+        int ascending = 1;
+        for (uint32_t v = 0; v < e->value_count; v++) {
+            all[v] = (named_t){e->values[v].name, v, 0};
+            ascending &= v == 0 || e->values[v - 1].value < e->values[v].value;
+        }
+        qsort(all, e->value_count, sizeof *all, named_cmp);
+        for (uint32_t v = 1; v < e->value_count; v++) {
+            if (strcmp(all[v - 1].name, all[v].name) == 0) {
+                note(y, "enum %s names two values %s: evrec-gen refuses a duplicate name", e->name, all[v].name);
+            }
+        }
+        if (ascending) {
+            continue;
+        }
+        evrec_enum_value_t *sorted = gen_xmalloc(e->value_count * sizeof *sorted);
+        memcpy(sorted, e->values, e->value_count * sizeof *sorted);
+        qsort(sorted, e->value_count, sizeof *sorted, value_cmp);
+        int dup = 0;
+        for (uint32_t v = 1; v < e->value_count; v++) {
+            if (sorted[v - 1].value == sorted[v].value) {
+                note(y, "enum %s has value %lu twice (%s and %s): evrec-gen refuses a duplicate value", e->name,
+                     (unsigned long)sorted[v].value, sorted[v - 1].name, sorted[v].name);
+                dup = 1;
+            }
+        }
+        if (!dup) {
+            note(y, "the values of enum %s are not in ascending order; evrec-gen sorts them, so the hash differs",
+                 e->name);
+        }
+        free(sorted);
+    }
+    free(all);
 }
 
 /* ---- writing ---- */
@@ -443,7 +634,7 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
                 if (fd->kind <= EVREC_KIND_UINT32) {
                     gen_buf_printf(b, ", format: %s", formats[fi->display]);
                 } else {
-                    note(y, "field %s.%s has format %s, which applies to plain integers only: left out", st->name,
+                    note_info(y, "field %s.%s has format %s, which applies to plain integers only: left out", st->name,
                          fd->name, formats[fi->display]);
                 }
             }
@@ -456,7 +647,7 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
                 put_quoted(y, b, fi->description);
             }
         }
-        if (is_counter(y->m, sid, f)) {
+        if (is_counter(y, sid, f)) {
             gen_buf_puts(b, ", counter: true");
         }
         gen_buf_puts(b, "}\n");
@@ -499,7 +690,7 @@ static void put_enums(ym_t *y, gen_buf_t *b)
             const evrec_runtime_enum_t *rt = e->runtime;
             uint8_t marker = rt->marker <= EVREC_MARKER_ERROR ? rt->marker : EVREC_MARKER_NONE;
             if (evrec_atomic_load(&rt->next) <= rt->base) {
-                note(y, "no value of the run-time enum %s was named, so the file does not say the marker of its "
+                note_info(y, "no value of the run-time enum %s was named, so the file does not say the marker of its "
                         "range: None written",
                      e->name);
             }
@@ -536,15 +727,15 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
                  cls == 0 ? "EventControl's" : "no event's");
         }
     }
-    uint16_t track = track_of(m, e);
+    uint16_t track = track_of(y, e);
     if (track != EVREC_VIEW_NONE) {
         gen_buf_puts(b, "    track: ");
         put_path(y, b, e, track);
         gen_buf_puts(b, "\n");
-    } else if (cls != e && cls < m->event_count && track_of(m, cls) != EVREC_VIEW_NONE) {
+    } else if (cls != e && cls < m->event_count && track_of(y, cls) != EVREC_VIEW_NONE) {
         /* evrec-gen gives an event without `track` its class's when it has that field. */
         char want[2048], have[2048];
-        leaf_path(m, cls, track_of(m, cls), want, sizeof want);
+        leaf_path(m, cls, track_of(y, cls), want, sizeof want);
         evrec_leaf_info_t li;
         for (uint32_t leaf = 2; evrec_meta_leaf(m, e, leaf, &li) == EVREC_OK; leaf++) {
             leaf_path(m, e, leaf, have, sizeof have);
@@ -565,7 +756,7 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
     }
     for (uint32_t f = 0; f < first; f++) {
         if (y->info[y->info_base[sid] + f]) {
-            note(y, "event %s: the display attributes of its field %s (written by every event) cannot be given "
+            note_info(y, "event %s: the display attributes of its field %s (written by every event) cannot be given "
                     "in a schema",
                  st->name, st->fields[f].name);
         }
@@ -656,6 +847,7 @@ evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_opt
     y.opt = opt;
     y.out = out;
     analyse(&y);
+    check_invariants(&y);
 
     /* Bodies first (they collect the notes), then each file's header. */
     gen_buf_t *bodies = gen_xmalloc(y.segments * sizeof *bodies);
@@ -730,6 +922,9 @@ evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_opt
     free(y.info);
     free(y.info_base);
     free(y.segment_of_struct);
+    free(y.counter);
+    free(y.track_leaf);
+    free(y.note_slot);
     return EVREC_OK;
 }
 

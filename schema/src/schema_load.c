@@ -250,20 +250,69 @@ typedef struct found {
     size_t index;
 } found_t;
 
-static found_t lookup(const gen_schema_t *s, const char *name)
+static size_t name_hash(const char *s)
 {
-    found_t f = {0, 0};
-    for (size_t i = 0; i < s->enum_count; i++) {
-        if (strcmp(s->enums[i].name, name) == 0) {
-            f.kind = 1;
-            f.index = i;
-            return f;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    }
+    return (size_t)h;
+}
+
+static const char *slot_name(const gen_schema_t *s, size_t v)
+{
+    size_t i = (v - 1) / 2;
+    return (v - 1) % 2 ? s->structs[i].name : s->enums[i].name;
+}
+
+/* Enter item v (1 + 2 x index + is_struct): the first enum, else the first struct, of a name
+ * wins, as a search of the enums, then of the structs, in order finds it. */
+static void name_enter(gen_schema_t *s, size_t v)
+{
+    const char *name = slot_name(s, v);
+    size_t k = name_hash(name) & (s->name_slots - 1);
+    for (; s->name_slot[k]; k = (k + 1) & (s->name_slots - 1)) {
+        size_t w = s->name_slot[k];
+        if (strcmp(slot_name(s, w), name) == 0) {
+            if ((w - 1) % 2 && !((v - 1) % 2)) {
+                s->name_slot[k] = v; /* an enum of the name of a struct */
+            }
+            return;
         }
     }
-    for (size_t i = 0; i < s->struct_count; i++) {
-        if (strcmp(s->structs[i].name, name) == 0) {
-            f.kind = 2;
-            f.index = i;
+    s->name_slot[k] = v;
+    s->name_used++;
+}
+
+/* The enum or struct of a name: a hash table (a linear search made schemas of 65,535 items take
+ * minutes), brought up to date with the items appended since the last call. */
+static found_t lookup(gen_schema_t *s, const char *name)
+{
+    found_t f = {0, 0};
+    size_t want = s->enum_count + s->struct_count;
+    if (2 * want >= s->name_slots) {
+        size_t n = 64;
+        while (n <= 2 * want) {
+            n *= 2;
+        }
+        free(s->name_slot);
+        s->name_slot = gen_xmalloc(n * sizeof *s->name_slot);
+        memset(s->name_slot, 0, n * sizeof *s->name_slot);
+        s->name_slots = n;
+        s->name_enums = s->name_structs = s->name_used = 0;
+    }
+    for (; s->name_enums < s->enum_count; s->name_enums++) {
+        name_enter(s, 1 + 2 * s->name_enums);
+    }
+    for (; s->name_structs < s->struct_count; s->name_structs++) {
+        name_enter(s, 2 + 2 * s->name_structs);
+    }
+    size_t k = name_hash(name) & (s->name_slots - 1);
+    for (; s->name_slot[k]; k = (k + 1) & (s->name_slots - 1)) {
+        size_t v = s->name_slot[k];
+        if (strcmp(slot_name(s, v), name) == 0) {
+            f.kind = (v - 1) % 2 ? 2 : 1;
+            f.index = (v - 1) / 2;
             return f;
         }
     }
@@ -1168,7 +1217,23 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < s->ident_count; i++) {
+    if (2 * (s->ident_count + 1) >= s->ident_slots) { /* grow: a hash table, not a linear search */
+        size_t n = s->ident_slots ? 2 * s->ident_slots : 256;
+        free(s->ident_slot);
+        s->ident_slot = gen_xmalloc(n * sizeof *s->ident_slot);
+        memset(s->ident_slot, 0, n * sizeof *s->ident_slot);
+        s->ident_slots = n;
+        for (size_t i = 0; i < s->ident_count; i++) {
+            size_t k = name_hash(s->idents[i].ident) & (n - 1);
+            while (s->ident_slot[k]) {
+                k = (k + 1) & (n - 1);
+            }
+            s->ident_slot[k] = i + 1;
+        }
+    }
+    size_t k = name_hash(buf) & (s->ident_slots - 1);
+    for (; s->ident_slot[k]; k = (k + 1) & (s->ident_slots - 1)) {
+        size_t i = s->ident_slot[k] - 1;
         if (strcmp(s->idents[i].ident, buf) == 0) {
             gen_error(s, pos,
                       "duplicate name: %s '%s' generates the C identifier '%s', which %s '%s' (%s) "
@@ -1178,6 +1243,7 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
             return;
         }
     }
+    s->ident_slot[k] = s->ident_count + 1;
     gen_ident_t *id = GEN_PUSH(s->idents, s->ident_count, s->ident_cap);
     id->ident = gen_xstrdup(buf);
     id->what = what;
@@ -1290,6 +1356,12 @@ int gen_schema_load(gen_schema_t *s, const char *path)
 void gen_schema_free(gen_schema_t *s)
 {
     gen_syst_free(&s->syst);
+    free(s->name_slot);
+    s->name_slot = NULL;
+    free(s->ident_slot);
+    s->ident_slot = NULL;
+    s->ident_slots = 0;
+    s->name_slots = s->name_enums = s->name_structs = s->name_used = 0;
     for (size_t i = 0; i < s->enum_count; i++) {
         gen_enum_t *e = &s->enums[i];
         for (size_t v = 0; v < e->value_count; v++) {

@@ -50,5 +50,31 @@ check "qs" "$work/out.qs" "$evrec" qs "$work/demo.evr" -o "$work/out.qs"
 check "syst" "$work/out.syst" "$evrec" syst "$work/demo.evr" -o "$work/out.syst"
 check "syst --text" "$work/out.txt" "$evrec" syst "$work/demo.evr" --text -o "$work/out.txt"
 check "syst --collateral" "$work/out.xml" "$evrec" syst "$work/demo.evr" --collateral "$work/out.xml"
+"$evrec" qs "$work/demo.evr" -o "$work/demo.qs" 2>/dev/null
+check "qs-decode -o" "$work/out2.evr" "$evrec" qs-decode --meta "$work/demo.evr" "$work/demo.qs" -o "$work/out2.evr"
+# qs-decode -o failing: onto a directory (refused before anything is written), and onto a FIFO
+# whose reader goes away after one byte: the paths are left as they were.
+mkdir "$work/outdir"
+if "$evrec" qs-decode --meta "$work/demo.evr" "$work/demo.qs" -o "$work/outdir" >"$work/log" 2>&1; then
+    echo "FAIL: qs-decode -o DIR: exit status 0"; fail=1
+elif [ ! -d "$work/outdir" ]; then
+    echo "FAIL: qs-decode -o DIR: the directory is gone"; fail=1
+else
+    echo "ok: qs-decode -o DIR: refused, the directory is left"
+fi
+rmdir "$work/outdir"
+rm -f "$work/short"
+mkfifo "$work/short"
+(head -c 1 "$work/short" >/dev/null) &
+shortreader=$!
+"$evrec" qs-decode --meta "$work/demo.evr" "$work/demo.qs" -o "$work/short" >"$work/log" 2>&1 || true
+wait "$shortreader" || true
+if [ ! -p "$work/short" ]; then
+    echo "FAIL: qs-decode -o FIFO cut short: $work/short is no longer a FIFO"; fail=1
+else
+    echo "ok: qs-decode -o FIFO cut short: the FIFO is left"
+fi
+rm -f "$work/short"
+[ -z "$(ls -A "$work" | grep '^\.' || true)" ] || { echo "FAIL: qs-decode: temporary files left"; ls -la "$work"; fail=1; }
 check "evrec-demo -o (evrec_save_path)" "$work/out.evr" "$demo" --frames 5 --fps 0 -o "$work/out.evr"
 exit $fail

@@ -73,6 +73,10 @@ int cli_one_operand(const cli_command_t *cmd, int argc, char **argv, const char 
  * standard input (read as a stream: a frequency derived from ticks needs a file). On failure
  * reports it (cli_report_reader_error) and returns NULL. Close with evrec_reader_close(). */
 evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *ropt);
+/* Read the remaining records of `r` (for commands that use only the meta-info but must not call
+ * a damaged file good). Returns EVREC_E_END when the file is intact to its end, else the
+ * reader's sticky error (not reported: the caller does, e.g. with cli_report_reader_error()). */
+evrec_status cli_read_to_end(evrec_reader_t *r);
 
 /* An output file that never harms a path the command did not create: a regular file (or a new
  * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
@@ -135,6 +139,10 @@ typedef struct cli_buf {
 } cli_buf_t;
 /* Grow so that `more` bytes fit (exits with CLI_BAD_INPUT when memory runs out). */
 void cli_buf_grow(cli_buf_t *b, size_t more);
+/* The buffer's bytes in a block of exactly `len` bytes (the 4 KiB first capacity trimmed), for
+ * tables that keep one short text per event type or field; the caller owns it (free()). The
+ * buffer is left empty. NULL when it holds nothing. */
+char *cli_buf_take(cli_buf_t *b);
 static inline void cli_buf_reserve(cli_buf_t *b, size_t more)
 {
     if (b->cap - b->len < more) {

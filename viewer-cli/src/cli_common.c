@@ -72,6 +72,15 @@ void cli_report_reader_error(const char *path, const evrec_reader_t *r)
     }
 }
 
+evrec_status cli_read_to_end(evrec_reader_t *r)
+{
+    evrec_record_t rec;
+    evrec_status st;
+    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+    }
+    return st;
+}
+
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     if (!s || !*s) {

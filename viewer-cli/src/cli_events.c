@@ -11,25 +11,90 @@
 
 /* ---- enum names and markers straight from the tables (static and run-time values) ---------- */
 
+/* The values of every enum of one meta-info by value (a file need not list them ascending; ties
+ * keep the file's order), built on first use for the meta-info being printed (the commands
+ * print one at a time) and kept until the program ends. */
+static struct {
+    const evrec_meta_t *meta;
+    const evrec_enum_value_t ***by_value; /* per enum: pointers into its values, sorted */
+    uint8_t *has_markers;                 /* per enum: a value (or the run-time range) has one */
+    uint32_t count;
+} enum_index;
+
+static int value_ptr_cmp(const void *a, const void *b)
+{
+    const evrec_enum_value_t *x = *(const evrec_enum_value_t *const *)a, *y = *(const evrec_enum_value_t *const *)b;
+    if (x->value != y->value) {
+        return x->value < y->value ? -1 : 1;
+    }
+    return x < y ? -1 : x > y; /* the file's order among equal values */
+}
+
+static void enum_index_free(void)
+{
+    for (uint32_t i = 0; enum_index.by_value && i < enum_index.count; i++) {
+        free(enum_index.by_value[i]);
+    }
+    free(enum_index.by_value);
+    free(enum_index.has_markers);
+    memset(&enum_index, 0, sizeof enum_index);
+}
+
+/* 1 when the index is that of m; 0 when memory ran out (names then print as numbers). */
+static int enum_index_for(const evrec_meta_t *m)
+{
+    if (enum_index.meta == m && enum_index.by_value) {
+        return 1;
+    }
+    enum_index_free();
+    uint32_t n = m->enum_count;
+    enum_index.by_value = calloc(n ? n : 1, sizeof *enum_index.by_value);
+    enum_index.has_markers = calloc(n ? n : 1, 1);
+    if (!enum_index.by_value || !enum_index.has_markers) {
+        enum_index_free();
+        return 0;
+    }
+    enum_index.count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        const evrec_enum_desc_t *e = &m->enums[i];
+        uint32_t vc = e->values ? e->value_count : 0;
+        enum_index.has_markers[i] = e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+        enum_index.by_value[i] = malloc((vc ? vc : 1) * sizeof **enum_index.by_value);
+        if (!enum_index.by_value[i]) {
+            enum_index_free();
+            return 0;
+        }
+        for (uint32_t v = 0; v < vc; v++) {
+            enum_index.has_markers[i] |= e->values[v].marker != EVREC_MARKER_NONE;
+            enum_index.by_value[i][v] = &e->values[v];
+        }
+        qsort(enum_index.by_value[i], vc, sizeof **enum_index.by_value, value_ptr_cmp);
+    }
+    enum_index.meta = m;
+    return 1;
+}
+
 static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v, uint8_t *marker)
 {
     *marker = EVREC_MARKER_NONE;
-    if (enum_id >= m->enum_count) {
+    if (enum_id >= m->enum_count || !enum_index_for(m)) {
         return NULL;
     }
     const evrec_enum_desc_t *e = &m->enums[enum_id];
-    uint32_t lo = 0, hi = e->value_count;
+    const evrec_enum_value_t *const *sv = enum_index.by_value[enum_id];
+    uint32_t vc = e->values ? e->value_count : 0;
+    uint32_t lo = 0, hi = vc;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
-        if (e->values[mid].value < v) {
+        if (sv[mid]->value < v) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    if (lo < e->value_count && e->values[lo].value == v) {
-        *marker = e->values[lo].marker;
-        return e->values[lo].name;
+    if (lo < vc && sv[lo]->value == v) {
+        *marker = sv[lo]->marker;
+        return sv[lo]->name;
     }
     const evrec_runtime_enum_t *rt = e->runtime;
     size_t top = rt ? evrec_atomic_load(&rt->next) : 0;
@@ -42,16 +107,7 @@ static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v
 
 static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
 {
-    if (enum_id >= m->enum_count) {
-        return 0;
-    }
-    const evrec_enum_desc_t *e = &m->enums[enum_id];
-    for (uint32_t i = 0; i < e->value_count; i++) {
-        if (e->values[i].marker != EVREC_MARKER_NONE) {
-            return 1;
-        }
-    }
-    return e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+    return enum_id < m->enum_count && enum_index_for(m) && enum_index.has_markers[enum_id];
 }
 
 static uint32_t load(const uint8_t *p, unsigned size)

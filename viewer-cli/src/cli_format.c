@@ -364,6 +364,18 @@ void cli_buf_seconds(cli_buf_t *b, uint64_t ns, unsigned width)
     cli_buf_put(b, t + sizeof t - n, n);
 }
 
+char *cli_buf_take(cli_buf_t *b)
+{
+    char *p = b->p;
+    if (p && b->len < b->cap) {
+        char *q = realloc(p, b->len ? b->len : 1);
+        p = q ? q : p; /* a failed shrink keeps the larger block */
+    }
+    b->p = NULL;
+    b->len = b->cap = 0;
+    return p;
+}
+
 void cli_buf_free(cli_buf_t *b)
 {
     free(b->p);

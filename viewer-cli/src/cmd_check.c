@@ -27,8 +27,11 @@ static const char help[] =
     "  -q, --quiet        print nothing; the exit status says it\n"
     "  -h, --help         this text\n"
     "\n"
-    "Exit status: 0 the recording matches, 1 it does not (or the recording or the schema cannot\n"
-    "be read: errors on stderr), 2 bad usage.\n";
+    "The whole recording is read: a damaged one (bad CRC, truncated, a bad record) is reported\n"
+    "and exits 1 even when its meta-info matches.\n"
+    "\n"
+    "Exit status: 0 the recording matches and is intact, 1 it does not match, it is damaged, or\n"
+    "the recording or the schema cannot be read (errors on stderr), 2 bad usage.\n";
 
 typedef struct check_opts {
     const char *schema;
@@ -115,6 +118,11 @@ static int run(int argc, char **argv)
         evrec_reader_close(r);
         return CLI_BAD_INPUT;
     }
+    /* The meta-info alone decides the match, but a damaged recording is not called good. */
+    int intact = cli_read_to_end(r) == EVREC_E_END;
+    if (!intact) {
+        cli_report_reader_error(o.path, r);
+    }
     const evrec_meta_t *sm = evrec_schema_meta(s);
     const evrec_meta_t *fm = evrec_reader_meta(r);
     const evrec_file_info_t *fi = evrec_reader_info(r);
@@ -150,6 +158,10 @@ static int run(int argc, char **argv)
                 printf("%s matches schema %s (%s): schema hash 0x%016llx\n", o.path, sname, o.schema,
                        (unsigned long long)sh);
             }
+            if (!intact) {
+                printf("%s is damaged (error above): its meta-info matches, its records are not all readable\n",
+                       o.path);
+            }
         } else {
             printf("%s does not match schema %s (%s): schema hash 0x%016llx in the file, 0x%016llx from the "
                    "schema; %zu difference%s:\n",
@@ -159,7 +171,7 @@ static int run(int argc, char **argv)
         }
     }
     cli_buf_free(&rep.body);
-    int result = cli_stdout_done(1) && match ? CLI_OK : CLI_BAD_INPUT;
+    int result = cli_stdout_done(1) && match && intact ? CLI_OK : CLI_BAD_INPUT;
     evrec_schema_free(s);
     evrec_reader_close(r);
     return result;

@@ -156,7 +156,7 @@ static char *render_name(const evrec_reader_t *r, uint16_t id, int is_class)
         cli_buf_name(&t, evrec_reader_event_name(r, id));
     }
     cli_buf_putc(&t, 0);
-    return t.p;
+    return cli_buf_take(&t);
 }
 
 static void prepare(dump_state_t *d)
@@ -254,8 +254,7 @@ static void build_prefixes(dump_state_t *d, const evrec_record_t *rec)
             d->leaf_count[rec->id] = pb->n;
             d->rec_size[rec->id] = rec->size;
             memcpy(d->prefix_off[rec->id], pb->off, (pb->n + 1) * sizeof(uint32_t));
-            d->prefix[rec->id] = pb->text.p;
-            pb->text.p = NULL;
+            d->prefix[rec->id] = cli_buf_take(&pb->text);
             d->prefix_state[rec->id] = 1;
             d->cache_bytes += bytes;
         } else {

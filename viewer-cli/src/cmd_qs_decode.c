@@ -292,7 +292,6 @@ static int run(int argc, char **argv)
             cli_error("%s: its event types cannot be QS records: %s", o.meta_path,
                       st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
             evrec_reader_close(r);
-    evrec_schema_free(schema);
             evrec_schema_free(schema);
             return CLI_BAD_INPUT;
         }

@@ -32,7 +32,13 @@ static const char help[] =
     "  --version V         the schema's version (default: 0)\n"
     "  -h, --help          this text\n"
     "\n"
-    "Exit status: 0 ok, 1 unreadable recording or output, 2 bad usage.\n";
+    "The whole recording is read: when it is damaged the schema is still written, the damage is\n"
+    "reported and the exit status is 1. So it is when a note says evrec-gen would refuse the\n"
+    "schema or make tables with another hash.\n"
+    "\n"
+    "Exit status: 0 ok (evrec-gen makes tables with the recording's hash), 1 damaged or\n"
+    "unreadable recording, a note that changes the hash, or an output that cannot be written,\n"
+    "2 bad usage.\n";
 
 typedef struct schema_opts {
     const char *out;
@@ -180,10 +186,16 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     int result = CLI_OK;
-    const evrec_reader_error_t *fe = evrec_reader_field_info_error(r);
-    if (fe->status != EVREC_OK) {
-        cli_error("%s: offset %llu: %s (the display attributes after it are left out)", o.path,
-                  (unsigned long long)fe->offset, fe->message);
+    /* Only the meta-info is written, but a damaged recording exits 1 (the schema is still written). */
+    if (cli_read_to_end(r) != EVREC_E_END) {
+        const evrec_reader_error_t *fe = evrec_reader_field_info_error(r);
+        const evrec_reader_error_t *e = evrec_reader_error(r);
+        if (fe->status != EVREC_OK && fe->offset == e->offset && strcmp(fe->message, e->message) == 0) {
+            cli_error("%s: offset %llu: %s (the display attributes after it are left out)", o.path,
+                      (unsigned long long)fe->offset, fe->message);
+        } else {
+            cli_report_reader_error(o.path, r);
+        }
         result = CLI_BAD_INPUT;
     }
     char *name = o.name ? NULL : default_name(o.path);
@@ -208,6 +220,13 @@ static int run(int argc, char **argv)
     }
     for (size_t i = 0; i < y.note_count; i++) {
         cli_error("%s: note: %s", o.path, y.notes[i]);
+    }
+    if (y.hash_note_count) {
+        cli_error("%s: evrec-gen would refuse this schema or make tables with another schema hash than "
+                  "0x%016llx (%zu note%s above)",
+                  o.path, (unsigned long long)evrec_reader_info(r)->schema_hash_computed, y.hash_note_count,
+                  y.hash_note_count == 1 ? "" : "s");
+        result = CLI_BAD_INPUT;
     }
     if (!o.out) {
         if (y.count > 1) {

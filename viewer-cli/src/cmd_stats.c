@@ -301,7 +301,7 @@ static char *context_label(const evrec_stats_context_t *c, int isr)
         cli_buf_puts(&b, v);
     }
     cli_buf_putc(&b, 0);
-    return b.p;
+    return cli_buf_take(&b);
 }
 
 static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)

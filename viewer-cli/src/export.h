@@ -38,6 +38,9 @@ typedef struct export_out {
     cli_output_t *file;
 } export_out_t;
 
+/* A memory buffer's bytes in a block of exactly `len` bytes (see cli_buf_take()); the caller owns
+ * it; the buffer is left empty. NULL when it holds nothing. */
+char *export_out_take(export_out_t *o);
 /* Send the buffered bytes to the file. */
 void export_out_flush(export_out_t *o);
 /* Make room for `n` more bytes (flushes; grows for a single item larger than the buffer). */
@@ -176,6 +179,10 @@ typedef struct export_layout {
     uint32_t event_count;
     uint32_t *leaf_count;    /* per event id */
     export_leaf_t **leaves;  /* per event id: leaf_count[id] entries */
+    /* per event id: the first event on the same struct, which owns the leaves (events on one
+     * struct share them: a file may list 65,535 events on one wide struct in 8 bytes each).
+     * Writers that keep per-leaf tables share them the same way: built for owner[id] == id. */
+    uint32_t *owner;
 } export_layout_t;
 
 /* Build the leaves of every event type from the meta-info (names as the file has them). Returns

@@ -13,6 +13,18 @@ void export_out_flush(export_out_t *o)
     }
 }
 
+char *export_out_take(export_out_t *o)
+{
+    char *p = o->p;
+    if (p && o->len < o->cap) {
+        char *q = realloc(p, o->len ? o->len : 1);
+        p = q ? q : p;
+    }
+    o->p = NULL;
+    o->len = o->cap = 0;
+    return p;
+}
+
 void export_out_grow(export_out_t *o, size_t n)
 {
     if (o->file) {
@@ -244,28 +256,52 @@ int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
     l->event_count = m->event_count;
     l->leaf_count = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaf_count);
     l->leaves = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaves);
-    if (!l->leaf_count || !l->leaves) {
+    l->owner = calloc(m->event_count ? m->event_count : 1, sizeof *l->owner);
+    uint32_t *first = calloc(m->struct_count ? m->struct_count : 1, sizeof *first); /* 1 + event id */
+    if (!l->leaf_count || !l->leaves || !l->owner || !first) {
+        free(first);
         cli_error("out of memory");
         export_layout_free(l);
         return -1;
     }
     for (uint32_t e = 0; e < m->event_count; e++) {
+        uint16_t sid = m->events[e].struct_id;
+        if (sid < m->struct_count && first[sid]) {
+            uint32_t o = first[sid] - 1;
+            l->owner[e] = o;
+            l->leaves[e] = l->leaves[o];
+            l->leaf_count[e] = l->leaf_count[o];
+            continue;
+        }
+        if (sid < m->struct_count) {
+            first[sid] = e + 1;
+        }
+        l->owner[e] = e;
         walk_t w = {0};
-        walk_struct(&w, m, m->events[e].struct_id, "", 0, 0);
+        walk_struct(&w, m, sid, "", 0, 0);
+        if (w.leaves && w.n < w.cap) { /* trim the doubling */
+            export_leaf_t *p = realloc(w.leaves, (w.n ? w.n : 1) * sizeof *p);
+            w.leaves = p ? p : w.leaves;
+        }
         l->leaves[e] = w.leaves;
         l->leaf_count[e] = w.n;
         if (w.oom) {
+            free(first);
             cli_error("out of memory");
             export_layout_free(l);
             return -1;
         }
     }
+    free(first);
     return 0;
 }
 
 void export_layout_free(export_layout_t *l)
 {
     for (uint32_t e = 0; l->leaves && e < l->event_count; e++) {
+        if (l->owner && l->owner[e] != e) {
+            continue; /* shared with the owner */
+        }
         for (uint32_t i = 0; i < l->leaf_count[e]; i++) {
             free(l->leaves[e][i].path);
             free(l->leaves[e][i].cached_text);
@@ -274,5 +310,6 @@ void export_layout_free(export_layout_t *l)
     }
     free(l->leaves);
     free(l->leaf_count);
+    free(l->owner);
     memset(l, 0, sizeof *l);
 }

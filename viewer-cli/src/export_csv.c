@@ -121,8 +121,8 @@ static void colset_free(colset_t *c)
 static void csv_free(csv_t *c)
 {
     for (uint32_t e = 0; e < c->layout.event_count; e++) {
-        if (c->raw_col) {
-            free(c->raw_col[e]);
+        if (c->raw_col && c->layout.owner[e] == e) {
+            free(c->raw_col[e]); /* else shared with the owner */
         }
         if (c->event_cells) {
             free(c->event_cells[e]);
@@ -156,7 +156,7 @@ static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, siz
         export_puts(&t, num);
     }
     *len = t.len;
-    return t.p;
+    return export_out_take(&t);
 }
 
 static void *csv_begin(export_out_t *o, const export_meta_t *meta)
@@ -182,6 +182,10 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
     colset_t cols = {0};
     for (uint32_t e = 0; e < m->event_count && !oom; e++) {
         c->event_cells[e] = render_event_cells(c, m, e, &c->event_len[e]);
+        if (c->layout.owner[e] != e) {
+            c->raw_col[e] = c->raw_col[c->layout.owner[e]]; /* same struct, same columns */
+            continue;
+        }
         uint32_t nl = c->layout.leaf_count[e];
         c->raw_col[e] = malloc((nl ? nl : 1) * sizeof **c->raw_col);
         if (!c->raw_col[e]) {

@@ -40,6 +40,9 @@ static void jsonl_free(jsonl_t *j)
         if (j->event_text) {
             free(j->event_text[e]);
         }
+        if (j->layout.owner[e] != e) {
+            continue; /* keys shared with the owner */
+        }
         if (j->keys && j->keys[e]) {
             for (uint32_t i = 0; i < j->layout.leaf_count[e]; i++) {
                 free(j->keys[e][i]);
@@ -96,7 +99,12 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
         }
         export_puts(&t, ",\"fields\":{");
         j->event_len[e] = t.len;
-        j->event_text[e] = t.p;
+        j->event_text[e] = export_out_take(&t);
+        if (j->layout.owner[e] != e) {
+            j->keys[e] = j->keys[j->layout.owner[e]]; /* same struct, same keys */
+            j->key_len[e] = j->key_len[j->layout.owner[e]];
+            continue;
+        }
         uint32_t nl = j->layout.leaf_count[e];
         j->keys[e] = calloc(nl ? nl : 1, sizeof **j->keys);
         j->key_len[e] = calloc(nl ? nl : 1, sizeof **j->key_len);
@@ -112,8 +120,8 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
             const char *path = j->layout.leaves[e][i].path;
             export_json_string(&k, path, strlen(path), &j->text);
             export_putc(&k, ':');
-            j->keys[e][i] = k.p;
             j->key_len[e][i] = (uint32_t)k.len;
+            j->keys[e][i] = export_out_take(&k);
         }
     }
     if (oom) {

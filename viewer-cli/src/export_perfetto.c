@@ -172,6 +172,7 @@ typedef struct pf_event {
     uint32_t *spans;       /* span indices this event ends (bit 31 clear) or begins (set) */
     uint32_t span_refs;
     int has_counters;
+    int shared;            /* leaves and ann_* belong to the first event on the same struct */
 } pf_event_t;
 
 /* A lane domain: the values of one enum, of one plain integer field path, or event classes. */
@@ -1116,13 +1117,28 @@ static uint32_t domain_of(evrec_pf_writer_t *w, const pf_leaf_t *l, const char *
     return w->domain_count++;
 }
 
-static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next)
+/* first_of_struct: per struct, 1 + the first event built on it (0: none yet). Events on one
+ * struct share its leaves and their interned names (a file may list 65,535 events on one wide
+ * struct in 8 bytes each). */
+static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, uint32_t *first_of_struct)
 {
     pf_event_t *e = &w->events[id];
     e->name = evrec_reader_event_name(w->r, id);
     e->class_id = w->meta->events[id].class_id < w->event_count ? w->meta->events[id].class_id : id;
     evrec_leaf_info_t li;
     uint32_t n = 0;
+    uint16_t sid = w->meta->events[id].struct_id;
+    if (first_of_struct[sid]) {
+        const pf_event_t *o = &w->events[first_of_struct[sid] - 1];
+        e->shared = 1;
+        e->leaf_count = n = o->leaf_count;
+        e->leaves = o->leaves;
+        e->ann_base = o->ann_base;
+        e->ann_emitted = o->ann_emitted;
+        e->has_counters = o->has_counters;
+        goto track_and_spans;
+    }
+    first_of_struct[sid] = (uint32_t)id + 1u;
     while (n < PF_MAX_LEAVES && evrec_reader_leaf(w->r, id, n + 2, &li, NULL, 0) == EVREC_OK) {
         n++;
     }
@@ -1160,6 +1176,7 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next)
             return 0;
         }
     }
+track_and_spans:
     e->track_leaf = evrec_reader_event_track(w->r, id);
     if (e->track_leaf != EVREC_VIEW_NONE) {
         if (e->track_leaf < 2 || e->track_leaf - 2u >= n) {
@@ -1228,12 +1245,15 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     w->domains[0].enum_id = UINT32_MAX - 1;
     w->domain_count = 1;
     uint64_t ann_next = AN_FIXED_COUNT;
+    uint32_t *first_of_struct = calloc(w->meta->struct_count ? w->meta->struct_count : 1, sizeof *first_of_struct);
     for (uint32_t id = 0; id < w->event_count; id++) {
-        if (!build_event(w, (uint16_t)id, &ann_next) || w->nomem) {
+        if (!first_of_struct || !build_event(w, (uint16_t)id, &ann_next, first_of_struct) || w->nomem) {
+            free(first_of_struct);
             evrec_pf_close(w);
             return EVREC_E_NOMEM;
         }
     }
+    free(first_of_struct);
     /* The first packet: the file's process-like track; it clears the sequence's incremental
      * state (the interned names that follow are valid from here on). */
     td_begin(w, PF_UUID_FILE, 0, w->trace_name);
@@ -1276,13 +1296,15 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     }
     for (uint32_t i = 0; w->events && i < w->event_count; i++) {
         pf_event_t *e = &w->events[i];
-        for (uint32_t l = 0; e->leaves && l < e->leaf_count; l++) {
+        for (uint32_t l = 0; !e->shared && e->leaves && l < e->leaf_count; l++) {
             for (int v = 0; v < 4; v++) {
                 free(e->leaves[l].names[v]);
             }
         }
-        free(e->leaves);
-        free(e->ann_emitted);
+        if (!e->shared) {
+            free(e->leaves);
+            free(e->ann_emitted);
+        }
         free(e->spans);
     }
     for (uint32_t d = 0; d < w->domain_count; d++) {

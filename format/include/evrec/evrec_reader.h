@@ -63,7 +63,15 @@
  * uses). The schema hash does not use them. Enum values named at run time (the ranges of the
  * RUNTIME_ENUMS chunk) are not in the enum's `values` but in its `runtime` object, exactly as the
  * writer's tables held them, so that evrec_meta_schema_hash() of the exposed tables equals the
- * hash the writer stored; use evrec_reader_enum_value() to look up any value.
+ * hash the writer stored; use evrec_reader_enum_value() to look up any value. For the same
+ * reason an enum's `values` keep the file's order, which need not be ascending (CCore's recorder
+ * writes them as they were added; two values may even be equal): look values up with
+ * evrec_reader_enum_value() (by value, through a sorted index), not by a binary search of
+ * `values`. Struct nesting is checked whatever the order in which the structs are defined: a
+ * struct nested in itself, or an event's struct whose nested structs go more than
+ * ::EVREC_MAX_NESTING levels deep, refuses the file (EVREC_E_UNSUPPORTED). Other invariants that
+ * evrec-gen keeps but a file need not (unique names, ascending values, type id 0 of plain fields)
+ * do not stop the reader; evrec_schema_to_yaml() notes them.
  *
  * **Context:** a reader is one object for one thread; distinct readers are independent (no global
  * state). Host only (uses malloc and stdio).
@@ -84,7 +92,11 @@ extern "C" {
 
 /** Longest name (enum, value, struct, field) accepted from a file, bytes. */
 #define EVREC_READER_MAX_NAME 1024u
-/** Largest span [base, highest named value] of a run-time enum range the reader keeps names for. */
+/** Largest span [base, highest named value] of a run-time enum range the reader keeps names for.
+ * The spans of all run-time enums of a file together may not exceed it plus 4 per run-time name
+ * in the file (the names are kept in arrays indexed by value - base, so a few names far apart
+ * could otherwise take far more memory than the file has bytes); a file beyond either limit is
+ * refused with EVREC_E_UNSUPPORTED. */
 #define EVREC_READER_MAX_RUNTIME_SPAN (1u << 20)
 /** Longest field description accepted from a FIELD_INFO chunk, bytes. */
 #define EVREC_READER_MAX_TEXT 65536u

@@ -30,6 +30,49 @@ static uint8_t display_of(const evrec_qs_options_t *o, uint32_t struct_id, uint3
     return o->field_display[struct_id][field];
 }
 
+/* Heap sort of the event ids held in events[].local by class id: O(n log n), no memory of its
+ * own and no recursion (the map is built on targets too). n <= 65536: ids fit in 16 bits. */
+static uint16_t class_at(const evrec_meta_t *m, const evrec_qs_event_map_t *ev, uint32_t i)
+{
+    return m->events[ev[i].local].class_id;
+}
+
+static void sift_down(const evrec_meta_t *m, evrec_qs_event_map_t *ev, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t child = 2u * root + 1u;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1u < n && class_at(m, ev, child + 1u) > class_at(m, ev, child)) {
+            child++;
+        }
+        if (class_at(m, ev, root) >= class_at(m, ev, child)) {
+            return;
+        }
+        uint16_t t = ev[root].local;
+        ev[root].local = ev[child].local;
+        ev[child].local = t;
+        root = child;
+    }
+}
+
+static void sort_by_class(const evrec_meta_t *m, evrec_qs_event_map_t *ev, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ev[i].local = (uint16_t)i;
+    }
+    for (uint32_t i = n / 2u; i-- > 0;) {
+        sift_down(m, ev, i, n);
+    }
+    for (uint32_t end = n; end-- > 1;) {
+        uint16_t t = ev[0].local;
+        ev[0].local = ev[end].local;
+        ev[end].local = t;
+        sift_down(m, ev, 0, end);
+    }
+}
+
 /* An enum can be a QS enum when all its values, static and run-time, fit a byte. */
 static int enum_fits_byte(const evrec_enum_desc_t *e)
 {
@@ -115,28 +158,18 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         }
         map->slot_count = (uint8_t)n;
     } else {
-        /* Distinct class ids in ascending order get ranks 0, 1, ...; slot = rank mod 24. */
+        /* Distinct class ids in ascending order get ranks 0, 1, ...; slot = rank mod 24. The
+         * events sorted by class (their ids in `local`, which step 3 sets afterwards). */
+        sort_by_class(meta, map->events, n);
         uint32_t rank = 0;
-        int32_t prev = -1;
-        for (;;) {
-            int32_t next = -1;
-            for (uint32_t e = 0; e < n; e++) {
-                int32_t c = meta->events[e].class_id;
-                if (c > prev && (next < 0 || c < next)) {
-                    next = c;
-                }
+        for (uint32_t i = 0; i < n; i++) {
+            uint16_t e = map->events[i].local;
+            if (i > 0 && meta->events[e].class_id != class_at(meta, map->events, i - 1u)) {
+                rank++;
             }
-            if (next < 0) {
-                break;
-            }
-            for (uint32_t e = 0; e < n; e++) {
-                if (meta->events[e].class_id == next) {
-                    map->events[e].slot = (uint8_t)(rank % EVREC_QS_USER_IDS);
-                }
-            }
-            rank++;
-            prev = next;
+            map->events[e].slot = (uint8_t)(rank % EVREC_QS_USER_IDS);
         }
+        rank = n ? rank + 1u : 0u;
         map->slot_count = (uint8_t)(rank < EVREC_QS_USER_IDS ? rank : EVREC_QS_USER_IDS);
     }
 

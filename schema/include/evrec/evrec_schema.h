@@ -80,6 +80,10 @@ typedef struct evrec_yaml {
     evrec_yaml_file_t *files;
     size_t note_count;
     char **notes; /**< what could not be expressed exactly (also written as YAML comments) */
+    /** How many of the notes say that evrec-gen refuses the YAML or makes tables with another
+     * schema hash from it (the others concern what the hash does not see: display attributes,
+     * the marker of an unused run-time range). 0: evrec-gen gives the tables' hash. */
+    size_t hash_note_count;
 } evrec_yaml_t;
 
 /**
@@ -93,7 +97,12 @@ typedef struct evrec_yaml {
  * structs and reusable structs (as a schema with includes does), the result is several files,
  * the top-level one including the parts in order. What the tables hold but the language cannot
  * say (enum 0 not EventControlType, two events on one struct, names that are not identifiers ...)
- * is written as close as possible and listed in `notes` (and as comments): the hash then differs.
+ * is written as close as possible and listed in `notes` (and as comments): the hash then differs
+ * (counted in `hash_note_count`). The invariants evrec-gen enforces but a file need not keep are
+ * noted too: duplicate names (enums, structs and events share one namespace; fields within a
+ * struct, values within an enum), duplicate enum values, values not in ascending order
+ * (evrec-gen sorts them), a plain integer field whose type id is not 0, a reusable struct nested
+ * more than EVREC_MAX_NESTING levels deep.
  * Not in a file, hence never recovered: the schema's name and version, descriptions of enums,
  * values, structs and events, the order in which values were written, and file boundaries.
  *

@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Crafted meta-infos (craft_meta.c) against the reader and the viewer:
+# - bounded memory: peak RSS of each command below 64 MiB + 8 x the file size, however the file
+#   multiplies per-type state (run-time enum ranges, 65,535 event types, 65,535 events on one
+#   wide struct); skipped under the sanitizers (their allocator keeps freed memory);
+# - meta-info invariants: structs nested too deep whatever the definition order, duplicate names,
+#   a plain field with a type id, enum values not ascending or twice: `evrec schema` notes them
+#   and exits 1 (and evrec-gen refuses the YAML or gives another hash), `evrec check` reports
+#   them, `evrec qs-decode --meta` names enum values whatever their order;
+# - damage: `evrec check` and `evrec schema` exit 1 on a file with a bad STREAM chunk.
+# Usage: meta_limits.sh EVREC EVREC_GEN CRAFT_META PEAK_RSS WORK_DIR SANITIZED(0|1)
+set -eu
+evrec=$1 gen=$2 craft=$3 peak=$4 work=$5 sanitized=$6
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+fail=0
+say_fail() { echo "FAIL: $*"; fail=1; }
+
+# run NAME EXPECTED_STATUS CMD...: output in $work/out, stderr in $work/err
+run() {
+    name=$1 want=$2
+    shift 2
+    rc=0
+    "$@" >out 2>err || rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        say_fail "$name: exit status $rc, expected $want"; sed 's/^/    /' err | head -5
+    fi
+}
+# grep_err NAME PATTERN: stderr of the last run contains PATTERN
+grep_err() { grep -q -- "$2" err || { say_fail "$1: stderr lacks '$2'"; sed 's/^/    /' err | head -5; }; }
+grep_out() { grep -q -- "$2" out || { say_fail "$1: output lacks '$2'"; sed 's/^/    /' out | head -5; }; }
+
+# mem NAME FILE EXPECTED_STATUS CMD...: peak RSS bound
+mem() {
+    name=$1 file=$2 want=$3
+    shift 3
+    rc=0
+    "$peak" rss "$@" >out 2>err || rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        say_fail "$name: exit status $rc, expected $want"; sed 's/^/    /' err | head -5
+    fi
+    size=$(wc -c <"$file")
+    kb=$(cat rss)
+    limit=$((64 * 1024 + 8 * size / 1024))
+    if [ "$sanitized" = 1 ]; then
+        echo "ok: $name: ran (peak RSS $kb KiB not checked under the sanitizers)"
+    elif [ "$kb" -gt "$limit" ]; then
+        say_fail "$name: peak RSS $kb KiB for a $size-byte file (limit $limit KiB)"
+    else
+        echo "ok: $name: peak RSS $kb KiB for a $size-byte file (limit $limit KiB)"
+    fi
+}
+
+# ---- bounded memory ----
+"$craft" runtime 2000 rt.evr
+mem "info, 2000 run-time enums 16384 values apart" rt.evr 1 "$evrec" info rt.evr
+grep_err "info, run-time enums" "run-time enum R"
+"$craft" runtime 1 rt1.evr
+mem "info, one run-time enum (within the limit)" rt1.evr 0 "$evrec" info rt1.evr
+
+"$craft" shared 65535 shared.evr
+for c in dump stats info; do
+    mem "$c, 65535 events on one struct" shared.evr 0 "$evrec" $c shared.evr
+done
+for f in csv jsonl perfetto; do
+    if [ "$f" = perfetto ] && ! "$evrec" export --help | grep -q -- "--perfetto"; then
+        continue
+    fi
+    mem "export --$f, 65535 events on one struct" shared.evr 0 "$evrec" export -q --$f "out.$f" shared.evr
+done
+"$craft" types 65535 types.evr
+mem "dump, 65535 event types with classes and records" types.evr 0 "$evrec" dump types.evr
+mem "export --jsonl, 65535 event types" types.evr 0 "$evrec" export -q --jsonl out.jsonl types.evr
+
+# ---- nesting: the depth counts whatever the order of definition ----
+for order in late early; do
+    "$craft" deep-$order 8 deep8.evr
+    run "dump, 8 levels ($order)" 0 "$evrec" dump deep8.evr
+    grep_out "dump, 8 levels ($order)" "d.in.in.in.in.in.in.in.x=7"
+    "$craft" deep-$order 9 deep9.evr
+    run "dump, 9 levels ($order)" 1 "$evrec" dump deep9.evr
+    grep_err "dump, 9 levels ($order)" "levels deep"
+    run "schema, 9 levels ($order)" 1 "$evrec" schema deep9.evr
+done
+
+# ---- what evrec-gen refuses or hashes differently: noted, exit 1 ----
+for m in dup-struct plain-ref enum-desc enum-dup; do
+    "$craft" $m 0 $m.evr
+    run "schema $m" 1 "$evrec" schema -o $m.yaml $m.evr
+    grep_err "schema $m" "note: "
+    grep_err "schema $m" "evrec-gen would refuse this schema or make tables with another schema hash"
+done
+"$evrec" schema -o dup.yaml dup-struct.evr 2>err || true
+grep_err "schema dup-struct" "both named Twin"
+"$evrec" schema -o ed.yaml enum-desc.evr 2>err || true
+grep_err "schema enum-desc" "not in ascending order"
+run "evrec-gen dup-struct.yaml" 1 "$gen" dup-struct.yaml -o gen_dup
+run "evrec-gen enum-dup.yaml" 1 "$gen" enum-dup.yaml -o gen_edup
+
+# evrec check sees the plain field's type id and the value order, in a container and in the
+# bare CCore stream (which has no hash to fall back on)
+for m in plain-ref enum-desc; do
+    "$evrec" export -q --ccore $m.bin $m.evr
+    for f in $m.evr $m.bin; do
+        run "check $f" 1 "$evrec" check --schema $m.yaml $f
+        case $m in
+        plain-ref) grep_out "check $f" "has type id 0 in the schema, 3 in the file" ;;
+        enum-desc) grep_out "check $f" "the values are in another order" ;;
+        esac
+    done
+done
+
+# qs-decode --meta: names and markers of enum values listed in descending order
+run "qs enum-desc" 0 "$evrec" qs enum-desc.evr -o ed.qs
+run "qs-decode --meta enum-desc" 0 "$evrec" qs-decode --meta enum-desc.evr ed.qs
+grep_out "qs-decode --meta enum-desc" "phase=Early \[Up\]"
+grep_out "qs-decode --meta enum-desc" "phase=Late \[Down\]"
+
+# ---- a good file: exit 0, and evrec-gen accepts the YAML ----
+"$craft" types 20 good.evr
+run "schema good" 0 "$evrec" schema -o good.yaml good.evr
+run "evrec-gen good.yaml" 0 "$gen" good.yaml -o gen_good
+run "check good" 0 "$evrec" check --schema good.yaml good.evr
+
+# ---- damage: a byte flipped in the last STREAM chunk's payload (the meta-info, in the first
+# chunks, is intact: `check` still compares it) ----
+"$craft" types 2000 big.evr
+run "schema big" 0 "$evrec" schema -o big.yaml big.evr
+size=$(wc -c <big.evr)
+off=$((size - 8 - 8 - 3)) # inside the End record, before the END chunk's 8 bytes
+cp big.evr bad.evr
+printf '\377' | dd of=bad.evr bs=1 seek=$off conv=notrunc 2>/dev/null
+run "check damaged" 1 "$evrec" check --schema big.yaml bad.evr
+grep_err "check damaged" "CRC"
+grep_out "check damaged" "is damaged"
+run "schema damaged" 1 "$evrec" schema -o bad.yaml bad.evr
+grep_err "schema damaged" "CRC"
+
+exit $fail
