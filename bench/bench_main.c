@@ -222,7 +222,7 @@ static int run_save(const options_t *o, uint64_t freq, bench_summary_t out[S_COU
             out[k] = bench_summarize(v[k], o->save_reps);
         }
     }
-    *used = uni.rec.used;
+    *used = evrec_recorder_counts(&uni.rec).used;
     *file_bytes = uni.out_len;
     for (int k = 0; k < S_COUNT; k++) {
         free(v[k]);

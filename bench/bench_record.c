@@ -44,7 +44,7 @@ __attribute__((noinline)) static void generic_loop(evrec_host_t *h, size_t n)
 /* Bytes of trace buffer for `n` records plus Start and the Stop slot. */
 static size_t trace_bytes(size_t n)
 {
-    return n * sizeof(bench_event_t) + 2u * EVREC_CONTROL_SLOT;
+    return EVREC_BUF_HEADER_SIZE + n * sizeof(bench_event_t) + 2u * EVREC_CONTROL_SLOT;
 }
 
 static int start(bench_record_ctx_t *c, size_t n)
@@ -65,7 +65,7 @@ static int stop(bench_record_ctx_t *c, size_t n)
         c->error = "cannot stop the recorder";
         return -1;
     }
-    if (rec->dropped != 0 || rec->recorded != n + 2u) {
+    if (evrec_recorder_counts(rec).dropped != 0 || evrec_recorder_counts(rec).recorded != n + 2u) {
         c->error = "the batch did not record exactly its events (dropped or lost records)";
         return -1;
     }

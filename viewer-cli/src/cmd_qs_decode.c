@@ -486,16 +486,17 @@ static int write_evr(dec_t *s, uint64_t dropped)
     }
     evrec_meta_t slots = *m;
     slots.structs = structs;
+    /* evrec_save_ex() saves a stopped buffer: its header, then the records. */
+    size_t whole_size = EVREC_BUF_HEADER_SIZE + s->len;
+    uint8_t *whole = aligned_alloc(8, (whole_size + 7u) & ~(size_t)7u);
+    if (!whole) {
+        free(structs);
+        cli_error("%s: out of memory", path);
+        return -1;
+    }
+    memcpy(whole + EVREC_BUF_HEADER_SIZE, s->recs, s->len);
     evrec_recorder_t rec;
-    memset(&rec, 0, sizeof rec);
-    rec.buf = s->recs;
-    rec.size = s->cap;
-    rec.used = s->len;
-    rec.recorded = s->count;
-    rec.dropped = dropped;
-    rec.time_freq = s->freq;
-    rec.meta = &slots;
-    rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
+    (void)evrec_recorder_wrap(&rec, whole, whole_size, &slots, s->freq, s->len, s->count, dropped);
     evrec_save_options_t so = {0, 0};
     so.schema_hash = s->meta->schema_hash ? s->meta->schema_hash : evrec_meta_schema_hash(s->meta);
     /* A temporary file renamed over PATH when complete; a device or FIFO written in place; on a
@@ -503,18 +504,21 @@ static int write_evr(dec_t *s, uint64_t dropped)
     cli_output_t out;
     if (!cli_output_open(&out, path)) {
         free(structs);
+        free(whole);
         return -1;
     }
     file_sink_t fs = {cli_output_stream(&out)};
     if (!fs.f) {
         cli_output_abort(&out);
         free(structs);
+        free(whole);
         return -1;
     }
     evrec_sink_t sink = {file_write, &fs};
     evrec_status st = evrec_save_ex(&rec, &sink, &so);
     cli_output_stream_close(&out, fs.f);
     free(structs);
+    free(whole);
     if (st != EVREC_OK && st != EVREC_E_IO) {
         cli_error("%s: writing failed: %s", path, evrec_strerror(st));
         cli_output_abort(&out);
