@@ -180,7 +180,13 @@ typedef struct evrec_block_header {
  * read-only part and the allocation offset that every record writes are on different cache lines.
  */
 typedef struct evrec_host {
+    evrec_atomic_size_t pos;  /**< next free offset (cyclic: and the records allocated in the
+                                   current block, see cyclic.c); >= EVREC_POS_CLOSED when detached */
+#if EVREC_HOST_SPLIT_LINES
+    _Alignas(EVREC_HOST_SPLIT_LINES) uint8_t *buf; /**< record area of the attached recorder */
+#else
     uint8_t *buf;             /**< record area of the attached recorder */
+#endif
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
@@ -188,14 +194,6 @@ typedef struct evrec_host {
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
-#if EVREC_HOST_SPLIT_LINES
-    _Alignas(EVREC_HOST_SPLIT_LINES) evrec_atomic_size_t pos; /**< next free offset (cyclic: and
-                                 the records allocated in the current block, see cyclic.c);
-                                 >= EVREC_POS_CLOSED when detached */
-#else
-    evrec_atomic_size_t pos;  /**< next free offset (cyclic: and the records allocated in the
-                                   current block, see cyclic.c); >= EVREC_POS_CLOSED when detached */
-#endif
 } evrec_host_t;
 
 /**
