@@ -49,14 +49,16 @@ static inline evrec_block_header_t *evrec_block_at(uint8_t *buf, size_t ring_mas
 #define EVREC_SEQ_UNSTAMPED 0xFFFFFFFFu
 
 /** Block numbers of a cyclic ring run modulo this (a power of two, a multiple of the block
- * count). The allocation word `pos` of a cyclic ring is count * M + virtual position, where the
- * virtual position (block number * block_size + offset) is below M = modulus << block_shift and
- * the count (records allocated in the current block, below block_size / 8 < 2^(shift - 3)) sits in
- * the bits above it, below EVREC_POS_CLOSED: so positions never reach it, and a number fits the
- * 24 bits of a stamp. On a 32-bit target that leaves 34 - 2 * shift bits for the block number. */
+ * count). The allocation word `pos` of a cyclic ring is count * C + virtual position, where the
+ * virtual position (block number * block_size + offset) is at most M = modulus << block_shift
+ * (M itself when the last block number is filled to its end), C = 2 * M (a guard bit, so that
+ * position M does not carry into the count), and the count (records allocated in the current
+ * block, below block_size / 8 < 2^(shift - 3)) sits in the bits above, below EVREC_POS_CLOSED: so
+ * positions never reach it, and a number fits the 24 bits of a stamp. On a 32-bit target that
+ * leaves 33 - 2 * shift bits for the block number. */
 static inline size_t evrec_block_modulus(unsigned block_shift)
 {
-    unsigned bits = (unsigned)(sizeof(size_t) * 8u - 1u); /* below EVREC_POS_CLOSED */
+    unsigned bits = (unsigned)(sizeof(size_t) * 8u - 2u); /* below EVREC_POS_CLOSED, guard bit */
     unsigned count_bits = block_shift - 3u;
     unsigned nb = bits > count_bits + block_shift ? bits - count_bits - block_shift : 0u;
     return nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
@@ -65,7 +67,7 @@ static inline size_t evrec_block_modulus(unsigned block_shift)
 /** 1 in the count bits of a cyclic `pos`. */
 static inline size_t evrec_count_one(unsigned block_shift)
 {
-    return evrec_block_modulus(block_shift) << block_shift;
+    return evrec_block_modulus(block_shift) << (block_shift + 1u);
 }
 
 static inline uint32_t evrec_closed_word(size_t used, size_t count)

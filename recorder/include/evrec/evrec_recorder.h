@@ -237,7 +237,7 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * default on hosts; the block is skipped until the record is committed); with 0 (the default of
  * the MCU ports, where an interrupt never lasts a lap) the block is reused and the late record
  * can tear a newer one. Size the ring so that a lap takes longer than the longest preemption of
- * a recording context. On a 32-bit target the ring holds at most 2^(32 - 2 log2(block_size))
+ * a recording context. On a 32-bit target the ring holds at most 2^(31 - 2 log2(block_size))
  * blocks (the block numbering shares the allocation word with the per-block record count).
  * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
  * range, fewer than 4 blocks fit, or more than a quarter of the block numbering.
