@@ -219,6 +219,71 @@ Test(recover, memory_image_file)
     free(mem);
 }
 
+/* The image a 32-bit little-endian MCU would leave, made from this host's buffer: the header's
+ * size_t words and each block's `ready` narrowed to 32 bits, block numbers taken modulo the
+ * 32-bit numbering (2^(33 - 2 log2(block_size))). `evrec recover` widens it back. */
+static void narrow_image(uint8_t *img, unsigned block_shift)
+{
+    uint64_t w[6];
+    memcpy(w, img + 80, sizeof w);
+    memset(img + 80, 0, EVREC_BUF_HEADER_SIZE - 80);
+    for (int k = 0; k < 6; k++) {
+        uint32_t v = k == 1 && w[k] == EVREC_POS_CLOSED ? 0x80000000u : k == 5 ? 0x20001000u : (uint32_t)w[k];
+        memcpy(img + 80 + 4 * k, &v, 4);
+    }
+    uint32_t magic = 0x45565234u; /* 'EVR4' */
+    memcpy(img, &magic, 4);
+    const evrec_buf_header_t *h = (const evrec_buf_header_t *)(const void *)img;
+    uint32_t mod = 1u << (33u - 2u * block_shift);
+    uint8_t *ring = img + h->records_offset;
+    for (uint32_t i = 0; i < h->block_count; i++) {
+        uint8_t *b = ring + (size_t)i * h->block_size;
+        uint32_t seq;
+        uint64_t ready;
+        memcpy(&seq, b, 4);
+        memcpy(&ready, b + 8, 8);
+        if (seq != 0xFFFFFFFFu) seq = (seq & 0xFF000000u) | ((seq & 0xFFFFFFu) & (mod - 1u));
+        uint32_t r32 = ready == UINT64_MAX ? 0xFFFFFFFFu : (uint32_t)ready & (mod - 1u), pad = 0xFFFFFFFFu;
+        memcpy(b, &seq, 4);
+        memcpy(b + 8, &r32, 4);
+        memcpy(b + 12, &pad, 4);
+    }
+}
+
+Test(recover, image_of_a_32_bit_target)
+{
+    enum { BLOCK = 512, BLOCKS = 8 };
+    size_t size = EVREC_CYCLIC_BUFFER_SIZE(BLOCKS, BLOCK) + 1024; /* room for the meta-info blob */
+    uint8_t *mem = aligned_alloc(64, size);
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, BLOCK), EVREC_OK);
+    cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
+    /* more blocks than the 32-bit numbering of 512-byte blocks has (2^15): it wraps there */
+    const uint32_t k = 40000u * ((BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t)) + 3;
+    for (uint32_t i = 0; i < k; i++) cr_assert(probe_record(&host, 0, i));
+    uint64_t overwritten = evrec_recorder_counts(&rec).overwritten;
+    narrow_image(mem, 9);
+    char image[600], out[600];
+    snprintf(image, sizeof image, "%s/mcu32.bin", temp_dir());
+    snprintf(out, sizeof out, "%s/mcu32.evr", temp_dir());
+    FILE *f = fopen(image, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(mem, 1, size, f), size);
+    fclose(f);
+    cr_assert_eq(run_recover(image, out), 0);
+    got_t g;
+    check_path(out, &g);
+    cr_assert_not(g.damaged);
+    cr_assert_not(g.gap);
+    cr_assert_eq(g.last, k - 1, "the newest record is last");
+    cr_assert_eq(g.overwritten, overwritten);
+    cr_assert_eq(g.records + g.overwritten, (uint64_t)k + 1);
+    free(mem); /* the host is never stopped: the buffer was "dumped" mid-recording */
+}
+
 /* ---- a process killed while it records into a file-backed mapping ---- */
 
 typedef struct progress {

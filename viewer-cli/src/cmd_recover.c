@@ -28,8 +28,9 @@ static const char help[] =
     "(evrec_recorder_keep_meta()); for a buffer without it, --meta FILE.evr gives them (a file\n"
     "saved by the same program: its schema hash must match the buffer's; the records are then\n"
     "assumed in natural C layout, fields aligned to their size, as evrec-gen's structs are).\n"
-    "The image must come from a target of this host's byte order and pointer width\n"
-    "(the header's magic says which: 'EVR4'/'EVR8' for 4/8-byte size_t, bytes reversed on a\n"
+    "The image must come from a target of this host's byte order; a 32-bit little-endian\n"
+    "target's image (a Cortex-M or RV32 MCU) is widened for a 64-bit little-endian host (the\n"
+    "header's magic says which: 'EVR4'/'EVR8' for 4/8-byte size_t, bytes reversed on a\n"
     "little-endian target).\n"
     "\n"
     "options:\n"
@@ -264,11 +265,85 @@ static int check_magic(const char *path, const uint8_t *img, size_t size)
     }
     unsigned width = (unsigned)((big ? img[3] : img[0]) - '0');
     int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+    if (!big && !host_big && width == 4 && sizeof(size_t) == 8) {
+        return 2; /* a 32-bit little-endian target's image: widened by widen_image() */
+    }
     if (big != host_big || width != sizeof(size_t)) {
         cli_error("%s: a buffer of a %s-endian target with %u-byte size_t; this evrec reads only "
                   "%s-endian %u-byte images",
                   path, big ? "big" : "little", width, host_big ? "big" : "little", (unsigned)sizeof(size_t));
         return 0;
+    }
+    return 1;
+}
+
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* A 32-bit little-endian target's buffer, rewritten in place as this 64-bit little-endian host's
+ * recorder lays it out (same size: the header is 128 bytes and a block header 16 bytes on both):
+ * the header's six size_t words widened, each block's `ready` widened (its pad dropped), and
+ * block numbers moved from the 32-bit numbering (modulo 2^min(24, 33 - 2 log2(block_size))) to
+ * this host's (2^24), keeping their order. Returns 0 when the geometry is not usable. */
+static int widen_image(uint8_t *img, size_t size)
+{
+    uint32_t w[6];
+    for (int k = 0; k < 6; k++) {
+        w[k] = le32(img + 80 + 4 * k);
+    }
+    evrec_buf_header_t *h = (evrec_buf_header_t *)(void *)img;
+    h->magic = EVREC_BUF_MAGIC;
+    size_t dropped = w[0], fail = w[1] == 0x80000000u ? EVREC_POS_CLOSED : w[1];
+    size_t overwritten = w[2], end_pos = w[3], used = w[4];
+    memset(img + 80, 0, EVREC_BUF_HEADER_SIZE - 80);
+    h->dropped = dropped;
+    h->fail_pos = fail;
+    h->overwritten = overwritten;
+    h->used = used;
+    h->end_pos = end_pos;
+    if (!(h->flags & EVREC_BUF_CYCLIC)) {
+        return 1;
+    }
+    uint32_t bs = h->block_size, n = h->block_count;
+    if (bs < 256u || (bs & (bs - 1u)) != 0 || (uint64_t)h->records_offset + (uint64_t)bs * n > size) {
+        return 0;
+    }
+    unsigned shift = 0;
+    while ((1u << shift) < bs) {
+        shift++;
+    }
+    unsigned nb = 33u - 2u * shift;
+    uint32_t mod = nb >= 24u ? 1u << 24 : 1u << nb;
+    uint8_t *ring = img + h->records_offset;
+    /* the newest stamped block, in the 32-bit numbering */
+    uint32_t newest = 0;
+    int found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *b = ring + (size_t)i * bs;
+        uint32_t seq = le32(b), ready = le32(b + 8);
+        if (ready >= mod || seq == 0xFFFFFFFFu || (seq & 0xFFFFFFu) != ready) {
+            continue;
+        }
+        uint32_t d = (ready - newest) & (mod - 1u);
+        if (!found || (d != 0 && d < mod / 2u)) {
+            newest = ready;
+            found = 1;
+        }
+    }
+    uint32_t base = newest + mod; /* the newest's new number; older ones below it */
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *b = ring + (size_t)i * bs;
+        uint32_t seq = le32(b), ready = le32(b + 8);
+        uint64_t r64 = ready == 0xFFFFFFFFu ? UINT64_MAX : base - ((newest - ready) & (mod - 1u));
+        if (seq != 0xFFFFFFFFu) {
+            uint32_t num = base - ((newest - (seq & 0xFFFFFFu)) & (mod - 1u));
+            seq = (seq & 0xFF000000u) | (num & 0xFFFFFFu);
+            memcpy(b, &seq, 4);
+        }
+        memcpy(b + 8, &r64, 8);
+    }
+    if (h->state == EVREC_BUF_STOPPED && end_pos) {
+        uint32_t eb = (uint32_t)((end_pos - 1u) >> shift), off = (uint32_t)(end_pos - ((size_t)eb << shift));
+        h->end_pos = ((size_t)(base - ((newest - eb) & (mod - 1u))) << shift) + off;
     }
     return 1;
 }
@@ -324,7 +399,12 @@ static int run(int argc, char **argv)
     uint8_t *stream = NULL;
     native_meta_t nm;
     memset(&nm, 0, sizeof nm);
-    if (!check_magic(o.image, img, size)) {
+    int kind = check_magic(o.image, img, size);
+    if (!kind) {
+        goto done;
+    }
+    if (kind == 2 && !widen_image(img, size)) {
+        cli_error("%s: a 32-bit target's buffer whose geometry does not fit the image", o.image);
         goto done;
     }
     const evrec_buf_header_t *h = (const evrec_buf_header_t *)(const void *)img;
