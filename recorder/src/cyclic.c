@@ -110,12 +110,12 @@ static void fill_ones(uint8_t *p, size_t n)
     /* ARMv7-M/ARMv7-A: store-multiple, 32 bytes per two instructions (Cortex-M4: one cycle per
      * word, a quarter of the word-store loop's instructions). */
     uint32_t *end = w + n / 4u;
-    /* four distinct registers in ascending order: the values are equal, so the compiler would
-     * otherwise merge them into one */
-    register uint32_t a __asm__("r4") = 0xFFFFFFFFu;
-    register uint32_t b __asm__("r5") = 0xFFFFFFFFu;
-    register uint32_t c __asm__("r6") = 0xFFFFFFFFu;
-    register uint32_t d __asm__("r7") = 0xFFFFFFFFu;
+    /* four distinct registers in ascending order (not r7: Thumb's frame pointer): the values are
+     * equal, so the compiler would otherwise merge them into one */
+    register uint32_t a __asm__("r3") = 0xFFFFFFFFu;
+    register uint32_t b __asm__("r4") = 0xFFFFFFFFu;
+    register uint32_t c __asm__("r5") = 0xFFFFFFFFu;
+    register uint32_t d __asm__("r6") = 0xFFFFFFFFu;
     if ((n / 16u) & 1u) {
         __asm__ volatile("stmia %0!, {%1, %2, %3, %4}" : "+r"(w) : "r"(a), "r"(b), "r"(c), "r"(d) : "memory");
     }

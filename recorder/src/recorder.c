@@ -127,7 +127,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
         while (n & (n - 1u)) {
             n &= n - 1u;
         }
-        if (n < 4 || n > h->block_count) {
+        if (n < 4) {
             return EVREC_E_ARG; /* the blob took too much of the ring */
         }
         h->block_count = (uint32_t)n;
