@@ -58,6 +58,10 @@ double bench_floor_batch(bench_record_ctx_t *c);
 /** @brief One batch of the inline path, one thread. @return ns per record, or -1 (c->error). */
 double bench_inline_batch(bench_record_ctx_t *c);
 
+/** @brief One batch of the inline path into a cyclic ring (1 KiB blocks, 256 KiB) after one
+ * unmeasured lap, one thread: every block switch reuses a block. @return ns per record, or -1. */
+double bench_cyclic_batch(bench_record_ctx_t *c);
+
 /** @brief One batch of evrec_record(), one thread. @return ns per record, or -1 (c->error). */
 double bench_generic_batch(bench_record_ctx_t *c);
 

@@ -44,7 +44,7 @@ int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq, 
         return -1;
     }
     /* Exactly full: Start, then records up to the Stop slot. */
-    size_t room = trace_size - 2u * EVREC_CONTROL_SLOT;
+    size_t room = trace_size - EVREC_BUF_HEADER_SIZE - 2u * EVREC_CONTROL_SLOT;
     size_t n = 0;
     uint32_t x = 2463534242u; /* xorshift32 */
     while (room >= EVREC_CONTROL_SLOT) {
@@ -61,8 +61,8 @@ int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq, 
         n++;
     }
     evrec_recorder_t *rec = NULL;
-    if (evrec_host_stop(&c->host, &rec) != EVREC_OK || rec->dropped != 0 ||
-        rec->recorded != n + 2u) {
+    if (evrec_host_stop(&c->host, &rec) != EVREC_OK || evrec_recorder_counts(rec).dropped != 0 ||
+        evrec_recorder_counts(rec).recorded != n + 2u) {
         fprintf(stderr, "evrec-bench: filling the save benchmark's buffer went wrong\n");
         bench_save_free(c);
         return -1;
@@ -90,15 +90,15 @@ double bench_save_batch(bench_save_ctx_t *c, int bare)
         fprintf(stderr, "evrec-bench: save failed: %s\n", evrec_strerror(st));
         return -1;
     }
-    return (double)c->rec.used / ((double)dt / 1e9) / 1e6;
+    return (double)evrec_recorder_counts(&c->rec).used / ((double)dt / 1e9) / 1e6;
 }
 
 double bench_memcpy_batch(bench_save_ctx_t *c)
 {
     uint64_t t0 = bench_now_ns();
-    memcpy(c->out, c->trace, c->rec.used);
+    memcpy(c->out, c->trace, evrec_recorder_counts(&c->rec).used);
     uint64_t dt = bench_now_ns() - t0;
     /* Keep the copy observable so it cannot be elided. */
     __asm__ volatile("" : : "r"(c->out) : "memory");
-    return (double)c->rec.used / ((double)dt / 1e9) / 1e6;
+    return (double)evrec_recorder_counts(&c->rec).used / ((double)dt / 1e9) / 1e6;
 }

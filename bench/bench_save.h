@@ -4,7 +4,7 @@
  * @brief Save throughput of evrec-bench: a full trace buffer of 16-byte BenchEvent records saved
  * with evrec_save() (container: chunks with CRC-32C) and evrec_save_ex() bare (the CCore stream
  * alone) into a memory sink that copies into a preallocated buffer, next to a plain memcpy of
- * the same bytes. Throughput is trace-buffer bytes (rec->used) per second.
+ * the same bytes. Throughput is trace-buffer bytes (evrec_recorder_counts(rec).used) per second.
  */
 #ifndef BENCH_SAVE_H
 #define BENCH_SAVE_H
@@ -44,7 +44,7 @@ void bench_save_free(bench_save_ctx_t *c);
  */
 double bench_save_batch(bench_save_ctx_t *c, int bare);
 
-/** @brief Time one memcpy of rec.used bytes from the trace to the output. @return MB/s. */
+/** @brief Time one memcpy of evrec_recorder_counts(&rec).used bytes from the trace to the output. @return MB/s. */
 double bench_memcpy_batch(bench_save_ctx_t *c);
 
 #endif /* BENCH_SAVE_H */

@@ -25,6 +25,9 @@
 #             named on stderr)
 #   cyclic    cyclic.c, the cyclic mode (linked only into programs that call
 #             evrec_recorder_init_cyclic(): the rest of the core reaches it through a pointer)
+#   recov     recover.c + keep_meta.c: recovering a buffer a previous run left
+#             (evrec_recorder_recover()) and keeping the meta-info in the buffer
+#             (evrec_recorder_keep_meta()); linked only into programs that call them
 #   save meta crc32c   the save path (save.c and view.c, the VIEW chunk), the meta-info
 #             validation, the CRC table, each on its own
 #   port      text of the port library (clock enabling, tick hook)
@@ -134,8 +137,8 @@ symbol_size() {
 }
 
 miss=0
-printf '%-14s %-3s | %5s %6s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s %5s\n' \
-    target opt core cyclic save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick c3fld
+printf '%-14s %-3s | %5s %6s %5s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s %5s\n' \
+    target opt core cyclic recov save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick c3fld
 for t in $targets; do
     p=$(prefix_of "$t")
     size=$p-size
@@ -147,12 +150,13 @@ for t in $targets; do
         set -- $(sizes_of "$rec" | awk '
             $1 == "save" || $1 == "view" { save += $2; next } $1 == "meta" { meta += $2; next }
             $1 == "crc32c" { crc += $2; next } $1 == "cyclic" { cyc += $2; next }
+            $1 == "recover" || $1 == "keep_meta" { recov += $2; ram += $3 + $4; next }
             { core += $2 }
             $1 != "recorder" && $1 != "runtime_enum" && $1 != "status" {
                 printf "cross-build: %s (%d B) counted in core\n", $1, $2 > "/dev/stderr" }
             { ram += $3 + $4 }
-            END { print core + 0, cyc + 0, save + 0, meta + 0, crc + 0, ram + 0 }')
-        core=$1 cyclic=$2 save=$3 meta=$4 crc=$5 libram=$6
+            END { print core + 0, cyc + 0, save + 0, meta + 0, crc + 0, ram + 0, recov + 0 }')
+        core=$1 cyclic=$2 save=$3 meta=$4 crc=$5 libram=$6 recov=$7
         set -- $(sizes_of "$port" | awk '{ text += $2; ram += $3 + $4 } END { print text + 0, ram + 0 }')
         porttext=$1
         libram=$((libram + $2))
@@ -176,8 +180,8 @@ for t in $targets; do
             tick=$(echo "$counts" | awk '$1 == "tick" { print $2 }')
             csw=$(echo "$counts" | awk '$1 == "cswitch" { printf "%.1f", $2 }')
         fi
-        printf '%-14s %-3s | %5d %6d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s %5s\n' \
-            "$t" "$o" "$core" "$cyclic" "$save" "$meta" "$crc" "$porttext" "$libram" "$objs" "$fwrom" "$fwram" \
+        printf '%-14s %-3s | %5d %6d %5d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s %5s\n' \
+            "$t" "$o" "$core" "$cyclic" "$recov" "$save" "$meta" "$crc" "$porttext" "$libram" "$objs" "$fwrom" "$fwram" \
             "$value" "$sw" "$tick" "$csw"
         if [ "$check" -eq 1 ] && [ "$t" = cortex-m4 ]; then
             budget() { # name value limit [soft]

@@ -193,7 +193,7 @@ static void summary(const options_t *o, const demo_pipeline_t *p, const evrec_re
            cap->frames, sink->frames, cap->dropped, sink->dropped, p->n_stages, seconds);
     printf("records: %" PRIu64 " recorded, %" PRIu64 " dropped (buffer full), %zu of %zu "
            "buffer bytes used\n",
-           rec->recorded, rec->dropped, rec->used, rec->size);
+           evrec_recorder_counts(rec).recorded, evrec_recorder_counts(rec).dropped, evrec_recorder_counts(rec).used, evrec_recorder_counts(rec).size);
     printf("file:    %s, %" PRIu64 " bytes, schema hash %016" PRIx64 "\n", o->path, file_bytes,
            hash);
 }

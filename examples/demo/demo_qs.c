@@ -58,8 +58,8 @@ static size_t drain(demo_qs_t *q, uint64_t t0, uint64_t *sent)
  * once recording stopped, or at the end of the buffer. Returns records encoded. */
 static unsigned follow(demo_qs_t *q, size_t end)
 {
-    const uint8_t *buf = q->rec->buf;
-    size_t limit = end ? end : q->rec->size;
+    const uint8_t *buf = evrec_recorder_records(q->rec);
+    size_t limit = end ? end : evrec_recorder_counts(q->rec).size;
     unsigned n = 0;
     while (n < DEMO_QS_BURST && !q->corrupt && q->pos + sizeof(evrec_record_header_t) <= limit) {
         const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(buf + q->pos);
@@ -160,7 +160,7 @@ int demo_qs_start(demo_qs_t *q, const evrec_recorder_t *rec, const evrec_meta_t 
 
 int demo_qs_finish(demo_qs_t *q)
 {
-    atomic_store_explicit(&q->end, q->rec->used, memory_order_release);
+    atomic_store_explicit(&q->end, evrec_recorder_counts(q->rec).used, memory_order_release);
     pthread_join(q->thread, NULL);
     int rc = 0;
     if (fclose(q->f) != 0 && !q->io_error) {

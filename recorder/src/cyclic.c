@@ -6,6 +6,13 @@
  * evrec_block_modulus() (a multiple of the block count, both powers of two), so positions never
  * reach EVREC_POS_CLOSED on 32-bit targets however long the recording runs.
  *
+ * The allocation word `pos` also counts the records allocated in the current block, in the bits
+ * above the virtual position (evrec_block_modulus()): every successful compare-and-swap adds the
+ * slot size and one count (host->count_one); the opener of a block sets the count to 1 (its own
+ * record). So the opener of block b+1 knows from the `pos` it replaced how many records block b
+ * got, and writes that with the block's extent into its header (`closed`): reusing the block a lap
+ * later adds that count to the overwritten records without walking them.
+ *
  * Invariants:
  *  - A slot is cleared to 0xFF (so an uncommitted record reads id 0xFFFF) before any record is
  *    allocated in it: the context that opens block b+1 also clears the slot of block b+2 in
@@ -44,11 +51,18 @@ static evrec_block_header_t *block_header(const evrec_host_t *h, size_t b)
     return evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
 }
 
-/* The opener of block `next` closes block `full` (the block it followed, `fill` bytes allocated)
- * and stamps `next` with its number and the distance back to `full`. Only the opener calls it. */
-static void close_and_stamp(const evrec_host_t *h, size_t full, size_t fill, size_t next)
+/* The virtual position and the record count of a cyclic `pos` (below EVREC_POS_CLOSED). */
+static size_t vpos_of(const evrec_host_t *h, size_t pos)
 {
-    __atomic_store_n(&block_header(h, full)->used, (uint32_t)fill, __ATOMIC_RELEASE);
+    return pos & (h->count_one - 1u);
+}
+
+/* The opener of block `next` closes block `full` (the block it followed, `fill` bytes and `count`
+ * records allocated) and stamps `next` with its number and the distance back to `full`. Only the
+ * opener calls it. */
+static void close_and_stamp(const evrec_host_t *h, size_t full, size_t fill, size_t count, size_t next)
+{
+    __atomic_store_n(&block_header(h, full)->closed, evrec_closed_word(fill, count), __ATOMIC_RELEASE);
     size_t back = (next - full) & (block_modulus(h) - 1u);
     __atomic_store_n(&block_header(h, next)->seq, evrec_seq_stamp(next, back), __ATOMIC_RELEASE);
 }
@@ -83,47 +97,133 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
 
 /* Fills `n` bytes at `p` (4-byte aligned, n a multiple of 16) with 0xFF. Not memset: newlib's
  * generic memset costs about one instruction per byte on Cortex-M, and this fill runs for a whole
- * block at every block switch (steady state), so it is on the record path's amortised cost; four
- * word stores per iteration are a quarter of that. GCC would turn the loop back into a memset call. */
+ * block at every block switch (steady state), so it is on the record path's amortised cost: on
+ * ARMv7 two store-multiples of four registers per iteration, elsewhere four word stores. GCC would
+ * turn the C loop back into a memset call. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
 static void fill_ones(uint8_t *p, size_t n)
 {
     uint32_t *w = (uint32_t *)(void *)p;
+#if defined(__thumb2__) || (defined(__arm__) && !defined(__thumb__))
+    /* ARMv7-M/ARMv7-A: store-multiple, 32 bytes per two instructions (Cortex-M4: one cycle per
+     * word, a quarter of the word-store loop's instructions). */
+    uint32_t *end = w + n / 4u;
+    /* four distinct registers in ascending order (not r7: Thumb's frame pointer): the values are
+     * equal, so the compiler would otherwise merge them into one */
+    register uint32_t a __asm__("r3") = 0xFFFFFFFFu;
+    register uint32_t b __asm__("r4") = 0xFFFFFFFFu;
+    register uint32_t c __asm__("r5") = 0xFFFFFFFFu;
+    register uint32_t d __asm__("r6") = 0xFFFFFFFFu;
+    if ((n / 16u) & 1u) {
+        __asm__ volatile("stmia %0!, {%1, %2, %3, %4}" : "+r"(w) : "r"(a), "r"(b), "r"(c), "r"(d) : "memory");
+    }
+    while (w != end) {
+        __asm__ volatile("stmia %0!, {%1, %2, %3, %4}\n\tstmia %0!, {%1, %2, %3, %4}"
+                         : "+r"(w)
+                         : "r"(a), "r"(b), "r"(c), "r"(d)
+                         : "memory");
+    }
+#elif defined(__x86_64__) || defined(__aarch64__)
+    /* hosts: the C library's memset (vector stores, a few dozen instructions per block) */
+    __builtin_memset(w, 0xFF, n);
+#else
     for (size_t i = 0; i < n / 4u; i += 4u) {
         w[i] = 0xFFFFFFFFu;
         w[i + 1u] = 0xFFFFFFFFu;
         w[i + 2u] = 0xFFFFFFFFu;
         w[i + 3u] = 0xFFFFFFFFu;
     }
+#endif
 }
 
+#if EVREC_CYCLIC_GUARD
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* 1 when the first halfword of some 4-byte word in [p, p + n) is 0xFFFF (n a multiple of 4, p
+ * 8-aligned): where an uncommitted record's id would be (records are 4-aligned, the id is at
+ * offset 4). Data can look like that too; the caller then walks. Plain loads: it runs only over a
+ * block that closed a lap ago (a stale writer is the case it looks for; its stores race with
+ * these loads harmlessly, and a record it commits meanwhile is seen by the walk). SSE2: 16 bytes
+ * per compare; else 8 bytes per step (two 32-bit lanes, the "has a zero lane" trick). */
+static int maybe_uncommitted(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    __m128i ones = _mm_set1_epi32(-1), acc = _mm_setzero_si128();
+    for (; i + 16u <= n; i += 16u) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi16(v, ones));
+    }
+    if (_mm_movemask_epi8(acc) & 0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
+        return 1;
+    }
+#endif
+    uint64_t acc64 = 0;
+    for (; i + 8u <= n; i += 8u) {
+        uint64_t w;
+        __builtin_memcpy(&w, p + i, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t x = ~w & 0x0000FFFF0000FFFFull;
+#else
+        uint64_t x = (~w >> 16) & 0x0000FFFF0000FFFFull;
+#endif
+        acc64 |= (x - 0x0000000100000001ull) & 0x8000000080000000ull; /* a lane was 0 */
+    }
+    if (i < n) {
+        uint16_t h;
+        __builtin_memcpy(&h, p + i, 2);
+        acc64 |= h == 0xFFFFu;
+    }
+    return acc64 != 0;
+}
+#endif
+
 /* Clears the slot of block `c` for reuse (the caller has claimed it: ready == CLEARING), counting
- * the intact records of the block it held (`old`) as overwritten. Returns 0 without clearing if
- * that block may still be written: its opener has not stamped it yet, or (a context preempted for
- * a whole lap of the ring) a record in it is not committed or it was never closed. Its slot is
- * then skipped. A block that was never opened (skipped itself) is empty and unstamped. */
+ * the records of the block it held (`old`) as overwritten. A block that was closed (the usual
+ * case) says how many records it got: no walk. Returns 0 without clearing if that block may still
+ * be written: its opener has not stamped or closed it yet, or (a context preempted for a whole
+ * lap of the ring) a record in it is not committed (checked when EVREC_CYCLIC_GUARD is 1). Its
+ * slot is then skipped. A block that was never opened (skipped itself) is empty and unstamped. */
 static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size_t old)
 {
     size_t bsize = h->block_mask + 1u;
     uint32_t seq = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
-    uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
-    size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
-    size_t stop;
-    size_t n = block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
-    if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
-        return 0; /* a record in flight, or a block still open */
-    }
-    if (evrec_seq_is(seq, old)) {
-        evrec_atomic_fetch_add(&h->overwritten, n);
-    } else if (used != 0) {
-        return 0; /* opened and closed, but its opener has not stamped it yet */
+    uint32_t closed = __atomic_load_n(&hdr->closed, __ATOMIC_ACQUIRE);
+    size_t used = closed & EVREC_CLOSED_USED_MASK;
+    evrec_buf_header_t *bh = h->rec->hdr;
+    if (used != 0 && evrec_seq_is(seq, old)) {
+        size_t count = closed >> EVREC_CLOSED_COUNT_SHIFT;
+#if EVREC_CYCLIC_GUARD
+        if (maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
+            size_t stop;
+            if (block_walk(h->meta, (const uint8_t *)hdr, used, &stop) != count || stop != used) {
+                return 0; /* a record in flight */
+            }
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+        evrec_atomic_fetch_add(&bh->overwritten, count);
+    } else {
+        /* Not closed, or not stamped: rare (a block skipped, or its opener preempted). */
+        size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
+        size_t stop;
+        size_t n = block_walk(h->meta, (const uint8_t *)hdr, end, &stop);
+        if ((used != 0 && stop < end) || (used == 0 && n != 0)) {
+            return 0; /* a record in flight, or a block still open */
+        }
+        if (evrec_seq_is(seq, old)) {
+            evrec_atomic_fetch_add(&bh->overwritten, n);
+        } else if (used != 0) {
+            return 0; /* opened and closed, but its opener has not stamped it yet */
+        }
     }
     uint8_t *p = (uint8_t *)hdr;
     fill_ones(p + EVREC_BLOCK_HEADER, bsize - EVREC_BLOCK_HEADER);
     __atomic_store_n(&hdr->seq, EVREC_SEQ_UNSTAMPED, __ATOMIC_RELAXED);
-    __atomic_store_n(&hdr->used, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&hdr->closed, 0u, __ATOMIC_RELAXED);
     evrec_atomic_store(&hdr->ready, c);
     return 1;
 }
@@ -177,13 +277,15 @@ static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
         }
         size_t off = cur & h->block_mask;
         if (off >= EVREC_BLOCK_HEADER && off + len <= bsize) {
-            if (evrec_atomic_cas(&h->pos, &cur, cur + len)) {
+            if (evrec_atomic_cas(&h->pos, &cur, cur + len + h->count_one)) {
                 return cur;
             }
             continue;
         }
-        size_t full = (cur - 1u) >> h->block_shift; /* the block holding the last allocation */
-        size_t fill = cur - (full << h->block_shift);
+        size_t vcur = vpos_of(h, cur);
+        size_t count = cur / h->count_one; /* records allocated in `full` */
+        size_t full = (vcur - 1u) >> h->block_shift; /* the block holding the last allocation */
+        size_t fill = vcur - (full << h->block_shift);
         size_t next = (full + 1u) & (mod - 1u);
         /* A block another context is clearing right now (it may have been preempted while doing
          * so) is skipped: it stays empty (never stamped) and save passes over it. */
@@ -202,13 +304,13 @@ static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
         }
         size_t start = (next << h->block_shift) + EVREC_BLOCK_HEADER;
         EVREC_TEST_PAUSE(1); /* prepared `next`, not yet taken */
-        if (!evrec_atomic_cas(&h->pos, &cur, start + len)) {
+        if (!evrec_atomic_cas(&h->pos, &cur, start + len + h->count_one)) {
             continue;
         }
         /* This context opened `next`: close `full`, stamp `next`, clear one block ahead. Nobody
          * else writes these headers, and neither slot can be cleared before this is done. */
         EVREC_TEST_PAUSE(2); /* opened `next`, not yet closed `full` nor stamped `next` */
-        close_and_stamp(h, full, fill, next);
+        close_and_stamp(h, full, fill, count, next);
         (void)prepare_block(h, (next + 1u) & (mod - 1u));
         return start;
     }
@@ -216,24 +318,23 @@ static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
 
 static size_t cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time)
 {
-    size_t n = rec->block_count, bsize = rec->block_size;
+    evrec_buf_header_t *bh = rec->hdr;
+    size_t n = bh->block_count, bsize = bh->block_size;
+    uint8_t *records = evrec_records(rec);
     /* The buffer is all 0xFF; every slot is ready for its first-lap block. */
     for (size_t s = 0; s < n; s++) {
-        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(rec->buf + s * bsize);
-        hdr->used = 0;
+        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(records + s * bsize);
+        hdr->closed = 0;
         evrec_atomic_store(&hdr->ready, s);
     }
-    evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)rec->buf;
+    evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)records;
     h0->seq = evrec_seq_stamp(0, 0);
-    evrec_write_control(rec->buf + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
+    evrec_write_control(records + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
     host->block_mask = bsize - 1u;
-    host->ring_mask = rec->size - 1u;
-    host->block_shift = 0;
-    while (((size_t)1 << host->block_shift) < bsize) {
-        host->block_shift++;
-    }
-    evrec_atomic_store(&host->overwritten, 0);
-    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT;
+    host->ring_mask = n * bsize - 1u;
+    host->block_shift = evrec_log2(bsize);
+    host->count_one = evrec_count_one(host->block_shift);
+    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT + host->count_one; /* Start: one record */
 }
 
 /* Waits until the opener of block `b` has stamped it; returns the stamp, or EVREC_SEQ_UNSTAMPED
@@ -274,12 +375,11 @@ static void wait_committed(evrec_host_t *h, size_t b, size_t end)
 
 /* The records a save of the stopped ring writes: those of the intact blocks (the same blocks and
  * extents as save's ring view), and their native bytes (block headers and unused tails
- * excluded). */
-static void count_intact(const evrec_host_t *h, const evrec_recorder_t *rec, size_t pos,
-                         uint64_t *records, size_t *bytes)
+ * excluded). `pos` is a virtual position (no count bits). */
+static void count_intact(const evrec_host_t *h, size_t n, size_t pos, uint64_t *records, size_t *bytes)
 {
     size_t mod = block_modulus(h);
-    size_t n = rec->block_count, bsize = rec->block_size;
+    size_t bsize = h->block_mask + 1u;
     size_t newest = (pos - 1u) >> h->block_shift;
     size_t fill = pos - (newest << h->block_shift);
     uint64_t count = 0;
@@ -291,7 +391,7 @@ static void count_intact(const evrec_host_t *h, const evrec_recorder_t *rec, siz
             !evrec_seq_is(__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE), b)) {
             continue; /* skipped, or its slot serves another block */
         }
-        uint32_t used = __atomic_load_n(&hdr->used, __ATOMIC_ACQUIRE);
+        uint32_t used = __atomic_load_n(&hdr->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;
         size_t end = used ? used : (b == newest ? fill : bsize);
         if (end <= EVREC_BLOCK_HEADER) {
             continue;
@@ -304,10 +404,13 @@ static void count_intact(const evrec_host_t *h, const evrec_recorder_t *rec, siz
     *bytes = sum;
 }
 
-static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint32_t stop_time)
+static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end_word, uint32_t stop_time)
 {
+    evrec_buf_header_t *bh = rec->hdr;
     size_t mod = block_modulus(h);
     size_t bsize = h->block_mask + 1u;
+    size_t end = vpos_of(h, end_word);
+    size_t count = end_word / h->count_one; /* records allocated in the current block */
     size_t cur_block = (end - 1u) >> h->block_shift;
     size_t fill = end - (cur_block << h->block_shift);
     /* The block holding `end - 1` was opened by a context that may still be writing its header.
@@ -322,7 +425,7 @@ static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
             break; /* an older lap */
         }
         /* closed before `b` was stamped */
-        wait_committed(h, prev, __atomic_load_n(&ph->used, __ATOMIC_ACQUIRE));
+        wait_committed(h, prev, __atomic_load_n(&ph->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK);
         b = prev;
         s = wait_opened(h, prev);
     }
@@ -334,45 +437,114 @@ static void cyclic_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
         while (prepare_block(h, next) != 1) {
             EVREC_PORT_RELAX(); /* another context is clearing it: it will finish */
         }
-        close_and_stamp(h, cur_block, fill, next);
+        close_and_stamp(h, cur_block, fill, count, next);
         pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+        count = 0;
     }
     evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);
     pos += EVREC_CONTROL_SLOT;
     evrec_block_header_t *last = evrec_block_at(h->buf, h->ring_mask, h->block_mask, pos - 1u);
-    __atomic_store_n(&last->used, (uint32_t)(pos - ((pos - 1u) & ~h->block_mask)), __ATOMIC_RELEASE);
-    rec->end_pos = pos;
-    rec->overwritten = evrec_atomic_load(&h->overwritten);
-    count_intact(h, rec, pos, &rec->recorded, &rec->used);
+    __atomic_store_n(&last->closed, evrec_closed_word(pos - ((pos - 1u) & ~h->block_mask), count + 1u),
+                     __ATOMIC_RELEASE);
+    bh->end_pos = pos;
+    size_t used;
+    count_intact(h, bh->block_count, pos, &bh->recorded, &used);
+    bh->used = used;
 }
 
-static const struct evrec_cyclic_ops cyclic_ops = {cyclic_start, cyclic_stop, reserve_switch, block_walk};
+/* A host over a ring that no host records into (recovery): what block_header(), count_intact()
+ * and block_walk() read. */
+static void ring_host(evrec_host_t *h, evrec_recorder_t *rec, const evrec_meta_t *meta)
+{
+    evrec_buf_header_t *bh = rec->hdr;
+    __builtin_memset(h, 0, sizeof *h);
+    h->buf = evrec_records(rec);
+    h->block_mask = bh->block_size - 1u;
+    h->ring_mask = (size_t)bh->block_count * bh->block_size - 1u;
+    h->block_shift = evrec_log2(bh->block_size);
+    h->count_one = evrec_count_one(h->block_shift);
+    h->meta = meta;
+    h->rec = rec;
+}
+
+/* evrec_recorder_recover() of a ring: the newest stamped block (block numbers are compared
+ * modulo the numbering: all live ones are within half of it), its committed records, the counts. */
+static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t *partial)
+{
+    evrec_buf_header_t *bh = rec->hdr;
+    evrec_host_t h;
+    ring_host(&h, rec, meta);
+    size_t mod = block_modulus(&h);
+    size_t n = bh->block_count;
+    size_t newest = 0;
+    int found = 0;
+    for (size_t i = 0; i < n; i++) {
+        const evrec_block_header_t *hdr = (const evrec_block_header_t *)(const void *)(h.buf + i * bh->block_size);
+        size_t r = evrec_atomic_load(&hdr->ready);
+        if (r >= mod || !evrec_seq_is(hdr->seq, r)) {
+            continue; /* being cleared, or never opened since */
+        }
+        if (!found || (((r - newest) & (mod - 1u)) != 0 && ((r - newest) & (mod - 1u)) < mod / 2u)) {
+            newest = r;
+            found = 1;
+        }
+    }
+    size_t pos = EVREC_BLOCK_HEADER;
+    if (found) {
+        const evrec_block_header_t *hdr = block_header(&h, newest);
+        size_t used = hdr->closed & EVREC_CLOSED_USED_MASK;
+        size_t stop = used;
+        if (used == 0) {
+            (void)block_walk(meta, (const uint8_t *)hdr, bh->block_size, &stop);
+        }
+        pos = (newest << h.block_shift) + (stop > EVREC_BLOCK_HEADER ? stop : EVREC_BLOCK_HEADER + 0u);
+        /* a record whose id is not written yet but whose time or fields are */
+        const uint8_t *at = (const uint8_t *)hdr + stop;
+        if (partial && used == 0 && stop + sizeof(evrec_record_header_t) <= bh->block_size &&
+            ((const evrec_record_header_t *)(const void *)at)->id == EVREC_ID_NONE) {
+            for (size_t k = 0; k < 4; k++) {
+                if (at[k] != 0xFFu) {
+                    (*partial)++;
+                    break;
+                }
+            }
+        }
+    }
+    bh->end_pos = pos;
+    size_t used;
+    count_intact(&h, n, pos, &bh->recorded, &used);
+    bh->used = used;
+}
+
+static const struct evrec_cyclic_ops cyclic_ops = {cyclic_start, cyclic_stop, reserve_switch, cyclic_recover,
+                                                   block_walk};
+
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
+                              size_t block_count, const struct evrec_cyclic_ops *ops);
 
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
 {
     if (!rec || !buf || ((uintptr_t)buf % 8u) != 0 || block_size < 256u || block_size > 65536u ||
-        (block_size & (block_size - 1u)) != 0) {
+        (block_size & (block_size - 1u)) != 0 || size < EVREC_BUF_HEADER_SIZE || size > 0xFFFFFFFFu) {
         return EVREC_E_ARG;
     }
-    size_t n = size / block_size;
+    size_t n = (size - EVREC_BUF_HEADER_SIZE) / block_size;
     if (n < 4) {
         return EVREC_E_ARG;
     }
     while (n & (n - 1u)) {
         n &= n - 1u; /* largest power of two that fits */
     }
-    unsigned shift = 0;
-    while (((size_t)1 << shift) < block_size) {
-        shift++;
-    }
-    if (n > evrec_block_modulus(shift) / 4u) {
+    if (n > evrec_block_modulus(evrec_log2(block_size)) / 4u) {
         return EVREC_E_ARG; /* block numbers must not wrap within a few laps */
     }
-    __builtin_memset(rec, 0, sizeof *rec);
-    rec->buf = (uint8_t *)buf;
-    rec->size = n * block_size;
-    rec->block_size = block_size;
-    rec->block_count = n;
-    rec->cyclic = &cyclic_ops;
+    evrec_recorder_init_ring(rec, buf, size, block_size, n, &cyclic_ops);
     return EVREC_OK;
+}
+
+/* For evrec_recorder_recover() of a header that says cyclic. */
+const struct evrec_cyclic_ops *evrec_cyclic_ops_get(void);
+const struct evrec_cyclic_ops *evrec_cyclic_ops_get(void)
+{
+    return &cyclic_ops;
 }

@@ -3,27 +3,74 @@
  * EventRecorder). One atomic fetch-and-add per record; see evrec_recorder.h. */
 #include "recorder_internal.h"
 
+/* Writes a fresh header for `size` bytes at `buf`; the record area is what follows. */
+static void hdr_init(evrec_buf_header_t *h, size_t size, uint32_t flags, size_t block_size, size_t block_count)
+{
+    __builtin_memset(h, 0, EVREC_BUF_HEADER_SIZE);
+    h->magic = EVREC_BUF_MAGIC;
+    h->version = EVREC_BUF_VERSION;
+    h->header_size = EVREC_BUF_HEADER_SIZE;
+    h->state = EVREC_BUF_READY;
+    h->flags = flags;
+    h->buf_size = size;
+    h->records_offset = EVREC_BUF_HEADER_SIZE;
+    h->records_size = (uint32_t)(block_count ? block_count * block_size : size - EVREC_BUF_HEADER_SIZE);
+    h->block_size = (uint32_t)block_size;
+    h->block_count = (uint32_t)block_count;
+    h->lanes = 1;
+    evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
+}
+
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
 {
-    if (!rec || !buf || ((uintptr_t)buf % EVREC_RECORD_ALIGN) != 0) {
+    if (!rec || !buf || ((uintptr_t)buf % 8u) != 0) {
         return EVREC_E_ARG;
     }
     size -= size % EVREC_RECORD_ALIGN;
-    if (size < EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u) {
+    if (size < EVREC_BUF_HEADER_SIZE + EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u ||
+        size > 0xFFFFFFFFu) {
         return EVREC_E_ARG;
     }
     __builtin_memset(rec, 0, sizeof *rec);
-    rec->buf = (uint8_t *)buf;
-    rec->size = size;
+    rec->hdr = (evrec_buf_header_t *)buf;
+    hdr_init(rec->hdr, size, 0, 0, 0);
     return EVREC_OK;
+}
+
+/* Used by evrec_recorder_init_cyclic() (cyclic.c). */
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
+                              size_t block_count, const struct evrec_cyclic_ops *ops);
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
+                              size_t block_count, const struct evrec_cyclic_ops *ops)
+{
+    __builtin_memset(rec, 0, sizeof *rec);
+    rec->hdr = (evrec_buf_header_t *)buf;
+    rec->cyclic = ops;
+    hdr_init(rec->hdr, size, EVREC_BUF_CYCLIC, block_size, block_count);
+}
+
+evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec)
+{
+    evrec_recorder_counts_t c;
+    __builtin_memset(&c, 0, sizeof c);
+    if (!rec || !rec->hdr) {
+        return c;
+    }
+    const evrec_buf_header_t *h = rec->hdr;
+    c.recorded = h->recorded;
+    c.dropped = evrec_atomic_load(&h->dropped);
+    c.overwritten = evrec_atomic_load(&h->overwritten);
+    c.used = h->used;
+    c.size = h->records_size;
+    c.block_count = h->block_count;
+    c.state = h->state;
+    return c;
 }
 
 void evrec_host_init(evrec_host_t *host)
 {
     __builtin_memset(host, 0, sizeof *host);
     evrec_atomic_store(&host->pos, EVREC_POS_CLOSED);
-    evrec_atomic_store(&host->dropped, 0);
-    evrec_atomic_store(&host->fail_pos, EVREC_POS_CLOSED);
 }
 
 /* A zero-initialised static host has pos 0 and cap 0: the pre-check `pos >= cap` holds and the
@@ -44,51 +91,86 @@ void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type)
 evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
                               uint64_t time_freq)
 {
-    if (!host || !rec || !meta || !rec->buf) {
+    if (!host || !rec || !meta || !rec->hdr) {
         return EVREC_E_ARG;
     }
-    if (host->rec != NULL || rec->state == 1) {
+    evrec_buf_header_t *h = rec->hdr;
+    if (host->rec != NULL || h->state == EVREC_BUF_RECORDING) {
         return EVREC_E_BUSY;
     }
     if (meta->event_count == 0 || meta->events[0].struct_id >= meta->struct_count ||
         meta->structs[meta->events[0].struct_id].native_size != EVREC_CONTROL_SLOT) {
         return EVREC_E_META;
     }
-    if (rec->block_size) {
+    if (h->block_size) {
         for (uint32_t e = 0; e < meta->event_count; e++) {
-            if (evrec_slot_size_of(meta, (uint16_t)e) + EVREC_BLOCK_HEADER > rec->block_size) {
+            if (evrec_slot_size_of(meta, (uint16_t)e) + EVREC_BLOCK_HEADER > h->block_size) {
                 return EVREC_E_ARG; /* an event does not fit in a cyclic block */
             }
         }
     }
+    /* The meta-info blob (evrec_recorder_keep_meta()) goes right after the header; the record area
+     * follows it. */
+    h->records_offset = EVREC_BUF_HEADER_SIZE;
+    h->meta_offset = 0;
+    h->meta_size = 0;
+    h->flags &= ~(uint32_t)EVREC_BUF_META;
+    if (rec->keep_meta) {
+        evrec_status st = rec->keep_meta(rec, meta, time_freq);
+        if (st != EVREC_OK) {
+            return st;
+        }
+    }
+    size_t area = (size_t)(h->buf_size - h->records_offset);
+    if (h->block_size) {
+        size_t n = area / h->block_size;
+        while (n & (n - 1u)) {
+            n &= n - 1u;
+        }
+        if (n < 4) {
+            return EVREC_E_ARG; /* the blob took too much of the ring */
+        }
+        h->block_count = (uint32_t)n;
+        h->records_size = (uint32_t)(n * h->block_size);
+    } else {
+        if (area < EVREC_MIN_BUFFER) {
+            return EVREC_E_ARG;
+        }
+        h->records_size = (uint32_t)area;
+    }
+    uint8_t *records = evrec_records(rec);
     /* 0xFF everywhere: an uncommitted slot reads id 0xFFFF (EVREC_ID_NONE). */
-    __builtin_memset(rec->buf, 0xFF, rec->size);
-    rec->meta = meta;
-    rec->time_freq = time_freq;
-    rec->used = 0;
-    rec->recorded = 0;
-    rec->dropped = 0;
-    rec->overwritten = 0;
-    rec->end_pos = 0;
-    rec->state = 1;
+    __builtin_memset(records, 0xFF, h->records_size);
+    h->time_freq = time_freq;
+    h->schema_hash = meta->schema_hash;
+    h->meta = meta;
+    h->used = 0;
+    h->recorded = 0;
+    h->end_pos = 0;
+    h->full_time = 0;
+    evrec_atomic_store(&h->dropped, 0);
+    evrec_atomic_store(&h->overwritten, 0);
+    evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
     rec->host = host;
 
-    host->buf = rec->buf;
+    host->buf = records;
     host->meta = meta;
     host->rec = rec;
-    evrec_atomic_store(&host->dropped, 0);
-    evrec_atomic_store(&host->fail_pos, EVREC_POS_CLOSED);
     size_t first;
-    if (rec->block_size) {
+    if (h->block_size) {
         host->cap = EVREC_POS_CLOSED; /* never full: only "closed" stops allocation */
         first = rec->cyclic->start(host, rec, EVREC_PORT_TIMESTAMP());
     } else {
         host->block_mask = 0;
         host->ring_mask = (size_t)-1;
-        host->cap = rec->size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
-        evrec_write_control(rec->buf, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
+        host->count_one = 0;
+        host->block_shift = 0;
+        host->cap = h->records_size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
+        evrec_write_control(records, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
         first = EVREC_CONTROL_SLOT;
     }
+    /* The header says "recording" before the first record: a crash from here on is recoverable. */
+    __atomic_store_n(&h->state, EVREC_BUF_RECORDING, __ATOMIC_RELEASE);
     /* Publishing pos (release) makes buf/cap/meta visible to every reserve (acquire). */
     evrec_atomic_store(&host->pos, first);
     return EVREC_OK;
@@ -99,14 +181,15 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     if (host_detached(host, pos)) {
         return NULL;
     }
-    if (evrec_atomic_fetch_add(&host->dropped, 1) == 0) {
-        __atomic_store_n(&host->full_time, EVREC_PORT_TIMESTAMP(), __ATOMIC_RELAXED);
+    evrec_buf_header_t *h = host->rec->hdr;
+    if (evrec_atomic_fetch_add(&h->dropped, 1) == 0) {
+        __atomic_store_n(&h->full_time, EVREC_PORT_TIMESTAMP(), __ATOMIC_RELAXED);
     }
     if (pos < host->cap) {
         /* This allocation crossed the end: remember where the committed records stop. Every
          * later allocation starts at or after it, so the smallest such pos is the end. */
-        size_t cur = evrec_atomic_load(&host->fail_pos);
-        while (pos < cur && !evrec_atomic_cas(&host->fail_pos, &cur, pos)) {
+        size_t cur = evrec_atomic_load(&h->fail_pos);
+        while (pos < cur && !evrec_atomic_cas(&h->fail_pos, &cur, pos)) {
         }
     }
     return NULL;
@@ -128,10 +211,10 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     /* 1. Close allocation: every later reserve sees pos >= EVREC_POS_CLOSED. */
     size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
     uint32_t stop_time = EVREC_PORT_TIMESTAMP();
-    if (rec->block_size) {
-        rec->cyclic->stop(host, rec, end, stop_time); /* sets end_pos, overwritten, used, recorded */
-        rec->dropped = evrec_atomic_load(&host->dropped);
-        rec->state = 2;
+    evrec_buf_header_t *h = rec->hdr;
+    if (h->block_size) {
+        rec->cyclic->stop(host, rec, end, stop_time); /* sets end_pos, used, recorded */
+        __atomic_store_n(&h->state, EVREC_BUF_STOPPED, __ATOMIC_RELEASE);
         __atomic_store_n(&host->rec, NULL, __ATOMIC_RELEASE);
         if (rec_out) {
             *rec_out = rec;
@@ -141,14 +224,15 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     /* 2. Walk the allocated records, waiting for each to be committed. A slot whose allocation
      * failed is never written, so the walk also ends at fail_pos, re-read while waiting (the
      * failing context may not have published it yet). */
+    uint8_t *records = host->buf;
     size_t limit = end < host->cap ? end : host->cap;
     size_t q = EVREC_CONTROL_SLOT;
     uint64_t count = 1; /* Start */
     while (q < limit) {
-        const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(rec->buf + q);
+        const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(records + q);
         uint16_t id;
         while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
-            size_t f = evrec_atomic_load_acquire(&host->fail_pos);
+            size_t f = evrec_atomic_load_acquire(&h->fail_pos);
             if (f <= q) {
                 break;
             }
@@ -165,14 +249,14 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
         count++;
     }
     /* 3. Stop is the last record; its slot was kept free by cap. */
-    if (evrec_atomic_load(&host->dropped) != 0) {
-        stop_time = __atomic_load_n(&host->full_time, __ATOMIC_RELAXED);
+    if (evrec_atomic_load(&h->dropped) != 0) {
+        stop_time = __atomic_load_n(&h->full_time, __ATOMIC_RELAXED);
     }
-    evrec_write_control(rec->buf + q, stop_time, EVREC_CONTROL_STOP);
-    rec->used = q + EVREC_CONTROL_SLOT;
-    rec->recorded = count + 1;
-    rec->dropped = evrec_atomic_load(&host->dropped);
-    rec->state = 2;
+    evrec_write_control(records + q, stop_time, EVREC_CONTROL_STOP);
+    h->used = q + EVREC_CONTROL_SLOT;
+    h->end_pos = h->used;
+    h->recorded = count + 1;
+    __atomic_store_n(&h->state, EVREC_BUF_STOPPED, __ATOMIC_RELEASE);
     /* host->meta stays: a racing evrec_record() may still read it (the caller keeps meta alive
      * until save), and its fetch-and-add then sees the host closed. */
     __atomic_store_n(&host->rec, NULL, __ATOMIC_RELEASE);

@@ -29,6 +29,8 @@ struct evrec_cyclic_ops {
     void (*stop)(evrec_host_t *host, evrec_recorder_t *rec, size_t end, uint32_t stop_time);
     /** evrec_reserve_cyclic_switch(). */
     size_t (*reserve_switch)(evrec_host_t *host, size_t cur, size_t len);
+    /** Part of evrec_recorder_recover(): finishes a ring a previous run left (counts, end). */
+    void (*recover)(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t *partial);
     /** Number of committed records in the block at `block` (its header), walking ids from the
      * header to `end` (offset in the block); stops at the first uncommitted or unknown slot.
      * `*stop_at` receives the offset where the walk stopped. */
@@ -47,11 +49,55 @@ static inline evrec_block_header_t *evrec_block_at(uint8_t *buf, size_t ring_mas
 #define EVREC_SEQ_UNSTAMPED 0xFFFFFFFFu
 
 /** Block numbers of a cyclic ring run modulo this (a power of two, a multiple of the block
- * count): positions stay below EVREC_POS_CLOSED / 2 and a number fits the 24 bits of a stamp. */
+ * count). The allocation word `pos` of a cyclic ring is count * C + virtual position, where the
+ * virtual position (block number * block_size + offset) is at most M = modulus << block_shift
+ * (M itself when the last block number is filled to its end), C = 2 * M (a guard bit, so that
+ * position M does not carry into the count), and the count (records allocated in the current
+ * block, below block_size / 8 < 2^(shift - 3)) sits in the bits above, below EVREC_POS_CLOSED: so
+ * positions never reach it, and a number fits the 24 bits of a stamp. On a 32-bit target that
+ * leaves 33 - 2 * shift bits for the block number. */
 static inline size_t evrec_block_modulus(unsigned block_shift)
 {
-    size_t m = (EVREC_POS_CLOSED / 2u) >> block_shift;
-    return m < EVREC_SEQ_NUMBER_MASK + 1u ? m : EVREC_SEQ_NUMBER_MASK + 1u;
+    unsigned bits = (unsigned)(sizeof(size_t) * 8u - 2u); /* below EVREC_POS_CLOSED, guard bit */
+    unsigned count_bits = block_shift - 3u;
+    unsigned nb = bits > count_bits + block_shift ? bits - count_bits - block_shift : 0u;
+    return nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
+}
+
+/** 1 in the count bits of a cyclic `pos`. */
+static inline size_t evrec_count_one(unsigned block_shift)
+{
+    return evrec_block_modulus(block_shift) << (block_shift + 1u);
+}
+
+static inline uint32_t evrec_closed_word(size_t used, size_t count)
+{
+    return (uint32_t)used | (uint32_t)count << EVREC_CLOSED_COUNT_SHIFT;
+}
+
+/** The buffer header of a recorder. */
+static inline evrec_buf_header_t *evrec_hdr(const evrec_recorder_t *rec)
+{
+    return rec->hdr;
+}
+
+/** The record area of a recorder. */
+static inline uint8_t *evrec_records(const evrec_recorder_t *rec)
+{
+    return (uint8_t *)rec->hdr + rec->hdr->records_offset;
+}
+
+/** Validates a header against this target (magic, version) and `size`: 0 when usable. */
+int evrec_hdr_check(const evrec_buf_header_t *h, size_t size);
+
+/** log2 of a power of two. */
+static inline unsigned evrec_log2(size_t v)
+{
+    unsigned s = 0;
+    while (((size_t)1 << s) < v) {
+        s++;
+    }
+    return s;
 }
 
 static inline uint32_t evrec_seq_stamp(size_t block, size_t back)

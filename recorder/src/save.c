@@ -755,7 +755,9 @@ typedef struct ring_view {
 
 static const uint8_t *ring_block(const evrec_recorder_t *rec, size_t b)
 {
-    return (const uint8_t *)evrec_block_at(rec->buf, rec->size - 1u, rec->block_size - 1u, b * rec->block_size);
+    const evrec_buf_header_t *bh = rec->hdr;
+    return (const uint8_t *)evrec_block_at((uint8_t *)evrec_records(rec), bh->records_size - 1u, bh->block_size - 1u,
+                                           b * bh->block_size);
 }
 
 /* Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
@@ -765,11 +767,11 @@ static size_t ring_block_end(const evrec_recorder_t *rec, const ring_view_t *v, 
     if (evrec_atomic_load_acquire(&h->ready) != b || !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
         return 0;
     }
-    uint32_t used = __atomic_load_n(&h->used, __ATOMIC_ACQUIRE);
+    uint32_t used = __atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;
     if (b == v->newest) {
         return used ? used : v->fill;
     }
-    return used ? used : rec->block_size; /* closing in flight: the walk stops at 0xFFFF ids */
+    return used ? used : rec->hdr->block_size; /* closing in flight: the walk stops at 0xFFFF ids */
 }
 
 static int ring_block_same(const evrec_recorder_t *rec, size_t b)
@@ -784,7 +786,9 @@ static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_v
                              const plans_t *pl, uint64_t *lost)
 {
     uint64_t count = 0;
-    size_t n = rec->block_count;
+    size_t n = rec->hdr->block_count;
+    size_t bsize = rec->hdr->block_size;
+    const evrec_meta_t *meta = rec->hdr->meta;
     for (size_t i = 0; i < n; i++) {
         size_t b = (v->newest + v->modulus - (n - 1u) + i) & (v->modulus - 1u);
         size_t end = ring_block_end(rec, v, b);
@@ -793,16 +797,16 @@ static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_v
         }
         const uint8_t *blk = ring_block(rec, b);
         size_t stop;
-        size_t k = rec->cyclic->walk(rec->meta, blk, end, &stop);
+        size_t k = rec->cyclic->walk(meta, blk, end, &stop);
         if (o) {
-            if (v->concurrent && sizeof o->buf - o->n < rec->block_size + 16u) {
+            if (v->concurrent && sizeof o->buf - o->n < bsize + 16u) {
                 flush(o);
             }
             size_t mark = o->n;
             sync_state_t now = o->now, at_buf = o->at_buf;
             int at_buf_ok = o->at_buf_ok;
-            evrec_status st = put_records(o, rec->meta, pl, blk + EVREC_BLOCK_HEADER,
-                                          stop - EVREC_BLOCK_HEADER, rec->block_size - EVREC_BLOCK_HEADER);
+            evrec_status st = put_records(o, meta, pl, blk + EVREC_BLOCK_HEADER,
+                                          stop - EVREC_BLOCK_HEADER, bsize - EVREC_BLOCK_HEADER);
             if (v->concurrent && (st != EVREC_OK || !ring_block_same(rec, b))) {
                 o->n = mark; /* overwritten while converted: drop the whole block */
                 o->now = now;
@@ -826,48 +830,47 @@ static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_o
     h[9] = EVREC_FORMAT_MAJOR;
     h[11] = EVREC_FORMAT_MINOR;
     put_be32(h + 12, flags);
-    put_be64(h + 16, opt->schema_hash ? opt->schema_hash : rec->meta->schema_hash);
+    put_be64(h + 16, opt->schema_hash ? opt->schema_hash : rec->hdr->meta->schema_hash);
     put_be64(h + 24, recorded);
-    put_be64(h + 32, rec->dropped);
+    put_be64(h + 32, evrec_atomic_load(&rec->hdr->dropped));
     put_be32(h + 40, overwritten > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)overwritten);
     put_be32(h + 44, evrec_crc32c(0, h, 44));
     sink_write(o, h, sizeof h);
-    put_runtime_ranges(o, rec->meta, 1);
-    put_field_info_chunk(o, rec->meta);
+    put_runtime_ranges(o, rec->hdr->meta, 1);
+    put_field_info_chunk(o, rec->hdr->meta);
     if (o->status == EVREC_OK) {
-        o->status = evrec_view_put_chunk(rec->meta, o->sink);
+        o->status = evrec_view_put_chunk(rec->hdr->meta, o->sink);
     }
 }
 
 static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
 {
+    const evrec_buf_header_t *bh = rec->hdr;
     ring_view_t v;
-    size_t shift = 0;
-    while (((size_t)1 << shift) < rec->block_size) {
-        shift++;
-    }
-    v.modulus = evrec_block_modulus((unsigned)shift);
+    unsigned shift = evrec_log2(bh->block_size);
+    v.modulus = evrec_block_modulus(shift);
     size_t p;
     uint64_t overwritten;
-    if (rec->state == 2) {
-        p = rec->end_pos;
-        overwritten = rec->overwritten;
+    if (bh->state == EVREC_BUF_STOPPED) {
+        p = bh->end_pos;
+        overwritten = evrec_atomic_load(&bh->overwritten);
         v.concurrent = 0;
     } else {
-        if (rec->block_size + 16u > EVREC_SAVE_CHUNK || !rec->host) {
+        if (bh->block_size + 16u > EVREC_SAVE_CHUNK || !rec->host) {
             return EVREC_E_ARG;
         }
         p = evrec_atomic_load_acquire(&rec->host->pos);
         if (p >= EVREC_POS_CLOSED) {
             return EVREC_E_BUSY; /* stopping right now */
         }
-        overwritten = evrec_atomic_load(&rec->host->overwritten);
+        p &= evrec_count_one(shift) - 1u; /* the virtual position, without the record count */
+        overwritten = evrec_atomic_load(&bh->overwritten);
         v.concurrent = 1;
     }
     v.newest = (p - 1u) >> shift;
     v.fill = p - (v.newest << shift);
     plans_t pl;
-    plans_build(&pl, rec->meta);
+    plans_build(&pl, bh->meta);
     uint64_t lost = 0;
     /* Header first: the count is exact for a stopped recorder; while recording goes on it is
      * unknown in advance (all ones, FORMAT.md section 1). */
@@ -875,7 +878,7 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
     if (o->container) {
         put_header(o, rec, opt, 1u, recorded, overwritten);
     }
-    put_meta(o, rec->meta, rec->time_freq, 0);
+    put_meta(o, bh->meta, bh->time_freq, 0);
     (void)ring_records(o, rec, &v, &pl, &lost);
     put_end(o);
     flush(o);
@@ -888,11 +891,12 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt)
 {
-    if (!rec || !sink || !sink->write) {
+    if (!rec || !rec->hdr || !sink || !sink->write) {
         return EVREC_E_ARG;
     }
-    int cyclic_live = rec->block_size && rec->state == 1;
-    if ((rec->state != 2 && !cyclic_live) || !rec->meta) {
+    const evrec_buf_header_t *bh = rec->hdr;
+    int cyclic_live = bh->block_size && bh->state == EVREC_BUF_RECORDING;
+    if ((bh->state != EVREC_BUF_STOPPED && !cyclic_live) || !bh->meta) {
         return EVREC_E_BUSY;
     }
     static const evrec_save_options_t defaults = {0, 0};
@@ -901,13 +905,13 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     }
     out_t o;
     out_init(&o, sink, !opt->bare_ccore);
-    if (rec->block_size) {
+    if (bh->block_size) {
         return save_cyclic(&o, rec, opt);
     }
     if (o.container) {
-        put_header(&o, rec, opt, 0u, rec->recorded, 0);
+        put_header(&o, rec, opt, 0u, bh->recorded, 0);
     }
-    evrec_status st = save_stream(&o, rec->meta, rec->time_freq, rec->buf, rec->used, rec->size);
+    evrec_status st = save_stream(&o, bh->meta, bh->time_freq, evrec_records(rec), bh->used, bh->records_size);
     if (o.container) {
         write_chunk(&o, EVREC_CHUNK_END, o.buf, 0);
     }

@@ -432,7 +432,7 @@ Test(cli_export, truncated_file_marks_unverified_records)
 /* A one-shot buffer that fills up: the dropped count is a loss at the end. */
 Test(cli_export, dropped_is_a_loss_row_at_the_end)
 {
-    static uint32_t buf[64]; /* 256 bytes: room for a few records only */
+    static uint64_t buf[(EVREC_BUF_HEADER_SIZE + 256) / 8]; /* 256 bytes of records: room for a few only */
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_recorder_init(&rec, buf, sizeof buf);
@@ -446,7 +446,7 @@ Test(cli_export, dropped_is_a_loss_row_at_the_end)
         }
     }
     evrec_host_stop(&host, NULL);
-    cr_assert_gt(rec.dropped, 0u);
+    cr_assert_gt(evrec_recorder_counts(&rec).dropped, 0u);
     fx_buf_t f = {0};
     evrec_sink_t sink = fx_sink(&f);
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
@@ -458,7 +458,7 @@ Test(cli_export, dropped_is_a_loss_row_at_the_end)
     size_t records = count_of(r.out, ",record,");
     snprintf(want, sizeof want, "\r\n%zu,loss,", records);
     assert_has(r.out, want);
-    snprintf(want, sizeof want, ",dropped,%llu,,\r\n", (unsigned long long)rec.dropped);
+    snprintf(want, sizeof want, ",dropped,%llu,,\r\n", (unsigned long long)evrec_recorder_counts(&rec).dropped);
     assert_has(r.out, want);
     cr_assert(strcmp(r.out + r.out_len - strlen(want), want) == 0, "the dropped row is last");
     assert_has(r.err, "dropped with the trace buffer full");
@@ -466,7 +466,7 @@ Test(cli_export, dropped_is_a_loss_row_at_the_end)
 
     r = run_evrec("export", "--jsonl", "-", in);
     snprintf(want, sizeof want, "{\"kind\":\"loss\",\"i\":%zu,\"reason\":\"dropped\",\"count\":%llu,\"position_known\":false}\n",
-             records, (unsigned long long)rec.dropped);
+             records, (unsigned long long)evrec_recorder_counts(&rec).dropped);
     assert_has(r.out, want);
     cli_run_free(&r);
     unlink(in);
@@ -478,7 +478,7 @@ Test(cli_export, dropped_is_a_loss_row_at_the_end)
  * `evrec info` shows it. */
 Test(cli_export, cyclic_overwritten)
 {
-    size_t size = 4 * 1024;
+    size_t size = EVREC_CYCLIC_BUFFER_SIZE(4, 1024);
     void *mem = aligned_alloc(64, size);
     evrec_recorder_t rec;
     evrec_host_t host;

@@ -338,7 +338,7 @@ static void write_driver(const rschema_t *s, text_t *t)
                "    FILE *f = fopen(argv[1], \"wb\");\n"
                "    evrec_sink_t sink = {put, f};\n"
                "    if (!f || evrec_save(&rec, &sink) != EVREC_OK || fclose(f) != 0) return 6;\n"
-               "    return rec.dropped ? 7 : 0;\n}\n");
+               "    return evrec_recorder_counts(&rec).dropped ? 7 : 0;\n}\n");
 }
 
 /* ---- running things ---- */

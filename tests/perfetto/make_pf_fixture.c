@@ -53,6 +53,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "make_pf_fixture: save failed: %s\n", evrec_strerror(st));
         return 1;
     }
-    printf("overwritten %llu\n", (unsigned long long)rec.overwritten);
+    printf("overwritten %llu\n", (unsigned long long)evrec_recorder_counts(&rec).overwritten);
     return 0;
 }

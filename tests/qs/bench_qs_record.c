@@ -80,7 +80,7 @@ static double run_mode(int mode, ring_t *rl, ring_t *rn)
         }
         t[r] = (now_ns() - t0) / ITERS;
         evrec_host_stop(&host, NULL);
-        if (rec.dropped) {
+        if (evrec_recorder_counts(&rec).dropped) {
             fprintf(stderr, "bench_qs_record: the trace buffer filled\n");
             exit(1);
         }

@@ -373,7 +373,7 @@ Test(qs_tx, threads_whole_frames_or_counted_losses, .timeout = 120)
 
 Test(qs_tx, record_into_ram_and_qs_with_one_timestamp)
 {
-    static uint8_t ram[4096] __attribute__((aligned(4)));
+    static uint8_t ram[4096] __attribute__((aligned(8)));
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_host_init(&host);
@@ -388,8 +388,8 @@ Test(qs_tx, record_into_ram_and_qs_with_one_timestamp)
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
     cr_assert_eq(evrec_qs_record(&host, NULL, K_SENSOR, &e), EVREC_E_NOT_RECORDING);
     cr_assert_eq(evrec_qs_record(&host, &tx, K_SENSOR, &e), EVREC_OK, "QS alone still works");
-    cr_assert_eq(rec.recorded, 4u); /* Start, 2 x Sensor, Stop */
-    const sensor_event_t *r1 = (const sensor_event_t *)(const void *)(ram + 8);
+    cr_assert_eq(evrec_recorder_counts(&rec).recorded, 4u); /* Start, 2 x Sensor, Stop */
+    const sensor_event_t *r1 = (const sensor_event_t *)(const void *)(evrec_recorder_records(&rec) + 8);
     cr_assert_eq(r1->id, K_SENSOR);
     cr_assert_eq(r1->value, e.value);
     sink_t *s = sink_new(&tx.map);

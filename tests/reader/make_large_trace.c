@@ -23,8 +23,8 @@ int main(int argc, char **argv)
     int bare = argc > 3 && strcmp(argv[3], "--bare") == 0;
     const evrec_meta_t *m = fx_meta_init();
     size_t size = 4096 + (size_t)n * (sizeof(fx_ev_all_t) + sizeof(fx_ev_simple_t)) / 2 + (size_t)n / 1000 * 8 + 64;
-    size = (size + 3) & ~(size_t)3;
-    void *buf = aligned_alloc(4, size);
+    size = (size + EVREC_BUF_HEADER_SIZE + 7) & ~(size_t)7;
+    void *buf = aligned_alloc(8, size);
     if (!buf) {
         fprintf(stderr, "make_large_trace: cannot allocate %zu bytes\n", size);
         return 1;
@@ -67,8 +67,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "make_large_trace: save failed: %s\n", evrec_strerror(st));
         return 1;
     }
-    printf("%llu records (%llu dropped) written to %s\n", (unsigned long long)rec.recorded,
-           (unsigned long long)rec.dropped, argv[1]);
+    printf("%llu records (%llu dropped) written to %s\n", (unsigned long long)evrec_recorder_counts(&rec).recorded,
+           (unsigned long long)evrec_recorder_counts(&rec).dropped, argv[1]);
     free(buf);
     return 0;
 }

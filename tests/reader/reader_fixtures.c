@@ -151,7 +151,8 @@ uint64_t fx_record(size_t n, int bare, fx_buf_t *out)
     evrec_runtime_enum_alloc(&obj_runtime, "Task B", &v);
     evrec_runtime_enum_alloc(&obj_runtime, "TaskC", &v);
     size_t size = 256 + n * (sizeof(fx_ev_all_t) + 8);
-    void *buf = aligned_alloc(4, (size + 3) & ~(size_t)3);
+    void *buf = aligned_alloc(8, (size + EVREC_BUF_HEADER_SIZE + 7) & ~(size_t)7);
+    size += EVREC_BUF_HEADER_SIZE;
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_recorder_init(&rec, buf, size);
@@ -177,8 +178,9 @@ uint64_t fx_record(size_t n, int bare, fx_buf_t *out)
     evrec_save_options_t opt = {0, bare};
     evrec_sink_t sink = fx_sink(out);
     evrec_save_ex(&rec, &sink, &opt);
+    uint64_t recorded = evrec_recorder_counts(&rec).recorded; /* the counts are in buf */
     free(buf);
-    return rec.recorded;
+    return recorded;
 }
 
 static void native_put(fx_native_t *n, const void *p, size_t len)
@@ -229,16 +231,18 @@ void fx_native_save(fx_native_t *n, uint64_t time_freq, int bare, fx_buf_t *out)
         evrec_save_ccore(m, time_freq, n->buf, n->used, &sink);
         return;
     }
+    /* The records after a buffer header, as a recording leaves them. */
+    size_t size = EVREC_BUF_HEADER_SIZE + n->used;
+    uint8_t *whole = aligned_alloc(8, (size + 7u) & ~(size_t)7u);
+    if (!whole) {
+        return;
+    }
+    memcpy(whole + EVREC_BUF_HEADER_SIZE, n->buf, n->used);
     evrec_recorder_t rec;
-    memset(&rec, 0, sizeof rec);
-    rec.buf = n->buf;
-    rec.size = n->cap;
-    rec.used = n->used;
-    rec.recorded = n->count;
-    rec.time_freq = time_freq;
-    rec.meta = m;
-    rec.state = 2; /* stopped, has data */
-    evrec_save(&rec, &sink);
+    if (evrec_recorder_wrap(&rec, whole, size, m, time_freq, n->used, n->count, 0) == EVREC_OK) {
+        evrec_save(&rec, &sink);
+    }
+    free(whole);
 }
 
 void fx_native_free(fx_native_t *n)

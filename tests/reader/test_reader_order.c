@@ -288,7 +288,7 @@ Test(order, two_thread_recording_comes_out_non_decreasing)
 {
     const evrec_meta_t *m = fx_meta_init();
     size_t size = 4096 + 2u * PER_THREAD * 16u;
-    void *buf = aligned_alloc(4, size);
+    void *buf = aligned_alloc(8, size);
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_recorder_init(&rec, buf, size);

@@ -56,12 +56,12 @@ static inline long probe_walk(const evrec_recorder_t *rec, probe_fn fn, void *ct
 {
     size_t q = 0;
     long n = 0;
-    while (q < rec->used) {
-        const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(rec->buf + q);
+    while (q < evrec_recorder_counts(rec).used) {
+        const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(evrec_recorder_records(rec) + q);
         size_t len;
         if (h->id == PROBE_EVENT_CONTROL) {
             const evrec_control_event_t *c = (const evrec_control_event_t *)(const void *)h;
-            int want = q == 0 ? EVREC_CONTROL_START : (q + 8 == rec->used ? EVREC_CONTROL_STOP : EVREC_CONTROL_TICK);
+            int want = q == 0 ? EVREC_CONTROL_START : (q + 8 == evrec_recorder_counts(rec).used ? EVREC_CONTROL_STOP : EVREC_CONTROL_TICK);
             if (c->type != want) { *why = "control record of the wrong type at its position"; return -1; }
             len = 8;
         } else if (h->id == PROBE_EVENT_PROBE) {
@@ -78,7 +78,7 @@ static inline long probe_walk(const evrec_recorder_t *rec, probe_fn fn, void *ct
         q += len;
         n++;
     }
-    if (q != rec->used) { *why = "walk overran the used size"; return -1; }
+    if (q != evrec_recorder_counts(rec).used) { *why = "walk overran the used size"; return -1; }
     return n;
 }
 

@@ -121,8 +121,8 @@ Test(ccore_compat, recording_through_the_host_matches_ref_bin)
     evrec_recorder_t *got = NULL;
     cr_assert_eq(evrec_host_stop(&host, &got), EVREC_OK);
     cr_assert_eq(got, &rec);
-    cr_assert_eq(rec.recorded, 6);
-    cr_assert_eq(rec.dropped, 0);
+    cr_assert_eq(evrec_recorder_counts(&rec).recorded, 6);
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0);
 
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);

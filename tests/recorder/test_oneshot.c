@@ -45,8 +45,8 @@ Test(oneshot, not_recording_before_start_and_after_stop)
     cr_assert_eq(evrec_record(&host, 77, &e), EVREC_E_BAD_ID);
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
     cr_assert_eq(evrec_record(&host, PROBE_EVENT_PROBE, &e), EVREC_E_NOT_RECORDING);
-    cr_assert_eq(rec.recorded, 2); /* Start, Stop */
-    cr_assert_eq(rec.dropped, 0);
+    cr_assert_eq(evrec_recorder_counts(&rec).recorded, 2); /* Start, Stop */
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0);
     free(mem);
 }
 
@@ -57,8 +57,9 @@ Test(oneshot, recorder_init_rejects_bad_buffers)
     cr_assert_eq(evrec_recorder_init(&rec, NULL, 512), EVREC_E_ARG);
     cr_assert_eq(evrec_recorder_init(&rec, mem, 255), EVREC_E_ARG);
     cr_assert_eq(evrec_recorder_init(&rec, (char *)mem + 1, 400), EVREC_E_ARG);
+    cr_assert_eq(evrec_recorder_init(&rec, mem, EVREC_BUF_HEADER_SIZE + 255), EVREC_E_ARG, "record area < 256");
     cr_assert_eq(evrec_recorder_init(&rec, mem, 511), EVREC_OK);
-    cr_assert_eq(rec.size, 508);
+    cr_assert_eq(evrec_recorder_counts(&rec).size, 508 - EVREC_BUF_HEADER_SIZE, "the header takes its bytes");
 }
 
 /* Single thread, mixed sizes: the first event that does not fit is dropped, and so is every later
@@ -72,8 +73,8 @@ Test(oneshot, exact_drop_count_when_full)
     evrec_host_init(&host);
     cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 0), EVREC_OK);
-    /* Model: cap = size - 8 (Stop slot); Start takes 8. */
-    size_t pos = 8, cap = size - 8;
+    /* Model: cap = record area - 8 (Stop slot); Start takes 8. */
+    size_t pos = 8, cap = size - EVREC_BUF_HEADER_SIZE - 8;
     long want_ok = 0, want_drop = 0, ok = 0, drop = 0;
     int full = 0;
     big_event_t big = {0};
@@ -97,9 +98,9 @@ Test(oneshot, exact_drop_count_when_full)
     cr_assert_eq(drop, want_drop);
     cr_assert_eq(evrec_tick(&host), EVREC_E_DROPPED);
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
-    cr_assert_eq(rec.dropped, (uint64_t)want_drop + 1);
-    cr_assert_eq(rec.recorded, (uint64_t)want_ok + 2);
-    cr_assert_eq(rec.used, pos + 8);
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped, (uint64_t)want_drop + 1);
+    cr_assert_eq(evrec_recorder_counts(&rec).recorded, (uint64_t)want_ok + 2);
+    cr_assert_eq(evrec_recorder_counts(&rec).used, pos + 8);
     const char *why = "";
     cr_assert_eq(probe_walk(&rec, NULL, NULL, &why), want_ok + 2, "%s", why);
     free(mem);
@@ -172,8 +173,8 @@ static void run_threads(unsigned threads, uint32_t per_thread, size_t size, int 
     long n = probe_walk(&rec, mark_seen, &s, &why);
     cr_assert_geq(n, 0, "%s", why);
     cr_assert_eq((uint64_t)n, total_ok + 2, "walk found %ld records, threads recorded %llu", n, (unsigned long long)total_ok);
-    cr_assert_eq(rec.recorded, total_ok + 2);
-    cr_assert_eq(rec.dropped + total_ok, (uint64_t)threads * per_thread, "recorded + dropped must equal attempts");
+    cr_assert_eq(evrec_recorder_counts(&rec).recorded, total_ok + 2);
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped + total_ok, (uint64_t)threads * per_thread, "recorded + dropped must equal attempts");
     cr_assert_not(s.out_of_order, "a thread's records are out of program order");
     for (unsigned t = 0; t < threads; t++) {
         cr_assert_eq(s.count[t], w[t].recorded);
@@ -281,7 +282,7 @@ Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
     cr_assert_geq(n, 0, "%s", why);
     cr_assert_eq(s.count[0], i);
     cr_assert_eq(s.count[7], (uint32_t)sig_count);
-    cr_assert_eq(rec.dropped, 0);
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0);
     cr_assert_not(s.out_of_order);
     free(s.bits[0]);
     free(s.bits[7]);
@@ -331,7 +332,7 @@ Test(oneshot, start_stop_cycles_under_load_leave_no_torn_record, .timeout = 120)
         const char *why = "";
         long n = probe_walk(r, NULL, NULL, &why);
         cr_assert_geq(n, 2, "cycle %d: %s", c, why);
-        cr_assert_eq((uint64_t)n, r->recorded, "cycle %d", c);
+        cr_assert_eq((uint64_t)n, evrec_recorder_counts(r).recorded, "cycle %d", c);
     }
     for (int t = 0; t < THREADS; t++) {
         sp[t].stop = 1;

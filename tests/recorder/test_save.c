@@ -240,7 +240,7 @@ Test(save, a_damaged_buffer_is_saved_up_to_the_damage)
     evrec_host_t host;
     record_probes(&rec, &host, mem, size, 10);
     /* overwrite the id of the 4th probe record (offset 8 + 3*16) as a stray write would */
-    ((evrec_record_header_t *)(void *)((uint8_t *)mem + 8 + 3 * 16))->id = 999;
+    ((evrec_record_header_t *)(void *)(evrec_recorder_records(&rec) + 8 + 3 * 16))->id = 999;
     mem_sink_t m = {0};
     evrec_sink_t s = mem_sink_of(&m);
     evrec_save_options_t bare = {0, 1};

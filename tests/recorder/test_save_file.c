@@ -165,9 +165,9 @@ Test(save_file, path_failure_leaves_the_existing_file_and_no_other)
     fputs("precious", f);
     fclose(f);
     /* A recorder that is not stopped: save fails after the temporary file was created. */
-    evrec_recorder_t busy = rec;
-    busy.state = 1;
-    cr_assert_eq(evrec_save_path(&busy, path), EVREC_E_BUSY);
+    rec.hdr->state = EVREC_BUF_RECORDING;
+    cr_assert_eq(evrec_save_path(&rec, path), EVREC_E_BUSY);
+    rec.hdr->state = EVREC_BUF_STOPPED;
     size_t len = 0;
     char *got = read_all(path, &len);
     cr_assert_eq(len, 8u, "the existing file was truncated");
@@ -177,7 +177,9 @@ Test(save_file, path_failure_leaves_the_existing_file_and_no_other)
     /* Nothing is created for a failed save to a new name. */
     char fresh[600];
     snprintf(fresh, sizeof fresh, "%s/new.evrec", dir);
-    cr_assert_eq(evrec_save_path(&busy, fresh), EVREC_E_BUSY);
+    rec.hdr->state = EVREC_BUF_RECORDING;
+    cr_assert_eq(evrec_save_path(&rec, fresh), EVREC_E_BUSY);
+    rec.hdr->state = EVREC_BUF_STOPPED;
     cr_assert_eq(access(fresh, F_OK), -1);
     cr_assert_eq(entries(dir), 1);
     /* A directory in the way: an I/O error, the directory and its content stay. */

@@ -70,7 +70,7 @@ static inline void trace_stop(trace_t *tr, uint32_t t1)
 {
     at(t1);
     cr_assert_eq(evrec_host_stop(&tr->host, NULL), EVREC_OK);
-    cr_assert_eq(tr->rec.dropped, 0, "the test buffer is too small");
+    cr_assert_eq(evrec_recorder_counts(&tr->rec).dropped, 0, "the test buffer is too small");
     evrec_sink_t sink = {trace_mem_write, &tr->file};
     cr_assert_eq(evrec_save(&tr->rec, &sink), EVREC_OK);
 }

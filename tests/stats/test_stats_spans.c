@@ -221,7 +221,7 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     rtos_record_TaskSwitchOut(&tr.host, task_a, rtos_RtosSuspend_Yield);
     at(2100);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
-    cr_assert_gt(tr.rec.dropped, 0);
+    cr_assert_gt(evrec_recorder_counts(&tr.rec).dropped, 0);
     evrec_sink_t sink = {trace_mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     analysed_t an = analyse(&tr.file);

@@ -223,7 +223,7 @@ int main(int argc, char **argv)
         die("cannot write the file");
     }
     printf("%s: %zu bytes, dropped %llu, overwritten %llu\n", argv[2], file.len,
-           (unsigned long long)rec.dropped, (unsigned long long)rec.overwritten);
+           (unsigned long long)evrec_recorder_counts(&rec).dropped, (unsigned long long)evrec_recorder_counts(&rec).overwritten);
     free(file.p);
     free(buf);
     return 0;

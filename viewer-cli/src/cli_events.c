@@ -297,16 +297,17 @@ int cli_evr_write(cli_evr_records_t *c, const char *path, uint64_t freq, uint64_
     }
     evrec_meta_t slots = *m;
     slots.structs = structs;
+    /* evrec_save_ex() saves a stopped buffer: its header, then the records. */
+    size_t whole_size = EVREC_BUF_HEADER_SIZE + c->len;
+    uint8_t *whole = aligned_alloc(8, (whole_size + 7u) & ~(size_t)7u);
+    if (!whole) {
+        free(structs);
+        cli_error("%s: out of memory", path);
+        return -1;
+    }
+    memcpy(whole + EVREC_BUF_HEADER_SIZE, c->recs, c->len);
     evrec_recorder_t rec;
-    memset(&rec, 0, sizeof rec);
-    rec.buf = c->recs;
-    rec.size = c->cap;
-    rec.used = c->len;
-    rec.recorded = c->count;
-    rec.dropped = dropped;
-    rec.time_freq = freq;
-    rec.meta = &slots;
-    rec.state = 2; /* stopped, has data: what evrec_save_ex() requires */
+    (void)evrec_recorder_wrap(&rec, whole, whole_size, &slots, freq, c->len, c->count, dropped);
     evrec_save_options_t so = {0, 0};
     so.schema_hash = m->schema_hash ? m->schema_hash : evrec_meta_schema_hash(m);
     /* A temporary file renamed over PATH when complete; a device or FIFO written in place; on a
@@ -314,18 +315,21 @@ int cli_evr_write(cli_evr_records_t *c, const char *path, uint64_t freq, uint64_
     cli_output_t out;
     if (!cli_output_open(&out, path)) {
         free(structs);
+        free(whole);
         return -1;
     }
     file_sink_t fs = {cli_output_stream(&out)};
     if (!fs.f) {
         cli_output_abort(&out);
         free(structs);
+        free(whole);
         return -1;
     }
     evrec_sink_t sink = {file_write, &fs};
     evrec_status st = evrec_save_ex(&rec, &sink, &so);
     cli_output_stream_close(&out, fs.f);
     free(structs);
+    free(whole);
     if (st != EVREC_OK && st != EVREC_E_IO) {
         cli_error("%s: writing failed: %s", path, evrec_strerror(st));
         cli_output_abort(&out);

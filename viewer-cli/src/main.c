@@ -21,6 +21,7 @@ static const cli_command_t *const commands[] = {
     &cli_cmd_qs_decode,
     &cli_cmd_syst,
     &cli_cmd_syst_decode,
+    &cli_cmd_recover,
     &cli_cmd_schema,
     &cli_cmd_check,
     &cli_cmd_export,

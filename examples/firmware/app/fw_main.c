@@ -30,7 +30,7 @@
 #endif
 
 /* The user's trace buffer, in its own section so that size reports can leave it out. */
-static uint32_t trace[FW_TRACE_BYTES / 4u] __attribute__((section(".evrec_trace")));
+static uint64_t trace[FW_TRACE_BYTES / 8u] __attribute__((section(".evrec_trace")));
 static evrec_recorder_t recorder;
 evrec_host_t fw_host;
 static volatile uint32_t timer_count;
@@ -161,11 +161,11 @@ int main(void)
     sh_puts("fw: board ");
     sh_puts(fw_board_name);
     sh_puts(" recorded ");
-    sh_put_u32((uint32_t)rec->recorded);
+    sh_put_u32((uint32_t)evrec_recorder_counts(rec).recorded);
     sh_puts(" dropped ");
-    sh_put_u32((uint32_t)rec->dropped);
+    sh_put_u32((uint32_t)evrec_recorder_counts(rec).dropped);
     sh_puts(" bytes ");
-    sh_put_u32((uint32_t)rec->used);
+    sh_put_u32((uint32_t)evrec_recorder_counts(rec).used);
     sh_puts(" timer_irqs ");
     sh_put_u32(timer_count);
     sh_puts(" saved " FW_OUTPUT "\n");

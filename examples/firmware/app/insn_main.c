@@ -29,7 +29,7 @@
 #define INSN_N 256u
 #endif
 
-static uint32_t trace[(INSN_N * 64u + 1024u) / 4u] __attribute__((section(".evrec_trace")));
+static uint64_t trace[(INSN_N * 64u + 1024u) / 8u] __attribute__((section(".evrec_trace")));
 static evrec_recorder_t recorder;
 static evrec_host_t host;
 
@@ -78,7 +78,7 @@ int main(void)
     evrec_recorder_t *rec = 0;
     (void)evrec_host_stop(&host, &rec);
     run(rec_value); /* detached */
-    int oneshot_ok = rec && rec->dropped == 0 && rec->recorded == 4u * INSN_N + 2u;
+    int oneshot_ok = rec && evrec_recorder_counts(rec).dropped == 0 && evrec_recorder_counts(rec).recorded == 4u * INSN_N + 2u;
     if (evrec_recorder_init_cyclic(&recorder, trace, sizeof trace, 1024) != EVREC_OK ||
         evrec_host_start(&host, &recorder, &fw_meta, 0) != EVREC_OK) {
         sh_exit(3);
@@ -91,5 +91,5 @@ int main(void)
     run(rec_switch);
     rec = 0;
     (void)evrec_host_stop(&host, &rec);
-    sh_exit(oneshot_ok && rec && rec->dropped == 0 && rec->overwritten > 0 ? 0 : 1);
+    sh_exit(oneshot_ok && rec && evrec_recorder_counts(rec).dropped == 0 && evrec_recorder_counts(rec).overwritten > 0 ? 0 : 1);
 }

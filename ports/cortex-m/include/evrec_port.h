@@ -173,4 +173,11 @@ static inline void evrec_cm_irq_restore(uint32_t primask)
 #define EVREC_PORT_HAS_ATOMICS 1
 #endif
 
+/* A cyclic ring reuses a block on the strength of its record count, without reading it:
+ * bare-metal recording contexts (interrupts) never last a lap of the ring. An RTOS whose
+ * preemptive threads record sets 1 (evrec_config.h). */
+#ifndef EVREC_CYCLIC_GUARD
+#define EVREC_CYCLIC_GUARD 0
+#endif
+
 #endif /* EVREC_PORT_H */

@@ -58,6 +58,30 @@ evrec_status evrec_posix_tick_start(evrec_posix_tick_t *t, evrec_host_t *host, u
  */
 void evrec_posix_tick_stop(evrec_posix_tick_t *t);
 
+/**
+ * @brief Map a trace buffer from a file (MAP_SHARED), so that it outlives the process: after a
+ * crash or a kill the file holds the buffer's header and every committed record, and
+ * `evrec recover FILE -o out.evr` writes a normal file from it. Give the mapping to
+ * evrec_recorder_init() or evrec_recorder_init_cyclic() with the same size, and call
+ * evrec_recorder_keep_meta() so that the meta-info is in the file too.
+ * @param path the file: created (mode 0644) if missing; an existing file is resized to `size`
+ * and its content kept only when `keep` is non-zero (else it is zeroed first).
+ * @param size bytes of the buffer (header included). @param keep 1: keep an existing file's
+ * bytes (to recover it with evrec_recorder_recover()); 0: start afresh.
+ * @param[out] out the mapping (page-aligned), to give to evrec_posix_unmap_buffer().
+ * @retval EVREC_OK mapped. @retval EVREC_E_ARG NULL or size 0. @retval EVREC_E_IO open, resize
+ * or mmap failed (errno tells why).
+ * **Context:** thread. The kernel writes the pages back to the file on its own schedule; a
+ * machine crash (not a process crash) can lose the newest pages unless msync() is called.
+ */
+evrec_status evrec_posix_map_buffer(const char *path, size_t size, int keep, void **out);
+
+/**
+ * @brief Unmap a buffer of evrec_posix_map_buffer() (its file stays).
+ * @param buf the mapping. @param size its size. **Context:** thread, after recording stopped.
+ */
+void evrec_posix_unmap_buffer(void *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,4 +65,33 @@
 #define EVREC_SAVE_PLAN_EVENTS 32
 #endif
 
+/**
+ * EVREC_CYCLIC_GUARD (0/1): 1 makes a cyclic ring check, before it reuses a block, that every
+ * record in it was committed (a context preempted for a whole lap of the ring between reserving
+ * and committing a record would otherwise write into a block that now holds newer records): a
+ * scan of the block's id words, and a walk over its records only when a word looks uncommitted.
+ * 0 trusts the block's record count (written when it closed) and reuses the block without
+ * reading it: cheapest, for targets where no recording context is preempted for a lap (bare-metal
+ * interrupts). Default: 1, unless the port's evrec_port.h sets it (the Cortex-M and RISC-V ports
+ * set 0; an RTOS with preemptive threads that record should set 1).
+ */
+#ifndef EVREC_CYCLIC_GUARD
+#define EVREC_CYCLIC_GUARD 1
+#endif
+
+/**
+ * EVREC_HOST_SPLIT_LINES (bytes, 0 or a power of two): when non-zero, evrec_host_t puts its
+ * allocation offset (written by every record) on its own cache line of this size, apart from the
+ * read-only fields every record reads (buffer, capacity, masks), so that recording threads do
+ * not invalidate each other's copy of those. 0 packs the host (MCUs: no data cache, RAM counts).
+ * Default: 64 when the compiler targets x86-64 or AArch64, else 0.
+ */
+#ifndef EVREC_HOST_SPLIT_LINES
+#if defined(__x86_64__) || defined(__aarch64__)
+#define EVREC_HOST_SPLIT_LINES 64
+#else
+#define EVREC_HOST_SPLIT_LINES 0
+#endif
+#endif
+
 #endif /* EVREC_CONFIG_H */

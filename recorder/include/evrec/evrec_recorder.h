@@ -8,9 +8,12 @@
  * Nothing is recorded until evrec_host_start() attaches a recorder; evrec_host_stop() detaches it,
  * after which evrec_save() writes the file.
  *
- * Buffer layout: records one after another from offset 0, each `uint32 time; uint16 id;` then its
- * fields in native order, taking the event struct's native size rounded up to 4 bytes. The
- * first record is EventControl Start, the last EventControl Stop.
+ * Buffer layout: a ::EVREC_BUF_HEADER_SIZE-byte header (::evrec_buf_header_t: geometry, state,
+ * counts), optionally a meta-info blob (evrec_recorder_keep_meta()), then the record area: records
+ * one after another, each `uint32 time; uint16 id;` then its fields in native order, taking the
+ * event struct's native size rounded up to 4 bytes. The first record is EventControl Start, the
+ * last EventControl Stop. Because the header is in the buffer, a buffer that survives its program
+ * (a crash, a reset, a debugger dump) can still be saved: evrec_recorder_recover().
  *
  * Concurrency: the record path costs one timestamp read, one relaxed load, one atomic
  * fetch-and-add and the stores of the record; it never blocks, allocates or aborts. Any number
@@ -28,6 +31,7 @@
 #include <stdint.h>
 
 #include "evrec/evrec_atomic.h"
+#include "evrec/evrec_config.h"
 #include "evrec/evrec_meta.h"
 #include "evrec/evrec_status.h"
 #include "evrec_port.h"
@@ -44,37 +48,109 @@ extern "C" {
 
 /** Native size of the EventControl record, bytes: the slot kept free for Stop. */
 #define EVREC_CONTROL_SLOT 8u
-/** Smallest trace buffer accepted, bytes (CCore: MaxEventLen). */
+/** Smallest record area accepted, bytes (CCore: MaxEventLen), besides ::EVREC_BUF_HEADER_SIZE. */
 #define EVREC_MIN_BUFFER 256u
 /** Allocation offset that marks a host with no recorder attached. */
 #define EVREC_POS_CLOSED (((size_t)-1) / 2u + 1u)
 
+/** Bytes at the start of the user's trace buffer that hold its header (::evrec_buf_header_t):
+ * the record area starts after it (and after the meta-info blob, if one is kept). */
+#define EVREC_BUF_HEADER_SIZE 128u
+/** Header magic as a native `uint32_t`: read as big-endian bytes it spells "EVR4" on a target
+ * with a 4-byte size_t and "EVR8" with an 8-byte one; a little-endian target stores the bytes
+ * reversed ("4RVE"). A reader of a memory image tells the target's byte order and size_t width
+ * from these four bytes (format/FORMAT.md, "RAM buffer header and recovery"). */
+#define EVREC_BUF_MAGIC (0x45565200u | (uint32_t)('0' + sizeof(size_t)))
+/** Version of the in-buffer header layout. */
+#define EVREC_BUF_VERSION 1u
+/** ::evrec_buf_header_t::state values. */
+#define EVREC_BUF_READY 0u     /**< initialised, nothing recorded yet */
+#define EVREC_BUF_RECORDING 1u /**< a recording is (or was, at a crash or reset) going on */
+#define EVREC_BUF_STOPPED 2u   /**< stopped (or recovered): the counts are final, save may run */
+/** ::evrec_buf_header_t::flags bits. */
+#define EVREC_BUF_CYCLIC 1u    /**< cyclic mode: the record area is a ring of blocks */
+#define EVREC_BUF_META 2u      /**< a meta-info blob is kept at meta_offset (evrec_recorder_keep_meta()) */
+#define EVREC_BUF_WANT_META 4u /**< keep_meta was asked: start writes the blob */
+
 /**
- * @brief A trace buffer and what a recording left in it. User memory; see evrec_recorder_init().
- * Fields are read by save and the tests; treat them as read-only.
+ * @brief Header at the start of the user's trace buffer (the idea of ThreadX's TX_TRACE_HEADER):
+ * everything save and a crash recovery need, and the recording's bookkeeping, live in the buffer
+ * itself, so that the RAM a recording needs besides the buffer is a few dozen bytes (the host and
+ * the recorder object), and so that a buffer that outlives the program (a file-backed mapping, a
+ * `.noinit` section across a reset, a debugger's memory dump) can still be saved.
+ *
+ * Native byte order and native size_t width; byte offsets for a W-byte size_t are in brackets
+ * (format/FORMAT.md, "RAM buffer header and recovery"). Written by evrec_recorder_init() and the
+ * recording; read-only for the user (read the counts with evrec_recorder_counts()).
+ */
+typedef struct evrec_buf_header {
+    uint32_t magic;          /**< [0] ::EVREC_BUF_MAGIC */
+    uint16_t version;        /**< [4] ::EVREC_BUF_VERSION */
+    uint16_t header_size;    /**< [6] ::EVREC_BUF_HEADER_SIZE */
+    uint32_t state;          /**< [8] EVREC_BUF_READY / _RECORDING / _STOPPED */
+    uint32_t flags;          /**< [12] EVREC_BUF_CYCLIC, EVREC_BUF_META */
+    uint64_t time_freq;      /**< [16] timestamp frequency, Hz (0 = unknown) */
+    uint64_t schema_hash;    /**< [24] the meta-info's schema hash (evrec_meta_t::schema_hash) */
+    uint64_t recorded;       /**< [32] after stop: records save writes (Start, Stop included) */
+    uint64_t buf_size;       /**< [40] bytes of the whole buffer (header included) */
+    uint32_t records_offset; /**< [48] where the record area starts, bytes from the header */
+    uint32_t records_size;   /**< [52] bytes of the record area (cyclic: the ring) */
+    uint32_t block_size;     /**< [56] cyclic: bytes per block (a power of two); 0 one-shot */
+    uint32_t block_count;    /**< [60] cyclic: blocks in the ring (a power of two); 0 one-shot */
+    uint32_t meta_offset;    /**< [64] meta-info blob, bytes from the header; 0 = none */
+    uint32_t meta_size;      /**< [68] bytes of the meta-info blob */
+    uint32_t full_time;      /**< [72] timestamp of the first drop (the buffer filled) */
+    uint32_t lanes;          /**< [76] allocation lanes: 1 (room for per-core lanes later) */
+    evrec_atomic_size_t dropped;     /**< [80] drops in the recording (wraps at SIZE_MAX) */
+    evrec_atomic_size_t fail_pos;    /**< [80+W] one-shot: smallest offset whose allocation failed */
+    evrec_atomic_size_t overwritten; /**< [80+2W] cyclic: intact records cleared for reuse */
+    size_t end_pos;          /**< [80+3W] after stop: allocation position after Stop (virtual) */
+    size_t used;             /**< [80+4W] after stop: native bytes of the records save writes */
+    const evrec_meta_t *meta; /**< [80+5W] the meta-info's address on the target (informative) */
+} evrec_buf_header_t;
+
+/**
+ * @brief A trace buffer (CCore EventRecorder). User memory, a few words: the buffer's header
+ * holds the rest. Set up with evrec_recorder_init() or evrec_recorder_init_cyclic(); fields are
+ * private (read the counts with evrec_recorder_counts()).
  */
 typedef struct evrec_recorder {
-    uint8_t *buf;          /**< user memory, 4-byte aligned */
-    size_t size;           /**< usable bytes of buf (multiple of 4) */
-    size_t used;           /**< bytes of records after stop (Start .. Stop), native slot sizes;
-                                cyclic: of the records save writes (block headers and unused
-                                block tails not counted) */
-    uint64_t recorded;     /**< records in the buffer after stop, Start and Stop included: the
-                                count save writes in the file header; cyclic: the records of
-                                the intact blocks (Start too while not overwritten) */
-    uint64_t dropped;      /**< events dropped because the buffer was full */
-    uint64_t time_freq;    /**< timestamp frequency of the recording, Hz (0 = unknown) */
-    const evrec_meta_t *meta; /**< meta-info of the recording (set by start) */
-    int state;             /**< 0 idle, 1 attached, 2 stopped (has data) */
-    /* Cyclic mode (evrec_recorder_init_cyclic); block_size 0 = one-shot. */
-    size_t block_size;     /**< bytes per block, a power of two */
-    size_t block_count;    /**< blocks in the ring, a power of two >= 4 */
-    size_t end_pos;        /**< cyclic: allocation position after Stop (virtual bytes) */
-    uint64_t overwritten;  /**< cyclic: intact records lost to overwriting, after stop */
-    struct evrec_host *host; /**< the host while attached (cyclic save while recording) */
+    evrec_buf_header_t *hdr;  /**< the user's buffer: its header, then the record area */
+    struct evrec_host *host;  /**< the host while attached (cyclic save while recording) */
     const struct evrec_cyclic_ops *cyclic; /**< cyclic: the ring's code, so that it is linked only
                                                 when used; NULL in one-shot mode */
+    evrec_status (*keep_meta)(struct evrec_recorder *rec, const evrec_meta_t *meta,
+                              uint64_t time_freq); /**< writes the meta-info blob at start (set by
+                                                       evrec_recorder_keep_meta()), else NULL */
 } evrec_recorder_t;
+
+/** @brief What a recording left in a buffer: evrec_recorder_counts(). */
+typedef struct evrec_recorder_counts {
+    uint64_t recorded;    /**< records save writes, Start and Stop included (after stop; cyclic:
+                               the records of the intact blocks, Start too while not overwritten) */
+    uint64_t dropped;     /**< events dropped because the buffer was full */
+    uint64_t overwritten; /**< cyclic: intact records lost to overwriting */
+    size_t used;          /**< native bytes of the records save writes (block headers and unused
+                               block tails not counted) */
+    size_t size;          /**< bytes of the record area (cyclic: the ring) */
+    size_t block_count;   /**< cyclic: blocks in the ring; 0 one-shot */
+    uint32_t state;       /**< EVREC_BUF_READY / _RECORDING / _STOPPED */
+} evrec_recorder_counts_t;
+
+/**
+ * @brief The counts of a recorder's buffer (they live in its header).
+ * @param[in] rec an initialised recorder. @return the counts; all zero for a NULL recorder or one
+ * never initialised. While recording goes on, `dropped` and `overwritten` are live and the others
+ * are those of the last stop. **Context:** any; lock-free (plain loads).
+ */
+evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
+
+/** @brief The record area of an initialised recorder (after its header and meta-info blob): a
+ * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used. **Context:** any. */
+static inline uint8_t *evrec_recorder_records(const evrec_recorder_t *rec)
+{
+    return (uint8_t *)rec->hdr + rec->hdr->records_offset;
+}
 
 /** Size of the header at the start of each cyclic block, bytes (format/FORMAT.md is silent on
  * it: blocks exist only in RAM; save writes plain records). */
@@ -84,71 +160,148 @@ typedef struct evrec_recorder {
 typedef struct evrec_block_header {
     uint32_t seq;              /**< once opened: block number (bits 0..23), distance back to the
                                     block it followed (bits 24..31); all ones before */
-    uint32_t used;             /**< offset of the first unused byte once closed; 0 while open */
+    uint32_t closed;           /**< 0 while open; once closed: the offset of its first unused
+                                    byte (bits 0..16) and the number of records allocated in it
+                                    (bits 17..31), written together by the context that closes it */
     evrec_atomic_size_t ready; /**< block number this slot was cleared for; all ones while clearing */
 #if SIZE_MAX <= 0xFFFFFFFFu
     uint32_t pad;
 #endif
 } evrec_block_header_t;
 
+/** Bits of evrec_block_header_t::closed. */
+#define EVREC_CLOSED_USED_MASK 0x1FFFFu
+#define EVREC_CLOSED_COUNT_SHIFT 17u
+
 /**
  * @brief The object code records through (CCore EventRecorderHost). Usually one global.
- * Zero-initialise it or call evrec_host_init(). Fields are private.
+ * Zero-initialise it or call evrec_host_init(). Fields are private. It holds only what the
+ * record path reads (the rest is in the buffer's header): on hosts with a data cache the
+ * read-only part and the allocation offset that every record writes are on different cache lines.
  */
 typedef struct evrec_host {
-    evrec_atomic_size_t pos;  /**< next free offset; >= EVREC_POS_CLOSED when detached */
-    uint8_t *buf;             /**< buffer of the attached recorder */
+    evrec_atomic_size_t pos;  /**< next free offset (cyclic: and the records allocated in the
+                                   current block, see cyclic.c); >= EVREC_POS_CLOSED when detached */
+#if EVREC_HOST_SPLIT_LINES
+    _Alignas(EVREC_HOST_SPLIT_LINES) uint8_t *buf; /**< record area of the attached recorder */
+#else
+    uint8_t *buf;             /**< record area of the attached recorder */
+#endif
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
-    const evrec_meta_t *meta; /**< meta-info of the attached recording */
-    evrec_atomic_size_t dropped; /**< drops in the current recording (wraps at SIZE_MAX) */
-    evrec_atomic_size_t fail_pos; /**< smallest offset whose allocation failed */
-    uint32_t full_time;       /**< timestamp of the first drop (the buffer filled) */
-    evrec_recorder_t *rec;    /**< attached recorder */
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
+    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (see cyclic.c) */
+    const evrec_meta_t *meta; /**< meta-info of the attached recording */
+    evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
-    evrec_atomic_size_t overwritten; /**< cyclic: intact records cleared for reuse */
 } evrec_host_t;
 
 /**
- * @brief Give a recorder its trace buffer.
- * @param[out] rec the recorder (user memory). @param[in] buf trace buffer, 4-byte aligned, owned
- * by the caller for as long as the recorder is used. @param size bytes in buf; rounded down to 4.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or size < ::EVREC_MIN_BUFFER.
+ * @brief Give a recorder its trace buffer (one-shot mode: records until full, then drops).
+ * Writes a fresh header at the start of `buf` (a buffer a previous run left must be recovered with
+ * evrec_recorder_recover() before this).
+ * @param[out] rec the recorder (user memory). @param[in] buf trace buffer, 8-byte aligned, owned
+ * by the caller for as long as the recorder is used. @param size bytes in buf, header included;
+ * rounded down to 4. The record area is `size - EVREC_BUF_HEADER_SIZE` bytes.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or fewer than
+ * ::EVREC_MIN_BUFFER bytes after the header.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
+
+/** Bytes of a cyclic trace buffer of `blocks` blocks of `block_size` bytes (header included). */
+#define EVREC_CYCLIC_BUFFER_SIZE(blocks, block_size) ((size_t)(blocks) * (size_t)(block_size) + EVREC_BUF_HEADER_SIZE)
 
 /**
  * @brief Give a recorder its trace buffer in cyclic (last-is-best) mode: the buffer is a ring of
  * `block_size` blocks; a record never straddles a block; when the ring is full the oldest block is
  * cleared and reused, so the buffer always holds the newest records (as the ThreadX context-switch
  * logger of "Debugging Threading issues in ThreadX circa 2011" and QS's last-is-best policy do).
- * Each block starts with a ::EVREC_BLOCK_HEADER-byte header. The ring keeps the newest
- * `block_count - 2` blocks whole: one block ahead of the writer is cleared in advance.
+ * Each block starts with a ::EVREC_BLOCK_HEADER-byte header that keeps, once the block is closed,
+ * its extent and record count, so that reusing a block costs no walk over its records. The ring
+ * keeps the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in
+ * advance.
  * @param[out] rec the recorder. @param[in] buf trace buffer, 8-byte aligned, caller-owned.
- * @param size bytes in buf; the ring uses the largest power-of-two number of blocks that fits.
+ * @param size bytes in buf, header included: the ring uses the largest power-of-two number of
+ * blocks that fits after the header (EVREC_CYCLIC_BUFFER_SIZE(n, block_size) gives exactly n).
  * @param block_size bytes per block: a power of two, 256 .. 65536; every event's native size
  * plus the block header must fit in it (checked by evrec_host_start()). A save while recording
  * goes on needs block_size <= EVREC_SAVE_CHUNK - 16.
  * Limits: a context that needs the next block while another is clearing it skips that block (or
  * drops its event, counted, after 8 busy blocks). A context preempted for a whole lap of the ring
- * inside a block switch or between reserving and committing a record never tears or reorders
- * anything: the block it holds is skipped (not cleared) lap after lap until it is done. Its
- * records are then older than the ring's window: they are counted as overwritten when the slot
- * is next reused, and neither saved nor counted if recording stops before that. Size the ring so
- * that a lap takes longer than the longest preemption of a recording context (an MCU interrupt
- * never lasts a lap).
+ * inside a block switch never tears or reorders anything: the block it holds is skipped (not
+ * cleared) lap after lap until it is done. Its records are then older than the ring's window:
+ * they are counted as overwritten when the slot is next reused, and neither saved nor counted if
+ * recording stops before that. A context preempted for a whole lap between reserving and
+ * committing a record is detected when its block is reused if ::EVREC_CYCLIC_GUARD is 1 (the
+ * default on hosts; the block is skipped until the record is committed); with 0 (the default of
+ * the MCU ports, where an interrupt never lasts a lap) the block is reused and the late record
+ * can tear a newer one. Size the ring so that a lap takes longer than the longest preemption of
+ * a recording context. On a 32-bit target the ring holds at most 2^(31 - 2 log2(block_size))
+ * blocks (the block numbering shares the allocation word with the per-block record count).
  * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
- * range, fewer than 4 blocks fit, or more than a quarter of the block numbering (2^22 blocks,
- * or 2^28 / block_size on a 32-bit target).
+ * range, fewer than 4 blocks fit, or more than a quarter of the block numbering.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size);
 
+/**
+ * @brief Keep a save-ready copy of the meta-info in the buffer, after its header, so that a tool
+ * that has only the buffer (a file-backed mapping after a crash, a debugger's memory dump) can
+ * write a complete file: `evrec recover`. evrec_host_start() writes it: the CCore meta-info stream
+ * as save writes it (big-endian, format/FORMAT.md section 3), then the native layout (struct sizes
+ * and field offsets). Run-time enum names registered after start are not in it. The record area
+ * shrinks by the blob's size (a cyclic ring may lose blocks: start fails with EVREC_E_ARG when
+ * fewer than 4 remain). Links the save code into the program.
+ * @param[in,out] rec an initialised recorder, not attached.
+ * @retval EVREC_OK kept from the next start on. @retval EVREC_E_ARG NULL or not initialised.
+ * @retval EVREC_E_BUSY attached. **Context:** thread, not while the recorder is attached.
+ */
+evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
+
+/**
+ * @brief Recover a trace buffer that a previous run of this program left (a `.noinit` section
+ * across a reset, a file-backed mapping after a crash, an image loaded from a debugger's dump):
+ * checks its header, then finishes the recording as evrec_host_stop() would (without a Stop
+ * record): every complete record is kept, records that were being written (id 0xFFFF with data
+ * written) are skipped and counted, and the counts are stored; evrec_save() then writes the file.
+ * Records must be this target's native layout and byte order (a tool reading another target's
+ * image converts it first: `evrec recover`).
+ * @param[out] rec the recorder to set up over it. @param[in,out] buf the buffer, as the previous
+ * run gave it to evrec_recorder_init*(). @param size its bytes. @param[in] meta the program's
+ * meta-info: its schema hash must match the header's (save uses it).
+ * @param[out] partial optional: records found partly written (skipped).
+ * @retval EVREC_OK recovered: save it, then init the recorder afresh to record again.
+ * @retval EVREC_E_END the buffer holds a recording that was stopped (and maybe saved) normally:
+ *         `rec` is set up too; save it again if wanted.
+ * @retval EVREC_E_NOT_RECORDING no valid header (cold boot: random RAM) or nothing was recorded.
+ * @retval EVREC_E_UNSUPPORTED a header of another byte order, size_t width or layout version.
+ * @retval EVREC_E_CORRUPT the header's geometry does not fit `size` or is inconsistent.
+ * @retval EVREC_E_META the schema hash differs from meta's (another firmware recorded it).
+ * @retval EVREC_E_ARG NULL pointer.
+ * **Context:** thread; nothing may record into the buffer meanwhile.
+ */
+evrec_status evrec_recorder_recover(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
+                                    uint64_t *partial);
+
 /** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
  * Not for direct use. @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
+
+/**
+ * @brief Set up a stopped recorder over records a program built itself (a converter, a test), so
+ * that evrec_save() writes them: `buf` starts with ::EVREC_BUF_HEADER_SIZE bytes for the header
+ * (written here), then `used` bytes of native one-shot records (Start first, Stop last, as a
+ * recording leaves them).
+ * @param[out] rec the recorder. @param[in,out] buf header space then records, 8-byte aligned,
+ * caller-owned. @param size bytes of buf. @param[in] meta their meta-info (kept until save).
+ * @param time_freq Hz (0 = unknown). @param used bytes of records after the header.
+ * @param recorded records among them. @param dropped drops to report in the file header.
+ * @retval EVREC_OK ready to save. @retval EVREC_E_ARG NULL, misaligned, or used does not fit.
+ * **Context:** thread.
+ */
+evrec_status evrec_recorder_wrap(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
+                                 uint64_t time_freq, size_t used, uint64_t recorded, uint64_t dropped);
 
 /**
  * @brief Make a host that records nothing until evrec_host_start().
@@ -236,7 +389,8 @@ static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
                 }
                 break;
             }
-            if (evrec_atomic_cas(&host->pos, &p, p + slot_size)) {
+            /* the count bits above the position count the block's records (cyclic.c) */
+            if (evrec_atomic_cas(&host->pos, &p, p + slot_size + host->count_one)) {
                 break;
             }
             if (p >= EVREC_POS_CLOSED) {

@@ -13,7 +13,7 @@
 #define STEPS 1000u
 
 static evrec_host_t host;
-static uint32_t trace[16 * 1024];
+static uint64_t trace[8 * 1024]; /* 8-byte aligned, as evrec_recorder_init() asks */
 
 static void *work(void *arg)
 {
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "consumer_app: save failed: %s\n", evrec_strerror(st));
         return 1;
     }
-    printf("consumer_app: %lu records, %lu dropped\n", (unsigned long)rec.recorded,
-           (unsigned long)rec.dropped);
-    return rec.dropped == 0 && rec.recorded == 2u * STEPS + 2u ? 0 : 1;
+    printf("consumer_app: %lu records, %lu dropped\n", (unsigned long)evrec_recorder_counts(&rec).recorded,
+           (unsigned long)evrec_recorder_counts(&rec).dropped);
+    return evrec_recorder_counts(&rec).dropped == 0 && evrec_recorder_counts(&rec).recorded == 2u * STEPS + 2u ? 0 : 1;
 }
