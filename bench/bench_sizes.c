@@ -150,7 +150,7 @@ static int fill(sizes_ctx_t *c, uint64_t freq, uint32_t k)
         }
     }
     evrec_recorder_t *rec = NULL;
-    if (evrec_host_stop(&c->host, &rec) != EVREC_OK || rec->dropped != 0) {
+    if (evrec_host_stop(&c->host, &rec) != EVREC_OK || evrec_recorder_counts(rec).dropped != 0) {
         return -1;
     }
     return 0;
@@ -163,16 +163,18 @@ static double save_once(sizes_ctx_t *c)
     uint64_t t0 = cpu_ns();
     evrec_status st = evrec_save_ex(&c->rec, &sink, NULL);
     uint64_t dt = cpu_ns() - t0;
-    return st == EVREC_OK ? (double)c->rec.used / ((double)dt / 1e9) / 1e6 : -1.0;
+    return st == EVREC_OK ? (double)evrec_recorder_counts(&c->rec).used / ((double)dt / 1e9) / 1e6 : -1.0;
 }
 
 static double memcpy_once(sizes_ctx_t *c)
 {
+    size_t used = evrec_recorder_counts(&c->rec).used;
+    const void *records = evrec_recorder_records(&c->rec);
     uint64_t t0 = cpu_ns();
-    memcpy(c->out, c->trace, c->rec.used);
+    memcpy(c->out, records, used);
     uint64_t dt = cpu_ns() - t0;
     __asm__ volatile("" : : "r"(c->out) : "memory");
-    return (double)c->rec.used / ((double)dt / 1e9) / 1e6;
+    return (double)used / ((double)dt / 1e9) / 1e6;
 }
 
 int bench_sizes_report(size_t mib, unsigned reps, unsigned only_size, uint64_t freq, double target,
