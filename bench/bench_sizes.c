@@ -126,7 +126,7 @@ static int fill(sizes_ctx_t *c, uint64_t freq, uint32_t k)
         evrec_host_start(&c->host, &c->rec, bench_sizes_meta(), freq) != EVREC_OK) {
         return -1;
     }
-    size_t room = c->size - 2u * EVREC_CONTROL_SLOT;
+    size_t room = c->size - EVREC_BUF_HEADER_SIZE - 2u * EVREC_CONTROL_SLOT; /* the buffer header first */
     uint32_t x = 2463534242u;
     while (room >= EVREC_CONTROL_SLOT) {
         x ^= x << 13;

@@ -520,6 +520,7 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
     if (o->status != EVREC_OK) {
         return size == 0 ? EVREC_OK : EVREC_E_CORRUPT; /* nothing converted (as the caller sees) */
     }
+    sync_state_t t = o->now;
     while (q + sizeof(evrec_record_header_t) <= size) {
         const uint8_t *s = rec + q;
         __builtin_prefetch(s + 1024); /* the buffer is read once, front to back */
@@ -552,27 +553,27 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
             predict = misses * 8u < seen;
             misses = seen = 0;
         }
-        if (d == o->buf) {
-            o->at_buf = o->now; /* this chunk starts with this record: a SYNC point */
+        if (__builtin_expect(d == o->buf, 0)) {
+            o->at_buf = t; /* this chunk starts with this record: a SYNC point */
             o->at_buf_ok = 1;
         }
         {
-            /* Time state for SYNC chunks: FORMAT.md section 5's rule, as the reader applies it. */
-            sync_state_t *t = &o->now;
+            /* Time state for SYNC chunks: FORMAT.md section 5's rule, as the reader applies it
+             * (in locals: the byte stores through d could alias o's fields). */
             uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
-            if (t->index) {
-                uint32_t step = t32 - t->prev32;
-                if (step >= 0xC0000000u) {
-                    uint64_t back = 0x100000000ull - step;
-                    t->t64 = t->t64 > back ? t->t64 - back : 0;
-                } else {
-                    t->t64 += step;
-                }
+            uint32_t step = t32 - t.prev32;
+            if (__builtin_expect(step >= 0xC0000000u, 0)) {
+                uint64_t back = 0x100000000ull - step;
+                t.t64 = t.t64 > back ? t.t64 - back : 0;
+            } else if (t.index) {
+                t.t64 += step;
             }
-            t->prev32 = t32;
-            t->t64_max = t->t64 > t->t64_max ? t->t64 : t->t64_max;
-            t->ticks += id == EVREC_CONTROL_EVENT_ID && s[6] == EVREC_CONTROL_TICK;
-            t->index++;
+            t.prev32 = t32;
+            t.t64_max = t.t64 > t.t64_max ? t.t64 : t.t64_max;
+            if (id == EVREC_CONTROL_EVENT_ID) {
+                t.ticks += s[6] == EVREC_CONTROL_TICK;
+            }
+            t.index++;
         }
         if (ev && ev->len) {
 #if HAVE_VEC
@@ -596,6 +597,7 @@ static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *
         }
         q += n;
     }
+    o->now = t;
     o->n = (size_t)(d - o->buf);
 #if !HAVE_VEC
     (void)readable;

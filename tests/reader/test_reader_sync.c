@@ -105,7 +105,7 @@ Test(sync, one_shot_sync_chunks_are_the_readers_state)
 
 Test(sync, cyclic_sync_chunks_are_the_readers_state)
 {
-    static uint8_t mem[64 * 1024] __attribute__((aligned(64)));
+    static uint8_t mem[256 * 1024] __attribute__((aligned(64)));
     evrec_recorder_t rec;
     cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, sizeof mem, 1024), EVREC_OK);
     const evrec_meta_t *m = fx_meta_init();
