@@ -255,7 +255,8 @@ def check_records(label, t, recs):
         end = typ == "TYPE_SLICE_END"
         key = "end.record" if end else "record"
         if key not in anns:
-            check(t.tracks[track] and one(t.tracks[track], "name") == "losses",
+            check((t.tracks[track] and one(t.tracks[track], "name") == "losses")
+                  or (end and "cut_by_damage" in anns),
                   "%s: %s event %s without a record index" % (label, typ, name))
             continue
         idx = anns[key]
@@ -435,6 +436,13 @@ def test_demo(args, tmp):
                       for e in dmg),
                   "mid: no 'damaged' instant with count %d, first_lost_record %d, next_record %d at %d ns: %s"
                   % (lost, prev + 1, nxt, rm[nxt][0], [(e[0], e[4]) for e in dmg]))
+            # spans open at the gap end at the last record before it, none runs across it
+            cut_ends = [e for e in tm.events if e[1] == "TYPE_SLICE_END" and "cut_by_damage" in e[4]]
+            m = re.search(r"(\d+) spans open where records were lost to damage", p.stderr.decode())
+            check(m and int(m.group(1)) == len(cut_ends) and cut_ends,
+                  "mid: %d slices cut at the gap, the summary says %s" % (len(cut_ends), m and m.group(1)))
+            check(all(rm[prev][0] <= e[0] < rm[nxt][0] for e in cut_ends),
+                  "mid: slices cut outside %d..%d ns: %s" % (rm[prev][0], rm[nxt][0], [e[0] for e in cut_ends]))
 
     # Drops: a tiny buffer.
     small = os.path.join(tmp, "small.evr")

@@ -883,6 +883,34 @@ static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evr
     return lane_get(w, e->domain, leaf_value(e, rec, e->track_leaf));
 }
 
+/* Records lost to damage: every span open now ends at `ts` (the last record before the gap) with
+ * the annotation cut_by_damage, so that no slice runs across the gap. */
+static void cut_open_slices(evrec_pf_writer_t *w, uint64_t ts)
+{
+    if (!w->open_count) {
+        return;
+    }
+    for (uint32_t h = 0; h < w->open_map.cap; h++) {
+        uint32_t oi = w->open_map.vals[h];
+        while (oi != UINT32_MAX) {
+            pf_open_t *o = &w->open[oi];
+            pf_lane_t *ln = &w->lanes[o->lane];
+            te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, ln->slot_uuid[o->slot]);
+            ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
+            te_write(w);
+            w->st.cut_by_damage++;
+            ln->slot_open[o->slot]--;
+            uint32_t prev = o->prev;
+            o->next_free = w->open_free;
+            w->open_free = oi;
+            w->open_count--;
+            oi = prev;
+        }
+        w->open_map.vals[h] = UINT32_MAX;
+    }
+    w->open_map.n = 0;
+}
+
 /* Records lost to damage before `rec` (the first record after a damaged range the reader resumed
  * after): a "damaged" instant at its time, with the count and the first lost index. */
 static void gap_loss(evrec_pf_writer_t *w, const evrec_record_t *rec)
@@ -930,6 +958,9 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         if (clamped > w->st.max_clamp_ns) {
             w->st.max_clamp_ns = clamped;
         }
+    }
+    if (rec->gap) {
+        cut_open_slices(w, w->last_ts);
     }
     w->last_ts = ts;
     if (w->started_index && rec->index < w->max_index) {
