@@ -144,6 +144,9 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
     } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
         r->discont = 1;
+        /* A SYNC point read before the damage describes the chunk that was lost (or one in the
+         * skipped range), not the next STREAM chunk: resume only at a SYNC chunk read after it. */
+        r->sync_pending = 0;
     }
     if (!r->discont && r->damage_count) {
         r->damage[r->damage_count - 1].records_lost = 0; /* a display-only chunk: no record lost */

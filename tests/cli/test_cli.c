@@ -283,6 +283,131 @@ Test(cli, damaged_container_exit_1_good_records_printed)
     fx_buf_free(&f);
 }
 
+/* A byte flipped in a STREAM chunk in the middle: the reader resumes at the next SYNC point.
+ * export puts the loss between the last record before the gap and the first after it, with the
+ * count and the first lost index; stats lists the range; timeline draws a gap strip there. */
+Test(cli, damage_in_the_middle_export_stats_timeline)
+{
+    fx_buf_t f;
+    char *path = recorded_file(3000, 0, NULL, &f);
+    fx_chunk_t ch[32];
+    size_t n = fx_chunks(f.p, f.len, ch, 32);
+    size_t k = 0, streams = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].type == EVREC_CHUNK_STREAM && ++streams == 2) {
+            k = i;
+        }
+    }
+    cr_assert_geq(streams, 3u);
+    uint64_t bad_chunk = ch[k].off;
+    f.p[bad_chunk + 50] ^= 0xFF;
+    char *bad = fx_temp_file(f.p, f.len, ".evr");
+    /* the reader's view: the first record after the gap and the records lost */
+    fx_read_t rd;
+    fx_read_all(f.p, f.len, NULL, &rd);
+    uint64_t after = UINT64_MAX, prev = 0;
+    for (size_t i = 1; i < rd.count; i++) {
+        if (rd.recs[i].r.gap) {
+            after = rd.recs[i].r.index;
+            prev = rd.recs[i - 1].r.index;
+        }
+    }
+    fx_read_free(&rd);
+    cr_assert_neq(after, UINT64_MAX, "no record flagged after the gap");
+    uint64_t lost = after - prev - 1;
+    cr_assert_gt(lost, 0u);
+
+    /* CSV: the loss row right after record prev and right before record after */
+    run_t r = run_evrec("export", "--csv", "-", bad);
+    cr_assert_eq(r.status, 1);
+    char want[256], prev_row[64], after_row[64];
+    snprintf(want, sizeof want, "\r\n%llu,loss,", (unsigned long long)(prev + 1));
+    const char *loss = strstr(r.out, want);
+    cr_assert_not_null(loss, "no loss row at %llu:\n%.2000s", (unsigned long long)(prev + 1), r.out);
+    const char *eol = strstr(loss + 2, "\r\n");
+    cr_assert_not_null(eol);
+    snprintf(want, sizeof want, ",damage,%llu,%llu,", (unsigned long long)lost, (unsigned long long)bad_chunk);
+    cr_assert(strstr(loss, want) && strstr(loss, want) < eol, "loss row without <%s>: %.300s", want, loss);
+    snprintf(after_row, sizeof after_row, "\r\n%llu,record,", (unsigned long long)after);
+    cr_assert_eq(strncmp(eol, after_row, strlen(after_row)), 0, "the loss row is not followed by record %llu",
+                 (unsigned long long)after);
+    snprintf(prev_row, sizeof prev_row, "\r\n%llu,record,", (unsigned long long)prev);
+    const char *p = strstr(r.out, prev_row);
+    cr_assert(p && strstr(p + 2, "\r\n") == loss, "the loss row does not follow record %llu", (unsigned long long)prev);
+    cr_assert_null(strstr(eol, ",loss,"), "a second loss row (the damage is reported once)");
+    run_free(&r);
+
+    /* JSON Lines: the same object, count and i */
+    r = run_evrec("export", "--jsonl", "-", bad);
+    cr_assert_eq(r.status, 1);
+    snprintf(want, sizeof want, "{\"kind\":\"loss\",\"i\":%llu,\"reason\":\"damage\",\"count\":%llu,\"position_known\":true,",
+             (unsigned long long)(prev + 1), (unsigned long long)lost);
+    assert_has(r.out, want);
+    run_free(&r);
+
+    /* stats: the range in text and JSON */
+    r = run_evrec("stats", bad);
+    cr_assert_eq(r.status, 1);
+    snprintf(want, sizeof want, "damage:      1 damaged range, %llu records lost", (unsigned long long)lost);
+    assert_has(r.out, want);
+    snprintf(want, sizeof want, "offset %llu +", (unsigned long long)bad_chunk);
+    assert_has(r.out, want);
+    run_free(&r);
+    r = run_evrec("stats", "--format", "json", bad);
+    cr_assert_eq(r.status, 1);
+    snprintf(want, sizeof want, "\"damage\":{\"ranges\":1,\"records_lost\":%llu,\"stopped\":false,",
+             (unsigned long long)lost);
+    assert_has(r.out, want);
+    snprintf(want, sizeof want, "\"records_lost\":%llu,\"index_after\":%llu,", (unsigned long long)lost,
+             (unsigned long long)after);
+    assert_has(r.out, want);
+    run_free(&r);
+
+    /* timeline: a gap strip with the count; no strip at the end (the reader read on) */
+    char lay[64], png[64];
+    snprintf(lay, sizeof lay, "%s.layout", bad);
+    snprintf(png, sizeof png, "%s.png", bad);
+    r = run_evrec("timeline", "--layout", lay, "-o", png, bad);
+    cr_assert_eq(r.status, 1);
+    run_free(&r);
+    char *text = cli_read_file(lay, NULL);
+    cr_assert_not_null(text);
+    snprintf(want, sizeof want, " %llu\n", (unsigned long long)lost);
+    const char *gl = strstr(text, "\ngap ");
+    cr_assert(gl && strstr(gl, want), "no gap line with %llu records lost:\n%s", (unsigned long long)lost, text);
+    assert_has(text, "\ngaps 0 0\n");
+    free(text);
+    unlink(lay);
+    unlink(png);
+
+    /* cut at the gap chunk: the reader stops there; the loss goes to the end, count unknown */
+    char *cut = fx_temp_file(f.p, (size_t)bad_chunk + 100, ".evr");
+    r = run_evrec("export", "--jsonl", "-", cut);
+    cr_assert_eq(r.status, 1);
+    assert_has(r.out, "\"reason\":\"damage\",\"count\":null,\"position_known\":true,");
+    run_free(&r);
+    snprintf(lay, sizeof lay, "%s.layout", cut);
+    snprintf(png, sizeof png, "%s.png", cut);
+    r = run_evrec("timeline", "--layout", lay, "-o", png, cut);
+    cr_assert_eq(r.status, 1);
+    run_free(&r);
+    text = cli_read_file(lay, NULL);
+    cr_assert_not_null(text);
+    cr_assert_null(strstr(text, "\ngap "), "a gap strip in a file that ends at the damage:\n%s", text);
+    cr_assert_null(strstr(text, "\ngaps 0 0\n"), "no strip at the end of a file the reader stopped in:\n%s", text);
+    free(text);
+    unlink(lay);
+    unlink(png);
+
+    unlink(cut);
+    unlink(bad);
+    unlink(path);
+    free(cut);
+    free(bad);
+    free(path);
+    fx_buf_free(&f);
+}
+
 Test(cli, unreadable_inputs_exit_1)
 {
     run_t r = run_evrec("info", "/nonexistent/file.evr");

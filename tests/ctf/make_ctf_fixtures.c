@@ -8,7 +8,11 @@
  *   cyclic.evr     a cyclic buffer that wrapped: the header counts overwritten records
  *   reorder.evr    hand-timed: two records stamped earlier than the record before them
  *   ticks.evr      hand-timed, time_freq 0: the frequency comes from 10 Hz ticks
- *   damaged.evr    all.evr in 256-byte chunks with one chunk's CRC broken half-way */
+ *   damaged.evr    all.evr in 256-byte chunks with one chunk's CRC broken half-way (no SYNC
+ *                  chunks: the reader stops there)
+ *   gap.evr        3000 records as the recorder saves them (STREAM chunks with SYNC chunks
+ *                  between them) with a byte flipped in a STREAM chunk in the middle: the reader
+ *                  resumes at the next SYNC point */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +101,26 @@ int main(int argc, char **argv)
     rc.p[ch[mid].off + 4] ^= 0x5A;
     bad |= put_file(dir, "damaged.evr", rc.p, rc.len);
     fx_buf_free(&rc);
+    fx_buf_free(&b);
+
+    fx_record(3000, 0, &b);
+    n = fx_chunks(b.p, b.len, ch, 4096);
+    streams = 0;
+    mid = 0;
+    for (size_t i = 0; i < n; i++) {
+        streams += ch[i].type == EVREC_CHUNK_STREAM;
+    }
+    for (size_t i = 0, s = 0; i < n; i++) {
+        if (ch[i].type == EVREC_CHUNK_STREAM && s++ == streams / 2) {
+            mid = i;
+        }
+    }
+    if (streams < 3) {
+        fprintf(stderr, "make_ctf_fixtures: gap.evr: %zu STREAM chunks, want 3 or more\n", streams);
+        bad = 1;
+    }
+    b.p[ch[mid].off + 50] ^= 0xFF;
+    bad |= put_file(dir, "gap.evr", b.p, b.len);
     fx_buf_free(&b);
 
     fx_record(50, 1, &b);

@@ -367,6 +367,7 @@ def case_plugin(c):
 
 
 DISCARDED = re.compile(r"Tracer discarded (\d+) events? between")
+DISCARDED_AT = re.compile(r"Tracer discarded \d+ events? between \[(\d+\.\d+)\] and \[(\d+\.\d+)\]")
 
 
 def discarded(stderr):
@@ -410,6 +411,32 @@ def case_losses(c):
         compare(dump, parse_pretty(out.stdout), "damaged " + how)
         if discarded(out.stderr) != [lost]:
             raise Failure("%s: discarded %s, expected [%d]" % (how, discarded(out.stderr), lost))
+    # damage in the middle (SYNC chunks): one discarded-events message at the gap, between the
+    # last record before it and the first after it, with the count of records lost
+    dump = c.dump(c.f("gap.evr"), expect=1)
+    lines = run([c.a.evrec, "dump", "--raw", "--index", c.f("gap.evr")], expect=1).stdout.splitlines()
+    idx = [int(l.split()[0][1:]) for l in lines if l.startswith("#")]
+    jumps = [(a, b) for a, b in zip(idx, idx[1:]) if b != a + 1]
+    if len(jumps) != 1:
+        raise Failure("gap.evr: %d gaps in dump's indices, expected 1" % len(jumps))
+    before, after = jumps[0]
+    lost = after - before - 1
+    m = re.search(r"\(after damage: (\d+) records? lost\)", "\n".join(lines))
+    if not m or int(m.group(1)) != lost:
+        raise Failure("gap.evr: dump does not say %d records lost after damage" % lost)
+    d, p = c.export(c.f("gap.evr"), expect=1)
+    if "%d lost to damage in 1 gap" % lost not in p.stdout:
+        raise Failure("export summary lacks the gap: " + p.stdout)
+    t_before, t_after = dump[idx.index(before)][0], dump[idx.index(after)][0]
+    for how, out in (("CTF", c.bt([d])), ("plugin", c.bt_plugin([c.f("gap.evr")]))):
+        compare(dump, parse_pretty(out.stdout), "gap " + how)
+        if discarded(out.stderr) != [lost]:
+            raise Failure("%s: gap.evr discarded %s, expected [%d]:\n%s" % (how, discarded(out.stderr), lost, out.stderr))
+        # where: from the last record before the gap to the first after it
+        m = DISCARDED_AT.search(out.stderr)
+        if not m or (to_ns(m.group(1)), to_ns(m.group(2))) != (t_before, t_after):
+            raise Failure("%s: gap.evr: discarded events not between [%d ns] and [%d ns]:\n%s"
+                          % (how, t_before, t_after, out.stderr))
     # the demo with a small buffer: real drops
     demo = c.demo("demo-small.evr", ["--buffer", "4K"])
     if demo:

@@ -19,7 +19,9 @@ structure checked against what `evrec dump` prints for the same records:
   slice end, exactly the records of the dump; counter values = records with a counter field;
 - every field of every record is an annotation with the value dump shows (enum names, numbers);
 - flows link the FrameStage slices of one frame across threads;
-- losses: drops and damage are instants on the "losses" track with their counts.
+- losses: drops and damage are instants on the "losses" track with their counts; damage in the
+  middle of a file (a byte flipped in a STREAM chunk that is not the last) is one 'damaged'
+  instant at the first record after the gap with the count of records lost.
 
 Exit 77 (skipped) when protoc is not installed. trace_processor is not packaged by Debian, so it
 is not run here: this script checks the structure that trace_processor relies on.
@@ -137,6 +139,7 @@ def dump(args, path, extra=()):
         if not m:
             continue
         idx, sec, frac, ev, rest = m.groups()
+        rest = re.sub(r"\s*\(after damage: [^)]*\)$", "", rest)
         rest = re.sub(r"\s*\(unverified\)$", "", rest)
         rest = re.sub(r"\s*\[[^\]]*\]$", "", rest)  # the marker
         fields = re.findall(r"(\S+)=(\S+)", rest)
@@ -252,7 +255,8 @@ def check_records(label, t, recs):
         end = typ == "TYPE_SLICE_END"
         key = "end.record" if end else "record"
         if key not in anns:
-            check(t.tracks[track] and one(t.tracks[track], "name") == "losses",
+            check((t.tracks[track] and one(t.tracks[track], "name") == "losses")
+                  or (end and "cut_by_damage" in anns),
                   "%s: %s event %s without a record index" % (label, typ, name))
             continue
         idx = anns[key]
@@ -403,6 +407,43 @@ def test_demo(args, tmp):
     rc_, _ = dump(args, cut)
     check_records("cut", tc, rc_)
 
+    # Damage in the middle: a byte flipped in a STREAM chunk that is not the last. The reader
+    # resumes at the next SYNC point; the loss is a 'damaged' instant at the first record after the
+    # gap, with the count of records lost and the first lost index.
+    mid = os.path.join(tmp, "mid.evr")
+    streams = stream_chunks(data)
+    if check(len(streams) >= 2, "demo: %d STREAM chunks, want 2 or more" % len(streams)):
+        off, length = streams[len(streams) // 2 - 1] if len(streams) > 2 else streams[0]
+        bad = bytearray(data)
+        bad[off + 8 + length // 2] ^= 0xFF
+        with open(mid, "wb") as f:
+            f.write(bad)
+        outm = os.path.join(tmp, "mid.pftrace")
+        p = export(args, mid, outm, expect_rc=1, label="mid")
+        tm = analyse("mid", decode(args, outm), p.open_at_end)
+        rm, _ = dump(args, mid)
+        check_records("mid", tm, rm)
+        idx = sorted(rm)
+        after = [b for a, b in zip(idx, idx[1:]) if b != a + 1]
+        if check(len(after) == 1, "mid: %d gaps in the dump's indices, want 1" % len(after)):
+            nxt = after[0]
+            prev = max(i for i in idx if i < nxt)
+            lost = nxt - prev - 1
+            dmg = [e for e in tm.events if one(tm.tracks[e[2]], "name") == "losses" and e[3] == "damaged"]
+            check(len(dmg) == 1, "mid: %d 'damaged' instants, want 1" % len(dmg))
+            check(any(e[4].get("count") == lost and e[4].get("first_lost_record") == prev + 1
+                      and e[4].get("next_record") == nxt and e[0] == rm[nxt][0] and "offset" in e[4]
+                      for e in dmg),
+                  "mid: no 'damaged' instant with count %d, first_lost_record %d, next_record %d at %d ns: %s"
+                  % (lost, prev + 1, nxt, rm[nxt][0], [(e[0], e[4]) for e in dmg]))
+            # spans open at the gap end at the last record before it, none runs across it
+            cut_ends = [e for e in tm.events if e[1] == "TYPE_SLICE_END" and "cut_by_damage" in e[4]]
+            m = re.search(r"(\d+) spans open where records were lost to damage", p.stderr.decode())
+            check(m and int(m.group(1)) == len(cut_ends) and cut_ends,
+                  "mid: %d slices cut at the gap, the summary says %s" % (len(cut_ends), m and m.group(1)))
+            check(all(rm[prev][0] <= e[0] < rm[nxt][0] for e in cut_ends),
+                  "mid: slices cut outside %d..%d ns: %s" % (rm[prev][0], rm[nxt][0], [e[0] for e in cut_ends]))
+
     # Drops: a tiny buffer.
     small = os.path.join(tmp, "small.evr")
     p = run([args.demo, "-o", small, "--frames", "60", "--fps", "1000", "--buffer", "4K"])
@@ -420,6 +461,20 @@ def test_demo(args, tmp):
               "small: no 'dropped' instant with count %d at the last record" % dropped)
     else:
         print("note: the 4K-buffer demo dropped nothing", file=sys.stderr)
+
+
+def stream_chunks(data):
+    """(offset, payload length) of the container's STREAM chunks (format/FORMAT.md section 2)."""
+    out, off = [], 48
+    while off + 8 <= len(data):
+        word = int.from_bytes(data[off:off + 4], "big")
+        typ, length = word >> 24, word & 0xFFFFFF
+        if typ == 0:
+            break
+        if typ == 1:
+            out.append((off, length))
+        off += 8 + length
+    return out
 
 
 def test_ccore(args, tmp):

@@ -304,3 +304,48 @@ Test(sync, a_flip_in_each_chunk_loses_at_most_that_chunks_records)
     free(bad);
     fx_buf_free(&f);
 }
+
+/* A damaged STREAM chunk and the SYNC chunk after it: the SYNC point read before the damaged
+ * chunk describes that chunk, not the next one, so reading resumes only at the next intact SYNC
+ * point: the chunk after the damaged SYNC is lost too, and every record keeps its index. */
+Test(sync, damage_in_a_chunk_and_the_sync_after_it_resumes_at_the_next_sync_point)
+{
+    fx_buf_t f = {0};
+    fx_record(9000, 0, &f);
+    fx_read_t a;
+    fx_read_all(f.p, f.len, NULL, &a);
+    size_t total = a.count;
+    fx_read_free(&a);
+    fx_chunk_t ch[64];
+    size_t n = fx_chunks(f.p, f.len, ch, 64);
+    size_t streams[16], ns = 0;
+    for (size_t i = 0; i < n && ns < 16; i++) {
+        if (ch[i].type == EVREC_CHUNK_STREAM) {
+            streams[ns++] = i;
+        }
+    }
+    cr_assert_geq(ns, 4u);
+    size_t k = streams[1];
+    cr_assert_eq(ch[k + 1].type, EVREC_CHUNK_SYNC);
+    cr_assert_eq(ch[k + 2].type, EVREC_CHUNK_STREAM);
+    uint8_t *bad = malloc(f.len);
+    memcpy(bad, f.p, f.len);
+    bad[ch[k].off + 8 + 500] ^= 0x80;
+    bad[ch[k + 1].off + 8 + 10] ^= 0x80;
+    evrec_status end;
+    size_t got = read_against(&f, bad, f.len, &end); /* every index exact */
+    cr_assert_eq(end, EVREC_E_CHECKSUM);
+    cr_assert_eq(got, total - records_in_chunk(&f, &ch[k]) - records_in_chunk(&f, &ch[k + 2]),
+                 "the records of the damaged chunk and of the one whose SYNC point was damaged are lost");
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, bad, f.len, NULL), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+    }
+    const evrec_damage_t *d = evrec_reader_damage(r, 0);
+    cr_assert_not_null(d);
+    cr_assert_eq(d->records_lost, records_in_chunk(&f, &ch[k]) + records_in_chunk(&f, &ch[k + 2]));
+    evrec_reader_close(r);
+    free(bad);
+    fx_buf_free(&f);
+}

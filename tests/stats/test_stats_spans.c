@@ -206,6 +206,57 @@ Test(stats_spans, a_span_across_a_gap_is_flagged_not_measured)
     trace_free(&tr);
 }
 
+/* Records lost to damage before #5 (the reader flags the first record after a damaged range
+ * with `gap`): B, open since #4, is cut at #4 and not paired with its end at #6, which closes
+ * nothing; evrec_stats_t measures neither, and no interval across the gap. */
+Test(stats_spans, a_span_open_at_damage_is_cut_not_paired_across)
+{
+    trace_t tr;
+    record_pairing(&tr);
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, tr.file.data, tr.file.len, NULL), EVREC_OK);
+    got_t g = {0};
+    evrec_spans_t *p;
+    cr_assert_eq(evrec_spans_create(&p, r, collect, &g), EVREC_OK);
+    evrec_stats_t *s;
+    cr_assert_eq(evrec_stats_create(&s, r), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        rec.gap = rec.index == 5;
+        cr_assert_eq(evrec_spans_add(p, &rec), EVREC_OK);
+        cr_assert_eq(evrec_stats_add(s, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_spans_finish(p), EVREC_OK);
+    const evrec_spans_counts_t *c = evrec_spans_counts(p, 0);
+    cr_assert_eq(c->complete, 1);
+    cr_assert_eq(c->across_gap, 0);
+    cr_assert_eq(c->cut_by_damage, 1);
+    cr_assert_eq(c->unmatched_end, 2, "B's end at #6 and C's at #5 close nothing");
+    const evrec_span_t *b = find(&g, 4, EVREC_SPAN_NO_END | EVREC_SPAN_CUT);
+    cr_assert_eq(b->end_index, 4, "cut at the last record before the gap");
+    const evrec_span_t *bend = NULL;
+    for (unsigned i = 0; i < g.n; i++) {
+        if (g.s[i].flags == EVREC_SPAN_NO_BEGIN && g.s[i].end_index == 6) {
+            bend = &g.s[i];
+        }
+    }
+    cr_assert_not_null(bend, "the end after the gap is an unmatched end");
+    cr_assert_eq(bend->begin_index, 5, "drawn from the first record after the gap");
+    evrec_spans_free(p);
+
+    cr_assert_eq(evrec_stats_finish(s), EVREC_OK);
+    cr_assert_eq(evrec_stats_summary(s)->gaps, 1);
+    uint32_t n;
+    const evrec_stats_span_t *sp = evrec_stats_spans(s, &n);
+    cr_assert_eq(sp[0].all.count, 1);
+    cr_assert_eq(sp[0].all.max, 100, "B is not measured across the gap");
+    cr_assert_eq(sp[0].all.cut_by_damage, 1);
+    cr_assert_eq(sp[0].all.across_gap, 0);
+    evrec_stats_free(s);
+    evrec_reader_close(r);
+    trace_free(&tr);
+}
+
 Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
 {
     trace_t tr;

@@ -62,6 +62,9 @@ typedef struct layout {
     double pre, post;
     row_t rows[32];
     unsigned nrows;
+    double gx0, gx1;          /* the first `gap` line: a damaged range in the middle */
+    unsigned long long glost; /* its records lost */
+    unsigned ngaps;
 } layout_t;
 
 static layout_t read_layout(const char *path)
@@ -80,6 +83,15 @@ static layout_t read_layout(const char *path)
             break;
         }
         l.nrows++;
+    }
+    double x0, x1;
+    unsigned long long lost;
+    while (fscanf(f, "gap %lf %lf %llu\n", &x0, &x1, &lost) == 3) {
+        if (l.ngaps++ == 0) {
+            l.gx0 = x0;
+            l.gx1 = x1;
+            l.glost = lost;
+        }
     }
     fclose(f);
     return l;
@@ -393,6 +405,16 @@ Test(timeline, drops_overwrites_and_damage_are_hatched_gaps)
         if (k == 1) {
             cr_assert_gt(l.pre, 0, "cyclic: no strip before the first record");
             cr_assert_gt(hatched(&im, (int)(l.xa - l.pre - 4), (int)l.xa - 6, (int)l.ytop, (int)l.ybot), 20);
+        } else if (k == 2) {
+            /* a byte flipped in a STREAM chunk in the middle: the reader resumes at the next SYNC
+             * point, the records lost are a strip between the records around them */
+            cr_assert_eq(l.ngaps, 1, "damaged: %u gap strips", l.ngaps);
+            cr_assert_gt(l.glost, 0);
+            cr_assert_eq(l.post, 0, "damaged: a 'rest unreadable' strip though the reader read on");
+            cr_assert(l.gx0 >= l.xa - 3 && l.gx1 <= l.xb + 3 && l.gx1 - l.gx0 >= 6, "gap %.0f..%.0f", l.gx0, l.gx1);
+            cr_assert_gt(hatched(&im, (int)l.gx0 + 1, (int)l.gx1 - 1, (int)l.ytop, (int)l.ybot), 20);
+            cairo_surface_destroy(im.s);
+            continue;
         } else {
             cr_assert_gt(l.post, 0, "%s: no strip after the last record", modes[k]);
             cr_assert_gt(hatched(&im, (int)l.xb + 6, (int)(l.xb + l.post), (int)l.ytop, (int)l.ybot), 20, "%s", modes[k]);
@@ -407,6 +429,18 @@ Test(timeline, drops_overwrites_and_damage_are_hatched_gaps)
     layout_t l = read_layout(lay);
     cr_assert_eq(l.pre, 0);
     cr_assert_eq(l.post, 0);
+    cr_assert_eq(l.ngaps, 0);
+    /* cut in the middle: the reader stops there, the rest is a strip after the last record */
+    char cut[160];
+    snprintf(cut, sizeof cut, "%s/cut.evr", dir);
+    cr_assert_eq(sh("n=$(wc -c < '%s'); head -c $((n * 6 / 10)) '%s' > '%s'", evr, evr, cut), 0);
+    cr_assert_eq(sh("'%s' timeline '%s' --layout '%s' -o '%s' 2>/dev/null", EVREC_CLI_PATH, cut, lay, png), 1);
+    l = read_layout(lay);
+    cr_assert_eq(l.ngaps, 0);
+    cr_assert_gt(l.post, 0, "cut: no strip after the last record");
+    img_t im = load_png(png);
+    cr_assert_gt(hatched(&im, (int)l.xb + 6, (int)(l.xb + l.post), (int)l.ytop, (int)l.ybot), 20);
+    cairo_surface_destroy(im.s);
 }
 
 Test(timeline, output_paths_are_never_clobbered_by_mistake)

@@ -1040,16 +1040,21 @@ static int close_packet(evbt_iter_t *it, uint64_t value)
 
 /* A discarded-events message at `value` (between two packets, none open), followed by the empty
  * packet that carries its count in CTF 1.8 (sink.ctf.fs wants the range to end at a packet's end). */
-static int discard(evbt_iter_t *it, uint64_t value, uint64_t count, int known)
+static int discard_range(evbt_iter_t *it, uint64_t begin, uint64_t end, uint64_t count, int known)
 {
-    bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(it->self, it->stream, value, value);
+    bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(it->self, it->stream, begin, end);
     if (m && known && count) {
         bt_message_discarded_events_set_count(m, count);
     }
-    if (push(it, m) || open_packet(it, value) || close_packet(it, value)) {
+    if (push(it, m) || open_packet(it, begin) || close_packet(it, end)) {
         return -1;
     }
     return 0;
+}
+
+static int discard(evbt_iter_t *it, uint64_t value, uint64_t count, int known)
+{
+    return discard_range(it, value, value, count, known);
 }
 
 static int reader_open(evbt_iter_t *it)
@@ -1113,6 +1118,30 @@ static int start(evbt_iter_t *it)
     return 0;
 }
 
+/* Records lost to damage before `rec` (the first record after a damaged range the reader resumed
+ * after, evrec_record_t::gap): the open packet ends at the last event, then the discarded-events
+ * message from there to `rec`'s time with the count the reader gives (none when it does not know
+ * it) and its empty packet, then a new packet from `rec`'s time. */
+static int gap_discard(evbt_iter_t *it, const evrec_record_t *rec, uint64_t value)
+{
+    const evrec_damage_t *d = NULL;
+    for (uint64_t k = 0; (d = evrec_reader_damage(it->r, k)) != NULL; k++) {
+        if (d->index_after == rec->index) {
+            break;
+        }
+    }
+    int known = d && d->records_lost != UINT64_MAX;
+    uint64_t lost = known ? d->records_lost : 0;
+    uint64_t t = it->last_value;
+    uint64_t t1 = value > t ? value : t;
+    if (close_packet(it, t) || discard_range(it, t, t1, lost, known) || open_packet(it, t1)) {
+        return -1;
+    }
+    it->st.gaps++;
+    it->st.gap_lost += lost;
+    return 0;
+}
+
 /* The event message of the next record in time order (late: its step back, see evrec_order_next()). */
 static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
 {
@@ -1131,6 +1160,9 @@ static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
     }
     it->last_t64 = t;
     uint64_t value = clock_value(it, t);
+    if (rec->gap && gap_discard(it, rec, value)) {
+        return -1;
+    }
     it->last_value = value;
     const evbt_event_t *ev = &it->in->events[rec->id];
     bt_message *msg = bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ev->ec, it->packet, value);
@@ -1172,11 +1204,18 @@ static int finish(evbt_iter_t *it)
         it->st.damage = *e;
         char msg[1600];
         describe_error(msg, sizeof msg, in->path, it->r);
-        if (fe->status != EVREC_OK && fe->status == e->status && fe->offset == e->offset) {
+        uint64_t nd = evrec_reader_damage_count(it->r);
+        const evrec_damage_t *last = nd ? evrec_reader_damage(it->r, nd - 1) : NULL;
+        int stopped = !last || nd > 1000u || (last->index_after == UINT64_MAX && last->records_lost != 0);
+        if (fe->status != EVREC_OK && fe->status == e->status && fe->offset == e->offset && nd <= 1) {
             it->st.display_only = 1;
             comp_warn(it->comp, "%s (display attributes only; every record was read)", msg);
+        } else if (!stopped) {
+            it->st.resumed = 1; /* the losses went out at the gaps */
+            comp_warn(it->comp, "%s; the reader resumed after each damaged range: %llu records lost in %llu gaps", msg,
+                      (unsigned long long)it->st.gap_lost, (unsigned long long)it->st.gaps);
         } else {
-            uint64_t returned = it->st.events;
+            uint64_t returned = it->st.events + it->st.gap_lost;
             uint64_t recorded = in->info.recorded;
             int known = recorded != UINT64_MAX && in->info.format == EVREC_FILE_CONTAINER && recorded > returned;
             it->st.damage_lost = known ? recorded - returned : 0;

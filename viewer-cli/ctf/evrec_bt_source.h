@@ -52,7 +52,8 @@ typedef struct evrec_bt_stats {
     uint64_t events;           /**< event messages sent (= records the reader returned) */
     uint64_t dropped;          /**< header `dropped` sent as a discarded-events message */
     uint64_t overwritten;      /**< header `overwritten` sent as a discarded-events message */
-    uint64_t damage_lost;      /**< records lost to damage (header `recorded` - records read) */
+    uint64_t damage_lost;      /**< records lost to the damage the reader stopped at (header
+                                    `recorded` - records read - gap_lost) */
     int damage_lost_known;     /**< 1: damage_lost is a count; 0: no count (header lacks it) */
     uint64_t out_of_order;     /**< records stamped earlier than a record read before them */
     uint64_t clamped;          /**< of those, records beyond the reorder window: time raised */
@@ -61,6 +62,11 @@ typedef struct evrec_bt_stats {
     evrec_reader_error_t damage; /**< the reader's sticky error; status EVREC_OK when intact */
     int display_only;          /**< 1: `damage` is a bad FIELD_INFO chunk (no record lost) */
     int finished;              /**< 1: the stream end message was sent */
+    uint64_t gaps;             /**< damaged ranges in the middle of the file the reader resumed
+                                    after: a discarded-events message each, at the gap */
+    uint64_t gap_lost;         /**< records lost in them (the reader's counts) */
+    int resumed;               /**< 1: `damage` set, but the reader read on to the end: no loss
+                                    at the end (the losses are at the gaps, or none) */
 } evrec_bt_stats_t;
 
 /**

@@ -39,6 +39,17 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const cli_command_t *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The reader's sticky error as "evrec: FILE: offset N: message". */
 void cli_report_reader_error(const char *path, const evrec_reader_t *r);
+/* The damaged range a record with `gap` set follows: the entry of evrec_reader_damage() whose
+ * index_after is `index` (its position in *k when k is not NULL); NULL when the reader kept none
+ * (more than 1,000 ranges). */
+const evrec_damage_t *cli_damage_before(const evrec_reader_t *r, uint64_t index, uint64_t *k);
+/* Records lost before the record `index` that has `gap` set, `next` being the index the record
+ * read before it would have been followed by (0 when none): the damage entry's count when it
+ * knows it, else index - next. */
+uint64_t cli_damage_lost(const evrec_reader_t *r, uint64_t index, uint64_t next);
+/* The reader stopped on damage before the End record: the last damaged range is not followed by
+ * a record (index_after UINT64_MAX) and lost part of the stream (records_lost != 0). */
+int cli_damage_stopped(const evrec_reader_t *r);
 
 /* Parse an unsigned decimal number (no sign, no junk, fits in max). 1 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);

@@ -34,6 +34,42 @@ int cli_usage_error(const cli_command_t *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+const evrec_damage_t *cli_damage_before(const evrec_reader_t *r, uint64_t index, uint64_t *k)
+{
+    const evrec_damage_t *d;
+    for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++) {
+        if (d->index_after == index) {
+            if (k) {
+                *k = i;
+            }
+            return d;
+        }
+    }
+    return NULL;
+}
+
+uint64_t cli_damage_lost(const evrec_reader_t *r, uint64_t index, uint64_t next)
+{
+    const evrec_damage_t *d = cli_damage_before(r, index, NULL);
+    if (d && d->records_lost != UINT64_MAX && d->records_lost > 0) {
+        return d->records_lost;
+    }
+    return index > next ? index - next : 0;
+}
+
+int cli_damage_stopped(const evrec_reader_t *r)
+{
+    uint64_t n = evrec_reader_damage_count(r);
+    if (n == 0) {
+        return evrec_reader_error(r)->status != EVREC_OK;
+    }
+    const evrec_damage_t *d = evrec_reader_damage(r, n - 1);
+    if (!d) {
+        return 1; /* beyond the ranges the reader keeps: assume the worst */
+    }
+    return d->index_after == UINT64_MAX && d->records_lost != 0;
+}
+
 /* Damaged ranges listed one per line; more are summed up in one line. */
 #define CLI_MAX_DAMAGE_LINES 20u
 

@@ -137,6 +137,12 @@ int cli_export_perfetto(const char *in_path, const char *out_path, const cli_per
                     (unsigned long long)s->counters, (unsigned)s->lanes, (unsigned)s->tracks,
                     (unsigned long long)s->losses, (unsigned long long)s->packets,
                     (unsigned long long)s->bytes);
+            if (s->cut_by_damage) {
+                fprintf(stderr,
+                        "evrec: %s: %llu spans open where records were lost to damage end there "
+                        "(annotation cut_by_damage): none is drawn across a gap\n",
+                        to_stdout ? "standard output" : out_path, (unsigned long long)s->cut_by_damage);
+            }
             if (s->reordered) {
                 fprintf(stderr,
                         "evrec: %s: %llu records stamped before their predecessor in the file "

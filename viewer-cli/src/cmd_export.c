@@ -53,9 +53,12 @@ static const char help[] =
     "Losses are rows (CSV kind 'loss') and objects ({\"kind\":\"loss\",\"i\":N,\"reason\":...,\n"
     "\"count\":...,\"position_known\":...}), i/index being the file index of the record that\n"
     "follows: records a cyclic buffer overwrote before the save ('overwritten', before the first\n"
-    "record), damage the reader stopped at ('damage', with the byte offset and message, where it\n"
-    "stopped), events dropped with the buffer full ('dropped', at the end: the file does not say\n"
-    "where). The CCore stream cannot carry them; all are also summarised on stderr.\n"
+    "record), damage ('damage', with the byte offset and message): in the middle of a file, where\n"
+    "reading resumed (FORMAT.md: SYNC chunks), before the first record after it with the count of\n"
+    "records lost and i = the first lost index; where the reader stopped (count unknown); damage\n"
+    "that lost no record (a repaired header, a display-only chunk) at the end with count 0; events\n"
+    "dropped with the buffer full ('dropped', at the end: the file does not say where). The CCore\n"
+    "stream cannot carry them; all are also summarised on stderr.\n"
     "\n"
     CLI_SELECT_HELP
     "(--ctf takes no selection: it converts the whole recording.)\n"
@@ -200,6 +203,9 @@ static int parse(int argc, char **argv, export_opts_t *o)
     return -1;
 }
 
+/* Damage entries the reader keeps (evrec_reader_damage(): the first 1,000). */
+#define EXPORT_DAMAGE_KEPT 1000u
+
 static int emit_loss(const export_writer_t *wr, void *w, const export_loss_t *l, const char *input)
 {
     if (l->kind != EXPORT_LOSS_DAMAGE) { /* damage: the reader's error is reported at the end */
@@ -280,11 +286,13 @@ static int run(int argc, char **argv)
     int result = CLI_OK, failed = 0; /* failed: a writer gave up; OUT is left as it was */
     export_end_t end = {0, 0};
     if ((meta.info->flags & 1u) && meta.info->overwritten) {
-        export_loss_t l = {EXPORT_LOSS_OVERWRITTEN, "overwritten", meta.info->overwritten, 0, 1, 0, NULL, EVREC_OK};
+        export_loss_t l = {EXPORT_LOSS_OVERWRITTEN, "overwritten", meta.info->overwritten, 0, 1, 0, NULL, EVREC_OK, 1};
         failed |= emit_loss(o.writer, w, &l, o.path) != 0;
     }
     evrec_record_t rec;
     evrec_status st = EVREC_E_END;
+    uint8_t done[EXPORT_DAMAGE_KEPT] = {0}; /* damage entries already emitted at a gap */
+    uint64_t next = 0;                     /* index after the last record read */
     while (!cli_select_full(sel) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
         end.read++;
         if ((end.read & 0x3FFFu) == 0) {
@@ -298,6 +306,18 @@ static int run(int argc, char **argv)
             st = EVREC_E_END;
             break;
         }
+        if (rec.gap) { /* damage in the middle: the loss goes before the first record after it */
+            uint64_t k = 0;
+            const evrec_damage_t *d = cli_damage_before(r, rec.index, &k);
+            uint64_t lost = cli_damage_lost(r, rec.index, next);
+            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", lost, rec.index - lost, 1, d ? d->offset : rec.offset,
+                               d ? d->message : "records lost to damage", d ? d->status : EVREC_E_CORRUPT, 1};
+            if (d && k < EXPORT_DAMAGE_KEPT) {
+                done[k] = 1;
+            }
+            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+        }
+        next = rec.index + 1;
         if (v == CLI_SEL_NO) {
             continue;
         }
@@ -308,14 +328,31 @@ static int run(int argc, char **argv)
         end.records++;
     }
     cli_progress_end(&prog);
+    if (st == EVREC_E_END && evrec_reader_damage_count(r)) {
+        st = evrec_reader_error(r)->status; /* the selection ended after damage it read past */
+    }
     if (st != EVREC_OK && st != EVREC_E_END) {
-        const evrec_reader_error_t *e = evrec_reader_error(r);
-        export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, end.read, 1, e->offset, e->message, e->status};
-        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+        /* The damaged ranges not reported at a gap: the one the reader stopped at (count
+         * unknown, where it stopped) and those that lost no record (count 0, position unknown). */
+        const evrec_damage_t *d;
+        uint64_t n = 0;
+        for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++, n++) {
+            if (i < EXPORT_DAMAGE_KEPT && done[i]) {
+                continue;
+            }
+            int none = d->records_lost == 0;
+            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, next, !none, d->offset, d->message, d->status, none};
+            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+        }
+        if (n == 0) { /* a reader that kept no list: its sticky error */
+            const evrec_reader_error_t *e = evrec_reader_error(r);
+            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, next, 1, e->offset, e->message, e->status, 0};
+            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
+        }
         result = CLI_BAD_INPUT;
     }
     if (meta.info->format == EVREC_FILE_CONTAINER && meta.info->dropped) {
-        export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, end.read, 0, 0, NULL, EVREC_OK};
+        export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, next, 0, 0, NULL, EVREC_OK, 1};
         failed |= emit_loss(o.writer, w, &l, o.path) != 0;
     }
     const export_text_stats_t *ts = o.writer->text_stats ? o.writer->text_stats(w) : NULL;

@@ -38,7 +38,11 @@ static const char help[] =
     "with the next end of the same key (and the same track when both ends have it and share the key\n"
     "field); a begin again for an open key counts the older one as an unmatched begin; an end that\n"
     "closes nothing is an unmatched end; spans still open at the last record are unmatched begins\n"
-    "(their ends were dropped when the recorder's buffer filled, if it did). Percentiles are\n"
+    "(their ends were dropped when the recorder's buffer filled, if it did). In a damaged file\n"
+    "(the reader resumes after a damaged chunk, FORMAT.md: SYNC chunks) the 'damage:' line gives\n"
+    "the damaged ranges and the records they lost; spans open where records were lost are cut\n"
+    "there (unmatched begins, 'cut by damage'), never paired with an end after the gap, and no\n"
+    "interval between records of an event is measured across it. Percentiles are\n"
     "nearest-rank, exact while at most 16 Mi durations are kept (128 MiB), else from a log-bucket\n"
     "sketch (DDSketch) within 1% of the exact value.\n"
     "Counter fields (schema `counter: true`): per event and per track, the samples' min/mean/max\n"
@@ -52,11 +56,14 @@ static const char help[] =
     "  --elf FILE       resolve addresses to function+offset with the symbols of this ELF file\n"
     "  --top N          locations and address values to list (default 5, at most 8 per field)\n"    "  --format json    one JSON object instead of the tables: file, clock_hz, duration_ticks/_ns,\n"
     "                   records, dropped, selection, events[], spans[] (name, track_field, count,\n"
-    "                   unmatched_begins, begun_again, open_at_end, unmatched_ends, percentiles\n"
+    "                   unmatched_begins, begun_again, open_at_end, cut_by_damage, unmatched_ends,\n"
+    "                   percentiles\n"
     "                   \"exact\"|\"sketch\", relative_error, min/p50/p90/p99/max/total _ticks and _ns,\n"
     "                   mean_ticks/_ns, longest {begin_index, end_index}, tracks[] alike), counters[]\n"
     "                   (event, field, unit, samples, min, mean, max, time_weighted_mean, tracks[]),\n"
-    "                   rtos (null without the catalogue), addresses[], error (null when intact)\n"
+    "                   rtos (null without the catalogue), addresses[], damage {ranges,\n"
+    "                   records_lost, stopped, list[] {offset, length, records_lost (null:\n"
+    "                   unknown), index_after (null: none), message}}, error (null when intact)\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
@@ -64,8 +71,8 @@ static const char help[] =
     "\n"
     CLI_SELECT_HELP
     "\n"
-    "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records before the\n"
-    "damage are printed, then the error with its offset on stderr), 2 bad usage (also an unknown\n"
+    "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records that could be\n"
+    "read are printed, then each damaged range with its offset on stderr), 2 bad usage (also an unknown\n"
     "event, class, field or enum value name, and a --where syntax error, shown at its column).\n";
 
 
@@ -500,7 +507,7 @@ static void put_durations(out_t *o, const evrec_stats_durations_t *d)
 {
     cli_buf_pad(&o->b, 30);
     cli_buf_printf(&o->b, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
-         (unsigned long long)(d->begun_again + d->open_at_end), (unsigned long long)d->unmatched_end);
+         (unsigned long long)(d->begun_again + d->open_at_end + d->cut_by_damage), (unsigned long long)d->unmatched_end);
     if (d->count == 0) {
         cli_buf_printf(&o->b, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
     } else {
@@ -528,7 +535,7 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
         exact &= sp[i].all.exact || sp[i].all.count == 0;
     }
     printf("spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
-           "  unmatched: begins never ended (begun again, or open at the last record) and ends that closed nothing;\n"
+           "  unmatched: begins never ended (begun again, cut by damage, or open at the last record) and ends that closed nothing;\n"
            "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
            o->freq ? "" : " (ticks)",
            exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
@@ -569,6 +576,13 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
             cli_buf_printf(&o->b, "  ");
             cli_buf_name(&o->b, sp[i].name);
             cli_buf_printf(&o->b, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
+            flush_line(o);
+        }
+        if (d->cut_by_damage) {
+            cli_buf_printf(&o->b, "  ");
+            cli_buf_name(&o->b, sp[i].name);
+            cli_buf_printf(&o->b, ": %llu cut by damage (open when records were lost: not paired across, not measured)",
+                           (unsigned long long)d->cut_by_damage);
             flush_line(o);
         }
     }
@@ -643,6 +657,51 @@ static void print_json(const out_t *o, const stats_opts_t *opt, const evrec_stat
     (void)stats_json_print(&in);
 }
 
+/* "damage:" lines: the damaged ranges the reader met, and the records they lost (the reader's
+ * list; the messages go to stderr at the end). */
+static void print_damage(const evrec_reader_t *r)
+{
+    uint64_t n = evrec_reader_damage_count(r);
+    if (n == 0) {
+        return;
+    }
+    uint64_t lost = 0, unknown = 0;
+    const evrec_damage_t *d;
+    for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++) {
+        if (d->records_lost == UINT64_MAX) {
+            unknown++;
+        } else {
+            lost += d->records_lost;
+        }
+    }
+    printf("damage:      %llu damaged range%s, %llu record%s lost", (unsigned long long)n, n == 1 ? "" : "s",
+           (unsigned long long)lost, lost == 1 ? "" : "s");
+    if (unknown) {
+        printf(" (+ %s: %llu range%s where reading stopped or the count is unknown)",
+               cli_damage_stopped(r) ? "the rest of the file" : "unknown", (unsigned long long)unknown,
+               unknown == 1 ? "" : "s");
+    }
+    printf("; spans open at a gap are cut, intervals across one not measured\n");
+    for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL && i < 20u; i++) {
+        printf("             offset %llu", (unsigned long long)d->offset);
+        if (d->length) {
+            printf(" +%llu bytes", (unsigned long long)d->length);
+        }
+        if (d->records_lost == UINT64_MAX) {
+            printf(": records lost unknown");
+        } else {
+            printf(": %llu record%s lost", (unsigned long long)d->records_lost, d->records_lost == 1 ? "" : "s");
+        }
+        if (d->index_after != UINT64_MAX) {
+            printf(", next record #%llu", (unsigned long long)d->index_after);
+        }
+        printf("\n");
+    }
+    if (n > 20u) {
+        printf("             %llu more damaged ranges\n", (unsigned long long)(n - 20u));
+    }
+}
+
 static int run(int argc, char **argv)
 {
     stats_opts_t opt;
@@ -683,6 +742,7 @@ static int run(int argc, char **argv)
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
     uint64_t unverified = 0, last_index = 0;
+    int gap_pending = 0;
     while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
         last_index = rec.index;
         int v = cli_select_check(sel, &rec);
@@ -690,9 +750,14 @@ static int run(int argc, char **argv)
             break;
         }
         if (v == CLI_SEL_NO) {
+            gap_pending |= rec.gap != 0;
             continue;
         }
         unverified += rec.unverified != 0;
+        if (gap_pending) { /* a gap before records the selection skipped: keep it for this one */
+            rec.gap = 1;
+            gap_pending = 0;
+        }
         if (evrec_stats_add(s, &rec) == EVREC_E_NOMEM) {
             cli_error("%s: out of memory", opt.path);
             break;
@@ -731,6 +796,7 @@ static int run(int argc, char **argv)
     } else {
         printf("; dropped: unknown (CCore files do not count drops)\n");
     }
+    print_damage(r);
     if (cli_select_active(&opt.sel)) {
         printf("selection:   %llu record(s)", (unsigned long long)sum->records);
         if (st == EVREC_OK) {

@@ -27,7 +27,10 @@ static const char help[] =
     "first, the idle task last), or per event class when the file declares no tracks; spans as\n"
     "bars (coloured by span kind, or by key such as a frame number), every other record as the\n"
     "glyph of its marker (viewer-cli/TIMELINE.md), counters as step plots in rows of their own,\n"
-    "dropped, overwritten and damaged parts as hatched gaps. Where events are closer than a glyph\n"
+    "dropped, overwritten and damaged parts as hatched gaps (damage in the middle of a file, where\n"
+    "the reader resumed at the next SYNC point, as a strip from the last record before it to the\n"
+    "first after, 'damaged: N records lost'; spans open there are cut, not drawn across it; 'rest\n"
+    "unreadable' at the end only when the reader stopped). Where events are closer than a glyph\n"
     "a density band shows them (height ~ log of the count per pixel). One pass over the window:\n"
     "memory depends on lanes x width, not on the number of records.\n"
     "\n"
@@ -42,7 +45,8 @@ static const char help[] =
     "  --layout PATH      also write where things are drawn, as text (for tests and scripts):\n"
     "                     `size W H`, `plot XA XB YTOP YBOT` (XA = window start, XB = its end),\n"
     "                     `window FROM TO` (ns, or ticks without a clock), `gaps PRE POST` (px),\n"
-    "                     then `row lane|counter Y H SPANBARS LABEL` per row, top to bottom\n"
+    "                     then `row lane|counter Y H SPANBARS LABEL` per row, top to bottom,\n"
+    "                     then `gap X0 X1 LOST` per damaged range drawn in the window\n"
     "  --tick-hz HZ       derive the clock from Tick records recorded at HZ\n"
     "  --time-freq HZ     timestamp frequency to use instead of the file's\n"
     "  -h, --help         this text\n"
@@ -355,7 +359,10 @@ static int run(int argc, char **argv)
     evrec_record_t rec;
     evrec_status st = EVREC_OK;
     int stopped = 0;
+    uint64_t next = 0; /* index after the last record read */
     while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
+        tl_agg_read(m, &rec, rec.gap ? cli_damage_lost(r, rec.index, next) : 0);
+        next = rec.index + 1;
         int v = cli_select_check(sel, &rec);
         if (v == CLI_SEL_YES) {
             if (tl_agg_add(m, &rec) != 0) {
@@ -372,11 +379,24 @@ static int run(int argc, char **argv)
         stopped = 1;
     }
     m->window_has_end = !stopped && !(to->set && !to->is_index && st == EVREC_OK);
+    if (st == EVREC_OK && evrec_reader_damage_count(r)) {
+        st = evrec_reader_error(r)->status; /* the window ended after damage read past */
+    }
     if (st != EVREC_OK && st != EVREC_E_END) {
-        const evrec_reader_error_t *e = evrec_reader_error(r);
-        m->damaged = 1;
-        snprintf(m->damage_text, sizeof m->damage_text, "offset %llu: %s", (unsigned long long)e->offset,
-                 e->message);
+        /* "rest unreadable" only when the reader really stopped before the End record; damage it
+         * resumed after is a gap strip; damage that lost no record a note */
+        uint64_t nd = evrec_reader_damage_count(r);
+        const evrec_damage_t *last = nd ? evrec_reader_damage(r, nd - 1) : NULL;
+        if (cli_damage_stopped(r)) {
+            const evrec_reader_error_t *e = evrec_reader_error(r);
+            m->damaged = 1;
+            snprintf(m->damage_text, sizeof m->damage_text, "offset %llu: %s",
+                     (unsigned long long)(last ? last->offset : e->offset), last ? last->message : e->message);
+        }
+        const evrec_damage_t *d;
+        for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++) {
+            m->damage_notes += d->records_lost == 0;
+        }
         cli_report_reader_error(o.out.path, r);
         result = CLI_BAD_INPUT;
     }

@@ -12,9 +12,14 @@
  *     writer->end(w, &end)                 once; end(w, NULL) when the export is abandoned
  *
  * Losses: the records a cyclic buffer overwrote before the save are reported before the first
- * record (they were older than it); damage the reader stops at is reported where it stopped
- * (after the last record it returned); events dropped because the buffer was full are reported
- * at the end, since the file does not say where they were dropped.
+ * record (they were older than it). Damage in the middle of a file (the reader resumes at the
+ * next SYNC point, FORMAT.md section 2.2) is reported where it is: before the first record after
+ * the damaged range (the one with evrec_record_t::gap set), with the count of records lost and
+ * `before` = the first lost index. Damage the reader stops at (a truncated end, a version 1.0
+ * file) is reported where it stopped (after the last record it returned), count unknown (0).
+ * Damage that lost no record (a repaired chunk header, a display-only or SYNC chunk) is reported
+ * at the end with count 0, count_known 1 and position_known 0. Events dropped because the buffer
+ * was full are reported at the end, since the file does not say where they were dropped.
  *
  * Everything runs on the command's one thread. */
 #ifndef EVREC_CLI_EXPORT_H
@@ -95,21 +100,25 @@ typedef struct export_meta {
 
 typedef enum export_loss_kind {
     EXPORT_LOSS_OVERWRITTEN = 1, /* cyclic buffer: oldest records overwritten before the save */
-    EXPORT_LOSS_DAMAGE = 2,      /* the reader stopped at damage: the rest of the file is lost */
+    EXPORT_LOSS_DAMAGE = 2,      /* a damaged range: records lost there, or (at the end) the rest */
     EXPORT_LOSS_DROPPED = 3      /* events dropped because the trace buffer was full */
 } export_loss_kind_t;
 
 typedef struct export_loss {
     export_loss_kind_t kind;
     const char *reason;   /* "overwritten", "damage", "dropped" */
-    uint64_t count;       /* records lost; 0 for damage (unknown) */
+    uint64_t count;       /* records lost; 0 with count_known 0: unknown (damage the reader stopped at) */
     uint64_t before;      /* records of the file read before the loss's position: the loss lies
                              between record before-1 and record `before` (file indices) */
     int position_known;   /* 0: reported at the end because the file does not say where */
     uint64_t offset;      /* damage: byte offset in the file; else 0 */
     const char *message;  /* damage: the reader's message; else NULL */
     evrec_status status;  /* damage: the reader's status; else EVREC_OK */
+    int count_known;      /* 1: `count` is known even when 0 (damage that lost no record) */
 } export_loss_t;
+
+/* A loss's count is known (writers print it; else empty/null). */
+static inline int export_loss_count_known(const export_loss_t *l) { return l->count != 0 || l->count_known; }
 
 typedef struct export_end {
     uint64_t records;     /* records written */

@@ -14,7 +14,10 @@
  * one of the fixed columns (a top-level field `kind`, say) is headed "field.<name>".
  * Losses are rows of kind "loss": the loss columns say what (overwritten, damage, dropped), how
  * many records (empty when unknown), the byte offset and the reader's message for damage; index
- * is the file index of the record that follows the loss (the record count at the end).
+ * is the file index of the record that follows the loss (the record count at the end). Damage in
+ * the middle of a file is a row before the first record after it, index = the first lost record,
+ * loss_count = records lost; damage the reader stopped at has an empty count; damage that lost no
+ * record (a repaired header, a display-only chunk) a count of 0, at the end.
  * Text is UTF-8 as the file has it; a field is quoted, its quotes doubled, when it holds a comma,
  * quote, CR or LF; invalid UTF-8 bytes become U+FFFD. */
 #include <stdlib.h>
@@ -345,7 +348,7 @@ static int csv_loss(void *w, const export_loss_t *l)
     export_putc(o, ',');
     export_puts(o, l->reason);
     export_putc(o, ',');
-    if (l->count) {
+    if (export_loss_count_known(l)) {
         export_u64(o, l->count);
     }
     export_putc(o, ',');

@@ -196,7 +196,8 @@ static void summary(const char *dir, const char *file, const evrec_bt_stats_t *s
     printf("%s: CTF 1.8 trace of %s: %llu events, clock %llu Hz (%s)\n", dir, file,
            (unsigned long long)s->events, (unsigned long long)s->clock_freq,
            s->clock_ns ? "ns since the first record" : "ticks since the first record");
-    if (s->dropped || s->overwritten || s->damage_lost || (s->damage.status != EVREC_OK && !s->display_only)) {
+    if (s->dropped || s->overwritten || s->damage_lost || s->gaps ||
+        (s->damage.status != EVREC_OK && !s->display_only && !s->resumed)) {
         printf("discarded events:");
         const char *sep = " ";
         if (s->dropped) {
@@ -207,7 +208,12 @@ static void summary(const char *dir, const char *file, const evrec_bt_stats_t *s
             printf("%s%llu overwritten (cyclic buffer)", sep, (unsigned long long)s->overwritten);
             sep = ", ";
         }
-        if (s->damage.status != EVREC_OK && !s->display_only) {
+        if (s->gaps) {
+            printf("%s%llu lost to damage in %llu gap%s (where reading resumed)", sep, (unsigned long long)s->gap_lost,
+                   (unsigned long long)s->gaps, s->gaps == 1 ? "" : "s");
+            sep = ", ";
+        }
+        if (s->damage.status != EVREC_OK && !s->display_only && !s->resumed) {
             if (s->damage_lost_known) {
                 printf("%s%llu lost to damage", sep, (unsigned long long)s->damage_lost);
             } else {

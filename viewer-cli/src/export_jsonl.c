@@ -12,8 +12,11 @@
  * chunk, whose checksum could not be verified, has "unverified":true after "fields".
  * A loss (see export.h for where they go):
  *   {"kind":"loss","i":N,"reason":"dropped","count":5,"position_known":false}
- *   {"kind":"loss","i":N,"reason":"damage","count":null,"position_known":true,"offset":4096,
+ *   {"kind":"loss","i":N,"reason":"damage","count":7,"position_known":true,"offset":4096,
  *    "message":"..."}
+ * Damage in the middle of a file (the reader resumed after it) comes before the first record
+ * after it, i = the first lost index, count = the records lost; damage the reader stopped at has
+ * "count":null (unknown); damage that lost no record "count":0,"position_known":false (at the end).
  * i is the file index of the record that follows the loss (the record count at the end).
  * Strings: ", \ and control characters escaped (\", \\, \u00XX), UTF-8 as is, invalid UTF-8
  * bytes as \ufffd. Memory does not grow with the file. */
@@ -205,7 +208,7 @@ static int jsonl_loss(void *w, const export_loss_t *l)
     export_puts(o, ",\"reason\":\"");
     export_puts(o, l->reason);
     export_puts(o, "\",\"count\":");
-    if (l->count) {
+    if (export_loss_count_known(l)) {
         export_u64(o, l->count);
     } else {
         export_puts(o, "null");

@@ -22,6 +22,7 @@
 #define PF_PID 1                 /* pid of the file's process-like track */
 #define PF_UUID_FILE 1u          /* track uuids: the file, the losses, then allocated from 16 */
 #define PF_UUID_LOSSES 2u
+#define PF_DAMAGE_KEPT 1000u     /* damage entries the reader keeps (evrec_reader_damage()) */
 #define PF_UUID_FIRST 16u
 
 /* Fixed interned annotation names (iids 1..), then the per-leaf names. */
@@ -230,6 +231,7 @@ struct evrec_pf_writer {
     pf_open_t *open;
     uint32_t open_used, open_cap, open_free, open_count;
     int unverified_seen;
+    uint8_t damage_done[PF_DAMAGE_KEPT]; /* reader damage entries already written at a gap */
 
     /* The packet being built. */
     Perfetto__Protos__TracePacket pkt;
@@ -882,6 +884,64 @@ static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evr
     return lane_get(w, e->domain, leaf_value(e, rec, e->track_leaf));
 }
 
+/* Records lost to damage: every span open now ends at `ts` (the last record before the gap) with
+ * the annotation cut_by_damage, so that no slice runs across the gap. */
+static void cut_open_slices(evrec_pf_writer_t *w, uint64_t ts)
+{
+    if (!w->open_count) {
+        return;
+    }
+    for (uint32_t h = 0; h < w->open_map.cap; h++) {
+        uint32_t oi = w->open_map.vals[h];
+        while (oi != UINT32_MAX) {
+            pf_open_t *o = &w->open[oi];
+            pf_lane_t *ln = &w->lanes[o->lane];
+            te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, ln->slot_uuid[o->slot]);
+            ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
+            te_write(w);
+            w->st.cut_by_damage++;
+            ln->slot_open[o->slot]--;
+            uint32_t prev = o->prev;
+            o->next_free = w->open_free;
+            w->open_free = oi;
+            w->open_count--;
+            oi = prev;
+        }
+        w->open_map.vals[h] = UINT32_MAX;
+    }
+    w->open_map.n = 0;
+}
+
+/* Records lost to damage before `rec` (the first record after a damaged range the reader resumed
+ * after): a "damaged" instant at its time, with the count and the first lost index. */
+static void gap_loss(evrec_pf_writer_t *w, const evrec_record_t *rec)
+{
+    const evrec_damage_t *d = NULL;
+    uint64_t k = 0;
+    for (; (d = evrec_reader_damage(w->r, k)) != NULL; k++) {
+        if (d->index_after == rec->index) {
+            break;
+        }
+    }
+    loss_instant(w, "damaged");
+    if (d && d->records_lost != UINT64_MAX) {
+        ann_uint(ann_named(w, "count"), d->records_lost);
+        ann_uint(ann_named(w, "first_lost_record"), rec->index - d->records_lost);
+    }
+    ann_uint(ann_named(w, "next_record"), rec->index);
+    if (d) {
+        ann_str(ann_named(w, "status"), status_name(d->status));
+        ann_uint(ann_named(w, "offset"), d->offset);
+        ann_str(ann_named(w, "message"), d->message);
+        if (k < PF_DAMAGE_KEPT) {
+            w->damage_done[k] = 1;
+        }
+    }
+    ann_str(ann_named(w, "what"), "records lost to a damaged chunk before this record (the reader resumed at "
+                                  "the next SYNC point: index and time are exact)");
+    te_write(w);
+}
+
 static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
 {
     pf_event_t *e = &w->events[rec->id];
@@ -900,6 +960,9 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
             w->st.max_clamp_ns = clamped;
         }
     }
+    if (rec->gap) {
+        cut_open_slices(w, w->last_ts);
+    }
     w->last_ts = ts;
     if (w->started_index && rec->index < w->max_index) {
         w->st.reordered++;
@@ -915,6 +978,9 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         ann_str(ann_named(w, "what"), "from here on the records come from a truncated last chunk whose "
                                       "checksum could not be verified");
         te_write(w);
+    }
+    if (rec->gap) {
+        gap_loss(w, rec);
     }
     w->st.records++;
     uint32_t lane = record_lane(w, e, rec);
@@ -1070,17 +1136,36 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
     }
     header_losses(w, 1);
     if (damage && damage->status != EVREC_OK && damage->status != EVREC_E_END) {
+        /* The damaged ranges not written at a gap: where the reader stopped, and those that lost
+         * no record (a display-only chunk, a repaired header: count 0). */
         const evrec_file_info_t *fi = evrec_reader_info(w->r);
-        loss_instant(w, "damaged");
-        ann_str(ann_named(w, "status"), status_name(damage->status));
-        ann_uint(ann_named(w, "offset"), damage->offset);
-        ann_str(ann_named(w, "message"), damage->message);
-        if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
-            ann_uint(ann_named(w, "header_recorded"), fi->recorded);
+        const evrec_damage_t *d;
+        uint64_t n = 0;
+        for (uint64_t i = 0; (d = evrec_reader_damage(w->r, i)) != NULL || (i == 0 && n == 0); i++) {
+            if (d && i < PF_DAMAGE_KEPT && w->damage_done[i]) {
+                n++;
+                continue;
+            }
+            int none = d && d->records_lost == 0;
+            loss_instant(w, "damaged");
+            ann_str(ann_named(w, "status"), status_name(d ? d->status : damage->status));
+            ann_uint(ann_named(w, "offset"), d ? d->offset : damage->offset);
+            ann_str(ann_named(w, "message"), d ? d->message : damage->message);
+            if (none) {
+                ann_uint(ann_named(w, "count"), 0);
+            } else if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
+                ann_uint(ann_named(w, "header_recorded"), fi->recorded);
+            }
+            ann_str(ann_named(w, "what"),
+                    none ? "a damaged chunk that lost no record (display attributes, a SYNC point or a repaired "
+                           "header; the time here is not where it was)"
+                         : "the reader stopped here; records after the damage are not in the trace");
+            te_write(w);
+            n++;
+            if (!d) {
+                break;
+            }
         }
-        ann_str(ann_named(w, "what"), "the reader stopped here (or, for a bad FIELD_INFO or VIEW chunk, "
-                                      "dropped that chunk); records after the damage are not in the trace");
-        te_write(w);
     }
     w->st.open_at_end = w->open_count;
     if (w->io_error || fflush(w->f) != 0 || ferror(w->f)) {

@@ -54,6 +54,9 @@ typedef struct evrec_pf_stats {
     uint32_t tracks;         /**< TrackDescriptors written (all kinds) */
     uint64_t packets;        /**< TracePackets written */
     uint64_t bytes;          /**< bytes written */
+    uint64_t cut_by_damage;  /**< spans open when records were lost to damage (evrec_record_t::gap):
+                                  ended at the last record before the gap (a TYPE_SLICE_END with
+                                  the annotation cut_by_damage, no record), never across it */
 } evrec_pf_stats_t;
 
 /** Default `--reorder-window` of `evrec export --perfetto`: records held back besides the one

@@ -157,11 +157,12 @@ static void kdur(js_t *j, uint64_t freq, const char *k, uint64_t ticks)
 static void durations(js_t *j, uint64_t freq, const evrec_stats_durations_t *d)
 {
     ku64(j, "count", d->count);
-    ku64(j, "unmatched_begins", d->begun_again + d->open_at_end);
+    ku64(j, "unmatched_begins", d->begun_again + d->open_at_end + d->cut_by_damage);
     ku64(j, "begun_again", d->begun_again);
     ku64(j, "open_at_end", d->open_at_end);
     ku64(j, "unmatched_ends", d->unmatched_end);
     ku64(j, "across_gap", d->across_gap);
+    ku64(j, "cut_by_damage", d->cut_by_damage);
     kstr(j, "percentiles", d->count == 0 ? NULL : d->exact ? "exact" : "sketch");
     if (d->count == 0) {
         return;
@@ -412,6 +413,45 @@ static void rtos(js_t *j, const stats_json_in_t *in)
     close_(j, '}');
 }
 
+/* "damage": {"ranges":N,"records_lost":M,"stopped":bool,"list":[{offset,length,status,
+ * records_lost (null: unknown),index_after (null: none),message}]} -- the reader's damaged ranges
+ * (the first 1,000); "ranges":0 and an empty list for an intact file. */
+static void damage(js_t *j, const stats_json_in_t *in)
+{
+    uint64_t n = evrec_reader_damage_count(in->r), lost = 0;
+    const evrec_damage_t *d;
+    for (uint64_t i = 0; (d = evrec_reader_damage(in->r, i)) != NULL; i++) {
+        lost += d->records_lost == UINT64_MAX ? 0 : d->records_lost;
+    }
+    key(j, "damage");
+    open_(j, '{');
+    ku64(j, "ranges", n);
+    ku64(j, "records_lost", lost);
+    kbool(j, "stopped", n > 0 && cli_damage_stopped(in->r));
+    key(j, "list");
+    open_(j, '[');
+    for (uint64_t i = 0; (d = evrec_reader_damage(in->r, i)) != NULL; i++) {
+        item(j);
+        open_(j, '{');
+        ku64(j, "offset", d->offset);
+        ku64(j, "length", d->length);
+        if (d->records_lost == UINT64_MAX) {
+            knull(j, "records_lost");
+        } else {
+            ku64(j, "records_lost", d->records_lost);
+        }
+        if (d->index_after == UINT64_MAX) {
+            knull(j, "index_after");
+        } else {
+            ku64(j, "index_after", d->index_after);
+        }
+        kstr(j, "message", d->message);
+        close_(j, '}');
+    }
+    close_(j, ']');
+    close_(j, '}');
+}
+
 static void addresses(js_t *j, const stats_json_in_t *in)
 {
     uint32_t n;
@@ -487,6 +527,7 @@ int stats_json_print(const stats_json_in_t *in)
     counters(&j, in);
     rtos(&j, in);
     addresses(&j, in);
+    damage(&j, in);
     key(&j, "error");
     if (in->damaged) {
         const evrec_reader_error_t *e = evrec_reader_error(in->r);

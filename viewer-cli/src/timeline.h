@@ -123,6 +123,16 @@ typedef struct tl_span {
 } tl_span_t;
 
 /** Everything the pass gathers. */
+/** Damaged ranges in the middle of a file drawn as gap strips (more are counted in gaps_more). */
+#define TL_MAX_GAPS 64u
+
+/** @brief Records lost to damage between two records the reader returned (a gap strip). */
+typedef struct tl_gap {
+    uint64_t t0;      /**< time of the last record before the gap (ns or ticks, as the model) */
+    uint64_t t1;      /**< time of the first record after it */
+    uint64_t lost;    /**< records lost */
+} tl_gap_t;
+
 typedef struct tl_model {
     evrec_reader_t *r;
     const evrec_meta_t *meta;
@@ -157,8 +167,17 @@ typedef struct tl_model {
     /* gaps */
     uint64_t dropped;          /**< header: events dropped after the Stop record */
     uint32_t overwritten;      /**< header: cyclic records overwritten before the first record */
-    int damaged;               /**< the reader stopped on damage */
+    int damaged;               /**< the reader stopped on damage (the rest is unreadable) */
     char damage_text[400];
+    int damage_notes;          /**< damaged ranges that lost no record (a display-only chunk ...) */
+    tl_gap_t gaps[TL_MAX_GAPS];/**< damaged ranges the reader resumed after, in time order */
+    unsigned ngaps;
+    uint64_t gaps_more;        /**< gaps beyond TL_MAX_GAPS (not drawn) */
+    uint64_t gap_lost;         /**< records lost in all the gaps */
+    uint64_t read_last_t;      /**< time of the last record read (selected or not) */
+    int read_any;
+    int after_gap;             /**< a gap was met: orphan ends are drawn from its end, not t_from */
+    uint64_t orphan_from;      /**< where an end that closes nothing is drawn from */
     int window_has_start;      /**< the window begins at the file's first record */
     int window_has_end;        /**< the window reaches the file's last record */
     uint64_t stop_t;           /**< time of the Stop record (drops follow it) */
@@ -214,6 +233,15 @@ int tl_agg_init(tl_model_t *m, uint32_t nbins);
  * **Context:** one thread. Constant time per record but for a doubling of the bins (rows x nbins).
  */
 int tl_agg_add(tl_model_t *m, const evrec_record_t *rec);
+/**
+ * @brief Take one record read, selected or not, before tl_agg_add(): when it has
+ * evrec_record_t::gap set (records lost to damage before it, `lost` of them) a gap strip is kept
+ * from the last record read to this one, the spans open then are cut at the last record (drawn up
+ * to it, never paired across the gap), and an end after the gap that closes nothing is drawn
+ * from the gap's end. Then notes the record's time as the last read.
+ * **Context:** one thread. Constant time but for a gap (O(open spans)).
+ */
+void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost);
 /** @brief After the pass: fix the window's end (the last record unless --to), draw the spans
  * still open up to it. **Context:** one thread. */
 void tl_agg_finish(tl_model_t *m);

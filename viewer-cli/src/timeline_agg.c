@@ -378,7 +378,8 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
         /* opened before the window (or the recording): drawn clipped at the window's start */
         const tl_span_t *s = &m->sp[orphan];
         uint16_t color = (uint16_t)(s->by_key ? 64 + orphan_key % 1024 : (unsigned)orphan);
-        cover(m, lane, slot_of(m, lane, (uint16_t)orphan), m->t_from, t, color);
+        uint64_t from = m->after_gap && m->orphan_from > m->t_from ? m->orphan_from : m->t_from;
+        cover(m, lane, slot_of(m, lane, (uint16_t)orphan), from, t, color);
         seen_key(m, (uint16_t)orphan, orphan_key, 1);
     }
     for (uint32_t i = 0; i < v->span_count; i++) {
@@ -422,6 +423,36 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             o->slot = (uint8_t)slot_of(m, row, (uint16_t)i);
         }
     }
+}
+
+void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
+{
+    uint64_t t = time_of(m, rec);
+    if (rec->gap) {
+        uint64_t t0 = m->read_any ? m->read_last_t : t;
+        if (m->ngaps < TL_MAX_GAPS) {
+            tl_gap_t *g = &m->gaps[m->ngaps++];
+            g->t0 = t0;
+            g->t1 = t;
+            g->lost = lost;
+        } else {
+            m->gaps_more++;
+        }
+        m->gap_lost += lost;
+        /* cut what is open at the last record before the gap: no span is paired across it */
+        for (uint32_t i = 0; i < TL_OPEN_SLOTS && m->nopen; i++) {
+            while (m->open[i].used) { /* removal may shift a later entry into slot i */
+                close_open(m, i, m->open[i].t0 > t0 ? m->open[i].t0 : t0);
+            }
+        }
+        memset(m->seen, 0, sizeof m->seen); /* ends after the gap that close nothing are drawn */
+        m->nseen = 0;
+        m->seen_full = 0;
+        m->after_gap = 1;
+        m->orphan_from = t;
+    }
+    m->read_last_t = t;
+    m->read_any = 1;
 }
 
 int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)

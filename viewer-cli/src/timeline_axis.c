@@ -353,8 +353,16 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
         NOTE("%llu events dropped after %s (buffer full)", (unsigned long long)m->dropped,
              m->stop_seen ? "the Stop record" : "the last record");
     }
+    if (m->ngaps || m->gaps_more) {
+        NOTE("damaged: %llu record%s lost in %llu gap%s (hatched; the reader resumed after each)",
+             (unsigned long long)m->gap_lost, m->gap_lost == 1 ? "" : "s",
+             (unsigned long long)(m->ngaps + m->gaps_more), m->ngaps + m->gaps_more == 1 ? "" : "s");
+    }
+    if (m->damage_notes) {
+        NOTE("%d damaged chunk%s lost no record", m->damage_notes, m->damage_notes == 1 ? "" : "s");
+    }
     if (m->damaged) {
-        NOTE("damaged: %s", m->damage_text);
+        NOTE("damaged: rest unreadable: %s", m->damage_text);
     }
     if (m->open_dropped) {
         NOTE("%llu spans not drawn (over %u open at once)", (unsigned long long)m->open_dropped, TL_MAX_OPEN);

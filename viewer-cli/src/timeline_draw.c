@@ -585,6 +585,41 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         cairo_restore(cr);
         y += h;
     }
+    /* records lost to damage in the middle of the file: a hatched strip from the last record
+     * before to the first after (at least 6 px wide), labelled along it */
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 11);
+    for (unsigned g = 0; g < m->ngaps; g++) {
+        const tl_gap_t *gp = &m->gaps[g];
+        if (gp->t1 < m->t_from || gp->t0 > m->t_to) {
+            continue; /* outside the window */
+        }
+        double k = (pm.xb - pm.xa) / (double)pm.span;
+        double gx0 = pm.xa + (gp->t0 > m->t_from ? (double)(gp->t0 - m->t_from) * k : 0.0);
+        double gx1 = pm.xa + (gp->t1 < m->t_to ? (double)(gp->t1 - m->t_from) * k : (double)(pm.xb - pm.xa));
+        if (gx1 - gx0 < 6) {
+            double c = (gx0 + gx1) / 2;
+            gx0 = c - 3;
+            gx1 = c + 3;
+        }
+        bg(cr, o->dark); /* nothing drawn under it: what the lanes showed there is not known */
+        cairo_rectangle(cr, gx0, ytop, gx1 - gx0, yb - ytop);
+        cairo_fill(cr);
+        tl_hatch(cr, gx0, ytop, gx1 - gx0, yb - ytop, o->dark);
+        char txt[80];
+        snprintf(txt, sizeof txt, "damaged: %llu record%s lost", (unsigned long long)gp->lost,
+                 gp->lost == 1 ? "" : "s");
+        cairo_save(cr);
+        cairo_translate(cr, (gx0 + gx1) / 2 + 4, ytop + 8);
+        cairo_rotate(cr, M_PI / 2);
+        fg(cr, o->dark, 0.9);
+        cairo_move_to(cr, 0, 0);
+        cairo_show_text(cr, txt);
+        cairo_restore(cr);
+        if (lay) {
+            fprintf(lay, "gap %.0f %.0f %llu\n", gx0, gx1, (unsigned long long)gp->lost);
+        }
+    }
     if (lay) {
         fclose(lay);
     }

@@ -207,6 +207,8 @@ struct evrec_stats {
     const evrec_meta_t *m;
     uint32_t event_count;
     evrec_stats_event_t *ev;
+    uint32_t *ev_gap;     /* per event: gap_seq at its last record (no interval across a gap) */
+    uint32_t gap_seq;     /* records with evrec_record_t::gap seen */
     an_event_t *roles;
     uint32_t role_count;
     evrec_stats_summary_t sum;

@@ -273,6 +273,8 @@ static uint64_t identity(const sp_end_t *e, uint32_t key, uint32_t track)
     return (uint64_t)key << 32 | (e->use_track ? track : 0u);
 }
 
+static void close_all(evrec_spans_t *p, unsigned flags, int reuse);
+
 evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
 {
     if (!p || !rec) {
@@ -280,6 +282,11 @@ evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
     }
     if (p->finished) {
         return EVREC_E_BUSY;
+    }
+    if (rec->gap && p->any) { /* records lost to damage: what is open is cut at the last record */
+        close_all(p, EVREC_SPAN_NO_END | EVREC_SPAN_CUT, 1);
+        p->first_index = rec->index; /* an end that closes nothing now began in the lost part */
+        p->first_t64 = rec->t64;
     }
     if (!p->any) {
         p->any = 1;
@@ -380,15 +387,11 @@ static int by_begin(const void *a, const void *b)
     return (x->begin_index > y->begin_index) - (x->begin_index < y->begin_index);
 }
 
-evrec_status evrec_spans_finish(evrec_spans_t *p)
+/* Report every open span with `flags` (ending at the last record given), in order of span, then
+ * of begin; count each in open_at_end (finish) or cut_by_damage (cut); empty the open tables.
+ * `reuse`: the slots go back to the free list and the tables stay usable (a cut). */
+static void close_all(evrec_spans_t *p, unsigned flags, int reuse)
 {
-    if (!p) {
-        return EVREC_E_ARG;
-    }
-    if (p->finished) {
-        return EVREC_E_BUSY;
-    }
-    p->finished = 1;
     for (uint32_t i = 0; i < p->span_count; i++) {
         sp_span_t *sp = &p->spans[i];
         an_map_t *m = &sp->open;
@@ -404,21 +407,43 @@ evrec_status evrec_spans_finish(evrec_spans_t *p)
             if (list) {
                 list[n++] = p->slots[m->vals[k]];
             } else { /* no memory to sort: report in table order */
-                emit(p, &p->slots[m->vals[k]], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH,
-                     sp->has_track);
+                emit(p, &p->slots[m->vals[k]], i, p->last_index, p->last_t64, flags, sp->has_track);
             }
-            sp->counts.open_at_end++;
+            if (reuse) {
+                sp->counts.cut_by_damage++;
+            } else {
+                sp->counts.open_at_end++;
+            }
         }
         if (list) {
             qsort(list, n, sizeof *list, by_begin);
             for (size_t k = 0; k < n; k++) {
-                emit(p, &list[k], i, p->last_index, p->last_t64, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH, sp->has_track);
+                emit(p, &list[k], i, p->last_index, p->last_t64, flags, sp->has_track);
             }
             free(list);
+        }
+        if (reuse) {
+            for (size_t k = 0; k < m->cap; k++) {
+                if (m->vals[k] != UINT32_MAX) {
+                    slot_free(p, m->vals[k]);
+                }
+            }
         }
         sp->open_now = 0;
         an_map_free(m);
     }
+}
+
+evrec_status evrec_spans_finish(evrec_spans_t *p)
+{
+    if (!p) {
+        return EVREC_E_ARG;
+    }
+    if (p->finished) {
+        return EVREC_E_BUSY;
+    }
+    p->finished = 1;
+    close_all(p, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH, 0);
     return EVREC_OK;
 }
 

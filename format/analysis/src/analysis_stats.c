@@ -26,7 +26,8 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r)
     s->event_count = m->event_count;
     s->ev = calloc(m->event_count ? m->event_count : 1, sizeof *s->ev);
     s->roles = calloc(m->event_count ? m->event_count : 1, sizeof *s->roles);
-    if (!s->ev || !s->roles) {
+    s->ev_gap = calloc(m->event_count ? m->event_count : 1, sizeof *s->ev_gap);
+    if (!s->ev || !s->roles || !s->ev_gap) {
         evrec_stats_free(s);
         return EVREC_E_NOMEM;
     }
@@ -72,6 +73,9 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     if (s->sum.records == 0) {
         s->sum.first_t64 = t;
         s->last_t = t;
+    } else if (rec->gap) { /* records lost to damage: no interval is measured across them */
+        s->sum.gaps++;
+        s->gap_seq++;
     }
     s->sum.records++;
     s->sum.last_t64 = t;
@@ -79,9 +83,11 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     evrec_stats_event_t *e = &s->ev[rec->id];
     if (e->count == 0) {
         e->first_t64 = t;
+    } else if (s->ev_gap[rec->id] != s->gap_seq) {
+        e->intervals_cut++;
     } else {
         uint64_t gap = t > e->last_t64 ? t - e->last_t64 : 0;
-        if (e->count == 1 || gap < e->min_gap) {
+        if (e->count - e->intervals_cut == 1 || gap < e->min_gap) { /* the first interval measured */
             e->min_gap = gap;
         }
         if (gap > e->max_gap) {
@@ -91,6 +97,7 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     if (e->count == 0 || t > e->last_t64) {
         e->last_t64 = t;
     }
+    s->ev_gap[rec->id] = s->gap_seq;
     e->count++;
 
     if (s->addr_first[rec->id] != s->addr_first[rec->id + 1] && an_addr_record(s, rec) != EVREC_OK) {
@@ -98,6 +105,9 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     }
     if (s->view.active && s->view.active[rec->id] && an_view_record(s, rec) != EVREC_OK) {
         return EVREC_E_NOMEM;
+    }
+    if (rec->gap && s->view.pair && !(s->view.active && s->view.active[rec->id])) {
+        (void)evrec_spans_add(s->view.pair, rec); /* no span event, but the open spans are cut here */
     }
     const an_event_t *ae = &s->roles[rec->id];
     switch (ae->role) {
@@ -208,6 +218,7 @@ void evrec_stats_free(evrec_stats_t *s)
     an_addr_free(s);
     an_view_free(s);
     free(s->ev);
+    free(s->ev_gap);
     free(s->roles);
     free(s->tasks);
     free(s->isrs);

@@ -91,6 +91,8 @@ static void count_flags(evrec_stats_durations_t *d, unsigned flags)
 {
     if (flags & EVREC_SPAN_NO_BEGIN) {
         d->unmatched_end++;
+    } else if (flags & EVREC_SPAN_CUT) {
+        d->cut_by_damage++;
     } else if (flags & EVREC_SPAN_AT_FINISH) {
         d->open_at_end++;
     } else if (flags & EVREC_SPAN_NO_END) {

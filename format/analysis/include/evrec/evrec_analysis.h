@@ -65,6 +65,8 @@ typedef struct evrec_stats_event {
     uint64_t last_t64;  /**< time of the last one, ticks */
     uint64_t min_gap;   /**< shortest interval between consecutive records of the type, ticks (count >= 2) */
     uint64_t max_gap;   /**< longest interval, ticks (count >= 2); mean = (last - first) / (count - 1) */
+    uint64_t intervals_cut; /**< intervals not measured: records lost to damage between the two
+                                 (evrec_record_t::gap); min_gap and max_gap leave them out */
 } evrec_stats_event_t;
 
 /** @brief Whole-trace numbers (any file). */
@@ -72,6 +74,8 @@ typedef struct evrec_stats_summary {
     uint64_t records;   /**< records given to evrec_stats_add() */
     uint64_t first_t64; /**< time of the first record (0 for a reader's first record) */
     uint64_t last_t64;  /**< time of the last record */
+    uint64_t gaps;      /**< records given with evrec_record_t::gap set: damaged ranges the reader
+                             resumed after (how many records each lost: evrec_reader_damage()) */
 } evrec_stats_summary_t;
 
 /** @brief CPU time of one task or one interrupt handler. */
@@ -212,6 +216,10 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r);
 
 /**
  * @brief Account one record. Records must come in file order (as evrec_reader_next() gives them).
+ * A record with evrec_record_t::gap set (records lost to damage before it; a caller that skips
+ * records keeps the flag for the next one it gives) is counted in the summary's `gaps`; no
+ * interval of an event is measured across it (evrec_stats_event_t::intervals_cut) and the spans
+ * open then are cut, not paired across it (::EVREC_SPAN_CUT, `cut_by_damage`).
  * @retval EVREC_OK done. @retval EVREC_E_ARG NULL, or a record id outside the meta-info.
  * @retval EVREC_E_BUSY called after evrec_stats_finish(). @retval EVREC_E_NOMEM allocation failed
  * (the object stays usable, the record is not fully counted).
@@ -288,6 +296,11 @@ void evrec_stats_free(evrec_stats_t *s);
  *   at a point calls evrec_spans_gap(): every span open then is reported with
  *   ::EVREC_SPAN_ACROSS_GAP when it closes, and evrec_stats_t does not measure it (its duration
  *   includes an unknown stretch), only counts it.
+ * - **Damage**: a record with evrec_record_t::gap set follows records lost to a damaged range
+ *   (FORMAT.md section 2, "What a reader does with damage"). Spans are not paired across it:
+ *   every span open then is cut, reported with ::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT (`end_*` =
+ *   the last record before the gap) and counted in `cut_by_damage`; an end after the gap that
+ *   finds nothing open is an unmatched end (NO_BEGIN, `begin_*` = the first record after the gap).
  *
  * **Context:** one object per thread; host only (malloc). Keeps a pointer to the reader.
  */
@@ -298,6 +311,8 @@ typedef struct evrec_spans evrec_spans_t;
 #define EVREC_SPAN_NO_BEGIN 0x2u   /**< an end that closed nothing; begin_* = the first record given */
 #define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: begun again (end_* = the new begin) or open at finish */
 #define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
+#define EVREC_SPAN_CUT 0x10u       /**< with NO_END: open when records were lost to damage (the next
+                                        record has evrec_record_t::gap); end_* = the last record before */
 
 /** @brief One span (or one unmatched end of one), as given to an ::evrec_span_fn. */
 typedef struct evrec_span {
@@ -324,6 +339,7 @@ typedef struct evrec_spans_counts {
     uint64_t open_at_end;   /**< begins still open at evrec_spans_finish() */
     uint64_t unmatched_end; /**< ends that closed nothing */
     uint64_t max_open;      /**< most instances open at once */
+    uint64_t cut_by_damage; /**< begins open when records were lost to damage (EVREC_SPAN_CUT) */
 } evrec_spans_counts_t;
 
 /**
@@ -405,6 +421,7 @@ typedef struct evrec_stats_durations {
     uint64_t open_at_end;   /**< unmatched begins: still open at the last record */
     uint64_t unmatched_end; /**< ends that closed nothing (per track: the end's track value) */
     uint64_t across_gap;    /**< paired across a gap (evrec_spans_gap()): not measured */
+    uint64_t cut_by_damage; /**< unmatched begins: open when records were lost to damage */
 } evrec_stats_durations_t;
 
 /** @brief One track (lane) of a span: its value and durations. */
