@@ -64,7 +64,7 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
     size_t q = EVREC_BLOCK_HEADER, count = 0;
     while (q + sizeof(evrec_record_header_t) <= end) {
         uint16_t id = __atomic_load_n(&((const evrec_record_header_t *)(const void *)(block + q))->id,
-                                      __ATOMIC_RELAXED);
+                                      EVREC_TSAN ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
         if (id == EVREC_ID_NONE || id >= event_count) {
             break;
         }
@@ -76,7 +76,9 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
         q += n;
         count++;
     }
+#if !EVREC_TSAN /* TSan: acquire loads above instead (it does not model fences) */
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the records walked are complete */
+#endif
     *stop_at = q;
     return count;
 }
@@ -226,12 +228,15 @@ static size_t cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t s
     evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)rec->buf;
     h0->seq = evrec_seq_stamp(0, 0);
     evrec_write_control(rec->buf + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
-    host->block_mask = bsize - 1u;
-    host->ring_mask = rec->size - 1u;
-    host->block_shift = 0;
-    while (((size_t)1 << host->block_shift) < bsize) {
-        host->block_shift++;
+    unsigned shift = 0;
+    while (((size_t)1 << shift) < bsize) {
+        shift++;
     }
+    /* Read by contexts that may be recording (see evrec_reserve()): relaxed atomic stores,
+     * published by the release store of pos in evrec_host_start(). */
+    EVREC_STORE_RELAXED(&host->block_mask, bsize - 1u);
+    EVREC_STORE_RELAXED(&host->ring_mask, rec->size - 1u);
+    EVREC_STORE_RELAXED(&host->block_shift, shift);
     evrec_atomic_store(&host->overwritten, 0);
     return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT;
 }

@@ -171,8 +171,8 @@ Test(cyclic, bare_ccore_save_of_a_wrapped_ring)
 typedef struct writer {
     evrec_host_t *host;
     uint16_t source;
-    volatile int stop;
-    volatile uint32_t count;
+    _Atomic int stop;       /* atomics, not volatile: read by another thread (ThreadSanitizer) */
+    _Atomic uint32_t count;
 } writer_t;
 
 static void *writer_main(void *arg)
