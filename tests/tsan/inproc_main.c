@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "criterion/criterion.h"
 
@@ -61,8 +62,12 @@ int main(int argc, char **argv)
         current_name = tests[i].name;
         printf("RUN  %s/%s\n", current_suite, current_name);
         fflush(stdout);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         tests[i].fn();
-        printf("PASS %s/%s\n", current_suite, current_name);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        printf("PASS %s/%s (%.1f s)\n", current_suite, current_name,
+               (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
         ran++;
     }
     printf("%u of %u tests passed\n", ran, count);
