@@ -90,7 +90,7 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-static void fill_ones(uint8_t *p, size_t n)
+EVREC_NO_TSAN static void fill_ones(uint8_t *p, size_t n)
 {
     uint32_t *w = (uint32_t *)(void *)p;
     for (size_t i = 0; i < n / 4u; i += 4u) {

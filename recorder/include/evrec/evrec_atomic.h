@@ -50,16 +50,17 @@
 #endif
 
 /**
- * @brief On a function whose plain reads race on purpose: the live save of a cyclic recorder
- * reads blocks that recording contexts may be clearing and refilling meanwhile, and keeps what it
- * read only if the block's header still names the same block afterwards (a seqlock-style read).
- * Under ThreadSanitizer the function is not instrumented (the race is known and validated); in
- * every other build it expands to nothing.
+ * @brief On a function whose plain accesses race on purpose with other contexts: the live save of
+ * a cyclic recorder reads blocks that recording contexts may be clearing and refilling meanwhile
+ * (save.c), and keeps what it read only if the block's header still names the same block
+ * afterwards (a seqlock-style read); the clearing of a block (cyclic.c fill_ones()) is the write
+ * side of that race. Under ThreadSanitizer such a function is not instrumented (the race is
+ * known and validated); in every other build it expands to nothing.
  */
 #if EVREC_TSAN
-#define EVREC_RACY_READER __attribute__((no_sanitize("thread")))
+#define EVREC_NO_TSAN __attribute__((no_sanitize("thread")))
 #else
-#define EVREC_RACY_READER
+#define EVREC_NO_TSAN
 #endif
 
 /**
