@@ -54,7 +54,7 @@ fuzz_one() {
     # The first corpus directory receives the new inputs; the committed ones are only read.
     # shellcheck disable=SC2086
     "$B/tests/fuzz/fuzz_${t}_libfuzzer" -max_total_time="$T" -timeout=5 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$W/" "$W/corpus" $seeds >"$W/log" 2>&1
+        -print_final_stats=1 -artifact_prefix="$W/" "$W/corpus" $seeds <"/dev/null" >"$W/log" 2>&1
 }
 
 # report <target> <status>: the final statistics, or what was found.
