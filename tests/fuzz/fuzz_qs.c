@@ -6,6 +6,9 @@
  *     be cut, never overrun), and every application record through the element parser;
  *  2. the event decoder against a fixed schema with every field kind (tests/qs/qs_test_meta.h),
  *     fed in odd-sized chunks (the frame layer must not depend on the chunking).
+ * The stream runs twice: as it is, and with the checksum of every frame recomputed (each frame
+ * un-escaped, its sequence number, record id and payload framed again with evrec_qs_frame()), so
+ * that mutations get past the frame checksum into the record parsers.
  * Only what the API promises is asserted. */
 #include <stdint.h>
 #include <stdio.h>
@@ -80,7 +83,54 @@ static void on_dec_item(void *ctx, const evrec_qs_item_t *it)
     c->acc += it->kind + it->len + (it->what ? strlen(it->what) : 0);
 }
 
+static void run(const uint8_t *data, size_t size);
+
+/* The stream with every frame's checksum recomputed, into `out` (room for 4 * size + 16). */
+static size_t reframe(const uint8_t *data, size_t size, uint8_t *out)
+{
+    uint8_t body[EVREC_QS_MAX_FRAME + 8];
+    size_t n = 0, o = 0;
+    int esc = 0;
+    for (size_t i = 0; i <= size; i++) {
+        if (i == size || data[i] == 0x7E) {
+            if (n >= 3) { /* seq, record id, payload, checksum */
+                o += evrec_qs_frame(body[0], body[1], body + 2, n - 3, out + o, 2 * (n + 3) + 1);
+            }
+            n = 0;
+            esc = 0;
+            continue;
+        }
+        uint8_t b = data[i];
+        if (b == 0x7D && !esc) {
+            esc = 1;
+            continue;
+        }
+        if (esc) {
+            b ^= 0x20;
+            esc = 0;
+        }
+        if (n < EVREC_QS_MAX_FRAME) {
+            body[n++] = b;
+        }
+    }
+    return o;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    run(data, size);
+    uint8_t *framed = malloc(4 * size + 16);
+    if (framed) {
+        size_t n = reframe(data, size, framed);
+        if (n != size || memcmp(framed, data, size) != 0) {
+            run(framed, n);
+        }
+        free(framed);
+    }
+    return 0;
+}
+
+static void run(const uint8_t *data, size_t size)
 {
     /* 1. Parser, dictionaries, printer. */
     print_ctx_t *p = calloc(1, sizeof *p);
@@ -88,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p || !parser) {
         free(p);
         free(parser);
-        return 0;
+        return;
     }
     evrec_qs_dict_init(&p->dict);
     evrec_qs_parser_init(parser);
@@ -132,5 +182,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(d);
     sink = acc;
-    return 0;
 }
