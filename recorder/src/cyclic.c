@@ -78,7 +78,7 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
     size_t q = EVREC_BLOCK_HEADER, count = 0;
     while (q + sizeof(evrec_record_header_t) <= end) {
         uint16_t id = __atomic_load_n(&((const evrec_record_header_t *)(const void *)(block + q))->id,
-                                      __ATOMIC_RELAXED);
+                                      EVREC_TSAN ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
         if (id == EVREC_ID_NONE || id >= event_count) {
             break;
         }
@@ -90,7 +90,9 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
         q += n;
         count++;
     }
+#if !EVREC_TSAN /* TSan: acquire loads above instead (it does not model fences) */
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the records walked are complete */
+#endif
     *stop_at = q;
     return count;
 }
@@ -103,7 +105,7 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-static void fill_ones(uint8_t *p, size_t n)
+EVREC_NO_TSAN static void fill_ones(uint8_t *p, size_t n)
 {
     uint32_t *w = (uint32_t *)(void *)p;
 #if defined(__thumb2__) || (defined(__arm__) && !defined(__thumb__))
@@ -330,11 +332,15 @@ static size_t cyclic_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t s
     evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)records;
     h0->seq = evrec_seq_stamp(0, 0);
     evrec_write_control(records + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
-    host->block_mask = bsize - 1u;
-    host->ring_mask = n * bsize - 1u;
-    host->block_shift = evrec_log2(bsize);
-    host->count_one = evrec_count_one(host->block_shift);
-    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT + host->count_one; /* Start: one record */
+    unsigned shift = evrec_log2(bsize);
+    size_t count_one = evrec_count_one(shift);
+    /* Read by contexts that may be recording (see evrec_reserve()): relaxed atomic stores,
+     * published by the release store of pos in evrec_host_start(). */
+    EVREC_STORE_RELAXED(&host->block_mask, bsize - 1u);
+    EVREC_STORE_RELAXED(&host->ring_mask, n * bsize - 1u);
+    EVREC_STORE_RELAXED(&host->block_shift, shift);
+    EVREC_STORE_RELAXED(&host->count_one, count_one);
+    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT + count_one; /* Start: one record */
 }
 
 /* Waits until the opener of block `b` has stamped it; returns the stamp, or EVREC_SEQ_UNSTAMPED

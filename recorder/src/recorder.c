@@ -153,19 +153,21 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
     rec->host = host;
 
-    host->buf = records;
-    host->meta = meta;
-    host->rec = rec;
+    /* The geometry and meta are read by contexts that may be recording right now (see
+     * evrec_reserve()): relaxed atomic stores, published by the release store of pos below. */
+    EVREC_STORE_RELAXED(&host->buf, records);
+    EVREC_STORE_RELAXED(&host->meta, meta);
+    __atomic_store_n(&host->rec, rec, __ATOMIC_RELEASE);
     size_t first;
     if (h->block_size) {
-        host->cap = EVREC_POS_CLOSED; /* never full: only "closed" stops allocation */
+        EVREC_STORE_RELAXED(&host->cap, EVREC_POS_CLOSED); /* never full: only "closed" stops allocation */
         first = rec->cyclic->start(host, rec, EVREC_PORT_TIMESTAMP());
     } else {
-        host->block_mask = 0;
-        host->ring_mask = (size_t)-1;
-        host->count_one = 0;
-        host->block_shift = 0;
-        host->cap = h->records_size - EVREC_CONTROL_SLOT; /* the Stop record always fits */
+        EVREC_STORE_RELAXED(&host->block_mask, 0);
+        EVREC_STORE_RELAXED(&host->ring_mask, (size_t)-1);
+        EVREC_STORE_RELAXED(&host->count_one, 0);
+        EVREC_STORE_RELAXED(&host->block_shift, 0);
+        EVREC_STORE_RELAXED(&host->cap, h->records_size - EVREC_CONTROL_SLOT); /* the Stop record always fits */
         evrec_write_control(records, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
         first = EVREC_CONTROL_SLOT;
     }
@@ -185,7 +187,7 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     if (evrec_atomic_fetch_add(&h->dropped, 1) == 0) {
         __atomic_store_n(&h->full_time, EVREC_PORT_TIMESTAMP(), __ATOMIC_RELAXED);
     }
-    if (pos < host->cap) {
+    if (pos < EVREC_LOAD_RELAXED(&host->cap)) {
         /* This allocation crossed the end: remember where the committed records stop. Every
          * later allocation starts at or after it, so the smallest such pos is the end. */
         size_t cur = evrec_atomic_load(&h->fail_pos);
@@ -268,7 +270,7 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 
 evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields)
 {
-    const evrec_meta_t *meta = host->meta;
+    const evrec_meta_t *meta = EVREC_LOAD_RELAXED(&host->meta);
     size_t n = meta ? evrec_slot_size_of(meta, event_id) : 0;
     if (n == 0) {
         return meta ? EVREC_E_BAD_ID : EVREC_E_NOT_RECORDING;

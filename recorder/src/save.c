@@ -467,7 +467,7 @@ static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
 }
 
 /* Table walk: the fields of struct `sid`, native struct at `s`. */
-static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s, unsigned depth)
+EVREC_NO_TSAN static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s, unsigned depth)
 {
     const evrec_struct_desc_t *st = &m->structs[sid];
     for (uint32_t f = 0; f < st->field_count && depth <= EVREC_MAX_NESTING; f++) {
@@ -494,7 +494,7 @@ static inline void run_vector(uint8_t *d, const uint8_t *s, const plans_t *pl, c
 #endif
 
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
-static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
+EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
 {
     const plans_t *pl = plans;

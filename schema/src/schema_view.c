@@ -168,8 +168,15 @@ static int resolve_path(gen_schema_t *s, size_t ev, const char *path, gen_pos_t 
         }
         if (f->type == GEN_T_STRUCT) {
             if (report) {
-                gen_error(s, pos, "%s: '%s' of event %s is a struct %s; name one of its fields ('%s.%s')", what,
-                          path, event->name, s->structs[f->ref].name, path, s->structs[f->ref].fields[0].name);
+                /* The struct may have no field left (its fields had errors). */
+                const gen_struct_t *inner = &s->structs[f->ref];
+                if (inner->field_count > 0) {
+                    gen_error(s, pos, "%s: '%s' of event %s is a struct %s; name one of its fields ('%s.%s')",
+                              what, path, event->name, inner->name, path, inner->fields[0].name);
+                } else {
+                    gen_error(s, pos, "%s: '%s' of event %s is a struct %s, which has no field", what, path,
+                              event->name, inner->name);
+                }
             }
             return -1;
         }

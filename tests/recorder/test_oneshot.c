@@ -214,7 +214,7 @@ static void on_signal(int sig)
 
 typedef struct pinger {
     pthread_t target;
-    volatile int stop;
+    _Atomic int stop; /* an atomic, not volatile: read by another thread (ThreadSanitizer) */
 } pinger_t;
 
 static void *pinger_main(void *arg)
@@ -294,7 +294,7 @@ Test(oneshot, signal_handler_records_while_main_thread_records, .timeout = 60)
 typedef struct spinner {
     evrec_host_t *host;
     uint16_t source;
-    volatile int stop;
+    _Atomic int stop; /* an atomic, not volatile: read by another thread (ThreadSanitizer) */
 } spinner_t;
 
 static void *spinner_main(void *arg)

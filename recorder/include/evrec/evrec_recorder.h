@@ -365,24 +365,28 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  */
 static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
 {
-    size_t seen = evrec_atomic_load(&host->pos);
-    if (__builtin_expect(seen >= host->cap, 0)) {
+    /* Acquire: pairs with the release store of `pos` in evrec_host_start(), which publishes the
+     * geometry (buf, cap, block_mask, ring_mask) read here; relaxed atomic loads of those (plain
+     * loads) because a restart may rewrite them while a context that saw the host closed reads. */
+    size_t seen = evrec_atomic_load_acquire(&host->pos);
+    if (__builtin_expect(seen >= EVREC_LOAD_RELAXED(&host->cap), 0)) {
         return evrec_reserve_failed(host, seen);
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
     size_t p;
-    if (__builtin_expect(host->block_mask == 0, 1)) {
+    size_t block_mask = EVREC_LOAD_RELAXED(&host->block_mask);
+    if (__builtin_expect(block_mask == 0, 1)) {
         /* one-shot: one fetch-and-add */
         p = evrec_atomic_fetch_add(&host->pos, slot_size);
-        if (__builtin_expect(p + slot_size > host->cap, 0)) {
+        if (__builtin_expect(p + slot_size > EVREC_LOAD_RELAXED(&host->cap), 0)) {
             return evrec_reserve_failed(host, p);
         }
     } else {
         /* cyclic: compare-and-swap while the record fits the current block */
         p = seen;
         for (;;) {
-            if (((p - EVREC_BLOCK_HEADER) & host->block_mask) + slot_size >
-                host->block_mask + 1u - EVREC_BLOCK_HEADER) {
+            if (((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size >
+                block_mask + 1u - EVREC_BLOCK_HEADER) {
                 p = evrec_reserve_cyclic_switch(host, p, slot_size);
                 if (p == EVREC_POS_CLOSED) {
                     return NULL;
@@ -390,7 +394,7 @@ static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
                 break;
             }
             /* the count bits above the position count the block's records (cyclic.c) */
-            if (evrec_atomic_cas(&host->pos, &p, p + slot_size + host->count_one)) {
+            if (evrec_atomic_cas(&host->pos, &p, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one))) {
                 break;
             }
             if (p >= EVREC_POS_CLOSED) {
@@ -398,7 +402,8 @@ static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
             }
         }
     }
-    evrec_record_header_t *r = (evrec_record_header_t *)(void *)(host->buf + (p & host->ring_mask));
+    evrec_record_header_t *r = (evrec_record_header_t *)(void *)(EVREC_LOAD_RELAXED(&host->buf) +
+                                                               (p & EVREC_LOAD_RELAXED(&host->ring_mask)));
     r->time = t;
     return r;
 }
