@@ -184,19 +184,36 @@ static inline uint32_t export_leaf_value(const export_leaf_t *l, const uint8_t *
 /* Store `len` bytes at `text` as the leaf's cached rendering of `value`. 0, or -1 out of memory. */
 int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len);
 
+/* The per-event-type leaf tables, built lazily: export_layout_build() only finds which events
+ * share a struct (a few bytes per event type); an event type's leaves are built on its first
+ * record (export_layout_event()), so the types a file never records cost nothing and the leaves
+ * held are bounded by the record bytes of the types it does record (each leaf is at least one
+ * byte of its record). A file may list thousands of event types whose structs nest one struct
+ * expanding to many leaves. */
 typedef struct export_layout {
+    const evrec_meta_t *meta;
     uint32_t event_count;
-    uint32_t *leaf_count;    /* per event id */
-    export_leaf_t **leaves;  /* per event id: leaf_count[id] entries */
+    uint32_t *leaf_count;    /* per event id: leaf_count[id] entries, valid when built[owner[id]] */
+    export_leaf_t **leaves;  /* per event id: NULL until built */
     /* per event id: the first event on the same struct, which owns the leaves (events on one
      * struct share them: a file may list 65,535 events on one wide struct in 8 bytes each).
      * Writers that keep per-leaf tables share them the same way: built for owner[id] == id. */
     uint32_t *owner;
+    uint8_t *built;          /* per event id: 1 once owner id's leaves are built */
 } export_layout_t;
 
-/* Build the leaves of every event type from the meta-info (names as the file has them). Returns
- * 0 on success, -1 when out of memory (reported). */
+/* Prepare the layout for the meta-info (which must outlive it): the owner of every event type;
+ * no leaves yet. Returns 0 on success, -1 when out of memory (reported). */
 int export_layout_build(export_layout_t *l, const evrec_meta_t *m);
+/* Build event `id`'s leaves (its owner's, shared) when not built yet. Returns 1 when this call
+ * built them (the writer builds its own per-leaf tables for owner[id] then), 0 when they were
+ * built before, -1 when out of memory (reported) or `id` is out of range. */
+int export_layout_event(export_layout_t *l, uint32_t id);
+/* The leaves of struct `sid` (names as the file has them, dotted paths from the struct), in a
+ * malloc'd array of *count entries the caller frees with export_leaves_free(). 0, or -1 out of
+ * memory (not reported). */
+int export_leaves_of_struct(const evrec_meta_t *m, uint32_t sid, export_leaf_t **leaves, uint32_t *count);
+void export_leaves_free(export_leaf_t *leaves, uint32_t count);
 void export_layout_free(export_layout_t *l);
 
 #endif /* EVREC_CLI_EXPORT_H */

@@ -250,15 +250,46 @@ int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t
     return 0;
 }
 
+int export_leaves_of_struct(const evrec_meta_t *m, uint32_t sid, export_leaf_t **leaves, uint32_t *count)
+{
+    walk_t w = {0};
+    walk_struct(&w, m, sid, "", 0, 0);
+    if (w.leaves && w.n < w.cap) { /* trim the doubling */
+        export_leaf_t *p = realloc(w.leaves, (w.n ? w.n : 1) * sizeof *p);
+        w.leaves = p ? p : w.leaves;
+    }
+    if (w.oom) {
+        export_leaves_free(w.leaves, w.n);
+        *leaves = NULL;
+        *count = 0;
+        return -1;
+    }
+    *leaves = w.leaves;
+    *count = w.n;
+    return 0;
+}
+
+void export_leaves_free(export_leaf_t *leaves, uint32_t count)
+{
+    for (uint32_t i = 0; leaves && i < count; i++) {
+        free(leaves[i].path);
+        free(leaves[i].cached_text);
+    }
+    free(leaves);
+}
+
 int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
 {
     memset(l, 0, sizeof *l);
+    l->meta = m;
     l->event_count = m->event_count;
-    l->leaf_count = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaf_count);
-    l->leaves = calloc(m->event_count ? m->event_count : 1, sizeof *l->leaves);
-    l->owner = calloc(m->event_count ? m->event_count : 1, sizeof *l->owner);
+    size_t n = m->event_count ? m->event_count : 1;
+    l->leaf_count = calloc(n, sizeof *l->leaf_count);
+    l->leaves = calloc(n, sizeof *l->leaves);
+    l->owner = calloc(n, sizeof *l->owner);
+    l->built = calloc(n, sizeof *l->built);
     uint32_t *first = calloc(m->struct_count ? m->struct_count : 1, sizeof *first); /* 1 + event id */
-    if (!l->leaf_count || !l->leaves || !l->owner || !first) {
+    if (!l->leaf_count || !l->leaves || !l->owner || !l->built || !first) {
         free(first);
         cli_error("out of memory");
         export_layout_free(l);
@@ -267,33 +298,39 @@ int export_layout_build(export_layout_t *l, const evrec_meta_t *m)
     for (uint32_t e = 0; e < m->event_count; e++) {
         uint16_t sid = m->events[e].struct_id;
         if (sid < m->struct_count && first[sid]) {
-            uint32_t o = first[sid] - 1;
-            l->owner[e] = o;
-            l->leaves[e] = l->leaves[o];
-            l->leaf_count[e] = l->leaf_count[o];
+            l->owner[e] = first[sid] - 1;
             continue;
         }
         if (sid < m->struct_count) {
             first[sid] = e + 1;
         }
         l->owner[e] = e;
-        walk_t w = {0};
-        walk_struct(&w, m, sid, "", 0, 0);
-        if (w.leaves && w.n < w.cap) { /* trim the doubling */
-            export_leaf_t *p = realloc(w.leaves, (w.n ? w.n : 1) * sizeof *p);
-            w.leaves = p ? p : w.leaves;
-        }
-        l->leaves[e] = w.leaves;
-        l->leaf_count[e] = w.n;
-        if (w.oom) {
-            free(first);
-            cli_error("out of memory");
-            export_layout_free(l);
-            return -1;
-        }
     }
     free(first);
     return 0;
+}
+
+int export_layout_event(export_layout_t *l, uint32_t id)
+{
+    if (id >= l->event_count) {
+        cli_error("record of event id %u: no such event type", (unsigned)id);
+        return -1;
+    }
+    uint32_t o = l->owner[id];
+    int built_now = 0;
+    if (!l->built[o]) {
+        if (export_leaves_of_struct(l->meta, l->meta->events[o].struct_id, &l->leaves[o], &l->leaf_count[o]) != 0) {
+            cli_error("out of memory");
+            return -1;
+        }
+        l->built[o] = 1;
+        built_now = 1;
+    }
+    if (!l->leaves[id]) {
+        l->leaves[id] = l->leaves[o];
+        l->leaf_count[id] = l->leaf_count[o];
+    }
+    return built_now;
 }
 
 void export_layout_free(export_layout_t *l)
@@ -302,14 +339,11 @@ void export_layout_free(export_layout_t *l)
         if (l->owner && l->owner[e] != e) {
             continue; /* shared with the owner */
         }
-        for (uint32_t i = 0; i < l->leaf_count[e]; i++) {
-            free(l->leaves[e][i].path);
-            free(l->leaves[e][i].cached_text);
-        }
-        free(l->leaves[e]);
+        export_leaves_free(l->leaves[e], l->leaf_count[e]);
     }
     free(l->leaves);
     free(l->leaf_count);
     free(l->owner);
+    free(l->built);
     memset(l, 0, sizeof *l);
 }

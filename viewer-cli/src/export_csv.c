@@ -31,7 +31,8 @@ typedef struct csv {
     evrec_reader_t *r;
     int ns_known;
     export_layout_t layout;
-    uint32_t **raw_col;   /* per event, per leaf: the .raw column, UINT32_MAX = none */
+    uint32_t **raw_col;   /* per owner event, per leaf: the .raw column, UINT32_MAX = none; built
+                             with the owner's leaves on its first record */
     char **event_cells;   /* per event: ",event,class" rendered */
     size_t *event_len;
     uint32_t ncols;
@@ -41,6 +42,7 @@ typedef struct csv {
     cli_buf_t scratch;
     export_out_t cellbuf; /* cells are rendered here (never flushed: file is NULL) */
     export_text_stats_t text;
+    struct colset *cols;  /* the header's column names (each path once), to find a leaf's column */
 } csv_t;
 
 /* ---- column names: a small hash set of paths ---- */
@@ -123,9 +125,13 @@ static void colset_free(colset_t *c)
 
 static void csv_free(csv_t *c)
 {
+    if (c->cols) {
+        colset_free(c->cols);
+        free(c->cols);
+    }
     for (uint32_t e = 0; e < c->layout.event_count; e++) {
-        if (c->raw_col && c->layout.owner[e] == e) {
-            free(c->raw_col[e]); /* else shared with the owner */
+        if (c->raw_col) {
+            free(c->raw_col[e]); /* set for owners only */
         }
         if (c->event_cells) {
             free(c->event_cells[e]);
@@ -141,6 +147,41 @@ static void csv_free(csv_t *c)
     free(c->cellbuf.p);
     cli_buf_free(&c->scratch);
     free(c);
+}
+
+/* The columns of `nl` leaves, added to the set when new; with `raw` set, each leaf's column and
+ * raw[i] its .raw column (UINT32_MAX = none) are stored. 0, or -1 out of memory. */
+static int leaf_columns(csv_t *c, export_leaf_t *lv, uint32_t nl, uint32_t *raw)
+{
+    int oom = 0;
+    for (uint32_t i = 0; i < nl && !oom; i++) {
+        export_leaf_t *lf = &lv[i];
+        if (raw) {
+            raw[i] = UINT32_MAX;
+        }
+        if (i < 2) {
+            continue; /* time and id */
+        }
+        char *name = strdup(lf->path);
+        if (!name) {
+            return -1;
+        }
+        lf->column = colset_get(c->cols, name, &oom);
+        if (export_kind_is_enum(lf->kind) && !oom) {
+            size_t len = strlen(lf->path);
+            char *rawname = malloc(len + 5);
+            if (!rawname) {
+                return -1;
+            }
+            memcpy(rawname, lf->path, len);
+            memcpy(rawname + len, ".raw", 5);
+            uint32_t col = colset_get(c->cols, rawname, &oom);
+            if (raw) {
+                raw[i] = col;
+            }
+        }
+    }
+    return oom ? -1 : 0;
 }
 
 static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, size_t *len)
@@ -181,46 +222,30 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
     c->raw_col = calloc(n, sizeof *c->raw_col);
     c->event_cells = calloc(n, sizeof *c->event_cells);
     c->event_len = calloc(n, sizeof *c->event_len);
-    int oom = !c->raw_col || !c->event_cells || !c->event_len;
-    colset_t cols = {0};
+    c->cols = calloc(1, sizeof *c->cols);
+    int oom = !c->raw_col || !c->event_cells || !c->event_len || !c->cols;
     for (uint32_t e = 0; e < m->event_count && !oom; e++) {
         c->event_cells[e] = render_event_cells(c, m, e, &c->event_len[e]);
-        if (c->layout.owner[e] != e) {
-            c->raw_col[e] = c->raw_col[c->layout.owner[e]]; /* same struct, same columns */
-            continue;
+        if (!c->event_cells[e]) {
+            oom = 1;
         }
-        uint32_t nl = c->layout.leaf_count[e];
-        c->raw_col[e] = malloc((nl ? nl : 1) * sizeof **c->raw_col);
-        if (!c->raw_col[e]) {
+    }
+    /* The columns: every owner's leaves, walked one struct at a time and let go (the leaves
+     * themselves are built on an event type's first record). */
+    for (uint32_t e = 0; e < m->event_count && !oom; e++) {
+        if (c->layout.owner[e] != e) {
+            continue; /* same struct, same columns */
+        }
+        export_leaf_t *lv;
+        uint32_t nl;
+        if (export_leaves_of_struct(m, m->events[e].struct_id, &lv, &nl) != 0) {
             oom = 1;
             break;
         }
-        for (uint32_t i = 0; i < nl && !oom; i++) {
-            export_leaf_t *lf = &c->layout.leaves[e][i];
-            c->raw_col[e][i] = UINT32_MAX;
-            if (i < 2) {
-                continue; /* time and id */
-            }
-            char *name = strdup(lf->path);
-            if (!name) {
-                oom = 1;
-                break;
-            }
-            lf->column = colset_get(&cols, name, &oom);
-            if (export_kind_is_enum(lf->kind) && !oom) {
-                size_t len = strlen(lf->path);
-                char *raw = malloc(len + 5);
-                if (!raw) {
-                    oom = 1;
-                    break;
-                }
-                memcpy(raw, lf->path, len);
-                memcpy(raw + len, ".raw", 5);
-                c->raw_col[e][i] = colset_get(&cols, raw, &oom);
-            }
-        }
+        oom = leaf_columns(c, lv, nl, NULL) != 0;
+        export_leaves_free(lv, nl);
     }
-    c->ncols = cols.count;
+    c->ncols = oom ? 0 : c->cols->count;
     if (!oom) {
         c->cell_off = calloc(c->ncols + 1, sizeof *c->cell_off);
         c->cell_len = calloc(c->ncols + 1, sizeof *c->cell_len);
@@ -229,25 +254,23 @@ static void *csv_begin(export_out_t *o, const export_meta_t *meta)
     }
     if (oom) {
         cli_error("out of memory");
-        colset_free(&cols);
         csv_free(c);
         return NULL;
     }
     static const char *const fixed[] = {"index", "kind", "time_ns", "time_s", "event", "class",
                                         "loss", "loss_count", "loss_offset", "loss_message"};
     export_puts(o, "index,kind,time_ns,time_s,event,class");
-    for (uint32_t i = 0; i < cols.count; i++) {
+    for (uint32_t i = 0; i < c->cols->count; i++) {
         export_putc(o, ',');
         for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
-            if (strcmp(cols.names[i], fixed[k]) == 0) {
+            if (strcmp(c->cols->names[i], fixed[k]) == 0) {
                 export_puts(o, "field."); /* a field named like a fixed column: keep names unique */
                 break;
             }
         }
-        export_csv_field(o, cols.names[i], strlen(cols.names[i]), &c->text);
+        export_csv_field(o, c->cols->names[i], strlen(c->cols->names[i]), &c->text);
     }
     export_puts(o, ",loss,loss_count,loss_offset,loss_message\r\n");
-    colset_free(&cols);
     return c;
 }
 
@@ -294,9 +317,22 @@ static int csv_record(void *w, const evrec_record_t *rec)
     }
     c->cellbuf.len = 0;
     uint16_t id = rec->id;
+    int built = export_layout_event(&c->layout, id);
+    if (built < 0) {
+        return -1;
+    }
+    uint32_t ow = c->layout.owner[id];
+    if (built) { /* the owner's first record: its columns (all in the set since the header) */
+        uint32_t nl = c->layout.leaf_count[ow];
+        c->raw_col[ow] = malloc((nl ? nl : 1) * sizeof **c->raw_col);
+        if (!c->raw_col[ow] || leaf_columns(c, c->layout.leaves[ow], nl, c->raw_col[ow]) != 0) {
+            cli_error("out of memory");
+            return -1;
+        }
+    }
     export_leaf_t *leaves = c->layout.leaves[id];
     uint32_t n = c->layout.leaf_count[id];
-    const uint32_t *raw = c->raw_col[id];
+    const uint32_t *raw = c->raw_col[ow];
     for (uint32_t i = 2; i < n; i++) {
         export_leaf_t *l = &leaves[i];
         if (l->offset + l->width > rec->size) {

@@ -31,7 +31,8 @@ typedef struct jsonl {
     export_layout_t layout;
     char **event_text;   /* per event: ,"event":"..","class":"..","fields":{ */
     size_t *event_len;
-    char ***keys;        /* per event, per leaf: "path": (with a leading comma after the first) */
+    char ***keys;        /* per owner event, per leaf: "path": (with a leading comma after the
+                            first); built with the owner's leaves on its first record */
     uint32_t **key_len;
     export_text_stats_t text;
     export_out_t scratch; /* an enum value being rendered */
@@ -43,10 +44,7 @@ static void jsonl_free(jsonl_t *j)
         if (j->event_text) {
             free(j->event_text[e]);
         }
-        if (j->layout.owner[e] != e) {
-            continue; /* keys shared with the owner */
-        }
-        if (j->keys && j->keys[e]) {
+        if (j->keys && j->keys[e]) { /* set for owners only */
             for (uint32_t i = 0; i < j->layout.leaf_count[e]; i++) {
                 free(j->keys[e][i]);
             }
@@ -103,29 +101,6 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
         export_puts(&t, ",\"fields\":{");
         j->event_len[e] = t.len;
         j->event_text[e] = export_out_take(&t);
-        if (j->layout.owner[e] != e) {
-            j->keys[e] = j->keys[j->layout.owner[e]]; /* same struct, same keys */
-            j->key_len[e] = j->key_len[j->layout.owner[e]];
-            continue;
-        }
-        uint32_t nl = j->layout.leaf_count[e];
-        j->keys[e] = calloc(nl ? nl : 1, sizeof **j->keys);
-        j->key_len[e] = calloc(nl ? nl : 1, sizeof **j->key_len);
-        if (!j->keys[e] || !j->key_len[e]) {
-            oom = 1;
-            break;
-        }
-        for (uint32_t i = 2; i < nl; i++) {
-            export_out_t k = {0};
-            if (i > 2) {
-                export_putc(&k, ',');
-            }
-            const char *path = j->layout.leaves[e][i].path;
-            export_json_string(&k, path, strlen(path), &j->text);
-            export_putc(&k, ':');
-            j->key_len[e][i] = (uint32_t)k.len;
-            j->keys[e][i] = export_out_take(&k);
-        }
     }
     if (oom) {
         cli_error("out of memory");
@@ -133,6 +108,29 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
         return NULL;
     }
     return j;
+}
+
+/* The keys of owner event `ow`'s leaves (built on its first record). 0, or -1 out of memory. */
+static int build_keys(jsonl_t *j, uint32_t ow)
+{
+    uint32_t nl = j->layout.leaf_count[ow];
+    j->keys[ow] = calloc(nl ? nl : 1, sizeof **j->keys);
+    j->key_len[ow] = calloc(nl ? nl : 1, sizeof **j->key_len);
+    if (!j->keys[ow] || !j->key_len[ow]) {
+        return -1;
+    }
+    for (uint32_t i = 2; i < nl; i++) {
+        export_out_t k = {0};
+        if (i > 2) {
+            export_putc(&k, ',');
+        }
+        const char *path = j->layout.leaves[ow][i].path;
+        export_json_string(&k, path, strlen(path), &j->text);
+        export_putc(&k, ':');
+        j->key_len[ow][i] = (uint32_t)k.len;
+        j->keys[ow][i] = export_out_take(&k);
+    }
+    return 0;
 }
 
 /* {"name":..,"value":N} of an enum value, cached per leaf for the next record (values repeat). */
@@ -173,11 +171,20 @@ static int jsonl_record(void *w, const evrec_record_t *rec)
         export_puts(o, ",\"t_ns\":null,\"t_s\":null");
     }
     uint16_t id = rec->id;
+    int built = export_layout_event(&j->layout, id);
+    if (built < 0) {
+        return -1;
+    }
+    uint32_t ow = j->layout.owner[id];
+    if (built && build_keys(j, ow) != 0) {
+        cli_error("out of memory");
+        return -1;
+    }
     export_put(o, j->event_text[id], j->event_len[id]);
     export_leaf_t *leaves = j->layout.leaves[id];
     uint32_t n = j->layout.leaf_count[id];
-    char *const *keys = j->keys[id];
-    const uint32_t *key_len = j->key_len[id];
+    char *const *keys = j->keys[ow];
+    const uint32_t *key_len = j->key_len[ow];
     for (uint32_t i = 2; i < n; i++) {
         export_leaf_t *l = &leaves[i];
         if (l->offset + l->width > rec->size) {

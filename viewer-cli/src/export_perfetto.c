@@ -167,13 +167,15 @@ typedef struct pf_event {
     uint16_t track_leaf;   /* EVREC_VIEW_NONE: the class's lane */
     uint32_t domain;       /* lane domain of track_leaf */
     uint32_t leaf_count;   /* leaves 2 .. leaf_count + 1 */
-    pf_leaf_t *leaves;     /* [leaf - 2] */
+    uint32_t owner;        /* the first event on the same struct (this one when not shared) */
+    pf_leaf_t *leaves;     /* [leaf - 2]; NULL until the event's (or its owner's) first record */
     uint64_t ann_base;     /* iid of leaves[0].names[0]; names[v] of leaf i: base + 4 i + v */
     uint8_t *ann_emitted;  /* [4 * leaf_count] */
     uint32_t *spans;       /* span indices this event ends (bit 31 clear) or begins (set) */
     uint32_t span_refs;
     int has_counters;
     int shared;            /* leaves and ann_* belong to the first event on the same struct */
+    int built;             /* leaves, ann_emitted and has_counters are set (first record) */
 } pf_event_t;
 
 /* A lane domain: the values of one enum, of one plain integer field path, or event classes. */
@@ -942,9 +944,18 @@ static void gap_loss(evrec_pf_writer_t *w, const evrec_record_t *rec)
     te_write(w);
 }
 
+static int event_leaves(evrec_pf_writer_t *w, uint16_t id);
+
 static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
 {
+    if (rec->id >= w->event_count) {
+        return EVREC_E_BAD_ID; /* cannot happen: the reader checks each record's id */
+    }
     pf_event_t *e = &w->events[rec->id];
+    if (!event_leaves(w, rec->id)) {
+        w->nomem = 1;
+        return EVREC_E_NOMEM;
+    }
     uint64_t ts = w->ns_known ? rec->ns : rec->t64;
     uint64_t clamped = 0;
     if (!w->started) {
@@ -1202,39 +1213,39 @@ static uint32_t domain_of(evrec_pf_writer_t *w, const pf_leaf_t *l, const char *
     return w->domain_count++;
 }
 
-/* first_of_struct: per struct, 1 + the first event built on it (0: none yet). Events on one
- * struct share its leaves and their interned names (a file may list 65,535 events on one wide
- * struct in 8 bytes each). */
-static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, uint32_t *first_of_struct)
+/* The number of leaves 2, 3, ... of event `id` the reader finds (at most PF_MAX_LEAVES): leaf k
+ * exists when every leaf before it does, so a binary search finds the count in a few walks. */
+static uint32_t count_leaves(const evrec_pf_writer_t *w, uint16_t id)
+{
+    evrec_leaf_info_t li;
+    uint32_t lo = 0, hi = PF_MAX_LEAVES;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (evrec_reader_leaf(w->r, id, mid + 2, &li, NULL, 0) == EVREC_OK) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* The leaves of owner event `e` (its first record): offsets, kinds, counters, the four
+ * annotation names of each. 1, or 0 out of memory. */
+static int build_leaves(evrec_pf_writer_t *w, uint16_t id)
 {
     pf_event_t *e = &w->events[id];
-    e->name = evrec_reader_event_name(w->r, id);
-    e->class_id = w->meta->events[id].class_id < w->event_count ? w->meta->events[id].class_id : id;
-    evrec_leaf_info_t li;
-    uint32_t n = 0;
-    uint16_t sid = w->meta->events[id].struct_id;
-    if (first_of_struct[sid]) {
-        const pf_event_t *o = &w->events[first_of_struct[sid] - 1];
-        e->shared = 1;
-        e->leaf_count = n = o->leaf_count;
-        e->leaves = o->leaves;
-        e->ann_base = o->ann_base;
-        e->ann_emitted = o->ann_emitted;
-        e->has_counters = o->has_counters;
-        goto track_and_spans;
+    uint32_t n = e->leaf_count;
+    e->built = 1;
+    if (!n) {
+        return 1;
     }
-    first_of_struct[sid] = (uint32_t)id + 1u;
-    while (n < PF_MAX_LEAVES && evrec_reader_leaf(w->r, id, n + 2, &li, NULL, 0) == EVREC_OK) {
-        n++;
-    }
-    e->leaf_count = n;
-    e->leaves = n ? calloc(n, sizeof *e->leaves) : NULL;
-    e->ann_emitted = n ? calloc(4 * (size_t)n, 1) : NULL;
-    if (n && (!e->leaves || !e->ann_emitted)) {
+    e->leaves = calloc(n, sizeof *e->leaves);
+    e->ann_emitted = calloc(4 * (size_t)n, 1);
+    if (!e->leaves || !e->ann_emitted) {
         return 0;
     }
-    e->ann_base = *ann_next;
-    *ann_next += 4 * (uint64_t)n;
+    evrec_leaf_info_t li;
     char path[(EVREC_MAX_NESTING + 1) * (EVREC_READER_MAX_NAME + 1) + 1];
     for (uint32_t i = 0; i < n; i++) {
         pf_leaf_t *l = &e->leaves[i];
@@ -1261,13 +1272,71 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, ui
             return 0;
         }
     }
+    return 1;
+}
+
+/* Event `id`'s leaves, built on its first record (its owner's when shared): a file may list
+ * thousands of event types whose structs each nest one struct of many leaves; only the types it
+ * records cost their leaves. 1, or 0 out of memory. */
+static int event_leaves(evrec_pf_writer_t *w, uint16_t id)
+{
+    pf_event_t *e = &w->events[id];
+    if (e->built) {
+        return 1;
+    }
+    pf_event_t *o = &w->events[e->owner];
+    if (!o->built && !build_leaves(w, (uint16_t)e->owner)) {
+        return 0;
+    }
+    if (e != o) {
+        e->leaves = o->leaves;
+        e->ann_emitted = o->ann_emitted;
+        e->has_counters = o->has_counters;
+        e->built = 1;
+    }
+    return 1;
+}
+
+/* first_of_struct: per struct, 1 + the first event on it (0: none yet). Events on one struct
+ * share its leaves and their interned names (a file may list 65,535 events on one wide struct in
+ * 8 bytes each). The leaves themselves are built on the first record (event_leaves()); here only
+ * their count, the annotation name iids, the track's lane domain and the spans. */
+static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, uint32_t *first_of_struct)
+{
+    pf_event_t *e = &w->events[id];
+    e->name = evrec_reader_event_name(w->r, id);
+    e->class_id = w->meta->events[id].class_id < w->event_count ? w->meta->events[id].class_id : id;
+    evrec_leaf_info_t li;
+    uint32_t n = 0;
+    uint16_t sid = w->meta->events[id].struct_id;
+    if (first_of_struct[sid]) {
+        const pf_event_t *o = &w->events[first_of_struct[sid] - 1];
+        e->shared = 1;
+        e->owner = first_of_struct[sid] - 1;
+        e->leaf_count = n = o->leaf_count;
+        e->ann_base = o->ann_base;
+        goto track_and_spans;
+    }
+    first_of_struct[sid] = (uint32_t)id + 1u;
+    e->owner = id;
+    n = count_leaves(w, id);
+    e->leaf_count = n;
+    e->ann_base = *ann_next;
+    *ann_next += 4 * (uint64_t)n;
 track_and_spans:
     e->track_leaf = evrec_reader_event_track(w->r, id);
     if (e->track_leaf != EVREC_VIEW_NONE) {
         if (e->track_leaf < 2 || e->track_leaf - 2u >= n) {
             e->track_leaf = EVREC_VIEW_NONE;
         } else {
-            e->domain = domain_of(w, &e->leaves[e->track_leaf - 2], e->leaves[e->track_leaf - 2].names[0]);
+            char path[(EVREC_MAX_NESTING + 1) * (EVREC_READER_MAX_NAME + 1) + 1];
+            if (evrec_reader_leaf(w->r, id, e->track_leaf, &li, path, sizeof path) != EVREC_OK) {
+                return 0;
+            }
+            pf_leaf_t tl = {0};
+            tl.kind = li.kind;
+            tl.enum_id = li.ref;
+            e->domain = domain_of(w, &tl, path);
         }
     }
     /* The spans this event ends or begins. */
