@@ -15,6 +15,8 @@
  *   nested N      N event types (N - 1 besides EventControl), each with its own struct holding
  *                 one struct that expands to 128 u8 leaves (7 levels of two fields): 40-odd
  *                 bytes per event type
+ *   nested-rec N  the same with one record of each event type (128 bytes of leaves each): a
+ *                 writer that keeps per-leaf tables per event type recorded holds them all
  *   structs N     N - 2 empty reusable structs besides EventControl and one event's struct (each
  *                 one a note of `evrec schema`: evrec-gen refuses empty structs)
  *   deep-late N   a chain of N nested structs, each defined BEFORE the struct it is nested in
@@ -199,7 +201,7 @@ int main(int argc, char **argv)
         for (uint32_t e = 1; e < n; e++) {
             u16(&s, 1), u16(&s, e > 1 ? e - 1 : e), u32(&s, 256);
         }
-    } else if (strcmp(mode, "nested") == 0) {
+    } else if (strcmp(mode, "nested") == 0 || strcmp(mode, "nested-rec") == 0) {
         /* structs: 0 EventControl, 1..7 X1..X7 (X7 = {u8 a, u8 b}, Xk = {X(k+1) a, X(k+1) b}:
          * 128 u8 leaves in 30-odd bytes each), then N - 1 event structs {time, id, X1 x} */
         u32(&s, 1);
@@ -226,6 +228,13 @@ int main(int argc, char **argv)
         u16(&s, 0), u16(&s, 0), u32(&s, 7);
         for (uint32_t e = 1; e < n; e++) {
             u16(&s, 7 + e), u16(&s, e), u32(&s, 6 + 128);
+        }
+        for (uint32_t e = 1; strcmp(mode, "nested-rec") == 0 && e < n; e++) {
+            u32(&s, e), u16(&s, e);
+            for (uint32_t k = 0; k < 128; k++) {
+                u8(&s, (e + k) & 0xFFu);
+            }
+            records++;
         }
     } else if (strcmp(mode, "deep-late") == 0 || strcmp(mode, "deep-early") == 0) {
         int late = strcmp(mode, "deep-late") == 0;

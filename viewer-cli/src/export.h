@@ -145,25 +145,56 @@ extern const export_writer_t export_writer_csv;
 extern const export_writer_t export_writer_jsonl;
 extern const export_writer_t export_writer_ccore;
 
+/* ---- a hash set of names ------------------------------------------------------------------ */
+
+/* Distinct strings numbered in the order added (CSV column names, JSONL keys): a path kept once
+ * however many event types have it. Zero-initialise; free with export_names_free(). */
+typedef struct export_names {
+    char **names;    /* by number, malloc'd */
+    uint32_t count, cap;
+    uint32_t *slots; /* hash table of number + 1, 0 = empty */
+    uint32_t nslots;
+} export_names_t;
+
+/* The number of `name` (malloc'd), added when new: the set takes `name` then, else frees it.
+ * Out of memory: sets *oom, frees `name`, returns 0. */
+uint32_t export_names_get(export_names_t *c, char *name, int *oom);
+/* Frees the names and the table (not `c` itself). */
+void export_names_free(export_names_t *c);
+
 /* ---- field layout shared by the text writers ---------------------------------------------- */
 
 /* One leaf field of an event type, in declaration order with nested structs flattened (the walk
  * order of evrec_reader_visit_fields()); leaf 0 is `time`, leaf 1 `id`, both in the list. Writers
  * decode values straight from the record's packed big-endian bytes with export_leaf_value(). */
+/* A writer's rendering of the last enum value seen in a leaf (values repeat). */
+typedef struct export_leaf_memo {
+    uint32_t value;
+    size_t len, cap;
+    char *text;
+} export_leaf_memo_t;
+
 typedef struct export_leaf {
-    char *path;      /* dotted path: "frame.number" (malloc'd) */
+    char *path;      /* dotted path: "frame.number" (malloc'd; a writer may free it once it has
+                        what it needs and set it NULL) */
     uint8_t kind;    /* an ::evrec_kind, not STRUCT */
     uint8_t width;   /* bytes: 1, 2 or 4 */
     uint16_t enum_id;/* enum kinds: the enum; else 0 */
     uint32_t offset; /* byte offset in the packed record */
-    uint32_t column; /* the writer's column number, set by the writer */
-    /* A writer's rendering of the last enum value seen in this leaf (values repeat): valid when
-     * `cached`; text malloc'd, freed with the layout. */
-    int cached;
-    uint32_t cached_value;
-    char *cached_text;
-    size_t cached_len, cached_cap;
+    uint32_t column; /* the writer's number for the leaf's name (CSV column, JSONL key) */
+    export_leaf_memo_t *memo; /* enum leaves: the last value rendered (export_leaf_cache()); NULL
+                                 until then; freed with the layout */
 } export_leaf_t;
+
+/* The leaf's cached rendering of `value` (*len bytes), or NULL when another value is cached. */
+static inline const char *export_leaf_cached(const export_leaf_t *l, uint32_t value, size_t *len)
+{
+    if (!l->memo || l->memo->value != value) {
+        return NULL;
+    }
+    *len = l->memo->len;
+    return l->memo->text;
+}
 
 static inline int export_kind_is_enum(uint8_t kind)
 {

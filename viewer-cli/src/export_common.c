@@ -164,6 +164,76 @@ void export_csv_field(export_out_t *o, const char *s, size_t n, export_text_stat
     o->len += (size_t)(d - d0);
 }
 
+/* ---- a hash set of names ---- */
+
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h;
+}
+
+static int names_rehash(export_names_t *c, uint32_t nslots)
+{
+    uint32_t *s = calloc(nslots, sizeof *s);
+    if (!s) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < c->count; i++) {
+        uint32_t h = hash_str(c->names[i]) & (nslots - 1);
+        while (s[h]) {
+            h = (h + 1) & (nslots - 1);
+        }
+        s[h] = i + 1;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = nslots;
+    return 0;
+}
+
+uint32_t export_names_get(export_names_t *c, char *name, int *oom)
+{
+    if (c->count * 2 + 2 > c->nslots && names_rehash(c, c->nslots ? c->nslots * 2 : 64) != 0) {
+        *oom = 1;
+        free(name);
+        return 0;
+    }
+    uint32_t h = hash_str(name) & (c->nslots - 1);
+    while (c->slots[h]) {
+        if (strcmp(c->names[c->slots[h] - 1], name) == 0) {
+            free(name);
+            return c->slots[h] - 1;
+        }
+        h = (h + 1) & (c->nslots - 1);
+    }
+    if (c->count == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 32;
+        char **p = realloc(c->names, cap * sizeof *p);
+        if (!p) {
+            *oom = 1;
+            free(name);
+            return 0;
+        }
+        c->names = p;
+        c->cap = cap;
+    }
+    c->names[c->count] = name;
+    c->slots[h] = c->count + 1;
+    return c->count++;
+}
+
+void export_names_free(export_names_t *c)
+{
+    for (uint32_t i = 0; i < c->count; i++) {
+        free(c->names[i]);
+    }
+    free(c->names);
+    free(c->slots);
+}
+
 /* ---- layout ---- */
 
 typedef struct walk {
@@ -233,20 +303,25 @@ static uint32_t walk_struct(walk_t *w, const evrec_meta_t *m, uint32_t sid, cons
 
 int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t len)
 {
-    if (len > l->cached_cap) {
+    if (!l->memo && !(l->memo = calloc(1, sizeof *l->memo))) {
+        return -1;
+    }
+    export_leaf_memo_t *c = l->memo;
+    if (len > c->cap) {
         size_t cap = len < 64u ? 64u : len;
-        char *p = realloc(l->cached_text, cap);
+        char *p = realloc(c->text, cap);
         if (!p) {
-            l->cached = 0;
+            free(c->text);
+            free(c);
+            l->memo = NULL;
             return -1;
         }
-        l->cached_text = p;
-        l->cached_cap = cap;
+        c->text = p;
+        c->cap = cap;
     }
-    memcpy(l->cached_text, text, len);
-    l->cached_len = len;
-    l->cached_value = value;
-    l->cached = 1;
+    memcpy(c->text, text, len);
+    c->len = len;
+    c->value = value;
     return 0;
 }
 
@@ -273,7 +348,10 @@ void export_leaves_free(export_leaf_t *leaves, uint32_t count)
 {
     for (uint32_t i = 0; leaves && i < count; i++) {
         free(leaves[i].path);
-        free(leaves[i].cached_text);
+        if (leaves[i].memo) {
+            free(leaves[i].memo->text);
+            free(leaves[i].memo);
+        }
     }
     free(leaves);
 }

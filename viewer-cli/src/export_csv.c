@@ -42,91 +42,13 @@ typedef struct csv {
     cli_buf_t scratch;
     export_out_t cellbuf; /* cells are rendered here (never flushed: file is NULL) */
     export_text_stats_t text;
-    struct colset *cols;  /* the header's column names (each path once), to find a leaf's column */
+    export_names_t *cols;  /* the header's column names (each path once), to find a leaf's column */
 } csv_t;
-
-/* ---- column names: a small hash set of paths ---- */
-
-typedef struct colset {
-    char **names; /* by column */
-    uint32_t count, cap;
-    uint32_t *slots; /* hash table of column + 1, 0 = empty */
-    uint32_t nslots;
-} colset_t;
-
-static uint32_t hash_str(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++) {
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    }
-    return h;
-}
-
-static int colset_rehash(colset_t *c, uint32_t nslots)
-{
-    uint32_t *s = calloc(nslots, sizeof *s);
-    if (!s) {
-        return -1;
-    }
-    for (uint32_t i = 0; i < c->count; i++) {
-        uint32_t h = hash_str(c->names[i]) & (nslots - 1);
-        while (s[h]) {
-            h = (h + 1) & (nslots - 1);
-        }
-        s[h] = i + 1;
-    }
-    free(c->slots);
-    c->slots = s;
-    c->nslots = nslots;
-    return 0;
-}
-
-/* The column of `name` (added when new; the set takes `name` then, else frees it). */
-static uint32_t colset_get(colset_t *c, char *name, int *oom)
-{
-    if (c->count * 2 + 2 > c->nslots && colset_rehash(c, c->nslots ? c->nslots * 2 : 64) != 0) {
-        *oom = 1;
-        free(name);
-        return 0;
-    }
-    uint32_t h = hash_str(name) & (c->nslots - 1);
-    while (c->slots[h]) {
-        if (strcmp(c->names[c->slots[h] - 1], name) == 0) {
-            free(name);
-            return c->slots[h] - 1;
-        }
-        h = (h + 1) & (c->nslots - 1);
-    }
-    if (c->count == c->cap) {
-        uint32_t cap = c->cap ? c->cap * 2 : 32;
-        char **p = realloc(c->names, cap * sizeof *p);
-        if (!p) {
-            *oom = 1;
-            free(name);
-            return 0;
-        }
-        c->names = p;
-        c->cap = cap;
-    }
-    c->names[c->count] = name;
-    c->slots[h] = c->count + 1;
-    return c->count++;
-}
-
-static void colset_free(colset_t *c)
-{
-    for (uint32_t i = 0; i < c->count; i++) {
-        free(c->names[i]);
-    }
-    free(c->names);
-    free(c->slots);
-}
 
 static void csv_free(csv_t *c)
 {
     if (c->cols) {
-        colset_free(c->cols);
+        export_names_free(c->cols);
         free(c->cols);
     }
     for (uint32_t e = 0; e < c->layout.event_count; e++) {
@@ -166,7 +88,7 @@ static int leaf_columns(csv_t *c, export_leaf_t *lv, uint32_t nl, uint32_t *raw)
         if (!name) {
             return -1;
         }
-        lf->column = colset_get(c->cols, name, &oom);
+        lf->column = export_names_get(c->cols, name, &oom);
         if (export_kind_is_enum(lf->kind) && !oom) {
             size_t len = strlen(lf->path);
             char *rawname = malloc(len + 5);
@@ -175,7 +97,7 @@ static int leaf_columns(csv_t *c, export_leaf_t *lv, uint32_t nl, uint32_t *raw)
             }
             memcpy(rawname, lf->path, len);
             memcpy(rawname + len, ".raw", 5);
-            uint32_t col = colset_get(c->cols, rawname, &oom);
+            uint32_t col = export_names_get(c->cols, rawname, &oom);
             if (raw) {
                 raw[i] = col;
             }
@@ -292,8 +214,10 @@ static void put_cell_u64(csv_t *c, uint32_t col, uint32_t v)
 static void put_enum_cell(csv_t *c, export_leaf_t *l, uint32_t v)
 {
     cell_begin(c, l->column);
-    if (l->cached && l->cached_value == v) {
-        export_put(&c->cellbuf, l->cached_text, l->cached_len);
+    size_t clen;
+    const char *ctext = export_leaf_cached(l, v, &clen);
+    if (ctext) {
+        export_put(&c->cellbuf, ctext, clen);
     } else {
         size_t start = c->cellbuf.len;
         const char *name = evrec_reader_enum_value(c->r, l->enum_id, v, NULL);
@@ -328,6 +252,10 @@ static int csv_record(void *w, const evrec_record_t *rec)
         if (!c->raw_col[ow] || leaf_columns(c, c->layout.leaves[ow], nl, c->raw_col[ow]) != 0) {
             cli_error("out of memory");
             return -1;
+        }
+        for (uint32_t i = 0; i < nl; i++) { /* the columns say them now */
+            free(c->layout.leaves[ow][i].path);
+            c->layout.leaves[ow][i].path = NULL;
         }
     }
     export_leaf_t *leaves = c->layout.leaves[id];

@@ -31,9 +31,10 @@ typedef struct jsonl {
     export_layout_t layout;
     char **event_text;   /* per event: ,"event":"..","class":"..","fields":{ */
     size_t *event_len;
-    char ***keys;        /* per owner event, per leaf: "path": (with a leading comma after the
-                            first); built with the owner's leaves on its first record */
-    uint32_t **key_len;
+    export_names_t paths;/* distinct leaf paths; a leaf's `column` is its number here */
+    char **keys;         /* per path number: "path": */
+    uint32_t *key_len;
+    uint32_t key_cap;
     export_text_stats_t text;
     export_out_t scratch; /* an enum value being rendered */
 } jsonl_t;
@@ -44,16 +45,11 @@ static void jsonl_free(jsonl_t *j)
         if (j->event_text) {
             free(j->event_text[e]);
         }
-        if (j->keys && j->keys[e]) { /* set for owners only */
-            for (uint32_t i = 0; i < j->layout.leaf_count[e]; i++) {
-                free(j->keys[e][i]);
-            }
-            free(j->keys[e]);
-        }
-        if (j->key_len) {
-            free(j->key_len[e]);
-        }
     }
+    for (uint32_t i = 0; i < j->key_cap; i++) {
+        free(j->keys[i]);
+    }
+    export_names_free(&j->paths);
     free(j->event_text);
     free(j->event_len);
     free(j->scratch.p);
@@ -81,9 +77,7 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
     uint32_t n = m->event_count ? m->event_count : 1;
     j->event_text = calloc(n, sizeof *j->event_text);
     j->event_len = calloc(n, sizeof *j->event_len);
-    j->keys = calloc(n, sizeof *j->keys);
-    j->key_len = calloc(n, sizeof *j->key_len);
-    int oom = !j->event_text || !j->event_len || !j->keys || !j->key_len;
+    int oom = !j->event_text || !j->event_len;
     for (uint32_t e = 0; e < m->event_count && !oom; e++) {
         export_out_t t = {0};
         export_puts(&t, ",\"event\":");
@@ -110,25 +104,48 @@ static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
     return j;
 }
 
-/* The keys of owner event `ow`'s leaves (built on its first record). 0, or -1 out of memory. */
+/* The keys of owner event `ow`'s leaves (built on its first record): each distinct path's key
+ * is rendered once, a leaf keeps its number in `column`. 0, or -1 out of memory. */
 static int build_keys(jsonl_t *j, uint32_t ow)
 {
     uint32_t nl = j->layout.leaf_count[ow];
-    j->keys[ow] = calloc(nl ? nl : 1, sizeof **j->keys);
-    j->key_len[ow] = calloc(nl ? nl : 1, sizeof **j->key_len);
-    if (!j->keys[ow] || !j->key_len[ow]) {
-        return -1;
-    }
+    export_leaf_t *lv = j->layout.leaves[ow];
     for (uint32_t i = 2; i < nl; i++) {
-        export_out_t k = {0};
-        if (i > 2) {
-            export_putc(&k, ',');
+        int oom = 0;
+        char *path = lv[i].path;
+        lv[i].path = NULL; /* the set takes it or frees it */
+        uint32_t k = export_names_get(&j->paths, path, &oom);
+        if (oom) {
+            return -1;
         }
-        const char *path = j->layout.leaves[ow][i].path;
-        export_json_string(&k, path, strlen(path), &j->text);
-        export_putc(&k, ':');
-        j->key_len[ow][i] = (uint32_t)k.len;
-        j->keys[ow][i] = export_out_take(&k);
+        lv[i].column = k;
+        if (k < j->key_cap && j->keys[k]) {
+            continue;
+        }
+        if (k >= j->key_cap) {
+            uint32_t cap = j->key_cap ? j->key_cap * 2 : 64;
+            while (cap <= k) {
+                cap *= 2;
+            }
+            char **p = realloc(j->keys, cap * sizeof *p);
+            if (!p) {
+                return -1;
+            }
+            j->keys = p;
+            uint32_t *q = realloc(j->key_len, cap * sizeof *q);
+            if (!q) {
+                return -1;
+            }
+            j->key_len = q;
+            memset(j->keys + j->key_cap, 0, (cap - j->key_cap) * sizeof *p);
+            j->key_cap = cap;
+        }
+        const char *name = j->paths.names[k];
+        export_out_t t = {0};
+        export_json_string(&t, name, strlen(name), &j->text);
+        export_putc(&t, ':');
+        j->key_len[k] = (uint32_t)t.len;
+        j->keys[k] = export_out_take(&t);
     }
     return 0;
 }
@@ -136,8 +153,10 @@ static int build_keys(jsonl_t *j, uint32_t ow)
 /* {"name":..,"value":N} of an enum value, cached per leaf for the next record (values repeat). */
 static void put_enum(jsonl_t *j, export_leaf_t *l, uint32_t v)
 {
-    if (l->cached && l->cached_value == v) {
-        export_put(j->o, l->cached_text, l->cached_len);
+    size_t clen;
+    const char *ctext = export_leaf_cached(l, v, &clen);
+    if (ctext) {
+        export_put(j->o, ctext, clen);
         return;
     }
     export_out_t *t = &j->scratch;
@@ -183,14 +202,17 @@ static int jsonl_record(void *w, const evrec_record_t *rec)
     export_put(o, j->event_text[id], j->event_len[id]);
     export_leaf_t *leaves = j->layout.leaves[id];
     uint32_t n = j->layout.leaf_count[id];
-    char *const *keys = j->keys[ow];
-    const uint32_t *key_len = j->key_len[ow];
+    char *const *keys = j->keys;
+    const uint32_t *key_len = j->key_len;
     for (uint32_t i = 2; i < n; i++) {
         export_leaf_t *l = &leaves[i];
         if (l->offset + l->width > rec->size) {
             break; /* cannot happen: the reader checks each record's size */
         }
-        export_put(o, keys[i], key_len[i]);
+        if (i > 2) {
+            export_putc(o, ',');
+        }
+        export_put(o, keys[l->column], key_len[l->column]);
         uint32_t v = export_leaf_value(l, rec->data);
         if (export_kind_is_enum(l->kind)) {
             put_enum(j, l, v);

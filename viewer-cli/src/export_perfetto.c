@@ -158,8 +158,15 @@ typedef struct pf_leaf {
     uint8_t display;    /* evrec_display */
     uint16_t enum_id;   /* enum kinds */
     int32_t counter;    /* index in view->counters, or -1 */
-    char *names[4];     /* "path", "path_raw", "end.path", "end.path_raw" */
+    uint32_t path;      /* index of its dotted path in the writer's path set (pf_path_t) */
 } pf_leaf_t;
+
+/* The four annotation names of one leaf path: "path", "path_raw", "end.path", "end.path_raw".
+ * Kept once per distinct path (events whose structs nest the same struct under the same name
+ * share them), not per event type. */
+typedef struct pf_path {
+    char *names[4];
+} pf_path_t;
 
 typedef struct pf_event {
     const char *name;
@@ -213,6 +220,10 @@ struct evrec_pf_writer {
 
     pf_event_t *events;
     uint32_t event_count;
+    pf_path_t *paths;          /* distinct leaf paths, by index */
+    uint32_t path_count, path_cap;
+    uint32_t *path_slots;      /* hash of path index + 1, 0 = empty */
+    uint32_t path_nslots;
     pf_domain_t *domains;
     uint32_t domain_count;
     uint8_t *name_emitted;     /* event names: events, then spans */
@@ -282,6 +293,72 @@ static char *xstrdup(evrec_pf_writer_t *w, const char *s)
     }
     memcpy(p, s, n);
     return p;
+}
+
+static char *xprintf2(evrec_pf_writer_t *w, const char *a, const char *b, const char *c);
+
+static uint32_t path_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h;
+}
+
+/* The index of `path` in the writer's path set, added with its four names when new; sets
+ * w->nomem (and returns 0) when out of memory. */
+static uint32_t path_index(evrec_pf_writer_t *w, const char *path)
+{
+    if (w->path_count * 2 + 2 > w->path_nslots) {
+        uint32_t ns = w->path_nslots ? w->path_nslots * 2 : 64;
+        uint32_t *sl = calloc(ns, sizeof *sl);
+        if (!sl) {
+            w->nomem = 1;
+            return 0;
+        }
+        for (uint32_t i = 0; i < w->path_count; i++) {
+            uint32_t h = path_hash(w->paths[i].names[0]) & (ns - 1);
+            while (sl[h]) {
+                h = (h + 1) & (ns - 1);
+            }
+            sl[h] = i + 1;
+        }
+        free(w->path_slots);
+        w->path_slots = sl;
+        w->path_nslots = ns;
+    }
+    uint32_t h = path_hash(path) & (w->path_nslots - 1);
+    while (w->path_slots[h]) {
+        uint32_t i = w->path_slots[h] - 1;
+        if (strcmp(w->paths[i].names[0], path) == 0) {
+            return i;
+        }
+        h = (h + 1) & (w->path_nslots - 1);
+    }
+    if (w->path_count == w->path_cap) {
+        uint32_t cap = w->path_cap ? w->path_cap * 2 : 32;
+        pf_path_t *p = realloc(w->paths, cap * sizeof *p);
+        if (!p) {
+            w->nomem = 1;
+            return 0;
+        }
+        w->paths = p;
+        w->path_cap = cap;
+    }
+    pf_path_t *e = &w->paths[w->path_count];
+    e->names[0] = xprintf2(w, "", path, "");
+    e->names[1] = xprintf2(w, "", path, "_raw");
+    e->names[2] = xprintf2(w, "end.", path, "");
+    e->names[3] = xprintf2(w, "end.", path, "_raw");
+    if (w->nomem) {
+        for (int v = 0; v < 4; v++) {
+            free(e->names[v]);
+        }
+        return 0;
+    }
+    w->path_slots[h] = w->path_count + 1;
+    return w->path_count++;
 }
 
 static char *xprintf2(evrec_pf_writer_t *w, const char *a, const char *b, const char *c)
@@ -419,7 +496,7 @@ static uint64_t leaf_name(evrec_pf_writer_t *w, pf_event_t *e, uint32_t li, unsi
     uint32_t k = 4 * li + variant;
     if (!e->ann_emitted[k]) {
         e->ann_emitted[k] = 1;
-        add_ann_name(w, e->ann_base + k, e->leaves[li].names[variant]);
+        add_ann_name(w, e->ann_base + k, w->paths[e->leaves[li].path].names[variant]);
     }
     return e->ann_base + k;
 }
@@ -1049,7 +1126,7 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         uint32_t sl = lane;
         if (tleaf != EVREC_VIEW_NONE && tleaf != e->track_leaf) {
             const pf_leaf_t *tl = &e->leaves[tleaf - 2];
-            uint32_t dom = domain_of(w, tl, tl->names[0]);
+            uint32_t dom = domain_of(w, tl, w->paths[tl->path].names[0]);
             sl = w->nomem ? UINT32_MAX : lane_get(w, dom, leaf_value(e, rec, tleaf));
             if (sl == UINT32_MAX) {
                 w->io_error = 1;
@@ -1264,10 +1341,7 @@ static int build_leaves(evrec_pf_writer_t *w, uint16_t id)
                 e->has_counters = 1;
             }
         }
-        l->names[0] = xstrdup(w, path);
-        l->names[1] = xprintf2(w, "", path, "_raw");
-        l->names[2] = xprintf2(w, "end.", path, "");
-        l->names[3] = xprintf2(w, "end.", path, "_raw");
+        l->path = path_index(w, path);
         if (w->nomem) {
             return 0;
         }
@@ -1450,11 +1524,6 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     }
     for (uint32_t i = 0; w->events && i < w->event_count; i++) {
         pf_event_t *e = &w->events[i];
-        for (uint32_t l = 0; !e->shared && e->leaves && l < e->leaf_count; l++) {
-            for (int v = 0; v < 4; v++) {
-                free(e->leaves[l].names[v]);
-            }
-        }
         if (!e->shared) {
             free(e->leaves);
             free(e->ann_emitted);
@@ -1464,6 +1533,13 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     for (uint32_t d = 0; d < w->domain_count; d++) {
         free(w->domains[d].path);
     }
+    for (uint32_t i = 0; i < w->path_count; i++) {
+        for (int v = 0; v < 4; v++) {
+            free(w->paths[i].names[v]);
+        }
+    }
+    free(w->paths);
+    free(w->path_slots);
     for (uint32_t l = 0; l < w->lane_count; l++) {
         free(w->lanes[l].name);
         free(w->lanes[l].slot_uuid);
