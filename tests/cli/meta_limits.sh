@@ -3,7 +3,8 @@
 # Crafted meta-infos (craft_meta.c) against the reader and the viewer:
 # - bounded memory: peak RSS of each command below 64 MiB + 8 x the file size, however the file
 #   multiplies per-type state (run-time enum ranges, 65,535 event types, 65,535 events on one
-#   wide struct); skipped under the sanitizers (their allocator keeps freed memory);
+#   wide struct, 4,000 event types each nesting a struct of 128 leaves); skipped under the
+#   sanitizers (their allocator keeps freed memory);
 # - meta-info invariants: structs nested too deep whatever the definition order, duplicate names,
 #   a plain field with a type id, enum values not ascending or twice: `evrec schema` notes them
 #   and exits 1 (and evrec-gen refuses the YAML or gives another hash), `evrec check` reports
@@ -73,6 +74,30 @@ done
 "$craft" types 65535 types.evr
 mem "dump, 65535 event types with classes and records" types.evr 0 "$evrec" dump types.evr
 mem "export --jsonl, 65535 event types" types.evr 0 "$evrec" export -q --jsonl out.jsonl types.evr
+
+# Thousands of event types whose structs each nest one struct of 128 leaves: without records
+# (the export writers build an event type's leaf tables on its first record), then with one
+# record of each (a leaf path is kept once, not per event type)
+"$craft" nested 4000 nested.evr
+"$craft" nested-rec 4000 nested-rec.evr
+for n in nested nested-rec; do
+    for c in dump stats; do
+        mem "$c, 4000 event types nesting 128 leaves ($n)" $n.evr 0 "$evrec" $c $n.evr
+    done
+    for f in csv jsonl perfetto; do
+        if [ "$f" = perfetto ] && ! "$evrec" export --help | grep -q -- "--perfetto"; then
+            continue
+        fi
+        mem "export --$f, 4000 event types nesting 128 leaves ($n)" $n.evr 0 \
+            "$evrec" export -q --$f "$n.$f" $n.evr
+    done
+done
+# every record exported with its leaves: the last one (E3999: leaf k holds (3999 + k - 1) mod 256)
+tail -n 1 nested-rec.jsonl | grep -q '"event":"E3999",.*"x.a.a.a.a.a.a.a":159,.*"x.b.b.b.b.b.b.b":30}}' ||
+    say_fail "export --jsonl nested-rec: the last record lacks its leaves"
+[ "$(wc -l <nested-rec.csv)" -eq 4000 ] || say_fail "export --csv nested-rec: $(wc -l <nested-rec.csv) lines, expected 4000"
+head -n 1 nested-rec.csv | grep -q ',x.a.a.a.a.a.a.a,.*,x.b.b.b.b.b.b.b,loss,' ||
+    say_fail "export --csv nested-rec: the header lacks the leaf columns"
 
 # ---- nesting: the depth counts whatever the order of definition ----
 for order in late early; do
