@@ -147,7 +147,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     h->used = 0;
     h->recorded = 0;
     h->end_pos = 0;
-    h->full_time = 0;
+    __atomic_store_n(&h->full_time, 0, __ATOMIC_RELAXED); /* a context from the last run may still store it */
     evrec_atomic_store(&h->dropped, 0);
     evrec_atomic_store(&h->overwritten, 0);
     evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
