@@ -299,9 +299,13 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
     if (!r || !rec) {
         return EVREC_E_ARG;
     }
+    /* One jump per call: it lands on the last SYNC point before the target, so a second bisection
+     * from further on could not go further. */
+    if (r->opened && !r->done && !r->halt) {
+        rd_seek_sync(r, min_index, min_t64);
+    }
     for (;;) {
         if (r->opened && !r->done && !r->halt && r->freq_resolved) {
-            rd_seek_sync(r, min_index, min_t64);
             /* Skip whole records of the current segment while they are before the target. */
             const uint8_t *seg = r->seg;
             size_t pos = r->seg_pos, len = r->seg_len;
