@@ -24,6 +24,10 @@
 
 /** Most rows a picture has; values beyond go to one "(other)" lane per group. */
 #define TL_MAX_ROWS 200u
+/** Most event types named in the legend (and in the SVG metadata), in id order; the rest are
+ * counted in one "and N more event types" item, so the legend stays a few lines high whatever
+ * the number of event types recorded. */
+#define TL_MAX_LEGEND_EVENTS 200u
 /** Size of the set of (span kind, key) pairs seen (power of 2). */
 #define TL_SEEN 4096u
 /** Most spans open at once (begins waiting for their end); a begin beyond is not drawn. */
@@ -72,7 +76,7 @@ typedef struct tl_row {
     uint32_t counter_in;  /**< counter row: value before the window's first bin (has_in) */
     int has_in;
     tl_ibin_t *ib;        /**< lane bins (nbins) */
-    tl_sbin_t *sb;        /**< span bins: TL_SLOTS x nbins (slot-major) */
+    tl_sbin_t *sb;        /**< span bins: TL_SLOTS x nbins (slot-major); NULL until a span is drawn on the lane */
     tl_cbin_t *cb;        /**< counter bins */
     unsigned nslots;      /**< span kinds on this lane, each in its own bar (slot) */
     uint16_t slot_desc[TL_SLOTS]; /**< span desc of each slot (the last is shared beyond) */

@@ -152,7 +152,7 @@ static void coarsen(tl_model_t *m)
                 merge_ibin(&row->ib[i], &row->ib[2 * i], &row->ib[2 * i + 1]);
             }
             memset(row->ib + h, 0, (n - h) * sizeof *row->ib);
-            for (unsigned s = 0; s < TL_SLOTS; s++) {
+            for (unsigned s = 0; row->sb && s < TL_SLOTS; s++) {
                 tl_sbin_t *sb = row->sb + (size_t)s * n;
                 for (uint32_t i = 0; i < h; i++) {
                     merge_sbin(&sb[i], &sb[2 * i], &sb[2 * i + 1]);
@@ -186,8 +186,20 @@ static uint32_t bin_of(tl_model_t *m, uint64_t t)
 
 static void cover(tl_model_t *m, int row, unsigned slot, uint64_t t0, uint64_t t1, uint16_t color)
 {
-    if (row < 0 || !m->rows[row].sb) {
-        return;
+    if (row < 0 || !m->rows[row].ib) {
+        return; /* no lane, or a counter row */
+    }
+    if (!m->rows[row].sb) {
+        /* the lane's first span: its span bins */
+        size_t n = (size_t)m->nbins * TL_SLOTS;
+        tl_sbin_t *sb = calloc(n, sizeof *sb);
+        if (!sb) {
+            return;
+        }
+        for (size_t i = 0; i < n; i++) {
+            sb[i].color = TL_NO_COLOR;
+        }
+        m->rows[row].sb = sb;
     }
     if (t0 < m->t_from) {
         t0 = m->t_from;

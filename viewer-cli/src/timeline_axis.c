@@ -236,10 +236,16 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
     }
     /* event types (glyph colours) */
     any = 0;
+    uint32_t shown = 0, more = 0;
     for (uint32_t id = 0; id < m->meta->event_count; id++) {
         if (!m->event_seen[id]) {
             continue;
         }
+        if (shown == TL_MAX_LEGEND_EVENTS) {
+            more++;
+            continue;
+        }
+        shown++;
         if (!any) {
             flow_heading(&f, "events");
             any = 1;
@@ -252,6 +258,12 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
         }
         f.x += 22;
         flow_text(&f, n ? n : "?", 0.9);
+    }
+    if (more) {
+        char lab[64];
+        snprintf(lab, sizeof lab, "and %lu more event type%s", (unsigned long)more, more == 1 ? "" : "s");
+        flow_space(&f, item_width(cr, lab) - 22);
+        flow_text(&f, lab, 0.7);
     }
     if (any) {
         f.y += f.line_h;

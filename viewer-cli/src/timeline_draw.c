@@ -144,7 +144,7 @@ static double bin_x(const px_map_t *pm, uint32_t b)
 
 static void draw_spans(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h, int dark)
 {
-    if (!row->nslots) {
+    if (!row->nslots || !row->sb) {
         return;
     }
     double band = (h - 6) / row->nslots;
@@ -439,13 +439,20 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
             fputs("\"/>\n", f);
         }
     }
+    uint32_t shown = 0, more = 0;
     for (uint32_t id = 0; id < m->meta->event_count; id++) {
-        if (m->event_seen[id]) {
+        if (m->event_seen[id] && shown == TL_MAX_LEGEND_EVENTS) {
+            more++;
+        } else if (m->event_seen[id]) {
+            shown++;
             const char *en = evrec_reader_event_name(m->r, (uint16_t)id);
             fputs("<tl:legend kind=\"event\" name=\"", f);
             xml_attr(f, en ? en : "?");
             fputs("\"/>\n", f);
         }
+    }
+    if (more) {
+        fprintf(f, "<tl:legend kind=\"more-events\" count=\"%lu\"/>\n", (unsigned long)more);
     }
     for (unsigned mk = 0; mk < 16; mk++) {
         if (m->marker_seen & (1u << mk)) {

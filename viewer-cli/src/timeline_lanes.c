@@ -214,15 +214,11 @@ int tl_lanes_row(tl_model_t *m, int kind, uint32_t group, uint32_t value, uint64
             return -1;
         }
     } else {
+        /* the span bins (TL_SLOTS x nbins, 24 bytes a bin) are made by the first span drawn on
+         * the lane: lanes of instants only (class lanes, most tracks) never have them */
         row->ib = calloc(nb, sizeof *row->ib);
-        row->sb = calloc(nb * TL_SLOTS, sizeof *row->sb);
-        if (!row->ib || !row->sb) {
-            free(row->ib);
-            free(row->sb);
+        if (!row->ib) {
             return -1;
-        }
-        for (size_t i = 0; i < nb * TL_SLOTS; i++) {
-            row->sb[i].color = TL_NO_COLOR;
         }
     }
     label_row(m, row);
