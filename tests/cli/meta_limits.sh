@@ -99,6 +99,26 @@ tail -n 1 nested-rec.jsonl | grep -q '"event":"E3999",.*"x.a.a.a.a.a.a.a":159,.*
 head -n 1 nested-rec.csv | grep -q ',x.a.a.a.a.a.a.a,.*,x.b.b.b.b.b.b.b,loss,' ||
     say_fail "export --csv nested-rec: the header lacks the leaf columns"
 
+# `evrec timeline` on thousands of recorded event types (a class lane each, a legend item each):
+# at most 200 lanes, scaled into 3000 px; at most 200 event types named in the legend, then
+# "and N more event types" (TIMELINE.md); the span bins of a lane made by its first span
+for n in nested nested-rec types; do
+    for e in svg png; do
+        mem "timeline -o $e, event types ($n)" $n.evr 0 "$evrec" timeline --layout "tl-$n-$e.txt" -o "tl-$n.$e" $n.evr
+        h=$(awk '$1 == "size" { print $3 }' "tl-$n-$e.txt" 2>/dev/null)
+        if [ -z "$h" ] || [ "$h" -gt 4000 ]; then
+            say_fail "timeline -o $e ($n): picture ${h:-?} px high, expected at most 4000"
+        fi
+    done
+done
+grep -q '<tl:legend kind="more-events" count="3799"/>' tl-nested-rec.svg ||
+    say_fail "timeline nested-rec: the SVG metadata lacks 'and 3799 more event types'"
+[ "$(grep -c '<tl:legend kind="event"' tl-nested-rec.svg)" -eq 200 ] ||
+    say_fail "timeline nested-rec: $(grep -c '<tl:legend kind="event"' tl-nested-rec.svg) event types in the legend, expected 200"
+[ "$(grep -c '^row lane' tl-types-svg.txt)" -eq 200 ] ||
+    say_fail "timeline types: $(grep -c '^row lane' tl-types-svg.txt) lanes, expected 200"
+grep -q '(other lanes)' tl-types-svg.txt || say_fail "timeline types: no '(other lanes)' row"
+
 # ---- nesting: the depth counts whatever the order of definition ----
 for order in late early; do
     "$craft" deep-$order 8 deep8.evr

@@ -28,6 +28,9 @@
  * counted in one "and N more event types" item, so the legend stays a few lines high whatever
  * the number of event types recorded. */
 #define TL_MAX_LEGEND_EVENTS 200u
+/** Most pixels the rows take when no --height is given (100 lanes at their full 30 px); more rows
+ * are scaled to fit, as with --height, so the picture stays a few thousand pixels high. */
+#define TL_AUTO_ROWS_H 3000.0
 /** Size of the set of (span kind, key) pairs seen (power of 2). */
 #define TL_SEEN 4096u
 /** Most spans open at once (begins waiting for their end); a begin beyond is not drawn. */

@@ -486,7 +486,10 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
     double fixed = MARGIN + TITLE_H + legend_h + 8 + AXIS_H + MARGIN;
     double scale = 1;
     double H = o->height ? o->height : fixed + (rows_h > 0 ? rows_h : LANE_H);
-    if (o->height && rows_h > 0) {
+    if (!o->height && rows_h > TL_AUTO_ROWS_H) {
+        H = fixed + TL_AUTO_ROWS_H; /* many lanes: scaled into TL_AUTO_ROWS_H px, as by --height */
+    }
+    if ((o->height || rows_h > TL_AUTO_ROWS_H) && rows_h > 0) {
         scale = (H - fixed) / rows_h;
         if (scale * LANE_H < 6) {
             scale = 6 / LANE_H; /* rows stay at least 6 px: the picture is cut at the bottom */
