@@ -173,6 +173,15 @@ static inline void evrec_cm_irq_restore(uint32_t primask)
 #define EVREC_PORT_HAS_ATOMICS 1
 #endif
 
+/** All recording contexts run on this one core (evrec_atomic.h): acquire/release orders compile
+ * to compiler barriers, not DMB instructions (3 fewer instructions per record on Cortex-M4). A
+ * multi-core part whose cores record into the same buffer (RP2040, dual-core STM32H7 with a
+ * shared buffer) defines EVREC_PORT_UNIPROCESSOR 0 before this header (e.g. with
+ * `-DEVREC_PORT_UNIPROCESSOR=0`). */
+#ifndef EVREC_PORT_UNIPROCESSOR
+#define EVREC_PORT_UNIPROCESSOR 1
+#endif
+
 /* A cyclic ring reuses a block on the strength of its record count, without reading it:
  * bare-metal recording contexts (interrupts) never last a lap of the ring. An RTOS whose
  * preemptive threads record sets 1 (evrec_config.h). */

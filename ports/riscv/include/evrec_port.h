@@ -118,6 +118,16 @@ static inline void evrec_rv_irq_restore(unsigned long mie)
 #define EVREC_PORT_HAS_ATOMICS 1
 #endif
 
+/** All recording contexts run on this one hart (evrec_atomic.h; the port's critical section
+ * masks this hart's interrupts only): a hart sees its own memory accesses in program order
+ * (RISC-V Unprivileged ISA, "RVWMO Memory Consistency Model": its ordering rules concern what
+ * other harts observe), so acquire/release orders compile to compiler barriers, not FENCE or
+ * .aq/.rl instructions. A multi-hart part whose harts record into the same buffer defines
+ * EVREC_PORT_UNIPROCESSOR 0 before this header. */
+#ifndef EVREC_PORT_UNIPROCESSOR
+#define EVREC_PORT_UNIPROCESSOR 1
+#endif
+
 /* A cyclic ring reuses a block on the strength of its record count, without reading it:
  * bare-metal recording contexts (interrupts) never last a lap of the ring. An RTOS whose
  * preemptive threads record sets 1 (evrec_config.h). */

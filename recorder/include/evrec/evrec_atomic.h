@@ -12,6 +12,18 @@
  * `EVREC_PORT_CRITICAL_ENTER()` and `EVREC_PORT_CRITICAL_EXIT()` (both compiler barriers).
  * Loads and stores of aligned `size_t` and `uint16_t` are single instructions on every target and
  * need no critical section.
+ *
+ * EVREC_PORT_UNIPROCESSOR (default 0; the Cortex-M and RISC-V ports set 1): every context that
+ * records into a host runs on one core (threads and interrupt handlers of a single-core MCU). A
+ * core observes its own memory accesses in program order, interrupts included (Arm ARMv7-M
+ * Architecture Reference Manual, A3.7.3 "Memory barriers"; Arm application note "ARM Cortex-M
+ * Programming Guide to Memory Barrier Instructions", section 4: no DMB is needed between
+ * thread and handler code of one processor), so the acquire and release orders below need only
+ * keep the compiler from reordering: they become relaxed accesses bracketed by signal fences
+ * (`atomic_signal_fence`, no instruction) instead of DMB/FENCE instructions. A port for a
+ * multi-core part whose cores record into the same buffer (RP2040, a dual-core STM32H7 with a
+ * shared buffer, a multi-hart RISC-V) defines EVREC_PORT_UNIPROCESSOR 0 and keeps the barriers.
+ * A ThreadSanitizer build keeps them too (it models the orders, not the core count).
  */
 #ifndef EVREC_ATOMIC_H
 #define EVREC_ATOMIC_H
@@ -33,6 +45,9 @@
 #ifndef EVREC_PORT_HAS_ATOMICS
 #define EVREC_PORT_HAS_ATOMICS 1
 #endif
+#ifndef EVREC_PORT_UNIPROCESSOR
+#define EVREC_PORT_UNIPROCESSOR 0
+#endif
 
 /* EVREC_TSAN: 1 in a ThreadSanitizer build (gcc defines __SANITIZE_THREAD__, clang has the
  * feature test). TSan does not model stand-alone fences (and gcc rejects atomic_thread_fence
@@ -47,6 +62,31 @@
 #endif
 #ifndef EVREC_TSAN
 #define EVREC_TSAN 0
+#endif
+
+/** On the record path's inline functions (evrec_reserve(), evrec_commit()): inlined at every call
+ * site whatever the compiler's size heuristics say (GCC otherwise outlines evrec_reserve() at -O2
+ * on Cortex-M when a caller has several record calls, adding a call and a return per record).
+ * Left to the compiler when optimising for size (-Os), where one shared copy is what is asked. */
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
+#define EVREC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define EVREC_ALWAYS_INLINE inline
+#endif
+
+/** 1 when acquire/release orders need only compiler barriers (EVREC_PORT_UNIPROCESSOR above). */
+#define EVREC_UP_ORDER (EVREC_PORT_UNIPROCESSOR && !EVREC_TSAN)
+
+/** @brief Release store of a plain field (`__atomic_store_n` with release order; on a
+ * uniprocessor port a compiler barrier and a plain store). **Context:** any. */
+#if EVREC_UP_ORDER
+#define EVREC_STORE_RELEASE(p, v)                                                                  \
+    do {                                                                                           \
+        __atomic_signal_fence(__ATOMIC_RELEASE);                                                   \
+        __atomic_store_n((p), (v), __ATOMIC_RELAXED);                                              \
+    } while (0)
+#else
+#define EVREC_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #endif
 
 /**
@@ -84,20 +124,41 @@ typedef _Atomic size_t evrec_atomic_size_t;
 /** @brief Atomic `old = *p; *p += v; return old;` with acquire order. **Context:** any. */
 static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
 {
+#if EVREC_UP_ORDER
+    size_t old = atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+    atomic_signal_fence(memory_order_acquire);
+    return old;
+#else
     return atomic_fetch_add_explicit(p, v, memory_order_acquire);
+#endif
 }
 
 /** @brief Atomic exchange with acquire-release order. **Context:** any. */
 static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
 {
+#if EVREC_UP_ORDER
+    atomic_signal_fence(memory_order_release);
+    size_t old = atomic_exchange_explicit(p, v, memory_order_relaxed);
+    atomic_signal_fence(memory_order_acquire);
+    return old;
+#else
     return atomic_exchange_explicit(p, v, memory_order_acq_rel);
+#endif
 }
 
 /** @brief If `*p == *expected` store `v` and return 1, else load `*expected` and return 0. */
 static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, size_t v)
 {
+#if EVREC_UP_ORDER
+    atomic_signal_fence(memory_order_release);
+    int ok = atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_relaxed,
+                                                   memory_order_relaxed);
+    atomic_signal_fence(memory_order_acquire);
+    return ok;
+#else
     return atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_acq_rel,
                                                  memory_order_relaxed);
+#endif
 }
 
 /** @brief Relaxed load. */
@@ -109,13 +170,24 @@ static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p)
 /** @brief Acquire load. */
 static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 {
+#if EVREC_UP_ORDER
+    size_t v = atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_relaxed);
+    atomic_signal_fence(memory_order_acquire);
+    return v;
+#else
     return atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_acquire);
+#endif
 }
 
 /** @brief Release store. */
 static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
 {
+#if EVREC_UP_ORDER
+    atomic_signal_fence(memory_order_release);
+    atomic_store_explicit(p, v, memory_order_relaxed);
+#else
     atomic_store_explicit(p, v, memory_order_release);
+#endif
 }
 
 #else /* critical-section port */
@@ -160,15 +232,20 @@ static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, siz
 }
 
 static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p) { return *p; }
+#if EVREC_UP_ORDER
+#define EVREC_CS_FENCE_ __atomic_signal_fence
+#else
+#define EVREC_CS_FENCE_ __atomic_thread_fence
+#endif
 static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 {
     size_t v = *p;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    EVREC_CS_FENCE_(__ATOMIC_ACQUIRE);
     return v;
 }
 static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
 {
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    EVREC_CS_FENCE_(__ATOMIC_RELEASE);
     *p = v;
 }
 

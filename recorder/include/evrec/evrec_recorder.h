@@ -363,7 +363,7 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  * if (e) { e->a = 1; e->b = 2; evrec_commit(e, MY_EVENT_ID); }
  * @endcode
  */
-static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
+static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_size)
 {
     /* Acquire: pairs with the release store of `pos` in evrec_host_start(), which publishes the
      * geometry (buf, cap, block_mask, ring_mask) read here; relaxed atomic loads of those (plain
@@ -413,9 +413,9 @@ static inline void *evrec_reserve(evrec_host_t *host, size_t slot_size)
  * @param[in,out] slot the pointer evrec_reserve() returned (not NULL). @param id its event id.
  * **Context:** same context that reserved the slot; ISR-safe.
  */
-static inline void evrec_commit(void *slot, uint16_t id)
+static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
 {
-    __atomic_store_n(&((evrec_record_header_t *)slot)->id, id, __ATOMIC_RELEASE);
+    EVREC_STORE_RELEASE(&((evrec_record_header_t *)slot)->id, id);
 }
 
 /**
