@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evrec/evrec_qs.h"
+#include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
 size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len,
@@ -56,6 +57,19 @@ static uint32_t load(const uint8_t *p, unsigned size)
     uint32_t v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
+}
+
+uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                 uint32_t time, const void *native)
+{
+    uint32_t unused = 0;
+    return qs_enc_event_body(map, p, seq, id, time, native, 1, &unused);
+}
+
+uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                             uint32_t time, const void *native)
+{
+    return qs_enc_event(map, p, seq, id, time, native);
 }
 
 static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, const uint8_t *base,
@@ -122,6 +136,10 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
     __builtin_memcpy(&h, native, sizeof h);
     if (h.id >= map->meta->event_count) {
         return EVREC_E_BAD_ID;
+    }
+    if (out_size >= evrec_qs_frame_worst_(map)) {
+        *out_len = (size_t)(evrec_qs_enc_event_(map, out, seq, h.id, h.time, native) - out);
+        return EVREC_OK;
     }
     qs_writer_t w = {.buf = out, .size = out_size};
     qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + map->events[h.id].slot));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evrec/evrec_qs_tx.h"
+#include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
 static inline uint32_t lock_enter(const evrec_qs_tx_t *tx)
@@ -182,6 +183,65 @@ static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em
     return evrec_filter_test_(tx->local_filter, lid);
 }
 
+/* Frames encoded on the stack when the ring has no contiguous room for the worst case (near its
+ * end, or full): up to this many bytes (larger maps use the per-byte writer then). */
+#define QS_SCRATCH 128u
+
+/* Appends a whole encoded frame to the ring, overwriting the oldest frames as needed (the ring
+ * holds two worst-case frames, so the earlier frames always make room). */
+static void ring_append(evrec_qs_tx_t *tx, const uint8_t *frame, size_t n)
+{
+    qs_writer_t w;
+    writer_open(tx, &w);
+    while (w.size - w.used < n && evrec_qs_tx_drop_oldest_(tx, &w)) {
+    }
+    size_t first = w.size - w.head < n ? w.size - w.head : n;
+    memcpy(w.buf + w.head, frame, first);
+    memcpy(w.buf, frame + first, n - first);
+    w.head += n;
+    if (w.head >= w.size) {
+        w.head -= w.size;
+    }
+    w.used += n;
+    writer_close(tx, &w);
+}
+
+/* The event frame when the fast path cannot take it. */
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
+                           const void *native) __attribute__((noinline));
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
+                           const void *native)
+{
+    if (evrec_qs_frame_worst_(&tx->map) <= QS_SCRATCH) {
+        uint8_t tmp[QS_SCRATCH];
+        ring_append(tx, tmp, (size_t)(evrec_qs_enc_event_(&tx->map, tmp, seq, id, time, native) - tmp));
+        return;
+    }
+    qs_writer_t w;
+    writer_open(tx, &w);
+    qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + tx->map.events[id].slot));
+    evrec_qs_put_event_(&tx->map, &w, native, id, time);
+    qs_end(&w);
+    writer_close(tx, &w);
+}
+
+/* One event frame, under the lock. Fast path: room for the worst case, contiguous. */
+static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+{
+    uint8_t seq = ++tx->seq;
+    size_t head = tx->head, used = tx->used, wc = evrec_qs_frame_worst_(&tx->map);
+    if (__builtin_expect(tx->size - used >= wc && tx->size - head >= wc, 1)) {
+        uint8_t *p = tx->ring + head;
+        size_t n = (size_t)(evrec_qs_enc_event_(&tx->map, p, seq, id, time, native) - p);
+        head += n;
+        tx->head = head == tx->size ? 0u : head;
+        __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
+        tx->frames++;
+        return;
+    }
+    put_event_slow(tx, seq, id, time, native);
+}
+
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
                                   const void *native)
 {
@@ -196,12 +256,7 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
         return EVREC_OK;
     }
     uint32_t state = lock_enter(tx);
-    qs_writer_t w;
-    writer_open(tx, &w);
-    qs_begin(&w, ++tx->seq, (uint8_t)(EVREC_QS_REC_USER + em->slot));
-    evrec_qs_put_event_(&tx->map, &w, native, event_id, time);
-    qs_end(&w);
-    writer_close(tx, &w);
+    put_event(tx, event_id, time, native);
     lock_exit(tx, state);
     return EVREC_OK;
 }
