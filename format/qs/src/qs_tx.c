@@ -79,8 +79,10 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
          * flag was left, the frame arrives whole and is not lost. */
         if (k > 1) {
             tx->frames_cut++;
+            tx->need_flag = 2; /* cut: a filler byte, then the flag */
+        } else {
+            tx->need_flag = 1; /* only the flag was left: the frame is whole */
         }
-        tx->need_flag = 1;
         tx->reader_mid = 0;
     } else {
         tx->frames_lost++;
@@ -281,6 +283,31 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native)
     return h.id < tx->map.meta->event_count && passes(tx, &tx->map.events[h.id], native);
 }
 
+/* Reader side (only the reader touches rd_*): the un-escaped sum of the part of the current
+ * frame handed out so far, and whether its last byte was an open escape (7D). Only the bytes
+ * after the chunk's last flag matter. */
+static void reader_track(evrec_qs_tx_t *tx, const uint8_t *b, size_t len)
+{
+    size_t i = len;
+    while (i > 0 && b[i - 1] != EVREC_QS_FLAG) {
+        i--;
+    }
+    uint8_t sum = i > 0 ? 0u : tx->rd_sum;
+    uint8_t esc = i > 0 ? 0u : tx->rd_esc;
+    for (; i < len; i++) {
+        if (esc) {
+            sum = (uint8_t)(sum + (b[i] ^ EVREC_QS_ESC_XOR));
+            esc = 0;
+        } else if (b[i] == EVREC_QS_ESC) {
+            esc = 1;
+        } else {
+            sum = (uint8_t)(sum + b[i]);
+        }
+    }
+    tx->rd_sum = sum;
+    tx->rd_esc = esc;
+}
+
 size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
 {
     if (!tx || !dst || max == 0) {
@@ -291,9 +318,22 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
      * overwrites give up after a few tries (the caller simply calls again). */
     for (unsigned attempt = 0; attempt < 8u; attempt++) {
         uint32_t state = lock_enter(tx);
-        if (tx->need_flag && n < max) {
+        if (tx->need_flag == 2 && n < max) {
+            /* End a cut frame so that QSPY resynchronises at the next frame and never takes it
+             * for a good one. QSPY's un-escaping (qspy.c, QSPY_parse) XORs the byte after a 7D
+             * with 0x20 whatever it is, a 7E included: after a cut right behind a 7D a bare flag
+             * would be eaten and the next frame merged into the cut one. A filler byte (00 or
+             * 01, never 7D/7E) completes the escape when one is open, and is chosen so that
+             * the cut frame's checksum cannot come out good (an un-escaped sum of 0xFF). */
+            uint8_t add = tx->rd_esc ? (uint8_t)EVREC_QS_ESC_XOR : 0u;
+            dst[n++] = (uint8_t)((uint8_t)(tx->rd_sum + add) == EVREC_QS_GOOD_SUM ? 1u : 0u);
+            tx->rd_esc = 0;
+            tx->need_flag = 1;
+        }
+        if (tx->need_flag == 1 && n < max) {
             dst[n++] = EVREC_QS_FLAG;
             tx->need_flag = 0;
+            tx->rd_sum = 0;
         }
         size_t take = tx->used < max - n ? tx->used : max - n;
         size_t tail = (tx->head + tx->size - tx->used) % tx->size;
@@ -310,6 +350,7 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
             __atomic_store_n(&tx->used, tx->used - take, __ATOMIC_RELAXED);
             tx->reader_mid = dst[n + take - 1] != EVREC_QS_FLAG;
             lock_exit(tx, state);
+            reader_track(tx, dst + n, take);
             return n + take;
         }
         lock_exit(tx, state);

@@ -78,7 +78,10 @@ typedef struct evrec_qs_tx {
     uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
     uint8_t seq;              /**< sequence number of the last frame */
     uint8_t reader_mid;       /**< the reader has handed out part of the frame at the tail */
-    uint8_t need_flag;        /**< that frame was overwritten: the reader sends 0x7E first */
+    uint8_t need_flag;        /**< that frame was overwritten: the reader first sends 0x7E (1), or
+                                   a filler byte and 0x7E (2: it was cut) */
+    uint8_t rd_sum;           /**< reader: un-escaped sum of the part of the frame handed out */
+    uint8_t rd_esc;           /**< reader: the last byte handed out was an open escape (0x7D) */
     uint8_t local_filter[EVREC_QS_LOCAL_IDS / 8u]; /**< 1 bit per local id, 1 = enabled */
     uint64_t frames;          /**< frames written */
     uint64_t frames_lost;     /**< whole frames overwritten before they were read */
@@ -162,8 +165,10 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
 /**
  * @brief Take up to `max` bytes of whole frames from the ring, oldest first, in any chunk size
  * (a frame may be split across calls). If a frame was overwritten while partly taken, the next
- * call first returns one 0x7E so that the host drops the cut frame alone (QSPY: one bad
- * checksum, then a sequence gap).
+ * call first returns a filler byte and 0x7E so that the host drops the cut frame alone (QSPY:
+ * one bad checksum, then a sequence gap): the filler closes an escape the cut left open (QSPY
+ * would otherwise un-escape the flag and merge the next frame) and makes the cut frame's
+ * checksum bad for certain.
  * @param[in,out] tx the transmitter. @param[out] dst bytes. @param max room in dst.
  * @return bytes written to dst (0 = nothing to send).
  * **Context:** one reader at a time (idle loop, or a UART/DMA interrupt); any context with
