@@ -188,9 +188,12 @@ Test(qs_tx, session_then_events_decode_with_dictionaries)
     sink_t *s = sink_new(&tx.map);
     drain(&tx, s, 1);
     cr_assert_eq(s->n, 1u);
-    cr_assert_eq(s->time[0], 0xCDEFu, "2-byte timestamps keep the low bytes");
+    cr_assert_eq(s->time[0], 0x00ABCDEFu, "2-byte timestamps: the full time from the time sync");
+    cr_assert_eq(tx.time_syncs, 1u);
+    cr_assert_eq(s->dec.time_syncs, 1u);
     cr_assert_eq(s->dec.dict.cfg.time_size, 2);
     cr_assert_str_eq(s->dec.dict.usr[101], "Sensor");
+    cr_assert_str_eq(s->dec.dict.usr[EVREC_QS_REC_TIME_SYNC], EVREC_QS_TIME_SYNC_NAME);
     cr_assert_eq(s->dec.parser.gaps + s->dec.parser.bad_checksums, 0u);
     sink_free(s);
 }

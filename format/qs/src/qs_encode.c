@@ -152,6 +152,29 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
     return EVREC_OK;
 }
 
+evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
+                                       uint8_t *out, size_t out_size, size_t *out_len)
+{
+    if (!map || !out || !out_len) {
+        return EVREC_E_ARG;
+    }
+    uint8_t payload[9];
+    size_t n = 0;
+    for (unsigned i = 0; i < map->opts.time_size; i++) {
+        payload[n++] = (uint8_t)(time >> (8u * i));
+    }
+    payload[n++] = EVREC_QS_T_U32;
+    for (unsigned i = 0; i < 4u; i++) {
+        payload[n++] = (uint8_t)(time >> (8u * i));
+    }
+    size_t len = evrec_qs_frame(seq, (uint8_t)EVREC_QS_REC_TIME_SYNC, payload, n, out, out_size);
+    if (len == 0) {
+        return EVREC_E_NO_SPACE;
+    }
+    *out_len = len;
+    return EVREC_OK;
+}
+
 /* ---- session records ---------------------------------------------------------------------- */
 
 enum { ST_EMPTY, ST_INFO, ST_OBJ, ST_FUN, ST_TYPES, ST_ENUMS, ST_USR, ST_END };
@@ -326,6 +349,13 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
             return EVREC_OK;
         }
         case ST_USR:
+            if (cur->index == map->slot_count && map->opts.time_size < 4u) {
+                cur->index++;
+                payload[0] = (uint8_t)EVREC_QS_REC_TIME_SYNC;
+                *rec_id = EVREC_QS_REC_USR_DICT;
+                *len = put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
+                return EVREC_OK;
+            }
             if (cur->index < map->slot_count) {
                 char tmp[12];
                 uint32_t slot = cur->index++;

@@ -54,9 +54,56 @@ evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void 
 /* Called by the writer when the ring is full: skip the rest of the oldest frame, up to and
  * including its flag. Only bytes of earlier frames (`w->old`) are skipped, never the frame being
  * written; the ring holds at least two worst-case frames, so an earlier frame is always there. */
+/* Record id of the whole frame starting at `tail` (seq may be escaped; record ids never are). */
+static uint8_t frame_rec_at(const qs_writer_t *w, size_t tail)
+{
+    size_t i = tail + 1u + (w->buf[tail] == EVREC_QS_ESC);
+    return w->buf[i % w->size];
+}
+
+/* Skips the whole frame at the tail (w->old > 0, the reader not inside it); returns its bytes. */
+static size_t skip_frame(qs_writer_t *w)
+{
+    size_t tail = (w->head + w->size - w->used) % w->size;
+    size_t k = 0;
+    while (k < w->old) {
+        uint8_t b = w->buf[tail];
+        k++;
+        if (++tail == w->size) {
+            tail = 0;
+        }
+        if (b == EVREC_QS_FLAG) {
+            break;
+        }
+    }
+    w->used -= k;
+    w->old -= k;
+    return k;
+}
+
 int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
 {
     size_t tail = (w->head + w->size - w->used) % w->size;
+    if (w->old && !tx->reader_mid && tx->map.opts.time_size < 4u &&
+        frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
+        /* A time sync goes, and with it the frames that depend on it, up to the next time sync:
+         * the host must never get an event whose full time it cannot know (QS.md 4.1). */
+        skip_frame(w);
+        tx->overwrites++;
+        tx->frames_lost++;
+        while (w->old) {
+            tail = (w->head + w->size - w->used) % w->size;
+            if (frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
+                break;
+            }
+            skip_frame(w);
+            tx->frames_lost++;
+        }
+        if (!w->old) {
+            tx->sync.valid = 0; /* it was the last one: the next event sends a new one */
+        }
+        return 1;
+    }
     size_t k = 0;
     while (k < w->old) {
         uint8_t b = w->buf[tail];
@@ -80,6 +127,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
         if (k > 1) {
             tx->frames_cut++;
             tx->need_flag = 2; /* cut: a filler byte, then the flag */
+            tx->sync.valid = 0; /* the host forgets its time sync at a bad frame (QS.md 4.1) */
         } else {
             tx->need_flag = 1; /* only the flag was left: the frame is whole */
         }
@@ -151,6 +199,7 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx)
     /* 2. The frames, one critical section each. */
     uint32_t state = lock_enter(tx);
     tx->seq = 0;
+    tx->sync.valid = 0; /* a new session: the first event brings a time sync */
     lock_exit(tx, state);
     cur = (evrec_qs_session_cursor_t){0, 0, 0};
     while (evrec_qs_session_next(&tx->map, &cur, &rec, payload, &len) == EVREC_OK) {
@@ -244,6 +293,29 @@ static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, cons
     put_event_slow(tx, seq, id, time, native);
 }
 
+/* 1- and 2-byte timestamps: room for a time sync and the event first (the overwrites may take
+ * the last time sync), then the time sync when due, then the event. */
+static void put_event_short(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+    __attribute__((noinline));
+static void put_event_short(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+{
+    qs_writer_t w;
+    writer_open(tx, &w);
+    while (w.size - w.used < 2u * evrec_qs_frame_worst_(&tx->map) && evrec_qs_tx_drop_oldest_(tx, &w)) {
+    }
+    __atomic_store_n(&tx->used, w.used, __ATOMIC_RELAXED);
+    if (evrec_qs_time_sync_due(&tx->map, &tx->sync, time)) {
+        uint8_t f[32];
+        size_t n = 0;
+        (void)evrec_qs_encode_time_sync(&tx->map, ++tx->seq, time, f, sizeof f, &n);
+        ring_append(tx, f, n);
+        tx->sync.time = time;
+        tx->sync.valid = 1;
+        tx->time_syncs++;
+    }
+    put_event(tx, id, time, native);
+}
+
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
                                   const void *native)
 {
@@ -258,7 +330,11 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
         return EVREC_OK;
     }
     uint32_t state = lock_enter(tx);
-    put_event(tx, event_id, time, native);
+    if (__builtin_expect(tx->map.opts.time_size == 4u, 1)) {
+        put_event(tx, event_id, time, native);
+    } else {
+        put_event_short(tx, event_id, time, native);
+    }
     lock_exit(tx, state);
     return EVREC_OK;
 }

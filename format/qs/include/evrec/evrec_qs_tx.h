@@ -87,6 +87,8 @@ typedef struct evrec_qs_tx {
     uint64_t frames_lost;     /**< whole frames overwritten before they were read */
     uint64_t frames_cut;      /**< frames overwritten while partly read (sent cut short) */
     uint64_t too_big;         /**< session records skipped: larger than the ring can hold */
+    evrec_qs_time_sync_t sync; /**< 1- and 2-byte timestamps: the last time sync (private) */
+    uint64_t time_syncs;      /**< time-sync records written (QS.md 4.1) */
 } evrec_qs_tx_t;
 
 /**
@@ -142,6 +144,11 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx);
  * Cost when filtered: one id bound check, one relaxed byte load (global filter), and for events
  * that pass it one more (local filter). Otherwise one critical section in which the frame is
  * encoded into the ring, overwriting the oldest frames when full (counted in frames_lost).
+ * With 1- or 2-byte timestamps a time-sync record goes first when evrec_qs_time_sync_due() says
+ * so, or when the last one was overwritten or cut (QS.md 4.1); then the ring first makes room
+ * for two worst-case frames, and overwriting a time-sync record overwrites the frames that
+ * depend on it too (up to the next time sync), so that the host never gets an event whose
+ * time it cannot restore.
  * @param[in,out] tx the transmitter.
  * @param[in] native native event struct: u32 time at 0, u16 id at 4, fields at their offsets.
  * @retval EVREC_OK queued, or filtered out (nothing queued).
