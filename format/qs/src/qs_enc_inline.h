@@ -166,14 +166,14 @@ QS_INLINE uint8_t *qs_enc_fields(const evrec_qs_map_t *map, uint8_t *p, uint32_t
         }
         case EVREC_KIND_STRUCT:
             if (depth < EVREC_MAX_NESTING) {
-                *sump = sum;
-                *flag = fl;
-                p = qs_enc_nested(map, p, sump, flag, fd->ref, q, depth + 1, with_disp, esc);
-                sum = *sump;
-                fl = *flag;
+                uint32_t s2 = sum, f2 = fl; /* only these two go through memory */
+                p = qs_enc_nested(map, p, &s2, &f2, fd->ref, q, depth + 1, with_disp, esc);
+                sum = s2;
+                fl = f2;
             }
             break;
-        default: break; /* not a kind (the map refuses such a meta-info) */
+        case 7: break; /* not a kind (the map refuses such a meta-info) */
+        default: __builtin_unreachable(); /* kind & 7 is 0..7, every value has its case */
         }
     }
     *sump = sum;
@@ -195,12 +195,14 @@ static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *s
                      : qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 0, 0);
 }
 
-/* One whole event frame at p (room for evrec_qs_frame_worst_()); returns the end. esc 0: *flag
- * tells (bits 0x80808080) whether a value may have needed escaping: then the frame is wrong and
- * must be encoded again with esc 1. */
+/* One whole event frame at p (room for evrec_qs_frame_worst_()); returns the end. esc 0: returns
+ * NULL when a value may have needed escaping (the frame is then wrong and must be encoded again
+ * with esc 1). */
 QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                     uint32_t time, const void *native, const int esc, uint32_t *flag)
+                                     uint32_t time, const void *native, const int esc)
 {
+    uint32_t fbits = 0;
+    uint32_t *flag = &fbits;
     const evrec_qs_event_map_t *em = &map->events[id];
     const unsigned ts = map->opts.time_size;
     const uint8_t rec = (uint8_t)(EVREC_QS_REC_USER + em->slot);
@@ -233,6 +235,9 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
     } else {
         p = qs_enc_fields(map, p, &sum, flag, sid, (const uint8_t *)native, 2, 0, 0, esc);
     }
+    if (!esc && (fbits & 0x80808080u)) {
+        return NULL;
+    }
     p = qs_put_byte(p, (uint8_t)~sum);
     *p++ = (uint8_t)EVREC_QS_FLAG;
     return p;
@@ -241,15 +246,18 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
 /* The escaping instance (qs_encode.c). */
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                  uint32_t time, const void *native);
+/* The fast instance (qs_encode.c): NULL when the frame needs the escaping one. seq_id = seq |
+ * event id << 8 (five arguments). */
+uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                  const void *native);
 
 /* One whole event frame at p (room for evrec_qs_frame_worst_(map)); `id` an event of the map.
  * Returns the end of the frame. */
 QS_INLINE uint8_t *qs_enc_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                 uint32_t time, const void *native)
 {
-    uint32_t flag = 0;
-    uint8_t *end = qs_enc_event_body(map, p, seq, id, time, native, 0, &flag);
-    if (__builtin_expect((flag & 0x80808080u) != 0, 0)) {
+    uint8_t *end = evrec_qs_enc_event_fast_(map, p, seq | (uint32_t)id << 8, time, native);
+    if (__builtin_expect(end == NULL, 0)) {
         end = evrec_qs_enc_event_esc_(map, p, seq, id, time, native);
     }
     return end;

@@ -62,8 +62,13 @@ static uint32_t load(const uint8_t *p, unsigned size)
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                  uint32_t time, const void *native)
 {
-    uint32_t unused = 0;
-    return qs_enc_event_body(map, p, seq, id, time, native, 1, &unused);
+    return qs_enc_event_body(map, p, seq, id, time, native, 1);
+}
+
+uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                  const void *native)
+{
+    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 0);
 }
 
 uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,

@@ -283,7 +283,7 @@ static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, cons
     size_t head = tx->head, used = tx->used, wc = evrec_qs_frame_worst_(&tx->map);
     if (__builtin_expect(tx->size - used >= wc && tx->size - head >= wc, 1)) {
         uint8_t *p = tx->ring + head;
-        size_t n = (size_t)(evrec_qs_enc_event_(&tx->map, p, seq, id, time, native) - p);
+        size_t n = (size_t)(qs_enc_event(&tx->map, p, seq, id, time, native) - p);
         head += n;
         tx->head = head == tx->size ? 0u : head;
         __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
