@@ -8,8 +8,8 @@
  * are stored whole (one store per field) and only tested for bytes 0x7C..0x7F, the test results
  * OR-ed together (the classic "has a zero byte" trick on v ^ 0x7C7C7C7C with the low two bits
  * cleared); the checksum adds a word's bytes at once (USADA8 on cores with the DSP extension).
- * When a byte may need escaping, the frame is encoded again from its start by the escaping
- * instance of the same code (evrec_qs_enc_event_esc_()). Format bytes (01 03 05 0B 0C F1 F3 F5,
+ * When a byte may need escaping, the frame is encoded again from its start by the per-byte
+ * writer (evrec_qs_enc_event_esc_()). Format bytes (01 03 05 0B 0C F1 F3 F5,
  * 8x..Fx) and record ids (100..123) never need escaping; seq and the checksum are escaped
  * in place. The bytes equal those of the per-byte writer of qs_writer_internal.h
  * (tests/qs/test_qs_frame.c compares them on random events). */
@@ -187,10 +187,7 @@ static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *s
 static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *sump, uint32_t *flag,
                               uint32_t sid, const uint8_t *base, unsigned depth, int with_disp, int esc)
 {
-    if (esc) {
-        return with_disp ? qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 1, 1)
-                         : qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 0, 1);
-    }
+    (void)esc; /* 0: the escaping encoder is the per-byte writer */
     return with_disp ? qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 1, 0)
                      : qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 0, 0);
 }
@@ -243,7 +240,7 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
     return p;
 }
 
-/* The escaping instance (qs_encode.c). */
+/* The per-byte writer into room for the worst case (qs_encode.c). */
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                  uint32_t time, const void *native);
 /* The fast instance (qs_encode.c): NULL when the frame needs the escaping one. seq_id = seq |

@@ -62,7 +62,12 @@ static uint32_t load(const uint8_t *p, unsigned size)
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                  uint32_t time, const void *native)
 {
-    return qs_enc_event_body(map, p, seq, id, time, native, 1);
+    /* the per-byte writer: the same bytes, escaped as they go (room: the worst case) */
+    qs_writer_t w = {.buf = p, .size = evrec_qs_frame_worst_(map)};
+    qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + map->events[id].slot));
+    evrec_qs_put_event_(map, &w, native, id, time);
+    qs_end(&w);
+    return p + w.used;
 }
 
 uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
