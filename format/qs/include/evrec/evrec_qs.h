@@ -117,10 +117,11 @@ typedef struct evrec_qs_lock {
 
 /** @brief Options of the mapping and of the transmit buffer. Zero-initialise, then set. */
 typedef struct evrec_qs_options {
-    /** Timestamp bytes on the wire: 1, 2 or 4 (0 means 4). Records keep the low bytes. */
+    /** Timestamp bytes on the wire: 1, 2 or 4 (0 means 4). Records keep the low bytes; with 1
+     * or 2, time-sync records carry the full time (evrec_qs_time_sync_due(), QS.md 4.1). */
     uint8_t time_size;
     /** 1 = always one record id per class with the event type as first element (0 = only when
-     * the event types do not fit the 24 ids). */
+     * the event types do not fit the 22 event ids 100..121). */
     uint8_t force_classes;
     /** Target-info build time: sec, min, hour, day, month, year - 2000 (all 0 if unknown). */
     uint8_t build_time[6];
@@ -210,7 +211,7 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size);
 
 /**
- * @brief QS record id (100..123) of an event type, or 0 if `event_id` is out of range.
+ * @brief QS record id (100..121) of an event type, or 0 if `event_id` is out of range.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
