@@ -124,7 +124,7 @@ QS_INLINE uint8_t *qs_enc_fields(const evrec_qs_map_t *map, uint8_t *p, uint32_t
         unsigned d = (with_disp && disp) ? disp[fd - first] & 3u : 0u;
         uint32_t v;
         uint8_t fmt;
-        switch (fd->kind & 7u) {
+        switch (fd->kind) {
         case EVREC_KIND_UINT8:
             v = q[0];
             fmt = with_disp ? qs_fmt8[d] : (uint8_t)EVREC_QS_T_U8;
@@ -172,8 +172,7 @@ QS_INLINE uint8_t *qs_enc_fields(const evrec_qs_map_t *map, uint8_t *p, uint32_t
                 fl = f2;
             }
             break;
-        case 7: break; /* not a kind (the map refuses such a meta-info) */
-        default: __builtin_unreachable(); /* kind & 7 is 0..7, every value has its case */
+        default: break; /* not a kind (the map refuses such a meta-info) */
         }
     }
     *sump = sum;
@@ -192,16 +191,18 @@ static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *s
                      : qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 0, 0);
 }
 
-/* One whole event frame at p (room for evrec_qs_frame_worst_()); returns the end. esc 0: returns
- * NULL when a value may have needed escaping (the frame is then wrong and must be encoded again
- * with esc 1). */
+/* One whole event frame at p (room for evrec_qs_frame_worst_()); returns the end, or NULL when
+ * a value may have needed escaping (the frame is then wrong and must be written again by the
+ * per-byte writer). plain 1: the caller knows that the map has 4-byte timestamps, no event-type
+ * element and no display table (qs_map_plain()), so none of the three is tested. */
 QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                     uint32_t time, const void *native, const int esc)
+                                     uint32_t time, const void *native, const int plain)
 {
+    const int esc = 0;
     uint32_t fbits = 0;
     uint32_t *flag = &fbits;
     const evrec_qs_event_map_t *em = &map->events[id];
-    const unsigned ts = map->opts.time_size;
+    const unsigned ts = plain ? 4u : map->opts.time_size;
     const uint8_t rec = (uint8_t)(EVREC_QS_REC_USER + em->slot);
     uint32_t sum = (uint32_t)seq + rec;
     p = qs_put_byte(p, seq);
@@ -214,7 +215,7 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
         sum = qs_add_bytes(sum, time);
         p = qs_put_value(p, time, ts == 1 ? 1u : 2u, esc, flag);
     }
-    if (em->flags & EVREC_QS_EV_TYPED) {
+    if (!plain && (em->flags & EVREC_QS_EV_TYPED)) {
         if (map->type_group != EVREC_QS_NO_GROUP) {
             uint8_t f = (uint8_t)(0x80u | ((unsigned)map->type_group << 4) | EVREC_QS_T_I8_ENUM);
             p[0] = f;
@@ -227,12 +228,12 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
         }
     }
     uint32_t sid = map->meta->events[id].struct_id;
-    if (map->opts.field_display) {
+    if (!plain && map->opts.field_display) {
         p = qs_enc_fields(map, p, &sum, flag, sid, (const uint8_t *)native, 2, 0, 1, esc);
     } else {
         p = qs_enc_fields(map, p, &sum, flag, sid, (const uint8_t *)native, 2, 0, 0, esc);
     }
-    if (!esc && (fbits & 0x80808080u)) {
+    if (fbits & 0x80808080u) {
         return NULL;
     }
     p = qs_put_byte(p, (uint8_t)~sum);
@@ -240,20 +241,30 @@ QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint
     return p;
 }
 
+/* Whether the plain instance applies to the map: 4-byte timestamps, no event-type element, no
+ * display table. */
+static inline int qs_map_plain(const evrec_qs_map_t *map)
+{
+    return map->opts.time_size == 4u && !map->classes && !map->opts.field_display;
+}
+
 /* The per-byte writer into room for the worst case (qs_encode.c). */
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                  uint32_t time, const void *native);
-/* The fast instance (qs_encode.c): NULL when the frame needs the escaping one. seq_id = seq |
- * event id << 8 (five arguments). */
+/* The fast instances (qs_encode.c): NULL when the frame needs the per-byte writer. seq_id = seq |
+ * event id << 8 (five arguments). _plain_: only for maps where qs_map_plain() holds. */
 uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
                                   const void *native);
+uint8_t *evrec_qs_enc_event_plain_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                   const void *native);
 
-/* One whole event frame at p (room for evrec_qs_frame_worst_(map)); `id` an event of the map.
- * Returns the end of the frame. */
-QS_INLINE uint8_t *qs_enc_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+/* One whole event frame at p (room for evrec_qs_frame_worst_(map)); `id` an event of the map;
+ * plain = qs_map_plain(map) (a cached copy). Returns the end of the frame. */
+QS_INLINE uint8_t *qs_enc_event(const evrec_qs_map_t *map, int plain, uint8_t *p, uint8_t seq, uint16_t id,
                                 uint32_t time, const void *native)
 {
-    uint8_t *end = evrec_qs_enc_event_fast_(map, p, seq | (uint32_t)id << 8, time, native);
+    uint8_t *end = plain ? evrec_qs_enc_event_plain_(map, p, seq | (uint32_t)id << 8, time, native)
+                         : evrec_qs_enc_event_fast_(map, p, seq | (uint32_t)id << 8, time, native);
     if (__builtin_expect(end == NULL, 0)) {
         end = evrec_qs_enc_event_esc_(map, p, seq, id, time, native);
     }

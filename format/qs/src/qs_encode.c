@@ -76,10 +76,16 @@ uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_
     return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 0);
 }
 
+uint8_t *evrec_qs_enc_event_plain_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                   const void *native)
+{
+    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 1);
+}
+
 uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                              uint32_t time, const void *native)
 {
-    return qs_enc_event(map, p, seq, id, time, native);
+    return qs_enc_event(map, qs_map_plain(map), p, seq, id, time, native);
 }
 
 static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, const uint8_t *base,

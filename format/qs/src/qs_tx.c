@@ -48,6 +48,8 @@ evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void 
         return EVREC_E_ARG;
     }
     memset(tx->local_filter, 0xFF, sizeof tx->local_filter);
+    tx->fast_lim = tx->size - evrec_qs_frame_worst_(&tx->map);
+    tx->plain = (uint8_t)qs_map_plain(&tx->map);
     return EVREC_OK;
 }
 
@@ -280,10 +282,10 @@ static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t
 static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
 {
     uint8_t seq = ++tx->seq;
-    size_t head = tx->head, used = tx->used, wc = evrec_qs_frame_worst_(&tx->map);
-    if (__builtin_expect(tx->size - used >= wc && tx->size - head >= wc, 1)) {
+    size_t head = tx->head, used = tx->used, lim = tx->fast_lim;
+    if (__builtin_expect(used <= lim && head <= lim, 1)) { /* room for the worst case, contiguous */
         uint8_t *p = tx->ring + head;
-        size_t n = (size_t)(qs_enc_event(&tx->map, p, seq, id, time, native) - p);
+        size_t n = (size_t)(qs_enc_event(&tx->map, tx->plain, p, seq, id, time, native) - p);
         head += n;
         tx->head = head == tx->size ? 0u : head;
         __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);

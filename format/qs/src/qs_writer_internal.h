@@ -95,8 +95,12 @@ uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq,
 /* Local-filter id of a native record of event `id` (QS.md "Filters"). */
 static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *native)
 {
+    unsigned src = (e->flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u;
+    if (__builtin_expect(src == 0u, 1)) {
+        return e->local; /* the class id */
+    }
     const uint8_t *p = (const uint8_t *)native + e->local;
-    switch ((e->flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u) {
+    switch (src) {
     case 1: return p[0];
     case 2: {
         uint16_t v;

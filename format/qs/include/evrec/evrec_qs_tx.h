@@ -75,6 +75,7 @@ typedef struct evrec_qs_tx {
     size_t size;              /**< bytes in ring */
     size_t head;              /**< next byte written */
     size_t used;              /**< bytes waiting to be read, from tail = head - used */
+    size_t fast_lim;          /**< size - worst-case frame: head and used at most this = room (private) */
     uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
     uint8_t seq;              /**< sequence number of the last frame */
     uint8_t reader_mid;       /**< the reader has handed out part of the frame at the tail */
@@ -82,6 +83,7 @@ typedef struct evrec_qs_tx {
                                    a filler byte and 0x7E (2: it was cut) */
     uint8_t rd_sum;           /**< reader: un-escaped sum of the part of the frame handed out */
     uint8_t rd_esc;           /**< reader: the last byte handed out was an open escape (0x7D) */
+    uint8_t plain;            /**< private: 4-byte stamps, no type element, no display table */
     uint8_t local_filter[EVREC_QS_LOCAL_IDS / 8u]; /**< 1 bit per local id, 1 = enabled */
     uint64_t frames;          /**< frames written */
     uint64_t frames_lost;     /**< whole frames overwritten before they were read */
