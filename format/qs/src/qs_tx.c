@@ -279,13 +279,14 @@ static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t
 }
 
 /* One event frame, under the lock. Fast path: room for the worst case, contiguous. */
-static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+static inline __attribute__((always_inline)) void put_event_as(evrec_qs_tx_t *tx, uint16_t id, uint32_t time,
+                                                              const void *native, const int plain)
 {
     uint8_t seq = ++tx->seq;
     size_t head = tx->head, used = tx->used, lim = tx->fast_lim;
     if (__builtin_expect(used <= lim && head <= lim, 1)) { /* room for the worst case, contiguous */
         uint8_t *p = tx->ring + head;
-        size_t n = (size_t)(qs_enc_event(&tx->map, tx->plain, p, seq, id, time, native) - p);
+        size_t n = (size_t)(qs_enc_event(&tx->map, plain, p, seq, id, time, native) - p);
         head += n;
         tx->head = head == tx->size ? 0u : head;
         __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
@@ -293,6 +294,11 @@ static inline void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, cons
         return;
     }
     put_event_slow(tx, seq, id, time, native);
+}
+
+static void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+{
+    put_event_as(tx, id, time, native, 0);
 }
 
 /* 1- and 2-byte timestamps: room for a time sync and the event first (the overwrites may take
@@ -332,7 +338,9 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
         return EVREC_OK;
     }
     uint32_t state = lock_enter(tx);
-    if (__builtin_expect(tx->map.opts.time_size == 4u, 1)) {
+    if (__builtin_expect(tx->plain, 1)) {
+        put_event_as(tx, event_id, time, native, 1);
+    } else if (tx->map.opts.time_size == 4u) {
         put_event(tx, event_id, time, native);
     } else {
         put_event_short(tx, event_id, time, native);
