@@ -158,3 +158,65 @@ Test(qs_frame, sequence_wraps_255_to_0_without_gap)
     cr_assert_eq(p.records, tx.frames);
     cr_assert_eq(p.last_seq, (uint8_t)tx.frames);
 }
+
+/* The fast encoder (whole values, one room check) against the per-byte writer, which
+ * evrec_qs_encode_event() uses when the output has less room than the worst case: every event
+ * kind of the test meta-info (nested structs, grouped and ungrouped enums, OBJ/FUN/hex display),
+ * 1-, 2- and 4-byte timestamps, class mode, and values full of 0x7C..0x7F bytes (the fast path's
+ * escape test and its fallback) and of ordinary bytes. */
+static uint32_t rnd_state = 12345u;
+static uint32_t rnd(void)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return rnd_state >> 8;
+}
+
+static uint32_t rnd_word(void)
+{
+    static const uint8_t hot[] = {0x7C, 0x7D, 0x7E, 0x7F, 0x5D, 0x5E, 0x00, 0xFF, 0x20, 0x01};
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        uint8_t b = (rnd() & 3u) ? hot[rnd() % sizeof hot] : (uint8_t)rnd();
+        v |= (uint32_t)b << (8 * i);
+    }
+    return v;
+}
+
+Test(qs_frame, fast_encoder_equals_per_byte_writer)
+{
+    static const uint8_t sizes[] = {1, 2, 4};
+    for (int variant = 0; variant < 12; variant++) {
+        evrec_qs_options_t o;
+        memset(&o, 0, sizeof o);
+        o.time_size = sizes[variant % 3];
+        o.force_classes = (uint8_t)((variant / 3) & 1);
+        if (variant / 6) {
+            o.field_display = k_display;
+        }
+        evrec_qs_map_t map;
+        evrec_qs_event_map_t ents[K_EVENT_COUNT];
+        cr_assert_eq(evrec_qs_map_init(&map, &k_meta, &o, ents, sizeof ents), EVREC_OK);
+        size_t worst = 2u * ((size_t)map.max_payload + 3u) + 1u;
+        for (int i = 0; i < 3000; i++) {
+            uint8_t native[EVREC_MAX_EVENT_SIZE];
+            for (size_t k = 0; k < sizeof native; k += 4) {
+                uint32_t w = rnd_word();
+                memcpy(native + k, &w, 4);
+            }
+            uint16_t id = (uint16_t)(1u + rnd() % 2u); /* Sensor, Mixed: any bit pattern is valid */
+            memcpy(native + 4, &id, 2);
+            if (i % 5 == 0) { /* small enum values: grouped ENUM elements */
+                memset(native + 6, (int)(rnd() % 3u), 8);
+            }
+            uint8_t seq = (uint8_t)rnd();
+            uint8_t fast[1100], slow[1100];
+            size_t nf = 0, ns = 0;
+            cr_assert_eq(evrec_qs_encode_event(&map, seq, native, fast, worst, &nf), EVREC_OK);
+            cr_assert_lt(nf, worst + 1);
+            /* exactly the frame's length is less than the worst case: the per-byte writer */
+            cr_assert_eq(evrec_qs_encode_event(&map, seq, native, slow, nf, &ns), EVREC_OK);
+            cr_assert_eq(ns, nf, "variant %d event %d: %zu vs %zu bytes", variant, i, nf, ns);
+            cr_assert_arr_eq(fast, slow, nf, "variant %d event %d: bytes differ", variant, i);
+        }
+    }
+}

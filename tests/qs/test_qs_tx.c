@@ -158,10 +158,12 @@ Test(qs_tx, frame_cut_while_read_is_closed_by_a_flag)
         evrec_qs_tx_event(&tx, &e);
     }
     cr_assert_eq(tx.frames_cut, 1u);
-    uint8_t first;
-    cr_assert_eq(evrec_qs_tx_get_block(&tx, &first, 1), 1u);
-    cr_assert_eq(first, 0x7E, "the cut frame is closed first");
-    evrec_qs_decoder_feed(&s->dec, &first, 1);
+    uint8_t first[2];
+    cr_assert_eq(evrec_qs_tx_get_block(&tx, &first[0], 1), 1u);
+    cr_assert(first[0] == 0x00 || first[0] == 0x01, "the cut frame gets a filler byte first (%02X)", first[0]);
+    cr_assert_eq(evrec_qs_tx_get_block(&tx, &first[1], 1), 1u);
+    cr_assert_eq(first[1], 0x7E, "then it is closed");
+    evrec_qs_decoder_feed(&s->dec, first, 2);
     drain(&tx, s, 7);
     cr_assert_eq(s->dec.parser.bad_checksums, 1u, "only the cut frame is bad");
     cr_assert_eq(s->dec.parser.gaps, 1u);
@@ -186,9 +188,12 @@ Test(qs_tx, session_then_events_decode_with_dictionaries)
     sink_t *s = sink_new(&tx.map);
     drain(&tx, s, 1);
     cr_assert_eq(s->n, 1u);
-    cr_assert_eq(s->time[0], 0xCDEFu, "2-byte timestamps keep the low bytes");
+    cr_assert_eq(s->time[0], 0x00ABCDEFu, "2-byte timestamps: the full time from the time sync");
+    cr_assert_eq(tx.time_syncs, 1u);
+    cr_assert_eq(s->dec.time_syncs, 1u);
     cr_assert_eq(s->dec.dict.cfg.time_size, 2);
     cr_assert_str_eq(s->dec.dict.usr[101], "Sensor");
+    cr_assert_str_eq(s->dec.dict.usr[EVREC_QS_REC_TIME_SYNC], EVREC_QS_TIME_SYNC_NAME);
     cr_assert_eq(s->dec.parser.gaps + s->dec.parser.bad_checksums, 0u);
     sink_free(s);
 }
@@ -397,4 +402,117 @@ Test(qs_tx, record_into_ram_and_qs_with_one_timestamp)
     cr_assert_eq(s->n, 3u);
     cr_assert_eq(s->time[0], r1->time, "same timestamp in RAM and on the wire");
     sink_free(s);
+}
+
+/* ---- a cut after every byte of a frame ------------------------------------------------------ */
+
+/* The framing layer of QSPY 7.4's QSPY_parse() (qtools qspy/source/qspy.c), as it is: the byte
+ * after a 7D is XOR-ed with 0x20 whatever it is (a 7E included), a 7E ends a frame, a frame is
+ * good when its un-escaped bytes (checksum included) sum to 0xFF and it has at least 3 bytes. */
+typedef struct qspy_model {
+    uint8_t rec[1024];
+    size_t len;
+    uint8_t sum, esc;
+    unsigned good, bad;
+    uint8_t good_seq[256];
+} qspy_model_t;
+
+static void qspy_feed(qspy_model_t *q, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = b[i];
+        if (q->esc) {
+            q->esc = 0;
+            c ^= EVREC_QS_ESC_XOR;
+            q->sum = (uint8_t)(q->sum + c);
+            if (q->len < sizeof q->rec) q->rec[q->len++] = c;
+        } else if (c == EVREC_QS_ESC) {
+            q->esc = 1;
+        } else if (c == EVREC_QS_FLAG) {
+            if (q->sum != EVREC_QS_GOOD_SUM || q->len < 3) {
+                q->bad++;
+            } else if (q->good < 256) {
+                q->good_seq[q->good++] = q->rec[0];
+            }
+            q->sum = 0;
+            q->len = 0;
+            q->esc = 0;
+        } else {
+            q->sum = (uint8_t)(q->sum + c);
+            if (q->len < sizeof q->rec) q->rec[q->len++] = c;
+        }
+    }
+}
+
+/* Frame A is full of 7D/7E bytes (seq 0x7D, timestamp and values made of them). The reader takes
+ * its first k bytes, writers then overwrite the rest (a cut), and the reader drains the ring.
+ * For every k: QSPY (the model above) and our decoder see exactly one bad frame, the cut one, and
+ * every later frame good, in order: the next intact frame is never merged into the cut one. */
+Test(qs_tx, cut_after_every_byte_never_merges_the_next_frame)
+{
+    evrec_qs_options_t o;
+    memset(&o, 0, sizeof o);
+    o.time_size = 4;
+    size_t alen = 0;
+    for (size_t k = 1;; k++) {
+        evrec_qs_tx_t tx;
+        evrec_qs_map_t m0;
+        evrec_qs_event_map_t e0[K_EVENT_COUNT];
+        cr_assert_eq(evrec_qs_map_init(&m0, &k_meta, &o, e0, sizeof e0), EVREC_OK);
+        size_t size = ((evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u) + evrec_qs_tx_ring_size(&m0, 2);
+        cr_assert_eq(evrec_qs_tx_init(&tx, &k_meta, g_buf, size, &o), EVREC_OK);
+        tx.seq = 0x7B; /* Z gets seq 0x7C, frame A 0x7D */
+        uint8_t stream[8192];
+        sensor_event_t z = k_sensor(0x00100000u, 9, 0x0909, 0x09090909u);
+        cr_assert_eq(evrec_qs_tx_event(&tx, &z), EVREC_OK);
+        size_t zlen = evrec_qs_tx_get_block(&tx, stream, sizeof stream); /* a good frame first */
+        sensor_event_t a = k_sensor(0x7E7D7E7Du, 0x7E, 0x7D7E, 0x7D7D7E7Eu);
+        cr_assert_eq(evrec_qs_tx_event(&tx, &a), EVREC_OK);
+        if (k == 1) {
+            alen = evrec_qs_tx_pending(&tx);
+            cr_assert_geq(alen, 30u, "frame A should be mostly escapes (%zu bytes)", alen);
+        }
+        if (k >= alen) {
+            break;
+        }
+        size_t got = zlen + evrec_qs_tx_get_block(&tx, stream + zlen, k);
+        cr_assert_eq(got, zlen + k);
+        /* Writers overwrite the rest of A (and maybe more): plain frames without escapes. */
+        for (uint32_t i = 0; tx.frames_cut == 0 && tx.need_flag == 0; i++) {
+            sensor_event_t b = k_sensor(0x01000000u + i, 1, 0x0102, 0x03040506u);
+            cr_assert_eq(evrec_qs_tx_event(&tx, &b), EVREC_OK);
+            cr_assert_lt(i, 100u);
+        }
+        sensor_event_t c = k_sensor(0x02000000u, 2, 0x0203, 0x04050607u);
+        cr_assert_eq(evrec_qs_tx_event(&tx, &c), EVREC_OK);
+        size_t n;
+        while ((n = evrec_qs_tx_get_block(&tx, stream + got, 7)) > 0) { /* odd chunks */
+            got += n;
+            cr_assert_lt(got, sizeof stream - 8);
+        }
+        int cut = k < alen - 1; /* k = alen - 1: only the flag was left, A arrives whole */
+        cr_assert_eq(tx.frames_cut, (uint64_t)cut, "k=%zu", k);
+        /* Frames expected good after A: every whole frame left in the ring. */
+        size_t flags = 0;
+        for (size_t i = zlen + k; i < got; i++) {
+            flags += stream[i] == EVREC_QS_FLAG;
+        }
+        unsigned later = (unsigned)(flags - 1u); /* the first flag ends A */
+        qspy_model_t q;
+        memset(&q, 0, sizeof q);
+        qspy_feed(&q, stream, got);
+        cr_assert_eq(q.bad, (unsigned)cut, "k=%zu: QSPY sees %u bad frames", k, q.bad);
+        cr_assert_eq(q.good, 1u + later + (unsigned)!cut, "k=%zu: QSPY sees %u good frames, %u expected", k,
+                     q.good, 1u + later + (unsigned)!cut);
+        for (unsigned i = 2u + (unsigned)!cut; i < q.good; i++) { /* after Z, A if whole, a gap */
+            cr_assert_eq((uint8_t)(q.good_seq[i] - q.good_seq[i - 1]), 1u, "k=%zu: seq order", k);
+        }
+        cr_assert_eq(q.good_seq[q.good - 1], tx.seq, "k=%zu: the last frame arrives", k);
+        /* Our decoder: the same counts. */
+        sink_t *s = sink_new(&tx.map);
+        evrec_qs_decoder_feed(&s->dec, stream, got);
+        cr_assert_eq(s->dec.parser.bad_checksums + s->dec.parser.too_short, (uint64_t)cut, "k=%zu", k);
+        cr_assert_eq(s->dec.events, 1u + later + (uint64_t)!cut, "k=%zu", k);
+        sink_free(s);
+    }
 }

@@ -4,6 +4,7 @@
  * application-specific record per recorded event (format/qs/QS.md). */
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,17 +19,19 @@ static const char help[] =
     "layout, QS_USER = 100) shows it: QS_EMPTY, the target info (reset), the enum and user-record\n"
     "dictionaries, then one application-specific record per record of FILE (EventControl Start,\n"
     "Tick and Stop included) with its 32-bit timestamp and one data element per field, in file\n"
-    "order and with sequence numbers 1, 2, ... The mapping of events to record ids 100..123 is\n"
+    "order and with sequence numbers 1, 2, ... The mapping of events to record ids 100..121 is\n"
     "described in format/qs/QS.md; 'evrec qs-decode --meta FILE' turns the stream back into\n"
     "the same records.\n"
     "\n"
     "options:\n"
     "  -o, --output OUT   the QS stream to write ('-' = standard output)\n"
-    "  --time-size N      timestamp bytes on the wire: 4 (default, exact), 2 or 1 (the low\n"
-    "                     bytes; qs-decode restores 32 bits while records are less than\n"
-    "                     2^16 or 2^8 ticks apart)\n"
+    "  --time-size N      timestamp bytes on the wire: 4 (default), 2 or 1 (the low bytes,\n"
+    "                     with a time-sync record (id 123, 'EvrecTimeSync': the full 32-bit\n"
+    "                     time) before the first record and whenever the time moved 2^15\n"
+    "                     (2^7) ticks or more from the last one: qs-decode restores every\n"
+    "                     time exactly)\n"
     "  --classes          one record id per event class, the event type as first element\n"
-    "                     (automatic when the file has more than 24 event types)\n"
+    "                     (automatic when the file has more than 22 event types)\n"
     "  -h, --help         this text\n"
     "\n"
     "Exit status: 0 ok, 1 damaged or unreadable input (the records before the damage are\n"
@@ -120,7 +123,8 @@ static int run(int argc, char **argv)
     }
     int werr = 0;
     uint8_t seq = 1;
-    uint64_t frames = 0, bytes = 0, events = 0;
+    uint64_t frames = 0, bytes = 0, events = 0, syncs = 0;
+    evrec_qs_time_sync_t sync = {0, 0};
     /* Session: one frame per record, streamed (the dictionaries of a large schema are long). */
     static uint8_t payload[EVREC_QS_MAX_PAYLOAD];
     static uint8_t frame[2 * (EVREC_QS_MAX_PAYLOAD + 3) + 1];
@@ -140,6 +144,22 @@ static int run(int argc, char **argv)
     while (!werr && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
         cli_qs_native_from_record(r, &rec, native);
         size_t n = 0;
+        uint32_t t;
+        memcpy(&t, native, 4);
+        if (evrec_qs_time_sync_due(&qm.map, &sync, t)) {
+            /* 1- and 2-byte timestamps: the full time first when the low bytes alone would
+             * not give it (format/qs/QS.md 4.1) */
+            (void)evrec_qs_encode_time_sync(&qm.map, seq++, t, frame, sizeof frame, &n);
+            werr = put(f, frame, n);
+            frames++;
+            syncs++;
+            bytes += n;
+            sync.time = t;
+            sync.valid = 1;
+            if (werr) {
+                break;
+            }
+        }
         evrec_status es = evrec_qs_encode_event(&qm.map, seq++, native, frame, sizeof frame, &n);
         if (es != EVREC_OK) {
             cli_error("%s: offset %llu: event %u cannot be encoded: %s", o.path, (unsigned long long)rec.offset,
@@ -166,10 +186,14 @@ static int run(int argc, char **argv)
         result = CLI_BAD_INPUT;
     }
     if (!io_fail) {
+        char syncs_text[64] = "";
+        if (qm.map.opts.time_size < 4) {
+            snprintf(syncs_text, sizeof syncs_text, " + %llu time syncs", (unsigned long long)syncs);
+        }
         fprintf(to_stdout ? stderr : stdout,
-                "%s%s: %llu events in %llu QS frames (%u-byte timestamps, %s), %llu bytes\n",
+                "%s%s: %llu events in %llu QS frames (%u-byte timestamps%s, %s), %llu bytes\n",
                 to_stdout ? "evrec: " : "", o.out, (unsigned long long)events, (unsigned long long)frames,
-                qm.map.opts.time_size,
+                qm.map.opts.time_size, syncs_text,
                 qm.map.classes ? "one record id per event class" : "one record id per event type",
                 (unsigned long long)bytes);
     }

@@ -44,13 +44,15 @@ static const char help[] =
     "  -o, --output OUT  write the decoded events as an evrec container (needs --meta or --schema)\n"
     "  --qspy            print QSPY-style lines even with --meta\n"
     "  --classes         the stream was made with one record id per event class\n"
-    "                    ('evrec qs --classes'); automatic with more than 24 event types\n"
+    "                    ('evrec qs --classes'); automatic with more than 22 event types\n"
     "  --time-freq HZ    timestamp frequency to use instead of FILE's\n"
     "  --max-errors N    error lines to print on stderr (default 20; the counts are complete)\n"
     "  -h, --help        this text\n"
     "\n"
     "Timestamps: 4-byte QS timestamps are the recorded 32-bit time; 2- and 1-byte ones are\n"
-    "extended to 32 bits while successive records are less than 2^16 (2^8) ticks apart.\n"
+    "restored exactly from the stream's time-sync records (id 123, sent by 'evrec qs' and the\n"
+    "live transmitter); a record whose time cannot be restored (no time sync since the start\n"
+    "or since a damaged frame) is reported and skipped, never given a wrong time.\n"
     "Lost frames are known from 8-bit sequence numbers: a run of 256 or more lost frames is\n"
     "undercounted by a multiple of 256.\n"
     "\n"
@@ -179,10 +181,12 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
         s->t64 = 0;
         s->have_time = 1;
     } else {
-        /* A 1- or 2-byte stamp only moves forward; a 4-byte one follows the reader's rule (a
-         * small step back between concurrent contexts), so times equal 'evrec dump'. */
-        t32 = s->last32 + ((ev->time - s->last_raw) & mask);
-        s->t64 = ts >= 4 ? evrec_time_extend(s->t64, s->last32, t32) : s->t64 + (uint32_t)(t32 - s->last32);
+        /* A full 32-bit time (4-byte stamps, or restored from a time sync) follows the reader's
+         * rule (a small step back between concurrent contexts), so times equal 'evrec dump'; a
+         * bare 1- or 2-byte stamp only moves forward. */
+        int full = ts >= 4 || ev->time_exact;
+        t32 = full ? ev->time : s->last32 + ((ev->time - s->last_raw) & mask);
+        s->t64 = full ? evrec_time_extend(s->t64, s->last32, t32) : s->t64 + (uint32_t)(t32 - s->last32);
     }
     s->last_raw = ev->time;
     s->last32 = t32;

@@ -124,10 +124,34 @@ static void mismatch(evrec_qs_decoder_t *d, const evrec_qs_item_t *rec, const ch
     }
 }
 
+/* A time-sync record (QS.md 4.1): timestamp, then one U32 element, the full time. */
+static void time_sync(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+{
+    size_t count = 0, bad = 0;
+    uint32_t low = 0;
+    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->dict.cfg, &low, d->elems,
+                                          sizeof d->elems / sizeof d->elems[0], &count, &bad);
+    unsigned ts = d->dict.cfg.time_size;
+    uint32_t mask = ts >= 4 ? 0xFFFFFFFFu : (1u << (8u * ts)) - 1u;
+    if (st != EVREC_OK || count != 1 || d->elems[0].type != EVREC_QS_T_U32 ||
+        ((uint32_t)d->elems[0].u & mask) != (low & mask)) {
+        d->time_ref_ok = 0;
+        mismatch(d, it, "a time-sync record that is not a timestamp and one U32 with the same low bytes");
+        return;
+    }
+    d->time_ref = (uint32_t)d->elems[0].u;
+    d->time_ref_ok = 1;
+    d->time_syncs++;
+}
+
 static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
 {
     const evrec_qs_map_t *map = d->map;
     const evrec_meta_t *m = map->meta;
+    if (it->rec_id == EVREC_QS_REC_TIME_SYNC) {
+        time_sync(d, it);
+        return;
+    }
     uint32_t slot = (uint32_t)it->rec_id - EVREC_QS_REC_USER;
     if (slot >= map->slot_count) {
         d->foreign++;
@@ -162,6 +186,19 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
         mismatch(d, it, "an event type that this record id does not carry");
         return;
     }
+    unsigned ts = d->dict.cfg.time_size;
+    ev->time_exact = 1;
+    if (ts < 4) {
+        if (!d->time_ref_ok) {
+            d->time_unknown++;
+            mismatch(d, it, "its time cannot be restored: no time-sync record since the stream's start or "
+                            "since a damaged frame (skipped until the next one)");
+            return;
+        }
+        uint32_t bits = 8u * ts, mask = (1u << bits) - 1u, half = 1u << (bits - 1u);
+        uint32_t delta = (time - d->time_ref) & mask; /* sign-extended: -half .. half - 1 */
+        time = d->time_ref + delta - (delta >= half ? 2u * half : 0u);
+    }
     memset(ev->native, 0, sizeof ev->native);
     ev->id = (uint16_t)id;
     ev->time = time;
@@ -188,6 +225,13 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
 static void on_parser_item(void *ctx, const evrec_qs_item_t *it)
 {
     evrec_qs_decoder_t *d = (evrec_qs_decoder_t *)ctx;
+    if (it->kind == EVREC_QS_ITEM_BAD_CHECKSUM || it->kind == EVREC_QS_ITEM_TOO_SHORT ||
+        it->kind == EVREC_QS_ITEM_TOO_LONG || (it->kind == EVREC_QS_ITEM_RECORD && it->rec_id == EVREC_QS_REC_TARGET_INFO)) {
+        /* A damaged frame may have been a time sync; a target info starts a new session. (A
+         * sequence gap alone does not matter: the transmitter overwrites a time sync only with
+         * the frames that depend on it.) */
+        d->time_ref_ok = 0;
+    }
     if (it->kind == EVREC_QS_ITEM_RECORD) {
         if (it->rec_id >= EVREC_QS_REC_USER) {
             if (d->on_item) {

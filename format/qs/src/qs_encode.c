@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evrec/evrec_qs.h"
+#include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
 size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len,
@@ -56,6 +57,35 @@ static uint32_t load(const uint8_t *p, unsigned size)
     uint32_t v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
+}
+
+uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                 uint32_t time, const void *native)
+{
+    /* the per-byte writer: the same bytes, escaped as they go (room: the worst case) */
+    qs_writer_t w = {.buf = p, .size = evrec_qs_frame_worst_(map)};
+    qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + map->events[id].slot));
+    evrec_qs_put_event_(map, &w, native, id, time);
+    qs_end(&w);
+    return p + w.used;
+}
+
+uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                  const void *native)
+{
+    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 0);
+}
+
+uint8_t *evrec_qs_enc_event_plain_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
+                                   const void *native)
+{
+    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 1);
+}
+
+uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                             uint32_t time, const void *native)
+{
+    return qs_enc_event(map, qs_map_plain(map), p, seq, id, time, native);
 }
 
 static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, const uint8_t *base,
@@ -123,6 +153,10 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
     if (h.id >= map->meta->event_count) {
         return EVREC_E_BAD_ID;
     }
+    if (out_size >= evrec_qs_frame_worst_(map)) {
+        *out_len = (size_t)(evrec_qs_enc_event_(map, out, seq, h.id, h.time, native) - out);
+        return EVREC_OK;
+    }
     qs_writer_t w = {.buf = out, .size = out_size};
     qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + map->events[h.id].slot));
     evrec_qs_put_event_(map, &w, native, h.id, h.time);
@@ -131,6 +165,29 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
         return EVREC_E_NO_SPACE;
     }
     *out_len = w.used; /* head wraps to 0 when the frame fills out exactly */
+    return EVREC_OK;
+}
+
+evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
+                                       uint8_t *out, size_t out_size, size_t *out_len)
+{
+    if (!map || !out || !out_len) {
+        return EVREC_E_ARG;
+    }
+    uint8_t payload[9];
+    size_t n = 0;
+    for (unsigned i = 0; i < map->opts.time_size; i++) {
+        payload[n++] = (uint8_t)(time >> (8u * i));
+    }
+    payload[n++] = EVREC_QS_T_U32;
+    for (unsigned i = 0; i < 4u; i++) {
+        payload[n++] = (uint8_t)(time >> (8u * i));
+    }
+    size_t len = evrec_qs_frame(seq, (uint8_t)EVREC_QS_REC_TIME_SYNC, payload, n, out, out_size);
+    if (len == 0) {
+        return EVREC_E_NO_SPACE;
+    }
+    *out_len = len;
     return EVREC_OK;
 }
 
@@ -308,6 +365,13 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
             return EVREC_OK;
         }
         case ST_USR:
+            if (cur->index == map->slot_count && map->opts.time_size < 4u) {
+                cur->index++;
+                payload[0] = (uint8_t)EVREC_QS_REC_TIME_SYNC;
+                *rec_id = EVREC_QS_REC_USR_DICT;
+                *len = put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
+                return EVREC_OK;
+            }
             if (cur->index < map->slot_count) {
                 char tmp[12];
                 uint32_t slot = cur->index++;

@@ -151,7 +151,7 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
     const uint32_t n = meta->event_count;
 
     /* 1. Record ids. */
-    map->classes = (uint8_t)(n > EVREC_QS_USER_IDS || map->opts.force_classes);
+    map->classes = (uint8_t)(n > EVREC_QS_EVENT_IDS || map->opts.force_classes);
     if (!map->classes) {
         for (uint32_t e = 0; e < n; e++) {
             map->events[e].slot = (uint8_t)e;
@@ -167,10 +167,10 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
             if (i > 0 && meta->events[e].class_id != class_at(meta, map->events, i - 1u)) {
                 rank++;
             }
-            map->events[e].slot = (uint8_t)(rank % EVREC_QS_USER_IDS);
+            map->events[e].slot = (uint8_t)(rank % EVREC_QS_EVENT_IDS);
         }
         rank = n ? rank + 1u : 0u;
-        map->slot_count = (uint8_t)(rank < EVREC_QS_USER_IDS ? rank : EVREC_QS_USER_IDS);
+        map->slot_count = (uint8_t)(rank < EVREC_QS_EVENT_IDS ? rank : EVREC_QS_EVENT_IDS);
     }
 
     /* 2. Enum groups: the event types first (class mode, <= 256 types), then used byte enums. */
@@ -225,6 +225,9 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         if (p > max_payload) {
             max_payload = p;
         }
+    }
+    if (map->opts.time_size < 4u && max_payload < map->opts.time_size + 5u) {
+        max_payload = map->opts.time_size + 5u; /* the time-sync record: timestamp + U32 */
     }
     map->max_payload = (uint16_t)max_payload;
     return EVREC_OK;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evrec/evrec_qs_tx.h"
+#include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
 static inline uint32_t lock_enter(const evrec_qs_tx_t *tx)
@@ -47,15 +48,64 @@ evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void 
         return EVREC_E_ARG;
     }
     memset(tx->local_filter, 0xFF, sizeof tx->local_filter);
+    tx->fast_lim = tx->size - evrec_qs_frame_worst_(&tx->map);
+    tx->plain = (uint8_t)qs_map_plain(&tx->map);
     return EVREC_OK;
 }
 
 /* Called by the writer when the ring is full: skip the rest of the oldest frame, up to and
  * including its flag. Only bytes of earlier frames (`w->old`) are skipped, never the frame being
  * written; the ring holds at least two worst-case frames, so an earlier frame is always there. */
+/* Record id of the whole frame starting at `tail` (seq may be escaped; record ids never are). */
+static uint8_t frame_rec_at(const qs_writer_t *w, size_t tail)
+{
+    size_t i = tail + 1u + (w->buf[tail] == EVREC_QS_ESC);
+    return w->buf[i % w->size];
+}
+
+/* Skips the whole frame at the tail (w->old > 0, the reader not inside it); returns its bytes. */
+static size_t skip_frame(qs_writer_t *w)
+{
+    size_t tail = (w->head + w->size - w->used) % w->size;
+    size_t k = 0;
+    while (k < w->old) {
+        uint8_t b = w->buf[tail];
+        k++;
+        if (++tail == w->size) {
+            tail = 0;
+        }
+        if (b == EVREC_QS_FLAG) {
+            break;
+        }
+    }
+    w->used -= k;
+    w->old -= k;
+    return k;
+}
+
 int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
 {
     size_t tail = (w->head + w->size - w->used) % w->size;
+    if (w->old && !tx->reader_mid && tx->map.opts.time_size < 4u &&
+        frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
+        /* A time sync goes, and with it the frames that depend on it, up to the next time sync:
+         * the host must never get an event whose full time it cannot know (QS.md 4.1). */
+        skip_frame(w);
+        tx->overwrites++;
+        tx->frames_lost++;
+        while (w->old) {
+            tail = (w->head + w->size - w->used) % w->size;
+            if (frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
+                break;
+            }
+            skip_frame(w);
+            tx->frames_lost++;
+        }
+        if (!w->old) {
+            tx->sync.valid = 0; /* it was the last one: the next event sends a new one */
+        }
+        return 1;
+    }
     size_t k = 0;
     while (k < w->old) {
         uint8_t b = w->buf[tail];
@@ -78,8 +128,11 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
          * flag was left, the frame arrives whole and is not lost. */
         if (k > 1) {
             tx->frames_cut++;
+            tx->need_flag = 2; /* cut: a filler byte, then the flag */
+            tx->sync.valid = 0; /* the host forgets its time sync at a bad frame (QS.md 4.1) */
+        } else {
+            tx->need_flag = 1; /* only the flag was left: the frame is whole */
         }
-        tx->need_flag = 1;
         tx->reader_mid = 0;
     } else {
         tx->frames_lost++;
@@ -148,6 +201,7 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx)
     /* 2. The frames, one critical section each. */
     uint32_t state = lock_enter(tx);
     tx->seq = 0;
+    tx->sync.valid = 0; /* a new session: the first event brings a time sync */
     lock_exit(tx, state);
     cur = (evrec_qs_session_cursor_t){0, 0, 0};
     while (evrec_qs_session_next(&tx->map, &cur, &rec, payload, &len) == EVREC_OK) {
@@ -182,6 +236,94 @@ static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em
     return evrec_filter_test_(tx->local_filter, lid);
 }
 
+/* Frames encoded on the stack when the ring has no contiguous room for the worst case (near its
+ * end, or full): up to this many bytes (larger maps use the per-byte writer then). */
+#define QS_SCRATCH 128u
+
+/* Appends a whole encoded frame to the ring, overwriting the oldest frames as needed (the ring
+ * holds two worst-case frames, so the earlier frames always make room). */
+static void ring_append(evrec_qs_tx_t *tx, const uint8_t *frame, size_t n)
+{
+    qs_writer_t w;
+    writer_open(tx, &w);
+    while (w.size - w.used < n && evrec_qs_tx_drop_oldest_(tx, &w)) {
+    }
+    size_t first = w.size - w.head < n ? w.size - w.head : n;
+    memcpy(w.buf + w.head, frame, first);
+    memcpy(w.buf, frame + first, n - first);
+    w.head += n;
+    if (w.head >= w.size) {
+        w.head -= w.size;
+    }
+    w.used += n;
+    writer_close(tx, &w);
+}
+
+/* The event frame when the fast path cannot take it. */
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
+                           const void *native) __attribute__((noinline));
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
+                           const void *native)
+{
+    if (evrec_qs_frame_worst_(&tx->map) <= QS_SCRATCH) {
+        uint8_t tmp[QS_SCRATCH];
+        ring_append(tx, tmp, (size_t)(evrec_qs_enc_event_(&tx->map, tmp, seq, id, time, native) - tmp));
+        return;
+    }
+    qs_writer_t w;
+    writer_open(tx, &w);
+    qs_begin(&w, seq, (uint8_t)(EVREC_QS_REC_USER + tx->map.events[id].slot));
+    evrec_qs_put_event_(&tx->map, &w, native, id, time);
+    qs_end(&w);
+    writer_close(tx, &w);
+}
+
+/* One event frame, under the lock. Fast path: room for the worst case, contiguous. */
+static inline __attribute__((always_inline)) void put_event_as(evrec_qs_tx_t *tx, uint16_t id, uint32_t time,
+                                                              const void *native, const int plain)
+{
+    uint8_t seq = ++tx->seq;
+    size_t head = tx->head, used = tx->used, lim = tx->fast_lim;
+    if (__builtin_expect(used <= lim && head <= lim, 1)) { /* room for the worst case, contiguous */
+        uint8_t *p = tx->ring + head;
+        size_t n = (size_t)(qs_enc_event(&tx->map, plain, p, seq, id, time, native) - p);
+        head += n;
+        tx->head = head == tx->size ? 0u : head;
+        __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
+        tx->frames++;
+        return;
+    }
+    put_event_slow(tx, seq, id, time, native);
+}
+
+static void put_event(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+{
+    put_event_as(tx, id, time, native, 0);
+}
+
+/* 1- and 2-byte timestamps: room for a time sync and the event first (the overwrites may take
+ * the last time sync), then the time sync when due, then the event. */
+static void put_event_short(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+    __attribute__((noinline));
+static void put_event_short(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const void *native)
+{
+    qs_writer_t w;
+    writer_open(tx, &w);
+    while (w.size - w.used < 2u * evrec_qs_frame_worst_(&tx->map) && evrec_qs_tx_drop_oldest_(tx, &w)) {
+    }
+    __atomic_store_n(&tx->used, w.used, __ATOMIC_RELAXED);
+    if (evrec_qs_time_sync_due(&tx->map, &tx->sync, time)) {
+        uint8_t f[32];
+        size_t n = 0;
+        (void)evrec_qs_encode_time_sync(&tx->map, ++tx->seq, time, f, sizeof f, &n);
+        ring_append(tx, f, n);
+        tx->sync.time = time;
+        tx->sync.valid = 1;
+        tx->time_syncs++;
+    }
+    put_event(tx, id, time, native);
+}
+
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
                                   const void *native)
 {
@@ -196,12 +338,13 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
         return EVREC_OK;
     }
     uint32_t state = lock_enter(tx);
-    qs_writer_t w;
-    writer_open(tx, &w);
-    qs_begin(&w, ++tx->seq, (uint8_t)(EVREC_QS_REC_USER + em->slot));
-    evrec_qs_put_event_(&tx->map, &w, native, event_id, time);
-    qs_end(&w);
-    writer_close(tx, &w);
+    if (__builtin_expect(tx->plain, 1)) {
+        put_event_as(tx, event_id, time, native, 1);
+    } else if (tx->map.opts.time_size == 4u) {
+        put_event(tx, event_id, time, native);
+    } else {
+        put_event_short(tx, event_id, time, native);
+    }
     lock_exit(tx, state);
     return EVREC_OK;
 }
@@ -226,6 +369,31 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native)
     return h.id < tx->map.meta->event_count && passes(tx, &tx->map.events[h.id], native);
 }
 
+/* Reader side (only the reader touches rd_*): the un-escaped sum of the part of the current
+ * frame handed out so far, and whether its last byte was an open escape (7D). Only the bytes
+ * after the chunk's last flag matter. */
+static void reader_track(evrec_qs_tx_t *tx, const uint8_t *b, size_t len)
+{
+    size_t i = len;
+    while (i > 0 && b[i - 1] != EVREC_QS_FLAG) {
+        i--;
+    }
+    uint8_t sum = i > 0 ? 0u : tx->rd_sum;
+    uint8_t esc = i > 0 ? 0u : tx->rd_esc;
+    for (; i < len; i++) {
+        if (esc) {
+            sum = (uint8_t)(sum + (b[i] ^ EVREC_QS_ESC_XOR));
+            esc = 0;
+        } else if (b[i] == EVREC_QS_ESC) {
+            esc = 1;
+        } else {
+            sum = (uint8_t)(sum + b[i]);
+        }
+    }
+    tx->rd_sum = sum;
+    tx->rd_esc = esc;
+}
+
 size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
 {
     if (!tx || !dst || max == 0) {
@@ -236,9 +404,22 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
      * overwrites give up after a few tries (the caller simply calls again). */
     for (unsigned attempt = 0; attempt < 8u; attempt++) {
         uint32_t state = lock_enter(tx);
-        if (tx->need_flag && n < max) {
+        if (tx->need_flag == 2 && n < max) {
+            /* End a cut frame so that QSPY resynchronises at the next frame and never takes it
+             * for a good one. QSPY's un-escaping (qspy.c, QSPY_parse) XORs the byte after a 7D
+             * with 0x20 whatever it is, a 7E included: after a cut right behind a 7D a bare flag
+             * would be eaten and the next frame merged into the cut one. A filler byte (00 or
+             * 01, never 7D/7E) completes the escape when one is open, and is chosen so that
+             * the cut frame's checksum cannot come out good (an un-escaped sum of 0xFF). */
+            uint8_t add = tx->rd_esc ? (uint8_t)EVREC_QS_ESC_XOR : 0u;
+            dst[n++] = (uint8_t)((uint8_t)(tx->rd_sum + add) == EVREC_QS_GOOD_SUM ? 1u : 0u);
+            tx->rd_esc = 0;
+            tx->need_flag = 1;
+        }
+        if (tx->need_flag == 1 && n < max) {
             dst[n++] = EVREC_QS_FLAG;
             tx->need_flag = 0;
+            tx->rd_sum = 0;
         }
         size_t take = tx->used < max - n ? tx->used : max - n;
         size_t tail = (tx->head + tx->size - tx->used) % tx->size;
@@ -255,6 +436,7 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
             __atomic_store_n(&tx->used, tx->used - take, __ATOMIC_RELAXED);
             tx->reader_mid = dst[n + take - 1] != EVREC_QS_FLAG;
             lock_exit(tx, state);
+            reader_track(tx, dst + n, take);
             return n + take;
         }
         lock_exit(tx, state);

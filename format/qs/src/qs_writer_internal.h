@@ -81,11 +81,26 @@ static inline void qs_end(qs_writer_t *w)
 evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native,
                                  uint16_t id, uint32_t time);
 
+/* Bytes a frame of the map's largest record may take on the wire: every byte escaped, + flag. */
+static inline size_t evrec_qs_frame_worst_(const evrec_qs_map_t *map)
+{
+    return 2u * ((size_t)map->max_payload + 3u) + 1u;
+}
+
+/* The fast encoder (qs_encode.c): one whole event frame (seq .. flag) at p, which must have room
+ * for evrec_qs_frame_worst_(map) bytes; `id` must be an event of the map. Returns the end. */
+uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                             uint32_t time, const void *native);
+
 /* Local-filter id of a native record of event `id` (QS.md "Filters"). */
 static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *native)
 {
+    unsigned src = (e->flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u;
+    if (__builtin_expect(src == 0u, 1)) {
+        return e->local; /* the class id */
+    }
     const uint8_t *p = (const uint8_t *)native + e->local;
-    switch ((e->flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u) {
+    switch (src) {
     case 1: return p[0];
     case 2: {
         uint16_t v;

@@ -12,7 +12,7 @@
  *
  * Three layers:
  * - evrec_qs_frame(): one frame from (seq, record id, payload): checksum, escaping, flag.
- * - ::evrec_qs_map_t: the deterministic mapping of a meta-info to the 24 QS user record ids,
+ * - ::evrec_qs_map_t: the deterministic mapping of a meta-info to the QS user record ids 100..121,
  *   the enum groups, display formats and local-filter ids (built once, read-only after).
  * - evrec_qs_encode_event() / evrec_qs_session_next(): one event or one session record.
  * The live transmit buffer with filters is in evrec_qs_tx.h; the host decoder in
@@ -56,6 +56,13 @@ extern "C" {
 #define EVREC_QS_REC_TARGET_INFO 64u
 #define EVREC_QS_REC_USER 100u     /**< first application-specific record id (QP >= 6.6) */
 #define EVREC_QS_USER_IDS 24u      /**< ids 100..123 are used; 124 is QUTEST_ON_POST */
+/** Application ids evrec events use: 100..121. The last two application ids are the bridge's
+ * own records (reserved from the end, QS.md "Mapping"). */
+#define EVREC_QS_EVENT_IDS 22u
+/** Bridge record: frames lost on the target (reserved; QS.md "Bridge records"). */
+#define EVREC_QS_REC_LOSS 122u
+/** Bridge record: time sync, the full 32-bit time (1- and 2-byte timestamps; QS.md 4.1). */
+#define EVREC_QS_REC_TIME_SYNC 123u
 #define EVREC_QS_QP_VERSION 740u   /**< QP version announced in the target info */
 #define EVREC_QS_ENUM_GROUPS 8u    /**< QS_ENUM_DICT groups 0..7 */
 /**@}*/
@@ -110,10 +117,11 @@ typedef struct evrec_qs_lock {
 
 /** @brief Options of the mapping and of the transmit buffer. Zero-initialise, then set. */
 typedef struct evrec_qs_options {
-    /** Timestamp bytes on the wire: 1, 2 or 4 (0 means 4). Records keep the low bytes. */
+    /** Timestamp bytes on the wire: 1, 2 or 4 (0 means 4). Records keep the low bytes; with 1
+     * or 2, time-sync records carry the full time (evrec_qs_time_sync_due(), QS.md 4.1). */
     uint8_t time_size;
     /** 1 = always one record id per class with the event type as first element (0 = only when
-     * the event types do not fit the 24 ids). */
+     * the event types do not fit the 22 event ids 100..121). */
     uint8_t force_classes;
     /** Target-info build time: sec, min, hour, day, month, year - 2000 (all 0 if unknown). */
     uint8_t build_time[6];
@@ -166,7 +174,8 @@ typedef struct evrec_qs_map {
     uint8_t type_group;             /**< group of the event-type enum, or EVREC_QS_NO_GROUP (then
                                          the event type is a U16 element) */
     uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 */
-    uint16_t max_payload;           /**< largest un-escaped event payload, bytes */
+    uint16_t max_payload;           /**< largest un-escaped event payload, bytes (at least the
+                                         time-sync record's with 1- or 2-byte timestamps) */
 } evrec_qs_map_t;
 
 /**
@@ -179,9 +188,10 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  * @brief Build the QS mapping of a meta-info (QS.md "Mapping"). Deterministic: the same
  * meta-info and options give the same ids and groups on the target and on the host.
  *
- * Rules: when the event types fit the 24 user ids (and force_classes is 0), event type e gets
- * record id 100 + e. Otherwise the distinct class ids, in ascending order, get 100, 101, ...; with
- * more than 24 classes, class rank r uses id 100 + r mod 24. Such records start with the event
+ * Rules: when the event types fit the 22 event ids 100..121 (and force_classes is 0), event type
+ * e gets record id 100 + e. Otherwise the distinct class ids, in ascending order, get 100, 101,
+ * ...; with more than 22 classes, class rank r uses id 100 + r mod 22. Ids 122 and 123 are the
+ * bridge's own records (::EVREC_QS_REC_LOSS, ::EVREC_QS_REC_TIME_SYNC). Such records start with the event
  * type: an ENUM element of group 0 (named by QS_ENUM_DICT) when there are at most 256 event
  * types, else a U16 element. Enums whose values (static and run-time) fit a byte and that some
  * event field uses get the next free groups in ascending enum id, up to group 7; other enums are
@@ -201,7 +211,7 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size);
 
 /**
- * @brief QS record id (100..123) of an event type, or 0 if `event_id` is out of range.
+ * @brief QS record id (100..121) of an event type, or 0 if `event_id` is out of range.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
@@ -240,6 +250,48 @@ size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_
 evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
                                    uint8_t *out, size_t out_size, size_t *out_len);
 
+/** Name of the time-sync record in the QS_USR_DICT (QSPY shows it with it). */
+#define EVREC_QS_TIME_SYNC_NAME "EvrecTimeSync"
+
+/**
+ * @brief Time-sync state of a stream with 1- or 2-byte timestamps (QS.md 4.1): the full time of
+ * the last time-sync record, and whether one was sent. Zero-initialise at the stream's start.
+ */
+typedef struct evrec_qs_time_sync {
+    uint32_t time;  /**< full 32-bit time of the last time-sync record, ticks */
+    uint8_t valid;  /**< 1 once a time-sync record was sent (and not lost) */
+} evrec_qs_time_sync_t;
+
+/**
+ * @brief Whether an event at `time` must be preceded by a time-sync record: with 1- or 2-byte
+ * timestamps, before the first event, and whenever `time` is 2^(8*time_size-1) ticks or more
+ * away (either way) from the last full time sent. Then the decoder restores the exact 32-bit
+ * time from the low bytes: full = sync + sign-extended(low - sync). Never with 4-byte timestamps.
+ * @param[in] map a built map. @param[in] s the stream's state. @param time the event's time, ticks.
+ * @return 1 a time sync is due, 0 not. **Context:** any; pure.
+ */
+static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_qs_time_sync_t *s, uint32_t time)
+{
+    unsigned ts = map->opts.time_size;
+    if (ts >= 4u) {
+        return 0;
+    }
+    uint32_t half = 1u << (8u * ts - 1u);
+    return !s->valid || (uint32_t)(time - s->time + half) >= 2u * half;
+}
+
+/**
+ * @brief Encode a time-sync record (QS.md 4.1): record id ::EVREC_QS_REC_TIME_SYNC, the
+ * timestamp (time_size low bytes), then one U32 element with the full time.
+ * @param[in] map a built map. @param seq sequence number. @param time full time, ticks.
+ * @param[out] out frame bytes. @param out_size room (27 bytes are always enough).
+ * @param[out] out_len frame length in bytes.
+ * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
+ * **Context:** any; pure, ISR-safe.
+ */
+evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
+                                       uint8_t *out, size_t out_size, size_t *out_len);
+
 /** @brief Cursor over the session records; zero-initialise (or `= {0}`) to start. */
 typedef struct evrec_qs_session_cursor {
     uint32_t stage; /**< private */
@@ -251,7 +303,7 @@ typedef struct evrec_qs_session_cursor {
  * @brief Next session record, un-framed (QS.md "Session start"): QS_EMPTY, QS_TARGET_INFO
  * (reset), QS_OBJ_DICT and QS_FUN_DICT (options), QS_ENUM_DICT (event types in class mode, then
  * every grouped enum's static values and the run-time values already named), QS_USR_DICT (one
- * per used record id). Names longer than the QSPY record limit are cut.
+ * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than the QSPY record limit are cut.
  * @param[in] map a built map. @param[in,out] cur the cursor. @param[out] rec_id record id.
  * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes. @param[out] len payload bytes.
  * @retval EVREC_OK one record produced. @retval EVREC_E_END no more records.

@@ -178,13 +178,17 @@ size_t evrec_qs_format_item(const evrec_qs_dict_t *d, const evrec_qs_item_t *ite
 /** @brief An event decoded from a QS application-specific record. */
 typedef struct evrec_qs_event {
     uint16_t id;          /**< event type */
-    uint32_t time;        /**< timestamp as sent (time_size low bytes) */
+    uint32_t time;        /**< the full 32-bit time when time_exact, else as sent (time_size low bytes) */
     uint8_t seq;          /**< frame sequence number */
     uint64_t offset;      /**< stream offset of the frame */
     uint32_t field_count; /**< flattened fields, time and id excluded */
     uint32_t values[EVREC_QS_MAX_FIELDS]; /**< their values in flattened order */
     /** The native record rebuilt: time and id at 0 and 4, fields at their offsets, rest 0. */
     uint8_t native[EVREC_MAX_EVENT_SIZE];
+    /** 1: `time` is the full 32-bit time (4-byte timestamps, or 1- and 2-byte ones restored from
+     * the last time-sync record, QS.md 4.1). Events with 1- or 2-byte timestamps whose time cannot
+     * be restored are not delivered: they are reported as MISMATCH and counted in time_unknown. */
+    uint8_t time_exact;
 } evrec_qs_event_t;
 
 /** Called for every decoded event. */
@@ -201,6 +205,11 @@ typedef struct evrec_qs_decoder {
     uint64_t events;                /**< events decoded */
     uint64_t mismatches;            /**< application records that did not fit the schema */
     uint64_t foreign;               /**< good records that are neither session nor ours */
+    uint64_t time_syncs;            /**< time-sync records received (QS.md 4.1) */
+    uint64_t time_unknown;          /**< events skipped: 1- or 2-byte timestamp and no valid time sync
+                                         (also counted in mismatches) */
+    uint32_t time_ref;              /**< private: full time of the last time sync */
+    uint8_t time_ref_ok;            /**< private: time_ref is valid (none yet, or lost at a bad frame) */
     evrec_qs_event_t ev;            /**< private scratch */
     evrec_qs_elem_t elems[EVREC_QS_MAX_FIELDS + 2]; /**< private scratch */
 } evrec_qs_decoder_t;

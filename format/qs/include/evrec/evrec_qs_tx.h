@@ -75,15 +75,22 @@ typedef struct evrec_qs_tx {
     size_t size;              /**< bytes in ring */
     size_t head;              /**< next byte written */
     size_t used;              /**< bytes waiting to be read, from tail = head - used */
+    size_t fast_lim;          /**< size - worst-case frame: head and used at most this = room (private) */
     uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
     uint8_t seq;              /**< sequence number of the last frame */
     uint8_t reader_mid;       /**< the reader has handed out part of the frame at the tail */
-    uint8_t need_flag;        /**< that frame was overwritten: the reader sends 0x7E first */
+    uint8_t need_flag;        /**< that frame was overwritten: the reader first sends 0x7E (1), or
+                                   a filler byte and 0x7E (2: it was cut) */
+    uint8_t rd_sum;           /**< reader: un-escaped sum of the part of the frame handed out */
+    uint8_t rd_esc;           /**< reader: the last byte handed out was an open escape (0x7D) */
+    uint8_t plain;            /**< private: 4-byte stamps, no type element, no display table */
     uint8_t local_filter[EVREC_QS_LOCAL_IDS / 8u]; /**< 1 bit per local id, 1 = enabled */
     uint64_t frames;          /**< frames written */
     uint64_t frames_lost;     /**< whole frames overwritten before they were read */
     uint64_t frames_cut;      /**< frames overwritten while partly read (sent cut short) */
     uint64_t too_big;         /**< session records skipped: larger than the ring can hold */
+    evrec_qs_time_sync_t sync; /**< 1- and 2-byte timestamps: the last time sync (private) */
+    uint64_t time_syncs;      /**< time-sync records written (QS.md 4.1) */
 } evrec_qs_tx_t;
 
 /**
@@ -139,6 +146,11 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx);
  * Cost when filtered: one id bound check, one relaxed byte load (global filter), and for events
  * that pass it one more (local filter). Otherwise one critical section in which the frame is
  * encoded into the ring, overwriting the oldest frames when full (counted in frames_lost).
+ * With 1- or 2-byte timestamps a time-sync record goes first when evrec_qs_time_sync_due() says
+ * so, or when the last one was overwritten or cut (QS.md 4.1); then the ring first makes room
+ * for two worst-case frames, and overwriting a time-sync record overwrites the frames that
+ * depend on it too (up to the next time sync), so that the host never gets an event whose
+ * time it cannot restore.
  * @param[in,out] tx the transmitter.
  * @param[in] native native event struct: u32 time at 0, u16 id at 4, fields at their offsets.
  * @retval EVREC_OK queued, or filtered out (nothing queued).
@@ -162,8 +174,10 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
 /**
  * @brief Take up to `max` bytes of whole frames from the ring, oldest first, in any chunk size
  * (a frame may be split across calls). If a frame was overwritten while partly taken, the next
- * call first returns one 0x7E so that the host drops the cut frame alone (QSPY: one bad
- * checksum, then a sequence gap).
+ * call first returns a filler byte and 0x7E so that the host drops the cut frame alone (QSPY:
+ * one bad checksum, then a sequence gap): the filler closes an escape the cut left open (QSPY
+ * would otherwise un-escape the flag and merge the next frame) and makes the cut frame's
+ * checksum bad for certain.
  * @param[in,out] tx the transmitter. @param[out] dst bytes. @param max room in dst.
  * @return bytes written to dst (0 = nothing to send).
  * **Context:** one reader at a time (idle loop, or a UART/DMA interrupt); any context with
