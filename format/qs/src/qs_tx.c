@@ -56,6 +56,7 @@ evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void 
 int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
 {
     size_t tail = (w->head + w->size - w->used) % w->size;
+    const size_t first = tail;
     size_t k = 0;
     while (k < w->old) {
         uint8_t b = w->buf[tail];
@@ -70,6 +71,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
     if (k == 0) {
         return 0;
     }
+    evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k); /* a lost dictionary is sent again */
     w->used -= k;
     w->old -= k;
     tx->overwrites++;
@@ -170,6 +172,24 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx)
     return (too_big || total > tx->size) ? EVREC_E_DROPPED : EVREC_OK;
 }
 
+evrec_status evrec_qs_tx_put_frame_(evrec_qs_tx_t *tx, uint8_t rec, const uint8_t *payload, size_t len)
+{
+    if (2u * (len + 3u) + 1u > tx->size) {
+        return EVREC_E_NO_SPACE;
+    }
+    uint32_t state = lock_enter(tx);
+    qs_writer_t w;
+    writer_open(tx, &w);
+    qs_begin(&w, ++tx->seq, rec);
+    for (size_t i = 0; i < len; i++) {
+        qs_put(&w, payload[i]);
+    }
+    qs_end(&w);
+    writer_close(tx, &w);
+    lock_exit(tx, state);
+    return EVREC_OK;
+}
+
 static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em, const void *native)
 {
     if (!(__atomic_load_n(&em->flags, __ATOMIC_RELAXED) & EVREC_QS_EV_ENABLED)) {
@@ -253,6 +273,7 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
         state = lock_enter(tx);
         if (seen == tx->overwrites) {
             __atomic_store_n(&tx->used, tx->used - take, __ATOMIC_RELAXED);
+            evrec_qs_tx_note_read_(tx, dst + n, take); /* header of a frame left half-read */
             tx->reader_mid = dst[n + take - 1] != EVREC_QS_FLAG;
             lock_exit(tx, state);
             return n + take;
