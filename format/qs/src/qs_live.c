@@ -66,9 +66,18 @@ evrec_status evrec_qs_tx_lost(evrec_qs_tx_t *tx, uint32_t time, uint8_t kind, ui
 
 void evrec_qs_tx_note_lost_(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned n)
 {
-    if (n >= 4 && hdr[1] == EVREC_QS_REC_ENUM_DICT) {
-        __atomic_fetch_or(&tx->dict_pending[hdr[3] & 7u][hdr[2] >> 3], (uint8_t)(1u << (hdr[2] & 7u)),
-                          __ATOMIC_RELAXED);
+    if (n < 2 || (n == 2 && hdr[1] == EVREC_QS_REC_ENUM_DICT)) {
+        /* a frame cut before its value left the ring: name every run-time value again */
+        for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
+            __atomic_store_n(&tx->rt_announced[g], 0, __ATOMIC_RELAXED);
+        }
+    } else if (n >= 3 && hdr[1] == EVREC_QS_REC_ENUM_DICT) {
+        /* the value; the group too when the reader had handed it out, else every group */
+        for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
+            if (n < 4 || g == (hdr[3] & 7u)) {
+                __atomic_fetch_or(&tx->dict_pending[g][hdr[2] >> 3], (uint8_t)(1u << (hdr[2] & 7u)), __ATOMIC_RELAXED);
+            }
+        }
         __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
     } else if (n >= 3 && hdr[1] == EVREC_QS_REC_USR_DICT && hdr[2] >= EVREC_QS_REC_USER &&
                hdr[2] < EVREC_QS_REC_USER + 32u) {
@@ -201,7 +210,7 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
         size_t next = evrec_atomic_load_acquire(&rt->next);
         size_t top = next < rt->lim ? next : rt->lim;
         uint32_t handed = top > rt->base ? (uint32_t)(top - rt->base) : 0u;
-        uint32_t k = tx->rt_announced[g];
+        uint32_t k = __atomic_load_n(&tx->rt_announced[g], __ATOMIC_RELAXED);
         while (k < handed) {
             const char *name = __atomic_load_n(&rt->names[k], __ATOMIC_ACQUIRE);
             if (!name) {
@@ -214,7 +223,7 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
             }
             k++;
         }
-        tx->rt_announced[g] = k;
+        __atomic_store_n(&tx->rt_announced[g], k, __ATOMIC_RELAXED);
     }
     /* 2. Send what is pending: new names and dictionary frames the ring lost. */
     if (!__atomic_exchange_n(&tx->dict_any, 0, __ATOMIC_RELAXED)) {
