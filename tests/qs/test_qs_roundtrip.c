@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Encode -> decode round trips for every field kind, the element formats on the wire, the
- * session records, and schemas with more than 24 event types. */
+ * session records, and schemas with more than 22 event types. */
 #include <criterion/criterion.h>
 #include <string.h>
 

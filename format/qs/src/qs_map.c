@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The deterministic mapping of a meta-info to QS record ids, enum groups and local-filter ids
- * (QS.md section 3, "Mapping": only record ids 100..123 are usable). */
+ * (QS.md section 3, "Mapping": events use record ids 100..121; 122 and 123 are evrec's own records). */
 #include <string.h>
 
 #include "evrec/evrec_qs.h"

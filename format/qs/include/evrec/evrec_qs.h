@@ -240,7 +240,7 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size);
 
 /**
- * @brief QS record id (100..123) of an event type, or 0 if `event_id` is out of range.
+ * @brief QS record id (100..121) of an event type, or 0 if `event_id` is out of range.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
