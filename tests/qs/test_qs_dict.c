@@ -317,8 +317,8 @@ Test(qs_dict, lossy_live_run_with_recorder_drops_shows_both_losses)
     uint64_t announced = 0;
     uint32_t time = 1;
     for (unsigned i = 0; i < 400; i++) {
-        if (i % 50 == 10) {
-            alloc_thread(i % 100 == 10 ? "even" : "odd");
+        if (i % 50 == 0) {
+            alloc_thread(i % 100 == 0 ? "even" : "odd");
         }
         evrec_qs_tx_dict_update(&t->tx);
         if (i % 37 == 36) { /* the recorder dropped some */
@@ -341,6 +341,18 @@ Test(qs_dict, lossy_live_run_with_recorder_drops_shows_both_losses)
     cr_assert_gt(h->d.lost_reports, 0u, "the recorder's losses: EVREC_LOST records");
     cr_assert_leq(h->d.lost_dropped, announced);
     cr_assert_not_null(strstr(h->text, " EVREC_LOST dropped "), "%s", h->text);
+    /* QSPY's view: every thread value by name, from the dictionary or inline (`name#value`
+     * while its dictionary frame may not have arrived). */
+    size_t lines = 0, inline_named = 0;
+    for (const char *l = h->text; (l = strstr(l, " Ev ")) != NULL; l += 4) {
+        lines++;
+        cr_assert(!(l[4] >= '0' && l[4] <= '9'), "a thread shown as a number: %.40s", l);
+        const char *end = strchr(l + 4, ' ');
+        inline_named += end && memchr(l + 4, '#', (size_t)(end - (l + 4))) != NULL;
+    }
+    cr_assert_gt(lines, 0u);
+    cr_assert_gt(inline_named, 0u, "some names were sent inline while their dictionary was lost");
+    cr_assert_eq(h->d.mismatches, 0u, "inline names decode exactly");
     for (unsigned v = 0; v < 8; v++) {
         cr_assert_not_null(h->d.dict.enums[0][v], "run-time name %u arrived", v);
         cr_assert_str_eq(h->d.dict.enums[0][v], v % 2 == 0 ? "even" : "odd");

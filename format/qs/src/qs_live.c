@@ -64,6 +64,24 @@ evrec_status evrec_qs_tx_lost(evrec_qs_tx_t *tx, uint32_t time, uint8_t kind, ui
 
 /* ---- lost dictionary frames ----------------------------------------------------------------- */
 
+/* (g, v) whose dictionary entry may not have reached the host: named inline until confirmed. */
+static void unconfirm(struct evrec_qs_tx *tx, unsigned g, unsigned v)
+{
+    __atomic_fetch_or(&tx->dict_unconfirmed[g][v >> 3], (uint8_t)(1u << (v & 7u)), __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&tx->map.inline_names, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&tx->map.inline_names, &tx->dict_unconfirmed[0][0], __ATOMIC_RELAXED);
+    }
+}
+
+/* The reader handed out a whole ENUM_DICT frame (hdr: seq, record id, value, group). */
+static void confirm(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned n)
+{
+    if (n >= 4 && hdr[1] == EVREC_QS_REC_ENUM_DICT) {
+        __atomic_fetch_and(&tx->dict_unconfirmed[hdr[3] & 7u][hdr[2] >> 3], (uint8_t)~(1u << (hdr[2] & 7u)),
+                           __ATOMIC_RELAXED);
+    }
+}
+
 void evrec_qs_tx_note_lost_(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned n)
 {
     if (n < 2 || (n == 2 && hdr[1] == EVREC_QS_REC_ENUM_DICT)) {
@@ -76,6 +94,7 @@ void evrec_qs_tx_note_lost_(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned
         for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
             if (n < 4 || g == (hdr[3] & 7u)) {
                 __atomic_fetch_or(&tx->dict_pending[g][hdr[2] >> 3], (uint8_t)(1u << (hdr[2] & 7u)), __ATOMIC_RELAXED);
+                unconfirm(tx, g, hdr[2]);
             }
         }
         __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
@@ -107,6 +126,8 @@ void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t 
     if (tx->reader_mid) {
         if (k > 1) { /* cut while being read: the reader kept its first bytes */
             evrec_qs_tx_note_lost_(tx, tx->read_hdr, tx->read_hdr_n);
+        } else { /* only its flag was left: the reader sends one, the frame arrives whole */
+            confirm(tx, tx->read_hdr, tx->read_hdr_n);
         }
         tx->read_hdr_n = 0;
         tx->read_esc = 0;
@@ -123,6 +144,23 @@ void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t 
 void evrec_qs_tx_note_read_(struct evrec_qs_tx *tx, const uint8_t *p, size_t len)
 {
     if (len == 0) {
+        return;
+    }
+    if (__atomic_load_n(&tx->map.inline_names, __ATOMIC_RELAXED)) {
+        /* Names are sent inline until their dictionary frame is read out: walk every frame. */
+        if (!tx->reader_mid) {
+            tx->read_hdr_n = 0;
+            tx->read_esc = 0;
+        }
+        for (size_t i = 0; i < len; i++) {
+            if (p[i] == EVREC_QS_FLAG) {
+                confirm(tx, tx->read_hdr, tx->read_hdr_n);
+                tx->read_hdr_n = 0;
+                tx->read_esc = 0;
+            } else if (tx->read_hdr_n < 4u) {
+                take_header(p + i, 1, tx->read_hdr, &tx->read_hdr_n, &tx->read_esc);
+            }
+        }
         return;
     }
     if (p[len - 1] == EVREC_QS_FLAG) {
@@ -246,6 +284,10 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
                 payload[0] = (uint8_t)v;
                 payload[1] = (uint8_t)g;
                 size_t len = put_name(payload, 2, name);
+                if (__atomic_load_n(&tx->frames_lost, __ATOMIC_RELAXED) || __atomic_load_n(&tx->frames_cut, __ATOMIC_RELAXED)) {
+                    /* a lossy ring: named inline until read out */
+                    unconfirm(tx, g, v);
+                }
                 sent += evrec_qs_tx_put_frame_(tx, EVREC_QS_REC_ENUM_DICT, payload, len) == EVREC_OK ? 1u : 0u;
             }
         }

@@ -423,10 +423,17 @@ void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum
                         uint8_t disp)
 {
     uint8_t g = evrec_qs_map_enum_group(map, enum_id);
+    int named_inline = 0;
     if (g != EVREC_QS_NO_GROUP && v <= 0xFFu) {
-        qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
-        qs_put(w, (uint8_t)v);
-        return;
+        /* A lossy live stream: the value's dictionary entry may not have reached the host. */
+        const uint8_t *ib = __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED);
+        named_inline = ib && map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO &&
+                       ((__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u);
+        if (!named_inline) {
+            qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
+            qs_put(w, (uint8_t)v);
+            return;
+        }
     }
     if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS) {
         int rt = 0;
@@ -456,6 +463,11 @@ void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum
             qs_put(w, 0);
             return;
         }
+    }
+    if (named_inline) { /* no name to send: the ENUM element after all */
+        qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
+        qs_put(w, (uint8_t)v);
+        return;
     }
     put_int(w, v, size, disp);
 }

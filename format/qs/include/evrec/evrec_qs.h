@@ -200,6 +200,10 @@ typedef struct evrec_qs_map {
                                          the event type is a U16 element) */
     uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 (<= 22) */
     uint16_t max_payload;           /**< largest un-escaped event payload, bytes */
+    /** NULL, or 8 x 32 bytes, 1 bit per (group, value): send that value as a STR element with its
+     * name instead of the ENUM element (set by the transmitter while the value's dictionary
+     * entry may not have reached the host; QS.md "Live dictionaries"). Read atomically. */
+    const uint8_t *inline_names;
 } evrec_qs_map_t;
 
 /**

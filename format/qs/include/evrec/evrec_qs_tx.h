@@ -93,6 +93,8 @@ typedef struct evrec_qs_tx {
     uint8_t read_esc;         /**< the reader's last byte was an escape */
     uint32_t rt_announced[EVREC_QS_ENUM_GROUPS]; /**< run-time values of the group's enum seen */
     uint64_t dict_sent;       /**< ENUM_DICT/USR_DICT frames sent by evrec_qs_tx_dict_update() */
+    uint8_t dict_unconfirmed[EVREC_QS_ENUM_GROUPS][32]; /**< (group, value) whose ENUM_DICT frame was
+                                   lost or, once the ring lost frames, is not read out yet */
 } evrec_qs_tx_t;
 
 /**
