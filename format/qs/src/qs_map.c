@@ -428,7 +428,7 @@ void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum
         /* A lossy live stream: the value's dictionary entry may not have reached the host. */
         const uint8_t *ib = __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED);
         named_inline = ib && map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO &&
-                       ((__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u);
+                       (((unsigned)__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u) != 0u;
         if (!named_inline) {
             qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
             qs_put(w, (uint8_t)v);
