@@ -284,8 +284,8 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
                 payload[0] = (uint8_t)v;
                 payload[1] = (uint8_t)g;
                 size_t len = put_name(payload, 2, name);
-                if (__atomic_load_n(&tx->frames_lost, __ATOMIC_RELAXED) || __atomic_load_n(&tx->frames_cut, __ATOMIC_RELAXED)) {
-                    /* a lossy ring: named inline until read out */
+                if (__atomic_load_n(&tx->overwrites, __ATOMIC_RELAXED)) {
+                    /* a lossy ring (it overwrote frames): named inline until read out */
                     unconfirm(tx, g, v);
                 }
                 sent += evrec_qs_tx_put_frame_(tx, EVREC_QS_REC_ENUM_DICT, payload, len) == EVREC_OK ? 1u : 0u;
