@@ -294,9 +294,12 @@ int main(int argc, char **argv)
         summary(&o, &pipe, &rec, seconds, file_bytes, hash);
         if (o.qs_path) {
             printf("qs:      %s, %" PRIu64 " bytes, %" PRIu64 " frames (%" PRIu64 " session, %" PRIu64
-                   " events), %" PRIu64 " frames lost and %" PRIu64 " cut in the %zu-byte ring (%s)\n",
+                   " events), %" PRIu64 " frames lost and %" PRIu64
+                   " cut in the %zu-byte ring (%s); dictionary frames later: %" PRIu64
+                   ", recorder drops announced: %" PRIu64 "\n",
                    o.qs_path, qs.bytes, qs.tx.frames, qs.session_frames, qs.events, qs.tx.frames_lost,
-                   qs.tx.frames_cut, o.qs_ring, o.qs_baud ? "drained at --qs-baud" : "drained unthrottled");
+                   qs.tx.frames_cut, o.qs_ring, o.qs_baud ? "drained at --qs-baud" : "drained unthrottled",
+                   qs.dict_frames, qs.lost_dropped + qs.lost_overwritten);
         }
         if (pipe.stats[pipe.n_stages - 1].dropped) {
             fprintf(stderr, "evrec-demo: %" PRIu32 " frames failed the sink's check\n",

@@ -72,6 +72,17 @@ static unsigned follow(demo_qs_t *q, size_t end)
             break;
         }
         size_t size = q->meta->structs[q->meta->events[id].struct_id].native_size;
+        /* Before the record: run-time names allocated since (its thread's name when it is the
+         * first record of a new thread: the acquire load above made the allocation visible),
+         * dictionary frames the ring lost, and the records the recorder lost meanwhile. */
+        q->dict_frames += evrec_qs_tx_dict_update(&q->tx);
+        evrec_recorder_counts_t c = evrec_recorder_counts(q->rec);
+        if (c.dropped > q->lost_dropped || c.overwritten > q->lost_overwritten) {
+            evrec_qs_tx_lost(&q->tx, h->time, EVREC_QS_LOST_DROPPED, c.dropped - q->lost_dropped);
+            evrec_qs_tx_lost(&q->tx, h->time, EVREC_QS_LOST_OVERWRITTEN, c.overwritten - q->lost_overwritten);
+            q->lost_dropped = c.dropped;
+            q->lost_overwritten = c.overwritten;
+        }
         if (q->pos + size > limit || evrec_qs_tx_event(&q->tx, h) != EVREC_OK) {
             q->corrupt = 1;
             break;
@@ -96,6 +107,7 @@ static void *qs_thread(void *arg)
     for (;;) {
         size_t end = atomic_load_explicit(&q->end, memory_order_acquire);
         unsigned n = follow(q, end);
+        q->dict_frames += evrec_qs_tx_dict_update(&q->tx); /* lost dictionary frames, when idle too */
         size_t d = drain(q, t0, &sent);
         int done_following = q->corrupt || (end && q->pos >= end);
         if (done_following && evrec_qs_tx_pending(&q->tx) == 0) {

@@ -47,6 +47,9 @@ typedef struct demo_qs {
     uint64_t bytes;               /**< bytes written to the file */
     uint64_t events;              /**< records sent to the ring */
     uint64_t session_frames;      /**< session frames (QS_EMPTY, target info, dictionaries) */
+    uint64_t dict_frames;         /**< dictionary frames sent later (new run-time names, lost ones) */
+    uint64_t lost_dropped;        /**< recorder drops announced by EVREC_LOST records */
+    uint64_t lost_overwritten;    /**< recorder overwrites announced */
 } demo_qs_t;
 
 /**

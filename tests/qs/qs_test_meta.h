@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Schemas shared by the QS tests: one with every field kind (and nested structs, enums with and
- * without a QS group, hex/OBJ/FUN display), and generated schemas with more than 24 event types. */
+ * without a QS group, hex/OBJ/FUN display), and generated schemas with more than 22 event types. */
 #ifndef EVREC_TEST_QS_META_H
 #define EVREC_TEST_QS_META_H
 

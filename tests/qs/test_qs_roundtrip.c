@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Encode -> decode round trips for every field kind, the element formats on the wire, the
- * session records, and schemas with more than 24 event types. */
+ * session records, and schemas with more than 22 event types. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -89,11 +89,12 @@ Test(qs_roundtrip, every_field_kind_native_record_back)
     uint32_t bad;
     const char *what = "";
     cr_assert_eq(evrec_meta_validate(&k_meta, &bad, &what), EVREC_OK, "%s", what);
-    /* Groups: EventControlType (0), Color (1), Mode (3); State has a value > 255. */
-    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_CONTROL), 0);
-    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_COLOR), 1);
-    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_STATE), EVREC_QS_NO_GROUP);
+    /* Groups (QS.md "Enums"): Color (2 fields) 0, then State and Mode (1 field each, by id),
+     * EventControlType last; State's 300 and Mode's values above 255 are sent as names. */
+    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_COLOR), 0);
+    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_STATE), 1);
     cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_MODE), 2);
+    cr_assert_eq(evrec_qs_map_enum_group(&map, K_ENUM_CONTROL), 3);
 
     sensor_event_t s = k_sensor(0xA1B2C3D4u, 3, 0x7E7D, 0xDEADBEEFu);
     mixed_event_t m1 = mixed(5, 1, 5, 2);
@@ -120,9 +121,11 @@ Test(qs_roundtrip, every_field_kind_native_record_back)
     cr_assert_str_eq(d->dict.usr[100], "EventControl");
     cr_assert_str_eq(d->dict.usr[101], "Sensor");
     cr_assert_str_eq(d->dict.usr[102], "Mixed");
-    cr_assert_str_eq(d->dict.enums[1][2], "Blue");
+    cr_assert_str_eq(d->dict.enums[0][2], "Blue");
     cr_assert_str_eq(d->dict.enums[2][1], "ModeA");
-    cr_assert_str_eq(d->dict.enums[0][1], "Tick");
+    cr_assert_str_eq(d->dict.enums[3][1], "Tick");
+    cr_assert_null(d->dict.enums[1][300 & 0xFF], "State's 300 is not in a one-byte group");
+    cr_assert_str_eq(d->dict.usr[EVREC_QS_REC_LOST], "EVREC_LOST");
     cr_assert_str_eq(evrec_qs_dict_obj(&d->dict, 0x20002000u), "l_uart");
     cr_assert_str_eq(evrec_qs_dict_fun(&d->dict, 0x08000101u), "Motor_isr");
     cr_assert_eq(d->dict.cfg.time_size, 4);
@@ -195,16 +198,16 @@ Test(qs_roundtrip, enum_elements_grouped_and_not)
     cr_assert_eq(evrec_qs_parse_user(payload, plen, &cfg, &t, r->el, 32, &r->n, NULL), EVREC_OK);
     cr_assert_eq(r->n, 13u);
     cr_assert_eq(r->el[0].fmt, 0x01);                 /* u8 */
-    cr_assert_eq(r->el[1].fmt, 0x80 | (1 << 4));      /* Color: ENUM group 1 */
+    cr_assert_eq(r->el[1].fmt, 0x80 | (0 << 4));      /* Color: ENUM group 0 */
     cr_assert_eq(r->el[1].u, 2u);
-    cr_assert_eq(r->el[2].fmt, 0x03);                 /* State: no group -> U16 */
+    cr_assert_eq(r->el[2].fmt, 0x80 | (1 << 4));      /* State 5: ENUM group 1 */
     cr_assert_eq(r->el[3].fmt, 0x03);                 /* task */
-    cr_assert_eq(r->el[4].fmt, 0x05, "Mode value 0x100 does not fit a QS enum: U32");
+    cr_assert_eq(r->el[4].fmt, 0x05, "Mode value 0x100 is unnamed and above a QS enum byte: U32");
     cr_assert_eq(r->el[4].u, 0x100u);
     cr_assert_eq(r->el[5].fmt, 0x0B);                 /* OBJ */
     cr_assert_eq(r->el[6].fmt, 0x0C);                 /* FUN */
     cr_assert_eq(r->el[7].fmt, 0xF5);                 /* hex U32 */
-    cr_assert_eq(r->el[10].fmt, 0x80 | (1 << 4));     /* nested Box.color */
+    cr_assert_eq(r->el[10].fmt, 0x80 | (0 << 4));     /* nested Box.color */
     free(r);
 }
 
@@ -232,10 +235,10 @@ static void check_many(uint32_t count, uint32_t per_class, int want_enum_type)
     cr_assert_eq(evrec_qs_map_init(&map, &g.meta, NULL, entries, count * sizeof *entries), EVREC_OK);
     cr_assert_eq(map.classes, 1);
     cr_assert_eq(map.type_group, want_enum_type ? 0 : EVREC_QS_NO_GROUP);
-    cr_assert_leq(map.slot_count, 24);
+    cr_assert_leq(map.slot_count, EVREC_QS_EVENT_IDS);
     for (uint32_t e = 0; e < count; e++) {
         uint8_t r = evrec_qs_map_record_id(&map, (uint16_t)e);
-        cr_assert(r >= 100 && r <= 123, "event %u -> record %u", e, r);
+        cr_assert(r >= 100 && r <= 121, "event %u -> record %u: 122 and 123 are evrec's own records", e, r);
     }
     /* Every event type once, encoded and decoded back. */
     static uint8_t stream[1 << 20];
@@ -266,11 +269,12 @@ static void check_many(uint32_t count, uint32_t per_class, int want_enum_type)
 Test(qs_roundtrip, more_than_24_event_types_by_class)
 {
     check_many(40, 4, 1); /* 11 classes: one record id each */
+    check_many(23, 1, 1); /* 23 event types: more than the 22 event record ids, so classes */
 }
 
 Test(qs_roundtrip, more_than_24_classes_share_ids)
 {
-    check_many(60, 1, 1); /* 60 classes folded onto 24 ids */
+    check_many(60, 1, 1); /* 60 classes folded onto 22 ids */
 }
 
 Test(qs_roundtrip, more_than_256_event_types_u16_type)

@@ -206,7 +206,7 @@ Test(qs_time, short_stamps_without_a_time_sync_are_reported_not_guessed)
 /* The bridge records' ids: events use 100..121; 22 event types still map directly. */
 Test(qs_time, bridge_records_reserve_ids_122_and_123)
 {
-    cr_assert_eq(EVREC_QS_REC_USER + EVREC_QS_EVENT_IDS, EVREC_QS_REC_LOSS);
-    cr_assert_eq(EVREC_QS_REC_LOSS + 1u, EVREC_QS_REC_TIME_SYNC);
+    cr_assert_eq(EVREC_QS_REC_USER + EVREC_QS_EVENT_IDS, EVREC_QS_REC_LOST);
+    cr_assert_eq(EVREC_QS_REC_LOST + 1u, EVREC_QS_REC_TIME_SYNC);
     cr_assert_eq(EVREC_QS_REC_TIME_SYNC, EVREC_QS_REC_USER + EVREC_QS_USER_IDS - 1u);
 }

@@ -107,3 +107,15 @@ void cli_qs_native_from_record(const evrec_reader_t *r, const evrec_record_t *re
     memcpy(native, &rec->time32, 4);
     memcpy(native + 4, &rec->id, 2);
 }
+
+int cli_qs_parse_enum_as(const char *s, uint8_t *out)
+{
+    static const char *const names[] = {"auto", "groups", "strings", "int"};
+    for (uint8_t i = 0; i < 4; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}

@@ -24,6 +24,9 @@ typedef struct cli_qs_map {
 evrec_status cli_qs_map_build(cli_qs_map_t *m, const evrec_meta_t *meta, const evrec_qs_options_t *opts);
 void cli_qs_map_free(cli_qs_map_t *m);
 
+/* --enum-as auto|groups|strings|int -> an evrec_qs_enum_as. Returns 0, or -1 for another word. */
+int cli_qs_parse_enum_as(const char *s, uint8_t *out);
+
 /* The record as the QS encoder reads it: u32 time at 0, u16 id at 4, every field in host order
  * at its offset in the reader's tables (the packed offset). `native` holds EVREC_MAX_EVENT_SIZE. */
 void cli_qs_native_from_record(const evrec_reader_t *r, const evrec_record_t *rec, uint8_t *native);

@@ -13,13 +13,16 @@
 #include "evrec/evrec_qs.h"
 
 static const char help[] =
-    "usage: evrec qs [--time-size 1|2|4] [--classes] -o OUT.qs FILE\n"
+    "usage: evrec qs [--time-size 1|2|4] [--classes] [--enum-as auto|groups|strings|int]\n"
+    "                -o OUT.qs FILE\n"
     "\n"
     "Write the QP/Spy (QS) stream of a recording, so that Quantum Leaps' QSPY (7.4 target-info\n"
     "layout, QS_USER = 100) shows it: QS_EMPTY, the target info (reset), the enum and user-record\n"
     "dictionaries, then one application-specific record per record of FILE (EventControl Start,\n"
     "Tick and Stop included) with its 32-bit timestamp and one data element per field, in file\n"
-    "order and with sequence numbers 1, 2, ... The mapping of events to record ids 100..121 is\n"
+    "order and with sequence numbers 1, 2, ... Records the file's header counts as dropped or\n"
+    "overwritten are announced by EVREC_LOST records (id 122): 'overwritten' before the first\n"
+    "event, 'dropped' before EventControl Stop. The mapping of events to record ids 100..121 is\n"
     "described in format/qs/QS.md; 'evrec qs-decode --meta FILE' turns the stream back into\n"
     "the same records.\n"
     "\n"
@@ -32,6 +35,11 @@ static const char help[] =
     "                     time exactly)\n"
     "  --classes          one record id per event class, the event type as first element\n"
     "                     (automatic when the file has more than 22 event types)\n"
+    "  --enum-as HOW      how QSPY names enum values: auto (default: QS enum groups for up to\n"
+    "                     8 enums, run-time ones first, then the most used; a STR element with\n"
+    "                     the name for every other named value), groups (groups only, other\n"
+    "                     enums as numbers), strings (every named value as a STR element), int\n"
+    "                     (numbers only)\n"
     "  -h, --help         this text\n"
     "\n"
     "Exit status: 0 ok, 1 damaged or unreadable input (the records before the damage are\n"
@@ -42,15 +50,17 @@ typedef struct qs_opts {
     const char *out;
     unsigned time_size;
     int classes;
+    uint8_t enum_as;
 } qs_opts_t;
 
 static int parse(int argc, char **argv, qs_opts_t *o)
 {
-    enum { OPT_TIME_SIZE = 256, OPT_CLASSES };
+    enum { OPT_TIME_SIZE = 256, OPT_CLASSES, OPT_ENUM_AS };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"time-size", required_argument, NULL, OPT_TIME_SIZE},
         {"classes", no_argument, NULL, OPT_CLASSES},
+        {"enum-as", required_argument, NULL, OPT_ENUM_AS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -69,6 +79,11 @@ static int parse(int argc, char **argv, qs_opts_t *o)
             o->time_size = (unsigned)v;
             break;
         case OPT_CLASSES: o->classes = 1; break;
+        case OPT_ENUM_AS:
+            if (cli_qs_parse_enum_as(optarg, &o->enum_as) != 0) {
+                return cli_usage_error(&cli_cmd_qs, "--enum-as expects auto, groups, strings or int, not '%s'", optarg);
+            }
+            break;
         default: return cli_common_option(&cli_cmd_qs, c, argv, NULL);
         }
     }
@@ -101,6 +116,7 @@ static int run(int argc, char **argv)
     memset(&qo, 0, sizeof qo);
     qo.time_size = (uint8_t)o.time_size;
     qo.force_classes = (uint8_t)o.classes;
+    qo.enum_as = o.enum_as;
     evrec_status st = cli_qs_map_build(&qm, meta, &qo);
     if (st != EVREC_OK) {
         cli_error("%s: the event types cannot be sent as QS records: %s", o.path,
@@ -138,11 +154,33 @@ static int run(int argc, char **argv)
         bytes += n;
     }
     /* Events: the packed big-endian record back to a host-order record at the packed offsets
-     * (the reader's tables describe that layout), then one QS record each. */
+     * (the reader's tables describe that layout), then one QS record each. The header's losses
+     * as EVREC_LOST records: cyclic overwrites before the first event, drops (the buffer was
+     * full: the records after the last one kept) before EventControl Stop, or at the end. */
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    uint64_t lost_over = fi->overwritten, lost_drop = fi->dropped;
+    uint32_t last_time = 0;
     evrec_record_t rec;
     uint8_t native[EVREC_MAX_EVENT_SIZE];
     while (!werr && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
         cli_qs_native_from_record(r, &rec, native);
+        const evrec_struct_desc_t *cs = &meta->structs[meta->events[0].struct_id];
+        int is_stop = rec.id == EVREC_CONTROL_EVENT_ID && cs->field_count > 2 &&
+                      native[cs->fields[2].offset] == EVREC_CONTROL_STOP;
+        if (lost_over || (lost_drop && is_stop)) {
+            uint64_t *c = lost_over ? &lost_over : &lost_drop;
+            uint8_t kind = lost_over ? EVREC_QS_LOST_OVERWRITTEN : EVREC_QS_LOST_DROPPED;
+            while (*c && !werr) {
+                uint32_t k = *c > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)*c;
+                size_t n = 0;
+                evrec_qs_encode_lost(&qm.map, seq++, rec.time32, kind, k, frame, sizeof frame, &n);
+                werr = put(f, frame, n);
+                frames++;
+                bytes += n;
+                *c -= k;
+            }
+        }
+        last_time = rec.time32;
         size_t n = 0;
         uint32_t t;
         memcpy(&t, native, 4);
@@ -171,6 +209,15 @@ static int run(int argc, char **argv)
         frames++;
         events++;
         bytes += n;
+    }
+    while (!werr && lost_drop) { /* no Stop record: at the end */
+        uint32_t k = lost_drop > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)lost_drop;
+        size_t n = 0;
+        evrec_qs_encode_lost(&qm.map, seq++, last_time, EVREC_QS_LOST_DROPPED, k, frame, sizeof frame, &n);
+        werr = put(f, frame, n);
+        frames++;
+        bytes += n;
+        lost_drop -= k;
     }
     int result = werr ? CLI_BAD_INPUT : CLI_OK;
     if (werr == -1 && !out.err) {

@@ -20,7 +20,7 @@
 #include "evrec/evrec_schema.h"
 
 static const char help[] =
-    "usage: evrec qs-decode [--meta FILE.evr] [-o OUT.evr] [--qspy] [--classes]\n"
+    "usage: evrec qs-decode [--meta FILE.evr] [-o OUT.evr] [--qspy] [--classes] [--enum-as HOW]\n"
     "                       [--time-freq HZ] [--max-errors N] STREAM\n"
     "\n"
     "Decode a QP/Spy (QS) byte stream: STREAM is a file, or '-' for standard input (a live\n"
@@ -34,7 +34,8 @@ static const char help[] =
     "With --meta FILE.evr: the stream's records are evrec events of the schema FILE was\n"
     "recorded with (same event types, any recording); they are printed like 'evrec dump'\n"
     "(time since the first event from FILE's timestamp frequency, event, class, fields, marker),\n"
-    "or with -o written as an evrec file whose header counts the frames lost as dropped events.\n"
+    "or with -o written as an evrec file whose header counts the frames lost, and the records\n"
+    "that EVREC_LOST records (id 122) announce, as dropped events.\n"
     "With --schema S.yaml: the same, with the event types of an evrec-gen schema (time_freq\n"
     "from the schema or --time-freq; run-time enum names are not in a schema).\n"
     "\n"
@@ -45,6 +46,8 @@ static const char help[] =
     "  --qspy            print QSPY-style lines even with --meta\n"
     "  --classes         the stream was made with one record id per event class\n"
     "                    ('evrec qs --classes'); automatic with more than 22 event types\n"
+    "  --enum-as HOW     the stream was made with 'evrec qs --enum-as HOW' (auto, groups,\n"
+    "                    strings, int; the QS enum groups follow it)\n"
     "  --time-freq HZ    timestamp frequency to use instead of FILE's\n"
     "  --max-errors N    error lines to print on stderr (default 20; the counts are complete)\n"
     "  -h, --help        this text\n"
@@ -68,17 +71,19 @@ typedef struct dec_opts {
     uint64_t max_errors;
     int qspy;
     int classes;
+    uint8_t enum_as;
 } dec_opts_t;
 
 static int parse(int argc, char **argv, dec_opts_t *o)
 {
-    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_MAXERR, OPT_SCHEMA };
+    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_MAXERR, OPT_SCHEMA, OPT_ENUM_AS };
     static const struct option longopts[] = {
         {"meta", required_argument, NULL, OPT_META},
         {"schema", required_argument, NULL, OPT_SCHEMA},
         {"output", required_argument, NULL, 'o'},
         {"qspy", no_argument, NULL, OPT_QSPY},
         {"classes", no_argument, NULL, OPT_CLASSES},
+        {"enum-as", required_argument, NULL, OPT_ENUM_AS},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
         {"max-errors", required_argument, NULL, OPT_MAXERR},
         {"help", no_argument, NULL, 'h'},
@@ -102,6 +107,12 @@ static int parse(int argc, char **argv, dec_opts_t *o)
         case 'o': o->out = optarg; break;
         case OPT_QSPY: o->qspy = 1; break;
         case OPT_CLASSES: o->classes = 1; break;
+        case OPT_ENUM_AS:
+            if (cli_qs_parse_enum_as(optarg, &o->enum_as) != 0) {
+                return cli_usage_error(&cli_cmd_qs_decode, "--enum-as expects auto, groups, strings or int, not '%s'",
+                                       optarg);
+            }
+            break;
         case OPT_MAXERR:
             if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
                 return cli_usage_error(&cli_cmd_qs_decode, "--max-errors expects a count, not '%s'", optarg);
@@ -291,6 +302,7 @@ static int run(int argc, char **argv)
         evrec_qs_options_t qo;
         memset(&qo, 0, sizeof qo);
         qo.force_classes = (uint8_t)o.classes;
+        qo.enum_as = o.enum_as;
         evrec_status st = cli_qs_map_build(&qm, s.meta, &qo);
         if (st != EVREC_OK) {
             cli_error("%s: its event types cannot be QS records: %s", o.meta_path,
@@ -369,7 +381,8 @@ static int run(int argc, char **argv)
     if (!cli_stdout_done(1)) {
         result = CLI_BAD_INPUT;
     }
-    uint64_t lost = p->frames_lost + mism;
+    uint64_t rec_lost = s.d ? s.d->lost_dropped + s.d->lost_overwritten : 0;
+    uint64_t lost = p->frames_lost + mism + rec_lost;
     if (o.out && result == CLI_OK && cli_evr_write(&s.out, o.out, s.freq, lost) != 0) {
         result = CLI_BAD_INPUT;
     }
@@ -381,6 +394,11 @@ static int run(int argc, char **argv)
             (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
             (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
             pending ? ", cut off at the end" : "");
+    if (s.d && s.d->lost_reports) {
+        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
+                o.stream, (unsigned long long)s.d->lost_reports, (unsigned long long)s.d->lost_dropped,
+                (unsigned long long)s.d->lost_overwritten);
+    }
     if (o.out && result == CLI_OK) {
         fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o.out,
                 (unsigned long long)s.out.count, (unsigned long long)lost);

@@ -63,6 +63,43 @@ static unsigned uint_type_size(uint8_t type)
     }
 }
 
+/* The value a STR element of an enum field names (QS.md "Enums"): `name#value` for a run-time
+ * value (the digits after the last '#'), else the lowest static value with that name. */
+static int enum_from_name(const evrec_qs_map_t *map, uint32_t enum_id, const uint8_t *s, size_t len, unsigned size,
+                          uint32_t *value)
+{
+    const evrec_meta_t *m = map->meta;
+    if (enum_id >= m->enum_count) {
+        return 0;
+    }
+    const evrec_enum_desc_t *e = &m->enums[enum_id];
+    size_t hash = len;
+    while (hash > 0 && s[hash - 1] != '#') {
+        hash--;
+    }
+    if (hash > 0 && hash < len) {
+        uint64_t v = 0;
+        size_t i = hash;
+        while (i < len && s[i] >= '0' && s[i] <= '9' && v <= 0xFFFFFFFFu) {
+            v = v * 10u + (uint64_t)(s[i] - '0');
+            i++;
+        }
+        uint64_t max = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+        if (i == len && v <= max) {
+            *value = (uint32_t)v;
+            return 1;
+        }
+    }
+    for (uint32_t i = 0; i < e->value_count; i++) {
+        const char *n = e->values[i].name;
+        if (strlen(n) == len && memcmp(n, s, len) == 0) {
+            *value = e->values[i].value;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Consumes the elements of one struct's fields (flattened); 0 on mismatch (w->what says why). */
 static int walk_struct(walk_t *w, uint32_t sid, size_t base, unsigned depth, uint32_t first)
 {
@@ -91,7 +128,12 @@ static int walk_struct(walk_t *w, uint32_t sid, size_t base, unsigned depth, uin
                                                                                                 : 4u;
         int is_enum = fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32;
         uint32_t v;
-        if (e->group != EVREC_QS_NO_GROUP) {
+        if (e->type == EVREC_QS_T_STR && is_enum) {
+            if (!enum_from_name(w->map, fd->ref, e->data, e->len, size, &v)) {
+                w->what = "a STR element that names no value of the field's enum";
+                return 0;
+            }
+        } else if (e->group != EVREC_QS_NO_GROUP) {
             if (!is_enum || evrec_qs_map_enum_group(w->map, fd->ref) != e->group) {
                 w->what = "an ENUM element where the field is not an enum of that group";
                 return 0;
@@ -144,12 +186,40 @@ static void time_sync(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
     d->time_syncs++;
 }
 
+/* EVREC_LOST: timestamp, STR "dropped"/"overwritten", U32 count (QS.md "Loss records"). */
+static void decode_lost(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+{
+    evrec_qs_elem_t el[3];
+    size_t count = 0, bad = 0;
+    uint32_t time = 0;
+    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->dict.cfg, &time, el, 3, &count, &bad);
+    if (st != EVREC_OK || count != 2 || el[0].type != EVREC_QS_T_STR || el[1].type != EVREC_QS_T_U32) {
+        mismatch(d, it, "an EVREC_LOST record that is not STR kind, U32 count");
+        return;
+    }
+    int over = el[0].len == 11 && memcmp(el[0].data, "overwritten", 11) == 0;
+    if (!over && !(el[0].len == 7 && memcmp(el[0].data, "dropped", 7) == 0)) {
+        mismatch(d, it, "an EVREC_LOST record of an unknown kind");
+        return;
+    }
+    d->lost_reports++;
+    if (over) {
+        d->lost_overwritten += el[1].u;
+    } else {
+        d->lost_dropped += el[1].u;
+    }
+}
+
 static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
 {
     const evrec_qs_map_t *map = d->map;
     const evrec_meta_t *m = map->meta;
     if (it->rec_id == EVREC_QS_REC_TIME_SYNC) {
         time_sync(d, it);
+        return;
+    }
+    if (it->rec_id == EVREC_QS_REC_LOST) {
+        decode_lost(d, it);
         return;
     }
     uint32_t slot = (uint32_t)it->rec_id - EVREC_QS_REC_USER;

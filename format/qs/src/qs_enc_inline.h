@@ -156,8 +156,18 @@ QS_INLINE uint8_t *qs_enc_fields(const evrec_qs_map_t *map, uint8_t *p, uint32_t
             if (g != EVREC_QS_NO_GROUP && v <= 0xFFu) {
                 fmt = (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM);
                 n = 1;
+                /* a lossy live stream may name the value inline (QS.md "Live dictionaries"):
+                 * evrec_qs_put_enum_() in the per-byte writer decides */
+                if (__builtin_expect(__atomic_load_n(&map->inline_names, __ATOMIC_RELAXED) != NULL, 0)) {
+                    fl |= 0x80u;
+                }
             } else {
                 fmt = n == 1 ? qs_fmt8[d] : n == 2 ? qs_fmt16[d] : qs_fmt32[d];
+                /* a named value outside the groups is a STR element with its name (QS.md
+                 * "Enums"): the per-byte writer writes it */
+                if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS) {
+                    fl |= 0x80u;
+                }
             }
             p[0] = fmt;
             sum = qs_add_bytes(sum + fmt, v);

@@ -104,14 +104,7 @@ static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, 
         case EVREC_KIND_ENUM_UINT16:
         case EVREC_KIND_ENUM_UINT32: {
             unsigned size = fd->kind == EVREC_KIND_ENUM_UINT8 ? 1u : fd->kind == EVREC_KIND_ENUM_UINT16 ? 2u : 4u;
-            uint32_t v = load(p, size);
-            uint8_t g = evrec_qs_map_enum_group(map, fd->ref);
-            if (g != EVREC_QS_NO_GROUP && v <= 0xFFu) {
-                qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
-                qs_put(w, (uint8_t)v);
-            } else {
-                put_uint(w, v, size, field_display(map, sid, f));
-            }
+            evrec_qs_put_enum_(map, w, (uint16_t)fd->ref, load(p, size), size, field_display(map, sid, f));
             break;
         }
         case EVREC_KIND_STRUCT:
@@ -340,10 +333,15 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
             const char *name = NULL;
             uint32_t value = 0;
             while (!name) {
-                if (cur->sub < en->value_count) {
+                if (cur->sub < en->value_count && en->values[cur->sub].value > 0xFFu) {
+                    name = NULL; /* values ascending: the rest are above a QS enum byte */
+                    cur->sub = en->value_count;
+                    continue;
+                } else if (cur->sub < en->value_count) {
                     name = en->values[cur->sub].name;
                     value = en->values[cur->sub].value;
-                } else if (en->runtime && cur->sub - en->value_count < runtime_handed_out(en->runtime)) {
+                } else if (en->runtime && cur->sub - en->value_count < runtime_handed_out(en->runtime) &&
+                           en->runtime->base + (cur->sub - en->value_count) <= 0xFFu) {
                     /* run-time values named so far; unnamed ones are skipped */
                     uint32_t k = cur->sub - en->value_count;
                     name = __atomic_load_n(&en->runtime->names[k], __ATOMIC_ACQUIRE);
@@ -382,6 +380,13 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
                 payload[0] = (uint8_t)(EVREC_QS_REC_USER + slot);
                 *rec_id = EVREC_QS_REC_USR_DICT;
                 *len = put_name(payload, 1, name);
+                return EVREC_OK;
+            }
+            if (cur->index == map->slot_count) { /* evrec's loss record (QS.md "Loss records") */
+                cur->index++;
+                payload[0] = EVREC_QS_REC_LOST;
+                *rec_id = EVREC_QS_REC_USR_DICT;
+                *len = put_name(payload, 1, "EVREC_LOST");
                 return EVREC_OK;
             }
             cur->stage = ST_END;

@@ -60,7 +60,7 @@ static void add_user(line_t *l, const evrec_qs_dict_t *d, const evrec_qs_item_t 
                 if (s) {
                     add(l, "%s", s);
                 } else {
-                    add(l, "%" PRIu64, e->u);
+                    add(l, "%03" PRIu64, e->u); /* QSPY: Dictionary_get() of a 1-byte key */
                 }
             } else {
                 add(l, "%*" PRId64, w, e->i);

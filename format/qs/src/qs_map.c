@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The deterministic mapping of a meta-info to QS record ids, enum groups and local-filter ids
- * (QS.md section 3, "Mapping": only record ids 100..123 are usable). */
+ * (QS.md section 3, "Mapping": events use record ids 100..121; 122 and 123 are evrec's own records). */
 #include <string.h>
 
 #include "evrec/evrec_qs.h"
+#include "qs_writer_internal.h"
 
 #define GROUP_EVENT_TYPES 0xFFFEu /* group_enum[] marker: the group names event types */
 #define GROUP_FREE 0xFFFFu
@@ -73,32 +74,80 @@ static void sort_by_class(const evrec_meta_t *m, evrec_qs_event_map_t *ev, uint3
     }
 }
 
-/* An enum can be a QS enum when all its values, static and run-time, fit a byte. */
-static int enum_fits_byte(const evrec_enum_desc_t *e)
+/* An enum can have a QS group when some value it can take fits a byte: a static value <= 255 or
+ * a run-time range that starts there (values above 255 then go as names or integers). */
+static int enum_group_candidate(const evrec_enum_desc_t *e)
 {
-    for (uint32_t v = 0; v < e->value_count; v++) {
-        if (e->values[v].value > 0xFFu) {
-            return 0;
-        }
+    if (e->value_count && e->values[0].value <= 0xFFu) {
+        return 1; /* values are ascending */
     }
-    return !e->runtime || e->runtime->lim - 1u <= 0xFFu;
+    return e->runtime && e->runtime->base <= 0xFFu;
 }
 
-static int enum_used(const evrec_meta_t *m, uint32_t enum_id)
+/* Fields (in any struct) whose type is enum `enum_id`. */
+static uint32_t enum_uses(const evrec_meta_t *m, uint32_t enum_id)
 {
+    uint32_t n = 0;
     for (uint32_t s = 0; s < m->struct_count; s++) {
         for (uint32_t f = 0; f < m->structs[s].field_count; f++) {
             const evrec_field_desc_t *fd = &m->structs[s].fields[f];
             if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32 && fd->ref == enum_id) {
-                return 1;
+                n++;
             }
         }
     }
-    return 0;
+    return n;
+}
+
+/* The enum of EventControl's `type` field (3 records per run: it gets a group last). */
+static uint32_t control_enum(const evrec_meta_t *m)
+{
+    if (m->event_count == 0 || m->events[0].struct_id >= m->struct_count) {
+        return UINT32_MAX;
+    }
+    const evrec_struct_desc_t *s = &m->structs[m->events[0].struct_id];
+    if (s->field_count > 2 && s->fields[2].kind >= EVREC_KIND_ENUM_UINT8 && s->fields[2].kind <= EVREC_KIND_ENUM_UINT32) {
+        return s->fields[2].ref;
+    }
+    return UINT32_MAX;
+}
+
+static int is_enum_kind(uint8_t k)
+{
+    return k >= EVREC_KIND_ENUM_UINT8 && k <= EVREC_KIND_ENUM_UINT32;
+}
+
+static uint32_t kind_size(uint8_t k)
+{
+    return (k == EVREC_KIND_UINT8 || k == EVREC_KIND_ENUM_UINT8)     ? 1u
+           : (k == EVREC_KIND_UINT16 || k == EVREC_KIND_ENUM_UINT16) ? 2u
+                                                                     : 4u;
+}
+
+/* Longest STR element (format byte, name, NUL) an enum field can be sent as; 0 = never a STR. */
+static uint32_t enum_str_bytes(const evrec_enum_desc_t *e)
+{
+    uint32_t n = 0;
+    if (e->runtime) {
+        n = EVREC_QS_ENUM_STR_MAX;
+    }
+    for (uint32_t v = 0; v < e->value_count && n < EVREC_QS_ENUM_STR_MAX; v++) {
+        uint32_t k = 0;
+        while (e->values[v].name[k] && k <= EVREC_QS_ENUM_STR_MAX) {
+            k++;
+        }
+        if (k <= EVREC_QS_ENUM_STR_MAX && k > n) {
+            n = k;
+        }
+        if (n == 0) {
+            n = 1; /* an empty name is still a STR element: mark "can be a string" */
+        }
+    }
+    return (e->runtime || e->value_count) ? n + 2u : 0u;
 }
 
 /* Worst-case element bytes of a struct's fields (top level skips time and id); 0 on error. */
-static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned depth, int top, int *bad)
+static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned depth, int top, int strings, int *bad)
 {
     const evrec_meta_t *m = map->meta;
     if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
@@ -115,6 +164,11 @@ static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned d
             *bad = 1;
             return 0;
         }
+        if (is_enum_kind(fd->kind) && strings && fd->ref < m->enum_count) {
+            uint32_t sb = enum_str_bytes(&m->enums[fd->ref]);
+            n += sb > kind_size(fd->kind) + 1u ? sb : kind_size(fd->kind) + 1u;
+            continue;
+        }
         switch (fd->kind) {
         case EVREC_KIND_UINT8:
         case EVREC_KIND_ENUM_UINT8: n += 2; break;
@@ -122,7 +176,7 @@ static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned d
         case EVREC_KIND_ENUM_UINT16: n += 3; break;
         case EVREC_KIND_UINT32:
         case EVREC_KIND_ENUM_UINT32: n += 5; break;
-        case EVREC_KIND_STRUCT: n += max_elements(map, fd->ref, depth + 1, 0, bad); break;
+        case EVREC_KIND_STRUCT: n += max_elements(map, fd->ref, depth + 1, 0, strings, bad); break;
         default: *bad = 1; return 0;
         }
     }
@@ -143,7 +197,8 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
     if (map->opts.time_size == 0) {
         map->opts.time_size = 4;
     }
-    if (map->opts.time_size != 1 && map->opts.time_size != 2 && map->opts.time_size != 4) {
+    if ((map->opts.time_size != 1 && map->opts.time_size != 2 && map->opts.time_size != 4) ||
+        map->opts.enum_as > EVREC_QS_ENUM_AS_INT) {
         return EVREC_E_ARG;
     }
     map->meta = meta;
@@ -183,14 +238,61 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         map->group_enum[0] = GROUP_EVENT_TYPES;
         map->group_count = 1;
     }
-    for (uint32_t i = 0; i < meta->enum_count && map->group_count < EVREC_QS_ENUM_GROUPS; i++) {
-        if (enum_fits_byte(&meta->enums[i]) && enum_used(meta, i)) {
-            map->group_enum[map->group_count++] = (uint16_t)i;
+    if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_GROUPS) {
+        /* The best candidates by (run-time, fields using it, lower id), kept sorted in a list of
+         * the free groups' size: one pass over the enums, no memory of its own. */
+        uint32_t best_id[EVREC_QS_ENUM_GROUPS];
+        uint32_t best_score[EVREC_QS_ENUM_GROUPS];
+        unsigned room = EVREC_QS_ENUM_GROUPS - map->group_count, have = 0;
+        uint32_t ctl = control_enum(meta);
+        for (uint32_t i = 0; i < meta->enum_count && i < 0xFFFFu; i++) {
+            if (!enum_group_candidate(&meta->enums[i])) {
+                continue;
+            }
+            uint32_t uses = enum_uses(meta, i);
+            if (uses == 0) {
+                continue;
+            }
+            uint32_t score = i == ctl ? 1u : (uses < 0x3FFFFFFFu ? uses : 0x3FFFFFFFu) + 1u;
+            if (meta->enums[i].runtime) {
+                score |= 0x40000000u;
+            }
+            unsigned at = have;
+            while (at > 0 && best_score[at - 1] < score) { /* ties keep the lower id first */
+                at--;
+            }
+            if (at >= room) {
+                continue;
+            }
+            for (unsigned k = (have < room ? have : room - 1u); k > at; k--) {
+                best_id[k] = best_id[k - 1];
+                best_score[k] = best_score[k - 1];
+            }
+            best_id[at] = i;
+            best_score[at] = score;
+            if (have < room) {
+                have++;
+            }
+        }
+        for (unsigned k = 0; k < have; k++) {
+            map->group_enum[map->group_count++] = (uint16_t)best_id[k];
         }
     }
 
-    /* 3. Flags, local-filter sources and the largest payload. */
+    /* 3. Flags, local-filter sources and the largest payload (names as STR elements fall back
+     * to integers when some event's worst case would not fit a QSPY record). */
+    int strings = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS;
     uint32_t max_payload = 0;
+    for (uint32_t e = 0; strings && e < n; e++) {
+        int bad = 0;
+        uint32_t p = map->opts.time_size + (map->classes ? 3u : 0u) +
+                     max_elements(map, meta->events[e].struct_id < meta->struct_count ? meta->events[e].struct_id : 0u,
+                                  0, 1, 1, &bad);
+        if (!bad && p > EVREC_QS_MAX_PAYLOAD) {
+            map->opts.enum_as = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO ? EVREC_QS_ENUM_AS_GROUPS : EVREC_QS_ENUM_AS_INT;
+            strings = 0;
+        }
+    }
     for (uint32_t e = 0; e < n; e++) {
         evrec_qs_event_map_t *em = &map->events[e];
         const evrec_event_desc_t *ev = &meta->events[e];
@@ -215,7 +317,7 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
             }
         }
         int bad = 0;
-        uint32_t p = map->opts.time_size + max_elements(map, ev->struct_id, 0, 1, &bad);
+        uint32_t p = map->opts.time_size + max_elements(map, ev->struct_id, 0, 1, strings, &bad);
         if (map->classes) {
             p += map->type_group != EVREC_QS_NO_GROUP ? 2u : 3u;
         }
@@ -249,4 +351,126 @@ uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id)
         }
     }
     return EVREC_QS_NO_GROUP;
+}
+
+/* The lowest-valued static entry named `name` among values[0..i) differs from i: 1 if i is the
+ * first value with its name. */
+static int first_with_name(const evrec_enum_desc_t *e, uint32_t i)
+{
+    for (uint32_t k = 0; k < i; k++) {
+        const char *a = e->values[k].name, *b = e->values[i].name;
+        if (str_eq(a, b)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, uint32_t value, int *runtime)
+{
+    if (runtime) {
+        *runtime = 0;
+    }
+    if (!map || enum_id >= map->meta->enum_count) {
+        return NULL;
+    }
+    const evrec_enum_desc_t *e = &map->meta->enums[enum_id];
+    const evrec_runtime_enum_t *rt = e->runtime;
+    if (rt && value >= rt->base && value < rt->lim) {
+        size_t next = evrec_atomic_load_acquire(&rt->next);
+        if (value >= next) {
+            return NULL; /* not handed out: its name may not be readable */
+        }
+        const char *name = __atomic_load_n(&rt->names[value - rt->base], __ATOMIC_ACQUIRE);
+        if (name && runtime) {
+            *runtime = 1;
+        }
+        return name;
+    }
+    /* Static values are strictly ascending: binary search. */
+    uint32_t lo = 0, hi = e->value_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (e->values[mid].value < value) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo >= e->value_count || e->values[lo].value != value) {
+        return NULL;
+    }
+    const char *name = e->values[lo].name;
+    uint32_t k = 0;
+    while (name[k]) {
+        if (name[k] == '#' || k >= EVREC_QS_ENUM_STR_MAX) {
+            return NULL; /* '#' marks run-time names; too long for the element bound */
+        }
+        k++;
+    }
+    return first_with_name(e, lo) ? name : NULL;
+}
+
+/* An unsigned integer element as the encoder sends a field (QS.md "Event records"). */
+static void put_int(qs_writer_t *w, uint32_t v, unsigned size, uint8_t disp)
+{
+    uint8_t type = size == 1 ? EVREC_QS_T_U8 : size == 2 ? EVREC_QS_T_U16 : EVREC_QS_T_U32;
+    if (disp == EVREC_QS_DISPLAY_HEX) {
+        type = (uint8_t)(type | (EVREC_QS_HEX_WIDTH << 4));
+    }
+    qs_put(w, type);
+    qs_put_le(w, v, size);
+}
+
+void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum_id, uint32_t v, unsigned size,
+                        uint8_t disp)
+{
+    uint8_t g = evrec_qs_map_enum_group(map, enum_id);
+    int named_inline = 0;
+    if (g != EVREC_QS_NO_GROUP && v <= 0xFFu) {
+        /* A lossy live stream: the value's dictionary entry may not have reached the host. */
+        const uint8_t *ib = __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED);
+        named_inline = ib && map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO &&
+                       (((unsigned)__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u) != 0u;
+        if (!named_inline) {
+            qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
+            qs_put(w, (uint8_t)v);
+            return;
+        }
+    }
+    if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS) {
+        int rt = 0;
+        const char *name = evrec_qs_map_enum_name(map, enum_id, v, &rt);
+        if (name) {
+            char digits[11];
+            unsigned nd = 0;
+            if (rt) {
+                uint32_t x = v;
+                do {
+                    digits[nd++] = (char)('0' + x % 10u);
+                    x /= 10u;
+                } while (x);
+            }
+            /* a run-time name is cut so that `name#value` fits EVREC_QS_ENUM_STR_MAX */
+            size_t room = rt ? EVREC_QS_ENUM_STR_MAX - 1u - nd : EVREC_QS_ENUM_STR_MAX;
+            qs_put(w, EVREC_QS_T_STR);
+            for (size_t k = 0; name[k] && k < room; k++) {
+                qs_put(w, (uint8_t)name[k]);
+            }
+            if (rt) {
+                qs_put(w, '#');
+                while (nd) {
+                    qs_put(w, (uint8_t)digits[--nd]);
+                }
+            }
+            qs_put(w, 0);
+            return;
+        }
+    }
+    if (named_inline) { /* no name to send: the ENUM element after all */
+        qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
+        qs_put(w, (uint8_t)v);
+        return;
+    }
+    put_int(w, v, size, disp);
 }

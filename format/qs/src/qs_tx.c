@@ -63,10 +63,12 @@ static uint8_t frame_rec_at(const qs_writer_t *w, size_t tail)
     return w->buf[i % w->size];
 }
 
-/* Skips the whole frame at the tail (w->old > 0, the reader not inside it); returns its bytes. */
-static size_t skip_frame(qs_writer_t *w)
+/* Skips the whole frame at the tail (w->old > 0, the reader not inside it); returns its bytes.
+ * A dictionary frame skipped is queued again (live dictionaries). */
+static size_t skip_frame(struct evrec_qs_tx *tx, qs_writer_t *w)
 {
     size_t tail = (w->head + w->size - w->used) % w->size;
+    const size_t first = tail;
     size_t k = 0;
     while (k < w->old) {
         uint8_t b = w->buf[tail];
@@ -78,6 +80,7 @@ static size_t skip_frame(qs_writer_t *w)
             break;
         }
     }
+    evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k);
     w->used -= k;
     w->old -= k;
     return k;
@@ -90,7 +93,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
         frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
         /* A time sync goes, and with it the frames that depend on it, up to the next time sync:
          * the host must never get an event whose full time it cannot know (QS.md 4.1). */
-        skip_frame(w);
+        skip_frame(tx, w);
         tx->overwrites++;
         tx->frames_lost++;
         while (w->old) {
@@ -98,7 +101,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
             if (frame_rec_at(w, tail) == EVREC_QS_REC_TIME_SYNC) {
                 break;
             }
-            skip_frame(w);
+            skip_frame(tx, w);
             tx->frames_lost++;
         }
         if (!w->old) {
@@ -106,6 +109,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
         }
         return 1;
     }
+    const size_t first = tail;
     size_t k = 0;
     while (k < w->old) {
         uint8_t b = w->buf[tail];
@@ -120,6 +124,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
     if (k == 0) {
         return 0;
     }
+    evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k); /* a lost dictionary is sent again */
     w->used -= k;
     w->old -= k;
     tx->overwrites++;
@@ -222,6 +227,24 @@ evrec_status evrec_qs_tx_session_start(evrec_qs_tx_t *tx)
         lock_exit(tx, state);
     }
     return (too_big || total > tx->size) ? EVREC_E_DROPPED : EVREC_OK;
+}
+
+evrec_status evrec_qs_tx_put_frame_(evrec_qs_tx_t *tx, uint8_t rec, const uint8_t *payload, size_t len)
+{
+    if (2u * (len + 3u) + 1u > tx->size) {
+        return EVREC_E_NO_SPACE;
+    }
+    uint32_t state = lock_enter(tx);
+    qs_writer_t w;
+    writer_open(tx, &w);
+    qs_begin(&w, ++tx->seq, rec);
+    for (size_t i = 0; i < len; i++) {
+        qs_put(&w, payload[i]);
+    }
+    qs_end(&w);
+    writer_close(tx, &w);
+    lock_exit(tx, state);
+    return EVREC_OK;
 }
 
 static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em, const void *native)
@@ -434,6 +457,7 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max)
         state = lock_enter(tx);
         if (seen == tx->overwrites) {
             __atomic_store_n(&tx->used, tx->used - take, __ATOMIC_RELAXED);
+            evrec_qs_tx_note_read_(tx, dst + n, take); /* header of a frame left half-read */
             tx->reader_mid = dst[n + take - 1] != EVREC_QS_FLAG;
             lock_exit(tx, state);
             reader_track(tx, dst + n, take);

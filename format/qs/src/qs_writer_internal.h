@@ -92,6 +92,25 @@ static inline size_t evrec_qs_frame_worst_(const evrec_qs_map_t *map)
 uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                              uint32_t time, const void *native);
 
+/* One enum field's element (qs_map.c; QS.md "Enums"): ENUM of its group, STR with its name, or an
+ * integer of `size` bytes shown as `disp`. */
+void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum_id, uint32_t v, unsigned size,
+                        uint8_t disp);
+
+/* Live dictionaries (qs_live.c): what a frame dropped from the ring held (ENUM_DICT/USR_DICT
+ * frames are queued again by evrec_qs_tx_dict_update()); `hdr` holds its first n un-escaped
+ * bytes (seq, record id, payload...). */
+void evrec_qs_tx_note_lost_(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned n);
+/* Called by the ring (inside the lock) when it drops the k bytes at ring[first..] (wrapping at
+ * size), before reader_mid is updated. */
+void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k);
+/* Called by the reader (inside the lock) for the `len` bytes it just handed out, before
+ * reader_mid is updated: keeps the first bytes of a frame left half-read. */
+void evrec_qs_tx_note_read_(struct evrec_qs_tx *tx, const uint8_t *p, size_t len);
+/* One whole frame (next seq) into the ring, in one critical section (qs_tx.c). EVREC_E_NO_SPACE
+ * when it could never fit. */
+evrec_status evrec_qs_tx_put_frame_(struct evrec_qs_tx *tx, uint8_t rec, const uint8_t *payload, size_t len);
+
 /* Local-filter id of a native record of event `id` (QS.md "Filters"). */
 static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *native)
 {

@@ -40,7 +40,7 @@ cflags="-mcpu=$cpu -mthumb -O$opt -g -std=c11 -ffreestanding -ffunction-sections
  -I$root/format/qs/include -I$root/format/syst/include -I$root/recorder/include
  -I$root/ports/cortex-m/include -I$fw/common"
 case $bridge in
-qs) srcs="$root/format/qs/src/qs_map.c $root/format/qs/src/qs_encode.c $root/format/qs/src/qs_tx.c"
+qs) srcs="$root/format/qs/src/qs_map.c $root/format/qs/src/qs_encode.c $root/format/qs/src/qs_tx.c $root/format/qs/src/qs_live.c"
     main=$root/tests/qs/m4/qs_insn.c ;;
 syst) srcs="$root/format/syst/src/syst_map.c $root/format/syst/src/syst_encode.c $root/format/syst/src/syst_tx.c
     $root/recorder/src/crc32c.c"

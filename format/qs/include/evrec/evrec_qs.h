@@ -55,13 +55,15 @@ extern "C" {
 #define EVREC_QS_REC_USR_DICT 63u
 #define EVREC_QS_REC_TARGET_INFO 64u
 #define EVREC_QS_REC_USER 100u     /**< first application-specific record id (QP >= 6.6) */
-#define EVREC_QS_USER_IDS 24u      /**< ids 100..123 are used; 124 is QUTEST_ON_POST */
+#define EVREC_QS_USER_IDS 24u      /**< ids 100..123 are application ids; 124 is QUTEST_ON_POST */
 /** Application ids evrec events use: 100..121. The last two application ids are the bridge's
- * own records (reserved from the end, QS.md "Mapping"). */
+ * own records, reserved from the end (QS.md "Mapping"). */
 #define EVREC_QS_EVENT_IDS 22u
-/** Bridge record: frames lost on the target (reserved; QS.md "Bridge records"). */
-#define EVREC_QS_REC_LOSS 122u
-/** Bridge record: time sync, the full 32-bit time (1- and 2-byte timestamps; QS.md 4.1). */
+/** Bridge record: losses on the target (QS.md "Loss records"): timestamp, STR kind, U32 count;
+ * QS_USR_DICT names it "EVREC_LOST". */
+#define EVREC_QS_REC_LOST 122u
+/** Bridge record: time sync, the full 32-bit time (1- and 2-byte timestamps; QS.md 4.1);
+ * QS_USR_DICT names it "EvrecTimeSync". */
 #define EVREC_QS_REC_TIME_SYNC 123u
 #define EVREC_QS_QP_VERSION 740u   /**< QP version announced in the target info */
 #define EVREC_QS_ENUM_GROUPS 8u    /**< QS_ENUM_DICT groups 0..7 */
@@ -97,6 +99,30 @@ typedef enum evrec_qs_display {
     EVREC_QS_DISPLAY_OBJ = 2, /**< a uint32 object address: QS OBJ element, named by QS_OBJ_DICT */
     EVREC_QS_DISPLAY_FUN = 3  /**< a uint32 function address: QS FUN element, named by QS_FUN_DICT */
 } evrec_qs_display;
+
+/** @brief How enum values without an ENUM group are named (evrec_qs_options_t::enum_as;
+ * QS.md "Enums"). */
+typedef enum evrec_qs_enum_as {
+    /** Groups for the enums that fit them (run-time enums first, then by fields that use
+     * them), a STR element with the value's name for every other named value. */
+    EVREC_QS_ENUM_AS_AUTO = 0,
+    /** Groups only; enums without a group are sent as integers (unnamed in QSPY). */
+    EVREC_QS_ENUM_AS_GROUPS = 1,
+    /** No groups: every named value as a STR element (run-time names as `name#value`). */
+    EVREC_QS_ENUM_AS_STRINGS = 2,
+    /** No names: every enum value as an integer of its width (smallest records). */
+    EVREC_QS_ENUM_AS_INT = 3
+} evrec_qs_enum_as;
+
+/** Longest STR element an enum value is sent as (name bytes, NUL excluded): a longer static
+ * name is sent as an integer, a longer run-time name is cut before its `#value`. */
+#define EVREC_QS_ENUM_STR_MAX 47u
+
+/** @brief Loss kinds of an EVREC_LOST record (its STR element). */
+typedef enum evrec_qs_lost_kind {
+    EVREC_QS_LOST_DROPPED = 0,    /**< "dropped": the recorder's buffer was full */
+    EVREC_QS_LOST_OVERWRITTEN = 1 /**< "overwritten": a cyclic buffer reused the records */
+} evrec_qs_lost_kind;
 
 /** @brief One entry of an object or function dictionary: an address and its name. */
 typedef struct evrec_qs_name {
@@ -139,6 +165,8 @@ typedef struct evrec_qs_options {
     const char *local_id_field;
     /** Lock of the transmit buffer (evrec_qs_tx.h only); zero = none. */
     evrec_qs_lock_t lock;
+    /** How enum values are named: an ::evrec_qs_enum_as (0 = EVREC_QS_ENUM_AS_AUTO). */
+    uint8_t enum_as;
 } evrec_qs_options_t;
 
 /** @brief Per-event-type entry of the map (4 bytes). Private layout; see evrec_qs_map_t. */
@@ -173,9 +201,13 @@ typedef struct evrec_qs_map {
     uint8_t classes;                /**< 1 = one record id per class, event type as 1st element */
     uint8_t type_group;             /**< group of the event-type enum, or EVREC_QS_NO_GROUP (then
                                          the event type is a U16 element) */
-    uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 */
+    uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 (<= 22) */
     uint16_t max_payload;           /**< largest un-escaped event payload, bytes (at least the
                                          time-sync record's with 1- or 2-byte timestamps) */
+    /** NULL, or 8 x 32 bytes, 1 bit per (group, value): send that value as a STR element with its
+     * name instead of the ENUM element (set by the transmitter while the value's dictionary
+     * entry may not have reached the host; QS.md "Live dictionaries"). Read atomically. */
+    const uint8_t *inline_names;
 } evrec_qs_map_t;
 
 /**
@@ -188,14 +220,19 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  * @brief Build the QS mapping of a meta-info (QS.md "Mapping"). Deterministic: the same
  * meta-info and options give the same ids and groups on the target and on the host.
  *
- * Rules: when the event types fit the 22 event ids 100..121 (and force_classes is 0), event type
- * e gets record id 100 + e. Otherwise the distinct class ids, in ascending order, get 100, 101,
- * ...; with more than 22 classes, class rank r uses id 100 + r mod 22. Ids 122 and 123 are the
- * bridge's own records (::EVREC_QS_REC_LOSS, ::EVREC_QS_REC_TIME_SYNC). Such records start with the event
- * type: an ENUM element of group 0 (named by QS_ENUM_DICT) when there are at most 256 event
- * types, else a U16 element. Enums whose values (static and run-time) fit a byte and that some
- * event field uses get the next free groups in ascending enum id, up to group 7; other enums are
- * sent as integers. The global filter starts with every event type enabled.
+ * Rules: when the event types fit the 22 event record ids 100..121 (and force_classes is 0),
+ * event type e gets record id 100 + e. Otherwise the distinct class ids, in ascending order, get
+ * 100, 101, ...; with more than 22 classes, class rank r uses id 100 + r mod 22 (122 and 123 are
+ * evrec's loss and time-sync records). Such records start with the event type: an ENUM element
+ * of group 0 (named by QS_ENUM_DICT) when there are at most 256 event types, else a U16 element.
+ * Enum groups (opts->enum_as AUTO or GROUPS): an enum used by some field whose static values or
+ * run-time range include a value <= 255 is a candidate; run-time enums first, then by the number
+ * of fields that use the enum (the EventControl enum counts 0), then ascending enum id, up to
+ * group 7. Values of a grouped enum <= 255 are ENUM elements; other named values are STR
+ * elements with the name (AUTO, STRINGS), unnamed ones integers (QS.md "Enums"). When some event's
+ * worst-case record with names would pass QSPY's limit, map->opts.enum_as falls back from AUTO
+ * to GROUPS (from STRINGS to INT).
+ * The global filter starts with every event type enabled.
  *
  * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
  * caller. @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
@@ -221,6 +258,31 @@ uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
+
+/**
+ * @brief The name an enum value is sent as in a STR element, or NULL when it is sent as an
+ * integer (QS.md "Enums"): a static value's name when it is the lowest value with that name, at
+ * most ::EVREC_QS_ENUM_STR_MAX bytes and without a `#`; a run-time value's name is returned with
+ * `*runtime` set (it is sent as `name#value`). Ignores the groups and enum_as.
+ * @param[in] map a built map. @param enum_id enum. @param value the value.
+ * @param[out] runtime 1 for a run-time name, 0 for a static one (may be NULL).
+ * **Context:** any; reads the tables (a run-time name once, acquire).
+ */
+const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, uint32_t value, int *runtime);
+
+/**
+ * @brief Encode an EVREC_LOST record (record id ::EVREC_QS_REC_LOST; QS.md "Loss records"):
+ * timestamp, a STR element "dropped" or "overwritten", a U32 count.
+ * @param[in] map a built map (time_size). @param seq sequence number. @param time timestamp,
+ * ticks (time_size low bytes sent). @param kind an ::evrec_qs_lost_kind. @param count records
+ * lost (at most 2^32 - 1 per record). @param[out] out frame bytes. @param out_size room (64 is
+ * enough). @param[out] out_len frame length.
+ * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer or unknown kind.
+ * @retval EVREC_E_NO_SPACE out_size too small.
+ * **Context:** any; pure, ISR-safe.
+ */
+evrec_status evrec_qs_encode_lost(const evrec_qs_map_t *map, uint8_t seq, uint32_t time, uint8_t kind,
+                                  uint32_t count, uint8_t *out, size_t out_size, size_t *out_len);
 
 /**
  * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (the worked example

@@ -212,10 +212,16 @@ typedef struct evrec_qs_decoder {
     uint8_t time_ref_ok;            /**< private: time_ref is valid (none yet, or lost at a bad frame) */
     evrec_qs_event_t ev;            /**< private scratch */
     evrec_qs_elem_t elems[EVREC_QS_MAX_FIELDS + 2]; /**< private scratch */
+    uint64_t lost_reports;          /**< EVREC_LOST records (record id 122) received */
+    uint64_t lost_dropped;          /**< their "dropped" counts: recorder buffer full */
+    uint64_t lost_overwritten;      /**< their "overwritten" counts: cyclic overwrites */
 } evrec_qs_decoder_t;
 
 /**
- * @brief Prepare a decoder. Until the stream's target info arrives, timestamps are read with
+ * @brief Prepare a decoder. Enum fields accept the ENUM element of their group, a STR element
+ * naming a value (`name#value` for run-time names), or an integer of their width, whatever the
+ * map's enum_as (QS.md "Enums"); EVREC_LOST records are counted in lost_* (QS.md "Loss
+ * records"). Until the stream's target info arrives, timestamps are read with
  * the map's time_size. @param[out] d the decoder (large: about 20 KB; heap or static).
  * @param[in] map the map built from the same meta-info and options as the encoder's.
  * @param on_event @param on_item @param ctx callbacks.

@@ -91,6 +91,21 @@ typedef struct evrec_qs_tx {
     uint64_t too_big;         /**< session records skipped: larger than the ring can hold */
     evrec_qs_time_sync_t sync; /**< 1- and 2-byte timestamps: the last time sync (private) */
     uint64_t time_syncs;      /**< time-sync records written (QS.md 4.1) */
+    /* Live dictionaries (QS.md "Live dictionaries"); private except the counter. */
+    uint8_t dict_pending[EVREC_QS_ENUM_GROUPS][32]; /**< 1 bit per (group, value): ENUM_DICT to send */
+    uint32_t usr_pending;     /**< 1 bit per record id 100..131: USR_DICT to send */
+    uint8_t dict_any;         /**< some pending bit may be set */
+    uint8_t read_hdr[4];      /**< first un-escaped bytes of the frame the reader is in */
+    uint8_t read_hdr_n;       /**< bytes in read_hdr */
+    uint8_t read_esc;         /**< the reader's last byte was an escape */
+    uint32_t rt_announced[EVREC_QS_ENUM_GROUPS]; /**< run-time values of the group's enum seen */
+    uint64_t dict_sent;       /**< ENUM_DICT/USR_DICT frames sent by evrec_qs_tx_dict_update() */
+    uint64_t lost_pending[2]; /**< counts of EVREC_LOST records the ring overwrote, per kind, to
+                                   send again (private) */
+    uint32_t lost_time[2];    /**< timestamp of the first of them, per kind (private) */
+    uint64_t lost_resent;     /**< EVREC_LOST records sent again by evrec_qs_tx_dict_update() */
+    uint8_t dict_unconfirmed[EVREC_QS_ENUM_GROUPS][32]; /**< (group, value) whose ENUM_DICT frame was
+                                   lost or, once the ring lost frames, is not read out yet */
 } evrec_qs_tx_t;
 
 /**
@@ -220,6 +235,35 @@ evrec_status evrec_qs_tx_local_filter(evrec_qs_tx_t *tx, uint32_t local_id, int 
  * @return 1 pass, 0 filtered or unknown id. **Context:** any.
  */
 int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
+
+/**
+ * @brief Live dictionaries (QS.md "Live dictionaries"): queue a QS_ENUM_DICT record for every
+ * run-time enum value named since the last call (of the enums with a QS group, values <= 255),
+ * and again every ENUM_DICT or USR_DICT record the ring lost (overwritten whole, or cut while
+ * being read), so that QSPY names run-time values allocated after the session started and learns
+ * a lost dictionary entry again; likewise an EVREC_LOST record the ring overwrote whole (its count,
+ * per kind, goes out again in one record with the first lost one's timestamp), so that the
+ * recorder's losses are announced even when the link itself is lossy. Call it after evrec_qs_tx_session_start() and then often (the
+ * drain loop, before a burst of events, or right after evrec_runtime_enum_alloc()); a call with
+ * nothing to do costs one acquire load per grouped run-time enum.
+ * @param[in,out] tx the transmitter.
+ * @return frames queued.
+ * **Context:** a writer context under the rules of the lock (as evrec_qs_tx_event()); one frame
+ * per critical section.
+ */
+uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx);
+
+/**
+ * @brief Announce lost records (QS.md "Loss records"): one EVREC_LOST record (id 122,
+ * "EVREC_LOST" in QS_USR_DICT) with `kind` and `count`, so that QSPY shows where data is
+ * missing and `evrec qs-decode` counts them as dropped. Counts above 2^32 - 1 take several records.
+ * @param[in,out] tx the transmitter. @param time timestamp, port ticks (e.g. of the last record
+ * sent). @param kind ::EVREC_QS_LOST_DROPPED (recorder buffer full) or
+ * ::EVREC_QS_LOST_OVERWRITTEN (cyclic overwrite). @param count records lost (0: nothing sent).
+ * @retval EVREC_OK queued. @retval EVREC_E_ARG tx NULL or unknown kind.
+ * **Context:** as evrec_qs_tx_event().
+ */
+evrec_status evrec_qs_tx_lost(evrec_qs_tx_t *tx, uint32_t time, uint8_t kind, uint64_t count);
 
 /** @brief A host spinlock usable as evrec_qs_lock_t (ctx = pointer to it); zero = unlocked. */
 typedef struct evrec_qs_spinlock {
