@@ -6,7 +6,7 @@ usage: qspy_names.py QSPY.txt DUMP.txt
 
 QSPY.txt: what `qspy -f STREAM.qs -k -o` wrote (QSPY 7.4.0); DUMP.txt: `evrec dump FILE.evr` of
 the records the stream carries (the same file for `evrec qs FILE.evr`). Pairs QSPY's application
-records (EVREC_LOST lines aside) with the dump lines in order and counts the fields that the dump
+records (EVREC_LOST and EvrecTimeSync lines aside) with the dump lines in order and counts the fields that the dump
 shows by name: named by QSPY (the same text, or `name#value` for a run-time name sent inline)
 or not. Also sums the EVREC_LOST counts and counts ERROR lines. Exit 1 when a field is unnamed.
 A stream that lost records (fewer QSPY records than dump lines) is paired as an in-order
@@ -22,7 +22,7 @@ def main():
         return 2
     qspy = open(sys.argv[1], errors='replace').read().splitlines()
     dump = [l for l in open(sys.argv[2], errors='replace').read().splitlines() if l.strip()]
-    apps = [l.split() for l in qspy if re.match(r'^\d{10} ', l) and ' EVREC_LOST ' not in l]
+    apps = [l.split() for l in qspy if re.match(r'^\d{10} ', l) and ' EVREC_LOST ' not in l and ' EvrecTimeSync ' not in l]
     lost = {}
     for l in qspy:
         m = re.match(r'^\d{10} EVREC_LOST (\S+) (\d+)', l)
