@@ -121,6 +121,19 @@ static void take_header(const uint8_t *p, size_t len, uint8_t *hdr, uint8_t *n, 
     }
 }
 
+/* Adds `count` lost records of `kind` to send again (saturating), with the first one's time. */
+static void lost_pend(struct evrec_qs_tx *tx, unsigned kind, uint32_t time, uint32_t count)
+{
+    uint32_t old = __atomic_load_n(&tx->lost_pending[kind], __ATOMIC_RELAXED), nv;
+    do {
+        if (old == 0) {
+            tx->lost_time[kind] = time;
+        }
+        nv = old + count < old ? 0xFFFFFFFFu : old + count;
+    } while (!__atomic_compare_exchange_n(&tx->lost_pending[kind], &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
+}
+
 /* A whole EVREC_LOST frame (k escaped bytes at ring[first..], flag included) is overwritten before
  * it was read: its count is kept to be sent again by evrec_qs_tx_dict_update(). */
 static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
@@ -164,11 +177,7 @@ static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size
     for (size_t i = 0; i < ts; i++) {
         time |= (uint32_t)f[2u + i] << (8u * i);
     }
-    if (!__atomic_load_n(&tx->lost_pending[kind], __ATOMIC_RELAXED)) {
-        tx->lost_time[kind] = time;
-    }
-    __atomic_fetch_add(&tx->lost_pending[kind], count, __ATOMIC_RELAXED);
-    __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
+    lost_pend(tx, kind, time, count);
 }
 
 /* The rest of an EVREC_LOST frame cut while being read (k escaped bytes at ring[first..], up to
@@ -207,11 +216,7 @@ static void lost_tail_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_
     for (unsigned i = 0; i < tx->map.opts.time_size && 2u + i < tx->read_hdr_n; i++) {
         time |= (uint32_t)tx->read_hdr[2u + i] << (8u * i);
     }
-    if (!__atomic_load_n(&tx->lost_pending[kind], __ATOMIC_RELAXED)) {
-        tx->lost_time[kind] = time;
-    }
-    __atomic_fetch_add(&tx->lost_pending[kind], count, __ATOMIC_RELAXED);
-    __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
+    lost_pend(tx, kind, time, count);
 }
 
 void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
@@ -401,7 +406,7 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
     tx->dict_sent += sent;
     /* 3. EVREC_LOST records the ring overwrote: their counts again, one record per kind. */
     for (unsigned kind = 0; kind < 2u; kind++) {
-        uint64_t c = __atomic_exchange_n(&tx->lost_pending[kind], 0, __ATOMIC_RELAXED);
+        uint32_t c = __atomic_exchange_n(&tx->lost_pending[kind], 0, __ATOMIC_RELAXED);
         if (c && evrec_qs_tx_lost(tx, tx->lost_time[kind], (uint8_t)kind, c) == EVREC_OK) {
             tx->lost_resent++;
             sent++;

@@ -100,8 +100,8 @@ typedef struct evrec_qs_tx {
     uint8_t read_esc;         /**< the reader's last byte was an escape */
     uint32_t rt_announced[EVREC_QS_ENUM_GROUPS]; /**< run-time values of the group's enum seen */
     uint64_t dict_sent;       /**< ENUM_DICT/USR_DICT frames sent by evrec_qs_tx_dict_update() */
-    uint64_t lost_pending[2]; /**< counts of EVREC_LOST records the ring overwrote, per kind, to
-                                   send again (private) */
+    uint32_t lost_pending[2]; /**< counts of EVREC_LOST records the ring overwrote, per kind, to
+                                   send again (private; saturates at 2^32 - 1) */
     uint32_t lost_time[2];    /**< timestamp of the first of them, per kind (private) */
     uint64_t lost_resent;     /**< EVREC_LOST records sent again by evrec_qs_tx_dict_update() */
     uint8_t dict_unconfirmed[EVREC_QS_ENUM_GROUPS][32]; /**< (group, value) whose ENUM_DICT frame was
