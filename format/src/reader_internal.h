@@ -106,10 +106,8 @@ void rd_ns_conv_init(rd_ns_conv_t *cv, uint64_t freq);
 #ifdef __SIZEOF_INT128__
 static inline uint64_t rd_ns_conv(const rd_ns_conv_t *cv, uint64_t ticks)
 {
-    if (cv->freq == 1000000000u || cv->freq == 0) {
-        return cv->freq ? ticks : 0; /* a host clock: ns are ticks */
-    }
-    /* ticks x m / 2^64 < 2^96: (ticks x m_hi) + high word of (ticks x m_lo); two independent
+    /* No special case: freq 0 has m = 0 (ns 0), 1 GHz m = 2^94 + 1 and c = 30 (ns = ticks).
+     * ticks x m / 2^64 < 2^96: (ticks x m_hi) + high word of (ticks x m_lo); two independent
      * multiplications. */
     unsigned __int128 p = (unsigned __int128)ticks * cv->m_hi + (uint64_t)(((unsigned __int128)ticks * cv->m_lo) >> 64);
     p >>= cv->c;

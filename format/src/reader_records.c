@@ -41,7 +41,7 @@ void rd_ns_conv_init(rd_ns_conv_t *cv, uint64_t freq)
     cv->m_lo = cv->m_hi = 0;
     cv->c = 0;
 #ifdef __SIZEOF_INT128__
-    if (freq != 0 && freq != 1000000000u) {
+    if (freq != 0) {
         unsigned c = freq == 1 ? 0 : 64u - (unsigned)__builtin_clzll(freq - 1); /* ceil(log2 freq) */
         /* m - 1 = floor(a x 2^64 / freq) with a = 1e9 x 2^c < 2^94: long division in two steps. */
         unsigned __int128 a = (unsigned __int128)1000000000u << c;
@@ -316,8 +316,9 @@ retry:;
  * lies whole in the current segment, the frequency decided, no gap to resume after. */
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
 {
-    if (__builtin_expect(!r || !rec || r->halt || !r->opened || r->done || !r->freq_resolved || r->resuming, 0)) {
-        return next_any(r, rec);
+    if (__builtin_expect(!r || !rec || r->halt || !r->opened || r->done || !r->freq_resolved || r->resuming ||
+                             r->ns_conv.freq != r->freq, 0)) {
+        return next_any(r, rec); /* (it also makes ns_conv for a new frequency) */
     }
     size_t pos = r->seg_pos, left = r->seg_len - pos;
     if (__builtin_expect(left < 6, 0)) {
@@ -338,9 +339,6 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     r->started = 1;
     r->t64 = t64;
     r->prev32 = t;
-    if (__builtin_expect(r->ns_conv.freq != r->freq, 0)) { /* the first record, or a new frequency */
-        rd_ns_conv_init(&r->ns_conv, r->freq);
-    }
     rec->index = r->index++;
     rec->offset = r->seg_file_off + pos;
     rec->id = id;
