@@ -84,6 +84,42 @@ typedef struct rd_sync {
     uint64_t off;
 } rd_sync_t;
 
+/* ---- ticks to ns with a precomputed multiply-shift (reader_records.c) ----
+ * The same result as evrec_ticks_to_ns(ticks, freq) = floor(ticks x 1e9 / freq), saturated at
+ * UINT64_MAX, for every ticks and freq (tested against the division in
+ * tests/reader/test_reader_time.c), without a division per record:
+ *   ns = floor(ticks x m / 2^(64 + c)),  c = ceil(log2 freq),  m = floor(2^(64 + c) x 1e9 / freq) + 1.
+ * Why it is exact: m = 2^(64 + c) x 1e9 / freq + e with 0 < e <= 1, so
+ * ticks x m / 2^(64 + c) = ticks x 1e9 / freq + ticks x e / 2^(64 + c), and the added term is
+ * below 1 / freq (ticks < 2^64, 2^c >= freq). ticks x 1e9 / freq is a multiple of 1 / freq whose
+ * fractional part is at most (freq - 1) / freq, so adding less than 1 / freq never reaches the
+ * next integer: both floors agree. m < 2^95 (2^c < 2 freq), held as m_hi x 2^64 + m_lo. */
+typedef struct rd_ns_conv {
+    uint64_t freq; /* the frequency it was made for (0: unknown, ns 0) */
+    uint64_t m_lo, m_hi;
+    unsigned c;
+} rd_ns_conv_t;
+
+/* Set up cv for freq (any value; 0 gives 0 ns). */
+void rd_ns_conv_init(rd_ns_conv_t *cv, uint64_t freq);
+
+#ifdef __SIZEOF_INT128__
+static inline uint64_t rd_ns_conv(const rd_ns_conv_t *cv, uint64_t ticks)
+{
+    /* No special case: freq 0 has m = 0 (ns 0), 1 GHz m = 2^94 + 1 and c = 30 (ns = ticks).
+     * ticks x m / 2^64 < 2^96: (ticks x m_hi) + high word of (ticks x m_lo); two independent
+     * multiplications. */
+    unsigned __int128 p = (unsigned __int128)ticks * cv->m_hi + (uint64_t)(((unsigned __int128)ticks * cv->m_lo) >> 64);
+    p >>= cv->c;
+    return (uint64_t)(p >> 64) ? UINT64_MAX : (uint64_t)p;
+}
+#else
+static inline uint64_t rd_ns_conv(const rd_ns_conv_t *cv, uint64_t ticks)
+{
+    return evrec_ticks_to_ns(ticks, cv->freq);
+}
+#endif
+
 /* ---- the reader ---- */
 
 struct evrec_reader {
@@ -182,6 +218,7 @@ struct evrec_reader {
     uint64_t first_tick_t64, last_tick_t64;
     int freq_resolved;
     uint64_t freq;
+    rd_ns_conv_t ns_conv;          /* made for `freq` when ns_conv.freq differs */
     evrec_time_source freq_source;
     uint64_t *event_counts;        /* summarize */
 };
@@ -241,10 +278,19 @@ static inline uint64_t rd_stream_offset(const evrec_reader_t *r)
 {
     return r->seg_file_off + r->seg_pos;
 }
+/* Load the next segment (the current one is used up); 0 when there is none (end, damage or an
+ * error: see r->stream_over, r->halt). */
+int rd_next_segment(evrec_reader_t *r);
 /* File offset of the next item: loads the next segment first when the current one is used up
  * (so that an item at the start of a chunk gets the offset of its first byte, not of the
- * chunk header). */
-uint64_t rd_item_offset(evrec_reader_t *r);
+ * chunk header). Inline: it runs once per record. */
+static inline uint64_t rd_item_offset(evrec_reader_t *r)
+{
+    if (__builtin_expect(r->seg_pos == r->seg_len, 0)) {
+        rd_next_segment(r);
+    }
+    return rd_stream_offset(r);
+}
 /* After the End record: check that the stream and the file end properly. */
 evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off);
 
@@ -274,6 +320,18 @@ void rd_view_free(evrec_reader_t *r);
 evrec_status rd_parse_meta(evrec_reader_t *r);
 void rd_free_meta(evrec_reader_t *r);
 char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len);
+
+/* evrec_time_extend(), inline for the record loops (same rule: FORMAT.md section 5). */
+#define RD_STEP_BACK_MIN 0xC0000000u
+static inline uint64_t rd_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32)
+{
+    uint32_t step = t32 - prev32;
+    if (__builtin_expect(step >= RD_STEP_BACK_MIN, 0)) {
+        uint64_t back = 0x100000000ull - step;
+        return t64 > back ? t64 - back : 0; /* never before the first record */
+    }
+    return t64 + step;
+}
 
 /* Big-endian loads. */
 static inline uint16_t rd_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }

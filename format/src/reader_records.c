@@ -5,17 +5,9 @@
 #include "evrec/evrec_container.h"
 #include "reader_internal.h"
 
-/* A 32-bit step of at least 2^32 - 2^30 is a small step back, not a near-full wrap. */
-#define STEP_BACK_MIN 0xC0000000u
-
 uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32)
 {
-    uint32_t step = t32 - prev32;
-    if (step >= STEP_BACK_MIN) {
-        uint64_t back = 0x100000000ull - step;
-        return t64 > back ? t64 - back : 0; /* never before the first record */
-    }
-    return t64 + step;
+    return rd_time_extend(t64, prev32, t32);
 }
 
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
@@ -40,6 +32,27 @@ uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq)
         return UINT64_MAX;
     }
     return q * 1000000000u + (uint64_t)((long double)rem * 1e9L / (long double)freq);
+#endif
+}
+
+void rd_ns_conv_init(rd_ns_conv_t *cv, uint64_t freq)
+{
+    cv->freq = freq;
+    cv->m_lo = cv->m_hi = 0;
+    cv->c = 0;
+#ifdef __SIZEOF_INT128__
+    if (freq != 0) {
+        unsigned c = freq == 1 ? 0 : 64u - (unsigned)__builtin_clzll(freq - 1); /* ceil(log2 freq) */
+        /* m - 1 = floor(a x 2^64 / freq) with a = 1e9 x 2^c < 2^94: long division in two steps. */
+        unsigned __int128 a = (unsigned __int128)1000000000u << c;
+        unsigned __int128 q_hi = a / freq; /* < 2^31 */
+        unsigned __int128 rem = a % freq;
+        uint64_t q_lo = (uint64_t)((rem << 64) / freq);
+        unsigned __int128 m = (q_hi << 64) + q_lo + 1;
+        cv->m_lo = (uint64_t)m;
+        cv->m_hi = (uint64_t)(m >> 64);
+        cv->c = c;
+    }
 #endif
 }
 
@@ -189,7 +202,10 @@ static int bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
     return 1;
 }
 
-evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
+/* The whole of evrec_reader_next(): every case (the first call, a segment's end, a record that
+ * straddles segments, control records, resuming after damage, errors). Out of line so that the
+ * common case below stays short. */
+static __attribute__((noinline)) evrec_status next_any(evrec_reader_t *r, evrec_record_t *rec)
 {
     if (!r || !rec) {
         return EVREC_E_ARG;
@@ -265,7 +281,7 @@ retry:;
         r->started = 1;
         r->t64 = 0;
     } else {
-        r->t64 = evrec_time_extend(r->t64, r->prev32, t);
+        r->t64 = rd_time_extend(r->t64, r->prev32, t);
     }
     r->prev32 = t;
     if (control && d[6] == EVREC_CONTROL_TICK) {
@@ -280,8 +296,56 @@ retry:;
     rec->id = id;
     rec->time32 = t;
     rec->t64 = r->t64;
-    rec->ns = r->freq_resolved ? evrec_ticks_to_ns(r->t64, r->freq) : 0;
+    if (r->freq_resolved) {
+        if (__builtin_expect(r->ns_conv.freq != r->freq, 0)) { /* the first record, or a new frequency */
+            rd_ns_conv_init(&r->ns_conv, r->freq);
+        }
+        rec->ns = rd_ns_conv(&r->ns_conv, r->t64);
+    } else {
+        rec->ns = 0;
+    }
     rec->data = d;
+    rec->size = size;
+    rec->unverified = r->seg_unverified;
+    rec->gap = (uint8_t)r->gap_next;
+    r->gap_next = 0;
+    return EVREC_OK;
+}
+
+/* The common case of next_any(), with the same result: a data record (not EventControl) that
+ * lies whole in the current segment, the frequency decided, no gap to resume after. */
+evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
+{
+    if (__builtin_expect(!r || !rec || r->halt || !r->opened || r->done || !r->freq_resolved || r->resuming ||
+                             r->ns_conv.freq != r->freq, 0)) {
+        return next_any(r, rec); /* (it also makes ns_conv for a new frequency) */
+    }
+    size_t pos = r->seg_pos, left = r->seg_len - pos;
+    if (__builtin_expect(left < 6, 0)) {
+        return next_any(r, rec); /* the segment's end, or a record straddling two */
+    }
+    const uint8_t *h = r->seg + pos;
+    uint16_t id = rd_be16(h + 4);
+    if (__builtin_expect(id >= r->meta.event_count || id == r->ctrl_id, 0)) {
+        return next_any(r, rec);
+    }
+    uint32_t size = r->save_len[id];
+    if (__builtin_expect(left < size, 0)) {
+        return next_any(r, rec);
+    }
+    r->seg_pos = pos + size;
+    uint32_t t = rd_be32(h);
+    uint64_t t64 = r->started ? rd_time_extend(r->t64, r->prev32, t) : 0;
+    r->started = 1;
+    r->t64 = t64;
+    r->prev32 = t;
+    rec->index = r->index++;
+    rec->offset = r->seg_file_off + pos;
+    rec->id = id;
+    rec->time32 = t;
+    rec->t64 = t64;
+    rec->ns = rd_ns_conv(&r->ns_conv, t64);
+    rec->data = h;
     rec->size = size;
     rec->unverified = r->seg_unverified;
     rec->gap = (uint8_t)r->gap_next;
@@ -323,7 +387,7 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
                     break;
                 }
                 uint32_t t = rd_be32(h);
-                uint64_t t64n = started ? evrec_time_extend(t64, prev32, t) : 0;
+                uint64_t t64n = started ? rd_time_extend(t64, prev32, t) : 0;
                 if (index >= min_index && t64n >= min_t64) {
                     break; /* the target: evrec_reader_next() returns it */
                 }

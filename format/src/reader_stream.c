@@ -436,12 +436,9 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
     return NULL;
 }
 
-uint64_t rd_item_offset(evrec_reader_t *r)
+int rd_next_segment(evrec_reader_t *r)
 {
-    if (r->seg_pos == r->seg_len) {
-        next_segment(r);
-    }
-    return rd_stream_offset(r);
+    return next_segment(r);
 }
 
 evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)

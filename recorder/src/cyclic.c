@@ -70,21 +70,33 @@ static void close_and_stamp(const evrec_host_t *h, size_t full, size_t fill, siz
 static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t end, size_t *stop_at)
 {
     /* The tables in locals and relaxed loads of the ids with one acquire fence at the end: the
-     * walk runs once per block switch over a whole block (clear_slot), so it is on the record
-     * path's amortised cost. */
+     * walk runs over a whole block at a block switch when the guard's scan saw a word that looks
+     * uncommitted (clear_slot), so it is on the record path's amortised cost. A record usually
+     * has the id of the one before it (one event type dominates a block): its size is then
+     * taken from that record, so the step to the next record waits for no table load and the
+     * walk of such a run goes at the speed of its id loads, not of their latency (the id is
+     * still checked for every record). */
     const evrec_event_desc_t *events = meta->events;
     const evrec_struct_desc_t *structs = meta->structs;
     uint32_t event_count = meta->event_count, struct_count = meta->struct_count;
     size_t q = EVREC_BLOCK_HEADER, count = 0;
+    uint32_t last_id = 0x10000u; /* no 16-bit id: the first record looks its size up */
+    size_t n = 0;
     while (q + sizeof(evrec_record_header_t) <= end) {
         uint16_t id = __atomic_load_n(&((const evrec_record_header_t *)(const void *)(block + q))->id,
                                       EVREC_TSAN ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
-        if (id == EVREC_ID_NONE || id >= event_count) {
-            break;
+        if (id != last_id) {
+            if (id == EVREC_ID_NONE || id >= event_count) {
+                break;
+            }
+            uint16_t sid = events[id].struct_id;
+            n = sid < struct_count ? structs[sid].native_size : 0u;
+            if (n == 0) {
+                break;
+            }
+            last_id = id;
         }
-        uint16_t sid = events[id].struct_id;
-        size_t n = sid < struct_count ? structs[sid].native_size : 0u;
-        if (n == 0 || q + n > end) {
+        if (q + n > end) {
             break;
         }
         q += n;
@@ -163,12 +175,21 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
 {
     size_t i = 0;
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    __m128i ones = _mm_set1_epi32(-1), acc = _mm_setzero_si128();
+    __m128i ones = _mm_set1_epi32(-1), acc = _mm_setzero_si128(), acc2 = _mm_setzero_si128();
+    /* 64 bytes per step, two accumulators: a block is scanned at every block switch */
+    for (; i + 64u <= n; i += 64u) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16u));
+        __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 32u));
+        __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 48u));
+        acc = _mm_or_si128(acc, _mm_or_si128(_mm_cmpeq_epi16(v0, ones), _mm_cmpeq_epi16(v1, ones)));
+        acc2 = _mm_or_si128(acc2, _mm_or_si128(_mm_cmpeq_epi16(v2, ones), _mm_cmpeq_epi16(v3, ones)));
+    }
     for (; i + 16u <= n; i += 16u) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         acc = _mm_or_si128(acc, _mm_cmpeq_epi16(v, ones));
     }
-    if (_mm_movemask_epi8(acc) & 0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
+    if (_mm_movemask_epi8(_mm_or_si128(acc, acc2)) & 0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
         return 1;
     }
 #endif

@@ -417,3 +417,102 @@ Test(cyclic, stale_context_before_writing_the_headers)
     stall_case(2, 0);
     stall_case(2, 2);
 }
+
+/* ---- a record reserved and not committed for laps of the ring (EVREC_CYCLIC_GUARD) ----
+ * One thread reserves a probe record and leaves it uncommitted (as a context preempted between
+ * evrec_reserve() and evrec_commit() would) while it records laps of the ring. The guard's check
+ * of a block before reuse must see the uncommitted record and skip its slot: the record's bytes
+ * stay untouched, and once it is committed the slot is reused and every record is saved or
+ * counted. The record sits first in its block, in the middle, or last, after records of one
+ * size or of mixed sizes (the walk that checks a block predicts a record's size from the one
+ * before it). */
+static void uncommitted_case(size_t target, int mixed)
+{
+    enum { BLOCK = 256, BLOCKS = 16 };
+    size_t size = EVREC_CYCLIC_BUFFER_SIZE(BLOCKS, BLOCK);
+    void *mem = aligned_alloc(64, size);
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, BLOCK), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 0), EVREC_OK);
+    const uint8_t *records = evrec_recorder_records(&rec);
+    const uint32_t lap = BLOCKS * (BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t);
+    big_event_t big = {0};
+    uint64_t total = 2; /* Start, Stop */
+    uint32_t seq = 0;
+    /* a lap first, then reserve until a probe lands at `target` in its block: that one stays
+     * uncommitted */
+    probe_event_t *stale = NULL;
+    for (uint32_t i = 0; stale == NULL; i++) {
+        cr_assert_lt(i, 10 * lap, "no probe landed at offset %zu", target);
+        if (mixed && (i * 2654435761u) >> 30 == 1) { /* a quarter of them, irregularly */
+            cr_assert_eq(evrec_record(&host, PROBE_EVENT_BIG, &big), EVREC_OK);
+            total++;
+            continue;
+        }
+        probe_event_t *e = evrec_reserve(&host, sizeof *e);
+        cr_assert_not_null(e);
+        total++;
+        if (i >= lap && (size_t)((const uint8_t *)e - records) % BLOCK == target) {
+            e->source = 1;
+            e->seq = 0;
+            e->check = probe_check(1, 0);
+            stale = e;
+        } else {
+            e->source = 0;
+            e->seq = seq;
+            e->check = probe_check(0, seq);
+            seq++;
+            evrec_commit(e, PROBE_EVENT_PROBE);
+        }
+    }
+    /* three laps while it is uncommitted: its block is skipped, never cleared or reused */
+    for (uint32_t i = 0; i < 3 * lap; i++) {
+        cr_assert(probe_record(&host, 0, seq++));
+        total++;
+        if (mixed && i % 3 == 1) {
+            cr_assert_eq(evrec_record(&host, PROBE_EVENT_BIG, &big), EVREC_OK);
+            total++;
+        }
+    }
+    cr_assert_eq(__atomic_load_n(&stale->id, __ATOMIC_ACQUIRE), EVREC_ID_NONE, "offset %zu: the slot was reused", target);
+    cr_assert_eq(stale->source, 1, "offset %zu: the slot was cleared or reused", target);
+    cr_assert_eq(stale->check, probe_check(1, 0), "offset %zu: the slot was cleared or reused", target);
+    evrec_commit(stale, PROBE_EVENT_PROBE);
+    /* two more laps: the block is reused now, its records counted as overwritten */
+    for (uint32_t i = 0; i < 2 * lap; i++) {
+        cr_assert(probe_record(&host, 0, seq++));
+        total++;
+    }
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
+    cr_assert_eq(c.dropped, 0);
+    cr_assert_eq(c.recorded + c.overwritten, total, "offset %zu: %llu kept + %llu overwritten != %llu", target,
+                 (unsigned long long)c.recorded, (unsigned long long)c.overwritten, (unsigned long long)total);
+    mem_sink_t m = {0};
+    evrec_sink_t sink = mem_sink_of(&m);
+    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
+    seen_t s;
+    read_back(&m, &s);
+    cr_assert_not(s.damaged);
+    cr_assert_not(s.out_of_order);
+    cr_assert_eq(s.records, c.recorded);
+    cr_assert_eq(s.last_seq[0], seq - 1);
+    free(m.data);
+    free(mem);
+}
+
+Test(cyclic, uncommitted_record_keeps_its_block)
+{
+#if EVREC_CYCLIC_GUARD
+    const size_t last = 256 - sizeof(probe_event_t);
+    for (int mixed = 0; mixed <= 1; mixed++) {
+        uncommitted_case(EVREC_BLOCK_HEADER, mixed);
+        uncommitted_case(EVREC_BLOCK_HEADER + 5 * sizeof(probe_event_t), mixed);
+        uncommitted_case(last, mixed);
+    }
+#else
+    cr_skip("EVREC_CYCLIC_GUARD is 0: a record left uncommitted for a lap is not detected");
+#endif
+}
