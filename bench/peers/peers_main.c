@@ -51,7 +51,8 @@ static const int cfg_pinned[CFG_COUNT] = {1, 0, 1, 0};
 typedef struct worker {
     pthread_t thread;
     int index;
-    uint64_t ns; /* the last run's time */
+    uint64_t ns;   /* the last run's CPU time */
+    uint64_t wall; /* the last run's wall time */
     char pad[64];
 } worker_t;
 
@@ -86,9 +87,10 @@ static void *worker_main(void *arg)
             atomic_fetch_add_explicit(&arrived, 1, memory_order_acq_rel);
             while (atomic_load_explicit(&arrived, memory_order_acquire) < job_threads) {
             }
-            uint64_t t0 = thread_cpu_ns();
+            uint64_t w0 = peers_now_ns(), t0 = thread_cpu_ns();
             job->run(w->index, job_n);
             w->ns = thread_cpu_ns() - t0;
+            w->wall = peers_now_ns() - w0;
         }
         pthread_barrier_wait(&done);
     }
@@ -124,6 +126,9 @@ static int set_affinity(int pinned)
     return 0;
 }
 
+/* The smallest share of its wall time that a thread of the last measurement spent on a CPU. */
+static double last_on_cpu;
+
 /* One measurement: prepare, run on `threads` workers at once, check. Returns the mean over the
  * threads of ns per record, or -1 (message printed). */
 static double measure(const peer_contender_t *c, size_t n, int threads)
@@ -144,8 +149,11 @@ static double measure(const peer_contender_t *c, size_t n, int threads)
         return -1;
     }
     double sum = 0;
+    last_on_cpu = 1.0;
     for (int t = 0; t < threads; t++) {
         sum += (double)workers[t].ns / (double)n;
+        double share = workers[t].wall ? (double)workers[t].ns / (double)workers[t].wall : 1.0;
+        last_on_cpu = share < last_on_cpu ? share : last_on_cpu;
     }
     return sum / threads;
 }
@@ -238,7 +246,8 @@ static int cmd_record(int argc, char **argv)
     size_t per = o.rounds;
     double *ns = calloc((size_t)nact * CFG_COUNT * per, sizeof(double));
     double *ratio = calloc((size_t)nact * CFG_COUNT * per, sizeof(double));
-    int rc = ns && ratio ? 0 : 1;
+    double *oncpu = calloc((size_t)nact * CFG_COUNT * per, sizeof(double));
+    int rc = ns && ratio && oncpu ? 0 : 1;
 #define AT(a, c, k, r) (a)[((size_t)(c) * CFG_COUNT + (size_t)(k)) * per + (r)]
     /* Round 0 is a warm-up (caches, page faults, CPU clocks) and not kept. Within a round every
      * configuration runs every contender once, the order rotated from round to round. */
@@ -255,6 +264,7 @@ static int cmd_record(int argc, char **argv)
                     rc = 1;
                 } else if (r > 0) {
                     AT(ns, c, k, r - 1) = v;
+                    AT(oncpu, c, k, r - 1) = last_on_cpu;
                 }
             }
         }
@@ -290,6 +300,18 @@ static int cmd_record(int argc, char **argv)
                "%d CPUs usable%s.\n",
                o.rounds, o.records, cpus_online,
                cpus_online < 2 ? " (one CPU: the two threads take turns instead of running at once)" : "");
+        /* How much of the time both threads really ran at once: a loaded machine runs them in
+         * turns, which hides the cost of sharing. */
+        bench_summary_t sh[CFG_COUNT];
+        for (int k = 0; k < CFG_COUNT; k++) {
+            sh[k] = bench_summarize(&AT(oncpu, 0, k, 0), per * (size_t)nact);
+        }
+        printf("\nShare of its wall time a thread was on a CPU (median over all runs, the smaller of the two "
+               "threads): 1 thread %.0f%% / %.0f%%, 2 threads %.0f%% pinned / %.0f%% unpinned; well below 100%% "
+               "the two threads ran in turns part of the time and the two-thread figures understate the cost of "
+               "sharing.\n",
+               sh[CFG_1_PIN].median * 100.0, sh[CFG_1_FREE].median * 100.0, sh[CFG_2_PIN].median * 100.0,
+               sh[CFG_2_FREE].median * 100.0);
         printf("\n<!-- bytes -->\n");
         for (int c = 0; c < nact; c++) {
             double b = act[c]->bytes_per_record ? act[c]->bytes_per_record() : 0.0;
@@ -314,6 +336,7 @@ static int cmd_record(int argc, char **argv)
     }
     free(ns);
     free(ratio);
+    free(oncpu);
     pthread_barrier_destroy(&go);
     pthread_barrier_destroy(&done);
     if (rc == 0 && o.require_all && left_out) {
