@@ -125,20 +125,9 @@ ctf_bytes=$(wc -c <"$work/ctf/stream_0")
 bytes_of() { sed -n "s/^bytes $1 //p" "$work/record.md"; }
 
 # ---- read throughput
-# Wall time of a command, seconds (median of $reps runs); its stdout is discarded.
-median_time() {
-    i=0
-    : >"$work/times"
-    while [ $i -lt $reps ]; do
-        t0=$(date +%s%N)
-        "$@" >/dev/null || { say "failed: $*"; exit 1; }
-        t1=$(date +%s%N)
-        echo $((t1 - t0)) >>"$work/times"
-        i=$((i + 1))
-    done
-    sort -n "$work/times" | awk '{ v[NR] = $1 } END { printf "%.6f", v[int((NR + 1) / 2)] / 1e9 }'
-}
-rate() { awk -v n="$n_trace" -v s="$1" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
+# CPU time (user + system) of a command, seconds, median of $reps runs; its stdout is discarded.
+median_time() { "$bench" time "$reps" "$@" || { say "failed: $*"; exit 1; }; }
+rate() { awk -v n="$n_trace" -v s="$1" 'BEGIN { if (s > 0) printf "%.2f", n / s / 1e6; else printf "-" }'; }
 say "read throughput"
 api=$("$bench" read "$work/evrec.evr" $((reps * 2 + 1)) | awk '{ printf "%.2f", $4 / 1e6 }')
 t_dump=$(median_time "$evrec" dump "$work/evrec.evr")
@@ -227,9 +216,9 @@ cmd="scripts/bench-peers.sh"
     echo "## Read throughput on an equivalent trace"
     echo
     echo "$n_trace events, the same in both traces (evrec file: \`evrec-bench-peers traces\`; CTF: barectf's"
-    echo "packets of the same events). Tools: wall time of the whole command (start-up and file read"
-    echo "included), output to /dev/null, median of $reps runs; reader API: the file in memory,"
-    echo "\`evrec_reader_next()\` over all records, median of $((reps * 2 + 1))."
+    echo "packets of the same events). Tools: CPU time (user + system) of the whole command (start-up"
+    echo "and file read included), output to /dev/null, median of $reps runs; reader API: the file in"
+    echo "memory, \`evrec_reader_next()\` over all records, CPU time, median of $((reps * 2 + 1))."
     echo
     echo "| reader | M records/s |"
     echo "|---|---:|"

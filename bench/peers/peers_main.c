@@ -5,6 +5,7 @@
  *   evrec-bench-peers traces DIR N       write DIR/evrec.evr and DIR/ctf/ (barectf) of N events
  *   evrec-bench-peers read FILE [REPS]   reader-API throughput on an evrec file
  *   evrec-bench-peers save [--quick]     evrec_save of a full buffer against memcpy
+ *   evrec-bench-peers time REPS CMD...   median CPU time of a command (stdout discarded)
  *
  * Prints Markdown tables (scripts/bench-peers.sh puts them into bench/peers/BENCHMARKS.md).
  * Exit status: 0 ran, 1 something failed (or --require-all and a contender was left out),
@@ -17,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -490,8 +494,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Records per second of evrec_reader_next() over the whole file held in memory (wall time,
- * median of REPS). */
+/* Records per second of evrec_reader_next() over the whole file held in memory (CPU time of
+ * the thread, median of REPS). */
 static int cmd_read(int argc, char **argv)
 {
     unsigned long reps = 5;
@@ -508,7 +512,7 @@ static int cmd_read(int argc, char **argv)
     uint64_t records = 0, sum = 0;
     for (unsigned long r = 0; r < reps; r++) {
         evrec_reader_t *rd = NULL;
-        uint64_t t0 = peers_now_ns();
+        uint64_t t0 = thread_cpu_ns();
         if (evrec_reader_open_memory(&rd, data, len, NULL) != EVREC_OK) {
             fprintf(stderr, "evrec-bench-peers: %s: %s\n", argv[0], rd ? evrec_reader_error(rd)->message : "cannot open");
             evrec_reader_close(rd);
@@ -521,7 +525,7 @@ static int cmd_read(int argc, char **argv)
             n++;
             sum += rec.t64;
         }
-        uint64_t dt = peers_now_ns() - t0;
+        uint64_t dt = thread_cpu_ns() - t0;
         evrec_reader_close(rd);
         rate[r] = (double)n / ((double)dt / 1e9);
         records = n;
@@ -573,12 +577,53 @@ static int cmd_save(int argc, char **argv)
     return 0;
 }
 
+/* Run CMD... REPS times with its stdout on /dev/null; print the median CPU time (user + system,
+ * of the command and its children) in seconds. Exit status 1 when a run fails. */
+static int cmd_time(int argc, char **argv)
+{
+    unsigned long reps;
+    if (argc < 2 || parse_size("REPS", argv[0], 1, 101, &reps)) {
+        fprintf(stderr, "usage: evrec-bench-peers time REPS CMD [ARG...]\n");
+        return 2;
+    }
+    double t[101];
+    for (unsigned long r = 0; r < reps; r++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("evrec-bench-peers: fork");
+            return 1;
+        }
+        if (pid == 0) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd < 0 || dup2(fd, 1) < 0) {
+                _exit(127);
+            }
+            close(fd);
+            execvp(argv[1], argv + 1);
+            _exit(127);
+        }
+        int status = 0;
+        struct rusage ru;
+        if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "evrec-bench-peers: '%s' failed\n", argv[1]);
+            return 1;
+        }
+        t[r] = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+               (double)ru.ru_stime.tv_usec / 1e6;
+    }
+    qsort(t, reps, sizeof t[0], cmp_double);
+    printf("%.6f\n", t[reps / 2]);
+    return 0;
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: evrec-bench-peers record [--quick] [--records N] [--rounds R] [--require-all]\n"
                 "       evrec-bench-peers traces DIR N\n"
                 "       evrec-bench-peers read FILE [REPS]\n"
                 "       evrec-bench-peers save [--quick]\n"
+                "       evrec-bench-peers time REPS CMD [ARG...]\n"
                 "Run by scripts/bench-peers.sh; see bench/peers/README.md.\n");
 }
 
@@ -599,6 +644,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "save") == 0) {
         return cmd_save(argc - 2, argv + 2);
+    }
+    if (strcmp(argv[1], "time") == 0) {
+        return cmd_time(argc - 2, argv + 2);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
