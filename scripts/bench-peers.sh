@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 quick=0
 out=""
-build=build-peers
+build="build-peers"
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 ;;
@@ -151,8 +151,10 @@ if [ -z "$m4_why" ]; then
         tests/qs/m4/qs-insn-count.sh >"$work/qs-insn.txt" 2>"$work/qs-insn.err"; then
         # Columns of cross-build.sh: target opt | core cyclic recov save meta crc32c port | ... | value 3fld tick c3fld
         row() { awk -v o="$1" '$1 == "cortex-m4" && $2 == o { gsub(/\|/, " "); print }' "$work/cross.txt"; }
+        # shellcheck disable=SC2046
         set -- $(row -O2)
         o2_core=$3 o2_cyc=$4 o2_3fld=${15} o2_c3fld=${17}
+        # shellcheck disable=SC2046
         set -- $(row -Os)
         os_core=$3 os_cyc=$4 os_3fld=${15} os_c3fld=${17}
         qs_ev=$(awk '$1 == "ring_primask" { print $2 }' "$work/qs-insn.txt")
@@ -211,7 +213,7 @@ cmd="scripts/bench-peers.sh"
     echo "| barectf | $(bytes_of barectf) | packet bytes per event (4 KiB packets, headers and unused tails included) |"
     echo "| barectf, CTF file | $(awk -v b="$ctf_bytes" -v n="$n_trace" 'BEGIN { printf "%.2f", b / n }') | stream file of the $n_trace-event trace (the same packets) |"
     echo "| LTTng-UST | $(awk -v b="$lttng_bytes" -v n="$lttng_events" 'BEGIN { printf "%.2f", b / n }') | snapshot's stream files / its $lttng_events events (packet headers included, metadata not) |"
-    echo "| snprintf | $(bytes_of snprintf) | text line length (\"<ts> bench c=.. b=.. a=..\\\\n\") |"
+    printf '| snprintf | %s | text line length ("<ts> bench c=.. b=.. a=..\\n") |\n' "$(bytes_of snprintf)"
     echo
     echo "## Read throughput on an equivalent trace"
     echo
