@@ -2,9 +2,10 @@
 /* evrec-bench-lanes: what lanes (evrec/evrec_lanes.h) buy on an SMP host. Cost per record of a
  * 3-field event (16-byte slot, as generated code records it) with
  *   1 thread:  a plain host; a lane host picked by CPU (evrec_lane_host(), the rseq cpu_id);
- *              a lane host picked by thread (evrec_posix_thread_lane()); ids read per record;
- *   2 threads: one shared host; 2 lanes picked by CPU; 2 lanes picked by thread; one plain host
- *              (and recorder) per thread, the ideal;
+ *              a lane host picked by thread (evrec_posix_thread_lane()); by a sched_getcpu()
+ *              call (evrec_posix_cpu_slow()); the lane chosen again for every record;
+ *   2 threads: one shared host; 2 lanes picked by CPU, by thread, by sched_getcpu(); one plain
+ *              host (and recorder) per thread, the ideal;
  * the 2-thread cases pinned to CPUs 0 and 1 (pthread_setaffinity_np) and unpinned. Each round
  * runs every case once, one after the other; each case's ns per record (a thread's time for its
  * records; the slower thread of two) is divided by the same round's 1-thread plain-host cost,
@@ -45,7 +46,7 @@ static const evrec_struct_desc_t structs[] = {{"EventControl", 3, control_fields
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
 static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL, NULL};
 
-enum pick { PICK_HOST, PICK_CPU, PICK_THREAD };
+enum pick { PICK_HOST, PICK_CPU, PICK_THREAD, PICK_GETCPU };
 
 /* The record call of generated code for Ev3, on the host the case picks for each record. */
 static inline void record(evrec_host_t *h, uint32_t i)
@@ -100,6 +101,11 @@ static void *run_job(void *arg)
     case PICK_THREAD:
         for (uint32_t i = 0; i < n; i++) {
             record(evrec_lane_host_at(j->lanes, evrec_posix_thread_lane()), i);
+        }
+        break;
+    case PICK_GETCPU:
+        for (uint32_t i = 0; i < n; i++) {
+            record(evrec_lane_host_at(j->lanes, evrec_posix_cpu_slow()), i); /* a sched_getcpu() call */
         }
         break;
     }
@@ -180,9 +186,11 @@ static const bcase_t cases[] = {
     {"1 thread, plain host (reference)", 1, PICK_HOST, 1, 1},
     {"1 thread, lane by CPU (evrec_lane_host)", 1, PICK_CPU, 0, 1},
     {"1 thread, lane by thread (thread-local)", 1, PICK_THREAD, 0, 1},
+    {"1 thread, lane by sched_getcpu() call", 1, PICK_GETCPU, 0, 1},
     {"2 threads pinned, one shared host", 2, PICK_HOST, 1, 1},
     {"2 threads pinned, 2 lanes by CPU", 2, PICK_CPU, 0, 1},
     {"2 threads pinned, 2 lanes by thread", 2, PICK_THREAD, 0, 1},
+    {"2 threads pinned, 2 lanes by sched_getcpu()", 2, PICK_GETCPU, 0, 1},
     {"2 threads pinned, one host per thread", 2, PICK_HOST, 0, 1},
     {"2 threads unpinned, one shared host", 2, PICK_HOST, 1, 0},
     {"2 threads unpinned, 2 lanes by CPU", 2, PICK_CPU, 0, 0},

@@ -20,7 +20,9 @@
  * of threads and interrupt/signal handlers may record at once. Each record is committed by a
  * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not yet");
  * evrec_host_stop() closes allocation and then waits for every allocated record to be committed
- * (the guarantee of CCore's GuardCount without its two extra atomics per record).
+ * (the guarantee of CCore's GuardCount without its two extra atomics per record). Threads on
+ * several cores that record through one host share its allocation offset (one cache line that
+ * every record writes): split the recorder into per-core lanes instead (evrec/evrec_lanes.h).
  *
  * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
  */
