@@ -10,7 +10,7 @@ void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, siz
 
 evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t count)
 {
-    if (!lanes || !lane || count == 0 || count > EVREC_MAX_LANES) {
+    if (!lanes || !lane || count == 0 || count > EVREC_MAX_LANES || (uintptr_t)lane % _Alignof(evrec_lane_t) != 0) {
         return EVREC_E_ARG;
     }
     for (uint32_t k = 0; k < count; k++) {

@@ -1114,7 +1114,10 @@ static void put_lanes_chunk(out_t *o, const evrec_recorder_t *rec, const lane_cu
     }
 }
 
-static evrec_status save_lanes(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
+/* Not inlined: its cursors (about 140 bytes per lane, EVREC_SAVE_LANES of them) stay off the
+ * stack of a save without lanes. */
+__attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_recorder_t *rec,
+                                                         const evrec_save_options_t *opt)
 {
     const evrec_buf_header_t *h = rec->hdr;
     if (h->lanes == 0 || h->lanes > EVREC_SAVE_LANES || (h->block_size && !rec->cyclic)) {

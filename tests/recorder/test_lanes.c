@@ -94,6 +94,11 @@ Test(lanes, init_and_start_reject_bad_arguments)
     cr_assert_eq(evrec_recorder_init(&rec, mem, 1024), EVREC_OK);
     cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
     cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_E_BUSY);
+    mem_sink_t out;
+    memset(&out, 0, sizeof out);
+    evrec_sink_t sink = mem_sink_of(&out);
+    cr_assert_eq(evrec_save(&rec, &sink), EVREC_E_BUSY, "lanes are saved after evrec_lanes_stop()");
+    cr_assert_eq(out.len, 0);
     evrec_host_t host;
     evrec_host_init(&host);
     cr_assert_eq(evrec_host_start(&host, &rec, meta(), 0), EVREC_E_BUSY, "the recorder is taken by the lanes");

@@ -111,8 +111,9 @@ typedef struct evrec_lanes {
  * @brief Make a lanes object over the user's array of `count` lanes; records nothing until
  * evrec_lanes_start(). Every lane host is closed (records through it are ignored, not counted).
  * @param[out] lanes the object. @param[out] lane array of `count` lanes (caller-owned, lives as
- * long as lanes is used). @param count 1 .. ::EVREC_MAX_LANES.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL or count out of range.
+ * long as lanes is used; aligned to ::EVREC_LANE_ALIGN as a static or automatic array is, or
+ * from aligned_alloc() on the heap). @param count 1 .. ::EVREC_MAX_LANES.
+ * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or count out of range.
  * **Context:** thread, before any context records through a lane.
  */
 evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t count);
