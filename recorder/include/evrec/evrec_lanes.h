@@ -34,20 +34,21 @@
  * static evrec_lane_t lane_mem[4];                // one per core
  * static evrec_lanes_t lanes;
  *
- * void trace_start(const evrec_meta_t *meta)
- * {
+ * void trace_start(const evrec_meta_t *meta) {
  *     evrec_recorder_init(&rec, trace, sizeof trace);
  *     evrec_lanes_init(&lanes, lane_mem, 4);
  *     evrec_lanes_start(&lanes, &rec, meta, EVREC_PORT_TIME_FREQ());
  * }
- * void on_any_core(void)
- * {
- *     evrec_tick(evrec_lane_host(&lanes));        // any record call takes the lane host
+ * void on_any_core(uint8_t a) {                    // a thread or interrupt on any core
+ *     my_event_t *e = evrec_reserve(evrec_lane_host(&lanes), sizeof *e);
+ *     if (e) { e->a = a; e->b = 0; evrec_commit(e, MY_EVENT_ID); }
  * }
- * void trace_stop(const evrec_sink_t *sink)
- * {
+ * void timer_10hz(void) {
+ *     evrec_lanes_tick(&lanes);                    // a Tick into every lane
+ * }
+ * void trace_stop(const evrec_sink_t *sink) {
  *     evrec_lanes_stop(&lanes, NULL);
- *     evrec_save(&rec, sink);                    // one merged stream
+ *     evrec_save(&rec, sink);                      // one stream, merged by time
  * }
  * @endcode
  */
