@@ -10,6 +10,7 @@
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
+#include "evrec_posix.h"
 #include "mem_sink.h"
 #include "probe_meta.h"
 
@@ -71,7 +72,12 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
     pthread_t th[THREADS], tt;
     worker_t w[THREADS];
     ticker_t tk = {&lanes, 0};
-    cr_assert_eq(pthread_create(&tt, NULL, tick, &tk), 0);
+    evrec_posix_tick_t ptick;
+    if (own_lane) {
+        cr_assert_eq(pthread_create(&tt, NULL, tick, &tk), 0);
+    } else {
+        cr_assert_eq(evrec_posix_tick_start_lanes(&ptick, &lanes, 1000), EVREC_OK); /* the port's tick thread */
+    }
     for (uint32_t k = 0; k < THREADS; k++) {
         w[k] = (worker_t){&lanes, (uint16_t)k, own_lane, 0};
         cr_assert_eq(pthread_create(&th[k], NULL, work, &w[k]), 0);
@@ -79,8 +85,12 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
     for (uint32_t k = 0; k < THREADS; k++) {
         pthread_join(th[k], NULL);
     }
-    __atomic_store_n(&tk.stop, 1, __ATOMIC_RELEASE);
-    pthread_join(tt, NULL);
+    if (own_lane) {
+        __atomic_store_n(&tk.stop, 1, __ATOMIC_RELEASE);
+        pthread_join(tt, NULL);
+    } else {
+        evrec_posix_tick_stop(&ptick);
+    }
     cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
     cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0, "the buffer is large enough");
 
