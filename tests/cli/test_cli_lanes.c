@@ -108,3 +108,48 @@ Test(cli_lanes, single_lane_file_shows_no_lane)
     cli_run_free(&r);
     free(path);
 }
+
+/* `evrec recover` of a lanes buffer that a program left (keep_meta, cut short): the file merges
+ * the lanes; the image's lanes and their records are all there. */
+Test(cli_lanes, recover_a_lanes_image)
+{
+    const evrec_meta_t *m = fx_meta_init();
+    const size_t size = 64u << 10;
+    void *buf = NULL;
+    cr_assert_eq(posix_memalign(&buf, 64, size), 0);
+    evrec_recorder_t rec;
+    evrec_lane_t lane[2];
+    evrec_lanes_t lanes;
+    cr_assert_eq(evrec_recorder_init(&rec, buf, size), EVREC_OK);
+    cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
+    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
+    cr_assert_eq(evrec_lanes_start(&lanes, &rec, m, 1000000000u), EVREC_OK);
+    for (uint32_t i = 0; i < 10; i++) {
+        fx_ev_simple_t *s = evrec_reserve(evrec_lane_host_at(&lanes, i % 2), sizeof *s);
+        cr_assert_not_null(s);
+        s->v = i;
+        evrec_commit(s, FX_EVENT_SIMPLE);
+    }
+    char *img = fx_temp_file(buf, size, ".img"); /* the "crash": only the buffer is left */
+    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    char out[4096];
+    snprintf(out, sizeof out, "%s.evr", img);
+    cli_run_t r = cli_run(EVREC_CLI_PATH, "recover", img, "-o", out, (const char *)NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_has(r.err, "2 lanes");
+    cli_run_free(&r);
+    r = cli_run(EVREC_CLI_PATH, "dump", out, (const char *)NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* Start, then v=0..9 alternating lanes 0 and 1; no Stop (cut short) */
+    size_t lines = 0;
+    for (const char *p = r.out; (p = strchr(p, '\n')) != NULL; p++) {
+        lines++;
+    }
+    cr_assert_eq(lines, 11, "%s", r.out);
+    assert_has(r.out, "L1  ");
+    cli_run_free(&r);
+    remove(out);
+    remove(img);
+    free(img);
+    free(buf);
+}

@@ -455,8 +455,10 @@ static int run(int argc, char **argv)
         goto done;
     }
     if (evrec_recorder_lane_count(&rec) > 1) {
-        fprintf(stderr, "evrec: %s: %u lanes, merged by time into one stream\n", o.image,
-                (unsigned)evrec_recorder_lane_count(&rec));
+        /* the counts are the lanes' sums: each lane has its own Start (and Stop), written once */
+        fprintf(stderr, "evrec: %s: %u lanes, merged by time into one stream (the counts below are the "
+                        "lanes' sums, each lane's Start and Stop included)\n",
+                o.image, (unsigned)evrec_recorder_lane_count(&rec));
     }
     fprintf(stderr, "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
                     "%llu partly written record%s skipped\n",
