@@ -54,7 +54,7 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
         return EVREC_E_ARG;
     }
     evrec_buf_header_t *h = rec->hdr;
-    if (lanes->rec != NULL || h->state == EVREC_BUF_RECORDING) {
+    if (__atomic_load_n(&lanes->rec, __ATOMIC_ACQUIRE) != NULL || h->state == EVREC_BUF_RECORDING) {
         return EVREC_E_BUSY;
     }
     if (meta->event_count == 0 || meta->events[0].struct_id >= meta->struct_count ||
@@ -119,17 +119,20 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
             return st;
         }
     }
-    lanes->rec = rec;
     __atomic_store_n(&h->state, EVREC_BUF_RECORDING, __ATOMIC_RELEASE);
+    __atomic_store_n(&lanes->rec, rec, __ATOMIC_RELEASE); /* evrec_lanes_tick() may run meanwhile */
     return EVREC_OK;
 }
 
 evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
 {
-    if (!lanes || !lanes->rec) {
+    evrec_recorder_t *rec = lanes ? __atomic_load_n(&lanes->rec, __ATOMIC_ACQUIRE) : NULL;
+    if (!rec) {
         return EVREC_E_NOT_RECORDING;
     }
-    evrec_recorder_t *rec = lanes->rec;
+    /* evrec_lanes_tick() from now on sees no recording (and its records racing with the stop
+     * are either in or ignored, as any record call's) */
+    __atomic_store_n(&lanes->rec, NULL, __ATOMIC_RELEASE);
     evrec_buf_header_t *h = rec->hdr;
     /* Every lane's Stop carries this one timestamp (a one-shot lane that dropped: its first
      * drop's): save puts cyclic lanes on the common time axis by it. */
@@ -156,7 +159,6 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
     evrec_atomic_store(&h->dropped, (size_t)dropped);
     evrec_atomic_store(&h->overwritten, (size_t)overwritten);
     __atomic_store_n(&h->state, EVREC_BUF_STOPPED, __ATOMIC_RELEASE);
-    lanes->rec = NULL;
     if (rec_out) {
         *rec_out = rec;
     }
@@ -173,7 +175,10 @@ evrec_status evrec_lanes_tick(evrec_lanes_t *lanes)
     for (uint32_t k = 0; k < lanes->count; k++) {
         evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(&lanes->lane[k].host, EVREC_CONTROL_SLOT);
         if (!e) {
-            st = EVREC_E_DROPPED;
+            if (st == EVREC_OK) { /* stopped meanwhile (not counted), or full (counted) */
+                st = __atomic_load_n(&lanes->lane[k].host.rec, __ATOMIC_ACQUIRE) == NULL ? EVREC_E_NOT_RECORDING
+                                                                                         : EVREC_E_DROPPED;
+            }
             continue;
         }
         e->time = t; /* one timestamp in every lane: save writes the tick once */

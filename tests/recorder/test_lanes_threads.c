@@ -68,15 +68,17 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
     evrec_lane_t *lane = aligned_alloc(EVREC_LANE_ALIGN, sizeof(evrec_lane_t) * nlanes);
     evrec_lanes_t lanes;
     cr_assert_eq(evrec_lanes_init(&lanes, lane, nlanes), EVREC_OK);
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, &probe_meta, EVREC_PORT_TIME_FREQ()), EVREC_OK);
     pthread_t th[THREADS], tt;
     worker_t w[THREADS];
     ticker_t tk = {&lanes, 0};
     evrec_posix_tick_t ptick;
+    if (!own_lane) {
+        /* the port's tick thread, running across the start and the stop of the lanes */
+        cr_assert_eq(evrec_posix_tick_start_lanes(&ptick, &lanes, 1000), EVREC_OK);
+    }
+    cr_assert_eq(evrec_lanes_start(&lanes, &rec, &probe_meta, EVREC_PORT_TIME_FREQ()), EVREC_OK);
     if (own_lane) {
         cr_assert_eq(pthread_create(&tt, NULL, tick, &tk), 0);
-    } else {
-        cr_assert_eq(evrec_posix_tick_start_lanes(&ptick, &lanes, 1000), EVREC_OK); /* the port's tick thread */
     }
     for (uint32_t k = 0; k < THREADS; k++) {
         w[k] = (worker_t){&lanes, (uint16_t)k, own_lane, 0};
@@ -88,10 +90,11 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
     if (own_lane) {
         __atomic_store_n(&tk.stop, 1, __ATOMIC_RELEASE);
         pthread_join(tt, NULL);
-    } else {
-        evrec_posix_tick_stop(&ptick);
     }
     cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    if (!own_lane) {
+        evrec_posix_tick_stop(&ptick);
+    }
     cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0, "the buffer is large enough");
 
     mem_sink_t out;
