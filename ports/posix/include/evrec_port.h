@@ -146,22 +146,20 @@ unsigned evrec_posix_thread_lane_assign(void);
 }
 #endif
 
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_thread_pointer)
-#define EVREC_POSIX_HAS_TP 1
-#endif
-#elif defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#define EVREC_POSIX_HAS_TP 1
-#endif
-#if defined(EVREC_POSIX_HAS_TP) && defined(__linux__) && defined(__GLIBC__) &&                     \
+#if !defined(__cplusplus) && defined(__linux__) && defined(__GLIBC__) &&                           \
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) && (defined(__x86_64__) || defined(__aarch64__))
-#ifdef __cplusplus
-extern "C" {
-#endif
 extern const ptrdiff_t __rseq_offset; /* glibc 2.35+: the thread's registered struct rseq */
-#ifdef __cplusplus
-}
+/** @brief The thread pointer (x86-64: %fs:0; AArch64: TPIDR_EL0). */
+static inline const char *evrec_posix_tp(void)
+{
+#if defined(__x86_64__)
+    const char *tp;
+    __asm__("movq %%fs:0, %0" : "=r"(tp));
+    return tp;
+#else
+    return (const char *)__builtin_thread_pointer();
 #endif
+}
 /**
  * @brief The CPU running the caller, as sched_getcpu() gives it, in one load: the `cpu_id` that
  * the kernel keeps in the thread's restartable-sequences area (glibc 2.35+ registers it for
@@ -171,8 +169,7 @@ extern const ptrdiff_t __rseq_offset; /* glibc 2.35+: the thread's registered st
  */
 static inline unsigned evrec_posix_cpu(void)
 {
-    uint32_t c = *(const volatile uint32_t *)(const void *)((const char *)__builtin_thread_pointer() +
-                                                             __rseq_offset + 4);
+    uint32_t c = *(const volatile uint32_t *)(const void *)(evrec_posix_tp() + __rseq_offset + 4);
     return c < 0x80000000u ? c : evrec_posix_cpu_slow();
 }
 #else
