@@ -248,5 +248,11 @@ int main(int argc, char **argv)
         bench_summary_t q = bench_summarize(ratio[c], rounds);
         printf("%-44s %10.2f %12.2f %8.2f..%-8.2f\n", cases[c].name, s.median, q.median, q.q1, q.q3);
     }
+    for (size_t c = 0; c < NCASES; c++) {
+        free(ratio[c]);
+        free(ns[c]);
+    }
+    free(buf[0]);
+    free(buf[1]);
     return failed ? 1 : 0;
 }
