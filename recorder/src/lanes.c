@@ -94,9 +94,8 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
     evrec_atomic_store(&h->dropped, 0);
     evrec_atomic_store(&h->overwritten, 0);
     evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
-    /* Every lane's Start carries this one timestamp: save puts one-shot lanes on the common time
-     * axis by it. */
-    uint32_t t0 = EVREC_PORT_TIMESTAMP();
+    /* Each lane's Start has its own timestamp, a little later than the previous lane's: save puts
+     * one-shot lanes on the common time axis by them (format/FORMAT.md section 2.3). */
     for (uint32_t k = 0; k < lanes->count; k++) {
         evrec_lane_t *l = &lanes->lane[k];
         void *sub = evrec_lane_hdr(h, k);
@@ -108,7 +107,7 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
                 return st; /* not reached: stride was checked */
             }
         }
-        evrec_status st = evrec_host_start_at(&l->host, &l->rec, meta, time_freq, &t0);
+        evrec_status st = evrec_host_start(&l->host, &l->rec, meta, time_freq);
         if (st != EVREC_OK) {
             for (uint32_t j = 0; j < k; j++) {
                 (void)evrec_host_stop(&lanes->lane[j].host, NULL);
@@ -134,14 +133,13 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
      * are either in or ignored, as any record call's) */
     __atomic_store_n(&lanes->rec, NULL, __ATOMIC_RELEASE);
     evrec_buf_header_t *h = rec->hdr;
-    /* Every lane's Stop carries this one timestamp (a one-shot lane that dropped: its first
-     * drop's): save puts cyclic lanes on the common time axis by it. */
-    uint32_t t = EVREC_PORT_TIMESTAMP();
+    /* Each lane's Stop has its own timestamp (a one-shot lane that dropped: its first drop's):
+     * save puts cyclic lanes on the common time axis by them. */
     uint64_t recorded = 0, dropped = 0, overwritten = 0, used = 0;
     uint32_t full_time = 0;
     for (uint32_t k = 0; k < lanes->count; k++) {
         evrec_lane_t *l = &lanes->lane[k];
-        (void)evrec_host_stop_at(&l->host, NULL, &t);
+        (void)evrec_host_stop(&l->host, NULL);
         const evrec_buf_header_t *lh = l->rec.hdr;
         uint64_t d = evrec_atomic_load(&lh->dropped);
         if (d && !dropped) {

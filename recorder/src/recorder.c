@@ -60,14 +60,6 @@ evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec)
     c.recorded = h->recorded;
     c.dropped = evrec_atomic_load(&h->dropped);
     c.overwritten = evrec_atomic_load(&h->overwritten);
-    if ((h->flags & EVREC_BUF_LANES) && h->state == EVREC_BUF_RECORDING) {
-        /* live counts of a buffer split into lanes are in the lanes' headers (lanes.c) */
-        for (uint32_t k = 0; k < h->lanes; k++) {
-            const evrec_buf_header_t *l = evrec_lane_hdr(h, k);
-            c.dropped += evrec_atomic_load(&l->dropped);
-            c.overwritten += evrec_atomic_load(&l->overwritten);
-        }
-    }
     c.used = h->used;
     c.size = h->records_size;
     c.block_count = h->block_count;
@@ -96,8 +88,8 @@ void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type)
     __atomic_store_n(&e->id, (uint16_t)EVREC_CONTROL_EVENT_ID, __ATOMIC_RELEASE);
 }
 
-evrec_status evrec_host_start_at(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
-                                 uint64_t time_freq, const uint32_t *start_time)
+evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
+                              uint64_t time_freq)
 {
     if (!host || !rec || !meta || !rec->hdr) {
         return EVREC_E_ARG;
@@ -122,10 +114,9 @@ evrec_status evrec_host_start_at(evrec_host_t *host, evrec_recorder_t *rec, cons
     h->records_offset = EVREC_BUF_HEADER_SIZE;
     h->version = EVREC_BUF_VERSION; /* a buffer split into lanes before is one again */
     h->lanes = 1;
-    h->flags &= ~(uint32_t)EVREC_BUF_LANES;
     h->meta_offset = 0;
     h->meta_size = 0;
-    h->flags &= ~(uint32_t)EVREC_BUF_META;
+    h->flags &= ~(uint32_t)(EVREC_BUF_META | EVREC_BUF_LANES);
     if (rec->keep_meta) {
         evrec_status st = rec->keep_meta(rec, meta, time_freq);
         if (st != EVREC_OK) {
@@ -172,14 +163,14 @@ evrec_status evrec_host_start_at(evrec_host_t *host, evrec_recorder_t *rec, cons
     size_t first;
     if (h->block_size) {
         EVREC_STORE_RELAXED(&host->cap, EVREC_POS_CLOSED); /* never full: only "closed" stops allocation */
-        first = rec->cyclic->start(host, rec, start_time ? *start_time : EVREC_PORT_TIMESTAMP());
+        first = rec->cyclic->start(host, rec, EVREC_PORT_TIMESTAMP());
     } else {
         EVREC_STORE_RELAXED(&host->block_mask, 0);
         EVREC_STORE_RELAXED(&host->ring_mask, (size_t)-1);
         EVREC_STORE_RELAXED(&host->count_one, 0);
         EVREC_STORE_RELAXED(&host->block_shift, 0);
         EVREC_STORE_RELAXED(&host->cap, h->records_size - EVREC_CONTROL_SLOT); /* the Stop record always fits */
-        evrec_write_control(records, start_time ? *start_time : EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
+        evrec_write_control(records, EVREC_PORT_TIMESTAMP(), EVREC_CONTROL_START);
         first = EVREC_CONTROL_SLOT;
     }
     /* The header says "recording" before the first record: a crash from here on is recoverable. */
@@ -187,12 +178,6 @@ evrec_status evrec_host_start_at(evrec_host_t *host, evrec_recorder_t *rec, cons
     /* Publishing pos (release) makes buf/cap/meta visible to every reserve (acquire). */
     evrec_atomic_store(&host->pos, first);
     return EVREC_OK;
-}
-
-evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
-                              uint64_t time_freq)
-{
-    return evrec_host_start_at(host, rec, meta, time_freq, NULL);
 }
 
 void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
@@ -220,7 +205,7 @@ size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len)
     return host->rec->cyclic->reserve_switch(host, cur, len);
 }
 
-evrec_status evrec_host_stop_at(evrec_host_t *host, evrec_recorder_t **rec_out, const uint32_t *stop_at)
+evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
 {
     if (!host || !host->rec) {
         return EVREC_E_NOT_RECORDING;
@@ -229,7 +214,7 @@ evrec_status evrec_host_stop_at(evrec_host_t *host, evrec_recorder_t **rec_out, 
     const evrec_meta_t *meta = host->meta;
     /* 1. Close allocation: every later reserve sees pos >= EVREC_POS_CLOSED. */
     size_t end = evrec_atomic_exchange(&host->pos, EVREC_POS_CLOSED);
-    uint32_t stop_time = stop_at ? *stop_at : EVREC_PORT_TIMESTAMP();
+    uint32_t stop_time = EVREC_PORT_TIMESTAMP();
     evrec_buf_header_t *h = rec->hdr;
     if (h->block_size) {
         rec->cyclic->stop(host, rec, end, stop_time); /* sets end_pos, used, recorded */
@@ -283,11 +268,6 @@ evrec_status evrec_host_stop_at(evrec_host_t *host, evrec_recorder_t **rec_out, 
         *rec_out = rec;
     }
     return EVREC_OK;
-}
-
-evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
-{
-    return evrec_host_stop_at(host, rec_out, NULL);
 }
 
 evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fields)

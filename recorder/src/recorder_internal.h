@@ -87,13 +87,6 @@ static inline uint8_t *evrec_records(const evrec_recorder_t *rec)
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
 }
 
-/** evrec_host_start() with the Start record's timestamp given (NULL: read the clock). */
-evrec_status evrec_host_start_at(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
-                                 uint64_t time_freq, const uint32_t *start_time);
-/** evrec_host_stop() with the Stop record's timestamp given (NULL: read the clock). A one-shot
- * lane that dropped still writes its first drop's time. */
-evrec_status evrec_host_stop_at(evrec_host_t *host, evrec_recorder_t **rec_out, const uint32_t *stop_at);
-
 /** Bytes of each lane's sub-buffer of a buffer split into lanes (EVREC_BUF_LANES). */
 static inline size_t evrec_lane_stride(const evrec_buf_header_t *h)
 {

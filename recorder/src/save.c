@@ -1005,31 +1005,49 @@ static const uint8_t *lane_next(lane_cur_t *c, const evrec_meta_t *m, size_t *n)
 
 /* Merges the lanes by time (ties: the lower lane first) into `o`, or only counts with `o` NULL.
  * One Start is written (the first), one Stop (the last lane's, when no other lane has records
- * left), and a Tick once per time (evrec_lanes_tick() writes one into every lane). A one-shot
- * lane starts at 0 on the common axis (every lane's Start has the same stamp); a cyclic lane
- * ends at the latest lane's end (every lane's Stop has the same stamp). */
+ * left), and a Tick once per time (evrec_lanes_tick() writes one into every lane with one
+ * stamp). A one-shot lane is placed on the common axis by its Start, a cyclic lane by its Stop
+ * (format/FORMAT.md section 2.3). */
 static uint64_t lanes_merge(out_t *o, const evrec_recorder_t *rec, const plans_t *pl, lane_cur_t *cur)
 {
     const evrec_buf_header_t *h = rec->hdr;
     const evrec_meta_t *m = h->meta;
     uint32_t nl = h->lanes;
-    uint64_t span_max = 0;
     size_t n;
+    /* Cyclic: lane k's Stop (its last record) is stop_k - stop_0 ticks after lane 0's (the
+     * lanes stop one after the other, microseconds apart); its span from its first record to
+     * Stop is t64. Lane k starts at A + (stop_k - stop_0) - span_k, A the smallest value that
+     * keeps every start >= 0. */
+    int64_t lift = 0;
+    uint32_t stop0 = 0;
     if (h->block_size) {
         for (uint32_t k = 0; k < nl; k++) {
             lane_open(&cur[k], rec, k);
             while (lane_next(&cur[k], m, &n)) {
             }
-            cur[k].base = cur[k].t64; /* the lane's span, for now */
-            span_max = cur[k].t64 > span_max ? cur[k].t64 : span_max;
+            if (k == 0) {
+                stop0 = cur[0].prev32;
+            }
+            int64_t start = (int64_t)(int32_t)(cur[k].prev32 - stop0) - (int64_t)cur[k].t64;
+            cur[k].base = (uint64_t)start; /* for now */
+            lift = -start > lift ? -start : lift;
         }
     }
-    uint32_t live = 0;
+    uint32_t live = 0, start0 = 0;
     for (uint32_t k = 0; k < nl; k++) {
-        uint64_t span = cur[k].base;
+        uint64_t start = cur[k].base;
         lane_open(&cur[k], rec, k);
-        cur[k].base = h->block_size ? span_max - span : 0;
         cur[k].head = lane_next(&cur[k], m, &cur[k].head_n);
+        if (h->block_size) {
+            cur[k].base = (uint64_t)((int64_t)start + lift);
+        } else {
+            /* One-shot: every lane's first record is its Start, stamped start_k - start_0 ticks
+             * after lane 0's (the lanes start one after the other). */
+            if (k == 0) {
+                start0 = cur[0].prev32;
+            }
+            cur[k].base = cur[k].head ? (uint32_t)(cur[k].prev32 - start0) : 0;
+        }
         cur[k].at = cur[k].base + cur[k].t64;
         live += cur[k].head != NULL;
         if (!o) {

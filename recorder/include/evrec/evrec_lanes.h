@@ -9,7 +9,7 @@
  * through it bounce that cache line on every record. A **lanes object** (::evrec_lanes_t, user
  * memory) holds N lane hosts; evrec_lanes_start() splits the record area of one recorder (one-shot
  * or cyclic) into N sub-buffers, one per lane, each with its own 128-byte header (its own drops,
- * overwrites, full time) and records, and starts every lane with one common Start timestamp.
+ * overwrites, full time) and records, and starts the lanes one after the other.
  * evrec_lane_host() returns the calling context's lane host (by ::EVREC_LANE_ID(), the port's
  * core number by default): an ordinary `evrec_host_t *`, so generated record functions,
  * evrec_record() and evrec_reserve() work on it unchanged, at the cost of a plain host (one-shot:
@@ -17,14 +17,14 @@
  * lanes, a thread that migrates between reading its core number and allocating) stay correct:
  * a lane's allocation is atomic like any host's.
  *
- * evrec_lanes_stop() stops every lane with one common Stop time; evrec_save() then merges the
+ * evrec_lanes_stop() stops the lanes one after the other; evrec_save() then merges the
  * lanes by restored time into ONE CCore stream (every existing reader reads it) and records each
  * record's lane in LANE_IDS chunks of the container (format/FORMAT.md sections 2.3 and 7).
  * Time rule: each lane's 32-bit times are extended on their own (FORMAT.md section 5), so every
  * lane must see a record at least every 3/4 of a timestamp wrap: evrec_lanes_tick() records
  * EventControl Tick into every lane with one timestamp (save writes it once). A one-shot lane is
- * placed on the common time axis by its Start record, a cyclic lane by its Stop record (both
- * carry the common timestamp in every lane).
+ * placed on the common time axis by its Start record (stamped a little after the previous
+ * lane's), a cyclic lane by its Stop record (likewise).
  *
  * Freestanding: no malloc, no stdio.
  *
@@ -125,7 +125,8 @@ evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t
  * 7): the area after the header (and the meta-info blob of evrec_recorder_keep_meta()) is cut
  * into `count` equal sub-buffers, each a 128-byte header then the lane's records (one-shot) or
  * ring (cyclic, same block size as the recorder's, the largest power-of-two number of blocks that
- * fits). Every lane's first record is EventControl Start with one common timestamp.
+ * fits). Every lane's first record is EventControl Start; the lanes start one after the other
+ * (lane k's Start a little later than lane k-1's; save relies on that order).
  * @param[in,out] lanes an initialised lanes object, not started. @param[in,out] rec a recorder
  * initialised with evrec_recorder_init() or evrec_recorder_init_cyclic(), not attached to a host.
  * @param[in] meta validated meta-info, alive until save is done. @param time_freq Hz (0 unknown).
@@ -139,9 +140,9 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
                                uint64_t time_freq);
 
 /**
- * @brief Stop every lane (as evrec_host_stop(): waits for records in flight, writes Stop with
- * one common timestamp, or a one-shot lane's first-drop time when it dropped) and store the
- * summed counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
+ * @brief Stop every lane, lane 0 first (as evrec_host_stop(): waits for records in flight,
+ * writes Stop, with a one-shot lane's first-drop time when it dropped) and store the summed
+ * counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
  * @param[in,out] lanes started lanes. @param[out] rec_out optional: the recorder.
  * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING not started.
  * **Context:** thread, as evrec_host_stop() (spins while a context is inside a record call).
