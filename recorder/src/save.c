@@ -915,9 +915,10 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
 
 /* ---- buffers split into lanes (evrec/evrec_lanes.h): merged by restored time ---- */
 
-#if EVREC_SAVE_LANES < 1 || EVREC_SAVE_LANES > 255
-#error "EVREC_SAVE_LANES must be in 1..255"
+#if EVREC_SAVE_LANES < 0 || EVREC_SAVE_LANES > 255
+#error "EVREC_SAVE_LANES must be in 0..255"
 #endif
+#if EVREC_SAVE_LANES > 0
 
 /* Where one lane is: its records in buffer order (one-shot: the area; cyclic: the intact blocks
  * oldest first), each lane's time extended on its own (FORMAT.md section 5) and put on the
@@ -1162,6 +1163,8 @@ __attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_r
     return o->status;
 }
 
+#endif /* EVREC_SAVE_LANES > 0 */
+
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt)
 {
@@ -1180,7 +1183,11 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     out_t o;
     out_init(&o, sink, !opt->bare_ccore);
     if (bh->flags & EVREC_BUF_LANES) {
+#if EVREC_SAVE_LANES > 0
         return save_lanes(&o, rec, opt);
+#else
+        return EVREC_E_UNSUPPORTED; /* built with EVREC_SAVE_LANES 0 */
+#endif
     }
     if (bh->block_size) {
         return save_cyclic(&o, rec, opt);
