@@ -152,6 +152,7 @@ for t in $targets; do
             $1 == "save" || $1 == "view" { save += $2; next } $1 == "meta" { meta += $2; next }
             $1 == "crc32c" { crc += $2; next } $1 == "cyclic" { cyc += $2; next }
             $1 == "recover" || $1 == "keep_meta" { recov += $2; ram += $3 + $4; next }
+            $1 == "lanes" { ram += $3 + $4; next } # evrec_lanes_*: linked only when called
             { core += $2 }
             $1 != "recorder" && $1 != "runtime_enum" && $1 != "status" {
                 printf "cross-build: %s (%d B) counted in core\n", $1, $2 > "/dev/stderr" }

@@ -195,6 +195,12 @@ struct evrec_reader {
     evrec_view_t vw_view;
     evrec_reader_error_t vw_err;
 
+    /* lanes (lanes.c): the LANES chunk's counts, the last LANE_IDS chunk */
+    uint64_t *ln_counts;        /* 3 per lane: records, dropped, overwritten */
+    uint8_t *ln_ids;            /* lane of records ln_first .. ln_first + ln_n - 1 */
+    size_t ln_cap, ln_n;
+    uint64_t ln_first;
+
     /* tables */
     rd_block_t *names;
     evrec_meta_t meta;
@@ -256,6 +262,23 @@ void rd_resume(evrec_reader_t *r);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
+
+/* Lanes (lanes.c). A LANES chunk (before the first STREAM chunk) and a LANE_IDS chunk. */
+void rd_lanes_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+void rd_lane_ids_chunk(evrec_reader_t *r, const uint8_t *p, uint32_t len);
+/* The lane of record `index` (0 without lanes, EVREC_LANE_UNKNOWN when not carried). */
+static inline uint16_t rd_lane_of(const evrec_reader_t *r, uint64_t index)
+{
+    if (!r->ln_counts) {
+        return 0;
+    }
+    uint64_t d = index - r->ln_first;
+    return index >= r->ln_first && d < r->ln_n ? r->ln_ids[d] : (uint16_t)EVREC_LANE_UNKNOWN;
+}
+/* After a jump to the SYNC chunk at `sync_off` (record `index`): the LANE_IDS chunk written just
+ * before it, found by its header word and CRC. */
+void rd_lanes_before_sync(evrec_reader_t *r, uint64_t sync_off, uint64_t index);
+void rd_lanes_free(evrec_reader_t *r);
 
 /* Stream (reader_stream.c). */
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r);

@@ -584,6 +584,9 @@ static int check_events(evrec_reader_t *r, rd_struct_tmp_t *tmp, const uint64_t 
     }
     r->ctrl_id = (uint16_t)ctrl;
     r->info.control_event = (uint16_t)ctrl;
+    if (r->info.lanes == 0) {
+        r->info.lanes = 1; /* no LANES chunk before the meta-info */
+    }
     return 1;
 }
 

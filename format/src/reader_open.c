@@ -161,6 +161,7 @@ void evrec_reader_close(evrec_reader_t *r)
     rd_free_meta(r);
     rd_field_info_free(r);
     rd_view_free(r);
+    rd_lanes_free(r);
     free(r->buf);
     free(r->event_counts);
     free(r->damage);

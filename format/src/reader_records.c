@@ -291,6 +291,7 @@ retry:;
         r->last_tick_t64 = r->t64;
         r->ticks++;
     }
+    rec->lane = rd_lane_of(r, r->index);
     rec->index = r->index++;
     rec->offset = off;
     rec->id = id;

@@ -77,11 +77,11 @@ static int plausible(const uint8_t *p, uint64_t off, uint64_t size, uint32_t *le
 {
     uint8_t type = p[0];
     uint32_t n = rd_be32(p) & 0xFFFFFFu;
-    if (type > EVREC_CHUNK_SYNC || off + EVREC_CHUNK_HEADER_SIZE + n > size) {
+    if (type > EVREC_CHUNK_LAST || off + EVREC_CHUNK_HEADER_SIZE + n > size) {
         return 0;
     }
     if ((type == EVREC_CHUNK_END && n != 0) || (type == EVREC_CHUNK_STREAM && n == 0) ||
-        (type == EVREC_CHUNK_SYNC && n < EVREC_SYNC_SIZE)) {
+        (type == EVREC_CHUNK_SYNC && n < EVREC_SYNC_SIZE) || (type == EVREC_CHUNK_LANE_IDS && n < 8u)) {
         return 0;
     }
     *len = n;
@@ -117,7 +117,7 @@ int rd_fix_header_word(evrec_reader_t *r, uint64_t off, uint64_t q)
         return 0;
     }
     uint32_t len = (uint32_t)(q - off - EVREC_CHUNK_HEADER_SIZE);
-    for (uint32_t t = 0; t <= EVREC_CHUNK_SYNC; t++) {
+    for (uint32_t t = 0; t <= EVREC_CHUNK_LAST; t++) {
         uint8_t w[EVREC_CHUNK_HEADER_SIZE];
         uint32_t word = t << 24 | len;
         w[0] = (uint8_t)(word >> 24);
@@ -299,6 +299,7 @@ void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
     }
     r->seg_file_off = stream_chunk;
     r->seg_len = r->seg_pos = 0;
+    rd_lanes_before_sync(r, best.off, best.index);
     r->sync = best;
     r->sync_pending = 1;
     r->index = best.index;

@@ -19,6 +19,8 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
     case EVREC_CHUNK_VIEW: return "VIEW";
     case EVREC_CHUNK_SYNC: return "SYNC";
+    case EVREC_CHUNK_LANES: return "LANES";
+    case EVREC_CHUNK_LANE_IDS: return "LANE_IDS";
     default: return "unknown";
     }
 }
@@ -78,7 +80,7 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
         r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
         return 1;
     }
-    for (uint8_t t = 0; t <= EVREC_CHUNK_SYNC; t++) {
+    for (uint8_t t = 0; t <= EVREC_CHUNK_LAST; t++) {
         uint8_t w[4] = {t, h[1], h[2], h[3]};
         if (t == h[0] || evrec_crc32c(evrec_crc32c(0, w, 4), p, len) != stored) {
             continue;
@@ -142,6 +144,8 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
     }
     if (type == EVREC_CHUNK_SYNC && trusted) {
         r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
+    } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
+        /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
     } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
         r->discont = 1;
         /* A SYNC point read before the damage describes the chunk that was lost (or one in the
@@ -381,6 +385,14 @@ static int next_segment(evrec_reader_t *r)
         case EVREC_CHUNK_VIEW:
             /* Tracks, spans, counters: like FIELD_INFO, a problem is deferred, never fatal. */
             rd_view_chunk(r, off, p, len);
+            r->stream_over = 0;
+            continue;
+        case EVREC_CHUNK_LANES:
+            rd_lanes_chunk(r, off, p, len);
+            r->stream_over = 0;
+            continue;
+        case EVREC_CHUNK_LANE_IDS:
+            rd_lane_ids_chunk(r, p, len);
             r->stream_over = 0;
             continue;
         default:

@@ -112,9 +112,11 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     /* The meta-info blob (evrec_recorder_keep_meta()) goes right after the header; the record area
      * follows it. */
     h->records_offset = EVREC_BUF_HEADER_SIZE;
+    h->version = EVREC_BUF_VERSION; /* a buffer split into lanes before is one again */
+    h->lanes = 1;
     h->meta_offset = 0;
     h->meta_size = 0;
-    h->flags &= ~(uint32_t)EVREC_BUF_META;
+    h->flags &= ~(uint32_t)(EVREC_BUF_META | EVREC_BUF_LANES);
     if (rec->keep_meta) {
         evrec_status st = rec->keep_meta(rec, meta, time_freq);
         if (st != EVREC_OK) {

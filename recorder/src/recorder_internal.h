@@ -87,6 +87,18 @@ static inline uint8_t *evrec_records(const evrec_recorder_t *rec)
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
 }
 
+/** Bytes of each lane's sub-buffer of a buffer split into lanes (EVREC_BUF_LANES). */
+static inline size_t evrec_lane_stride(const evrec_buf_header_t *h)
+{
+    return h->lanes ? (size_t)h->records_size / h->lanes : 0;
+}
+
+/** Header of lane k's sub-buffer of a buffer split into lanes. */
+static inline evrec_buf_header_t *evrec_lane_hdr(const evrec_buf_header_t *h, uint32_t k)
+{
+    return (evrec_buf_header_t *)(void *)((uint8_t *)(uintptr_t)h + h->records_offset + k * evrec_lane_stride(h));
+}
+
 /** Validates a header against this target (magic, version) and `size`: 0 when usable. */
 int evrec_hdr_check(const evrec_buf_header_t *h, size_t size);
 

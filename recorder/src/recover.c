@@ -60,6 +60,65 @@ static void oneshot_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uin
     h->recorded = count;
 }
 
+/* A version-2 buffer split into lanes (evrec_lanes_start()): the fixed header's geometry, then
+ * each lane's sub-buffer recovered as a buffer of its own; the summed counts go to the header. */
+static evrec_status lanes_recover(evrec_recorder_t *rec, evrec_buf_header_t *h, size_t size,
+                                  const evrec_meta_t *meta, uint64_t *partial)
+{
+    uint64_t off = h->records_offset, area = h->records_size;
+    uint32_t n = h->lanes;
+    if (h->header_size != EVREC_BUF_HEADER_SIZE || h->buf_size != size || !(h->flags & EVREC_BUF_LANES) ||
+        n == 0 || n > 255u || off < EVREC_BUF_HEADER_SIZE || off % 8u != 0 || off + area > size ||
+        area % n != 0 || (area / n) % 64u != 0 || area / n < EVREC_BUF_HEADER_SIZE + EVREC_CONTROL_SLOT ||
+        (h->meta_offset != 0 &&
+         (h->meta_offset < EVREC_BUF_HEADER_SIZE || (uint64_t)h->meta_offset + h->meta_size > off))) {
+        return EVREC_E_CORRUPT;
+    }
+    if (h->state != EVREC_BUF_RECORDING && h->state != EVREC_BUF_STOPPED) {
+        return EVREC_E_NOT_RECORDING;
+    }
+    if (h->schema_hash != meta->schema_hash) {
+        return EVREC_E_META;
+    }
+    size_t stride = (size_t)(area / n);
+    uint64_t recorded = 0, dropped = 0, overwritten = 0, used = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        evrec_buf_header_t *l = evrec_lane_hdr(h, k);
+        if (l->magic != EVREC_BUF_MAGIC || l->version != EVREC_BUF_VERSION ||
+            (l->flags & EVREC_BUF_CYCLIC) != (h->flags & EVREC_BUF_CYCLIC) || l->block_size != h->block_size) {
+            return EVREC_E_CORRUPT;
+        }
+        evrec_recorder_t sub;
+        uint64_t part = 0;
+        evrec_status st = evrec_recorder_recover(&sub, l, stride, meta, &part);
+        if (st != EVREC_OK && st != EVREC_E_END) {
+            return st == EVREC_E_NOT_RECORDING ? EVREC_E_CORRUPT : st;
+        }
+        if (partial) {
+            *partial += part;
+        }
+        recorded += l->recorded;
+        dropped += evrec_atomic_load(&l->dropped);
+        overwritten += evrec_atomic_load(&l->overwritten);
+        used += l->used;
+    }
+    __builtin_memset(rec, 0, sizeof *rec);
+    rec->hdr = h;
+    h->meta = meta;
+    if (h->flags & EVREC_BUF_CYCLIC) {
+        rec->cyclic = evrec_cyclic_ops_get();
+    }
+    if (h->state == EVREC_BUF_STOPPED) {
+        return EVREC_E_END;
+    }
+    h->recorded = recorded;
+    h->used = (size_t)used;
+    evrec_atomic_store(&h->dropped, (size_t)dropped);
+    evrec_atomic_store(&h->overwritten, (size_t)overwritten);
+    h->state = EVREC_BUF_STOPPED;
+    return EVREC_OK;
+}
+
 evrec_status evrec_recorder_recover(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
                                     uint64_t *partial)
 {
@@ -79,6 +138,9 @@ evrec_status evrec_recorder_recover(evrec_recorder_t *rec, void *buf, size_t siz
         uint32_t any = EVREC_BUF_MAGIC & 0xFFFFFF00u;
         return (m & 0xFFFFFF00u) == any || (swapped & 0xFFFFFF00u) == any ? EVREC_E_UNSUPPORTED
                                                                          : EVREC_E_NOT_RECORDING;
+    }
+    if (h->version == EVREC_BUF_VERSION_LANES) {
+        return lanes_recover(rec, h, size, meta, partial);
     }
     if (h->version != EVREC_BUF_VERSION) {
         return EVREC_E_UNSUPPORTED;

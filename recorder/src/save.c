@@ -32,6 +32,8 @@ typedef struct out {
     sync_state_t at_buf;  /* before the record at buf[0], when at_buf_ok */
     int at_buf_ok;        /* buf starts with a record (not meta-info) */
     unsigned since_sync;  /* STREAM chunks written since the last SYNC chunk */
+    uint8_t *ids;         /* lanes save: the lane of each record in buf (LANE_IDS chunk); else NULL */
+    size_t ids_n;
     uint8_t buf[EVREC_SAVE_CHUNK];
 } out_t;
 
@@ -45,6 +47,8 @@ static void out_init(out_t *o, const evrec_sink_t *sink, int container)
     o->at_buf = o->now;
     o->at_buf_ok = 0;
     o->since_sync = 0;
+    o->ids = NULL;
+    o->ids_n = 0;
 }
 
 static void sink_write(out_t *o, const void *p, size_t len)
@@ -91,12 +95,31 @@ static void write_sync(out_t *o, const sync_state_t *st)
     write_chunk(o, EVREC_CHUNK_SYNC, d, sizeof d);
 }
 
+/* LANE_IDS payload (FORMAT.md section 2.3): u64 index of the first record of the next STREAM
+ * chunk, then one u8 lane per record that starts in it. */
+static void write_lane_ids(out_t *o)
+{
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE + 8];
+    put_be32(h, ((uint32_t)EVREC_CHUNK_LANE_IDS << 24) | (uint32_t)(8u + o->ids_n));
+    put_be64(h + EVREC_CHUNK_HEADER_SIZE, o->now.index - o->ids_n);
+    uint32_t crc = evrec_crc32c(0, h, 4);
+    crc = evrec_crc32c(crc, h + EVREC_CHUNK_HEADER_SIZE, 8);
+    crc = evrec_crc32c(crc, o->ids, o->ids_n);
+    put_be32(h + 4, crc);
+    sink_write(o, h, sizeof h);
+    sink_write(o, o->ids, o->ids_n);
+    o->ids_n = 0;
+}
+
 static void flush(out_t *o)
 {
     if (o->n == 0) {
         return;
     }
     if (o->container) {
+        if (o->ids && o->ids_n) {
+            write_lane_ids(o); /* before the SYNC chunk: a seek lands on SYNC then STREAM */
+        }
         if (o->at_buf_ok && EVREC_SAVE_SYNC_EVERY > 0 && ++o->since_sync >= (unsigned)EVREC_SAVE_SYNC_EVERY) {
             write_sync(o, &o->at_buf);
             o->since_sync = 0;
@@ -830,7 +853,7 @@ static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_o
     __builtin_memset(h, 0, sizeof h);
     __builtin_memcpy(h, EVREC_MAGIC, 8);
     h[9] = EVREC_FORMAT_MAJOR;
-    h[11] = EVREC_FORMAT_MINOR;
+    h[11] = (rec->hdr->flags & EVREC_BUF_LANES) ? EVREC_FORMAT_MINOR_LANES : EVREC_FORMAT_MINOR;
     put_be32(h + 12, flags);
     put_be64(h + 16, opt->schema_hash ? opt->schema_hash : rec->hdr->meta->schema_hash);
     put_be64(h + 24, recorded);
@@ -890,6 +913,258 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
     return o->status;
 }
 
+/* ---- buffers split into lanes (evrec/evrec_lanes.h): merged by restored time ---- */
+
+#if EVREC_SAVE_LANES < 0 || EVREC_SAVE_LANES > 255
+#error "EVREC_SAVE_LANES must be in 0..255"
+#endif
+#if EVREC_SAVE_LANES > 0
+
+/* Where one lane is: its records in buffer order (one-shot: the area; cyclic: the intact blocks
+ * oldest first), each lane's time extended on its own (FORMAT.md section 5) and put on the
+ * common axis by `base`. */
+typedef struct lane_cur {
+    evrec_recorder_t sub;  /* the lane's sub-buffer */
+    ring_view_t v;         /* cyclic */
+    size_t blk;            /* cyclic: blocks of the ring visited */
+    const uint8_t *p, *end, *lim; /* the current run of records; `lim`: readable end */
+    uint64_t t64, base;
+    uint32_t prev32;
+    int started;
+    const uint8_t *head;   /* the lane's next record, NULL when the lane is done */
+    size_t head_n;
+    uint64_t at;           /* its time on the common axis */
+    uint64_t written;      /* records of this lane in the file */
+} lane_cur_t;
+
+static void lane_open(lane_cur_t *c, const evrec_recorder_t *rec, uint32_t k)
+{
+    uint64_t written = c->written;
+    __builtin_memset(c, 0, sizeof *c);
+    c->written = written;
+    c->sub.hdr = evrec_lane_hdr(rec->hdr, k);
+    c->sub.cyclic = rec->cyclic;
+    const evrec_buf_header_t *h = c->sub.hdr;
+    const uint8_t *recs = evrec_records(&c->sub);
+    if (h->block_size) {
+        unsigned shift = evrec_log2(h->block_size);
+        c->v.modulus = evrec_block_modulus(shift);
+        size_t p = h->end_pos;
+        c->v.newest = (p - 1u) >> shift;
+        c->v.fill = p - (c->v.newest << shift);
+    } else {
+        c->p = recs;
+        c->end = recs + h->used;
+        c->lim = recs + h->records_size;
+    }
+}
+
+/* The lane's next record (its size in *n), its time extended; NULL at the lane's end. */
+static const uint8_t *lane_next(lane_cur_t *c, const evrec_meta_t *m, size_t *n)
+{
+    const evrec_buf_header_t *h = c->sub.hdr;
+    for (;;) {
+        if (c->p && c->p + sizeof(evrec_record_header_t) <= c->end) {
+            const uint8_t *s = c->p;
+            size_t k = evrec_slot_size_of(m, ((const evrec_record_header_t *)(const void *)s)->id);
+            if (k == 0 || s + k > c->end) {
+                c->p = c->end; /* not a record: the run ends (stop and walk already checked) */
+                continue;
+            }
+            c->p = s + k;
+            *n = k;
+            uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
+            uint32_t step = t32 - c->prev32;
+            if (!c->started) {
+                c->started = 1;
+            } else if (step >= 0xC0000000u) {
+                uint64_t back = 0x100000000ull - step;
+                c->t64 = c->t64 > back ? c->t64 - back : 0;
+            } else {
+                c->t64 += step;
+            }
+            c->prev32 = t32;
+            return s;
+        }
+        if (!h->block_size || c->blk >= h->block_count) {
+            return NULL;
+        }
+        size_t nb = h->block_count, i = c->blk++;
+        size_t b = (c->v.newest + c->v.modulus - (nb - 1u) + i) & (c->v.modulus - 1u);
+        size_t end = ring_block_end(&c->sub, &c->v, b);
+        if (end <= EVREC_BLOCK_HEADER) {
+            continue;
+        }
+        const uint8_t *blk = ring_block(&c->sub, b);
+        size_t stop;
+        (void)c->sub.cyclic->walk(m, blk, end, &stop);
+        c->p = blk + EVREC_BLOCK_HEADER;
+        c->end = blk + stop;
+        c->lim = blk + h->block_size;
+    }
+}
+
+/* Merges the lanes by time (ties: the lower lane first) into `o`, or only counts with `o` NULL.
+ * One Start is written (the first), one Stop (the last lane's, when no other lane has records
+ * left), and a Tick once per time (evrec_lanes_tick() writes one into every lane with one
+ * stamp). A one-shot lane is placed on the common axis by its Start, a cyclic lane by its Stop
+ * (format/FORMAT.md section 2.3). */
+static uint64_t lanes_merge(out_t *o, const evrec_recorder_t *rec, const plans_t *pl, lane_cur_t *cur)
+{
+    const evrec_buf_header_t *h = rec->hdr;
+    const evrec_meta_t *m = h->meta;
+    uint32_t nl = h->lanes;
+    size_t n;
+    /* Cyclic: lane k's Stop (its last record) is stop_k - stop_0 ticks after lane 0's (the
+     * lanes stop one after the other, microseconds apart); its span from its first record to
+     * Stop is t64. Lane k starts at A + (stop_k - stop_0) - span_k, A the smallest value that
+     * keeps every start >= 0. */
+    int64_t lift = 0;
+    uint32_t stop0 = 0;
+    if (h->block_size) {
+        for (uint32_t k = 0; k < nl; k++) {
+            lane_open(&cur[k], rec, k);
+            while (lane_next(&cur[k], m, &n)) {
+            }
+            if (k == 0) {
+                stop0 = cur[0].prev32;
+            }
+            int64_t start = (int64_t)(int32_t)(cur[k].prev32 - stop0) - (int64_t)cur[k].t64;
+            cur[k].base = (uint64_t)start; /* for now */
+            lift = -start > lift ? -start : lift;
+        }
+    }
+    uint32_t live = 0, start0 = 0;
+    for (uint32_t k = 0; k < nl; k++) {
+        uint64_t start = cur[k].base;
+        lane_open(&cur[k], rec, k);
+        cur[k].head = lane_next(&cur[k], m, &cur[k].head_n);
+        if (h->block_size) {
+            cur[k].base = (uint64_t)((int64_t)start + lift);
+        } else {
+            /* One-shot: every lane's first record is its Start, stamped start_k - start_0 ticks
+             * after lane 0's (the lanes start one after the other). */
+            if (k == 0) {
+                start0 = cur[0].prev32;
+            }
+            cur[k].base = cur[k].head ? (uint32_t)(cur[k].prev32 - start0) : 0;
+        }
+        cur[k].at = cur[k].base + cur[k].t64;
+        live += cur[k].head != NULL;
+        if (!o) {
+            cur[k].written = 0;
+        }
+    }
+    uint64_t count = 0, last_tick = 0;
+    int start_done = 0, tick_done = 0;
+    while (live) {
+        uint32_t k = 0;
+        while (!cur[k].head) {
+            k++;
+        }
+        for (uint32_t j = k + 1; j < nl; j++) {
+            if (cur[j].head && cur[j].at < cur[k].at) {
+                k = j;
+            }
+        }
+        lane_cur_t *c = &cur[k];
+        const uint8_t *s = c->head;
+        size_t len = c->head_n;
+        uint64_t at = c->at;
+        c->head = lane_next(c, m, &c->head_n);
+        c->at = c->base + c->t64;
+        live -= c->head == NULL;
+        if (((const evrec_record_header_t *)(const void *)s)->id == EVREC_CONTROL_EVENT_ID) {
+            uint8_t type = s[6];
+            int keep = 1;
+            if (type == EVREC_CONTROL_START) {
+                keep = !start_done;
+                start_done = 1;
+            } else if (type == EVREC_CONTROL_STOP) {
+                keep = c->head == NULL && live == 0;
+            } else if (type == EVREC_CONTROL_TICK) {
+                keep = !tick_done || at != last_tick;
+                tick_done = 1;
+                last_tick = at;
+            }
+            if (!keep) {
+                continue;
+            }
+        }
+        count++;
+        if (!o) {
+            c->written++;
+            continue;
+        }
+        (void)put_records(o, m, pl, s, len, (size_t)(c->lim - s));
+        if (o->ids) {
+            o->ids[o->ids_n++] = (uint8_t)k;
+        }
+    }
+    return count;
+}
+
+/* LANES payload (FORMAT.md section 2.3): u32 count, then per lane u64 records, u64 dropped,
+ * u64 overwritten. */
+static void put_lanes_chunk(out_t *o, const evrec_recorder_t *rec, const lane_cur_t *cur)
+{
+    const evrec_buf_header_t *h = rec->hdr;
+    uint8_t hd[EVREC_CHUNK_HEADER_SIZE + 4];
+    put_be32(hd, ((uint32_t)EVREC_CHUNK_LANES << 24) | (4u + 24u * h->lanes));
+    put_be32(hd + EVREC_CHUNK_HEADER_SIZE, h->lanes);
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, hd, 4), hd + EVREC_CHUNK_HEADER_SIZE, 4);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            put_be32(hd + 4, crc);
+            sink_write(o, hd, sizeof hd);
+        }
+        for (uint32_t k = 0; k < h->lanes; k++) {
+            const evrec_buf_header_t *l = evrec_lane_hdr(h, k);
+            uint8_t d[24];
+            put_be64(d, cur[k].written);
+            put_be64(d + 8, evrec_atomic_load(&l->dropped));
+            put_be64(d + 16, evrec_atomic_load(&l->overwritten));
+            if (pass == 0) {
+                crc = evrec_crc32c(crc, d, sizeof d);
+            } else {
+                sink_write(o, d, sizeof d);
+            }
+        }
+    }
+}
+
+/* Not inlined: its cursors (about 140 bytes per lane, EVREC_SAVE_LANES of them) stay off the
+ * stack of a save without lanes. */
+__attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_recorder_t *rec,
+                                                         const evrec_save_options_t *opt)
+{
+    const evrec_buf_header_t *h = rec->hdr;
+    if (h->lanes == 0 || h->lanes > EVREC_SAVE_LANES || (h->block_size && !rec->cyclic)) {
+        return EVREC_E_ARG; /* more lanes than this build's save handles: raise EVREC_SAVE_LANES */
+    }
+    lane_cur_t cur[EVREC_SAVE_LANES];
+    uint8_t ids[EVREC_SAVE_CHUNK / 6u + 2u]; /* a packed record has at least 6 bytes */
+    plans_t pl;
+    plans_build(&pl, h->meta);
+    __builtin_memset(cur, 0, sizeof cur[0] * h->lanes);
+    uint64_t recorded = lanes_merge(NULL, rec, &pl, cur);
+    if (o->container) {
+        put_header(o, rec, opt, h->block_size ? 1u : 0u, recorded, evrec_atomic_load(&h->overwritten));
+        put_lanes_chunk(o, rec, cur);
+        o->ids = ids;
+    }
+    put_meta(o, h->meta, h->time_freq, 0);
+    (void)lanes_merge(o, rec, &pl, cur);
+    put_end(o);
+    flush(o);
+    if (o->container) {
+        write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
+    }
+    return o->status;
+}
+
+#endif /* EVREC_SAVE_LANES > 0 */
+
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt)
 {
@@ -897,7 +1172,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         return EVREC_E_ARG;
     }
     const evrec_buf_header_t *bh = rec->hdr;
-    int cyclic_live = bh->block_size && bh->state == EVREC_BUF_RECORDING;
+    int cyclic_live = bh->block_size && bh->state == EVREC_BUF_RECORDING && !(bh->flags & EVREC_BUF_LANES);
     if ((bh->state != EVREC_BUF_STOPPED && !cyclic_live) || !bh->meta) {
         return EVREC_E_BUSY;
     }
@@ -907,6 +1182,13 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     }
     out_t o;
     out_init(&o, sink, !opt->bare_ccore);
+    if (bh->flags & EVREC_BUF_LANES) {
+#if EVREC_SAVE_LANES > 0
+        return save_lanes(&o, rec, opt);
+#else
+        return EVREC_E_UNSUPPORTED; /* built with EVREC_SAVE_LANES 0 */
+#endif
+    }
     if (bh->block_size) {
         return save_cyclic(&o, rec, opt);
     }

@@ -133,7 +133,7 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
-                   EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR);
+                   EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR_LANES);
             return 0;
         case 'I':
             if (include_dir_count == GEN_MAX_INCLUDE_DIRS) {

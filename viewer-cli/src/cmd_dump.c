@@ -20,6 +20,8 @@ static const char help[] =
     "wraps; CLASS is shown when an event belongs to another event's class; nested struct fields\n"
     "are dotted (inner.a=1); enum values are shown by name (number when unnamed); the marker is\n"
     "the one CCore EventView draws. EventControl records (Start, Tick, Stop) are included.\n"
+    "A recording split into lanes (evrec_lanes_start(): one per core or thread) starts each line\n"
+    "with the lane that recorded it (L0, L1 ...; L? when the chunk carrying it was damaged).\n"
     "Records from a truncated chunk, whose checksum could not be verified, end in '(unverified)'.\n"
     "In a damaged file, reading resumes after each damaged chunk (FORMAT.md: SYNC chunks); the\n"
     "first record after a damaged range ends in '(after damage: N records lost)', and each damaged\n"
@@ -333,6 +335,16 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
         char ix[32];
         snprintf(ix, sizeof ix, "#%-10llu  ", (unsigned long long)rec->index);
         cli_buf_puts(b, ix);
+    }
+    if (evrec_reader_info(d->r)->lanes > 1) {
+        /* the lane that recorded it (a recording split into lanes; FORMAT.md section 2.3) */
+        char ln[16];
+        if (rec->lane == EVREC_LANE_UNKNOWN) {
+            snprintf(ln, sizeof ln, "L?   ");
+        } else {
+            snprintf(ln, sizeof ln, "L%-3u ", (unsigned)rec->lane);
+        }
+        cli_buf_puts(b, ln);
     }
     size_t start = b->len;
     if (d->ns_known) {

@@ -175,6 +175,21 @@ static int run(int argc, char **argv)
                    : fi->overwritten ? " (oldest records overwritten by newer ones in the cyclic buffer)"
                                      : "");
         }
+        if (fi->lanes > 1) {
+            /* a recording split into lanes (FORMAT.md section 2.3): one line per lane */
+            printf("lanes:       %u (merged by time into one stream)\n", (unsigned)fi->lanes);
+            for (uint32_t k = 0; k < fi->lanes; k++) {
+                evrec_lane_info_t li;
+                if (evrec_reader_lane(r, k, &li) == EVREC_OK) {
+                    printf("  lane %-4u  %llu records, %llu dropped", (unsigned)k, (unsigned long long)li.records,
+                           (unsigned long long)li.dropped);
+                    if (fi->flags & 1u) {
+                        printf(", %llu overwritten", (unsigned long long)li.overwritten);
+                    }
+                    printf("\n");
+                }
+            }
+        }
     } else {
         printf("\ndropped:     unknown (CCore files do not count drops)\n");
     }

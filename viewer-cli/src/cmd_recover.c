@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "evrec/evrec_recorder.h"
+#include "evrec/evrec_lanes.h"
 #include "evrec/evrec_save.h"
 
 static const char help[] =
@@ -403,6 +404,13 @@ static int run(int argc, char **argv)
     if (!kind) {
         goto done;
     }
+    if (kind == 2 && (img[4] | img[5] << 8) != EVREC_BUF_VERSION) {
+        cli_error("%s: a 32-bit target's buffer of layout version %u (split into lanes by "
+                  "evrec_lanes_start()): this evrec widens only version-%u (single-lane) images; recover it "
+                  "on the target with evrec_recorder_recover() and evrec_save()",
+                  o.image, (unsigned)(img[4] | img[5] << 8), (unsigned)EVREC_BUF_VERSION);
+        goto done;
+    }
     if (kind == 2 && !widen_image(img, size)) {
         cli_error("%s: a 32-bit target's buffer whose geometry does not fit the image", o.image);
         goto done;
@@ -445,6 +453,12 @@ static int run(int argc, char **argv)
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     if (write_out(o.out, &rec, hash) != 0) {
         goto done;
+    }
+    if (evrec_recorder_lane_count(&rec) > 1) {
+        /* the counts are the lanes' sums: each lane has its own Start (and Stop), written once */
+        fprintf(stderr, "evrec: %s: %u lanes, merged by time into one stream (the counts below are the "
+                        "lanes' sums, each lane's Start and Stop included)\n",
+                o.image, (unsigned)evrec_recorder_lane_count(&rec));
     }
     fprintf(stderr, "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
                     "%llu partly written record%s skipped\n",

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("evrec %s (file format %u.%u, reads CCore EventRecorder streams)\n", EVREC_VERSION,
-               EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR);
+               EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR_LANES);
         return CLI_OK;
     }
     if (strcmp(cmd, "help") == 0) {

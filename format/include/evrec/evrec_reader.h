@@ -156,6 +156,8 @@ typedef struct evrec_file_info {
     uint64_t records_offset;      /**< file offset of the first record */
     uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */
     uint16_t control_event;       /**< event id of EventControl (found by its struct name) */
+    uint32_t lanes;               /**< lanes of the recording (LANES chunk, format/FORMAT.md
+                                       section 2.3; evrec/evrec_lanes.h); 1 when the file has none */
 } evrec_file_info_t;
 
 /** @brief One record, as returned by evrec_reader_next(). Reader-owned; valid until the next call. */
@@ -172,7 +174,28 @@ typedef struct evrec_record {
     uint8_t gap;         /**< 1: the first record after a damaged range: records before it are
                               missing (how many: evrec_reader_damage()); index and time are exact,
                               taken from the SYNC chunk where reading resumed */
+    uint16_t lane;       /**< the lane that recorded it (LANE_IDS chunks, format/FORMAT.md section
+                              2.3): 0 in a file without lanes; ::EVREC_LANE_UNKNOWN when the chunk
+                              that carried it was lost (damage) */
 } evrec_record_t;
+
+/** evrec_record_t::lane of a record whose LANE_IDS chunk was lost. */
+#define EVREC_LANE_UNKNOWN 0xFFFFu
+
+/** @brief One lane of a recording split into lanes: evrec_reader_lane(). */
+typedef struct evrec_lane_info {
+    uint64_t records;     /**< records of this lane in the file's stream */
+    uint64_t dropped;     /**< events the lane dropped (its slice of the buffer was full) */
+    uint64_t overwritten; /**< cyclic: the lane's intact records overwritten before the save */
+} evrec_lane_info_t;
+
+/**
+ * @brief What the file's LANES chunk says of lane `k` (format/FORMAT.md section 2.3).
+ * @param[in] r the reader. @param k 0 .. evrec_reader_info(r)->lanes - 1. @param[out] out the
+ * lane's counts. @retval EVREC_OK filled. @retval EVREC_E_ARG NULL, or k out of range (a file
+ * without lanes has lane 0 only, with the header's counts). **Context:** thread; reads only.
+ */
+evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_info_t *out);
 
 /** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
 typedef struct evrec_field_view {

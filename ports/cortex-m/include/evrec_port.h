@@ -138,6 +138,27 @@ static inline uint32_t evrec_cm_systick_now(void)
 /** Nothing to do while evrec_host_stop() waits: a single core is interrupted, not raced. */
 #define EVREC_PORT_RELAX() ((void)0)
 
+/**
+ * EVREC_PORT_CORE_ID(): the number of the core running the caller, which evrec_lane_host()
+ * (evrec/evrec_lanes.h) uses to pick the caller's lane. Every Cortex-M this port targets is used
+ * as a single core, so it is 0. An SMP part defines it before including this header, e.g.
+ *  - RP2040 / RP2350 (two Cortex-M0+ / M33): the SIO CPUID register, 0 or 1:
+ *    `#define EVREC_PORT_CORE_ID() (*(volatile const uint32_t *)0xD0000000u)`;
+ *  - STM32H7 dual core (Cortex-M7 + Cortex-M4 sharing a buffer in D2/D3 SRAM): the part number
+ *    in SCB->CPUID, 0 on the M7 and 1 on the M4:
+ *    `#define EVREC_PORT_CORE_ID() ((((*(volatile const uint32_t *)0xE000ED00u) >> 4) & 0xFFFu) == 0xC24u)`
+ *    (both images must then share the recorder, its lanes object and the same EventControl
+ *    meta-info; the M7's data cache needs the buffer non-cacheable or cleaned before save).
+ * Defining it also makes EVREC_PORT_UNIPROCESSOR default to 0 (below): cores that share a buffer
+ * need the barriers.
+ */
+#if defined(EVREC_PORT_CORE_ID) && !defined(EVREC_PORT_UNIPROCESSOR)
+#define EVREC_PORT_UNIPROCESSOR 0 /* the user says which core records: several do */
+#endif
+#ifndef EVREC_PORT_CORE_ID
+#define EVREC_PORT_CORE_ID() 0u
+#endif
+
 /* ---- allocation safety ---- */
 #ifndef EVREC_CM_USE_PRIMASK
 #if defined(__ARM_FEATURE_LDREX) && (__ARM_FEATURE_LDREX & 4)

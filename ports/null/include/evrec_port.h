@@ -16,6 +16,8 @@
 #define EVREC_PORT_TIMESTAMP() ((uint32_t)0)
 #endif
 #define EVREC_PORT_RELAX() ((void)0)
+/** Core running the caller, for evrec_lane_host() (evrec/evrec_lanes.h): 0 on a single core. */
+#define EVREC_PORT_CORE_ID() 0u
 /** Timestamp frequency in Hz for evrec_host_start(): 0, unknown (the timestamps are not a clock). */
 #define EVREC_PORT_TIME_FREQ() ((uint64_t)0)
 

@@ -124,4 +124,70 @@ static inline uint32_t evrec_port_posix_monotonic(void)
 #define EVREC_PORT_RELAX() ((void)0)
 #endif
 
+/* ---- lanes (evrec/evrec_lanes.h): the caller's CPU, or a lane per thread ---- */
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+/** @brief sched_getcpu() (0 when it fails): the slow path of evrec_posix_cpu(). Defined in
+ * evrec_port_posix. **Context:** any thread; async-signal-safe. */
+unsigned evrec_posix_cpu_slow(void);
+/** @brief The calling thread's lane number plus 1 (0: not assigned yet); see
+ * evrec_posix_thread_lane(). */
+#ifdef __cplusplus
+extern thread_local unsigned evrec_posix_lane_tls;
+#else
+extern _Thread_local unsigned evrec_posix_lane_tls;
+#endif
+/** @brief Assigns the calling thread the next lane number (0, 1, 2 ... in the order threads
+ * first ask) and returns it. **Context:** thread. */
+unsigned evrec_posix_thread_lane_assign(void);
+#ifdef __cplusplus
+}
+#endif
+
+#if !defined(__cplusplus) && defined(__linux__) && defined(__GLIBC__) &&                           \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) && (defined(__x86_64__) || defined(__aarch64__))
+extern const ptrdiff_t __rseq_offset; /* glibc 2.35+: the thread's registered struct rseq */
+/** @brief The thread pointer (x86-64: %fs:0; AArch64: TPIDR_EL0). */
+static inline const char *evrec_posix_tp(void)
+{
+#if defined(__x86_64__)
+    const char *tp;
+    __asm__("movq %%fs:0, %0" : "=r"(tp));
+    return tp;
+#else
+    return (const char *)__builtin_thread_pointer();
+#endif
+}
+/**
+ * @brief The CPU running the caller, as sched_getcpu() gives it, in one load: the `cpu_id` that
+ * the kernel keeps in the thread's restartable-sequences area (glibc 2.35+ registers it for
+ * every thread; struct rseq, offset 4); sched_getcpu() when it is not registered. The thread may
+ * move to another CPU right after: a lane chosen with it is shared now and then, which lanes
+ * allow (their allocation is atomic). **Context:** any thread or signal handler.
+ */
+static inline unsigned evrec_posix_cpu(void)
+{
+    uint32_t c = *(const volatile uint32_t *)(const void *)(evrec_posix_tp() + __rseq_offset + 4);
+    return c < 0x80000000u ? c : evrec_posix_cpu_slow();
+}
+#else
+/** @brief The CPU running the caller (sched_getcpu()). **Context:** any thread. */
+static inline unsigned evrec_posix_cpu(void) { return evrec_posix_cpu_slow(); }
+#endif
+
+/** @brief The calling thread's own lane number: 0, 1, 2 ... in the order threads first ask
+ * (one thread-local load after the first call). With at least as many lanes as recording
+ * threads no two threads share a lane wherever they run. **Context:** thread (not a signal
+ * handler that may run before its thread's first call). */
+static inline unsigned evrec_posix_thread_lane(void)
+{
+    unsigned v = evrec_posix_lane_tls;
+    return v ? v - 1u : evrec_posix_thread_lane_assign();
+}
+
+/** Core running the caller (evrec_lane_host()'s default lane choice): evrec_posix_cpu(). */
+#define EVREC_PORT_CORE_ID() evrec_posix_cpu()
+
 #endif /* EVREC_PORT_H */

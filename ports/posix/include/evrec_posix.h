@@ -39,6 +39,7 @@ typedef struct evrec_posix_tick {
     int running;
     pthread_mutex_t lock;
     pthread_cond_t wake;
+    struct evrec_lanes *lanes; /* evrec_posix_tick_start_lanes(): tick every lane; else NULL */
 } evrec_posix_tick_t;
 
 /**
@@ -51,6 +52,18 @@ typedef struct evrec_posix_tick {
  * **Context:** thread.
  */
 evrec_status evrec_posix_tick_start(evrec_posix_tick_t *t, evrec_host_t *host, unsigned hz);
+
+/**
+ * @brief As evrec_posix_tick_start() for a recorder split into lanes (evrec/evrec_lanes.h): the
+ * thread calls evrec_lanes_tick(lanes) every 1/hz seconds, a Tick into every lane with one
+ * timestamp, so that each lane's times extend to 64 bits on their own (format/FORMAT.md
+ * section 2.3). Stop it with evrec_posix_tick_stop().
+ * @param[out] t the tick object. @param[in] lanes initialised lanes (they may be started and
+ * stopped meanwhile). @param hz ticks per second, 1..100000 (0 = 10 Hz).
+ * @retval EVREC_OK running. @retval EVREC_E_ARG NULL or hz out of range.
+ * @retval EVREC_E_NOMEM the thread could not be created. **Context:** thread.
+ */
+evrec_status evrec_posix_tick_start_lanes(evrec_posix_tick_t *t, struct evrec_lanes *lanes, unsigned hz);
 
 /**
  * @brief Stop the tick thread and wait for it to exit (at most one period).

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "evrec/evrec_lanes.h"
 #include "evrec_posix.h"
 
 static void *tick_main(void *arg)
@@ -25,25 +26,47 @@ static void *tick_main(void *arg)
             break;
         }
         pthread_mutex_unlock(&t->lock);
-        (void)evrec_tick(t->host);
+        if (t->lanes) {
+            (void)evrec_lanes_tick(t->lanes);
+        } else {
+            (void)evrec_tick(t->host);
+        }
         pthread_mutex_lock(&t->lock);
     }
     pthread_mutex_unlock(&t->lock);
     return NULL;
 }
 
+static evrec_status tick_start(evrec_posix_tick_t *t, unsigned hz);
+
 evrec_status evrec_posix_tick_start(evrec_posix_tick_t *t, evrec_host_t *host, unsigned hz)
 {
     if (!t || !host) {
         return EVREC_E_ARG;
     }
+    t->host = host;
+    t->lanes = NULL;
+    return tick_start(t, hz);
+}
+
+evrec_status evrec_posix_tick_start_lanes(evrec_posix_tick_t *t, evrec_lanes_t *lanes, unsigned hz)
+{
+    if (!t || !lanes) {
+        return EVREC_E_ARG;
+    }
+    t->host = NULL;
+    t->lanes = lanes;
+    return tick_start(t, hz);
+}
+
+static evrec_status tick_start(evrec_posix_tick_t *t, unsigned hz)
+{
     if (hz == 0) {
         hz = 10;
     }
     if (hz > 100000) {
         return EVREC_E_ARG;
     }
-    t->host = host;
     t->period_us = 1000000u / hz;
     t->running = 1;
     pthread_condattr_t ca;

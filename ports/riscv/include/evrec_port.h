@@ -118,6 +118,28 @@ static inline void evrec_rv_irq_restore(unsigned long mie)
 #define EVREC_PORT_HAS_ATOMICS 1
 #endif
 
+/**
+ * EVREC_PORT_CORE_ID(): the caller's hart, which evrec_lane_host() (evrec/evrec_lanes.h) uses
+ * to pick the caller's lane. The `mhartid` CSR is readable in machine mode only (an S- or
+ * U-mode read traps), so the port reads it only when EVREC_RV_MHARTID is 1 (firmware that
+ * records in M-mode on several harts); by default it returns 0 (one hart, or code that cannot
+ * know: S/U-mode code defines EVREC_PORT_CORE_ID itself, e.g. from a per-hart variable its
+ * kernel keeps in `tp`, or uses the POSIX port under Linux, whose sched_getcpu() works).
+ */
+#ifndef EVREC_PORT_CORE_ID
+#if defined(EVREC_RV_MHARTID) && EVREC_RV_MHARTID
+static inline unsigned evrec_rv_mhartid(void)
+{
+    unsigned long h;
+    __asm__ volatile("csrr %0, mhartid" : "=r"(h));
+    return (unsigned)h;
+}
+#define EVREC_PORT_CORE_ID() evrec_rv_mhartid()
+#else
+#define EVREC_PORT_CORE_ID() 0u
+#endif
+#endif
+
 /** All recording contexts run on this one hart (evrec_atomic.h; the port's critical section
  * masks this hart's interrupts only): a hart sees its own memory accesses in program order
  * (RISC-V Unprivileged ISA, "RVWMO Memory Consistency Model": its ordering rules concern what
@@ -125,7 +147,11 @@ static inline void evrec_rv_irq_restore(unsigned long mie)
  * .aq/.rl instructions. A multi-hart part whose harts record into the same buffer defines
  * EVREC_PORT_UNIPROCESSOR 0 before this header. */
 #ifndef EVREC_PORT_UNIPROCESSOR
+#if defined(EVREC_RV_MHARTID) && EVREC_RV_MHARTID
+#define EVREC_PORT_UNIPROCESSOR 0 /* several harts record: keep the fences */
+#else
 #define EVREC_PORT_UNIPROCESSOR 1
+#endif
 #endif
 
 /* A cyclic ring reuses a block on the strength of its record count, without reading it:

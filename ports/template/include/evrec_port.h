@@ -25,6 +25,8 @@
 
 #define EVREC_PORT_TIMESTAMP() ((uint32_t)0)
 #define EVREC_PORT_RELAX() ((void)0)
+/** Core running the caller, for evrec_lane_host() (evrec/evrec_lanes.h): 0 on a single core. */
+#define EVREC_PORT_CORE_ID() 0u
 #define EVREC_PORT_TIME_FREQ() ((uint64_t)0) /* the counter's frequency in Hz; 0 = unknown */
 
 #endif /* EVREC_PORT_H */

@@ -66,6 +66,17 @@
 #endif
 
 /**
+ * EVREC_SAVE_LANES (lanes, 0..255, default 255 when EVREC_SAVE_CHUNK >= 4096, else 8): most
+ * lanes (evrec/evrec_lanes.h) evrec_save() merges; it keeps one cursor of about 140 bytes per
+ * lane on its stack. A buffer with more lanes is refused (EVREC_E_ARG). 0 leaves the merge out
+ * of save (about 1.4 KB of Cortex-M4 code at -Os) for programs that never split a recorder: save
+ * then refuses a buffer split into lanes (EVREC_E_UNSUPPORTED).
+ */
+#ifndef EVREC_SAVE_LANES
+#define EVREC_SAVE_LANES ((EVREC_SAVE_CHUNK) >= 4096 ? 255 : 8)
+#endif
+
+/**
  * EVREC_CYCLIC_GUARD (0/1): 1 makes a cyclic ring check, before it reuses a block, that every
  * record in it was committed (a context preempted for a whole lap of the ring between reserving
  * and committing a record would otherwise write into a block that now holds newer records): a

@@ -23,9 +23,13 @@ extern "C" {
 
 /** Container magic, 8 bytes: "EVRC" then CR LF SUB LF (catches text-mode transfers, as PNG). */
 #define EVREC_MAGIC "EVRC\r\n\032\n"
-/** Container format version written by this build. */
+/** Container format version written by this build for a recording without lanes (unchanged
+ * since SYNC chunks came, so such files stay byte-identical). */
 #define EVREC_FORMAT_MAJOR 1u
 #define EVREC_FORMAT_MINOR 1u
+/** Minor version written for a recording split into lanes (LANES and LANE_IDS chunks, format/
+ * FORMAT.md section 2.3); the newest minor version this build knows. */
+#define EVREC_FORMAT_MINOR_LANES 2u
 /** Container header size, bytes. */
 #define EVREC_HEADER_SIZE 48u
 /** Chunk header size, bytes: u32 type<<24|length, u32 CRC-32C. */
@@ -38,9 +42,15 @@ enum evrec_chunk_type {
     EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
     EVREC_CHUNK_FIELD_INFO = 3, /**< field display attributes (format/FORMAT.md section 2) */
     EVREC_CHUNK_VIEW = 4, /**< tracks, spans and counters (format/FORMAT.md section 2) */
-    EVREC_CHUNK_SYNC = 5  /**< where the next STREAM chunk starts: record index, time state
+    EVREC_CHUNK_SYNC = 5, /**< where the next STREAM chunk starts: record index, time state
                                (format/FORMAT.md section 2.2; version 1.1) */
+    EVREC_CHUNK_LANES = 6, /**< lanes of the recording: u32 count, per lane u64 records, u64
+                                dropped, u64 overwritten (format/FORMAT.md section 2.3; version 1.2) */
+    EVREC_CHUNK_LANE_IDS = 7 /**< u64 first record index, then the u8 lane of each record of the
+                                  next STREAM chunk (format/FORMAT.md section 2.3; version 1.2) */
 };
+/** Highest chunk type this build knows. */
+#define EVREC_CHUNK_LAST EVREC_CHUNK_LANE_IDS
 
 /** Payload size of a SYNC chunk, bytes: u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
 #define EVREC_SYNC_SIZE 36u

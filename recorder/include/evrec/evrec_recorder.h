@@ -20,7 +20,9 @@
  * of threads and interrupt/signal handlers may record at once. Each record is committed by a
  * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not yet");
  * evrec_host_stop() closes allocation and then waits for every allocated record to be committed
- * (the guarantee of CCore's GuardCount without its two extra atomics per record).
+ * (the guarantee of CCore's GuardCount without its two extra atomics per record). Threads on
+ * several cores that record through one host share its allocation offset (one cache line that
+ * every record writes): split the recorder into per-core lanes instead (evrec/evrec_lanes.h).
  *
  * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
  */
@@ -61,8 +63,12 @@ extern "C" {
  * reversed ("4RVE"). A reader of a memory image tells the target's byte order and size_t width
  * from these four bytes (format/FORMAT.md, "RAM buffer header and recovery"). */
 #define EVREC_BUF_MAGIC (0x45565200u | (uint32_t)('0' + sizeof(size_t)))
-/** Version of the in-buffer header layout. */
+/** Version of the in-buffer header layout of a plain (single-lane) buffer. */
 #define EVREC_BUF_VERSION 1u
+/** Version of a buffer split into lanes by evrec_lanes_start() (evrec/evrec_lanes.h): the
+ * fixed header is the same, `lanes` > 0 sub-buffers follow (format/FORMAT.md section 7). A
+ * single-lane buffer keeps version 1, so that older recovery tools still read it. */
+#define EVREC_BUF_VERSION_LANES 2u
 /** ::evrec_buf_header_t::state values. */
 #define EVREC_BUF_READY 0u     /**< initialised, nothing recorded yet */
 #define EVREC_BUF_RECORDING 1u /**< a recording is (or was, at a crash or reset) going on */
@@ -71,6 +77,7 @@ extern "C" {
 #define EVREC_BUF_CYCLIC 1u    /**< cyclic mode: the record area is a ring of blocks */
 #define EVREC_BUF_META 2u      /**< a meta-info blob is kept at meta_offset (evrec_recorder_keep_meta()) */
 #define EVREC_BUF_WANT_META 4u /**< keep_meta was asked: start writes the blob */
+#define EVREC_BUF_LANES 8u     /**< the record area is split into `lanes` sub-buffers (version 2) */
 
 /**
  * @brief Header at the start of the user's trace buffer (the idea of ThreadX's TX_TRACE_HEADER):
@@ -100,7 +107,7 @@ typedef struct evrec_buf_header {
     uint32_t meta_offset;    /**< [64] meta-info blob, bytes from the header; 0 = none */
     uint32_t meta_size;      /**< [68] bytes of the meta-info blob */
     uint32_t full_time;      /**< [72] timestamp of the first drop (the buffer filled) */
-    uint32_t lanes;          /**< [76] allocation lanes: 1 (room for per-core lanes later) */
+    uint32_t lanes;          /**< [76] allocation lanes: 1, or N after evrec_lanes_start() */
     evrec_atomic_size_t dropped;     /**< [80] drops in the recording (wraps at SIZE_MAX) */
     evrec_atomic_size_t fail_pos;    /**< [80+W] one-shot: smallest offset whose allocation failed */
     evrec_atomic_size_t overwritten; /**< [80+2W] cyclic: intact records cleared for reuse */
@@ -141,7 +148,10 @@ typedef struct evrec_recorder_counts {
  * @brief The counts of a recorder's buffer (they live in its header).
  * @param[in] rec an initialised recorder. @return the counts; all zero for a NULL recorder or one
  * never initialised. While recording goes on, `dropped` and `overwritten` are live and the others
- * are those of the last stop. **Context:** any; lock-free (plain loads).
+ * are those of the last stop. A recorder split into lanes (evrec/evrec_lanes.h) holds the sums
+ * over its lanes from evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop,
+ * which save writes once); while its lanes record, each lane's live counts are
+ * evrec_recorder_lane_counts()'s. **Context:** any; lock-free (plain loads).
  */
 evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
 

@@ -36,9 +36,15 @@ typedef struct evrec_save_options {
 
 /**
  * @brief Save a stopped recorder as an evrec container file (evrec_save_ex() with defaults).
- * @param[in] rec a recorder after evrec_host_stop(). @param[in] sink where the bytes go.
- * @retval EVREC_OK every byte was written. @retval EVREC_E_ARG NULL pointer.
- * @retval EVREC_E_BUSY the recorder is still attached (stop first), or never recorded.
+ * A recorder split into lanes (evrec/evrec_lanes.h) is saved as one stream merged by time, with
+ * the lane of each record in LANE_IDS chunks (format/FORMAT.md section 2.3).
+ * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()). @param[in] sink
+ * where the bytes go.
+ * @retval EVREC_OK every byte was written. @retval EVREC_E_ARG NULL pointer, or more lanes than
+ * ::EVREC_SAVE_LANES.
+ * @retval EVREC_E_BUSY the recorder is still attached (stop first; a recorder split into lanes is
+ * saved only after evrec_lanes_stop()), or never recorded.
+ * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
  * @retval EVREC_E_CORRUPT a record in the buffer has an id the meta-info lacks (memory was
  * overwritten); the records before it are saved and the stream is ended properly.
  * @retval EVREC_E_IO the sink failed; the output is incomplete.
