@@ -314,11 +314,12 @@ retry:;
 }
 
 /* The common case of next_any(), with the same result: a data record (not EventControl) that
- * lies whole in the current segment, the frequency decided, no gap to resume after. */
+ * lies whole in the current segment, the frequency decided, no gap to resume after, a file
+ * without lanes. */
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
 {
     if (__builtin_expect(!r || !rec || r->halt || !r->opened || r->done || !r->freq_resolved || r->resuming ||
-                             r->ns_conv.freq != r->freq, 0)) {
+                             r->ns_conv.freq != r->freq || r->ln_counts, 0)) {
         return next_any(r, rec); /* (it also makes ns_conv for a new frequency) */
     }
     size_t pos = r->seg_pos, left = r->seg_len - pos;
@@ -340,6 +341,7 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
     r->started = 1;
     r->t64 = t64;
     r->prev32 = t;
+    rec->lane = 0; /* a file with lanes takes next_any() */
     rec->index = r->index++;
     rec->offset = r->seg_file_off + pos;
     rec->id = id;
