@@ -113,8 +113,8 @@ if [ -n "$our_sessiond" ]; then
     our_sessiond=""
 fi
 ran=$(sed -n 's/^ran: //p' "$work/record.md")
-# Every contender of bench/peers/contenders.c must have run (add evrec-lanes here with it).
-for k in floor evrec evrec-cyclic evrec-qs barectf lttng snprintf; do
+# Every contender of bench/peers/contenders.c must have run.
+for k in floor evrec evrec-cyclic evrec-lanes evrec-qs barectf lttng snprintf; do
     case " $ran " in *" $k "*) ;; *) say "contender $k did not run"; exit 1 ;; esac
 done
 
