@@ -134,11 +134,10 @@ static void lost_pend(struct evrec_qs_tx *tx, unsigned kind, uint32_t time, uint
     __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
 }
 
-/* A whole EVREC_LOST frame (k escaped bytes at ring[first..], flag included) is overwritten before
- * it was read: its count is kept to be sent again by evrec_qs_tx_dict_update(). */
-static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
+/* Un-escapes the k dropped bytes at ring[first..] (wrapping at size) up to the flag into f (cap
+ * bytes). Returns the bytes, or 0 when they do not fit (not a frame lost_payload() made). */
+static size_t unescape_dropped(const uint8_t *ring, size_t size, size_t first, size_t k, uint8_t *f, size_t cap)
 {
-    uint8_t f[40];
     size_t n = 0;
     int esc = 0;
     for (size_t i = 0; i < k; i++) {
@@ -153,11 +152,20 @@ static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size
             esc = 1;
             continue;
         }
-        if (n == sizeof f) {
-            return; /* not a frame lost_payload() made */
+        if (n == cap) {
+            return 0;
         }
         f[n++] = b;
     }
+    return n;
+}
+
+/* A whole EVREC_LOST frame (k escaped bytes at ring[first..], flag included) is overwritten before
+ * it was read: its count is kept to be sent again by evrec_qs_tx_dict_update(). */
+static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
+{
+    uint8_t f[40];
+    size_t n = unescape_dropped(ring, size, first, k, f, sizeof f);
     /* seq, id, timestamp, STR kind \0, U32 count, checksum */
     size_t ts = tx->map.opts.time_size, at = 2u + ts;
     if (n < at + 2u || f[at] != EVREC_QS_T_STR) {
@@ -187,25 +195,7 @@ static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size
 static void lost_tail_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
 {
     uint8_t f[40];
-    size_t n = 0;
-    int esc = 0;
-    for (size_t i = 0; i < k; i++) {
-        uint8_t b = ring[(first + i) % size];
-        if (b == EVREC_QS_FLAG) {
-            break;
-        }
-        if (esc) {
-            b ^= EVREC_QS_ESC_XOR;
-            esc = 0;
-        } else if (b == EVREC_QS_ESC) {
-            esc = 1;
-            continue;
-        }
-        if (n == sizeof f) {
-            return;
-        }
-        f[n++] = b;
-    }
+    size_t n = unescape_dropped(ring, size, first, k, f, sizeof f);
     if (n < 8u || f[n - 7u] != 0 || f[n - 6u] != EVREC_QS_T_U32 || (f[n - 8u] != 'd' && f[n - 8u] != 'n')) {
         return; /* the count was already sent in part: it cannot be told (left to the gap) */
     }
@@ -234,7 +224,7 @@ void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t 
         tx->read_esc = 0;
         return;
     }
-    uint8_t hdr[4], n = 0, esc = 0;
+    uint8_t hdr[4] = {0, 0, 0, 0}, n = 0, esc = 0;
     for (size_t i = 0; i < k && i < 8u && n < 4u; i++) {
         uint8_t b = ring[(first + i) % size];
         take_header(&b, 1, hdr, &n, &esc);
