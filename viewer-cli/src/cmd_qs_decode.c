@@ -39,7 +39,7 @@ static const char help[] =
     "thread names) are FILE's, replaced by those the stream announces (QS_ENUM_DICT records,\n"
     "inline 'name#value' elements): the printed lines and the -o file carry the stream's names.\n"
     "With --schema S.yaml: the same, with the event types of an evrec-gen schema (time_freq\n"
-    "from the schema or --time-freq; run-time enum names are not in a schema).\n"
+    "from the schema or --time-freq; a schema has no run-time names: only the stream's).\n"
     "\n"
     "options:\n"
     "  --meta FILE       take the event types (and time_freq) from an evrec or CCore file\n"
