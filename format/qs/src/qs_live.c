@@ -234,7 +234,7 @@ void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t 
         tx->read_esc = 0;
         return;
     }
-    uint8_t hdr[4], n = 0, esc = 0;
+    uint8_t hdr[4] = {0, 0, 0, 0}, n = 0, esc = 0;
     for (size_t i = 0; i < k && i < 8u && n < 4u; i++) {
         uint8_t b = ring[(first + i) % size];
         take_header(&b, 1, hdr, &n, &esc);
