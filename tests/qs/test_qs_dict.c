@@ -69,7 +69,22 @@ typedef struct host {
     size_t len, cap;
     ev_t got[256];
     size_t n;
+    char names[8][32];    /* Thread names reported by on_name, by value */
+    int from_dict[8];     /* how the last one came: 1 dictionary, 0 inline */
+    size_t name_calls;
 } host_t;
+
+static void on_name(void *ctx, uint32_t enum_id, uint32_t value, const char *name, size_t len, int from_dict)
+{
+    host_t *h = ctx;
+    cr_assert_eq(enum_id, (uint32_t)N_THREAD, "only the run-time enum's values");
+    cr_assert_lt(value, 8u);
+    cr_assert_lt(len, sizeof h->names[0]);
+    memcpy(h->names[value], name, len);
+    h->names[value][len] = 0;
+    h->from_dict[value] = from_dict;
+    h->name_calls++;
+}
 
 static void add_line(host_t *h, const char *s, size_t n)
 {
@@ -107,6 +122,7 @@ static host_t *host_new(const evrec_qs_map_t *map)
     host_t *h = calloc(1, sizeof *h);
     cr_assert_not_null(h);
     cr_assert_eq(evrec_qs_decoder_init(&h->d, map, on_event, on_item, h), EVREC_OK);
+    h->d.on_name = on_name;
     return h;
 }
 
@@ -289,6 +305,8 @@ Test(qs_dict, live_names_allocated_mid_run_are_named_after_allocation)
         evrec_qs_tx_event(&t->tx, &after);
         drain(t, h, 0, NULL);
         cr_assert_str_eq(h->d.dict.enums[0][k], names[k]);
+        cr_assert_str_eq(h->names[k], names[k], "the decoder reports the run-time name");
+        cr_assert_eq(h->from_dict[k], 1);
         char want[64];
         snprintf(want, sizeof want, "%010u Ev %03u Zero\n%s", (unsigned)before.time, k, "");
         cr_assert_not_null(strstr(h->text, want), "before: %s in\n%s", want, h->text);
@@ -330,6 +348,8 @@ Test(qs_dict, a_full_lossy_ring_defers_dictionary_frames_and_names_inline)
     evrec_qs_tx_event(&t->tx, &e);
     drain(t, h, 0, NULL);
     cr_assert_null(h->d.dict.enums[0][1]);
+    cr_assert_str_eq(h->names[1], "late", "the inline name reported");
+    cr_assert_eq(h->from_dict[1], 0);
     char want[64];
     snprintf(want, sizeof want, "%010u Ev late#1 Zero\n", (unsigned)e.time);
     cr_assert_not_null(strstr(h->text, want), "named inline: %s in\n%s", want, h->text);
@@ -338,6 +358,8 @@ Test(qs_dict, a_full_lossy_ring_defers_dictionary_frames_and_names_inline)
     cr_assert_eq(evrec_qs_tx_dict_pending(&t->tx), 0);
     drain(t, h, 0, NULL);
     cr_assert_str_eq(h->d.dict.enums[0][1], "late");
+    cr_assert_eq(h->from_dict[1], 1);
+    cr_assert_eq(h->d.names, h->name_calls);
     e = ev(time++, 1, 0);
     evrec_qs_tx_event(&t->tx, &e);
     drain(t, h, 0, NULL);

@@ -189,6 +189,7 @@ static int live_set(live_meta_t *l, uint32_t eid, uint32_t v, const char *name, 
         const char **n = realloc(e->names, cap * sizeof *n);
         if (n) {
             e->names = n;
+            e->rt.names = n; /* the old array is gone */
         }
         uint8_t *sr = n ? realloc(e->src, cap) : NULL;
         if (sr) {
