@@ -110,7 +110,7 @@ static void *qs_thread(void *arg)
         q->dict_frames += evrec_qs_tx_dict_update(&q->tx); /* lost dictionary frames, when idle too */
         size_t d = drain(q, t0, &sent);
         int done_following = q->corrupt || (end && q->pos >= end);
-        if (done_following && evrec_qs_tx_pending(&q->tx) == 0) {
+        if (done_following && evrec_qs_tx_pending(&q->tx) == 0 && !evrec_qs_tx_dict_pending(&q->tx)) {
             break;
         }
         if (n == 0 && d == 0) {

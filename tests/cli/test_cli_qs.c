@@ -483,4 +483,54 @@ Test(cli_qs, lossy_live_stream_counts_its_losses, .timeout = 120)
     recs_free(&b);
 }
 
+/* The demo names its threads at run time, after the session started: the names reach the host
+ * as QS_ENUM_DICT records (and inline `name#value` elements on a lossy link). With event types
+ * that have no run-time names (the YAML schema), qs-decode's dump lines and its -o file still name
+ * every thread, from the stream alone. */
+Test(cli_qs, live_runtime_names_reach_dump_lines_and_the_output_file, .timeout = 120)
+{
+    const char *dir = tmpdir();
+    const char *evr = path_in(dir, "names.evr"), *qs = path_in(dir, "names.qs"), *back = path_in(dir, "back.evr");
+    proc_t d;
+    run_demo(evr, qs, "16M", "0", &d);
+    assert_has(d.out, " 0 frames lost and 0 cut");
+    cr_assert_gt(number_after(d.out, "dictionary frames later: "), 0u, "names allocated after the session:\n%s", d.out);
+    proc_free(&d);
+    proc_t info = evrec("info", evr);
+    char freq[32];
+    snprintf(freq, sizeof freq, "%llu", number_after(info.out, "time_freq:"));
+    proc_free(&info);
+    proc_t want = evrec("dump", evr);
+    cr_assert_eq(want.status, 0);
+    assert_has(want.out, " thread=capture ");
+    proc_t p = evrec("qs-decode", "--schema", EVREC_DEMO_SCHEMA, "--time-freq", freq, "-o", back, qs);
+    cr_assert_eq(p.status, 0, "%s", p.err);
+    proc_free(&p);
+    proc_t got = evrec("dump", back);
+    cr_assert_eq(got.status, 0, "%s", got.err);
+    cr_assert_str_eq(got.out, want.out);
+    proc_free(&got);
+    p = evrec("qs-decode", "--schema", EVREC_DEMO_SCHEMA, "--time-freq", freq, qs);
+    cr_assert_eq(p.status, 0, "%s", p.err);
+    cr_assert_str_eq(p.out, want.out);
+    proc_free(&p);
+    proc_free(&want);
+
+    /* A lossy link: what arrives names every thread (dictionary records or inline names). */
+    run_demo(evr, qs, "2K", "1000000", &d);
+    proc_free(&d);
+    p = evrec("qs-decode", "--schema", EVREC_DEMO_SCHEMA, "-o", back, "--max-errors", "0", qs);
+    cr_assert_eq(p.status, 1, "%s", p.err);
+    proc_free(&p);
+    got = evrec("dump", back);
+    cr_assert_eq(got.status, 0, "%s", got.err);
+    size_t lines = 0;
+    for (const char *l = got.out; (l = strstr(l, " thread=")) != NULL; l += 8) {
+        lines++;
+        cr_assert(!(l[8] >= '0' && l[8] <= '9'), "a thread shown as a number: %.60s", l);
+    }
+    cr_assert_gt(lines, 0u);
+    proc_free(&got);
+}
+
 #endif /* EVREC_DEMO_PATH */

@@ -69,7 +69,22 @@ typedef struct host {
     size_t len, cap;
     ev_t got[256];
     size_t n;
+    char names[8][32];    /* Thread names reported by on_name, by value */
+    int from_dict[8];     /* how the last one came: 1 dictionary, 0 inline */
+    size_t name_calls;
 } host_t;
+
+static void on_name(void *ctx, uint32_t enum_id, uint32_t value, const char *name, size_t len, int from_dict)
+{
+    host_t *h = ctx;
+    cr_assert_eq(enum_id, (uint32_t)N_THREAD, "only the run-time enum's values");
+    cr_assert_lt(value, 8u);
+    cr_assert_lt(len, sizeof h->names[0]);
+    memcpy(h->names[value], name, len);
+    h->names[value][len] = 0;
+    h->from_dict[value] = from_dict;
+    h->name_calls++;
+}
 
 static void add_line(host_t *h, const char *s, size_t n)
 {
@@ -107,6 +122,7 @@ static host_t *host_new(const evrec_qs_map_t *map)
     host_t *h = calloc(1, sizeof *h);
     cr_assert_not_null(h);
     cr_assert_eq(evrec_qs_decoder_init(&h->d, map, on_event, on_item, h), EVREC_OK);
+    h->d.on_name = on_name;
     return h;
 }
 
@@ -289,6 +305,8 @@ Test(qs_dict, live_names_allocated_mid_run_are_named_after_allocation)
         evrec_qs_tx_event(&t->tx, &after);
         drain(t, h, 0, NULL);
         cr_assert_str_eq(h->d.dict.enums[0][k], names[k]);
+        cr_assert_str_eq(h->names[k], names[k], "the decoder reports the run-time name");
+        cr_assert_eq(h->from_dict[k], 1);
         char want[64];
         snprintf(want, sizeof want, "%010u Ev %03u Zero\n%s", (unsigned)before.time, k, "");
         cr_assert_not_null(strstr(h->text, want), "before: %s in\n%s", want, h->text);
@@ -296,6 +314,58 @@ Test(qs_dict, live_names_allocated_mid_run_are_named_after_allocation)
         cr_assert_not_null(strstr(h->text, want), "after: %s in\n%s", want, h->text);
     }
     cr_assert_eq(h->n, 10u);
+    host_free(h);
+    free(t);
+}
+
+/* Once the ring has lost frames, a dictionary frame waits while the ring is more than a quarter
+ * full (queued into an overflowing ring it would mostly be lost again, pushing events out): the
+ * value is named inline meanwhile, and the frame goes once the link has caught up. */
+Test(qs_dict, a_full_lossy_ring_defers_dictionary_frames_and_names_inline)
+{
+    reset_threads();
+    txbuf_t *t = tx_new(512, EVREC_QS_ENUM_AS_AUTO);
+    host_t *h = host_new(&t->tx.map);
+    cr_assert_eq(evrec_qs_tx_session_start(&t->tx), EVREC_OK);
+    drain(t, h, 0, NULL);
+    cr_assert_eq(alloc_thread("t0"), 0u);
+    cr_assert_eq(evrec_qs_tx_dict_update(&t->tx), 1u, "no loss yet: sent at once");
+    cr_assert_eq(evrec_qs_tx_dict_pending(&t->tx), 0);
+    drain(t, h, 0, NULL);
+    cr_assert_str_eq(h->d.dict.enums[0][0], "t0");
+    uint32_t time = 100;
+    for (unsigned i = 0; i < 200 && t->tx.frames_lost == 0; i++) { /* nobody drains: the ring overflows */
+        ev_t e = ev(time++, 0, 0);
+        evrec_qs_tx_event(&t->tx, &e);
+    }
+    cr_assert_gt(t->tx.frames_lost, 0u);
+    cr_assert_gt(t->tx.used, t->tx.size / 4u);
+    cr_assert_eq(alloc_thread("late"), 1u);
+    cr_assert_eq(evrec_qs_tx_dict_pending(&t->tx), 1, "a name not announced yet");
+    cr_assert_eq(evrec_qs_tx_dict_update(&t->tx), 0u, "the ring is full: the frame waits");
+    cr_assert_eq(evrec_qs_tx_dict_pending(&t->tx), 1, "still to send");
+    ev_t e = ev(time++, 1, 0);
+    evrec_qs_tx_event(&t->tx, &e);
+    drain(t, h, 0, NULL);
+    cr_assert_null(h->d.dict.enums[0][1]);
+    cr_assert_str_eq(h->names[1], "late", "the inline name reported");
+    cr_assert_eq(h->from_dict[1], 0);
+    char want[64];
+    snprintf(want, sizeof want, "%010u Ev late#1 Zero\n", (unsigned)e.time);
+    cr_assert_not_null(strstr(h->text, want), "named inline: %s in\n%s", want, h->text);
+    /* the link caught up (the ring is empty): the frame goes, and the value is an ENUM again */
+    cr_assert_eq(evrec_qs_tx_dict_update(&t->tx), 1u);
+    cr_assert_eq(evrec_qs_tx_dict_pending(&t->tx), 0);
+    drain(t, h, 0, NULL);
+    cr_assert_str_eq(h->d.dict.enums[0][1], "late");
+    cr_assert_eq(h->from_dict[1], 1);
+    cr_assert_eq(h->d.names, h->name_calls);
+    e = ev(time++, 1, 0);
+    evrec_qs_tx_event(&t->tx, &e);
+    drain(t, h, 0, NULL);
+    snprintf(want, sizeof want, "%010u Ev late Zero\n", (unsigned)e.time);
+    cr_assert_not_null(strstr(h->text, want), "by the dictionary: %s in\n%s", want, h->text);
+    cr_assert_eq(h->d.mismatches, 0u);
     host_free(h);
     free(t);
 }
@@ -341,9 +411,12 @@ Test(qs_dict, lossy_live_run_with_recorder_drops_shows_both_losses)
     cr_assert_gt(h->d.lost_reports, 0u, "the recorder's losses: EVREC_LOST records");
     cr_assert_leq(h->d.lost_dropped, announced);
     /* EVREC_LOST records the ring overwrote are sent again (whole, or cut while read with the
-     * count still in the ring): only a count already half sent is lost (2% here). */
+     * count still in the ring): only a count already half sent is lost. How many are cut there
+     * depends on the stream's shape: 2% of the drops before dictionary frames waited for room in
+     * a lossy ring; here, with events taking that room, 4 records cut inside their count lose
+     * 33% (1363 of 2025 arrive; the demo's runs lose none, QS.md 8.1). */
     cr_assert_gt(t->tx.lost_resent, 0u);
-    cr_assert_geq(h->d.lost_dropped * 10u, announced * 9u, "%llu of %llu announced drops arrived",
+    cr_assert_geq(h->d.lost_dropped * 10u, announced * 6u, "%llu of %llu announced drops arrived",
                   (unsigned long long)h->d.lost_dropped, (unsigned long long)announced);
     cr_assert_not_null(strstr(h->text, " EVREC_LOST dropped "), "%s", h->text);
     /* QSPY's view: every thread value by name, from the dictionary or inline (`name#value`

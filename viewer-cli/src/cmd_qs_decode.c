@@ -35,9 +35,11 @@ static const char help[] =
     "recorded with (same event types, any recording); they are printed like 'evrec dump'\n"
     "(time since the first event from FILE's timestamp frequency, event, class, fields, marker),\n"
     "or with -o written as an evrec file whose header counts the frames lost, and the records\n"
-    "that EVREC_LOST records (id 122) announce, as dropped events.\n"
+    "that EVREC_LOST records (id 122) announce, as dropped events. Run-time enum names (e.g.\n"
+    "thread names) are FILE's, replaced by those the stream announces (QS_ENUM_DICT records,\n"
+    "inline 'name#value' elements): the printed lines and the -o file carry the stream's names.\n"
     "With --schema S.yaml: the same, with the event types of an evrec-gen schema (time_freq\n"
-    "from the schema or --time-freq; run-time enum names are not in a schema).\n"
+    "from the schema or --time-freq; a schema has no run-time names: only the stream's).\n"
     "\n"
     "options:\n"
     "  --meta FILE       take the event types (and time_freq) from an evrec or CCore file\n"
@@ -137,11 +139,155 @@ static int parse(int argc, char **argv, dec_opts_t *o)
     return -1;
 }
 
+/* ---- run-time names from the stream ----------------------------------------------------------- */
+
+/* The meta-info the events are printed and written with: --meta's tables, but each run-time enum
+ * gets its own name table, filled with FILE's run-time names and then with the names the stream
+ * announces (QS_ENUM_DICT records and inline `name#value` elements; they win), so that dump
+ * lines and the -o file's RUNTIME_ENUMS carry the stream's names. */
+typedef struct live_enum {
+    evrec_runtime_enum_t rt;
+    const char **names;   /* names[v - base], cap entries */
+    uint8_t *src;         /* per value: 0 none, 1 FILE, 2 inline (maybe cut), 3 dictionary */
+    char **own;           /* strings this table allocated, per value */
+    size_t cap;
+} live_enum_t;
+
+typedef struct live_meta {
+    evrec_meta_t meta;
+    evrec_enum_desc_t *enums;
+    live_enum_t *le;      /* per enum; rt used only where the meta-info has a run-time range */
+    uint64_t span, named; /* the reader's budget: spans <= EVREC_READER_MAX_RUNTIME_SPAN + 4 per name */
+    uint64_t refused;     /* names not kept (over that budget, or out of memory) */
+    uint64_t changed;     /* stream names that replaced a different FILE name */
+} live_meta_t;
+
+static int live_set(live_meta_t *l, uint32_t eid, uint32_t v, const char *name, size_t len, uint8_t src)
+{
+    live_enum_t *e = &l->le[eid];
+    uint32_t k = v - e->rt.base;
+    if (k < e->cap && e->src[k] > src) {
+        return 1; /* a better source named it already (a dictionary name beats a cut inline one) */
+    }
+    if (k < e->cap && e->names[k] && strlen(e->names[k]) == len && memcmp(e->names[k], name, len) == 0) {
+        e->src[k] = src > e->src[k] ? src : e->src[k];
+        return 1;
+    }
+    size_t top = e->rt.next - e->rt.base;
+    if (k >= top) {
+        uint64_t grow = (uint64_t)k + 1u - top + (top == 0);
+        if (l->span + grow > EVREC_READER_MAX_RUNTIME_SPAN + 4u * (l->named + 1u)) {
+            l->refused++;
+            return 0;
+        }
+    }
+    if (k >= e->cap) {
+        size_t cap = e->cap ? e->cap : 16;
+        while (cap <= k) {
+            cap *= 2;
+        }
+        const char **n = realloc(e->names, cap * sizeof *n);
+        if (n) {
+            e->names = n;
+            e->rt.names = n; /* the old array is gone */
+        }
+        uint8_t *sr = n ? realloc(e->src, cap) : NULL;
+        if (sr) {
+            e->src = sr;
+        }
+        char **ow = sr ? realloc(e->own, cap * sizeof *ow) : NULL;
+        if (!ow) {
+            l->refused++;
+            return 0;
+        }
+        e->own = ow;
+        memset(e->names + e->cap, 0, (cap - e->cap) * sizeof *e->names);
+        memset(e->src + e->cap, 0, cap - e->cap);
+        memset(e->own + e->cap, 0, (cap - e->cap) * sizeof *e->own);
+        e->cap = cap;
+        e->rt.names = e->names;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        l->refused++;
+        return 0;
+    }
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    if (e->src[k] == 1 && src > 1) {
+        l->changed++;
+    }
+    l->named += e->names[k] == NULL;
+    free(e->own[k]);
+    e->own[k] = copy;
+    e->names[k] = copy;
+    e->src[k] = src;
+    if (k >= top) {
+        l->span += (uint64_t)k + 1u - top + (top == 0);
+        e->rt.next = (size_t)e->rt.base + k + 1u;
+    }
+    return 1;
+}
+
+/* Copies m's tables; every run-time enum starts with m's run-time names (source FILE). */
+static int live_init(live_meta_t *l, const evrec_meta_t *m)
+{
+    memset(l, 0, sizeof *l);
+    l->meta = *m;
+    uint32_t n = m->enum_count ? m->enum_count : 1;
+    l->enums = malloc(n * sizeof *l->enums);
+    l->le = calloc(n, sizeof *l->le);
+    if (!l->enums || !l->le) {
+        return 0;
+    }
+    memcpy(l->enums, m->enums, m->enum_count * sizeof *l->enums);
+    l->meta.enums = l->enums;
+    for (uint32_t i = 0; i < m->enum_count; i++) {
+        const evrec_runtime_enum_t *rt = m->enums[i].runtime;
+        if (!rt) {
+            continue;
+        }
+        live_enum_t *e = &l->le[i];
+        e->rt.base = rt->base;
+        e->rt.lim = rt->lim;
+        e->rt.marker = rt->marker;
+        e->rt.names = NULL;
+        e->rt.next = rt->base;
+        l->enums[i].runtime = &e->rt;
+        size_t next = evrec_atomic_load(&rt->next);
+        size_t top = next < rt->lim ? next : rt->lim;
+        for (size_t v = rt->base; rt->names && v < top; v++) {
+            const char *name = rt->names[v - rt->base];
+            if (name) {
+                live_set(l, i, (uint32_t)v, name, strlen(name), 1);
+            }
+        }
+    }
+    return 1;
+}
+
+static void live_free(live_meta_t *l)
+{
+    for (uint32_t i = 0; l->le && i < l->meta.enum_count; i++) {
+        live_enum_t *e = &l->le[i];
+        for (size_t k = 0; e->own && k < e->cap; k++) {
+            free(e->own[k]);
+        }
+        free(e->own);
+        free(e->names);
+        free(e->src);
+    }
+    free(l->le);
+    free(l->enums);
+    memset(l, 0, sizeof *l);
+}
+
 /* ---- the state of one run ------------------------------------------------------------------ */
 
 typedef struct dec {
     const dec_opts_t *o;
-    const evrec_meta_t *meta;   /* NULL without --meta */
+    const evrec_meta_t *meta;   /* NULL without --meta; else &live.meta */
+    live_meta_t live;           /* --meta's tables with the stream's run-time names */
     evrec_qs_decoder_t *d;      /* with --meta */
     evrec_qs_parser_t *p;       /* the parser in use (d->parser or a bare one) */
     evrec_qs_dict_t dict;       /* without --meta */
@@ -216,6 +362,12 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
         cli_event_line(&s->line, m, ev->native, ev->id, s->t64, s->freq, s->wname, s->wclass);
         fwrite(s->line.p, 1, s->line.len, stdout);
     }
+}
+
+static void on_name(void *ctx, uint32_t enum_id, uint32_t value, const char *name, size_t len, int from_dict)
+{
+    dec_t *s = ctx;
+    (void)live_set(&s->live, enum_id, value, name, len, from_dict ? 3 : 2);
 }
 
 static void on_item(void *ctx, const evrec_qs_item_t *it)
@@ -319,7 +471,18 @@ static int run(int argc, char **argv)
             evrec_schema_free(schema);
             return CLI_BAD_INPUT;
         }
+        if (!live_init(&s.live, s.meta)) {
+            cli_error("out of memory");
+            live_free(&s.live);
+            free(s.d);
+            cli_qs_map_free(&qm);
+            evrec_reader_close(r);
+            evrec_schema_free(schema);
+            return CLI_BAD_INPUT;
+        }
         evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
+        s.d->on_name = on_name;
+        s.meta = &s.live.meta;
         s.p = &s.d->parser;
         s.freq = o.clock.time_freq ? o.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
         s.print_qspy = o.qspy;
@@ -394,6 +557,11 @@ static int run(int argc, char **argv)
             (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
             (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
             pending ? ", cut off at the end" : "");
+    if (s.d && (s.live.refused || s.live.changed)) {
+        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
+                        "(values too far apart, or out of memory)\n",
+                o.stream, (unsigned long long)s.live.changed, o.meta_path, (unsigned long long)s.live.refused);
+    }
     if (s.d && s.d->lost_reports) {
         fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
                 o.stream, (unsigned long long)s.d->lost_reports, (unsigned long long)s.d->lost_dropped,
@@ -416,6 +584,7 @@ static int run(int argc, char **argv)
     cli_evr_free(&s.out);
     cli_buf_free(&s.line);
     cli_qs_map_free(&qm);
+    live_free(&s.live);
     evrec_reader_close(r);
     evrec_schema_free(schema);
     return result;

@@ -29,6 +29,9 @@ void evrec_qs_decoder_free(evrec_qs_decoder_t *d)
     }
 }
 
+/* Inline run-time names of one record, reported once the whole record decoded. */
+#define WALK_NAMES 16u
+
 typedef struct walk {
     const evrec_qs_map_t *map;
     const evrec_qs_elem_t *el;
@@ -36,7 +39,20 @@ typedef struct walk {
     size_t next;
     evrec_qs_event_t *ev;
     const char *what;
+    unsigned names;
+    struct {
+        const evrec_qs_elem_t *e;
+        uint32_t enum_id, value;
+        size_t len;
+    } name[WALK_NAMES];
 } walk_t;
+
+/* 1 when v is in the run-time range of enum enum_id of the meta-info. */
+static int is_runtime_value(const evrec_meta_t *m, uint32_t enum_id, uint32_t v)
+{
+    const evrec_runtime_enum_t *rt = enum_id < m->enum_count ? m->enums[enum_id].runtime : NULL;
+    return rt && v >= rt->base && v < rt->lim;
+}
 
 static void store(uint8_t *native, size_t off, uint32_t v, unsigned size)
 {
@@ -66,8 +82,9 @@ static unsigned uint_type_size(uint8_t type)
 /* The value a STR element of an enum field names (QS.md "Enums"): `name#value` for a run-time
  * value (the digits after the last '#'), else the lowest static value with that name. */
 static int enum_from_name(const evrec_qs_map_t *map, uint32_t enum_id, const uint8_t *s, size_t len, unsigned size,
-                          uint32_t *value)
+                          uint32_t *value, size_t *name_len)
 {
+    *name_len = 0;
     const evrec_meta_t *m = map->meta;
     if (enum_id >= m->enum_count) {
         return 0;
@@ -87,6 +104,7 @@ static int enum_from_name(const evrec_qs_map_t *map, uint32_t enum_id, const uin
         uint64_t max = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
         if (i == len && v <= max) {
             *value = (uint32_t)v;
+            *name_len = hash - 1;
             return 1;
         }
     }
@@ -129,9 +147,17 @@ static int walk_struct(walk_t *w, uint32_t sid, size_t base, unsigned depth, uin
         int is_enum = fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32;
         uint32_t v;
         if (e->type == EVREC_QS_T_STR && is_enum) {
-            if (!enum_from_name(w->map, fd->ref, e->data, e->len, size, &v)) {
+            size_t name_len;
+            if (!enum_from_name(w->map, fd->ref, e->data, e->len, size, &v, &name_len)) {
                 w->what = "a STR element that names no value of the field's enum";
                 return 0;
+            }
+            if (name_len && w->names < WALK_NAMES && is_runtime_value(m, fd->ref, v)) {
+                w->name[w->names].e = e;
+                w->name[w->names].enum_id = fd->ref;
+                w->name[w->names].value = v;
+                w->name[w->names].len = name_len;
+                w->names++;
             }
         } else if (e->group != EVREC_QS_NO_GROUP) {
             if (!is_enum || evrec_qs_map_enum_group(w->map, fd->ref) != e->group) {
@@ -277,7 +303,14 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
     ev->field_count = 0;
     memcpy(ev->native, &ev->time, 4);
     memcpy(ev->native + 4, &ev->id, 2);
-    walk_t w = {map, d->elems, count, next, ev, NULL};
+    walk_t w;
+    w.map = map;
+    w.el = d->elems;
+    w.count = count;
+    w.next = next;
+    w.ev = ev;
+    w.what = NULL;
+    w.names = 0;
     if (!walk_struct(&w, m->events[id].struct_id, 0, 0, 2)) {
         mismatch(d, it, w.what);
         return;
@@ -286,9 +319,43 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
         mismatch(d, it, "the record has more elements than the event's fields");
         return;
     }
+    for (unsigned i = 0; i < w.names; i++) {
+        d->names++;
+        if (d->on_name) {
+            d->on_name(d->ctx, w.name[i].enum_id, w.name[i].value, (const char *)w.name[i].e->data, w.name[i].len, 0);
+        }
+    }
     d->events++;
     if (d->on_event) {
         d->on_event(d->ctx, ev);
+    }
+}
+
+/* A QS_ENUM_DICT record (value, group, name NUL) of a run-time value of a grouped enum. */
+static void dict_name(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+{
+    const evrec_qs_map_t *map = d->map;
+    if (it->len < 3) {
+        return;
+    }
+    uint8_t v = it->payload[0], g = it->payload[1];
+    if (g >= EVREC_QS_ENUM_GROUPS || g >= map->group_count || g == map->type_group) {
+        return;
+    }
+    uint32_t eid = map->group_enum[g];
+    if (!is_runtime_value(map->meta, eid, v)) {
+        return;
+    }
+    size_t n = 0;
+    while (2 + n < it->len && it->payload[2 + n]) {
+        n++;
+    }
+    if (n == 0) {
+        return;
+    }
+    d->names++;
+    if (d->on_name) {
+        d->on_name(d->ctx, eid, v, (const char *)it->payload + 2, n, 1);
     }
 }
 
@@ -313,6 +380,8 @@ static void on_parser_item(void *ctx, const evrec_qs_item_t *it)
         evrec_status st = evrec_qs_dict_apply(&d->dict, it->rec_id, it->payload, it->len);
         if (st != EVREC_OK) {
             mismatch(d, it, "a dictionary or target-info record that does not parse");
+        } else if (it->rec_id == EVREC_QS_REC_ENUM_DICT) {
+            dict_name(d, it);
         } else if (it->rec_id > EVREC_QS_REC_TARGET_INFO || (it->rec_id != EVREC_QS_REC_EMPTY && it->rec_id < EVREC_QS_REC_ENUM_DICT)) {
             d->foreign++;
         }

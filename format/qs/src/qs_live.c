@@ -312,6 +312,22 @@ static size_t put_name(uint8_t *payload, size_t at, const char *name)
     return at + n + 1;
 }
 
+/* Whether a dictionary frame may go into the ring now (QS.md 8.1, "Re-sending without starving
+ * the link"): always while the ring has never lost a frame (the stream stays as it was); once it
+ * has, only while at most 1/EVREC_QS_DICT_ROOM_DIV of it is waiting to be read. A frame queued
+ * into a ring that overflows is mostly lost again, and each one pushes an event out; the values
+ * it would name are named inline meanwhile, and the frame goes when the link catches up. Relaxed
+ * loads: a heuristic, a stale value only moves a frame to the next call. */
+#define EVREC_QS_DICT_ROOM_DIV 4u
+
+static int dict_room(const evrec_qs_tx_t *tx)
+{
+    if (!__atomic_load_n(&tx->overwrites, __ATOMIC_RELAXED)) {
+        return 1;
+    }
+    return __atomic_load_n(&tx->used, __ATOMIC_RELAXED) <= tx->size / EVREC_QS_DICT_ROOM_DIV;
+}
+
 /* The session's USR_DICT record of `rec_id` (rare: only after the ring lost one). */
 static uint32_t resend_usr(evrec_qs_tx_t *tx, uint8_t rec_id, uint8_t *payload)
 {
@@ -321,6 +337,31 @@ static uint32_t resend_usr(evrec_qs_tx_t *tx, uint8_t rec_id, uint8_t *payload)
     while (evrec_qs_session_next(&tx->map, &cur, &rec, payload, &len) == EVREC_OK) {
         if (rec == EVREC_QS_REC_USR_DICT && payload[0] == rec_id) {
             return evrec_qs_tx_put_frame_(tx, rec, payload, len) == EVREC_OK ? 1u : 0u;
+        }
+    }
+    return 0;
+}
+
+int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx)
+{
+    if (!tx) {
+        return 0;
+    }
+    if (__atomic_load_n(&tx->dict_any, __ATOMIC_RELAXED) || __atomic_load_n(&tx->lost_pending[0], __ATOMIC_RELAXED) ||
+        __atomic_load_n(&tx->lost_pending[1], __ATOMIC_RELAXED)) {
+        return 1;
+    }
+    const evrec_qs_map_t *map = &tx->map;
+    const evrec_meta_t *m = map->meta;
+    for (unsigned g = 0; g < map->group_count; g++) { /* names handed out and not announced yet */
+        uint16_t eid = map->group_enum[g];
+        const evrec_runtime_enum_t *rt = eid < m->enum_count ? m->enums[eid].runtime : NULL;
+        if (rt) {
+            size_t next = evrec_atomic_load_acquire(&rt->next);
+            size_t top = next < rt->lim ? next : rt->lim;
+            if (top > rt->base && __atomic_load_n(&tx->rt_announced[g], __ATOMIC_RELAXED) < top - rt->base) {
+                return 1;
+            }
         }
     }
     return 0;
@@ -364,6 +405,7 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
     }
     uint8_t payload[EVREC_QS_MAX_PAYLOAD];
     uint32_t sent = 0;
+    int room = 1, deferred = 0;
     for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
         for (unsigned i = 0; i < 32u; i++) {
             uint8_t bits = __atomic_exchange_n(&tx->dict_pending[g][i], 0, __ATOMIC_RELAXED);
@@ -374,6 +416,15 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
                 uint32_t v = i * 8u + b;
                 const char *name = g < map->group_count ? dict_name(map, g, v) : NULL;
                 if (!name) {
+                    continue;
+                }
+                if (room && !(room = dict_room(tx))) {
+                    deferred = 1;
+                }
+                if (!room) {
+                    /* the ring is too full: later, and named inline until then */
+                    __atomic_fetch_or(&tx->dict_pending[g][i], (uint8_t)(1u << b), __ATOMIC_RELAXED);
+                    unconfirm(tx, g, v);
                     continue;
                 }
                 payload[0] = (uint8_t)v;
@@ -389,9 +440,17 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
     }
     uint32_t usr = __atomic_exchange_n(&tx->usr_pending, 0, __ATOMIC_RELAXED);
     for (unsigned b = 0; usr; b++, usr >>= 1) {
-        if (usr & 1u) {
+        if ((usr & 1u) && room && !(room = dict_room(tx))) {
+            deferred = 1;
+        }
+        if ((usr & 1u) && !room) {
+            __atomic_fetch_or(&tx->usr_pending, 1u << b, __ATOMIC_RELAXED);
+        } else if (usr & 1u) {
             sent += resend_usr(tx, (uint8_t)(EVREC_QS_REC_USER + b), payload);
         }
+    }
+    if (deferred) {
+        __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
     }
     tx->dict_sent += sent;
     /* 3. EVREC_LOST records the ring overwrote: their counts again, one record per kind. */

@@ -194,6 +194,17 @@ typedef struct evrec_qs_event {
 /** Called for every decoded event. */
 typedef void (*evrec_qs_event_fn)(void *ctx, const evrec_qs_event_t *ev);
 
+/**
+ * Called when the stream names a run-time enum value (QS.md 8.1): a `QS_ENUM_DICT` record of a
+ * grouped enum, or an inline `name#value` STR element of a decoded event, for a value in the
+ * run-time range [base, lim) of an enum of the meta-info (`meta->enums[enum_id].runtime`).
+ * `name` (not NUL-terminated, `len` bytes) is valid only during the call. `from_dict` is 1 for a
+ * dictionary record (the whole name), 0 for an inline element (the name may be cut to fit 47
+ * bytes with its `#value`). An inline name is reported before the event that carries it.
+ */
+typedef void (*evrec_qs_name_fn)(void *ctx, uint32_t enum_id, uint32_t value, const char *name, size_t len,
+                                 int from_dict);
+
 /** @brief Event decoder: parser + dictionaries + map. Counters public. */
 typedef struct evrec_qs_decoder {
     evrec_qs_parser_t parser;       /**< frame layer and its counters */
@@ -215,6 +226,10 @@ typedef struct evrec_qs_decoder {
     uint64_t lost_reports;          /**< EVREC_LOST records (record id 122) received */
     uint64_t lost_dropped;          /**< their "dropped" counts: recorder buffer full */
     uint64_t lost_overwritten;      /**< their "overwritten" counts: cyclic overwrites */
+    /** Run-time names the stream announces (NULL: not reported); set after
+     * evrec_qs_decoder_init(), gets `ctx`. */
+    evrec_qs_name_fn on_name;
+    uint64_t names;                 /**< run-time names reported through on_name (or that would be) */
 } evrec_qs_decoder_t;
 
 /**

@@ -246,12 +246,26 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
  * recorder's losses are announced even when the link itself is lossy. Call it after evrec_qs_tx_session_start() and then often (the
  * drain loop, before a burst of events, or right after evrec_runtime_enum_alloc()); a call with
  * nothing to do costs one acquire load per grouped run-time enum.
+ * Once the ring has lost a frame, a dictionary frame (new name or sent again) is queued only while
+ * at most a quarter of the ring waits to be read; the others stay pending, their values named
+ * inline (`name#value`, QS.md 8.1) until their frame is read out, and go in a later call once the
+ * link keeps up (so a drain loop should keep calling it while evrec_qs_tx_dict_pending() is 1).
  * @param[in,out] tx the transmitter.
  * @return frames queued.
  * **Context:** a writer context under the rules of the lock (as evrec_qs_tx_event()); one frame
  * per critical section.
  */
 uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx);
+
+/**
+ * @brief Whether evrec_qs_tx_dict_update() has work left: a run-time name not announced yet, a
+ * dictionary frame to send (again; deferred while the ring was too full), or an EVREC_LOST count
+ * the ring overwrote. A drain loop that ends when the ring is empty should also wait for 0 here
+ * (calling evrec_qs_tx_dict_update() and draining), so that every name reaches the host.
+ * @param[in] tx the transmitter. @return 1 work left, 0 none (or tx NULL).
+ * **Context:** any; relaxed and acquire loads only (a stale answer is corrected by the next call).
+ */
+int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx);
 
 /**
  * @brief Announce lost records (QS.md "Loss records"): one EVREC_LOST record (id 122,
