@@ -194,8 +194,10 @@ Test(qs_frame, fast_encoder_equals_per_byte_writer)
             o.field_display = k_display;
         }
         evrec_qs_map_t map;
-        evrec_qs_event_map_t ents[K_EVENT_COUNT];
-        cr_assert_eq(evrec_qs_map_init(&map, &k_meta, &o, ents, sizeof ents), EVREC_OK);
+        static uint32_t ents[1024]; /* the entries and the fast encoder's field programs */
+        cr_assert_leq(evrec_qs_map_entries_size(&k_meta), sizeof ents);
+        cr_assert_eq(evrec_qs_map_init(&map, &k_meta, &o, ents, evrec_qs_map_entries_size(&k_meta)), EVREC_OK);
+        cr_assert_not_null(map.prog, "the fast encoder has its programs");
         size_t worst = 2u * ((size_t)map.max_payload + 3u) + 1u;
         for (int i = 0; i < 3000; i++) {
             uint8_t native[EVREC_MAX_EVENT_SIZE];
