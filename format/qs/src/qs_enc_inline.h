@@ -145,29 +145,75 @@ typedef struct qs_prog_hdr {
 #define QS_PROG_SLOW 0x01u
 /* Has an ENUM element: the per-byte writer while map->inline_names is set. */
 #define QS_PROG_GENUM 0x02u
+/* Has an ENUM element of a field wider than a byte: its value is checked (<= 255). */
+#define QS_PROG_WENUM 0x04u
 
-/* op: bits 0..7 format byte, 8..23 native offset, 24..31 QS_OP_*. */
-enum { QS_OP_U8, QS_OP_U16, QS_OP_U32, QS_OP_E8, QS_OP_E16, QS_OP_E32 };
+/* ops, two 32-bit words per leaf field: w0 = right shift (32 - 8 x field bytes; bits 0..7) |
+ * QS_OP_ENUM | byte offset of the 4-byte word that ends at the field's last byte (bits 16..31);
+ * w1 = format byte (bits 0..7) | element bytes incl. the format byte (bits 8..31). */
+#define QS_OP_ENUM 0x100u /* a grouped enum: one byte element, the value must be <= 255 */
 
 /* Bytes of user memory the programs of `meta` take (qs_map.c), at 4-byte alignment. */
 size_t evrec_qs_prog_size_(const evrec_meta_t *meta);
+
+/* The elements of the leaf fields: `nops` ops at `op` (QS_OP_*), values from the native record
+ * at `base`; check 1: some op may be a grouped enum wider than a byte (QS_PROG_WENUM). */
+QS_INLINE uint8_t *qs_prog_fields(uint8_t *p, const uint32_t *op, uint32_t nops, const uint8_t *base,
+                                  uint32_t *sump, uint32_t *accp, const int check)
+{
+    uint32_t sum = *sump, acc = *accp;
+    /* Two words per leaf field (QS_OP_*): the field's value is the word that ends at its last
+     * byte (never before the record: the map checks), shifted right; the format byte and the
+     * whole value word are stored (the worst-case room covers the extra bytes), then p advances
+     * by the element's length. */
+    for (; nops; nops--, op += 2) {
+        const uint32_t w0 = op[0], w1 = op[1];
+        uint32_t v;
+        __builtin_memcpy(&v, base + (w0 >> 16), 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = (v << (w0 & 0x1Fu)) >> (w0 & 0x1Fu);
+#elif defined(__arm__) || defined(__thumb__)
+        __asm__("lsr %0, %0, %1" : "+r"(v) : "r"(w0)); /* the shift is w0's low byte */
+#else
+        v >>= w0 & 0x1Fu;
+#endif
+        if (check && (w0 & QS_OP_ENUM) != 0u && v > 0xFFu) {
+            qs_esc_force(acc); /* a grouped enum value above 255: the per-byte writer decides */
+        }
+        p[0] = (uint8_t)w1;
+        qs_store_le(p + 1, v, 4);
+        p += w1 >> 8;
+        sum = qs_add_bytes(sum, v);
+        acc = qs_esc_acc(acc, v);
+    }
+    *sump = sum;
+    *accp = acc;
+    return p;
+}
 
 /* One whole event frame at p (room for evrec_qs_frame_worst_()) from the event's program;
  * returns the end, or NULL when the per-byte writer must write it (a value may need escaping,
  * a grouped enum value above 255, an event marked SLOW, inline names on). plain 1: the caller
  * knows that the map has 4-byte timestamps and no event-type element (qs_map_plain()). */
-QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                 uint32_t time, const void *native, const int plain)
+uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                     uint32_t time, const void *native);
+
+QS_INLINE uint8_t *qs_prog_event_as(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                    uint32_t time, const void *native, const int plain, const int check)
 {
     const qs_prog_hdr_t *h = (const qs_prog_hdr_t *)map->prog + id;
-    if (__builtin_expect(h->flags != 0, 0)) {
-        if ((h->flags & QS_PROG_SLOW) || __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED) != NULL) {
+    const uint32_t hf = h->flags;
+    if (__builtin_expect(hf != 0, 0) && !check) {
+        if ((hf & QS_PROG_SLOW) ||
+            ((hf & QS_PROG_GENUM) && __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED) != NULL)) {
             return NULL;
+        }
+        if (hf & QS_PROG_WENUM) { /* rare: the instance that checks enum values */
+            return evrec_qs_enc_event_checked_(map, p, seq, id, time, native);
         }
     }
     const uint32_t *op = (const uint32_t *)(const void *)((const uint8_t *)h + h->ops);
     uint32_t nops = h->nops;
-    const uint8_t *base = (const uint8_t *)native;
     uint32_t sum = (uint32_t)seq + h->csum;
     uint32_t acc;
     p = qs_put_byte(p, seq);
@@ -189,47 +235,29 @@ QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t 
         __builtin_memcpy(p, h->pre, 4);
         p += h->npre;
     }
-    /* op: format byte (bits 0..7), native offset (8..23), QS_OP_* (24..31). Each case stores the
-     * format byte and the whole value word (the worst-case room covers the extra bytes). */
-    for (; nops; nops--) {
-        const uint32_t o = *op++;
-        const uint8_t *q = base + ((o >> 8) & 0xFFFFu);
-        uint32_t v;
-        p[0] = (uint8_t)o;
-        switch (o >> 24) {
-        case QS_OP_U8:
-            v = q[0];
-            qs_store_le(p + 1, v, 4);
-            p += 2;
-            break;
-        case QS_OP_U16:
-            v = qs_load(q, 2);
-            qs_store_le(p + 1, v, 4);
-            p += 3;
-            break;
-        case QS_OP_U32:
-            v = qs_load(q, 4);
-            qs_store_le(p + 1, v, 4);
-            p += 5;
-            break;
-        default: /* grouped enum: one byte; above 255 the per-byte writer decides */
-            v = qs_load(q, (o >> 24) == QS_OP_E8 ? 1u : (o >> 24) == QS_OP_E16 ? 2u : 4u);
-            if (v > 0xFFu) {
-                qs_esc_force(acc);
-            }
-            qs_store_le(p + 1, v, 4);
-            p += 2;
-            break;
-        }
-        sum = qs_add_bytes(sum, v);
-        acc = qs_esc_acc(acc, v);
-    }
+    p = qs_prog_fields(p, op, nops, (const uint8_t *)native, &sum, &acc, check);
     if (qs_esc_hit(acc)) {
         return NULL;
     }
-    p = qs_put_byte(p, (uint8_t)~sum);
-    *p++ = (uint8_t)EVREC_QS_FLAG;
-    return p;
+    /* the checksum and the flag; ~sum is 7D or 7E (escaped) when the low byte of sum + 0x7F is
+     * 0 or 1 */
+    const uint32_t chk = ~sum & 0xFFu;
+    if (__builtin_expect(((sum + 0x7Fu) & 0xFEu) == 0u, 0)) {
+        p[0] = (uint8_t)EVREC_QS_ESC;
+        p++;
+        qs_store_le(p, (chk ^ EVREC_QS_ESC_XOR) | (uint32_t)EVREC_QS_FLAG << 8, 2);
+    } else {
+        qs_store_le(p, chk | (uint32_t)EVREC_QS_FLAG << 8, 2);
+    }
+    return p + 2;
+}
+
+/* The instance for the common case: the plain one or not, enum values not checked (an event
+ * with QS_PROG_WENUM goes to evrec_qs_enc_event_checked_()). */
+QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                 uint32_t time, const void *native, const int plain)
+{
+    return qs_prog_event_as(map, p, seq, id, time, native, plain, 0);
 }
 
 /* Whether the plain instance applies to the map: 4-byte timestamps, no event-type element. */

@@ -70,6 +70,13 @@ uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t 
     return p + w.used;
 }
 
+uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                     uint32_t time, const void *native)
+{
+    /* a grouped enum field wider than a byte: its value must be <= 255 for an ENUM element */
+    return qs_prog_event_as(map, p, seq, id, time, native, 0, 1);
+}
+
 uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                              uint32_t time, const void *native)
 {

@@ -42,7 +42,7 @@ size_t evrec_qs_prog_size_(const evrec_meta_t *meta)
 {
     size_t n = sizeof(qs_prog_hdr_t) * meta->event_count;
     for (uint32_t e = 0; meta->events && e < meta->event_count; e++) {
-        n += 4u * leaf_count(meta, meta->events[e].struct_id, 2, 0);
+        n += 8u * leaf_count(meta, meta->events[e].struct_id, 2, 0);
     }
     return n;
 }
@@ -246,12 +246,16 @@ static void prog_fields(const evrec_qs_map_t *map, qs_prog_hdr_t *h, uint32_t *o
             continue;
         }
         uint32_t size = kind_size(fd->kind);
-        uint32_t op = size == 1 ? QS_OP_U8 : size == 2 ? QS_OP_U16 : QS_OP_U32;
+        uint32_t w0 = 32u - 8u * size, len = 1u + size;
         uint8_t fmt = int_format(size, display_of(&map->opts, sid, f));
         if (is_enum_kind(fd->kind)) {
             uint8_t g = evrec_qs_map_enum_group(map, (uint16_t)fd->ref);
             if (g != EVREC_QS_NO_GROUP) {
-                op += QS_OP_E8;
+                len = 2;
+                if (size > 1u) {
+                    w0 |= QS_OP_ENUM; /* checked: a value above 255 is not an ENUM element */
+                    h->flags |= QS_PROG_WENUM;
+                }
                 fmt = (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM);
                 h->flags |= QS_PROG_GENUM;
             } else if (strings && fd->ref < m->enum_count &&
@@ -259,12 +263,16 @@ static void prog_fields(const evrec_qs_map_t *map, qs_prog_hdr_t *h, uint32_t *o
                 h->flags |= QS_PROG_SLOW; /* a named value is a STR element */
             }
         }
-        if (off > 0xFFFFu) {
+        /* the value is read as the 4-byte word that ends at the field's last byte */
+        if (off + size < 4u || off + size - 4u > 0xFFFFu) {
             h->flags |= QS_PROG_SLOW;
-            off = 0;
+        } else {
+            w0 |= (off + size - 4u) << 16;
         }
         h->csum = (uint8_t)(h->csum + fmt);
-        ops[(*k)++] = fmt | off << 8 | op << 24;
+        ops[2u * *k] = w0;
+        ops[2u * *k + 1u] = fmt | len << 8;
+        (*k)++;
     }
 }
 
@@ -292,7 +300,7 @@ static void build_prog(const evrec_qs_map_t *map, uint16_t e, qs_prog_hdr_t *h, 
         }
     }
     uint32_t first = *k;
-    h->ops = (uint32_t)((const uint8_t *)(ops + first) - (const uint8_t *)h);
+    h->ops = (uint32_t)((const uint8_t *)(ops + 2u * first) - (const uint8_t *)h);
     prog_fields(map, h, ops, k, map->meta->events[e].struct_id, 0, 2, 0);
     h->nops = *k - first;
 }

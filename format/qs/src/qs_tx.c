@@ -247,12 +247,34 @@ evrec_status evrec_qs_tx_put_frame_(evrec_qs_tx_t *tx, uint8_t rec, const uint8_
     return EVREC_OK;
 }
 
+/* qs_local_id() with the flags already loaded (one load of the flags per event). */
+static inline uint32_t qs_local_id_of(const evrec_qs_event_map_t *e, unsigned flags, const void *native)
+{
+    unsigned src = ((unsigned)flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u;
+    if (__builtin_expect(src == 0u, 1)) {
+        return e->local; /* the class id */
+    }
+    const uint8_t *p = (const uint8_t *)native + e->local;
+    if (src == 1u) {
+        return p[0];
+    }
+    if (src == 2u) {
+        uint16_t v;
+        __builtin_memcpy(&v, p, sizeof v); /* native byte order, any alignment */
+        return v;
+    }
+    uint32_t v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
 static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em, const void *native)
 {
-    if (!(__atomic_load_n(&em->flags, __ATOMIC_RELAXED) & EVREC_QS_EV_ENABLED)) {
+    const unsigned flags = __atomic_load_n(&em->flags, __ATOMIC_RELAXED);
+    if (!(flags & EVREC_QS_EV_ENABLED)) {
         return 0;
     }
-    uint32_t lid = qs_local_id(em, native);
+    uint32_t lid = qs_local_id_of(em, flags, native);
     if (lid == 0 || lid >= EVREC_QS_LOCAL_IDS) {
         return 1;
     }
@@ -306,17 +328,17 @@ static inline __attribute__((always_inline)) void put_event_as(evrec_qs_tx_t *tx
                                                               const void *native, const int plain)
 {
     uint8_t seq = ++tx->seq;
-    size_t head = tx->head, used = tx->used, lim = tx->fast_lim;
-    if (__builtin_expect(used <= lim && head <= lim, 1)) { /* room for the worst case, contiguous */
-        uint8_t *p = tx->ring + head;
+    size_t lim = tx->fast_lim;
+    if (__builtin_expect(tx->used <= lim && tx->head <= lim, 1)) { /* room for the worst case, contiguous */
+        uint8_t *p = tx->ring + tx->head;
         uint8_t *end = (plain || tx->map.prog) ? qs_prog_event(&tx->map, p, seq, id, time, native, plain) : NULL;
         if (__builtin_expect(end == NULL, 0)) {
             end = evrec_qs_enc_event_esc_(&tx->map, p, seq, id, time, native);
         }
-        size_t n = (size_t)(end - p);
-        head += n;
+        /* the frame's stores may alias *tx: read the state again rather than keep it live */
+        size_t head = (size_t)(end - tx->ring);
+        __atomic_store_n(&tx->used, tx->used + (head - tx->head), __ATOMIC_RELAXED);
         tx->head = head == tx->size ? 0u : head;
-        __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
         tx->frames++;
         return;
     }
