@@ -247,34 +247,12 @@ evrec_status evrec_qs_tx_put_frame_(evrec_qs_tx_t *tx, uint8_t rec, const uint8_
     return EVREC_OK;
 }
 
-/* qs_local_id() with the flags already loaded (one load of the flags per event). */
-static inline uint32_t qs_local_id_of(const evrec_qs_event_map_t *e, unsigned flags, const void *native)
-{
-    unsigned src = ((unsigned)flags >> EVREC_QS_EV_LOCAL_SHIFT) & 3u;
-    if (__builtin_expect(src == 0u, 1)) {
-        return e->local; /* the class id */
-    }
-    const uint8_t *p = (const uint8_t *)native + e->local;
-    if (src == 1u) {
-        return p[0];
-    }
-    if (src == 2u) {
-        uint16_t v;
-        __builtin_memcpy(&v, p, sizeof v); /* native byte order, any alignment */
-        return v;
-    }
-    uint32_t v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
 static inline int passes(const evrec_qs_tx_t *tx, const evrec_qs_event_map_t *em, const void *native)
 {
-    const unsigned flags = __atomic_load_n(&em->flags, __ATOMIC_RELAXED);
-    if (!(flags & EVREC_QS_EV_ENABLED)) {
+    if (!(__atomic_load_n(&em->flags, __ATOMIC_RELAXED) & EVREC_QS_EV_ENABLED)) {
         return 0;
     }
-    uint32_t lid = qs_local_id_of(em, flags, native);
+    uint32_t lid = qs_local_id(em, native);
     if (lid == 0 || lid >= EVREC_QS_LOCAL_IDS) {
         return 1;
     }
