@@ -4,14 +4,14 @@
  *
  * It writes a whole frame into contiguous memory that has room for the worst case (every byte
  * escaped: evrec_qs_frame_worst_()), so no byte checks room; the write position and the checksum
- * stay in registers (the struct walk uses an explicit stack, not recursion). First pass: values
- * are stored whole (one store per field) and only tested for bytes 0x7C..0x7F, the test results
- * OR-ed together (the classic "has a zero byte" trick on v ^ 0x7C7C7C7C with the low two bits
- * cleared); the checksum adds a word's bytes at once (USADA8 on cores with the DSP extension).
- * When a byte may need escaping, the frame is encoded again from its start by the per-byte
- * writer (evrec_qs_enc_event_esc_()). Format bytes (01 03 05 0B 0C F1 F3 F5,
- * 8x..Fx) and record ids (100..123) never need escaping; seq and the checksum are escaped
- * in place. The bytes equal those of the per-byte writer of qs_writer_internal.h
+ * stay in registers. The fields come from the event's field program (built by qs_map.c: record
+ * id, format bytes and their sum precomputed; two words per leaf field, nested structs
+ * flattened), not from the field descriptors. Values are stored whole (one store per field) and
+ * only tested for bytes 0x7C..0x7F (qs_esc_acc()); the checksum adds a word's bytes at once
+ * (USADA8 on cores with the DSP extension). When a byte may need escaping, the frame is encoded
+ * again from its start by the per-byte writer (evrec_qs_enc_event_esc_()). Format bytes (01 03
+ * 05 0B 0C F1 F3 F5, 8x..Fx) and record ids (100..123) never need escaping; seq and the checksum
+ * are escaped in place. The bytes equal those of the per-byte writer of qs_writer_internal.h
  * (tests/qs/test_qs_frame.c compares them on random events). */
 #ifndef EVREC_QS_ENC_INLINE_H
 #define EVREC_QS_ENC_INLINE_H
@@ -93,36 +93,6 @@ QS_INLINE uint8_t *qs_put_byte(uint8_t *p, uint32_t b)
     }
     p[0] = (uint8_t)b;
     return p + 1;
-}
-
-/* The n (1, 2 or 4) low bytes of v, little-endian. esc 0: stored whole, *flag collects the test;
- * esc 1: each byte escaped. */
-QS_INLINE uint8_t *qs_put_value(uint8_t *p, uint32_t v, unsigned n, const int esc, uint32_t *flag)
-{
-    if (!esc) {
-        *flag |= qs_esc_bits(v);
-        qs_store_le(p, v, n);
-        return p + n;
-    }
-    for (unsigned i = 0; i < n; i++, v >>= 8) {
-        p = qs_put_byte(p, v & 0xFFu);
-    }
-    return p;
-}
-
-QS_INLINE uint32_t qs_load(const uint8_t *p, unsigned size)
-{
-    if (size == 1) {
-        return p[0];
-    }
-    if (size == 2) {
-        uint16_t v;
-        __builtin_memcpy(&v, p, sizeof v);
-        return v;
-    }
-    uint32_t v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
 }
 
 /* The per-event field program (built by evrec_qs_map_init() in the map's user memory, after the
