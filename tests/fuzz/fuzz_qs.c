@@ -153,7 +153,7 @@ static void run(const uint8_t *data, size_t size)
     free(parser);
 
     /* 2. The event decoder with the every-kind schema, in chunks of 1, 2, 3 ... bytes. */
-    static uint16_t entries[64];
+    static uint32_t entries[1024]; /* the map entries and the fast encoder's programs */
     evrec_qs_map_t map;
     evrec_qs_options_t o;
     memset(&o, 0, sizeof o);

@@ -185,17 +185,27 @@ static uint32_t rnd_word(void)
 Test(qs_frame, fast_encoder_equals_per_byte_writer)
 {
     static const uint8_t sizes[] = {1, 2, 4};
-    for (int variant = 0; variant < 12; variant++) {
+    /* AUTO: Mixed's State may be a STR element (the whole frame per byte); GROUPS and INT: the
+     * field programs take Mixed too (GROUPS: Mode is a checked 4-byte grouped enum) */
+    static const uint8_t enum_as[] = {EVREC_QS_ENUM_AS_AUTO, EVREC_QS_ENUM_AS_GROUPS, EVREC_QS_ENUM_AS_INT};
+    for (int variant = 0; variant < 36; variant++) {
         evrec_qs_options_t o;
         memset(&o, 0, sizeof o);
         o.time_size = sizes[variant % 3];
         o.force_classes = (uint8_t)((variant / 3) & 1);
-        if (variant / 6) {
+        if ((variant / 6) & 1) {
             o.field_display = k_display;
         }
+        o.enum_as = enum_as[variant / 12];
         evrec_qs_map_t map;
-        evrec_qs_event_map_t ents[K_EVENT_COUNT];
-        cr_assert_eq(evrec_qs_map_init(&map, &k_meta, &o, ents, sizeof ents), EVREC_OK);
+        static uint32_t ents[1024]; /* the entries and the fast encoder's field programs */
+        cr_assert_leq(evrec_qs_map_entries_size(&k_meta), sizeof ents);
+        cr_assert_eq(evrec_qs_map_init(&map, &k_meta, &o, ents, evrec_qs_map_entries_size(&k_meta)), EVREC_OK);
+        cr_assert_not_null(map.prog, "the fast encoder has its programs");
+        evrec_qs_map_t small; /* 4 bytes per event type: no programs, the same bytes */
+        evrec_qs_event_map_t small_ents[K_EVENT_COUNT];
+        cr_assert_eq(evrec_qs_map_init(&small, &k_meta, &o, small_ents, sizeof small_ents), EVREC_OK);
+        cr_assert_null(small.prog);
         size_t worst = 2u * ((size_t)map.max_payload + 3u) + 1u;
         for (int i = 0; i < 3000; i++) {
             uint8_t native[EVREC_MAX_EVENT_SIZE];
@@ -217,6 +227,11 @@ Test(qs_frame, fast_encoder_equals_per_byte_writer)
             cr_assert_eq(evrec_qs_encode_event(&map, seq, native, slow, nf, &ns), EVREC_OK);
             cr_assert_eq(ns, nf, "variant %d event %d: %zu vs %zu bytes", variant, i, nf, ns);
             cr_assert_arr_eq(fast, slow, nf, "variant %d event %d: bytes differ", variant, i);
+            uint8_t plain[1100];
+            size_t np = 0;
+            cr_assert_eq(evrec_qs_encode_event(&small, seq, native, plain, worst, &np), EVREC_OK);
+            cr_assert_eq(np, nf);
+            cr_assert_arr_eq(plain, fast, nf, "variant %d event %d: no programs, other bytes", variant, i);
         }
     }
 }

@@ -128,7 +128,9 @@ static void lossy(unsigned ts)
     memset(&o, 0, sizeof o);
     o.time_size = (uint8_t)ts;
     evrec_qs_tx_t tx;
-    cr_assert_eq(evrec_qs_tx_init(&tx, &k_meta, buf, 400, &o), EVREC_OK);
+    /* a ring of 400 - 4 x K_EVENT_COUNT bytes after the map's entries and field programs */
+    size_t entries = (evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u;
+    cr_assert_eq(evrec_qs_tx_init(&tx, &k_meta, buf, entries + 400u - 4u * K_EVENT_COUNT, &o), EVREC_OK);
     static uint32_t times[N_EVENTS];
     make_times(times, ts);
     got_t *g = got_new(&tx.map, times);

@@ -78,7 +78,7 @@ static void init_tx(evrec_qs_tx_t *tx, size_t ring_frames, const evrec_qs_option
     evrec_qs_map_t m;
     evrec_qs_event_map_t e[K_EVENT_COUNT];
     cr_assert_eq(evrec_qs_map_init(&m, &k_meta, o, e, sizeof e), EVREC_OK);
-    size_t size = 16 + evrec_qs_tx_ring_size(&m, ring_frames);
+    size_t size = ((evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u) + evrec_qs_tx_ring_size(&m, ring_frames);
     cr_assert_leq(size, sizeof g_buf);
     cr_assert_eq(evrec_qs_tx_init(tx, &k_meta, g_buf, size, o), EVREC_OK);
 }

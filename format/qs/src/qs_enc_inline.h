@@ -4,14 +4,14 @@
  *
  * It writes a whole frame into contiguous memory that has room for the worst case (every byte
  * escaped: evrec_qs_frame_worst_()), so no byte checks room; the write position and the checksum
- * stay in registers (the struct walk uses an explicit stack, not recursion). First pass: values
- * are stored whole (one store per field) and only tested for bytes 0x7C..0x7F, the test results
- * OR-ed together (the classic "has a zero byte" trick on v ^ 0x7C7C7C7C with the low two bits
- * cleared); the checksum adds a word's bytes at once (USADA8 on cores with the DSP extension).
- * When a byte may need escaping, the frame is encoded again from its start by the per-byte
- * writer (evrec_qs_enc_event_esc_()). Format bytes (01 03 05 0B 0C F1 F3 F5,
- * 8x..Fx) and record ids (100..123) never need escaping; seq and the checksum are escaped
- * in place. The bytes equal those of the per-byte writer of qs_writer_internal.h
+ * stay in registers. The fields come from the event's field program (built by qs_map.c: record
+ * id, format bytes and their sum precomputed; two words per leaf field, nested structs
+ * flattened), not from the field descriptors. Values are stored whole (one store per field) and
+ * only tested for bytes 0x7C..0x7F (qs_esc_acc()); the checksum adds a word's bytes at once
+ * (USADA8 on cores with the DSP extension). When a byte may need escaping, the frame is encoded
+ * again from its start by the per-byte writer (evrec_qs_enc_event_esc_()). Format bytes (01 03
+ * 05 0B 0C F1 F3 F5, 8x..Fx) and record ids (100..123) never need escaping; seq and the checksum
+ * are escaped in place. The bytes equal those of the per-byte writer of qs_writer_internal.h
  * (tests/qs/test_qs_frame.c compares them on random events). */
 #ifndef EVREC_QS_ENC_INLINE_H
 #define EVREC_QS_ENC_INLINE_H
@@ -41,6 +41,33 @@ QS_INLINE uint32_t qs_add_bytes(uint32_t sum, uint32_t v)
 #endif
 }
 
+/* The escape test of a whole frame, accumulated value by value: qs_esc_hit() is true when some
+ * byte of some value is 0x7C..0x7F (a superset of 0x7D/0x7E: a false positive only costs the
+ * per-byte writer). With the DSP extension three instructions per value (EOR, UADD8 sets a GE
+ * flag per byte in that range, SEL clears those bytes of the accumulator), else the "has a zero
+ * byte" bit trick (qs_esc_bits()). */
+#if defined(__ARM_FEATURE_SIMD32) && __ARM_FEATURE_SIMD32
+#define QS_ESC_INIT 0xFFFFFFFFu
+QS_INLINE uint32_t qs_esc_acc(uint32_t acc, uint32_t v)
+{
+    uint32_t t;
+    __asm__("eor %1, %2, #0x83838383\n\tuadd8 %1, %1, %3\n\tsel %0, %4, %0"
+            : "+r"(acc), "=&r"(t)
+            : "r"(v), "r"(0x04040404u), "r"(0u));
+    return acc;
+}
+#define qs_esc_hit(acc) ((acc) != 0xFFFFFFFFu)
+#define qs_esc_force(acc) ((acc) = 0u)
+#else
+#define QS_ESC_INIT 0u
+QS_INLINE uint32_t qs_esc_acc(uint32_t acc, uint32_t v)
+{
+    return acc | qs_esc_bits(v);
+}
+#define qs_esc_hit(acc) (((acc) & 0x80808080u) != 0u)
+#define qs_esc_force(acc) ((acc) |= 0x80u)
+#endif
+
 QS_INLINE void qs_store_le(uint8_t *p, uint32_t v, unsigned n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -68,217 +95,149 @@ QS_INLINE uint8_t *qs_put_byte(uint8_t *p, uint32_t b)
     return p + 1;
 }
 
-/* The n (1, 2 or 4) low bytes of v, little-endian. esc 0: stored whole, *flag collects the test;
- * esc 1: each byte escaped. */
-QS_INLINE uint8_t *qs_put_value(uint8_t *p, uint32_t v, unsigned n, const int esc, uint32_t *flag)
+/* The per-event field program (built by evrec_qs_map_init() in the map's user memory, after the
+ * event entries; map->prog, NULL when the memory was too small): one header per event type, then
+ * one 32-bit op per leaf field (nested structs flattened depth first, as the per-byte writer walks
+ * them). Everything that does not depend on the values is computed once: the record id, the
+ * format bytes (display and enum group included) and their sum, the event-type element. */
+typedef struct qs_prog_hdr {
+    uint8_t flags;  /* QS_PROG_* */
+    uint8_t rec;    /* record id */
+    uint8_t csum;   /* record id + pre bytes + every format byte, modulo 256 */
+    uint8_t npre;   /* bytes of the event-type element (0, 2 or 3) */
+    uint8_t pre[4]; /* the event-type element, un-escaped (never needs escaping, else SLOW) */
+    uint32_t ops;   /* byte offset of the first op from this header */
+    uint32_t nops;  /* leaf fields */
+} qs_prog_hdr_t;
+
+/* The frame always goes to the per-byte writer (an enum without group that may be a STR
+ * element, an event-type byte to escape, an offset above 65535). */
+#define QS_PROG_SLOW 0x01u
+/* Has an ENUM element: the per-byte writer while map->inline_names is set. */
+#define QS_PROG_GENUM 0x02u
+/* Has an ENUM element of a field wider than a byte: its value is checked (<= 255). */
+#define QS_PROG_WENUM 0x04u
+
+/* ops, two 32-bit words per leaf field: w0 = right shift (32 - 8 x field bytes; bits 0..7) |
+ * QS_OP_ENUM | byte offset of the 4-byte word that ends at the field's last byte (bits 16..31);
+ * w1 = format byte (bits 0..7) | element bytes incl. the format byte (bits 8..31). */
+#define QS_OP_ENUM 0x100u /* a grouped enum: one byte element, the value must be <= 255 */
+
+/* Bytes of user memory the programs of `meta` take (qs_map.c), at 4-byte alignment. */
+size_t evrec_qs_prog_size_(const evrec_meta_t *meta);
+
+/* The elements of the leaf fields: `nops` ops at `op` (QS_OP_*), values from the native record
+ * at `base`; check 1: some op may be a grouped enum wider than a byte (QS_PROG_WENUM). */
+QS_INLINE uint8_t *qs_prog_fields(uint8_t *p, const uint32_t *op, uint32_t nops, const uint8_t *base,
+                                  uint32_t *sump, uint32_t *accp, const int check)
 {
-    if (!esc) {
-        *flag |= qs_esc_bits(v);
-        qs_store_le(p, v, n);
-        return p + n;
-    }
-    for (unsigned i = 0; i < n; i++, v >>= 8) {
-        p = qs_put_byte(p, v & 0xFFu);
-    }
-    return p;
-}
-
-QS_INLINE uint32_t qs_load(const uint8_t *p, unsigned size)
-{
-    if (size == 1) {
-        return p[0];
-    }
-    if (size == 2) {
-        uint16_t v;
-        __builtin_memcpy(&v, p, sizeof v);
-        return v;
-    }
-    uint32_t v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* Format byte by display (DEC, HEX, OBJ, FUN) of U8, U16 and U32 elements. */
-static const uint8_t qs_fmt8[4] = {EVREC_QS_T_U8, 0xF0u | EVREC_QS_T_U8, EVREC_QS_T_U8, EVREC_QS_T_U8};
-static const uint8_t qs_fmt16[4] = {EVREC_QS_T_U16, 0xF0u | EVREC_QS_T_U16, EVREC_QS_T_U16, EVREC_QS_T_U16};
-static const uint8_t qs_fmt32[4] = {EVREC_QS_T_U32, 0xF0u | EVREC_QS_T_U32, EVREC_QS_T_OBJ, EVREC_QS_T_FUN};
-
-static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *sump, uint32_t *flag,
-                              uint32_t sid, const uint8_t *base, unsigned depth, int with_disp, int esc);
-
-/* The fields of struct `sid` at `base`, from field `from` (2 at the top level: time and id are
- * not elements); nested structs are flattened depth first through qs_enc_nested() (entered while
- * depth < EVREC_MAX_NESTING, as the per-byte writer does), so that the loop's few variables stay
- * in registers. with_disp 0: the map has no display table, every element decimal. */
-QS_INLINE uint8_t *qs_enc_fields(const evrec_qs_map_t *map, uint8_t *p, uint32_t *sump, uint32_t *flag,
-                                 uint32_t sid, const uint8_t *base, uint32_t from, unsigned depth,
-                                 const int with_disp, const int esc)
-{
-    const evrec_struct_desc_t *s = &map->meta->structs[sid];
-    const evrec_field_desc_t *first = s->fields;
-    const evrec_field_desc_t *fd = first + from, *end = first + s->field_count;
-    const uint8_t *disp = with_disp ? map->opts.field_display[sid] : NULL;
-    uint32_t sum = *sump, fl = *flag;
-    for (; fd < end; fd++) {
-        const uint8_t *q = base + fd->offset;
-        unsigned d = (with_disp && disp) ? disp[fd - first] & 3u : 0u;
+    uint32_t sum = *sump, acc = *accp;
+    /* Two words per leaf field (QS_OP_*): the field's value is the word that ends at its last
+     * byte (never before the record: the map checks), shifted right; the format byte and the
+     * whole value word are stored (the worst-case room covers the extra bytes), then p advances
+     * by the element's length. */
+    for (; nops; nops--, op += 2) {
+        const uint32_t w0 = op[0], w1 = op[1];
         uint32_t v;
-        uint8_t fmt;
-        switch (fd->kind) {
-        case EVREC_KIND_UINT8:
-            v = q[0];
-            fmt = with_disp ? qs_fmt8[d] : (uint8_t)EVREC_QS_T_U8;
-            p[0] = fmt;
-            sum += fmt + v;
-            p = qs_put_value(p + 1, v, 1, esc, &fl);
-            break;
-        case EVREC_KIND_UINT16:
-            v = qs_load(q, 2);
-            fmt = with_disp ? qs_fmt16[d] : (uint8_t)EVREC_QS_T_U16;
-            p[0] = fmt;
-            sum = qs_add_bytes(sum + fmt, v);
-            p = qs_put_value(p + 1, v, 2, esc, &fl);
-            break;
-        case EVREC_KIND_UINT32:
-            v = qs_load(q, 4);
-            fmt = with_disp ? qs_fmt32[d] : (uint8_t)EVREC_QS_T_U32;
-            p[0] = fmt;
-            sum = qs_add_bytes(sum + fmt, v);
-            p = qs_put_value(p + 1, v, 4, esc, &fl);
-            break;
-        case EVREC_KIND_ENUM_UINT8:
-        case EVREC_KIND_ENUM_UINT16:
-        case EVREC_KIND_ENUM_UINT32: {
-            unsigned kind = fd->kind;
-            unsigned n = kind == EVREC_KIND_ENUM_UINT8 ? 1u : kind == EVREC_KIND_ENUM_UINT16 ? 2u : 4u;
-            v = qs_load(q, n);
-            uint8_t g = evrec_qs_map_enum_group(map, fd->ref);
-            if (g != EVREC_QS_NO_GROUP && v <= 0xFFu) {
-                fmt = (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM);
-                n = 1;
-                /* a lossy live stream may name the value inline (QS.md "Live dictionaries"):
-                 * evrec_qs_put_enum_() in the per-byte writer decides */
-                if (__builtin_expect(__atomic_load_n(&map->inline_names, __ATOMIC_RELAXED) != NULL, 0)) {
-                    fl |= 0x80u;
-                }
-            } else {
-                fmt = n == 1 ? qs_fmt8[d] : n == 2 ? qs_fmt16[d] : qs_fmt32[d];
-                /* a named value outside the groups is a STR element with its name (QS.md
-                 * "Enums"): the per-byte writer writes it */
-                if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS) {
-                    fl |= 0x80u;
-                }
-            }
-            p[0] = fmt;
-            sum = qs_add_bytes(sum + fmt, v);
-            p = qs_put_value(p + 1, v, n, esc, &fl);
-            break;
+        __builtin_memcpy(&v, base + (w0 >> 16), 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = (v << (w0 & 0x1Fu)) >> (w0 & 0x1Fu);
+#elif defined(__arm__) || defined(__thumb__)
+        __asm__("lsr %0, %0, %1" : "+r"(v) : "r"(w0)); /* the shift is w0's low byte */
+#else
+        v >>= w0 & 0x1Fu;
+#endif
+        if (check && (w0 & QS_OP_ENUM) != 0u && v > 0xFFu) {
+            qs_esc_force(acc); /* a grouped enum value above 255: the per-byte writer decides */
         }
-        case EVREC_KIND_STRUCT:
-            if (depth < EVREC_MAX_NESTING) {
-                uint32_t s2 = sum, f2 = fl; /* only these two go through memory */
-                p = qs_enc_nested(map, p, &s2, &f2, fd->ref, q, depth + 1, with_disp, esc);
-                sum = s2;
-                fl = f2;
-            }
-            break;
-        default: break; /* not a kind (the map refuses such a meta-info) */
-        }
+        p[0] = (uint8_t)w1;
+        qs_store_le(p + 1, v, 4);
+        p += w1 >> 8;
+        sum = qs_add_bytes(sum, v);
+        acc = qs_esc_acc(acc, v);
     }
     *sump = sum;
-    *flag = fl;
+    *accp = acc;
     return p;
 }
 
-static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *sump, uint32_t *flag,
-                              uint32_t sid, const uint8_t *base, unsigned depth, int with_disp, int esc)
-    __attribute__((noinline, unused));
-static uint8_t *qs_enc_nested(const evrec_qs_map_t *map, uint8_t *p, uint32_t *sump, uint32_t *flag,
-                              uint32_t sid, const uint8_t *base, unsigned depth, int with_disp, int esc)
-{
-    (void)esc; /* 0: the escaping encoder is the per-byte writer */
-    return with_disp ? qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 1, 0)
-                     : qs_enc_fields(map, p, sump, flag, sid, base, 0, depth, 0, 0);
-}
+/* One whole event frame at p (room for evrec_qs_frame_worst_()) from the event's program;
+ * returns the end, or NULL when the per-byte writer must write it (a value may need escaping,
+ * a grouped enum value above 255, an event marked SLOW, inline names on). plain 1: the caller
+ * knows that the map has 4-byte timestamps and no event-type element (qs_map_plain()). */
+uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                     uint32_t time, const void *native);
 
-/* One whole event frame at p (room for evrec_qs_frame_worst_()); returns the end, or NULL when
- * a value may have needed escaping (the frame is then wrong and must be written again by the
- * per-byte writer). plain 1: the caller knows that the map has 4-byte timestamps, no event-type
- * element and no display table (qs_map_plain()), so none of the three is tested. */
-QS_INLINE uint8_t *qs_enc_event_body(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                     uint32_t time, const void *native, const int plain)
+QS_INLINE uint8_t *qs_prog_event_as(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                    uint32_t time, const void *native, const int plain, const int check)
 {
-    const int esc = 0;
-    uint32_t fbits = 0;
-    uint32_t *flag = &fbits;
-    const evrec_qs_event_map_t *em = &map->events[id];
-    const unsigned ts = plain ? 4u : map->opts.time_size;
-    const uint8_t rec = (uint8_t)(EVREC_QS_REC_USER + em->slot);
-    uint32_t sum = (uint32_t)seq + rec;
-    p = qs_put_byte(p, seq);
-    *p++ = rec;
-    if (__builtin_expect(ts == 4, 1)) {
-        sum = qs_add_bytes(sum, time);
-        p = qs_put_value(p, time, 4, esc, flag);
-    } else {
-        time &= ts == 1 ? 0xFFu : 0xFFFFu;
-        sum = qs_add_bytes(sum, time);
-        p = qs_put_value(p, time, ts == 1 ? 1u : 2u, esc, flag);
-    }
-    if (!plain && (em->flags & EVREC_QS_EV_TYPED)) {
-        if (map->type_group != EVREC_QS_NO_GROUP) {
-            uint8_t f = (uint8_t)(0x80u | ((unsigned)map->type_group << 4) | EVREC_QS_T_I8_ENUM);
-            p[0] = f;
-            sum += f + (id & 0xFFu);
-            p = qs_put_value(p + 1, id & 0xFFu, 1, esc, flag);
-        } else {
-            p[0] = EVREC_QS_T_U16;
-            sum = qs_add_bytes(sum + EVREC_QS_T_U16, id);
-            p = qs_put_value(p + 1, id, 2, esc, flag);
+    const qs_prog_hdr_t *h = (const qs_prog_hdr_t *)map->prog + id;
+    const uint32_t hf = h->flags;
+    if (__builtin_expect(hf != 0, 0) && !check) {
+        if ((hf & QS_PROG_SLOW) ||
+            ((hf & QS_PROG_GENUM) && __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED) != NULL)) {
+            return NULL;
+        }
+        if (hf & QS_PROG_WENUM) { /* rare: the instance that checks enum values */
+            return evrec_qs_enc_event_checked_(map, p, seq, id, time, native);
         }
     }
-    uint32_t sid = map->meta->events[id].struct_id;
-    if (!plain && map->opts.field_display) {
-        p = qs_enc_fields(map, p, &sum, flag, sid, (const uint8_t *)native, 2, 0, 1, esc);
+    const uint32_t *op = (const uint32_t *)(const void *)((const uint8_t *)h + h->ops);
+    uint32_t nops = h->nops;
+    uint32_t sum = (uint32_t)seq + h->csum;
+    uint32_t acc;
+    p = qs_put_byte(p, seq);
+    *p++ = h->rec;
+    if (plain) {
+        qs_store_le(p, time, 4);
+        p += 4;
+        sum = qs_add_bytes(sum, time);
+        acc = qs_esc_acc(QS_ESC_INIT, time);
     } else {
-        p = qs_enc_fields(map, p, &sum, flag, sid, (const uint8_t *)native, 2, 0, 0, esc);
+        const unsigned ts = map->opts.time_size;
+        if (ts != 4u) {
+            time &= ts == 1u ? 0xFFu : 0xFFFFu;
+        }
+        qs_store_le(p, time, 4); /* room for the worst case: the extra bytes are overwritten */
+        p += ts;
+        sum = qs_add_bytes(sum, time);
+        acc = qs_esc_acc(QS_ESC_INIT, time);
+        __builtin_memcpy(p, h->pre, 4);
+        p += h->npre;
     }
-    if (fbits & 0x80808080u) {
+    p = qs_prog_fields(p, op, nops, (const uint8_t *)native, &sum, &acc, check);
+    if (qs_esc_hit(acc)) {
         return NULL;
     }
-    p = qs_put_byte(p, (uint8_t)~sum);
-    *p++ = (uint8_t)EVREC_QS_FLAG;
-    return p;
+    /* the checksum and the flag; ~sum is 7D or 7E (escaped) when the low byte of sum + 0x7F is
+     * 0 or 1 */
+    const uint32_t chk = ~sum & 0xFFu;
+    if (__builtin_expect(((sum + 0x7Fu) & 0xFEu) == 0u, 0)) {
+        p[0] = (uint8_t)EVREC_QS_ESC;
+        p++;
+        qs_store_le(p, (chk ^ EVREC_QS_ESC_XOR) | (uint32_t)EVREC_QS_FLAG << 8, 2);
+    } else {
+        qs_store_le(p, chk | (uint32_t)EVREC_QS_FLAG << 8, 2);
+    }
+    return p + 2;
 }
 
-/* Whether the plain instance applies to the map: 4-byte timestamps, no event-type element, no
- * display table. */
+/* The instance for the common case: the plain one or not, enum values not checked (an event
+ * with QS_PROG_WENUM goes to evrec_qs_enc_event_checked_()). */
+QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                 uint32_t time, const void *native, const int plain)
+{
+    return qs_prog_event_as(map, p, seq, id, time, native, plain, 0);
+}
+
+/* Whether the plain instance applies to the map: 4-byte timestamps, no event-type element. */
 static inline int qs_map_plain(const evrec_qs_map_t *map)
 {
-    return map->opts.time_size == 4u && !map->classes && !map->opts.field_display;
+    return map->opts.time_size == 4u && !map->classes;
 }
 
 /* The per-byte writer into room for the worst case (qs_encode.c). */
 uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                 uint32_t time, const void *native);
-/* The fast instances (qs_encode.c): NULL when the frame needs the per-byte writer. seq_id = seq |
- * event id << 8 (five arguments). _plain_: only for maps where qs_map_plain() holds. */
-uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
-                                  const void *native);
-uint8_t *evrec_qs_enc_event_plain_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
-                                   const void *native);
-
-/* One whole event frame at p (room for evrec_qs_frame_worst_(map)); `id` an event of the map;
- * plain = qs_map_plain(map) (a cached copy). Returns the end of the frame. */
-QS_INLINE uint8_t *qs_enc_event(const evrec_qs_map_t *map, int plain, uint8_t *p, uint8_t seq, uint16_t id,
-                                uint32_t time, const void *native)
-{
-    uint8_t *end = plain ? evrec_qs_enc_event_plain_(map, p, seq | (uint32_t)id << 8, time, native)
-                         : evrec_qs_enc_event_fast_(map, p, seq | (uint32_t)id << 8, time, native);
-    if (__builtin_expect(end == NULL, 0)) {
-        end = evrec_qs_enc_event_esc_(map, p, seq, id, time, native);
-    }
-    return end;
-}
+                                 uint32_t time, const void *native) __attribute__((noinline));
 
 #endif /* EVREC_QS_ENC_INLINE_H */

@@ -70,22 +70,22 @@ uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t 
     return p + w.used;
 }
 
-uint8_t *evrec_qs_enc_event_fast_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
-                                  const void *native)
+uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
+                                     uint32_t time, const void *native)
 {
-    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 0);
-}
-
-uint8_t *evrec_qs_enc_event_plain_(const evrec_qs_map_t *map, uint8_t *p, uint32_t seq_id, uint32_t time,
-                                   const void *native)
-{
-    return qs_enc_event_body(map, p, (uint8_t)seq_id, (uint16_t)(seq_id >> 8), time, native, 1);
+    /* a grouped enum field wider than a byte: its value must be <= 255 for an ENUM element */
+    return qs_prog_event_as(map, p, seq, id, time, native, 0, 1);
 }
 
 uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                              uint32_t time, const void *native)
 {
-    return qs_enc_event(map, qs_map_plain(map), p, seq, id, time, native);
+    uint8_t *end = NULL;
+    if (__builtin_expect(map->prog != NULL, 1)) {
+        end = qs_map_plain(map) ? qs_prog_event(map, p, seq, id, time, native, 1)
+                                : qs_prog_event(map, p, seq, id, time, native, 0);
+    }
+    return end ? end : evrec_qs_enc_event_esc_(map, p, seq, id, time, native);
 }
 
 static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, const uint8_t *base,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evrec/evrec_qs.h"
+#include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
 #define GROUP_EVENT_TYPES 0xFFFEu /* group_enum[] marker: the group names event types */
@@ -18,9 +19,40 @@ static int str_eq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* Leaf fields of struct `sid` (from field `from`), nested structs flattened while depth <
+ * EVREC_MAX_NESTING, as the encoders walk them; 0 for a struct id out of range. */
+static size_t leaf_count(const evrec_meta_t *m, uint32_t sid, uint32_t from, unsigned depth)
+{
+    if (sid >= m->struct_count || !m->structs) {
+        return 0;
+    }
+    const evrec_struct_desc_t *s = &m->structs[sid];
+    size_t n = 0;
+    for (uint32_t f = from; f < s->field_count; f++) {
+        if (s->fields[f].kind != EVREC_KIND_STRUCT) {
+            n++;
+        } else if (depth < EVREC_MAX_NESTING) {
+            n += leaf_count(m, s->fields[f].ref, 0, depth + 1);
+        }
+    }
+    return n;
+}
+
+size_t evrec_qs_prog_size_(const evrec_meta_t *meta)
+{
+    size_t n = sizeof(qs_prog_hdr_t) * meta->event_count;
+    for (uint32_t e = 0; meta->events && e < meta->event_count; e++) {
+        n += 8u * leaf_count(meta, meta->events[e].struct_id, 2, 0);
+    }
+    return n;
+}
+
 size_t evrec_qs_map_entries_size(const evrec_meta_t *meta)
 {
-    return meta ? (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) : 0u;
+    if (!meta) {
+        return 0u;
+    }
+    return (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) + 4u + evrec_qs_prog_size_(meta);
 }
 
 static uint8_t display_of(const evrec_qs_options_t *o, uint32_t struct_id, uint32_t field)
@@ -183,11 +215,101 @@ static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned d
     return n;
 }
 
+/* Format byte of an integer element of `size` bytes shown as `disp` (the per-byte writer's
+ * put_uint()/put_int(): OBJ and FUN only on 4-byte fields, which the map checks). */
+static uint8_t int_format(unsigned size, uint8_t disp)
+{
+    uint8_t type = size == 1 ? EVREC_QS_T_U8 : size == 2 ? EVREC_QS_T_U16 : EVREC_QS_T_U32;
+    if (size == 4 && disp == EVREC_QS_DISPLAY_OBJ) {
+        return EVREC_QS_T_OBJ;
+    }
+    if (size == 4 && disp == EVREC_QS_DISPLAY_FUN) {
+        return EVREC_QS_T_FUN;
+    }
+    return disp == EVREC_QS_DISPLAY_HEX ? (uint8_t)(type | (EVREC_QS_HEX_WIDTH << 4)) : type;
+}
+
+/* The ops of struct `sid` at native offset `base` (fields from `from`), appended at ops[*k]. */
+static void prog_fields(const evrec_qs_map_t *map, qs_prog_hdr_t *h, uint32_t *ops, uint32_t *k, uint32_t sid,
+                        uint32_t base, uint32_t from, unsigned depth)
+{
+    const evrec_meta_t *m = map->meta;
+    const evrec_struct_desc_t *s = &m->structs[sid];
+    int strings = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS;
+    for (uint32_t f = from; f < s->field_count; f++) {
+        const evrec_field_desc_t *fd = &s->fields[f];
+        uint32_t off = base + fd->offset;
+        if (fd->kind == EVREC_KIND_STRUCT) {
+            if (depth < EVREC_MAX_NESTING) {
+                prog_fields(map, h, ops, k, fd->ref, off, 0, depth + 1);
+            }
+            continue;
+        }
+        uint32_t size = kind_size(fd->kind);
+        uint32_t w0 = 32u - 8u * size, len = 1u + size;
+        uint8_t fmt = int_format(size, display_of(&map->opts, sid, f));
+        if (is_enum_kind(fd->kind)) {
+            uint8_t g = evrec_qs_map_enum_group(map, (uint16_t)fd->ref);
+            if (g != EVREC_QS_NO_GROUP) {
+                len = 2;
+                if (size > 1u) {
+                    w0 |= QS_OP_ENUM; /* checked: a value above 255 is not an ENUM element */
+                    h->flags |= QS_PROG_WENUM;
+                }
+                fmt = (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM);
+                h->flags |= QS_PROG_GENUM;
+            } else if (strings && fd->ref < m->enum_count &&
+                       (m->enums[fd->ref].value_count || m->enums[fd->ref].runtime)) {
+                h->flags |= QS_PROG_SLOW; /* a named value is a STR element */
+            }
+        }
+        /* the value is read as the 4-byte word that ends at the field's last byte */
+        if (off + size < 4u || off + size - 4u > 0xFFFFu) {
+            h->flags |= QS_PROG_SLOW;
+        } else {
+            w0 |= (off + size - 4u) << 16;
+        }
+        h->csum = (uint8_t)(h->csum + fmt);
+        ops[2u * *k] = w0;
+        ops[2u * *k + 1u] = fmt | len << 8;
+        (*k)++;
+    }
+}
+
+static void build_prog(const evrec_qs_map_t *map, uint16_t e, qs_prog_hdr_t *h, uint32_t *ops, uint32_t *k)
+{
+    memset(h, 0, sizeof *h);
+    h->rec = (uint8_t)(EVREC_QS_REC_USER + map->events[e].slot);
+    h->csum = h->rec;
+    if (map->events[e].flags & EVREC_QS_EV_TYPED) {
+        if (map->type_group != EVREC_QS_NO_GROUP) {
+            h->pre[0] = (uint8_t)(0x80u | ((unsigned)map->type_group << 4) | EVREC_QS_T_I8_ENUM);
+            h->pre[1] = (uint8_t)e;
+            h->npre = 2;
+        } else {
+            h->pre[0] = EVREC_QS_T_U16;
+            h->pre[1] = (uint8_t)e;
+            h->pre[2] = (uint8_t)(e >> 8);
+            h->npre = 3;
+        }
+        for (unsigned i = 0; i < h->npre; i++) {
+            h->csum = (uint8_t)(h->csum + h->pre[i]);
+            if (h->pre[i] == EVREC_QS_FLAG || h->pre[i] == EVREC_QS_ESC) {
+                h->flags |= QS_PROG_SLOW;
+            }
+        }
+    }
+    uint32_t first = *k;
+    h->ops = (uint32_t)((const uint8_t *)(ops + 2u * first) - (const uint8_t *)h);
+    prog_fields(map, h, ops, k, map->meta->events[e].struct_id, 0, 2, 0);
+    h->nops = *k - first;
+}
+
 evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size)
 {
     if (!map || !meta || !entries || meta->event_count == 0 || !meta->events ||
-        entries_size < evrec_qs_map_entries_size(meta) || ((uintptr_t)entries % 2u) != 0) {
+        entries_size < (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) || ((uintptr_t)entries % 2u) != 0) {
         return EVREC_E_ARG;
     }
     memset(map, 0, sizeof *map);
@@ -332,6 +454,19 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         max_payload = map->opts.time_size + 5u; /* the time-sync record: timestamp + U32 */
     }
     map->max_payload = (uint16_t)max_payload;
+
+    /* 4. The fast encoder's field programs, when the user memory has room for them. */
+    uintptr_t at = ((uintptr_t)entries + (size_t)n * sizeof(evrec_qs_event_map_t) + 3u) & ~(uintptr_t)3u;
+    size_t skip = (size_t)(at - (uintptr_t)entries);
+    if (skip <= entries_size && evrec_qs_prog_size_(meta) <= entries_size - skip) {
+        qs_prog_hdr_t *hdr = (qs_prog_hdr_t *)at;
+        uint32_t *ops = (uint32_t *)(hdr + n);
+        uint32_t k = 0;
+        for (uint32_t e = 0; e < n; e++) {
+            build_prog(map, (uint16_t)e, &hdr[e], ops, &k);
+        }
+        map->prog = hdr;
+    }
     return EVREC_OK;
 }
 

@@ -49,7 +49,7 @@ evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void 
     }
     memset(tx->local_filter, 0xFF, sizeof tx->local_filter);
     tx->fast_lim = tx->size - evrec_qs_frame_worst_(&tx->map);
-    tx->plain = (uint8_t)qs_map_plain(&tx->map);
+    tx->plain = (uint8_t)(qs_map_plain(&tx->map) && tx->map.prog != NULL);
     return EVREC_OK;
 }
 
@@ -306,13 +306,17 @@ static inline __attribute__((always_inline)) void put_event_as(evrec_qs_tx_t *tx
                                                               const void *native, const int plain)
 {
     uint8_t seq = ++tx->seq;
-    size_t head = tx->head, used = tx->used, lim = tx->fast_lim;
-    if (__builtin_expect(used <= lim && head <= lim, 1)) { /* room for the worst case, contiguous */
-        uint8_t *p = tx->ring + head;
-        size_t n = (size_t)(qs_enc_event(&tx->map, plain, p, seq, id, time, native) - p);
-        head += n;
+    size_t lim = tx->fast_lim;
+    if (__builtin_expect(tx->used <= lim && tx->head <= lim, 1)) { /* room for the worst case, contiguous */
+        uint8_t *p = tx->ring + tx->head;
+        uint8_t *end = (plain || tx->map.prog) ? qs_prog_event(&tx->map, p, seq, id, time, native, plain) : NULL;
+        if (__builtin_expect(end == NULL, 0)) {
+            end = evrec_qs_enc_event_esc_(&tx->map, p, seq, id, time, native);
+        }
+        /* the frame's stores may alias *tx: read the state again rather than keep it live */
+        size_t head = (size_t)(end - tx->ring);
+        __atomic_store_n(&tx->used, tx->used + (head - tx->head), __ATOMIC_RELAXED);
         tx->head = head == tx->size ? 0u : head;
-        __atomic_store_n(&tx->used, used + n, __ATOMIC_RELAXED);
         tx->frames++;
         return;
     }

@@ -208,11 +208,19 @@ typedef struct evrec_qs_map {
      * name instead of the ENUM element (set by the transmitter while the value's dictionary
      * entry may not have reached the host; QS.md "Live dictionaries"). Read atomically. */
     const uint8_t *inline_names;
+    /** Private: the per-event field programs of the fast encoder in the user memory (after the
+     * entries), or NULL when that memory was smaller than evrec_qs_map_entries_size() (every
+     * frame then goes through the per-byte writer: the same bytes, slower). */
+    const void *prog;
 } evrec_qs_map_t;
 
 /**
- * @brief Bytes of user memory evrec_qs_map_init() needs for `meta`: 4 per event type.
- * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure.
+ * @brief Bytes of user memory evrec_qs_map_init() takes for `meta`: 4 per event type for the
+ * entries, then the fast encoder's field programs (16 per event type + 4 per field that becomes
+ * an element, nested structs flattened, + 4 for alignment). evrec_qs_map_init() also accepts
+ * 4 bytes per event type (no programs: the same bytes, encoded byte by byte).
+ * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure (walks the
+ * struct tables).
  */
 size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
 
@@ -236,8 +244,9 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  *
  * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
  * caller. @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
- * reference). @param[out] entries user memory of evrec_qs_map_entries_size() bytes, 2-byte
- * aligned. @param entries_size its size in bytes.
+ * reference). @param[out] entries user memory of evrec_qs_map_entries_size() bytes (at least
+ * 4 per event type: then without the fast encoder's programs), 2-byte aligned.
+ * @param entries_size its size in bytes.
  * @retval EVREC_OK ready.
  * @retval EVREC_E_ARG NULL map/meta/entries, entries too small, time_size not 0/1/2/4.
  * @retval EVREC_E_META an event would need more than EVREC_QS_MAX_PAYLOAD bytes, a display

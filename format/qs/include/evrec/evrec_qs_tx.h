@@ -116,7 +116,8 @@ size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
 
 /**
  * @brief Prepare a transmitter. `buf` is split: the first evrec_qs_map_entries_size(meta) bytes
- * (rounded up to 4) hold the per-event map and filter bits, the rest is the frame ring.
+ * (rounded up to 4) hold the per-event map, filter bits and the fast encoder's field programs
+ * (16 bytes per event type + 8 per leaf field), the rest is the frame ring.
  * @param[out] tx the object (user memory). @param[in] meta validated meta-info, kept alive.
  * @param[in] buf user memory, 4-byte aligned, owned by the caller while tx is used.
  * @param size bytes in buf. @param[in] opts options (copied; NULL = defaults, no lock).
