@@ -41,33 +41,54 @@ void cli_buf_printf(cli_buf_t *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-size_t cli_u64_dec(char out[20], uint64_t v)
-{
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+static const char dec_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                    "8081828384858687888990919293949596979899";
-    char t[20];
-    size_t n = 0;
+
+/* Decimal digits of v (1..20). */
+static inline size_t dec_len(uint64_t v)
+{
+    size_t n = 1;
+    uint64_t p = 10u;
+    while (n < 20u && v >= p) {
+        n++;
+        p *= 10u;
+    }
+    return n;
+}
+
+/* Writes v in decimal so that its last digit is end[-1]; returns where it starts. Two digits per
+ * step, written in place (no copy: a copy of a variable length is a libc call per number). */
+static inline char *dec_backward(char *end, uint64_t v)
+{
     while (v >= 100u) {
         unsigned d = (unsigned)(v % 100u) * 2u;
         v /= 100u;
-        t[sizeof t - 1 - n++] = pairs[d + 1];
-        t[sizeof t - 1 - n++] = pairs[d];
+        *--end = dec_pairs[d + 1];
+        *--end = dec_pairs[d];
     }
     if (v >= 10u) {
-        t[sizeof t - 1 - n++] = pairs[v * 2u + 1];
-        t[sizeof t - 1 - n++] = pairs[v * 2u];
+        *--end = dec_pairs[v * 2u + 1];
+        *--end = dec_pairs[v * 2u];
     } else {
-        t[sizeof t - 1 - n++] = (char)('0' + v);
+        *--end = (char)('0' + v);
     }
-    memcpy(out, t + sizeof t - n, n);
+    return end;
+}
+
+size_t cli_u64_dec(char out[20], uint64_t v)
+{
+    size_t n = dec_len(v);
+    (void)dec_backward(out + n, v);
     return n;
 }
 
 void cli_buf_u64(cli_buf_t *b, uint64_t v)
 {
-    char t[20];
-    cli_buf_put(b, t, cli_u64_dec(t, v));
+    size_t n = dec_len(v);
+    cli_buf_reserve(b, n);
+    (void)dec_backward(b->p + b->len + n, v);
+    b->len += n;
 }
 
 void cli_buf_hex(cli_buf_t *b, uint32_t v, unsigned digits)
@@ -334,34 +355,26 @@ size_t cli_name_width(const char *name)
 
 void cli_buf_seconds(cli_buf_t *b, uint64_t ns, unsigned width)
 {
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
-    char t[40];
     uint32_t frac = (uint32_t)(ns % 1000000000u);
     uint64_t sec = ns / 1000000000u;
+    size_t n = 10 + dec_len(sec); /* seconds, '.', nine fraction digits */
+    size_t pad = n < width ? width - n : 0;
+    cli_buf_reserve(b, pad + n);
+    char *p = b->p + b->len;
+    memset(p, ' ', pad);
+    char *f = p + pad + n - 9;
     /* Nine fraction digits: the last one, then four pairs (32-bit divisions). */
-    char *f = t + sizeof t - 9;
     f[8] = (char)('0' + frac % 10u);
     frac /= 10u;
     for (int i = 3; i >= 0; i--) {
         unsigned d = (frac % 100u) * 2u;
         frac /= 100u;
-        f[2 * i] = pairs[d];
-        f[2 * i + 1] = pairs[d + 1];
+        f[2 * i] = dec_pairs[d];
+        f[2 * i + 1] = dec_pairs[d + 1];
     }
     f[-1] = '.';
-    char digits[20];
-    size_t ns_len = cli_u64_dec(digits, sec);
-    size_t n = 10 + ns_len;
-    memcpy(f - 1 - ns_len, digits, ns_len);
-    if (n < width) {
-        size_t pad = width - n;
-        cli_buf_reserve(b, pad);
-        memset(b->p + b->len, ' ', pad);
-        b->len += pad;
-    }
-    cli_buf_put(b, t + sizeof t - n, n);
+    (void)dec_backward(f - 1, sec);
+    b->len += pad + n;
 }
 
 char *cli_buf_take(cli_buf_t *b)
