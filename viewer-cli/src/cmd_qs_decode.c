@@ -20,8 +20,8 @@
 #include "evrec/evrec_schema.h"
 
 static const char help[] =
-    "usage: evrec qs-decode [--meta FILE.evr] [-o OUT.evr] [--qspy] [--classes] [--enum-as HOW]\n"
-    "                       [--time-freq HZ] [--max-errors N] STREAM\n"
+    "usage: evrec qs-decode [--meta FILE.evr | --schema S.yaml] [-o OUT.evr] [--qspy] [--classes]\n"
+    "                       [--enum-as HOW] [--time-freq HZ] [--max-errors N] STREAM\n"
     "\n"
     "Decode a QP/Spy (QS) byte stream: STREAM is a file, or '-' for standard input (a live\n"
     "pipe, e.g. from a serial port set to raw mode). Frames are un-escaped and checksummed;\n"
