@@ -63,8 +63,9 @@ static uint8_t frame_rec_at(const qs_writer_t *w, size_t tail)
     return w->buf[i % w->size];
 }
 
-/* Skips the whole frame at the tail (w->old > 0, the reader not inside it); returns its bytes.
- * A dictionary frame skipped is queued again (live dictionaries). */
+/* Skips the frame at the tail, up to and including its flag, within the bytes of earlier frames
+ * (w->old); returns its bytes (0: none). A dictionary or EVREC_LOST frame skipped is queued again
+ * (live dictionaries, qs_live.c). */
 static size_t skip_frame(struct evrec_qs_tx *tx, qs_writer_t *w)
 {
     size_t tail = (w->head + w->size - w->used) % w->size;
@@ -80,7 +81,9 @@ static size_t skip_frame(struct evrec_qs_tx *tx, qs_writer_t *w)
             break;
         }
     }
-    evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k);
+    if (k) {
+        evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k); /* a lost dictionary is sent again */
+    }
     w->used -= k;
     w->old -= k;
     return k;
@@ -109,24 +112,10 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
         }
         return 1;
     }
-    const size_t first = tail;
-    size_t k = 0;
-    while (k < w->old) {
-        uint8_t b = w->buf[tail];
-        k++;
-        if (++tail == w->size) {
-            tail = 0;
-        }
-        if (b == EVREC_QS_FLAG) {
-            break;
-        }
-    }
+    size_t k = skip_frame(tx, w); /* (before reader_mid changes: note_drop_ reads it) */
     if (k == 0) {
         return 0;
     }
-    evrec_qs_tx_note_drop_(tx, w->buf, w->size, first, k); /* a lost dictionary is sent again */
-    w->used -= k;
-    w->old -= k;
     tx->overwrites++;
     if (tx->reader_mid) {
         /* The reader has sent the start of this frame: it closes it with a flag. When only the
