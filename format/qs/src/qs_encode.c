@@ -197,24 +197,13 @@ static uint32_t runtime_handed_out(const evrec_runtime_enum_t *rt)
     return top > rt->base ? (uint32_t)(top - rt->base) : 0u;
 }
 
-/* Appends a NUL-terminated name, cut to fit the QSPY record limit. */
-static size_t put_name(uint8_t *payload, size_t at, const char *name)
-{
-    size_t n = 0;
-    while (name[n] && at + n < EVREC_QS_MAX_PAYLOAD - 1u) {
-        payload[at + n] = (uint8_t)name[n];
-        n++;
-    }
-    payload[at + n] = 0;
-    return at + n + 1;
-}
 
 static size_t put_addr_entry(uint8_t *payload, const evrec_qs_name_t *e)
 {
     for (unsigned i = 0; i < 4; i++) {
         payload[i] = (uint8_t)(e->addr >> (8u * i));
     }
-    return put_name(payload, 4, e->name ? e->name : "");
+    return qs_put_name(payload, 4, e->name ? e->name : "");
 }
 
 /* Name of record slot `slot`: the event's struct name, or in class mode the struct name of the
@@ -310,7 +299,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
                 payload[0] = (uint8_t)e;
                 payload[1] = map->type_group;
                 *rec_id = EVREC_QS_REC_ENUM_DICT;
-                *len = put_name(payload, 2, m->structs[m->events[e].struct_id].name);
+                *len = qs_put_name(payload, 2, m->structs[m->events[e].struct_id].name);
                 return EVREC_OK;
             }
             cur->stage = ST_ENUMS;
@@ -359,7 +348,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
             payload[0] = (uint8_t)value;
             payload[1] = (uint8_t)cur->index;
             *rec_id = EVREC_QS_REC_ENUM_DICT;
-            *len = put_name(payload, 2, name);
+            *len = qs_put_name(payload, 2, name);
             return EVREC_OK;
         }
         case ST_USR:
@@ -367,7 +356,7 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
                 cur->index++;
                 payload[0] = (uint8_t)EVREC_QS_REC_TIME_SYNC;
                 *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
+                *len = qs_put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
                 return EVREC_OK;
             }
             if (cur->index < map->slot_count) {
@@ -379,14 +368,14 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
                 }
                 payload[0] = (uint8_t)(EVREC_QS_REC_USER + slot);
                 *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = put_name(payload, 1, name);
+                *len = qs_put_name(payload, 1, name);
                 return EVREC_OK;
             }
             if (cur->index == map->slot_count) { /* evrec's loss record (QS.md "Loss records") */
                 cur->index++;
                 payload[0] = EVREC_QS_REC_LOST;
                 *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = put_name(payload, 1, "EVREC_LOST");
+                *len = qs_put_name(payload, 1, "EVREC_LOST");
                 return EVREC_OK;
             }
             cur->stage = ST_END;

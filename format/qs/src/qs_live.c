@@ -301,16 +301,6 @@ static const char *dict_name(const evrec_qs_map_t *map, unsigned g, uint32_t v)
     return NULL;
 }
 
-static size_t put_name(uint8_t *payload, size_t at, const char *name)
-{
-    size_t n = 0;
-    while (name[n] && at + n < EVREC_QS_MAX_PAYLOAD - 1u) {
-        payload[at + n] = (uint8_t)name[n];
-        n++;
-    }
-    payload[at + n] = 0;
-    return at + n + 1;
-}
 
 /* Whether a dictionary frame may go into the ring now (QS.md 8.1, "Re-sending without starving
  * the link"): always while the ring has never lost a frame (the stream stays as it was); once it
@@ -429,7 +419,7 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
                 }
                 payload[0] = (uint8_t)v;
                 payload[1] = (uint8_t)g;
-                size_t len = put_name(payload, 2, name);
+                size_t len = qs_put_name(payload, 2, name);
                 if (__atomic_load_n(&tx->overwrites, __ATOMIC_RELAXED)) {
                     /* a lossy ring (it overwrote frames): named inline until read out */
                     unconfirm(tx, g, v);

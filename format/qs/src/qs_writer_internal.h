@@ -111,6 +111,19 @@ void evrec_qs_tx_note_read_(struct evrec_qs_tx *tx, const uint8_t *p, size_t len
  * when it could never fit. */
 evrec_status evrec_qs_tx_put_frame_(struct evrec_qs_tx *tx, uint8_t rec, const uint8_t *payload, size_t len);
 
+/* Appends `name` NUL-terminated at payload[at..], cut to fit the QSPY record limit (QS.md
+ * section 1); returns the payload length after it. */
+static inline size_t qs_put_name(uint8_t *payload, size_t at, const char *name)
+{
+    size_t n = 0;
+    while (name[n] && at + n < EVREC_QS_MAX_PAYLOAD - 1u) {
+        payload[at + n] = (uint8_t)name[n];
+        n++;
+    }
+    payload[at + n] = 0;
+    return at + n + 1;
+}
+
 /* Local-filter id of a native record of event `id` (QS.md "Filters"). */
 static inline uint32_t qs_local_id(const evrec_qs_event_map_t *e, const void *native)
 {
