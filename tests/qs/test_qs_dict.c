@@ -410,13 +410,12 @@ Test(qs_dict, lossy_live_run_with_recorder_drops_shows_both_losses)
     cr_assert_gt(h->d.parser.gaps, 0u, "the ring's losses: sequence gaps");
     cr_assert_gt(h->d.lost_reports, 0u, "the recorder's losses: EVREC_LOST records");
     cr_assert_leq(h->d.lost_dropped, announced);
-    /* EVREC_LOST records the ring overwrote are sent again (whole, or cut while read with the
-     * count still in the ring): only a count already half sent is lost. How many are cut there
-     * depends on the stream's shape: 2% of the drops before dictionary frames waited for room in
-     * a lossy ring; here, with events taking that room, 4 records cut inside their count lose
-     * 33% (1363 of 2025 arrive; the demo's runs lose none, QS.md 8.1). */
+    /* EVREC_LOST records the ring overwrote are sent again, whole or cut while being read (the
+     * transmitter keeps the count of the last four it wrote): only a frame cut after its first
+     * byte (its record id not yet known to the reader) or a fifth one in flight is lost (96% of
+     * the drops arrive here; 60% without the kept counts). */
     cr_assert_gt(t->tx.lost_resent, 0u);
-    cr_assert_geq(h->d.lost_dropped * 10u, announced * 6u, "%llu of %llu announced drops arrived",
+    cr_assert_geq(h->d.lost_dropped * 10u, announced * 9u, "%llu of %llu announced drops arrived",
                   (unsigned long long)h->d.lost_dropped, (unsigned long long)announced);
     cr_assert_not_null(strstr(h->text, " EVREC_LOST dropped "), "%s", h->text);
     /* QSPY's view: every thread value by name, from the dictionary or inline (`name#value`

@@ -188,32 +188,46 @@ static void lost_frame_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size
     lost_pend(tx, kind, time, count);
 }
 
-/* The rest of an EVREC_LOST frame cut while being read (k escaped bytes at ring[first..], up to
- * its flag): the host rejects the cut frame (its checksum never passes, QS.md 5), so the count
- * goes out again when the tail still holds it: ... kind's last letter ('d' dropped, 'n'
- * overwritten), 0, U32 format byte, 4 count bytes, checksum. */
-static void lost_tail_dropped(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
+void evrec_qs_tx_note_lost_written_(struct evrec_qs_tx *tx, uint8_t seq, const uint8_t *payload, size_t len)
 {
-    uint8_t f[40];
-    size_t n = unescape_dropped(ring, size, first, k, f, sizeof f);
-    if (n < 8u || f[n - 7u] != 0 || f[n - 6u] != EVREC_QS_T_U32 || (f[n - 8u] != 'd' && f[n - 8u] != 'n')) {
-        return; /* the count was already sent in part: it cannot be told (left to the gap) */
+    /* payload: timestamp, STR kind \0, U32 count (lost_payload()) */
+    size_t at = tx->map.opts.time_size;
+    if (len < at + 7u) {
+        return;
     }
-    unsigned kind = f[n - 8u] == 'n' ? EVREC_QS_LOST_OVERWRITTEN : EVREC_QS_LOST_DROPPED;
-    uint32_t count = (uint32_t)f[n - 5u] | (uint32_t)f[n - 4u] << 8 | (uint32_t)f[n - 3u] << 16 |
-                     (uint32_t)f[n - 2u] << 24;
+    unsigned slot = tx->lost_next++ & 3u; /* the last four LOST frames written */
+    tx->lost_recent[slot].seq = seq;
+    tx->lost_recent[slot].kind = payload[at + 1u] == 'o' ? EVREC_QS_LOST_OVERWRITTEN : EVREC_QS_LOST_DROPPED;
+    tx->lost_recent[slot].count = (uint32_t)payload[len - 4u] | (uint32_t)payload[len - 3u] << 8 |
+                                  (uint32_t)payload[len - 2u] << 16 | (uint32_t)payload[len - 1u] << 24;
+    tx->lost_recent[slot].used = 1;
+}
+
+/* An EVREC_LOST frame cut while being read: the host rejects the cut frame (its checksum never
+ * passes, QS.md 5), so its count, kept when the frame was written, goes out again. `seq` is the
+ * frame's sequence number (the first byte the reader kept). */
+static void lost_cut(struct evrec_qs_tx *tx, uint8_t seq)
+{
+    unsigned slot = 0;
+    while (slot < 4u && !(tx->lost_recent[slot].used && tx->lost_recent[slot].seq == seq)) {
+        slot++;
+    }
+    if (slot == 4u) {
+        return; /* four or more LOST frames later: not kept (the gap shows the loss) */
+    }
+    tx->lost_recent[slot].used = 0;
     uint32_t time = 0;
     for (unsigned i = 0; i < tx->map.opts.time_size && 2u + i < tx->read_hdr_n; i++) {
         time |= (uint32_t)tx->read_hdr[2u + i] << (8u * i);
     }
-    lost_pend(tx, kind, time, count);
+    lost_pend(tx, tx->lost_recent[slot].kind, time, tx->lost_recent[slot].count);
 }
 
 void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t size, size_t first, size_t k)
 {
     if (tx->reader_mid) {
         if (k > 1 && tx->read_hdr_n >= 2u && tx->read_hdr[1] == EVREC_QS_REC_LOST) {
-            lost_tail_dropped(tx, ring, size, first, k);
+            lost_cut(tx, tx->read_hdr[0]);
         }
         if (k > 1) { /* cut while being read: the reader kept its first bytes */
             evrec_qs_tx_note_lost_(tx, tx->read_hdr, tx->read_hdr_n);

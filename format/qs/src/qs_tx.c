@@ -232,6 +232,9 @@ evrec_status evrec_qs_tx_put_frame_(evrec_qs_tx_t *tx, uint8_t rec, const uint8_
     }
     qs_end(&w);
     writer_close(tx, &w);
+    if (rec == EVREC_QS_REC_LOST) {
+        evrec_qs_tx_note_lost_written_(tx, tx->seq, payload, len);
+    }
     lock_exit(tx, state);
     return EVREC_OK;
 }

@@ -107,6 +107,9 @@ void evrec_qs_tx_note_drop_(struct evrec_qs_tx *tx, const uint8_t *ring, size_t 
 /* Called by the reader (inside the lock) for the `len` bytes it just handed out, before
  * reader_mid is updated: keeps the first bytes of a frame left half-read. */
 void evrec_qs_tx_note_read_(struct evrec_qs_tx *tx, const uint8_t *p, size_t len);
+/* Called by evrec_qs_tx_put_frame_() (inside the lock) for an EVREC_LOST frame it wrote with
+ * sequence number `seq` (qs_live.c). */
+void evrec_qs_tx_note_lost_written_(struct evrec_qs_tx *tx, uint8_t seq, const uint8_t *payload, size_t len);
 /* One whole frame (next seq) into the ring, in one critical section (qs_tx.c). EVREC_E_NO_SPACE
  * when it could never fit. */
 evrec_status evrec_qs_tx_put_frame_(struct evrec_qs_tx *tx, uint8_t rec, const uint8_t *payload, size_t len);

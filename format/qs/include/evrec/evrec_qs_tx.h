@@ -104,6 +104,13 @@ typedef struct evrec_qs_tx {
                                    send again (private; saturates at 2^32 - 1) */
     uint32_t lost_time[2];    /**< timestamp of the first of them, per kind (private) */
     uint64_t lost_resent;     /**< EVREC_LOST records sent again by evrec_qs_tx_dict_update() */
+    /** The last EVREC_LOST frames written (private): seq, kind and count, so that one cut while
+     * being read (its count already partly sent) is sent again whole. */
+    struct {
+        uint32_t count;
+        uint8_t seq, kind, used;
+    } lost_recent[4];
+    uint8_t lost_next;        /**< next lost_recent entry to write (private) */
     uint8_t dict_unconfirmed[EVREC_QS_ENUM_GROUPS][32]; /**< (group, value) whose ENUM_DICT frame was
                                    lost or, once the ring lost frames, is not read out yet */
 } evrec_qs_tx_t;
