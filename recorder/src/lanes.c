@@ -57,20 +57,12 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
     if (__atomic_load_n(&lanes->rec, __ATOMIC_ACQUIRE) != NULL || h->state == EVREC_BUF_RECORDING) {
         return EVREC_E_BUSY;
     }
-    if (meta->event_count == 0 || meta->events[0].struct_id >= meta->struct_count ||
-        meta->structs[meta->events[0].struct_id].native_size != EVREC_CONTROL_SLOT) {
+    if (!evrec_meta_has_control(meta)) {
         return EVREC_E_META;
     }
-    /* The meta-info blob, as evrec_host_start() places it: right after the header. */
-    h->records_offset = EVREC_BUF_HEADER_SIZE;
-    h->meta_offset = 0;
-    h->meta_size = 0;
-    h->flags &= ~(uint32_t)(EVREC_BUF_META | EVREC_BUF_LANES);
-    if (rec->keep_meta) {
-        evrec_status st = rec->keep_meta(rec, meta, time_freq);
-        if (st != EVREC_OK) {
-            return st;
-        }
+    evrec_status st = evrec_buf_begin(rec, meta, time_freq); /* as evrec_host_start() */
+    if (st != EVREC_OK) {
+        return st;
     }
     size_t blocks;
     size_t stride = lane_stride(h, (size_t)(h->buf_size - h->records_offset), lanes->count, &blocks);
@@ -102,12 +94,12 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
         if (h->block_size) {
             evrec_recorder_init_ring(&l->rec, sub, stride, h->block_size, blocks, rec->cyclic);
         } else {
-            evrec_status st = evrec_recorder_init(&l->rec, sub, stride);
+            st = evrec_recorder_init(&l->rec, sub, stride);
             if (st != EVREC_OK) {
                 return st; /* not reached: stride was checked */
             }
         }
-        evrec_status st = evrec_host_start(&l->host, &l->rec, meta, time_freq);
+        st = evrec_host_start(&l->host, &l->rec, meta, time_freq);
         if (st != EVREC_OK) {
             for (uint32_t j = 0; j < k; j++) {
                 (void)evrec_host_stop(&lanes->lane[j].host, NULL);

@@ -98,8 +98,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     if (host->rec != NULL || h->state == EVREC_BUF_RECORDING) {
         return EVREC_E_BUSY;
     }
-    if (meta->event_count == 0 || meta->events[0].struct_id >= meta->struct_count ||
-        meta->structs[meta->events[0].struct_id].native_size != EVREC_CONTROL_SLOT) {
+    if (!evrec_meta_has_control(meta)) {
         return EVREC_E_META;
     }
     if (h->block_size) {
@@ -109,19 +108,11 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
             }
         }
     }
-    /* The meta-info blob (evrec_recorder_keep_meta()) goes right after the header; the record area
-     * follows it. */
-    h->records_offset = EVREC_BUF_HEADER_SIZE;
     h->version = EVREC_BUF_VERSION; /* a buffer split into lanes before is one again */
     h->lanes = 1;
-    h->meta_offset = 0;
-    h->meta_size = 0;
-    h->flags &= ~(uint32_t)(EVREC_BUF_META | EVREC_BUF_LANES);
-    if (rec->keep_meta) {
-        evrec_status st = rec->keep_meta(rec, meta, time_freq);
-        if (st != EVREC_OK) {
-            return st;
-        }
+    evrec_status st = evrec_buf_begin(rec, meta, time_freq);
+    if (st != EVREC_OK) {
+        return st;
     }
     size_t area = (size_t)(h->buf_size - h->records_offset);
     if (h->block_size) {

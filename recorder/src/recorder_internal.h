@@ -15,6 +15,28 @@ static inline size_t evrec_slot_size_of(const evrec_meta_t *meta, uint16_t id)
     return sid < meta->struct_count ? meta->structs[sid].native_size : 0;
 }
 
+/** Whether meta's event 0 is EventControl (a struct of EVREC_CONTROL_SLOT bytes). */
+static inline int evrec_meta_has_control(const evrec_meta_t *meta)
+{
+    return meta->event_count != 0 && meta->events[0].struct_id < meta->struct_count &&
+           meta->structs[meta->events[0].struct_id].native_size == EVREC_CONTROL_SLOT;
+}
+
+/** Start of a recording in rec's buffer (evrec_host_start(), evrec_lanes_start()): places the
+ * meta-info blob of evrec_recorder_keep_meta() right after the header, the record area after it;
+ * returns what keep_meta returns (EVREC_OK without one). */
+static inline evrec_status evrec_buf_begin(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t time_freq)
+{
+    /* The meta-info blob (evrec_recorder_keep_meta()) goes right after the header; the record area
+     * follows it. */
+    evrec_buf_header_t *h = rec->hdr;
+    h->records_offset = EVREC_BUF_HEADER_SIZE;
+    h->meta_offset = 0;
+    h->meta_size = 0;
+    h->flags &= ~(uint32_t)(EVREC_BUF_META | EVREC_BUF_LANES);
+    return rec->keep_meta ? rec->keep_meta(rec, meta, time_freq) : EVREC_OK;
+}
+
 /** Stores an EventControl record of `type` at `slot` and commits it. */
 void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type);
 
