@@ -288,6 +288,11 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
                             _mm_load_si128((const __m128i *)(const void *)mask));
 }
 static inline void vec_store(uint8_t *d, vec_t v) { _mm_storeu_si128((__m128i *)(void *)d, v); }
+static inline vec_t vec_mask(const uint8_t *mask) { return _mm_load_si128((const __m128i *)(const void *)mask); }
+static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m)
+{
+    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), m);
+}
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #define HAVE_VEC 1
@@ -297,6 +302,8 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
     return vqtbl1q_u8(vld1q_u8(s), vld1q_u8(mask));
 }
 static inline void vec_store(uint8_t *d, vec_t v) { vst1q_u8(d, v); }
+static inline vec_t vec_mask(const uint8_t *mask) { return vld1q_u8(mask); }
+static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m) { return vqtbl1q_u8(vld1q_u8(s), m); }
 #elif defined(__GNUC__) && !defined(__clang__) &&                                                   \
     (defined(__SSE2__) || defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__VSX__) ||    \
      defined(__ARM_NEON))
@@ -311,6 +318,18 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
     return __builtin_shuffle(in, zero, m);
 }
 static inline void vec_store(uint8_t *d, vec_t v) { __builtin_memcpy(d, &v, 16); }
+static inline vec_t vec_mask(const uint8_t *mask)
+{
+    vec_t m;
+    __builtin_memcpy(&m, mask, 16);
+    return m;
+}
+static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m)
+{
+    vec_t in, zero = {0};
+    __builtin_memcpy(&in, s, 16);
+    return __builtin_shuffle(in, zero, m);
+}
 #else
 #define HAVE_VEC 0
 #endif
@@ -516,6 +535,82 @@ static inline void run_vector(uint8_t *d, const uint8_t *s, const plans_t *pl, c
 }
 #endif
 
+#if HAVE_VEC
+/* Where a run of records of one event type may go without the general loop's checks: records
+ * starting at or before q_last are whole in the input and their vector loads readable; output
+ * positions at or before d_last keep room for a record without a flush (the general loop's own
+ * condition, so the chunks come out the same). */
+typedef struct run_limits {
+    size_t q_last;
+    const uint8_t *d_last;
+} run_limits_t;
+
+/* Converts the records from rec + *q on while they are of event type `id` (plan `ev`: one or two
+ * vector ops, `n` bytes in the trace buffer each), within `lim`, and their time steps forward
+ * (FORMAT.md section 5's rule without its backward case, which the general loop takes). Returns
+ * the records converted and advances *q, *d and the time state past them. Same bytes as the
+ * general loop: bursts of one event type are common (an interrupt's entries, a driver's frames)
+ * and here cost no id lookup, no plan load and no mask load, the loop carrying only q, d and
+ * the restored time. */
+EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d, run_limits_t lim,
+                                             uint16_t id, const plans_t *pl, const plan_event_t *ev,
+                                             size_t n, sync_state_t *t)
+{
+    size_t qi = *q;
+    uint8_t *di = *d;
+    uint64_t t64 = t->t64, count = 0;
+    uint32_t prev = t->prev32;
+    const uint32_t op = ev->op_start, len = ev->len;
+    const vec_t m0 = vec_mask(pl->mask[op]);
+    const uint32_t src0 = pl->op_src[op];
+    if (ev->op_count == 1u) {
+        while (qi <= lim.q_last && di <= lim.d_last) {
+            const uint8_t *s = rec + qi;
+            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
+            uint32_t step = h->time - prev;
+            if (h->id != id || step >= 0xC0000000u) {
+                break;
+            }
+            __builtin_prefetch(s + 1024);
+            t64 += step;
+            prev = h->time;
+            vec_store(di, vec_shuffle_by(s + src0, m0));
+            di += len;
+            qi += n;
+            count++;
+        }
+    } else {
+        const vec_t m1 = vec_mask(pl->mask[op + 1u]);
+        const uint32_t src1 = pl->op_src[op + 1u], dst1 = pl->op_dst[op + 1u];
+        while (qi <= lim.q_last && di <= lim.d_last) {
+            const uint8_t *s = rec + qi;
+            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
+            uint32_t step = h->time - prev;
+            if (h->id != id || step >= 0xC0000000u) {
+                break;
+            }
+            __builtin_prefetch(s + 1024);
+            t64 += step;
+            prev = h->time;
+            vec_store(di, vec_shuffle_by(s + src0, m0));
+            vec_store(di + dst1, vec_shuffle_by(s + src1, m1));
+            di += len;
+            qi += n;
+            count++;
+        }
+    }
+    if (count) {
+        t->t64 = t64; /* forward steps only: the last is the largest */
+        t->t64_max = t64 > t->t64_max ? t64 : t->t64_max;
+        t->prev32 = prev;
+        t->index += count;
+        *q = qi;
+        *d = di;
+    }
+    return count;
+}
+#endif
+
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
@@ -593,9 +688,9 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
             }
             t.prev32 = t32;
             t.t64_max = t.t64 > t.t64_max ? t.t64 : t.t64_max;
-            if (id == EVREC_CONTROL_EVENT_ID) {
-                t.ticks += s[6] == EVREC_CONTROL_TICK;
-            }
+            /* without a branch: in a stream that mixes Ticks and other events at random it
+             * would mispredict every other record (a record has at least 8 bytes) */
+            t.ticks += (uint64_t)((id == EVREC_CONTROL_EVENT_ID) & (s[6] == EVREC_CONTROL_TICK));
             t.index++;
         }
         if (ev && ev->len) {
@@ -619,6 +714,18 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
             d = walk_struct(d, m, m->events[id].struct_id, s, 0);
         }
         q += n;
+#if HAVE_VEC
+        /* The next records may be a run of this one's type (see put_run()): tried while ids
+         * repeat (`predict`; where types alternate, the try would mispredict as often). */
+        if (predict && ev && ev->op_count && ev->op_count <= 2u && id != EVREC_CONTROL_EVENT_ID &&
+            size >= n && readable >= ev->reach && sizeof o->buf >= n + 16u) {
+            run_limits_t rl;
+            size_t by_size = size - n, by_reach = readable - ev->reach;
+            rl.q_last = by_size < by_reach ? by_size : by_reach;
+            rl.d_last = lim - n - 16u;
+            seen += (uint32_t)put_run(rec, &q, &d, rl, id, pl, ev, n, &t);
+        }
+#endif
     }
     o->now = t;
     o->n = (size_t)(d - o->buf);

@@ -155,8 +155,12 @@ static size_t ref_struct(uint8_t *d, const evrec_field_desc_t *f, uint32_t n, co
 
 /* One meta with EventControl and three events of native size `size` (schema order, largest
  * alignment first, random order) plus an 8-byte one; random records of all of them (bursts and
- * alternation), saved bare, compared with the reference byte for byte. */
-static void check_size(uint32_t size, uint32_t nrec)
+ * alternation), saved bare, compared with the reference byte for byte. `run`: 0 for short
+ * bursts with random times (a quarter of them steps back); else bursts of about `run` records
+ * of one type with forward times across 32-bit wraps and a small step back now and then, as a
+ * busy interrupt gives them (save's run loop: its ends at a step back, at another type, at a
+ * full output chunk and at the end of the buffer). */
+static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
 {
     static gen_event_t ev[4];
     evrec_struct_desc_t structs[6];
@@ -178,15 +182,20 @@ static void check_size(uint32_t size, uint32_t nrec)
     uint8_t *buf = malloc((size_t)nrec * size);
     uint8_t *ref = malloc((size_t)nrec * size);
     size_t used = 0, rlen = 0;
-    uint32_t e = 1;
+    uint32_t e = 1, time = 0xFFFF0000u;
     for (uint32_t r = 0; r < nrec; r++) {
-        if (rnd() % 4u == 0) {
+        if (rnd() % (run ? run : 4u) == 0) {
             e = 1u + rnd() % 4u; /* bursts of one type, then a switch */
         }
         uint32_t n = ev[e - 1].size;
         uint8_t *s = buf + used;
         for (uint32_t i = 0; i < n; i++) {
             s[i] = (uint8_t)rnd();
+        }
+        if (run) {
+            time += rnd() % 0x4000000u;                    /* wraps every ~128 records */
+            uint32_t t = rnd() % 97u == 0 ? time - 300u : time; /* a step back */
+            memcpy(s, &t, 4);
         }
         uint16_t id = (uint16_t)e;
         memcpy(s + 4, &id, 2);
@@ -218,6 +227,11 @@ static void check_size(uint32_t size, uint32_t nrec)
     free(ref);
 }
 
+static void check_size(uint32_t size, uint32_t nrec)
+{
+    check_size_runs(size, nrec, 0);
+}
+
 Test(save_sizes, every_record_size_matches_the_reference)
 {
     for (uint32_t seed = 1; seed <= 4; seed++) {
@@ -235,5 +249,17 @@ Test(save_sizes, a_lone_short_record_at_the_end_of_the_buffer)
     for (uint32_t size = 8; size <= 32; size += 4) {
         rnd_state = 77u + size;
         check_size(size, 1);
+    }
+}
+
+Test(save_sizes, long_runs_of_one_type_match_the_reference)
+{
+    /* Sizes whose plan is one or two vector ops (save's run loop), and the next ones (the
+     * general loop), in runs of about 300 records: many output chunks are cut mid-run. */
+    for (uint32_t seed = 1; seed <= 3; seed++) {
+        rnd_state = 0x85EBCA6Bu * seed;
+        for (uint32_t size = 8; size <= 48; size += 4) {
+            check_size_runs(size, 6000, 300);
+        }
     }
 }
