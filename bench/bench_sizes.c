@@ -89,14 +89,15 @@ uint32_t bench_sizes_packed(uint32_t k)
     return k <= BENCH_SIZE_COUNT ? packed[k] : 0;
 }
 
-typedef struct sizes_ctx {
+struct bench_sizes_ctx {
     uint8_t *trace;
     size_t size;
     evrec_host_t host;
     evrec_recorder_t rec;
     uint8_t *out;
     size_t out_cap, out_len;
-} sizes_ctx_t;
+};
+typedef bench_sizes_ctx_t sizes_ctx_t;
 
 /* Thread CPU time, ns: on a loaded machine wall time counts the time others ran. */
 static uint64_t cpu_ns(void)
@@ -177,83 +178,110 @@ static double memcpy_once(sizes_ctx_t *c)
     return (double)used / ((double)dt / 1e9) / 1e6;
 }
 
+bench_sizes_ctx_t *bench_sizes_open(size_t mib)
+{
+    (void)bench_sizes_meta();
+    sizes_ctx_t *c = calloc(1, sizeof *c);
+    if (c) {
+        c->size = mib << 20;
+        c->out_cap = c->size + c->size / 64u + (1u << 20);
+        c->trace = aligned_alloc(64, c->size);
+        c->out = aligned_alloc(64, (c->out_cap + 63u) & ~(size_t)63u);
+    }
+    if (!c || !c->trace || !c->out) {
+        fprintf(stderr, "evrec-bench: out of memory for the by-size save benchmark\n");
+        bench_sizes_close(c);
+        return NULL;
+    }
+    memset(c->out, 0, c->out_cap); /* faulted in before any timing */
+    return c;
+}
+
+void bench_sizes_close(bench_sizes_ctx_t *c)
+{
+    if (c) {
+        free(c->trace);
+        free(c->out);
+        free(c);
+    }
+}
+
+int bench_sizes_measure(bench_sizes_ctx_t *c, uint32_t k, unsigned reps, uint64_t freq, bench_sizes_row_t *row)
+{
+    double ratio[101], mbs[101];
+    if (k > BENCH_SIZE_COUNT || reps == 0 || reps > 101) {
+        return -1;
+    }
+    if (fill(c, freq, k) != 0) {
+        fprintf(stderr, "evrec-bench: filling the by-size buffer went wrong\n");
+        return -1;
+    }
+    (void)save_once(c); /* warm-up */
+    for (unsigned r = 0; r < reps; r++) {
+        double cp = memcpy_once(c);
+        mbs[r] = save_once(c);
+        if (mbs[r] < 0) {
+            fprintf(stderr, "evrec-bench: by-size save failed\n");
+            return -1;
+        }
+        ratio[r] = mbs[r] / cp;
+    }
+    bench_summary_t s = bench_summarize(mbs, reps), q = bench_summarize(ratio, reps);
+    row->native = k ? structs[k].native_size : 0u;
+    row->packed = k ? packed[k] : 0u;
+    row->mbs = s.median;
+    row->mbs_q1 = s.q1;
+    row->mbs_q3 = s.q3;
+    row->ratio = q.median;
+    return 0;
+}
+
 int bench_sizes_report(size_t mib, unsigned reps, unsigned only_size, uint64_t freq, double target,
                        double mix_target)
 {
-    sizes_ctx_t c;
-    memset(&c, 0, sizeof c);
-    (void)bench_sizes_meta();
-    c.size = mib << 20;
-    c.out_cap = c.size + c.size / 64u + (1u << 20);
-    c.trace = aligned_alloc(64, c.size);
-    c.out = aligned_alloc(64, (c.out_cap + 63u) & ~(size_t)63u);
-    double *ratio = calloc(reps, sizeof(double));
-    double *mbs = calloc(reps, sizeof(double));
-    int rc = 0;
-    if (!c.trace || !c.out || !ratio || !mbs) {
-        fprintf(stderr, "evrec-bench: out of memory for the by-size save benchmark\n");
-        rc = -1;
+    bench_sizes_ctx_t *c = bench_sizes_open(mib);
+    if (!c) {
+        return -1;
     }
-    if (rc == 0) {
-        memset(c.out, 0, c.out_cap);
-        printf("\n  %-42s %8s  %-18s %-22s %s\n", "save by record size (container)", "MB/s",
-               "[q1 .. q3]", "ratio", "target");
-    }
+    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save by record size (container)", "MB/s", "[q1 .. q3]",
+           "ratio", "target");
     unsigned pass = 0, total = 0;
     double worst = 1e9;
     uint32_t worst_size = 0;
+    int rc = 0;
     for (uint32_t k = 1; k <= BENCH_SIZE_COUNT + 1u && rc == 0; k++) {
         uint32_t e = k <= BENCH_SIZE_COUNT ? k : 0u; /* last: the random mix */
         if (e && only_size && structs[e].native_size != only_size) {
             continue;
         }
-        if (fill(&c, freq, e) != 0) {
-            fprintf(stderr, "evrec-bench: filling the by-size buffer went wrong\n");
+        bench_sizes_row_t row;
+        if (bench_sizes_measure(c, e, reps, freq, &row) != 0) {
             rc = -1;
             break;
         }
-        (void)save_once(&c); /* warm-up */
-        for (unsigned r = 0; r < reps; r++) {
-            double cp = memcpy_once(&c);
-            mbs[r] = save_once(&c);
-            if (mbs[r] < 0) {
-                fprintf(stderr, "evrec-bench: by-size save failed\n");
-                rc = -1;
-                break;
-            }
-            ratio[r] = mbs[r] / cp;
-        }
-        if (rc) {
-            break;
-        }
-        bench_summary_t s = bench_summarize(mbs, reps), q = bench_summarize(ratio, reps);
         char name[64];
         double t = e ? target : mix_target;
         if (e) {
-            snprintf(name, sizeof name, "%3u-byte records (%u bytes saved)",
-                     (unsigned)structs[e].native_size, (unsigned)packed[e]);
+            snprintf(name, sizeof name, "%3u-byte records (%u bytes saved)", (unsigned)row.native,
+                     (unsigned)row.packed);
         } else {
             snprintf(name, sizeof name, "random mix of all %u sizes", (unsigned)BENCH_SIZE_COUNT);
         }
-        printf("  %-42s %8.0f  [%6.0f .. %6.0f]  %5.1f%% of memcpy       >= %.0f%%   %s\n", name,
-               s.median, s.q1, s.q3, q.median * 100.0, t * 100.0,
-               q.median >= t ? "PASS" : "MISS");
+        printf("  %-42s %8.0f  [%6.0f .. %6.0f]  %5.1f%% of memcpy       >= %.0f%%   %s\n", name, row.mbs,
+               row.mbs_q1, row.mbs_q3, row.ratio * 100.0, t * 100.0, row.ratio >= t ? "PASS" : "MISS");
         if (e) {
             total++;
-            pass += q.median >= t;
-            if (q.median < worst) {
-                worst = q.median;
-                worst_size = structs[e].native_size;
+            pass += row.ratio >= t;
+            if (row.ratio < worst) {
+                worst = row.ratio;
+                worst_size = row.native;
             }
         }
     }
     if (rc == 0 && total > 1) {
-        printf("  %u of %u sizes reach %.0f%% of memcpy; slowest: %u-byte records at %.1f%%\n",
-               pass, total, target * 100.0, (unsigned)worst_size, worst * 100.0);
+        printf("  %u of %u sizes reach %.0f%% of memcpy; slowest: %u-byte records at %.1f%%\n", pass, total,
+               target * 100.0, (unsigned)worst_size, worst * 100.0);
     }
-    free(ratio);
-    free(mbs);
-    free(c.trace);
-    free(c.out);
+    bench_sizes_close(c);
     return rc;
 }

@@ -25,6 +25,34 @@ const evrec_meta_t *bench_sizes_meta(void);
 /** @brief Packed (saved) size of event `k` in bytes. */
 uint32_t bench_sizes_packed(uint32_t k);
 
+/** @brief Buffers of the by-size benchmark (opaque). */
+typedef struct bench_sizes_ctx bench_sizes_ctx_t;
+
+/** @brief One measured case: MB/s (10^6 trace-buffer bytes per second of thread CPU time) and
+ * the ratio to memcpy of the same bytes, medians and quartiles over the repetitions. */
+typedef struct bench_sizes_row {
+    uint32_t native;   /**< native record size in bytes; 0 for the random mix */
+    uint32_t packed;   /**< saved size in bytes; 0 for the random mix */
+    double mbs, mbs_q1, mbs_q3;
+    double ratio;      /**< median of the per-repetition ratios save / memcpy */
+} bench_sizes_row_t;
+
+/** @brief Allocate a `mib` MiB trace buffer and its output buffer. @return NULL when out of
+ * memory (message printed). Free with bench_sizes_close(). */
+bench_sizes_ctx_t *bench_sizes_open(size_t mib);
+
+/** @brief Free what bench_sizes_open() allocated (NULL: nothing). */
+void bench_sizes_close(bench_sizes_ctx_t *c);
+
+/**
+ * @brief Fill the buffer with event `k` only (1..BENCH_SIZE_COUNT: native size 4 + 4k bytes), or
+ * with every size in pseudo-random order when k == 0, then time `reps` (1..101) container saves,
+ * each paired with a memcpy of the same bytes, after one warm-up save.
+ * @retval 0 `row` filled. @retval -1 filling or a save failed (message printed).
+ */
+int bench_sizes_measure(bench_sizes_ctx_t *c, uint32_t k, unsigned reps, uint64_t time_freq,
+                        bench_sizes_row_t *row);
+
 /**
  * @brief Measure and print the by-size table: container save of a `mib` MiB buffer of each
  * record size and of a random mix of all sizes, `reps` repetitions each, paired with a memcpy of

@@ -27,6 +27,7 @@
 
 #include "bench_events.h"
 #include "bench_save.h"
+#include "bench_sizes.h"
 #include "bench_stats.h"
 #include "evrec/evrec_reader.h"
 #include "evrec_posix.h"
@@ -539,42 +540,114 @@ static int cmd_read(int argc, char **argv)
 
 /* evrec_save() of a full buffer of BenchEvents into memory against memcpy of the same bytes
  * (bench/bench_save.c), interleaved; ratio per repetition. */
+/* The by-size table (bench_sizes.h): a buffer of each native record size 8..EVREC_MAX_EVENT_SIZE
+ * (every multiple of 4; --quick: five of them), then all sizes in random order; prints some
+ * sizes, the slowest of all and the mix. */
+static int save_by_size(size_t mib, unsigned reps, int quick)
+{
+    static const uint32_t shown[] = {8, 12, 16, 20, 24, 32, 48, 64, 128, EVREC_MAX_EVENT_SIZE};
+    bench_sizes_ctx_t *c = bench_sizes_open(mib);
+    if (!c) {
+        return 1;
+    }
+    printf("\n| %zu MiB trace buffer of one record size, into memory | MB/s (median) | of memcpy |\n", mib);
+    printf("|---|---:|---:|\n");
+    bench_sizes_row_t worst = {0}, row;
+    unsigned measured = 0;
+    int rc = 0;
+    for (uint32_t k = 1; k <= BENCH_SIZE_COUNT && rc == 0; k++) {
+        uint32_t native = 4u + 4u * k;
+        int show = 0;
+        for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+            show |= shown[i] == native;
+        }
+        if (quick && native != 8u && native != 12u && native != 16u && native != 64u &&
+            native != EVREC_MAX_EVENT_SIZE) {
+            continue;
+        }
+        if (bench_sizes_measure(c, k, reps, peers_time_freq(), &row) != 0) {
+            rc = 1;
+            break;
+        }
+        measured++;
+        if (measured == 1 || row.ratio < worst.ratio) {
+            worst = row;
+        }
+        if (show) {
+            printf("| %u-byte records (%u bytes saved) | %.0f | %.1f%% |\n", (unsigned)row.native,
+                   (unsigned)row.packed, row.mbs, row.ratio * 100.0);
+        }
+    }
+    if (rc == 0 && bench_sizes_measure(c, 0, reps, peers_time_freq(), &row) != 0) {
+        rc = 1;
+    }
+    if (rc == 0) {
+        printf("| random mix of all %u sizes | %.0f | %.1f%% |\n", (unsigned)BENCH_SIZE_COUNT, row.mbs,
+               row.ratio * 100.0);
+        printf("\nSlowest of the %u sizes measured: %u-byte records at %.1f%% of memcpy. %u repetitions "
+               "each, interleaved with a memcpy of the same bytes; thread CPU time; one event type per "
+               "buffer (a burst of one event converts in save's run loop), fields u8/u16/u32 in a fixed "
+               "mix.\n",
+               measured, (unsigned)worst.native, worst.ratio * 100.0, reps);
+    }
+    bench_sizes_close(c);
+    return rc;
+}
+
 static int cmd_save(int argc, char **argv)
 {
     size_t mib = 64;
     unsigned reps = 11;
+    int quick = 0;
     if (argc == 1 && strcmp(argv[0], "--quick") == 0) {
         mib = 8;
         reps = 3;
+        quick = 1;
     } else if (argc != 0) {
         fprintf(stderr, "usage: evrec-bench-peers save [--quick]\n");
         return 2;
     }
-    static bench_save_ctx_t s;
-    if (bench_save_init(&s, mib << 20, peers_time_freq(), 0) != 0) {
-        return 1;
-    }
-    double cp[101], sv[101], ratio[101];
-    (void)bench_save_batch(&s, 0); /* warm-up */
-    for (unsigned r = 0; r < reps; r++) {
-        cp[r] = bench_memcpy_batch(&s);
-        sv[r] = bench_save_batch(&s, 0);
-        if (sv[r] < 0) {
-            bench_save_free(&s);
+    /* Two buffers: 16-byte records only, and 16-byte records and 8-byte Ticks in random order
+     * (no runs of one type: save's slowest case per byte). */
+    static bench_save_ctx_t s[2];
+    static const char *const what[2] = {"evrec_save (container, CRC-32C)",
+                                        "evrec_save, 16-byte records and 8-byte Ticks in random order"};
+    double sv_med[2], ratio_med[2], cp_med = 0;
+    size_t used = 0, out_len = 0;
+    for (int mixed = 0; mixed < 2; mixed++) {
+        if (bench_save_init(&s[mixed], mib << 20, peers_time_freq(), mixed) != 0) {
             return 1;
         }
-        ratio[r] = sv[r] / cp[r];
+        double cp[101], sv[101], ratio[101];
+        (void)bench_save_batch(&s[mixed], 0); /* warm-up */
+        for (unsigned r = 0; r < reps; r++) {
+            cp[r] = bench_memcpy_batch(&s[mixed]);
+            sv[r] = bench_save_batch(&s[mixed], 0);
+            if (sv[r] < 0) {
+                bench_save_free(&s[mixed]);
+                return 1;
+            }
+            ratio[r] = sv[r] / cp[r];
+        }
+        sv_med[mixed] = bench_summarize(sv, reps).median;
+        ratio_med[mixed] = bench_summarize(ratio, reps).median;
+        if (!mixed) {
+            cp_med = bench_summarize(cp, reps).median;
+            used = (size_t)evrec_recorder_counts(&s[0].rec).used;
+            out_len = s[0].out_len;
+        }
+        bench_save_free(&s[mixed]);
     }
-    bench_summary_t c = bench_summarize(cp, reps), v = bench_summarize(sv, reps), q = bench_summarize(ratio, reps);
     printf("| %zu MiB trace buffer of 16-byte records, into memory | MB/s (median) | of memcpy |\n", mib);
     printf("|---|---:|---:|\n");
-    printf("| memcpy of the same bytes | %.0f | 100%% |\n", c.median);
-    printf("| evrec_save (container, CRC-32C) | %.0f | %.1f%% |\n", v.median, q.median * 100.0);
+    printf("| memcpy of the same bytes | %.0f | 100%% |\n", cp_med);
+    for (int i = 0; i < 2; i++) {
+        printf("| %s | %.0f | %.1f%% |\n", what[i], sv_med[i], ratio_med[i] * 100.0);
+    }
     printf("\n%u repetitions, interleaved; %zu trace bytes -> %zu file bytes; MB = 10^6 bytes of trace buffer; "
            "the percentage is the median of the per-repetition ratios.\n",
-           reps, (size_t)evrec_recorder_counts(&s.rec).used, s.out_len);
-    bench_save_free(&s);
-    return 0;
+           reps, used, out_len);
+    return save_by_size(mib, reps, quick);
 }
 
 /* Run CMD... REPS times with its stdout on /dev/null; print the median CPU time (user + system,
