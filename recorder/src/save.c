@@ -265,8 +265,12 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
  * record's load reads past its end, so a record whose loads would pass the readable end of the
  * buffer takes the byte gather loop instead (as do event types whose ops do not fit
  * EVREC_SAVE_PLAN_OPS). Event types without a permutation (id at or above
- * EVREC_SAVE_PLAN_EVENTS, or EVREC_SAVE_PLAN_BYTES used up) walk the tables. All give the same
- * bytes; tests/recorder/test_save_sizes.c checks that against an independent reference.
+ * EVREC_SAVE_PLAN_EVENTS, or EVREC_SAVE_PLAN_BYTES used up) walk the tables. Records that
+ * repeat the type of the one before (a burst of one event) and have a vector plan take a loop
+ * of their own, put_run(): the size stays in a register (and, for one or two ops, the offsets
+ * and masks), so a record costs its loads, shuffles, stores and time step (8-byte records: 17-20% of memcpy in the
+ * general loop, 30-40% there; bench/bench_sizes.c). All give the same bytes;
+ * tests/recorder/test_save_sizes.c checks that against an independent reference.
  *
  * The shuffle (vec_shuffle() below; mask indices < 16, or SAVE_NONE for a byte no one reads):
  *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
@@ -545,13 +549,13 @@ typedef struct run_limits {
     const uint8_t *d_last;
 } run_limits_t;
 
-/* Converts the records from rec + *q on while they are of event type `id` (plan `ev`: one or two
- * vector ops, `n` bytes in the trace buffer each), within `lim`, and their time steps forward
+/* Converts the records from rec + *q on while they are of event type `id` (plan `ev`: vector
+ * ops, `n` bytes in the trace buffer each), within `lim`, and their time steps forward
  * (FORMAT.md section 5's rule without its backward case, which the general loop takes). Returns
  * the records converted and advances *q, *d and the time state past them. Same bytes as the
  * general loop: bursts of one event type are common (an interrupt's entries, a driver's frames)
- * and here cost no id lookup, no plan load and no mask load, the loop carrying only q, d and
- * the restored time. */
+ * and here cost no id lookup and, for plans of one or two ops, no plan or mask load, the loop
+ * carrying only q, d and the restored time. */
 EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d, run_limits_t lim,
                                              uint16_t id, const plans_t *pl, const plan_event_t *ev,
                                              size_t n, sync_state_t *t)
@@ -579,7 +583,7 @@ EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint
             qi += n;
             count++;
         }
-    } else {
+    } else if (ev->op_count == 2u) {
         const vec_t m1 = vec_mask(pl->mask[op + 1u]);
         const uint32_t src1 = pl->op_src[op + 1u], dst1 = pl->op_dst[op + 1u];
         while (qi <= lim.q_last && di <= lim.d_last) {
@@ -594,6 +598,22 @@ EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint
             prev = h->time;
             vec_store(di, vec_shuffle_by(s + src0, m0));
             vec_store(di + dst1, vec_shuffle_by(s + src1, m1));
+            di += len;
+            qi += n;
+            count++;
+        }
+    } else {
+        while (qi <= lim.q_last && di <= lim.d_last) {
+            const uint8_t *s = rec + qi;
+            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
+            uint32_t step = h->time - prev;
+            if (h->id != id || step >= 0xC0000000u) {
+                break;
+            }
+            __builtin_prefetch(s + 1024);
+            t64 += step;
+            prev = h->time;
+            run_vector(di, s, pl, ev); /* three ops or more: the ops from the plan */
             di += len;
             qi += n;
             count++;
@@ -717,7 +737,7 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
 #if HAVE_VEC
         /* The next records may be a run of this one's type (see put_run()): tried while ids
          * repeat (`predict`; where types alternate, the try would mispredict as often). */
-        if (predict && ev && ev->op_count && ev->op_count <= 2u && id != EVREC_CONTROL_EVENT_ID &&
+        if (predict && ev && ev->op_count && id != EVREC_CONTROL_EVENT_ID &&
             size >= n && readable >= ev->reach && sizeof o->buf >= n + 16u) {
             run_limits_t rl;
             size_t by_size = size - n, by_reach = readable - ev->reach;

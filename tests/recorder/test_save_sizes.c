@@ -254,11 +254,11 @@ Test(save_sizes, a_lone_short_record_at_the_end_of_the_buffer)
 
 Test(save_sizes, long_runs_of_one_type_match_the_reference)
 {
-    /* Sizes whose plan is one or two vector ops (save's run loop), and the next ones (the
-     * general loop), in runs of about 300 records: many output chunks are cut mid-run. */
+    /* Sizes whose plan is one, two and more vector ops (save's run loop has a case for each),
+     * in runs of about 300 records: many output chunks are cut mid-run. */
     for (uint32_t seed = 1; seed <= 3; seed++) {
         rnd_state = 0x85EBCA6Bu * seed;
-        for (uint32_t size = 8; size <= 48; size += 4) {
+        for (uint32_t size = 8; size <= 80; size += 4) {
             check_size_runs(size, 6000, 300);
         }
     }
