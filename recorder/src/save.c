@@ -549,6 +549,21 @@ typedef struct run_limits {
     const uint8_t *d_last;
 } run_limits_t;
 
+/* 1 when the record at `s` continues a run: event type `id`, time a forward step from *prev
+ * (FORMAT.md section 5); then *t64 and *prev move on to it. 0 ends the run. */
+EVREC_NO_TSAN static inline int run_takes(const uint8_t *s, uint16_t id, uint32_t *prev, uint64_t *t64)
+{
+    const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
+    uint32_t step = h->time - *prev;
+    if (h->id != id || step >= 0xC0000000u) {
+        return 0;
+    }
+    __builtin_prefetch(s + 1024); /* the buffer is read once, front to back */
+    *t64 += step;
+    *prev = h->time;
+    return 1;
+}
+
 /* Converts the records from rec + *q on while they are of event type `id` (plan `ev`: vector
  * ops, `n` bytes in the trace buffer each), within `lim`, and their time steps forward
  * (FORMAT.md section 5's rule without its backward case, which the general loop takes). Returns
@@ -556,7 +571,7 @@ typedef struct run_limits {
  * general loop: bursts of one event type are common (an interrupt's entries, a driver's frames)
  * and here cost no id lookup and, for plans of one or two ops, no plan or mask load, the loop
  * carrying only q, d and the restored time. */
-EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d, run_limits_t lim,
+EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d, run_limits_t lim,
                                              uint16_t id, const plans_t *pl, const plan_event_t *ev,
                                              size_t n, sync_state_t *t)
 {
@@ -567,56 +582,27 @@ EVREC_NO_TSAN static inline uint64_t put_run(const uint8_t *rec, size_t *q, uint
     const uint32_t op = ev->op_start, len = ev->len;
     const vec_t m0 = vec_mask(pl->mask[op]);
     const uint32_t src0 = pl->op_src[op];
+    /* One loop per plan shape, so that the one- and two-op loops keep their masks in registers. */
     if (ev->op_count == 1u) {
-        while (qi <= lim.q_last && di <= lim.d_last) {
-            const uint8_t *s = rec + qi;
-            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
-            uint32_t step = h->time - prev;
-            if (h->id != id || step >= 0xC0000000u) {
-                break;
-            }
-            __builtin_prefetch(s + 1024);
-            t64 += step;
-            prev = h->time;
-            vec_store(di, vec_shuffle_by(s + src0, m0));
+        for (; qi <= lim.q_last && di <= lim.d_last && run_takes(rec + qi, id, &prev, &t64); count++) {
+            vec_store(di, vec_shuffle_by(rec + qi + src0, m0));
             di += len;
             qi += n;
-            count++;
         }
     } else if (ev->op_count == 2u) {
         const vec_t m1 = vec_mask(pl->mask[op + 1u]);
         const uint32_t src1 = pl->op_src[op + 1u], dst1 = pl->op_dst[op + 1u];
-        while (qi <= lim.q_last && di <= lim.d_last) {
-            const uint8_t *s = rec + qi;
-            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
-            uint32_t step = h->time - prev;
-            if (h->id != id || step >= 0xC0000000u) {
-                break;
-            }
-            __builtin_prefetch(s + 1024);
-            t64 += step;
-            prev = h->time;
-            vec_store(di, vec_shuffle_by(s + src0, m0));
-            vec_store(di + dst1, vec_shuffle_by(s + src1, m1));
+        for (; qi <= lim.q_last && di <= lim.d_last && run_takes(rec + qi, id, &prev, &t64); count++) {
+            vec_store(di, vec_shuffle_by(rec + qi + src0, m0));
+            vec_store(di + dst1, vec_shuffle_by(rec + qi + src1, m1));
             di += len;
             qi += n;
-            count++;
         }
     } else {
-        while (qi <= lim.q_last && di <= lim.d_last) {
-            const uint8_t *s = rec + qi;
-            const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
-            uint32_t step = h->time - prev;
-            if (h->id != id || step >= 0xC0000000u) {
-                break;
-            }
-            __builtin_prefetch(s + 1024);
-            t64 += step;
-            prev = h->time;
-            run_vector(di, s, pl, ev); /* three ops or more: the ops from the plan */
+        for (; qi <= lim.q_last && di <= lim.d_last && run_takes(rec + qi, id, &prev, &t64); count++) {
+            run_vector(di, rec + qi, pl, ev); /* three ops or more: the ops from the plan */
             di += len;
             qi += n;
-            count++;
         }
     }
     if (count) {
