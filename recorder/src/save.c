@@ -571,9 +571,10 @@ EVREC_NO_TSAN static inline int run_takes(const uint8_t *s, uint16_t id, uint32_
  * general loop: bursts of one event type are common (an interrupt's entries, a driver's frames)
  * and here cost no id lookup and, for plans of one or two ops, no plan or mask load, the loop
  * carrying only q, d and the restored time. */
-EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d, run_limits_t lim,
-                                             uint16_t id, const plans_t *pl, const plan_event_t *ev,
-                                             size_t n, sync_state_t *t)
+/* Out of line: inlined into put_records(), the loops lost their registers to its state. */
+EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_run(const uint8_t *rec, size_t *q, uint8_t **d,
+                                                                run_limits_t lim, uint16_t id, const plans_t *pl,
+                                                                const plan_event_t *ev, size_t n, sync_state_t *t)
 {
     size_t qi = *q;
     uint8_t *di = *d;
