@@ -265,12 +265,18 @@ static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int ca
  * record's load reads past its end, so a record whose loads would pass the readable end of the
  * buffer takes the byte gather loop instead (as do event types whose ops do not fit
  * EVREC_SAVE_PLAN_OPS). Event types without a permutation (id at or above
- * EVREC_SAVE_PLAN_EVENTS, or EVREC_SAVE_PLAN_BYTES used up) walk the tables. Records that
- * repeat the type of the one before (a burst of one event) and have a vector plan take a loop
- * of their own, put_run(): the size stays in a register (and, for one or two ops, the offsets
- * and masks), so a record costs its loads, shuffles, stores and time step (8-byte records: 17-20% of memcpy in the
- * general loop, 30-40% there; bench/bench_sizes.c). All give the same bytes;
- * tests/recorder/test_save_sizes.c checks that against an independent reference.
+ * EVREC_SAVE_PLAN_EVENTS, or EVREC_SAVE_PLAN_BYTES used up) walk the tables.
+ *
+ * Two loops take most records off the general one, which checks everything per record:
+ *  - put_run(), for records that repeat the type of the one before (a burst of one event) and
+ *    have a vector plan: the size stays in a register (and, for one or two ops, the offsets and
+ *    masks), so a record costs its loads, shuffles, stores and time step (8-byte records:
+ *    17-20% of memcpy in the general loop, 30-40% there; bench/bench_sizes.c);
+ *  - put_mixed(), where types alternate, for records of up to 32 packed bytes: one table row
+ *    per type, two shuffles per record, none of the per-record checks its limits make unneeded
+ *    (a stream in the demo's order and sizes: 22-24% -> about 30% of memcpy).
+ * All give the same bytes; tests/recorder/test_save_sizes.c checks that against an independent
+ * reference, tests/reader/test_reader_sync.c the time state written in SYNC chunks.
  *
  * The shuffle (vec_shuffle() below; mask indices < 16, or SAVE_NONE for a byte no one reads):
  *  - SSSE3 and later (the POSIX port builds with -msse4.2 on x86-64): pshufb through
@@ -350,9 +356,25 @@ typedef struct plan_event {
     uint16_t reach;    /* bytes from the record's start that its vector loads read */
 } plan_event_t;
 
+#if HAVE_VEC
+/* An event type as put_mixed() converts it: always two vector ops, the first stored at the
+ * record's start; a one-op plan repeats its op as the second, stored just past the record
+ * (garbage the next record overwrites). Its slot size is in plans_t::mix_native (0: not for
+ * put_mixed(): more ops, or none), apart, so that finding the next record is two loads. */
+typedef struct mix_event {
+    uint16_t len;
+    uint16_t src0, src1, dst1;
+    uint16_t m0, m1;  /* byte offsets of the two masks in plans_t::mask */
+    uint16_t control; /* 1 for EventControl (its Ticks are counted) */
+    uint16_t pad;     /* 16 bytes: an index is a shift */
+} mix_event_t;
+#endif
+
 typedef struct plans {
     plan_event_t ev[EVREC_SAVE_PLAN_EVENTS];
 #if HAVE_VEC
+    mix_event_t mix[EVREC_SAVE_PLAN_EVENTS];
+    uint16_t mix_native[EVREC_SAVE_PLAN_EVENTS];
     _Alignas(16) uint8_t mask[SAVE_PLAN_OPS][16]; /* shuffle indices, SAVE_NONE = 0 */
     uint16_t op_src[SAVE_PLAN_OPS];               /* native offset of the op's 16-byte load */
     uint16_t op_dst[SAVE_PLAN_OPS];               /* packed offset of the op's 16-byte store */
@@ -474,6 +496,9 @@ static void plans_build(plans_t *pl, const evrec_meta_t *m)
         ev->op_start = 0;
         ev->op_count = 0;
         ev->reach = 0;
+#if HAVE_VEC
+        pl->mix_native[e] = 0;
+#endif
         if (e >= m->event_count || m->events[e].struct_id >= m->struct_count) {
             continue;
         }
@@ -488,6 +513,19 @@ static void plans_build(plans_t *pl, const evrec_meta_t *m)
 #if HAVE_VEC
         if (ev->len && ev->len <= ev->native) {
             (void)plan_vector(pl, ev);
+        }
+        if ((ev->op_count == 1u || ev->op_count == 2u) && ev->op_start + 1u < 0x1000u) { /* m1 fits */
+            uint32_t o0 = ev->op_start, o1 = ev->op_count == 2u ? o0 + 1u : o0;
+            mix_event_t *x = &pl->mix[e];
+            pl->mix_native[e] = ev->native;
+            x->len = ev->len;
+            x->src0 = pl->op_src[o0];
+            x->src1 = pl->op_src[o1];
+            x->dst1 = ev->op_count == 2u ? pl->op_dst[o1] : ev->len;
+            x->m0 = (uint16_t)(o0 * 16u);
+            x->m1 = (uint16_t)(o1 * 16u);
+            x->control = e == EVREC_CONTROL_EVENT_ID;
+            x->pad = 0;
         }
 #endif
     }
@@ -618,6 +656,67 @@ EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_run(const uint8_t *r
 }
 #endif
 
+#if HAVE_VEC
+/* Converts the records from rec + *q on, of any event types with a plan of one or two vector
+ * ops (records of up to 32 packed bytes, EventControl included), while they start at or before
+ * lim.q_last, the output stays at or before lim.d_last and time steps forward; the general loop
+ * takes whatever ends it. For streams that switch event type record by record (where put_run()
+ * finds no runs): the same work as the general loop without its per-record checks, which the
+ * limits make unneeded (lim.q_last leaves room for the largest record and its loads; lim.d_last
+ * for the largest record and two stores). Every record costs two shuffles, branch-free; what is
+ * left is the chain q -> id -> size -> q. Returns the records converted, adds the type changes
+ * among them to *misses, advances *q, *d and the time state. */
+EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_mixed(const uint8_t *rec, size_t *q, uint8_t **d,
+                                                                  run_limits_t lim, const plans_t *pl,
+                                                                  sync_state_t *t, uint32_t last_id,
+                                                                  uint32_t *misses)
+{
+    const uint8_t *s = rec + *q, *const s_last = rec + lim.q_last;
+    uint8_t *di = *d;
+    const uint8_t *const masks = pl->mask[0];
+    uint64_t t64 = t->t64, ticks = t->ticks, count = 0;
+    uint32_t prev = t->prev32, last = last_id, miss = 0;
+    while (s <= s_last && di <= lim.d_last) {
+        const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)s;
+        uint32_t id = h->id;
+        if (id >= EVREC_SAVE_PLAN_EVENTS) {
+            break;
+        }
+        const size_t n = pl->mix_native[id];
+        const mix_event_t *x = &pl->mix[id];
+        uint32_t step = h->time - prev;
+        if (n == 0 || step >= 0xC0000000u) {
+            break;
+        }
+        __builtin_prefetch(s + 1024);
+        t64 += step;
+        prev = h->time;
+        if (__builtin_expect(x->control, 0)) { /* a branch: Ticks are rare in a real stream */
+            ticks += s[6] == EVREC_CONTROL_TICK;
+        }
+        miss += id != last;
+        last = id;
+        vec_store(di, vec_shuffle(s + x->src0, masks + x->m0));
+        vec_store(di + x->dst1, vec_shuffle(s + x->src1, masks + x->m1));
+        di += x->len;
+        s += n;
+        count++;
+    }
+    if (count) {
+        const size_t qi = (size_t)(s - rec);
+        t->t64 = t64; /* forward steps only (t->t64_max: the general loop's) */
+        t->t64_max = t64 > t->t64_max ? t64 : t->t64_max;
+        t->prev32 = prev;
+        t->ticks = ticks;
+        t->index += count;
+        *q = qi;
+        *d = di;
+        *misses += miss;
+    }
+    return count;
+}
+#endif
+
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
@@ -646,6 +745,10 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
         return size == 0 ? EVREC_OK : EVREC_E_CORRUPT; /* nothing converted (as the caller sees) */
     }
     sync_state_t t = o->now;
+#if HAVE_VEC
+    const int mix_ok = size >= EVREC_MAX_EVENT_SIZE && readable >= EVREC_MAX_EVENT_SIZE + 16u &&
+                       sizeof o->buf >= EVREC_MAX_EVENT_SIZE + 32u;
+#endif
     while (q + sizeof(evrec_record_header_t) <= size) {
         const uint8_t *s = rec + q;
         __builtin_prefetch(s + 1024); /* the buffer is read once, front to back */
@@ -731,6 +834,15 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
             rl.q_last = by_size < by_reach ? by_size : by_reach;
             rl.d_last = lim - n - 16u;
             seen += (uint32_t)put_run(rec, &q, &d, rl, id, pl, ev, n, &t);
+        }
+        /* Where types alternate (`predict` off): the records that follow, whatever their
+         * types (see put_mixed()). */
+        if (!predict && mix_ok) {
+            size_t by_size = size - EVREC_MAX_EVENT_SIZE, by_reach = readable - EVREC_MAX_EVENT_SIZE - 16u;
+            run_limits_t rl;
+            rl.q_last = by_size < by_reach ? by_size : by_reach;
+            rl.d_last = lim - EVREC_MAX_EVENT_SIZE - 32u;
+            seen += (uint32_t)put_mixed(rec, &q, &d, rl, pl, &t, last_id, &misses);
         }
 #endif
     }

@@ -157,7 +157,7 @@ static size_t ref_struct(uint8_t *d, const evrec_field_desc_t *f, uint32_t n, co
  * alignment first, random order) plus an 8-byte one; random records of all of them (bursts and
  * alternation), saved bare, compared with the reference byte for byte. `run`: 0 for short
  * bursts with random times (a quarter of them steps back); else bursts of about `run` records
- * of one type with forward times across 32-bit wraps and a small step back now and then, as a
+ * of one type (1: another type every record) with forward times across 32-bit wraps and a small step back now and then, as a
  * busy interrupt gives them (save's run loop: its ends at a step back, at another type, at a
  * full output chunk and at the end of the buffer). */
 static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
@@ -184,7 +184,9 @@ static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
     size_t used = 0, rlen = 0;
     uint32_t e = 1, time = 0xFFFF0000u;
     for (uint32_t r = 0; r < nrec; r++) {
-        if (rnd() % (run ? run : 4u) == 0) {
+        if (run == 1u) {
+            e = e % 4u + 1u; /* another type every record */
+        } else if (rnd() % (run ? run : 4u) == 0) {
             e = 1u + rnd() % 4u; /* bursts of one type, then a switch */
         }
         uint32_t n = ev[e - 1].size;
@@ -260,6 +262,18 @@ Test(save_sizes, long_runs_of_one_type_match_the_reference)
         rnd_state = 0x85EBCA6Bu * seed;
         for (uint32_t size = 8; size <= 80; size += 4) {
             check_size_runs(size, 6000, 300);
+        }
+    }
+}
+
+Test(save_sizes, types_switching_every_record_match_the_reference)
+{
+    /* save's loop for streams that switch event type (plans of one or two ops: up to 32 packed
+     * bytes) and the general loop for larger ones, across many output chunks */
+    for (uint32_t seed = 1; seed <= 3; seed++) {
+        rnd_state = 0xC2B2AE35u * seed;
+        for (uint32_t size = 8; size <= 64; size += 4) {
+            check_size_runs(size, 6000, 1);
         }
     }
 }

@@ -59,7 +59,8 @@
 
 /**
  * EVREC_SAVE_PLAN_EVENTS (entries, 1..65535, default 32): event ids below this get a plan
- * (21 bytes of stack each).
+ * (21 bytes of stack each, 18 more on targets with the 16-byte vector shuffle of
+ * EVREC_SAVE_PLAN_OPS).
  */
 #ifndef EVREC_SAVE_PLAN_EVENTS
 #define EVREC_SAVE_PLAN_EVENTS 32
