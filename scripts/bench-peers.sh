@@ -56,9 +56,9 @@ fi
 # ---- build
 say "building in $build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVREC_BENCH_PEERS=ON -DEVREC_BUILD_TESTS=OFF \
-    -DEVREC_BUILD_EXAMPLES=OFF >"$build.cmake.log" 2>&1 || { cat "$build.cmake.log" >&2; exit 1; }
+    -DEVREC_BUILD_EXAMPLES=ON >"$build.cmake.log" 2>&1 || { cat "$build.cmake.log" >&2; exit 1; }
 rm -f "$build.cmake.log"
-cmake --build "$build" -j"$(nproc)" --target evrec-bench-peers evrec evrec-gen >/dev/null
+cmake --build "$build" -j"$(nproc)" --target evrec-bench-peers evrec evrec-gen evrec-demo evrec-bench-demo-save >/dev/null
 bench=$build/bench/peers/evrec-bench-peers
 evrec=$build/viewer-cli/evrec
 work=$(cd "$build" && pwd)/peers-run
@@ -142,6 +142,12 @@ dump_lines=$("$evrec" dump "$work/evrec.evr" | wc -l)
 # ---- save vs memcpy
 say "save against memcpy"
 if [ $quick -eq 1 ]; then "$bench" save --quick >"$work/save.md"; else "$bench" save >"$work/save.md"; fi
+say "save on the demo's stream"
+"$build/examples/evrec-demo" -o "$work/demo.evr" --frames 300 >/dev/null 2>&1 || { say "evrec-demo failed"; exit 1; }
+if [ $quick -eq 1 ]; then demo_args="8 3"; else demo_args="64 15"; fi
+# shellcheck disable=SC2086
+"$build/bench/evrec-bench-demo-save" "$work/demo.evr" $demo_args >"$work/demo-save.txt" ||
+    { say "evrec-bench-demo-save failed"; exit 1; }
 
 # ---- Cortex-M4
 m4_oneshot="" m4_cyclic="" m4_qs="" m4_barectf=""
@@ -233,6 +239,18 @@ cmd="scripts/bench-peers.sh"
     echo "## Save against memcpy"
     echo
     cat "$work/save.md"
+    echo
+    awk -v mib="${demo_args%% *}" '
+        /^demo order/ { n = $3; sub(/^\(/, "", n); per = $0; sub(/.*\(/, "", per); sub(/ per record\).*/, "", per) }
+        /evrec_save/ { mbs = $4; pct = $(NF - 2) }
+        /repetitions/ { reps = $1 }
+        END {
+            print "| " mib " MiB trace buffer in the order of an evrec-demo recording (" per " bytes per record) | MB/s (median) | of memcpy |"
+            print "|---|---:|---:|"
+            print "| evrec_save (container, CRC-32C) | " mbs " | " pct " |"
+            print ""
+            print "`evrec-bench-demo-save`: the demo'"'"'s meta-info and record sizes, its " n " records'"'"' event order repeated until the buffer is full (event types switch from record to record); " reps " repetitions, each paired with a memcpy of the same bytes; thread CPU time."
+        }' "$work/demo-save.txt"
     echo
     echo "## Cortex-M4: instructions executed per record and ROM"
     echo
