@@ -22,32 +22,13 @@ static uint64_t be64(const uint8_t *p)
     return ((uint64_t)be32(p) << 32) | be32(p + 4);
 }
 
-/* A hand-timed recording of n records across 32-bit wraps, with a small step back every 37th
- * record (as two threads give) and a Tick every 50th. */
-static void stepping_recording(size_t n, fx_buf_t *out)
-{
-    fx_native_t nat = {0};
-    uint32_t t = 0xFFF00000u;
-    fx_native_control(&nat, t, EVREC_CONTROL_START);
-    for (size_t i = 1; i < n; i++) {
-        t += 70001u; /* about 61,000 records per wrap */
-        uint32_t stamp = i % 37 == 0 ? t - 900u : t;
-        if (i % 50 == 0) {
-            fx_native_control(&nat, stamp, EVREC_CONTROL_TICK);
-        } else {
-            fx_native_simple(&nat, stamp, (uint32_t)i);
-        }
-    }
-    fx_native_control(&nat, t + 5u, EVREC_CONTROL_STOP);
-    fx_native_save(&nat, 1000000000u, 0, out);
-    fx_native_free(&nat);
-}
-
-/* Simple events and Ticks in random order (about half each, so that save's loop for streams
- * that switch event type takes them), forward steps across 32-bit wraps, and every 23rd record
- * a step back by 20 steps: the latest time then stays ahead of the restored time most of the
- * time, and grows only where a run of forward steps ends. */
-static void alternating_recording(size_t n, fx_buf_t *out)
+/* A hand-timed recording of n records across 32-bit wraps (about 61,000 records per wrap).
+ * `alternating` 0: a small step back every 37th record (as two threads give) and a Tick every
+ * 50th. 1: simple events and Ticks in random order (about half each, so that save's loop for
+ * streams that switch event type takes them), and every 23rd record a step back by 20 steps:
+ * the latest time then stays ahead of the restored time most of the time, and grows only where
+ * a run of forward steps ends. */
+static void hand_timed_recording(size_t n, int alternating, fx_buf_t *out)
 {
     fx_native_t nat = {0};
     uint32_t t = 0xFFF00000u, x = 2463534242u;
@@ -56,9 +37,18 @@ static void alternating_recording(size_t n, fx_buf_t *out)
         x ^= x << 13;
         x ^= x >> 17;
         x ^= x << 5;
-        t = i % 23 == 0 ? t - 20u * 70001u : t + 70001u;
-        uint32_t stamp = t;
-        if (x & 1u) {
+        uint32_t stamp;
+        int tick;
+        if (alternating) {
+            t = i % 23 == 0 ? t - 20u * 70001u : t + 70001u;
+            stamp = t;
+            tick = (x & 1u) != 0;
+        } else {
+            t += 70001u;
+            stamp = i % 37 == 0 ? t - 900u : t;
+            tick = i % 50 == 0;
+        }
+        if (tick) {
             fx_native_control(&nat, stamp, EVREC_CONTROL_TICK);
         } else {
             fx_native_simple(&nat, stamp, (uint32_t)i);
@@ -124,10 +114,10 @@ Test(sync, one_shot_sync_chunks_are_the_readers_state)
     fx_record(9000, 0, &f);
     cr_assert_geq(check_sync_chunks(&f), 4u);
     fx_buf_free(&f);
-    stepping_recording(200000, &f); /* about 2 MB: many chunks, 3 wraps */
+    hand_timed_recording(200000, 0, &f); /* about 2 MB: many chunks, 3 wraps */
     cr_assert_geq(check_sync_chunks(&f), 100u);
     fx_buf_free(&f);
-    alternating_recording(300000, &f);
+    hand_timed_recording(300000, 1, &f);
     cr_assert_geq(check_sync_chunks(&f), 50u);
     fx_buf_free(&f);
 }
@@ -191,7 +181,7 @@ static void check_seek(const fx_buf_t *f, const fx_read_t *all, uint64_t min_ind
 Test(sync, seek_by_index_and_time_equals_a_linear_read)
 {
     fx_buf_t f = {0};
-    stepping_recording(200000, &f);
+    hand_timed_recording(200000, 0, &f);
     fx_read_t all;
     fx_read_all(f.p, f.len, NULL, &all);
     cr_assert_eq(all.end, EVREC_E_END);
