@@ -55,8 +55,8 @@ static unsigned long arg_num(const char *s, unsigned long lo, unsigned long hi, 
     return end && *end == '\0' && v >= lo && v <= hi ? v : 0;
 }
 
-/* The data records' event ids of the recording at `path` (at most `max`); 0 when it cannot be
- * read or is not the demo's. */
+/* The data records' event ids of the recording at `path` (at most `max`); 0 (message printed)
+ * when it cannot be read, is not the demo's or holds no data record. */
 static size_t read_order(const char *path, uint16_t *ids, size_t max)
 {
     evrec_reader_t *r = NULL;
@@ -80,6 +80,9 @@ static size_t read_order(const char *path, uint16_t *ids, size_t max)
         }
     }
     evrec_reader_close(r);
+    if (n == 0) {
+        fprintf(stderr, "evrec-bench-demo-save: %s holds no event record to take the order from\n", path);
+    }
     return n;
 }
 
@@ -106,13 +109,12 @@ int main(int argc, char **argv)
     double *ratio = calloc(reps, sizeof(double)), *mbs = calloc(reps, sizeof(double));
     int rc = 1;
     size_t n = ids ? read_order(argv[1], ids, MAX_ORDER) : 0;
-    if (!trace || !out.p || !ratio || !mbs || n == 0) {
-        if (ids && n != 0) {
-            fprintf(stderr, "evrec-bench-demo-save: out of memory\n");
-        } else if (ids) {
-            fprintf(stderr, "evrec-bench-demo-save: no records to take the order from\n");
-        }
+    if (!ids || !trace || !out.p || !ratio || !mbs) {
+        fprintf(stderr, "evrec-bench-demo-save: out of memory\n");
         goto done;
+    }
+    if (n == 0) {
+        goto done; /* read_order() said why */
     }
     memset(out.p, 0, out.cap); /* faulted in before timing */
 
