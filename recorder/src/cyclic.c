@@ -217,15 +217,20 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
  * the records of the block it held (`old`) as overwritten. A block that was closed (the usual
  * case) says how many records it got: no walk. Returns 0 without clearing if that block may still
  * be written: its opener has not stamped or closed it yet, or (a context preempted for a whole
- * lap of the ring) a record in it is not committed (checked when EVREC_CYCLIC_GUARD is 1). Its
- * slot is then skipped. A block that was never opened (skipped itself) is empty and unstamped. */
+ * lap of the ring) a record in it is not committed (checked when EVREC_CYCLIC_GUARD is 1), or the
+ * host was stopped meanwhile. Its slot is then skipped. A block that was never opened (skipped itself) is empty and unstamped. */
 static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size_t old)
 {
     size_t bsize = h->block_mask + 1u;
     uint32_t seq = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
     uint32_t closed = __atomic_load_n(&hdr->closed, __ATOMIC_ACQUIRE);
     size_t used = closed & EVREC_CLOSED_USED_MASK;
-    evrec_buf_header_t *bh = h->rec->hdr;
+    /* One load: evrec_host_stop() may have cleared it since this context's switch began. */
+    const evrec_recorder_t *rec = __atomic_load_n(&h->rec, __ATOMIC_ACQUIRE);
+    if (rec == NULL) {
+        return 0; /* stopped: leave the slot as it is */
+    }
+    evrec_buf_header_t *bh = rec->hdr;
     if (used != 0 && evrec_seq_is(seq, old)) {
         size_t count = closed >> EVREC_CLOSED_COUNT_SHIFT;
 #if EVREC_CYCLIC_GUARD

@@ -173,10 +173,13 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
 
 void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
 {
-    if (host_detached(host, pos)) {
+    /* One load of rec: evrec_host_stop() may clear it at any moment (this context's allocation
+     * may predate the stop), so it is not read twice. */
+    evrec_recorder_t *rec = __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE);
+    if (pos >= EVREC_POS_CLOSED || rec == NULL) {
         return NULL;
     }
-    evrec_buf_header_t *h = host->rec->hdr;
+    evrec_buf_header_t *h = rec->hdr;
     if (evrec_atomic_fetch_add(&h->dropped, 1) == 0) {
         __atomic_store_n(&h->full_time, EVREC_PORT_TIMESTAMP(), __ATOMIC_RELAXED);
     }
@@ -193,7 +196,11 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
 
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len)
 {
-    return host->rec->cyclic->reserve_switch(host, cur, len);
+    const evrec_recorder_t *rec = __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE);
+    if (rec == NULL) {
+        return EVREC_POS_CLOSED; /* stopped since this context read pos */
+    }
+    return rec->cyclic->reserve_switch(host, cur, len);
 }
 
 evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
