@@ -587,6 +587,29 @@ typedef struct run_limits {
     const uint8_t *d_last;
 } run_limits_t;
 
+/* Limits for put_run() / put_mixed() from where the general loop is: records of up to `n` bytes
+ * whose loads reach `reach` bytes, stored with `slack` bytes of room past them. The caller has
+ * checked size >= n, readable >= reach and sizeof o->buf >= n + slack. */
+static inline run_limits_t run_limits_of(size_t size, size_t readable, size_t n, size_t reach, const uint8_t *lim,
+                                         size_t slack)
+{
+    run_limits_t rl;
+    size_t by_size = size - n, by_reach = readable - reach;
+    rl.q_last = by_size < by_reach ? by_size : by_reach;
+    rl.d_last = lim - n - slack;
+    return rl;
+}
+
+/* After `count` records converted by a loop that only stepped time forward, to restored time
+ * `t64` and time field `prev`: the time state the general loop would have. */
+static inline void time_moved_on(sync_state_t *t, uint64_t count, uint64_t t64, uint32_t prev)
+{
+    t->t64 = t64; /* forward steps only: the last is the largest */
+    t->t64_max = t64 > t->t64_max ? t64 : t->t64_max;
+    t->prev32 = prev;
+    t->index += count;
+}
+
 /* 1 when the record at `s` continues a run: event type `id`, time a forward step from *prev
  * (FORMAT.md section 5); then *t64 and *prev move on to it. 0 ends the run. */
 EVREC_NO_TSAN static inline int run_takes(const uint8_t *s, uint16_t id, uint32_t *prev, uint64_t *t64)
@@ -645,10 +668,7 @@ EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_run(const uint8_t *r
         }
     }
     if (count) {
-        t->t64 = t64; /* forward steps only: the last is the largest */
-        t->t64_max = t64 > t->t64_max ? t64 : t->t64_max;
-        t->prev32 = prev;
-        t->index += count;
+        time_moved_on(t, count, t64, prev);
         *q = qi;
         *d = di;
     }
@@ -701,13 +721,9 @@ EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_mixed(const uint8_t 
         count++;
     }
     if (count) {
-        const size_t qi = (size_t)(s - rec);
-        t->t64 = t64; /* forward steps only (t->t64_max: the general loop's) */
-        t->t64_max = t64 > t->t64_max ? t64 : t->t64_max;
-        t->prev32 = prev;
+        time_moved_on(t, count, t64, prev);
         t->ticks = ticks;
-        t->index += count;
-        *q = qi;
+        *q = (size_t)(s - rec);
         *d = di;
         *misses += miss;
     }
@@ -827,19 +843,13 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
          * repeat (`predict`; where types alternate, the try would mispredict as often). */
         if (predict && ev && ev->op_count && id != EVREC_CONTROL_EVENT_ID &&
             size >= n && readable >= ev->reach && sizeof o->buf >= n + 16u) {
-            run_limits_t rl;
-            size_t by_size = size - n, by_reach = readable - ev->reach;
-            rl.q_last = by_size < by_reach ? by_size : by_reach;
-            rl.d_last = lim - n - 16u;
+            run_limits_t rl = run_limits_of(size, readable, n, ev->reach, lim, 16u);
             seen += (uint32_t)put_run(rec, &q, &d, rl, id, pl, ev, n, &t);
         }
         /* Where types alternate (`predict` off): the records that follow, whatever their
          * types (see put_mixed()). */
         if (!predict && mix_ok) {
-            size_t by_size = size - EVREC_MAX_EVENT_SIZE, by_reach = readable - EVREC_MAX_EVENT_SIZE - 16u;
-            run_limits_t rl;
-            rl.q_last = by_size < by_reach ? by_size : by_reach;
-            rl.d_last = lim - EVREC_MAX_EVENT_SIZE - 32u;
+            run_limits_t rl = run_limits_of(size, readable, EVREC_MAX_EVENT_SIZE, EVREC_MAX_EVENT_SIZE + 16u, lim, 32u);
             seen += (uint32_t)put_mixed(rec, &q, &d, rl, pl, &t, last_id, &misses);
         }
 #endif
