@@ -225,6 +225,9 @@ typedef struct gen_schema {
     /* the C identifiers of `idents` in the same kind of table (slot: 0 empty, else 1 + index) */
     size_t *ident_slot;
     size_t ident_slots;
+    /* names and values compared by the duplicate checks of enum values: the work they did, which
+     * tests hold to a bound (linear in the number of values) */
+    size_t value_compares;
 } gen_schema_t;
 
 /** A schema integer from its text: decimal, or hexadecimal with 0x; no leading zero. Returns 1
@@ -243,6 +246,37 @@ size_t gen_catalogue_dirs(const char **dirs, size_t max);
 /** Resolve the `syst:` block's event and class names into syst.event_severity (errors to diags). */
 void gen_syst_resolve(gen_schema_t *s);
 void gen_syst_free(gen_syst_t *y);
+
+/** The names and values of one enum's values, hashed, for the duplicate checks while it is read
+ * (value_index.c). Zero-initialise; free with gen_value_index_free(). */
+typedef struct gen_value_index {
+    size_t *name_slot, *value_slot; /* 0 empty, else 1 + index in gen_enum_t::values */
+    size_t slots;                   /* a power of two, at least twice `count` */
+    size_t *entered;                /* 2 x index + (1 when entered by value), to rehash */
+    size_t count, cap;
+} gen_value_index_t;
+
+/** Enter e->values[i] by its name, and by its value when `with_value` (the first value of each
+ * number only, so that a duplicate is reported against the first). */
+void gen_value_index_add(gen_value_index_t *x, const gen_enum_t *e, size_t i, int with_value);
+/** Index of the value named `name`, or SIZE_MAX; adds the names compared to `*compares`. */
+size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, const char *name,
+                            size_t *compares);
+/** Index of the first value entered with number `v`, or SIZE_MAX; counts as above. */
+size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v,
+                             size_t *compares);
+void gen_value_index_free(gen_value_index_t *x);
+
+/** Deepest nesting of collections (sequences and mappings, the top-level mapping included) a
+ * schema file may have (SCHEMA.md, Limits). */
+#define GEN_MAX_DEPTH 64
+
+/** Append all of `in` to `out` (data NUL-terminated). @return 0, or -1 on a read error (errno). */
+int gen_read_all(FILE *in, gen_buf_t *out);
+/** 1 when the YAML `text` (`len` bytes) nests collections deeper than GEN_MAX_DEPTH, with the
+ * 1-based line and column of the collection that opens the level past it; 0 otherwise (also on a
+ * syntax error, which the load reports). Reads no further than that collection. */
+int gen_yaml_too_deep(const char *text, size_t len, unsigned *line, unsigned *col);
 
 /** Load `path` and everything it includes, check it, fill the model. Errors go to s->diags.
  * @return 0 when the schema is usable (no error at all). */

@@ -376,8 +376,8 @@ static int parse_marker(ctx_t *c, const yaml_node_t *n, uint8_t *out)
 
 /* ---- enums ---- */
 
-static void parse_value(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int width_ok,
-                        uint64_t *next)
+static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const yaml_node_t *n,
+                        int width_ok, uint64_t *next)
 {
     const yaml_node_t *name_node = n, *value_node = NULL, *marker_node = NULL, *desc_node = NULL;
     if (n->type == YAML_MAPPING_NODE) {
@@ -422,25 +422,19 @@ static void parse_value(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int width
         value_ok = 0;
     }
     *next = value_ok ? v + 1 : *next + 1;
-    for (size_t i = 0; i < e->value_count; i++) {
-        if (strcmp(e->values[i].name, name) == 0) {
-            gen_error(c->s, pos_of(c, name_node),
-                      "duplicate name '%s' in enum %s: already defined at %s", name, e->name,
-                      gen_pos_str(c->s, e->values[i].pos));
-            free(desc);
-            return;
-        }
+    size_t same = gen_value_index_name(index, e, name, &c->s->value_compares);
+    if (same != SIZE_MAX) {
+        gen_error(c->s, pos_of(c, name_node), "duplicate name '%s' in enum %s: already defined at %s",
+                  name, e->name, gen_pos_str(c->s, e->values[same].pos));
+        free(desc);
+        return;
     }
-    if (value_ok) {
-        for (size_t i = 0; i < e->value_count; i++) {
-            if (e->values[i].value == v) {
-                gen_error(c->s, vpos, "duplicate value %llu in enum %s: '%s' and '%s' (%s)",
-                          (unsigned long long)v, e->name, name, e->values[i].name,
-                          gen_pos_str(c->s, e->values[i].pos));
-                value_ok = 0;
-                break;
-            }
-        }
+    same = value_ok ? gen_value_index_value(index, e, (uint32_t)v, &c->s->value_compares) : SIZE_MAX;
+    if (same != SIZE_MAX) {
+        gen_error(c->s, vpos, "duplicate value %llu in enum %s: '%s' and '%s' (%s)",
+                  (unsigned long long)v, e->name, name, e->values[same].name,
+                  gen_pos_str(c->s, e->values[same].pos));
+        value_ok = 0;
     }
     gen_value_t *val = GEN_PUSH(e->values, e->value_count, e->value_cap);
     val->name = gen_xstrdup(name);
@@ -448,6 +442,7 @@ static void parse_value(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int width
     val->marker = marker;
     val->description = desc;
     val->pos = pos_of(c, name_node);
+    gen_value_index_add(index, e, e->value_count - 1, value_ok);
     (void)valid;
 }
 
@@ -532,14 +527,16 @@ static void parse_enum(ctx_t *c, const yaml_node_t *n)
     tmp.description = text_of(c, keys[2].value, "description");
     if (keys[3].value && need_list(c, keys[3].value, "values")) {
         uint64_t next = 0;
+        gen_value_index_t index = {0};
         const yaml_node_t *vl = keys[3].value;
         for (yaml_node_item_t *it = vl->data.sequence.items.start; it < vl->data.sequence.items.top;
              it++) {
             yaml_node_t *vn = node_at(c, *it);
             if (vn) {
-                parse_value(c, &tmp, vn, width_ok, &next);
+                parse_value(c, &tmp, &index, vn, width_ok, &next);
             }
         }
+        gen_value_index_free(&index);
     }
     if (keys[4].value) {
         parse_runtime(c, &tmp, keys[4].value, width_ok);
@@ -1089,6 +1086,62 @@ static void syntax_error(gen_schema_t *s, unsigned file, const yaml_parser_t *p)
     }
 }
 
+/* A schema is one YAML document: a second one is a mistake, not ignored. */
+static void load_no_second_document(gen_schema_t *s, unsigned index, yaml_parser_t *parser)
+{
+    yaml_document_t more;
+    memset(&more, 0, sizeof more);
+    if (!yaml_parser_load(parser, &more)) {
+        syntax_error(s, index, parser);
+        return;
+    }
+    yaml_node_t *r2 = yaml_document_get_root_node(&more);
+    if (r2) {
+        gen_pos_t p2 = {index, (unsigned)more.start_mark.line + 1,
+                        (unsigned)more.start_mark.column + 1};
+        gen_error(s, p2, "a second YAML document; a schema file holds one");
+    }
+    yaml_document_delete(&more);
+}
+
+/* Parse one file's text (read whole, so that the nesting is checked before libyaml's loader, which
+ * is quadratic in it, sees the file) and the schema it holds. */
+static void load_text(gen_schema_t *s, load_stack_t *stack, unsigned index, const gen_buf_t *text,
+                      int is_main)
+{
+    unsigned line, col;
+    if (gen_yaml_too_deep(text->data, text->len, &line, &col)) {
+        gen_pos_t at = {index, line, col};
+        gen_error(s, at, "collections nested more than %u levels deep (the limit of a schema file)",
+                  GEN_MAX_DEPTH);
+        s->files[index].failed = 1;
+        s->incomplete = 1;
+        return;
+    }
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    memset(&doc, 0, sizeof doc);
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text->data, text->len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        syntax_error(s, index, &parser);
+        s->files[index].failed = 1;
+        s->incomplete = 1;
+    } else {
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        ctx_t c = {s, index, &doc, is_main};
+        if (!root) {
+            gen_pos_t first = {index, 1, 1};
+            gen_error(s, first, "empty schema (expected a mapping with schema, version, ...)");
+        } else {
+            parse_root(&c, stack, root);
+            load_no_second_document(s, index, &parser);
+        }
+        yaml_document_delete(&doc);
+    }
+    yaml_parser_delete(&parser);
+}
+
 static void load_file(gen_schema_t *s, load_stack_t *stack, const char *path, const char *as_written,
                       gen_pos_t from, int is_main)
 {
@@ -1143,46 +1196,22 @@ static void load_file(gen_schema_t *s, load_stack_t *stack, const char *path, co
         s->incomplete = 1;
         return;
     }
-    *GEN_PUSH(stack->items, stack->count, stack->cap) = index;
-
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    memset(&doc, 0, sizeof doc);
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, in);
-    if (!yaml_parser_load(&parser, &doc)) {
-        syntax_error(s, index, &parser);
+    gen_buf_t text = {0};
+    int read_failed = gen_read_all(in, &text) != 0;
+    int err = errno;
+    fclose(in);
+    if (read_failed) {
+        gen_pos_t first = {index, 1, 1};
+        gen_error(s, first, "cannot read schema '%s': %s", as_written, strerror(err));
         s->files[index].failed = 1;
         s->incomplete = 1;
     } else {
-        yaml_node_t *root = yaml_document_get_root_node(&doc);
-        ctx_t c = {s, index, &doc, is_main};
-        if (!root) {
-            gen_pos_t first = {index, 1, 1};
-            gen_error(s, first, "empty schema (expected a mapping with schema, version, ...)");
-        } else {
-            parse_root(&c, stack, root);
-            /* A schema is one YAML document: a second one is a mistake, not ignored. */
-            yaml_document_t more;
-            memset(&more, 0, sizeof more);
-            if (!yaml_parser_load(&parser, &more)) {
-                syntax_error(s, index, &parser);
-            } else {
-                yaml_node_t *r2 = yaml_document_get_root_node(&more);
-                if (r2) {
-                    gen_pos_t p2 = {index, (unsigned)more.start_mark.line + 1,
-                                    (unsigned)more.start_mark.column + 1};
-                    gen_error(s, p2, "a second YAML document; a schema file holds one");
-                }
-                yaml_document_delete(&more);
-            }
-        }
-        yaml_document_delete(&doc);
+        *GEN_PUSH(stack->items, stack->count, stack->cap) = index;
+        load_text(s, stack, index, &text, is_main);
+        stack->count--;
     }
-    yaml_parser_delete(&parser);
-    fclose(in);
+    gen_buf_free(&text);
     s->files[index].loading = 0;
-    stack->count--;
 }
 
 /* ---- after loading: classes, limits, generated identifiers ---- */
