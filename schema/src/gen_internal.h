@@ -228,6 +228,7 @@ typedef struct gen_schema {
     /* names and values compared by the duplicate checks of enum values: the work they did, which
      * tests hold to a bound (linear in the number of values) */
     size_t value_compares;
+    const char *ident_refused; /* the last name whose generated identifier was refused */
 } gen_schema_t;
 
 /** A schema integer from its text: decimal, or hexadecimal with 0x; no leading zero. Returns 1
@@ -266,6 +267,12 @@ size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, con
 size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v,
                              size_t *compares);
 void gen_value_index_free(gen_value_index_t *x);
+
+/** What the C identifier `id` collides with (a phrase for a message: "a C keyword", "NULL of
+ * stddef.h", ...), or NULL when it is free. `file_scope`: the identifier is declared at file scope
+ * (generated types, tables, macros), where C reserves every name starting with _; else it is a
+ * struct member and a parameter (field names). `buf` (n bytes) may hold the text returned. */
+const char *gen_ident_collision(const char *id, int file_scope, char *buf, size_t n);
 
 /** Deepest nesting of collections (sequences and mappings, the top-level mapping included) a
  * schema file may have (SCHEMA.md, Limits). */

@@ -152,8 +152,13 @@ static const char *name_of(ctx_t *c, const yaml_node_t *n, const char *what, int
                 *p == '_';
     }
     if (!ident) {
-        gen_error(c->s, pos_of(c, n), "%s '%s' is not a C identifier (letters, digits and _, not starting with a digit)",
-                  what, v);
+        gen_buf_t shown = {0}; /* escaped: a message is one line of printable text */
+        gen_buf_c_string(&shown, v);
+        gen_error(c->s, pos_of(c, n),
+                  "%s '%s' is not a C identifier (letters, digits and _, not starting with a "
+                  "digit)",
+                  what, shown.data ? shown.data : "");
+        gen_buf_free(&shown);
     } else if (is_keyword(v)) {
         gen_error(c->s, pos_of(c, n), "%s '%s' is a C keyword", what, v);
     } else if (v[0] == '_' && ((v[1] >= 'A' && v[1] <= 'Z') || v[1] == '_')) {
@@ -595,14 +600,15 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
     const yaml_node_t *type_node = need(c, n, &keys[1], "field");
     int valid = 0;
     const char *name = name_node ? name_of(c, name_node, "field name", &valid) : NULL;
+    char what[256];
+    const char *clash;
     if (name && valid) {
         if (st->event && (strcmp(name, "time") == 0 || strcmp(name, "id") == 0)) {
             gen_error(c->s, pos_of(c, name_node),
                       "field name '%s' is reserved: every event starts with time and id", name);
-        } else if (strncmp(name, "evrec_", 6) == 0) {
+        } else if ((clash = gen_ident_collision(name, 0, what, sizeof what)) != NULL) {
             gen_error(c->s, pos_of(c, name_node),
-                      "field name '%s' is reserved (the prefix evrec_ belongs to generated code)",
-                      name);
+                      "field name '%s' collides with %s", name, clash);
         } else {
             for (size_t i = 0; i < st->field_count; i++) {
                 if (strcmp(st->fields[i].name, name) == 0) {
@@ -1260,6 +1266,16 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
             s->ident_slot[k] = i + 1;
         }
     }
+    char with[256];
+    const char *clash = gen_ident_collision(buf, 1, with, sizeof with);
+    if (clash) {
+        if (s->ident_refused != name) { /* once per schema name, not for each identifier */
+            gen_error(s, pos, "%s '%s' generates the C identifier '%s', which collides with %s",
+                      what, name, buf, clash);
+            s->ident_refused = name;
+        }
+        return;
+    }
     size_t k = name_hash(buf) & (s->ident_slots - 1);
     for (; s->ident_slot[k]; k = (k + 1) & (s->ident_slots - 1)) {
         size_t i = s->ident_slot[k] - 1;
@@ -1280,12 +1296,64 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
     id->pos = pos;
 }
 
+/* Index of the generated identifier `id` in s->idents, or SIZE_MAX. */
+static size_t ident_find(const gen_schema_t *s, const char *id)
+{
+    if (!s->ident_slots) {
+        return SIZE_MAX;
+    }
+    size_t k = name_hash(id) & (s->ident_slots - 1);
+    for (; s->ident_slot[k]; k = (k + 1) & (s->ident_slots - 1)) {
+        if (strcmp(s->idents[s->ident_slot[k] - 1].ident, id) == 0) {
+            return s->ident_slot[k] - 1;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* A field name is written bare (a member, a parameter next to the generated types and macros):
+ * it must not be one of the generated identifiers. */
+static void check_field_idents(gen_schema_t *s)
+{
+    for (size_t i = 0; i < s->struct_count; i++) {
+        const gen_struct_t *st = &s->structs[i];
+        for (size_t f = 0; f < st->field_count && !st->builtin; f++) {
+            size_t k = ident_find(s, st->fields[f].name);
+            if (k != SIZE_MAX) {
+                const gen_ident_t *id = &s->idents[k];
+                gen_error(s, st->fields[f].pos,
+                          "field name '%s' collides with the C identifier %s '%s' (%s) generates",
+                          st->fields[f].name, id->what, id->name, gen_pos_str(s, id->pos));
+            }
+        }
+    }
+}
+
 /* Every identifier the generated files declare, so that two schema names can never make the
  * same C identifier (the generated code always compiles). */
 static void check_idents(gen_schema_t *s)
 {
     const char *p = s->name;
-    gen_pos_t top = {0, 1, 1};
+    gen_pos_t top = s->name_pos;
+    char guard[512];
+    size_t g = 0;
+    for (; p[g] && g < sizeof guard - 1; g++) {
+        guard[g] = p[g] >= 'a' && p[g] <= 'z' ? (char)(p[g] - 'a' + 'A') : p[g];
+    }
+    guard[g] = '\0';
+    /* A schema name whose prefix collides makes every identifier collide: said once. */
+    char probe[600], with[256];
+    const char *forms[3][2] = {{p, "_Item_t"}, {p, "_meta"}, {guard, "_EVENTS_H"}};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(probe, sizeof probe, "%s%s", forms[i][0], forms[i][1]);
+        const char *clash = gen_ident_collision(probe, 1, with, sizeof with);
+        if (clash) {
+            gen_error(s, top, "schema name '%s' starts every generated identifier: it makes '%s' "
+                      "(as for a type Item), which collides with %s", p, probe, clash);
+            return;
+        }
+    }
+    add_ident(s, "the include guard of schema", p, top, "%s_EVENTS_H", guard);
     static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
                                         "SCHEMA_VERSION", "runtime_init", "enums", "structs",
                                         "events", "field_info_entries", "view", "tracks",
@@ -1317,6 +1385,7 @@ static void check_idents(gen_schema_t *s)
             add_ident(s, what, st->name, st->pos, "%s_record_%s", p, st->name);
         }
     }
+    check_field_idents(s);
 }
 
 int gen_schema_load(gen_schema_t *s, const char *path)

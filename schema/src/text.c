@@ -107,7 +107,10 @@ void gen_buf_c_string(gen_buf_t *b, const char *s)
         case '\\': gen_buf_puts(b, "\\\\"); break;
         case '\n': gen_buf_puts(b, "\\n"); break;
         case '\t': gen_buf_puts(b, "\\t"); break;
-        case '?': gen_buf_puts(b, p[1] == '?' ? "\\?" : "?"); break; /* no trigraphs */
+        case '?': /* no trigraph: no two ? in a row (`??=` becomes `\?\?=`) */
+            gen_buf_puts(b, p[1] == '?' || (p != (const unsigned char *)s && p[-1] == '?') ? "\\?"
+                                                                                         : "?");
+            break;
         default:
             if (*p < 0x20 || *p == 0x7F) {
                 gen_buf_printf(b, "\\%03o", *p);
@@ -179,8 +182,31 @@ static void comment_words(gen_buf_t *b, const char *lead, const char *text, size
     }
 }
 
-void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *text)
+/* The text of a comment made safe (malloc'd): a control character becomes a space (a lone CR is
+ * a line end to some compilers), and the trigraph `??/` (a backslash) becomes `?? /`: at a line's
+ * end it would splice the next line, which -Wtrigraphs refuses. Other trigraphs are harmless in a
+ * comment and stay. */
+static char *comment_safe(const char *text)
 {
+    gen_buf_t t = {0};
+    gen_buf_put(&t, "", 0);
+    for (const char *p = text; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if ((ch < 0x20 && ch != '\n') || ch == 0x7F) {
+            gen_buf_put(&t, " ", 1);
+        } else if (ch == '?' && p[1] == '?' && p[2] == '/') {
+            gen_buf_put(&t, "?? ", 3);
+            p++;
+        } else {
+            gen_buf_put(&t, p, 1);
+        }
+    }
+    return t.data;
+}
+
+void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *raw)
+{
+    char *text = comment_safe(raw);
     char lead[128], first[128];
     unsigned ind = indent < 64 ? indent : 64;
     snprintf(first, sizeof first, "%*s%s ", (int)ind, "", doc ? "/**" : "/*");
@@ -189,6 +215,7 @@ void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *text)
     if (!strchr(text, '\n') && strlen(first) + strlen(text) + 3 <= GEN_COLUMNS &&
         !strstr(text, "*/") && !strstr(text, "/*")) {
         gen_buf_printf(b, "%s%s */\n", first, text);
+        free(text);
         return;
     }
     int first_line = 1;
@@ -204,4 +231,5 @@ void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *text)
         p = nl + 1;
     }
     gen_buf_printf(b, "\n%*s */\n", (int)ind, "");
+    free(text);
 }

@@ -50,6 +50,18 @@ Test(gen_errors, missing_include) { check_fail("missing_include"); }
 Test(gen_errors, many_errors_in_one_run) { check_fail("many_errors"); }
 /* Two schema names that would make the same C identifier. */
 Test(gen_errors, generated_identifier_clash) { check_fail("ident_clash"); }
+/* Field names that are macros or types of standard headers, reserved names, evrec's names and
+ * locals, or generated identifiers (written bare, they would break the generated code). */
+Test(gen_errors, field_name_collides_with_libc_evrec_or_generated) { check_fail("ident_libc"); }
+/* Schema names that put every generated identifier in a reserved namespace: evrec's (evrec +
+ * host = evrec_host_t), stdint.h's (uint + fast8 = uint_fast8_t), C's file scope (_app). */
+Test(gen_errors, schema_name_in_evrec_namespace) { check_fail("ident_evrec"); }
+Test(gen_errors, schema_name_in_stdint_namespace) { check_fail("ident_stdint"); }
+Test(gen_errors, schema_name_reserved_at_file_scope) { check_fail("ident_file_scope"); }
+/* Generated names against each other (the include guard, an id macro) and against the names
+ * stdint.h reserves (INT8_Range_MAX). */
+Test(gen_errors, generated_identifier_clash_with_guard_and_id) { check_fail("ident_generated"); }
+Test(gen_errors, generated_identifier_in_stdint_pattern) { check_fail("ident_pattern"); }
 /* `track` paths (unknown field, a struct, not a struct, time) and `counter` (not an integer, not
  * a boolean); a good nested path among them is accepted. */
 Test(gen_errors, track_and_counter) { check_fail("view_track"); }

@@ -460,3 +460,206 @@ Test(gen_property, schema_code_recording_schema_code_is_identical, .timeout = 24
                  "; rerun one with EVREC_PROPERTY_FIRST=<case> EVREC_PROPERTY_COUNT=1)",
                  failed, count, first);
 }
+
+/* ---- hostile schemas: refused with a position, or compiling ---- */
+
+/* Names that are hazards as (part of) a C identifier: C keywords and reserved forms, standard
+ * library macros and types, evrec's own names and the generated code's locals, names that
+ * combine with the schema prefix into a library name (uint + fast8 = uint_fast8_t, evrec + host =
+ * evrec_host_t), names two schema items can share (ID_x, record_x, values_0...), and text that
+ * is no identifier at all. */
+static const char *const hazard_names[] = {
+    "NULL", "EOF", "errno", "UINT8_MAX", "INT_MAX", "SIZE_MAX", "CHAR_BIT", "EINVAL", "ERANGE",
+    "EDOM", "EXIT_SUCCESS", "BUFSIZ", "NDEBUG", "stdin", "stderr", "FILE", "size_t", "uint8_t",
+    "uint32_t", "int_fast8_t", "intptr_t", "ptrdiff_t", "wchar_t", "bool", "true", "false",
+    "_Bool", "_Atomic", "__x", "_A", "_x", "and", "or", "not", "xor", "bitand", "compl",
+    "complex", "I", "noreturn", "alignas", "alignof", "static_assert", "thread_local",
+    "offsetof", "assert", "linux", "unix", "int", "typeof", "EVREC_ENABLE", "EVREC_OK",
+    "EVREC_ID_NONE", "evrec", "EVREC", "evrec_host", "evrec_e", "evrec_reserve", "evrec_meta_t",
+    "host", "meta", "t", "e", "v", "value", "name", "st", "ID", "ID_a", "record", "record_a",
+    "values_0", "fields_1", "runtime", "runtime_names", "alloc", "EVENT_COUNT", "SCHEMA_HASH",
+    "a", "a_t", "b", "uint", "INT8", "fast8", "least16", "ENABLE", "MAX", "C", "x", "y",
+    "Ping", "a b", "a\\nb", "x*/y", "?\?/", "caf\\u00e9", "1a", "a\\u0001",
+};
+
+/* Text for units and descriptions: trigraphs, comment delimiters, backslash-newline, control
+ * characters, format directives (YAML double-quoted escapes). */
+static const char *const hazard_texts[] = {
+    "?\?/", "a ?\?/", "?\?=?\?(?\?)?\?<?\?>?\?!?\?'?\?-", "*/", "/*", "a\\\\", "a\\\\\\nb", "end \\\\",
+    "\\x01\\x1f\\x7f", "\\r", "a\\rb", "\\f\\v", "%s %n %%", "\\\"", "'", "\\t", "//",
+    "line\\n?\?/\\nnext", "\\u2028", "caf\\u00e9 \\u00b5s", "?\?", "?", "*", "/", "\\\\\\n*/",
+};
+
+#define HN (sizeof hazard_names / sizeof hazard_names[0])
+#define HT (sizeof hazard_texts / sizeof hazard_texts[0])
+
+/* A hazard one time in four, else a harmless name of its own (so that one hazard at a time
+ * decides whether a schema is refused). */
+static const char *hname(void)
+{
+    static char plain[8][16];
+    static unsigned next;
+    if (chance(25)) {
+        return hazard_names[below(HN)];
+    }
+    char *p = plain[next++ % 8];
+    snprintf(p, sizeof plain[0], "n%u", below(1000000));
+    return p;
+}
+
+static void hostile_text(text_t *t, const char *indent, const char *key)
+{
+    if (chance(40)) {
+        tprintf(t, "%s%s: \"%s\"\n", indent, key, hazard_texts[below(HT)]);
+    }
+}
+
+static void hostile_fields(text_t *t, int nenums, const char *const *enum_names)
+{
+    static const char *const types[3] = {"uint8", "uint16", "uint32"};
+    int n = 1 + (int)below(3);
+    tprintf(t, "    fields:\n");
+    for (int i = 0; i < n; i++) {
+        tprintf(t, "      - name: \"%s\"\n", hname());
+        if (nenums && chance(40)) {
+            tprintf(t, "        type: \"%s\"\n", enum_names[below((unsigned)nenums)]);
+        } else {
+            tprintf(t, "        type: %s\n", types[below(3)]);
+        }
+        hostile_text(t, "        ", "unit");
+        hostile_text(t, "        ", "description");
+    }
+}
+
+/* A schema whose names come from hazard_names and whose texts from hazard_texts. */
+static void hostile_schema(text_t *t)
+{
+    tprintf(t, "# SPDX-License-Identifier: Apache-2.0\nschema: \"%s\"\nversion: 1\n",
+            chance(50) ? "h" : hname());
+    hostile_text(t, "", "description");
+    const char *enum_names[2];
+    int nenums = (int)below(3);
+    if (nenums) {
+        tprintf(t, "enums:\n");
+    }
+    for (int i = 0; i < nenums; i++) {
+        enum_names[i] = hname();
+        tprintf(t, "  - name: \"%s\"\n    type: uint8\n", enum_names[i]);
+        hostile_text(t, "    ", "description");
+        tprintf(t, "    values:\n");
+        for (int k = 0, n = 1 + (int)below(3); k < n; k++) {
+            tprintf(t, "      - name: \"%s\"\n", hname());
+            hostile_text(t, "        ", "description");
+        }
+    }
+    tprintf(t, "events:\n");
+    for (int i = 0, n = 1 + (int)below(2); i < n; i++) {
+        tprintf(t, "  - name: \"%s\"\n", hname());
+        hostile_text(t, "    ", "description");
+        if (chance(80)) {
+            hostile_fields(t, nenums, enum_names);
+        }
+    }
+}
+
+/* Every line of `err` is `hostile.yaml:<line>:<column>: error: <text>`. */
+static int positioned(const char *err)
+{
+    if (!*err) {
+        return 0;
+    }
+    for (const char *p = err; *p;) {
+        unsigned line, col;
+        int n = 0;
+        if (sscanf(p, "hostile.yaml:%u:%u: error: %n", &line, &col, &n) != 2 || n == 0 ||
+            line == 0 || col == 0) {
+            return 0;
+        }
+        const char *nl = strchr(p, '\n');
+        if (!nl) {
+            return 0;
+        }
+        p = nl + 1;
+    }
+    return 1;
+}
+
+/* The generated files, included after the standard headers whose names are hazards, compiled
+ * strictly (also with NDEBUG defined, as release builds do). */
+static const char use_c[] =
+    "#include <assert.h>\n#include <complex.h>\n#include <errno.h>\n#include <iso646.h>\n"
+    "#include <limits.h>\n#include <stdalign.h>\n#include <stdbool.h>\n#include <stddef.h>\n"
+    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <stdnoreturn.h>\n"
+    "#include <string.h>\n";
+
+/* One hostile case: 0 when refused with positions or compiled, else -1 (logged). */
+static int hostile_one(uint64_t case_no, const char *dir, int *refused)
+{
+    rng_state = case_no ^ 0x5EEDF00Dull;
+    text_t y = {0}, u = {0};
+    hostile_schema(&y);
+    tprintf(&u, "%s", use_c);
+    char path[8192], log[8192];
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    snprintf(path, sizeof path, "%s/hostile.yaml", dir);
+    cr_assert_eq(write_file(path, &y), 0);
+    snprintf(path, sizeof path, "%s/use.c", dir);
+    cr_assert_eq(write_file(path, &u), 0);
+    free(y.p);
+    free(u.p);
+    const char *args[] = {"hostile.yaml", "-o", "gen", NULL};
+    char *err = NULL;
+    int rc = gen_run(dir, args, &err);
+    int ok = 0;
+    if (rc == 1) {
+        *refused += 1;
+        ok = positioned(err);
+        if (!ok) {
+            cr_log_error("hostile case %" PRIu64 ": refused without file:line:column: on every "
+                         "line:\n%s(see %s)", case_no, err, dir);
+        }
+    } else if (rc != 0) {
+        cr_log_error("hostile case %" PRIu64 ": evrec-gen exit %d:\n%s(see %s)", case_no, rc, err,
+                     dir);
+    } else if (sh(log, "cd '%s' && h=$(cd gen && ls *_events.h) && c=$(ls gen/*_events.c) && "
+                       "printf '#include \"%%s\"\\nint main(void) { return 0; }\\n' \"$h\" >>use.c && "
+                       "%s -std=c11 -pedantic -Wall -Wextra -Werror -DNDEBUG -I gen %s -fsyntax-only use.c \"$c\"",
+                  dir, PROP_CC, PROP_INCLUDES) != 0) {
+        cr_log_error("hostile case %" PRIu64 ": accepted, but the generated code does not compile; "
+                     "see %s", case_no, dir);
+    } else {
+        ok = 1;
+    }
+    free(err);
+    return ok ? 0 : -1;
+}
+
+/* Hostile schemas: each either refused with a file:line:column: diagnostic on every line, or
+ * generating code that compiles with -std=c11 -pedantic -Wall -Wextra -Werror after the standard
+ * headers. EVREC_HOSTILE_FIRST / EVREC_HOSTILE_COUNT (default 1 and 60) pick the cases. */
+Test(gen_property, hostile_schemas_refused_at_a_position_or_compile, .timeout = 300)
+{
+    const char *e = getenv("EVREC_HOSTILE_FIRST");
+    const char *c = getenv("EVREC_HOSTILE_COUNT");
+    uint64_t first = e ? strtoull(e, NULL, 0) : 1;
+    int count = c ? atoi(c) : 60;
+    int failed = 0, refused = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t case_no = first + (uint64_t)i;
+        char tag[64];
+        snprintf(tag, sizeof tag, "hostile-%" PRIu64, case_no);
+        char *dir = gen_temp_dir(tag);
+        cr_assert_not_null(dir);
+        if (hostile_one(case_no, dir, &refused) != 0) {
+            failed++;
+        } else {
+            sh("/dev/null", "rm -rf '%s'", dir);
+        }
+        free(dir);
+    }
+    /* Both outcomes must occur, or the list of hazards tests nothing. */
+    cr_assert(refused > 0 && refused < count, "%d of %d refused", refused, count);
+    cr_assert_eq(failed, 0, "%d of %d hostile schemas failed (cases from %" PRIu64
+                 "; rerun one with EVREC_HOSTILE_FIRST=<case> EVREC_HOSTILE_COUNT=1)",
+                 failed, count, first);
+}
