@@ -838,6 +838,16 @@ static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
         for (yaml_node_item_t *it = fields->data.sequence.items.start;
              it < fields->data.sequence.items.top; it++) {
             yaml_node_t *fn = node_at(c, *it);
+            if (fn && st.field_count == EVREC_MAX_EVENT_SIZE) {
+                /* every field takes a byte: the struct is too big already, and the duplicate
+                 * check, pairwise over a struct's fields, stays bounded */
+                gen_error(c->s, pos_of(c, fn), "%s %s has more than %u fields (it holds at most %u "
+                          "bytes); the fields from here on are not read",
+                          what, st.name, (unsigned)EVREC_MAX_EVENT_SIZE - (event ? 2u : 0u),
+                          (unsigned)EVREC_MAX_EVENT_SIZE);
+                layout_ok = 0;
+                break;
+            }
             if (fn) {
                 parse_field(c, &st, fn, &layout_ok);
             }

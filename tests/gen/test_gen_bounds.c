@@ -147,3 +147,26 @@ Test(gen_bounds, large_enum_duplicates_found, .timeout = 120)
     free(path);
     free(dir);
 }
+
+/* A struct of 30,000 fields: its duplicate-name check was pairwise (450 million comparisons);
+ * reading stops at the field past the 256 a struct can hold, with one error there. */
+Test(gen_bounds, wide_struct_stops_at_256_fields)
+{
+    char *dir = gen_temp_dir("wide");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/deep.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("# SPDX-License-Identifier: Apache-2.0\nschema: wide\nversion: 1\nstructs:\n"
+          "  - name: Wide\n    fields:\n",
+          f);
+    for (unsigned i = 0; i < 30000; i++) {
+        fprintf(f, "      - {name: f%u, type: uint8}\n", i);
+    }
+    cr_assert_eq(fclose(f), 0);
+    char *err = run_gen(dir);
+    cr_assert_str_eq(err, "deep.yaml:263:9: error: struct Wide has more than 256 fields (it holds at "
+                          "most 256 bytes); the fields from here on are not read\n");
+    free(err);
+    free(dir);
+}
