@@ -1367,13 +1367,16 @@ static void check_idents(gen_schema_t *s)
     static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
                                         "SCHEMA_VERSION", "runtime_init", "enums", "structs",
                                         "events", "field_info_entries", "view", "tracks",
-                                        "spans", "counters"};
+                                        "spans", "counters", "SYST_MODULE", "SYST_UNIT",
+                                        "SYST_SEVERITY", "SYST_USE_GUID", "SYST_GUID",
+                                        "syst_severity"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         add_ident(s, "schema", p, top, "%s_%s", p, fixed[i]);
     }
     for (size_t i = 0; i < s->enum_count; i++) {
         const gen_enum_t *e = &s->enums[i];
         add_ident(s, "enum", e->name, e->pos, "%s_%s_t", p, e->name);
+        add_ident(s, "enum", e->name, e->pos, "%s_%s", p, e->name); /* the enum's tag */
         add_ident(s, "enum", e->name, e->pos, "%s_values_%zu", p, i);
         for (size_t v = 0; v < e->value_count; v++) {
             add_ident(s, "value", e->values[v].name, e->values[v].pos, "%s_%s_%s", p, e->name,
@@ -1389,6 +1392,7 @@ static void check_idents(gen_schema_t *s)
         const gen_struct_t *st = &s->structs[i];
         const char *what = st->event ? "event" : "struct";
         add_ident(s, what, st->name, st->pos, "%s_%s_t", p, st->name);
+        add_ident(s, what, st->name, st->pos, "%s_%s", p, st->name); /* the struct's tag */
         add_ident(s, what, st->name, st->pos, "%s_fields_%zu", p, i);
         if (st->event) {
             add_ident(s, what, st->name, st->pos, "%s_ID_%s", p, st->name);

@@ -77,6 +77,9 @@ Test(gen_golden, full) { golden("full", "demo"); }
 Test(gen_golden, minimal) { golden("minimal", "minimal"); }
 Test(gen_golden, long_names) { golden("long_names", "a_rather_long_schema_name"); }
 Test(gen_golden, compact) { golden("compact", "compact"); }
+/* Trigraphs, comment delimiters, backslash-newline and control characters in every kind of text:
+ * escaped in strings, defused in comments (the code compiles strictly: CMakeLists.txt). */
+Test(gen_golden, hostile_text) { golden("hostile_text", "hostile_text"); }
 
 Test(gen_golden, depfile_lists_schema_and_includes)
 {
