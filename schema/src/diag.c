@@ -6,6 +6,17 @@
 
 #include "gen_internal.h"
 
+/* A message is one line of text: a control character that a schema's text brought in (a key
+ * or type holding a line break) is shown as '?' (names are escaped by the loader itself). */
+static void one_line(char *msg)
+{
+    for (unsigned char *p = (unsigned char *)msg; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F) {
+            *p = '?';
+        }
+    }
+}
+
 void gen_error(gen_schema_t *s, gen_pos_t pos, const char *fmt, ...)
 {
     va_list ap;
@@ -16,6 +27,7 @@ void gen_error(gen_schema_t *s, gen_pos_t pos, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
     va_end(ap);
+    one_line(msg);
     gen_diags_t *d = &s->diags;
     gen_diag_t *e = GEN_PUSH(d->items, d->count, d->cap);
     e->pos = pos;
