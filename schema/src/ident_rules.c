@@ -95,10 +95,13 @@ static int upper_or_digit(char c)
     return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* The name patterns C reserves for its headers (C11 7.31). NULL when none applies. */
-static const char *reserved_pattern(const char *id)
+/* The name patterns C reserves for its headers (C11 7.31). NULL when none applies. A generated
+ * identifier (`file_scope`) always holds a '_' after the schema name, which errno.h's and
+ * signal.h's macros (EINVAL, SIGINT) never do: those two patterns would only refuse schema names
+ * such as ECU or SIGNAL, and apply to field names alone. */
+static const char *reserved_pattern(const char *id, int file_scope)
 {
-    if (id[0] == 'E' && upper_or_digit(id[1])) {
+    if (!file_scope && id[0] == 'E' && upper_or_digit(id[1])) {
         return "the macros errno.h reserves (E and a digit or capital letter, as EINVAL)";
     }
     if ((starts(id, "int") || starts(id, "uint")) && ends(id, "_t")) {
@@ -113,7 +116,7 @@ static const char *reserved_pattern(const char *id)
         ((id[3] >= 'a' && id[3] <= 'z') || id[3] == 'X')) {
         return "the macros inttypes.h reserves (PRI or SCN and a small letter or X)";
     }
-    if (starts(id, "SIG") && (upper_or_digit(id[3]) || id[3] == '_')) {
+    if (starts(id, "SIG") && ((!file_scope && upper_or_digit(id[3])) || id[3] == '_')) {
         return "the macros signal.h reserves (SIG and a capital letter, or SIG_)";
     }
     if (starts(id, "LC_") && id[3] >= 'A' && id[3] <= 'Z') {
@@ -174,5 +177,5 @@ const char *gen_ident_collision(const char *id, int file_scope, char *buf, size_
         }
     }
     const char *e = evrec_name(id, buf, n);
-    return e ? e : reserved_pattern(id);
+    return e ? e : reserved_pattern(id, file_scope);
 }

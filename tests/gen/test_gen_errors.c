@@ -62,6 +62,8 @@ Test(gen_errors, schema_name_reserved_at_file_scope) { check_fail("ident_file_sc
  * stdint.h reserves (INT8_Range_MAX). */
 Test(gen_errors, generated_identifier_clash_with_guard_and_id) { check_fail("ident_generated"); }
 Test(gen_errors, generated_identifier_in_stdint_pattern) { check_fail("ident_pattern"); }
+/* Line breaks and control characters of a schema's text never split a message. */
+Test(gen_errors, messages_stay_on_one_line) { check_fail("one_line_messages"); }
 /* `track` paths (unknown field, a struct, not a struct, time) and `counter` (not an integer, not
  * a boolean); a good nested path among them is accepted. */
 Test(gen_errors, track_and_counter) { check_fail("view_track"); }
