@@ -657,6 +657,8 @@ Test(gen_property, hostile_schemas_refused_at_a_position_or_compile, .timeout = 
         }
         free(dir);
     }
+    cr_log_info("hostile schemas: %d refused, %d compiled, %d failed", refused,
+                count - refused - failed, failed);
     /* Both outcomes must occur, or the list of hazards tests nothing. */
     cr_assert(refused > 0 && refused < count, "%d of %d refused", refused, count);
     cr_assert_eq(failed, 0, "%d of %d hostile schemas failed (cases from %" PRIu64
