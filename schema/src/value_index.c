@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The names and the values of the enum being read, in two open-addressing hash tables (xxHash's
  * XXH3), so that a duplicate is found in constant expected time: a pairwise check of every new
- * value against the earlier ones took 29 s for an enum of 70,000 values. */
+ * value against the earlier ones took 17 s (CPU) for an enum of 70,000 values. */
 #include <stdlib.h>
 #include <string.h>
 

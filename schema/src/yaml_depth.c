@@ -3,9 +3,9 @@
  *
  * libyaml 0.2.5's scanner walks its whole stack of possible simple keys, one entry per open flow
  * collection, for every token it reads: a file nested N levels deep costs it N x N steps (50,000
- * levels of `[` took 56 s). Its event parser is cheap up to the level it has reached, so this pass
- * reads events only until the nesting passes GEN_MAX_DEPTH and the load itself then runs on a
- * file known to be shallow: the cost stays linear in the file's size. */
+ * levels of `[` took 13.6 s of CPU). Its event parser is cheap up to the level it has reached, so
+ * this pass reads events only until the nesting passes GEN_MAX_DEPTH, and the load itself then
+ * runs on a file known to be shallow: the cost stays linear in the file's size. */
 #include <stdio.h>
 #include <string.h>
 

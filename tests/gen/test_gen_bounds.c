@@ -41,7 +41,7 @@ static char *run_gen(const char *dir)
     return err;
 }
 
-/* 100,000 levels of flow sequences (libyaml alone took over 2 minutes on them): refused at the
+/* 100,000 levels of flow sequences (libyaml alone took 55 s of CPU on them): refused at the
  * `[` that opens level 65 (the root mapping is level 1, `enums: ` takes 7 columns). */
 Test(gen_bounds, deep_flow_nesting_refused_at_the_limit)
 {
@@ -108,7 +108,7 @@ static char *write_big_enum(const char *dir, int dup)
 }
 
 /* 70,000 values: every one checked against the others for a duplicate name and value, with work
- * linear in their number (a pairwise check made 2 x 70,000^2 / 2 comparisons, 29 s). */
+ * linear in their number (the pairwise check made 4.9e9 comparisons, 17 s of CPU). */
 Test(gen_bounds, large_enum_checked_in_linear_work, .timeout = 120)
 {
     char *dir = gen_temp_dir("bigenum");
