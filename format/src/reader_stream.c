@@ -21,6 +21,9 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_SYNC: return "SYNC";
     case EVREC_CHUNK_LANES: return "LANES";
     case EVREC_CHUNK_LANE_IDS: return "LANE_IDS";
+    case EVREC_CHUNK_SEQ: return "SEQ";
+    case EVREC_CHUNK_COPY: return "COPY";
+    case EVREC_CHUNK_TAIL: return "TAIL";
     default: return "unknown";
     }
 }
@@ -146,6 +149,8 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
     } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
         /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
+    } else if ((type == EVREC_CHUNK_COPY || type == EVREC_CHUNK_TAIL) && trusted) {
+        /* only a copy at the end is lost (FORMAT.md section 2.4), not stream bytes */
     } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
         r->discont = 1;
         /* A SYNC point read before the damage describes the chunk that was lost (or one in the
@@ -318,6 +323,7 @@ static int next_segment(evrec_reader_t *r)
                 r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
                 r->seg_chunk_off = off;
                 r->sync_pending = 0;
+                r->seq_pending = 0;
                 return 1;
             }
             if (!skip_damaged(r, off, type, len, what)) {
@@ -338,6 +344,9 @@ static int next_segment(evrec_reader_t *r)
             return 0;
         case EVREC_CHUNK_STREAM:
             r->stream_over = 0;
+            if (!rd_seq_stream(r, off, len, stored)) {
+                continue; /* out of order, a duplicate or foreign (FORMAT.md section 2.4) */
+            }
             r->stream_started = 1;
             if (len == 0) {
                 continue;
@@ -362,6 +371,11 @@ static int next_segment(evrec_reader_t *r)
         case EVREC_CHUNK_SYNC:
             r->stream_over = 0;
             r->sync_pending = rd_sync_parse(&r->sync, off, p, len);
+            r->sync.crc = stored;
+            continue;
+        case EVREC_CHUNK_SEQ:
+            r->stream_over = 0;
+            rd_seq_chunk(r, off, p, len);
             continue;
         case EVREC_CHUNK_RUNTIME_ENUMS:
             r->sync_pending = 0;
@@ -595,5 +609,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     src_read(&r->src, h, sizeof h);
     r->container = 1;
     r->seg_file_off = EVREC_HEADER_SIZE;
+    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+    rd_tail_read(r);
     return EVREC_OK;
 }
