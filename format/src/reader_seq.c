@@ -63,21 +63,68 @@ static void check_sync(evrec_reader_t *r)
     }
 }
 
+/* The number in the next intact SEQ chunk after `from` (random-access sources: a walk over at
+ * most 4 chunk headers, CRC-checked): 1 with *seq set; 0 when there is none (END, TAIL or COPY
+ * come first, or damage, or the source cannot be read ahead). */
+static int next_seq(evrec_reader_t *r, uint64_t from, uint32_t *seq)
+{
+    if (!src_random_access(&r->src)) {
+        return 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        uint8_t b[EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE];
+        if (src_pread(&r->src, from, b, EVREC_CHUNK_HEADER_SIZE) != EVREC_CHUNK_HEADER_SIZE) {
+            return 0;
+        }
+        uint8_t type = b[0];
+        uint32_t len = rd_be32(b) & 0xFFFFFFu;
+        if (type == EVREC_CHUNK_SEQ && len == EVREC_SEQ_SIZE) {
+            if (src_pread(&r->src, from, b, sizeof b) != sizeof b ||
+                evrec_crc32c(evrec_crc32c(0, b, 4), b + 8, EVREC_SEQ_SIZE) != rd_be32(b + 4)) {
+                return 0;
+            }
+            *seq = rd_be32(b + 12);
+            return 1;
+        }
+        if (type != EVREC_CHUNK_SYNC && type != EVREC_CHUNK_LANE_IDS && type != EVREC_CHUNK_STREAM) {
+            return 0;
+        }
+        from += EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
+    }
+    return 0;
+}
+
+/* No SEQ chunk right before the STREAM chunk at `off`. */
+static int without_seq(evrec_reader_t *r, uint64_t off, uint32_t len)
+{
+    if (r->seq_lost) {
+        /* Its SEQ chunk was damaged (reported): taken as the next chunk, unless a SYNC chunk
+         * before it says it does not continue the records read so far. */
+        r->seq_lost = 0;
+        r->seq_expected++;
+        if (!r->sync_pending || r->discont || r->sync.index == r->index) {
+            return 1;
+        }
+    } else if (!r->stream_started || r->discont) {
+        r->seq_known = 0; /* the first chunk, or after damage that took its SEQ chunk */
+        return 1;
+    }
+    r->seq_known = 0;
+    r->discont = 1;
+    return skip_extra(r, off, len, "has no SEQ chunk before it (moved or copied from elsewhere)");
+}
+
 int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
 {
     if (!r->seq_mode) {
         return 1; /* a version 1.0 to 1.2 file: no order to check */
     }
     if (!r->seq_pending) {
-        if (!r->stream_started || r->discont) {
-            r->seq_known = 0; /* the first chunk, or after damage that took its SEQ chunk */
-            return 1;
-        }
-        r->seq_known = 0;
-        r->discont = 1;
-        return skip_extra(r, off, len, "has no SEQ chunk before it (moved or copied from elsewhere)");
+        return without_seq(r, off, len);
     }
     r->seq_pending = 0;
+    r->seq_lost = 0;
+    uint32_t place = r->seq_phys++;
     const rd_seq_t *s = &r->seq;
     if (s->stream_crc != crc) {
         /* The named chunk is gone from here (this one was moved or copied here). */
@@ -100,6 +147,17 @@ int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
                  (unsigned)s->seq, (unsigned)(r->seq_expected - 1u));
         return skip_extra(r, off, len, why);
     }
+    uint32_t after;
+    if ((!r->seq_known || (s->seq > r->seq_expected && s->seq != place)) &&
+        next_seq(r, off + EVREC_CHUNK_HEADER_SIZE + len, &after) && after != s->seq + 1u) {
+        /* Not in its place in the file (or the place is not known: after a seek or damage at the
+         * start) and not continued by the chunks after it: it was moved forward, or copied. */
+        char why[120];
+        snprintf(why, sizeof why, "is number %u, %s, and number %u follows: a chunk moved or copied",
+                 (unsigned)s->seq, r->seq_known ? "ahead of its place" : "where the place is not known",
+                 (unsigned)after);
+        return skip_extra(r, off, len, why);
+    }
     if (r->seq_known && s->seq > r->seq_expected && !r->discont) {
         lost_before(r, off, len, "STREAM chunks number %u to %u are missing before it (removed or moved)",
                     r->seq_expected, s->seq - 1u);
@@ -111,7 +169,7 @@ int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
     return 1;
 }
 
-void rd_tail_read(evrec_reader_t *r)
+void rd_tail_read(evrec_reader_t *r, const uint8_t *header)
 {
     enum { N = 2 * EVREC_CHUNK_HEADER_SIZE + EVREC_TAIL_SIZE };
     uint8_t b[N];
@@ -128,11 +186,14 @@ void rd_tail_read(evrec_reader_t *r)
     }
     r->tail.ok = 1;
     r->tail.off = r->src.size - N;
-    r->tail.copy_off = rd_be64(t);
+    uint64_t copy_bytes = rd_be64(t);
+    r->tail.copy_off = copy_bytes <= r->tail.off ? r->tail.off - copy_bytes : 0;
     r->tail.file_id = rd_be32(t + 8);
     r->tail.stream_chunks = rd_be32(t + 12);
     memcpy(r->tail.header, t + 16, sizeof r->tail.header);
-    if (r->tail.copy_off < EVREC_HEADER_SIZE || r->tail.copy_off > r->tail.off) {
+    if (r->tail.copy_off < EVREC_HEADER_SIZE || r->tail.copy_off > r->tail.off ||
+        (header && memcmp(header, r->tail.header, EVREC_HEADER_SIZE) != 0)) {
+        /* not this recording's (another one appended), or a copy past its own end */
         r->tail.ok = 0;
         return;
     }

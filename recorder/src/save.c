@@ -1201,6 +1201,8 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
 {
     const evrec_sink_t *down = o->sink;
     int was_container = o->container;
+    uint64_t written = o->written; /* the passes count bytes that are not all sent */
+    int sent = 0;
     copy_sink_t c = {o, down, 0, 0, raw_type, 0, 0};
     evrec_sink_t via = {copy_write, &c};
     uint8_t h[EVREC_CHUNK_HEADER_SIZE + 1];
@@ -1217,6 +1219,7 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
             put_be32(h + 4, c.crc);
             o->sink = down;
             sink_write(o, h, sizeof h);
+            sent = 1;
         }
         o->sink = &via;
         o->container = 0;
@@ -1224,6 +1227,7 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
         o->sink = down;
         o->container = was_container;
     }
+    o->written = written + (sent ? sizeof h + c.len : 0u);
 }
 
 static void emit_runtime(out_t *o, const void *m) { put_runtime_ranges(o, (const evrec_meta_t *)m, 1); }
@@ -1257,7 +1261,7 @@ static void finish_container(out_t *o, const evrec_recorder_t *rec, emit_fn lane
     }
     put_copy(o, emit_meta, rec, EVREC_CHUNK_STREAM);
     uint8_t d[EVREC_TAIL_SIZE];
-    put_be64(d, copy_off);
+    put_be64(d, o->written - copy_off); /* the copies' bytes: found back from the end */
     put_be32(d + 8, o->file_id);
     put_be32(d + 12, o->seq);
     __builtin_memcpy(d + 16, o->header, EVREC_HEADER_SIZE);

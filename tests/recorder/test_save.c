@@ -87,7 +87,7 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
             }
         } else if (type == EVREC_CHUNK_TAIL) {
             cr_assert_eq(len, EVREC_TAIL_SIZE);
-            cr_assert_eq(be64(m->data + q + 8), copy_off, "TAIL names the first COPY chunk");
+            cr_assert_eq(be64(m->data + q + 8), q - copy_off, "TAIL: bytes of the COPY chunks before it");
             cr_assert_eq(be32(m->data + q + 16), file_id);
             cr_assert_eq(be32(m->data + q + 20), seqs, "TAIL counts the STREAM chunks");
             cr_assert_eq(memcmp(m->data + q + 24, m->data, EVREC_HEADER_SIZE), 0, "TAIL holds the header");

@@ -55,7 +55,7 @@ enum evrec_chunk_type {
                                (format/FORMAT.md section 2.4; version 1.3) */
     EVREC_CHUNK_COPY = 9, /**< at the end: u8 type, then a copy of a chunk written before the
                                stream, or (type 1) the meta-info (section 2.4; version 1.3) */
-    EVREC_CHUNK_TAIL = 10 /**< right before END: u64 offset of the first COPY chunk, u32 file id,
+    EVREC_CHUNK_TAIL = 10 /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
                                u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
 };
 /** Highest chunk type this build knows. */
@@ -63,7 +63,7 @@ enum evrec_chunk_type {
 
 /** Payload size of a SEQ chunk, bytes: u32 file id, u32 seq, u32 STREAM CRC, u32 SYNC CRC. */
 #define EVREC_SEQ_SIZE 16u
-/** Payload size of a TAIL chunk, bytes: u64 copy offset, u32 file id, u32 STREAM chunks, header. */
+/** Payload size of a TAIL chunk, bytes: u64 copy bytes, u32 file id, u32 STREAM chunks, header. */
 #define EVREC_TAIL_SIZE 64u
 
 /** Payload size of a SYNC chunk, bytes: u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */

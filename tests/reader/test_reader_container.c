@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The container against damage that keeps every CRC good or takes a whole page (FORMAT.md
+ * sections 2 and 2.4): a recording made by four threads (thousands of records, many chunks) is
+ * damaged a few hundred times with a seeded PRNG: one flipped bit, a zeroed 4 KiB page, a
+ * truncation, two STREAM chunks swapped, a chunk duplicated, a chunk removed, a second recording
+ * appended. For each copy: every record returned without a damage flag (`unverified`) equals the
+ * original's record at the same index (id, time, 64-bit time, every byte), and the records lost
+ * are at most those of the chunks the damage touched. Prints one line per class:
+ * class, copies, records kept, records wrong, records lost beyond the damaged chunks. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evrec/evrec_container.h"
+#include "reader_fixtures.h"
+
+/* ---- a demo-like recording: four threads, a Tick every 500 records ---- */
+
+#define THREADS 4
+#define PER_THREAD 4000u
+
+typedef struct writer {
+    evrec_host_t *host;
+    uint32_t base;
+    volatile int *go;
+} writer_t;
+
+static void *writer_main(void *arg)
+{
+    writer_t *w = arg;
+    while (!*w->go) {
+    }
+    for (uint32_t k = 0; k < PER_THREAD; k++) {
+        if (k % 3 == 0) {
+            fx_ev_all_t e;
+            fx_expect_all(w->base + k, &e);
+            evrec_record(w->host, FX_EVENT_ALL, &e);
+        } else {
+            fx_ev_simple_t *s = evrec_reserve(w->host, sizeof(fx_ev_simple_t));
+            if (s) {
+                s->v = w->base + k;
+                evrec_commit(s, FX_EVENT_SIMPLE);
+            }
+        }
+        if (w->base == 0 && k % 500 == 499) {
+            evrec_tick(w->host);
+        }
+    }
+    return NULL;
+}
+
+static void record_threads(fx_buf_t *out, uint32_t salt)
+{
+    const evrec_meta_t *m = fx_meta_init();
+    uint32_t v;
+    evrec_runtime_enum_alloc(fx_runtime_enum(), "TaskA", &v);
+    size_t size = 4096 + THREADS * PER_THREAD * sizeof(fx_ev_all_t);
+    void *buf = aligned_alloc(8, size);
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    cr_assert_eq(evrec_recorder_init(&rec, buf, size), EVREC_OK);
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_host_start(&host, &rec, m, 1000000000u), EVREC_OK);
+    volatile int go = 0;
+    writer_t w[THREADS];
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (writer_t){&host, (uint32_t)i * 0x1000000u + salt, &go};
+        pthread_create(&th[i], NULL, writer_main, &w[i]);
+    }
+    go = 1;
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+    }
+    evrec_host_stop(&host, NULL);
+    evrec_sink_t sink = fx_sink(out);
+    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
+    free(buf);
+}
+
+/* ---- the original: its records and its chunk groups ---- */
+
+/* A group: the chunks that belong to one STREAM chunk (LANE_IDS, SYNC, SEQ before it). */
+typedef struct group {
+    uint64_t start, stream, end; /* first chunk, the STREAM chunk, end of the STREAM chunk */
+    uint64_t first, count;       /* records that start in it */
+} group_t;
+
+typedef struct original {
+    fx_buf_t f;
+    fx_read_t rd;
+    group_t g[256];
+    size_t ng;
+} original_t;
+
+static void original_init(original_t *o, uint32_t salt)
+{
+    memset(o, 0, sizeof *o);
+    record_threads(&o->f, salt);
+    fx_read_all(o->f.p, o->f.len, NULL, &o->rd);
+    cr_assert_eq(o->rd.end, EVREC_E_END, "the original must be intact: %s", o->rd.err.message);
+    cr_assert_geq(o->rd.count, THREADS * PER_THREAD);
+    fx_chunk_t ch[1024];
+    size_t n = fx_chunks(o->f.p, o->f.len, ch, 1024);
+    uint64_t start = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t t = ch[i].type;
+        if (t == EVREC_CHUNK_LANE_IDS || t == EVREC_CHUNK_SYNC || t == EVREC_CHUNK_SEQ) {
+            start = start == UINT64_MAX ? ch[i].off : start;
+        } else if (t == EVREC_CHUNK_STREAM) {
+            cr_assert_lt(o->ng, 256u);
+            group_t *g = &o->g[o->ng++];
+            g->start = start == UINT64_MAX ? ch[i].off : start;
+            g->stream = ch[i].off;
+            g->end = ch[i].off + 8 + ch[i].len;
+            start = UINT64_MAX;
+        }
+    }
+    cr_assert_geq(o->ng, 10u, "a recording of many chunks");
+    size_t k = 0;
+    for (size_t i = 0; i < o->ng; i++) {
+        group_t *g = &o->g[i];
+        g->first = k;
+        while (k < o->rd.count && o->rd.recs[k].r.offset < g->end) {
+            k++;
+        }
+        g->count = k - g->first;
+    }
+}
+
+static void original_free(original_t *o)
+{
+    fx_read_free(&o->rd);
+    fx_buf_free(&o->f);
+}
+
+/* ---- damage ---- */
+
+static uint64_t rng_state;
+static uint64_t rng(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static size_t below(size_t n) { return (size_t)(rng() % n); }
+
+typedef struct copy {
+    uint8_t *p;
+    size_t len;
+    uint8_t *lost_ok; /* per original record: 1 when the damage may lose it */
+} copy_t;
+
+/* Records of the groups that overlap [a, b) of the original may be lost. */
+static void may_lose_range(const original_t *o, copy_t *c, uint64_t a, uint64_t b)
+{
+    for (size_t i = 0; i < o->ng; i++) {
+        if (o->g[i].start < b && a < o->g[i].end) {
+            memset(c->lost_ok + o->g[i].first, 1, o->g[i].count);
+        }
+    }
+}
+
+static void append(copy_t *c, const uint8_t *p, size_t n)
+{
+    memcpy(c->p + c->len, p, n);
+    c->len += n;
+}
+
+/* A chunk group, or (whole = 0) the bare STREAM chunk of it. */
+static void span_of(const group_t *g, int whole, uint64_t *a, uint64_t *b)
+{
+    *a = whole ? g->start : g->stream;
+    *b = g->end;
+}
+
+enum { C_FLIP, C_PAGE, C_TRUNC, C_SWAP, C_DUP, C_REMOVE, C_CONCAT, C_COUNT };
+static const char *const class_name[C_COUNT] = {"bit flip", "zeroed 4 KiB page", "truncation", "chunks swapped",
+                                                "chunk duplicated", "chunk removed", "two files concatenated"};
+
+static void make_copy(const original_t *o, const original_t *other, int cls, copy_t *c)
+{
+    const uint8_t *f = o->f.p;
+    size_t size = o->f.len;
+    memset(c->lost_ok, 0, o->rd.count);
+    c->len = 0;
+    /* groups 1.. : group 0 holds the meta-info (its damage is covered by the copy at the end) */
+    size_t i = below(o->ng), j = below(o->ng);
+    int whole = (int)below(2);
+    uint64_t a, b, a2, b2;
+    switch (cls) {
+    case C_FLIP: {
+        size_t bit = below(size * 8);
+        append(c, f, size);
+        c->p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        may_lose_range(o, c, bit / 8, bit / 8 + 1);
+        break;
+    }
+    case C_PAGE: {
+        size_t page = below((size + 4095) / 4096) * 4096, end = page + 4096 < size ? page + 4096 : size;
+        append(c, f, size);
+        memset(c->p + page, 0, end - page);
+        may_lose_range(o, c, page, end);
+        break;
+    }
+    case C_TRUNC: {
+        size_t n = below(size);
+        append(c, f, n);
+        may_lose_range(o, c, n, size);
+        for (size_t k = 0; k < o->rd.count; k++) {
+            c->lost_ok[k] |= o->rd.recs[k].last_byte >= n;
+        }
+        break;
+    }
+    case C_SWAP:
+        while (j == i) {
+            j = below(o->ng);
+        }
+        if (j < i) {
+            size_t t = i;
+            i = j;
+            j = t;
+        }
+        span_of(&o->g[i], whole, &a, &b);
+        span_of(&o->g[j], whole, &a2, &b2);
+        append(c, f, a);
+        append(c, f + a2, b2 - a2);
+        append(c, f + b, a2 - b);
+        append(c, f + a, b - a);
+        append(c, f + b2, size - b2);
+        may_lose_range(o, c, a, b);
+        may_lose_range(o, c, a2, b2);
+        break;
+    case C_DUP: /* a copy of group i (or its STREAM chunk) inserted after group j */
+        span_of(&o->g[i], whole, &a, &b);
+        append(c, f, o->g[j].end);
+        append(c, f + a, b - a);
+        append(c, f + o->g[j].end, size - o->g[j].end);
+        break;
+    case C_REMOVE:
+        span_of(&o->g[i], whole, &a, &b);
+        append(c, f, a);
+        append(c, f + b, size - b);
+        may_lose_range(o, c, a, b);
+        break;
+    default: { /* this recording, whole or cut short, then another one */
+        size_t n = below(2) ? size : below(size);
+        append(c, f, n);
+        append(c, other->f.p, other->f.len);
+        may_lose_range(o, c, n, size);
+        for (size_t k = 0; k < o->rd.count; k++) {
+            c->lost_ok[k] |= o->rd.recs[k].last_byte >= n;
+        }
+        break;
+    }
+    }
+}
+
+typedef struct tally {
+    size_t copies, kept, wrong, overlost, undetected;
+} tally_t;
+
+static void check_copy(const original_t *o, const copy_t *c, tally_t *t, int cls, size_t copy_no)
+{
+    fx_read_t rd;
+    fx_read_all(c->p, c->len, NULL, &rd);
+    uint8_t *seen = calloc(o->rd.count, 1);
+    for (size_t i = 0; i < rd.count; i++) {
+        const fx_rec_t *g = &rd.recs[i];
+        uint64_t k = g->r.index;
+        if (g->r.unverified) {
+            continue;
+        }
+        const fx_rec_t *w = k < o->rd.count ? &o->rd.recs[k] : NULL;
+        if (!w || g->r.id != w->r.id || g->r.time32 != w->r.time32 || g->r.t64 != w->r.t64 ||
+            g->r.size != w->r.size || memcmp(g->data, w->data, w->r.size) != 0 || seen[k]) {
+            t->wrong++;
+            fprintf(stderr, "%s, copy %zu: record %llu returned wrong (%s)\n", class_name[cls], copy_no,
+                    (unsigned long long)k, rd.err.message);
+            continue;
+        }
+        seen[k] = 1;
+        t->kept++;
+    }
+    size_t over = 0;
+    for (size_t k = 0; k < o->rd.count; k++) {
+        over += !seen[k] && !c->lost_ok[k];
+    }
+    if (over) {
+        fprintf(stderr, "%s, copy %zu: %zu records lost outside the damaged chunks (%s at %llu)\n", class_name[cls],
+                copy_no, over, rd.err.message, (unsigned long long)rd.err.offset);
+    }
+    t->overlost += over;
+    /* Damage that changes the bytes is reported (a duplicate or swap of equal bytes cannot be). */
+    int same = c->len == o->f.len && memcmp(c->p, o->f.p, c->len) == 0;
+    t->undetected += !same && rd.end == EVREC_E_END && rd.err.status == EVREC_OK;
+    t->copies++;
+    free(seen);
+    fx_read_free(&rd);
+}
+
+Test(container, damage_classes_never_show_a_wrong_record, .timeout = 600)
+{
+    original_t o, other;
+    original_init(&o, 0);
+    original_init(&other, 0x80000000u);
+    copy_t c;
+    c.p = malloc(o.f.len * 2 + other.f.len);
+    c.lost_ok = malloc(o.rd.count);
+    rng_state = 0x5EEDC0DEull;
+    tally_t all[C_COUNT];
+    memset(all, 0, sizeof all);
+    fprintf(stderr, "original: %zu records, %zu STREAM chunks, %zu bytes\n", o.rd.count, o.ng, o.f.len);
+    fprintf(stderr, "%-24s %7s %12s %13s %12s %10s\n", "class", "copies", "records kept", "records wrong",
+            "over-lost", "undetected");
+    for (int cls = 0; cls < C_COUNT; cls++) {
+        for (size_t n = 0; n < 60; n++) {
+            make_copy(&o, &other, cls, &c);
+            check_copy(&o, &c, &all[cls], cls, n);
+        }
+        tally_t *t = &all[cls];
+        fprintf(stderr, "%-24s %7zu %12zu %13zu %12zu %10zu\n", class_name[cls], t->copies, t->kept, t->wrong,
+                t->overlost, t->undetected);
+    }
+    for (int cls = 0; cls < C_COUNT; cls++) {
+        cr_expect_eq(all[cls].wrong, 0u, "%s: records shown under a wrong index or time", class_name[cls]);
+        cr_expect_eq(all[cls].overlost, 0u, "%s: records lost outside the damaged chunks", class_name[cls]);
+        cr_expect_eq(all[cls].undetected, 0u, "%s: damage not reported", class_name[cls]);
+    }
+    free(c.p);
+    free(c.lost_ok);
+    original_free(&o);
+    original_free(&other);
+}
