@@ -37,6 +37,30 @@ static int read_chunk(evrec_reader_t *r, uint64_t off, uint8_t *type, uint32_t *
     return 1;
 }
 
+/* A damaged chunk at `off` whose length leads nowhere: 1 when only its header word was hit (the
+ * CRC checks with a known type and the length that ends it where the next intact chunk starts:
+ * the reader repairs it, FORMAT.md section 2). */
+static int header_word_only(evrec_reader_t *r, uint64_t off)
+{
+    uint64_t q = rd_scan_chunk(r, off + 1u);
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    if (q == UINT64_MAX || q - off - EVREC_CHUNK_HEADER_SIZE > 0xFFFFFFu ||
+        src_pread(&r->src, off, h, sizeof h) != sizeof h) {
+        return 0;
+    }
+    uint32_t len = (uint32_t)(q - off - EVREC_CHUNK_HEADER_SIZE);
+    uint8_t *p = malloc(len ? len : 1u);
+    int ok = 0;
+    if (p && src_pread(&r->src, off + EVREC_CHUNK_HEADER_SIZE, p, len) == len) {
+        for (uint32_t t = 0; t <= EVREC_CHUNK_LAST && !ok; t++) {
+            uint8_t w[4] = {(uint8_t)t, (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len};
+            ok = evrec_crc32c(evrec_crc32c(0, w, 4), p, len) == rd_be32(h + 4);
+        }
+    }
+    free(p);
+    return ok;
+}
+
 /* Walks the chunks from `off` to the first STREAM chunk: UINT64_MAX when it is intact and is the
  * recording's chunk number 0 (its SEQ chunk, when intact, says so and names its CRC); else the
  * offset of the first problem. Damaged chunks before it that lose nothing are passed over. */
@@ -51,11 +75,14 @@ static uint64_t first_stream_damage(evrec_reader_t *r, uint64_t off)
         uint64_t next = off + EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
         if (!good) {
             free(p);
-            if (type == EVREC_CHUNK_STREAM || !(next < r->src.size && rd_chunk_good_at(r, next))) {
-                return off; /* the meta-info's chunk, or damage whose extent is unknown */
+            if (next < r->src.size && rd_chunk_good_at(r, next) && type != EVREC_CHUNK_STREAM) {
+                off = next; /* a display-only chunk or a SEQ chunk: the reader reports it */
+                continue;
             }
-            off = next; /* a display-only chunk or a SEQ chunk: the reader reports it */
-            continue;
+            if (header_word_only(r, off)) {
+                return UINT64_MAX; /* the reader repairs the header word: nothing is lost */
+            }
+            return off; /* the meta-info's chunk, or damage whose extent is unknown */
         }
         if (type == EVREC_CHUNK_SEQ && len >= EVREC_SEQ_SIZE) {
             if (rd_be32(p + 4) != 0 || (r->file_id_known && rd_be32(p) != r->file_id)) {

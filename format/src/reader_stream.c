@@ -500,7 +500,7 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
 
 /* The header is unreadable (zeroed, say): an evrec file all the same when it ends with an intact
  * TAIL chunk (FORMAT.md section 2.4), whose copy of the header then gives its fields. */
-static int header_from_tail(evrec_reader_t *r)
+static int header_from_tail(evrec_reader_t *r, uint64_t off)
 {
     rd_tail_read(r, NULL);
     if (!r->tail.ok) {
@@ -515,10 +515,10 @@ static int header_from_tail(evrec_reader_t *r)
     r->info.recorded = rd_be64(t + 24);
     r->info.dropped = rd_be64(t + 32);
     r->info.overwritten = rd_be32(t + 40);
-    rd_damage(r, EVREC_E_CHECKSUM, 0, EVREC_HEADER_SIZE,
-              "damaged header (magic or CRC-32C of bytes 0..43 wrong): its fields are taken from the copy in "
-              "the TAIL chunk at offset %llu",
-              (unsigned long long)r->tail.off);
+    rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_HEADER_SIZE,
+              "damaged header (%s; CRC-32C of bytes 0..43 does not match): its fields are taken from the copy "
+              "in the TAIL chunk at offset %llu",
+              off ? "magic intact" : "magic damaged", (unsigned long long)r->tail.off);
     if (r->damage_count) {
         r->damage[r->damage_count - 1].records_lost = 0;
     }
@@ -541,7 +541,7 @@ static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
     memcpy(h, EVREC_MAGIC, 8);
     int fields_ok = evrec_crc32c(0, h, 44) == rd_be32(p + 44);
     int magic_ok = memcmp(p, EVREC_MAGIC, 8) == 0;
-    if (!fields_ok && header_from_tail(r)) {
+    if (!fields_ok && header_from_tail(r, magic_ok ? 44 : 0)) {
         return EVREC_OK;
     }
     r->info.format = EVREC_FILE_CONTAINER;
@@ -617,7 +617,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
         if (n == EVREC_HEADER_SIZE && looks_like_damaged_header(r, p)) {
             return damaged_header(r, p);
         }
-        if (n == EVREC_HEADER_SIZE && header_from_tail(r)) {
+        if (n == EVREC_HEADER_SIZE && header_from_tail(r, 0)) {
             return EVREC_OK;
         }
         r->container = 0;
@@ -634,7 +634,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
         if (src_random_access(&r->src) && rd_chunk_good_at(r, EVREC_HEADER_SIZE)) {
             return damaged_header(r, p);
         }
-        if (header_from_tail(r)) {
+        if (header_from_tail(r, 44)) {
             return EVREC_OK;
         }
         return rd_fail(r, EVREC_E_CHECKSUM, 44,
