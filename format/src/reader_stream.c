@@ -484,9 +484,16 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
     }
     if (r->container) {
         /* next_segment() stopped at a good END chunk: nothing may follow it. */
-        uint8_t b;
-        if (src_read(&r->src, &b, 1) != 0) {
+        uint8_t b[8];
+        size_t got = src_read(&r->src, b, sizeof b);
+        if (got != 0) {
             uint64_t off = r->end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
+            if (got == sizeof b && memcmp(b, EVREC_MAGIC, 8) == 0) {
+                return rd_fail(r, EVREC_E_CORRUPT, off,
+                               "another evrec recording starts at offset %llu, after the END chunk (two files "
+                               "concatenated): it is not read; this file's records end here",
+                               (unsigned long long)off);
+            }
             return rd_fail(r, EVREC_E_CORRUPT, off,
                            "data at offset %llu after the END chunk (expected the end of the file)",
                            (unsigned long long)off);

@@ -461,3 +461,28 @@ Test(container, duplicated_and_removed_chunks_are_reported_at_their_offset)
     fx_buf_free(&dup);
     fx_buf_free(&rem);
 }
+
+/* Two recordings in one file: the first is read whole, the second is named, not read. */
+Test(container, a_second_recording_appended_is_reported)
+{
+    fx_buf_t a = {0}, b = {0}, ab = {0};
+    fx_record(3000, 0, &a);
+    fx_record(2000, 0, &b);
+    fx_buf_write(&ab, a.p, a.len);
+    fx_buf_write(&ab, b.p, b.len);
+    fx_read_t ra, rd;
+    fx_read_all(a.p, a.len, NULL, &ra);
+    fx_read_all(ab.p, ab.len, NULL, &rd);
+    cr_assert_eq(rd.count, ra.count);
+    for (size_t i = 0; i < rd.count; i++) {
+        cr_assert_eq(rd.recs[i].r.t64, ra.recs[i].r.t64);
+    }
+    cr_assert_eq(rd.err.status, EVREC_E_CORRUPT);
+    cr_assert_eq(rd.err.offset, a.len);
+    cr_assert(strstr(rd.err.message, "two files concatenated"), "%s", rd.err.message);
+    fx_read_free(&ra);
+    fx_read_free(&rd);
+    fx_buf_free(&a);
+    fx_buf_free(&b);
+    fx_buf_free(&ab);
+}
