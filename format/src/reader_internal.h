@@ -81,8 +81,24 @@ typedef struct rd_block {
 typedef struct rd_sync {
     uint64_t index, t64, t64_max, ticks;
     uint32_t prev32;
+    uint32_t crc;   /* the chunk's stored CRC-32C (a SEQ chunk names it) */
     uint64_t off;
 } rd_sync_t;
+
+/* A SEQ chunk's payload (FORMAT.md section 2.4) and where it was. */
+typedef struct rd_seq {
+    uint32_t file_id, seq, stream_crc, sync_crc;
+    uint64_t off;
+} rd_seq_t;
+
+/* The TAIL chunk (FORMAT.md section 2.4), read at open from the end of a random-access file. */
+typedef struct rd_tail {
+    int ok;
+    uint64_t copy_off;      /* the first COPY chunk (the TAIL chunk says how many bytes before it) */
+    uint64_t off;           /* the TAIL chunk */
+    uint32_t file_id, stream_chunks;
+    uint8_t header[48];
+} rd_tail_t;
 
 /* ---- ticks to ns with a precomputed multiply-shift (reader_records.c) ----
  * The same result as evrec_ticks_to_ns(ticks, freq) = floor(ticks x 1e9 / freq), saturated at
@@ -164,6 +180,21 @@ struct evrec_reader {
     uint64_t damage_total;      /* including those beyond RD_MAX_DAMAGE */
     uint8_t tmp[EVREC_READER_MAX_NAME + 8]; /* assembly of items that straddle segments */
     uint8_t rec[EVREC_MAX_EVENT_SIZE];      /* assembly of a straddling record */
+
+    /* order of STREAM chunks (reader_seq.c; version 1.3) */
+    int seq_mode;               /* SEQ chunks are expected (version >= 1.3, or one was seen) */
+    int seq_pending;            /* `seq` names the next STREAM chunk */
+    int seq_lost;               /* the SEQ chunk of the next STREAM chunk was damaged */
+    rd_seq_t seq;
+    int seq_known;              /* seq_expected is known (not after a seek) */
+    uint32_t seq_expected;      /* number of the next STREAM chunk */
+    int file_id_known;
+    uint32_t file_id;
+    uint32_t seq_phys;          /* STREAM chunks with a SEQ chunk met so far (their place in the file) */
+    rd_tail_t tail;
+    uint8_t *copy_meta;         /* the meta-info read from its COPY chunk (reader_copy.c), or NULL */
+    size_t copy_meta_len;
+    uint64_t copy_meta_off;
 
     /* run-time ranges of the RUNTIME_ENUMS chunk, until the meta-info is read */
     uint32_t rt_count;
@@ -280,7 +311,26 @@ static inline uint16_t rd_lane_of(const evrec_reader_t *r, uint64_t index)
 void rd_lanes_before_sync(evrec_reader_t *r, uint64_t sync_off, uint64_t index);
 void rd_lanes_free(evrec_reader_t *r);
 
+/* Order of STREAM chunks (reader_seq.c, FORMAT.md section 2.4). A SEQ chunk's payload; 0 when
+ * it is too short (then it is ignored). */
+int rd_seq_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+/* A CRC-good STREAM chunk at `off` of `len` payload bytes whose stored CRC is `crc`: 1 to use it,
+ * 0 to skip it (out of order, a duplicate, foreign, or not the one its SEQ chunk names; the
+ * damage is recorded, and r->discont set when stream bytes were lost). */
+int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc);
+/* Read the TAIL chunk at the end of a random-access file (r->tail); `header`: the file's intact
+ * header, which the TAIL chunk must hold (else it belongs to another recording), or NULL. */
+void rd_tail_read(evrec_reader_t *r, const uint8_t *header);
+
+/* The copies at the end (reader_copy.c): at open, before the meta-info is read, when the first
+ * STREAM chunk (or what leads to it) is damaged and the file has an intact TAIL chunk: reads the
+ * COPY chunks, serves the meta-info from its copy and moves the source past the damage (records
+ * resume at a SYNC point). 1 when it did. */
+int rd_copy_use(evrec_reader_t *r);
+
 /* Stream (reader_stream.c). */
+/* A RUNTIME_ENUMS payload (or its copy): the ranges are kept until the meta-info is read. */
+evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r);
 /* The next n (<= sizeof r->tmp) stream bytes, contiguous; NULL on failure with the error set
  * (`what` and `item_off` name the item being read: "record", "enum name"...; `before` = bytes

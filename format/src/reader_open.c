@@ -22,6 +22,7 @@ static evrec_status reader_start(evrec_reader_t *r)
     r->info.file_size = r->src.size_known ? r->src.size : 0;
     evrec_status st = rd_open_container_or_ccore(r);
     if (st == EVREC_OK) {
+        rd_copy_use(r); /* the start of the file is damaged: the copies at the end (FORMAT.md 2.4) */
         st = rd_parse_meta(r);
         if (st != EVREC_OK && !r->halt && r->have_meta) {
             st = EVREC_OK; /* damage before the stream (a display-only chunk): recorded, read on */
@@ -162,6 +163,7 @@ void evrec_reader_close(evrec_reader_t *r)
     rd_field_info_free(r);
     rd_view_free(r);
     rd_lanes_free(r);
+    free(r->copy_meta);
     free(r->buf);
     free(r->event_counts);
     free(r->damage);

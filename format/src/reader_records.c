@@ -169,10 +169,18 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
         return st;
     }
     if (r->container && r->info.recorded != UINT64_MAX && r->index != r->info.recorded && r->err.status == EVREC_OK) {
+        /* Every chunk's CRC checked, yet the count differs: whole chunks were moved, copied or
+         * removed after the save (a version 1.3 file's SEQ chunks name them, FORMAT.md 2.4). */
+        int more = r->index > r->info.recorded;
         return rd_fail(r, EVREC_E_CORRUPT, 24,
-                       "the header says %llu records were saved, the stream holds %llu (records lost "
-                       "while saving)",
-                       (unsigned long long)r->info.recorded, (unsigned long long)r->index);
+                       "the header says %llu records were saved, the stream holds %llu: %llu records %s, with "
+                       "every chunk's CRC-32C good (%s)",
+                       (unsigned long long)r->info.recorded, (unsigned long long)r->index,
+                       (unsigned long long)(more ? r->index - r->info.recorded : r->info.recorded - r->index),
+                       more ? "too many" : "missing",
+                       more ? "STREAM chunks duplicated, or chunks of another recording inserted; records after "
+                              "them are shown under wrong indices"
+                            : "whole STREAM chunks removed; records after them are shown under wrong indices");
     }
     r->done = 1;
     rd_field_info_deferred(r); /* every record was returned; the display attributes were bad */

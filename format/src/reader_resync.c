@@ -248,6 +248,7 @@ static int find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t
             const uint8_t *c = win + i;
             uint32_t crc = evrec_crc32c(evrec_crc32c(0, c, 4), c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE);
             if (crc == rd_be32(c + 4) && rd_sync_parse(out, base + i, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE)) {
+                out->crc = crc;
                 found = 1;
                 break;
             }
@@ -307,4 +308,6 @@ void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
     r->prev32 = best.prev32;
     r->ticks = best.ticks;
     r->started = best.index > 0;
+    r->seq_pending = 0;
+    r->seq_known = 0; /* the chunks jumped over are not counted (FORMAT.md section 2.4) */
 }

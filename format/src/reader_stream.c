@@ -21,6 +21,9 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_SYNC: return "SYNC";
     case EVREC_CHUNK_LANES: return "LANES";
     case EVREC_CHUNK_LANE_IDS: return "LANE_IDS";
+    case EVREC_CHUNK_SEQ: return "SEQ";
+    case EVREC_CHUNK_COPY: return "COPY";
+    case EVREC_CHUNK_TAIL: return "TAIL";
     default: return "unknown";
     }
 }
@@ -41,7 +44,7 @@ static int ends_with_end_chunk(const uint8_t *p, size_t n)
     return memcmp(t, zero, 4) == 0 && rd_be32(t + 4) == evrec_crc32c(0, zero, 4);
 }
 
-static evrec_status parse_runtime_ranges(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
     if (r->rt_ranges) {
         return rd_fail(r, EVREC_E_CORRUPT, off, "a second RUNTIME_ENUMS chunk (expected at most one)");
@@ -146,6 +149,11 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
     } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
         /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
+    } else if (type == EVREC_CHUNK_SEQ && trusted) {
+        r->seq_pending = 0;
+        r->seq_lost = 1; /* the next STREAM chunk is taken as the next one (FORMAT.md section 2.4) */
+    } else if ((type == EVREC_CHUNK_COPY || type == EVREC_CHUNK_TAIL) && trusted) {
+        /* only a copy at the end is lost (FORMAT.md section 2.4), not stream bytes */
     } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
         r->discont = 1;
         /* A SYNC point read before the damage describes the chunk that was lost (or one in the
@@ -318,6 +326,7 @@ static int next_segment(evrec_reader_t *r)
                 r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
                 r->seg_chunk_off = off;
                 r->sync_pending = 0;
+                r->seq_pending = 0;
                 return 1;
             }
             if (!skip_damaged(r, off, type, len, what)) {
@@ -338,6 +347,9 @@ static int next_segment(evrec_reader_t *r)
             return 0;
         case EVREC_CHUNK_STREAM:
             r->stream_over = 0;
+            if (!rd_seq_stream(r, off, len, stored)) {
+                continue; /* out of order, a duplicate or foreign (FORMAT.md section 2.4) */
+            }
             r->stream_started = 1;
             if (len == 0) {
                 continue;
@@ -362,6 +374,11 @@ static int next_segment(evrec_reader_t *r)
         case EVREC_CHUNK_SYNC:
             r->stream_over = 0;
             r->sync_pending = rd_sync_parse(&r->sync, off, p, len);
+            r->sync.crc = stored;
+            continue;
+        case EVREC_CHUNK_SEQ:
+            r->stream_over = 0;
+            rd_seq_chunk(r, off, p, len);
             continue;
         case EVREC_CHUNK_RUNTIME_ENUMS:
             r->sync_pending = 0;
@@ -372,7 +389,7 @@ static int next_segment(evrec_reader_t *r)
                         (unsigned long long)off);
                 return 0;
             }
-            if (parse_runtime_ranges(r, off, p, len) != EVREC_OK) {
+            if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
                 return 0;
             }
             r->stream_over = 0;
@@ -467,9 +484,16 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
     }
     if (r->container) {
         /* next_segment() stopped at a good END chunk: nothing may follow it. */
-        uint8_t b;
-        if (src_read(&r->src, &b, 1) != 0) {
+        uint8_t b[8];
+        size_t got = src_read(&r->src, b, sizeof b);
+        if (got != 0) {
             uint64_t off = r->end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
+            if (got == sizeof b && memcmp(b, EVREC_MAGIC, 8) == 0) {
+                return rd_fail(r, EVREC_E_CORRUPT, off,
+                               "another evrec recording starts at offset %llu, after the END chunk (two files "
+                               "concatenated): it is not read; this file's records end here",
+                               (unsigned long long)off);
+            }
             return rd_fail(r, EVREC_E_CORRUPT, off,
                            "data at offset %llu after the END chunk (expected the end of the file)",
                            (unsigned long long)off);
@@ -479,6 +503,39 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
         }
     }
     return EVREC_OK;
+}
+
+/* The header is unreadable (zeroed, say): an evrec file all the same when it ends with an intact
+ * TAIL chunk (FORMAT.md section 2.4), whose copy of the header then gives its fields. */
+static int header_from_tail(evrec_reader_t *r, uint64_t off)
+{
+    rd_tail_read(r, NULL);
+    if (!r->tail.ok) {
+        return 0;
+    }
+    const uint8_t *t = r->tail.header;
+    r->info.format = EVREC_FILE_CONTAINER;
+    r->info.version_major = rd_be16(t + 8);
+    r->info.version_minor = rd_be16(t + 10);
+    r->info.flags = rd_be32(t + 12);
+    r->info.schema_hash_stored = rd_be64(t + 16);
+    r->info.recorded = rd_be64(t + 24);
+    r->info.dropped = rd_be64(t + 32);
+    r->info.overwritten = rd_be32(t + 40);
+    rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_HEADER_SIZE,
+              "damaged header (%s; CRC-32C of bytes 0..43 does not match): its fields are taken from the copy "
+              "in the TAIL chunk at offset %llu",
+              off ? "magic intact" : "magic damaged", (unsigned long long)r->tail.off);
+    if (r->damage_count) {
+        r->damage[r->damage_count - 1].records_lost = 0;
+    }
+    uint8_t skip[EVREC_HEADER_SIZE];
+    src_read(&r->src, skip, sizeof skip);
+    r->container = 1;
+    r->seg_file_off = EVREC_HEADER_SIZE;
+    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+    r->seq_known = 1;
+    return 1;
 }
 
 /* The header's CRC fails, or its magic is wrong. It is an evrec file all the same when an intact
@@ -491,6 +548,9 @@ static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
     memcpy(h, EVREC_MAGIC, 8);
     int fields_ok = evrec_crc32c(0, h, 44) == rd_be32(p + 44);
     int magic_ok = memcmp(p, EVREC_MAGIC, 8) == 0;
+    if (!fields_ok && header_from_tail(r, magic_ok ? 44 : 0)) {
+        return EVREC_OK;
+    }
     r->info.format = EVREC_FILE_CONTAINER;
     r->info.version_major = fields_ok ? rd_be16(p + 8) : EVREC_FORMAT_MAJOR;
     r->info.version_minor = fields_ok ? rd_be16(p + 10) : 0;
@@ -520,6 +580,11 @@ static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
     src_read(&r->src, skip, sizeof skip);
     r->container = 1;
     r->seg_file_off = EVREC_HEADER_SIZE;
+    if (fields_ok) {
+        r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+        r->seq_known = 1;
+        rd_tail_read(r, h);
+    }
     return EVREC_OK;
 }
 
@@ -559,6 +624,9 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
         if (n == EVREC_HEADER_SIZE && looks_like_damaged_header(r, p)) {
             return damaged_header(r, p);
         }
+        if (n == EVREC_HEADER_SIZE && header_from_tail(r, 0)) {
+            return EVREC_OK;
+        }
         r->container = 0;
         r->info.format = EVREC_FILE_CCORE;
         return EVREC_OK;
@@ -572,6 +640,9 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     if (crc != rd_be32(p + 44)) {
         if (src_random_access(&r->src) && rd_chunk_good_at(r, EVREC_HEADER_SIZE)) {
             return damaged_header(r, p);
+        }
+        if (header_from_tail(r, 44)) {
+            return EVREC_OK;
         }
         return rd_fail(r, EVREC_E_CHECKSUM, 44,
                        "header CRC-32C: stored 0x%08X, bytes 0..43 give 0x%08X (damaged header)",
@@ -595,5 +666,8 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     src_read(&r->src, h, sizeof h);
     r->container = 1;
     r->seg_file_off = EVREC_HEADER_SIZE;
+    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+    r->seq_known = 1; /* the first STREAM chunk is number 0 */
+    rd_tail_read(r, h);
     return EVREC_OK;
 }

@@ -34,6 +34,10 @@ typedef struct out {
     unsigned since_sync;  /* STREAM chunks written since the last SYNC chunk */
     uint8_t *ids;         /* lanes save: the lane of each record in buf (LANE_IDS chunk); else NULL */
     size_t ids_n;
+    uint32_t file_id;     /* SEQ and TAIL chunks (FORMAT.md section 2.4) */
+    uint32_t seq;         /* STREAM chunks written so far */
+    uint64_t written;     /* bytes given to the sink */
+    uint8_t header[EVREC_HEADER_SIZE]; /* as written at offset 0, for the TAIL chunk */
     uint8_t buf[EVREC_SAVE_CHUNK];
 } out_t;
 
@@ -49,6 +53,9 @@ static void out_init(out_t *o, const evrec_sink_t *sink, int container)
     o->since_sync = 0;
     o->ids = NULL;
     o->ids_n = 0;
+    o->file_id = 0;
+    o->seq = 0;
+    o->written = 0;
 }
 
 static void sink_write(out_t *o, const void *p, size_t len)
@@ -56,6 +63,7 @@ static void sink_write(out_t *o, const void *p, size_t len)
     if (o->status == EVREC_OK && len && o->sink->write(o->sink->ctx, p, len) != 0) {
         o->status = EVREC_E_IO;
     }
+    o->written += len;
 }
 
 static void put_be32(uint8_t *d, uint32_t v)
@@ -72,19 +80,38 @@ static void put_be64(uint8_t *d, uint64_t v)
     put_be32(d + 4, (uint32_t)v);
 }
 
-static void write_chunk(out_t *o, uint8_t type, const uint8_t *payload, size_t len)
+/* The chunk header of a payload: type and length, then the CRC-32C of both and the payload. */
+static void chunk_header(uint8_t *h, uint8_t type, const uint8_t *payload, size_t len)
 {
-    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
     put_be32(h, ((uint32_t)type << 24) | (uint32_t)len);
-    uint32_t crc = evrec_crc32c(0, h, 4);
-    crc = evrec_crc32c(crc, payload, len);
-    put_be32(h + 4, crc);
-    sink_write(o, h, sizeof h);
-    sink_write(o, payload, len);
+    put_be32(h + 4, evrec_crc32c(evrec_crc32c(0, h, 4), payload, len));
 }
 
-/* SYNC payload (FORMAT.md section 2.2): u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
-static void write_sync(out_t *o, const sync_state_t *st)
+/* Writes one chunk; returns its CRC. */
+static uint32_t write_chunk(out_t *o, uint8_t type, const uint8_t *payload, size_t len)
+{
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    chunk_header(h, type, payload, len);
+    sink_write(o, h, sizeof h);
+    sink_write(o, payload, len);
+    return (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+}
+
+/* SEQ payload (FORMAT.md section 2.4): u32 file id, u32 number of the STREAM chunk that follows,
+ * u32 its CRC, u32 the CRC of the SYNC chunk right before (0: none). */
+static void write_seq(out_t *o, uint32_t stream_crc, uint32_t sync_crc)
+{
+    uint8_t d[EVREC_SEQ_SIZE];
+    put_be32(d, o->file_id);
+    put_be32(d + 4, o->seq++);
+    put_be32(d + 8, stream_crc);
+    put_be32(d + 12, sync_crc);
+    (void)write_chunk(o, EVREC_CHUNK_SEQ, d, sizeof d);
+}
+
+/* SYNC payload (FORMAT.md section 2.2): u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32.
+ * Returns the chunk's CRC. */
+static uint32_t write_sync(out_t *o, const sync_state_t *st)
 {
     uint8_t d[EVREC_SYNC_SIZE];
     put_be64(d, st->index);
@@ -92,7 +119,7 @@ static void write_sync(out_t *o, const sync_state_t *st)
     put_be64(d + 16, st->t64_max);
     put_be64(d + 24, st->ticks);
     put_be32(d + 32, st->prev32);
-    write_chunk(o, EVREC_CHUNK_SYNC, d, sizeof d);
+    return write_chunk(o, EVREC_CHUNK_SYNC, d, sizeof d);
 }
 
 /* LANE_IDS payload (FORMAT.md section 2.3): u64 index of the first record of the next STREAM
@@ -120,12 +147,18 @@ static void flush(out_t *o)
         if (o->ids && o->ids_n) {
             write_lane_ids(o); /* before the SYNC chunk: a seek lands on SYNC then STREAM */
         }
+        uint32_t sync_crc = 0;
         if (o->at_buf_ok && EVREC_SAVE_SYNC_EVERY > 0 && ++o->since_sync >= (unsigned)EVREC_SAVE_SYNC_EVERY) {
-            write_sync(o, &o->at_buf);
+            sync_crc = write_sync(o, &o->at_buf);
             o->since_sync = 0;
         }
         o->at_buf_ok = 0;
-        write_chunk(o, EVREC_CHUNK_STREAM, o->buf, o->n);
+        /* SEQ then STREAM (FORMAT.md section 2.4): the SEQ chunk names the STREAM chunk's CRC. */
+        uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+        chunk_header(h, EVREC_CHUNK_STREAM, o->buf, o->n);
+        write_seq(o, (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7], sync_crc);
+        sink_write(o, h, sizeof h);
+        sink_write(o, o->buf, o->n);
     } else {
         sink_write(o, o->buf, o->n);
     }
@@ -1080,11 +1113,36 @@ static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_v
     return count;
 }
 
+/* The recording's id for SEQ and TAIL chunks (FORMAT.md section 2.4): CRC-32C of the header,
+ * the buffer's counters and the first 64 bytes of its record area (the Start record's time). */
+static uint32_t derive_file_id(const evrec_recorder_t *rec, const uint8_t *header)
+{
+    const evrec_buf_header_t *bh = rec->hdr;
+    uint8_t d[32];
+    put_be64(d, bh->time_freq);
+    put_be64(d + 8, (uint64_t)bh->end_pos);
+    put_be64(d + 16, (uint64_t)bh->used);
+    put_be32(d + 24, bh->full_time);
+    put_be32(d + 28, bh->records_size);
+    uint32_t id = evrec_crc32c(evrec_crc32c(0, header, EVREC_HEADER_SIZE), d, sizeof d);
+    return evrec_crc32c(id, evrec_records(rec), bh->records_size < 64u ? bh->records_size : 64u);
+}
+
+/* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, VIEW), in order. */
+static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
+{
+    put_runtime_ranges(o, m, 1);
+    put_field_info_chunk(o, m);
+    if (o->status == EVREC_OK) {
+        o->status = evrec_view_put_chunk(m, o->sink);
+    }
+}
+
 static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt,
                        uint32_t flags, uint64_t recorded, uint64_t overwritten)
 {
-    uint8_t h[EVREC_HEADER_SIZE];
-    __builtin_memset(h, 0, sizeof h);
+    uint8_t *h = o->header;
+    __builtin_memset(h, 0, EVREC_HEADER_SIZE);
     __builtin_memcpy(h, EVREC_MAGIC, 8);
     h[9] = EVREC_FORMAT_MAJOR;
     h[11] = (rec->hdr->flags & EVREC_BUF_LANES) ? EVREC_FORMAT_MINOR_LANES : EVREC_FORMAT_MINOR;
@@ -1094,12 +1152,121 @@ static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_o
     put_be64(h + 32, evrec_atomic_load(&rec->hdr->dropped));
     put_be32(h + 40, overwritten > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)overwritten);
     put_be32(h + 44, evrec_crc32c(0, h, 44));
-    sink_write(o, h, sizeof h);
-    put_runtime_ranges(o, rec->hdr->meta, 1);
-    put_field_info_chunk(o, rec->hdr->meta);
-    if (o->status == EVREC_OK) {
-        o->status = evrec_view_put_chunk(rec->hdr->meta, o->sink);
+    o->file_id = derive_file_id(rec, h);
+    sink_write(o, h, EVREC_HEADER_SIZE);
+    put_pre_stream_chunks(o, rec->hdr->meta);
+}
+
+/* ---- the copies at the end (FORMAT.md section 2.4): COPY chunks, TAIL, END ---- */
+
+/* A sink between an emitter of one chunk (or of raw meta-info bytes) and the file: drops the
+ * emitted chunk header (taking its type), then measures the payload, or chains the CRC over it,
+ * or sends it on. So each COPY chunk is produced from the tables again, never from a buffer. */
+typedef struct copy_sink {
+    out_t *o;
+    const evrec_sink_t *down;
+    int pass;        /* 0 measure, 1 CRC, 2 send */
+    size_t skip;     /* header bytes still to drop */
+    uint8_t type;
+    uint32_t len, crc;
+} copy_sink_t;
+
+static int copy_write(void *ctx, const void *data, size_t len)
+{
+    copy_sink_t *c = (copy_sink_t *)ctx;
+    const uint8_t *p = (const uint8_t *)data;
+    while (c->skip && len) {
+        if (c->skip == EVREC_CHUNK_HEADER_SIZE) {
+            c->type = p[0];
+        }
+        c->skip--;
+        p++;
+        len--;
     }
+    if (c->pass == 0) {
+        c->len += (uint32_t)len;
+    } else if (c->pass == 1) {
+        c->crc = evrec_crc32c(c->crc, p, len);
+    } else if (len) {
+        return c->down->write(c->down->ctx, p, len);
+    }
+    return 0;
+}
+
+typedef void (*emit_fn)(out_t *o, const void *arg);
+
+/* One COPY chunk: u8 type, then what `emit` writes (its chunk header dropped; `raw_type` != 0:
+ * raw bytes of that type). Nothing when `emit` writes nothing. */
+static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
+{
+    const evrec_sink_t *down = o->sink;
+    int was_container = o->container;
+    uint64_t written = o->written; /* the passes count bytes that are not all sent */
+    int sent = 0;
+    copy_sink_t c = {o, down, 0, 0, raw_type, 0, 0};
+    evrec_sink_t via = {copy_write, &c};
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE + 1];
+    for (c.pass = 0; c.pass < 3 && o->status == EVREC_OK; c.pass++) {
+        c.skip = raw_type ? 0 : EVREC_CHUNK_HEADER_SIZE;
+        if (c.pass == 1) {
+            if ((c.len == 0 && !raw_type) || c.len >= 0xFFFFFFu) {
+                break; /* nothing to copy (or too long: the copy is left out) */
+            }
+            put_be32(h, ((uint32_t)EVREC_CHUNK_COPY << 24) | (c.len + 1u));
+            h[EVREC_CHUNK_HEADER_SIZE] = c.type;
+            c.crc = evrec_crc32c(evrec_crc32c(0, h, 4), &c.type, 1);
+        } else if (c.pass == 2) {
+            put_be32(h + 4, c.crc);
+            o->sink = down;
+            sink_write(o, h, sizeof h);
+            sent = 1;
+        }
+        o->sink = &via;
+        o->container = 0;
+        emit(o, arg);
+        o->sink = down;
+        o->container = was_container;
+    }
+    o->written = written + (sent ? sizeof h + c.len : 0u);
+}
+
+static void emit_runtime(out_t *o, const void *m) { put_runtime_ranges(o, (const evrec_meta_t *)m, 1); }
+static void emit_field_info(out_t *o, const void *m) { put_field_info_chunk(o, (const evrec_meta_t *)m); }
+
+static void emit_view(out_t *o, const void *m)
+{
+    if (o->status == EVREC_OK) {
+        o->status = evrec_view_put_chunk((const evrec_meta_t *)m, o->sink);
+    }
+}
+
+static void emit_meta(out_t *o, const void *rec)
+{
+    const evrec_buf_header_t *bh = ((const evrec_recorder_t *)rec)->hdr;
+    put_meta(o, bh->meta, bh->time_freq, 0);
+    flush(o);
+}
+
+/* After the stream: the copies of the chunks a reader needs before the records (`lanes`: the
+ * LANES chunk's, written by the caller's emitter), the TAIL chunk, the END chunk. */
+static void finish_container(out_t *o, const evrec_recorder_t *rec, emit_fn lanes, const void *lanes_arg)
+{
+    const evrec_meta_t *m = rec->hdr->meta;
+    uint64_t copy_off = o->written;
+    put_copy(o, emit_runtime, m, 0);
+    put_copy(o, emit_field_info, m, 0);
+    put_copy(o, emit_view, m, 0);
+    if (lanes) {
+        put_copy(o, lanes, lanes_arg, 0);
+    }
+    put_copy(o, emit_meta, rec, EVREC_CHUNK_STREAM);
+    uint8_t d[EVREC_TAIL_SIZE];
+    put_be64(d, o->written - copy_off); /* the copies' bytes: found back from the end */
+    put_be32(d + 8, o->file_id);
+    put_be32(d + 12, o->seq);
+    __builtin_memcpy(d + 16, o->header, EVREC_HEADER_SIZE);
+    (void)write_chunk(o, EVREC_CHUNK_TAIL, d, sizeof d);
+    (void)write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
 }
 
 static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
@@ -1142,7 +1309,7 @@ static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evr
     put_end(o);
     flush(o);
     if (o->container) {
-        write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
+        finish_container(o, rec, NULL, NULL);
     }
     return o->status;
 }
@@ -1367,6 +1534,17 @@ static void put_lanes_chunk(out_t *o, const evrec_recorder_t *rec, const lane_cu
     }
 }
 
+typedef struct lanes_copy {
+    const evrec_recorder_t *rec;
+    const lane_cur_t *cur;
+} lanes_copy_t;
+
+static void emit_lanes(out_t *o, const void *arg)
+{
+    const lanes_copy_t *lc = (const lanes_copy_t *)arg;
+    put_lanes_chunk(o, lc->rec, lc->cur);
+}
+
 /* Not inlined: its cursors (about 140 bytes per lane, EVREC_SAVE_LANES of them) stay off the
  * stack of a save without lanes. */
 __attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_recorder_t *rec,
@@ -1392,7 +1570,8 @@ __attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_r
     put_end(o);
     flush(o);
     if (o->container) {
-        write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
+        lanes_copy_t lc = {rec, cur};
+        finish_container(o, rec, emit_lanes, &lc);
     }
     return o->status;
 }
@@ -1431,7 +1610,7 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
     }
     evrec_status st = save_stream(&o, bh->meta, bh->time_freq, evrec_records(rec), bh->used, bh->records_size);
     if (o.container) {
-        write_chunk(&o, EVREC_CHUNK_END, o.buf, 0);
+        finish_container(&o, rec, NULL, NULL);
     }
     return o.status != EVREC_OK ? o.status : st;
 }

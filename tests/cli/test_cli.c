@@ -174,7 +174,7 @@ Test(cli, info_and_dump_container)
     char *path = recorded_file(30, 0, &recorded, NULL);
     run_t r = run_evrec("info", path);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    assert_has(r.out, "format:      evrec container v1.1");
+    assert_has(r.out, "format:      evrec container v1.3");
     char want[128];
     snprintf(want, sizeof want, "schema hash: 0x%016llx (matches the meta-info)\n",
              (unsigned long long)fx_meta_init()->schema_hash);

@@ -59,7 +59,7 @@ Test(cli_lanes, dump_shows_the_lane_of_each_record)
     cli_run_free(&r);
     r = cli_run(EVREC_CLI_PATH, "info", path, (const char *)NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    assert_has(r.out, "v1.2");
+    assert_has(r.out, "v1.3");
     assert_has(r.out, "lanes:       3");
     assert_has(r.out, "lane 0     3 records, 0 dropped");
     assert_has(r.out, "lane 2     3 records, 0 dropped");
@@ -96,7 +96,7 @@ Test(cli_lanes, single_lane_file_shows_no_lane)
     fx_buf_t f = {0};
     evrec_sink_t sink = fx_sink(&f);
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
-    cr_assert_eq(f.p[11], EVREC_FORMAT_MINOR, "a single-lane file keeps version 1.1");
+    cr_assert_eq(f.p[11], EVREC_FORMAT_MINOR, "a single-lane file has the same version as a lanes file (1.3)");
     char *path = fx_temp_file(f.p, f.len, ".evr");
     fx_buf_free(&f);
     cli_run_t r = cli_run(EVREC_CLI_PATH, "dump", path, (const char *)NULL);

@@ -327,7 +327,9 @@ Test(gen_view, format_md_worked_example)
         0, 2, 0, 0, 0, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
     cr_assert_geq(m.len, 0x30 + sizeof chunk);
     cr_assert_eq(memcmp(m.data + 0x30, chunk, sizeof chunk), 0, "the VIEW chunk of FORMAT.md");
-    cr_assert_eq(m.data[0x67], EVREC_CHUNK_STREAM);
+    cr_assert_eq(m.data[0x67], EVREC_CHUNK_SEQ, "version 1.3: the SEQ chunk of the STREAM chunk (section 2.4)");
+    cr_assert_eq(m.data[0x7F], EVREC_CHUNK_STREAM);
+    cr_assert_eq(m.len, 613u, "FORMAT.md: 509 - 7 + 55 + 56 bytes");
     free(m.data);
 }
 

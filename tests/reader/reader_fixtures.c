@@ -323,14 +323,27 @@ void fx_rechunk(const uint8_t *file, size_t size, size_t chunk, int insert_unkno
     fx_chunk_t ch[4096];
     size_t n = fx_chunks(file, size, ch, 4096);
     fx_buf_t stream = {0};
-    fx_buf_write(out, file, EVREC_HEADER_SIZE);
+    /* Written as version 1.2 at most: the SEQ, COPY and TAIL chunks of version 1.3 (FORMAT.md
+     * section 2.4) name the STREAM chunks as saved, so they are left out. */
+    uint8_t h[EVREC_HEADER_SIZE];
+    memcpy(h, file, sizeof h);
+    if (h[11] > 2) {
+        h[11] = 2;
+    }
+    uint32_t crc = evrec_crc32c(0, h, 44);
+    h[44] = (uint8_t)(crc >> 24);
+    h[45] = (uint8_t)(crc >> 16);
+    h[46] = (uint8_t)(crc >> 8);
+    h[47] = (uint8_t)crc;
+    fx_buf_write(out, h, sizeof h);
     if (insert_unknown) {
         fx_put_chunk(out, 0x7F, "future", 6);
     }
     for (size_t i = 0; i < n; i++) {
         if (ch[i].type == EVREC_CHUNK_STREAM) {
             fx_buf_write(&stream, file + ch[i].off + 8, ch[i].len);
-        } else if (ch[i].type != EVREC_CHUNK_END) {
+        } else if (ch[i].type != EVREC_CHUNK_END && ch[i].type != EVREC_CHUNK_SEQ && ch[i].type != EVREC_CHUNK_COPY &&
+                   ch[i].type != EVREC_CHUNK_TAIL) {
             fx_buf_write(out, file + ch[i].off, 8 + ch[i].len);
         }
     }

@@ -225,10 +225,13 @@ Test(input, runtime_enums_after_stream_refused)
     fx_chunk_t ch[16];
     size_t n = fx_chunks(f.p, f.len, ch, 16);
     cr_assert_eq(ch[0].type, EVREC_CHUNK_RUNTIME_ENUMS);
+    cr_assert_eq(ch[1].type, EVREC_CHUNK_SEQ);
+    cr_assert_eq(ch[2].type, EVREC_CHUNK_STREAM);
     fx_buf_write(&g, f.p, EVREC_HEADER_SIZE);
-    fx_buf_write(&g, f.p + ch[1].off, 8 + ch[1].len); /* STREAM first */
+    fx_buf_write(&g, f.p + ch[1].off, 8 + ch[1].len); /* SEQ and STREAM first */
+    fx_buf_write(&g, f.p + ch[2].off, 8 + ch[2].len);
     fx_buf_write(&g, f.p + ch[0].off, 8 + ch[0].len);
-    for (size_t i = 2; i < n; i++) {
+    for (size_t i = 3; i < n; i++) {
         fx_buf_write(&g, f.p + ch[i].off, 8 + ch[i].len);
     }
     evrec_reader_t *r = NULL;
@@ -236,7 +239,7 @@ Test(input, runtime_enums_after_stream_refused)
     evrec_status end;
     count_records(r, &end);
     cr_assert_eq(end, EVREC_E_CORRUPT);
-    cr_assert_eq(evrec_reader_error(r)->offset, EVREC_HEADER_SIZE + 8 + ch[1].len);
+    cr_assert_eq(evrec_reader_error(r)->offset, EVREC_HEADER_SIZE + 8 + ch[1].len + 8 + ch[2].len);
     evrec_reader_close(r);
     fx_buf_free(&f);
     fx_buf_free(&g);

@@ -76,12 +76,14 @@ static size_t check_sync_chunks(const fx_buf_t *f)
         }
         syncs++;
         cr_assert_eq(ch[i].len, EVREC_SYNC_SIZE);
-        cr_assert_lt(i + 1, n);
-        cr_assert_eq(ch[i + 1].type, EVREC_CHUNK_STREAM, "a SYNC chunk must precede a STREAM chunk");
+        cr_assert_lt(i + 2, n);
+        /* version 1.3: the STREAM chunk's SEQ chunk between them (FORMAT.md section 2.4) */
+        cr_assert_eq(ch[i + 1].type, EVREC_CHUNK_SEQ, "a SEQ chunk follows a SYNC chunk");
+        cr_assert_eq(ch[i + 2].type, EVREC_CHUNK_STREAM, "a SYNC chunk must precede a STREAM chunk");
         const uint8_t *p = f->p + ch[i].off + 8;
         uint64_t index = be64(p), t64 = be64(p + 8), t64_max = be64(p + 16), ticks = be64(p + 24);
         uint32_t prev32 = be32(p + 32);
-        uint64_t first = ch[i + 1].off + 8;
+        uint64_t first = ch[i + 2].off + 8;
         while (r < rd.count && rd.recs[r].r.offset < first) {
             r++;
         }
@@ -271,11 +273,12 @@ Test(sync, damage_in_the_first_chunk_and_in_two_chunks_loses_only_their_records)
     cr_assert_eq(end, EVREC_E_CHECKSUM);
     cr_assert_eq(got, total - records_in_chunk(&f, c0));
 
-    /* A flip in the meta-info itself: its hash differs, no record is trusted. */
+    /* A flip in the meta-info itself: its hash would differ, but the copy at the end of the file
+     * (FORMAT.md section 2.4) is read instead: only the chunk's records are lost. */
     memcpy(bad, f.p, f.len);
     bad[c0->off + 8 + 30] ^= 0x01;
     got = read_against(&f, bad, f.len, &end);
-    cr_assert_eq(got, 0u);
+    cr_assert_eq(got, total - records_in_chunk(&f, c0));
 
     /* Two damaged chunks. */
     const fx_chunk_t *c1 = &ch[streams[1]], *c2 = &ch[streams[2]];
@@ -346,7 +349,8 @@ Test(sync, damage_in_a_chunk_and_the_sync_after_it_resumes_at_the_next_sync_poin
     cr_assert_geq(ns, 4u);
     size_t k = streams[1];
     cr_assert_eq(ch[k + 1].type, EVREC_CHUNK_SYNC);
-    cr_assert_eq(ch[k + 2].type, EVREC_CHUNK_STREAM);
+    cr_assert_eq(ch[k + 2].type, EVREC_CHUNK_SEQ);
+    cr_assert_eq(ch[k + 3].type, EVREC_CHUNK_STREAM);
     uint8_t *bad = malloc(f.len);
     memcpy(bad, f.p, f.len);
     bad[ch[k].off + 8 + 500] ^= 0x80;
@@ -354,7 +358,7 @@ Test(sync, damage_in_a_chunk_and_the_sync_after_it_resumes_at_the_next_sync_poin
     evrec_status end;
     size_t got = read_against(&f, bad, f.len, &end); /* every index exact */
     cr_assert_eq(end, EVREC_E_CHECKSUM);
-    cr_assert_eq(got, total - records_in_chunk(&f, &ch[k]) - records_in_chunk(&f, &ch[k + 2]),
+    cr_assert_eq(got, total - records_in_chunk(&f, &ch[k]) - records_in_chunk(&f, &ch[k + 3]),
                  "the records of the damaged chunk and of the one whose SYNC point was damaged are lost");
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, bad, f.len, NULL), EVREC_OK);
@@ -363,7 +367,7 @@ Test(sync, damage_in_a_chunk_and_the_sync_after_it_resumes_at_the_next_sync_poin
     }
     const evrec_damage_t *d = evrec_reader_damage(r, 0);
     cr_assert_not_null(d);
-    cr_assert_eq(d->records_lost, records_in_chunk(&f, &ch[k]) + records_in_chunk(&f, &ch[k + 2]));
+    cr_assert_eq(d->records_lost, records_in_chunk(&f, &ch[k]) + records_in_chunk(&f, &ch[k + 3]));
     evrec_reader_close(r);
     free(bad);
     fx_buf_free(&f);

@@ -146,7 +146,7 @@ Test(lanes, oneshot_merge_by_time)
     mem_sink_t out;
     evrec_reader_t *r;
     got_t *g = save_and_read(&rec, &n, &out, &r);
-    cr_assert_eq(out.data[11], EVREC_FORMAT_MINOR_LANES, "a lanes file is version 1.2");
+    cr_assert_eq(out.data[11], EVREC_FORMAT_MINOR_LANES, "a lanes file is version 1.3");
     cr_assert_eq(evrec_reader_info(r)->lanes, 3);
     cr_assert_eq(n, 1 + 300 + 6 + 1, "Start, 300 probes, 6 ticks once each, Stop: %zu", n);
     cr_assert_eq(evrec_reader_info(r)->recorded, n);

@@ -46,6 +46,8 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
     cr_assert_eq(be32(m->data + 44), evrec_crc32c(0, m->data, 44));
     unsigned char *s = malloc(m->len);
     size_t n = 0, q = EVREC_HEADER_SIZE;
+    uint32_t seqs = 0, file_id = 0, last_sync_crc = 0;
+    size_t seq_at = 0, copy_off = 0, prev = 0;
     for (;;) {
         cr_assert_leq(q + 8, m->len, "chunk header past the end at %zu", q);
         uint32_t word = be32(m->data + q);
@@ -56,21 +58,51 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
         if (type == EVREC_CHUNK_END) {
             cr_assert_eq(len, 0);
             cr_assert_eq(q + 8, m->len, "bytes after the END chunk");
+            cr_assert_eq(be32(m->data + prev) >> 24, EVREC_CHUNK_TAIL, "the TAIL chunk comes right before END");
             break;
         }
         if (type == EVREC_CHUNK_STREAM) {
+            /* FORMAT.md section 2.4: right after its SEQ chunk, numbered in order, named by CRC */
+            cr_assert(seq_at && seq_at + 8 + EVREC_SEQ_SIZE == q, "STREAM chunk at %zu without its SEQ chunk", q);
+            const unsigned char *sp = m->data + seq_at + 8;
+            cr_assert_eq(be32(sp + 4), seqs, "STREAM chunk at %zu: number %u, expected %u", q, be32(sp + 4), seqs);
+            cr_assert_eq(be32(sp + 8), crc);
+            cr_assert_eq(be32(sp + 12), last_sync_crc);
+            cr_assert(seqs == 0 || be32(sp) == file_id);
+            file_id = be32(sp);
+            seqs++;
+            last_sync_crc = 0;
             cr_assert_leq(len, 16384);
             memcpy(s + n, m->data + q + 8, len);
             n += len;
+        } else if (type == EVREC_CHUNK_SEQ) {
+            cr_assert_eq(len, EVREC_SEQ_SIZE);
+            seq_at = q;
+        } else if (type == EVREC_CHUNK_COPY) {
+            cr_assert_geq(len, 1);
+            copy_off = copy_off ? copy_off : q;
+            if (m->data[q + 8] == EVREC_CHUNK_STREAM) { /* the meta-info again: the stream's start */
+                cr_assert_leq(len - 1, n);
+                cr_assert_eq(memcmp(m->data + q + 9, s, len - 1), 0, "the meta-info copy differs");
+            }
+        } else if (type == EVREC_CHUNK_TAIL) {
+            cr_assert_eq(len, EVREC_TAIL_SIZE);
+            cr_assert_eq(be64(m->data + q + 8), q - copy_off, "TAIL: bytes of the COPY chunks before it");
+            cr_assert_eq(be32(m->data + q + 16), file_id);
+            cr_assert_eq(be32(m->data + q + 20), seqs, "TAIL counts the STREAM chunks");
+            cr_assert_eq(memcmp(m->data + q + 24, m->data, EVREC_HEADER_SIZE), 0, "TAIL holds the header");
         } else if (type == EVREC_CHUNK_SYNC) {
             cr_assert_eq(len, EVREC_SYNC_SIZE);
             cr_assert_gt(n, 0, "a SYNC chunk before the meta-info");
+            last_sync_crc = crc;
         } else if (type == EVREC_CHUNK_RUNTIME_ENUMS || type == EVREC_CHUNK_FIELD_INFO) {
             *saw_runtime |= type == EVREC_CHUNK_RUNTIME_ENUMS;
             cr_assert_eq(n, 0, "meta chunks must precede the stream");
+            cr_assert_eq(copy_off, 0);
         } else {
             cr_assert_fail("unknown chunk type %u", type);
         }
+        prev = q;
         q += 8 + len;
     }
     *stream_len = n;

@@ -23,13 +23,15 @@ extern "C" {
 
 /** Container magic, 8 bytes: "EVRC" then CR LF SUB LF (catches text-mode transfers, as PNG). */
 #define EVREC_MAGIC "EVRC\r\n\032\n"
-/** Container format version written by this build for a recording without lanes (unchanged
- * since SYNC chunks came, so such files stay byte-identical). */
+/** Container format version written by this build: 1.3 (SEQ chunks, the COPY and TAIL chunks at
+ * the end; format/FORMAT.md section 2.4), with or without lanes. Readers read 1.0 to 1.3. */
 #define EVREC_FORMAT_MAJOR 1u
-#define EVREC_FORMAT_MINOR 1u
+#define EVREC_FORMAT_MINOR 3u
 /** Minor version written for a recording split into lanes (LANES and LANE_IDS chunks, format/
- * FORMAT.md section 2.3); the newest minor version this build knows. */
-#define EVREC_FORMAT_MINOR_LANES 2u
+ * FORMAT.md section 2.3; 2 before version 1.3); the newest minor version this build knows. */
+#define EVREC_FORMAT_MINOR_LANES 3u
+/** The first minor version with SEQ, COPY and TAIL chunks (format/FORMAT.md section 2.4). */
+#define EVREC_FORMAT_MINOR_SEQ 3u
 /** Container header size, bytes. */
 #define EVREC_HEADER_SIZE 48u
 /** Chunk header size, bytes: u32 type<<24|length, u32 CRC-32C. */
@@ -46,11 +48,23 @@ enum evrec_chunk_type {
                                (format/FORMAT.md section 2.2; version 1.1) */
     EVREC_CHUNK_LANES = 6, /**< lanes of the recording: u32 count, per lane u64 records, u64
                                 dropped, u64 overwritten (format/FORMAT.md section 2.3; version 1.2) */
-    EVREC_CHUNK_LANE_IDS = 7 /**< u64 first record index, then the u8 lane of each record of the
-                                  next STREAM chunk (format/FORMAT.md section 2.3; version 1.2) */
+    EVREC_CHUNK_LANE_IDS = 7, /**< u64 first record index, then the u8 lane of each record of the
+                                   next STREAM chunk (format/FORMAT.md section 2.3; version 1.2) */
+    EVREC_CHUNK_SEQ = 8,  /**< right before each STREAM chunk: u32 file id, u32 sequence number,
+                               u32 the STREAM chunk's CRC, u32 the SYNC chunk's CRC or 0
+                               (format/FORMAT.md section 2.4; version 1.3) */
+    EVREC_CHUNK_COPY = 9, /**< at the end: u8 type, then a copy of a chunk written before the
+                               stream, or (type 1) the meta-info (section 2.4; version 1.3) */
+    EVREC_CHUNK_TAIL = 10 /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
+                               u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_LANE_IDS
+#define EVREC_CHUNK_LAST EVREC_CHUNK_TAIL
+
+/** Payload size of a SEQ chunk, bytes: u32 file id, u32 seq, u32 STREAM CRC, u32 SYNC CRC. */
+#define EVREC_SEQ_SIZE 16u
+/** Payload size of a TAIL chunk, bytes: u64 copy bytes, u32 file id, u32 STREAM chunks, header. */
+#define EVREC_TAIL_SIZE 64u
 
 /** Payload size of a SYNC chunk, bytes: u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
 #define EVREC_SYNC_SIZE 36u
