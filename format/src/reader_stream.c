@@ -365,6 +365,7 @@ static int next_segment(evrec_reader_t *r)
                     /* After a gap, records resume only where a SYNC chunk says where a record
                      * starts and what its index and time are: this chunk is lost too. */
                     rd_damage_extend(r, r->src.pos);
+                    r->seg_len = 0; /* not served: seg points into the buffer the next chunk reuses */
                     continue;
                 }
                 r->discont = 0;

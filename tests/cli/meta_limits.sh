@@ -3,7 +3,8 @@
 # Crafted meta-infos (craft_meta.c) against the reader and the viewer:
 # - bounded memory: peak RSS of each command below 64 MiB + 8 x the file size, however the file
 #   multiplies per-type state (run-time enum ranges, 65,535 event types, 65,535 events on one
-#   wide struct, 4,000 event types each nesting a struct of 128 leaves); skipped under the
+#   wide struct, 4,000 event types each nesting a struct of 128 leaves; CTF export of 65,535 and
+#   4,000 event types used); skipped under the
 #   sanitizers (their allocator keeps freed memory);
 # - meta-info invariants: structs nested too deep whatever the definition order, duplicate names,
 #   a plain field with a type id, enum values not ascending or twice: `evrec schema` notes them
@@ -74,6 +75,19 @@ done
 "$craft" types 65535 types.evr
 mem "dump, 65535 event types with classes and records" types.evr 0 "$evrec" dump types.evr
 mem "export --jsonl, 65535 event types" types.evr 0 "$evrec" export -q --jsonl out.jsonl types.evr
+# CTF: babeltrace2 makes event classes in quadratic time: only those the records use are made,
+# at most 4,096 (EVREC_BT_MAX_EVENT_CLASSES); 65,535 types used are refused up front, in bounded
+# memory (it took over 10 minutes and 312 MB when every class was made first)
+if ! "$evrec" export -q --ctf ctf_probe /nonexistent 2>&1 | grep -q "without CTF support"; then
+    mem "export --ctf, 65535 event types used (refused)" types.evr 1 "$evrec" export -q --ctf types.ctf types.evr
+    grep_err "export --ctf, 65535 event types" "the records use 65534 event types; a CTF conversion takes at most 4096"
+    [ ! -e types.ctf ] || say_fail "export --ctf, 65535 event types: types.ctf was left behind"
+    mem "export --ctf, 65535 events on one struct" shared.evr 0 "$evrec" export -q --ctf shared.ctf shared.evr
+    "$craft" types 4000 types4000.evr
+    mem "export --ctf, 4000 event types (3999 with records)" types4000.evr 0 "$evrec" export -q --ctf types4000.ctf types4000.evr
+    n=$(find types4000.ctf -name metadata -exec grep -c '^event {' {} +)
+    [ "$n" = 3999 ] || say_fail "export --ctf, 4000 event types (3999 with records): $n event classes in the metadata, expected 3999"
+fi
 
 # Thousands of event types whose structs each nest one struct of 128 leaves: without records
 # (the export writers build an event type's leaf tables on its first record), then with one

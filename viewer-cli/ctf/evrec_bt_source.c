@@ -24,7 +24,7 @@ typedef struct evbt_leaf {
 } evbt_leaf_t;
 
 typedef struct evbt_event {
-    bt_event_class *ec;  /* NULL for an event type whose class could not be made (never) */
+    bt_event_class *ec;  /* NULL until the first record of the type (build_event()) */
     uint32_t save_len;
     uint32_t leaf_count;
     evbt_leaf_t *leaves;
@@ -53,7 +53,10 @@ typedef struct evbt_input {
     bt_trace_class *tc;
     bt_stream_class *sc;
     uint32_t event_count;
-    evbt_event_t *events;
+    evbt_event_t *events;       /* event classes made on first use (build_event()) */
+    uint32_t classes_made;      /* at most EVREC_BT_MAX_EVENT_CLASSES */
+    uint32_t enum_count;
+    evbt_enum_t *enums;         /* CTF labels of each enum, made on first use */
     evrec_bt_stats_t *stats;    /* in-process user's, or NULL */
 } evbt_input_t;
 
@@ -509,92 +512,142 @@ fail:
     return NULL;
 }
 
-static int build_events(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *r)
+/* The event table of an input: every event type's record size, for the checks of emit_event();
+ * the babeltrace2 event classes are made on first use (build_event()), so that a meta-info of
+ * many event types costs time and memory only for those the records use (making a class checks
+ * its id against every class of the stream class: all 65,536 up front would take quadratic
+ * time). */
+/* With more event types than EVREC_BT_MAX_EVENT_CLASSES in the meta-info: a first pass (the
+ * reader's summary) counts those the records use, and more than the limit are refused before any
+ * message (an error in the middle of the graph would leave a partial trace). 0 ok, -1 refused. */
+static int check_types_used(evbt_comp_t *c, evbt_input_t *in, const evrec_meta_t *m)
+{
+    if (m->event_count <= EVREC_BT_MAX_EVENT_CLASSES) {
+        return 0;
+    }
+    evrec_reader_t *r = NULL;
+    evrec_reader_summary_t s;
+    uint32_t used = 0;
+    if (evrec_reader_open_path(&r, in->path, &c->ropt) == EVREC_OK) {
+        evrec_reader_summarize(r, &s); /* damage: the counts of what could be read */
+        for (uint32_t i = 0; s.event_counts && i < s.event_count; i++) {
+            used += s.event_counts[i] != 0;
+        }
+    }
+    evrec_reader_close(r);
+    if (used <= EVREC_BT_MAX_EVENT_CLASSES) {
+        return 0;
+    }
+    BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+        c->self,
+        "%s: the records use %u event types; a CTF conversion takes at most %u (babeltrace2 makes each "
+        "event class in time that grows with the classes made before it); export --jsonl, --csv or "
+        "--perfetto take any number",
+        in->path, used, EVREC_BT_MAX_EVENT_CLASSES);
+    return -1;
+}
+
+static int prepare_events(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *r)
 {
     const evrec_meta_t *m = evrec_reader_meta(r);
+    if (check_types_used(c, in, m) != 0) {
+        return -1;
+    }
+    in->enums = calloc(m->enum_count ? m->enum_count : 1, sizeof *in->enums);
+    in->enum_count = m->enum_count;
+    in->events = calloc(m->event_count, sizeof *in->events);
+    in->event_count = m->event_count;
+    if (!in->enums || !in->events) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
+        return -1;
+    }
+    for (uint32_t id = 0; id < m->event_count; id++) {
+        in->events[id].save_len = evrec_reader_event_size(r, (uint16_t)id);
+    }
+    return 0;
+}
+
+/* The event class's user attributes: {evrec: {id, class-id, class}} (the CCore class, for
+ * viewers that group). */
+static void set_class_attributes(bt_event_class *ec, const evrec_reader_t *r, uint16_t id, uint16_t cls)
+{
+    bt_value *top = bt_value_map_create(), *ua = bt_value_map_create();
+    if (top && ua) {
+        bt_value_map_insert_unsigned_integer_entry(ua, "id", id);
+        bt_value_map_insert_unsigned_integer_entry(ua, "class-id", cls);
+        const char *cls_name = evrec_reader_event_name(r, cls);
+        if (cls_name) {
+            bt_value_map_insert_string_entry(ua, "class", cls_name);
+        }
+        if (bt_value_map_insert_entry(top, "evrec", ua) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+            bt_event_class_set_user_attributes(ec, top);
+        }
+    }
+    bt_value_put_ref(ua);
+    bt_value_put_ref(top);
+}
+
+/* The payload field class of event `id` and its leaves into ev; 0, or -1 with the error set. */
+static int build_payload(build_ctx_t *b, evbt_event_t *ev, uint16_t id, const char *name)
+{
+    bt_self_component *self = b->comp->self;
+    bt_field_class *payload = build_struct(b, b->m->events[id].struct_id, 0, 1);
+    if (!payload) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+            self, "%s: event %u (%s): cannot describe its fields: %s", b->in->path, id, name,
+            b->error ? b->error : "babeltrace2 refused a field class");
+        return -1;
+    }
+    int rc = -1;
+    if (b->offset != ev->save_len) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+            self, "%s: event %u (%s): its fields make %u bytes, its records have %u", b->in->path, id, name,
+            b->offset, ev->save_len);
+    } else if (b->leaf_count > 0 &&
+               bt_event_class_set_payload_field_class(ev->ec, payload) != BT_EVENT_CLASS_SET_FIELD_CLASS_STATUS_OK) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self, "%s: out of memory", b->in->path);
+    } else if (b->leaf_count && !(ev->leaves = malloc(b->leaf_count * sizeof *ev->leaves))) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self, "%s: out of memory", b->in->path);
+    } else {
+        if (b->leaf_count) {
+            memcpy(ev->leaves, b->leaves, b->leaf_count * sizeof *ev->leaves);
+        }
+        ev->leaf_count = b->leaf_count;
+        rc = 0;
+    }
+    bt_field_class_put_ref(payload);
+    return rc;
+}
+
+/* Makes the event class of event `id` (first record of that type): name, user attributes,
+ * payload. 0, or -1 with the error appended (ev->ec is then dropped: nothing half made stays). */
+static int build_event(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *r, uint16_t id)
+{
+    evbt_event_t *ev = &in->events[id];
+    const evrec_meta_t *m = evrec_reader_meta(r);
+    const char *name = evrec_reader_event_name(r, id);
+    name = name ? name : "?";
+    if (in->classes_made == EVREC_BT_MAX_EVENT_CLASSES) { /* check_types_used() saw fewer */
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+            c->self, "%s: event %u (%s): more than %u event types used", in->path, id, name,
+            EVREC_BT_MAX_EVENT_CLASSES);
+        return -1;
+    }
+    in->classes_made++;
+    ev->ec = bt_event_class_create_with_id(in->sc, id);
+    if (!ev->ec || bt_event_class_set_name(ev->ec, name) != BT_EVENT_CLASS_SET_NAME_STATUS_OK) {
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
+        return -1;
+    }
+    set_class_attributes(ev->ec, r, id, m->events[id].class_id);
     build_ctx_t b;
     memset(&b, 0, sizeof b);
     b.comp = c;
     b.in = in;
     b.r = r;
     b.m = m;
-    b.enums = calloc(m->enum_count ? m->enum_count : 1, sizeof *b.enums);
-    in->events = calloc(m->event_count, sizeof *in->events);
-    in->event_count = m->event_count;
-    int rc = -1;
-    if (!b.enums || !in->events) {
-        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
-        goto end;
-    }
-    for (uint32_t id = 0; id < m->event_count; id++) {
-        evbt_event_t *ev = &in->events[id];
-        uint16_t sid = m->events[id].struct_id;
-        ev->save_len = evrec_reader_event_size(r, (uint16_t)id);
-        ev->ec = bt_event_class_create_with_id(in->sc, id);
-        const char *name = evrec_reader_event_name(r, (uint16_t)id);
-        if (!ev->ec || bt_event_class_set_name(ev->ec, name ? name : "?") != BT_EVENT_CLASS_SET_NAME_STATUS_OK) {
-            BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
-            goto end;
-        }
-        /* The event's class (CCore class id): as a user attribute, for viewers that group. */
-        uint16_t cls = m->events[id].class_id;
-        bt_value *top = bt_value_map_create(), *ua = bt_value_map_create();
-        if (top && ua) {
-            bt_value_map_insert_unsigned_integer_entry(ua, "id", id);
-            bt_value_map_insert_unsigned_integer_entry(ua, "class-id", cls);
-            const char *cls_name = evrec_reader_event_name(r, cls);
-            if (cls_name) {
-                bt_value_map_insert_string_entry(ua, "class", cls_name);
-            }
-            if (bt_value_map_insert_entry(top, "evrec", ua) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
-                bt_event_class_set_user_attributes(ev->ec, top);
-            }
-        }
-        bt_value_put_ref(ua);
-        bt_value_put_ref(top);
-
-        b.leaf_count = 0;
-        b.offset = 0;
-        b.error = NULL;
-        bt_field_class *payload = build_struct(&b, sid, 0, 1);
-        if (!payload) {
-            BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
-                c->self, "%s: event %u (%s): cannot describe its fields: %s", in->path, id,
-                name ? name : "?", b.error ? b.error : "babeltrace2 refused a field class");
-            goto end;
-        }
-        if (b.offset != ev->save_len) {
-            bt_field_class_put_ref(payload);
-            BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
-                c->self, "%s: event %u (%s): its fields make %u bytes, its records have %u", in->path,
-                id, name ? name : "?", b.offset, ev->save_len);
-            goto end;
-        }
-        if (b.leaf_count > 0 &&
-            bt_event_class_set_payload_field_class(ev->ec, payload) != BT_EVENT_CLASS_SET_FIELD_CLASS_STATUS_OK) {
-            bt_field_class_put_ref(payload);
-            BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
-            goto end;
-        }
-        bt_field_class_put_ref(payload);
-        if (b.leaf_count) {
-            ev->leaves = malloc(b.leaf_count * sizeof *ev->leaves);
-            if (!ev->leaves) {
-                BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "%s: out of memory", in->path);
-                goto end;
-            }
-            memcpy(ev->leaves, b.leaves, b.leaf_count * sizeof *ev->leaves);
-            ev->leaf_count = b.leaf_count;
-        }
-    }
-    rc = 0;
-end:
-    if (b.enums) {
-        for (uint32_t i = 0; i < m->enum_count; i++) {
-            free(b.enums[i].labels);
-        }
-    }
-    free(b.enums);
+    b.enums = in->enums;
+    int rc = build_payload(&b, ev, id, name);
     free(b.leaves);
     return rc;
 }
@@ -610,6 +663,10 @@ static void free_inputs(evbt_comp_t *c)
             free(in->events[e].leaves);
         }
         free(in->events);
+        for (uint32_t k = 0; in->enums && k < in->enum_count; k++) {
+            free(in->enums[k].labels);
+        }
+        free(in->enums);
         bt_stream_class_put_ref(in->sc);
         bt_trace_class_put_ref(in->tc);
         free(in->path);
@@ -853,7 +910,7 @@ static int make_classes(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *
     /* Packets with times: sink.ctf.fs places discarded events between packets (CTF 1.8). */
     bt_stream_class_set_supports_packets(in->sc, BT_TRUE, BT_TRUE, BT_TRUE);
     bt_stream_class_set_supports_discarded_events(in->sc, BT_TRUE, BT_TRUE);
-    return build_events(c, in, r);
+    return prepare_events(c, in, r);
 }
 
 bt_component_class_initialize_method_status evrec_bt_init(bt_self_component_source *self_src,
@@ -1164,7 +1221,10 @@ static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
         return -1;
     }
     it->last_value = value;
-    const evbt_event_t *ev = &it->in->events[rec->id];
+    evbt_event_t *ev = &it->in->events[rec->id];
+    if (!ev->ec && build_event(it->comp, it->in, it->r, rec->id) != 0) {
+        return -1;
+    }
     bt_message *msg = bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ev->ec, it->packet, value);
     if (!msg) {
         return push(it, NULL);

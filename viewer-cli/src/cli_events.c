@@ -11,16 +11,6 @@
 
 /* ---- enum names and markers straight from the tables (static and run-time values) ---------- */
 
-/* The values of every enum of one meta-info by value (a file need not list them ascending; ties
- * keep the file's order), built on first use for the meta-info being printed (the commands
- * print one at a time) and kept until the program ends. */
-static struct {
-    const evrec_meta_t *meta;
-    const evrec_enum_value_t ***by_value; /* per enum: pointers into its values, sorted */
-    uint8_t *has_markers;                 /* per enum: a value (or the run-time range) has one */
-    uint32_t count;
-} enum_index;
-
 static int value_ptr_cmp(const void *a, const void *b)
 {
     const evrec_enum_value_t *x = *(const evrec_enum_value_t *const *)a, *y = *(const evrec_enum_value_t *const *)b;
@@ -30,58 +20,60 @@ static int value_ptr_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y; /* the file's order among equal values */
 }
 
-static void enum_index_free(void)
+void cli_enum_index_free(cli_enum_index_t *x)
 {
-    for (uint32_t i = 0; enum_index.by_value && i < enum_index.count; i++) {
-        free(enum_index.by_value[i]);
+    for (uint32_t i = 0; x->by_value && i < x->count; i++) {
+        free(x->by_value[i]);
     }
-    free(enum_index.by_value);
-    free(enum_index.has_markers);
-    memset(&enum_index, 0, sizeof enum_index);
+    free(x->by_value);
+    free(x->has_markers);
+    memset(x, 0, sizeof *x);
 }
 
-/* 1 when the index is that of m; 0 when memory ran out (names then print as numbers). */
-static int enum_index_for(const evrec_meta_t *m)
+/* 1 when the index is that of m (built now when it is not); 0 when memory ran out (names then
+ * print as numbers). */
+static int enum_index_for(cli_enum_index_t *x, const evrec_meta_t *m)
 {
-    if (enum_index.meta == m && enum_index.by_value) {
+    if (x->meta == m && x->by_value) {
         return 1;
     }
-    enum_index_free();
+    cli_enum_index_free(x);
     uint32_t n = m->enum_count;
-    enum_index.by_value = calloc(n ? n : 1, sizeof *enum_index.by_value);
-    enum_index.has_markers = calloc(n ? n : 1, 1);
-    if (!enum_index.by_value || !enum_index.has_markers) {
-        enum_index_free();
+    x->by_value = calloc(n ? n : 1, sizeof *x->by_value);
+    x->has_markers = calloc(n ? n : 1, 1);
+    if (!x->by_value || !x->has_markers) {
+        cli_enum_index_free(x);
         return 0;
     }
-    enum_index.count = n;
+    x->count = n;
     for (uint32_t i = 0; i < n; i++) {
         const evrec_enum_desc_t *e = &m->enums[i];
         uint32_t vc = e->values ? e->value_count : 0;
-        enum_index.has_markers[i] = e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
-        enum_index.by_value[i] = malloc((vc ? vc : 1) * sizeof **enum_index.by_value);
-        if (!enum_index.by_value[i]) {
-            enum_index_free();
+        x->has_markers[i] = e->runtime && e->runtime->marker != EVREC_MARKER_NONE;
+        x->by_value[i] = malloc((vc ? vc : 1) * sizeof **x->by_value);
+        if (!x->by_value[i]) {
+            cli_enum_index_free(x);
             return 0;
         }
         for (uint32_t v = 0; v < vc; v++) {
-            enum_index.has_markers[i] |= e->values[v].marker != EVREC_MARKER_NONE;
-            enum_index.by_value[i][v] = &e->values[v];
+            x->has_markers[i] |= e->values[v].marker != EVREC_MARKER_NONE;
+            x->by_value[i][v] = &e->values[v];
         }
-        qsort(enum_index.by_value[i], vc, sizeof **enum_index.by_value, value_ptr_cmp);
+        qsort(x->by_value[i], vc, sizeof **x->by_value, value_ptr_cmp);
     }
-    enum_index.meta = m;
+    x->meta = m;
     return 1;
 }
 
-static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v, uint8_t *marker)
+static const char *enum_name(cli_enum_index_t *x, const evrec_meta_t *m, uint16_t enum_id, uint32_t v,
+                             uint8_t *marker)
 {
     *marker = EVREC_MARKER_NONE;
-    if (enum_id >= m->enum_count || !enum_index_for(m)) {
+    if (enum_id >= m->enum_count || !enum_index_for(x, m)) {
         return NULL;
     }
     const evrec_enum_desc_t *e = &m->enums[enum_id];
-    const evrec_enum_value_t *const *sv = enum_index.by_value[enum_id];
+    const evrec_enum_value_t *const *sv = x->by_value[enum_id];
     uint32_t vc = e->values ? e->value_count : 0;
     uint32_t lo = 0, hi = vc;
     while (lo < hi) {
@@ -105,9 +97,9 @@ static const char *enum_name(const evrec_meta_t *m, uint16_t enum_id, uint32_t v
     return NULL;
 }
 
-static int enum_has_markers(const evrec_meta_t *m, uint16_t enum_id)
+static int enum_has_markers(cli_enum_index_t *x, const evrec_meta_t *m, uint16_t enum_id)
 {
-    return enum_id < m->enum_count && enum_index_for(m) && enum_index.has_markers[enum_id];
+    return enum_id < m->enum_count && enum_index_for(x, m) && x->has_markers[enum_id];
 }
 
 static uint32_t load(const uint8_t *p, unsigned size)
@@ -128,7 +120,7 @@ static uint32_t load(const uint8_t *p, unsigned size)
 /* ---- dump-like lines --------------------------------------------------------------------- */
 
 /* Appends " path=value" for every leaf of struct sid at native+base; records the marker. */
-static void put_fields(cli_buf_t *b, const evrec_meta_t *m, uint32_t sid, const uint8_t *native, size_t base,
+static void put_fields(cli_buf_t *b, cli_enum_index_t *x, const evrec_meta_t *m, uint32_t sid, const uint8_t *native, size_t base,
                        unsigned depth, uint32_t first, char *path, size_t plen, int *marker_found, uint8_t *marker)
 {
     const evrec_struct_desc_t *st = &m->structs[sid];
@@ -147,7 +139,7 @@ static void put_fields(cli_buf_t *b, const evrec_meta_t *m, uint32_t sid, const 
         size_t off = base + fd->offset;
         if (fd->kind == EVREC_KIND_STRUCT) {
             if (depth < EVREC_MAX_NESTING && fd->ref < m->struct_count) {
-                put_fields(b, m, fd->ref, native, off, depth + 1, 0, path, at + nl, marker_found, marker);
+                put_fields(b, x, m, fd->ref, native, off, depth + 1, 0, path, at + nl, marker_found, marker);
             }
             path[plen] = 0;
             continue;
@@ -160,10 +152,10 @@ static void put_fields(cli_buf_t *b, const evrec_meta_t *m, uint32_t sid, const 
         const char *name = NULL;
         uint8_t mk = EVREC_MARKER_NONE;
         if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32) {
-            name = enum_name(m, fd->ref, v, &mk);
+            name = enum_name(x, m, fd->ref, v, &mk);
             /* CCore EventView: the event's own `type` field wins, else the first enum with markers */
             int own_type = depth == 0 && strcmp(fd->name, "type") == 0;
-            if (enum_has_markers(m, fd->ref) && (own_type || !*marker_found)) {
+            if (enum_has_markers(x, m, fd->ref) && (own_type || !*marker_found)) {
                 *marker = mk;
                 *marker_found = own_type ? 2 : 1;
             }
@@ -190,7 +182,7 @@ void cli_event_columns(const evrec_meta_t *m, size_t *wname, size_t *wclass)
     *wclass = wc > 32 ? 32 : wc;
 }
 
-void cli_event_line(cli_buf_t *b, const evrec_meta_t *m, const uint8_t *native, uint16_t id, uint64_t t64,
+void cli_event_line(cli_buf_t *b, cli_enum_index_t *idx, const evrec_meta_t *m, const uint8_t *native, uint16_t id, uint64_t t64,
                     uint64_t freq, size_t wname, size_t wclass)
 {
     size_t start = b->len;
@@ -218,7 +210,7 @@ void cli_event_line(cli_buf_t *b, const evrec_meta_t *m, const uint8_t *native, 
     path[0] = 0;
     int found = 0;
     uint8_t marker = EVREC_MARKER_NONE;
-    put_fields(b, m, m->events[id].struct_id, native, 0, 0, 2, path, 0, &found, &marker);
+    put_fields(b, idx, m, m->events[id].struct_id, native, 0, 0, 2, path, 0, &found, &marker);
     cli_buf_marker(b, marker);
     while (b->len > start && b->p[b->len - 1] == ' ') {
         b->len--;

@@ -11,11 +11,26 @@
 /* Widths of the event-name and class columns for the events of `m` (at most 32 each). */
 void cli_event_columns(const evrec_meta_t *m, size_t *wname, size_t *wclass);
 
+/* The values of every enum of one meta-info sorted by value (a file need not list them
+ * ascending; ties keep the file's order), for the enum names of cli_event_line(). State of one
+ * run of a command: zero-initialise, built on first use for the meta-info printed (rebuilt if
+ * another is passed), released with cli_enum_index_free(). */
+typedef struct cli_enum_index {
+    const evrec_meta_t *meta;
+    const evrec_enum_value_t ***by_value; /* per enum: pointers into its values, sorted */
+    uint8_t *has_markers;                 /* per enum: a value (or the run-time range) has one */
+    uint32_t count;
+} cli_enum_index_t;
+
+/* Frees the index (it may be used again: it is zeroed). */
+void cli_enum_index_free(cli_enum_index_t *idx);
+
 /* Append one dump-like line for a native record (u32 time at 0, u16 id at 4, fields at the
  * offsets of the tables): time since the first event (t64 ticks; seconds when freq is known),
- * event, class, path=value with enum names, display formats and units, marker; then '\n'. */
-void cli_event_line(cli_buf_t *b, const evrec_meta_t *m, const uint8_t *native, uint16_t id, uint64_t t64,
-                    uint64_t freq, size_t wname, size_t wclass);
+ * event, class, path=value with enum names (through `idx`, the run's index), display formats and
+ * units, marker; then '\n'. */
+void cli_event_line(cli_buf_t *b, cli_enum_index_t *idx, const evrec_meta_t *m, const uint8_t *native, uint16_t id,
+                    uint64_t t64, uint64_t freq, size_t wname, size_t wclass);
 
 /* Decoded records collected for an evrec file: native records in 4-byte slots. */
 typedef struct cli_evr_records {

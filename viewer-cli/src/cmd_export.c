@@ -37,14 +37,18 @@ static const char help[] =
     "                (enum fields as {name (null when unnamed), value}; integers as integers;\n"
     "                \"unverified\":true on records from a truncated chunk).\n"
     "  --ccore OUT   the bare CCore EventRecorder stream CCore's EventView loads: the meta-info,\n"
-    "                the records as read, the End record (the file's time_freq is kept).\n"
+    "                the records in time order (by time, then file order: its 32-bit stamps\n"
+    "                cannot step back, EventView would read that as a wrap), the End record\n"
+    "                (the file's time_freq is kept). A record stamped earlier than one more\n"
+    "                than the reorder window before it gets its predecessor's stamp (noted).\n"
     "  --perfetto OUT  Perfetto's protobuf trace (open it at ui.perfetto.dev): a track per lane,\n"
     "                slices for spans, counters, every field as an annotation, flows along span\n"
     "                keys, losses on a 'losses' track; time-ordered (viewer-cli/perfetto/README.md)\n"
     "  --ctf DIR     a CTF 1.8 trace for babeltrace2 and Trace Compass, written by babeltrace2's\n"
     "                sink.ctf.fs from evrec's source component (viewer-cli/ctf/README.md): one\n"
-    "                event class per event type, enums as CTF enumerations, records in time\n"
-    "                order, losses as discarded-events records. DIR must be new or empty.\n"
+    "                event class per event type the records use (at most 4096), enums as CTF\n"
+    "                enumerations, records in time order, losses as discarded-events records.\n"
+    "                DIR must be new or empty.\n"
     "\n"
     "The class is the name of the event the class id designates (the event's own name when it is\n"
     "its own class); time is since the first record, empty/null when the frequency is unknown.\n"
@@ -67,8 +71,8 @@ static const char help[] =
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
-    "  --reorder-window N  records held back to restore time order (--ctf: default 4096,\n"
-    "                   at least 1; --perfetto: default 1024, 0 for file order)\n"
+    "  --reorder-window N  records held back to restore time order (--ctf, --ccore: default\n"
+    "                   4096, at least 1; --perfetto: default 1024, 0 for file order)\n"
     "  --progress       show a progress bar on stderr (default: when stderr is a terminal and\n"
     "                   the export takes more than a second)\n"
     "  -q, --quiet      no progress bar\n"
@@ -200,6 +204,9 @@ static int parse(int argc, char **argv, export_opts_t *o)
     if (!*o->out) {
         return cli_usage_error(&cli_cmd_export, "%s needs a file name ('-' for standard output)", o->writer->option);
     }
+    if (o->writer == &export_writer_ccore && o->reorder_window == 0) {
+        return cli_usage_error(&cli_cmd_export, "--ccore needs a reorder window of at least 1 record");
+    }
     return -1;
 }
 
@@ -256,6 +263,7 @@ static int run(int argc, char **argv)
     meta.reader = r;
     meta.meta = evrec_reader_meta(r);
     meta.info = evrec_reader_info(r);
+    meta.reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u;
     evrec_time_source src;
     meta.time_freq = evrec_reader_time_freq(r, &src);
     if (!meta.time_freq && o.writer != &export_writer_ccore) {

@@ -296,6 +296,7 @@ typedef struct dec {
     int print_events;           /* dump-like lines */
     int print_qspy;             /* QSPY lines */
     cli_buf_t line;
+    cli_enum_index_t enums;     /* enum names of the dump-like lines (this run) */
     /* time: 32-bit restoration of short timestamps, then 64-bit restoration */
     int have_time;
     uint32_t last_raw, last32;
@@ -359,7 +360,7 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
     }
     if (s->print_events) {
         s->line.len = 0;
-        cli_event_line(&s->line, m, ev->native, ev->id, s->t64, s->freq, s->wname, s->wclass);
+        cli_event_line(&s->line, &s->enums, m, ev->native, ev->id, s->t64, s->freq, s->wname, s->wclass);
         fwrite(s->line.p, 1, s->line.len, stdout);
     }
 }
@@ -583,6 +584,7 @@ static int run(int argc, char **argv)
     }
     cli_evr_free(&s.out);
     cli_buf_free(&s.line);
+    cli_enum_index_free(&s.enums);
     cli_qs_map_free(&qm);
     live_free(&s.live);
     evrec_reader_close(r);

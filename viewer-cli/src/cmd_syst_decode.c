@@ -156,6 +156,7 @@ typedef struct dec {
     uint64_t errors_shown;
     int print_csv, print_events;
     cli_buf_t line;
+    cli_enum_index_t enums;     /* enum names of the dump-like lines (this run) */
     char *text;                 /* CSV line buffer */
     size_t text_size;
     /* time */
@@ -252,7 +253,7 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
                         : s->d->clock_freq   ? s->d->clock_freq
                                              : s->freq;
         s->line.len = 0;
-        cli_event_line(&s->line, m, ev->native, ev->id, ts - s->first_ts, freq, s->wname, s->wclass);
+        cli_event_line(&s->line, &s->enums, m, ev->native, ev->id, ts - s->first_ts, freq, s->wname, s->wclass);
         fwrite(s->line.p, 1, s->line.len, stdout);
     }
 }
@@ -475,6 +476,7 @@ done:
     free_maps(&maps);
     cli_evr_free(&s.out);
     cli_buf_free(&s.line);
+    cli_enum_index_free(&s.enums);
     evrec_reader_close(r);
     evrec_schema_free(schema);
     return result;

@@ -96,6 +96,7 @@ typedef struct export_meta {
     const evrec_meta_t *meta;     /* evrec_reader_meta() */
     const evrec_file_info_t *info;/* evrec_reader_info(): header counts, the file's time_freq */
     uint64_t time_freq;           /* effective frequency used for record ns; 0 = unknown */
+    uint32_t reorder_window;      /* --reorder-window N (records); 0 = the writer's default */
 } export_meta_t;
 
 typedef enum export_loss_kind {

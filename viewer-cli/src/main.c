@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec`: inspect evrec and CCore EventRecorder files. Dispatches to the subcommands of the
- * command table; each lives in its own cmd_<name>.c. */
+ * command table; each lives in its own cmd_<name>.c. cli_main() is the whole program and may be
+ * called more than once in one process (the in-process fuzz target tests/fuzz/fuzz_cli.c does):
+ * it never exits and leaves no state behind; main() is left out with EVREC_CLI_NO_MAIN. */
 #include <string.h>
 
 #include "evrec/evrec_container.h"
 #include "cli.h"
 #include "cli_qs.h"
 #include "cli_export_ctf.h"
+#include "cli_main.h"
 
 #ifndef EVREC_VERSION
 #define EVREC_VERSION "0.0.0"
@@ -59,7 +62,7 @@ static void usage(FILE *out)
           out);
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
     cli_text_init();
     if (argc < 2) {
@@ -97,3 +100,10 @@ int main(int argc, char **argv)
     }
     return c->run(argc - 1, argv + 1);
 }
+
+#ifndef EVREC_CLI_NO_MAIN
+int main(int argc, char **argv)
+{
+    return cli_main(argc, argv);
+}
+#endif

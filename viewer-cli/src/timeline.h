@@ -263,6 +263,12 @@ void tl_agg_free(tl_model_t *m);
  * with a thin halo of the opposite brightness. **Context:** one thread (the cairo context's).
  */
 void tl_glyph(cairo_t *cr, unsigned mk, double x, double y, double s);
+
+/* cairo_show_text() / cairo_text_extents() of `s` as valid UTF-8 (timeline_text.c): each byte
+ * that starts no valid character becomes U+FFFD, so that a name from a file cannot put the
+ * context into cairo's error state. */
+void tl_show_text(cairo_t *cr, const char *s);
+void tl_text_extents(cairo_t *cr, const char *s, cairo_text_extents_t *te);
 /**
  * @brief Set the source colour: `i` < 64 a span kind (Tableau 10, cycled), 64..0x7FFF a key
  * value (i - 64, cycled over 10 colours), >= 0x8000 an event type's glyph colour (i - 0x8000;

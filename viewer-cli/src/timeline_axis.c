@@ -115,11 +115,11 @@ void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double
             tl_axis_format(lab, sizeof lab, t, step, m->t_to, m->ns_known);
         }
         cairo_text_extents_t te;
-        cairo_text_extents(cr, lab, &te);
+        tl_text_extents(cr, lab, &te);
         double lx = x - te.width / 2;
         if (lx > last_label_end + 6 && lx + te.width < x1 + 40) {
             cairo_move_to(cr, lx - te.x_bearing, ybot + 18);
-            cairo_show_text(cr, lab);
+            tl_show_text(cr, lab);
             last_label_end = lx + te.width;
         }
         if (t > UINT64_MAX - step) {
@@ -151,11 +151,11 @@ static void flow_space(flow_t *f, double need)
 static void flow_text(flow_t *f, const char *s, double a)
 {
     cairo_text_extents_t te;
-    cairo_text_extents(f->cr, s, &te);
+    tl_text_extents(f->cr, s, &te);
     if (f->draw) {
         text_color(f->cr, f->dark, a);
         cairo_move_to(f->cr, f->x, f->y + 12);
-        cairo_show_text(f->cr, s);
+        tl_show_text(f->cr, s);
     }
     f->x += te.x_advance + 14;
 }
@@ -167,7 +167,7 @@ static void flow_heading(flow_t *f, const char *s)
         cairo_select_font_face(f->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
         text_color(f->cr, f->dark, 0.9);
         cairo_move_to(f->cr, f->x, f->y + 12);
-        cairo_show_text(f->cr, s);
+        tl_show_text(f->cr, s);
         cairo_select_font_face(f->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     }
     f->x = f->x0 + 70;
@@ -176,7 +176,7 @@ static void flow_heading(flow_t *f, const char *s)
 static double item_width(cairo_t *cr, const char *s)
 {
     cairo_text_extents_t te;
-    cairo_text_extents(cr, s, &te);
+    tl_text_extents(cr, s, &te);
     return 22 + te.x_advance + 14;
 }
 
@@ -329,9 +329,9 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     cairo_set_font_size(cr, 15);
     text_color(cr, dark, 1);
     cairo_move_to(cr, x0, y0 + 15);
-    cairo_show_text(cr, base);
+    tl_show_text(cr, base);
     cairo_text_extents_t te;
-    cairo_text_extents(cr, base, &te);
+    tl_text_extents(cr, base, &te);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 13);
     unsigned lanes = 0, counters = 0;
@@ -345,7 +345,7 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
         snprintf(line, sizeof line, "    no record in the selected window");
     }
     cairo_move_to(cr, x0 + te.x_advance, y0 + 15);
-    cairo_show_text(cr, line);
+    tl_show_text(cr, line);
     /* second line: gaps and damage */
     char notes[700] = "";
     size_t k = 0;
@@ -383,6 +383,6 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     if (notes[0]) {
         cairo_set_source_rgb(cr, dark ? 1.0 : 0.75, dark ? 0.55 : 0.1, dark ? 0.45 : 0.05);
         cairo_move_to(cr, x0, y0 + 34);
-        cairo_show_text(cr, notes);
+        tl_show_text(cr, notes);
     }
 }

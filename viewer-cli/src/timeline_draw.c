@@ -65,7 +65,7 @@ double tl_gutter(cairo_t *cr, const tl_model_t *m)
     double w = 60;
     for (unsigned i = 0; i < m->nrows; i++) {
         cairo_text_extents_t te;
-        cairo_text_extents(cr, m->rows[i].label, &te);
+        tl_text_extents(cr, m->rows[i].label, &te);
         if (te.x_advance > w) {
             w = te.x_advance;
         }
@@ -79,16 +79,16 @@ static void label(cairo_t *cr, const char *s, double x, double y, double maxw)
     char buf[100];
     snprintf(buf, sizeof buf, "%s", s);
     cairo_text_extents_t te;
-    cairo_text_extents(cr, buf, &te);
+    tl_text_extents(cr, buf, &te);
     size_t n = strlen(buf);
     while (te.x_advance > maxw && n > 3) {
         buf[--n] = 0;
         buf[n - 1] = '.';
         buf[n - 2] = '.';
-        cairo_text_extents(cr, buf, &te);
+        tl_text_extents(cr, buf, &te);
     }
     cairo_move_to(cr, x - te.x_advance, y);
-    cairo_show_text(cr, buf);
+    tl_show_text(cr, buf);
 }
 
 typedef struct px_map {
@@ -261,7 +261,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
         snprintf(t, sizeof t, "%llu", (unsigned long long)total);
         cairo_set_font_size(cr, 10);
         cairo_text_extents_t te;
-        cairo_text_extents(cr, t, &te);
+        tl_text_extents(cr, t, &te);
         double cx = pm->xa + (c0 + c1) / 2.0;
         if (c1 - c0 < 2 * (int)gs) {
             /* a small cluster: a badge with its count */
@@ -273,7 +273,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
             cairo_set_line_width(cr, 1);
             cairo_stroke(cr);
             cairo_move_to(cr, cx - te.x_advance / 2, yc + 3.5);
-            cairo_show_text(cr, t);
+            tl_show_text(cr, t);
             continue;
         }
         for (int q = c0; q < c1; q++) {
@@ -302,7 +302,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
             cairo_fill(cr);
             fg(cr, dark, 0.9);
             cairo_move_to(cr, tx, y + 10);
-            cairo_show_text(cr, t);
+            tl_show_text(cr, t);
         }
     }
     free(cnt);
@@ -365,10 +365,10 @@ static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, u
     char t[24];
     snprintf(t, sizeof t, "%u", (unsigned)row->cmax);
     cairo_move_to(cr, pm->xa - 20 > 0 ? pm->xa + 2 : pm->xa, top + 3);
-    cairo_show_text(cr, t);
+    tl_show_text(cr, t);
     snprintf(t, sizeof t, "%u", (unsigned)row->cmin);
     cairo_move_to(cr, pm->xa + 2, bot);
-    cairo_show_text(cr, t);
+    tl_show_text(cr, t);
 #undef VY
 }
 
@@ -528,7 +528,7 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         fg(cr, o->dark, 0.6);
         cairo_set_font_size(cr, 13);
         cairo_move_to(cr, x0 + 10, ytop + 19);
-        cairo_show_text(cr, m->records ? "no lane: only control records (Start, Tick, Stop) in the window"
+        tl_show_text(cr, m->records ? "no lane: only control records (Start, Tick, Stop) in the window"
                                        : "no record in the selected window");
     }
     /* the largest count of a pixel column (density scale) */
@@ -624,7 +624,7 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         cairo_rotate(cr, M_PI / 2);
         fg(cr, o->dark, 0.9);
         cairo_move_to(cr, 0, 0);
-        cairo_show_text(cr, txt);
+        tl_show_text(cr, txt);
         cairo_restore(cr);
         if (lay) {
             fprintf(lay, "gap %.0f %.0f %llu\n", gx0, gx1, (unsigned long long)gp->lost);
@@ -650,12 +650,15 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
         cairo_rotate(cr, M_PI / 2);
         fg(cr, o->dark, 0.9);
         cairo_move_to(cr, 0, 0);
-        cairo_show_text(cr, txt);
+        tl_show_text(cr, txt);
         cairo_restore(cr);
     }
+    cairo_status_t drawn = cairo_status(cr); /* an error stops all drawing after it */
     cairo_destroy(cr);
-    int ok = 1;
-    if (is_svg) {
+    int ok = drawn == CAIRO_STATUS_SUCCESS;
+    if (!ok) {
+        cli_error("%s: drawing the picture failed: %s", o->out, cairo_status_to_string(drawn));
+    } else if (is_svg) {
         cairo_surface_finish(surf);
         ok = cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS;
     } else {

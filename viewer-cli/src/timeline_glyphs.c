@@ -146,6 +146,9 @@ static int glyph_path(cairo_t *cr, unsigned mk, double x, double y, double s)
 
 void tl_glyph(cairo_t *cr, unsigned mk, double x, double y, double s)
 {
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+        return; /* cairo_get_source() of a context in error makes a pattern nobody frees */
+    }
     cairo_pattern_t *src = cairo_get_source(cr);
     cairo_pattern_reference(src);
     cairo_new_path(cr);
@@ -180,13 +183,13 @@ void tl_glyph_table(cairo_t *cr, double x0, double y0, double cell, int dark)
         const char *n = evrec_marker_name((uint8_t)mk);
         snprintf(name, sizeof name, "%u %s", mk, n ? n : "?");
         cairo_text_extents_t te;
-        cairo_text_extents(cr, name, &te);
+        tl_text_extents(cr, name, &te);
         if (dark) {
             cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
         } else {
             cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         }
         cairo_move_to(cr, cx - te.width / 2 - te.x_bearing, y0 + (mk / 4) * cell + cell * 0.88);
-        cairo_show_text(cr, name);
+        tl_show_text(cr, name);
     }
 }
