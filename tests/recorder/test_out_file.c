@@ -132,6 +132,24 @@ Test(out_file, regular_file_is_replaced_and_keeps_its_mode)
     cr_assert_eq(entries(dir), 1);
 }
 
+Test(out_file, replaced_file_keeps_its_owner_where_allowed)
+{
+    if (geteuid() != 0) {
+        cr_skip_test("only root can give the replacement another owner");
+    }
+    char *dir = temp_dir(), path[128];
+    snprintf(path, sizeof path, "%s/owned.txt", dir);
+    put(path, "OLD");
+    cr_assert_eq(chown(path, 4321, 4322), 0);
+    evrec_out_file_t o;
+    cr_assert_eq(write_new(path, &o), EVREC_OK, "%s", evrec_out_file_message(&o));
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_uid, 4321u);
+    cr_assert_eq(st.st_gid, 4322u);
+    cr_assert(holds(path, NEW));
+}
+
 Test(out_file, symlink_to_a_regular_file_replaces_the_file_and_keeps_the_link)
 {
     char *dir = temp_dir(), path[128], link[128];

@@ -105,8 +105,8 @@ static evrec_status open_in_place(evrec_out_file_t *o)
     return EVREC_OK;
 }
 
-/* OUT is absent or a regular file (`exists`, with mode `mode`), or a link to one. */
-static evrec_status open_replacing(evrec_out_file_t *o, int exists, mode_t mode, int is_link)
+/* OUT is absent (`st` NULL) or a regular file (`st` its stat), or a link to one. */
+static evrec_status open_replacing(evrec_out_file_t *o, const struct stat *st, int is_link)
 {
     if (is_link) {
         o->target = realpath(o->path, NULL);
@@ -126,8 +126,10 @@ static evrec_status open_replacing(evrec_out_file_t *o, int exists, mode_t mode,
         o->target = NULL;
         return o->err == ENOMEM ? EVREC_E_NOMEM : EVREC_E_IO;
     }
-    if (exists) {
-        (void)fchmod(fd, mode & 07777); /* the replacement keeps OUT's permissions */
+    if (st) {
+        /* The replacement keeps OUT's owner (where allowed: root) and permissions. */
+        (void)fchown(fd, st->st_uid, st->st_gid);
+        (void)fchmod(fd, st->st_mode & 07777);
     }
     if (o->flags & EVREC_OUT_FILE_NAMED) {
         close(fd);
@@ -159,7 +161,7 @@ evrec_status evrec_out_file_open(evrec_out_file_t *o, const char *path, unsigned
         if (e != ENOENT) {
             return fail(o, e, "cannot create: %s", strerror(e));
         }
-        return open_replacing(o, 0, 0, 0);
+        return open_replacing(o, NULL, 0);
     }
     int is_link = S_ISLNK(lst.st_mode);
     if (stat(path, &st) != 0) {
@@ -168,7 +170,7 @@ evrec_status evrec_out_file_open(evrec_out_file_t *o, const char *path, unsigned
                                   : "cannot create: %s", strerror(e));
     }
     if (S_ISREG(st.st_mode)) {
-        return open_replacing(o, 1, st.st_mode, is_link);
+        return open_replacing(o, &st, is_link);
     }
     if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)) {
         return open_in_place(o);
