@@ -133,10 +133,9 @@ void evrec_out_file_fail(evrec_out_file_t *o, int err);
  * evrec_out_file_t out;
  * if (evrec_out_file_open(&out, "trace.csv", 0) != EVREC_OK) {
  *     fprintf(stderr, "tool: %s\n", evrec_out_file_message(&out));
- *     return 1;
- * }
- * evrec_out_file_write(&out, "a,b\n", 4);
- * if (evrec_out_file_commit(&out) != EVREC_OK) {
+ * } else if (evrec_out_file_write(&out, "a,b\n", 4) != EVREC_OK) {
+ *     evrec_out_file_abort(&out); // trace.csv is left as it was
+ * } else if (evrec_out_file_commit(&out) != EVREC_OK) {
  *     fprintf(stderr, "tool: %s\n", evrec_out_file_message(&out));
  * }
  * @endcode

@@ -74,7 +74,10 @@ static int create_temp(evrec_out_file_t *o, const char *file, const char *dir)
     }
     if (fd < 0) {
         int e = errno;
-        fail(o, e, "cannot create a temporary file %s: %s", o->tmp, strerror(e));
+        const char *end = strrchr(o->tmp, '/');
+        int n_dir = end ? (int)(end - o->tmp) + (end == o->tmp) : 1;
+        fail(o, e, "cannot write: cannot create a temporary file in %.*s: %s", n_dir, end ? o->tmp : ".",
+             strerror(e));
         free(o->tmp);
         o->tmp = NULL;
     }
