@@ -17,7 +17,7 @@ include(CMakePackageConfigHelpers)
 set(EVREC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/evrec)
 set(EVREC_DATA_DIR ${CMAKE_INSTALL_DATADIR}/evrec)
 
-set(_evrec_libs evrec_common evrec_recorder evrec_port_posix evrec_format evrec_qs evrec_qs_host
+set(_evrec_libs evrec_common evrec_recorder evrec_out_file evrec_port_posix evrec_format evrec_qs evrec_qs_host
   evrec_syst evrec_syst_host evrec_syst_decode evrec_schema evrec_analysis evrec_gen_runtime)
 install(TARGETS ${_evrec_libs} EXPORT evrecTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev

@@ -44,8 +44,8 @@ static size_t drain(demo_qs_t *q, uint64_t t0, uint64_t *sent)
         if (n == 0) {
             break;
         }
-        if (!q->io_error && fwrite(chunk, 1, n, q->f) != n) {
-            q->io_error = errno ? errno : EIO;
+        if (!q->io_error && evrec_out_file_write(&q->out, chunk, n) != EVREC_OK) {
+            q->io_error = q->out.err;
         }
         *sent += n;
         total += n;
@@ -145,9 +145,10 @@ int demo_qs_start(demo_qs_t *q, const evrec_recorder_t *rec, const evrec_meta_t 
         demo_qs_free(q);
         return -1;
     }
-    q->f = fopen(path, "wb");
-    if (!q->f) {
-        fprintf(stderr, "evrec-demo: cannot create %s: %s\n", path, strerror(errno));
+    /* The output-path rule of evrec_out_file.h: a FIFO (a live viewer) gets the stream as it is
+     * drained; a regular file is replaced only by a complete stream. */
+    if (evrec_out_file_open(&q->out, path, 0) != EVREC_OK) {
+        fprintf(stderr, "evrec-demo: %s\n", evrec_out_file_message(&q->out));
         demo_qs_free(q);
         return -1;
     }
@@ -156,14 +157,14 @@ int demo_qs_start(demo_qs_t *q, const evrec_recorder_t *rec, const evrec_meta_t 
     if (st != EVREC_OK) {
         fprintf(stderr, "evrec-demo: --qs-ring %zu is too small for the QS session (dictionaries): %s\n", ring,
                 evrec_strerror(st));
-        fclose(q->f);
+        evrec_out_file_abort(&q->out);
         demo_qs_free(q);
         return -1;
     }
     int e = pthread_create(&q->thread, NULL, qs_thread, q);
     if (e != 0) {
         fprintf(stderr, "evrec-demo: cannot start the QS thread: %s\n", strerror(e));
-        fclose(q->f);
+        evrec_out_file_abort(&q->out);
         demo_qs_free(q);
         return -1;
     }
@@ -175,11 +176,13 @@ int demo_qs_finish(demo_qs_t *q)
     atomic_store_explicit(&q->end, evrec_recorder_counts(q->rec).used, memory_order_release);
     pthread_join(q->thread, NULL);
     int rc = 0;
-    if (fclose(q->f) != 0 && !q->io_error) {
-        q->io_error = errno ? errno : EIO;
+    if (q->io_error || q->corrupt) {
+        evrec_out_file_abort(&q->out);
+    } else if (evrec_out_file_commit(&q->out) != EVREC_OK) {
+        q->io_error = q->out.err;
     }
     if (q->io_error) {
-        fprintf(stderr, "evrec-demo: writing %s failed: %s\n", q->path, strerror(q->io_error));
+        fprintf(stderr, "evrec-demo: %s\n", evrec_out_file_message(&q->out));
         rc = -1;
     }
     if (q->corrupt) {

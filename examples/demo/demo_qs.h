@@ -26,6 +26,7 @@
 
 #include "evrec/evrec_qs_tx.h"
 #include "evrec/evrec_recorder.h"
+#include "evrec_out_file.h"
 
 /** Records encoded between two drains of the ring. */
 #define DEMO_QS_BURST 32u
@@ -36,7 +37,7 @@ typedef struct demo_qs {
     void *mem;                    /**< malloc'ed buffer of the ring */
     const evrec_recorder_t *rec;  /**< the recorder whose buffer is followed */
     const evrec_meta_t *meta;
-    FILE *f;
+    evrec_out_file_t out;         /**< the QS file (evrec_out_file.h) */
     const char *path;
     uint64_t bytes_per_s;         /**< drain rate, 0 = as fast as the file takes it */
     pthread_t thread;

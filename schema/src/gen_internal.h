@@ -330,10 +330,6 @@ const char *gen_leaf_path(const gen_schema_t *s, size_t ev, uint16_t leaf);
 void gen_emit_header(const gen_schema_t *s, gen_buf_t *out);
 void gen_emit_source(const gen_schema_t *s, gen_buf_t *out);
 
-/** Write `data` to `path` through a temporary file in the same directory and rename it.
- * @return 0, or -1 with a message on stderr. */
-int gen_write_file_atomic(const char *path, const gen_buf_t *data, char **tmp_out);
-
 /** Create directory `dir` and its missing parents (mode 0777 & ~umask), as `mkdir -p`.
  * @param[out] created malloc'd path of the outermost directory this call created (to be removed
  * with gen_rmdir_created() if the run fails), or NULL when `dir` already existed.

@@ -9,6 +9,7 @@
 
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_syst_host.h"
+#include "evrec_out_file.h"
 #include "gen_internal.h"
 
 static void usage(FILE *out)
@@ -78,6 +79,35 @@ static int gen_syst_collateral(const gen_schema_t *s, const evrec_syst_options_t
     free(xml);
     gen_meta_free(&m);
     return st == EVREC_OK ? 0 : -1;
+}
+
+/* Write the generated files by the output-path rule of evrec_out_file.h: every one to a
+ * temporary file first, then all renamed (a device or FIFO written in place), so that a failure
+ * (a full disk, a directory in the way) leaves every path as it was. Returns 1 when all are
+ * written, else 0 after a message. */
+static int write_outputs(const char *const *paths, const gen_buf_t *const *bufs, int count)
+{
+    evrec_out_file_t out[4];
+    int opened = 0, ok = 1;
+    for (int i = 0; i < count && ok; i++) {
+        ok = evrec_out_file_open(&out[i], paths[i], 0) == EVREC_OK;
+        if (ok) {
+            opened++;
+            ok = evrec_out_file_write(&out[i], bufs[i]->data, bufs[i]->len) == EVREC_OK;
+        }
+        if (!ok) {
+            fprintf(stderr, "evrec-gen: %s\n", evrec_out_file_message(&out[i]));
+        }
+    }
+    for (int i = 0; i < opened; i++) {
+        if (!ok) {
+            evrec_out_file_abort(&out[i]);
+        } else if (evrec_out_file_commit(&out[i]) != EVREC_OK) {
+            fprintf(stderr, "evrec-gen: %s\n", evrec_out_file_message(&out[i]));
+            ok = 0;
+        }
+    }
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -221,30 +251,9 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    /* All temporary files first; rename only when every one is complete. */
     const char *finals[4] = {hpath, cpath, depfile ? depfile : syst_path, syst_path};
     const gen_buf_t *bufs[4] = {&h, &src, depfile ? &dep : &xml, &xml};
-    char *tmps[4] = {NULL, NULL, NULL, NULL};
-    int count = 2 + (depfile != NULL) + (syst_path != NULL);
-    int ok = 1;
-    for (int i = 0; i < count && ok; i++) {
-        ok = gen_write_file_atomic(finals[i], bufs[i], &tmps[i]) == 0;
-    }
-    for (int i = 0; i < count && ok; i++) {
-        if (rename(tmps[i], finals[i]) != 0) {
-            perror(finals[i]);
-            ok = 0;
-        } else {
-            free(tmps[i]);
-            tmps[i] = NULL;
-        }
-    }
-    for (int i = 0; i < count; i++) {
-        if (tmps[i]) {
-            unlink(tmps[i]);
-            free(tmps[i]);
-        }
-    }
+    int ok = write_outputs(finals, bufs, 2 + (depfile != NULL) + (syst_path != NULL));
     if (!ok) {
         gen_rmdir_created(outdir, created);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "evrec/evrec_reader.h"
+#include "evrec_out_file.h"
 
 /* Exit codes of every subcommand. */
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
@@ -90,24 +91,29 @@ evrec_reader_t *cli_open_reader(const char *path, const evrec_reader_options_t *
  * reader's sticky error (not reported: the caller does, e.g. with cli_report_reader_error()). */
 evrec_status cli_read_to_end(evrec_reader_t *r);
 
-/* An output file that never harms a path the command did not create: a regular file (or a new
- * path) is written to a temporary file in the same directory (".NAME.XXXXXX", mode 0666 less the
- * umask) that replaces PATH by rename() only when cli_output_commit() succeeds; cli_output_abort()
- * removes only that temporary file. A character device, FIFO or socket (/dev/null, a pipe) is
- * written directly, without truncation; "-" is standard output. A symbolic link is followed: the
- * file it names is replaced, the link stays. SIGINT, SIGTERM and SIGHUP remove the temporary file
+/* An output file of a command, by the output-path rule of every evrec program
+ * (ports/posix/include/evrec_out_file.h): a regular file (or a new path, or the file a symbolic
+ * link names) is written to a temporary file in its directory that replaces it by rename() only
+ * when cli_output_commit() succeeds; cli_output_abort() removes only that temporary file. A
+ * device or FIFO (/dev/null, a pipe) is written in place; "-" is standard output; a directory,
+ * socket or dangling link is refused. SIGINT, SIGTERM and SIGHUP remove the temporary file
  * before they end the command. */
 typedef struct cli_output {
+    evrec_out_file_t file;
     const char *path; /* as given */
-    char *tmp;        /* the temporary file's path (malloc'd), NULL when written directly */
-    char *target;     /* PATH is a symbolic link: the file it names (malloc'd), else NULL */
-    int fd;
-    int own_fd;       /* 1: close fd at the end (not stdout) */
-    int err;          /* errno of the first failed write, 0 while none */
+    int err;          /* errno of the first failure, 0 while none; a caller may set it (a write
+                         it made itself failed): cli_output_commit() then gives up */
     uint64_t bytes;   /* written so far */
 } cli_output_t;
-/* Open PATH as above. On failure reports "evrec: PATH: cannot create: ..." and returns 0. */
+/* Open PATH as above. On failure reports "evrec: PATH: ..." and returns 0. */
 int cli_output_open(cli_output_t *o, const char *path);
+/* Open PATH for a writer that takes a file name (cairo): it writes the file cli_output_name()
+ * gives, a temporary file (for a device or FIFO one in $TMPDIR, copied into it by
+ * cli_output_commit()). Not with cli_output_write() or cli_output_stream(). Returns 0 after a
+ * failure (reported), else 1. */
+int cli_output_open_named(cli_output_t *o, const char *path);
+/* The file to write for cli_output_open_named() (owned by `o`, valid until commit or abort). */
+const char *cli_output_name(const cli_output_t *o);
 /* Write all n bytes (retries short writes and EINTR). Returns 0 after a failure (remembered in
  * o->err; later writes do nothing), else 1. */
 int cli_output_write(cli_output_t *o, const void *p, size_t n);

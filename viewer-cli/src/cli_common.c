@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting, argument parsing and file opening shared by the subcommands. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -330,142 +330,72 @@ static void watch_tmp(char *tmp)
     }
 }
 
-int cli_output_open(cli_output_t *o, const char *path)
+static int output_open(cli_output_t *o, const char *path, unsigned flags)
 {
     memset(o, 0, sizeof *o);
     o->path = path;
-    o->fd = -1;
-    if (strcmp(path, "-") == 0) {
-        o->fd = STDOUT_FILENO;
-        return 1;
-    }
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            cli_error("%s: cannot create: %s", path, strerror(EISDIR));
-            return 0;
-        }
-        /* A device, FIFO or socket: written in place, never truncated or removed. */
-        o->fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (o->fd < 0) {
-            cli_error("%s: cannot open: %s", path, strerror(errno));
-            return 0;
-        }
-        o->own_fd = 1;
-        return 1;
-    }
-    /* A symbolic link: replace the file it names, not the link. */
-    struct stat lst;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        o->target = realpath(path, NULL);
-        if (!o->target) {
-            cli_error("%s: cannot resolve the link: %s", path, strerror(errno));
-            return 0;
-        }
-        path = o->target;
-    }
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = slash ? slash + 1 : path;
-    size_t n = dirlen + 1 + strlen(base) + 8;
-    o->tmp = malloc(n);
-    if (!o->tmp) {
-        cli_error("%s: out of memory", o->path);
-        free(o->target);
-        o->target = NULL;
+    if (evrec_out_file_open(&o->file, path, flags) != EVREC_OK) {
+        o->err = o->file.err;
+        cli_error("%s", evrec_out_file_message(&o->file));
         return 0;
     }
-    snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    o->fd = mkstemp(o->tmp);
-    if (o->fd < 0) {
-        cli_error("%s: cannot create: %s", o->path, strerror(errno));
-        free(o->tmp);
-        free(o->target);
-        o->tmp = o->target = NULL;
-        return 0;
-    }
-    /* mkstemp gives 0600: use the mode a new file would get (an existing file keeps its own). */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(o->fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask));
-    o->own_fd = 1;
-    watch_tmp(o->tmp);
+    watch_tmp(o->file.tmp);
     return 1;
+}
+
+int cli_output_open(cli_output_t *o, const char *path)
+{
+    return output_open(o, path, 0);
+}
+
+int cli_output_open_named(cli_output_t *o, const char *path)
+{
+    return output_open(o, path, EVREC_OUT_FILE_NAMED);
+}
+
+const char *cli_output_name(const cli_output_t *o)
+{
+    return evrec_out_file_temp_path(&o->file);
 }
 
 int cli_output_write(cli_output_t *o, const void *p, size_t n)
 {
-    const char *c = p;
-    while (n && !o->err) {
-        ssize_t k = write(o->fd, c, n);
-        if (k < 0) {
-            if (errno != EINTR) {
-                o->err = errno;
-            }
-            continue;
-        }
-        if (k == 0) {
-            o->err = EIO;
-            break;
-        }
-        c += k;
-        n -= (size_t)k;
-        o->bytes += (uint64_t)k;
+    if (!o->err && evrec_out_file_write(&o->file, p, n) != EVREC_OK) {
+        o->err = o->file.err;
     }
+    o->bytes = o->file.bytes;
     return !o->err;
-}
-
-static void output_close(cli_output_t *o)
-{
-    if (o->own_fd && o->fd >= 0 && close(o->fd) != 0 && !o->err) {
-        o->err = errno;
-    }
-    o->fd = -1;
 }
 
 int cli_output_commit(cli_output_t *o)
 {
-    output_close(o);
-    pending_tmp = NULL; /* from here on this function removes it itself */
-    if (!o->err && o->tmp && rename(o->tmp, o->target ? o->target : o->path) != 0) {
-        o->err = errno;
+    pending_tmp = NULL; /* from here on the output removes it itself */
+    if (o->err && !o->file.err) {
+        evrec_out_file_fail(&o->file, o->err); /* a failure the caller saw */
     }
-    if (o->err) {
-        cli_error("%s: cannot write: %s", strcmp(o->path, "-") == 0 ? "standard output" : o->path,
-                  strerror(o->err));
-        if (o->tmp) {
-            unlink(o->tmp);
-        }
+    if (evrec_out_file_commit(&o->file) != EVREC_OK) {
+        o->err = o->file.err;
+        cli_error("%s", evrec_out_file_message(&o->file));
     }
-    free(o->tmp);
-    free(o->target);
-    o->tmp = o->target = NULL;
     return !o->err;
 }
 
 void cli_output_abort(cli_output_t *o)
 {
-    output_close(o);
     pending_tmp = NULL;
-    if (o->tmp) {
-        unlink(o->tmp);
-    }
-    free(o->tmp);
-    free(o->target);
-    o->tmp = o->target = NULL;
+    evrec_out_file_abort(&o->file);
 }
 
 FILE *cli_output_stream(cli_output_t *o)
 {
-    if (!o->own_fd) {
-        return stdout; /* "-" */
+    if (strcmp(o->path, "-") == 0) {
+        return stdout;
     }
-    FILE *f = fdopen(o->fd, "wb");
+    FILE *f = fdopen(o->file.fd, "wb");
     if (!f) {
         cli_error("%s: %s", o->path, strerror(errno));
         return NULL;
     }
-    o->own_fd = 0; /* fclose() closes it */
     return f;
 }
 
@@ -476,7 +406,7 @@ int cli_output_stream_close(cli_output_t *o, FILE *f)
         o->err = errno ? errno : EIO;
     }
     if (f != stdout) {
-        o->fd = -1;
+        o->file.fd = -1; /* closed by fclose(); the output syncs its file by name */
     }
     return !o->err;
 }

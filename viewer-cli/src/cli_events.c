@@ -269,6 +269,11 @@ int cli_evr_write(cli_evr_records_t *c, const char *path, uint64_t freq, uint64_
         cli_error("%s: out of memory while collecting the events", path);
         return -1;
     }
+    if (c->count == 0) {
+        /* A run that decoded nothing never replaces an earlier recording with an empty one. */
+        cli_error("%s: no event was decoded: nothing is written (the path is left as it was)", path);
+        return -1;
+    }
     if (!c->recs) {
         c->recs = calloc(1, 64);
         c->cap = c->recs ? 64 : 0;

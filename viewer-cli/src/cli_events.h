@@ -46,7 +46,8 @@ void cli_evr_keep(cli_evr_records_t *c, const uint8_t *native, uint16_t id);
 
 /* Write the records to `path` as an evrec container with time_freq `freq` and `dropped` drops
  * (a temporary file renamed over path when complete; a device or FIFO written in place; on a
- * failure path is left as it was). Returns 0, or -1 after printing the error. */
+ * failure path is left as it was). No record (nothing decoded): nothing is written, the path is
+ * left as it was and -1 is returned with a message. Returns 0, or -1 after printing the error. */
 int cli_evr_write(cli_evr_records_t *c, const char *path, uint64_t freq, uint64_t dropped);
 
 /* Free the collected records. */

@@ -158,20 +158,39 @@ static void split_out(const char *out, char **dir, char **stem)
     (*stem)[sl] = 0;
 }
 
-static int write_file(const char *path, const char *text)
+/* Write the schema's files: each through a temporary file (cli_output_open()), all renamed only
+ * when every one is complete, so a failure (a full disk) leaves every path as it was. */
+static int write_files(char *const *paths, const evrec_yaml_t *y)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
+    cli_output_t *outs = calloc(y->count ? y->count : 1, sizeof *outs);
+    if (!outs) {
+        cli_error("out of memory");
         return 0;
     }
-    size_t n = strlen(text);
-    int ok = fwrite(text, 1, n, f) == n;
-    if (fclose(f) != 0 || !ok) {
-        cli_error("%s: writing failed", path);
-        return 0;
+    size_t opened = 0;
+    int ok = 1;
+    for (size_t i = 0; ok && i < y->count; i++) {
+        if (!paths[i]) {
+            cli_error("out of memory");
+            ok = 0;
+            break;
+        }
+        ok = cli_output_open(&outs[i], paths[i]);
+        opened += (size_t)ok;
+        if (ok && !cli_output_write(&outs[i], y->files[i].text, strlen(y->files[i].text))) {
+            ok = cli_output_commit(&outs[i]); /* reports the failed write, leaves the path */
+            opened--;
+        }
     }
-    return 1;
+    for (size_t i = 0; i < opened; i++) {
+        if (ok) {
+            ok = cli_output_commit(&outs[i]);
+        } else {
+            cli_output_abort(&outs[i]);
+        }
+    }
+    free(outs);
+    return ok;
 }
 
 static int run(int argc, char **argv)
@@ -238,22 +257,25 @@ static int run(int argc, char **argv)
             result = CLI_BAD_INPUT;
         }
     } else {
-        for (size_t i = 0; i < y.count; i++) {
-            char *path = NULL;
+        char **paths = calloc(y.count ? y.count : 1, sizeof *paths);
+        for (size_t i = 0; paths && i < y.count; i++) {
             if (i == 0) {
-                path = strdup(o.out);
+                paths[i] = strdup(o.out);
             } else {
                 size_t n = strlen(dir) + strlen(y.files[i].name) + 1;
-                path = malloc(n);
-                if (path) {
-                    snprintf(path, n, "%s%s", dir, y.files[i].name);
+                paths[i] = malloc(n);
+                if (paths[i]) {
+                    snprintf(paths[i], n, "%s%s", dir, y.files[i].name);
                 }
             }
-            if (!path || !write_file(path, y.files[i].text)) {
-                result = CLI_BAD_INPUT;
-            }
-            free(path);
         }
+        if (!paths || !write_files(paths, &y)) {
+            result = CLI_BAD_INPUT;
+        }
+        for (size_t i = 0; paths && i < y.count; i++) {
+            free(paths[i]);
+        }
+        free(paths);
     }
     evrec_yaml_free(&y);
     free(name);

@@ -146,128 +146,13 @@ static int out_kind(const char *path)
     return -1;
 }
 
-/* Where the picture goes. A regular file (or a new path) is replaced by renaming a temporary file
- * of its folder over it (the file a symbolic link names, not the link); a device or FIFO
- * (/dev/null, a pipe) is never replaced: the picture is drawn into a temporary file in TMPDIR and
- * copied into it. */
-typedef struct out_place {
-    char *target;  /* the path to replace (a link resolved), malloc'd; NULL: write in place */
-    int in_place;  /* 1: a device or FIFO */
-} out_place_t;
-
-static int out_place(const char *out, out_place_t *p)
-{
-    struct stat st;
-    p->target = NULL;
-    p->in_place = 0;
-    if (stat(out, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            cli_error("%s: is a directory", out);
-            return 0;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            p->in_place = 1;
-            return 1;
-        }
-        p->target = realpath(out, NULL); /* follows a link */
-    }
-    if (!p->target) {
-        p->target = strdup(out);
-    }
-    return p->target != NULL;
-}
-
-/* A temporary file for the picture (created empty, so that no other path is touched). */
-static char *make_tmp(const char *out, const out_place_t *p)
-{
-    const char *dirp = p->in_place ? (getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") : p->target;
-    size_t dir = p->in_place ? strlen(dirp) + 1 : 0;
-    if (!p->in_place) {
-        const char *slash = strrchr(dirp, '/');
-        dir = slash ? (size_t)(slash - dirp) + 1 : 0;
-    }
-    size_t n = dir + 40;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        return NULL;
-    }
-    if (p->in_place) {
-        snprintf(tmp, n, "%s/.evrec-timeline-XXXXXX", dirp);
-    } else {
-        snprintf(tmp, n, "%.*s.evrec-timeline-XXXXXX", (int)dir, dirp);
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        cli_error("%s: cannot create a temporary file for it: %s", out, strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    /* the picture gets the permissions a new file would get (mkstemp makes it 0600) */
-    mode_t um = umask(0);
-    umask(um);
-    if (fchmod(fd, 0666 & ~um) != 0) {
-        /* not fatal: the picture is still written */
-    }
-    close(fd);
-    return tmp;
-}
-
-/* Copy the finished picture into a device or FIFO. */
-static int copy_into(const char *tmp, const char *out)
-{
-    FILE *in = fopen(tmp, "rb");
-    if (!in) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        return 0;
-    }
-    cli_output_t o;
-    int ok = cli_output_open(&o, out);
-    char buf[1 << 16];
-    size_t n;
-    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-        ok = cli_output_write(&o, buf, n);
-    }
-    if (ok && ferror(in)) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        ok = 0;
-    }
-    fclose(in);
-    if (ok) {
-        ok = cli_output_commit(&o);
-    } else {
-        cli_output_abort(&o);
-    }
-    return ok;
-}
-
-static int finish_file(const char *tmp, const char *out, const out_place_t *p, int ok)
-{
-    if (ok && p->in_place) {
-        ok = copy_into(tmp, out);
-        unlink(tmp);
-        return ok;
-    }
-    if (ok && rename(tmp, p->target) != 0) {
-        cli_error("%s: cannot rename %s over it: %s", out, tmp, strerror(errno));
-        ok = 0;
-    }
-    if (!ok) {
-        unlink(tmp);
-    }
-    return ok;
-}
-
 static int glyph_table(const tl_opts_t *o, int is_svg)
 {
-    out_place_t place;
-    if (!out_place(o->out.out, &place)) {
+    cli_output_t out; /* cairo writes the picture by name: a temporary file */
+    if (!cli_output_open_named(&out, o->out.out)) {
         return CLI_BAD_INPUT;
     }
-    char *tmp = make_tmp(o->out.out, &place);
-    if (!tmp) {
-        free(place.target);
-        return CLI_BAD_INPUT;
-    }
+    const char *tmp = cli_output_name(&out);
     double cell = 96;
     int w = (int)(4 * cell), h = (int)(4 * cell);
     cairo_surface_t *s = is_svg ? cairo_svg_surface_create(tmp, w, h)
@@ -292,9 +177,7 @@ static int glyph_table(const tl_opts_t *o, int is_svg)
     if (!ok) {
         cli_error("%s: writing the picture failed", o->out.out);
     }
-    ok = finish_file(tmp, o->out.out, &place, ok);
-    free(tmp);
-    free(place.target);
+    ok = ok ? cli_output_commit(&out) : (cli_output_abort(&out), 0);
     return ok ? CLI_OK : CLI_BAD_INPUT;
 }
 
@@ -415,17 +298,27 @@ static int run(int argc, char **argv)
         m->t_from = m->t_from > pad ? m->t_from - pad : 0;
         m->t_to = m->t_from + 2 * pad;
     }
-    out_place_t place;
-    char *tmp = out_place(o.out.out, &place) ? make_tmp(o.out.out, &place) : NULL;
-    if (!tmp) {
-        free(place.target);
+    /* tl_draw() writes the picture and the layout by name: temporary files (cli.h) */
+    cli_output_t out, lay;
+    const char *lay_path = o.out.layout;
+    if (!cli_output_open_named(&out, o.out.out)) {
         result = CLI_BAD_INPUT;
         goto out;
     }
-    int ok = tl_draw(m, &o.out, tmp, is_svg) == 0;
-    ok = finish_file(tmp, o.out.out, &place, ok);
-    free(tmp);
-    free(place.target);
+    if (lay_path && !cli_output_open_named(&lay, lay_path)) {
+        cli_output_abort(&out);
+        result = CLI_BAD_INPUT;
+        goto out;
+    }
+    o.out.layout = lay_path ? cli_output_name(&lay) : NULL;
+    int ok = tl_draw(m, &o.out, cli_output_name(&out), is_svg) == 0;
+    struct stat lst;
+    int lay_ok = ok && lay_path && stat(cli_output_name(&lay), &lst) == 0 && lst.st_size > 0;
+    o.out.layout = lay_path;
+    ok = ok ? cli_output_commit(&out) : (cli_output_abort(&out), 0);
+    if (lay_path) {
+        ok = (lay_ok ? cli_output_commit(&lay) : (cli_output_abort(&lay), 0)) && ok;
+    }
     if (!ok) {
         result = CLI_BAD_INPUT;
     }

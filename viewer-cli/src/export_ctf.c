@@ -322,6 +322,10 @@ int cli_export_ctf(const char *in_path, const char *out_dir, const cli_export_ct
         rs = bt_graph_run(g);
     } while (rs == BT_GRAPH_RUN_STATUS_AGAIN);
     if (rs != BT_GRAPH_RUN_STATUS_OK) {
+        /* babeltrace2's sink.ctf.fs (2.0.x) crashes in its finalization after a write failed (a
+         * full disk): the failed graph is let go without finalizing it (this process ends soon
+         * after); clean_up() below still removes the partial trace. */
+        g = NULL;
         goto end;
     }
     /* Close the trace's files (the sink finishes them when the graph goes) before moving them. */

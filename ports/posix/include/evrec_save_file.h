@@ -48,20 +48,22 @@ evrec_status evrec_save_file_ex(const evrec_recorder_t *rec, FILE *f, const evre
 evrec_status evrec_save_file(const evrec_recorder_t *rec, FILE *f);
 
 /**
- * @brief Save a stopped recorder to a file at `path`, atomically: the bytes go to a new
- * temporary file in the same directory (`.NAME.XXXXXX`, mode 0666 & ~umask), which is flushed,
- * synced (fsync) and then renamed over `path`. On any failure the temporary file is removed and
- * `path` is left as it was: an existing file is never truncated or removed, and no file is
- * created. A symbolic link at `path` is followed: the file it names is replaced, the link stays.
- * A device or FIFO at `path` (/dev/null, a pipe, a serial line) is written in place and never
- * replaced or removed.
+ * @brief Save a stopped recorder to a file at `path` by the output-path rule of
+ * evrec_out_file.h: the bytes go to a new temporary file in the same directory
+ * (`.NAME.XXXXXX`), which is synced (fsync) and then renamed over `path`. On any failure the
+ * temporary file is removed and `path` is left as it was: an existing file is never truncated
+ * or removed, and no file is created. A symbolic link at `path` is followed: the file it names
+ * is replaced, the link stays (a link that names nothing is refused). A device or FIFO at
+ * `path` (/dev/null, a pipe, a serial line) is written in place and never replaced or removed;
+ * a directory or socket is refused.
  * @param[in] rec a stopped recorder. @param[in] path the file to create or replace.
  * @param[in] opt options, or NULL for the defaults (the container format).
  * @param[out] bytes optional: the size of the file written (0 on failure).
  * @retval EVREC_OK `path` holds the whole file.
  * @retval EVREC_E_ARG `rec` or `path` is NULL, or `path` is empty.
  * @retval EVREC_E_IO the temporary file could not be created, written, synced or renamed
- * (errno tells why, e.g. ENOENT for a missing directory, EISDIR when `path` is a directory).
+ * (errno tells why, e.g. ENOENT for a missing directory, EISDIR when `path` is a directory,
+ * ENXIO for a socket, ENOSPC for a full disk).
  * @retval EVREC_E_NOMEM no memory for the temporary name.
  * @retval EVREC_E_BUSY / EVREC_E_CORRUPT as evrec_save() (nothing is created).
  * **Context:** thread.

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#define _XOPEN_SOURCE 700 /* realpath */
 /* evrec_save_file() and evrec_save_path(): evrec_save_ex() to a stdio stream, and to a path
- * through a temporary file in the same directory renamed over it. */
+ * by the output-path rule of evrec_out_file.h. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "evrec_out_file.h"
 #include "evrec_save_file.h"
 
 typedef struct file_sink {
@@ -59,19 +56,9 @@ evrec_status evrec_save_file(const evrec_recorder_t *rec, FILE *f)
     return evrec_save_file_ex(rec, f, NULL, NULL);
 }
 
-/* "DIR/.NAME.XXXXXX" for path "DIR/NAME" (malloc'd), or NULL. */
-static char *temp_name(const char *path)
+static int out_write(void *ctx, const void *data, size_t len)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1u : 0u;
-    const char *base = path + dir_len;
-    size_t n = strlen(path) + 16u;
-    char *t = malloc(n);
-    if (t) {
-        memcpy(t, path, dir_len);
-        snprintf(t + dir_len, n - dir_len, ".%s.XXXXXX", base);
-    }
-    return t;
+    return evrec_out_file_write((evrec_out_file_t *)ctx, data, len) != EVREC_OK;
 }
 
 evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
@@ -83,82 +70,28 @@ evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
     if (!rec || !path || !*path) {
         return EVREC_E_ARG;
     }
-    struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode)) {
-            errno = EISDIR;
-            return EVREC_E_IO;
-        }
-        /* A device or FIFO (/dev/null, a pipe, a serial line): written in place, never replaced. */
-        FILE *dev = fopen(path, "wb");
-        if (!dev) {
-            return EVREC_E_IO;
-        }
-        evrec_status ds = evrec_save_file_ex(rec, dev, opt, bytes);
-        int e = errno;
-        if (fclose(dev) != 0 && ds == EVREC_OK) {
-            ds = EVREC_E_IO;
-            e = errno;
-        }
-        errno = e;
-        return ds;
-    }
-    /* A symbolic link: the file it names is replaced, not the link. */
-    char *real = realpath(path, NULL);
-    if (real) {
-        path = real;
-    }
-    char *tmp = temp_name(path);
-    if (!tmp) {
-        free(real);
-        return EVREC_E_NOMEM;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return EVREC_E_IO;
-    }
-    /* mkstemp makes 0600; a saved trace gets the mode fopen() would give a new file. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "wb");
-    evrec_status st;
-    int err = 0;
-    uint64_t n = 0;
-    if (!f) {
-        err = errno;
-        close(fd);
-        st = EVREC_E_IO;
-    } else {
-        st = evrec_save_file_ex(rec, f, opt, &n);
-        if (st == EVREC_E_IO) {
-            err = errno;
-        }
-        if (st == EVREC_OK && fsync(fileno(f)) != 0) {
-            st = EVREC_E_IO;
-            err = errno;
-        }
-        if (fclose(f) != 0 && st == EVREC_OK) {
-            st = EVREC_E_IO;
-            err = errno;
-        }
-    }
-    if (st == EVREC_OK && rename(tmp, path) != 0) {
-        st = EVREC_E_IO;
-        err = errno;
-    }
+    evrec_out_file_t out; /* the output-path rule of evrec_out_file.h */
+    evrec_status st = evrec_out_file_open(&out, path, 0);
     if (st != EVREC_OK) {
-        unlink(tmp); /* the only file this call created; `path` is untouched */
+        errno = out.err;
+        return st;
+    }
+    evrec_sink_t sink = {out_write, &out};
+    st = evrec_save_ex(rec, &sink, opt);
+    if (st != EVREC_OK) {
+        int e = out.err;
+        evrec_out_file_abort(&out);
+        if (e) {
+            errno = e;
+        }
+        return st;
+    }
+    uint64_t n = out.bytes;
+    st = evrec_out_file_commit(&out);
+    if (st != EVREC_OK) {
+        errno = out.err;
     } else if (bytes) {
         *bytes = n;
-    }
-    free(tmp);
-    free(real);
-    if (err) {
-        errno = err;
     }
     return st;
 }
