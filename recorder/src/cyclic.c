@@ -553,12 +553,19 @@ static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint
             if (evrec_atomic_load(&hdr->ready) != b || !evrec_seq_is(hdr->seq, b)) {
                 continue;
             }
-            size_t used = hdr->closed & EVREC_CLOSED_USED_MASK;
+            uint32_t closed = hdr->closed;
+            size_t used = closed & EVREC_CLOSED_USED_MASK;
             size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
-            uint64_t count = 0;
+            uint64_t count = 0, skipped = rep->skipped;
             size_t at = (size_t)((uint8_t *)hdr - h.buf);
             size_t stop = evrec_recover_run(meta, (uint8_t *)hdr, EVREC_BLOCK_HEADER, end,
                                             base + bh->records_offset + at, rep, &count);
+            /* A closed block says how many records were allocated in it: slots at its end whose
+             * header was never written (all 0xFF, like free space) are counted from that. */
+            size_t allocated = end == used ? closed >> EVREC_CLOSED_COUNT_SHIFT : 0;
+            for (uint64_t k = count + rep->skipped - skipped; k < allocated; k++) {
+                evrec_recover_note_skip(rep, base + bh->records_offset + at + stop);
+            }
             hdr->closed = evrec_closed_word(stop, (size_t)count);
             if (b == newest) {
                 pos = (newest << h.block_shift) + stop;

@@ -129,6 +129,9 @@ static inline evrec_buf_header_t *evrec_lane_hdr(const evrec_buf_header_t *h, ui
 size_t evrec_recover_run(const evrec_meta_t *meta, uint8_t *area, size_t q, size_t end, uint64_t base,
                          evrec_recover_report_t *rep, uint64_t *count);
 
+/** Notes a skipped slot at `offset` (bytes from the image's start) in `rep`. */
+void evrec_recover_note_skip(evrec_recover_report_t *rep, uint64_t offset);
+
 /** Validates a header against this target (magic, version) and `size`: 0 when usable. */
 int evrec_hdr_check(const evrec_buf_header_t *h, size_t size);
 

@@ -73,7 +73,7 @@ static size_t resync(const evrec_meta_t *meta, const uint8_t *area, size_t q, si
     return end;
 }
 
-static void note_skip(evrec_recover_report_t *rep, uint64_t offset)
+void evrec_recover_note_skip(evrec_recover_report_t *rep, uint64_t offset)
 {
     if (rep->offsets_kept < EVREC_RECOVER_OFFSETS) {
         rep->offset[rep->offsets_kept++] = offset;
@@ -89,7 +89,7 @@ static size_t skip_uncommitted(const evrec_meta_t *meta, const uint8_t *area, si
     uint16_t id = r->id;
     size_t n = EVREC_PROVISIONAL_SIZE(id);
     if (n != 0) {
-        note_skip(rep, base + q); /* reserved, never committed: its extent is in its id */
+        evrec_recover_note_skip(rep, base + q); /* reserved, never committed: its extent is in its id */
         return q + n <= end ? q + n : end;
     }
     if (id != EVREC_ID_NONE) {
@@ -97,7 +97,7 @@ static size_t skip_uncommitted(const evrec_meta_t *meta, const uint8_t *area, si
     }
     size_t next = resync(meta, area, q, end);
     if (next != end || r->time != 0xFFFFFFFFu) {
-        note_skip(rep, base + q); /* allocated, header not (or partly) written */
+        evrec_recover_note_skip(rep, base + q); /* allocated, header not (or partly) written */
     }
     return next;
 }
