@@ -102,6 +102,21 @@ static size_t skip_uncommitted(const evrec_meta_t *meta, const uint8_t *area, si
     return next;
 }
 
+/* Copies n bytes (a multiple of 4, both 4-aligned) from src to dst < src, overlapping or not.
+ * A loop, not memmove: the recorder uses no libc beyond memcpy/memset (and GCC would turn the
+ * loop into a memmove call). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+static void move_down(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i += 4u) {
+        uint32_t v;
+        __builtin_memcpy(&v, src + i, 4);
+        __builtin_memcpy(dst + i, &v, 4);
+    }
+}
+
 size_t evrec_recover_run(const evrec_meta_t *meta, uint8_t *area, size_t q, size_t end, uint64_t base,
                          evrec_recover_report_t *rep, uint64_t *count)
 {
@@ -116,7 +131,7 @@ size_t evrec_recover_run(const evrec_meta_t *meta, uint8_t *area, size_t q, size
             continue;
         }
         if (w != q) {
-            __builtin_memmove(area + w, area + q, n);
+            move_down(area + w, area + q, n);
         }
         w += n;
         q += n;
