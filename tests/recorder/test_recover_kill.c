@@ -4,8 +4,8 @@
  * evrec_commit() returned), and now and then waits between writing a record's fields and
  * committing it. The parent SIGKILLs the child at a random moment, recovers the buffer file and
  * checks that every record of the side logs is in the recovered file (cyclic: every one not
- * overwritten, i.e. from each thread's oldest recovered record on). One-shot, cyclic and lanes,
- * 20 kills each; a summary line per mode (committed, recovered, skipped). */
+ * overwritten, i.e. from each thread's oldest recovered record on). One-shot, cyclic and lanes
+ * (two threads per lane), 20 kills each; a summary line per mode (committed, recovered, skipped). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,7 +25,7 @@
 #include "mem_sink.h"
 #include "probe_meta.h"
 
-enum { THREADS = 4, KILLS = 20, MODE_ONESHOT = 0, MODE_CYCLIC = 1, MODE_LANES = 2 };
+enum { THREADS = 4, LANES = 2, KILLS = 20, MODE_ONESHOT = 0, MODE_CYCLIC = 1, MODE_LANES = 2 };
 #define ONESHOT_SIZE ((size_t)16 << 20)
 #define CYCLIC_SIZE EVREC_CYCLIC_BUFFER_SIZE(64, 1024) /* a 64 KiB ring: it laps many times */
 
@@ -70,7 +70,7 @@ static void child(int mode, const char *path, int ready_fd)
     static evrec_host_t host;
     static evrec_recorder_t rec;
     static evrec_lanes_t lanes;
-    static _Alignas(EVREC_LANE_ALIGN) evrec_lane_t lane[THREADS];
+    static _Alignas(EVREC_LANE_ALIGN) evrec_lane_t lane[LANES];
     void *buf;
     evrec_host_init(&host);
     size_t size = size_of(mode);
@@ -79,7 +79,7 @@ static void child(int mode, const char *path, int ready_fd)
             EVREC_OK) {
         _exit(3);
     }
-    evrec_status st = mode == MODE_LANES ? (evrec_lanes_init(&lanes, lane, THREADS) == EVREC_OK
+    evrec_status st = mode == MODE_LANES ? (evrec_lanes_init(&lanes, lane, LANES) == EVREC_OK
                                                 ? evrec_lanes_start(&lanes, &rec, &probe_meta, 1000)
                                                 : EVREC_E_ARG)
                                          : evrec_host_start(&host, &rec, &probe_meta, 1000);
@@ -91,7 +91,7 @@ static void child(int mode, const char *path, int ready_fd)
     for (int k = 0; k < THREADS; k++) {
         char log[700];
         snprintf(log, sizeof log, "%s/log-%d", dir, k + 1);
-        w[k].host = mode == MODE_LANES ? evrec_lane_host_at(&lanes, (unsigned)k) : &host;
+        w[k].host = mode == MODE_LANES ? evrec_lane_host_at(&lanes, (unsigned)k % LANES) : &host; /* 2 per lane */
         w[k].log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         w[k].source = (uint16_t)(k + 1);
         if (w[k].log_fd < 0 || pthread_create(&t[k], NULL, work, &w[k]) != 0) {
