@@ -533,6 +533,30 @@ static int newest_block(const evrec_host_t *h, size_t n, size_t bsize, size_t *n
     return found;
 }
 
+/* A slot cleared for block `r` (ready == r) but never stamped, whose records area is not all
+ * 0xFF: its block was opened (only an opener's compare-and-swap lets records in) and the opener
+ * died before stamping it, while other contexts already committed records in it. Stamped here
+ * (the distance back is not known: 1), so that those records are recovered. */
+static void stamp_opened(const evrec_host_t *h, size_t n, size_t bsize)
+{
+    size_t mod = block_modulus(h);
+    for (size_t i = 0; i < n; i++) {
+        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(h->buf + i * bsize);
+        size_t r = evrec_atomic_load(&hdr->ready);
+        if (r >= mod || hdr->seq != EVREC_SEQ_UNSTAMPED || (r & (n - 1u)) != i) {
+            continue;
+        }
+        const uint32_t *w = (const uint32_t *)(const void *)((const uint8_t *)hdr + EVREC_BLOCK_HEADER);
+        size_t k = 0;
+        while (k < (bsize - EVREC_BLOCK_HEADER) / 4u && w[k] == 0xFFFFFFFFu) {
+            k++;
+        }
+        if (k < (bsize - EVREC_BLOCK_HEADER) / 4u) {
+            hdr->seq = evrec_seq_stamp(r, 1);
+        }
+    }
+}
+
 /* evrec_recorder_recover() of a ring: every intact block of the last block_count numbers has its
  * committed records compacted past the slots never committed (evrec_recover_run()) and its
  * `closed` word rewritten with the result (a block still open, or whose closing was cut short,
@@ -546,6 +570,7 @@ static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint
     size_t mod = block_modulus(&h), n = bh->block_count, bsize = bh->block_size;
     size_t newest = 0;
     size_t pos = EVREC_BLOCK_HEADER;
+    stamp_opened(&h, n, bsize);
     if (newest_block(&h, n, bsize, &newest)) {
         for (size_t i = 0; i < n; i++) {
             size_t b = (newest + mod - (n - 1u) + i) & (mod - 1u);

@@ -158,6 +158,24 @@ static void oneshot_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uin
 static evrec_status recover_at(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
                               uint64_t base, evrec_recover_report_t *rep);
 
+/* What save reads besides the geometry, checked against it: a one-shot buffer's `used` (when
+ * stopped), each cyclic block's `closed` extent (0, or a header to the block's end). 0 when usable. */
+static int extents_check(const evrec_buf_header_t *h)
+{
+    const uint8_t *records = (const uint8_t *)h + h->records_offset;
+    if (!(h->flags & EVREC_BUF_CYCLIC)) {
+        return h->state != EVREC_BUF_STOPPED || (h->used <= h->records_size && h->used % EVREC_RECORD_ALIGN == 0) ? 0 : -1;
+    }
+    for (uint32_t i = 0; i < h->block_count; i++) {
+        const evrec_block_header_t *b = (const evrec_block_header_t *)(const void *)(records + (size_t)i * h->block_size);
+        uint32_t used = b->closed & EVREC_CLOSED_USED_MASK;
+        if (used != 0 && (used < EVREC_BLOCK_HEADER || used > h->block_size)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The outer header of a version-2 buffer split into lanes: 0 when its geometry fits `size`. */
 static int lanes_hdr_check(const evrec_buf_header_t *h, size_t size)
 {
@@ -250,7 +268,7 @@ static evrec_status recover_at(evrec_recorder_t *rec, void *buf, size_t size, co
     if (h->version != EVREC_BUF_VERSION) {
         return EVREC_E_UNSUPPORTED;
     }
-    if (evrec_hdr_check(h, size) != 0) {
+    if (evrec_hdr_check(h, size) != 0 || extents_check(h) != 0) {
         return EVREC_E_CORRUPT;
     }
     if (h->state != EVREC_BUF_RECORDING && h->state != EVREC_BUF_STOPPED) {

@@ -227,16 +227,55 @@ Test(recover_skip, cyclic_geometry_that_lies_is_refused_or_bounded)
         cr_assert_eq(recover_image(img, size), EVREC_E_CORRUPT, "field at %zu = %u", lies[i].offset, lies[i].value);
         free(img);
     }
-    /* a block header whose `closed` extent lies (past its block): recovery reads the block to its
-     * end at most; the image is exactly the buffer, so reading past it would leave the allocation */
-    uint8_t *img = image_of(size, BLOCK);
-    uint32_t closed = EVREC_CLOSED_USED_MASK | 5u << EVREC_CLOSED_COUNT_SHIFT;
-    memcpy(img + EVREC_BUF_HEADER_SIZE + 4, &closed, 4);
-    evrec_recorder_t back;
+    /* a block header whose `closed` extent lies (past its block: save would read past it),
+     * cut short or stopped */
+    for (uint32_t state = EVREC_BUF_RECORDING; state <= EVREC_BUF_STOPPED; state++) {
+        uint8_t *img = image_of(size, BLOCK);
+        uint32_t closed = EVREC_CLOSED_USED_MASK | 5u << EVREC_CLOSED_COUNT_SHIFT;
+        memcpy(img + EVREC_BUF_HEADER_SIZE + (BLOCKS - 1) * BLOCK + 4, &closed, 4);
+        memcpy(img + 8, &state, 4);
+        cr_assert_eq(recover_image(img, size), EVREC_E_CORRUPT, "state %u", state);
+        free(img);
+    }
+}
+
+Test(recover_skip, stopped_one_shot_whose_used_lies_is_refused)
+{
+    enum { SIZE = 4096 };
+    static const uint64_t lies[] = {SIZE, SIZE - EVREC_BUF_HEADER_SIZE + 4, 1001};
+    for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+        uint8_t *img = image_of(SIZE, 0);
+        evrec_buf_header_t *h = (evrec_buf_header_t *)(void *)img;
+        h->state = EVREC_BUF_STOPPED;
+        h->used = (size_t)lies[i];
+        cr_assert_eq(recover_image(img, SIZE), EVREC_E_CORRUPT, "used %llu", (unsigned long long)lies[i]);
+        free(img);
+    }
+}
+
+/* The context that opened the newest block died before stamping it (and closing the block
+ * before), while another context committed records in it: they are recovered. */
+Test(recover_skip, cyclic_block_opened_and_never_stamped)
+{
+    enum { BLOCK = 512, BLOCKS = 16 };
+    size_t size = EVREC_CYCLIC_BUFFER_SIZE(BLOCKS, BLOCK);
+    uint8_t *img = aligned_alloc(64, size);
     uint8_t seen[MAX_SEQ];
-    uint64_t dropped;
+    evrec_recorder_t rec, back;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, img, size, BLOCK), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
+    /* blocks 0 .. 2 full (30 + 31 + 31 probes), 8 in block 3 */
+    for (uint32_t i = 0; i < 100; i++) cr_assert(probe_record(&host, 0, i));
+    uint8_t *b2 = img + EVREC_BUF_HEADER_SIZE + 2 * BLOCK, *b3 = b2 + BLOCK;
+    uint32_t unstamped = 0xFFFFFFFFu, open = 0;
+    memcpy(b3, &unstamped, 4); /* block 3's seq */
+    memcpy(b2 + 4, &open, 4);  /* block 2's closed */
     cr_assert_eq(evrec_recorder_recover_ex(&back, img, size, &probe_meta, NULL), EVREC_OK);
-    cr_assert_eq(saved_probes(&back, seen, &dropped), 40);
+    uint64_t dropped;
+    cr_assert_eq(saved_probes(&back, seen, &dropped), 100);
+    cr_assert_eq(dropped, 0);
     free(img);
 }
 
