@@ -239,7 +239,12 @@ static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size
     if (used != 0 && evrec_seq_is(seq, old)) {
         size_t count = closed >> EVREC_CLOSED_COUNT_SHIFT;
 #if EVREC_CYCLIC_GUARD
-        if (maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
+        /* The scan's plain loads and the fence below make every commit in the block happen
+         * before the clearing and the reuse; ThreadSanitizer models neither (the scan is not
+         * instrumented, fences are not modelled) and would report the next lap's writes to these
+         * bytes as racing with this lap's: under TSan the walk (acquire loads of every id) always
+         * runs, which is the same synchronisation made visible to it. */
+        if (EVREC_TSAN || maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
             size_t stop;
             if (block_walk(h->meta, (const uint8_t *)hdr, used, &stop) != count || stop != used) {
                 return 0; /* a record in flight */

@@ -71,8 +71,15 @@ Test(cyclic_lap, four_threads_lap_a_64k_ring, .timeout = 300)
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     cr_assert_gt(c.overwritten, (uint64_t)TEST_LAP_RECORDS, "the ring lapped many times");
-    cr_assert_eq(c.recorded + c.overwritten, total, "%llu saved + %llu overwritten != %llu",
-                 (unsigned long long)c.recorded, (unsigned long long)c.overwritten, (unsigned long long)total);
+    /* Each record is saved or counted as overwritten, except (evrec_recorder_init_cyclic()) the
+     * records of a block that a slow context still held when its slot came round again: the slot
+     * is skipped, and the records left in it are older than the ring's window and neither saved
+     * nor counted at the stop. At most one block per thread. */
+    uint64_t counted = c.recorded + c.overwritten;
+    cr_assert_leq(counted, total, "%llu saved + %llu overwritten > %llu", (unsigned long long)c.recorded,
+                  (unsigned long long)c.overwritten, (unsigned long long)total);
+    cr_assert_leq(total - counted, (uint64_t)THREADS * (BLOCK / sizeof(probe_event_t)),
+                  "%llu records neither saved nor counted", (unsigned long long)(total - counted));
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
