@@ -18,7 +18,8 @@
  * Concurrency: the record path costs one timestamp read, one relaxed load, one atomic
  * fetch-and-add and the stores of the record; it never blocks, allocates or aborts. Any number
  * of threads and interrupt/signal handlers may record at once. Each record is committed by a
- * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not yet");
+ * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not reserved
+ * yet", and evrec_reserve() writes a provisional id, EVREC_ID_PROVISIONAL(), until the commit);
  * evrec_host_stop() closes allocation and then waits for every allocated record to be committed
  * (the guarantee of CCore's GuardCount without its two extra atomics per record). Threads on
  * several cores that record through one host share its allocation offset (one cache line that
