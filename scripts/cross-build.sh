@@ -10,8 +10,9 @@
 #   -O OPTS     default "-Os -O2"
 #   -g GEN      the host evrec-gen; default: built in DIR/build-cross-host (needs libyaml)
 #   -c          check the budgets on Cortex-M4: core ROM <= 2048 B at -Os and
-#               3-field record <= 33 instructions one-shot and <= 50 cyclic (steady state)
-#               at -O2 (exit 1 on a miss; 77 when
+#               3-field record <= 34 instructions one-shot and <= 52 cyclic (steady state)
+#               at -O2 (evrec_reserve() stores a provisional id with the time so that a
+#               recovery can step over a slot never committed: +2 on both) (exit 1 on a miss; 77 when
 #               qemu-system-arm is missing), RAM beyond the trace buffer <= 64 B (printed; a miss
 #               fails only with -r, because it is decided by the core's structs)
 #   -r          with -c: the RAM budget fails the run too
@@ -202,9 +203,9 @@ for t in $targets; do
                  if [ "$strict_ram" -eq 1 ]; then ram_kind=hard; else ram_kind=soft; fi
                  budget "cortex-m4 -Os RAM beyond the trace buffer (libRAM + objs, bytes)" \
                      $((libram + objs)) 64 "$ram_kind" ;;
-            -O2) budget "cortex-m4 -O2 3-field record (instructions)" "$sw" 33
+            -O2) budget "cortex-m4 -O2 3-field record (instructions)" "$sw" 34
                  budget "cortex-m4 -O2 3-field record, cyclic steady state (instructions)" \
-                     "$csw" 50 ;;
+                     "$csw" 52 ;;
             esac
         fi
     done

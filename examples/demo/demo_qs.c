@@ -64,8 +64,8 @@ static unsigned follow(demo_qs_t *q, size_t end)
     while (n < DEMO_QS_BURST && !q->corrupt && q->pos + sizeof(evrec_record_header_t) <= limit) {
         const evrec_record_header_t *h = (const evrec_record_header_t *)(const void *)(buf + q->pos);
         uint16_t id = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE); /* pairs with evrec_commit() */
-        if (id == EVREC_ID_NONE) {
-            break; /* not committed yet (or never: the buffer filled; Stop comes there) */
+        if (id >= EVREC_ID_PROVISIONAL_MIN) {
+            break; /* not reserved or not committed yet (or never: the buffer filled; Stop comes there) */
         }
         if (id >= q->meta->event_count) {
             q->corrupt = 1;

@@ -14,7 +14,8 @@
  * later adds that count to the overwritten records without walking them.
  *
  * Invariants:
- *  - A slot is cleared to 0xFF (so an uncommitted record reads id 0xFFFF) before any record is
+ *  - A slot is cleared to 0xFF (so a slot not yet reserved reads id 0xFFFF; evrec_reserve()
+ *    then writes a provisional id >= EVREC_ID_PROVISIONAL_MIN until the commit) before any record is
  *    allocated in it: the context that opens block b+1 also clears the slot of block b+2 in
  *    advance (claiming it with a compare-and-swap on the slot's `ready` word); if b+1 is not
  *    ready when needed, the opener clears it first. Meanwhile a context that needs a block
@@ -164,9 +165,9 @@ EVREC_NO_TSAN static void fill_ones(uint8_t *p, size_t n)
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-/* 1 when the first halfword of some 4-byte word in [p, p + n) is 0xFFFF (n a multiple of 4, p
- * 8-aligned): where an uncommitted record's id would be (records are 4-aligned, the id is at
- * offset 4). Data can look like that too; the caller then walks. Plain loads: it runs only over a
+/* 1 when the first halfword of some 4-byte word in [p, p + n) is >= EVREC_ID_PROVISIONAL_MIN (n
+ * a multiple of 4, p 8-aligned): where an uncommitted record's id (0xFFFF or provisional) would
+ * be (records are 4-aligned, the id is at offset 4). Data can look like that too; the caller then walks. Plain loads: it runs only over a
  * block that closed a lap ago (a stale writer is the case it looks for; its stores race with
  * these loads harmlessly, and a record it commits meanwhile is seen by the walk). SSE2: 16 bytes
  * per compare; else 8 bytes per step (two 32-bit lanes, the "has a zero lane" trick). Not seen by
@@ -175,19 +176,23 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
 {
     size_t i = 0;
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    __m128i ones = _mm_set1_epi32(-1), acc = _mm_setzero_si128(), acc2 = _mm_setzero_si128();
+    /* h | 0x003F == 0xFFFF exactly when h >= 0xFFC0 */
+    __m128i ones = _mm_set1_epi32(-1), low = _mm_set1_epi16((short)(0xFFFFu - EVREC_ID_PROVISIONAL_MIN));
+    __m128i acc = _mm_setzero_si128(), acc2 = _mm_setzero_si128();
     /* 64 bytes per step, two accumulators: a block is scanned at every block switch */
     for (; i + 64u <= n; i += 64u) {
         __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16u));
         __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 32u));
         __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 48u));
-        acc = _mm_or_si128(acc, _mm_or_si128(_mm_cmpeq_epi16(v0, ones), _mm_cmpeq_epi16(v1, ones)));
-        acc2 = _mm_or_si128(acc2, _mm_or_si128(_mm_cmpeq_epi16(v2, ones), _mm_cmpeq_epi16(v3, ones)));
+        __m128i c0 = _mm_cmpeq_epi16(_mm_or_si128(v0, low), ones), c1 = _mm_cmpeq_epi16(_mm_or_si128(v1, low), ones);
+        __m128i c2 = _mm_cmpeq_epi16(_mm_or_si128(v2, low), ones), c3 = _mm_cmpeq_epi16(_mm_or_si128(v3, low), ones);
+        acc = _mm_or_si128(acc, _mm_or_si128(c0, c1));
+        acc2 = _mm_or_si128(acc2, _mm_or_si128(c2, c3));
     }
     for (; i + 16u <= n; i += 16u) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        acc = _mm_or_si128(acc, _mm_cmpeq_epi16(v, ones));
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi16(_mm_or_si128(v, low), ones));
     }
     if (_mm_movemask_epi8(_mm_or_si128(acc, acc2)) & 0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
         return 1;
@@ -198,16 +203,16 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
         uint64_t w;
         __builtin_memcpy(&w, p + i, 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        uint64_t x = ~w & 0x0000FFFF0000FFFFull;
+        uint64_t x = ~w & 0x0000FFC00000FFC0ull; /* 0 in a lane whose halfword is >= 0xFFC0 */
 #else
-        uint64_t x = (~w >> 16) & 0x0000FFFF0000FFFFull;
+        uint64_t x = (~w >> 16) & 0x0000FFC00000FFC0ull;
 #endif
         acc64 |= (x - 0x0000000100000001ull) & 0x8000000080000000ull; /* a lane was 0 */
     }
     if (i < n) {
         uint16_t h;
         __builtin_memcpy(&h, p + i, 2);
-        acc64 |= h == 0xFFFFu;
+        acc64 |= h >= EVREC_ID_PROVISIONAL_MIN;
     }
     return acc64 != 0;
 }
@@ -234,7 +239,12 @@ static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size
     if (used != 0 && evrec_seq_is(seq, old)) {
         size_t count = closed >> EVREC_CLOSED_COUNT_SHIFT;
 #if EVREC_CYCLIC_GUARD
-        if (maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
+        /* The scan's plain loads and the fence below make every commit in the block happen
+         * before the clearing and the reuse; ThreadSanitizer models neither (the scan is not
+         * instrumented, fences are not modelled) and would report the next lap's writes to these
+         * bytes as racing with this lap's: under TSan the walk (acquire loads of every id) always
+         * runs, which is the same synchronisation made visible to it. */
+        if (EVREC_TSAN || maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
             size_t stop;
             if (block_walk(h->meta, (const uint8_t *)hdr, used, &stop) != count || stop != used) {
                 return 0; /* a record in flight */
@@ -403,8 +413,8 @@ static void wait_committed(evrec_host_t *h, size_t b, size_t end)
     while (q + sizeof(evrec_record_header_t) <= end) {
         const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(blk + q);
         uint16_t id;
-        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
-            EVREC_PORT_RELAX();
+        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) >= EVREC_ID_PROVISIONAL_MIN) {
+            EVREC_PORT_RELAX(); /* not reserved yet, or reserved and not committed */
         }
         size_t n = evrec_slot_size_of(h->meta, id);
         if (n == 0) {
@@ -508,46 +518,87 @@ static void ring_host(evrec_host_t *h, evrec_recorder_t *rec, const evrec_meta_t
     h->rec = rec;
 }
 
-/* evrec_recorder_recover() of a ring: the newest stamped block (block numbers are compared
- * modulo the numbering: all live ones are within half of it), its committed records, the counts. */
-static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t *partial)
+/* The newest stamped block of a ring no host records into (block numbers are compared modulo the
+ * numbering: all live ones are within half of it); 0 when none is. */
+static int newest_block(const evrec_host_t *h, size_t n, size_t bsize, size_t *newest)
 {
-    evrec_buf_header_t *bh = rec->hdr;
-    evrec_host_t h;
-    ring_host(&h, rec, meta);
-    size_t mod = block_modulus(&h);
-    size_t n = bh->block_count;
-    size_t newest = 0;
+    size_t mod = block_modulus(h);
     int found = 0;
     for (size_t i = 0; i < n; i++) {
-        const evrec_block_header_t *hdr = (const evrec_block_header_t *)(const void *)(h.buf + i * bh->block_size);
+        const evrec_block_header_t *hdr = (const evrec_block_header_t *)(const void *)(h->buf + i * bsize);
         size_t r = evrec_atomic_load(&hdr->ready);
         if (r >= mod || !evrec_seq_is(hdr->seq, r)) {
             continue; /* being cleared, or never opened since */
         }
-        if (!found || (((r - newest) & (mod - 1u)) != 0 && ((r - newest) & (mod - 1u)) < mod / 2u)) {
-            newest = r;
+        if (!found || (((r - *newest) & (mod - 1u)) != 0 && ((r - *newest) & (mod - 1u)) < mod / 2u)) {
+            *newest = r;
             found = 1;
         }
     }
-    size_t pos = EVREC_BLOCK_HEADER;
-    if (found) {
-        const evrec_block_header_t *hdr = block_header(&h, newest);
-        size_t used = hdr->closed & EVREC_CLOSED_USED_MASK;
-        size_t stop = used;
-        if (used == 0) {
-            (void)block_walk(meta, (const uint8_t *)hdr, bh->block_size, &stop);
+    return found;
+}
+
+/* A slot cleared for block `r` (ready == r) but never stamped, whose records area is not all
+ * 0xFF: its block was opened (only an opener's compare-and-swap lets records in) and the opener
+ * died before stamping it, while other contexts already committed records in it. Stamped here
+ * (the distance back is not known: 1), so that those records are recovered. */
+static void stamp_opened(const evrec_host_t *h, size_t n, size_t bsize)
+{
+    size_t mod = block_modulus(h);
+    for (size_t i = 0; i < n; i++) {
+        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(h->buf + i * bsize);
+        size_t r = evrec_atomic_load(&hdr->ready);
+        if (r >= mod || hdr->seq != EVREC_SEQ_UNSTAMPED || (r & (n - 1u)) != i) {
+            continue;
         }
-        pos = (newest << h.block_shift) + (stop > EVREC_BLOCK_HEADER ? stop : EVREC_BLOCK_HEADER + 0u);
-        /* a record whose id is not written yet but whose time or fields are */
-        const uint8_t *at = (const uint8_t *)hdr + stop;
-        if (partial && used == 0 && stop + sizeof(evrec_record_header_t) <= bh->block_size &&
-            ((const evrec_record_header_t *)(const void *)at)->id == EVREC_ID_NONE) {
-            for (size_t k = 0; k < 4; k++) {
-                if (at[k] != 0xFFu) {
-                    (*partial)++;
-                    break;
-                }
+        const uint32_t *w = (const uint32_t *)(const void *)((const uint8_t *)hdr + EVREC_BLOCK_HEADER);
+        size_t k = 0;
+        while (k < (bsize - EVREC_BLOCK_HEADER) / 4u && w[k] == 0xFFFFFFFFu) {
+            k++;
+        }
+        if (k < (bsize - EVREC_BLOCK_HEADER) / 4u) {
+            hdr->seq = evrec_seq_stamp(r, 1);
+        }
+    }
+}
+
+/* evrec_recorder_recover() of a ring: every intact block of the last block_count numbers has its
+ * committed records compacted past the slots never committed (evrec_recover_run()) and its
+ * `closed` word rewritten with the result (a block still open, or whose closing was cut short,
+ * is read to its end); then the counts. `base`: the ring's buffer's offset in the image. */
+static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t base,
+                           evrec_recover_report_t *rep)
+{
+    evrec_buf_header_t *bh = rec->hdr;
+    evrec_host_t h;
+    ring_host(&h, rec, meta);
+    size_t mod = block_modulus(&h), n = bh->block_count, bsize = bh->block_size;
+    size_t newest = 0;
+    size_t pos = EVREC_BLOCK_HEADER;
+    stamp_opened(&h, n, bsize);
+    if (newest_block(&h, n, bsize, &newest)) {
+        for (size_t i = 0; i < n; i++) {
+            size_t b = (newest + mod - (n - 1u) + i) & (mod - 1u);
+            evrec_block_header_t *hdr = block_header(&h, b);
+            if (evrec_atomic_load(&hdr->ready) != b || !evrec_seq_is(hdr->seq, b)) {
+                continue;
+            }
+            uint32_t closed = hdr->closed;
+            size_t used = closed & EVREC_CLOSED_USED_MASK;
+            size_t end = used >= EVREC_BLOCK_HEADER && used <= bsize ? used : bsize;
+            uint64_t count = 0, skipped = rep->skipped;
+            size_t at = (size_t)((uint8_t *)hdr - h.buf);
+            size_t stop = evrec_recover_run(meta, (uint8_t *)hdr, EVREC_BLOCK_HEADER, end,
+                                            base + bh->records_offset + at, rep, &count);
+            /* A closed block says how many records were allocated in it: slots at its end whose
+             * header was never written (all 0xFF, like free space) are counted from that. */
+            size_t allocated = end == used ? closed >> EVREC_CLOSED_COUNT_SHIFT : 0;
+            for (uint64_t k = count + rep->skipped - skipped; k < allocated; k++) {
+                evrec_recover_note_skip(rep, base + bh->records_offset + at + stop);
+            }
+            hdr->closed = evrec_closed_word(stop, (size_t)count);
+            if (b == newest) {
+                pos = (newest << h.block_shift) + stop;
             }
         }
     }

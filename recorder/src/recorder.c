@@ -98,8 +98,8 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
     if (host->rec != NULL || h->state == EVREC_BUF_RECORDING) {
         return EVREC_E_BUSY;
     }
-    if (!evrec_meta_has_control(meta)) {
-        return EVREC_E_META;
+    if (!evrec_meta_has_control(meta) || meta->event_count > EVREC_ID_PROVISIONAL_MIN) {
+        return EVREC_E_META; /* ids from EVREC_ID_PROVISIONAL_MIN on mark reserved slots */
     }
     if (h->block_size) {
         for (uint32_t e = 0; e < meta->event_count; e++) {
@@ -132,7 +132,7 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
         h->records_size = (uint32_t)area;
     }
     uint8_t *records = evrec_records(rec);
-    /* 0xFF everywhere: an uncommitted slot reads id 0xFFFF (EVREC_ID_NONE). */
+    /* 0xFF everywhere: a slot not yet reserved reads id 0xFFFF (EVREC_ID_NONE). */
     __builtin_memset(records, 0xFF, h->records_size);
     h->time_freq = time_freq;
     h->schema_hash = meta->schema_hash;
@@ -233,9 +233,9 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out)
     while (q < limit) {
         const evrec_record_header_t *r = (const evrec_record_header_t *)(const void *)(records + q);
         uint16_t id;
-        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) == EVREC_ID_NONE) {
-            size_t f = evrec_atomic_load_acquire(&h->fail_pos);
-            if (f <= q) {
+        /* 0xFFFF: not reserved yet (or a failed allocation); provisional: reserved, being written */
+        while ((id = __atomic_load_n(&r->id, __ATOMIC_ACQUIRE)) >= EVREC_ID_PROVISIONAL_MIN) {
+            if (id == EVREC_ID_NONE && evrec_atomic_load_acquire(&h->fail_pos) <= q) {
                 break;
             }
             EVREC_PORT_RELAX();

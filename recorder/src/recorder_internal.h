@@ -51,8 +51,9 @@ struct evrec_cyclic_ops {
     void (*stop)(evrec_host_t *host, evrec_recorder_t *rec, size_t end, uint32_t stop_time);
     /** evrec_reserve_cyclic_switch(). */
     size_t (*reserve_switch)(evrec_host_t *host, size_t cur, size_t len);
-    /** Part of evrec_recorder_recover(): finishes a ring a previous run left (counts, end). */
-    void (*recover)(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t *partial);
+    /** Part of evrec_recorder_recover(): finishes a ring a previous run left (counts, end);
+     * `base` is the buffer's offset in the image (for the skipped slots' offsets). */
+    void (*recover)(evrec_recorder_t *rec, const evrec_meta_t *meta, uint64_t base, evrec_recover_report_t *rep);
     /** Number of committed records in the block at `block` (its header), walking ids from the
      * header to `end` (offset in the block); stops at the first uncommitted or unknown slot.
      * `*stop_at` receives the offset where the walk stopped. */
@@ -120,6 +121,16 @@ static inline evrec_buf_header_t *evrec_lane_hdr(const evrec_buf_header_t *h, ui
 {
     return (evrec_buf_header_t *)(void *)((uint8_t *)(uintptr_t)h + h->records_offset + k * evrec_lane_stride(h));
 }
+
+/** Recovery of the records in [q, end) of `area` (one-shot area or cyclic block; q, end 4-aligned):
+ * the committed records are moved to the front, back to back, past every slot reserved and never
+ * committed (skipped, noted in `rep` with its offset `base + offset in area`); the rest up to
+ * `end` is filled with 0xFF. Adds the records kept to *count; returns where they end. */
+size_t evrec_recover_run(const evrec_meta_t *meta, uint8_t *area, size_t q, size_t end, uint64_t base,
+                         evrec_recover_report_t *rep, uint64_t *count);
+
+/** Notes a skipped slot at `offset` (bytes from the image's start) in `rep`. */
+void evrec_recover_note_skip(evrec_recover_report_t *rep, uint64_t offset);
 
 /** Validates a header against this target (magic, version) and `size`: 0 when usable. */
 int evrec_hdr_check(const evrec_buf_header_t *h, size_t size);

@@ -476,7 +476,8 @@ static void uncommitted_case(size_t target, int mixed)
             total++;
         }
     }
-    cr_assert_eq(__atomic_load_n(&stale->id, __ATOMIC_ACQUIRE), EVREC_ID_NONE, "offset %zu: the slot was reused", target);
+    cr_assert_eq(__atomic_load_n(&stale->id, __ATOMIC_ACQUIRE), EVREC_ID_PROVISIONAL(sizeof *stale),
+                 "offset %zu: the slot was reused", target);
     cr_assert_eq(stale->source, 1, "offset %zu: the slot was cleared or reused", target);
     cr_assert_eq(stale->check, probe_check(1, 0), "offset %zu: the slot was cleared or reused", target);
     evrec_commit(stale, PROBE_EVENT_PROBE);

@@ -367,3 +367,97 @@ Test(recover, cyclic_process_killed_mid_recording, .timeout = 60)
 {
     killed_case(1);
 }
+
+/* ---- `evrec recover` on crafted images: refused with the field and its offset, no output ---- */
+
+/* Runs `evrec recover` on `size` bytes at `img`; returns its exit status, its stderr in `msg`. */
+static int recover_crafted(const void *img, size_t size, const char *name, char *msg, size_t msg_size)
+{
+    char image[600], out[600], err[600], cmd[2400];
+    snprintf(image, sizeof image, "%s/%s.bin", temp_dir(), name);
+    snprintf(out, sizeof out, "%s/%s.evr", temp_dir(), name);
+    snprintf(err, sizeof err, "%s/%s.err", temp_dir(), name);
+    FILE *f = fopen(image, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(img, 1, size, f), size);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' recover -o '%s' '%s' 2>'%s'", EVREC_CLI, out, image, err);
+    int st = system(cmd);
+    f = fopen(err, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(msg, 1, msg_size - 1, f);
+    msg[n] = 0;
+    fclose(f);
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (rc != 0) {
+        cr_assert_eq(access(out, F_OK), -1, "%s: no output after a refusal", name);
+    }
+    return rc;
+}
+
+/* A one-shot buffer with the meta-info kept, cut short while recording. */
+static uint8_t *crafted_base(size_t size)
+{
+    uint8_t *mem = aligned_alloc(64, size);
+    evrec_recorder_t rec;
+    evrec_host_t host;
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
+    cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
+    for (uint32_t i = 0; i < 50; i++) cr_assert(probe_record(&host, 0, i));
+    return mem;
+}
+
+Test(recover, crafted_headers_are_refused_naming_the_field)
+{
+    enum { SIZE = 16384 };
+    static const struct {
+        size_t offset;
+        uint32_t value;
+        const char *expect;
+    } lies[] = {
+        {12, 0x42, "offset 12: flags"},
+        {48, 0, "offset 48: records_offset"},
+        {52, SIZE, "offset 52: records_size"},
+        {52, 0xFFFFFFF0u, "offset 52: records_size"},
+    };
+    char msg[4096];
+    for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+        uint8_t *img = crafted_base(SIZE);
+        uint32_t v = lies[i].value;
+        if (lies[i].offset == 48) {
+            memcpy(&v, img + 48, 4);
+            v += 4; /* odd: not a multiple of 8 */
+        }
+        memcpy(img + lies[i].offset, &v, 4);
+        cr_assert_eq(recover_crafted(img, SIZE, "hdr", msg, sizeof msg), 1, "lie %zu: %s", i, msg);
+        cr_assert_not_null(strstr(msg, lies[i].expect), "lie %zu: '%s' lacks '%s'", i, msg, lies[i].expect);
+        free(img);
+    }
+}
+
+Test(recover, crafted_native_layout_is_refused)
+{
+    enum { SIZE = 16384 };
+    char msg[4096];
+    for (int lie = 0; lie < 3; lie++) {
+        uint8_t *img = crafted_base(SIZE);
+        const evrec_buf_header_t *h = (const evrec_buf_header_t *)(const void *)img;
+        /* the blob: "EVRM", u32 L, the L bytes of the meta-info stream, then the native layout:
+         * u32 struct count, per struct u16 native size, u16 field count, u16 offsets */
+        uint8_t *layout = img + h->meta_offset + 8 + be32(img + h->meta_offset + 4);
+        uint8_t *probe = layout + 4 + 4 + 2 * 3; /* struct 1 (Probe), after EventControl's 3 fields */
+        cr_assert_eq(probe[0] << 8 | probe[1], sizeof(probe_event_t));
+        if (lie == 0) {
+            probe[0] = 0x10; /* native size 4096 + 16 */
+        } else if (lie == 1) {
+            probe[4 + 2 * 4 + 1] = 250; /* field `check` at offset 250 of 16 bytes */
+        } else {
+            probe[1] = 18; /* a record size that is not a multiple of 4 */
+        }
+        cr_assert_eq(recover_crafted(img, SIZE, "layout", msg, sizeof msg), 1, "lie %d: %s", lie, msg);
+        cr_assert_not_null(strstr(msg, "native layout"), "lie %d: %s", lie, msg);
+        free(img);
+    }
+}

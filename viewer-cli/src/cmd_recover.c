@@ -383,6 +383,45 @@ static evrec_reader_t *blob_reader(const char *path, const evrec_buf_header_t *h
     return r;
 }
 
+/* One line with the offsets of the skipped slots (the first EVREC_RECOVER_OFFSETS). */
+static void report_skipped(const char *path, const evrec_recover_report_t *rep)
+{
+    if (rep->skipped == 0) {
+        return;
+    }
+    fprintf(stderr, "evrec: %s: uncommitted slots at offset", path);
+    for (uint32_t i = 0; i < rep->offsets_kept; i++) {
+        fprintf(stderr, "%s %llu", i ? "," : "", (unsigned long long)rep->offset[i]);
+    }
+    fprintf(stderr, "%s\n", rep->skipped > rep->offsets_kept ? ", ..." : "");
+}
+
+/* The header fields recovery relies on, checked against the image with a message naming the
+ * field and its offset (the library refuses them too, with one status for all). */
+static int header_fits(const char *path, const evrec_buf_header_t *h, size_t size)
+{
+    const uint32_t known = EVREC_BUF_CYCLIC | EVREC_BUF_META | EVREC_BUF_WANT_META | EVREC_BUF_LANES;
+    if (h->buf_size != size) {
+        cli_error("%s: offset 40: buf_size %llu, expected the image's size %zu", path,
+                  (unsigned long long)h->buf_size, size);
+    } else if (h->flags & ~known) {
+        cli_error("%s: offset 12: flags 0x%x has unknown bits (known: 0x%x)", path, (unsigned)h->flags, (unsigned)known);
+    } else if (h->records_offset < EVREC_BUF_HEADER_SIZE || h->records_offset % 8u != 0) {
+        cli_error("%s: offset 48: records_offset %u, expected a multiple of 8 from %u on", path,
+                  (unsigned)h->records_offset, (unsigned)EVREC_BUF_HEADER_SIZE);
+    } else if ((uint64_t)h->records_offset + h->records_size > size) {
+        cli_error("%s: offset 52: records_size %u from offset %u ends past the image (%zu bytes)", path,
+                  (unsigned)h->records_size, (unsigned)h->records_offset, size);
+    } else if ((h->flags & (EVREC_BUF_CYCLIC | EVREC_BUF_LANES)) == EVREC_BUF_CYCLIC &&
+               (uint64_t)h->block_size * h->block_count != h->records_size) {
+        cli_error("%s: offset 56: block_size %u x block_count %u does not make records_size %u", path,
+                  (unsigned)h->block_size, (unsigned)h->block_count, (unsigned)h->records_size);
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
     rec_opts_t o;
@@ -442,14 +481,25 @@ static int run(int argc, char **argv)
     }
     nm.meta.schema_hash = hash;
     nm.meta.time_freq = h->time_freq;
+    uint32_t bad = 0;
+    const char *what = NULL;
+    if (evrec_meta_validate(&nm.meta, &bad, &what) != EVREC_OK) {
+        cli_error("%s: the meta-info's native layout is not usable (item %u: %s)", o.image, (unsigned)bad,
+                  what ? what : "invalid");
+        goto done;
+    }
+    if (!header_fits(o.image, h, size)) {
+        goto done;
+    }
     evrec_recorder_t rec;
-    uint64_t partial = 0;
-    evrec_status st = evrec_recorder_recover(&rec, img, size, &nm.meta, &partial);
+    evrec_recover_report_t rep;
+    evrec_status st = evrec_recorder_recover_ex(&rec, img, size, &nm.meta, &rep);
     if (st != EVREC_OK && st != EVREC_E_END) {
         cli_error("%s: not a recoverable trace buffer: %s", o.image,
                   st == EVREC_E_CORRUPT ? "its header's geometry does not fit the image" : evrec_strerror(st));
         goto done;
     }
+    uint64_t partial = rep.skipped;
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     if (write_out(o.out, &rec, hash) != 0) {
         goto done;
@@ -461,10 +511,11 @@ static int run(int argc, char **argv)
                 o.image, (unsigned)evrec_recorder_lane_count(&rec));
     }
     fprintf(stderr, "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
-                    "%llu partly written record%s skipped\n",
+                    "%llu uncommitted slot%s skipped (counted as dropped)\n",
             o.image, c.block_count ? "cyclic" : "one-shot", st == EVREC_E_END ? "stopped normally" : "recording was cut",
             (unsigned long long)c.recorded, (unsigned long long)c.dropped, (unsigned long long)c.overwritten,
             (unsigned long long)partial, partial == 1 ? "" : "s");
+    report_skipped(o.image, &rep);
     rc = CLI_OK;
 done:
     native_free(&nm);

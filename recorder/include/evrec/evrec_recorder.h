@@ -18,7 +18,8 @@
  * Concurrency: the record path costs one timestamp read, one relaxed load, one atomic
  * fetch-and-add and the stores of the record; it never blocks, allocates or aborts. Any number
  * of threads and interrupt/signal handlers may record at once. Each record is committed by a
- * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not yet");
+ * release store of its id (the buffer is pre-filled with 0xFF, so id 0xFFFF means "not reserved
+ * yet", and evrec_reserve() writes a provisional id, EVREC_ID_PROVISIONAL(), until the commit);
  * evrec_host_stop() closes allocation and then waits for every allocated record to be committed
  * (the guarantee of CCore's GuardCount without its two extra atomics per record). Threads on
  * several cores that record through one host share its allocation offset (one cache line that
@@ -52,6 +53,18 @@ extern "C" {
 #define EVREC_CONTROL_SLOT 8u
 /** Smallest record area accepted, bytes (CCore: MaxEventLen), besides ::EVREC_BUF_HEADER_SIZE. */
 #define EVREC_MIN_BUFFER 256u
+/** Smallest provisional id: evrec_reserve() stores EVREC_ID_PROVISIONAL(slot size) as the id of
+ * the slot it reserves, which evrec_commit() then overwrites with the real id. So a slot reserved
+ * and never committed (its context was killed or reset in between) still says how long it is, and
+ * a recovery steps over it to the records committed after it. Event ids stay below this
+ * (evrec_host_start() refuses a meta-info with more events: ::EVREC_E_META). */
+#define EVREC_ID_PROVISIONAL_MIN 0xFFC0u
+/** Provisional id of a reserved slot of `slot_size` bytes (8 .. ::EVREC_MAX_EVENT_SIZE, a multiple
+ * of 4): 0xFFC0 .. 0xFFFE, never ::EVREC_ID_NONE. */
+#define EVREC_ID_PROVISIONAL(slot_size) ((uint16_t)(0xFFBEu + (unsigned)(slot_size) / 4u))
+/** Slot size in bytes a provisional id says; 0 when `id` is not one. */
+#define EVREC_PROVISIONAL_SIZE(id) \
+    ((id) >= EVREC_ID_PROVISIONAL_MIN && (id) < EVREC_ID_NONE ? ((size_t)(id) - 0xFFBEu) * 4u : (size_t)0)
 /** Allocation offset that marks a host with no recorder attached. */
 #define EVREC_POS_CLOSED (((size_t)-1) / 2u + 1u)
 
@@ -273,26 +286,64 @@ evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
  * @brief Recover a trace buffer that a previous run of this program left (a `.noinit` section
  * across a reset, a file-backed mapping after a crash, an image loaded from a debugger's dump):
  * checks its header, then finishes the recording as evrec_host_stop() would (without a Stop
- * record): every complete record is kept, records that were being written (id 0xFFFF with data
- * written) are skipped and counted, and the counts are stored; evrec_save() then writes the file.
+ * record): every committed record is kept, slots reserved and never committed are skipped and
+ * counted (as dropped too; evrec_recorder_recover_ex() also gives their offsets), and the counts
+ * are stored; evrec_save() then writes the file.
  * Records must be this target's native layout and byte order (a tool reading another target's
  * image converts it first: `evrec recover`).
  * @param[out] rec the recorder to set up over it. @param[in,out] buf the buffer, as the previous
  * run gave it to evrec_recorder_init*(). @param size its bytes. @param[in] meta the program's
  * meta-info: its schema hash must match the header's (save uses it).
- * @param[out] partial optional: records found partly written (skipped).
+ * @param[out] partial optional: slots reserved and never committed (skipped).
  * @retval EVREC_OK recovered: save it, then init the recorder afresh to record again.
  * @retval EVREC_E_END the buffer holds a recording that was stopped (and maybe saved) normally:
  *         `rec` is set up too; save it again if wanted.
  * @retval EVREC_E_NOT_RECORDING no valid header (cold boot: random RAM) or nothing was recorded.
  * @retval EVREC_E_UNSUPPORTED a header of another byte order, size_t width or layout version.
  * @retval EVREC_E_CORRUPT the header's geometry does not fit `size` or is inconsistent.
- * @retval EVREC_E_META the schema hash differs from meta's (another firmware recorded it).
- * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_META the schema hash differs from meta's (another firmware recorded it), or
+ *         meta has more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @retval EVREC_E_ARG NULL pointer or `buf` not 8-byte aligned.
  * **Context:** thread; nothing may record into the buffer meanwhile.
  */
 evrec_status evrec_recorder_recover(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
                                     uint64_t *partial);
+
+/** Offsets of skipped slots an ::evrec_recover_report_t keeps (the first ones found). */
+#define EVREC_RECOVER_OFFSETS 16u
+
+/** @brief What evrec_recorder_recover_ex() found besides the records it kept. */
+typedef struct evrec_recover_report {
+    uint64_t skipped;        /**< slots reserved and never committed (their context died between
+                                  evrec_reserve() and evrec_commit()): stepped over, not saved,
+                                  and added to the header's `dropped` */
+    uint32_t offsets_kept;   /**< entries of `offset` used: min(skipped, ::EVREC_RECOVER_OFFSETS) */
+    uint64_t offset[EVREC_RECOVER_OFFSETS]; /**< byte offsets of the first skipped slots, from the
+                                                 start of the buffer given to recover */
+} evrec_recover_report_t;
+
+/**
+ * @brief evrec_recorder_recover() with a report of the slots it skipped. Recovery reads only
+ * `buf[0 .. size)`: every offset, size, count and flag of the header (and of each lane's header
+ * and each cyclic block's header) is checked against `size` and alignment before it is used.
+ * Every committed record is kept, whatever other contexts were doing: a slot that was reserved
+ * and never committed is stepped over by the size its provisional id (EVREC_ID_PROVISIONAL())
+ * gives, or, when its context died before even that was written, by finding the next record
+ * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
+ * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
+ * saved file does not claim a complete recording.
+ * @param[out] rec, buf, size, meta as evrec_recorder_recover(). @param[out] report optional
+ * (caller's memory): the skipped slots' count and first offsets; zeroed first.
+ * @retval EVREC_OK recovered. @retval EVREC_E_END stopped normally (nothing skipped).
+ * @retval EVREC_E_NOT_RECORDING no valid header or nothing recorded.
+ * @retval EVREC_E_UNSUPPORTED another byte order, size_t width or layout version.
+ * @retval EVREC_E_CORRUPT the geometry does not fit `size`, is misaligned, or has unknown flags.
+ * @retval EVREC_E_META schema hash differs, or meta has more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @retval EVREC_E_ARG NULL pointer or `buf` not 8-byte aligned.
+ * **Context:** thread; nothing may record into the buffer meanwhile.
+ */
+evrec_status evrec_recorder_recover_ex(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
+                                       evrec_recover_report_t *report);
 
 /** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
  * Not for direct use. @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
@@ -329,7 +380,8 @@ void evrec_host_init(evrec_host_t *host);
  * which every port defines (the POSIX port measures the TSC once per process; the null port and a
  * port without it give 0).
  * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
- * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl).
+ * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl), or
+ * more than ::EVREC_ID_PROVISIONAL_MIN events.
  * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.
  */
 evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
@@ -361,13 +413,14 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  *
  * @param[in,out] host the host. @param slot_size the event struct's native size rounded up to
  * 4 bytes; at most ::EVREC_MAX_EVENT_SIZE.
- * @return a pointer to the slot with `time` already written (the caller writes the fields, then
- * calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
+ * @return a pointer to the slot with `time` and a provisional id (EVREC_ID_PROVISIONAL()) already
+ * written (the caller writes the fields, then calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
  * attached (not counted) or buffer full (counted as a drop; in cyclic mode, a drop happens only
  * when another context is clearing the next block at that very moment).
  * **Context:** lock-free; wait-free in one-shot mode; any thread, interrupt or signal handler.
  * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add (one-shot) or
- * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead).
+ * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead), the
+ * stores of the time and of the provisional id.
  * @code
  * my_event_t *e = evrec_reserve(&host, sizeof(my_event_t));
  * if (e) { e->a = 1; e->b = 2; evrec_commit(e, MY_EVENT_ID); }
@@ -414,7 +467,20 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
     }
     evrec_record_header_t *r = (evrec_record_header_t *)(void *)(EVREC_LOAD_RELAXED(&host->buf) +
                                                                (p & EVREC_LOAD_RELAXED(&host->ring_mask)));
+    /* With the time, a provisional id: the slot's extent, for a recovery if this context dies
+     * before evrec_commit() (a constant: slot_size is sizeof of the event struct in generated
+     * code). One 8-byte store where it is one instruction (ARMv7 STRD, 64-bit hosts); the 2 bytes
+     * after the id are the slot's own and written by the caller next. Under ThreadSanitizer the
+     * id is a relaxed atomic store (readers load it atomically). */
+#if !EVREC_TSAN && (defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_7M__) || UINTPTR_MAX > 0xFFFFFFFFu)
+    uint64_t word = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                        ? (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(slot_size) << 32
+                        : (uint64_t)t << 32 | (uint64_t)EVREC_ID_PROVISIONAL(slot_size) << 16;
+    __builtin_memcpy(r, &word, 8);
+#else
     r->time = t;
+    EVREC_STORE_RELAXED(&r->id, EVREC_ID_PROVISIONAL(slot_size));
+#endif
     return r;
 }
 
