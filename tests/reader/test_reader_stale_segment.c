@@ -8,6 +8,7 @@
  * damaged and the SYNC chunk of the second damaged too, read from memory and from a file: no
  * record of the last chunk may come out, and the reader ends with the damage as its error. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,16 @@
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_reader.h"
 #include "reader_fixtures.h"
+
+/* The SYNC chunk of the STREAM chunk at ch[i]: right before it, or before its SEQ chunk (version
+ * 1.3, FORMAT.md section 2.4); SIZE_MAX when there is none. */
+static size_t sync_of(const fx_chunk_t *ch, size_t i)
+{
+    if (i > 0 && ch[i - 1].type == EVREC_CHUNK_SEQ) {
+        i--;
+    }
+    return i > 0 && ch[i - 1].type == EVREC_CHUNK_SYNC ? i - 1 : SIZE_MAX;
+}
 
 /* A recording with at least three STREAM chunks, the payload of the next-to-last one and that of
  * the last SYNC chunk hit by one bit each. *lost_from: index of the first record of the
@@ -32,15 +43,16 @@ static void damaged_tail(fx_buf_t *f, uint64_t *lost_from)
     }
     cr_assert_geq(ns, 3, "%zu STREAM chunks: the recording is too small", ns);
     size_t a = streams[ns - 2], b = streams[ns - 1];
-    cr_assert(a > 0 && ch[a - 1].type == EVREC_CHUNK_SYNC && ch[b - 1].type == EVREC_CHUNK_SYNC);
+    size_t sa = sync_of(ch, a), sb = sync_of(ch, b);
+    cr_assert(sa < n && sb < n, "a STREAM chunk without its SYNC chunk");
     /* SYNC payload: u64 record index first (FORMAT.md section 2.2) */
-    const uint8_t *s = f->p + ch[a - 1].off + 8;
+    const uint8_t *s = f->p + ch[sa].off + 8;
     *lost_from = 0;
     for (int k = 0; k < 8; k++) {
         *lost_from = *lost_from << 8 | s[k];
     }
     f->p[ch[a].off + 8 + ch[a].len / 2] ^= 0x10;
-    f->p[ch[b - 1].off + 8 + 4] ^= 0x01;
+    f->p[ch[sb].off + 8 + 4] ^= 0x01;
 }
 
 static void check(evrec_reader_t *r, uint64_t lost_from, const char *how)
