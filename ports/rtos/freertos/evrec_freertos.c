@@ -69,12 +69,6 @@ static evrec_host_t *host_of(unsigned core)
     return core < EVREC_FREERTOS_MAX_CORES ? ft.core[core].host : NULL;
 }
 
-/* Any core's host for events not tied to one (create, delete, ready): the caller's. */
-static evrec_host_t *host_any(void)
-{
-    return ft.core[0].host;
-}
-
 int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
 {
     if (hosts == NULL || cores == 0u || cores > EVREC_FREERTOS_MAX_CORES) {
@@ -112,7 +106,7 @@ static int is_idle_name(const char *name, const char *idle_name)
     return 1; /* "IDLE", and on SMP "IDLE0", "IDLE1"... */
 }
 
-uint16_t evrec_freertos_task_create(const char *name, const char *idle_name, uint32_t priority)
+uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority)
 {
     freertos_RtosTask_t task = freertos_RtosTask_Idle;
     if (!is_idle_name(name, idle_name)) {
@@ -125,32 +119,32 @@ uint16_t evrec_freertos_task_create(const char *name, const char *idle_name, uin
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
-    evrec_host_t *h = host_any();
+    evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskCreate(h, task, (uint16_t)priority);
     }
     return task;
 }
 
-void evrec_freertos_task_delete(uint16_t task, uint32_t priority)
+void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority)
 {
-    evrec_host_t *h = host_any();
+    evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskDelete(h, task, (uint16_t)priority);
     }
 }
 
-void evrec_freertos_task_priority(uint16_t task, uint32_t priority)
+void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority)
 {
-    evrec_host_t *h = host_any();
+    evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskPriority(h, task, (uint16_t)priority);
     }
 }
 
-void evrec_freertos_task_ready(uint16_t task)
+void evrec_freertos_task_ready(unsigned core, uint16_t task)
 {
-    evrec_host_t *h = host_any();
+    evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskReady(h, task);
     }

@@ -111,10 +111,10 @@ int evrec_freertos_isr_name(unsigned vector, const char *name);
 
 /* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
  * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
-uint16_t evrec_freertos_task_create(const char *name, const char *idle_name, uint32_t priority);
-void evrec_freertos_task_delete(uint16_t task, uint32_t priority);
-void evrec_freertos_task_priority(uint16_t task, uint32_t priority);
-void evrec_freertos_task_ready(uint16_t task);
+uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority);
+void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
+void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
+void evrec_freertos_task_ready(unsigned core, uint16_t task);
 void evrec_freertos_switched_out(unsigned core, uint16_t task, uint8_t reason);
 void evrec_freertos_switched_in(unsigned core, uint16_t task);
 uint16_t evrec_freertos_object_create(uint8_t queue_type);
@@ -163,21 +163,21 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                 \
-    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create((pxNewTCB)->pcTaskName,                \
+    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                \
                                                            configIDLE_TASK_NAME,                   \
                                                            (uint32_t)(pxNewTCB)->uxPriority))
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(pxTaskToDelete)                                                           \
-    evrec_freertos_task_delete(EVREC_FREERTOS_TASK_(pxTaskToDelete),                               \
+    evrec_freertos_task_delete(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTaskToDelete),                               \
                                (uint32_t)(pxTaskToDelete)->uxPriority)
 #endif
 #ifndef traceTASK_PRIORITY_SET
 #define traceTASK_PRIORITY_SET(pxTask, uxNewPriority)                                              \
-    evrec_freertos_task_priority(EVREC_FREERTOS_TASK_(pxTask), (uint32_t)(uxNewPriority))
+    evrec_freertos_task_priority(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTask), (uint32_t)(uxNewPriority))
 #endif
 #ifndef traceMOVED_TASK_TO_READY_STATE
-#define traceMOVED_TASK_TO_READY_STATE(pxTCB) evrec_freertos_task_ready(EVREC_FREERTOS_TASK_(pxTCB))
+#define traceMOVED_TASK_TO_READY_STATE(pxTCB) evrec_freertos_task_ready(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTCB))
 #endif
 #ifndef traceTASK_SWITCHED_OUT
 #define traceTASK_SWITCHED_OUT()                                                                   \
