@@ -93,6 +93,7 @@ enum {
  * evrec_freertos.c was compiled with).
  * @retval 0 (EVREC_OK) attached.
  * @retval EVREC_E_ARG hosts is NULL, cores is 0 or above EVREC_FREERTOS_MAX_CORES.
+ * @retval other the status of freertos_runtime_init() (the names could not be reset).
  * @pre Before the first task or queue is created (their ids are allocated at creation) and
  * before freertos_runtime_init() is called by anyone else: this calls it.
  * **Context:** thread, before the scheduler starts; not thread-safe.
