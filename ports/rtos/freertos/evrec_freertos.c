@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The out-of-line part of the FreeRTOS trace hooks (evrec_freertos.h): task and object ids with
+ * their names in fixed tables, the switch-out/switch-in pairing, the wait state behind the
+ * Unblock and Timeout records. Records the events of freertos.yaml through the generated
+ * freertos_record_*() functions. Freestanding: no malloc, no libc.
+ *
+ * Build knobs (compile definitions of this file):
+ *   EVREC_FREERTOS_MAX_CORES  hosts (cores) it can serve, 1..32, default 1. Set it to
+ *                             configNUMBER_OF_CORES on SMP. RAM: 12 bytes per core.
+ *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 4..64,
+ *                             default 16 (configMAX_TASK_NAME_LEN's default). RAM: 190 names.
+ *   EVREC_FREERTOS_ISR_VECTORS interrupt numbers that can be named, 1..1024, default 256.
+ *                             RAM: one byte each.
+ */
+#define EVREC_FREERTOS_DECLARATIONS_ONLY 1
+#include "evrec_freertos.h"
+
+#include "freertos_events.h"
+
+#include <string.h>
+
+#ifndef EVREC_FREERTOS_MAX_CORES
+#define EVREC_FREERTOS_MAX_CORES 1
+#endif
+#ifndef EVREC_FREERTOS_NAME_LEN
+#define EVREC_FREERTOS_NAME_LEN 16
+#endif
+#ifndef EVREC_FREERTOS_ISR_VECTORS
+#define EVREC_FREERTOS_ISR_VECTORS 256
+#endif
+
+/* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
+#define TASK_SLOTS 63u
+#define OBJECT_SLOTS 127u
+#define NO_TASK ((uint16_t)freertos_RtosTask_NoTask)
+
+enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
+
+typedef struct {
+    evrec_host_t *host;    /* records of this core go here (NULL: none) */
+    uint16_t current;      /* the task running on it, NO_TASK before the first switch-in */
+    uint16_t out_task;     /* the switch-out seen by traceTASK_SWITCHED_OUT, pending */
+    uint8_t out_reason;
+    uint8_t out_pending;
+} core_state_t;
+
+/* The hooks have no context argument: this is the one place their state can live. */
+static struct {
+    core_state_t core[EVREC_FREERTOS_MAX_CORES];
+    uint8_t started[TASK_SLOTS + 1u];       /* the task has run once (TaskSwitchIn Start) */
+    uint8_t blocked_on[TASK_SLOTS + 1u];    /* object the task blocked on, 0 = none */
+    char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
+    char object_name[OBJECT_SLOTS][EVREC_FREERTOS_NAME_LEN];
+    uint8_t isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
+} ft;
+
+static void copy_name(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; src != NULL && src[i] != '\0' && i + 1u < EVREC_FREERTOS_NAME_LEN; i++) {
+        dst[i] = src[i];
+    }
+    dst[i] = '\0';
+}
+
+static evrec_host_t *host_of(unsigned core)
+{
+    return core < EVREC_FREERTOS_MAX_CORES ? ft.core[core].host : NULL;
+}
+
+int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
+{
+    if (hosts == NULL || cores == 0u || cores > EVREC_FREERTOS_MAX_CORES) {
+        return EVREC_E_ARG;
+    }
+    memset(&ft, 0, sizeof ft);
+    for (unsigned c = 0; c < cores; c++) {
+        ft.core[c].host = hosts[c];
+        ft.core[c].current = NO_TASK;
+    }
+    return (int)freertos_runtime_init();
+}
+
+int evrec_freertos_isr_name(unsigned vector, const char *name)
+{
+    if (vector >= EVREC_FREERTOS_ISR_VECTORS || name == NULL) {
+        return EVREC_E_ARG;
+    }
+    freertos_RtosIsr_t isr;
+    evrec_status st = freertos_RtosIsr_alloc(name, &isr);
+    if (st == EVREC_OK) {
+        ft.isr_of_vector[vector] = (uint8_t)isr;
+    }
+    return (int)st;
+}
+
+static int is_idle_name(const char *name, const char *idle_name)
+{
+    size_t i = 0;
+    for (; idle_name[i] != '\0'; i++) {
+        if (name[i] != idle_name[i]) {
+            return 0;
+        }
+    }
+    return 1; /* "IDLE", and on SMP "IDLE0", "IDLE1"... */
+}
+
+uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority)
+{
+    freertos_RtosTask_t task = freertos_RtosTask_Idle;
+    if (!is_idle_name(name, idle_name)) {
+        /* Allocate first (lock-free), then fill the value's own name slot: tasks created on
+         * two cores at once cannot share a slot. */
+        (void)freertos_RtosTask_alloc("?", &task);
+        if (task >= 1u && task <= TASK_SLOTS) {
+            char *slot = ft.task_name[task - 1u];
+            copy_name(slot, name);
+            freertos_RtosTask_runtime_names[task - 1u] = slot;
+        }
+    }
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskCreate(h, task, (uint16_t)priority);
+    }
+    return task;
+}
+
+void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskDelete(h, task, (uint16_t)priority);
+    }
+}
+
+void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskPriority(h, task, (uint16_t)priority);
+    }
+}
+
+void evrec_freertos_task_ready(unsigned core, uint16_t task)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskReady(h, task);
+    }
+}
+
+void evrec_freertos_switched_out(unsigned core, uint16_t task, uint8_t reason)
+{
+    if (core < EVREC_FREERTOS_MAX_CORES) {
+        ft.core[core].out_task = task;
+        ft.core[core].out_reason = reason;
+        ft.core[core].out_pending = 1u;
+    }
+}
+
+/* vTaskSwitchContext() calls SWITCHED_OUT then SWITCHED_IN; when the scheduler picks the task
+ * that was running (a tick with nothing else ready) nothing is recorded. Otherwise the pending
+ * switch-out and the switch-in are recorded together. */
+void evrec_freertos_switched_in(unsigned core, uint16_t task)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    core_state_t *cs = &ft.core[core];
+    int pending = cs->out_pending != 0u;
+    cs->out_pending = 0u;
+    if (pending && cs->out_task == task && cs->current == task) {
+        return;
+    }
+    if (pending) {
+        freertos_record_TaskSwitchOut(h, cs->out_task, cs->out_reason);
+    }
+    uint8_t type = freertos_RtosResume_Resume;
+    if (task <= TASK_SLOTS && ft.started[task] == 0u) {
+        ft.started[task] = 1u;
+        type = freertos_RtosResume_Start;
+    }
+    cs->current = task;
+    freertos_record_TaskSwitchIn(h, task, type);
+}
+
+/* ---- queues, semaphores and mutexes (all of them are queues in FreeRTOS) ---- */
+
+/* Queue_t's ucQueueType (the kernel's include/queue.h queueQUEUE_TYPE_*). */
+static int kind_of(uint8_t queue_type)
+{
+    switch (queue_type) {
+    case 1u: /* queueQUEUE_TYPE_MUTEX */
+    case 4u: /* queueQUEUE_TYPE_RECURSIVE_MUTEX */
+        return KIND_MUTEX;
+    case 2u: /* queueQUEUE_TYPE_COUNTING_SEMAPHORE */
+    case 3u: /* queueQUEUE_TYPE_BINARY_SEMAPHORE */
+        return KIND_SEM;
+    default: /* queueQUEUE_TYPE_BASE, queueQUEUE_TYPE_SET */
+        return KIND_QUEUE;
+    }
+}
+
+/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. */
+static void default_name(char *dst, int kind, unsigned number)
+{
+    static const char *const prefix[] = {"queue", "mutex", "sem"};
+    char digits[4];
+    size_t n = 0, i = 0;
+    for (const char *p = prefix[kind]; *p != '\0'; p++) {
+        dst[i++] = *p;
+    }
+    do {
+        digits[n++] = (char)('0' + number % 10u);
+        number /= 10u;
+    } while (number != 0u && n < sizeof digits);
+    while (n > 0u) {
+        dst[i++] = digits[--n];
+    }
+    dst[i] = '\0';
+}
+
+uint16_t evrec_freertos_object_create(uint8_t queue_type)
+{
+    freertos_RtosObject_t object = freertos_RtosObject_UnknownObject;
+    (void)freertos_RtosObject_alloc("?", &object);
+    if (object >= 1u && object <= OBJECT_SLOTS) {
+        char *slot = ft.object_name[object - 1u];
+        default_name(slot, kind_of(queue_type), object);
+        freertos_RtosObject_runtime_names[object - 1u] = slot;
+    }
+    return object;
+}
+
+void evrec_freertos_object_name(uint16_t object, const char *name)
+{
+    if (object >= 1u && object <= OBJECT_SLOTS && name != NULL) {
+        copy_name(ft.object_name[object - 1u], name);
+    }
+}
+
+static void record_op(evrec_host_t *h, int kind, uint16_t task, uint16_t object, uint8_t op)
+{
+    if (kind == KIND_MUTEX) {
+        freertos_record_MutexOp(h, task, object, op);
+    } else if (kind == KIND_SEM) {
+        freertos_record_SemOp(h, task, object, op);
+    } else {
+        freertos_record_QueueOp(h, task, object, op);
+    }
+}
+
+/* The op value of `what` (EVREC_FREERTOS_OP_SEND/RECEIVE) for the kind: Send/Unlock/Give and
+ * Receive/Lock/Take. Block, Unblock and Timeout have the same value (2, 3, 4) in all three enums. */
+static uint8_t done_op(int kind, uint8_t what)
+{
+    if (kind == KIND_MUTEX) {
+        return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosMutexOp_Unlock : freertos_RtosMutexOp_Lock;
+    }
+    if (kind == KIND_SEM) {
+        return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosSemOp_Give : freertos_RtosSemOp_Take;
+    }
+    return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosQueueOp_Send : freertos_RtosQueueOp_Receive;
+}
+
+void evrec_freertos_queue_op(unsigned core, uint16_t object, uint8_t queue_type, uint8_t op, int from_isr)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    int kind = kind_of(queue_type);
+    uint16_t task = from_isr ? NO_TASK : ft.core[core].current;
+    uint8_t *waits = task <= TASK_SLOTS ? &ft.blocked_on[task] : NULL;
+    int waited = waits != NULL && object != 0u && *waits == (uint8_t)object;
+    if (op == EVREC_FREERTOS_OP_BLOCK) {
+        if (!waited) { /* the retry loop may block again on the same object: one wait */
+            record_op(h, kind, task, object, freertos_RtosQueueOp_Block);
+            if (waits != NULL) {
+                *waits = (uint8_t)object;
+            }
+        }
+        return;
+    }
+    if (waited) {
+        *waits = 0u;
+        record_op(h, kind, task, object,
+                  op == EVREC_FREERTOS_OP_FAILED ? freertos_RtosQueueOp_Timeout : freertos_RtosQueueOp_Unblock);
+    }
+    if (op != EVREC_FREERTOS_OP_FAILED) {
+        record_op(h, kind, task, object, done_op(kind, op));
+    }
+}
+
+/* ---- interrupts ---- */
+
+static freertos_RtosIsr_t isr_of(unsigned vector)
+{
+    return vector < EVREC_FREERTOS_ISR_VECTORS ? ft.isr_of_vector[vector] : freertos_RtosIsr_UnknownIsr;
+}
+
+void evrec_freertos_isr_enter(unsigned core, unsigned vector)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_IsrEnter(h, isr_of(vector), (uint16_t)vector);
+    }
+}
+
+void evrec_freertos_isr_exit(unsigned core, unsigned vector)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_IsrExit(h, isr_of(vector), (uint16_t)vector);
+    }
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file evrec_freertos.h
+ * @brief FreeRTOS kernel trace hooks that record the evrec RTOS catalogue.
+ *
+ * Include it as the LAST line of FreeRTOSConfig.h (as SEGGER SystemView's and Percepio's
+ * FreeRTOS ports do):
+ * @code
+ * #define configUSE_TRACE_FACILITY 1
+ * #include "evrec_freertos.h"
+ * @endcode
+ * It defines the kernel's trace macros (the list is in the kernel's include/FreeRTOS.h) to call
+ * the small out-of-line functions of evrec_freertos.c, which record the events of
+ * ports/rtos/freertos/freertos.yaml (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete,
+ * TaskPriority). A macro the application defined before this include is kept.
+ *
+ * Ids: a task's RtosTask value is kept in its TCB's uxTaskNumber (the field the kernel reserves
+ * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber; the
+ * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
+ * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
+ *
+ * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, the
+ * delayed and suspended lists, Queue_t's ucQueueType): they only expand inside tasks.c and
+ * queue.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
+ */
+#ifndef EVREC_FREERTOS_H
+#define EVREC_FREERTOS_H
+
+#ifndef __ASSEMBLER__ /* FreeRTOSConfig.h is also included by some ports' assembly files */
+
+#include <stdint.h>
+
+/* evrec_freertos.c defines EVREC_FREERTOS_DECLARATIONS_ONLY: it is built without the kernel's
+ * headers and needs only the declarations. */
+#if !defined(EVREC_FREERTOS_DECLARATIONS_ONLY) && \
+    (!defined(configUSE_TRACE_FACILITY) || configUSE_TRACE_FACILITY != 1)
+#error "evrec_freertos.h needs configUSE_TRACE_FACILITY 1 (the TCB's uxTaskNumber and Queue_t's uxQueueNumber)"
+#endif
+
+/** Number of cores, one evrec host each (configNUMBER_OF_CORES, 1 when it is not defined). */
+#ifdef configNUMBER_OF_CORES
+#define EVREC_FREERTOS_CORES configNUMBER_OF_CORES
+#else
+#define EVREC_FREERTOS_CORES 1
+#endif
+
+/** The calling core: portGET_CORE_ID() on SMP, 0 on one core. */
+#if EVREC_FREERTOS_CORES > 1
+#define EVREC_FREERTOS_CORE() ((unsigned)portGET_CORE_ID())
+#else
+#define EVREC_FREERTOS_CORE() 0u
+#endif
+
+/**
+ * The interrupt number recorded by traceISR_ENTER/EXIT (IsrEnter.vector). Default 0 (unknown).
+ * On Cortex-M define it as the IPSR's exception number before including this header, e.g.
+ * `#define EVREC_FREERTOS_ISR_VECTOR() (__get_IPSR() & 0x1FFu)`.
+ */
+#ifndef EVREC_FREERTOS_ISR_VECTOR
+#define EVREC_FREERTOS_ISR_VECTOR() 0u
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct evrec_host;
+
+/** Why a task gave up the CPU: the values of the catalogue's RtosSuspend enum. */
+enum {
+    EVREC_FREERTOS_PREEMPTED = 0,
+    EVREC_FREERTOS_YIELD = 1,
+    EVREC_FREERTOS_BLOCKED = 2,
+    EVREC_FREERTOS_DELAY = 3,
+    EVREC_FREERTOS_SUSPENDED = 4,
+    EVREC_FREERTOS_EXIT = 5
+};
+
+/** A queue operation, as the queue.c hook saw it. */
+enum {
+    EVREC_FREERTOS_OP_SEND = 0,      /**< traceQUEUE_SEND: an item put (or a semaphore given, a mutex released) */
+    EVREC_FREERTOS_OP_RECEIVE = 1,   /**< traceQUEUE_RECEIVE: an item taken (semaphore taken, mutex locked) */
+    EVREC_FREERTOS_OP_BLOCK = 2,     /**< traceBLOCKING_ON_QUEUE_*: the caller blocks */
+    EVREC_FREERTOS_OP_FAILED = 3     /**< traceQUEUE_*_FAILED: nothing done (a timeout when the caller had blocked) */
+};
+
+/**
+ * @brief Attach the trace hooks to recording hosts, one per core, and reset the id tables.
+ * @param[in] hosts `cores` hosts (e.g. `&host`, or evrec_lane_host_at() of each lane); the array
+ * and hosts stay owned by the caller and must outlive the kernel's use of the hooks. A host may be
+ * started and stopped at will; the hooks record nothing while it is stopped.
+ * @param cores number of hosts: EVREC_FREERTOS_CORES (1..EVREC_FREERTOS_MAX_CORES, the value
+ * evrec_freertos.c was compiled with).
+ * @retval 0 (EVREC_OK) attached.
+ * @retval EVREC_E_ARG hosts is NULL, cores is 0 or above EVREC_FREERTOS_MAX_CORES.
+ * @retval other the status of freertos_runtime_init() (the names could not be reset).
+ * @pre Before the first task or queue is created (their ids are allocated at creation) and
+ * before freertos_runtime_init() is called by anyone else: this calls it.
+ * **Context:** thread, before the scheduler starts; not thread-safe.
+ */
+int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores);
+
+/**
+ * @brief Name the interrupt with number `vector` (the IsrEnter `isr` field of its records).
+ * @param vector interrupt number as EVREC_FREERTOS_ISR_VECTOR() gives it (< EVREC_FREERTOS_ISR_VECTORS).
+ * @param[in] name NUL-terminated, kept alive by the caller until the trace is saved.
+ * @retval 0 named. @retval EVREC_E_ARG vector out of range or name NULL.
+ * @retval EVREC_E_EXHAUSTED the RtosIsr names (63) are used up.
+ * **Context:** thread; not concurrently with itself.
+ */
+int evrec_freertos_isr_name(unsigned vector, const char *name);
+
+/* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
+ * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
+uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority);
+void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
+void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
+void evrec_freertos_task_ready(unsigned core, uint16_t task);
+void evrec_freertos_switched_out(unsigned core, uint16_t task, uint8_t reason);
+void evrec_freertos_switched_in(unsigned core, uint16_t task);
+uint16_t evrec_freertos_object_create(uint8_t queue_type);
+void evrec_freertos_object_name(uint16_t object, const char *name);
+void evrec_freertos_queue_op(unsigned core, uint16_t object, uint8_t queue_type, uint8_t op, int from_isr);
+void evrec_freertos_isr_enter(unsigned core, unsigned vector);
+void evrec_freertos_isr_exit(unsigned core, unsigned vector);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifndef EVREC_FREERTOS_DECLARATIONS_ONLY
+
+/* ---- kernel state read by the hooks (expanded in tasks.c only) ---- */
+
+#if defined(INCLUDE_vTaskSuspend) && INCLUDE_vTaskSuspend == 1
+#define EVREC_FREERTOS_IN_SUSPENDED_(c) ((c) == &xSuspendedTaskList)
+#else
+#define EVREC_FREERTOS_IN_SUSPENDED_(c) 0
+#endif
+#if defined(INCLUDE_vTaskDelete) && INCLUDE_vTaskDelete == 1
+#define EVREC_FREERTOS_IN_DELETED_(c) ((c) == &xTasksWaitingTermination)
+#else
+#define EVREC_FREERTOS_IN_DELETED_(c) 0
+#endif
+
+/* The switched-out task's reason from the list its state item is on (c) and whether its event
+ * item waits on an object (e): a delayed or suspended task waiting on a queue, semaphore, mutex
+ * or event group is Blocked; still in a ready list it was preempted (or yielded). */
+#define EVREC_FREERTOS_REASON_(c, e)                                                               \
+    ((uint8_t)(EVREC_FREERTOS_IN_DELETED_(c) ? EVREC_FREERTOS_EXIT                               \
+               : ((c) == pxDelayedTaskList || (c) == pxOverflowDelayedTaskList)                    \
+                   ? ((e) != NULL ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_DELAY)                 \
+               : EVREC_FREERTOS_IN_SUSPENDED_(c)                                                   \
+                   ? ((e) != NULL ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_SUSPENDED)             \
+                   : EVREC_FREERTOS_PREEMPTED))
+
+#define EVREC_FREERTOS_TASK_(tcb) ((uint16_t)(tcb)->uxTaskNumber)
+#define EVREC_FREERTOS_OBJECT_(q) ((uint16_t)(q)->uxQueueNumber)
+#define EVREC_FREERTOS_QOP_(q, op, isr)                                                            \
+    evrec_freertos_queue_op(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType,    \
+                            (uint8_t)(op), (isr))
+
+/* ---- tasks (tasks.c) ---- */
+
+#ifndef traceTASK_CREATE
+#define traceTASK_CREATE(pxNewTCB)                                                                 \
+    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                \
+                                                           configIDLE_TASK_NAME,                   \
+                                                           (uint32_t)(pxNewTCB)->uxPriority))
+#endif
+#ifndef traceTASK_DELETE
+#define traceTASK_DELETE(pxTaskToDelete)                                                           \
+    evrec_freertos_task_delete(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTaskToDelete),                               \
+                               (uint32_t)(pxTaskToDelete)->uxPriority)
+#endif
+#ifndef traceTASK_PRIORITY_SET
+#define traceTASK_PRIORITY_SET(pxTask, uxNewPriority)                                              \
+    evrec_freertos_task_priority(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTask), (uint32_t)(uxNewPriority))
+#endif
+#ifndef traceMOVED_TASK_TO_READY_STATE
+#define traceMOVED_TASK_TO_READY_STATE(pxTCB) evrec_freertos_task_ready(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTCB))
+#endif
+#ifndef traceTASK_SWITCHED_OUT
+#define traceTASK_SWITCHED_OUT()                                                                   \
+    evrec_freertos_switched_out(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxCurrentTCB),         \
+                                EVREC_FREERTOS_REASON_(                                            \
+                                    listLIST_ITEM_CONTAINER(&pxCurrentTCB->xStateListItem),        \
+                                    listLIST_ITEM_CONTAINER(&pxCurrentTCB->xEventListItem)))
+#endif
+#ifndef traceTASK_SWITCHED_IN
+#define traceTASK_SWITCHED_IN()                                                                    \
+    evrec_freertos_switched_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxCurrentTCB))
+#endif
+
+/* ---- queues, semaphores, mutexes (queue.c) ---- */
+
+#ifndef traceQUEUE_CREATE
+#define traceQUEUE_CREATE(pxNewQueue)                                                              \
+    ((pxNewQueue)->uxQueueNumber = evrec_freertos_object_create((pxNewQueue)->ucQueueType))
+#endif
+#ifndef traceQUEUE_REGISTRY_ADD
+#define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)                                               \
+    evrec_freertos_object_name(EVREC_FREERTOS_OBJECT_(xQueue), (pcQueueName))
+#endif
+#ifndef traceQUEUE_SEND
+#define traceQUEUE_SEND(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_SEND, 0)
+#endif
+#ifndef traceQUEUE_SEND_FAILED
+#define traceQUEUE_SEND_FAILED(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_FAILED, 0)
+#endif
+#ifndef traceQUEUE_RECEIVE
+#define traceQUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_RECEIVE, 0)
+#endif
+#ifndef traceQUEUE_RECEIVE_FAILED
+#define traceQUEUE_RECEIVE_FAILED(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_FAILED, 0)
+#endif
+#ifndef traceBLOCKING_ON_QUEUE_SEND
+#define traceBLOCKING_ON_QUEUE_SEND(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_BLOCK, 0)
+#endif
+#ifndef traceBLOCKING_ON_QUEUE_RECEIVE
+#define traceBLOCKING_ON_QUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_BLOCK, 0)
+#endif
+#ifndef traceQUEUE_SEND_FROM_ISR
+#define traceQUEUE_SEND_FROM_ISR(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_SEND, 1)
+#endif
+#ifndef traceQUEUE_RECEIVE_FROM_ISR
+#define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_RECEIVE, 1)
+#endif
+/* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
+
+/* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
+
+#ifndef traceISR_ENTER
+#define traceISR_ENTER() evrec_freertos_isr_enter(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#endif
+#ifndef traceISR_EXIT
+#define traceISR_EXIT() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#endif
+#ifndef traceISR_EXIT_TO_SCHEDULER
+#define traceISR_EXIT_TO_SCHEDULER()                                                               \
+    evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#endif
+
+#endif /* EVREC_FREERTOS_DECLARATIONS_ONLY */
+#endif /* __ASSEMBLER__ */
+#endif /* EVREC_FREERTOS_H */

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The FreeRTOS trace against the kernel's own accounting.
+
+Usage: check_freertos.py WORKLOAD EVREC OUTDIR
+
+Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced by evrec), then
+`evrec stats --format json` on its trace, and checks:
+  - no record was dropped and the analysis found no anomaly (records in the wrong place);
+  - every task the kernel lists (uxTaskGetSystemState) is in the trace by name, and its CPU time
+    from the trace agrees with the kernel's run-time counter (configGENERATE_RUN_TIME_STATS on the
+    same TSC) within 0.5% of the run's duration; the kernel's IDLE task is the trace's idle time;
+  - every queue, semaphore and mutex is in the trace by its registry name, with operations, and
+    the blocking ones (the queue, the two semaphores) with waits (Block ... Unblock pairs).
+Prints the per-task table (trace vs kernel).
+"""
+import json
+import os
+import subprocess
+import sys
+
+TOLERANCE = 0.005  # of the run's duration
+OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "timer_sem": "SemOp"}
+WAITED_ON = ("work_q", "tick_sem", "timer_sem")
+MIN_TASKS = 6
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d\n%s%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+def kernel_table(path):
+    tasks = {}
+    with open(path) as f:
+        for line in f:
+            word, rest = line.split(" ", 1)
+            if word == "task":
+                name, ticks = rest.rstrip("\n").rsplit(" ", 1)
+                tasks[name] = int(ticks)
+    return tasks
+
+
+def main():
+    workload, evrec, outdir = sys.argv[1:4]
+    evr = os.path.join(outdir, "freertos_posix.evr")
+    ktxt = os.path.join(outdir, "freertos_posix_kernel.txt")
+    out = run([workload, evr, ktxt])
+    print(out.strip())
+    stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
+    rtos = stats["rtos"]
+    errors = []
+    if stats["dropped"] != 0:
+        errors.append("%d record(s) dropped" % stats["dropped"])
+    if rtos["anomalies"] != 0:
+        errors.append("%d anomalies, the first: %s" % (rtos["anomalies"], rtos["first_anomaly"]))
+
+    kernel = kernel_table(ktxt)
+    trace = {t["name"]: t["ticks"] for t in rtos["tasks"]}
+    span = stats["duration_ticks"]
+    limit = TOLERANCE * span
+    print("per-task CPU time, TSC ticks (%d Hz), run %d ticks; limit |trace - kernel| <= %.0f"
+          % (stats["clock_hz"], span, limit))
+    print("  %-14s %14s %14s %12s %9s" % ("task", "trace", "kernel", "diff", "% of run"))
+    for name, kticks in sorted(kernel.items(), key=lambda kv: -kv[1]):
+        tticks = rtos["idle_ticks"] if name == "IDLE" else trace.get(name)
+        if tticks is None:
+            errors.append("task %s (kernel: %d ticks) is not in the trace" % (name, kticks))
+            continue
+        diff = tticks - kticks
+        print("  %-14s %14d %14d %12d %8.4f%%" % (name, tticks, kticks, diff, 100.0 * diff / span))
+        if abs(diff) > limit:
+            errors.append("task %s: trace %d vs kernel %d ticks" % (name, tticks, kticks))
+    extra = set(trace) - set(kernel)
+    if extra:
+        errors.append("tasks in the trace the kernel does not list: %s" % sorted(extra))
+    if len(kernel) - 1 < MIN_TASKS:
+        errors.append("only %d tasks besides IDLE" % (len(kernel) - 1))
+
+    sync = {s["name"]: s for s in rtos["sync"]}
+    for name, kind in OBJECTS.items():
+        s = sync.get(name)
+        if s is None or s["kind"] != kind or s["ops"] == 0:
+            errors.append("object %s: not in the trace as a %s with operations (%s)" % (name, kind, s))
+        elif name in WAITED_ON and s["waits"] == 0:
+            errors.append("object %s: no completed wait (Block then Unblock)" % name)
+    for e in errors:
+        print("FAIL: " + e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

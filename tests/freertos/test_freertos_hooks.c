@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The FreeRTOS trace hooks without the kernel: evrec_freertos.h's macros expanded against a mock
+ * of the kernel internals they read (the TCB's list items and uxTaskNumber, the delayed and
+ * suspended lists, Queue_t's uxQueueNumber and ucQueueType, pxCurrentTCB), recording through
+ * the fake-clock recorder; the records are read back from the buffer. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+/* What FreeRTOSConfig.h and FreeRTOS.h give the hooks. */
+#define configUSE_TRACE_FACILITY 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_vTaskDelete 1
+#define configIDLE_TASK_NAME "IDLE"
+#include "evrec_freertos.h"
+#include "freertos_events.h"
+
+/* The kernel internals the macros read, with the kernel's names. */
+typedef struct { void *pvContainer; } ListItem_t;
+typedef struct { int items; } List_t;
+#define listLIST_ITEM_CONTAINER(item) ((item)->pvContainer)
+typedef struct {
+    ListItem_t xStateListItem, xEventListItem;
+    unsigned uxPriority, uxTaskNumber;
+    char pcTaskName[16];
+} TCB_t;
+typedef struct { unsigned uxQueueNumber; uint8_t ucQueueType; } Queue_t;
+static List_t ready_list, delayed1, delayed2, xSuspendedTaskList, xTasksWaitingTermination, waiters;
+static List_t *pxDelayedTaskList = &delayed1, *pxOverflowDelayedTaskList = &delayed2;
+static TCB_t *pxCurrentTCB;
+
+static evrec_host_t host;
+static evrec_recorder_t rec;
+static uint32_t buf[4096];
+
+static void start(void)
+{
+    evrec_host_t *hosts[1] = {&host};
+    cr_assert_eq(evrec_recorder_init(&rec, buf, sizeof buf), EVREC_OK);
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_freertos_init(hosts, 1), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &freertos_meta, 1000u), EVREC_OK);
+}
+
+/* The records after Start, up to Stop: pointers into the buffer and their ids. */
+typedef struct { const uint8_t *p[64]; uint16_t id[64]; unsigned n; } recs_t;
+
+static recs_t stop(void)
+{
+    recs_t r = {{0}, {0}, 0};
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    const uint8_t *p = evrec_recorder_records(&rec);
+    const uint8_t *end = p + evrec_recorder_counts(&rec).used;
+    while (p < end) {
+        uint16_t id;
+        memcpy(&id, p + 4, sizeof id);
+        cr_assert_lt(id, freertos_meta.event_count);
+        size_t size = freertos_meta.structs[freertos_meta.events[id].struct_id].native_size;
+        if (id != 0u) { /* not EventControl */
+            cr_assert_lt(r.n, 64u);
+            r.p[r.n] = p;
+            r.id[r.n++] = id;
+        }
+        p += (size + 3u) & ~(size_t)3u;
+    }
+    return r;
+}
+
+/* Field values of a record of the catalogue (task, then object or type). */
+#define FIELD(r, k, T) ((const T *)(const void *)(r).p[k])
+
+static void create(TCB_t *t, const char *name, unsigned prio)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = strlen(name) < sizeof t->pcTaskName ? strlen(name) : sizeof t->pcTaskName - 1u;
+    memcpy(t->pcTaskName, name, n); /* the kernel keeps configMAX_TASK_NAME_LEN - 1 */
+    t->uxPriority = prio;
+    t->xStateListItem.pvContainer = &ready_list;
+    traceTASK_CREATE(t);
+}
+
+static void switch_to(TCB_t *t)
+{
+    if (pxCurrentTCB != NULL) {
+        traceTASK_SWITCHED_OUT();
+    }
+    pxCurrentTCB = t;
+    traceTASK_SWITCHED_IN();
+}
+
+static void check_switch(recs_t r, unsigned k, uint16_t id, unsigned task, unsigned type)
+{
+    cr_assert_eq(r.id[k], id, "record %u: id %u, expected %u", k, r.id[k], id);
+    const freertos_TaskSwitchIn_t *e = FIELD(r, k, freertos_TaskSwitchIn_t);
+    cr_expect_eq(e->task, task, "record %u: task %u, expected %u", k, e->task, task);
+    cr_expect_eq(e->type, type, "record %u: type %u, expected %u", k, e->type, type);
+}
+
+Test(freertos_hooks, names_ids_and_idle)
+{
+    static TCB_t idle, a, b;
+    start();
+    create(&a, "alpha", 3);
+    create(&b, "a_very_long_task_name", 2);
+    create(&idle, "IDLE", 0);
+    strcpy(a.pcTaskName, "gone"); /* the TCB may be freed: the name was copied */
+    recs_t r = stop();
+    cr_assert_eq(a.uxTaskNumber, 1u);
+    cr_assert_eq(b.uxTaskNumber, 2u);
+    cr_assert_eq(idle.uxTaskNumber, freertos_RtosTask_Idle);
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[0], "alpha");
+    cr_assert_eq(strlen(freertos_RtosTask_runtime_names[1]), 15u); /* NAME_LEN 16 with the NUL */
+    cr_assert_eq(r.n, 3u);
+    cr_assert_eq(r.id[0], freertos_ID_TaskCreate);
+    cr_assert_eq(FIELD(r, 0, freertos_TaskCreate_t)->priority, 3u);
+    cr_assert_eq(FIELD(r, 2, freertos_TaskCreate_t)->task, freertos_RtosTask_Idle);
+}
+
+Test(freertos_hooks, switch_reasons)
+{
+    static TCB_t a, b;
+    start();
+    create(&a, "a", 1);
+    create(&b, "b", 1);
+    pxCurrentTCB = NULL;
+    switch_to(&a);                                  /* first run: Start */
+    switch_to(&a);                                  /* re-selected (a tick): nothing */
+    a.xStateListItem.pvContainer = pxDelayedTaskList;
+    switch_to(&b);                                  /* a: vTaskDelay */
+    b.xStateListItem.pvContainer = pxOverflowDelayedTaskList;
+    b.xEventListItem.pvContainer = &waiters;
+    switch_to(&a);                                  /* b: blocked with a timeout */
+    a.xStateListItem.pvContainer = &xSuspendedTaskList;
+    switch_to(&b);                                  /* a: vTaskSuspend */
+    b.xStateListItem.pvContainer = &xSuspendedTaskList;
+    switch_to(&a);                                  /* b: blocked forever (still on an event list) */
+    a.xStateListItem.pvContainer = &xTasksWaitingTermination;
+    switch_to(&b);                                  /* a: deleted itself */
+    b.xStateListItem.pvContainer = &ready_list;
+    switch_to(&a);                                  /* b: preempted */
+    recs_t r = stop();
+    cr_assert_eq(r.n, 2u + 1u + 6u * 2u);
+    check_switch(r, 2, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Start);
+    check_switch(r, 3, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Delay);
+    check_switch(r, 4, freertos_ID_TaskSwitchIn, 2, freertos_RtosResume_Start);
+    check_switch(r, 5, freertos_ID_TaskSwitchOut, 2, freertos_RtosSuspend_Blocked);
+    check_switch(r, 6, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Resume);
+    check_switch(r, 7, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Suspended);
+    check_switch(r, 9, freertos_ID_TaskSwitchOut, 2, freertos_RtosSuspend_Blocked);
+    check_switch(r, 11, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Exit);
+    check_switch(r, 13, freertos_ID_TaskSwitchOut, 2, freertos_RtosSuspend_Preempted);
+}
+
+static void check_op(recs_t r, unsigned k, uint16_t id, unsigned task, unsigned object, unsigned type)
+{
+    cr_assert_eq(r.id[k], id, "record %u: id %u, expected %u", k, r.id[k], id);
+    const freertos_QueueOp_t *e = FIELD(r, k, freertos_QueueOp_t); /* same layout for all three */
+    cr_expect_eq(e->task, task, "record %u: task %u, expected %u", k, e->task, task);
+    cr_expect_eq(e->object, object, "record %u: object %u, expected %u", k, e->object, object);
+    cr_expect_eq(e->type, type, "record %u: type %u, expected %u", k, e->type, type);
+}
+
+Test(freertos_hooks, objects_waits_and_isr)
+{
+    static TCB_t a;
+    static Queue_t q = {0, 0}, m = {0, 1}, s = {0, 3};
+    start();
+    create(&a, "a", 1);
+    traceQUEUE_CREATE(&q);
+    traceQUEUE_CREATE(&m);
+    traceQUEUE_CREATE(&s);
+    traceQUEUE_REGISTRY_ADD(&q, "rx_queue");
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[0], "rx_queue");
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[1], "mutex2");
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[2], "sem3");
+    pxCurrentTCB = NULL;
+    switch_to(&a);
+    traceBLOCKING_ON_QUEUE_RECEIVE(&q);
+    traceBLOCKING_ON_QUEUE_RECEIVE(&q);             /* the retry loop blocks again: one wait */
+    traceQUEUE_RECEIVE(&q);                         /* woken with an item: Unblock, Receive */
+    traceQUEUE_RECEIVE_FAILED(&q);                  /* a poll that found nothing: no record */
+    traceBLOCKING_ON_QUEUE_RECEIVE(&s);
+    traceQUEUE_RECEIVE_FAILED(&s);                  /* it had blocked: Timeout */
+    traceQUEUE_RECEIVE(&m);                         /* mutex taken: Lock */
+    traceQUEUE_SEND(&m);                            /* given back: Unlock */
+    traceQUEUE_SEND_FROM_ISR(&s);                   /* given from an interrupt */
+    traceISR_ENTER();
+    traceISR_EXIT();
+    recs_t r = stop();
+    cr_assert_eq(r.n, 1u + 1u + 10u);
+    check_op(r, 2, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Block);
+    check_op(r, 3, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Unblock);
+    check_op(r, 4, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+    check_op(r, 5, freertos_ID_SemOp, 1, 3, freertos_RtosSemOp_Block);
+    check_op(r, 6, freertos_ID_SemOp, 1, 3, freertos_RtosSemOp_Timeout);
+    check_op(r, 7, freertos_ID_MutexOp, 1, 2, freertos_RtosMutexOp_Lock);
+    check_op(r, 8, freertos_ID_MutexOp, 1, 2, freertos_RtosMutexOp_Unlock);
+    check_op(r, 9, freertos_ID_SemOp, freertos_RtosTask_NoTask, 3, freertos_RtosSemOp_Give);
+    cr_assert_eq(r.id[10], freertos_ID_IsrEnter);
+    cr_assert_eq(r.id[11], freertos_ID_IsrExit);
+}
+
+Test(freertos_hooks, init_refuses_bad_arguments)
+{
+    evrec_host_t *hosts[2] = {&host, &host};
+    cr_assert_eq(evrec_freertos_init(NULL, 1), EVREC_E_ARG);
+    cr_assert_eq(evrec_freertos_init(hosts, 0), EVREC_E_ARG);
+    cr_assert_eq(evrec_freertos_init(hosts, 2), EVREC_E_ARG); /* built for one core */
+    cr_assert_eq(evrec_freertos_isr_name(256, "x"), EVREC_E_ARG);
+}
