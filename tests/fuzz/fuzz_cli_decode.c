@@ -4,7 +4,7 @@
  * (syst-decode, binary and text framing, an evrec file out), against the meta-info of a fixed
  * recording and of a fixed schema. Each command must return 0, 1 or 2 and leave nothing behind
  * (ASan, UBSan and LSan watch). */
-#include "fuzz_cli_common.h"
+#include "cli_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
  * CTF; those built in) into a private temporary directory, with and without a selection; the
  * live encodings qs (every enum mode) and syst (binary, text, with collateral). Each command
  * must return 0, 1 or 2 and leave nothing behind (ASan, UBSan and LSan watch). */
-#include "fuzz_cli_common.h"
+#include "cli_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

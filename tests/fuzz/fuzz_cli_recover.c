@@ -3,7 +3,7 @@
  * memory image: with the image's own meta-info and with that of a fixed recording, then `info`
  * and `dump` on what it wrote. Each command must return 0, 1 or 2 and leave nothing behind
  * (ASan, UBSan and LSan watch). */
-#include "fuzz_cli_common.h"
+#include "cli_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

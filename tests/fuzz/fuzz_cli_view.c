@@ -5,7 +5,7 @@
  * and a time window, a limit); stats as text and JSON; timeline to PNG and SVG; schema; check
  * against a fixed schema. Each command must return 0, 1 or 2 and leave nothing behind (ASan,
  * UBSan and LSan watch). */
-#include "fuzz_cli_common.h"
+#include "cli_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The in-process `evrec` harness of the fuzz_cli_* targets (fuzz_cli_common.h). */
+/* The in-process `evrec` harness of the fuzz_cli_* targets (cli_harness.h). */
 #define _XOPEN_SOURCE 700 /* nftw() */
 #include <dirent.h>
 #include <ftw.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli_main.h"
-#include "fuzz_cli_common.h"
+#include "cli_harness.h"
 
 #define MAX_ARGS 24
 

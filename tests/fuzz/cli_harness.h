@@ -3,8 +3,8 @@
  * private temporary directory, commands run through cli_main() with their standard output and
  * error discarded (sanitizer reports still reach file descriptor 2), outputs removed after each
  * input. Set EVREC_FUZZ_VERBOSE=1 to see what the commands print. */
-#ifndef EVREC_FUZZ_CLI_COMMON_H
-#define EVREC_FUZZ_CLI_COMMON_H
+#ifndef EVREC_FUZZ_CLI_HARNESS_H
+#define EVREC_FUZZ_CLI_HARNESS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ int fuzz_cli_run(const char *arg, ...);
 /* Removes every output of the last input (the input files stay). */
 void fuzz_cli_clean(void);
 
-#endif /* EVREC_FUZZ_CLI_COMMON_H */
+#endif /* EVREC_FUZZ_CLI_HARNESS_H */
