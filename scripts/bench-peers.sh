@@ -269,14 +269,9 @@ cmd="scripts/bench-peers.sh"
         echo "$m4_qs"
         echo "$m4_barectf"
     fi
-    echo "| SEGGER SystemView | 133 | | | | **published, not measured here** |"
-    echo "| Arm CMSIS Event Recorder | 131 | | | | **published, not measured here** |"
-    echo "| Percepio Tracealyzer | 96 | | | | **published, not measured here** |"
-    echo "| Trice (with ring and lock) | 67 | | | | **published, not measured here** |"
-    echo "| barectf (without lock) | 162 | | | | **published, not measured here** |"
     echo
-    echo "Published figures are quoted as their authors give them, for their own event shape, compiler"
-    echo "and settings; they are not comparable to the measured rows to the instruction."
+    echo "Other tracers (SystemView, CMSIS Event Recorder, Tracealyzer, Trice) are not in this table: their"
+    echo "per-event costs are not measured here, and no figure is quoted without its public source."
 } >"$out"
 [ -s "$out" ] || { say "$out was not written"; exit 1; }
 cat "$out"
