@@ -9,42 +9,15 @@
 #include "cli_run.h"
 #include "evrec/evrec_lanes.h"
 #include "reader_fixtures.h"
+#include "cli_lanes_file.h"
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
 #define assert_lacks(hay, needle) cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
 
-/* `n` EvSimple records, record i in lane i % lanes with v = i, saved; the file's path. */
-static char *lanes_file(uint32_t nlanes, uint32_t n)
-{
-    const evrec_meta_t *m = fx_meta_init();
-    size_t size = (size_t)n * 16u + 4096u * nlanes + 65536u;
-    void *buf = NULL;
-    cr_assert_eq(posix_memalign(&buf, 64, size), 0);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[4];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, buf, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, nlanes), EVREC_OK);
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, m, 1000000000u), EVREC_OK);
-    for (uint32_t i = 0; i < n; i++) {
-        fx_ev_simple_t *s = evrec_reserve(evrec_lane_host_at(&lanes, i % nlanes), sizeof *s);
-        cr_assert_not_null(s);
-        s->v = i;
-        evrec_commit(s, FX_EVENT_SIMPLE);
-    }
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
-    fx_buf_t f = {0};
-    evrec_sink_t sink = fx_sink(&f);
-    cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
-    char *path = fx_temp_file(f.p, f.len, ".evr");
-    fx_buf_free(&f);
-    free(buf);
-    return path;
-}
 
 Test(cli_lanes, dump_shows_the_lane_of_each_record)
 {
-    char *path = lanes_file(3, 6);
+    char *path = cli_lanes_file(3, 6);
     cli_run_t r = cli_run(EVREC_CLI_PATH, "dump", path, (const char *)NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     /* Start (lane 0), the six records in lanes 0 1 2 0 1 2, Stop (the last lane's) */
@@ -70,7 +43,7 @@ Test(cli_lanes, dump_shows_the_lane_of_each_record)
 /* A seek lands on a SYNC chunk: the LANE_IDS chunk before it still gives the lanes. */
 Test(cli_lanes, lanes_known_after_a_seek)
 {
-    char *path = lanes_file(4, 200000);
+    char *path = cli_lanes_file(4, 200000);
     cli_run_t r = cli_run(EVREC_CLI_PATH, "dump", "--index", "--from", "#150001", "--limit", "3", path,
                           (const char *)NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
