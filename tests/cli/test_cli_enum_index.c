@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The enum names of the decoders' dump-like lines (viewer-cli/src/cli_events.c) come from an
+/* The enum names of the decoders' dump-like lines (viewer-cli/wire/cli_events.c) come from an
  * index that belongs to one run. It used to be a static cache keyed by the meta-info's address,
  * kept for the process's life: a later run whose meta-info sat at the same address (a reader
  * freed, another opened) printed the names of the earlier one, through pointers into freed

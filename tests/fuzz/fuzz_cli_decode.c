@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz target: the `evrec` stream decoders in process (viewer-cli/src/main.c's cli_main()): the
+/* Fuzz target: the `evrec` stream decoders in process (viewer-cli/cli/main.c's cli_main()): the
  * input as a QS stream (qs-decode, QSPY text and an evrec file out) and as a SyS-T stream
  * (syst-decode, binary and text framing, an evrec file out), against the meta-info of a fixed
  * recording and of a fixed schema. Each command must return 0, 1 or 2 and leave nothing behind

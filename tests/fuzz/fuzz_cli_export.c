@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz target: the `evrec` exports in process (viewer-cli/src/main.c's cli_main()) on one input
+/* Fuzz target: the `evrec` exports in process (viewer-cli/cli/main.c's cli_main()) on one input
  * file, container or bare CCore stream: export in every format (CSV, JSON Lines, CCore, Perfetto,
  * CTF; those built in) into a private temporary directory, with and without a selection; the
  * live encodings qs (every enum mode) and syst (binary, text, with collateral). Each command

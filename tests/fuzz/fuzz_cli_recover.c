@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz target: `evrec recover` in process (viewer-cli/src/main.c's cli_main()) on an arbitrary
+/* Fuzz target: `evrec recover` in process (viewer-cli/cli/main.c's cli_main()) on an arbitrary
  * memory image: with the image's own meta-info and with that of a fixed recording, then `info`
  * and `dump` on what it wrote. Each command must return 0, 1 or 2 and leave nothing behind
  * (ASan, UBSan and LSan watch). */

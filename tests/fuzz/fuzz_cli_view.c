@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz target: the `evrec` viewing commands in process (viewer-cli/src/main.c's cli_main()) on
+/* Fuzz target: the `evrec` viewing commands in process (viewer-cli/cli/main.c's cli_main()) on
  * one input file, container or bare CCore stream: info; dump plain, with every display option,
  * in time order, and with selections (event, class, --where on EventControl's field, a record
  * and a time window, a limit); stats as text and JSON; timeline to PNG and SVG; schema; check

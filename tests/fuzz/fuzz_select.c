@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz target: the viewer's selection expression (`--where EXPR`, viewer-cli/src/cli_select.c):
+/* Fuzz target: the viewer's selection expression (`--where EXPR`, viewer-cli/pipeline/cli_select.c):
  * the parser on the input text (NUL-terminated copy), then the compiler against a fixed small
  * meta-info (the reader test fixtures: nested structs, enums of three widths, run-time enum
  * names), then the check of every record of a small recording made once with the real recorder.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Record selection of the viewer (viewer-cli/src/cli_select.c), in-process:
+/* Record selection of the viewer (viewer-cli/pipeline/cli_select.c), in-process:
  * - the --where grammar: good expressions parse, bad ones fail at the expected column;
  * - the --from/--to parser: every unit, record indices, bad texts;
  * - compiled selections on a real recording (tests/reader fixtures: nested structs, enums of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec timeline`: the marker glyphs (CCore EventMarker numbering, EventRecorder.h: None = 0 ..
- * Error = 15; viewer-cli/TIMELINE.md has the table) and the palettes. */
+ * Error = 15; viewer-cli/timeline/TIMELINE.md has the table) and the palettes. */
 #include <math.h>
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 /* `evrec timeline FILE -o OUT.png|OUT.svg`: a picture of a recording over time, a lane per
  * task/thread/ISR (track value) with span bars and marker glyphs, counters as step plots, gaps
  * hatched. The options and the reading loop; the rest is in timeline_*.c (see timeline.h) and
- * viewer-cli/TIMELINE.md. */
+ * viewer-cli/timeline/TIMELINE.md. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <getopt.h>
@@ -26,7 +26,7 @@ static const char help[] =
     "Draw the recording over time: a lane per track value (task, thread, ISR: interrupt lanes\n"
     "first, the idle task last), or per event class when the file declares no tracks; spans as\n"
     "bars (coloured by span kind, or by key such as a frame number), every other record as the\n"
-    "glyph of its marker (viewer-cli/TIMELINE.md), counters as step plots in rows of their own,\n"
+    "glyph of its marker (viewer-cli/timeline/TIMELINE.md), counters as step plots in rows of their own,\n"
     "dropped, overwritten and damaged parts as hatched gaps (damage in the middle of a file, where\n"
     "the reader resumed at the next SYNC point, as a strip from the last record before it to the\n"
     "first after, 'damaged: N records lost'; spans open there are cut, not drawn across it; 'rest\n"
