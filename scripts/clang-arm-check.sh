@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Compile-only check: every recorder core source (recorder/src/*.c) and the Cortex-M port's
+# Compile-only check: every recorder core source (recorder/common/*.c, recorder/buffer/*.c) and the Cortex-M port's
 # sources built by clang for a Cortex-M4 (thumbv7em-none-eabi), freestanding, against
 # ports/cortex-m/include, with the core's warnings as errors (recorder/CMakeLists.txt:
 # EVREC_WARNINGS + EVREC_CORE_WARNINGS). Nothing is linked or run.
@@ -63,11 +63,11 @@ trap 'rm -rf "$out"' EXIT INT TERM
 fail=0
 count=0
 for opt in $opts; do
-    for src in "$root"/recorder/src/*.c "$root"/ports/cortex-m/src/*.c; do
+    for src in "$root"/recorder/common/*.c "$root"/recorder/buffer/*.c "$root"/ports/cortex-m/src/*.c; do
         count=$((count + 1))
         # shellcheck disable=SC2086 # word splitting of the flag lists is intended
         if ! "$clang" $target -std=c11 -ffreestanding -nostdlibinc -idirafter "$inc" $opt $warn \
-            -I"$root/recorder/include" -I"$root/ports/cortex-m/include" \
+            -I"$root/recorder/include" -I"$root/recorder/common" -I"$root/ports/cortex-m/include" \
             -c "$src" -o "$out/obj.o"; then
             echo "clang-arm-check: FAILED: ${src#"$root"/} ($opt)" >&2
             fail=1

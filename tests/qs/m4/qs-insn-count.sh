@@ -7,7 +7,7 @@
 #
 # Cross-compiles tests/qs/m4/qs_insn.c with format/qs/src/{qs_map,qs_encode,qs_tx}.c (with -b
 # syst: tests/syst_enc/m4/syst_insn.c with format/syst/src/{syst_map,syst_encode,syst_tx}.c and
-# recorder/src/crc32c.c) and recorder/src/meta.c (arm-none-eabi-gcc -mcpu=CPU -mthumb -OLEVEL,
+# recorder/common/crc32c.c) and recorder/common/meta.c (arm-none-eabi-gcc -mcpu=CPU -mthumb -OLEVEL,
 # default cortex-m4 -O2), links
 # it with the example firmware's start-up code (examples/firmware/{cortex-m,common}), runs it
 # with `-singlestep -d exec,nochain` and counts the instructions between insn_mark() calls. Prints
@@ -43,7 +43,7 @@ case $bridge in
 qs) srcs="$root/format/qs/src/qs_map.c $root/format/qs/src/qs_encode.c $root/format/qs/src/qs_tx.c $root/format/qs/src/qs_live.c"
     main=$root/tests/qs/m4/qs_insn.c ;;
 syst) srcs="$root/format/syst/src/syst_map.c $root/format/syst/src/syst_encode.c $root/format/syst/src/syst_tx.c
-    $root/recorder/src/crc32c.c"
+    $root/recorder/common/crc32c.c"
     main=$root/tests/syst_enc/m4/syst_insn.c ;;
 *) echo "qs-insn-count: -b qs or -b syst, not '$bridge'" >&2; exit 2 ;;
 esac
@@ -55,7 +55,7 @@ for src in $srcs; do
     objs="$objs $o"
 done
 qsobjs=$objs
-for src in "$root/recorder/src/meta.c" "$main" "$fw/cortex-m/startup_cortex_m.c" \
+for src in "$root/recorder/common/meta.c" "$main" "$fw/cortex-m/startup_cortex_m.c" \
            "$fw/common/semihost.c" "$fw/common/fw_libc.c"; do
     o=$out/$(basename "$src" .c).o
     # shellcheck disable=SC2086

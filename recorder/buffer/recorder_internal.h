@@ -1,26 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Declarations shared by the recorder's source files; not installed. */
+/* Declarations shared by the trace buffer's source files (buffer/); not installed. */
 #ifndef EVREC_RECORDER_INTERNAL_H
 #define EVREC_RECORDER_INTERNAL_H
 
 #include "evrec/evrec_recorder.h"
-
-/** Native slot size of event `id`, 0 if the meta-info has no such event. */
-static inline size_t evrec_slot_size_of(const evrec_meta_t *meta, uint16_t id)
-{
-    if (id >= meta->event_count) {
-        return 0;
-    }
-    uint16_t sid = meta->events[id].struct_id;
-    return sid < meta->struct_count ? meta->structs[sid].native_size : 0;
-}
-
-/** Whether meta's event 0 is EventControl (a struct of EVREC_CONTROL_SLOT bytes). */
-static inline int evrec_meta_has_control(const evrec_meta_t *meta)
-{
-    return meta->event_count != 0 && meta->events[0].struct_id < meta->struct_count &&
-           meta->structs[meta->events[0].struct_id].native_size == EVREC_CONTROL_SLOT;
-}
+#include "meta_internal.h" /* common/ */
 
 /** Start of a recording in rec's buffer (evrec_host_start(), evrec_lanes_start()): places the
  * meta-info blob of evrec_recorder_keep_meta() right after the header, the record area after it;

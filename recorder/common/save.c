@@ -3,7 +3,7 @@
  * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
  * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
 #include "evrec/evrec_save.h"
-#include "recorder_internal.h"
+#include "../buffer/recorder_internal.h" /* until the ring walk moves to buffer/ */
 #include "view_internal.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
