@@ -5,6 +5,8 @@
 
 #include "evrec/evrec_recorder.h"
 #include "meta_internal.h" /* common/ */
+#include "evrec/evrec_atomic.h"
+#include "evrec/evrec_save.h"
 
 /** Start of a recording in rec's buffer (evrec_host_start(), evrec_lanes_start()): places the
  * meta-info blob of evrec_recorder_keep_meta() right after the header, the record area after it;
@@ -137,5 +139,52 @@ static inline int evrec_seq_is(uint32_t seq, size_t block)
 {
     return seq != EVREC_SEQ_UNSTAMPED && (seq & EVREC_SEQ_NUMBER_MASK) == (uint32_t)block;
 }
+
+/* ---- the save of a recorder (save_recorder.c, save_lanes.c) ---- */
+
+/** A cyclic ring as a save reads it. */
+typedef struct evrec_ring_view {
+    size_t newest;   /* block number holding the last allocation */
+    size_t fill;     /* bytes allocated in `newest` (its offset of the first free byte) */
+    size_t modulus;  /* block numbers run modulo this */
+    int concurrent;  /* recording goes on: check every block after reading it */
+} evrec_ring_view_t;
+
+/** The slot of block number `b` in rec's ring. */
+static inline const uint8_t *evrec_ring_block(const evrec_recorder_t *rec, size_t b)
+{
+    const evrec_buf_header_t *bh = rec->hdr;
+    return (const uint8_t *)evrec_block_at((uint8_t *)evrec_records(rec), bh->records_size - 1u, bh->block_size - 1u,
+                                           b * bh->block_size);
+}
+
+/** Whether the slot of block `b` holds block `b` (not an older or newer one). */
+static inline int evrec_ring_block_same(const evrec_recorder_t *rec, size_t b)
+{
+    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)evrec_ring_block(rec, b);
+    return evrec_atomic_load_acquire(&h->ready) == b && evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
+}
+
+/** Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
+static inline size_t evrec_ring_block_end(const evrec_recorder_t *rec, const evrec_ring_view_t *v, size_t b)
+{
+    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)evrec_ring_block(rec, b);
+    if (evrec_atomic_load_acquire(&h->ready) != b || !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
+        return 0;
+    }
+    uint32_t used = __atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;
+    if (b == v->newest) {
+        return used ? used : v->fill;
+    }
+    return used ? used : rec->hdr->block_size; /* closing in flight: the walk stops at 0xFFFF ids */
+}
+
+/** The recording's id for SEQ and TAIL chunks (evrec_save_source_t::file_id); `ctx` is a struct
+ * whose first member is the `const evrec_recorder_t *` saved. */
+uint32_t evrec_save_file_id(const void *ctx, const uint8_t *header);
+
+/** The save of a recorder split into lanes (save_lanes.c); `schema_hash` for the header. */
+evrec_status evrec_save_lanes(const evrec_recorder_t *rec, const evrec_sink_t *sink, int container,
+                              uint64_t schema_hash);
 
 #endif

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Save: the CCore stream (FORMAT.md section 3, as CCore's EventRecorder.cpp writes it), big-endian,
- * optionally inside the evrec container (format/FORMAT.md). Streams through evrec_sink_t in
- * chunks of EVREC_SAVE_CHUNK bytes; no heap. */
+/* The writer of a save: the CCore stream (FORMAT.md section 3, as CCore's EventRecorder.cpp writes
+ * it), big-endian, optionally inside the evrec container (format/FORMAT.md). Streams through
+ * evrec_sink_t in chunks of EVREC_SAVE_CHUNK bytes; no heap. A recording reaches it as a source
+ * of records (save_internal.h; buffer/save_recorder.c walks a recorder's buffer), CCore records
+ * as one area (evrec_save_ccore()). */
 #include "evrec/evrec_save.h"
-#include "../buffer/recorder_internal.h" /* until the ring walk moves to buffer/ */
+#include "meta_internal.h"
+#include "save_internal.h"
 #include "view_internal.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
@@ -25,6 +28,8 @@ typedef struct sync_state {
 /* Output staging: records are converted straight into `buf`; a full buffer becomes one chunk. */
 typedef struct out {
     const evrec_sink_t *sink;
+    const evrec_meta_t *meta;    /* of the records converted */
+    const struct plans *plans;   /* their conversion plans */
     int container;
     evrec_status status;
     size_t n;
@@ -44,6 +49,8 @@ typedef struct out {
 static void out_init(out_t *o, const evrec_sink_t *sink, int container)
 {
     o->sink = sink;
+    o->meta = NULL;
+    o->plans = NULL;
     o->container = container;
     o->status = EVREC_OK;
     o->n = 0;
@@ -66,25 +73,11 @@ static void sink_write(out_t *o, const void *p, size_t len)
     o->written += len;
 }
 
-static void put_be32(uint8_t *d, uint32_t v)
-{
-    d[0] = (uint8_t)(v >> 24);
-    d[1] = (uint8_t)(v >> 16);
-    d[2] = (uint8_t)(v >> 8);
-    d[3] = (uint8_t)v;
-}
-
-static void put_be64(uint8_t *d, uint64_t v)
-{
-    put_be32(d, (uint32_t)(v >> 32));
-    put_be32(d + 4, (uint32_t)v);
-}
-
 /* The chunk header of a payload: type and length, then the CRC-32C of both and the payload. */
 static void chunk_header(uint8_t *h, uint8_t type, const uint8_t *payload, size_t len)
 {
-    put_be32(h, ((uint32_t)type << 24) | (uint32_t)len);
-    put_be32(h + 4, evrec_crc32c(evrec_crc32c(0, h, 4), payload, len));
+    evrec_put_be32(h, ((uint32_t)type << 24) | (uint32_t)len);
+    evrec_put_be32(h + 4, evrec_crc32c(evrec_crc32c(0, h, 4), payload, len));
 }
 
 /* Writes one chunk; returns its CRC. */
@@ -102,10 +95,10 @@ static uint32_t write_chunk(out_t *o, uint8_t type, const uint8_t *payload, size
 static void write_seq(out_t *o, uint32_t stream_crc, uint32_t sync_crc)
 {
     uint8_t d[EVREC_SEQ_SIZE];
-    put_be32(d, o->file_id);
-    put_be32(d + 4, o->seq++);
-    put_be32(d + 8, stream_crc);
-    put_be32(d + 12, sync_crc);
+    evrec_put_be32(d, o->file_id);
+    evrec_put_be32(d + 4, o->seq++);
+    evrec_put_be32(d + 8, stream_crc);
+    evrec_put_be32(d + 12, sync_crc);
     (void)write_chunk(o, EVREC_CHUNK_SEQ, d, sizeof d);
 }
 
@@ -114,11 +107,11 @@ static void write_seq(out_t *o, uint32_t stream_crc, uint32_t sync_crc)
 static uint32_t write_sync(out_t *o, const sync_state_t *st)
 {
     uint8_t d[EVREC_SYNC_SIZE];
-    put_be64(d, st->index);
-    put_be64(d + 8, st->t64);
-    put_be64(d + 16, st->t64_max);
-    put_be64(d + 24, st->ticks);
-    put_be32(d + 32, st->prev32);
+    evrec_put_be64(d, st->index);
+    evrec_put_be64(d + 8, st->t64);
+    evrec_put_be64(d + 16, st->t64_max);
+    evrec_put_be64(d + 24, st->ticks);
+    evrec_put_be32(d + 32, st->prev32);
     return write_chunk(o, EVREC_CHUNK_SYNC, d, sizeof d);
 }
 
@@ -127,12 +120,12 @@ static uint32_t write_sync(out_t *o, const sync_state_t *st)
 static void write_lane_ids(out_t *o)
 {
     uint8_t h[EVREC_CHUNK_HEADER_SIZE + 8];
-    put_be32(h, ((uint32_t)EVREC_CHUNK_LANE_IDS << 24) | (uint32_t)(8u + o->ids_n));
-    put_be64(h + EVREC_CHUNK_HEADER_SIZE, o->now.index - o->ids_n);
+    evrec_put_be32(h, ((uint32_t)EVREC_CHUNK_LANE_IDS << 24) | (uint32_t)(8u + o->ids_n));
+    evrec_put_be64(h + EVREC_CHUNK_HEADER_SIZE, o->now.index - o->ids_n);
     uint32_t crc = evrec_crc32c(0, h, 4);
     crc = evrec_crc32c(crc, h + EVREC_CHUNK_HEADER_SIZE, 8);
     crc = evrec_crc32c(crc, o->ids, o->ids_n);
-    put_be32(h + 4, crc);
+    evrec_put_be32(h + 4, crc);
     sink_write(o, h, sizeof h);
     sink_write(o, o->ids, o->ids_n);
     o->ids_n = 0;
@@ -192,7 +185,7 @@ static void put_u16(out_t *o, uint16_t v)
 static void put_u32(out_t *o, uint32_t v)
 {
     uint8_t d[4];
-    put_be32(d, v);
+    evrec_put_be32(d, v);
     put(o, d, 4);
 }
 
@@ -257,7 +250,7 @@ static void put_enum(out_t *o, const evrec_enum_desc_t *e, int canonical)
 static void put_meta(out_t *o, const evrec_meta_t *m, uint64_t time_freq, int canonical)
 {
     uint8_t d[8];
-    put_be64(d, time_freq);
+    evrec_put_be64(d, time_freq);
     put(o, d, 8);
     put_u32(o, m->enum_count);
     for (uint32_t i = 0; i < m->enum_count; i++) {
@@ -579,7 +572,7 @@ static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
     }
     uint32_t v;
     __builtin_memcpy(&v, s, 4);
-    put_be32(d, v);
+    evrec_put_be32(d, v);
     return d + 4;
 }
 
@@ -941,14 +934,14 @@ static void put_runtime_ranges(out_t *o, const evrec_meta_t *m, int as_chunk)
     }
     /* Staged in o->buf (empty at this point); 12 bytes per range. */
     uint8_t *d = o->buf;
-    put_be32(d, count);
+    evrec_put_be32(d, count);
     size_t n = 4;
     for (uint32_t i = 0; i < m->enum_count && n + 12 <= sizeof o->buf; i++) {
         const evrec_runtime_enum_t *r = m->enums[i].runtime;
         if (r) {
-            put_be32(d + n, i);
-            put_be32(d + n + 4, r->base);
-            put_be32(d + n + 8, r->lim);
+            evrec_put_be32(d + n, i);
+            evrec_put_be32(d + n + 4, r->base);
+            evrec_put_be32(d + n + 8, r->lim);
             n += 12;
         }
     }
@@ -981,7 +974,7 @@ static void fi_emit(fi_pass_t *f, const void *p, size_t n)
 static void fi_u32(fi_pass_t *f, uint32_t v)
 {
     uint8_t d[4];
-    put_be32(d, v);
+    evrec_put_be32(d, v);
     fi_emit(f, d, 4);
 }
 
@@ -1021,11 +1014,11 @@ static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
         o->status = EVREC_E_ARG;
         return;
     }
-    put_be32(h, ((uint32_t)EVREC_CHUNK_FIELD_INFO << 24) | f.len);
+    evrec_put_be32(h, ((uint32_t)EVREC_CHUNK_FIELD_INFO << 24) | f.len);
     /* The CRC covers the header word then the payload: a second pass chained onto the word. */
     fi_pass_t g = {NULL, 0, evrec_crc32c(0, h, 4)};
     fi_payload(&g, t);
-    put_be32(h + 4, g.crc);
+    evrec_put_be32(h + 4, g.crc);
     sink_write(o, h, sizeof h);
     /* Send the payload raw through the staging buffer (not as STREAM chunks). */
     int was_container = o->container;
@@ -1034,98 +1027,6 @@ static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
     fi_payload(&s, t);
     flush(o);
     o->container = was_container;
-}
-
-/* ---- cyclic recorders: the intact blocks, oldest first ---- */
-
-typedef struct ring_view {
-    size_t newest;   /* block number holding the last allocation */
-    size_t fill;     /* bytes allocated in `newest` (its offset of the first free byte) */
-    size_t modulus;  /* block numbers run modulo this */
-    int concurrent;  /* recording goes on: check every block after reading it */
-} ring_view_t;
-
-static const uint8_t *ring_block(const evrec_recorder_t *rec, size_t b)
-{
-    const evrec_buf_header_t *bh = rec->hdr;
-    return (const uint8_t *)evrec_block_at((uint8_t *)evrec_records(rec), bh->records_size - 1u, bh->block_size - 1u,
-                                           b * bh->block_size);
-}
-
-/* Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
-static size_t ring_block_end(const evrec_recorder_t *rec, const ring_view_t *v, size_t b)
-{
-    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
-    if (evrec_atomic_load_acquire(&h->ready) != b || !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
-        return 0;
-    }
-    uint32_t used = __atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;
-    if (b == v->newest) {
-        return used ? used : v->fill;
-    }
-    return used ? used : rec->hdr->block_size; /* closing in flight: the walk stops at 0xFFFF ids */
-}
-
-static int ring_block_same(const evrec_recorder_t *rec, size_t b)
-{
-    const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)ring_block(rec, b);
-    return evrec_atomic_load_acquire(&h->ready) == b && evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
-}
-
-/* Visits the intact blocks oldest first. With `o` NULL only counts records; else converts them.
- * `*lost` counts records of blocks that were overwritten while being read. */
-static uint64_t ring_records(out_t *o, const evrec_recorder_t *rec, const ring_view_t *v,
-                             const plans_t *pl, uint64_t *lost)
-{
-    uint64_t count = 0;
-    size_t n = rec->hdr->block_count;
-    size_t bsize = rec->hdr->block_size;
-    const evrec_meta_t *meta = rec->hdr->meta;
-    for (size_t i = 0; i < n; i++) {
-        size_t b = (v->newest + v->modulus - (n - 1u) + i) & (v->modulus - 1u);
-        size_t end = ring_block_end(rec, v, b);
-        if (end <= EVREC_BLOCK_HEADER) {
-            continue;
-        }
-        const uint8_t *blk = ring_block(rec, b);
-        size_t stop;
-        size_t k = rec->cyclic->walk(meta, blk, end, &stop);
-        if (o) {
-            if (v->concurrent && sizeof o->buf - o->n < bsize + 16u) {
-                flush(o);
-            }
-            size_t mark = o->n;
-            sync_state_t now = o->now, at_buf = o->at_buf;
-            int at_buf_ok = o->at_buf_ok;
-            evrec_status st = put_records(o, meta, pl, blk + EVREC_BLOCK_HEADER,
-                                          stop - EVREC_BLOCK_HEADER, bsize - EVREC_BLOCK_HEADER);
-            if (v->concurrent && (st != EVREC_OK || !ring_block_same(rec, b))) {
-                o->n = mark; /* overwritten while converted: drop the whole block */
-                o->now = now;
-                o->at_buf = at_buf;
-                o->at_buf_ok = at_buf_ok;
-                *lost += k;
-                continue;
-            }
-        }
-        count += k;
-    }
-    return count;
-}
-
-/* The recording's id for SEQ and TAIL chunks (FORMAT.md section 2.4): CRC-32C of the header,
- * the buffer's counters and the first 64 bytes of its record area (the Start record's time). */
-static uint32_t derive_file_id(const evrec_recorder_t *rec, const uint8_t *header)
-{
-    const evrec_buf_header_t *bh = rec->hdr;
-    uint8_t d[32];
-    put_be64(d, bh->time_freq);
-    put_be64(d + 8, (uint64_t)bh->end_pos);
-    put_be64(d + 16, (uint64_t)bh->used);
-    put_be32(d + 24, bh->full_time);
-    put_be32(d + 28, bh->records_size);
-    uint32_t id = evrec_crc32c(evrec_crc32c(0, header, EVREC_HEADER_SIZE), d, sizeof d);
-    return evrec_crc32c(id, evrec_records(rec), bh->records_size < 64u ? bh->records_size : 64u);
 }
 
 /* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, VIEW), in order. */
@@ -1138,23 +1039,51 @@ static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
     }
 }
 
-static void put_header(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt,
-                       uint32_t flags, uint64_t recorded, uint64_t overwritten)
+static void put_header(out_t *o, const evrec_save_source_t *src, uint64_t recorded)
 {
     uint8_t *h = o->header;
     __builtin_memset(h, 0, EVREC_HEADER_SIZE);
     __builtin_memcpy(h, EVREC_MAGIC, 8);
     h[9] = EVREC_FORMAT_MAJOR;
-    h[11] = (rec->hdr->flags & EVREC_BUF_LANES) ? EVREC_FORMAT_MINOR_LANES : EVREC_FORMAT_MINOR;
-    put_be32(h + 12, flags);
-    put_be64(h + 16, opt->schema_hash ? opt->schema_hash : rec->hdr->meta->schema_hash);
-    put_be64(h + 24, recorded);
-    put_be64(h + 32, evrec_atomic_load(&rec->hdr->dropped));
-    put_be32(h + 40, overwritten > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)overwritten);
-    put_be32(h + 44, evrec_crc32c(0, h, 44));
-    o->file_id = derive_file_id(rec, h);
+    h[11] = src->lanes ? EVREC_FORMAT_MINOR_LANES : EVREC_FORMAT_MINOR;
+    evrec_put_be32(h + 12, src->flags);
+    evrec_put_be64(h + 16, src->schema_hash);
+    evrec_put_be64(h + 24, recorded);
+    evrec_put_be64(h + 32, src->dropped);
+    evrec_put_be32(h + 40, src->overwritten > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)src->overwritten);
+    evrec_put_be32(h + 44, evrec_crc32c(0, h, 44));
+    o->file_id = src->file_id(src->ctx, h);
     sink_write(o, h, EVREC_HEADER_SIZE);
-    put_pre_stream_chunks(o, rec->hdr->meta);
+    put_pre_stream_chunks(o, src->meta);
+}
+
+/* LANES payload (FORMAT.md section 2.3): u32 count, then per lane u64 records, u64 dropped,
+ * u64 overwritten. */
+static void put_lanes_chunk(out_t *o, const evrec_save_source_t *src)
+{
+    uint8_t hd[EVREC_CHUNK_HEADER_SIZE + 4];
+    evrec_put_be32(hd, ((uint32_t)EVREC_CHUNK_LANES << 24) | (4u + 24u * src->lanes));
+    evrec_put_be32(hd + EVREC_CHUNK_HEADER_SIZE, src->lanes);
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, hd, 4), hd + EVREC_CHUNK_HEADER_SIZE, 4);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            evrec_put_be32(hd + 4, crc);
+            sink_write(o, hd, sizeof hd);
+        }
+        for (uint32_t k = 0; k < src->lanes; k++) {
+            uint64_t c[3];
+            uint8_t d[24];
+            src->lane_counts(src->ctx, k, c);
+            evrec_put_be64(d, c[0]);
+            evrec_put_be64(d + 8, c[1]);
+            evrec_put_be64(d + 16, c[2]);
+            if (pass == 0) {
+                crc = evrec_crc32c(crc, d, sizeof d);
+            } else {
+                sink_write(o, d, sizeof d);
+            }
+        }
+    }
 }
 
 /* ---- the copies at the end (FORMAT.md section 2.4): COPY chunks, TAIL, END ---- */
@@ -1212,11 +1141,11 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
             if ((c.len == 0 && !raw_type) || c.len >= 0xFFFFFFu) {
                 break; /* nothing to copy (or too long: the copy is left out) */
             }
-            put_be32(h, ((uint32_t)EVREC_CHUNK_COPY << 24) | (c.len + 1u));
+            evrec_put_be32(h, ((uint32_t)EVREC_CHUNK_COPY << 24) | (c.len + 1u));
             h[EVREC_CHUNK_HEADER_SIZE] = c.type;
             c.crc = evrec_crc32c(evrec_crc32c(0, h, 4), &c.type, 1);
         } else if (c.pass == 2) {
-            put_be32(h + 4, c.crc);
+            evrec_put_be32(h + 4, c.crc);
             o->sink = down;
             sink_write(o, h, sizeof h);
             sent = 1;
@@ -1240,384 +1169,126 @@ static void emit_view(out_t *o, const void *m)
     }
 }
 
-static void emit_meta(out_t *o, const void *rec)
+static void emit_meta(out_t *o, const void *src)
 {
-    const evrec_buf_header_t *bh = ((const evrec_recorder_t *)rec)->hdr;
-    put_meta(o, bh->meta, bh->time_freq, 0);
+    const evrec_save_source_t *s = (const evrec_save_source_t *)src;
+    put_meta(o, s->meta, s->time_freq, 0);
     flush(o);
 }
 
-/* After the stream: the copies of the chunks a reader needs before the records (`lanes`: the
- * LANES chunk's, written by the caller's emitter), the TAIL chunk, the END chunk. */
-static void finish_container(out_t *o, const evrec_recorder_t *rec, emit_fn lanes, const void *lanes_arg)
+static void emit_lanes(out_t *o, const void *src)
 {
-    const evrec_meta_t *m = rec->hdr->meta;
+    put_lanes_chunk(o, (const evrec_save_source_t *)src);
+}
+
+/* After the stream: the copies of the chunks a reader needs before the records (with lanes, the
+ * LANES chunk's), the TAIL chunk, the END chunk. */
+static void finish_container(out_t *o, const evrec_save_source_t *src)
+{
+    const evrec_meta_t *m = src->meta;
     uint64_t copy_off = o->written;
     put_copy(o, emit_runtime, m, 0);
     put_copy(o, emit_field_info, m, 0);
     put_copy(o, emit_view, m, 0);
-    if (lanes) {
-        put_copy(o, lanes, lanes_arg, 0);
+    if (src->lanes) {
+        put_copy(o, emit_lanes, src, 0);
     }
-    put_copy(o, emit_meta, rec, EVREC_CHUNK_STREAM);
+    put_copy(o, emit_meta, src, EVREC_CHUNK_STREAM);
     uint8_t d[EVREC_TAIL_SIZE];
-    put_be64(d, o->written - copy_off); /* the copies' bytes: found back from the end */
-    put_be32(d + 8, o->file_id);
-    put_be32(d + 12, o->seq);
+    evrec_put_be64(d, o->written - copy_off); /* the copies' bytes: found back from the end */
+    evrec_put_be32(d + 8, o->file_id);
+    evrec_put_be32(d + 12, o->seq);
     __builtin_memcpy(d + 16, o->header, EVREC_HEADER_SIZE);
     (void)write_chunk(o, EVREC_CHUNK_TAIL, d, sizeof d);
     (void)write_chunk(o, EVREC_CHUNK_END, o->buf, 0);
 }
 
-static evrec_status save_cyclic(out_t *o, const evrec_recorder_t *rec, const evrec_save_options_t *opt)
+/* ---- a recording given as a source (save_internal.h) ---- */
+
+/* Not inlined: one copy for both callers of evrec_save_write(). `ids`: the lanes' LANE_IDS
+ * staging, NULL without lanes. */
+__attribute__((noinline)) static evrec_status write_source(out_t *o, const evrec_save_source_t *src, uint8_t *ids)
 {
-    const evrec_buf_header_t *bh = rec->hdr;
-    ring_view_t v;
-    unsigned shift = evrec_log2(bh->block_size);
-    v.modulus = evrec_block_modulus(shift);
-    size_t p;
-    uint64_t overwritten;
-    if (bh->state == EVREC_BUF_STOPPED) {
-        p = bh->end_pos;
-        overwritten = evrec_atomic_load(&bh->overwritten);
-        v.concurrent = 0;
-    } else {
-        if (bh->block_size + 16u > EVREC_SAVE_CHUNK || !rec->host) {
-            return EVREC_E_ARG;
-        }
-        p = evrec_atomic_load_acquire(&rec->host->pos);
-        if (p >= EVREC_POS_CLOSED) {
-            return EVREC_E_BUSY; /* stopping right now */
-        }
-        p &= evrec_count_one(shift) - 1u; /* the virtual position, without the record count */
-        overwritten = evrec_atomic_load(&bh->overwritten);
-        v.concurrent = 1;
-    }
-    v.newest = (p - 1u) >> shift;
-    v.fill = p - (v.newest << shift);
     plans_t pl;
-    plans_build(&pl, bh->meta);
-    uint64_t lost = 0;
-    /* Header first: the count is exact for a stopped recorder; while recording goes on it is
-     * unknown in advance (all ones, FORMAT.md section 1). */
-    uint64_t recorded = v.concurrent ? UINT64_MAX : ring_records(NULL, rec, &v, &pl, &lost);
-    if (o->container) {
-        put_header(o, rec, opt, 1u, recorded, overwritten);
+    plans_build(&pl, src->meta);
+    o->meta = src->meta;
+    o->plans = &pl;
+    uint64_t recorded = src->recorded;
+    if (src->count_first) {
+        recorded = 0;
+        (void)src->records(src->ctx, NULL, &recorded);
     }
-    put_meta(o, bh->meta, bh->time_freq, 0);
-    (void)ring_records(o, rec, &v, &pl, &lost);
+    if (o->container) {
+        put_header(o, src, recorded);
+        if (src->lanes) {
+            put_lanes_chunk(o, src);
+            o->ids = ids;
+        }
+    }
+    put_meta(o, src->meta, src->time_freq, 0);
+    evrec_status st = src->records(src->ctx, o, NULL);
     put_end(o);
     flush(o);
     if (o->container) {
-        finish_container(o, rec, NULL, NULL);
+        finish_container(o, src);
     }
-    return o->status;
+    return o->status != EVREC_OK ? o->status : st;
 }
 
-/* ---- buffers split into lanes (evrec/evrec_lanes.h): merged by restored time ---- */
-
-#if EVREC_SAVE_LANES < 0 || EVREC_SAVE_LANES > 255
-#error "EVREC_SAVE_LANES must be in 0..255"
-#endif
-#if EVREC_SAVE_LANES > 0
-
-/* Where one lane is: its records in buffer order (one-shot: the area; cyclic: the intact blocks
- * oldest first), each lane's time extended on its own (FORMAT.md section 5) and put on the
- * common axis by `base`. */
-typedef struct lane_cur {
-    evrec_recorder_t sub;  /* the lane's sub-buffer */
-    ring_view_t v;         /* cyclic */
-    size_t blk;            /* cyclic: blocks of the ring visited */
-    const uint8_t *p, *end, *lim; /* the current run of records; `lim`: readable end */
-    uint64_t t64, base;
-    uint32_t prev32;
-    int started;
-    const uint8_t *head;   /* the lane's next record, NULL when the lane is done */
-    size_t head_n;
-    uint64_t at;           /* its time on the common axis */
-    uint64_t written;      /* records of this lane in the file */
-} lane_cur_t;
-
-static void lane_open(lane_cur_t *c, const evrec_recorder_t *rec, uint32_t k)
+/* Not inlined: the lane of each record of a chunk stays off the stack of a save without lanes. */
+__attribute__((noinline)) static evrec_status write_lanes(out_t *o, const evrec_save_source_t *src)
 {
-    uint64_t written = c->written;
-    __builtin_memset(c, 0, sizeof *c);
-    c->written = written;
-    c->sub.hdr = evrec_lane_hdr(rec->hdr, k);
-    c->sub.cyclic = rec->cyclic;
-    const evrec_buf_header_t *h = c->sub.hdr;
-    const uint8_t *recs = evrec_records(&c->sub);
-    if (h->block_size) {
-        unsigned shift = evrec_log2(h->block_size);
-        c->v.modulus = evrec_block_modulus(shift);
-        size_t p = h->end_pos;
-        c->v.newest = (p - 1u) >> shift;
-        c->v.fill = p - (c->v.newest << shift);
-    } else {
-        c->p = recs;
-        c->end = recs + h->used;
-        c->lim = recs + h->records_size;
-    }
-}
-
-/* The lane's next record (its size in *n), its time extended; NULL at the lane's end. */
-static const uint8_t *lane_next(lane_cur_t *c, const evrec_meta_t *m, size_t *n)
-{
-    const evrec_buf_header_t *h = c->sub.hdr;
-    for (;;) {
-        if (c->p && c->p + sizeof(evrec_record_header_t) <= c->end) {
-            const uint8_t *s = c->p;
-            size_t k = evrec_slot_size_of(m, ((const evrec_record_header_t *)(const void *)s)->id);
-            if (k == 0 || s + k > c->end) {
-                c->p = c->end; /* not a record: the run ends (stop and walk already checked) */
-                continue;
-            }
-            c->p = s + k;
-            *n = k;
-            uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
-            uint32_t step = t32 - c->prev32;
-            if (!c->started) {
-                c->started = 1;
-            } else if (step >= 0xC0000000u) {
-                uint64_t back = 0x100000000ull - step;
-                c->t64 = c->t64 > back ? c->t64 - back : 0;
-            } else {
-                c->t64 += step;
-            }
-            c->prev32 = t32;
-            return s;
-        }
-        if (!h->block_size || c->blk >= h->block_count) {
-            return NULL;
-        }
-        size_t nb = h->block_count, i = c->blk++;
-        size_t b = (c->v.newest + c->v.modulus - (nb - 1u) + i) & (c->v.modulus - 1u);
-        size_t end = ring_block_end(&c->sub, &c->v, b);
-        if (end <= EVREC_BLOCK_HEADER) {
-            continue;
-        }
-        const uint8_t *blk = ring_block(&c->sub, b);
-        size_t stop;
-        (void)c->sub.cyclic->walk(m, blk, end, &stop);
-        c->p = blk + EVREC_BLOCK_HEADER;
-        c->end = blk + stop;
-        c->lim = blk + h->block_size;
-    }
-}
-
-/* Merges the lanes by time (ties: the lower lane first) into `o`, or only counts with `o` NULL.
- * One Start is written (the first), one Stop (the last lane's, when no other lane has records
- * left), and a Tick once per time (evrec_lanes_tick() writes one into every lane with one
- * stamp). A one-shot lane is placed on the common axis by its Start, a cyclic lane by its Stop
- * (format/FORMAT.md section 2.3). */
-static uint64_t lanes_merge(out_t *o, const evrec_recorder_t *rec, const plans_t *pl, lane_cur_t *cur)
-{
-    const evrec_buf_header_t *h = rec->hdr;
-    const evrec_meta_t *m = h->meta;
-    uint32_t nl = h->lanes;
-    size_t n;
-    /* Cyclic: lane k's Stop (its last record) is stop_k - stop_0 ticks after lane 0's (the
-     * lanes stop one after the other, microseconds apart); its span from its first record to
-     * Stop is t64. Lane k starts at A + (stop_k - stop_0) - span_k, A the smallest value that
-     * keeps every start >= 0. */
-    int64_t lift = 0;
-    uint32_t stop0 = 0;
-    if (h->block_size) {
-        for (uint32_t k = 0; k < nl; k++) {
-            lane_open(&cur[k], rec, k);
-            while (lane_next(&cur[k], m, &n)) {
-            }
-            if (k == 0) {
-                stop0 = cur[0].prev32;
-            }
-            int64_t start = (int64_t)(int32_t)(cur[k].prev32 - stop0) - (int64_t)cur[k].t64;
-            cur[k].base = (uint64_t)start; /* for now */
-            lift = -start > lift ? -start : lift;
-        }
-    }
-    uint32_t live = 0, start0 = 0;
-    for (uint32_t k = 0; k < nl; k++) {
-        uint64_t start = cur[k].base;
-        lane_open(&cur[k], rec, k);
-        cur[k].head = lane_next(&cur[k], m, &cur[k].head_n);
-        if (h->block_size) {
-            cur[k].base = (uint64_t)((int64_t)start + lift);
-        } else {
-            /* One-shot: every lane's first record is its Start, stamped start_k - start_0 ticks
-             * after lane 0's (the lanes start one after the other). */
-            if (k == 0) {
-                start0 = cur[0].prev32;
-            }
-            cur[k].base = cur[k].head ? (uint32_t)(cur[k].prev32 - start0) : 0;
-        }
-        cur[k].at = cur[k].base + cur[k].t64;
-        live += cur[k].head != NULL;
-        if (!o) {
-            cur[k].written = 0;
-        }
-    }
-    uint64_t count = 0, last_tick = 0;
-    int start_done = 0, tick_done = 0;
-    while (live) {
-        uint32_t k = 0;
-        while (!cur[k].head) {
-            k++;
-        }
-        for (uint32_t j = k + 1; j < nl; j++) {
-            if (cur[j].head && cur[j].at < cur[k].at) {
-                k = j;
-            }
-        }
-        lane_cur_t *c = &cur[k];
-        const uint8_t *s = c->head;
-        size_t len = c->head_n;
-        uint64_t at = c->at;
-        c->head = lane_next(c, m, &c->head_n);
-        c->at = c->base + c->t64;
-        live -= c->head == NULL;
-        if (((const evrec_record_header_t *)(const void *)s)->id == EVREC_CONTROL_EVENT_ID) {
-            uint8_t type = s[6];
-            int keep = 1;
-            if (type == EVREC_CONTROL_START) {
-                keep = !start_done;
-                start_done = 1;
-            } else if (type == EVREC_CONTROL_STOP) {
-                keep = c->head == NULL && live == 0;
-            } else if (type == EVREC_CONTROL_TICK) {
-                keep = !tick_done || at != last_tick;
-                tick_done = 1;
-                last_tick = at;
-            }
-            if (!keep) {
-                continue;
-            }
-        }
-        count++;
-        if (!o) {
-            c->written++;
-            continue;
-        }
-        (void)put_records(o, m, pl, s, len, (size_t)(c->lim - s));
-        if (o->ids) {
-            o->ids[o->ids_n++] = (uint8_t)k;
-        }
-    }
-    return count;
-}
-
-/* LANES payload (FORMAT.md section 2.3): u32 count, then per lane u64 records, u64 dropped,
- * u64 overwritten. */
-static void put_lanes_chunk(out_t *o, const evrec_recorder_t *rec, const lane_cur_t *cur)
-{
-    const evrec_buf_header_t *h = rec->hdr;
-    uint8_t hd[EVREC_CHUNK_HEADER_SIZE + 4];
-    put_be32(hd, ((uint32_t)EVREC_CHUNK_LANES << 24) | (4u + 24u * h->lanes));
-    put_be32(hd + EVREC_CHUNK_HEADER_SIZE, h->lanes);
-    uint32_t crc = evrec_crc32c(evrec_crc32c(0, hd, 4), hd + EVREC_CHUNK_HEADER_SIZE, 4);
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            put_be32(hd + 4, crc);
-            sink_write(o, hd, sizeof hd);
-        }
-        for (uint32_t k = 0; k < h->lanes; k++) {
-            const evrec_buf_header_t *l = evrec_lane_hdr(h, k);
-            uint8_t d[24];
-            put_be64(d, cur[k].written);
-            put_be64(d + 8, evrec_atomic_load(&l->dropped));
-            put_be64(d + 16, evrec_atomic_load(&l->overwritten));
-            if (pass == 0) {
-                crc = evrec_crc32c(crc, d, sizeof d);
-            } else {
-                sink_write(o, d, sizeof d);
-            }
-        }
-    }
-}
-
-typedef struct lanes_copy {
-    const evrec_recorder_t *rec;
-    const lane_cur_t *cur;
-} lanes_copy_t;
-
-static void emit_lanes(out_t *o, const void *arg)
-{
-    const lanes_copy_t *lc = (const lanes_copy_t *)arg;
-    put_lanes_chunk(o, lc->rec, lc->cur);
-}
-
-/* Not inlined: its cursors (about 140 bytes per lane, EVREC_SAVE_LANES of them) stay off the
- * stack of a save without lanes. */
-__attribute__((noinline)) static evrec_status save_lanes(out_t *o, const evrec_recorder_t *rec,
-                                                         const evrec_save_options_t *opt)
-{
-    const evrec_buf_header_t *h = rec->hdr;
-    if (h->lanes == 0 || h->lanes > EVREC_SAVE_LANES || (h->block_size && !rec->cyclic)) {
-        return EVREC_E_ARG; /* more lanes than this build's save handles: raise EVREC_SAVE_LANES */
-    }
-    lane_cur_t cur[EVREC_SAVE_LANES];
     uint8_t ids[EVREC_SAVE_CHUNK / 6u + 2u]; /* a packed record has at least 6 bytes */
-    plans_t pl;
-    plans_build(&pl, h->meta);
-    __builtin_memset(cur, 0, sizeof cur[0] * h->lanes);
-    uint64_t recorded = lanes_merge(NULL, rec, &pl, cur);
-    if (o->container) {
-        put_header(o, rec, opt, h->block_size ? 1u : 0u, recorded, evrec_atomic_load(&h->overwritten));
-        put_lanes_chunk(o, rec, cur);
-        o->ids = ids;
-    }
-    put_meta(o, h->meta, h->time_freq, 0);
-    (void)lanes_merge(o, rec, &pl, cur);
-    put_end(o);
-    flush(o);
-    if (o->container) {
-        lanes_copy_t lc = {rec, cur};
-        finish_container(o, rec, emit_lanes, &lc);
-    }
-    return o->status;
+    return write_source(o, src, ids);
 }
 
-#endif /* EVREC_SAVE_LANES > 0 */
-
-evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
-                           const evrec_save_options_t *opt)
+evrec_status evrec_save_write(const evrec_save_source_t *src, const evrec_sink_t *sink, int container)
 {
-    if (!rec || !rec->hdr || !sink || !sink->write) {
-        return EVREC_E_ARG;
-    }
-    const evrec_buf_header_t *bh = rec->hdr;
-    int cyclic_live = bh->block_size && bh->state == EVREC_BUF_RECORDING && !(bh->flags & EVREC_BUF_LANES);
-    if ((bh->state != EVREC_BUF_STOPPED && !cyclic_live) || !bh->meta) {
-        return EVREC_E_BUSY;
-    }
-    static const evrec_save_options_t defaults = {0, 0};
-    if (!opt) {
-        opt = &defaults;
-    }
     out_t o;
-    out_init(&o, sink, !opt->bare_ccore);
-    if (bh->flags & EVREC_BUF_LANES) {
-#if EVREC_SAVE_LANES > 0
-        return save_lanes(&o, rec, opt);
-#else
-        return EVREC_E_UNSUPPORTED; /* built with EVREC_SAVE_LANES 0 */
-#endif
+    out_init(&o, sink, container);
+    if (src->lanes && container) {
+        return write_lanes(&o, src);
     }
-    if (bh->block_size) {
-        return save_cyclic(&o, rec, opt);
-    }
-    if (o.container) {
-        put_header(&o, rec, opt, 0u, bh->recorded, 0);
-    }
-    evrec_status st = save_stream(&o, bh->meta, bh->time_freq, evrec_records(rec), bh->used, bh->records_size);
-    if (o.container) {
-        finish_container(&o, rec, NULL, NULL);
-    }
-    return o.status != EVREC_OK ? o.status : st;
+    return write_source(&o, src, NULL);
 }
 
-evrec_status evrec_save(const evrec_recorder_t *rec, const evrec_sink_t *sink)
+evrec_status evrec_save_put_records(evrec_save_out_t *o, const uint8_t *rec, size_t size, size_t readable)
 {
-    return evrec_save_ex(rec, sink, NULL);
+    return put_records(o, o->meta, o->plans, rec, size, readable);
+}
+
+evrec_status evrec_save_put_block(evrec_save_out_t *o, const uint8_t *rec, size_t size, size_t readable,
+                                  size_t room, int (*intact)(const void *arg), const void *arg)
+{
+    if (sizeof o->buf - o->n < room) {
+        flush(o);
+    }
+    size_t mark = o->n;
+    sync_state_t now = o->now, at_buf = o->at_buf;
+    int at_buf_ok = o->at_buf_ok;
+    evrec_status st = put_records(o, o->meta, o->plans, rec, size, readable);
+    if (st == EVREC_OK && intact(arg)) {
+        return EVREC_OK;
+    }
+    o->n = mark; /* overwritten while converted: drop the whole block */
+    o->now = now;
+    o->at_buf = at_buf;
+    o->at_buf_ok = at_buf_ok;
+    return EVREC_E_BUSY;
+}
+
+void evrec_save_put_lane_record(evrec_save_out_t *o, const uint8_t *rec, size_t size, size_t readable,
+                                uint32_t lane)
+{
+    (void)put_records(o, o->meta, o->plans, rec, size, readable);
+    if (o->ids) {
+        o->ids[o->ids_n++] = (uint8_t)lane;
+    }
+}
+
+size_t evrec_save_chunk_size(void)
+{
+    return EVREC_SAVE_CHUNK;
 }
 
 evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,
