@@ -146,7 +146,7 @@ EVREC_NO_TSAN static void fill_ones(uint8_t *p, size_t n)
 #elif EVREC_TSAN
     /* ThreadSanitizer intercepts memset (and a loop a compiler turns into one) whatever this
      * function's attribute says: volatile word stores, which it leaves alone here. This is the
-     * write side of the live save's validated race (see save.c). */
+     * write side of the live save's validated race (see save_recorder.c). */
     volatile uint32_t *v = w;
     for (size_t i = 0; i < n / 4u; i++) {
         v[i] = 0xFFFFFFFFu;

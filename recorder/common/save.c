@@ -757,6 +757,66 @@ EVREC_NO_TSAN __attribute__((noinline)) static uint64_t put_mixed(const uint8_t 
 }
 #endif
 
+/* The time state for SYNC chunks after the record at `s` (event type `id`): FORMAT.md section 5's
+ * rule, as the reader applies it. */
+EVREC_NO_TSAN static inline __attribute__((always_inline)) void time_step(sync_state_t *t, const uint8_t *s,
+                                                                          uint16_t id)
+{
+    uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
+    uint32_t step = t32 - t->prev32;
+    if (__builtin_expect(step >= 0xC0000000u, 0)) {
+        uint64_t back = 0x100000000ull - step;
+        t->t64 = t->t64 > back ? t->t64 - back : 0;
+    } else if (t->index) {
+        t->t64 += step;
+    }
+    t->prev32 = t32;
+    t->t64_max = t->t64 > t->t64_max ? t->t64 : t->t64_max;
+    /* without a branch: in a stream that mixes Ticks and other events at random it would
+     * mispredict every other record (a record has at least 8 bytes) */
+    t->ticks += (uint64_t)((id == EVREC_CONTROL_EVENT_ID) & (s[6] == EVREC_CONTROL_TICK));
+    t->index++;
+}
+
+/* Converts the record at `s` (event type `id`, plan `ev` or NULL) to d; returns the end of its
+ * bytes. `loads_ok`: its vector loads stay readable. */
+EVREC_NO_TSAN static inline __attribute__((always_inline)) uint8_t *put_one(uint8_t *d, const uint8_t *s,
+                                                                            const evrec_meta_t *m, const plans_t *pl,
+                                                                            const plan_event_t *ev, uint16_t id,
+                                                                            int loads_ok)
+{
+    if (!ev || !ev->len) {
+        return walk_struct(d, m, m->events[id].struct_id, s, 0);
+    }
+#if HAVE_VEC
+    if (ev->op_count == 1u && loads_ok) {
+        /* one load, one shuffle, one store: records of up to 16 packed bytes */
+        vec_store(d, vec_shuffle(s + pl->op_src[ev->op_start], pl->mask[ev->op_start]));
+    } else if (ev->op_count && loads_ok) {
+        run_vector(d, s, pl, ev);
+    } else
+#else
+    (void)loads_ok;
+#endif
+    {
+        const uint8_t *perm = &pl->perm[ev->start];
+        for (uint16_t k = 0; k < ev->len; k++) {
+            d[k] = s[perm[k]];
+        }
+    }
+    return d + ev->len;
+}
+
+#if HAVE_VEC
+/* Whether put_run() may take the records after one of type `id` (`n` bytes, plan `ev` or NULL)
+ * in rec[0, size), `readable` bytes readable. */
+static inline int run_possible(const plan_event_t *ev, uint16_t id, size_t n, size_t size, size_t readable)
+{
+    return ev && ev->op_count && id != EVREC_CONTROL_EVENT_ID && size >= n && readable >= ev->reach &&
+           sizeof(((const out_t *)0)->buf) >= n + 16u;
+}
+#endif
+
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
                                const uint8_t *rec, size_t size, size_t readable)
@@ -825,50 +885,17 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
             o->at_buf = t; /* this chunk starts with this record: a SYNC point */
             o->at_buf_ok = 1;
         }
-        {
-            /* Time state for SYNC chunks: FORMAT.md section 5's rule, as the reader applies it
-             * (in locals: the byte stores through d could alias o's fields). */
-            uint32_t t32 = ((const evrec_record_header_t *)(const void *)s)->time;
-            uint32_t step = t32 - t.prev32;
-            if (__builtin_expect(step >= 0xC0000000u, 0)) {
-                uint64_t back = 0x100000000ull - step;
-                t.t64 = t.t64 > back ? t.t64 - back : 0;
-            } else if (t.index) {
-                t.t64 += step;
-            }
-            t.prev32 = t32;
-            t.t64_max = t.t64 > t.t64_max ? t.t64 : t.t64_max;
-            /* without a branch: in a stream that mixes Ticks and other events at random it
-             * would mispredict every other record (a record has at least 8 bytes) */
-            t.ticks += (uint64_t)((id == EVREC_CONTROL_EVENT_ID) & (s[6] == EVREC_CONTROL_TICK));
-            t.index++;
-        }
-        if (ev && ev->len) {
+        time_step(&t, s, id);
 #if HAVE_VEC
-            int loads_ok = q < all_readable || q + ev->reach <= readable;
-            if (ev->op_count == 1u && loads_ok) {
-                /* one load, one shuffle, one store: records of up to 16 packed bytes */
-                vec_store(d, vec_shuffle(s + pl->op_src[ev->op_start], pl->mask[ev->op_start]));
-            } else if (ev->op_count && loads_ok) {
-                run_vector(d, s, pl, ev);
-            } else
+        d = put_one(d, s, m, pl, ev, id, q < all_readable || (ev && q + ev->reach <= readable));
+#else
+        d = put_one(d, s, m, pl, ev, id, 0);
 #endif
-            {
-                const uint8_t *perm = &pl->perm[ev->start];
-                for (uint16_t k = 0; k < ev->len; k++) {
-                    d[k] = s[perm[k]];
-                }
-            }
-            d += ev->len;
-        } else {
-            d = walk_struct(d, m, m->events[id].struct_id, s, 0);
-        }
         q += n;
 #if HAVE_VEC
         /* The next records may be a run of this one's type (see put_run()): tried while ids
          * repeat (`predict`; where types alternate, the try would mispredict as often). */
-        if (predict && ev && ev->op_count && id != EVREC_CONTROL_EVENT_ID &&
-            size >= n && readable >= ev->reach && sizeof o->buf >= n + 16u) {
+        if (predict && run_possible(ev, id, n, size, readable)) {
             run_limits_t rl = run_limits_of(size, readable, n, ev->reach, lim, 16u);
             seen += (uint32_t)put_run(rec, &q, &d, rl, id, pl, ev, n, &t);
         }

@@ -101,6 +101,37 @@ static int end_ok(const evrec_meta_t *m, const evrec_span_end_t *e)
     return e->match_leaf != EVREC_VIEW_NONE || e->match_value == 0;
 }
 
+/* What is wrong with track i of v, NULL when nothing. */
+static const char *track_problem(const evrec_meta_t *meta, const evrec_view_t *v, uint32_t i)
+{
+    const evrec_track_desc_t *t = &v->tracks[i];
+    if (t->event_id >= meta->event_count || !leaf_ok(meta, t->event_id, t->leaf, 0)) {
+        return "track: no such event or leaf (or time/id)";
+    }
+    if (i && t->event_id <= v->tracks[i - 1].event_id) {
+        return "tracks: event ids not ascending (one track per event)";
+    }
+    return NULL;
+}
+
+/* What is wrong with counter i of v, NULL when nothing. */
+static const char *counter_problem(const evrec_meta_t *meta, const evrec_view_t *v, uint32_t i)
+{
+    const evrec_counter_desc_t *c = &v->counters[i];
+    if (c->struct_id >= meta->struct_count || c->field_index >= meta->structs[c->struct_id].field_count) {
+        return "counter: no such struct or field";
+    }
+    uint8_t k = meta->structs[c->struct_id].fields[c->field_index].kind;
+    if (k != EVREC_KIND_UINT8 && k != EVREC_KIND_UINT16 && k != EVREC_KIND_UINT32) {
+        return "counter: not a plain integer field";
+    }
+    if (i && (c->struct_id < v->counters[i - 1].struct_id ||
+              (c->struct_id == v->counters[i - 1].struct_id && c->field_index <= v->counters[i - 1].field_index))) {
+        return "counters: not ascending by (struct, field)";
+    }
+    return NULL;
+}
+
 evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what)
 {
     if (!meta) {
@@ -115,12 +146,9 @@ evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
         return fail(0, "view: a table with entries is NULL", bad_index, what);
     }
     for (uint32_t i = 0; i < v->track_count; i++) {
-        const evrec_track_desc_t *t = &v->tracks[i];
-        if (t->event_id >= meta->event_count || !leaf_ok(meta, t->event_id, t->leaf, 0)) {
-            return fail(i, "track: no such event or leaf (or time/id)", bad_index, what);
-        }
-        if (i && t->event_id <= v->tracks[i - 1].event_id) {
-            return fail(i, "tracks: event ids not ascending (one track per event)", bad_index, what);
+        const char *why = track_problem(meta, v, i);
+        if (why) {
+            return fail(i, why, bad_index, what);
         }
     }
     for (uint32_t i = 0; i < v->span_count; i++) {
@@ -134,19 +162,9 @@ evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
         }
     }
     for (uint32_t i = 0; i < v->counter_count; i++) {
-        const evrec_counter_desc_t *c = &v->counters[i];
-        if (c->struct_id >= meta->struct_count ||
-            c->field_index >= meta->structs[c->struct_id].field_count) {
-            return fail(i, "counter: no such struct or field", bad_index, what);
-        }
-        uint8_t k = meta->structs[c->struct_id].fields[c->field_index].kind;
-        if (k != EVREC_KIND_UINT8 && k != EVREC_KIND_UINT16 && k != EVREC_KIND_UINT32) {
-            return fail(i, "counter: not a plain integer field", bad_index, what);
-        }
-        if (i && (c->struct_id < v->counters[i - 1].struct_id ||
-                  (c->struct_id == v->counters[i - 1].struct_id &&
-                   c->field_index <= v->counters[i - 1].field_index))) {
-            return fail(i, "counters: not ascending by (struct, field)", bad_index, what);
+        const char *why = counter_problem(meta, v, i);
+        if (why) {
+            return fail(i, why, bad_index, what);
         }
     }
     return EVREC_OK;
