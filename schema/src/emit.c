@@ -671,100 +671,94 @@ static void emit_view(const gen_schema_t *s, gen_buf_t *b)
     gen_meta_free(&m);
 }
 
-void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
+/* Frees the n strings of a row on the stack. */
+static void free_row(char **args, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        free(args[k]);
+    }
+}
+
+/* `text` as a C string literal (quoted, escaped); the caller frees it. */
+static char *c_literal(const char *text)
+{
+    gen_buf_t str = {0};
+    gen_buf_puts(&str, "\"");
+    gen_buf_c_string(&str, text);
+    gen_buf_puts(&str, "\"");
+    return str.data;
+}
+
+/* The values of enum i, sorted by value (the meta-info wants them ascending). */
+static void emit_enum_values(const gen_schema_t *s, gen_buf_t *b, size_t i)
 {
     const char *p = s->name;
-    banner(s, b, "meta-info tables");
-    gen_buf_printf(b, "#include \"%s%s.h\"\n", p, GEN_FILE_SUFFIX);
-
-    /* Enum values, sorted by value (the meta-info wants them ascending). */
-    for (size_t i = 0; i < s->enum_count; i++) {
-        const gen_enum_t *e = &s->enums[i];
-        if (e->value_count == 0) {
-            continue;
+    const gen_enum_t *e = &s->enums[i];
+    gen_value_t *sorted = gen_xmalloc(e->value_count * sizeof *sorted);
+    memcpy(sorted, e->values, e->value_count * sizeof *sorted);
+    for (size_t a = 1; a < e->value_count; a++) { /* insertion sort: stable, small */
+        gen_value_t x = sorted[a];
+        size_t k = a;
+        while (k > 0 && sorted[k - 1].value > x.value) {
+            sorted[k] = sorted[k - 1];
+            k--;
         }
-        gen_value_t *sorted = gen_xmalloc(e->value_count * sizeof *sorted);
-        memcpy(sorted, e->values, e->value_count * sizeof *sorted);
-        for (size_t a = 1; a < e->value_count; a++) { /* insertion sort: stable, small */
-            gen_value_t x = sorted[a];
-            size_t k = a;
-            while (k > 0 && sorted[k - 1].value > x.value) {
-                sorted[k] = sorted[k - 1];
-                k--;
-            }
-            sorted[k] = x;
-        }
-        gen_buf_printf(b, "\n/* %s */\nstatic const evrec_enum_value_t %s_values_%zu[%zu] = {\n",
-                       e->name, p, i, e->value_count);
-        for (size_t v = 0; v < e->value_count; v++) {
-            char *args[3];
-            args[0] = xprintf("%s_%s_%s", p, e->name, sorted[v].name);
-            gen_buf_t str = {0};
-            gen_buf_puts(&str, "\"");
-            gen_buf_c_string(&str, sorted[v].name);
-            gen_buf_puts(&str, "\"");
-            args[1] = str.data;
-            args[2] = xprintf("%s", marker_macro(sorted[v].marker));
-            emit_row(b, args, 3);
-            for (int k = 0; k < 3; k++) {
-                free(args[k]);
-            }
-        }
-        gen_buf_puts(b, "};\n");
-        free(sorted);
+        sorted[k] = x;
     }
-
-    /* Run-time enum storage. */
-    for (size_t i = 0; i < s->enum_count; i++) {
-        const gen_enum_t *e = &s->enums[i];
-        if (!e->has_runtime) {
-            continue;
-        }
-        gen_buf_printf(b, "\nconst char *%s_%s_runtime_names[%lu];\n", p, e->name,
-                       (unsigned long)(e->rt_lim - e->rt_base));
-        gen_buf_printf(b, "evrec_runtime_enum_t %s_%s_runtime = {\n", p, e->name);
-        gen_buf_printf(b, "    .base = %lu,\n    .lim = %lu,\n    .marker = %s,\n", (unsigned long)e->rt_base,
-                       (unsigned long)e->rt_lim, marker_macro(e->rt_marker));
-        gen_buf_printf(b, "    .names = %s_%s_runtime_names,\n    .next = %lu,\n};\n", p, e->name,
-                       (unsigned long)e->rt_base);
+    gen_buf_printf(b, "\n/* %s */\nstatic const evrec_enum_value_t %s_values_%zu[%zu] = {\n", e->name, p, i,
+                   e->value_count);
+    for (size_t v = 0; v < e->value_count; v++) {
+        char *args[3];
+        args[0] = xprintf("%s_%s_%s", p, e->name, sorted[v].name);
+        args[1] = c_literal(sorted[v].name);
+        args[2] = xprintf("%s", marker_macro(sorted[v].marker));
+        emit_row(b, args, 3);
+        free_row(args, 3);
     }
+    gen_buf_puts(b, "};\n");
+    free(sorted);
+}
 
-    /* Fields of every struct. */
-    char tb[512];
-    for (size_t i = 0; i < s->struct_count; i++) {
-        const gen_struct_t *st = &s->structs[i];
-        gen_buf_printf(b, "\n/* %s */\nstatic const evrec_field_desc_t %s_fields_%zu[%zu] = {\n",
-                       st->name, p, i, st->field_count);
-        for (size_t f = 0; f < st->field_count; f++) {
-            const gen_field_t *fd = &st->fields[f];
-            char *args[4];
-            gen_buf_t str = {0};
-            gen_buf_puts(&str, "\"");
-            gen_buf_c_string(&str, fd->name);
-            gen_buf_puts(&str, "\"");
-            args[0] = str.data;
-            args[1] = xprintf("%s", kind_macro(gen_field_kind(s, fd)));
-            args[2] = xprintf("%zu", fd->type >= GEN_T_ENUM ? fd->ref : (size_t)0);
-            args[3] = xprintf("offsetof(%s_%s_t, %s)", p, st->name, fd->name);
-            emit_row(b, args, 4);
-            for (int k = 0; k < 4; k++) {
-                free(args[k]);
-            }
-        }
-        gen_buf_puts(b, "};\n");
+/* The storage of a run-time enum: its names and its evrec_runtime_enum_t. */
+static void emit_runtime_storage(const gen_schema_t *s, gen_buf_t *b, const gen_enum_t *e)
+{
+    const char *p = s->name;
+    gen_buf_printf(b, "\nconst char *%s_%s_runtime_names[%lu];\n", p, e->name, (unsigned long)(e->rt_lim - e->rt_base));
+    gen_buf_printf(b, "evrec_runtime_enum_t %s_%s_runtime = {\n", p, e->name);
+    gen_buf_printf(b, "    .base = %lu,\n    .lim = %lu,\n    .marker = %s,\n", (unsigned long)e->rt_base,
+                   (unsigned long)e->rt_lim, marker_macro(e->rt_marker));
+    gen_buf_printf(b, "    .names = %s_%s_runtime_names,\n    .next = %lu,\n};\n", p, e->name,
+                   (unsigned long)e->rt_base);
+}
+
+/* The fields of struct i. */
+static void emit_field_table(const gen_schema_t *s, gen_buf_t *b, size_t i)
+{
+    const char *p = s->name;
+    const gen_struct_t *st = &s->structs[i];
+    gen_buf_printf(b, "\n/* %s */\nstatic const evrec_field_desc_t %s_fields_%zu[%zu] = {\n", st->name, p, i,
+                   st->field_count);
+    for (size_t f = 0; f < st->field_count; f++) {
+        const gen_field_t *fd = &st->fields[f];
+        char *args[4];
+        args[0] = c_literal(fd->name);
+        args[1] = xprintf("%s", kind_macro(gen_field_kind(s, fd)));
+        args[2] = xprintf("%zu", fd->type >= GEN_T_ENUM ? fd->ref : (size_t)0);
+        args[3] = xprintf("offsetof(%s_%s_t, %s)", p, st->name, fd->name);
+        emit_row(b, args, 4);
+        free_row(args, 4);
     }
-    (void)tb;
+    gen_buf_puts(b, "};\n");
+}
 
-    /* The three tables and the meta object. */
+static void emit_enum_table(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
     gen_buf_printf(b, "\nstatic const evrec_enum_desc_t %s_enums[%zu] = {\n", p, s->enum_count);
     for (size_t i = 0; i < s->enum_count; i++) {
         const gen_enum_t *e = &s->enums[i];
         char *args[5];
-        gen_buf_t str = {0};
-        gen_buf_puts(&str, "\"");
-        gen_buf_c_string(&str, e->name);
-        gen_buf_puts(&str, "\"");
-        args[0] = str.data;
+        args[0] = c_literal(e->name);
         args[1] = xprintf("%s", kind_macro((uint8_t)(e->width == 1   ? EVREC_KIND_ENUM_UINT8
                                                      : e->width == 2 ? EVREC_KIND_ENUM_UINT16
                                                                      : EVREC_KIND_ENUM_UINT32)));
@@ -772,40 +766,44 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
         args[3] = e->value_count ? xprintf("%s_values_%zu", p, i) : xprintf("NULL");
         args[4] = e->has_runtime ? xprintf("&%s_%s_runtime", p, e->name) : xprintf("NULL");
         emit_row(b, args, 5);
-        for (int k = 0; k < 5; k++) {
-            free(args[k]);
-        }
+        free_row(args, 5);
     }
     gen_buf_puts(b, "};\n");
+}
 
+static void emit_struct_table(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
     gen_buf_printf(b, "\nstatic const evrec_struct_desc_t %s_structs[%zu] = {\n", p, s->struct_count);
     for (size_t i = 0; i < s->struct_count; i++) {
         const gen_struct_t *st = &s->structs[i];
         char *args[4];
-        gen_buf_t str = {0};
-        gen_buf_puts(&str, "\"");
-        gen_buf_c_string(&str, st->name);
-        gen_buf_puts(&str, "\"");
-        args[0] = str.data;
+        args[0] = c_literal(st->name);
         args[1] = xprintf("%zu", st->field_count);
         args[2] = xprintf("%s_fields_%zu", p, i);
         args[3] = xprintf("sizeof(%s_%s_t)", p, st->name);
         emit_row(b, args, 4);
-        for (int k = 0; k < 4; k++) {
-            free(args[k]);
-        }
+        free_row(args, 4);
     }
     gen_buf_puts(b, "};\n");
+}
 
+static void emit_event_table(const gen_schema_t *s, gen_buf_t *b)
+{
     gen_buf_printf(b, "\n/* {struct id, class id} of each event, in id order. */\n"
                       "static const evrec_event_desc_t %s_events[%zu] = {\n",
-                   p, s->event_count);
+                   s->name, s->event_count);
     for (size_t i = 0; i < s->event_count; i++) {
         gen_buf_printf(b, "    {%zu, %zu}, /* %s */\n", s->events[i].struct_id, s->events[i].class_id,
                        s->structs[s->events[i].struct_id].name);
     }
     gen_buf_puts(b, "};\n");
+}
 
+/* The meta object (and the view tables it points to). */
+static void emit_meta_object(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
     int view = gen_view_present(s);
     if (view) {
         emit_view(s, b);
@@ -826,13 +824,34 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_printf(b, "    .view = &%s_view,\n", p);
     }
     gen_buf_puts(b, "};\n");
+}
 
-    /* Field display attributes. */
+static int has_field_info(const gen_field_t *fd)
+{
+    return fd->description || fd->unit || fd->display;
+}
+
+/* One row of the field display attributes: field f of struct i. */
+static void emit_field_info_row(gen_buf_t *b, size_t i, size_t f, const gen_field_t *fd)
+{
+    char *args[5];
+    args[0] = xprintf("%zu", i);
+    args[1] = xprintf("%zu", f);
+    args[2] = xprintf("%s", display_macro(fd->display));
+    args[3] = fd->unit ? c_literal(fd->unit) : xprintf("NULL");
+    args[4] = fd->description ? c_literal(fd->description) : xprintf("NULL");
+    emit_row(b, args, 5);
+    free_row(args, 5);
+}
+
+/* Field display attributes: the entries of the fields that have some, and the table. */
+static void emit_field_info(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
     size_t n_info = 0;
     for (size_t i = 0; i < s->struct_count; i++) {
         for (size_t f = 0; f < s->structs[i].field_count; f++) {
-            const gen_field_t *fd = &s->structs[i].fields[f];
-            n_info += fd->description || fd->unit || fd->display;
+            n_info += has_field_info(&s->structs[i].fields[f]);
         }
     }
     if (n_info) {
@@ -841,34 +860,8 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
                        p, n_info);
         for (size_t i = 0; i < s->struct_count; i++) {
             for (size_t f = 0; f < s->structs[i].field_count; f++) {
-                const gen_field_t *fd = &s->structs[i].fields[f];
-                if (!(fd->description || fd->unit || fd->display)) {
-                    continue;
-                }
-                char *args[5];
-                args[0] = xprintf("%zu", i);
-                args[1] = xprintf("%zu", f);
-                args[2] = xprintf("%s", display_macro(fd->display));
-                gen_buf_t u = {0}, d = {0};
-                if (fd->unit) {
-                    gen_buf_puts(&u, "\"");
-                    gen_buf_c_string(&u, fd->unit);
-                    gen_buf_puts(&u, "\"");
-                } else {
-                    gen_buf_puts(&u, "NULL");
-                }
-                if (fd->description) {
-                    gen_buf_puts(&d, "\"");
-                    gen_buf_c_string(&d, fd->description);
-                    gen_buf_puts(&d, "\"");
-                } else {
-                    gen_buf_puts(&d, "NULL");
-                }
-                args[3] = u.data;
-                args[4] = d.data;
-                emit_row(b, args, 5);
-                for (int k = 0; k < 5; k++) {
-                    free(args[k]);
+                if (has_field_info(&s->structs[i].fields[f])) {
+                    emit_field_info_row(b, i, f, &s->structs[i].fields[f]);
                 }
             }
         }
@@ -885,32 +878,66 @@ void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_puts(b, "    .entries = NULL,\n");
     }
     gen_buf_puts(b, "};\n");
+}
 
-    if (s->syst.present) {
-        gen_buf_printf(b, "\nconst uint8_t %s_syst_severity[%s_EVENT_COUNT] = {", p, p);
-        for (size_t i = 0; i < s->event_count; i++) {
-            gen_buf_printf(b, "%s0x%02X", i ? ", " : "", s->syst.event_severity ? s->syst.event_severity[i] : 0xFFu);
+static void emit_syst_severity(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
+    gen_buf_printf(b, "\nconst uint8_t %s_syst_severity[%s_EVENT_COUNT] = {", p, p);
+    for (size_t i = 0; i < s->event_count; i++) {
+        gen_buf_printf(b, "%s0x%02X", i ? ", " : "", s->syst.event_severity ? s->syst.event_severity[i] : 0xFFu);
+    }
+    gen_buf_puts(b, "};\n");
+}
+
+/* <name>_runtime_init(): registers every run-time enum. */
+static void emit_runtime_init(const gen_schema_t *s, gen_buf_t *b)
+{
+    const char *p = s->name;
+    gen_buf_printf(b, "\nevrec_status %s_runtime_init(void)\n{\n#if EVREC_ENABLE\n", p);
+    for (size_t i = 0; i < s->enum_count; i++) {
+        const gen_enum_t *e = &s->enums[i];
+        if (!e->has_runtime) {
+            continue;
         }
-        gen_buf_puts(b, "};\n");
+        char *args[5];
+        args[0] = xprintf("&%s_%s_runtime", p, e->name);
+        args[1] = xprintf("%lu", (unsigned long)e->rt_base);
+        args[2] = xprintf("%lu", (unsigned long)e->rt_lim);
+        args[3] = xprintf("%s", marker_macro(e->rt_marker));
+        args[4] = xprintf("%s_%s_runtime_names", p, e->name);
+        emit_call(b, 4, "(void)evrec_runtime_enum_init", args, 5, ";", 0);
+        free_row(args, 5);
+    }
+    gen_buf_puts(b, "#endif\n    return EVREC_OK;\n}\n");
+}
+
+void gen_emit_source(const gen_schema_t *s, gen_buf_t *b)
+{
+    banner(s, b, "meta-info tables");
+    gen_buf_printf(b, "#include \"%s%s.h\"\n", s->name, GEN_FILE_SUFFIX);
+    for (size_t i = 0; i < s->enum_count; i++) {
+        if (s->enums[i].value_count) {
+            emit_enum_values(s, b, i);
+        }
+    }
+    for (size_t i = 0; i < s->enum_count; i++) {
+        if (s->enums[i].has_runtime) {
+            emit_runtime_storage(s, b, &s->enums[i]);
+        }
+    }
+    for (size_t i = 0; i < s->struct_count; i++) {
+        emit_field_table(s, b, i);
+    }
+    emit_enum_table(s, b);
+    emit_struct_table(s, b);
+    emit_event_table(s, b);
+    emit_meta_object(s, b);
+    emit_field_info(s, b);
+    if (s->syst.present) {
+        emit_syst_severity(s, b);
     }
     if (has_runtime(s)) {
-        gen_buf_printf(b, "\nevrec_status %s_runtime_init(void)\n{\n#if EVREC_ENABLE\n", p);
-        for (size_t i = 0; i < s->enum_count; i++) {
-            const gen_enum_t *e = &s->enums[i];
-            if (!e->has_runtime) {
-                continue;
-            }
-            char *args[5];
-            args[0] = xprintf("&%s_%s_runtime", p, e->name);
-            args[1] = xprintf("%lu", (unsigned long)e->rt_base);
-            args[2] = xprintf("%lu", (unsigned long)e->rt_lim);
-            args[3] = xprintf("%s", marker_macro(e->rt_marker));
-            args[4] = xprintf("%s_%s_runtime_names", p, e->name);
-            emit_call(b, 4, "(void)evrec_runtime_enum_init", args, 5, ";", 0);
-            for (int k = 0; k < 5; k++) {
-                free(args[k]);
-            }
-        }
-        gen_buf_puts(b, "#endif\n    return EVREC_OK;\n}\n");
+        emit_runtime_init(s, b);
     }
 }

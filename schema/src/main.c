@@ -110,7 +110,67 @@ static int write_outputs(const char *const *paths, const gen_buf_t *const *bufs,
     return ok;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+typedef struct gen_args {
+    const char *outdir, *depfile, *expect_name, *syst_path, *schema_path;
+    const char *include_dirs[GEN_MAX_INCLUDE_DIRS];
+    size_t include_dir_count;
+    evrec_syst_options_t so;
+    int so_given; /* an origin option: the schema's syst: origin is not used */
+} gen_args_t;
+
+/* --syst-guid and --syst-module; 0, or 2 after a message. */
+static int parse_syst_origin(gen_args_t *a, int c, const char *arg)
+{
+    if (c == 'G') {
+        if (evrec_syst_parse_guid(arg, a->so.guid) != EVREC_OK) {
+            fprintf(stderr, "evrec-gen: --syst-guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'\n", arg);
+            return 2;
+        }
+        a->so.use_guid = 1;
+    } else {
+        char *end;
+        unsigned long v = strtoul(arg, &end, 0);
+        if (!*arg || *end || v > 127) {
+            fprintf(stderr, "evrec-gen: --syst-module expects 0..127, not '%s'\n", arg);
+            return 2;
+        }
+        a->so.module = (uint8_t)v;
+    }
+    a->so_given = 1;
+    return 0;
+}
+
+/* One option; -1 to go on, else the exit status (0 after --help or --version, 2 bad usage). */
+static int parse_option(gen_args_t *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'o': a->outdir = arg; break;
+    case 'd': a->depfile = arg; break;
+    case 'n': a->expect_name = arg; break;
+    case 'S': a->syst_path = arg; break;
+    case '6': a->so.id64 = 1; break;
+    case 'G':
+    case 'M': return parse_syst_origin(a, c, arg) ? 2 : -1;
+    case 'h': usage(stdout); return 0;
+    case 'V':
+        printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
+               EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR_LANES);
+        return 0;
+    case 'I':
+        if (a->include_dir_count == GEN_MAX_INCLUDE_DIRS) {
+            fprintf(stderr, "evrec-gen: more than %d -I directories\n", GEN_MAX_INCLUDE_DIRS);
+            return 2;
+        }
+        a->include_dirs[a->include_dir_count++] = arg;
+        break;
+    default: usage(stderr); return 2;
+    }
+    return -1;
+}
+
+/* The command line into *a; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, gen_args_t *a)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"depfile", required_argument, NULL, 'd'},
@@ -123,56 +183,14 @@ int main(int argc, char **argv)
                                          {"syst-guid", required_argument, NULL, 'G'},
                                          {"syst-module", required_argument, NULL, 'M'},
                                          {NULL, 0, NULL, 0}};
-    const char *syst_path = NULL;
-    evrec_syst_options_t so;
-    memset(&so, 0, sizeof so);
-    so.severity = EVREC_SYST_SEV_INFO;
-    char *end;
-    int so_given = 0; /* an origin option: the schema's syst: origin is not used */
-    const char *outdir = ".";
-    const char *depfile = NULL;
-    const char *expect_name = NULL;
-    const char *include_dirs[GEN_MAX_INCLUDE_DIRS];
-    size_t include_dir_count = 0;
+    memset(a, 0, sizeof *a);
+    a->so.severity = EVREC_SYST_SEV_INFO;
+    a->outdir = ".";
     int c;
     while ((c = getopt_long(argc, argv, "o:d:I:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': outdir = optarg; break;
-        case 'd': depfile = optarg; break;
-        case 'n': expect_name = optarg; break;
-        case 'S': syst_path = optarg; break;
-        case '6': so.id64 = 1; break;
-        case 'G':
-            if (evrec_syst_parse_guid(optarg, so.guid) != EVREC_OK) {
-                fprintf(stderr, "evrec-gen: --syst-guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'\n", optarg);
-                return 2;
-            }
-            so.use_guid = 1;
-            so_given = 1;
-            break;
-        case 'M': {
-            unsigned long v = strtoul(optarg, &end, 0);
-            if (!*optarg || *end || v > 127) {
-                fprintf(stderr, "evrec-gen: --syst-module expects 0..127, not '%s'\n", optarg);
-                return 2;
-            }
-            so.module = (uint8_t)v;
-            so_given = 1;
-            break;
-        }
-        case 'h': usage(stdout); return 0;
-        case 'V':
-            printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
-                   EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR_LANES);
-            return 0;
-        case 'I':
-            if (include_dir_count == GEN_MAX_INCLUDE_DIRS) {
-                fprintf(stderr, "evrec-gen: more than %d -I directories\n", GEN_MAX_INCLUDE_DIRS);
-                return 2;
-            }
-            include_dirs[include_dir_count++] = optarg;
-            break;
-        default: usage(stderr); return 2;
+        int rc = parse_option(a, c, optarg);
+        if (rc >= 0) {
+            return rc;
         }
     }
     if (optind + 1 != argc) {
@@ -182,88 +200,118 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *schema_path = argv[optind];
+    a->schema_path = argv[optind];
+    return -1;
+}
 
-    gen_schema_t s;
-    memset(&s, 0, sizeof s);
-    s.include_dirs = include_dirs;
-    s.include_dir_count = include_dir_count;
-    int rc = gen_schema_load(&s, schema_path);
-    if (rc == 0 && expect_name && strcmp(s.name, expect_name) != 0) {
-        gen_error(&s, s.name_pos,
+/* Loads and checks the schema; 0, or -1 after its diagnostics (s is freed then). */
+static int load_schema(gen_schema_t *s, const gen_args_t *a)
+{
+    memset(s, 0, sizeof *s);
+    s->include_dirs = a->include_dirs;
+    s->include_dir_count = a->include_dir_count;
+    int rc = gen_schema_load(s, a->schema_path);
+    if (rc == 0 && a->expect_name && strcmp(s->name, a->expect_name) != 0) {
+        gen_error(s, s->name_pos,
                   "the schema is named '%s' but the build expects '%s' (re-run CMake after "
                   "renaming a schema)",
-                  s.name, expect_name);
+                  s->name, a->expect_name);
         rc = -1;
     }
     if (rc == 0) {
-        rc = gen_meta_hash(&s);
+        rc = gen_meta_hash(s);
     }
     if (rc != 0) {
-        gen_diags_print(&s, stderr);
-        if (s.diags.count == 0 && s.file_count > 0) {
+        gen_diags_print(s, stderr);
+        if (s->diags.count == 0 && s->file_count > 0) {
             fputs("evrec-gen: the schema could not be read\n", stderr);
         }
-        gen_schema_free(&s);
-        return 1;
+        gen_schema_free(s);
+        return -1;
     }
+    return 0;
+}
 
-    gen_buf_t h = {0}, src = {0}, dep = {0}, xml = {0};
-    gen_emit_header(&s, &h);
-    gen_emit_source(&s, &src);
-    if (syst_path && s.syst.present && !so_given) {
-        so.use_guid = (uint8_t)s.syst.use_guid;
-        memcpy(so.guid, s.syst.guid, sizeof so.guid);
-        so.module = s.syst.module;
-        so.unit = s.syst.unit;
-    }
-    if (syst_path && gen_syst_collateral(&s, &so, &xml) != 0) {
-        gen_buf_free(&h);
-        gen_buf_free(&src);
-        gen_schema_free(&s);
-        return 1;
-    }
+/* What evrec-gen writes: header, source, depfile, SyS-T collateral, and their paths. */
+typedef struct gen_outputs {
+    gen_buf_t h, src, dep, xml;
+    char *hpath, *cpath;
+} gen_outputs_t;
 
-    size_t n = strlen(outdir) + strlen(s.name) + sizeof GEN_FILE_SUFFIX + 8;
-    char *hpath = gen_xmalloc(n), *cpath = gen_xmalloc(n);
-    snprintf(hpath, n, "%s/%s%s.h", outdir, s.name, GEN_FILE_SUFFIX);
-    snprintf(cpath, n, "%s/%s%s.c", outdir, s.name, GEN_FILE_SUFFIX);
-    if (depfile) {
-        dep_path(&dep, hpath);
-        gen_buf_puts(&dep, ":");
-        for (size_t i = 0; i < s.file_count; i++) {
-            gen_buf_puts(&dep, " ");
-            dep_path(&dep, s.files[i].real ? s.files[i].real : s.files[i].path);
+static void outputs_free(gen_outputs_t *o)
+{
+    free(o->hpath);
+    free(o->cpath);
+    gen_buf_free(&o->h);
+    gen_buf_free(&o->src);
+    gen_buf_free(&o->dep);
+    gen_buf_free(&o->xml);
+}
+
+/* Generates every output into o (zeroed); 0, or -1 after a message. */
+static int generate(const gen_schema_t *s, gen_args_t *a, gen_outputs_t *o)
+{
+    gen_emit_header(s, &o->h);
+    gen_emit_source(s, &o->src);
+    if (a->syst_path && s->syst.present && !a->so_given) {
+        a->so.use_guid = (uint8_t)s->syst.use_guid;
+        memcpy(a->so.guid, s->syst.guid, sizeof a->so.guid);
+        a->so.module = s->syst.module;
+        a->so.unit = s->syst.unit;
+    }
+    if (a->syst_path && gen_syst_collateral(s, &a->so, &o->xml) != 0) {
+        return -1;
+    }
+    size_t n = strlen(a->outdir) + strlen(s->name) + sizeof GEN_FILE_SUFFIX + 8;
+    o->hpath = gen_xmalloc(n);
+    o->cpath = gen_xmalloc(n);
+    snprintf(o->hpath, n, "%s/%s%s.h", a->outdir, s->name, GEN_FILE_SUFFIX);
+    snprintf(o->cpath, n, "%s/%s%s.c", a->outdir, s->name, GEN_FILE_SUFFIX);
+    if (a->depfile) {
+        dep_path(&o->dep, o->hpath);
+        gen_buf_puts(&o->dep, ":");
+        for (size_t i = 0; i < s->file_count; i++) {
+            gen_buf_puts(&o->dep, " ");
+            dep_path(&o->dep, s->files[i].real ? s->files[i].real : s->files[i].path);
         }
-        gen_buf_puts(&dep, "\n");
+        gen_buf_puts(&o->dep, "\n");
     }
+    return 0;
+}
 
-    /* The output directory and its parents are created when missing (and removed again if
-     * nothing could be written into them). */
+/* Writes the outputs; the output directory and its parents are created when missing (and
+ * removed again if nothing could be written into them). 1 when all are written. */
+static int write_all(const gen_args_t *a, const gen_outputs_t *o)
+{
     char *created = NULL;
-    if (gen_mkdir_p(outdir, &created) != 0) {
-        free(hpath);
-        free(cpath);
-        gen_buf_free(&h);
-        gen_buf_free(&src);
-        gen_buf_free(&dep);
-        gen_schema_free(&s);
-        return 1;
+    if (gen_mkdir_p(a->outdir, &created) != 0) {
+        return 0;
     }
-
-    const char *finals[4] = {hpath, cpath, depfile ? depfile : syst_path, syst_path};
-    const gen_buf_t *bufs[4] = {&h, &src, depfile ? &dep : &xml, &xml};
-    int ok = write_outputs(finals, bufs, 2 + (depfile != NULL) + (syst_path != NULL));
+    const char *finals[4] = {o->hpath, o->cpath, a->depfile ? a->depfile : a->syst_path, a->syst_path};
+    const gen_buf_t *bufs[4] = {&o->h, &o->src, a->depfile ? &o->dep : &o->xml, &o->xml};
+    int ok = write_outputs(finals, bufs, 2 + (a->depfile != NULL) + (a->syst_path != NULL));
     if (!ok) {
-        gen_rmdir_created(outdir, created);
+        gen_rmdir_created(a->outdir, created);
     }
     free(created);
-    free(hpath);
-    free(cpath);
-    gen_buf_free(&h);
-    gen_buf_free(&src);
-    gen_buf_free(&dep);
-    gen_buf_free(&xml);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    gen_args_t a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0) {
+        return rc;
+    }
+    gen_schema_t s;
+    if (load_schema(&s, &a) != 0) {
+        return 1;
+    }
+    gen_outputs_t o;
+    memset(&o, 0, sizeof o);
+    int ok = generate(&s, &a, &o) == 0 && write_all(&a, &o);
+    outputs_free(&o);
     gen_schema_free(&s);
     return ok ? 0 : 1;
 }

@@ -338,7 +338,9 @@ static int is_control_enum(const evrec_enum_desc_t *e)
 
 /* ---- analysis: built-ins, events per struct, display attributes, files ---- */
 
-static void analyse(ym_t *y)
+/* The built-ins: which enum and struct are EventControl's (skipped), and how the tables differ
+ * from what evrec-gen makes of them. */
+static void find_builtins(ym_t *y)
 {
     const evrec_meta_t *m = y->m;
     y->skip_enum_id = y->skip_struct_id = -1;
@@ -371,6 +373,12 @@ static void analyse(ym_t *y)
     if (m->event_count && (int)m->events[0].struct_id != y->skip_struct_id) {
         note(y, "event 0 is not EventControl: evrec-gen makes EventControl event 0, so event ids differ");
     }
+}
+
+/* The event of each struct (-1: a reusable struct), noting structs shared or out of order. */
+static void map_events(ym_t *y)
+{
+    const evrec_meta_t *m = y->m;
     y->event_of_struct = gen_xmalloc((m->struct_count + 1) * sizeof *y->event_of_struct);
     for (uint32_t i = 0; i < m->struct_count; i++) {
         y->event_of_struct[i] = -1;
@@ -396,17 +404,12 @@ static void analyse(ym_t *y)
         }
         prev_struct = sid;
     }
-    /* Display attributes by struct and field. */
-    uint64_t total = 0;
-    y->info_base = gen_xmalloc((m->struct_count + 1) * sizeof *y->info_base);
-    for (uint32_t s = 0; s < m->struct_count; s++) {
-        y->info_base[s] = (uint32_t)total;
-        total += m->structs[s].field_count;
-    }
-    y->info = gen_xmalloc((size_t)(total + 1) * sizeof *y->info);
-    memset(y->info, 0, (size_t)(total + 1) * sizeof *y->info);
-    y->counter = gen_xmalloc((size_t)(total + 1));
-    memset(y->counter, 0, (size_t)(total + 1));
+}
+
+/* The view's counters by struct and field, and its track leaf by event. */
+static void map_view(ym_t *y)
+{
+    const evrec_meta_t *m = y->m;
     y->track_leaf = gen_xmalloc((m->event_count + 1) * sizeof *y->track_leaf);
     for (uint32_t e = 0; e < m->event_count; e++) {
         y->track_leaf[e] = EVREC_VIEW_NONE;
@@ -423,6 +426,23 @@ static void analyse(ym_t *y)
             y->track_leaf[v->tracks[i].event_id] = v->tracks[i].leaf;
         }
     }
+}
+
+/* Display attributes and counters by struct and field. */
+static void map_fields(ym_t *y)
+{
+    const evrec_meta_t *m = y->m;
+    uint64_t total = 0;
+    y->info_base = gen_xmalloc((m->struct_count + 1) * sizeof *y->info_base);
+    for (uint32_t s = 0; s < m->struct_count; s++) {
+        y->info_base[s] = (uint32_t)total;
+        total += m->structs[s].field_count;
+    }
+    y->info = gen_xmalloc((size_t)(total + 1) * sizeof *y->info);
+    memset(y->info, 0, (size_t)(total + 1) * sizeof *y->info);
+    y->counter = gen_xmalloc((size_t)(total + 1));
+    memset(y->counter, 0, (size_t)(total + 1));
+    map_view(y);
     const evrec_field_info_table_t *fi = m->field_info;
     for (uint32_t i = 0; fi && fi->entries && i < fi->count; i++) {
         const evrec_field_info_t *e = &fi->entries[i];
@@ -430,8 +450,13 @@ static void analyse(ym_t *y)
             y->info[y->info_base[e->struct_id] + e->field_index] = e;
         }
     }
-    /* Files: a reusable struct after an event's struct starts the next file (evrec-gen lays out
-     * each file as reusable structs, then events' structs). */
+}
+
+/* Files: a reusable struct after an event's struct starts the next file (evrec-gen lays out each
+ * file as reusable structs, then events' structs). */
+static void map_files(ym_t *y)
+{
+    const evrec_meta_t *m = y->m;
     y->segment_of_struct = gen_xmalloc((m->struct_count + 1) * sizeof *y->segment_of_struct);
     uint32_t seg = 0;
     int in_events = 0;
@@ -449,6 +474,14 @@ static void analyse(ym_t *y)
         y->segment_of_struct[s] = seg;
     }
     y->segments = seg + 1;
+}
+
+static void analyse(ym_t *y)
+{
+    find_builtins(y);
+    map_events(y);
+    map_fields(y);
+    map_files(y);
 }
 
 /* ---- invariants evrec-gen enforces but a file need not keep (each noted, in O(n log n)) ---- */

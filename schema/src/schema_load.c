@@ -587,7 +587,114 @@ static void add_field(gen_struct_t *st, const char *name, int type, size_t ref, 
     f->pos = pos;
 }
 
-/* Parse one field into `st`. Returns 0 when the field cannot be laid out. */
+/* The name of a field of `st` at name_node, checked: reserved, colliding with C, duplicate. NULL
+ * when it cannot be used (after a message, unless `valid` is 0: name_of() gave one). */
+static const char *field_name(ctx_t *c, const gen_struct_t *st, const yaml_node_t *name_node, const char *name,
+                              int valid)
+{
+    char what[256];
+    const char *clash;
+    if (!name || !valid) {
+        return name;
+    }
+    if (st->event && (strcmp(name, "time") == 0 || strcmp(name, "id") == 0)) {
+        gen_error(c->s, pos_of(c, name_node), "field name '%s' is reserved: every event starts with time and id",
+                  name);
+    } else if ((clash = gen_ident_collision(name, 0, what, sizeof what)) != NULL) {
+        gen_error(c->s, pos_of(c, name_node), "field name '%s' collides with %s", name, clash);
+    } else {
+        for (size_t i = 0; i < st->field_count; i++) {
+            if (strcmp(st->fields[i].name, name) == 0) {
+                gen_error(c->s, pos_of(c, name_node), "duplicate name '%s' in %s %s: already defined at %s", name,
+                          st->event ? "event" : "struct", st->name, gen_pos_str(c->s, st->fields[i].pos));
+                return NULL;
+            }
+        }
+    }
+    return name;
+}
+
+/* The type of field `name` at type_node: GEN_T_*, its enum or struct id in *ref; -1 when none. */
+static int field_type(ctx_t *c, const yaml_node_t *type_node, const char *name, size_t *ref)
+{
+    const char *t = scalar(c, type_node, "field type");
+    if (!t) {
+        return -1;
+    }
+    if (strcmp(t, "uint8") == 0) {
+        return GEN_T_U8;
+    }
+    if (strcmp(t, "uint16") == 0) {
+        return GEN_T_U16;
+    }
+    if (strcmp(t, "uint32") == 0) {
+        return GEN_T_U32;
+    }
+    found_t f = lookup(c->s, t);
+    *ref = f.index;
+    if (f.kind == 1) {
+        return GEN_T_ENUM;
+    }
+    if (f.kind == 2 && !c->s->structs[f.index].event) {
+        return GEN_T_STRUCT;
+    }
+    if (f.kind == 2) {
+        gen_error(c->s, pos_of(c, type_node), "type '%s' of field %s is an event; a field can be a struct, not an event",
+                  t, name ? name : "?");
+    } else if (!c->s->incomplete) {
+        gen_error(c->s, pos_of(c, type_node),
+                  "unknown type '%s' for field %s (expected uint8, uint16, uint32, or an "
+                  "enum or struct declared before it)",
+                  t, name ? name : "?");
+    }
+    *ref = 0;
+    return -1;
+}
+
+static int plain_integer(int type)
+{
+    return type == GEN_T_U8 || type == GEN_T_U16 || type == GEN_T_U32;
+}
+
+/* The field's format: (key) 0 none, 1 decimal, 2 hex, 3 address. */
+static uint8_t field_display(ctx_t *c, const yaml_node_t *node, int type)
+{
+    uint8_t display = 0;
+    const char *fmt = scalar(c, node, "format");
+    if (fmt && strcmp(fmt, "decimal") == 0) {
+        display = 1;
+    } else if (fmt && strcmp(fmt, "hex") == 0) {
+        display = 2;
+    } else if (fmt && strcmp(fmt, "address") == 0) {
+        display = 3;
+    } else if (fmt) {
+        gen_error(c->s, pos_of(c, node), "unknown format '%s' (expected decimal, hex or address)", fmt);
+    }
+    if (display && type != -1 && !plain_integer(type)) {
+        gen_error(c->s, pos_of(c, node), "format applies to uint8, uint16 and uint32 fields only");
+        display = 0;
+    }
+    return display;
+}
+
+/* The field's `counter:` key: 1 when true. */
+static int field_counter(ctx_t *c, const yaml_node_t *node, int type)
+{
+    int counter = 0;
+    const char *cv = scalar(c, node, "counter");
+    if (cv && strcmp(cv, "true") == 0) {
+        counter = 1;
+    } else if (cv && strcmp(cv, "false") != 0) {
+        gen_error(c->s, pos_of(c, node), "expected true or false for counter, found '%s'", cv);
+    }
+    if (counter && type != -1 && !plain_integer(type)) {
+        gen_error(c->s, pos_of(c, node), "counter applies to uint8, uint16 and uint32 fields only (a value to plot)");
+        counter = 0;
+    }
+    return counter;
+}
+
+/* Parse one field into `st`. *layout_ok becomes 0 when the field cannot be laid out. */
 static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *layout_ok)
 {
     map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"format", 0, 0},
@@ -600,91 +707,11 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
     const yaml_node_t *type_node = need(c, n, &keys[1], "field");
     int valid = 0;
     const char *name = name_node ? name_of(c, name_node, "field name", &valid) : NULL;
-    char what[256];
-    const char *clash;
-    if (name && valid) {
-        if (st->event && (strcmp(name, "time") == 0 || strcmp(name, "id") == 0)) {
-            gen_error(c->s, pos_of(c, name_node),
-                      "field name '%s' is reserved: every event starts with time and id", name);
-        } else if ((clash = gen_ident_collision(name, 0, what, sizeof what)) != NULL) {
-            gen_error(c->s, pos_of(c, name_node),
-                      "field name '%s' collides with %s", name, clash);
-        } else {
-            for (size_t i = 0; i < st->field_count; i++) {
-                if (strcmp(st->fields[i].name, name) == 0) {
-                    gen_error(c->s, pos_of(c, name_node),
-                              "duplicate name '%s' in %s %s: already defined at %s", name,
-                              st->event ? "event" : "struct", st->name,
-                              gen_pos_str(c->s, st->fields[i].pos));
-                    name = NULL;
-                    break;
-                }
-            }
-        }
-    }
-    int type = -1;
+    name = field_name(c, st, name_node, name, valid);
     size_t ref = 0;
-    if (type_node) {
-        const char *t = scalar(c, type_node, "field type");
-        if (t && strcmp(t, "uint8") == 0) {
-            type = GEN_T_U8;
-        } else if (t && strcmp(t, "uint16") == 0) {
-            type = GEN_T_U16;
-        } else if (t && strcmp(t, "uint32") == 0) {
-            type = GEN_T_U32;
-        } else if (t) {
-            found_t f = lookup(c->s, t);
-            if (f.kind == 1) {
-                type = GEN_T_ENUM;
-                ref = f.index;
-            } else if (f.kind == 2 && !c->s->structs[f.index].event) {
-                type = GEN_T_STRUCT;
-                ref = f.index;
-            } else if (f.kind == 2) {
-                gen_error(c->s, pos_of(c, type_node),
-                          "type '%s' of field %s is an event; a field can be a struct, not an event",
-                          t, name ? name : "?");
-            } else if (!c->s->incomplete) {
-                gen_error(c->s, pos_of(c, type_node),
-                          "unknown type '%s' for field %s (expected uint8, uint16, uint32, or an "
-                          "enum or struct declared before it)",
-                          t, name ? name : "?");
-            }
-        }
-    }
-    uint8_t display = 0;
-    if (keys[3].value) {
-        const char *fmt = scalar(c, keys[3].value, "format");
-        if (fmt && strcmp(fmt, "decimal") == 0) {
-            display = 1;
-        } else if (fmt && strcmp(fmt, "hex") == 0) {
-            display = 2;
-        } else if (fmt && strcmp(fmt, "address") == 0) {
-            display = 3;
-        } else if (fmt) {
-            gen_error(c->s, pos_of(c, keys[3].value),
-                      "unknown format '%s' (expected decimal, hex or address)", fmt);
-        }
-        if (display && type != -1 && type != GEN_T_U8 && type != GEN_T_U16 && type != GEN_T_U32) {
-            gen_error(c->s, pos_of(c, keys[3].value),
-                      "format applies to uint8, uint16 and uint32 fields only");
-            display = 0;
-        }
-    }
-    int counter = 0;
-    if (keys[5].value) {
-        const char *cv = scalar(c, keys[5].value, "counter");
-        if (cv && strcmp(cv, "true") == 0) {
-            counter = 1;
-        } else if (cv && strcmp(cv, "false") != 0) {
-            gen_error(c->s, pos_of(c, keys[5].value), "expected true or false for counter, found '%s'", cv);
-        }
-        if (counter && type != -1 && type != GEN_T_U8 && type != GEN_T_U16 && type != GEN_T_U32) {
-            gen_error(c->s, pos_of(c, keys[5].value),
-                      "counter applies to uint8, uint16 and uint32 fields only (a value to plot)");
-            counter = 0;
-        }
-    }
+    int type = type_node ? field_type(c, type_node, name, &ref) : -1;
+    uint8_t display = keys[3].value ? field_display(c, keys[3].value, type) : 0;
+    int counter = keys[5].value ? field_counter(c, keys[5].value, type) : 0;
     char *desc = text_of(c, keys[2].value, "description");
     char *unit = text_of(c, keys[4].value, "unit");
     if (!name || type < 0) {
@@ -810,6 +837,85 @@ static void layout(gen_schema_t *s, gen_struct_t *st)
     free(natural);
 }
 
+/* The fields list of `st` (an event's or a struct's, `what`); 0 when it cannot be laid out. */
+static int parse_fields(ctx_t *c, gen_struct_t *st, const yaml_node_t *fields, const char *what)
+{
+    int layout_ok = 1;
+    for (yaml_node_item_t *it = fields->data.sequence.items.start; it < fields->data.sequence.items.top; it++) {
+        yaml_node_t *fn = node_at(c, *it);
+        if (fn && st->field_count == EVREC_MAX_EVENT_SIZE) {
+            /* every field takes a byte: the struct is too big already, and the duplicate
+             * check, pairwise over a struct's fields, stays bounded */
+            gen_error(c->s, pos_of(c, fn), "%s %s has more than %u fields (it holds at most %u "
+                      "bytes); the fields from here on are not read",
+                      what, st->name, (unsigned)EVREC_MAX_EVENT_SIZE - (st->event ? 2u : 0u),
+                      (unsigned)EVREC_MAX_EVENT_SIZE);
+            return 0;
+        }
+        if (fn) {
+            parse_field(c, st, fn, &layout_ok);
+        }
+    }
+    if (!st->event && st->field_count == 0 && fields->data.sequence.items.start == fields->data.sequence.items.top) {
+        gen_error(c->s, pos_of(c, fields), "struct %s has no fields (C has no empty structs)", st->name);
+    }
+    return layout_ok;
+}
+
+/* Lays `st` out and checks its size and nesting. */
+static void layout_checked(ctx_t *c, gen_struct_t *st, int layout_ok, const char *what)
+{
+    layout(c->s, st);
+    if (layout_ok && st->size > EVREC_MAX_EVENT_SIZE) {
+        gen_error(c->s, st->pos, "%s %s is %llu bytes (as a C struct), more than the %u-byte limit",
+                  what, st->name, (unsigned long long)st->size, (unsigned)EVREC_MAX_EVENT_SIZE);
+    }
+    /* An event is level 0; a struct of depth d occupies levels 1..d: at most EVREC_MAX_NESTING. */
+    if (!st->event && st->depth > EVREC_MAX_NESTING) {
+        gen_error(c->s, st->pos, "struct %s nests structs %u levels deep, more than %u", st->name,
+                  st->depth, (unsigned)EVREC_MAX_NESTING);
+    }
+}
+
+/* A copy of an event's optional scalar key (class:, track:), its position in *pos; NULL when
+ * absent. */
+static char *optional_text(ctx_t *c, const yaml_node_t *node, const char *key, gen_pos_t *pos)
+{
+    const char *v = node ? scalar(c, node, key) : NULL;
+    if (!v) {
+        return NULL;
+    }
+    *pos = pos_of(c, node);
+    return gen_xstrdup(v);
+}
+
+static void struct_free(gen_struct_t *st)
+{
+    for (size_t i = 0; i < st->field_count; i++) {
+        free(st->fields[i].name);
+        free(st->fields[i].description);
+        free(st->fields[i].unit);
+    }
+    free(st->fields);
+    free(st->name);
+    free(st->description);
+}
+
+/* Adds the event of struct `st` (the next struct id) to the schema. */
+static void add_event(gen_schema_t *s, gen_struct_t *st, char *class_name, gen_pos_t class_pos, char *track,
+                      gen_pos_t track_pos)
+{
+    st->event_id = s->event_count;
+    gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
+    ev->struct_id = s->struct_count;
+    ev->class_name = class_name;
+    ev->class_pos = class_pos;
+    ev->class_id = st->event_id;
+    ev->track = track;
+    ev->track_pos = track_pos;
+    ev->track_leaf = EVREC_VIEW_NONE;
+}
+
 static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
 {
     const char *what = event ? "event" : "struct";
@@ -833,84 +939,21 @@ static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
         add_field(&st, "time", GEN_T_U32, 0, st.pos);
         add_field(&st, "id", GEN_T_U16, 0, st.pos);
     }
-    int layout_ok = 1;
-    if (fields && need_list(c, fields, "fields")) {
-        for (yaml_node_item_t *it = fields->data.sequence.items.start;
-             it < fields->data.sequence.items.top; it++) {
-            yaml_node_t *fn = node_at(c, *it);
-            if (fn && st.field_count == EVREC_MAX_EVENT_SIZE) {
-                /* every field takes a byte: the struct is too big already, and the duplicate
-                 * check, pairwise over a struct's fields, stays bounded */
-                gen_error(c->s, pos_of(c, fn), "%s %s has more than %u fields (it holds at most %u "
-                          "bytes); the fields from here on are not read",
-                          what, st.name, (unsigned)EVREC_MAX_EVENT_SIZE - (event ? 2u : 0u),
-                          (unsigned)EVREC_MAX_EVENT_SIZE);
-                layout_ok = 0;
-                break;
-            }
-            if (fn) {
-                parse_field(c, &st, fn, &layout_ok);
-            }
-        }
-        if (!event && st.field_count == 0 && fields->data.sequence.items.start == fields->data.sequence.items.top) {
-            gen_error(c->s, pos_of(c, fields), "struct %s has no fields (C has no empty structs)",
-                      st.name);
-        }
-    }
-    layout(c->s, &st);
-    if (layout_ok && st.size > EVREC_MAX_EVENT_SIZE) {
-        gen_error(c->s, st.pos, "%s %s is %llu bytes (as a C struct), more than the %u-byte limit",
-                  what, st.name, (unsigned long long)st.size, (unsigned)EVREC_MAX_EVENT_SIZE);
-    }
-    /* An event is level 0; a struct of depth d occupies levels 1..d: at most EVREC_MAX_NESTING. */
-    if (!event && st.depth > EVREC_MAX_NESTING) {
-        gen_error(c->s, st.pos, "struct %s nests structs %u levels deep, more than %u", st.name,
-                  st.depth, (unsigned)EVREC_MAX_NESTING);
-    }
-    char *class_name = NULL;
-    gen_pos_t class_pos = st.pos;
-    if (event && keys[3].value) {
-        const char *cn = scalar(c, keys[3].value, "class");
-        if (cn) {
-            class_name = gen_xstrdup(cn);
-            class_pos = pos_of(c, keys[3].value);
-        }
-    }
-    char *track = NULL;
-    gen_pos_t track_pos = st.pos;
-    if (event && keys[4].value) {
-        const char *tv = scalar(c, keys[4].value, "track");
-        if (tv) {
-            track = gen_xstrdup(tv);
-            track_pos = pos_of(c, keys[4].value);
-        }
-    }
+    int layout_ok = fields && need_list(c, fields, "fields") ? parse_fields(c, &st, fields, what) : 1;
+    layout_checked(c, &st, layout_ok, what);
+    gen_pos_t class_pos = st.pos, track_pos = st.pos;
+    char *class_name = event ? optional_text(c, keys[3].value, "class", &class_pos) : NULL;
+    char *track = event ? optional_text(c, keys[4].value, "track", &track_pos) : NULL;
     if (!name || name_taken(c, name_node, name)) {
         free(track);
-        for (size_t i = 0; i < st.field_count; i++) {
-            free(st.fields[i].name);
-            free(st.fields[i].description);
-            free(st.fields[i].unit);
-        }
-        free(st.fields);
-        free(st.name);
-        free(st.description);
+        struct_free(&st);
         free(class_name);
         return;
     }
-    gen_schema_t *s = c->s;
     if (event) {
-        st.event_id = s->event_count;
-        gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
-        ev->struct_id = s->struct_count;
-        ev->class_name = class_name;
-        ev->class_pos = class_pos;
-        ev->class_id = st.event_id;
-        ev->track = track;
-        ev->track_pos = track_pos;
-        ev->track_leaf = EVREC_VIEW_NONE;
+        add_event(c->s, &st, class_name, class_pos, track, track_pos);
     }
-    *GEN_PUSH(s->structs, s->struct_count, s->struct_cap) = st;
+    *GEN_PUSH(c->s->structs, c->s->struct_count, c->s->struct_cap) = st;
 }
 
 /* ---- files ---- */
