@@ -1,5 +1,33 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Private declarations shared by the reader's files (format/src/reader_*.c). Not installed. */
+/* Private declarations shared by the reader's files (the .c files of format/src). Not installed.
+ *
+ * Files call "down" only. A file may call a function of another file only when that file's layer
+ * is LOWER (files of one layer never call each other), so there is no circular call. Checked by
+ * tests/docs/check_reader_layers.py (a ctest), which reads this table:
+ *
+ * layer file                     calls (besides errors and source)
+ *   0   reader_source.c          -
+ *   0   schema_hash.c            -
+ *   1   reader_error.c           -
+ *   1   reader_names.c           -
+ *   2   reader_runtime_enums.c   -
+ *   2   reader_field_info.c      names
+ *   2   reader_view.c            names
+ *   2   lanes.c                  -
+ *   2   reader_chunk.c           -
+ *   3   reader_fields.c          field info
+ *   3   reader_seq.c             -
+ *   4   reader_copy.c            chunk, side tables (runtime enums, field info, view, lanes)
+ *   4   reader_header.c          chunk, seq (the TAIL chunk)
+ *   5   reader_stream.c          chunk, seq, side tables
+ *   6   reader_resync.c          chunk (find a SYNC chunk), lanes
+ *   7   reader_meta.c            stream, names, runtime enums, view, field info, fields, hash
+ *   8   reader_open.c            header, copy, meta, stream, frees
+ *   9   reader_records.c         stream, resync, field info, view (deferred errors), open (the
+ *                                tick pre-pass opens a second reader)
+ *  10   reader_summary.c         records
+ *  10   reader_order.c           records
+ */
 #ifndef EVREC_READER_INTERNAL_H
 #define EVREC_READER_INTERNAL_H
 
@@ -290,6 +318,9 @@ int rd_sync_parse(rd_sync_t *s, uint64_t off, const uint8_t *p, uint32_t len);
 /* Start of a segment after a gap: take the index and time from the SYNC chunk before it and
  * close the damage entry's count of lost records. */
 void rd_resume(evrec_reader_t *r);
+/* The first intact SYNC chunk that starts at or after `from` and before `limit` (reader_chunk.c);
+ * 1 with *out filled, 0 when there is none. */
+int rd_find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *out);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
@@ -392,7 +423,13 @@ void rd_view_free(evrec_reader_t *r);
 /* Meta-info (reader_meta.c). */
 evrec_status rd_parse_meta(evrec_reader_t *r);
 void rd_free_meta(evrec_reader_t *r);
+/* Name arena (reader_names.c): a NUL-terminated copy of s[0..len) that lives as long as the
+ * reader; NULL when out of memory. */
 char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len);
+void rd_names_free(evrec_reader_t *r);
+/* Run-time enum names (reader_runtime_enums.c): attach the RUNTIME_ENUMS ranges to the enums of
+ * the meta-info just parsed; 0 on a problem (the reader is halted with the error set). */
+int rd_runtime_attach(evrec_reader_t *r);
 
 /* evrec_time_extend(), inline for the record loops (same rule: FORMAT.md section 5). */
 #define RD_STEP_BACK_MIN 0xC0000000u

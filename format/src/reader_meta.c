@@ -16,29 +16,6 @@
 /* Ids of enums, structs and events are 16-bit in fields, records and event entries. */
 #define MAX_ITEMS 65536u
 
-/* ---- name arena ---- */
-
-char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len)
-{
-    rd_block_t *b = r->names;
-    if (!b || b->cap - b->used < len + 1) {
-        size_t cap = len + 1 > 65536 ? len + 1 : 65536;
-        b = malloc(sizeof *b + cap);
-        if (!b) {
-            return NULL;
-        }
-        b->next = r->names;
-        b->used = 0;
-        b->cap = cap;
-        r->names = b;
-    }
-    char *d = b->data + b->used;
-    memcpy(d, s, len);
-    d[len] = 0;
-    b->used += len + 1;
-    return d;
-}
-
 /* ---- stream readers with context for the error messages ---- */
 
 static int get_bytes(evrec_reader_t *r, size_t n, const uint8_t **p, const char *what, uint64_t *off)
@@ -407,78 +384,6 @@ static void sort_indices(uint32_t *idx, uint32_t *scratch, uint32_t n, const evr
     memcpy(idx, scratch, n * sizeof *idx);
 }
 
-/* Run-time ranges: which values are run-time names, and the exposed runtime objects. The dense
- * name arrays (names[v - base], as the writer's tables hold them) are sized by the highest named
- * value, so a few named values far apart would make them much larger than the file: together
- * they may hold at most EVREC_READER_MAX_RUNTIME_SPAN entries plus 4 per named value. */
-static int attach_runtime(evrec_reader_t *r)
-{
-    uint64_t budget = EVREC_READER_MAX_RUNTIME_SPAN, used = 0;
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        for (uint32_t v = 0; id < r->meta.enum_count && v < r->renums[id].all_count; v++) {
-            uint32_t x = r->renums[id].all[v].value;
-            budget += x >= base && x < lim ? 4u : 0u;
-        }
-    }
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        uint64_t off = r->rt_offset + 8 + 4 + 12u * (uint64_t)i;
-        if (id >= r->meta.enum_count) {
-            return rd_fail(r, EVREC_E_BAD_ID, off, "RUNTIME_ENUMS range %u: enum id %u; the file has %u enums",
-                           (unsigned)i, (unsigned)id, (unsigned)r->meta.enum_count) == EVREC_OK;
-        }
-        rd_enum_t *e = &r->renums[id];
-        if (e->has_runtime || lim <= base) {
-            return rd_fail(r, EVREC_E_CORRUPT, off,
-                           "RUNTIME_ENUMS range %u: enum %u listed twice or empty range [%u, %u)", (unsigned)i,
-                           (unsigned)id, (unsigned)base, (unsigned)lim) == EVREC_OK;
-        }
-        e->has_runtime = 1;
-        uint32_t top = base;
-        int marker_set = 0;
-        for (uint32_t v = 0; v < e->all_count; v++) {
-            uint32_t x = e->all[v].value;
-            if (x >= base && x < lim) {
-                top = x + 1 > top ? x + 1 : top;
-                if (!marker_set) {
-                    e->runtime.marker = e->all[v].marker;
-                    marker_set = 1;
-                }
-            }
-        }
-        if (top - base > EVREC_READER_MAX_RUNTIME_SPAN) {
-            return rd_fail(r, EVREC_E_UNSUPPORTED, off,
-                           "run-time enum %s: named values span %u values; this reader keeps at most %u",
-                           r->enums[id].name, (unsigned)(top - base),
-                           (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
-        }
-        used += top - base + 1u;
-        if (used > budget) {
-            return rd_fail(r, EVREC_E_UNSUPPORTED, off,
-                           "run-time enum %s: the run-time enums' named values span %llu values in all, but "
-                           "only %llu values are named; this reader keeps at most %llu (%u plus 4 per name)",
-                           r->enums[id].name, (unsigned long long)used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
-                           (unsigned long long)budget, (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
-        }
-        e->rt_names = calloc(top - base + 1u, sizeof *e->rt_names);
-        if (!e->rt_names) {
-            return rd_fail(r, EVREC_E_NOMEM, off, "out of memory") == EVREC_OK;
-        }
-        for (uint32_t v = 0; v < e->all_count; v++) {
-            uint32_t x = e->all[v].value;
-            if (x >= base && x < lim && !e->rt_names[x - base]) {
-                e->rt_names[x - base] = e->all[v].name;
-            }
-        }
-        e->runtime.base = base;
-        e->runtime.lim = lim;
-        e->runtime.names = e->rt_names;
-        e->runtime.next = top;
-    }
-    return 1;
-}
-
 /* Exposed enum descriptors, lookup indices, has_markers. */
 static int finish_enums(evrec_reader_t *r)
 {
@@ -606,7 +511,7 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
     for (uint32_t s = 0; ok && s < r->meta.struct_count; s++) {
         ok = size_struct(r, tmp, s, 0);
     }
-    ok = ok && attach_runtime(r) && finish_enums(r) && check_events(r, tmp, ev_off);
+    ok = ok && rd_runtime_attach(r) && finish_enums(r) && check_events(r, tmp, ev_off);
     if (tmp) {
         for (uint32_t s = 0; s < r->meta.struct_count; s++) {
             free(tmp[s].field_off);
@@ -650,9 +555,5 @@ void rd_free_meta(evrec_reader_t *r)
     free(r->save_len);
     free(r->markers);
     free(r->rt_ranges);
-    while (r->names) {
-        rd_block_t *n = r->names->next;
-        free(r->names);
-        r->names = n;
-    }
+    rd_names_free(r);
 }
