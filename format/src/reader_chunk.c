@@ -89,10 +89,10 @@ int rd_fix_header_word(evrec_reader_t *r, uint64_t off, uint64_t q)
                   "type %u, length %u, where the next intact chunk starts): repaired, nothing lost",
                   (unsigned long long)off, (unsigned)h[0], (unsigned)(rd_be32(h) & 0xFFFFFFu), (unsigned)t,
                   (unsigned)len);
-        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
-        r->fix_pending = 1;
-        r->fix_off = off;
-        memcpy(r->fix_word, w, 4);
+        rd_damage_nothing_lost(r);
+        r->stream.fix_pending = 1;
+        r->stream.fix_off = off;
+        memcpy(r->stream.fix_word, w, 4);
         return src_seek(&r->src, off) == 0;
     }
     return 0;

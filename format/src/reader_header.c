@@ -17,10 +17,10 @@ static evrec_status fail_io(evrec_reader_t *r, uint64_t off)
 static int header_from_tail(evrec_reader_t *r, uint64_t off)
 {
     rd_tail_read(r, NULL);
-    if (!r->tail.ok) {
+    if (!r->order.tail.ok) {
         return 0;
     }
-    const uint8_t *t = r->tail.header;
+    const uint8_t *t = r->order.tail.header;
     r->info.format = EVREC_FILE_CONTAINER;
     r->info.version_major = rd_be16(t + 8);
     r->info.version_minor = rd_be16(t + 10);
@@ -32,16 +32,14 @@ static int header_from_tail(evrec_reader_t *r, uint64_t off)
     rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_HEADER_SIZE,
               "damaged header (%s; CRC-32C of bytes 0..43 does not match): its fields are taken from the copy "
               "in the TAIL chunk at offset %llu",
-              off ? "magic intact" : "magic damaged", (unsigned long long)r->tail.off);
-    if (r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0;
-    }
+              off ? "magic intact" : "magic damaged", (unsigned long long)r->order.tail.off);
+    rd_damage_nothing_lost(r);
     uint8_t skip[EVREC_HEADER_SIZE];
     src_read(&r->src, skip, sizeof skip);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
-    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-    r->seq_known = 1;
+    r->stream.container = 1;
+    r->stream.seg_file_off = EVREC_HEADER_SIZE;
+    r->order.mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+    r->order.known = 1;
     return 1;
 }
 
@@ -80,16 +78,14 @@ static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
                   "and drop counts unknown; the chunks after it are intact and read",
                   magic_ok ? "magic intact" : "magic damaged too");
     }
-    if (r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0;
-    }
+    rd_damage_nothing_lost(r);
     uint8_t skip[EVREC_HEADER_SIZE];
     src_read(&r->src, skip, sizeof skip);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
+    r->stream.container = 1;
+    r->stream.seg_file_off = EVREC_HEADER_SIZE;
     if (fields_ok) {
-        r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-        r->seq_known = 1;
+        r->order.mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+        r->order.known = 1;
         rd_tail_read(r, h);
     }
     return EVREC_OK;
@@ -134,7 +130,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
         if (n == EVREC_HEADER_SIZE && header_from_tail(r, 0)) {
             return EVREC_OK;
         }
-        r->container = 0;
+        r->stream.container = 0;
         r->info.format = EVREC_FILE_CCORE;
         return EVREC_OK;
     }
@@ -171,10 +167,10 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     r->info.overwritten = rd_be32(p + 40);
     uint8_t h[EVREC_HEADER_SIZE];
     src_read(&r->src, h, sizeof h);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
-    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-    r->seq_known = 1; /* the first STREAM chunk is number 0 */
+    r->stream.container = 1;
+    r->stream.seg_file_off = EVREC_HEADER_SIZE;
+    r->order.mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
+    r->order.known = 1; /* the first STREAM chunk is number 0 */
     rd_tail_read(r, h);
     return EVREC_OK;
 }

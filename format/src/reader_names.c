@@ -7,17 +7,17 @@
 
 char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len)
 {
-    rd_block_t *b = r->names;
+    rd_block_t *b = r->tables.names;
     if (!b || b->cap - b->used < len + 1) {
         size_t cap = len + 1 > 65536 ? len + 1 : 65536;
         b = malloc(sizeof *b + cap);
         if (!b) {
             return NULL;
         }
-        b->next = r->names;
+        b->next = r->tables.names;
         b->used = 0;
         b->cap = cap;
-        r->names = b;
+        r->tables.names = b;
     }
     char *d = b->data + b->used;
     memcpy(d, s, len);
@@ -28,9 +28,9 @@ char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len)
 
 void rd_names_free(evrec_reader_t *r)
 {
-    while (r->names) {
-        rd_block_t *n = r->names->next;
-        free(r->names);
-        r->names = n;
+    while (r->tables.names) {
+        rd_block_t *n = r->tables.names->next;
+        free(r->tables.names);
+        r->tables.names = n;
     }
 }

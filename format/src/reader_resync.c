@@ -6,20 +6,20 @@
 
 void rd_resume(evrec_reader_t *r)
 {
-    r->resuming = 0;
-    r->gap_next = 1;
-    evrec_damage_t *d = r->damage_count ? &r->damage[r->damage_count - 1] : NULL;
-    if (d && d->records_lost == UINT64_MAX && r->sync.index >= r->index) {
-        d->records_lost = r->sync.index - r->index;
+    r->resync.resuming = 0;
+    r->iter.gap_next = 1;
+    evrec_damage_t *d = rd_damage_last(r);
+    if (d && d->records_lost == UINT64_MAX && r->resync.sync.index >= r->iter.index) {
+        d->records_lost = r->resync.sync.index - r->iter.index;
     }
     if (d && d->index_after == UINT64_MAX) {
-        d->index_after = r->sync.index;
+        d->index_after = r->resync.sync.index;
     }
-    r->index = r->sync.index;
-    r->t64 = r->sync.t64;
-    r->prev32 = r->sync.prev32;
-    r->ticks = r->sync.ticks;
-    r->started = r->sync.index > 0;
+    r->iter.index = r->resync.sync.index;
+    r->iter.t64 = r->resync.sync.t64;
+    r->iter.prev32 = r->resync.sync.prev32;
+    r->iter.ticks = r->resync.sync.ticks;
+    r->iter.started = r->resync.sync.index > 0;
 }
 
 
@@ -31,8 +31,8 @@ void rd_resume(evrec_reader_t *r)
  * read, so damage in them is not reported. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
-    if (!r->container || !src_random_access(&r->src) || r->seg_unverified || r->discont || r->resuming ||
-        !r->have_meta || r->halt) {
+    if (!r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont || r->resync.resuming ||
+        !r->tables.have_meta || r->errs.halt) {
         return;
     }
     uint64_t a = r->src.pos, b = r->src.size;
@@ -56,23 +56,23 @@ void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
         have = 1;
         a = s.off + 1u;
     }
-    if (!have || best.index <= r->index) {
+    if (!have || best.index <= r->iter.index) {
         return;
     }
     uint64_t stream_chunk = best.off + EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE;
     if (src_seek(&r->src, stream_chunk) != 0) {
         return;
     }
-    r->seg_file_off = stream_chunk;
-    r->seg_len = r->seg_pos = 0;
+    r->stream.seg_file_off = stream_chunk;
+    r->stream.seg_len = r->stream.seg_pos = 0;
     rd_lanes_before_sync(r, best.off, best.index);
-    r->sync = best;
-    r->sync_pending = 1;
-    r->index = best.index;
-    r->t64 = best.t64;
-    r->prev32 = best.prev32;
-    r->ticks = best.ticks;
-    r->started = best.index > 0;
-    r->seq_pending = 0;
-    r->seq_known = 0; /* the chunks jumped over are not counted (FORMAT.md section 2.4) */
+    r->resync.sync = best;
+    r->resync.sync_pending = 1;
+    r->iter.index = best.index;
+    r->iter.t64 = best.t64;
+    r->iter.prev32 = best.prev32;
+    r->iter.ticks = best.ticks;
+    r->iter.started = best.index > 0;
+    r->order.pending = 0;
+    r->order.known = 0; /* the chunks jumped over are not counted (FORMAT.md section 2.4) */
 }

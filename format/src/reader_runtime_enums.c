@@ -7,7 +7,7 @@
 
 evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
-    if (r->rt_ranges) {
+    if (r->tables.rt_ranges) {
         return rd_fail(r, EVREC_E_CORRUPT, off, "a second RUNTIME_ENUMS chunk (expected at most one)");
     }
     uint32_t count = len >= 4 ? rd_be32(p) : 0;
@@ -16,15 +16,15 @@ evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint
                        "RUNTIME_ENUMS chunk has %u payload bytes; expected 4 + 12 x its count (%u)",
                        (unsigned)len, (unsigned)count);
     }
-    r->rt_ranges = malloc(count ? 12u * (size_t)count : 1u);
-    if (!r->rt_ranges) {
+    r->tables.rt_ranges = malloc(count ? 12u * (size_t)count : 1u);
+    if (!r->tables.rt_ranges) {
         return rd_fail(r, EVREC_E_NOMEM, off, "out of memory for %u run-time enum ranges", (unsigned)count);
     }
     for (uint32_t i = 0; i < 3u * count; i++) {
-        r->rt_ranges[i] = rd_be32(p + 4 + 4u * i);
+        r->tables.rt_ranges[i] = rd_be32(p + 4 + 4u * i);
     }
-    r->rt_count = count;
-    r->rt_offset = off;
+    r->tables.rt_count = count;
+    r->tables.rt_offset = off;
     return EVREC_OK;
 }
 
@@ -35,21 +35,21 @@ evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint
 int rd_runtime_attach(evrec_reader_t *r)
 {
     uint64_t budget = EVREC_READER_MAX_RUNTIME_SPAN, used = 0;
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        for (uint32_t v = 0; id < r->meta.enum_count && v < r->renums[id].all_count; v++) {
-            uint32_t x = r->renums[id].all[v].value;
+    for (uint32_t i = 0; i < r->tables.rt_count; i++) {
+        uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1], lim = r->tables.rt_ranges[3 * i + 2];
+        for (uint32_t v = 0; id < r->tables.meta.enum_count && v < r->tables.renums[id].all_count; v++) {
+            uint32_t x = r->tables.renums[id].all[v].value;
             budget += x >= base && x < lim ? 4u : 0u;
         }
     }
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        uint64_t off = r->rt_offset + 8 + 4 + 12u * (uint64_t)i;
-        if (id >= r->meta.enum_count) {
+    for (uint32_t i = 0; i < r->tables.rt_count; i++) {
+        uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1], lim = r->tables.rt_ranges[3 * i + 2];
+        uint64_t off = r->tables.rt_offset + 8 + 4 + 12u * (uint64_t)i;
+        if (id >= r->tables.meta.enum_count) {
             return rd_fail(r, EVREC_E_BAD_ID, off, "RUNTIME_ENUMS range %u: enum id %u; the file has %u enums",
-                           (unsigned)i, (unsigned)id, (unsigned)r->meta.enum_count) == EVREC_OK;
+                           (unsigned)i, (unsigned)id, (unsigned)r->tables.meta.enum_count) == EVREC_OK;
         }
-        rd_enum_t *e = &r->renums[id];
+        rd_enum_t *e = &r->tables.renums[id];
         if (e->has_runtime || lim <= base) {
             return rd_fail(r, EVREC_E_CORRUPT, off,
                            "RUNTIME_ENUMS range %u: enum %u listed twice or empty range [%u, %u)", (unsigned)i,
@@ -71,7 +71,7 @@ int rd_runtime_attach(evrec_reader_t *r)
         if (top - base > EVREC_READER_MAX_RUNTIME_SPAN) {
             return rd_fail(r, EVREC_E_UNSUPPORTED, off,
                            "run-time enum %s: named values span %u values; this reader keeps at most %u",
-                           r->enums[id].name, (unsigned)(top - base),
+                           r->tables.enums[id].name, (unsigned)(top - base),
                            (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
         }
         used += top - base + 1u;
@@ -79,7 +79,7 @@ int rd_runtime_attach(evrec_reader_t *r)
             return rd_fail(r, EVREC_E_UNSUPPORTED, off,
                            "run-time enum %s: the run-time enums' named values span %llu values in all, but "
                            "only %llu values are named; this reader keeps at most %llu (%u plus 4 per name)",
-                           r->enums[id].name, (unsigned long long)used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
+                           r->tables.enums[id].name, (unsigned long long)used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
                            (unsigned long long)budget, (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
         }
         e->rt_names = calloc(top - base + 1u, sizeof *e->rt_names);

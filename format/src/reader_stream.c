@@ -57,7 +57,7 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
                   "chunk at offset %llu: one bit of its stored CRC-32C is flipped (0x%08X, the bytes give "
                   "0x%08X): the CRC field was hit, the payload is used",
                   (unsigned long long)off, (unsigned)stored, (unsigned)crc);
-        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        rd_damage_nothing_lost(r);
         return 1;
     }
     for (uint8_t t = 0; t <= EVREC_CHUNK_LAST; t++) {
@@ -69,7 +69,7 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
                   "chunk at offset %llu: type byte %u damaged; the CRC-32C checks with type %u (%s): repaired, "
                   "the payload is used",
                   (unsigned long long)off, (unsigned)h[0], (unsigned)t, chunk_type_name(t));
-        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        rd_damage_nothing_lost(r);
         h[0] = t;
         return 1;
     }
@@ -101,7 +101,7 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         q = end; /* a stream: the payload was read whole; the next header checks itself */
         trusted = 1;
     }
-    if (!r->have_meta && r->stream_started && !(trusted && type == EVREC_CHUNK_STREAM)) {
+    if (!r->tables.have_meta && r->stream.started && !(trusted && type == EVREC_CHUNK_STREAM)) {
         rd_fail(r, EVREC_E_CHECKSUM, off, "%s; the meta-info continues in it, so no record can be read", what);
         return 0;
     }
@@ -109,7 +109,7 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         rd_damage(r, EVREC_E_CHECKSUM, off, r->src.size_known ? r->src.size - off : 0,
                   "%s; no intact chunk follows (%s)", what,
                   random ? "searched to the end of the file" : "a stream cannot be searched");
-        r->halt = 1;
+        rd_halt(r);
         return 0;
     }
     if (q == r->src.size) {
@@ -119,26 +119,26 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
                   what, (unsigned long long)(q - off), (unsigned long long)q);
     }
     if (random && src_seek(&r->src, q) != 0) {
-        r->halt = 1;
+        rd_halt(r);
         return 0;
     }
     if (type == EVREC_CHUNK_SYNC && trusted) {
-        r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
+        r->resync.sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
     } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
         /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
     } else if (type == EVREC_CHUNK_SEQ && trusted) {
-        r->seq_pending = 0;
-        r->seq_lost = 1; /* the next STREAM chunk is taken as the next one (FORMAT.md section 2.4) */
+        r->order.pending = 0;
+        r->order.lost = 1; /* the next STREAM chunk is taken as the next one (FORMAT.md section 2.4) */
     } else if ((type == EVREC_CHUNK_COPY || type == EVREC_CHUNK_TAIL) && trusted) {
         /* only a copy at the end is lost (FORMAT.md section 2.4), not stream bytes */
-    } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
-        r->discont = 1;
+    } else if (r->stream.started || type == EVREC_CHUNK_STREAM) {
+        r->resync.discont = 1;
         /* A SYNC point read before the damage describes the chunk that was lost (or one in the
          * skipped range), not the next STREAM chunk: resume only at a SYNC chunk read after it. */
-        r->sync_pending = 0;
+        r->resync.sync_pending = 0;
     }
-    if (!r->discont && r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0; /* a display-only chunk: no record lost */
+    if (!r->resync.discont) {
+        rd_damage_nothing_lost(r); /* a display-only chunk: no record lost */
     }
     return 1;
 }
@@ -147,25 +147,25 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
  * the stream is over, cleanly (END chunk or end of a bare file) or not (then the error is set). */
 static int next_segment(evrec_reader_t *r)
 {
-    r->seg_file_off += r->seg_len; /* an empty segment at the end of the last one */
-    r->seg_len = r->seg_pos = 0;
-    r->seg_damaged = 0;
-    if (r->stream_over || r->halt) {
+    r->stream.seg_file_off += r->stream.seg_len; /* an empty segment at the end of the last one */
+    r->stream.seg_len = r->stream.seg_pos = 0;
+    r->stream.seg_damaged = 0;
+    if (r->stream.over || r->errs.halt) {
         return 0;
     }
-    if (r->seg_unverified) {
+    if (r->stream.seg_unverified) {
         /* The truncated chunk served so far: now report it. */
-        r->stream_over = 1;
-        rd_fail(r, EVREC_E_TRUNCATED, r->seg_chunk_off,
+        r->stream.over = 1;
+        rd_fail(r, EVREC_E_TRUNCATED, r->stream.seg_chunk_off,
                 "file ends at offset %llu inside the STREAM chunk at offset %llu, which declares %u "
                 "payload bytes; its records were used unverified, and the END chunk is missing",
-                (unsigned long long)r->src.pos, (unsigned long long)r->seg_chunk_off,
-                (unsigned)r->trunc_declared);
+                (unsigned long long)r->src.pos, (unsigned long long)r->stream.seg_chunk_off,
+                (unsigned)r->stream.trunc_declared);
         return 0;
     }
-    if (!r->container) {
+    if (!r->stream.container) {
         size_t got;
-        const uint8_t *p = src_view(&r->src, BARE_BLOCK, &got, &r->buf, &r->buf_cap);
+        const uint8_t *p = src_view(&r->src, BARE_BLOCK, &got, &r->stream.buf, &r->stream.buf_cap);
         if (!p) {
             rd_fail(r, EVREC_E_NOMEM, r->src.pos, "out of memory for a read buffer");
             return 0;
@@ -175,12 +175,12 @@ static int next_segment(evrec_reader_t *r)
             return 0;
         }
         if (got == 0) {
-            r->stream_over = 1;
+            r->stream.over = 1;
             return 0;
         }
-        r->seg = p;
-        r->seg_len = got;
-        r->seg_file_off = r->src.pos - got;
+        r->stream.seg = p;
+        r->stream.seg_len = got;
+        r->stream.seg_file_off = r->src.pos - got;
         return 1;
     }
     for (;;) {
@@ -191,7 +191,7 @@ static int next_segment(evrec_reader_t *r)
             fail_io(r, off);
             return 0;
         }
-        r->stream_over = 1; /* until a good chunk says otherwise */
+        r->stream.over = 1; /* until a good chunk says otherwise */
         if (k == 0) {
             rd_fail(r, EVREC_E_TRUNCATED, off,
                     "file ends at offset %llu without the END chunk (expected a chunk header)",
@@ -204,15 +204,15 @@ static int next_segment(evrec_reader_t *r)
                     (unsigned long long)off, (unsigned)k);
             return 0;
         }
-        if (r->fix_pending && off == r->fix_off) {
-            memcpy(h, r->fix_word, 4); /* a header word repaired by skip_damaged() */
-            r->fix_pending = 0;
+        if (r->stream.fix_pending && off == r->stream.fix_off) {
+            memcpy(h, r->stream.fix_word, 4); /* a header word repaired by skip_damaged() */
+            r->stream.fix_pending = 0;
         }
         uint8_t type = h[0];
         uint32_t len = rd_be32(h) & 0xFFFFFFu;
         uint32_t stored = rd_be32(h + 4);
         size_t got = 0;
-        const uint8_t *p = src_view(&r->src, len, &got, &r->buf, &r->buf_cap);
+        const uint8_t *p = src_view(&r->src, len, &got, &r->stream.buf, &r->stream.buf_cap);
         if (!p) {
             rd_fail(r, EVREC_E_NOMEM, off, "out of memory for a chunk of %u bytes", (unsigned)len);
             return 0;
@@ -230,23 +230,23 @@ static int next_segment(evrec_reader_t *r)
                          chunk_type_name(type), (unsigned long long)off, (unsigned)len);
                 uint64_t q = src_random_access(&r->src) ? rd_scan_chunk(r, off + 1) : UINT64_MAX;
                 if (rd_fix_header_word(r, off, q)) {
-                    r->stream_over = 0;
+                    r->stream.over = 0;
                     continue;
                 }
-                if (q == UINT64_MAX || (!r->have_meta && r->stream_started)) {
+                if (q == UINT64_MAX || (!r->tables.have_meta && r->stream.started)) {
                     rd_fail(r, EVREC_E_CORRUPT, off, "%s", what);
                     return 0;
                 }
                 rd_damage(r, EVREC_E_CORRUPT, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
                           what, (unsigned long long)(q - off), (unsigned long long)q);
                 if (src_seek(&r->src, q) != 0) {
-                    r->halt = 1;
+                    rd_halt(r);
                     return 0;
                 }
-                if (r->stream_started) {
-                    r->discont = 1;
+                if (r->stream.started) {
+                    r->resync.discont = 1;
                 }
-                r->stream_over = 0;
+                r->stream.over = 0;
                 continue;
             }
             if (type != EVREC_CHUNK_STREAM || got == 0) {
@@ -258,14 +258,14 @@ static int next_segment(evrec_reader_t *r)
                 return 0;
             }
             /* A save cut short: serve what is there, unverified; report at the next load. */
-            r->stream_over = 0;
-            r->stream_started = 1;
-            r->seg = p;
-            r->seg_len = got;
-            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-            r->seg_chunk_off = off;
-            r->seg_unverified = 1;
-            r->trunc_declared = len;
+            r->stream.over = 0;
+            r->stream.started = 1;
+            r->stream.seg = p;
+            r->stream.seg_len = got;
+            r->stream.seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+            r->stream.seg_chunk_off = off;
+            r->stream.seg_unverified = 1;
+            r->stream.trunc_declared = len;
             return 1;
         }
         uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
@@ -273,12 +273,12 @@ static int next_segment(evrec_reader_t *r)
             type = h[0];
             crc = stored;
         }
-        if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream_started && got == len) {
+        if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream.started && got == len) {
             /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
              * loses only itself (deferred error). Were its length damaged, the next chunk header
              * would fail its own CRC. */
             rd_view_damaged(r, off, len, stored, crc);
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         }
         if (crc != stored) {
@@ -287,29 +287,29 @@ static int next_segment(evrec_reader_t *r)
                      "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
                      chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored,
                      (unsigned)crc);
-            if (type == EVREC_CHUNK_STREAM && !r->have_meta && (!src_random_access(&r->src) ||
+            if (type == EVREC_CHUNK_STREAM && !r->tables.have_meta && (!src_random_access(&r->src) ||
                 r->src.pos == r->src.size || rd_chunk_good_at(r, r->src.pos))) {
                 /* The meta-info is in it: read it anyway and check it against the header's schema
                  * hash once parsed (reader_open.c); the chunk's records are then skipped. */
                 rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
                           "%s; its records are skipped", what);
-                r->meta_damaged = 1;
-                r->meta_damage_off = off;
-                r->seg_damaged = 1;
-                r->stream_over = 0;
-                r->stream_started = 1;
-                r->seg = p;
-                r->seg_len = len;
-                r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-                r->seg_chunk_off = off;
-                r->sync_pending = 0;
-                r->seq_pending = 0;
+                r->stream.meta_damaged = 1;
+                r->stream.meta_damage_off = off;
+                r->stream.seg_damaged = 1;
+                r->stream.over = 0;
+                r->stream.started = 1;
+                r->stream.seg = p;
+                r->stream.seg_len = len;
+                r->stream.seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+                r->stream.seg_chunk_off = off;
+                r->resync.sync_pending = 0;
+                r->order.pending = 0;
                 return 1;
             }
             if (!skip_damaged(r, off, type, len, what)) {
                 return 0;
             }
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         }
         switch (type) {
@@ -319,48 +319,48 @@ static int next_segment(evrec_reader_t *r)
                         (unsigned long long)off, (unsigned)len);
                 return 0;
             }
-            r->end_chunk_off = off;
-            r->end_chunk_seen = 1;
+            r->stream.end_chunk_off = off;
+            r->stream.end_chunk_seen = 1;
             return 0;
         case EVREC_CHUNK_STREAM:
-            r->stream_over = 0;
+            r->stream.over = 0;
             if (!rd_seq_stream(r, off, len, stored)) {
                 continue; /* out of order, a duplicate or foreign (FORMAT.md section 2.4) */
             }
-            r->stream_started = 1;
+            r->stream.started = 1;
             if (len == 0) {
                 continue;
             }
-            r->seg = p;
-            r->seg_len = len;
-            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-            r->seg_chunk_off = off;
-            r->seg_sync = r->sync_pending;
-            r->sync_pending = 0;
-            if (r->discont) {
-                if (!r->seg_sync) {
+            r->stream.seg = p;
+            r->stream.seg_len = len;
+            r->stream.seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+            r->stream.seg_chunk_off = off;
+            r->resync.seg_sync = r->resync.sync_pending;
+            r->resync.sync_pending = 0;
+            if (r->resync.discont) {
+                if (!r->resync.seg_sync) {
                     /* After a gap, records resume only where a SYNC chunk says where a record
                      * starts and what its index and time are: this chunk is lost too. */
                     rd_damage_extend(r, r->src.pos);
-                    r->seg_len = 0; /* not served: seg points into the buffer the next chunk reuses */
+                    r->stream.seg_len = 0; /* not served: seg points into the buffer the next chunk reuses */
                     continue;
                 }
-                r->discont = 0;
-                r->resuming = 1; /* the item being read is lost; records restart here */
+                r->resync.discont = 0;
+                r->resync.resuming = 1; /* the item being read is lost; records restart here */
             }
             return 1;
         case EVREC_CHUNK_SYNC:
-            r->stream_over = 0;
-            r->sync_pending = rd_sync_parse(&r->sync, off, p, len);
-            r->sync.crc = stored;
+            r->stream.over = 0;
+            r->resync.sync_pending = rd_sync_parse(&r->resync.sync, off, p, len);
+            r->resync.sync.crc = stored;
             continue;
         case EVREC_CHUNK_SEQ:
-            r->stream_over = 0;
+            r->stream.over = 0;
             rd_seq_chunk(r, off, p, len);
             continue;
         case EVREC_CHUNK_RUNTIME_ENUMS:
-            r->sync_pending = 0;
-            if (r->stream_started) {
+            r->resync.sync_pending = 0;
+            if (r->stream.started) {
                 rd_fail(r, EVREC_E_CORRUPT, off,
                         "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before "
                         "the first STREAM chunk)",
@@ -370,28 +370,28 @@ static int next_segment(evrec_reader_t *r)
             if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
                 return 0;
             }
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         case EVREC_CHUNK_FIELD_INFO:
             /* Display attributes only: a problem with them is deferred, never fatal here. */
             rd_field_info_chunk(r, off, p, len);
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         case EVREC_CHUNK_VIEW:
             /* Tracks, spans, counters: like FIELD_INFO, a problem is deferred, never fatal. */
             rd_view_chunk(r, off, p, len);
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         case EVREC_CHUNK_LANES:
             rd_lanes_chunk(r, off, p, len);
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         case EVREC_CHUNK_LANE_IDS:
             rd_lane_ids_chunk(r, p, len);
-            r->stream_over = 0;
+            r->stream.over = 0;
             continue;
         default:
-            r->stream_over = 0; /* a chunk type of a newer minor version: skipped */
+            r->stream.over = 0; /* a chunk type of a newer minor version: skipped */
             continue;
         }
     }
@@ -402,12 +402,12 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
 {
     size_t got = 0;
     for (;;) {
-        size_t avail = r->seg_len - r->seg_pos;
+        size_t avail = r->stream.seg_len - r->stream.seg_pos;
         size_t take = avail < n - got ? avail : n - got;
         if (take) { /* seg is NULL before the first segment */
-            memcpy(dst + got, r->seg + r->seg_pos, take);
+            memcpy(dst + got, r->stream.seg + r->stream.seg_pos, take);
         }
-        r->seg_pos += take;
+        r->stream.seg_pos += take;
         got += take;
         if (got == n) {
             return dst;
@@ -415,24 +415,24 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
         if (!next_segment(r)) {
             break;
         }
-        if (r->resuming) {
+        if (r->resync.resuming) {
             return NULL; /* a gap: the item straddled into damage; the caller restarts */
         }
     }
-    if (!r->halt && r->discont) {
-        const evrec_damage_t *d = evrec_reader_damage(r, r->damage_count ? r->damage_count - 1u : 0);
+    if (!r->errs.halt && r->resync.discont) {
+        const evrec_damage_t *d = rd_damage_last(r);
         rd_fail(r, EVREC_E_TRUNCATED, item_off,
                 "the rest of the stream, its End record included, was lost: no SYNC chunk follows the damaged "
                 "range at offset %llu to resume at",
                 (unsigned long long)(d ? d->offset : item_off));
-    } else if (!r->halt) {
+    } else if (!r->errs.halt) {
         uint64_t end = rd_stream_offset(r);
-        if (r->container) {
-            end = r->end_chunk_seen ? r->end_chunk_off : r->src.pos;
+        if (r->stream.container) {
+            end = r->stream.end_chunk_seen ? r->stream.end_chunk_off : r->src.pos;
         }
         if (got + before == 0) {
             rd_fail(r, EVREC_E_TRUNCATED, item_off, "expected %s at offset %llu, but the stream ends there%s",
-                    what, (unsigned long long)item_off, r->container ? " (END chunk)" : " (end of file)");
+                    what, (unsigned long long)item_off, r->stream.container ? " (END chunk)" : " (end of file)");
         } else {
             rd_fail(r, EVREC_E_TRUNCATED, item_off,
                     "%s at offset %llu: %u bytes expected, but the stream ends at offset %llu after %u",
@@ -450,22 +450,22 @@ int rd_next_segment(evrec_reader_t *r)
 
 evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
 {
-    if (r->seg_pos < r->seg_len || next_segment(r)) {
+    if (r->stream.seg_pos < r->stream.seg_len || next_segment(r)) {
         uint64_t off = rd_stream_offset(r);
         return rd_fail(r, EVREC_E_CORRUPT, off,
                        "data at offset %llu after the End record at offset %llu (expected %s)",
                        (unsigned long long)off, (unsigned long long)end_off,
-                       r->container ? "the END chunk" : "the end of the file");
+                       r->stream.container ? "the END chunk" : "the end of the file");
     }
-    if (r->halt) {
-        return r->err.status;
+    if (r->errs.halt) {
+        return r->errs.first.status;
     }
-    if (r->container) {
+    if (r->stream.container) {
         /* next_segment() stopped at a good END chunk: nothing may follow it. */
         uint8_t b[8];
         size_t got = src_read(&r->src, b, sizeof b);
         if (got != 0) {
-            uint64_t off = r->end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
+            uint64_t off = r->stream.end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
             if (got == sizeof b && memcmp(b, EVREC_MAGIC, 8) == 0) {
                 return rd_fail(r, EVREC_E_CORRUPT, off,
                                "another evrec recording starts at offset %llu, after the END chunk (two files "
