@@ -210,6 +210,106 @@ static int bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
     return 1;
 }
 
+/* What next_any() got from the stream: a record, a status to return, or a reason to look again
+ * (a gap to resume after, an unknown id whose chunk was skipped). */
+enum { GOT_RECORD, GOT_STATUS, GOT_RETRY };
+
+/* The id of the record at h, checked; GOT_RETRY when it is unknown and the chunk was skipped,
+ * GOT_STATUS when the reader stopped there. */
+static int record_id(evrec_reader_t *r, const uint8_t *h, uint64_t off, uint16_t *id)
+{
+    *id = rd_be16(h + 4);
+    if (*id < r->tables.meta.event_count) {
+        return GOT_RECORD;
+    }
+    return bad_id(r, *id, off) ? GOT_RETRY : GOT_STATUS;
+}
+
+/* A record straddling two segments (or the stream's end): assembled in r->iter.rec. */
+static int record_straddling(evrec_reader_t *r, uint64_t off, const uint8_t **d, uint16_t *id, uint32_t *size)
+{
+    if (!rd_need_slow(r, 6, r->iter.rec, "a record or the End record", off, 0)) {
+        return r->resync.resuming ? GOT_RETRY : GOT_STATUS;
+    }
+    int got = record_id(r, r->iter.rec, off, id);
+    if (got != GOT_RECORD) {
+        return got;
+    }
+    *size = r->tables.save_len[*id];
+    char what[64 + EVREC_READER_MAX_NAME];
+    snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, *id), (unsigned)*size);
+    if (!rd_need_slow(r, *size - 6, r->iter.rec + 6, what, off, 6)) {
+        return r->resync.resuming ? GOT_RETRY : GOT_STATUS;
+    }
+    *d = r->iter.rec;
+    return GOT_RECORD;
+}
+
+/* The bytes of the record at `off` (*d), its id and size. */
+static int record_bytes(evrec_reader_t *r, uint64_t off, const uint8_t **d, uint16_t *id, uint32_t *size)
+{
+    *d = NULL;
+    if (r->stream.seg_len - r->stream.seg_pos >= 6) {
+        /* Fast path: the record lies in the current segment. */
+        const uint8_t *h = r->stream.seg + r->stream.seg_pos;
+        int got = record_id(r, h, off, id);
+        if (got != GOT_RECORD) {
+            return got;
+        }
+        *size = r->tables.save_len[*id];
+        if (r->stream.seg_len - r->stream.seg_pos >= *size) {
+            *d = h;
+            r->stream.seg_pos += *size;
+            return GOT_RECORD;
+        }
+    }
+    return record_straddling(r, off, d, id, size);
+}
+
+/* The 64-bit time of a record with 32-bit time t; counts a Tick. */
+static void advance_time(evrec_reader_t *r, uint32_t t, int tick)
+{
+    if (!r->iter.started) {
+        r->iter.started = 1;
+        r->iter.t64 = 0;
+    } else {
+        r->iter.t64 = rd_time_extend(r->iter.t64, r->iter.prev32, t);
+    }
+    r->iter.prev32 = t;
+    if (tick) {
+        if (r->iter.ticks == 0) {
+            r->iter.first_tick_t64 = r->iter.t64;
+        }
+        r->iter.last_tick_t64 = r->iter.t64;
+        r->iter.ticks++;
+    }
+}
+
+/* *rec for the record d (id, size, at `off`) whose time was just restored. */
+static void fill_record(evrec_reader_t *r, evrec_record_t *rec, const uint8_t *d, uint16_t id, uint32_t size,
+                        uint64_t off)
+{
+    rec->lane = rd_lane_of(r, r->iter.index);
+    rec->index = r->iter.index++;
+    rec->offset = off;
+    rec->id = id;
+    rec->time32 = r->iter.prev32;
+    rec->t64 = r->iter.t64;
+    if (r->time.resolved) {
+        if (__builtin_expect(r->time.ns_conv.freq != r->time.freq, 0)) { /* the first record, or a new frequency */
+            rd_ns_conv_init(&r->time.ns_conv, r->time.freq);
+        }
+        rec->ns = rd_ns_conv(&r->time.ns_conv, r->iter.t64);
+    } else {
+        rec->ns = 0;
+    }
+    rec->data = d;
+    rec->size = size;
+    rec->unverified = r->stream.seg_unverified;
+    rec->gap = (uint8_t)r->iter.gap_next;
+    r->iter.gap_next = 0;
+}
+
 /* The whole of evrec_reader_next(): every case (the first call, a segment's end, a record that
  * straddles segments, control records, resuming after damage, errors). Out of line so that the
  * common case below stays short. */
@@ -230,94 +330,27 @@ static __attribute__((noinline)) evrec_status next_any(evrec_reader_t *r, evrec_
     if (!r->time.resolved) {
         resolve_freq(r);
     }
-retry:;
-    uint64_t off = rd_item_offset(r);
-    if (r->resync.resuming) {
-        rd_resume(r);
-    }
-    const uint8_t *d = NULL;
+    uint64_t off;
+    const uint8_t *d;
     uint16_t id;
     uint32_t size;
-    if (r->stream.seg_len - r->stream.seg_pos >= 6) {
-        /* Fast path: the record lies in the current segment. */
-        const uint8_t *h = r->stream.seg + r->stream.seg_pos;
-        id = rd_be16(h + 4);
-        if (id >= r->tables.meta.event_count) {
-            if (bad_id(r, id, off)) {
-                goto retry;
-            }
-            return r->errs.first.status;
+    int got;
+    do {
+        off = rd_item_offset(r);
+        if (r->resync.resuming) {
+            rd_resume(r);
         }
-        size = r->tables.save_len[id];
-        if (r->stream.seg_len - r->stream.seg_pos >= size) {
-            d = h;
-            r->stream.seg_pos += size;
-        }
-    }
-    if (!d) {
-        /* A record straddling two segments (or the stream's end): assemble it in r->iter.rec. */
-        if (!rd_need_slow(r, 6, r->iter.rec, "a record or the End record", off, 0)) {
-            if (r->resync.resuming) {
-                goto retry;
-            }
-            return r->errs.first.status;
-        }
-        id = rd_be16(r->iter.rec + 4);
-        if (id >= r->tables.meta.event_count) {
-            if (bad_id(r, id, off)) {
-                goto retry;
-            }
-            return r->errs.first.status;
-        }
-        size = r->tables.save_len[id];
-        char what[64 + EVREC_READER_MAX_NAME];
-        snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, id), (unsigned)size);
-        if (!rd_need_slow(r, size - 6, r->iter.rec + 6, what, off, 6)) {
-            if (r->resync.resuming) {
-                goto retry;
-            }
-            return r->errs.first.status;
-        }
-        d = r->iter.rec;
+        got = record_bytes(r, off, &d, &id, &size);
+    } while (got == GOT_RETRY);
+    if (got == GOT_STATUS) {
+        return r->errs.first.status;
     }
     int control = id == r->tables.ctrl_id;
     if (control && d[6] == EVREC_CONTROL_END) {
         return end_of_stream(r, off);
     }
-    uint32_t t = rd_be32(d);
-    if (!r->iter.started) {
-        r->iter.started = 1;
-        r->iter.t64 = 0;
-    } else {
-        r->iter.t64 = rd_time_extend(r->iter.t64, r->iter.prev32, t);
-    }
-    r->iter.prev32 = t;
-    if (control && d[6] == EVREC_CONTROL_TICK) {
-        if (r->iter.ticks == 0) {
-            r->iter.first_tick_t64 = r->iter.t64;
-        }
-        r->iter.last_tick_t64 = r->iter.t64;
-        r->iter.ticks++;
-    }
-    rec->lane = rd_lane_of(r, r->iter.index);
-    rec->index = r->iter.index++;
-    rec->offset = off;
-    rec->id = id;
-    rec->time32 = t;
-    rec->t64 = r->iter.t64;
-    if (r->time.resolved) {
-        if (__builtin_expect(r->time.ns_conv.freq != r->time.freq, 0)) { /* the first record, or a new frequency */
-            rd_ns_conv_init(&r->time.ns_conv, r->time.freq);
-        }
-        rec->ns = rd_ns_conv(&r->time.ns_conv, r->iter.t64);
-    } else {
-        rec->ns = 0;
-    }
-    rec->data = d;
-    rec->size = size;
-    rec->unverified = r->stream.seg_unverified;
-    rec->gap = (uint8_t)r->iter.gap_next;
-    r->iter.gap_next = 0;
+    advance_time(r, rd_be32(d), control && d[6] == EVREC_CONTROL_TICK);
+    fill_record(r, rec, d, id, size, off);
     return EVREC_OK;
 }
 
