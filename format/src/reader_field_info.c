@@ -134,6 +134,60 @@ static int build_index(evrec_reader_t *r)
     return r->fi.by_field != NULL;
 }
 
+/* Entry i of `count` (room for n entries) at the cursor: checked, kept and indexed. 0 at the
+ * first problem (recorded: the entries before it are kept). */
+static int parse_entry(evrec_reader_t *r, fi_cursor_t *c, uint32_t i, uint32_t count, uint32_t n)
+{
+    uint64_t off = c->base + c->pos;
+    if (c->len - c->pos < 5 || i >= n) {
+        fi_problem(r, EVREC_E_CORRUPT, off,
+                   "FIELD_INFO chunk at offset %llu: entry %u of %u at offset %llu runs past the end "
+                   "of the chunk (the count is too large for its %u payload bytes)",
+                   (unsigned long long)r->fi.offset, (unsigned)i, (unsigned)count, (unsigned long long)off,
+                   (unsigned)c->len);
+        return 0;
+    }
+    evrec_field_info_t e;
+    e.struct_id = rd_be16(c->p + c->pos);
+    e.field_index = rd_be16(c->p + c->pos + 2);
+    e.display = c->p[c->pos + 4];
+    c->pos += 5;
+    if (e.struct_id >= r->tables.meta.struct_count) {
+        fi_problem(r, EVREC_E_BAD_ID, off, "FIELD_INFO entry %u at offset %llu: struct id %u; the file has %u structs",
+                   (unsigned)i, (unsigned long long)off, (unsigned)e.struct_id, (unsigned)r->tables.meta.struct_count);
+        return 0;
+    }
+    const evrec_struct_desc_t *s = &r->tables.structs[e.struct_id];
+    if (e.field_index >= s->field_count) {
+        fi_problem(r, EVREC_E_BAD_ID, off,
+                   "FIELD_INFO entry %u at offset %llu: field index %u of struct %s, which has %u fields",
+                   (unsigned)i, (unsigned long long)off, (unsigned)e.field_index, s->name,
+                   (unsigned)s->field_count);
+        return 0;
+    }
+    if (e.display > EVREC_DISPLAY_ADDRESS) {
+        fi_problem(r, EVREC_E_CORRUPT, off + 4,
+                   "FIELD_INFO entry %u (%s.%s): display %u; expected 0 (default), 1 (decimal), 2 "
+                   "(hex) or 3 (address)",
+                   (unsigned)i, s->name, s->fields[e.field_index].name, (unsigned)e.display);
+        return 0;
+    }
+    const evrec_field_info_t **slot = &r->fi.by_field[r->fi.base[e.struct_id] + e.field_index];
+    if (*slot) {
+        fi_problem(r, EVREC_E_CORRUPT, off, "FIELD_INFO entry %u (%s.%s): a second entry for this field",
+                   (unsigned)i, s->name, s->fields[e.field_index].name);
+        return 0;
+    }
+    if (!fi_string(r, c, i, "unit", EVREC_READER_MAX_NAME, 0, &e.unit) ||
+        !fi_string(r, c, i, "description", EVREC_READER_MAX_TEXT, 1, &e.description)) {
+        return 0;
+    }
+    r->fi.entries[i] = e;
+    *slot = &r->fi.entries[i];
+    r->fi.count = i + 1;
+    return 1;
+}
+
 evrec_status rd_field_info_parse(evrec_reader_t *r)
 {
     if (!r->fi.raw) {
@@ -159,54 +213,8 @@ evrec_status rd_field_info_parse(evrec_reader_t *r)
         return rd_fail(r, EVREC_E_NOMEM, r->fi.offset, "out of memory for %u FIELD_INFO entries", (unsigned)n);
     }
     uint32_t i = 0;
-    for (; i < count; i++) {
-        uint64_t off = c.base + c.pos;
-        if (c.len - c.pos < 5 || i >= n) {
-            fi_problem(r, EVREC_E_CORRUPT, off,
-                       "FIELD_INFO chunk at offset %llu: entry %u of %u at offset %llu runs past the end "
-                       "of the chunk (the count is too large for its %u payload bytes)",
-                       (unsigned long long)r->fi.offset, (unsigned)i, (unsigned)count, (unsigned long long)off,
-                       (unsigned)c.len);
-            break;
-        }
-        evrec_field_info_t e;
-        e.struct_id = rd_be16(c.p + c.pos);
-        e.field_index = rd_be16(c.p + c.pos + 2);
-        e.display = c.p[c.pos + 4];
-        c.pos += 5;
-        if (e.struct_id >= r->tables.meta.struct_count) {
-            fi_problem(r, EVREC_E_BAD_ID, off, "FIELD_INFO entry %u at offset %llu: struct id %u; the file has %u structs",
-                       (unsigned)i, (unsigned long long)off, (unsigned)e.struct_id, (unsigned)r->tables.meta.struct_count);
-            break;
-        }
-        const evrec_struct_desc_t *s = &r->tables.structs[e.struct_id];
-        if (e.field_index >= s->field_count) {
-            fi_problem(r, EVREC_E_BAD_ID, off,
-                       "FIELD_INFO entry %u at offset %llu: field index %u of struct %s, which has %u fields",
-                       (unsigned)i, (unsigned long long)off, (unsigned)e.field_index, s->name,
-                       (unsigned)s->field_count);
-            break;
-        }
-        if (e.display > EVREC_DISPLAY_ADDRESS) {
-            fi_problem(r, EVREC_E_CORRUPT, off + 4,
-                       "FIELD_INFO entry %u (%s.%s): display %u; expected 0 (default), 1 (decimal), 2 "
-                       "(hex) or 3 (address)",
-                       (unsigned)i, s->name, s->fields[e.field_index].name, (unsigned)e.display);
-            break;
-        }
-        const evrec_field_info_t **slot = &r->fi.by_field[r->fi.base[e.struct_id] + e.field_index];
-        if (*slot) {
-            fi_problem(r, EVREC_E_CORRUPT, off, "FIELD_INFO entry %u (%s.%s): a second entry for this field",
-                       (unsigned)i, s->name, s->fields[e.field_index].name);
-            break;
-        }
-        if (!fi_string(r, &c, i, "unit", EVREC_READER_MAX_NAME, 0, &e.unit) ||
-            !fi_string(r, &c, i, "description", EVREC_READER_MAX_TEXT, 1, &e.description)) {
-            break;
-        }
-        r->fi.entries[i] = e;
-        *slot = &r->fi.entries[i];
-        r->fi.count = i + 1;
+    while (i < count && parse_entry(r, &c, i, count, n)) {
+        i++;
     }
     if (i == count && c.pos != c.len) {
         fi_problem(r, EVREC_E_CORRUPT, c.base + c.pos,

@@ -127,106 +127,137 @@ static void drop(evrec_reader_t *r)
     r->tables.meta.view = NULL;
 }
 
+/* The parts of the VIEW chunk: 1 when read, 0 when bad (the problem is recorded, the view is
+ * dropped), -1 when out of memory (the reader is halted). */
+
+static int parse_tracks(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4, "tracks", &n)) {
+        return 0;
+    }
+    r->vw.tracks = calloc(n ? n : 1u, sizeof *r->vw.tracks);
+    if (!r->vw.tracks) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u tracks", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw.tracks[i].event_id = rd_be16(c->p + c->pos);
+        r->vw.tracks[i].leaf = rd_be16(c->p + c->pos + 2);
+        c->pos += 4;
+    }
+    r->vw.view.track_count = n;
+    r->vw.view.tracks = r->vw.tracks;
+    return 1;
+}
+
+/* Span i: String name (1..EVREC_READER_MAX_NAME printable bytes), End begin, End end, u16 leaf. */
+static int parse_span(evrec_reader_t *r, cur_t *c, uint32_t i, evrec_span_desc_t *s)
+{
+    if (!need(r, c, 4, "a span's name length")) {
+        return 0;
+    }
+    uint32_t len = rd_be32(c->p + c->pos);
+    c->pos += 4;
+    if (len == 0 || len > EVREC_READER_MAX_NAME) {
+        vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
+                   "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
+                   (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)len, (unsigned)EVREC_READER_MAX_NAME);
+        return 0;
+    }
+    if (!need(r, c, len + 22u, "a span")) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < len; k++) {
+        uint8_t ch = c->p[c->pos + k];
+        if (ch < 0x20 || ch == 0x7F) {
+            vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos + k,
+                       "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
+                       (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)ch);
+            return 0;
+        }
+    }
+    s->name = rd_name_dup(r, c->p + c->pos, len);
+    if (!s->name) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for the span names");
+        return -1;
+    }
+    c->pos += len;
+    get_end(c, &s->begin);
+    get_end(c, &s->end);
+    s->track_leaf = rd_be16(c->p + c->pos);
+    c->pos += 2;
+    return 1;
+}
+
+static int parse_spans(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4 + 10 + 10 + 2, "spans", &n)) {
+        return 0;
+    }
+    r->vw.spans = calloc(n ? n : 1u, sizeof *r->vw.spans);
+    if (!r->vw.spans) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u spans", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int ok = parse_span(r, c, i, &r->vw.spans[i]);
+        if (ok <= 0) {
+            return ok;
+        }
+    }
+    r->vw.view.span_count = n;
+    r->vw.view.spans = r->vw.spans;
+    return 1;
+}
+
+static int parse_counters(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4, "counters", &n)) {
+        return 0;
+    }
+    r->vw.counters = calloc(n ? n : 1u, sizeof *r->vw.counters);
+    if (!r->vw.counters) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u counters", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw.counters[i].struct_id = rd_be16(c->p + c->pos);
+        r->vw.counters[i].field_index = rd_be16(c->p + c->pos + 2);
+        c->pos += 4;
+    }
+    r->vw.view.counter_count = n;
+    r->vw.view.counters = r->vw.counters;
+    if (c->pos != c->len) {
+        vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
+                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
+                   (unsigned long long)r->vw.offset, (unsigned)(c->len - c->pos));
+        return 0;
+    }
+    return 1;
+}
+
 evrec_status rd_view_parse(evrec_reader_t *r)
 {
     if (!r->vw.raw) {
         return EVREC_OK;
     }
     cur_t c = {r->vw.raw, r->vw.raw_len, 0, r->vw.offset + 8};
-    evrec_view_t *v = &r->vw.view;
-    memset(v, 0, sizeof *v);
-    uint32_t n;
-    if (!count_of(r, &c, 4, "tracks", &n)) {
-        return EVREC_OK;
+    memset(&r->vw.view, 0, sizeof r->vw.view);
+    int ok = parse_tracks(r, &c);
+    if (ok > 0) {
+        ok = parse_spans(r, &c);
     }
-    r->vw.tracks = calloc(n ? n : 1u, sizeof *r->vw.tracks);
-    if (!r->vw.tracks) {
-        return rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u tracks", (unsigned)n);
+    if (ok > 0) {
+        ok = parse_counters(r, &c);
     }
-    for (uint32_t i = 0; i < n; i++) {
-        r->vw.tracks[i].event_id = rd_be16(c.p + c.pos);
-        r->vw.tracks[i].leaf = rd_be16(c.p + c.pos + 2);
-        c.pos += 4;
-    }
-    v->track_count = n;
-    v->tracks = r->vw.tracks;
-    uint64_t spans_off = c.base + c.pos;
-    if (!count_of(r, &c, 4 + 10 + 10 + 2, "spans", &n)) {
+    if (ok <= 0) {
         drop(r);
-        return EVREC_OK;
+        return ok < 0 ? r->errs.first.status : EVREC_OK;
     }
-    r->vw.spans = calloc(n ? n : 1u, sizeof *r->vw.spans);
-    if (!r->vw.spans) {
-        drop(r);
-        return rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u spans", (unsigned)n);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        evrec_span_desc_t *s = &r->vw.spans[i];
-        if (!need(r, &c, 4, "a span's name length")) {
-            drop(r);
-            return EVREC_OK;
-        }
-        uint32_t len = rd_be32(c.p + c.pos);
-        c.pos += 4;
-        if (len == 0 || len > EVREC_READER_MAX_NAME) {
-            vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos - 4,
-                       "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
-                       (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)len,
-                       (unsigned)EVREC_READER_MAX_NAME);
-            drop(r);
-            return EVREC_OK;
-        }
-        if (!need(r, &c, len + 22u, "a span")) {
-            drop(r);
-            return EVREC_OK;
-        }
-        for (uint32_t k = 0; k < len; k++) {
-            uint8_t ch = c.p[c.pos + k];
-            if (ch < 0x20 || ch == 0x7F) {
-                vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos + k,
-                           "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
-                           (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)ch);
-                drop(r);
-                return EVREC_OK;
-            }
-        }
-        s->name = rd_name_dup(r, c.p + c.pos, len);
-        if (!s->name) {
-            drop(r);
-            return rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for the span names");
-        }
-        c.pos += len;
-        get_end(&c, &s->begin);
-        get_end(&c, &s->end);
-        s->track_leaf = rd_be16(c.p + c.pos);
-        c.pos += 2;
-    }
-    v->span_count = n;
-    v->spans = r->vw.spans;
-    if (!count_of(r, &c, 4, "counters", &n)) {
-        drop(r);
-        return EVREC_OK;
-    }
-    r->vw.counters = calloc(n ? n : 1u, sizeof *r->vw.counters);
-    if (!r->vw.counters) {
-        drop(r);
-        return rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u counters", (unsigned)n);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        r->vw.counters[i].struct_id = rd_be16(c.p + c.pos);
-        r->vw.counters[i].field_index = rd_be16(c.p + c.pos + 2);
-        c.pos += 4;
-    }
-    v->counter_count = n;
-    v->counters = r->vw.counters;
-    if (c.pos != c.len) {
-        vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos,
-                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
-                   (unsigned long long)r->vw.offset, (unsigned)(c.len - c.pos));
-        drop(r);
-        return EVREC_OK;
-    }
-    r->tables.meta.view = v;
+    r->tables.meta.view = &r->vw.view;
     uint32_t bad = 0;
     const char *what = NULL;
     if (evrec_view_validate(&r->tables.meta, &bad, &what) != EVREC_OK) {
@@ -235,9 +266,7 @@ evrec_status rd_view_parse(evrec_reader_t *r)
                    "tracks, spans and counters are ignored",
                    (unsigned long long)r->vw.offset, (unsigned)bad, what ? what : "?");
         drop(r);
-        return EVREC_OK;
     }
-    (void)spans_off;
     return EVREC_OK;
 }
 
