@@ -496,7 +496,7 @@ void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
  * a second one, or one after STREAM data, becomes the deferred error). */
 void rd_field_info_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 /* Parse and check the kept payload against the meta-info; fills meta.field_info. Only a lack
- * of memory is returned as an error; a bad chunk sets fi_err. */
+ * of memory is returned as an error; a bad chunk sets fi.err. */
 evrec_status rd_field_info_parse(evrec_reader_t *r);
 /* Make the deferred FIELD_INFO problem the sticky error (at the end of the stream). */
 evrec_status rd_field_info_deferred(evrec_reader_t *r);

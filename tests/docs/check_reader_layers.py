@@ -4,8 +4,8 @@
     check_reader_layers.py SRC_DIR            check: exit 1 and one line per call that goes up
     check_reader_layers.py SRC_DIR --graph    print who calls whom (file -> files it calls)
 
-A call is a use of a function that another file of SRC_DIR defines (a call, or taking its
-address); a call to an inline function of reader_internal.h counts as the calls that function
+A call is a use of a function that another file of SRC_DIR defines, not static (a call, or
+taking its address); a call to an inline function of reader_internal.h counts as the calls that function
 makes. Layers come from the lines ` *  N  file.c  ...` of the table in reader_internal.h: a file
 may call only files of a LOWER layer (files of one layer never call each other), so no cycle.
 """
@@ -26,12 +26,15 @@ def strip(text):
     return out
 
 
-def functions(text):
-    """{name: body} of the functions defined at file level (first column)."""
+def functions(text, with_static=True):
+    """{name: body} of the functions defined at file level (first column); without the static
+    ones when with_static is false."""
     found = {}
     for m in re.finditer(r"^[A-Za-z_][^;{}()#]*?\b([A-Za-z_]\w*)\s*\(([^;{}]*?)\)\s*"
                          r"(?:__attribute__\s*\(\([^;{}]*?\)\)\s*)?\{", text, flags=re.M | re.S):
         name = m.group(1)
+        if not with_static and re.match(r"static\b", m.group(0)):
+            continue
         depth, i = 1, m.end()
         while depth and i < len(text):
             depth += {"{": 1, "}": -1}.get(text[i], 0)
@@ -53,9 +56,9 @@ def main():
     files = sorted(f for f in os.listdir(src) if f.endswith(".c"))
     defs, bodies = {}, {}
     for f in files:
-        fn = functions(strip(open(os.path.join(src, f)).read()))
-        bodies[f] = fn
-        for name in fn:
+        text = strip(open(os.path.join(src, f)).read())
+        bodies[f] = functions(text)
+        for name in functions(text, with_static=False):
             defs.setdefault(name, set()).add(f)
 
     def expand(names, seen):
