@@ -14,7 +14,7 @@ static uint64_t be64(const uint8_t *p)
 void rd_lanes_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
     (void)off;
-    if (r->ln_counts || r->stream_started || len < 4) {
+    if (r->lanes.counts || r->stream.started || len < 4) {
         return; /* a second chunk, or one after STREAM data: ignored (only counts are lost) */
     }
     uint32_t n = rd_be32(p);
@@ -28,34 +28,34 @@ void rd_lanes_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t 
     for (uint32_t k = 0; k < 3u * n; k++) {
         c[k] = be64(p + 4 + 8u * k);
     }
-    r->ln_counts = c;
+    r->lanes.counts = c;
     r->info.lanes = n;
 }
 
 void rd_lane_ids_chunk(evrec_reader_t *r, const uint8_t *p, uint32_t len)
 {
-    if (!r->ln_counts || len < 8u) {
+    if (!r->lanes.counts || len < 8u) {
         return;
     }
     size_t n = len - 8u;
-    if (n > r->ln_cap) {
-        uint8_t *b = realloc(r->ln_ids, n);
+    if (n > r->lanes.cap) {
+        uint8_t *b = realloc(r->lanes.ids, n);
         if (!b) {
-            r->ln_n = 0;
+            r->lanes.n = 0;
             return;
         }
-        r->ln_ids = b;
-        r->ln_cap = n;
+        r->lanes.ids = b;
+        r->lanes.cap = n;
     }
-    memcpy(r->ln_ids, p + 8, n);
-    r->ln_first = be64(p);
-    r->ln_n = n;
+    memcpy(r->lanes.ids, p + 8, n);
+    r->lanes.first = be64(p);
+    r->lanes.n = n;
 }
 
 void rd_lanes_before_sync(evrec_reader_t *r, uint64_t sync_off, uint64_t index)
 {
-    r->ln_n = 0;
-    if (!r->ln_counts || sync_off < EVREC_HEADER_SIZE + EVREC_CHUNK_HEADER_SIZE + 8u) {
+    r->lanes.n = 0;
+    if (!r->lanes.counts || sync_off < EVREC_HEADER_SIZE + EVREC_CHUNK_HEADER_SIZE + 8u) {
         return;
     }
     /* The LANE_IDS chunk ends at sync_off and has one byte per record of the STREAM chunk after
@@ -96,10 +96,10 @@ void rd_lanes_before_sync(evrec_reader_t *r, uint64_t sync_off, uint64_t index)
 
 void rd_lanes_free(evrec_reader_t *r)
 {
-    free(r->ln_counts);
-    free(r->ln_ids);
-    r->ln_counts = NULL;
-    r->ln_ids = NULL;
+    free(r->lanes.counts);
+    free(r->lanes.ids);
+    r->lanes.counts = NULL;
+    r->lanes.ids = NULL;
 }
 
 evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_info_t *out)
@@ -107,7 +107,7 @@ evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_i
     if (!r || !out) {
         return EVREC_E_ARG;
     }
-    if (!r->ln_counts) {
+    if (!r->lanes.counts) {
         if (k != 0) {
             return EVREC_E_ARG;
         }
@@ -119,8 +119,8 @@ evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_i
     if (k >= r->info.lanes) {
         return EVREC_E_ARG;
     }
-    out->records = r->ln_counts[3u * k];
-    out->dropped = r->ln_counts[3u * k + 1u];
-    out->overwritten = r->ln_counts[3u * k + 2u];
+    out->records = r->lanes.counts[3u * k];
+    out->dropped = r->lanes.counts[3u * k + 1u];
+    out->overwritten = r->lanes.counts[3u * k + 2u];
     return EVREC_OK;
 }

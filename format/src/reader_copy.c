@@ -85,7 +85,7 @@ static uint64_t first_stream_damage(evrec_reader_t *r, uint64_t off)
             return off; /* the meta-info's chunk, or damage whose extent is unknown */
         }
         if (type == EVREC_CHUNK_SEQ && len >= EVREC_SEQ_SIZE) {
-            if (rd_be32(p + 4) != 0 || (r->file_id_known && rd_be32(p) != r->file_id)) {
+            if (rd_be32(p + 4) != 0 || (r->order.file_id_known && rd_be32(p) != r->order.file_id)) {
                 free(p);
                 return off; /* not the recording's first STREAM chunk */
             }
@@ -114,14 +114,14 @@ static int apply_copy(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_
     uint32_t n = len - 1u;
     switch (p[0]) {
     case EVREC_CHUNK_STREAM:
-        free(r->copy_meta);
-        r->copy_meta = malloc(n ? n : 1u);
-        if (!r->copy_meta) {
+        free(r->copy.meta);
+        r->copy.meta = malloc(n ? n : 1u);
+        if (!r->copy.meta) {
             return 0;
         }
-        memcpy(r->copy_meta, q, n);
-        r->copy_meta_len = n;
-        r->copy_meta_off = off + EVREC_CHUNK_HEADER_SIZE + 1u;
+        memcpy(r->copy.meta, q, n);
+        r->copy.meta_len = n;
+        r->copy.meta_off = off + EVREC_CHUNK_HEADER_SIZE + 1u;
         return 1;
     case EVREC_CHUNK_RUNTIME_ENUMS:
         return rd_runtime_ranges_chunk(r, off, q, n) == EVREC_OK;
@@ -143,7 +143,7 @@ static int apply_copy(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_
  * them. */
 static int load_copies(evrec_reader_t *r)
 {
-    for (uint64_t off = r->tail.copy_off; off < r->tail.off;) {
+    for (uint64_t off = r->order.tail.copy_off; off < r->order.tail.off;) {
         uint8_t type, *p;
         uint32_t len;
         if (!read_chunk(r, off, &type, &len, &p) || type != EVREC_CHUNK_COPY || len == 0) {
@@ -157,12 +157,12 @@ static int load_copies(evrec_reader_t *r)
         }
         off += EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
     }
-    return r->copy_meta != NULL;
+    return r->copy.meta != NULL;
 }
 
 int rd_copy_use(evrec_reader_t *r)
 {
-    if (!r->container || !r->tail.ok || r->src.pos != EVREC_HEADER_SIZE) {
+    if (!r->stream.container || !r->order.tail.ok || r->src.pos != EVREC_HEADER_SIZE) {
         return 0;
     }
     uint64_t bad = first_stream_damage(r, EVREC_HEADER_SIZE);
@@ -173,12 +173,12 @@ int rd_copy_use(evrec_reader_t *r)
      * chunks before the stream. */
     uint64_t q = rd_chunk_good_at(r, bad) ? bad : rd_scan_chunk(r, bad + 1u); /* intact: a later chunk's */
     uint8_t h[EVREC_CHUNK_HEADER_SIZE];
-    while (q < r->tail.copy_off && src_pread(&r->src, q, h, sizeof h) == sizeof h &&
+    while (q < r->order.tail.copy_off && src_pread(&r->src, q, h, sizeof h) == sizeof h &&
            (pre_stream_type(h[0]) || (q == bad && h[0] == EVREC_CHUNK_STREAM))) {
         q = rd_scan_chunk(r, q + 1u);
     }
-    if (q > r->tail.copy_off) {
-        q = r->tail.copy_off;
+    if (q > r->order.tail.copy_off) {
+        q = r->order.tail.copy_off;
     }
     if (!load_copies(r) || src_seek(&r->src, q) != 0) {
         return 0;
@@ -187,14 +187,14 @@ int rd_copy_use(evrec_reader_t *r)
               "the start of the stream is damaged at offset %llu (the meta-info's STREAM chunk or a chunk "
               "before it): the meta-info and the chunks before the stream are read from their copies at "
               "offset %llu, and the records resume at the first SYNC point after offset %llu",
-              (unsigned long long)bad, (unsigned long long)r->tail.copy_off, (unsigned long long)q);
-    r->seg = r->copy_meta;
-    r->seg_len = r->copy_meta_len;
-    r->seg_pos = 0;
-    r->seg_file_off = r->copy_meta_off;
-    r->seg_chunk_off = r->copy_meta_off - EVREC_CHUNK_HEADER_SIZE - 1u;
-    r->stream_started = 1;
-    r->discont = 1;
-    r->seq_known = 0;
+              (unsigned long long)bad, (unsigned long long)r->order.tail.copy_off, (unsigned long long)q);
+    r->stream.seg = r->copy.meta;
+    r->stream.seg_len = r->copy.meta_len;
+    r->stream.seg_pos = 0;
+    r->stream.seg_file_off = r->copy.meta_off;
+    r->stream.seg_chunk_off = r->copy.meta_off - EVREC_CHUNK_HEADER_SIZE - 1u;
+    r->stream.started = 1;
+    r->resync.discont = 1;
+    r->order.known = 0;
     return 1;
 }

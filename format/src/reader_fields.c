@@ -25,10 +25,10 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
     if (marker) {
         *marker = EVREC_MARKER_NONE;
     }
-    if (!r || !r->have_meta || enum_id >= r->meta.enum_count) {
+    if (!r || !r->tables.have_meta || enum_id >= r->tables.meta.enum_count) {
         return NULL;
     }
-    const rd_enum_t *e = &r->renums[enum_id];
+    const rd_enum_t *e = &r->tables.renums[enum_id];
     /* Most enums are dense (values v0, v0 + 1, ...): try the index the value would have there
      * first, then search. */
     if (e->all_count) {
@@ -64,13 +64,13 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
 
 int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id)
 {
-    return r && r->have_meta && enum_id < r->meta.enum_count && r->renums[enum_id].has_markers;
+    return r && r->tables.have_meta && enum_id < r->tables.meta.enum_count && r->tables.renums[enum_id].has_markers;
 }
 
 static int record_ok(const evrec_reader_t *r, const evrec_record_t *rec)
 {
-    return r && rec && r->have_meta && rec->data && rec->id < r->meta.event_count &&
-           rec->size == r->save_len[rec->id];
+    return r && rec && r->tables.have_meta && rec->data && rec->id < r->tables.meta.event_count &&
+           rec->size == r->tables.save_len[rec->id];
 }
 
 uint8_t evrec_reader_record_marker(const evrec_reader_t *r, const evrec_record_t *rec)
@@ -78,7 +78,7 @@ uint8_t evrec_reader_record_marker(const evrec_reader_t *r, const evrec_record_t
     if (!record_ok(r, rec)) {
         return EVREC_MARKER_NONE;
     }
-    const rd_marker_field_t *m = &r->markers[rec->id];
+    const rd_marker_field_t *m = &r->tables.markers[rec->id];
     if (m->offset < 0) {
         return EVREC_MARKER_NONE;
     }
@@ -99,7 +99,7 @@ typedef struct walk {
 /* Returns non-zero when the visitor asked to stop. */
 static int walk_struct(walk_t *w, uint32_t sid, uint32_t base, unsigned depth, size_t plen)
 {
-    const evrec_struct_desc_t *s = &w->r->structs[sid];
+    const evrec_struct_desc_t *s = &w->r->tables.structs[sid];
     for (uint32_t f = 0; f < s->field_count && depth <= EVREC_MAX_NESTING; f++) {
         const evrec_field_desc_t *fd = &s->fields[f];
         size_t at = plen;
@@ -160,6 +160,6 @@ evrec_status evrec_reader_visit_fields(const evrec_reader_t *r, const evrec_reco
     w.ctx = ctx;
     w.index = 0;
     w.path[0] = 0;
-    walk_struct(&w, r->events[rec->id].struct_id, 0, 0, 0);
+    walk_struct(&w, r->tables.events[rec->id].struct_id, 0, 0, 0);
     return EVREC_OK;
 }

@@ -1,5 +1,53 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Private declarations shared by the reader's files (format/src/reader_*.c). Not installed. */
+/* Private declarations shared by the reader's files (the .c files of format/src). Not installed.
+ *
+ * The reader is made of named sub-objects, the members of struct evrec_reader below. Each has a
+ * home file that documents its fields and frees it; the files named after it change it too:
+ *   src     source        reader_source.c (only): bytes in, a path, a FILE* or memory
+ *   errs    errors        reader_error.c (only): the sticky error, halting, the damaged ranges
+ *   stream  chunk stream  reader_stream.c: chunks, CRC, segments; placed by reader_header.c,
+ *                         reader_copy.c, reader_resync.c, reader_open.c (damaged meta-info);
+ *                         reader_chunk.c (a repaired header word); reader_records.c consumes it
+ *   order   chunk order   reader_seq.c: SEQ chunks, the TAIL chunk; reader_header.c,
+ *                         reader_copy.c, reader_stream.c, reader_resync.c (what is known)
+ *   copy    copies        reader_copy.c (only): the meta-info read from its COPY chunk
+ *   resync  resync        reader_resync.c: SYNC points, gaps after damage; the gaps and SYNC
+ *                         chunks that reader_stream.c, reader_seq.c, reader_copy.c,
+ *                         reader_open.c and reader_records.c find
+ *   tables  tables        reader_meta.c: the meta-info; reader_names.c (names),
+ *                         reader_runtime_enums.c, reader_field_info.c and reader_view.c (their
+ *                         entries in meta); reader_open.c (drops a damaged meta-info)
+ *   fi, vw, lanes         reader_field_info.c, reader_view.c, lanes.c (only): chunks beside the stream
+ *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
+ *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
+ *
+ * Files call "down" only. A file may call a function of another file only when that file's layer
+ * is LOWER (files of one layer never call each other), so there is no circular call. Checked by
+ * tests/docs/check_reader_layers.py (a ctest), which reads this table:
+ *
+ * layer file                     calls (besides errors and source)
+ *   0   reader_source.c          -
+ *   0   schema_hash.c            -
+ *   1   reader_error.c           -
+ *   1   reader_names.c           -
+ *   2   reader_runtime_enums.c   -
+ *   2   reader_field_info.c      names
+ *   2   reader_view.c            names
+ *   2   lanes.c                  -
+ *   2   reader_chunk.c           -
+ *   3   reader_fields.c          field info
+ *   3   reader_seq.c             -
+ *   4   reader_copy.c            chunk, side tables (runtime enums, field info, view, lanes)
+ *   4   reader_header.c          chunk, seq (the TAIL chunk)
+ *   5   reader_stream.c          chunk, seq, side tables
+ *   6   reader_resync.c          chunk (find a SYNC chunk), lanes
+ *   7   reader_meta.c            stream, names, runtime enums, view, field info, fields, hash
+ *   8   reader_open.c            header, copy, meta, stream, frees
+ *   9   reader_records.c         stream, resync, field info, view (deferred errors), open (the
+ *                                tick pre-pass opens a second reader)
+ *  10   reader_summary.c         records
+ *  10   reader_order.c           records
+ */
 #ifndef EVREC_READER_INTERNAL_H
 #define EVREC_READER_INTERNAL_H
 
@@ -31,6 +79,12 @@ typedef struct rd_source {
     size_t peek_len, peek_pos;
 } rd_source_t;
 
+/* Open: a path (0 on success, 1 out of memory, 2 fopen failed with errno set), a FILE* at its
+ * current position (not closed by src_close) or memory (not copied: the caller keeps it). */
+int src_open_path(rd_source_t *s, const char *path);
+void src_open_file(rd_source_t *s, FILE *f);
+void src_open_memory(rd_source_t *s, const void *data, size_t size);
+void src_close(rd_source_t *s);
 /* Bytes left after `pos`, or UINT64_MAX when the size is unknown. */
 uint64_t src_remaining(const rd_source_t *s);
 /* Look at up to n (<= 64) first bytes without consuming them; returns how many exist. */
@@ -136,129 +190,171 @@ static inline uint64_t rd_ns_conv(const rd_ns_conv_t *cv, uint64_t ticks)
 }
 #endif
 
-/* ---- the reader ---- */
+/* ---- the reader: its sub-objects ---- */
 
-struct evrec_reader {
-    rd_source_t src;
-    evrec_reader_options_t opt;
-    evrec_reader_error_t err;
-    evrec_file_info_t info;
-    int opened;         /* open succeeded */
-    int halt;           /* a problem the reader cannot go on after (rd_fail) */
-    int no_prepass;     /* internal reader of the pre-pass, or summarize running */
+/* errors (reader_error.c): the sticky error and the damaged ranges. */
+typedef struct rd_errors {
+    evrec_reader_error_t first; /* the first problem (status EVREC_OK if none); never overwritten */
+    int halt;                   /* a problem the reader cannot go on after (rd_fail) */
+    evrec_damage_t *damage;     /* damaged ranges, in file order (at most RD_MAX_DAMAGE) */
+    uint32_t damage_count;
+    uint64_t damage_total;      /* including those beyond RD_MAX_DAMAGE */
+} rd_errors_t;
 
-    /* stream segment: the bytes of the CCore stream being consumed */
-    int container;
+/* chunk stream (reader_stream.c; reader_header.c and reader_copy.c set it up): the bytes of the
+ * CCore stream being consumed, one segment (a STREAM chunk's payload, or a block of a bare file)
+ * at a time. */
+typedef struct rd_stream {
     const uint8_t *seg;
     size_t seg_len, seg_pos;
     uint64_t seg_file_off;      /* file offset of seg[0] */
-    int seg_unverified;
+    int container;              /* an evrec file (else a bare CCore stream) */
+    int seg_unverified;         /* seg is the payload of a truncated chunk, its CRC unchecked */
     uint64_t seg_chunk_off;     /* file offset of the chunk holding seg (container) */
     uint8_t *buf;               /* owned buffer behind seg for file sources */
     size_t buf_cap;
-    int stream_started;         /* a STREAM chunk has been seen */
-    int stream_over;            /* no more stream bytes: END chunk, EOF or damage */
+    int started;                /* a STREAM chunk has been seen */
+    int over;                   /* no more stream bytes: END chunk, EOF or damage */
     uint32_t trunc_declared;    /* payload length declared by the truncated chunk being served */
     int end_chunk_seen;         /* the END chunk was read (CRC good) */
     uint64_t end_chunk_off;
-
-    /* SYNC chunks and recovery past damage (reader_resync.c) */
-    rd_sync_t sync;             /* the last SYNC chunk read */
-    int sync_pending;           /* it applies to the next STREAM chunk */
-    int seg_sync;               /* the current segment came right after `sync` */
-    int discont;                /* stream bytes were lost: the next segment starts after a gap */
-    int resuming;               /* the current segment starts after a gap: restart the item */
-    int gap_next;               /* the next record returned is the first after a gap */
     int seg_damaged;            /* the current segment's chunk failed its CRC (meta-info only) */
     int fix_pending;            /* the chunk header at fix_off is read as fix_word (repaired) */
     uint64_t fix_off;
     uint8_t fix_word[4];
     int meta_damaged;           /* the meta-info was read (in part) from such a chunk */
     uint64_t meta_damage_off;
-    evrec_damage_t *damage;     /* damaged ranges, in file order (at most RD_MAX_DAMAGE) */
-    uint32_t damage_count;
-    uint64_t damage_total;      /* including those beyond RD_MAX_DAMAGE */
     uint8_t tmp[EVREC_READER_MAX_NAME + 8]; /* assembly of items that straddle segments */
-    uint8_t rec[EVREC_MAX_EVENT_SIZE];      /* assembly of a straddling record */
+} rd_stream_t;
 
-    /* order of STREAM chunks (reader_seq.c; version 1.3) */
-    int seq_mode;               /* SEQ chunks are expected (version >= 1.3, or one was seen) */
-    int seq_pending;            /* `seq` names the next STREAM chunk */
-    int seq_lost;               /* the SEQ chunk of the next STREAM chunk was damaged */
+/* resync (reader_stream.c, reader_seq.c, reader_resync.c): SYNC points and gaps after damage. */
+typedef struct rd_resync {
+    rd_sync_t sync;             /* the last SYNC chunk read */
+    int sync_pending;           /* it applies to the next STREAM chunk */
+    int seg_sync;               /* the current segment came right after `sync` */
+    int discont;                /* stream bytes were lost: the next segment starts after a gap */
+    int resuming;               /* the current segment starts after a gap: restart the item */
+} rd_resync_t;
+
+/* order of STREAM chunks (reader_seq.c; version 1.3) and the TAIL chunk. */
+typedef struct rd_order {
+    int mode;                   /* SEQ chunks are expected (version >= 1.3, or one was seen) */
+    int pending;                /* `seq` names the next STREAM chunk */
+    int lost;                   /* the SEQ chunk of the next STREAM chunk was damaged */
     rd_seq_t seq;
-    int seq_known;              /* seq_expected is known (not after a seek) */
-    uint32_t seq_expected;      /* number of the next STREAM chunk */
+    int known;                  /* `expected` is known (not after a seek) */
+    uint32_t expected;          /* number of the next STREAM chunk */
     int file_id_known;
     uint32_t file_id;
-    uint32_t seq_phys;          /* STREAM chunks with a SEQ chunk met so far (their place in the file) */
+    uint32_t phys;              /* STREAM chunks with a SEQ chunk met so far (their place in the file) */
     rd_tail_t tail;
-    uint8_t *copy_meta;         /* the meta-info read from its COPY chunk (reader_copy.c), or NULL */
-    size_t copy_meta_len;
-    uint64_t copy_meta_off;
+} rd_order_t;
 
-    /* run-time ranges of the RUNTIME_ENUMS chunk, until the meta-info is read */
-    uint32_t rt_count;
-    uint32_t *rt_ranges;        /* rt_count x {enum_id, base, lim} */
-    uint64_t rt_offset;         /* file offset of the chunk */
+/* the copies at the end (reader_copy.c): the meta-info read from its COPY chunk, or NULL. */
+typedef struct rd_copy {
+    uint8_t *meta;
+    size_t meta_len;
+    uint64_t meta_off;
+} rd_copy_t;
 
-    /* FIELD_INFO chunk (reader_field_info.c): the payload is kept until the meta-info is read,
-     * then parsed into entries; a bad chunk is a deferred error (fi_err), reported when the
-     * stream has been read to its end, so that no record is lost over display attributes. */
-    uint8_t *fi_raw;            /* copy of the payload, NULL when no chunk was seen */
-    uint32_t fi_raw_len;
-    uint64_t fi_offset;         /* file offset of the chunk */
-    evrec_field_info_t *fi_entries; /* the valid entries, in file order */
-    uint32_t fi_count;
-    evrec_field_info_table_t fi_table;
-    const evrec_field_info_t **fi_by_field; /* per leaf of every struct: entry or NULL */
-    uint32_t *fi_base;          /* per struct: index of its field 0 in fi_by_field */
-    evrec_reader_error_t fi_err; /* first problem of the chunk (status EVREC_OK if none) */
-
-    /* VIEW chunk (reader_view.c): kept as bytes until the meta-info is read, then parsed; any
-     * problem drops the whole view and is a deferred error like FIELD_INFO's. */
-    uint8_t *vw_raw;
-    uint32_t vw_raw_len;
-    uint64_t vw_offset;
-    int vw_dropped;             /* a second chunk, or one after STREAM data, was seen */
-    evrec_track_desc_t *vw_tracks;
-    evrec_span_desc_t *vw_spans;
-    evrec_counter_desc_t *vw_counters;
-    evrec_view_t vw_view;
-    evrec_reader_error_t vw_err;
-
-    /* lanes (lanes.c): the LANES chunk's counts, the last LANE_IDS chunk */
-    uint64_t *ln_counts;        /* 3 per lane: records, dropped, overwritten */
-    uint8_t *ln_ids;            /* lane of records ln_first .. ln_first + ln_n - 1 */
-    size_t ln_cap, ln_n;
-    uint64_t ln_first;
-
-    /* tables */
-    rd_block_t *names;
+/* tables (reader_meta.c; names: reader_names.c; rt_*: reader_runtime_enums.c). */
+typedef struct rd_tables {
     evrec_meta_t meta;
     int have_meta;
+    uint32_t *save_len;            /* per event */
+    uint16_t ctrl_id;
+    rd_block_t *names;
     evrec_enum_desc_t *enums;
     rd_enum_t *renums;
     evrec_struct_desc_t *structs;
     evrec_field_desc_t **fields;   /* per struct */
     evrec_event_desc_t *events;
-    uint32_t *save_len;            /* per event */
     rd_marker_field_t *markers;    /* per event */
-    uint16_t ctrl_id;
+    /* run-time ranges of the RUNTIME_ENUMS chunk, until the meta-info is read */
+    uint32_t rt_count;
+    uint32_t *rt_ranges;           /* rt_count x {enum_id, base, lim} */
+    uint64_t rt_offset;            /* file offset of the chunk */
+} rd_tables_t;
 
-    /* iteration */
+/* FIELD_INFO chunk (reader_field_info.c): the payload is kept until the meta-info is read, then
+ * parsed into entries; a bad chunk is a deferred error (err), reported when the stream has been
+ * read to its end, so that no record is lost over display attributes. */
+typedef struct rd_field_info {
+    uint8_t *raw;               /* copy of the payload, NULL when no chunk was seen */
+    uint32_t raw_len;
+    uint64_t offset;            /* file offset of the chunk */
+    evrec_field_info_t *entries; /* the valid entries, in file order */
+    uint32_t count;
+    evrec_field_info_table_t table;
+    const evrec_field_info_t **by_field; /* per leaf of every struct: entry or NULL */
+    uint32_t *base;             /* per struct: index of its field 0 in by_field */
+    evrec_reader_error_t err;   /* first problem of the chunk (status EVREC_OK if none) */
+} rd_field_info_t;
+
+/* VIEW chunk (reader_view.c): kept as bytes until the meta-info is read, then parsed; any problem
+ * drops the whole view and is a deferred error like FIELD_INFO's. */
+typedef struct rd_vw {
+    uint8_t *raw;
+    uint32_t raw_len;
+    uint64_t offset;
+    int dropped;                /* a second chunk, or one after STREAM data, was seen */
+    evrec_track_desc_t *tracks;
+    evrec_span_desc_t *spans;
+    evrec_counter_desc_t *counters;
+    evrec_view_t view;
+    evrec_reader_error_t err;
+} rd_vw_t;
+
+/* lanes (lanes.c): the LANES chunk's counts, the last LANE_IDS chunk. */
+typedef struct rd_lanes {
+    uint64_t *counts;           /* 3 per lane: records, dropped, overwritten */
+    uint8_t *ids;               /* lane of records first .. first + n - 1 */
+    size_t cap, n;
+    uint64_t first;
+} rd_lanes_t;
+
+/* records (reader_records.c; reader_resync.c resumes and seeks): iteration and 64-bit time. */
+typedef struct rd_iter {
     uint64_t index;
     int done;                      /* End read and checked */
     int started;                   /* first record seen */
+    int gap_next;                  /* the next record returned is the first after a gap */
     uint32_t prev32;
     uint64_t t64;
     uint64_t ticks;
     uint64_t first_tick_t64, last_tick_t64;
-    int freq_resolved;
+    uint8_t rec[EVREC_MAX_EVENT_SIZE]; /* assembly of a straddling record */
+} rd_iter_t;
+
+/* time base (reader_records.c): the frequency and ticks to ns. */
+typedef struct rd_time {
+    int resolved;
+    int no_prepass;             /* internal reader of the pre-pass, or summarize running */
     uint64_t freq;
-    rd_ns_conv_t ns_conv;          /* made for `freq` when ns_conv.freq differs */
-    evrec_time_source freq_source;
-    uint64_t *event_counts;        /* summarize */
+    rd_ns_conv_t ns_conv;       /* made for `freq` when ns_conv.freq differs */
+    evrec_time_source source;
+} rd_time_t;
+
+struct evrec_reader {
+    int opened;                 /* open succeeded */
+    rd_errors_t errs;
+    rd_stream_t stream;
+    rd_resync_t resync;
+    rd_iter_t iter;
+    rd_time_t time;
+    rd_tables_t tables;
+    rd_lanes_t lanes;
+    rd_order_t order;
+    rd_copy_t copy;
+    rd_field_info_t fi;
+    rd_vw_t vw;
+    rd_source_t src;
+    evrec_reader_options_t opt;
+    evrec_file_info_t info;
+    uint64_t *event_counts;     /* summarize */
 };
+
+/* ---- errors (reader_error.c) ---- */
 
 /* A problem the reader cannot go on after: halts it, becomes the sticky error when it is the
  * first, and is added to the damage list. Returns the status. */
@@ -268,25 +364,46 @@ evrec_status rd_fail(evrec_reader_t *r, evrec_status st, uint64_t offset, const 
 /* Damaged ranges kept in the list (more are counted). */
 #define RD_MAX_DAMAGE 1000u
 
-/* Recovery (reader_resync.c). Record a damaged range and make it the sticky error when it is the
- * first problem; iteration goes on. `len` = bytes skipped. Returns the status. */
+/* Record a damaged range and make it the sticky error when it is the first problem; iteration
+ * goes on. `len` = bytes skipped. Returns the status. */
 evrec_status rd_damage(evrec_reader_t *r, evrec_status st, uint64_t off, uint64_t len, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The last damaged range of the list, NULL when it is empty: its records_lost and index_after are
+ * completed when the records resume. */
+evrec_damage_t *rd_damage_last(evrec_reader_t *r);
+/* The last damaged range lost no record (a display-only chunk, a repaired header). */
+void rd_damage_nothing_lost(evrec_reader_t *r);
+/* The last damaged range grows to file offset `end` (chunks skipped while looking for a SYNC
+ * point). */
+void rd_damage_extend(evrec_reader_t *r, uint64_t end);
+/* Stop the reader after damage already recorded (no way on past it). */
+void rd_halt(evrec_reader_t *r);
+/* Put `prefix` (shorter than the message) before the sticky error's message (truncated to fit). */
+void rd_error_prefix(evrec_reader_t *r, const char *prefix);
+void rd_errors_free(evrec_reader_t *r);
+
+/* ---- chunks at an offset (reader_chunk.c) ---- */
+
 /* 1 when a whole, CRC-good chunk starts at `off` (random-access sources). */
 int rd_chunk_good_at(evrec_reader_t *r, uint64_t off);
 /* Offset of the first CRC-good chunk of a known type starting after `from` (random-access
  * sources); UINT64_MAX when there is none. */
 uint64_t rd_scan_chunk(evrec_reader_t *r, uint64_t from);
-/* The last damaged range grows to file offset `end` (chunks skipped while looking for a SYNC
- * point). */
-void rd_damage_extend(evrec_reader_t *r, uint64_t end);
 /* A chunk at `off` whose length does not lead to an intact chunk: when the next intact chunk
  * starts at q and the bytes between check out with the stored CRC under a header word of a known
  * type and length q - off - 8, only the header word was damaged. Then that word is used
- * (fix_pending), the damage is recorded, the source is moved back to `off` and 1 is returned. */
+ * (stream.fix_pending), the damage is recorded, the source is moved back to `off` and 1 is
+ * returned. */
 int rd_fix_header_word(evrec_reader_t *r, uint64_t off, uint64_t q);
 /* Parse a SYNC payload; 0 when it is too short. */
 int rd_sync_parse(rd_sync_t *s, uint64_t off, const uint8_t *p, uint32_t len);
+/* The first intact SYNC chunk that starts at or after `from` and before `limit` (its header word
+ * 05 00 00 24 and a CRC-32C that checks over its 36 payload bytes); 1 with *out filled, 0 when
+ * there is none. */
+int rd_find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *out);
+
+/* ---- resync (reader_resync.c) ---- */
+
 /* Start of a segment after a gap: take the index and time from the SYNC chunk before it and
  * close the damage entry's count of lost records. */
 void rd_resume(evrec_reader_t *r);
@@ -300,11 +417,11 @@ void rd_lane_ids_chunk(evrec_reader_t *r, const uint8_t *p, uint32_t len);
 /* The lane of record `index` (0 without lanes, EVREC_LANE_UNKNOWN when not carried). */
 static inline uint16_t rd_lane_of(const evrec_reader_t *r, uint64_t index)
 {
-    if (!r->ln_counts) {
+    if (!r->lanes.counts) {
         return 0;
     }
-    uint64_t d = index - r->ln_first;
-    return index >= r->ln_first && d < r->ln_n ? r->ln_ids[d] : (uint16_t)EVREC_LANE_UNKNOWN;
+    uint64_t d = index - r->lanes.first;
+    return index >= r->lanes.first && d < r->lanes.n ? r->lanes.ids[d] : (uint16_t)EVREC_LANE_UNKNOWN;
 }
 /* After a jump to the SYNC chunk at `sync_off` (record `index`): the LANE_IDS chunk written just
  * before it, found by its header word and CRC. */
@@ -316,9 +433,9 @@ void rd_lanes_free(evrec_reader_t *r);
 int rd_seq_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 /* A CRC-good STREAM chunk at `off` of `len` payload bytes whose stored CRC is `crc`: 1 to use it,
  * 0 to skip it (out of order, a duplicate, foreign, or not the one its SEQ chunk names; the
- * damage is recorded, and r->discont set when stream bytes were lost). */
+ * damage is recorded, and r->resync.discont set when stream bytes were lost). */
 int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc);
-/* Read the TAIL chunk at the end of a random-access file (r->tail); `header`: the file's intact
+/* Read the TAIL chunk at the end of a random-access file (r->order.tail); `header`: the file's intact
  * header, which the TAIL chunk must hold (else it belongs to another recording), or NULL. */
 void rd_tail_read(evrec_reader_t *r, const uint8_t *header);
 
@@ -328,38 +445,43 @@ void rd_tail_read(evrec_reader_t *r, const uint8_t *header);
  * resume at a SYNC point). 1 when it did. */
 int rd_copy_use(evrec_reader_t *r);
 
-/* Stream (reader_stream.c). */
-/* A RUNTIME_ENUMS payload (or its copy): the ranges are kept until the meta-info is read. */
+/* Run-time enum names (reader_runtime_enums.c): a RUNTIME_ENUMS payload (or its copy); the ranges
+ * are kept until the meta-info is read. */
 evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+
+/* The header (reader_header.c): an evrec header (intact, damaged or from the TAIL chunk's copy) or
+ * a bare CCore stream; sets info and the stream's start. */
 evrec_status rd_open_container_or_ccore(evrec_reader_t *r);
-/* The next n (<= sizeof r->tmp) stream bytes, contiguous; NULL on failure with the error set
+
+/* ---- chunk stream (reader_stream.c) ---- */
+/* The next n (<= sizeof r->stream.tmp) stream bytes, contiguous; NULL on failure with the error set
  * (`what` and `item_off` name the item being read: "record", "enum name"...; `before` = bytes
  * of that item already read, for the message). */
 const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what,
                             uint64_t item_off, size_t before);
 static inline const uint8_t *rd_need(evrec_reader_t *r, size_t n, const char *what, uint64_t item_off)
 {
-    if (r->seg_len - r->seg_pos >= n) {
-        const uint8_t *p = r->seg + r->seg_pos;
-        r->seg_pos += n;
+    if (r->stream.seg_len - r->stream.seg_pos >= n) {
+        const uint8_t *p = r->stream.seg + r->stream.seg_pos;
+        r->stream.seg_pos += n;
         return p;
     }
-    return rd_need_slow(r, n, r->tmp, what, item_off, 0);
+    return rd_need_slow(r, n, r->stream.tmp, what, item_off, 0);
 }
 /* File offset of the next stream byte. */
 static inline uint64_t rd_stream_offset(const evrec_reader_t *r)
 {
-    return r->seg_file_off + r->seg_pos;
+    return r->stream.seg_file_off + r->stream.seg_pos;
 }
 /* Load the next segment (the current one is used up); 0 when there is none (end, damage or an
- * error: see r->stream_over, r->halt). */
+ * error: see r->stream.over, r->errs.halt). */
 int rd_next_segment(evrec_reader_t *r);
 /* File offset of the next item: loads the next segment first when the current one is used up
  * (so that an item at the start of a chunk gets the offset of its first byte, not of the
  * chunk header). Inline: it runs once per record. */
 static inline uint64_t rd_item_offset(evrec_reader_t *r)
 {
-    if (__builtin_expect(r->seg_pos == r->seg_len, 0)) {
+    if (__builtin_expect(r->stream.seg_pos == r->stream.seg_len, 0)) {
         rd_next_segment(r);
     }
     return rd_stream_offset(r);
@@ -374,7 +496,7 @@ void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
  * a second one, or one after STREAM data, becomes the deferred error). */
 void rd_field_info_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 /* Parse and check the kept payload against the meta-info; fills meta.field_info. Only a lack
- * of memory is returned as an error; a bad chunk sets fi_err. */
+ * of memory is returned as an error; a bad chunk sets fi.err. */
 evrec_status rd_field_info_parse(evrec_reader_t *r);
 /* Make the deferred FIELD_INFO problem the sticky error (at the end of the stream). */
 evrec_status rd_field_info_deferred(evrec_reader_t *r);
@@ -392,7 +514,13 @@ void rd_view_free(evrec_reader_t *r);
 /* Meta-info (reader_meta.c). */
 evrec_status rd_parse_meta(evrec_reader_t *r);
 void rd_free_meta(evrec_reader_t *r);
+/* Name arena (reader_names.c): a NUL-terminated copy of s[0..len) that lives as long as the
+ * reader; NULL when out of memory. */
 char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len);
+void rd_names_free(evrec_reader_t *r);
+/* Run-time enum names (reader_runtime_enums.c): attach the RUNTIME_ENUMS ranges to the enums of
+ * the meta-info just parsed; 0 on a problem (the reader is halted with the error set). */
+int rd_runtime_attach(evrec_reader_t *r);
 
 /* evrec_time_extend(), inline for the record loops (same rule: FORMAT.md section 5). */
 #define RD_STEP_BACK_MIN 0xC0000000u

@@ -16,29 +16,6 @@
 /* Ids of enums, structs and events are 16-bit in fields, records and event entries. */
 #define MAX_ITEMS 65536u
 
-/* ---- name arena ---- */
-
-char *rd_name_dup(evrec_reader_t *r, const uint8_t *s, size_t len)
-{
-    rd_block_t *b = r->names;
-    if (!b || b->cap - b->used < len + 1) {
-        size_t cap = len + 1 > 65536 ? len + 1 : 65536;
-        b = malloc(sizeof *b + cap);
-        if (!b) {
-            return NULL;
-        }
-        b->next = r->names;
-        b->used = 0;
-        b->cap = cap;
-        r->names = b;
-    }
-    char *d = b->data + b->used;
-    memcpy(d, s, len);
-    d[len] = 0;
-    b->used += len + 1;
-    return d;
-}
-
 /* ---- stream readers with context for the error messages ---- */
 
 static int get_bytes(evrec_reader_t *r, size_t n, const uint8_t **p, const char *what, uint64_t *off)
@@ -82,7 +59,7 @@ static int get_u32(evrec_reader_t *r, uint32_t *v, const char *what, uint64_t *o
 static uint64_t bytes_left(const evrec_reader_t *r)
 {
     uint64_t rem = src_remaining(&r->src);
-    return rem == UINT64_MAX ? rem : rem + (r->seg_len - r->seg_pos);
+    return rem == UINT64_MAX ? rem : rem + (r->stream.seg_len - r->stream.seg_pos);
 }
 
 /* A count of items of at least `min` bytes each, at most `max`. */
@@ -181,16 +158,16 @@ static int parse_enums(evrec_reader_t *r)
     if (!get_count(r, &count, MAX_ITEMS, MIN_ENUM, "enum count")) {
         return 0;
     }
-    r->renums = calloc(count ? count : 1, sizeof *r->renums);
-    r->enums = calloc(count ? count : 1, sizeof *r->enums);
-    if (!r->renums || !r->enums) {
+    r->tables.renums = calloc(count ? count : 1, sizeof *r->tables.renums);
+    r->tables.enums = calloc(count ? count : 1, sizeof *r->tables.enums);
+    if (!r->tables.renums || !r->tables.enums) {
         rd_fail(r, EVREC_E_NOMEM, rd_stream_offset(r), "out of memory for %u enums", (unsigned)count);
         return 0;
     }
-    r->meta.enum_count = count;
+    r->tables.meta.enum_count = count;
     for (uint32_t i = 0; i < count; i++) {
-        rd_enum_t *e = &r->renums[i];
-        evrec_enum_desc_t *d = &r->enums[i];
+        rd_enum_t *e = &r->tables.renums[i];
+        evrec_enum_desc_t *d = &r->tables.enums[i];
         uint64_t off;
         if (!get_u8(r, &d->kind, "enum kind", &off)) {
             return 0;
@@ -241,15 +218,15 @@ static int parse_structs(evrec_reader_t *r, rd_struct_tmp_t **tmp_out)
     }
     rd_struct_tmp_t *tmp = calloc(count ? count : 1, sizeof *tmp);
     *tmp_out = tmp;
-    r->structs = calloc(count ? count : 1, sizeof *r->structs);
-    r->fields = calloc(count ? count : 1, sizeof *r->fields);
-    if (!tmp || !r->structs || !r->fields) {
+    r->tables.structs = calloc(count ? count : 1, sizeof *r->tables.structs);
+    r->tables.fields = calloc(count ? count : 1, sizeof *r->tables.fields);
+    if (!tmp || !r->tables.structs || !r->tables.fields) {
         rd_fail(r, EVREC_E_NOMEM, rd_stream_offset(r), "out of memory for %u structs", (unsigned)count);
         return 0;
     }
-    r->meta.struct_count = count;
+    r->tables.meta.struct_count = count;
     for (uint32_t i = 0; i < count; i++) {
-        evrec_struct_desc_t *s = &r->structs[i];
+        evrec_struct_desc_t *s = &r->tables.structs[i];
         if (!(s->name = get_string(r, "struct name", &tmp[i].off))) {
             return 0;
         }
@@ -259,11 +236,11 @@ static int parse_structs(evrec_reader_t *r, rd_struct_tmp_t **tmp_out)
         }
         uint32_t cap = 0, cap2 = 0;
         for (uint32_t f = 0; f < fcount; f++) {
-            if (!grow(r, (void **)&r->fields[i], &cap, f + 1, sizeof **r->fields) ||
+            if (!grow(r, (void **)&r->tables.fields[i], &cap, f + 1, sizeof **r->tables.fields) ||
                 !grow(r, (void **)&tmp[i].field_off, &cap2, f + 1, sizeof *tmp[i].field_off)) {
                 return 0;
             }
-            evrec_field_desc_t *fd = &r->fields[i][f];
+            evrec_field_desc_t *fd = &r->tables.fields[i][f];
             uint64_t off;
             if (!get_u8(r, &fd->kind, "field kind", &off)) {
                 return 0;
@@ -280,7 +257,7 @@ static int parse_structs(evrec_reader_t *r, rd_struct_tmp_t **tmp_out)
             fd->offset = 0;
             s->field_count = tmp[i].field_count = f + 1;
         }
-        s->fields = r->fields[i];
+        s->fields = r->tables.fields[i];
     }
     return 1;
 }
@@ -295,20 +272,20 @@ static int parse_events(evrec_reader_t *r, uint64_t **off_out)
         rd_fail(r, EVREC_E_CORRUPT, rd_stream_offset(r) - 4, "event count is 0; expected at least EventControl");
         return 0;
     }
-    r->events = calloc(count, sizeof *r->events);
-    r->save_len = calloc(count, sizeof *r->save_len);
-    r->markers = calloc(count, sizeof *r->markers);
+    r->tables.events = calloc(count, sizeof *r->tables.events);
+    r->tables.save_len = calloc(count, sizeof *r->tables.save_len);
+    r->tables.markers = calloc(count, sizeof *r->tables.markers);
     *off_out = calloc(count, sizeof **off_out);
-    if (!r->events || !r->save_len || !r->markers || !*off_out) {
+    if (!r->tables.events || !r->tables.save_len || !r->tables.markers || !*off_out) {
         rd_fail(r, EVREC_E_NOMEM, rd_stream_offset(r), "out of memory for %u events", (unsigned)count);
         return 0;
     }
-    r->meta.event_count = count;
+    r->tables.meta.event_count = count;
     for (uint32_t i = 0; i < count; i++) {
         uint64_t off, o2;
-        if (!get_u16(r, &r->events[i].struct_id, "event struct id", &off) ||
-            !get_u16(r, &r->events[i].class_id, "event class id", &o2) ||
-            !get_u32(r, &r->save_len[i], "event save length", &o2)) {
+        if (!get_u16(r, &r->tables.events[i].struct_id, "event struct id", &off) ||
+            !get_u16(r, &r->tables.events[i].class_id, "event class id", &o2) ||
+            !get_u32(r, &r->tables.save_len[i], "event save length", &o2)) {
             return 0;
         }
         (*off_out)[i] = off;
@@ -325,7 +302,7 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
     }
     if (t->state == 1 || depth > EVREC_MAX_NESTING) {
         rd_fail(r, EVREC_E_UNSUPPORTED, t->off,
-                "struct %s is nested in itself or more than %u levels deep", r->structs[s].name,
+                "struct %s is nested in itself or more than %u levels deep", r->tables.structs[s].name,
                 (unsigned)EVREC_MAX_NESTING);
         return 0;
     }
@@ -333,13 +310,13 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
     uint64_t size = 0;
     unsigned height = 0;
     for (uint32_t f = 0; f < t->field_count; f++) {
-        evrec_field_desc_t *fd = &r->fields[s][f];
+        evrec_field_desc_t *fd = &r->tables.fields[s][f];
         fd->offset = (uint16_t)(size < 0xFFFFu ? size : 0xFFFFu);
         if (fd->kind == EVREC_KIND_STRUCT) {
-            if (fd->ref >= r->meta.struct_count) {
+            if (fd->ref >= r->tables.meta.struct_count) {
                 rd_fail(r, EVREC_E_BAD_ID, t->field_off[f],
-                        "struct %s, field %s: struct id %u; the file has %u structs", r->structs[s].name,
-                        fd->name, (unsigned)fd->ref, (unsigned)r->meta.struct_count);
+                        "struct %s, field %s: struct id %u; the file has %u structs", r->tables.structs[s].name,
+                        fd->name, (unsigned)fd->ref, (unsigned)r->tables.meta.struct_count);
                 return 0;
             }
             if (!size_struct(r, tmp, fd->ref, depth + 1)) {
@@ -350,10 +327,10 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
                 height = tmp[fd->ref].height + 1;
             }
         } else {
-            if (rd_kind_is_enum(fd->kind) && fd->ref >= r->meta.enum_count) {
+            if (rd_kind_is_enum(fd->kind) && fd->ref >= r->tables.meta.enum_count) {
                 rd_fail(r, EVREC_E_BAD_ID, t->field_off[f],
-                        "struct %s, field %s: enum id %u; the file has %u enums", r->structs[s].name,
-                        fd->name, (unsigned)fd->ref, (unsigned)r->meta.enum_count);
+                        "struct %s, field %s: enum id %u; the file has %u enums", r->tables.structs[s].name,
+                        fd->name, (unsigned)fd->ref, (unsigned)r->tables.meta.enum_count);
                 return 0;
             }
             size += evrec_kind_width(fd->kind);
@@ -366,13 +343,13 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
         /* Reached when the nested structs were laid out before (defined earlier, or used by an
          * earlier struct): the depth of this walk alone does not see their levels. */
         rd_fail(r, EVREC_E_UNSUPPORTED, t->off, "struct %s nests structs %u levels deep; this reader accepts at most %u",
-                r->structs[s].name, height, (unsigned)EVREC_MAX_NESTING);
+                r->tables.structs[s].name, height, (unsigned)EVREC_MAX_NESTING);
         return 0;
     }
     t->size = size;
     t->height = height;
     t->state = 2;
-    r->structs[s].native_size = (uint16_t)(size < 0xFFFFu ? size : 0xFFFFu);
+    r->tables.structs[s].native_size = (uint16_t)(size < 0xFFFFu ? size : 0xFFFFu);
     return 1;
 }
 
@@ -407,84 +384,12 @@ static void sort_indices(uint32_t *idx, uint32_t *scratch, uint32_t n, const evr
     memcpy(idx, scratch, n * sizeof *idx);
 }
 
-/* Run-time ranges: which values are run-time names, and the exposed runtime objects. The dense
- * name arrays (names[v - base], as the writer's tables hold them) are sized by the highest named
- * value, so a few named values far apart would make them much larger than the file: together
- * they may hold at most EVREC_READER_MAX_RUNTIME_SPAN entries plus 4 per named value. */
-static int attach_runtime(evrec_reader_t *r)
-{
-    uint64_t budget = EVREC_READER_MAX_RUNTIME_SPAN, used = 0;
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        for (uint32_t v = 0; id < r->meta.enum_count && v < r->renums[id].all_count; v++) {
-            uint32_t x = r->renums[id].all[v].value;
-            budget += x >= base && x < lim ? 4u : 0u;
-        }
-    }
-    for (uint32_t i = 0; i < r->rt_count; i++) {
-        uint32_t id = r->rt_ranges[3 * i], base = r->rt_ranges[3 * i + 1], lim = r->rt_ranges[3 * i + 2];
-        uint64_t off = r->rt_offset + 8 + 4 + 12u * (uint64_t)i;
-        if (id >= r->meta.enum_count) {
-            return rd_fail(r, EVREC_E_BAD_ID, off, "RUNTIME_ENUMS range %u: enum id %u; the file has %u enums",
-                           (unsigned)i, (unsigned)id, (unsigned)r->meta.enum_count) == EVREC_OK;
-        }
-        rd_enum_t *e = &r->renums[id];
-        if (e->has_runtime || lim <= base) {
-            return rd_fail(r, EVREC_E_CORRUPT, off,
-                           "RUNTIME_ENUMS range %u: enum %u listed twice or empty range [%u, %u)", (unsigned)i,
-                           (unsigned)id, (unsigned)base, (unsigned)lim) == EVREC_OK;
-        }
-        e->has_runtime = 1;
-        uint32_t top = base;
-        int marker_set = 0;
-        for (uint32_t v = 0; v < e->all_count; v++) {
-            uint32_t x = e->all[v].value;
-            if (x >= base && x < lim) {
-                top = x + 1 > top ? x + 1 : top;
-                if (!marker_set) {
-                    e->runtime.marker = e->all[v].marker;
-                    marker_set = 1;
-                }
-            }
-        }
-        if (top - base > EVREC_READER_MAX_RUNTIME_SPAN) {
-            return rd_fail(r, EVREC_E_UNSUPPORTED, off,
-                           "run-time enum %s: named values span %u values; this reader keeps at most %u",
-                           r->enums[id].name, (unsigned)(top - base),
-                           (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
-        }
-        used += top - base + 1u;
-        if (used > budget) {
-            return rd_fail(r, EVREC_E_UNSUPPORTED, off,
-                           "run-time enum %s: the run-time enums' named values span %llu values in all, but "
-                           "only %llu values are named; this reader keeps at most %llu (%u plus 4 per name)",
-                           r->enums[id].name, (unsigned long long)used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
-                           (unsigned long long)budget, (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
-        }
-        e->rt_names = calloc(top - base + 1u, sizeof *e->rt_names);
-        if (!e->rt_names) {
-            return rd_fail(r, EVREC_E_NOMEM, off, "out of memory") == EVREC_OK;
-        }
-        for (uint32_t v = 0; v < e->all_count; v++) {
-            uint32_t x = e->all[v].value;
-            if (x >= base && x < lim && !e->rt_names[x - base]) {
-                e->rt_names[x - base] = e->all[v].name;
-            }
-        }
-        e->runtime.base = base;
-        e->runtime.lim = lim;
-        e->runtime.names = e->rt_names;
-        e->runtime.next = top;
-    }
-    return 1;
-}
-
 /* Exposed enum descriptors, lookup indices, has_markers. */
 static int finish_enums(evrec_reader_t *r)
 {
-    for (uint32_t i = 0; i < r->meta.enum_count; i++) {
-        rd_enum_t *e = &r->renums[i];
-        evrec_enum_desc_t *d = &r->enums[i];
+    for (uint32_t i = 0; i < r->tables.meta.enum_count; i++) {
+        rd_enum_t *e = &r->tables.renums[i];
+        evrec_enum_desc_t *d = &r->tables.enums[i];
         uint32_t n = e->all_count;
         e->sorted = malloc((n ? n : 1) * sizeof *e->sorted);
         uint32_t *scratch = malloc((n ? n : 1) * sizeof *scratch);
@@ -516,11 +421,11 @@ static int finish_enums(evrec_reader_t *r)
 static int find_marker(const evrec_reader_t *r, uint32_t sid, uint32_t base, unsigned depth,
                        rd_marker_field_t *m)
 {
-    const evrec_struct_desc_t *s = &r->structs[sid];
+    const evrec_struct_desc_t *s = &r->tables.structs[sid];
     if (depth == 0) {
         for (uint32_t f = 0; f < s->field_count; f++) {
             const evrec_field_desc_t *fd = &s->fields[f];
-            if (rd_kind_is_enum(fd->kind) && strcmp(fd->name, "type") == 0 && r->renums[fd->ref].has_markers) {
+            if (rd_kind_is_enum(fd->kind) && strcmp(fd->name, "type") == 0 && r->tables.renums[fd->ref].has_markers) {
                 m->offset = (int32_t)(base + fd->offset);
                 m->kind = fd->kind;
                 m->enum_id = fd->ref;
@@ -534,7 +439,7 @@ static int find_marker(const evrec_reader_t *r, uint32_t sid, uint32_t base, uns
             if (find_marker(r, fd->ref, base + fd->offset, depth + 1, m)) {
                 return 1;
             }
-        } else if (rd_kind_is_enum(fd->kind) && r->renums[fd->ref].has_markers) {
+        } else if (rd_kind_is_enum(fd->kind) && r->tables.renums[fd->ref].has_markers) {
             m->offset = (int32_t)(base + fd->offset);
             m->kind = fd->kind;
             m->enum_id = fd->ref;
@@ -547,28 +452,28 @@ static int find_marker(const evrec_reader_t *r, uint32_t sid, uint32_t base, uns
 static int check_events(evrec_reader_t *r, rd_struct_tmp_t *tmp, const uint64_t *ev_off)
 {
     int ctrl = -1;
-    for (uint32_t i = 0; i < r->meta.event_count; i++) {
-        const evrec_event_desc_t *ev = &r->events[i];
-        if (ev->struct_id >= r->meta.struct_count) {
+    for (uint32_t i = 0; i < r->tables.meta.event_count; i++) {
+        const evrec_event_desc_t *ev = &r->tables.events[i];
+        if (ev->struct_id >= r->tables.meta.struct_count) {
             return rd_fail(r, EVREC_E_BAD_ID, ev_off[i], "event %u: struct id %u; the file has %u structs",
-                           (unsigned)i, (unsigned)ev->struct_id, (unsigned)r->meta.struct_count) == EVREC_OK;
+                           (unsigned)i, (unsigned)ev->struct_id, (unsigned)r->tables.meta.struct_count) == EVREC_OK;
         }
-        const evrec_struct_desc_t *s = &r->structs[ev->struct_id];
+        const evrec_struct_desc_t *s = &r->tables.structs[ev->struct_id];
         if (s->field_count < 2 || s->fields[0].kind != EVREC_KIND_UINT32 || s->fields[1].kind != EVREC_KIND_UINT16) {
             return rd_fail(r, EVREC_E_CORRUPT, ev_off[i],
                            "event %u (%s): its struct does not start with u32 time, u16 id", (unsigned)i,
                            s->name) == EVREC_OK;
         }
         uint64_t size = tmp[ev->struct_id].size;
-        if (size > EVREC_MAX_EVENT_SIZE || size != r->save_len[i]) {
+        if (size > EVREC_MAX_EVENT_SIZE || size != r->tables.save_len[i]) {
             return rd_fail(r, EVREC_E_CORRUPT, ev_off[i],
                            "event %u (%s): save length %u, packed size of its struct %llu; expected equal "
                            "and at most %u",
-                           (unsigned)i, s->name, (unsigned)r->save_len[i], (unsigned long long)size,
+                           (unsigned)i, s->name, (unsigned)r->tables.save_len[i], (unsigned long long)size,
                            (unsigned)EVREC_MAX_EVENT_SIZE) == EVREC_OK;
         }
-        r->markers[i].offset = -1;
-        find_marker(r, ev->struct_id, 0, 0, &r->markers[i]);
+        r->tables.markers[i].offset = -1;
+        find_marker(r, ev->struct_id, 0, 0, &r->tables.markers[i]);
         if (ctrl < 0 && strcmp(s->name, "EventControl") == 0) {
             if (s->field_count != 3 || s->fields[2].kind != EVREC_KIND_ENUM_UINT8) {
                 return rd_fail(r, EVREC_E_CORRUPT, ev_off[i],
@@ -582,7 +487,7 @@ static int check_events(evrec_reader_t *r, rd_struct_tmp_t *tmp, const uint64_t 
         return rd_fail(r, EVREC_E_CORRUPT, ev_off[0],
                        "no event uses a struct named EventControl (needed for Start, Tick, Stop, End)") == EVREC_OK;
     }
-    r->ctrl_id = (uint16_t)ctrl;
+    r->tables.ctrl_id = (uint16_t)ctrl;
     r->info.control_event = (uint16_t)ctrl;
     if (r->info.lanes == 0) {
         r->info.lanes = 1; /* no LANES chunk before the meta-info */
@@ -600,59 +505,55 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
     if (ok) {
         r->info.meta_offset = off;
         r->info.time_freq = rd_be64(p);
-        r->meta.time_freq = r->info.time_freq;
+        r->tables.meta.time_freq = r->info.time_freq;
         ok = parse_enums(r) && parse_structs(r, &tmp) && parse_events(r, &ev_off);
     }
-    for (uint32_t s = 0; ok && s < r->meta.struct_count; s++) {
+    for (uint32_t s = 0; ok && s < r->tables.meta.struct_count; s++) {
         ok = size_struct(r, tmp, s, 0);
     }
-    ok = ok && attach_runtime(r) && finish_enums(r) && check_events(r, tmp, ev_off);
+    ok = ok && rd_runtime_attach(r) && finish_enums(r) && check_events(r, tmp, ev_off);
     if (tmp) {
-        for (uint32_t s = 0; s < r->meta.struct_count; s++) {
+        for (uint32_t s = 0; s < r->tables.meta.struct_count; s++) {
             free(tmp[s].field_off);
         }
     }
     free(tmp);
     free(ev_off);
     if (!ok) {
-        return r->err.status;
+        return r->errs.first.status;
     }
-    r->meta.enums = r->enums;
-    r->meta.structs = r->structs;
-    r->meta.events = r->events;
-    r->meta.schema_hash = r->info.schema_hash_stored;
+    r->tables.meta.enums = r->tables.enums;
+    r->tables.meta.structs = r->tables.structs;
+    r->tables.meta.events = r->tables.events;
+    r->tables.meta.schema_hash = r->info.schema_hash_stored;
     if (rd_view_parse(r) != EVREC_OK) { /* the view enters the hash */
-        return r->err.status;
+        return r->errs.first.status;
     }
-    r->info.schema_hash_computed = evrec_meta_schema_hash(&r->meta);
-    r->have_meta = 1; /* before the next segment is loaded: damage there loses records, not the file */
+    r->info.schema_hash_computed = evrec_meta_schema_hash(&r->tables.meta);
+    r->tables.have_meta = 1; /* before the next segment is loaded: damage there loses records, not the file */
     r->info.records_offset = rd_item_offset(r);
     rd_field_info_parse(r);
-    return r->err.status;
+    return r->errs.first.status;
 }
 
 void rd_free_meta(evrec_reader_t *r)
 {
-    for (uint32_t i = 0; r->renums && i < r->meta.enum_count; i++) {
-        free(r->renums[i].all);
-        free(r->renums[i].sorted);
-        free(r->renums[i].statics);
-        free(r->renums[i].rt_names);
+    for (uint32_t i = 0; r->tables.renums && i < r->tables.meta.enum_count; i++) {
+        free(r->tables.renums[i].all);
+        free(r->tables.renums[i].sorted);
+        free(r->tables.renums[i].statics);
+        free(r->tables.renums[i].rt_names);
     }
-    for (uint32_t i = 0; r->fields && i < r->meta.struct_count; i++) {
-        free(r->fields[i]);
+    for (uint32_t i = 0; r->tables.fields && i < r->tables.meta.struct_count; i++) {
+        free(r->tables.fields[i]);
     }
-    free(r->renums);
-    free(r->enums);
-    free(r->structs);
-    free(r->fields);
-    free(r->events);
-    free(r->save_len);
-    free(r->markers);
-    free(r->rt_ranges);
-    while (r->names) {
-        rd_block_t *n = r->names->next;
-        free(r->names);
-        r->names = n;
-    }
+    free(r->tables.renums);
+    free(r->tables.enums);
+    free(r->tables.structs);
+    free(r->tables.fields);
+    free(r->tables.events);
+    free(r->tables.save_len);
+    free(r->tables.markers);
+    free(r->tables.rt_ranges);
+    rd_names_free(r);
 }

@@ -2,8 +2,6 @@
 /* Opening and closing a reader over a path, a FILE* or memory; accessors of what the open read. */
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "reader_internal.h"
 
@@ -24,35 +22,28 @@ static evrec_status reader_start(evrec_reader_t *r)
     if (st == EVREC_OK) {
         rd_copy_use(r); /* the start of the file is damaged: the copies at the end (FORMAT.md 2.4) */
         st = rd_parse_meta(r);
-        if (st != EVREC_OK && !r->halt && r->have_meta) {
+        if (st != EVREC_OK && !r->errs.halt && r->tables.have_meta) {
             st = EVREC_OK; /* damage before the stream (a display-only chunk): recorded, read on */
         }
-        if (st == EVREC_OK && r->meta_damaged) {
+        if (st == EVREC_OK && r->stream.meta_damaged) {
             /* Read from a chunk whose CRC failed: trusted only if it hashes as the header says. */
             if (r->info.schema_hash_stored == 0 || r->info.schema_hash_stored != r->info.schema_hash_computed) {
-                r->have_meta = 0;
-                st = rd_fail(r, EVREC_E_CHECKSUM, r->meta_damage_off,
+                r->tables.have_meta = 0;
+                st = rd_fail(r, EVREC_E_CHECKSUM, r->stream.meta_damage_off,
                              "the meta-info lies in the damaged chunk at offset %llu and its schema hash "
                              "(0x%016llX) is not the header's (0x%016llX): no record can be trusted",
-                             (unsigned long long)r->meta_damage_off,
+                             (unsigned long long)r->stream.meta_damage_off,
                              (unsigned long long)r->info.schema_hash_computed,
                              (unsigned long long)r->info.schema_hash_stored);
-            } else if (r->seg_damaged) {
-                r->seg_pos = r->seg_len; /* the records of the damaged chunk are not used */
-                r->discont = 1;
+            } else if (r->stream.seg_damaged) {
+                r->stream.seg_pos = r->stream.seg_len; /* the records of the damaged chunk are not used */
+                r->resync.discont = 1;
                 r->info.records_offset = rd_item_offset(r);
             }
         }
         if (st != EVREC_OK && r->info.format == EVREC_FILE_CCORE) {
             /* Say both: it was not a container, and as a CCore stream it failed here. */
-            static const char prefix[] = "no evrec magic, and not a valid CCore stream: ";
-            char msg[sizeof r->err.message];
-            size_t keep = sizeof msg - sizeof prefix;
-            memcpy(msg, prefix, sizeof prefix - 1);
-            size_t n = strnlen(r->err.message, keep);
-            memcpy(msg + sizeof prefix - 1, r->err.message, n);
-            msg[sizeof prefix - 1 + n] = 0;
-            memcpy(r->err.message, msg, sizeof msg);
+            rd_error_prefix(r, "no evrec magic, and not a valid CCore stream: ");
         }
     }
     if (st != EVREC_OK) {
@@ -63,18 +54,6 @@ static evrec_status reader_start(evrec_reader_t *r)
     }
     r->opened = 1;
     return EVREC_OK;
-}
-
-/* Size and seekability of a FILE*, from its current position. */
-static void probe_file(rd_source_t *s)
-{
-    struct stat st;
-    s->file_start = ftello(s->f);
-    if (s->file_start >= 0 && fstat(fileno(s->f), &st) == 0 && S_ISREG(st.st_mode)) {
-        s->seekable = 1;
-        s->size_known = 1;
-        s->size = (uint64_t)st.st_size > (uint64_t)s->file_start ? (uint64_t)st.st_size - (uint64_t)s->file_start : 0;
-    }
 }
 
 evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path, const evrec_reader_options_t *opt)
@@ -91,18 +70,13 @@ evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path, cons
         return EVREC_E_NOMEM;
     }
     *out = r;
-    r->src.kind = SRC_FILE;
-    r->src.path = malloc(strlen(path) + 1);
-    if (!r->src.path) {
+    int st = src_open_path(&r->src, path);
+    if (st == 1) {
         return rd_fail(r, EVREC_E_NOMEM, 0, "out of memory");
     }
-    strcpy(r->src.path, path);
-    r->src.f = fopen(path, "rb");
-    if (!r->src.f) {
+    if (st == 2) {
         return rd_fail(r, EVREC_E_IO, 0, "cannot open: %s", strerror(errno));
     }
-    r->src.own_file = 1;
-    probe_file(&r->src);
     return reader_start(r);
 }
 
@@ -120,9 +94,7 @@ evrec_status evrec_reader_open_file(evrec_reader_t **out, FILE *f, const evrec_r
         return EVREC_E_NOMEM;
     }
     *out = r;
-    r->src.kind = SRC_FILE;
-    r->src.f = f;
-    probe_file(&r->src);
+    src_open_file(&r->src, f);
     return reader_start(r);
 }
 
@@ -141,12 +113,7 @@ evrec_status evrec_reader_open_memory(evrec_reader_t **out, const void *data, si
         return EVREC_E_NOMEM;
     }
     *out = r;
-    static const uint8_t empty[1] = {0};
-    r->src.kind = SRC_MEMORY;
-    r->src.mem = data ? (const uint8_t *)data : empty;
-    r->src.mem_size = size;
-    r->src.size = size;
-    r->src.size_known = 1;
+    src_open_memory(&r->src, data, size);
     return reader_start(r);
 }
 
@@ -155,18 +122,15 @@ void evrec_reader_close(evrec_reader_t *r)
     if (!r) {
         return;
     }
-    if (r->src.own_file && r->src.f) {
-        fclose(r->src.f);
-    }
-    free(r->src.path);
+    src_close(&r->src);
     rd_free_meta(r);
     rd_field_info_free(r);
     rd_view_free(r);
     rd_lanes_free(r);
-    free(r->copy_meta);
-    free(r->buf);
+    free(r->copy.meta);
+    free(r->stream.buf);
     free(r->event_counts);
-    free(r->damage);
+    rd_errors_free(r);
     free(r);
 }
 
@@ -181,18 +145,18 @@ const evrec_file_info_t *evrec_reader_info(const evrec_reader_t *r)
 
 const evrec_meta_t *evrec_reader_meta(const evrec_reader_t *r)
 {
-    return r && r->have_meta ? &r->meta : NULL;
+    return r && r->tables.have_meta ? &r->tables.meta : NULL;
 }
 
 uint32_t evrec_reader_event_size(const evrec_reader_t *r, uint16_t event_id)
 {
-    return r && r->have_meta && event_id < r->meta.event_count ? r->save_len[event_id] : 0;
+    return r && r->tables.have_meta && event_id < r->tables.meta.event_count ? r->tables.save_len[event_id] : 0;
 }
 
 const char *evrec_reader_event_name(const evrec_reader_t *r, uint16_t event_id)
 {
-    if (!r || !r->have_meta || event_id >= r->meta.event_count) {
+    if (!r || !r->tables.have_meta || event_id >= r->tables.meta.event_count) {
         return NULL;
     }
-    return r->structs[r->events[event_id].struct_id].name;
+    return r->tables.structs[r->tables.events[event_id].struct_id].name;
 }

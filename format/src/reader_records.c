@@ -92,12 +92,12 @@ static uint64_t prepass(evrec_reader_t *r, uint32_t tick_hz)
     }
     uint64_t f = 0;
     if (sub) {
-        sub->no_prepass = 1;
-        sub->freq_resolved = 1; /* the sub-reader needs no ns */
+        sub->time.no_prepass = 1;
+        sub->time.resolved = 1; /* the sub-reader needs no ns */
         evrec_record_t rec;
         while (evrec_reader_next(sub, &rec) == EVREC_OK) {
         }
-        f = freq_from_ticks(sub->ticks, sub->first_tick_t64, sub->last_tick_t64, tick_hz);
+        f = freq_from_ticks(sub->iter.ticks, sub->iter.first_tick_t64, sub->iter.last_tick_t64, tick_hz);
         evrec_reader_close(sub);
     }
     if (cur >= 0) {
@@ -116,32 +116,32 @@ static uint32_t tick_rate(const evrec_reader_t *r)
  * (the caller derives it from the ticks of its own pass). */
 static void resolve_freq(evrec_reader_t *r)
 {
-    if (r->freq_resolved) {
+    if (r->time.resolved) {
         return;
     }
     if (r->opt.time_freq) {
-        r->freq = r->opt.time_freq;
-        r->freq_source = EVREC_TIME_OPTION;
+        r->time.freq = r->opt.time_freq;
+        r->time.source = EVREC_TIME_OPTION;
     } else if (!r->opt.tick_hz && r->info.time_freq) {
-        r->freq = r->info.time_freq;
-        r->freq_source = EVREC_TIME_FILE;
-    } else if (r->no_prepass) {
+        r->time.freq = r->info.time_freq;
+        r->time.source = EVREC_TIME_FILE;
+    } else if (r->time.no_prepass) {
         return;
     } else {
-        r->freq = prepass(r, tick_rate(r));
-        r->freq_source = r->freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
+        r->time.freq = prepass(r, tick_rate(r));
+        r->time.source = r->time.freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
     }
-    r->freq_resolved = 1;
+    r->time.resolved = 1;
 }
 
 void rd_resolve_freq_from_own_ticks(evrec_reader_t *r)
 {
-    if (r->freq_resolved) {
+    if (r->time.resolved) {
         return;
     }
-    r->freq = freq_from_ticks(r->ticks, r->first_tick_t64, r->last_tick_t64, tick_rate(r));
-    r->freq_source = r->freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
-    r->freq_resolved = 1;
+    r->time.freq = freq_from_ticks(r->iter.ticks, r->iter.first_tick_t64, r->iter.last_tick_t64, tick_rate(r));
+    r->time.source = r->time.freq ? EVREC_TIME_TICKS : EVREC_TIME_UNKNOWN;
+    r->time.resolved = 1;
 }
 
 uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source)
@@ -152,14 +152,14 @@ uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source)
         }
         return 0;
     }
-    int saved = r->no_prepass;
-    r->no_prepass = 0;
+    int saved = r->time.no_prepass;
+    r->time.no_prepass = 0;
     resolve_freq(r);
-    r->no_prepass = saved;
+    r->time.no_prepass = saved;
     if (source) {
-        *source = r->freq_source;
+        *source = r->time.source;
     }
-    return r->freq;
+    return r->time.freq;
 }
 
 static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
@@ -168,25 +168,25 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     if (st != EVREC_OK) {
         return st;
     }
-    if (r->container && r->info.recorded != UINT64_MAX && r->index != r->info.recorded && r->err.status == EVREC_OK) {
+    if (r->stream.container && r->info.recorded != UINT64_MAX && r->iter.index != r->info.recorded && r->errs.first.status == EVREC_OK) {
         /* Every chunk's CRC checked, yet the count differs: whole chunks were moved, copied or
          * removed after the save (a version 1.3 file's SEQ chunks name them, FORMAT.md 2.4). */
-        int more = r->index > r->info.recorded;
+        int more = r->iter.index > r->info.recorded;
         return rd_fail(r, EVREC_E_CORRUPT, 24,
                        "the header says %llu records were saved, the stream holds %llu: %llu records %s, with "
                        "every chunk's CRC-32C good (%s)",
-                       (unsigned long long)r->info.recorded, (unsigned long long)r->index,
-                       (unsigned long long)(more ? r->index - r->info.recorded : r->info.recorded - r->index),
+                       (unsigned long long)r->info.recorded, (unsigned long long)r->iter.index,
+                       (unsigned long long)(more ? r->iter.index - r->info.recorded : r->info.recorded - r->iter.index),
                        more ? "too many" : "missing",
                        more ? "STREAM chunks duplicated, or chunks of another recording inserted; records after "
                               "them are shown under wrong indices"
                             : "whole STREAM chunks removed; records after them are shown under wrong indices");
     }
-    r->done = 1;
+    r->iter.done = 1;
     rd_field_info_deferred(r); /* every record was returned; the display attributes were bad */
     rd_view_deferred(r);       /* every record was returned; the VIEW chunk was bad */
     /* Damage the reader went on after: the first one is the result, instead of EVREC_E_END. */
-    return r->err.status != EVREC_OK ? r->err.status : EVREC_E_END;
+    return r->errs.first.status != EVREC_OK ? r->errs.first.status : EVREC_E_END;
 }
 
 /* An unknown event id. In a container whose chunks are intact, or after a gap, the rest of the
@@ -194,20 +194,120 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
  * damaged range). Returns 1 to go on, 0 when the reader stopped (bare CCore streams). */
 static int bad_id(evrec_reader_t *r, uint16_t id, uint64_t off)
 {
-    if (!r->container) {
+    if (!r->stream.container) {
         rd_fail(r, EVREC_E_BAD_ID, off, "record at offset %llu has event id %u; the meta-info has events 0..%u",
-                (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1));
+                (unsigned long long)off, (unsigned)id, (unsigned)(r->tables.meta.event_count - 1));
         return 0;
     }
-    uint64_t end = r->seg_file_off + r->seg_len;
+    uint64_t end = r->stream.seg_file_off + r->stream.seg_len;
     rd_damage(r, EVREC_E_BAD_ID, off, end - off,
               "record at offset %llu has event id %u; the meta-info has events 0..%u: the rest of the STREAM "
               "chunk (%llu bytes) is skipped",
-              (unsigned long long)off, (unsigned)id, (unsigned)(r->meta.event_count - 1),
+              (unsigned long long)off, (unsigned)id, (unsigned)(r->tables.meta.event_count - 1),
               (unsigned long long)(end - off));
-    r->seg_pos = r->seg_len;
-    r->discont = 1;
+    r->stream.seg_pos = r->stream.seg_len;
+    r->resync.discont = 1;
     return 1;
+}
+
+/* What next_any() got from the stream: a record, a status to return, or a reason to look again
+ * (a gap to resume after, an unknown id whose chunk was skipped). */
+enum { GOT_RECORD, GOT_STATUS, GOT_RETRY };
+
+/* The id of the record at h, checked; GOT_RETRY when it is unknown and the chunk was skipped,
+ * GOT_STATUS when the reader stopped there. */
+static int record_id(evrec_reader_t *r, const uint8_t *h, uint64_t off, uint16_t *id)
+{
+    *id = rd_be16(h + 4);
+    if (*id < r->tables.meta.event_count) {
+        return GOT_RECORD;
+    }
+    return bad_id(r, *id, off) ? GOT_RETRY : GOT_STATUS;
+}
+
+/* A record straddling two segments (or the stream's end): assembled in r->iter.rec. */
+static int record_straddling(evrec_reader_t *r, uint64_t off, const uint8_t **d, uint16_t *id, uint32_t *size)
+{
+    if (!rd_need_slow(r, 6, r->iter.rec, "a record or the End record", off, 0)) {
+        return r->resync.resuming ? GOT_RETRY : GOT_STATUS;
+    }
+    int got = record_id(r, r->iter.rec, off, id);
+    if (got != GOT_RECORD) {
+        return got;
+    }
+    *size = r->tables.save_len[*id];
+    char what[64 + EVREC_READER_MAX_NAME];
+    snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, *id), (unsigned)*size);
+    if (!rd_need_slow(r, *size - 6, r->iter.rec + 6, what, off, 6)) {
+        return r->resync.resuming ? GOT_RETRY : GOT_STATUS;
+    }
+    *d = r->iter.rec;
+    return GOT_RECORD;
+}
+
+/* The bytes of the record at `off` (*d), its id and size. */
+static int record_bytes(evrec_reader_t *r, uint64_t off, const uint8_t **d, uint16_t *id, uint32_t *size)
+{
+    *d = NULL;
+    if (r->stream.seg_len - r->stream.seg_pos >= 6) {
+        /* Fast path: the record lies in the current segment. */
+        const uint8_t *h = r->stream.seg + r->stream.seg_pos;
+        int got = record_id(r, h, off, id);
+        if (got != GOT_RECORD) {
+            return got;
+        }
+        *size = r->tables.save_len[*id];
+        if (r->stream.seg_len - r->stream.seg_pos >= *size) {
+            *d = h;
+            r->stream.seg_pos += *size;
+            return GOT_RECORD;
+        }
+    }
+    return record_straddling(r, off, d, id, size);
+}
+
+/* The 64-bit time of a record with 32-bit time t; counts a Tick. */
+static void advance_time(evrec_reader_t *r, uint32_t t, int tick)
+{
+    if (!r->iter.started) {
+        r->iter.started = 1;
+        r->iter.t64 = 0;
+    } else {
+        r->iter.t64 = rd_time_extend(r->iter.t64, r->iter.prev32, t);
+    }
+    r->iter.prev32 = t;
+    if (tick) {
+        if (r->iter.ticks == 0) {
+            r->iter.first_tick_t64 = r->iter.t64;
+        }
+        r->iter.last_tick_t64 = r->iter.t64;
+        r->iter.ticks++;
+    }
+}
+
+/* *rec for the record d (id, size, at `off`) whose time was just restored. */
+static void fill_record(evrec_reader_t *r, evrec_record_t *rec, const uint8_t *d, uint16_t id, uint32_t size,
+                        uint64_t off)
+{
+    rec->lane = rd_lane_of(r, r->iter.index);
+    rec->index = r->iter.index++;
+    rec->offset = off;
+    rec->id = id;
+    rec->time32 = r->iter.prev32;
+    rec->t64 = r->iter.t64;
+    if (r->time.resolved) {
+        if (__builtin_expect(r->time.ns_conv.freq != r->time.freq, 0)) { /* the first record, or a new frequency */
+            rd_ns_conv_init(&r->time.ns_conv, r->time.freq);
+        }
+        rec->ns = rd_ns_conv(&r->time.ns_conv, r->iter.t64);
+    } else {
+        rec->ns = 0;
+    }
+    rec->data = d;
+    rec->size = size;
+    rec->unverified = r->stream.seg_unverified;
+    rec->gap = (uint8_t)r->iter.gap_next;
+    r->iter.gap_next = 0;
 }
 
 /* The whole of evrec_reader_next(): every case (the first call, a segment's end, a record that
@@ -218,106 +318,39 @@ static __attribute__((noinline)) evrec_status next_any(evrec_reader_t *r, evrec_
     if (!r || !rec) {
         return EVREC_E_ARG;
     }
-    if (r->halt) {
-        return r->err.status;
+    if (r->errs.halt) {
+        return r->errs.first.status;
     }
     if (!r->opened) {
         return EVREC_E_ARG;
     }
-    if (r->done) {
-        return r->err.status != EVREC_OK ? r->err.status : EVREC_E_END;
+    if (r->iter.done) {
+        return r->errs.first.status != EVREC_OK ? r->errs.first.status : EVREC_E_END;
     }
-    if (!r->freq_resolved) {
+    if (!r->time.resolved) {
         resolve_freq(r);
     }
-retry:;
-    uint64_t off = rd_item_offset(r);
-    if (r->resuming) {
-        rd_resume(r);
-    }
-    const uint8_t *d = NULL;
+    uint64_t off;
+    const uint8_t *d;
     uint16_t id;
     uint32_t size;
-    if (r->seg_len - r->seg_pos >= 6) {
-        /* Fast path: the record lies in the current segment. */
-        const uint8_t *h = r->seg + r->seg_pos;
-        id = rd_be16(h + 4);
-        if (id >= r->meta.event_count) {
-            if (bad_id(r, id, off)) {
-                goto retry;
-            }
-            return r->err.status;
+    int got;
+    do {
+        off = rd_item_offset(r);
+        if (r->resync.resuming) {
+            rd_resume(r);
         }
-        size = r->save_len[id];
-        if (r->seg_len - r->seg_pos >= size) {
-            d = h;
-            r->seg_pos += size;
-        }
+        got = record_bytes(r, off, &d, &id, &size);
+    } while (got == GOT_RETRY);
+    if (got == GOT_STATUS) {
+        return r->errs.first.status;
     }
-    if (!d) {
-        /* A record straddling two segments (or the stream's end): assemble it in r->rec. */
-        if (!rd_need_slow(r, 6, r->rec, "a record or the End record", off, 0)) {
-            if (r->resuming) {
-                goto retry;
-            }
-            return r->err.status;
-        }
-        id = rd_be16(r->rec + 4);
-        if (id >= r->meta.event_count) {
-            if (bad_id(r, id, off)) {
-                goto retry;
-            }
-            return r->err.status;
-        }
-        size = r->save_len[id];
-        char what[64 + EVREC_READER_MAX_NAME];
-        snprintf(what, sizeof what, "the %s record (%u bytes)", evrec_reader_event_name(r, id), (unsigned)size);
-        if (!rd_need_slow(r, size - 6, r->rec + 6, what, off, 6)) {
-            if (r->resuming) {
-                goto retry;
-            }
-            return r->err.status;
-        }
-        d = r->rec;
-    }
-    int control = id == r->ctrl_id;
+    int control = id == r->tables.ctrl_id;
     if (control && d[6] == EVREC_CONTROL_END) {
         return end_of_stream(r, off);
     }
-    uint32_t t = rd_be32(d);
-    if (!r->started) {
-        r->started = 1;
-        r->t64 = 0;
-    } else {
-        r->t64 = rd_time_extend(r->t64, r->prev32, t);
-    }
-    r->prev32 = t;
-    if (control && d[6] == EVREC_CONTROL_TICK) {
-        if (r->ticks == 0) {
-            r->first_tick_t64 = r->t64;
-        }
-        r->last_tick_t64 = r->t64;
-        r->ticks++;
-    }
-    rec->lane = rd_lane_of(r, r->index);
-    rec->index = r->index++;
-    rec->offset = off;
-    rec->id = id;
-    rec->time32 = t;
-    rec->t64 = r->t64;
-    if (r->freq_resolved) {
-        if (__builtin_expect(r->ns_conv.freq != r->freq, 0)) { /* the first record, or a new frequency */
-            rd_ns_conv_init(&r->ns_conv, r->freq);
-        }
-        rec->ns = rd_ns_conv(&r->ns_conv, r->t64);
-    } else {
-        rec->ns = 0;
-    }
-    rec->data = d;
-    rec->size = size;
-    rec->unverified = r->seg_unverified;
-    rec->gap = (uint8_t)r->gap_next;
-    r->gap_next = 0;
+    advance_time(r, rd_be32(d), control && d[6] == EVREC_CONTROL_TICK);
+    fill_record(r, rec, d, id, size, off);
     return EVREC_OK;
 }
 
@@ -326,41 +359,41 @@ retry:;
  * without lanes. */
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
 {
-    if (__builtin_expect(!r || !rec || r->halt || !r->opened || r->done || !r->freq_resolved || r->resuming ||
-                             r->ns_conv.freq != r->freq || r->ln_counts, 0)) {
+    if (__builtin_expect(!r || !rec || r->errs.halt || !r->opened || r->iter.done || !r->time.resolved || r->resync.resuming ||
+                             r->time.ns_conv.freq != r->time.freq || r->lanes.counts, 0)) {
         return next_any(r, rec); /* (it also makes ns_conv for a new frequency) */
     }
-    size_t pos = r->seg_pos, left = r->seg_len - pos;
+    size_t pos = r->stream.seg_pos, left = r->stream.seg_len - pos;
     if (__builtin_expect(left < 6, 0)) {
         return next_any(r, rec); /* the segment's end, or a record straddling two */
     }
-    const uint8_t *h = r->seg + pos;
+    const uint8_t *h = r->stream.seg + pos;
     uint16_t id = rd_be16(h + 4);
-    if (__builtin_expect(id >= r->meta.event_count || id == r->ctrl_id, 0)) {
+    if (__builtin_expect(id >= r->tables.meta.event_count || id == r->tables.ctrl_id, 0)) {
         return next_any(r, rec);
     }
-    uint32_t size = r->save_len[id];
+    uint32_t size = r->tables.save_len[id];
     if (__builtin_expect(left < size, 0)) {
         return next_any(r, rec);
     }
-    r->seg_pos = pos + size;
+    r->stream.seg_pos = pos + size;
     uint32_t t = rd_be32(h);
-    uint64_t t64 = r->started ? rd_time_extend(r->t64, r->prev32, t) : 0;
-    r->started = 1;
-    r->t64 = t64;
-    r->prev32 = t;
+    uint64_t t64 = r->iter.started ? rd_time_extend(r->iter.t64, r->iter.prev32, t) : 0;
+    r->iter.started = 1;
+    r->iter.t64 = t64;
+    r->iter.prev32 = t;
     rec->lane = 0; /* a file with lanes takes next_any() */
-    rec->index = r->index++;
-    rec->offset = r->seg_file_off + pos;
+    rec->index = r->iter.index++;
+    rec->offset = r->stream.seg_file_off + pos;
     rec->id = id;
     rec->time32 = t;
     rec->t64 = t64;
-    rec->ns = rd_ns_conv(&r->ns_conv, t64);
+    rec->ns = rd_ns_conv(&r->time.ns_conv, t64);
     rec->data = h;
     rec->size = size;
-    rec->unverified = r->seg_unverified;
-    rec->gap = (uint8_t)r->gap_next;
-    r->gap_next = 0;
+    rec->unverified = r->stream.seg_unverified;
+    rec->gap = (uint8_t)r->iter.gap_next;
+    r->iter.gap_next = 0;
     return EVREC_OK;
 }
 
@@ -376,25 +409,25 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
     }
     /* One jump per call: it lands on the last SYNC point before the target, so a second bisection
      * from further on could not go further. */
-    if (r->opened && !r->done && !r->halt) {
+    if (r->opened && !r->iter.done && !r->errs.halt) {
         rd_seek_sync(r, min_index, min_t64);
     }
     for (;;) {
-        if (r->opened && !r->done && !r->halt && r->freq_resolved) {
+        if (r->opened && !r->iter.done && !r->errs.halt && r->time.resolved) {
             /* Skip whole records of the current segment while they are before the target. */
-            const uint8_t *seg = r->seg;
-            size_t pos = r->seg_pos, len = r->seg_len;
-            uint64_t index = r->index, t64 = r->t64, ticks = r->ticks;
-            uint32_t prev32 = r->prev32;
-            int started = r->started;
+            const uint8_t *seg = r->stream.seg;
+            size_t pos = r->stream.seg_pos, len = r->stream.seg_len;
+            uint64_t index = r->iter.index, t64 = r->iter.t64, ticks = r->iter.ticks;
+            uint32_t prev32 = r->iter.prev32;
+            int started = r->iter.started;
             while (len - pos >= 6) {
                 const uint8_t *h = seg + pos;
                 uint16_t id = rd_be16(h + 4);
-                if (id >= r->meta.event_count) {
+                if (id >= r->tables.meta.event_count) {
                     break; /* evrec_reader_next() reports it */
                 }
-                uint32_t size = r->save_len[id];
-                if (len - pos < size || (id == r->ctrl_id && h[6] == EVREC_CONTROL_END)) {
+                uint32_t size = r->tables.save_len[id];
+                if (len - pos < size || (id == r->tables.ctrl_id && h[6] == EVREC_CONTROL_END)) {
                     break;
                 }
                 uint32_t t = rd_be32(h);
@@ -402,11 +435,11 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
                 if (index >= min_index && t64n >= min_t64) {
                     break; /* the target: evrec_reader_next() returns it */
                 }
-                if (id == r->ctrl_id && h[6] == EVREC_CONTROL_TICK) {
+                if (id == r->tables.ctrl_id && h[6] == EVREC_CONTROL_TICK) {
                     if (ticks == 0) {
-                        r->first_tick_t64 = t64n;
+                        r->iter.first_tick_t64 = t64n;
                     }
-                    r->last_tick_t64 = t64n;
+                    r->iter.last_tick_t64 = t64n;
                     ticks++;
                 }
                 started = 1;
@@ -415,12 +448,12 @@ evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64
                 index++;
                 pos += size;
             }
-            r->seg_pos = pos;
-            r->index = index;
-            r->t64 = t64;
-            r->prev32 = prev32;
-            r->started = started;
-            r->ticks = ticks;
+            r->stream.seg_pos = pos;
+            r->iter.index = index;
+            r->iter.t64 = t64;
+            r->iter.prev32 = prev32;
+            r->iter.started = started;
+            r->iter.ticks = ticks;
         }
         evrec_status st = evrec_reader_next(r, rec);
         if (st != EVREC_OK || (rec->index >= min_index && rec->t64 >= min_t64)) {

@@ -9,17 +9,17 @@
 
 int rd_seq_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
-    r->seq_mode = 1;
+    r->order.mode = 1;
     if (len < EVREC_SEQ_SIZE) {
-        r->seq_pending = 0;
+        r->order.pending = 0;
         return 0;
     }
-    r->seq.file_id = rd_be32(p);
-    r->seq.seq = rd_be32(p + 4);
-    r->seq.stream_crc = rd_be32(p + 8);
-    r->seq.sync_crc = rd_be32(p + 12);
-    r->seq.off = off;
-    r->seq_pending = 1;
+    r->order.seq.file_id = rd_be32(p);
+    r->order.seq.seq = rd_be32(p + 4);
+    r->order.seq.stream_crc = rd_be32(p + 8);
+    r->order.seq.sync_crc = rd_be32(p + 12);
+    r->order.seq.off = off;
+    r->order.pending = 1;
     return 1;
 }
 
@@ -29,10 +29,10 @@ static int skip_extra(evrec_reader_t *r, uint64_t off, uint32_t len, const char 
     uint64_t size = EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
     rd_damage(r, EVREC_E_CORRUPT, off, size, "STREAM chunk at offset %llu (%u payload bytes) %s; its records are "
               "skipped", (unsigned long long)off, (unsigned)len, why);
-    if (!r->discont && r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0;
+    if (!r->resync.discont) {
+        rd_damage_nothing_lost(r);
     }
-    r->sync_pending = 0;
+    r->resync.sync_pending = 0;
     return 0;
 }
 
@@ -43,23 +43,23 @@ static void lost_before(evrec_reader_t *r, uint64_t off, uint32_t len, const cha
     snprintf(why, sizeof why, fmt, (unsigned)a, (unsigned)b);
     rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
               "STREAM chunk at offset %llu: %s; records resume at the next SYNC point", (unsigned long long)off, why);
-    r->discont = 1;
+    r->resync.discont = 1;
 }
 
 /* The SEQ chunk names the SYNC chunk before it by its CRC (0: none). A SYNC chunk that is not
  * the named one (moved or copied from elsewhere) is not used: its index and time would be wrong. */
 static void check_sync(evrec_reader_t *r)
 {
-    if (r->sync_pending && r->seq.sync_crc != r->sync.crc) {
-        rd_damage(r, EVREC_E_CORRUPT, r->sync.off, EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE,
+    if (r->resync.sync_pending && r->order.seq.sync_crc != r->resync.sync.crc) {
+        rd_damage(r, EVREC_E_CORRUPT, r->resync.sync.off, EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE,
                   "SYNC chunk at offset %llu is not the one the SEQ chunk at offset %llu names (CRC-32C 0x%08X, "
                   "expected 0x%08X): moved or copied from elsewhere, not used",
-                  (unsigned long long)r->sync.off, (unsigned long long)r->seq.off, (unsigned)r->sync.crc,
-                  (unsigned)r->seq.sync_crc);
-        if (!r->discont && r->damage_count) {
-            r->damage[r->damage_count - 1].records_lost = 0;
+                  (unsigned long long)r->resync.sync.off, (unsigned long long)r->order.seq.off, (unsigned)r->resync.sync.crc,
+                  (unsigned)r->order.seq.sync_crc);
+        if (!r->resync.discont) {
+            rd_damage_nothing_lost(r);
         }
-        r->sync_pending = 0;
+        r->resync.sync_pending = 0;
     }
 }
 
@@ -97,75 +97,75 @@ static int next_seq(evrec_reader_t *r, uint64_t from, uint32_t *seq)
 /* No SEQ chunk right before the STREAM chunk at `off`. */
 static int without_seq(evrec_reader_t *r, uint64_t off, uint32_t len)
 {
-    if (r->seq_lost) {
+    if (r->order.lost) {
         /* Its SEQ chunk was damaged (reported): taken as the next chunk, unless a SYNC chunk
          * before it says it does not continue the records read so far. */
-        r->seq_lost = 0;
-        r->seq_expected++;
-        if (!r->sync_pending || r->discont || r->sync.index == r->index) {
+        r->order.lost = 0;
+        r->order.expected++;
+        if (!r->resync.sync_pending || r->resync.discont || r->resync.sync.index == r->iter.index) {
             return 1;
         }
-    } else if (!r->stream_started || r->discont) {
-        r->seq_known = 0; /* the first chunk, or after damage that took its SEQ chunk */
+    } else if (!r->stream.started || r->resync.discont) {
+        r->order.known = 0; /* the first chunk, or after damage that took its SEQ chunk */
         return 1;
     }
-    r->seq_known = 0;
-    r->discont = 1;
+    r->order.known = 0;
+    r->resync.discont = 1;
     return skip_extra(r, off, len, "has no SEQ chunk before it (moved or copied from elsewhere)");
 }
 
 int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
 {
-    if (!r->seq_mode) {
+    if (!r->order.mode) {
         return 1; /* a version 1.0 to 1.2 file: no order to check */
     }
-    if (!r->seq_pending) {
+    if (!r->order.pending) {
         return without_seq(r, off, len);
     }
-    r->seq_pending = 0;
-    r->seq_lost = 0;
-    uint32_t place = r->seq_phys++;
-    const rd_seq_t *s = &r->seq;
+    r->order.pending = 0;
+    r->order.lost = 0;
+    uint32_t place = r->order.phys++;
+    const rd_seq_t *s = &r->order.seq;
     if (s->stream_crc != crc) {
         /* The named chunk is gone from here (this one was moved or copied here). */
-        r->seq_expected = s->seq + 1u;
-        r->seq_known = 1;
-        r->discont = 1;
+        r->order.expected = s->seq + 1u;
+        r->order.known = 1;
+        r->resync.discont = 1;
         return skip_extra(r, off, len, "is not the one the SEQ chunk before it names (moved or copied from "
                           "elsewhere; the chunk it names is lost)");
     }
-    if (!r->file_id_known) {
-        r->file_id = s->file_id;
-        r->file_id_known = 1;
-    } else if (s->file_id != r->file_id) {
+    if (!r->order.file_id_known) {
+        r->order.file_id = s->file_id;
+        r->order.file_id_known = 1;
+    } else if (s->file_id != r->order.file_id) {
         return skip_extra(r, off, len, "belongs to another recording (file id differs: a foreign or appended chunk)");
     }
     check_sync(r);
-    if (r->seq_known && s->seq < r->seq_expected) {
+    if (r->order.known && s->seq < r->order.expected) {
         char why[120];
         snprintf(why, sizeof why, "is number %u, after number %u: a duplicate or a chunk moved back",
-                 (unsigned)s->seq, (unsigned)(r->seq_expected - 1u));
+                 (unsigned)s->seq, (unsigned)(r->order.expected - 1u));
         return skip_extra(r, off, len, why);
     }
     uint32_t after;
-    if ((!r->seq_known || (s->seq > r->seq_expected && s->seq != place)) &&
+    if ((!r->order.known || (s->seq > r->order.expected && s->seq != place)) &&
         next_seq(r, off + EVREC_CHUNK_HEADER_SIZE + len, &after) && after != s->seq + 1u) {
         /* Not in its place in the file (or the place is not known: after a seek or damage at the
          * start) and not continued by the chunks after it: it was moved forward, or copied. */
         char why[120];
         snprintf(why, sizeof why, "is number %u, %s, and number %u follows: a chunk moved or copied",
-                 (unsigned)s->seq, r->seq_known ? "ahead of its place" : "where the place is not known",
+                 (unsigned)s->seq, r->order.known ? "ahead of its place" : "where the place is not known",
                  (unsigned)after);
         return skip_extra(r, off, len, why);
     }
-    if (r->seq_known && s->seq > r->seq_expected && !r->discont) {
+    if (r->order.known && s->seq > r->order.expected && !r->resync.discont) {
         lost_before(r, off, len, "STREAM chunks number %u to %u are missing before it (removed or moved)",
-                    r->seq_expected, s->seq - 1u);
-    } else if (!r->seq_known && !r->stream_started && s->seq != 0) {
+                    r->order.expected, s->seq - 1u);
+    } else if (!r->order.known && !r->stream.started && s->seq != 0) {
         lost_before(r, off, len, "the first STREAM chunk is number %u (expected %u): chunks are missing", s->seq, 0);
     }
-    r->seq_expected = s->seq + 1u;
-    r->seq_known = 1;
+    r->order.expected = s->seq + 1u;
+    r->order.known = 1;
     return 1;
 }
 
@@ -184,19 +184,19 @@ void rd_tail_read(evrec_reader_t *r, const uint8_t *header)
         evrec_crc32c(0, t + 16, 44) != rd_be32(t + 16 + 44) || memcmp(t + 16, EVREC_MAGIC, 8) != 0) {
         return;
     }
-    r->tail.ok = 1;
-    r->tail.off = r->src.size - N;
+    r->order.tail.ok = 1;
+    r->order.tail.off = r->src.size - N;
     uint64_t copy_bytes = rd_be64(t);
-    r->tail.copy_off = copy_bytes <= r->tail.off ? r->tail.off - copy_bytes : 0;
-    r->tail.file_id = rd_be32(t + 8);
-    r->tail.stream_chunks = rd_be32(t + 12);
-    memcpy(r->tail.header, t + 16, sizeof r->tail.header);
-    if (r->tail.copy_off < EVREC_HEADER_SIZE || r->tail.copy_off > r->tail.off ||
-        (header && memcmp(header, r->tail.header, EVREC_HEADER_SIZE) != 0)) {
+    r->order.tail.copy_off = copy_bytes <= r->order.tail.off ? r->order.tail.off - copy_bytes : 0;
+    r->order.tail.file_id = rd_be32(t + 8);
+    r->order.tail.stream_chunks = rd_be32(t + 12);
+    memcpy(r->order.tail.header, t + 16, sizeof r->order.tail.header);
+    if (r->order.tail.copy_off < EVREC_HEADER_SIZE || r->order.tail.copy_off > r->order.tail.off ||
+        (header && memcmp(header, r->order.tail.header, EVREC_HEADER_SIZE) != 0)) {
         /* not this recording's (another one appended), or a copy past its own end */
-        r->tail.ok = 0;
+        r->order.tail.ok = 0;
         return;
     }
-    r->file_id = r->tail.file_id;
-    r->file_id_known = 1;
+    r->order.file_id = r->order.tail.file_id;
+    r->order.file_id_known = 1;
 }

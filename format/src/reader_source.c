@@ -9,6 +9,60 @@
 
 #include "reader_internal.h"
 
+/* Size and seekability of a FILE*, from its current position. */
+static void probe_file(rd_source_t *s)
+{
+    struct stat st;
+    s->file_start = ftello(s->f);
+    if (s->file_start >= 0 && fstat(fileno(s->f), &st) == 0 && S_ISREG(st.st_mode)) {
+        s->seekable = 1;
+        s->size_known = 1;
+        s->size = (uint64_t)st.st_size > (uint64_t)s->file_start ? (uint64_t)st.st_size - (uint64_t)s->file_start : 0;
+    }
+}
+
+int src_open_path(rd_source_t *s, const char *path)
+{
+    s->kind = SRC_FILE;
+    s->path = malloc(strlen(path) + 1);
+    if (!s->path) {
+        return 1;
+    }
+    strcpy(s->path, path);
+    s->f = fopen(path, "rb");
+    if (!s->f) {
+        return 2;
+    }
+    s->own_file = 1;
+    probe_file(s);
+    return 0;
+}
+
+void src_open_file(rd_source_t *s, FILE *f)
+{
+    s->kind = SRC_FILE;
+    s->f = f;
+    probe_file(s);
+}
+
+void src_open_memory(rd_source_t *s, const void *data, size_t size)
+{
+    static const uint8_t empty[1] = {0};
+    s->kind = SRC_MEMORY;
+    s->mem = data ? (const uint8_t *)data : empty;
+    s->mem_size = size;
+    s->size = size;
+    s->size_known = 1;
+}
+
+void src_close(rd_source_t *s)
+{
+    if (s->own_file && s->f) {
+        fclose(s->f);
+    }
+    free(s->path);
+}
+
 uint64_t src_remaining(const rd_source_t *s)
 {
     if (!s->size_known) {

@@ -44,29 +44,6 @@ static int ends_with_end_chunk(const uint8_t *p, size_t n)
     return memcmp(t, zero, 4) == 0 && rd_be32(t + 4) == evrec_crc32c(0, zero, 4);
 }
 
-evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
-{
-    if (r->rt_ranges) {
-        return rd_fail(r, EVREC_E_CORRUPT, off, "a second RUNTIME_ENUMS chunk (expected at most one)");
-    }
-    uint32_t count = len >= 4 ? rd_be32(p) : 0;
-    if (len < 4 || (uint64_t)len != 4u + 12u * (uint64_t)count) {
-        return rd_fail(r, EVREC_E_CORRUPT, off,
-                       "RUNTIME_ENUMS chunk has %u payload bytes; expected 4 + 12 x its count (%u)",
-                       (unsigned)len, (unsigned)count);
-    }
-    r->rt_ranges = malloc(count ? 12u * (size_t)count : 1u);
-    if (!r->rt_ranges) {
-        return rd_fail(r, EVREC_E_NOMEM, off, "out of memory for %u run-time enum ranges", (unsigned)count);
-    }
-    for (uint32_t i = 0; i < 3u * count; i++) {
-        r->rt_ranges[i] = rd_be32(p + 4 + 4u * i);
-    }
-    r->rt_count = count;
-    r->rt_offset = off;
-    return EVREC_OK;
-}
-
 /* A chunk whose CRC fails, read whole: when only its header was hit, the payload is intact and
  * used. Either the stored CRC differs from the bytes' in one bit (the CRC field itself was hit;
  * a damaged payload changes about half the bits), or the CRC checks with another known chunk type
@@ -80,7 +57,7 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
                   "chunk at offset %llu: one bit of its stored CRC-32C is flipped (0x%08X, the bytes give "
                   "0x%08X): the CRC field was hit, the payload is used",
                   (unsigned long long)off, (unsigned)stored, (unsigned)crc);
-        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        rd_damage_nothing_lost(r);
         return 1;
     }
     for (uint8_t t = 0; t <= EVREC_CHUNK_LAST; t++) {
@@ -92,11 +69,57 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
                   "chunk at offset %llu: type byte %u damaged; the CRC-32C checks with type %u (%s): repaired, "
                   "the payload is used",
                   (unsigned long long)off, (unsigned)h[0], (unsigned)t, chunk_type_name(t));
-        r->damage[r->damage_count ? r->damage_count - 1 : 0].records_lost = 0;
+        rd_damage_nothing_lost(r);
         h[0] = t;
         return 1;
     }
     return 0;
+}
+
+/* Where the chunks go on after the damaged chunk at `off` whose length says it ends at `end`:
+ * *q = that offset (UINT64_MAX: nowhere known), *trusted = 1 when its length leads there.
+ * Returns 1 when the chunk's header word was repaired instead (it is read again), else 0. */
+static int find_next_intact(evrec_reader_t *r, uint64_t off, uint64_t end, uint64_t *q, int *trusted)
+{
+    *q = UINT64_MAX;
+    *trusted = 0;
+    if (src_random_access(&r->src)) {
+        if (end == r->src.size || (end < r->src.size && rd_chunk_good_at(r, end))) {
+            *q = end;
+            *trusted = 1;
+        } else {
+            *q = rd_scan_chunk(r, off + 1);
+            return rd_fix_header_word(r, off, *q);
+        }
+    } else if (r->src.pos == end) {
+        *q = end; /* a stream: the payload was read whole; the next header checks itself */
+        *trusted = 1;
+    }
+    return 0;
+}
+
+/* What skipping a damaged chunk of `type` lost (`trusted`: its length was right, so only that
+ * chunk is gone). */
+static void note_skipped(evrec_reader_t *r, uint8_t type, int trusted)
+{
+    if (type == EVREC_CHUNK_SYNC && trusted) {
+        r->resync.sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
+    } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
+        /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
+    } else if (type == EVREC_CHUNK_SEQ && trusted) {
+        r->order.pending = 0;
+        r->order.lost = 1; /* the next STREAM chunk is taken as the next one (FORMAT.md section 2.4) */
+    } else if ((type == EVREC_CHUNK_COPY || type == EVREC_CHUNK_TAIL) && trusted) {
+        /* only a copy at the end is lost (FORMAT.md section 2.4), not stream bytes */
+    } else if (r->stream.started || type == EVREC_CHUNK_STREAM) {
+        r->resync.discont = 1;
+        /* A SYNC point read before the damage describes the chunk that was lost (or one in the
+         * skipped range), not the next STREAM chunk: resume only at a SYNC chunk read after it. */
+        r->resync.sync_pending = 0;
+    }
+    if (!r->resync.discont) {
+        rd_damage_nothing_lost(r); /* a display-only chunk: no record lost */
+    }
 }
 
 /* A chunk at `off` is damaged: its CRC fails (`len_trusted`: its length leads to an intact chunk
@@ -106,25 +129,13 @@ static int repair_in_place(evrec_reader_t *r, uint64_t off, uint8_t *h, const ui
  * no way on (then the reader is halted with the error set). `what` says what was wrong. */
 static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len, const char *what)
 {
-    uint64_t end = off + EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
-    uint64_t q = UINT64_MAX;
-    int random = src_random_access(&r->src);
-    int trusted = 0;
-    if (random) {
-        if (end == r->src.size || (end < r->src.size && rd_chunk_good_at(r, end))) {
-            q = end;
-            trusted = 1;
-        } else {
-            q = rd_scan_chunk(r, off + 1);
-            if (rd_fix_header_word(r, off, q)) {
-                return 1;
-            }
-        }
-    } else if (r->src.pos == end) {
-        q = end; /* a stream: the payload was read whole; the next header checks itself */
-        trusted = 1;
+    uint64_t q;
+    int trusted;
+    if (find_next_intact(r, off, off + EVREC_CHUNK_HEADER_SIZE + (uint64_t)len, &q, &trusted)) {
+        return 1;
     }
-    if (!r->have_meta && r->stream_started && !(trusted && type == EVREC_CHUNK_STREAM)) {
+    int random = src_random_access(&r->src);
+    if (!r->tables.have_meta && r->stream.started && !(trusted && type == EVREC_CHUNK_STREAM)) {
         rd_fail(r, EVREC_E_CHECKSUM, off, "%s; the meta-info continues in it, so no record can be read", what);
         return 0;
     }
@@ -132,7 +143,7 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         rd_damage(r, EVREC_E_CHECKSUM, off, r->src.size_known ? r->src.size - off : 0,
                   "%s; no intact chunk follows (%s)", what,
                   random ? "searched to the end of the file" : "a stream cannot be searched");
-        r->halt = 1;
+        rd_halt(r);
         return 0;
     }
     if (q == r->src.size) {
@@ -142,282 +153,309 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
                   what, (unsigned long long)(q - off), (unsigned long long)q);
     }
     if (random && src_seek(&r->src, q) != 0) {
-        r->halt = 1;
+        rd_halt(r);
         return 0;
     }
-    if (type == EVREC_CHUNK_SYNC && trusted) {
-        r->sync_pending = 0; /* only the SYNC point is lost, not stream bytes */
-    } else if ((type == EVREC_CHUNK_LANE_IDS || type == EVREC_CHUNK_LANES) && trusted) {
-        /* only lane numbers are lost (those records read EVREC_LANE_UNKNOWN), not stream bytes */
-    } else if (type == EVREC_CHUNK_SEQ && trusted) {
-        r->seq_pending = 0;
-        r->seq_lost = 1; /* the next STREAM chunk is taken as the next one (FORMAT.md section 2.4) */
-    } else if ((type == EVREC_CHUNK_COPY || type == EVREC_CHUNK_TAIL) && trusted) {
-        /* only a copy at the end is lost (FORMAT.md section 2.4), not stream bytes */
-    } else if (r->stream_started || type == EVREC_CHUNK_STREAM) {
-        r->discont = 1;
-        /* A SYNC point read before the damage describes the chunk that was lost (or one in the
-         * skipped range), not the next STREAM chunk: resume only at a SYNC chunk read after it. */
-        r->sync_pending = 0;
+    note_skipped(r, type, trusted);
+    return 1;
+}
+
+/* What loading a chunk leads to: a segment to serve, the end of the stream (cleanly or with the
+ * error set), or the next chunk to read. */
+enum { SEG_NONE = 0, SEG_SERVED = 1, SEG_AGAIN = 2 };
+
+/* The payload p[0..len) of the chunk at `off` becomes the segment. */
+static void serve(evrec_reader_t *r, uint64_t off, const uint8_t *p, size_t len)
+{
+    r->stream.seg = p;
+    r->stream.seg_len = len;
+    r->stream.seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
+    r->stream.seg_chunk_off = off;
+}
+
+/* The next block of a bare CCore file. */
+static int next_bare_block(evrec_reader_t *r)
+{
+    size_t got;
+    const uint8_t *p = src_view(&r->src, BARE_BLOCK, &got, &r->stream.buf, &r->stream.buf_cap);
+    if (!p) {
+        rd_fail(r, EVREC_E_NOMEM, r->src.pos, "out of memory for a read buffer");
+        return SEG_NONE;
     }
-    if (!r->discont && r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0; /* a display-only chunk: no record lost */
+    if (r->src.io_errno) {
+        fail_io(r, r->src.pos);
+        return SEG_NONE;
+    }
+    if (got == 0) {
+        r->stream.over = 1;
+        return SEG_NONE;
+    }
+    r->stream.seg = p;
+    r->stream.seg_len = got;
+    r->stream.seg_file_off = r->src.pos - got;
+    return SEG_SERVED;
+}
+
+/* The 8-byte header of the chunk at `off` (the source position) into h, a repaired header word
+ * applied. 0 when the file ends or fails there (the error is set). */
+static int read_chunk_header(evrec_reader_t *r, uint64_t off, uint8_t *h)
+{
+    size_t k = src_read(&r->src, h, EVREC_CHUNK_HEADER_SIZE);
+    if (r->src.io_errno) {
+        fail_io(r, off);
+        return 0;
+    }
+    r->stream.over = 1; /* until a good chunk says otherwise */
+    if (k == 0) {
+        rd_fail(r, EVREC_E_TRUNCATED, off, "file ends at offset %llu without the END chunk (expected a chunk header)",
+                (unsigned long long)off);
+        return 0;
+    }
+    if (k < EVREC_CHUNK_HEADER_SIZE) {
+        rd_fail(r, EVREC_E_TRUNCATED, off, "file ends inside the chunk header at offset %llu (%u of 8 bytes present)",
+                (unsigned long long)off, (unsigned)k);
+        return 0;
+    }
+    if (r->stream.fix_pending && off == r->stream.fix_off) {
+        memcpy(h, r->stream.fix_word, 4); /* a header word repaired by skip_damaged() */
+        r->stream.fix_pending = 0;
     }
     return 1;
+}
+
+/* The chunk at `off` declares more bytes than the file holds, yet the file ends with a valid END
+ * chunk: its length is damaged. Repaired, or skipped to the next intact chunk. */
+static int length_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len)
+{
+    char what[200];
+    snprintf(what, sizeof what,
+             "%s chunk at offset %llu declares %u payload bytes, past the end of the file, "
+             "yet the file ends with a valid END chunk: the chunk length is damaged",
+             chunk_type_name(type), (unsigned long long)off, (unsigned)len);
+    uint64_t q = src_random_access(&r->src) ? rd_scan_chunk(r, off + 1) : UINT64_MAX;
+    if (rd_fix_header_word(r, off, q)) {
+        r->stream.over = 0;
+        return SEG_AGAIN;
+    }
+    if (q == UINT64_MAX || (!r->tables.have_meta && r->stream.started)) {
+        rd_fail(r, EVREC_E_CORRUPT, off, "%s", what);
+        return SEG_NONE;
+    }
+    rd_damage(r, EVREC_E_CORRUPT, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
+              what, (unsigned long long)(q - off), (unsigned long long)q);
+    if (src_seek(&r->src, q) != 0) {
+        rd_halt(r);
+        return SEG_NONE;
+    }
+    if (r->stream.started) {
+        r->resync.discont = 1;
+    }
+    r->stream.over = 0;
+    return SEG_AGAIN;
+}
+
+/* The file ends inside the chunk at `off` (`got` of its `len` payload bytes p are there). */
+static int short_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len, const uint8_t *p, size_t got)
+{
+    if (ends_with_end_chunk(p, got)) {
+        return length_damaged(r, off, type, len);
+    }
+    if (type != EVREC_CHUNK_STREAM || got == 0) {
+        rd_fail(r, EVREC_E_TRUNCATED, off,
+                "file ends at offset %llu inside the %s chunk at offset %llu, which declares "
+                "%u payload bytes (%u present); expected the rest of it and an END chunk",
+                (unsigned long long)r->src.pos, chunk_type_name(type), (unsigned long long)off, (unsigned)len,
+                (unsigned)got);
+        return SEG_NONE;
+    }
+    /* A save cut short: serve what is there, unverified; report at the next load. */
+    r->stream.over = 0;
+    r->stream.started = 1;
+    serve(r, off, p, got);
+    r->stream.seg_unverified = 1;
+    r->stream.trunc_declared = len;
+    return SEG_SERVED;
+}
+
+/* The chunk at `off` fails its CRC (stored CRC `stored`, the bytes give `crc`). */
+static int bad_crc_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len, const uint8_t *p,
+                         uint32_t stored, uint32_t crc)
+{
+    if (type == EVREC_CHUNK_VIEW && !r->stream.started) {
+        /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
+         * loses only itself (deferred error). Were its length damaged, the next chunk header
+         * would fail its own CRC. */
+        rd_view_damaged(r, off, len, stored, crc);
+        r->stream.over = 0;
+        return SEG_AGAIN;
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
+             chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
+    if (type == EVREC_CHUNK_STREAM && !r->tables.have_meta &&
+        (!src_random_access(&r->src) || r->src.pos == r->src.size || rd_chunk_good_at(r, r->src.pos))) {
+        /* The meta-info is in it: read it anyway and check it against the header's schema
+         * hash once parsed (reader_open.c); the chunk's records are then skipped. */
+        rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len, "%s; its records are skipped", what);
+        r->stream.meta_damaged = 1;
+        r->stream.meta_damage_off = off;
+        r->stream.seg_damaged = 1;
+        r->stream.over = 0;
+        r->stream.started = 1;
+        serve(r, off, p, len);
+        r->resync.sync_pending = 0;
+        r->order.pending = 0;
+        return SEG_SERVED;
+    }
+    if (!skip_damaged(r, off, type, len, what)) {
+        return SEG_NONE;
+    }
+    r->stream.over = 0;
+    return SEG_AGAIN;
+}
+
+/* A CRC-good STREAM chunk at `off`. */
+static int stream_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len, uint32_t stored)
+{
+    r->stream.over = 0;
+    if (!rd_seq_stream(r, off, len, stored)) {
+        return SEG_AGAIN; /* out of order, a duplicate or foreign (FORMAT.md section 2.4) */
+    }
+    r->stream.started = 1;
+    if (len == 0) {
+        return SEG_AGAIN;
+    }
+    serve(r, off, p, len);
+    r->resync.seg_sync = r->resync.sync_pending;
+    r->resync.sync_pending = 0;
+    if (r->resync.discont) {
+        if (!r->resync.seg_sync) {
+            /* After a gap, records resume only where a SYNC chunk says where a record starts and
+             * what its index and time are: this chunk is lost too. */
+            rd_damage_extend(r, r->src.pos);
+            r->stream.seg_len = 0; /* not served: seg points into the buffer the next chunk reuses */
+            return SEG_AGAIN;
+        }
+        r->resync.discont = 0;
+        r->resync.resuming = 1; /* the item being read is lost; records restart here */
+    }
+    return SEG_SERVED;
+}
+
+/* A CRC-good chunk of a type other than STREAM; RUNTIME_ENUMS, FIELD_INFO, VIEW and LANES before
+ * the stream, LANE_IDS, SYNC, SEQ beside it. */
+static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len, uint32_t stored)
+{
+    if (type == EVREC_CHUNK_RUNTIME_ENUMS) {
+        r->resync.sync_pending = 0;
+        if (r->stream.started) {
+            rd_fail(r, EVREC_E_CORRUPT, off,
+                    "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before the first STREAM chunk)",
+                    (unsigned long long)off);
+            return SEG_NONE;
+        }
+        if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
+            return SEG_NONE;
+        }
+    } else if (type == EVREC_CHUNK_SYNC) {
+        r->resync.sync_pending = rd_sync_parse(&r->resync.sync, off, p, len);
+        r->resync.sync.crc = stored;
+    } else if (type == EVREC_CHUNK_SEQ) {
+        rd_seq_chunk(r, off, p, len);
+    } else if (type == EVREC_CHUNK_FIELD_INFO) {
+        rd_field_info_chunk(r, off, p, len); /* display attributes: a problem is deferred, never fatal */
+    } else if (type == EVREC_CHUNK_VIEW) {
+        rd_view_chunk(r, off, p, len); /* tracks, spans, counters: like FIELD_INFO */
+    } else if (type == EVREC_CHUNK_LANES) {
+        rd_lanes_chunk(r, off, p, len);
+    } else if (type == EVREC_CHUNK_LANE_IDS) {
+        rd_lane_ids_chunk(r, p, len);
+    } /* else a chunk type of a newer minor version: skipped */
+    r->stream.over = 0;
+    return SEG_AGAIN;
+}
+
+/* A CRC-good chunk. */
+static int good_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len, uint32_t stored)
+{
+    if (type == EVREC_CHUNK_STREAM) {
+        return stream_chunk(r, off, p, len, stored);
+    }
+    if (type != EVREC_CHUNK_END) {
+        return side_chunk(r, off, type, p, len, stored);
+    }
+    if (len != 0) {
+        rd_fail(r, EVREC_E_CORRUPT, off, "END chunk at offset %llu has %u payload bytes (expected 0)",
+                (unsigned long long)off, (unsigned)len);
+        return SEG_NONE;
+    }
+    r->stream.end_chunk_off = off;
+    r->stream.end_chunk_seen = 1;
+    return SEG_NONE;
+}
+
+/* Read the chunk at the source position: its header, its payload, its CRC. */
+static int next_chunk(evrec_reader_t *r)
+{
+    uint64_t off = r->src.pos;
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    if (!read_chunk_header(r, off, h)) {
+        return SEG_NONE;
+    }
+    uint8_t type = h[0];
+    uint32_t len = rd_be32(h) & 0xFFFFFFu;
+    uint32_t stored = rd_be32(h + 4);
+    size_t got = 0;
+    const uint8_t *p = src_view(&r->src, len, &got, &r->stream.buf, &r->stream.buf_cap);
+    if (!p) {
+        rd_fail(r, EVREC_E_NOMEM, off, "out of memory for a chunk of %u bytes", (unsigned)len);
+        return SEG_NONE;
+    }
+    if (r->src.io_errno) {
+        fail_io(r, off + 8 + got);
+        return SEG_NONE;
+    }
+    if (got < len) {
+        return short_chunk(r, off, type, len, p, got);
+    }
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
+    if (crc != stored && repair_in_place(r, off, h, p, len, stored, crc)) {
+        type = h[0];
+        crc = stored;
+    }
+    if (crc != stored) {
+        return bad_crc_chunk(r, off, type, len, p, stored, crc);
+    }
+    return good_chunk(r, off, type, p, len, stored);
 }
 
 /* Load the next segment of stream bytes. Returns 1 when seg holds at least one new byte; 0 when
  * the stream is over, cleanly (END chunk or end of a bare file) or not (then the error is set). */
 static int next_segment(evrec_reader_t *r)
 {
-    r->seg_file_off += r->seg_len; /* an empty segment at the end of the last one */
-    r->seg_len = r->seg_pos = 0;
-    r->seg_damaged = 0;
-    if (r->stream_over || r->halt) {
+    r->stream.seg_file_off += r->stream.seg_len; /* an empty segment at the end of the last one */
+    r->stream.seg_len = r->stream.seg_pos = 0;
+    r->stream.seg_damaged = 0;
+    if (r->stream.over || r->errs.halt) {
         return 0;
     }
-    if (r->seg_unverified) {
+    if (r->stream.seg_unverified) {
         /* The truncated chunk served so far: now report it. */
-        r->stream_over = 1;
-        rd_fail(r, EVREC_E_TRUNCATED, r->seg_chunk_off,
+        r->stream.over = 1;
+        rd_fail(r, EVREC_E_TRUNCATED, r->stream.seg_chunk_off,
                 "file ends at offset %llu inside the STREAM chunk at offset %llu, which declares %u "
                 "payload bytes; its records were used unverified, and the END chunk is missing",
-                (unsigned long long)r->src.pos, (unsigned long long)r->seg_chunk_off,
-                (unsigned)r->trunc_declared);
+                (unsigned long long)r->src.pos, (unsigned long long)r->stream.seg_chunk_off,
+                (unsigned)r->stream.trunc_declared);
         return 0;
     }
-    if (!r->container) {
-        size_t got;
-        const uint8_t *p = src_view(&r->src, BARE_BLOCK, &got, &r->buf, &r->buf_cap);
-        if (!p) {
-            rd_fail(r, EVREC_E_NOMEM, r->src.pos, "out of memory for a read buffer");
-            return 0;
-        }
-        if (r->src.io_errno) {
-            fail_io(r, r->src.pos);
-            return 0;
-        }
-        if (got == 0) {
-            r->stream_over = 1;
-            return 0;
-        }
-        r->seg = p;
-        r->seg_len = got;
-        r->seg_file_off = r->src.pos - got;
-        return 1;
+    if (!r->stream.container) {
+        return next_bare_block(r);
     }
-    for (;;) {
-        uint64_t off = r->src.pos;
-        uint8_t h[EVREC_CHUNK_HEADER_SIZE];
-        size_t k = src_read(&r->src, h, sizeof h);
-        if (r->src.io_errno) {
-            fail_io(r, off);
-            return 0;
-        }
-        r->stream_over = 1; /* until a good chunk says otherwise */
-        if (k == 0) {
-            rd_fail(r, EVREC_E_TRUNCATED, off,
-                    "file ends at offset %llu without the END chunk (expected a chunk header)",
-                    (unsigned long long)off);
-            return 0;
-        }
-        if (k < sizeof h) {
-            rd_fail(r, EVREC_E_TRUNCATED, off,
-                    "file ends inside the chunk header at offset %llu (%u of 8 bytes present)",
-                    (unsigned long long)off, (unsigned)k);
-            return 0;
-        }
-        if (r->fix_pending && off == r->fix_off) {
-            memcpy(h, r->fix_word, 4); /* a header word repaired by skip_damaged() */
-            r->fix_pending = 0;
-        }
-        uint8_t type = h[0];
-        uint32_t len = rd_be32(h) & 0xFFFFFFu;
-        uint32_t stored = rd_be32(h + 4);
-        size_t got = 0;
-        const uint8_t *p = src_view(&r->src, len, &got, &r->buf, &r->buf_cap);
-        if (!p) {
-            rd_fail(r, EVREC_E_NOMEM, off, "out of memory for a chunk of %u bytes", (unsigned)len);
-            return 0;
-        }
-        if (r->src.io_errno) {
-            fail_io(r, off + 8 + got);
-            return 0;
-        }
-        if (got < len) {
-            if (ends_with_end_chunk(p, got)) {
-                char what[200];
-                snprintf(what, sizeof what,
-                         "%s chunk at offset %llu declares %u payload bytes, past the end of the file, "
-                         "yet the file ends with a valid END chunk: the chunk length is damaged",
-                         chunk_type_name(type), (unsigned long long)off, (unsigned)len);
-                uint64_t q = src_random_access(&r->src) ? rd_scan_chunk(r, off + 1) : UINT64_MAX;
-                if (rd_fix_header_word(r, off, q)) {
-                    r->stream_over = 0;
-                    continue;
-                }
-                if (q == UINT64_MAX || (!r->have_meta && r->stream_started)) {
-                    rd_fail(r, EVREC_E_CORRUPT, off, "%s", what);
-                    return 0;
-                }
-                rd_damage(r, EVREC_E_CORRUPT, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
-                          what, (unsigned long long)(q - off), (unsigned long long)q);
-                if (src_seek(&r->src, q) != 0) {
-                    r->halt = 1;
-                    return 0;
-                }
-                if (r->stream_started) {
-                    r->discont = 1;
-                }
-                r->stream_over = 0;
-                continue;
-            }
-            if (type != EVREC_CHUNK_STREAM || got == 0) {
-                rd_fail(r, EVREC_E_TRUNCATED, off,
-                        "file ends at offset %llu inside the %s chunk at offset %llu, which declares "
-                        "%u payload bytes (%u present); expected the rest of it and an END chunk",
-                        (unsigned long long)r->src.pos, chunk_type_name(type),
-                        (unsigned long long)off, (unsigned)len, (unsigned)got);
-                return 0;
-            }
-            /* A save cut short: serve what is there, unverified; report at the next load. */
-            r->stream_over = 0;
-            r->stream_started = 1;
-            r->seg = p;
-            r->seg_len = got;
-            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-            r->seg_chunk_off = off;
-            r->seg_unverified = 1;
-            r->trunc_declared = len;
-            return 1;
-        }
-        uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), p, len);
-        if (crc != stored && repair_in_place(r, off, h, p, len, stored, crc)) {
-            type = h[0];
-            crc = stored;
-        }
-        if (crc != stored && type == EVREC_CHUNK_VIEW && !r->stream_started && got == len) {
-            /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
-             * loses only itself (deferred error). Were its length damaged, the next chunk header
-             * would fail its own CRC. */
-            rd_view_damaged(r, off, len, stored, crc);
-            r->stream_over = 0;
-            continue;
-        }
-        if (crc != stored) {
-            char what[200];
-            snprintf(what, sizeof what,
-                     "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
-                     chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored,
-                     (unsigned)crc);
-            if (type == EVREC_CHUNK_STREAM && !r->have_meta && (!src_random_access(&r->src) ||
-                r->src.pos == r->src.size || rd_chunk_good_at(r, r->src.pos))) {
-                /* The meta-info is in it: read it anyway and check it against the header's schema
-                 * hash once parsed (reader_open.c); the chunk's records are then skipped. */
-                rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
-                          "%s; its records are skipped", what);
-                r->meta_damaged = 1;
-                r->meta_damage_off = off;
-                r->seg_damaged = 1;
-                r->stream_over = 0;
-                r->stream_started = 1;
-                r->seg = p;
-                r->seg_len = len;
-                r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-                r->seg_chunk_off = off;
-                r->sync_pending = 0;
-                r->seq_pending = 0;
-                return 1;
-            }
-            if (!skip_damaged(r, off, type, len, what)) {
-                return 0;
-            }
-            r->stream_over = 0;
-            continue;
-        }
-        switch (type) {
-        case EVREC_CHUNK_END:
-            if (len != 0) {
-                rd_fail(r, EVREC_E_CORRUPT, off, "END chunk at offset %llu has %u payload bytes (expected 0)",
-                        (unsigned long long)off, (unsigned)len);
-                return 0;
-            }
-            r->end_chunk_off = off;
-            r->end_chunk_seen = 1;
-            return 0;
-        case EVREC_CHUNK_STREAM:
-            r->stream_over = 0;
-            if (!rd_seq_stream(r, off, len, stored)) {
-                continue; /* out of order, a duplicate or foreign (FORMAT.md section 2.4) */
-            }
-            r->stream_started = 1;
-            if (len == 0) {
-                continue;
-            }
-            r->seg = p;
-            r->seg_len = len;
-            r->seg_file_off = off + EVREC_CHUNK_HEADER_SIZE;
-            r->seg_chunk_off = off;
-            r->seg_sync = r->sync_pending;
-            r->sync_pending = 0;
-            if (r->discont) {
-                if (!r->seg_sync) {
-                    /* After a gap, records resume only where a SYNC chunk says where a record
-                     * starts and what its index and time are: this chunk is lost too. */
-                    rd_damage_extend(r, r->src.pos);
-                    r->seg_len = 0; /* not served: seg points into the buffer the next chunk reuses */
-                    continue;
-                }
-                r->discont = 0;
-                r->resuming = 1; /* the item being read is lost; records restart here */
-            }
-            return 1;
-        case EVREC_CHUNK_SYNC:
-            r->stream_over = 0;
-            r->sync_pending = rd_sync_parse(&r->sync, off, p, len);
-            r->sync.crc = stored;
-            continue;
-        case EVREC_CHUNK_SEQ:
-            r->stream_over = 0;
-            rd_seq_chunk(r, off, p, len);
-            continue;
-        case EVREC_CHUNK_RUNTIME_ENUMS:
-            r->sync_pending = 0;
-            if (r->stream_started) {
-                rd_fail(r, EVREC_E_CORRUPT, off,
-                        "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before "
-                        "the first STREAM chunk)",
-                        (unsigned long long)off);
-                return 0;
-            }
-            if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
-                return 0;
-            }
-            r->stream_over = 0;
-            continue;
-        case EVREC_CHUNK_FIELD_INFO:
-            /* Display attributes only: a problem with them is deferred, never fatal here. */
-            rd_field_info_chunk(r, off, p, len);
-            r->stream_over = 0;
-            continue;
-        case EVREC_CHUNK_VIEW:
-            /* Tracks, spans, counters: like FIELD_INFO, a problem is deferred, never fatal. */
-            rd_view_chunk(r, off, p, len);
-            r->stream_over = 0;
-            continue;
-        case EVREC_CHUNK_LANES:
-            rd_lanes_chunk(r, off, p, len);
-            r->stream_over = 0;
-            continue;
-        case EVREC_CHUNK_LANE_IDS:
-            rd_lane_ids_chunk(r, p, len);
-            r->stream_over = 0;
-            continue;
-        default:
-            r->stream_over = 0; /* a chunk type of a newer minor version: skipped */
-            continue;
-        }
+    int k;
+    while ((k = next_chunk(r)) == SEG_AGAIN) {
     }
+    return k;
 }
 
 const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what, uint64_t item_off,
@@ -425,12 +463,12 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
 {
     size_t got = 0;
     for (;;) {
-        size_t avail = r->seg_len - r->seg_pos;
+        size_t avail = r->stream.seg_len - r->stream.seg_pos;
         size_t take = avail < n - got ? avail : n - got;
         if (take) { /* seg is NULL before the first segment */
-            memcpy(dst + got, r->seg + r->seg_pos, take);
+            memcpy(dst + got, r->stream.seg + r->stream.seg_pos, take);
         }
-        r->seg_pos += take;
+        r->stream.seg_pos += take;
         got += take;
         if (got == n) {
             return dst;
@@ -438,24 +476,24 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
         if (!next_segment(r)) {
             break;
         }
-        if (r->resuming) {
+        if (r->resync.resuming) {
             return NULL; /* a gap: the item straddled into damage; the caller restarts */
         }
     }
-    if (!r->halt && r->discont) {
-        const evrec_damage_t *d = evrec_reader_damage(r, r->damage_count ? r->damage_count - 1u : 0);
+    if (!r->errs.halt && r->resync.discont) {
+        const evrec_damage_t *d = rd_damage_last(r);
         rd_fail(r, EVREC_E_TRUNCATED, item_off,
                 "the rest of the stream, its End record included, was lost: no SYNC chunk follows the damaged "
                 "range at offset %llu to resume at",
                 (unsigned long long)(d ? d->offset : item_off));
-    } else if (!r->halt) {
+    } else if (!r->errs.halt) {
         uint64_t end = rd_stream_offset(r);
-        if (r->container) {
-            end = r->end_chunk_seen ? r->end_chunk_off : r->src.pos;
+        if (r->stream.container) {
+            end = r->stream.end_chunk_seen ? r->stream.end_chunk_off : r->src.pos;
         }
         if (got + before == 0) {
             rd_fail(r, EVREC_E_TRUNCATED, item_off, "expected %s at offset %llu, but the stream ends there%s",
-                    what, (unsigned long long)item_off, r->container ? " (END chunk)" : " (end of file)");
+                    what, (unsigned long long)item_off, r->stream.container ? " (END chunk)" : " (end of file)");
         } else {
             rd_fail(r, EVREC_E_TRUNCATED, item_off,
                     "%s at offset %llu: %u bytes expected, but the stream ends at offset %llu after %u",
@@ -473,22 +511,22 @@ int rd_next_segment(evrec_reader_t *r)
 
 evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
 {
-    if (r->seg_pos < r->seg_len || next_segment(r)) {
+    if (r->stream.seg_pos < r->stream.seg_len || next_segment(r)) {
         uint64_t off = rd_stream_offset(r);
         return rd_fail(r, EVREC_E_CORRUPT, off,
                        "data at offset %llu after the End record at offset %llu (expected %s)",
                        (unsigned long long)off, (unsigned long long)end_off,
-                       r->container ? "the END chunk" : "the end of the file");
+                       r->stream.container ? "the END chunk" : "the end of the file");
     }
-    if (r->halt) {
-        return r->err.status;
+    if (r->errs.halt) {
+        return r->errs.first.status;
     }
-    if (r->container) {
+    if (r->stream.container) {
         /* next_segment() stopped at a good END chunk: nothing may follow it. */
         uint8_t b[8];
         size_t got = src_read(&r->src, b, sizeof b);
         if (got != 0) {
-            uint64_t off = r->end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
+            uint64_t off = r->stream.end_chunk_off + EVREC_CHUNK_HEADER_SIZE;
             if (got == sizeof b && memcmp(b, EVREC_MAGIC, 8) == 0) {
                 return rd_fail(r, EVREC_E_CORRUPT, off,
                                "another evrec recording starts at offset %llu, after the END chunk (two files "
@@ -503,172 +541,5 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off)
             return fail_io(r, r->src.pos);
         }
     }
-    return EVREC_OK;
-}
-
-/* The header is unreadable (zeroed, say): an evrec file all the same when it ends with an intact
- * TAIL chunk (FORMAT.md section 2.4), whose copy of the header then gives its fields. */
-static int header_from_tail(evrec_reader_t *r, uint64_t off)
-{
-    rd_tail_read(r, NULL);
-    if (!r->tail.ok) {
-        return 0;
-    }
-    const uint8_t *t = r->tail.header;
-    r->info.format = EVREC_FILE_CONTAINER;
-    r->info.version_major = rd_be16(t + 8);
-    r->info.version_minor = rd_be16(t + 10);
-    r->info.flags = rd_be32(t + 12);
-    r->info.schema_hash_stored = rd_be64(t + 16);
-    r->info.recorded = rd_be64(t + 24);
-    r->info.dropped = rd_be64(t + 32);
-    r->info.overwritten = rd_be32(t + 40);
-    rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_HEADER_SIZE,
-              "damaged header (%s; CRC-32C of bytes 0..43 does not match): its fields are taken from the copy "
-              "in the TAIL chunk at offset %llu",
-              off ? "magic intact" : "magic damaged", (unsigned long long)r->tail.off);
-    if (r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0;
-    }
-    uint8_t skip[EVREC_HEADER_SIZE];
-    src_read(&r->src, skip, sizeof skip);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
-    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-    r->seq_known = 1;
-    return 1;
-}
-
-/* The header's CRC fails, or its magic is wrong. It is an evrec file all the same when an intact
- * chunk starts right after the 48 header bytes (random-access sources). Its fields are kept when
- * the CRC checks with the true magic in place (only the magic was hit), else they are unknown. */
-static evrec_status damaged_header(evrec_reader_t *r, const uint8_t *p)
-{
-    uint8_t h[EVREC_HEADER_SIZE];
-    memcpy(h, p, sizeof h);
-    memcpy(h, EVREC_MAGIC, 8);
-    int fields_ok = evrec_crc32c(0, h, 44) == rd_be32(p + 44);
-    int magic_ok = memcmp(p, EVREC_MAGIC, 8) == 0;
-    if (!fields_ok && header_from_tail(r, magic_ok ? 44 : 0)) {
-        return EVREC_OK;
-    }
-    r->info.format = EVREC_FILE_CONTAINER;
-    r->info.version_major = fields_ok ? rd_be16(p + 8) : EVREC_FORMAT_MAJOR;
-    r->info.version_minor = fields_ok ? rd_be16(p + 10) : 0;
-    if (fields_ok) {
-        r->info.flags = rd_be32(p + 12);
-        r->info.schema_hash_stored = rd_be64(p + 16);
-        r->info.recorded = rd_be64(p + 24);
-        r->info.dropped = rd_be64(p + 32);
-        r->info.overwritten = rd_be32(p + 40);
-        rd_damage(r, EVREC_E_CORRUPT, 0, 8,
-                  "damaged magic (expected 45 56 52 43 0D 0A 1A 0A); the rest of the header is intact");
-    } else {
-        r->info.flags = 0;
-        r->info.schema_hash_stored = 0;
-        r->info.recorded = UINT64_MAX;
-        r->info.dropped = 0;
-        r->info.overwritten = 0;
-        rd_damage(r, EVREC_E_CHECKSUM, magic_ok ? 44 : 0, EVREC_HEADER_SIZE,
-                  "damaged header (%s; CRC-32C of bytes 0..43 does not match): flags, schema hash, record "
-                  "and drop counts unknown; the chunks after it are intact and read",
-                  magic_ok ? "magic intact" : "magic damaged too");
-    }
-    if (r->damage_count) {
-        r->damage[r->damage_count - 1].records_lost = 0;
-    }
-    uint8_t skip[EVREC_HEADER_SIZE];
-    src_read(&r->src, skip, sizeof skip);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
-    if (fields_ok) {
-        r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-        r->seq_known = 1;
-        rd_tail_read(r, h);
-    }
-    return EVREC_OK;
-}
-
-/* 1 when the 48 bytes at p look like a damaged evrec header followed by an intact chunk. */
-static int looks_like_damaged_header(evrec_reader_t *r, const uint8_t *p)
-{
-    if (!src_random_access(&r->src) || r->src.size < EVREC_HEADER_SIZE + EVREC_CHUNK_HEADER_SIZE) {
-        return 0;
-    }
-    uint8_t h[EVREC_HEADER_SIZE];
-    memcpy(h, p, sizeof h);
-    memcpy(h, EVREC_MAGIC, 8);
-    int magic_hits = 0;
-    for (int i = 0; i < 8; i++) {
-        magic_hits += p[i] == (uint8_t)EVREC_MAGIC[i];
-    }
-    /* Most of the magic, or a header whose CRC checks with the true magic. */
-    if (magic_hits < 6 && evrec_crc32c(0, h, 44) != rd_be32(p + 44)) {
-        return 0;
-    }
-    return rd_chunk_good_at(r, EVREC_HEADER_SIZE);
-}
-
-evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
-{
-    const uint8_t *p;
-    size_t n = src_peek(&r->src, EVREC_HEADER_SIZE, &p);
-    if (r->src.io_errno) {
-        return fail_io(r, 0);
-    }
-    if (n == 0) {
-        return rd_fail(r, EVREC_E_TRUNCATED, 0,
-                       "empty file: expected an evrec header or a CCore stream (meta-info)");
-    }
-    int magic = memcmp(p, EVREC_MAGIC, n < 8 ? n : 8) == 0;
-    if (!magic) {
-        if (n == EVREC_HEADER_SIZE && looks_like_damaged_header(r, p)) {
-            return damaged_header(r, p);
-        }
-        if (n == EVREC_HEADER_SIZE && header_from_tail(r, 0)) {
-            return EVREC_OK;
-        }
-        r->container = 0;
-        r->info.format = EVREC_FILE_CCORE;
-        return EVREC_OK;
-    }
-    if (n < EVREC_HEADER_SIZE) {
-        return rd_fail(r, EVREC_E_TRUNCATED, 0,
-                       "file ends after %u bytes, inside the %u-byte evrec header", (unsigned)n,
-                       (unsigned)EVREC_HEADER_SIZE);
-    }
-    uint32_t crc = evrec_crc32c(0, p, 44);
-    if (crc != rd_be32(p + 44)) {
-        if (src_random_access(&r->src) && rd_chunk_good_at(r, EVREC_HEADER_SIZE)) {
-            return damaged_header(r, p);
-        }
-        if (header_from_tail(r, 44)) {
-            return EVREC_OK;
-        }
-        return rd_fail(r, EVREC_E_CHECKSUM, 44,
-                       "header CRC-32C: stored 0x%08X, bytes 0..43 give 0x%08X (damaged header)",
-                       (unsigned)rd_be32(p + 44), (unsigned)crc);
-    }
-    r->info.format = EVREC_FILE_CONTAINER;
-    r->info.version_major = rd_be16(p + 8);
-    r->info.version_minor = rd_be16(p + 10);
-    if (r->info.version_major != EVREC_FORMAT_MAJOR) {
-        return rd_fail(r, EVREC_E_UNSUPPORTED, 8,
-                       "container version %u.%u; this reader reads version %u.x",
-                       (unsigned)r->info.version_major, (unsigned)r->info.version_minor,
-                       (unsigned)EVREC_FORMAT_MAJOR);
-    }
-    r->info.flags = rd_be32(p + 12);
-    r->info.schema_hash_stored = rd_be64(p + 16);
-    r->info.recorded = rd_be64(p + 24);
-    r->info.dropped = rd_be64(p + 32);
-    r->info.overwritten = rd_be32(p + 40);
-    uint8_t h[EVREC_HEADER_SIZE];
-    src_read(&r->src, h, sizeof h);
-    r->container = 1;
-    r->seg_file_off = EVREC_HEADER_SIZE;
-    r->seq_mode = r->info.version_minor >= EVREC_FORMAT_MINOR_SEQ;
-    r->seq_known = 1; /* the first STREAM chunk is number 0 */
-    rd_tail_read(r, h);
     return EVREC_OK;
 }

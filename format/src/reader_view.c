@@ -19,42 +19,42 @@ static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const c
 
 static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const char *fmt, ...)
 {
-    if (r->vw_err.status != EVREC_OK) {
+    if (r->vw.err.status != EVREC_OK) {
         return;
     }
-    r->vw_err.status = st;
-    r->vw_err.offset = off;
+    r->vw.err.status = st;
+    r->vw.err.offset = off;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->vw_err.message, sizeof r->vw_err.message, fmt, ap);
+    vsnprintf(r->vw.err.message, sizeof r->vw.err.message, fmt, ap);
     va_end(ap);
 }
 
 void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
-    if (r->vw_raw || r->stream_started) {
+    if (r->vw.raw || r->stream.started) {
         vw_problem(r, EVREC_E_CORRUPT, off,
                    "VIEW chunk at offset %llu %s (expected one, before the first STREAM chunk); the "
                    "file's tracks, spans and counters are ignored",
-                   (unsigned long long)off, r->vw_raw ? "is the second one" : "comes after STREAM data");
-        free(r->vw_raw);
-        r->vw_raw = NULL;
-        r->vw_dropped = 1;
+                   (unsigned long long)off, r->vw.raw ? "is the second one" : "comes after STREAM data");
+        free(r->vw.raw);
+        r->vw.raw = NULL;
+        r->vw.dropped = 1;
         return;
     }
-    if (r->vw_dropped) {
+    if (r->vw.dropped) {
         return;
     }
-    r->vw_raw = malloc(len ? len : 1u);
-    if (!r->vw_raw) {
+    r->vw.raw = malloc(len ? len : 1u);
+    if (!r->vw.raw) {
         vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the VIEW chunk (%u bytes)", (unsigned)len);
         return;
     }
     if (len) {
-        memcpy(r->vw_raw, p, len);
+        memcpy(r->vw.raw, p, len);
     }
-    r->vw_raw_len = len;
-    r->vw_offset = off;
+    r->vw.raw_len = len;
+    r->vw.offset = off;
 }
 
 void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
@@ -63,9 +63,9 @@ void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t sto
                "VIEW chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
                "the file's tracks, spans and counters are ignored",
                (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
-    free(r->vw_raw);
-    r->vw_raw = NULL;
-    r->vw_dropped = 1;
+    free(r->vw.raw);
+    r->vw.raw = NULL;
+    r->vw.dropped = 1;
 }
 
 typedef struct cur {
@@ -82,7 +82,7 @@ static int need(evrec_reader_t *r, cur_t *c, uint32_t n, const char *what)
     vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
                "VIEW chunk at offset %llu: %s at offset %llu runs past the end of the chunk (%u bytes "
                "left, %u needed)",
-               (unsigned long long)r->vw_offset, what, (unsigned long long)(c->base + c->pos),
+               (unsigned long long)r->vw.offset, what, (unsigned long long)(c->base + c->pos),
                (unsigned)(c->len - c->pos), (unsigned)n);
     return 0;
 }
@@ -98,7 +98,7 @@ static int count_of(evrec_reader_t *r, cur_t *c, uint32_t min, const char *what,
     if (n > (c->len - c->pos) / min) {
         vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
                    "VIEW chunk at offset %llu: %u %s need at least %llu bytes; %u are left",
-                   (unsigned long long)r->vw_offset, (unsigned)n, what, (unsigned long long)n * min,
+                   (unsigned long long)r->vw.offset, (unsigned)n, what, (unsigned long long)n * min,
                    (unsigned)(c->len - c->pos));
         return 0;
     }
@@ -118,154 +118,183 @@ static void get_end(cur_t *c, evrec_span_end_t *e)
 
 static void drop(evrec_reader_t *r)
 {
-    free(r->vw_tracks);
-    free(r->vw_spans);
-    free(r->vw_counters);
-    r->vw_tracks = NULL;
-    r->vw_spans = NULL;
-    r->vw_counters = NULL;
-    r->meta.view = NULL;
+    free(r->vw.tracks);
+    free(r->vw.spans);
+    free(r->vw.counters);
+    r->vw.tracks = NULL;
+    r->vw.spans = NULL;
+    r->vw.counters = NULL;
+    r->tables.meta.view = NULL;
+}
+
+/* The parts of the VIEW chunk: 1 when read, 0 when bad (the problem is recorded, the view is
+ * dropped), -1 when out of memory (the reader is halted). */
+
+static int parse_tracks(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4, "tracks", &n)) {
+        return 0;
+    }
+    r->vw.tracks = calloc(n ? n : 1u, sizeof *r->vw.tracks);
+    if (!r->vw.tracks) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u tracks", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw.tracks[i].event_id = rd_be16(c->p + c->pos);
+        r->vw.tracks[i].leaf = rd_be16(c->p + c->pos + 2);
+        c->pos += 4;
+    }
+    r->vw.view.track_count = n;
+    r->vw.view.tracks = r->vw.tracks;
+    return 1;
+}
+
+/* Span i: String name (1..EVREC_READER_MAX_NAME printable bytes), End begin, End end, u16 leaf. */
+static int parse_span(evrec_reader_t *r, cur_t *c, uint32_t i, evrec_span_desc_t *s)
+{
+    if (!need(r, c, 4, "a span's name length")) {
+        return 0;
+    }
+    uint32_t len = rd_be32(c->p + c->pos);
+    c->pos += 4;
+    if (len == 0 || len > EVREC_READER_MAX_NAME) {
+        vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
+                   "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
+                   (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)len, (unsigned)EVREC_READER_MAX_NAME);
+        return 0;
+    }
+    if (!need(r, c, len + 22u, "a span")) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < len; k++) {
+        uint8_t ch = c->p[c->pos + k];
+        if (ch < 0x20 || ch == 0x7F) {
+            vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos + k,
+                       "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
+                       (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)ch);
+            return 0;
+        }
+    }
+    s->name = rd_name_dup(r, c->p + c->pos, len);
+    if (!s->name) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for the span names");
+        return -1;
+    }
+    c->pos += len;
+    get_end(c, &s->begin);
+    get_end(c, &s->end);
+    s->track_leaf = rd_be16(c->p + c->pos);
+    c->pos += 2;
+    return 1;
+}
+
+static int parse_spans(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4 + 10 + 10 + 2, "spans", &n)) {
+        return 0;
+    }
+    r->vw.spans = calloc(n ? n : 1u, sizeof *r->vw.spans);
+    if (!r->vw.spans) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u spans", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int ok = parse_span(r, c, i, &r->vw.spans[i]);
+        if (ok <= 0) {
+            return ok;
+        }
+    }
+    r->vw.view.span_count = n;
+    r->vw.view.spans = r->vw.spans;
+    return 1;
+}
+
+static int parse_counters(evrec_reader_t *r, cur_t *c)
+{
+    uint32_t n;
+    if (!count_of(r, c, 4, "counters", &n)) {
+        return 0;
+    }
+    r->vw.counters = calloc(n ? n : 1u, sizeof *r->vw.counters);
+    if (!r->vw.counters) {
+        rd_fail(r, EVREC_E_NOMEM, r->vw.offset, "out of memory for %u counters", (unsigned)n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->vw.counters[i].struct_id = rd_be16(c->p + c->pos);
+        r->vw.counters[i].field_index = rd_be16(c->p + c->pos + 2);
+        c->pos += 4;
+    }
+    r->vw.view.counter_count = n;
+    r->vw.view.counters = r->vw.counters;
+    if (c->pos != c->len) {
+        vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
+                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
+                   (unsigned long long)r->vw.offset, (unsigned)(c->len - c->pos));
+        return 0;
+    }
+    return 1;
 }
 
 evrec_status rd_view_parse(evrec_reader_t *r)
 {
-    if (!r->vw_raw) {
+    if (!r->vw.raw) {
         return EVREC_OK;
     }
-    cur_t c = {r->vw_raw, r->vw_raw_len, 0, r->vw_offset + 8};
-    evrec_view_t *v = &r->vw_view;
-    memset(v, 0, sizeof *v);
-    uint32_t n;
-    if (!count_of(r, &c, 4, "tracks", &n)) {
-        return EVREC_OK;
+    cur_t c = {r->vw.raw, r->vw.raw_len, 0, r->vw.offset + 8};
+    memset(&r->vw.view, 0, sizeof r->vw.view);
+    int ok = parse_tracks(r, &c);
+    if (ok > 0) {
+        ok = parse_spans(r, &c);
     }
-    r->vw_tracks = calloc(n ? n : 1u, sizeof *r->vw_tracks);
-    if (!r->vw_tracks) {
-        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u tracks", (unsigned)n);
+    if (ok > 0) {
+        ok = parse_counters(r, &c);
     }
-    for (uint32_t i = 0; i < n; i++) {
-        r->vw_tracks[i].event_id = rd_be16(c.p + c.pos);
-        r->vw_tracks[i].leaf = rd_be16(c.p + c.pos + 2);
-        c.pos += 4;
-    }
-    v->track_count = n;
-    v->tracks = r->vw_tracks;
-    uint64_t spans_off = c.base + c.pos;
-    if (!count_of(r, &c, 4 + 10 + 10 + 2, "spans", &n)) {
+    if (ok <= 0) {
         drop(r);
-        return EVREC_OK;
+        return ok < 0 ? r->errs.first.status : EVREC_OK;
     }
-    r->vw_spans = calloc(n ? n : 1u, sizeof *r->vw_spans);
-    if (!r->vw_spans) {
-        drop(r);
-        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u spans", (unsigned)n);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        evrec_span_desc_t *s = &r->vw_spans[i];
-        if (!need(r, &c, 4, "a span's name length")) {
-            drop(r);
-            return EVREC_OK;
-        }
-        uint32_t len = rd_be32(c.p + c.pos);
-        c.pos += 4;
-        if (len == 0 || len > EVREC_READER_MAX_NAME) {
-            vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos - 4,
-                       "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
-                       (unsigned long long)r->vw_offset, (unsigned)i, (unsigned)len,
-                       (unsigned)EVREC_READER_MAX_NAME);
-            drop(r);
-            return EVREC_OK;
-        }
-        if (!need(r, &c, len + 22u, "a span")) {
-            drop(r);
-            return EVREC_OK;
-        }
-        for (uint32_t k = 0; k < len; k++) {
-            uint8_t ch = c.p[c.pos + k];
-            if (ch < 0x20 || ch == 0x7F) {
-                vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos + k,
-                           "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
-                           (unsigned long long)r->vw_offset, (unsigned)i, (unsigned)ch);
-                drop(r);
-                return EVREC_OK;
-            }
-        }
-        s->name = rd_name_dup(r, c.p + c.pos, len);
-        if (!s->name) {
-            drop(r);
-            return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for the span names");
-        }
-        c.pos += len;
-        get_end(&c, &s->begin);
-        get_end(&c, &s->end);
-        s->track_leaf = rd_be16(c.p + c.pos);
-        c.pos += 2;
-    }
-    v->span_count = n;
-    v->spans = r->vw_spans;
-    if (!count_of(r, &c, 4, "counters", &n)) {
-        drop(r);
-        return EVREC_OK;
-    }
-    r->vw_counters = calloc(n ? n : 1u, sizeof *r->vw_counters);
-    if (!r->vw_counters) {
-        drop(r);
-        return rd_fail(r, EVREC_E_NOMEM, r->vw_offset, "out of memory for %u counters", (unsigned)n);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        r->vw_counters[i].struct_id = rd_be16(c.p + c.pos);
-        r->vw_counters[i].field_index = rd_be16(c.p + c.pos + 2);
-        c.pos += 4;
-    }
-    v->counter_count = n;
-    v->counters = r->vw_counters;
-    if (c.pos != c.len) {
-        vw_problem(r, EVREC_E_CORRUPT, c.base + c.pos,
-                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
-                   (unsigned long long)r->vw_offset, (unsigned)(c.len - c.pos));
-        drop(r);
-        return EVREC_OK;
-    }
-    r->meta.view = v;
+    r->tables.meta.view = &r->vw.view;
     uint32_t bad = 0;
     const char *what = NULL;
-    if (evrec_view_validate(&r->meta, &bad, &what) != EVREC_OK) {
-        vw_problem(r, EVREC_E_BAD_ID, r->vw_offset,
+    if (evrec_view_validate(&r->tables.meta, &bad, &what) != EVREC_OK) {
+        vw_problem(r, EVREC_E_BAD_ID, r->vw.offset,
                    "VIEW chunk at offset %llu does not fit the meta-info (entry %u: %s); the file's "
                    "tracks, spans and counters are ignored",
-                   (unsigned long long)r->vw_offset, (unsigned)bad, what ? what : "?");
+                   (unsigned long long)r->vw.offset, (unsigned)bad, what ? what : "?");
         drop(r);
-        return EVREC_OK;
     }
-    (void)spans_off;
     return EVREC_OK;
 }
 
 evrec_status rd_view_deferred(evrec_reader_t *r)
 {
-    if (r->vw_err.status == EVREC_OK) {
+    if (r->vw.err.status == EVREC_OK) {
         return EVREC_OK;
     }
-    return rd_damage(r, r->vw_err.status, r->vw_err.offset, 0, "%s", r->vw_err.message);
+    return rd_damage(r, r->vw.err.status, r->vw.err.offset, 0, "%s", r->vw.err.message);
 }
 
 void rd_view_free(evrec_reader_t *r)
 {
-    free(r->vw_raw);
-    free(r->vw_tracks);
-    free(r->vw_spans);
-    free(r->vw_counters);
+    free(r->vw.raw);
+    free(r->vw.tracks);
+    free(r->vw.spans);
+    free(r->vw.counters);
 }
 
 const evrec_view_t *evrec_reader_view(const evrec_reader_t *r)
 {
-    return r && r->have_meta ? r->meta.view : NULL;
+    return r && r->tables.have_meta ? r->tables.meta.view : NULL;
 }
 
 const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r)
 {
     static const evrec_reader_error_t no_reader = {EVREC_E_ARG, 0, "no reader"};
-    return r ? &r->vw_err : &no_reader;
+    return r ? &r->vw.err : &no_reader;
 }
 
 uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id)
@@ -292,17 +321,17 @@ evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint3
     if (!r || !out || (!path && path_size)) {
         return EVREC_E_ARG;
     }
-    if (!r->have_meta) {
+    if (!r->tables.have_meta) {
         return EVREC_E_BAD_ID;
     }
-    evrec_status st = evrec_meta_leaf(&r->meta, event_id, leaf, out);
+    evrec_status st = evrec_meta_leaf(&r->tables.meta, event_id, leaf, out);
     if (st != EVREC_OK || !path_size) {
         return st;
     }
     size_t n = 0;
     path[0] = '\0';
     for (unsigned d = 0; d <= out->depth; d++) {
-        const char *name = r->structs[out->path_struct[d]].fields[out->path_field[d]].name;
+        const char *name = r->tables.structs[out->path_struct[d]].fields[out->path_field[d]].name;
         int k = snprintf(path + n, path_size - n, "%s%s", d ? "." : "", name);
         if (k < 0 || (size_t)k >= path_size - n) {
             path[n] = '\0'; /* whole components only */

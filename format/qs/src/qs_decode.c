@@ -236,65 +236,56 @@ static void decode_lost(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
     }
 }
 
-static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+/* The event type of a record of `slot` whose elements are d->elems[0..count): *id, and *next =
+ * the first field element. NULL, or what is wrong. */
+static const char *record_event(const evrec_qs_decoder_t *d, uint32_t slot, size_t count, size_t *next, uint32_t *id)
 {
     const evrec_qs_map_t *map = d->map;
-    const evrec_meta_t *m = map->meta;
-    if (it->rec_id == EVREC_QS_REC_TIME_SYNC) {
-        time_sync(d, it);
-        return;
-    }
-    if (it->rec_id == EVREC_QS_REC_LOST) {
-        decode_lost(d, it);
-        return;
-    }
-    uint32_t slot = (uint32_t)it->rec_id - EVREC_QS_REC_USER;
-    if (slot >= map->slot_count) {
-        d->foreign++;
-        return;
-    }
-    evrec_qs_event_t *ev = &d->ev;
-    size_t count = 0, bad = 0;
-    uint32_t time = 0;
-    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->dict.cfg, &time, d->elems,
-                                          sizeof d->elems / sizeof d->elems[0], &count, &bad);
-    if (st != EVREC_OK) {
-        mismatch(d, it, st == EVREC_E_CORRUPT ? "an element of unknown type" : "an element runs past the record");
-        return;
-    }
-    size_t next = 0;
-    uint32_t id;
+    *next = 0;
     if (map->classes) {
         if (count == 0) {
-            mismatch(d, it, "no event-type element");
-            return;
+            return "no event-type element";
         }
-        const evrec_qs_elem_t *e = &d->elems[next++];
+        const evrec_qs_elem_t *e = &d->elems[(*next)++];
         if (map->type_group != EVREC_QS_NO_GROUP ? e->group != map->type_group : e->type != EVREC_QS_T_U16) {
-            mismatch(d, it, "the first element is not the event type");
-            return;
+            return "the first element is not the event type";
         }
-        id = (uint32_t)e->u;
+        *id = (uint32_t)e->u;
     } else {
-        id = slot;
+        *id = slot;
     }
-    if (id >= m->event_count || map->events[id].slot != slot) {
-        mismatch(d, it, "an event type that this record id does not carry");
-        return;
+    if (*id >= map->meta->event_count || map->events[*id].slot != slot) {
+        return "an event type that this record id does not carry";
     }
+    return NULL;
+}
+
+/* The 32-bit time of a record whose timestamp has fewer than 4 bytes, from the last time-sync
+ * record. 0 when it cannot be restored (counted and reported). */
+static int restore_time(evrec_qs_decoder_t *d, const evrec_qs_item_t *it, uint32_t *time)
+{
     unsigned ts = d->dict.cfg.time_size;
-    ev->time_exact = 1;
-    if (ts < 4) {
-        if (!d->time_ref_ok) {
-            d->time_unknown++;
-            mismatch(d, it, "its time cannot be restored: no time-sync record since the stream's start or "
-                            "since a damaged frame (skipped until the next one)");
-            return;
-        }
-        uint32_t bits = 8u * ts, mask = (1u << bits) - 1u, half = 1u << (bits - 1u);
-        uint32_t delta = (time - d->time_ref) & mask; /* sign-extended: -half .. half - 1 */
-        time = d->time_ref + delta - (delta >= half ? 2u * half : 0u);
+    if (ts >= 4) {
+        return 1;
     }
+    if (!d->time_ref_ok) {
+        d->time_unknown++;
+        mismatch(d, it, "its time cannot be restored: no time-sync record since the stream's start or "
+                        "since a damaged frame (skipped until the next one)");
+        return 0;
+    }
+    uint32_t bits = 8u * ts, mask = (1u << bits) - 1u, half = 1u << (bits - 1u);
+    uint32_t delta = (*time - d->time_ref) & mask; /* sign-extended: -half .. half - 1 */
+    *time = d->time_ref + delta - (delta >= half ? 2u * half : 0u);
+    return 1;
+}
+
+/* The event `id` at `time` from elements d->elems[next..count): rebuilt and handed out with the
+ * run-time names it carried. */
+static void emit_event(evrec_qs_decoder_t *d, const evrec_qs_item_t *it, uint32_t id, uint32_t time, size_t count,
+                       size_t next)
+{
+    evrec_qs_event_t *ev = &d->ev;
     memset(ev->native, 0, sizeof ev->native);
     ev->id = (uint16_t)id;
     ev->time = time;
@@ -304,14 +295,14 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
     memcpy(ev->native, &ev->time, 4);
     memcpy(ev->native + 4, &ev->id, 2);
     walk_t w;
-    w.map = map;
+    w.map = d->map;
     w.el = d->elems;
     w.count = count;
     w.next = next;
     w.ev = ev;
     w.what = NULL;
     w.names = 0;
-    if (!walk_struct(&w, m->events[id].struct_id, 0, 0, 2)) {
+    if (!walk_struct(&w, d->map->meta->events[id].struct_id, 0, 0, 2)) {
         mismatch(d, it, w.what);
         return;
     }
@@ -328,6 +319,42 @@ static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
     d->events++;
     if (d->on_event) {
         d->on_event(d->ctx, ev);
+    }
+}
+
+static void decode_user(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
+{
+    if (it->rec_id == EVREC_QS_REC_TIME_SYNC) {
+        time_sync(d, it);
+        return;
+    }
+    if (it->rec_id == EVREC_QS_REC_LOST) {
+        decode_lost(d, it);
+        return;
+    }
+    uint32_t slot = (uint32_t)it->rec_id - EVREC_QS_REC_USER;
+    if (slot >= d->map->slot_count) {
+        d->foreign++;
+        return;
+    }
+    size_t count = 0, bad = 0;
+    uint32_t time = 0;
+    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->dict.cfg, &time, d->elems,
+                                          sizeof d->elems / sizeof d->elems[0], &count, &bad);
+    if (st != EVREC_OK) {
+        mismatch(d, it, st == EVREC_E_CORRUPT ? "an element of unknown type" : "an element runs past the record");
+        return;
+    }
+    size_t next;
+    uint32_t id;
+    const char *what = record_event(d, slot, count, &next, &id);
+    if (what) {
+        mismatch(d, it, what);
+        return;
+    }
+    d->ev.time_exact = 1;
+    if (restore_time(d, it, &time)) {
+        emit_event(d, it, id, time, count, next);
     }
 }
 

@@ -236,154 +236,188 @@ static const char *slot_name(const evrec_qs_map_t *map, uint32_t slot, char *tmp
     return tmp;
 }
 
+/* Each stage of evrec_qs_session_next(): 1 when it put a record (*rec_id, payload, *len), 0 to
+ * look again (the cursor moved on). */
+
+static int stage_info(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
+                      size_t *len)
+{
+    /* QP 7.x target info (QS.md 2): reset, version, 13 bytes of sizes and build time.
+     * The object-size bytes are those of the QSPY-checked test vector; ours that matter:
+     * object and function pointers 4 bytes (uint32 fields), the timestamp size. */
+    static const uint8_t sizes[7] = {
+        0x22, /* signal 2 | event 2 << 4 */
+        0x41, /* queue counter 1 | time-event counter 4 << 4 */
+        0x22, /* pool block 2 | pool counter 2 << 4 */
+        0x44, /* object pointer 4 | function pointer 4 << 4 */
+        0x00, /* timestamp size: filled below */
+        0x20, /* max active objects 32 */
+        0x13  /* max pools 3 | max tick rates 1 << 4 */
+    };
+    payload[0] = 0xFF; /* reset: QSPY clears its dictionaries */
+    payload[1] = (uint8_t)(EVREC_QS_QP_VERSION & 0xFFu);
+    payload[2] = (uint8_t)(EVREC_QS_QP_VERSION >> 8); /* bit 15 = 0: little-endian */
+    memcpy(payload + 3, sizes, sizeof sizes);
+    payload[7] = map->opts.time_size;
+    memcpy(payload + 10, map->opts.build_time, 6);
+    cur->stage = ST_OBJ;
+    cur->index = 0;
+    *rec_id = EVREC_QS_REC_TARGET_INFO;
+    *len = 16;
+    return 1;
+}
+
+/* ST_OBJ and ST_FUN: the object or function dictionary `names` (count entries), then `next`. */
+static int stage_addr(const evrec_qs_name_t *names, uint32_t count, uint8_t rec, int next,
+                      evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload, size_t *len)
+{
+    if (names && cur->index < count) {
+        *rec_id = rec;
+        *len = put_addr_entry(payload, &names[cur->index++]);
+        return 1;
+    }
+    cur->stage = (uint32_t)next;
+    cur->index = 0;
+    return 0;
+}
+
+static int stage_types(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
+                       size_t *len)
+{
+    const evrec_meta_t *m = map->meta;
+    if (map->type_group != EVREC_QS_NO_GROUP && cur->index < m->event_count) {
+        uint32_t e = cur->index++;
+        payload[0] = (uint8_t)e;
+        payload[1] = map->type_group;
+        *rec_id = EVREC_QS_REC_ENUM_DICT;
+        *len = qs_put_name(payload, 2, m->structs[m->events[e].struct_id].name);
+        return 1;
+    }
+    cur->stage = ST_ENUMS;
+    cur->index = 0;
+    cur->sub = 0;
+    return 0;
+}
+
+/* The next named value of enum `en` that fits a QS enum byte, from cur->sub on (static values,
+ * then the run-time values named so far); NULL when there is none left. */
+static const char *next_enum_value(const evrec_enum_desc_t *en, evrec_qs_session_cursor_t *cur, uint32_t *value)
+{
+    const char *name = NULL;
+    while (!name) {
+        if (cur->sub < en->value_count && en->values[cur->sub].value > 0xFFu) {
+            name = NULL; /* values ascending: the rest are above a QS enum byte */
+            cur->sub = en->value_count;
+            continue;
+        } else if (cur->sub < en->value_count) {
+            name = en->values[cur->sub].name;
+            *value = en->values[cur->sub].value;
+        } else if (en->runtime && cur->sub - en->value_count < runtime_handed_out(en->runtime) &&
+                   en->runtime->base + (cur->sub - en->value_count) <= 0xFFu) {
+            /* run-time values named so far; unnamed ones are skipped */
+            uint32_t k = cur->sub - en->value_count;
+            name = __atomic_load_n(&en->runtime->names[k], __ATOMIC_ACQUIRE);
+            *value = en->runtime->base + k;
+        } else {
+            break;
+        }
+        cur->sub++;
+    }
+    return name;
+}
+
+static int stage_enums(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
+                       size_t *len)
+{
+    const evrec_meta_t *m = map->meta;
+    if (cur->index >= map->group_count) {
+        cur->stage = ST_USR;
+        cur->index = 0;
+        return 0;
+    }
+    uint16_t eid = map->group_enum[cur->index];
+    if (eid >= m->enum_count) { /* the event-type group */
+        cur->index++;
+        cur->sub = 0;
+        return 0;
+    }
+    uint32_t value = 0;
+    const char *name = next_enum_value(&m->enums[eid], cur, &value);
+    if (!name) {
+        cur->index++;
+        cur->sub = 0;
+        return 0;
+    }
+    payload[0] = (uint8_t)value;
+    payload[1] = (uint8_t)cur->index;
+    *rec_id = EVREC_QS_REC_ENUM_DICT;
+    *len = qs_put_name(payload, 2, name);
+    return 1;
+}
+
+static int stage_usr(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
+                     size_t *len)
+{
+    if (cur->index == map->slot_count && map->opts.time_size < 4u) {
+        cur->index++;
+        payload[0] = (uint8_t)EVREC_QS_REC_TIME_SYNC;
+        *rec_id = EVREC_QS_REC_USR_DICT;
+        *len = qs_put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
+        return 1;
+    }
+    if (cur->index < map->slot_count) {
+        char tmp[12];
+        uint32_t slot = cur->index++;
+        const char *name = slot_name(map, slot, tmp);
+        if (!name) {
+            return 0;
+        }
+        payload[0] = (uint8_t)(EVREC_QS_REC_USER + slot);
+        *rec_id = EVREC_QS_REC_USR_DICT;
+        *len = qs_put_name(payload, 1, name);
+        return 1;
+    }
+    if (cur->index == map->slot_count) { /* evrec's loss record (QS.md "Loss records") */
+        cur->index++;
+        payload[0] = EVREC_QS_REC_LOST;
+        *rec_id = EVREC_QS_REC_USR_DICT;
+        *len = qs_put_name(payload, 1, "EVREC_LOST");
+        return 1;
+    }
+    cur->stage = ST_END;
+    return 0;
+}
+
 evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur,
                                    uint8_t *rec_id, uint8_t *payload, size_t *len)
 {
     if (!map || !cur || !rec_id || !payload || !len) {
         return EVREC_E_ARG;
     }
-    const evrec_meta_t *m = map->meta;
-    for (;;) {
+    int put = 0;
+    while (!put) {
         switch (cur->stage) {
         case ST_EMPTY:
             cur->stage = ST_INFO;
             *rec_id = EVREC_QS_REC_EMPTY;
             *len = 0;
             return EVREC_OK;
-        case ST_INFO: {
-            /* QP 7.x target info (QS.md 2): reset, version, 13 bytes of sizes and build time.
-             * The object-size bytes are those of the QSPY-checked test vector; ours that matter:
-             * object and function pointers 4 bytes (uint32 fields), the timestamp size. */
-            static const uint8_t sizes[7] = {
-                0x22, /* signal 2 | event 2 << 4 */
-                0x41, /* queue counter 1 | time-event counter 4 << 4 */
-                0x22, /* pool block 2 | pool counter 2 << 4 */
-                0x44, /* object pointer 4 | function pointer 4 << 4 */
-                0x00, /* timestamp size: filled below */
-                0x20, /* max active objects 32 */
-                0x13  /* max pools 3 | max tick rates 1 << 4 */
-            };
-            payload[0] = 0xFF; /* reset: QSPY clears its dictionaries */
-            payload[1] = (uint8_t)(EVREC_QS_QP_VERSION & 0xFFu);
-            payload[2] = (uint8_t)(EVREC_QS_QP_VERSION >> 8); /* bit 15 = 0: little-endian */
-            memcpy(payload + 3, sizes, sizeof sizes);
-            payload[7] = map->opts.time_size;
-            memcpy(payload + 10, map->opts.build_time, 6);
-            cur->stage = ST_OBJ;
-            cur->index = 0;
-            *rec_id = EVREC_QS_REC_TARGET_INFO;
-            *len = 16;
-            return EVREC_OK;
-        }
+        case ST_INFO: put = stage_info(map, cur, rec_id, payload, len); break;
         case ST_OBJ:
-            if (map->opts.objects && cur->index < map->opts.object_count) {
-                *rec_id = EVREC_QS_REC_OBJ_DICT;
-                *len = put_addr_entry(payload, &map->opts.objects[cur->index++]);
-                return EVREC_OK;
-            }
-            cur->stage = ST_FUN;
-            cur->index = 0;
+            put = stage_addr(map->opts.objects, map->opts.object_count, EVREC_QS_REC_OBJ_DICT, ST_FUN, cur, rec_id,
+                             payload, len);
             break;
         case ST_FUN:
-            if (map->opts.functions && cur->index < map->opts.function_count) {
-                *rec_id = EVREC_QS_REC_FUN_DICT;
-                *len = put_addr_entry(payload, &map->opts.functions[cur->index++]);
-                return EVREC_OK;
-            }
-            cur->stage = ST_TYPES;
-            cur->index = 0;
+            put = stage_addr(map->opts.functions, map->opts.function_count, EVREC_QS_REC_FUN_DICT, ST_TYPES, cur,
+                             rec_id, payload, len);
             break;
-        case ST_TYPES:
-            if (map->type_group != EVREC_QS_NO_GROUP && cur->index < m->event_count) {
-                uint32_t e = cur->index++;
-                payload[0] = (uint8_t)e;
-                payload[1] = map->type_group;
-                *rec_id = EVREC_QS_REC_ENUM_DICT;
-                *len = qs_put_name(payload, 2, m->structs[m->events[e].struct_id].name);
-                return EVREC_OK;
-            }
-            cur->stage = ST_ENUMS;
-            cur->index = 0;
-            cur->sub = 0;
-            break;
-        case ST_ENUMS: {
-            if (cur->index >= map->group_count) {
-                cur->stage = ST_USR;
-                cur->index = 0;
-                break;
-            }
-            uint16_t eid = map->group_enum[cur->index];
-            if (eid >= m->enum_count) { /* the event-type group */
-                cur->index++;
-                cur->sub = 0;
-                break;
-            }
-            const evrec_enum_desc_t *en = &m->enums[eid];
-            const char *name = NULL;
-            uint32_t value = 0;
-            while (!name) {
-                if (cur->sub < en->value_count && en->values[cur->sub].value > 0xFFu) {
-                    name = NULL; /* values ascending: the rest are above a QS enum byte */
-                    cur->sub = en->value_count;
-                    continue;
-                } else if (cur->sub < en->value_count) {
-                    name = en->values[cur->sub].name;
-                    value = en->values[cur->sub].value;
-                } else if (en->runtime && cur->sub - en->value_count < runtime_handed_out(en->runtime) &&
-                           en->runtime->base + (cur->sub - en->value_count) <= 0xFFu) {
-                    /* run-time values named so far; unnamed ones are skipped */
-                    uint32_t k = cur->sub - en->value_count;
-                    name = __atomic_load_n(&en->runtime->names[k], __ATOMIC_ACQUIRE);
-                    value = en->runtime->base + k;
-                } else {
-                    break;
-                }
-                cur->sub++;
-            }
-            if (!name) {
-                cur->index++;
-                cur->sub = 0;
-                break;
-            }
-            payload[0] = (uint8_t)value;
-            payload[1] = (uint8_t)cur->index;
-            *rec_id = EVREC_QS_REC_ENUM_DICT;
-            *len = qs_put_name(payload, 2, name);
-            return EVREC_OK;
-        }
-        case ST_USR:
-            if (cur->index == map->slot_count && map->opts.time_size < 4u) {
-                cur->index++;
-                payload[0] = (uint8_t)EVREC_QS_REC_TIME_SYNC;
-                *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = qs_put_name(payload, 1, EVREC_QS_TIME_SYNC_NAME);
-                return EVREC_OK;
-            }
-            if (cur->index < map->slot_count) {
-                char tmp[12];
-                uint32_t slot = cur->index++;
-                const char *name = slot_name(map, slot, tmp);
-                if (!name) {
-                    break;
-                }
-                payload[0] = (uint8_t)(EVREC_QS_REC_USER + slot);
-                *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = qs_put_name(payload, 1, name);
-                return EVREC_OK;
-            }
-            if (cur->index == map->slot_count) { /* evrec's loss record (QS.md "Loss records") */
-                cur->index++;
-                payload[0] = EVREC_QS_REC_LOST;
-                *rec_id = EVREC_QS_REC_USR_DICT;
-                *len = qs_put_name(payload, 1, "EVREC_LOST");
-                return EVREC_OK;
-            }
-            cur->stage = ST_END;
-            break;
-        default:
-            return EVREC_E_END;
+        case ST_TYPES: put = stage_types(map, cur, rec_id, payload, len); break;
+        case ST_ENUMS: put = stage_enums(map, cur, rec_id, payload, len); break;
+        case ST_USR: put = stage_usr(map, cur, rec_id, payload, len); break;
+        default: return EVREC_E_END;
         }
     }
+    return EVREC_OK;
 }
 
 evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,

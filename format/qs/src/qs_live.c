@@ -371,14 +371,11 @@ int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx)
     return 0;
 }
 
-uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
+/* 1. Run-time names handed out since the last call: pending. */
+static void note_runtime_names(evrec_qs_tx_t *tx)
 {
-    if (!tx) {
-        return 0;
-    }
     const evrec_qs_map_t *map = &tx->map;
     const evrec_meta_t *m = map->meta;
-    /* 1. Run-time names handed out since the last call: pending. */
     for (unsigned g = 0; g < map->group_count; g++) {
         uint16_t eid = map->group_enum[g];
         if (eid >= m->enum_count || !m->enums[eid].runtime) {
@@ -403,6 +400,89 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
         }
         __atomic_store_n(&tx->rt_announced[g], k, __ATOMIC_RELAXED);
     }
+}
+
+/* Room in the ring for dictionary frames: *room turns 0 (and *deferred 1) at the first "no". */
+static int dict_room_left(evrec_qs_tx_t *tx, int *room, int *deferred)
+{
+    if (*room && !(*room = dict_room(tx))) {
+        *deferred = 1;
+    }
+    return *room;
+}
+
+/* 2a. The pending enum values of byte i of group g (values i x 8 .. i x 8 + 7). Returns the
+ * frames sent. */
+static uint32_t send_enum_byte(evrec_qs_tx_t *tx, unsigned g, unsigned i, int *room, int *deferred, uint8_t *payload)
+{
+    const evrec_qs_map_t *map = &tx->map;
+    uint32_t sent = 0;
+    uint8_t bits = __atomic_exchange_n(&tx->dict_pending[g][i], 0, __ATOMIC_RELAXED);
+    for (unsigned b = 0; bits; b++, bits >>= 1) {
+        if (!(bits & 1u)) {
+            continue;
+        }
+        uint32_t v = i * 8u + b;
+        const char *name = g < map->group_count ? dict_name(map, g, v) : NULL;
+        if (!name) {
+            continue;
+        }
+        if (!dict_room_left(tx, room, deferred)) {
+            /* the ring is too full: later, and named inline until then */
+            __atomic_fetch_or(&tx->dict_pending[g][i], (uint8_t)(1u << b), __ATOMIC_RELAXED);
+            unconfirm(tx, g, v);
+            continue;
+        }
+        payload[0] = (uint8_t)v;
+        payload[1] = (uint8_t)g;
+        size_t len = qs_put_name(payload, 2, name);
+        if (__atomic_load_n(&tx->overwrites, __ATOMIC_RELAXED)) {
+            /* a lossy ring (it overwrote frames): named inline until read out */
+            unconfirm(tx, g, v);
+        }
+        sent += evrec_qs_tx_put_frame_(tx, EVREC_QS_REC_ENUM_DICT, payload, len) == EVREC_OK ? 1u : 0u;
+    }
+    return sent;
+}
+
+/* 2b. The pending user record names. Returns the frames sent. */
+static uint32_t send_usr_names(evrec_qs_tx_t *tx, int *room, int *deferred, uint8_t *payload)
+{
+    uint32_t sent = 0;
+    uint32_t usr = __atomic_exchange_n(&tx->usr_pending, 0, __ATOMIC_RELAXED);
+    for (unsigned b = 0; usr; b++, usr >>= 1) {
+        if (!(usr & 1u)) {
+            continue;
+        }
+        if (!dict_room_left(tx, room, deferred)) {
+            __atomic_fetch_or(&tx->usr_pending, 1u << b, __ATOMIC_RELAXED);
+        } else {
+            sent += resend_usr(tx, (uint8_t)(EVREC_QS_REC_USER + b), payload);
+        }
+    }
+    return sent;
+}
+
+/* 3. EVREC_LOST records the ring overwrote: their counts again, one record per kind. */
+static uint32_t resend_lost(evrec_qs_tx_t *tx)
+{
+    uint32_t sent = 0;
+    for (unsigned kind = 0; kind < 2u; kind++) {
+        uint32_t c = __atomic_exchange_n(&tx->lost_pending[kind], 0, __ATOMIC_RELAXED);
+        if (c && evrec_qs_tx_lost(tx, tx->lost_time[kind], (uint8_t)kind, c) == EVREC_OK) {
+            tx->lost_resent++;
+            sent++;
+        }
+    }
+    return sent;
+}
+
+uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
+{
+    if (!tx) {
+        return 0;
+    }
+    note_runtime_names(tx);
     /* 2. Send what is pending: new names and dictionary frames the ring lost. */
     if (!__atomic_exchange_n(&tx->dict_any, 0, __ATOMIC_RELAXED)) {
         return 0;
@@ -412,58 +492,13 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx)
     int room = 1, deferred = 0;
     for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
         for (unsigned i = 0; i < 32u; i++) {
-            uint8_t bits = __atomic_exchange_n(&tx->dict_pending[g][i], 0, __ATOMIC_RELAXED);
-            for (unsigned b = 0; bits; b++, bits >>= 1) {
-                if (!(bits & 1u)) {
-                    continue;
-                }
-                uint32_t v = i * 8u + b;
-                const char *name = g < map->group_count ? dict_name(map, g, v) : NULL;
-                if (!name) {
-                    continue;
-                }
-                if (room && !(room = dict_room(tx))) {
-                    deferred = 1;
-                }
-                if (!room) {
-                    /* the ring is too full: later, and named inline until then */
-                    __atomic_fetch_or(&tx->dict_pending[g][i], (uint8_t)(1u << b), __ATOMIC_RELAXED);
-                    unconfirm(tx, g, v);
-                    continue;
-                }
-                payload[0] = (uint8_t)v;
-                payload[1] = (uint8_t)g;
-                size_t len = qs_put_name(payload, 2, name);
-                if (__atomic_load_n(&tx->overwrites, __ATOMIC_RELAXED)) {
-                    /* a lossy ring (it overwrote frames): named inline until read out */
-                    unconfirm(tx, g, v);
-                }
-                sent += evrec_qs_tx_put_frame_(tx, EVREC_QS_REC_ENUM_DICT, payload, len) == EVREC_OK ? 1u : 0u;
-            }
+            sent += send_enum_byte(tx, g, i, &room, &deferred, payload);
         }
     }
-    uint32_t usr = __atomic_exchange_n(&tx->usr_pending, 0, __ATOMIC_RELAXED);
-    for (unsigned b = 0; usr; b++, usr >>= 1) {
-        if ((usr & 1u) && room && !(room = dict_room(tx))) {
-            deferred = 1;
-        }
-        if ((usr & 1u) && !room) {
-            __atomic_fetch_or(&tx->usr_pending, 1u << b, __ATOMIC_RELAXED);
-        } else if (usr & 1u) {
-            sent += resend_usr(tx, (uint8_t)(EVREC_QS_REC_USER + b), payload);
-        }
-    }
+    sent += send_usr_names(tx, &room, &deferred, payload);
     if (deferred) {
         __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
     }
     tx->dict_sent += sent;
-    /* 3. EVREC_LOST records the ring overwrote: their counts again, one record per kind. */
-    for (unsigned kind = 0; kind < 2u; kind++) {
-        uint32_t c = __atomic_exchange_n(&tx->lost_pending[kind], 0, __ATOMIC_RELAXED);
-        if (c && evrec_qs_tx_lost(tx, tx->lost_time[kind], (uint8_t)kind, c) == EVREC_OK) {
-            tx->lost_resent++;
-            sent++;
-        }
-    }
-    return sent;
+    return sent + resend_lost(tx);
 }

@@ -305,8 +305,9 @@ static void build_prog(const evrec_qs_map_t *map, uint16_t e, qs_prog_hdr_t *h, 
     h->nops = *k - first;
 }
 
-evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
-                               const evrec_qs_options_t *opts, void *entries, size_t entries_size)
+/* Arguments and options of evrec_qs_map_init(); the defaults filled in. */
+static evrec_status map_options(evrec_qs_map_t *map, const evrec_meta_t *meta, const evrec_qs_options_t *opts,
+                                const void *entries, size_t entries_size)
 {
     if (!map || !meta || !entries || meta->event_count == 0 || !meta->events ||
         entries_size < (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) || ((uintptr_t)entries % 2u) != 0) {
@@ -323,34 +324,91 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         map->opts.enum_as > EVREC_QS_ENUM_AS_INT) {
         return EVREC_E_ARG;
     }
-    map->meta = meta;
-    map->events = (evrec_qs_event_map_t *)entries;
-    const uint32_t n = meta->event_count;
+    return EVREC_OK;
+}
 
-    /* 1. Record ids. */
+/* 1. Record ids: one per event type when they fit, else one per class. */
+static void assign_slots(evrec_qs_map_t *map, const evrec_meta_t *meta, uint32_t n)
+{
     map->classes = (uint8_t)(n > EVREC_QS_EVENT_IDS || map->opts.force_classes);
     if (!map->classes) {
         for (uint32_t e = 0; e < n; e++) {
             map->events[e].slot = (uint8_t)e;
         }
         map->slot_count = (uint8_t)n;
-    } else {
-        /* Distinct class ids in ascending order get ranks 0, 1, ...; slot = rank mod 24. The
-         * events sorted by class (their ids in `local`, which step 3 sets afterwards). */
-        sort_by_class(meta, map->events, n);
-        uint32_t rank = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            uint16_t e = map->events[i].local;
-            if (i > 0 && meta->events[e].class_id != class_at(meta, map->events, i - 1u)) {
-                rank++;
-            }
-            map->events[e].slot = (uint8_t)(rank % EVREC_QS_EVENT_IDS);
-        }
-        rank = n ? rank + 1u : 0u;
-        map->slot_count = (uint8_t)(rank < EVREC_QS_EVENT_IDS ? rank : EVREC_QS_EVENT_IDS);
+        return;
     }
+    /* Distinct class ids in ascending order get ranks 0, 1, ...; slot = rank mod 24. The
+     * events sorted by class (their ids in `local`, which step 3 sets afterwards). */
+    sort_by_class(meta, map->events, n);
+    uint32_t rank = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint16_t e = map->events[i].local;
+        if (i > 0 && meta->events[e].class_id != class_at(meta, map->events, i - 1u)) {
+            rank++;
+        }
+        map->events[e].slot = (uint8_t)(rank % EVREC_QS_EVENT_IDS);
+    }
+    rank = n ? rank + 1u : 0u;
+    map->slot_count = (uint8_t)(rank < EVREC_QS_EVENT_IDS ? rank : EVREC_QS_EVENT_IDS);
+}
 
-    /* 2. Enum groups: the event types first (class mode, <= 256 types), then used byte enums. */
+/* Score of enum i as a group candidate (higher is better; 0: not a candidate). */
+static uint32_t group_score(const evrec_meta_t *meta, uint32_t i, uint32_t ctl)
+{
+    if (!enum_group_candidate(&meta->enums[i])) {
+        return 0;
+    }
+    uint32_t uses = enum_uses(meta, i);
+    if (uses == 0) {
+        return 0;
+    }
+    uint32_t score = i == ctl ? 1u : (uses < 0x3FFFFFFFu ? uses : 0x3FFFFFFFu) + 1u;
+    if (meta->enums[i].runtime) {
+        score |= 0x40000000u;
+    }
+    return score;
+}
+
+/* The used byte enums with the best scores (run-time, fields using it, lower id) take the free
+ * groups, kept sorted in a list of the free groups' size: one pass over the enums, no memory of
+ * its own. */
+static void pick_enum_groups(evrec_qs_map_t *map, const evrec_meta_t *meta)
+{
+    uint32_t best_id[EVREC_QS_ENUM_GROUPS];
+    uint32_t best_score[EVREC_QS_ENUM_GROUPS];
+    unsigned room = EVREC_QS_ENUM_GROUPS - map->group_count, have = 0;
+    uint32_t ctl = control_enum(meta);
+    for (uint32_t i = 0; i < meta->enum_count && i < 0xFFFFu; i++) {
+        uint32_t score = group_score(meta, i, ctl);
+        if (score == 0) {
+            continue;
+        }
+        unsigned at = have;
+        while (at > 0 && best_score[at - 1] < score) { /* ties keep the lower id first */
+            at--;
+        }
+        if (at >= room) {
+            continue;
+        }
+        for (unsigned k = (have < room ? have : room - 1u); k > at; k--) {
+            best_id[k] = best_id[k - 1];
+            best_score[k] = best_score[k - 1];
+        }
+        best_id[at] = i;
+        best_score[at] = score;
+        if (have < room) {
+            have++;
+        }
+    }
+    for (unsigned k = 0; k < have; k++) {
+        map->group_enum[map->group_count++] = (uint16_t)best_id[k];
+    }
+}
+
+/* 2. Enum groups: the event types first (class mode, <= 256 types), then used byte enums. */
+static void assign_enum_groups(evrec_qs_map_t *map, const evrec_meta_t *meta, uint32_t n)
+{
     for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
         map->group_enum[g] = GROUP_FREE;
     }
@@ -361,50 +419,15 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         map->group_count = 1;
     }
     if (map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_GROUPS) {
-        /* The best candidates by (run-time, fields using it, lower id), kept sorted in a list of
-         * the free groups' size: one pass over the enums, no memory of its own. */
-        uint32_t best_id[EVREC_QS_ENUM_GROUPS];
-        uint32_t best_score[EVREC_QS_ENUM_GROUPS];
-        unsigned room = EVREC_QS_ENUM_GROUPS - map->group_count, have = 0;
-        uint32_t ctl = control_enum(meta);
-        for (uint32_t i = 0; i < meta->enum_count && i < 0xFFFFu; i++) {
-            if (!enum_group_candidate(&meta->enums[i])) {
-                continue;
-            }
-            uint32_t uses = enum_uses(meta, i);
-            if (uses == 0) {
-                continue;
-            }
-            uint32_t score = i == ctl ? 1u : (uses < 0x3FFFFFFFu ? uses : 0x3FFFFFFFu) + 1u;
-            if (meta->enums[i].runtime) {
-                score |= 0x40000000u;
-            }
-            unsigned at = have;
-            while (at > 0 && best_score[at - 1] < score) { /* ties keep the lower id first */
-                at--;
-            }
-            if (at >= room) {
-                continue;
-            }
-            for (unsigned k = (have < room ? have : room - 1u); k > at; k--) {
-                best_id[k] = best_id[k - 1];
-                best_score[k] = best_score[k - 1];
-            }
-            best_id[at] = i;
-            best_score[at] = score;
-            if (have < room) {
-                have++;
-            }
-        }
-        for (unsigned k = 0; k < have; k++) {
-            map->group_enum[map->group_count++] = (uint16_t)best_id[k];
-        }
+        pick_enum_groups(map, meta);
     }
+}
 
-    /* 3. Flags, local-filter sources and the largest payload (names as STR elements fall back
-     * to integers when some event's worst case would not fit a QSPY record). */
+/* 3a. Names as STR elements fall back to integers when some event's worst case would not fit a
+ * QSPY record. Returns 1 when enums go out as strings. */
+static int strings_fit(evrec_qs_map_t *map, const evrec_meta_t *meta, uint32_t n)
+{
     int strings = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO || map->opts.enum_as == EVREC_QS_ENUM_AS_STRINGS;
-    uint32_t max_payload = 0;
     for (uint32_t e = 0; strings && e < n; e++) {
         int bad = 0;
         uint32_t p = map->opts.time_size + (map->classes ? 3u : 0u) +
@@ -415,47 +438,58 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
             strings = 0;
         }
     }
-    for (uint32_t e = 0; e < n; e++) {
-        evrec_qs_event_map_t *em = &map->events[e];
-        const evrec_event_desc_t *ev = &meta->events[e];
-        if (ev->struct_id >= meta->struct_count) {
-            return EVREC_E_META;
-        }
-        em->flags = EVREC_QS_EV_ENABLED | (map->classes ? EVREC_QS_EV_TYPED : 0u);
-        em->local = ev->class_id;
-        const evrec_struct_desc_t *s = &meta->structs[ev->struct_id];
-        if (map->opts.local_id_field) {
-            for (uint32_t f = 2; f < s->field_count; f++) {
-                const evrec_field_desc_t *fd = &s->fields[f];
-                if (fd->kind == EVREC_KIND_STRUCT || !str_eq(fd->name, map->opts.local_id_field)) {
-                    continue;
-                }
-                unsigned src = (fd->kind == EVREC_KIND_UINT8 || fd->kind == EVREC_KIND_ENUM_UINT8)     ? 1u
-                               : (fd->kind == EVREC_KIND_UINT16 || fd->kind == EVREC_KIND_ENUM_UINT16) ? 2u
-                                                                                                       : 3u;
-                em->flags = (uint8_t)(em->flags | (src << EVREC_QS_EV_LOCAL_SHIFT));
-                em->local = fd->offset;
-                break;
-            }
-        }
-        int bad = 0;
-        uint32_t p = map->opts.time_size + max_elements(map, ev->struct_id, 0, 1, strings, &bad);
-        if (map->classes) {
-            p += map->type_group != EVREC_QS_NO_GROUP ? 2u : 3u;
-        }
-        if (bad || p > EVREC_QS_MAX_PAYLOAD) {
-            return EVREC_E_META;
-        }
-        if (p > max_payload) {
-            max_payload = p;
-        }
-    }
-    if (map->opts.time_size < 4u && max_payload < map->opts.time_size + 5u) {
-        max_payload = map->opts.time_size + 5u; /* the time-sync record: timestamp + U32 */
-    }
-    map->max_payload = (uint16_t)max_payload;
+    return strings;
+}
 
-    /* 4. The fast encoder's field programs, when the user memory has room for them. */
+/* The local-filter source of an event: the field named opts.local_id_field, if any. */
+static void local_source(const evrec_qs_map_t *map, evrec_qs_event_map_t *em, const evrec_struct_desc_t *s)
+{
+    for (uint32_t f = 2; f < s->field_count; f++) {
+        const evrec_field_desc_t *fd = &s->fields[f];
+        if (fd->kind == EVREC_KIND_STRUCT || !str_eq(fd->name, map->opts.local_id_field)) {
+            continue;
+        }
+        unsigned src = (fd->kind == EVREC_KIND_UINT8 || fd->kind == EVREC_KIND_ENUM_UINT8)     ? 1u
+                       : (fd->kind == EVREC_KIND_UINT16 || fd->kind == EVREC_KIND_ENUM_UINT16) ? 2u
+                                                                                               : 3u;
+        em->flags = (uint8_t)(em->flags | (src << EVREC_QS_EV_LOCAL_SHIFT));
+        em->local = fd->offset;
+        return;
+    }
+}
+
+/* 3b. Flags, local-filter source and the largest payload of event e (*max_payload grows). */
+static evrec_status event_entry(evrec_qs_map_t *map, const evrec_meta_t *meta, uint32_t e, int strings,
+                                uint32_t *max_payload)
+{
+    evrec_qs_event_map_t *em = &map->events[e];
+    const evrec_event_desc_t *ev = &meta->events[e];
+    if (ev->struct_id >= meta->struct_count) {
+        return EVREC_E_META;
+    }
+    em->flags = EVREC_QS_EV_ENABLED | (map->classes ? EVREC_QS_EV_TYPED : 0u);
+    em->local = ev->class_id;
+    if (map->opts.local_id_field) {
+        local_source(map, em, &meta->structs[ev->struct_id]);
+    }
+    int bad = 0;
+    uint32_t p = map->opts.time_size + max_elements(map, ev->struct_id, 0, 1, strings, &bad);
+    if (map->classes) {
+        p += map->type_group != EVREC_QS_NO_GROUP ? 2u : 3u;
+    }
+    if (bad || p > EVREC_QS_MAX_PAYLOAD) {
+        return EVREC_E_META;
+    }
+    if (p > *max_payload) {
+        *max_payload = p;
+    }
+    return EVREC_OK;
+}
+
+/* 4. The fast encoder's field programs, when the user memory has room for them. */
+static void build_programs(evrec_qs_map_t *map, const evrec_meta_t *meta, void *entries, size_t entries_size,
+                           uint32_t n)
+{
     uintptr_t at = ((uintptr_t)entries + (size_t)n * sizeof(evrec_qs_event_map_t) + 3u) & ~(uintptr_t)3u;
     size_t skip = (size_t)(at - (uintptr_t)entries);
     if (skip <= entries_size && evrec_qs_prog_size_(meta) <= entries_size - skip) {
@@ -467,6 +501,33 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
         }
         map->prog = hdr;
     }
+}
+
+evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
+                               const evrec_qs_options_t *opts, void *entries, size_t entries_size)
+{
+    evrec_status st = map_options(map, meta, opts, entries, entries_size);
+    if (st != EVREC_OK) {
+        return st;
+    }
+    map->meta = meta;
+    map->events = (evrec_qs_event_map_t *)entries;
+    const uint32_t n = meta->event_count;
+    assign_slots(map, meta, n);
+    assign_enum_groups(map, meta, n);
+    int strings = strings_fit(map, meta, n);
+    uint32_t max_payload = 0;
+    for (uint32_t e = 0; e < n; e++) {
+        st = event_entry(map, meta, e, strings, &max_payload);
+        if (st != EVREC_OK) {
+            return st;
+        }
+    }
+    if (map->opts.time_size < 4u && max_payload < map->opts.time_size + 5u) {
+        max_payload = map->opts.time_size + 5u; /* the time-sync record: timestamp + U32 */
+    }
+    map->max_payload = (uint16_t)max_payload;
+    build_programs(map, meta, entries, entries_size, n);
     return EVREC_OK;
 }
 

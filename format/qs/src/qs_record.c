@@ -78,6 +78,109 @@ static int64_t sign_extend(uint64_t v, unsigned bytes)
     return (int64_t)((v ^ m) - m);
 }
 
+/* Data bytes of an element of fixed size (*need; *ssize: its signed size, 0 when unsigned; the
+ * enum group). Returns 1 for a fixed-size type, 2 for STR and MEM, 0 for an unknown type. */
+static int elem_size(evrec_qs_elem_t *e, const evrec_qs_target_info_t *cfg, size_t *need, unsigned *ssize)
+{
+    *need = 0;
+    *ssize = 0;
+    switch (e->type) {
+    case EVREC_QS_T_I8_ENUM:
+        *need = 1;
+        if (e->width & 0x8u) {
+            e->group = e->width & 0x7u;
+        } else {
+            *ssize = 1;
+        }
+        return 1;
+    case EVREC_QS_T_U8: *need = 1; return 1;
+    case EVREC_QS_T_I16: *need = 2; *ssize = 2; return 1;
+    case EVREC_QS_T_U16: *need = 2; return 1;
+    case EVREC_QS_T_I32: *need = 4; *ssize = 4; return 1;
+    case EVREC_QS_T_U32:
+    case EVREC_QS_T_U32_HEX:
+    case EVREC_QS_T_F32: *need = 4; return 1;
+    case EVREC_QS_T_F64:
+    case EVREC_QS_T_U64: *need = 8; return 1;
+    case EVREC_QS_T_I64: *need = 8; *ssize = 8; return 1;
+    case EVREC_QS_T_OBJ: *need = cfg->obj_ptr_size; return 1;
+    case EVREC_QS_T_FUN: *need = cfg->fun_ptr_size; return 1;
+    case EVREC_QS_T_SIG: *need = (size_t)cfg->sig_size + cfg->obj_ptr_size; return 1;
+    case EVREC_QS_T_STR:
+    case EVREC_QS_T_MEM: return 2;
+    default: return 0;
+    }
+}
+
+/* A STR (NUL-terminated) or MEM (length byte, bytes) element's data at p[*at]. */
+static evrec_status variable_elem(const uint8_t *p, size_t len, size_t *at, evrec_qs_elem_t *e)
+{
+    if (e->type == EVREC_QS_T_STR) {
+        const uint8_t *z = memchr(p + *at, 0, len - *at);
+        if (!z) {
+            return EVREC_E_TRUNCATED;
+        }
+        e->data = p + *at;
+        e->len = (size_t)(z - (p + *at));
+        *at += e->len + 1;
+        return EVREC_OK;
+    }
+    if (*at >= len || p[*at] > len - *at - 1) {
+        return EVREC_E_TRUNCATED;
+    }
+    e->len = p[*at];
+    e->data = p + *at + 1;
+    *at += 1 + e->len;
+    return EVREC_OK;
+}
+
+/* A fixed-size element's value at p[*at] (`need` bytes, signed size `ssize`). */
+static evrec_status fixed_elem(const uint8_t *p, size_t len, size_t *at, evrec_qs_elem_t *e,
+                               const evrec_qs_target_info_t *cfg, size_t need, unsigned ssize)
+{
+    if (len - *at < need) {
+        return EVREC_E_TRUNCATED;
+    }
+    if (e->type == EVREC_QS_T_SIG) {
+        e->u = le(p + *at, cfg->sig_size);
+        e->obj = le(p + *at + cfg->sig_size, cfg->obj_ptr_size);
+    } else {
+        e->u = le(p + *at, (unsigned)need);
+    }
+    if (ssize) {
+        e->i = sign_extend(e->u, ssize);
+    }
+    if (e->type == EVREC_QS_T_F32) {
+        float f;
+        uint32_t bits = (uint32_t)e->u;
+        memcpy(&f, &bits, sizeof f);
+        e->f = f;
+    } else if (e->type == EVREC_QS_T_F64) {
+        memcpy(&e->f, &e->u, sizeof e->f);
+    }
+    *at += need;
+    return EVREC_OK;
+}
+
+/* The element at p[*at] (its format byte, then its data) into *e; *at moves past it. */
+static evrec_status parse_elem(const uint8_t *p, size_t len, size_t *at, evrec_qs_elem_t *e,
+                               const evrec_qs_target_info_t *cfg)
+{
+    memset(e, 0, sizeof *e);
+    e->offset = *at;
+    e->fmt = p[(*at)++];
+    e->type = e->fmt & 0x0F;
+    e->width = (uint8_t)(e->fmt >> 4);
+    e->group = EVREC_QS_NO_GROUP;
+    size_t need;
+    unsigned ssize;
+    switch (elem_size(e, cfg, &need, &ssize)) {
+    case 1: return fixed_elem(p, len, at, e, cfg, need, ssize);
+    case 2: return variable_elem(p, len, at, e);
+    default: return EVREC_E_CORRUPT;
+    }
+}
+
 evrec_status evrec_qs_parse_user(const uint8_t *p, size_t len, const evrec_qs_target_info_t *cfg,
                                  uint32_t *time, evrec_qs_elem_t *elems, size_t max, size_t *count,
                                  size_t *bad_offset)
@@ -100,85 +203,11 @@ evrec_status evrec_qs_parse_user(const uint8_t *p, size_t len, const evrec_qs_ta
             if (bad_offset) *bad_offset = at;
             return EVREC_E_NOMEM;
         }
-        evrec_qs_elem_t *e = &elems[n];
-        memset(e, 0, sizeof *e);
-        e->offset = at;
-        e->fmt = p[at++];
-        e->type = e->fmt & 0x0F;
-        e->width = (uint8_t)(e->fmt >> 4);
-        e->group = EVREC_QS_NO_GROUP;
-        size_t need = 0; /* fixed data bytes */
-        unsigned ssize = 0; /* signed size */
-        switch (e->type) {
-        case EVREC_QS_T_I8_ENUM:
-            need = 1;
-            if (e->width & 0x8u) {
-                e->group = e->width & 0x7u;
-            } else {
-                ssize = 1;
-            }
-            break;
-        case EVREC_QS_T_U8: need = 1; break;
-        case EVREC_QS_T_I16: need = 2; ssize = 2; break;
-        case EVREC_QS_T_U16: need = 2; break;
-        case EVREC_QS_T_I32: need = 4; ssize = 4; break;
-        case EVREC_QS_T_U32:
-        case EVREC_QS_T_U32_HEX:
-        case EVREC_QS_T_F32: need = 4; break;
-        case EVREC_QS_T_F64:
-        case EVREC_QS_T_U64: need = 8; break;
-        case EVREC_QS_T_I64: need = 8; ssize = 8; break;
-        case EVREC_QS_T_OBJ: need = cfg->obj_ptr_size; break;
-        case EVREC_QS_T_FUN: need = cfg->fun_ptr_size; break;
-        case EVREC_QS_T_SIG: need = (size_t)cfg->sig_size + cfg->obj_ptr_size; break;
-        case EVREC_QS_T_STR: {
-            const uint8_t *z = memchr(p + at, 0, len - at);
-            if (!z) {
-                if (bad_offset) *bad_offset = e->offset;
-                return EVREC_E_TRUNCATED;
-            }
-            e->data = p + at;
-            e->len = (size_t)(z - (p + at));
-            at += e->len + 1;
-            n++;
-            continue;
+        evrec_status st = parse_elem(p, len, &at, &elems[n], cfg);
+        if (st != EVREC_OK) {
+            if (bad_offset) *bad_offset = elems[n].offset;
+            return st;
         }
-        case EVREC_QS_T_MEM:
-            if (at >= len || p[at] > len - at - 1) {
-                if (bad_offset) *bad_offset = e->offset;
-                return EVREC_E_TRUNCATED;
-            }
-            e->len = p[at];
-            e->data = p + at + 1;
-            at += 1 + e->len;
-            n++;
-            continue;
-        default:
-            if (bad_offset) *bad_offset = e->offset;
-            return EVREC_E_CORRUPT;
-        }
-        if (len - at < need) {
-            if (bad_offset) *bad_offset = e->offset;
-            return EVREC_E_TRUNCATED;
-        }
-        if (e->type == EVREC_QS_T_SIG) {
-            e->u = le(p + at, cfg->sig_size);
-            e->obj = le(p + at + cfg->sig_size, cfg->obj_ptr_size);
-        } else {
-            e->u = le(p + at, (unsigned)need);
-        }
-        if (ssize) {
-            e->i = sign_extend(e->u, ssize);
-        }
-        if (e->type == EVREC_QS_T_F32) {
-            float f;
-            uint32_t bits = (uint32_t)e->u;
-            memcpy(&f, &bits, sizeof f);
-            e->f = f;
-        } else if (e->type == EVREC_QS_T_F64) {
-            memcpy(&e->f, &e->u, sizeof e->f);
-        }
-        at += need;
         n++;
     }
     *count = n;

@@ -159,21 +159,9 @@ static int enum_comments(xmlTextWriterPtr w, const evrec_meta_t *m)
     return 0;
 }
 
-evrec_status evrec_syst_collateral(const evrec_syst_map_t *map, const char *client, char **xml, size_t *len)
+/* The document's start: the root element, the client and its GUID (from the map's options). */
+static int write_client(xmlTextWriterPtr w, const evrec_syst_map_t *map, const char *client)
 {
-    if (!map || !map->meta || !xml) {
-        return EVREC_E_ARG;
-    }
-    *xml = NULL;
-    const evrec_meta_t *m = map->meta;
-    xmlBufferPtr buf = xmlBufferCreate();
-    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-    if (!w) {
-        if (buf) {
-            xmlBufferFree(buf);
-        }
-        return EVREC_E_NOMEM;
-    }
     int rc = 0;
     char guid[39];
     uint8_t g[EVREC_SYST_GUID_SIZE] = {0};
@@ -198,37 +186,75 @@ evrec_status evrec_syst_collateral(const evrec_syst_map_t *map, const char *clie
     rc |= xmlTextWriterWriteCDATA(w, BAD_CAST(client ? client : "evrec"));
     rc |= xmlTextWriterEndElement(w);
     rc |= xmlTextWriterEndElement(w);
+    return rc;
+}
+
+/* The syst:Format element of event e: its catalog id and format string. */
+static int write_format(xmlTextWriterPtr w, const evrec_syst_map_t *map, uint32_t e)
+{
+    const evrec_meta_t *m = map->meta;
+    size_t n = evrec_syst_format_string(m, e, NULL, 0);
+    char *fmt = malloc(n + 1u);
+    if (!fmt) {
+        return -1;
+    }
+    evrec_syst_format_string(m, e, fmt, n + 1u);
+    char id[24];
+    if (map->opts.id64) {
+        snprintf(id, sizeof id, "0x%016llx", (unsigned long long)map->events[e].id);
+    } else {
+        snprintf(id, sizeof id, "0x%08lx", (unsigned long)map->events[e].id);
+    }
+    int rc = xmlTextWriterStartElement(w, BAD_CAST "syst:Format");
+    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "ID", BAD_CAST id);
+    if (strstr(fmt, "]]>")) {
+        rc |= xmlTextWriterWriteString(w, BAD_CAST fmt);
+    } else {
+        rc |= xmlTextWriterWriteCDATA(w, BAD_CAST fmt);
+    }
+    rc |= xmlTextWriterEndElement(w);
+    free(fmt);
+    return rc;
+}
+
+/* The whole document into w; negative on a failure. */
+static int write_collateral(xmlTextWriterPtr w, const evrec_syst_map_t *map, const char *client)
+{
+    const evrec_meta_t *m = map->meta;
+    int rc = write_client(w, map, client);
     if (rc >= 0 && enum_comments(w, m) != 0) {
         rc = -1;
     }
     rc |= xmlTextWriterStartElement(w, BAD_CAST(map->opts.id64 ? "syst:Catalog64" : "syst:Catalog32"));
     for (uint32_t e = 0; e < m->event_count && rc >= 0; e++) {
-        size_t n = evrec_syst_format_string(m, e, NULL, 0);
-        char *fmt = malloc(n + 1u);
-        if (!fmt) {
+        int f = write_format(w, map, e);
+        if (f == -1) {
             rc = -1;
             break;
         }
-        evrec_syst_format_string(m, e, fmt, n + 1u);
-        char id[24];
-        if (map->opts.id64) {
-            snprintf(id, sizeof id, "0x%016llx", (unsigned long long)map->events[e].id);
-        } else {
-            snprintf(id, sizeof id, "0x%08lx", (unsigned long)map->events[e].id);
-        }
-        rc |= xmlTextWriterStartElement(w, BAD_CAST "syst:Format");
-        rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "ID", BAD_CAST id);
-        if (strstr(fmt, "]]>")) {
-            rc |= xmlTextWriterWriteString(w, BAD_CAST fmt);
-        } else {
-            rc |= xmlTextWriterWriteCDATA(w, BAD_CAST fmt);
-        }
-        rc |= xmlTextWriterEndElement(w);
-        free(fmt);
+        rc |= f;
     }
     if (rc >= 0) {
         rc |= xmlTextWriterEndDocument(w); /* closes every open element */
     }
+    return rc;
+}
+
+evrec_status evrec_syst_collateral(const evrec_syst_map_t *map, const char *client, char **xml, size_t *len)
+{
+    if (!map || !map->meta || !xml) {
+        return EVREC_E_ARG;
+    }
+    *xml = NULL;
+    xmlBufferPtr buf = xmlBufferCreate();
+    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+    if (!w) {
+        if (buf) {
+            xmlBufferFree(buf);
+        }
+        return EVREC_E_NOMEM;
+    }
+    int rc = write_collateral(w, map, client);
     xmlFreeTextWriter(w);
     evrec_status st = EVREC_E_NOMEM;
     if (rc >= 0) {

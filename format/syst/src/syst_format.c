@@ -134,6 +134,132 @@ void evrec_syst_type_name(const evrec_syst_msg_t *m, char *buf, size_t size)
 
 /* ---- PRINTF_32 / PRINTF_64: the format string, then its arguments packed inline ------------- */
 
+/* One conversion of a printf format: where it starts, its letter, its length modifiers, and the
+ * spec rebuilt without them (so that ours can be added). */
+typedef struct conv {
+    size_t start; /* index of its '%' */
+    char letter;
+    int longs, shorts, wide;
+    char spec[40];
+    size_t sl;
+} conv_t;
+
+/* Parse the conversion whose '%' is f[i]; returns the index of its letter (flen: incomplete). */
+static size_t parse_conv(const char *f, size_t i, size_t flen, conv_t *c)
+{
+    c->start = i++;
+    c->longs = c->shorts = c->wide = 0;
+    while (i < flen && strchr("-+ #0", f[i])) {
+        i++;
+    }
+    while (i < flen && ((f[i] >= '0' && f[i] <= '9') || f[i] == '.')) {
+        i++;
+    }
+    while (i < flen && strchr("hlLqjzt", f[i])) {
+        if (f[i] == 'l') {
+            c->longs++;
+        } else if (f[i] == 'h') {
+            c->shorts++;
+        } else {
+            c->wide = f[i] == 'j' || f[i] == 'q' || f[i] == 'L' ? 2 : 1; /* z, t: pointer-sized */
+        }
+        i++;
+    }
+    if (i >= flen) {
+        return flen;
+    }
+    c->letter = f[i];
+    c->sl = 0;
+    for (size_t k = c->start; k < i && c->sl + 4 < sizeof c->spec; k++) {
+        if (!strchr("hlLqjzt", f[k])) {
+            c->spec[c->sl++] = f[k];
+        }
+    }
+    return i;
+}
+
+/* Bytes of the argument of conversion c; 0 for a conversion this printer does not know. */
+static unsigned arg_size(const conv_t *c, unsigned ptr_size)
+{
+    if (strchr("fFeEgGaA", c->letter)) {
+        return 8;
+    }
+    if (c->letter == 'p') {
+        return ptr_size;
+    }
+    if (strchr("diuxXoc", c->letter)) {
+        return c->longs >= 2 || c->wide == 2 ? 8u : c->longs == 1 || c->wide == 1 ? ptr_size : 4u;
+    }
+    return 0;
+}
+
+/* A %s argument: the NUL-terminated string at p[*at]. 0 when the bytes end first. */
+static int put_string_arg(out_t *o, const uint8_t *p, size_t n, size_t *at, conv_t *c)
+{
+    const uint8_t *e = *at < n ? memchr(p + *at, 0, n - *at) : NULL;
+    if (!e) {
+        puts_(o, " - insufficient argument bytes");
+        return 0;
+    }
+    c->spec[c->sl++] = 's';
+    c->spec[c->sl] = 0;
+    char txt[256];
+    size_t tl = (size_t)(e - (p + *at));
+    if (tl >= sizeof txt) {
+        put(o, (const char *)p + *at, tl); /* long strings: no width handling */
+    } else {
+        memcpy(txt, p + *at, tl);
+        txt[tl] = 0;
+        printf_(o, c->spec, txt);
+    }
+    *at += tl + 1;
+    return 1;
+}
+
+/* An integer argument v of `size` bytes, as conversion c (d, i, u, x, X, o). */
+static void put_integer(out_t *o, conv_t *c, uint64_t v, unsigned size)
+{
+    c->spec[c->sl++] = 'l';
+    c->spec[c->sl++] = 'l';
+    c->spec[c->sl++] = c->letter;
+    c->spec[c->sl] = 0;
+    if (c->letter == 'd' || c->letter == 'i') {
+        int64_t sv = size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+        if (c->shorts == 1) {
+            sv = (int16_t)sv;
+        } else if (c->shorts >= 2) {
+            sv = (int8_t)sv;
+        }
+        printf_(o, c->spec, (long long)sv);
+        return;
+    }
+    if (c->shorts == 1) {
+        v = (uint16_t)v;
+    } else if (c->shorts >= 2) {
+        v = (uint8_t)v;
+    }
+    printf_(o, c->spec, (unsigned long long)v);
+}
+
+/* A numeric argument v of `size` bytes, as conversion c. */
+static void put_value(out_t *o, conv_t *c, uint64_t v, unsigned size)
+{
+    if (strchr("fFeEgGaA", c->letter)) {
+        double d;
+        memcpy(&d, &v, 8);
+        c->spec[c->sl++] = c->letter;
+        c->spec[c->sl] = 0;
+        printf_(o, c->spec, d);
+    } else if (c->letter == 'p') {
+        printf_(o, "0x%llx", (unsigned long long)v);
+    } else if (c->letter == 'c') {
+        char ch = (char)v;
+        put(o, &ch, 1);
+    } else {
+        put_integer(o, c, v, size);
+    }
+}
+
 static void format_printf(out_t *o, const uint8_t *p, size_t n, unsigned ptr_size)
 {
     const uint8_t *nul = memchr(p, 0, n);
@@ -149,68 +275,25 @@ static void format_printf(out_t *o, const uint8_t *p, size_t n, unsigned ptr_siz
             put(o, f + i, 1);
             continue;
         }
-        size_t s = i++;
-        while (i < flen && strchr("-+ #0", f[i])) {
-            i++;
-        }
-        while (i < flen && ((f[i] >= '0' && f[i] <= '9') || f[i] == '.')) {
-            i++;
-        }
-        int longs = 0, shorts = 0, wide = 0;
-        while (i < flen && strchr("hlLqjzt", f[i])) {
-            if (f[i] == 'l') {
-                longs++;
-            } else if (f[i] == 'h') {
-                shorts++;
-            } else {
-                wide = f[i] == 'j' || f[i] == 'q' || f[i] == 'L' ? 2 : 1; /* z, t: pointer-sized */
-            }
-            i++;
-        }
+        conv_t c;
+        i = parse_conv(f, i, flen, &c);
         if (i >= flen) {
-            put(o, f + s, flen - s);
+            put(o, f + c.start, flen - c.start);
             return;
         }
-        char conv = f[i];
-        /* the spec without its length letters, to rebuild with our own */
-        char spec[40];
-        size_t sl = 0;
-        for (size_t k = s; k < i && sl + 4 < sizeof spec; k++) {
-            if (!strchr("hlLqjzt", f[k])) {
-                spec[sl++] = f[k];
-            }
-        }
-        unsigned size;
-        if (conv == '%') {
+        if (c.letter == '%') {
             put(o, "%", 1);
             continue;
-        } else if (conv == 's') {
-            const uint8_t *e = at < n ? memchr(p + at, 0, n - at) : NULL;
-            if (!e) {
-                puts_(o, " - insufficient argument bytes");
+        }
+        if (c.letter == 's') {
+            if (!put_string_arg(o, p, n, &at, &c)) {
                 return;
             }
-            spec[sl++] = 's';
-            spec[sl] = 0;
-            char txt[256];
-            size_t tl = (size_t)(e - (p + at));
-            if (tl >= sizeof txt) {
-                put(o, (const char *)p + at, tl); /* long strings: no width handling */
-            } else {
-                memcpy(txt, p + at, tl);
-                txt[tl] = 0;
-                printf_(o, spec, txt);
-            }
-            at += tl + 1;
             continue;
-        } else if (strchr("fFeEgGaA", conv)) {
-            size = 8;
-        } else if (conv == 'p') {
-            size = ptr_size;
-        } else if (strchr("diuxXoc", conv)) {
-            size = longs >= 2 || wide == 2 ? 8u : longs == 1 || wide == 1 ? ptr_size : 4u;
-        } else {
-            put(o, f + s, i - s + 1); /* unknown conversion: as written */
+        }
+        unsigned size = arg_size(&c, ptr_size);
+        if (size == 0) {
+            put(o, f + c.start, i - c.start + 1); /* unknown conversion: as written */
             continue;
         }
         if (at + size > n) {
@@ -219,39 +302,7 @@ static void format_printf(out_t *o, const uint8_t *p, size_t n, unsigned ptr_siz
         }
         uint64_t v = size == 8 ? evrec_syst_le64(p + at) : evrec_syst_le32(p + at);
         at += size;
-        if (strchr("fFeEgGaA", conv)) {
-            double d;
-            memcpy(&d, &v, 8);
-            spec[sl++] = conv;
-            spec[sl] = 0;
-            printf_(o, spec, d);
-        } else if (conv == 'p') {
-            printf_(o, "0x%llx", (unsigned long long)v);
-        } else if (conv == 'c') {
-            char c = (char)v;
-            put(o, &c, 1);
-        } else {
-            spec[sl++] = 'l';
-            spec[sl++] = 'l';
-            spec[sl++] = conv;
-            spec[sl] = 0;
-            if (conv == 'd' || conv == 'i') {
-                int64_t sv = size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
-                if (shorts == 1) {
-                    sv = (int16_t)sv;
-                } else if (shorts >= 2) {
-                    sv = (int8_t)sv;
-                }
-                printf_(o, spec, (long long)sv);
-            } else {
-                if (shorts == 1) {
-                    v = (uint16_t)v;
-                } else if (shorts >= 2) {
-                    v = (uint8_t)v;
-                }
-                printf_(o, spec, (unsigned long long)v);
-            }
-        }
+        put_value(o, &c, v, size);
     }
 }
 

@@ -135,6 +135,72 @@ size_t evrec_syst_map_entries_size(const evrec_meta_t *meta)
     return meta ? (size_t)meta->event_count * (sizeof(evrec_syst_event_map_t) + sizeof(uint16_t)) : 0u;
 }
 
+/* The options of evrec_syst_map_init() (defaults when opts is NULL) into *o, checked. */
+static evrec_status map_options(const evrec_meta_t *meta, const evrec_syst_options_t *opts, evrec_syst_options_t *o)
+{
+    static const evrec_syst_options_t defaults = {{0}, 0, 0, 0, EVREC_SYST_SEV_INFO, 0, 0, 0, NULL};
+    *o = opts ? *opts : defaults;
+    if (o->severity > EVREC_SYST_SEV_DEBUG || (o->use_guid && o->unit > 0x7FFu) ||
+        (!o->use_guid && (o->unit > 0xFu || o->module > 0x7Fu))) {
+        return EVREC_E_ARG;
+    }
+    for (uint32_t e = 0; o->event_severity && e < meta->event_count; e++) {
+        if (o->event_severity[e] > EVREC_SYST_SEV_DEBUG && o->event_severity[e] != EVREC_SYST_SEV_DEFAULT) {
+            return EVREC_E_ARG;
+        }
+    }
+    return EVREC_OK;
+}
+
+/* The header word every catalog message of the map starts with. */
+static uint32_t map_header(const evrec_syst_options_t *o)
+{
+    uint32_t h = EVREC_SYST_TYPE_CATALOG | EVREC_SYST_HDR_LEN |
+                 ((o->id64 ? EVREC_SYST_CATALOG_ID64_P32 : EVREC_SYST_CATALOG_ID32_P32) << EVREC_SYST_HDR_SUBTYPE_SHIFT);
+    if (o->timestamp) {
+        h |= EVREC_SYST_HDR_TS;
+    }
+    if (o->crc) {
+        h |= EVREC_SYST_HDR_CHK;
+    }
+    if (o->use_guid) {
+        h |= EVREC_SYST_HDR_GUID | ((uint32_t)o->unit << EVREC_SYST_HDR_UNIT_SHIFT);
+    } else {
+        h |= ((uint32_t)o->module << EVREC_SYST_HDR_MODULE_SHIFT) | ((uint32_t)o->unit << EVREC_SYST_HDR_UNIT_SHIFT);
+    }
+    return h;
+}
+
+/* The entry of event e, inserted into by_id (ascending catalog id; equal ids: ascending event
+ * id). EVREC_E_META when its catalog id cannot be made. */
+static evrec_status map_event(evrec_syst_map_t *map, uint32_t e)
+{
+    const evrec_syst_options_t *o = &map->opts;
+    evrec_syst_event_map_t *em = &map->events[e];
+    canon_t c = {0, NULL, 0, 0};
+    uint32_t leaves;
+    if (canon_event(map->meta, e, &c, &leaves) != EVREC_OK) {
+        return EVREC_E_META;
+    }
+    em->id = o->id64 ? c.h : (uint32_t)(c.h ^ (c.h >> 32));
+    em->args = (uint16_t)(leaves * EVREC_SYST_ARG_SIZE);
+    uint8_t sev = o->event_severity ? o->event_severity[e] : EVREC_SYST_SEV_DEFAULT;
+    em->severity = sev == EVREC_SYST_SEV_DEFAULT ? o->severity : sev;
+    em->flags = EVREC_SYST_EV_ENABLED;
+    em->class_id = map->meta->events[e].class_id;
+    em->pad = 0;
+    if (em->args > map->max_args) {
+        map->max_args = em->args;
+    }
+    uint32_t i = e;
+    while (i > 0 && map->events[map->by_id[i - 1u]].id > em->id) {
+        map->by_id[i] = map->by_id[i - 1u];
+        i--;
+    }
+    map->by_id[i] = (uint16_t)e;
+    return EVREC_OK;
+}
+
 evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta,
                                  const evrec_syst_options_t *opts, void *entries, size_t entries_size,
                                  uint32_t *bad_event)
@@ -143,67 +209,24 @@ evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta
         entries_size < evrec_syst_map_entries_size(meta) || ((uintptr_t)entries % 8u) != 0) {
         return EVREC_E_ARG;
     }
-    evrec_syst_options_t o = {{0}, 0, 0, 0, EVREC_SYST_SEV_INFO, 0, 0, 0, NULL};
-    if (opts) {
-        o = *opts;
-    }
-    if (o.severity > EVREC_SYST_SEV_DEBUG || (o.use_guid && o.unit > 0x7FFu) ||
-        (!o.use_guid && (o.unit > 0xFu || o.module > 0x7Fu))) {
+    evrec_syst_options_t o;
+    if (map_options(meta, opts, &o) != EVREC_OK) {
         return EVREC_E_ARG;
     }
     const uint32_t n = meta->event_count;
-    for (uint32_t e = 0; o.event_severity && e < n; e++) {
-        if (o.event_severity[e] > EVREC_SYST_SEV_DEBUG && o.event_severity[e] != EVREC_SYST_SEV_DEFAULT) {
-            return EVREC_E_ARG;
-        }
-    }
     map->meta = meta;
     map->opts = o;
     map->events = (evrec_syst_event_map_t *)entries;
     map->by_id = (uint16_t *)(void *)(map->events + n);
     map->max_args = 0;
-    map->header = EVREC_SYST_TYPE_CATALOG | EVREC_SYST_HDR_LEN |
-                  ((o.id64 ? EVREC_SYST_CATALOG_ID64_P32 : EVREC_SYST_CATALOG_ID32_P32) << EVREC_SYST_HDR_SUBTYPE_SHIFT);
-    if (o.timestamp) {
-        map->header |= EVREC_SYST_HDR_TS;
-    }
-    if (o.crc) {
-        map->header |= EVREC_SYST_HDR_CHK;
-    }
-    if (o.use_guid) {
-        map->header |= EVREC_SYST_HDR_GUID | ((uint32_t)o.unit << EVREC_SYST_HDR_UNIT_SHIFT);
-    } else {
-        map->header |= ((uint32_t)o.module << EVREC_SYST_HDR_MODULE_SHIFT) | ((uint32_t)o.unit << EVREC_SYST_HDR_UNIT_SHIFT);
-    }
-
+    map->header = map_header(&o);
     for (uint32_t e = 0; e < n; e++) {
-        evrec_syst_event_map_t *em = &map->events[e];
-        canon_t c = {0, NULL, 0, 0};
-        uint32_t leaves;
-        evrec_status st = canon_event(meta, e, &c, &leaves);
-        if (st != EVREC_OK) {
+        if (map_event(map, e) != EVREC_OK) {
             if (bad_event) {
                 *bad_event = e;
             }
             return EVREC_E_META;
         }
-        em->id = o.id64 ? c.h : (uint32_t)(c.h ^ (c.h >> 32));
-        em->args = (uint16_t)(leaves * EVREC_SYST_ARG_SIZE);
-        uint8_t sev = o.event_severity ? o.event_severity[e] : EVREC_SYST_SEV_DEFAULT;
-        em->severity = sev == EVREC_SYST_SEV_DEFAULT ? o.severity : sev;
-        em->flags = EVREC_SYST_EV_ENABLED;
-        em->class_id = meta->events[e].class_id;
-        em->pad = 0;
-        if (em->args > map->max_args) {
-            map->max_args = em->args;
-        }
-        /* insertion into by_id, ascending catalog id (equal ids: ascending event id) */
-        uint32_t i = e;
-        while (i > 0 && map->events[map->by_id[i - 1u]].id > em->id) {
-            map->by_id[i] = map->by_id[i - 1u];
-            i--;
-        }
-        map->by_id[i] = (uint16_t)e;
     }
     for (uint32_t i = 1; i < n; i++) {
         if (map->events[map->by_id[i]].id == map->events[map->by_id[i - 1u]].id) {

@@ -101,34 +101,27 @@ static int known_subtype(unsigned type, unsigned sub)
         return (p);                                                                                            \
     } while (0)
 
-evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int exact, evrec_syst_msg_t *m,
-                                        const char **what)
+/* SHORT32 / SHORT64: one word. */
+static evrec_syst_problem parse_short(const uint8_t *bytes, size_t len, int exact, evrec_syst_msg_t *m,
+                                      const char **what)
 {
-    memset(m, 0, sizeof *m);
-    m->bytes = bytes;
-    if (what) {
-        *what = NULL;
+    size_t n = m->type == SYST_TYPE_SHORT32 ? 4u : 8u;
+    m->is_short = 1;
+    if (len < n) {
+        FAIL(EVREC_SYST_P_TRUNCATED, "a SHORT64 message is 8 bytes");
     }
-    if (len < 4) {
-        FAIL(EVREC_SYST_P_TRUNCATED, "fewer than the 4 bytes of a header");
+    m->size = n;
+    m->short_value = n == 4 ? (uint64_t)(m->header >> 4) : evrec_syst_le64(bytes) >> 4;
+    if (exact && len != n) {
+        m->size = len;
+        FAIL(EVREC_SYST_P_LENGTH, "bytes after the one word of a short message");
     }
-    uint32_t h = evrec_syst_le32(bytes);
-    m->header = h;
-    m->type = (uint8_t)(h & SYST_TYPE_MASK);
-    if (m->type == SYST_TYPE_SHORT32 || m->type == SYST_TYPE_SHORT64) {
-        size_t n = m->type == SYST_TYPE_SHORT32 ? 4u : 8u;
-        m->is_short = 1;
-        if (len < n) {
-            FAIL(EVREC_SYST_P_TRUNCATED, "a SHORT64 message is 8 bytes");
-        }
-        m->size = n;
-        m->short_value = n == 4 ? (uint64_t)(h >> 4) : evrec_syst_le64(bytes) >> 4;
-        if (exact && len != n) {
-            m->size = len;
-            FAIL(EVREC_SYST_P_LENGTH, "bytes after the one word of a short message");
-        }
-        return EVREC_SYST_OK;
-    }
+    return EVREC_SYST_OK;
+}
+
+/* The fields of the header word h (not a short message). */
+static void header_fields(evrec_syst_msg_t *m, uint32_t h)
+{
     m->severity = (uint8_t)((h >> 4) & 7u);
     m->subtype = (uint8_t)((h >> 24) & 0x3Fu);
     m->reserved = h & SYST_HDR_RESERVED;
@@ -144,72 +137,79 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
         m->unit = (uint16_t)(origin & 0xFu);
         m->module = (uint8_t)(origin >> 4);
     }
-    size_t pos = 4;
+}
+
+/* The location field at *pos (format byte, then 4 or 8 bytes). */
+static evrec_syst_problem parse_location(const uint8_t *bytes, size_t len, evrec_syst_msg_t *m, size_t *pos,
+                                         const char **what)
+{
+    if (len < *pos + 1) {
+        FAIL(EVREC_SYST_P_TRUNCATED, "the message ends before its location format");
+    }
+    m->loc_format = bytes[(*pos)++];
+    size_t n = loc_size(m->loc_format);
+    if (len < *pos + n) {
+        FAIL(EVREC_SYST_P_TRUNCATED, "the message ends inside its location");
+    }
+    const uint8_t *p = bytes + *pos;
+    switch (m->loc_format) {
+    case 0:
+        m->loc_file = le16(p);
+        m->loc_line = le16(p + 2);
+        break;
+    case 1:
+        m->loc_file = evrec_syst_le32(p);
+        m->loc_line = evrec_syst_le32(p + 4);
+        break;
+    case 2: m->loc_addr = evrec_syst_le32(p); break;
+    case 3: m->loc_addr = evrec_syst_le64(p); break;
+    default: break; /* not a SyS-T format: reported later, its n bytes skipped */
+    }
+    *pos += n;
+    return EVREC_SYST_OK;
+}
+
+/* The optional fields after the header word: GUID, location, length, timestamp; *pos moves past
+ * them. */
+static evrec_syst_problem parse_optional(const uint8_t *bytes, size_t len, evrec_syst_msg_t *m, size_t *pos,
+                                         const char **what)
+{
     if (m->has_guid) {
-        if (len < pos + 16) {
+        if (len < *pos + 16) {
             FAIL(EVREC_SYST_P_TRUNCATED, "the message ends inside its GUID");
         }
-        memcpy(m->guid, bytes + pos, 16);
-        pos += 16;
+        memcpy(m->guid, bytes + *pos, 16);
+        *pos += 16;
     }
     if (m->has_loc) {
-        if (len < pos + 1) {
-            FAIL(EVREC_SYST_P_TRUNCATED, "the message ends before its location format");
+        evrec_syst_problem p = parse_location(bytes, len, m, pos, what);
+        if (p != EVREC_SYST_OK) {
+            return p;
         }
-        m->loc_format = bytes[pos++];
-        size_t n = loc_size(m->loc_format);
-        if (len < pos + n) {
-            FAIL(EVREC_SYST_P_TRUNCATED, "the message ends inside its location");
-        }
-        switch (m->loc_format) {
-        case 0:
-            m->loc_file = le16(bytes + pos);
-            m->loc_line = le16(bytes + pos + 2);
-            break;
-        case 1:
-            m->loc_file = evrec_syst_le32(bytes + pos);
-            m->loc_line = evrec_syst_le32(bytes + pos + 4);
-            break;
-        case 2: m->loc_addr = evrec_syst_le32(bytes + pos); break;
-        case 3: m->loc_addr = evrec_syst_le64(bytes + pos); break;
-        default: break; /* not a SyS-T format: reported below, its n bytes skipped */
-        }
-        pos += n;
     }
     if (m->has_len) {
-        if (len < pos + 2) {
+        if (len < *pos + 2) {
             FAIL(EVREC_SYST_P_TRUNCATED, "the message ends inside its length field");
         }
-        m->length = le16(bytes + pos);
-        pos += 2;
+        m->length = le16(bytes + *pos);
+        *pos += 2;
     }
     if (m->has_ts) {
-        if (len < pos + 8) {
+        if (len < *pos + 8) {
             FAIL(EVREC_SYST_P_TRUNCATED, "the message ends inside its timestamp");
         }
-        m->timestamp = evrec_syst_le64(bytes + pos);
-        pos += 8;
+        m->timestamp = evrec_syst_le64(bytes + *pos);
+        *pos += 8;
     }
+    return EVREC_SYST_OK;
+}
+
+/* The message's size (*total) from its length field, or from `len` when it has none (exact only). */
+static evrec_syst_problem message_extent(const uint8_t *bytes, size_t len, int exact, evrec_syst_msg_t *m,
+                                         size_t pos, size_t *total, const char **what)
+{
     size_t crc_size = m->has_chk ? 4u : 0u;
-    size_t total;
-    if (m->has_len) {
-        total = pos + m->length + crc_size;
-        if (len < total) {
-            m->size = len;
-            m->payload = bytes + pos;
-            m->payload_len = len - pos < m->length ? len - pos : m->length;
-            if (exact) {
-                FAIL(EVREC_SYST_P_LENGTH, "the length field says more payload bytes than the message has");
-            }
-            FAIL(EVREC_SYST_P_TRUNCATED, "the stream ends inside the message");
-        }
-        if (exact && len > total) {
-            m->size = len;
-            m->payload = bytes + pos;
-            m->payload_len = m->length;
-            FAIL(EVREC_SYST_P_LENGTH, "the length field says fewer payload bytes than the message has");
-        }
-    } else {
+    if (!m->has_len) {
         if (!exact) {
             m->size = 0;
             FAIL(EVREC_SYST_P_NO_LENGTH, "no length field (LEN bit 0): the end of the message is unknown");
@@ -218,32 +218,31 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
             m->size = len;
             FAIL(EVREC_SYST_P_TRUNCATED, "the message ends before its checksum");
         }
-        total = len;
+        *total = len;
+        return EVREC_SYST_OK;
     }
-    m->size = total;
-    m->payload = bytes + pos;
-    m->payload_len = total - pos - crc_size;
-    if (m->payload_len > EVREC_SYST_DEC_MAX_PAYLOAD) {
-        FAIL(EVREC_SYST_P_LENGTH, "a payload over the 65535 bytes of a SyS-T message");
-    }
-    if (m->has_chk) {
-        m->crc = evrec_syst_le32(bytes + total - 4);
-        m->crc_calc = evrec_crc32c(0, bytes, total - 4);
-        if (m->crc != m->crc_calc) {
-            FAIL(EVREC_SYST_P_CHECKSUM, "the CRC-32C does not match the message");
+    *total = pos + m->length + crc_size;
+    if (len < *total) {
+        m->size = len;
+        m->payload = bytes + pos;
+        m->payload_len = len - pos < m->length ? len - pos : m->length;
+        if (exact) {
+            FAIL(EVREC_SYST_P_LENGTH, "the length field says more payload bytes than the message has");
         }
+        FAIL(EVREC_SYST_P_TRUNCATED, "the stream ends inside the message");
     }
-    if (m->has_loc && m->loc_format > 3) {
-        FAIL(EVREC_SYST_P_LOCATION, "a location format other than 0..3");
+    if (exact && len > *total) {
+        m->size = len;
+        m->payload = bytes + pos;
+        m->payload_len = m->length;
+        FAIL(EVREC_SYST_P_LENGTH, "the length field says fewer payload bytes than the message has");
     }
-    if (m->reserved) {
-        FAIL(EVREC_SYST_P_RESERVED, "reserved header bits (7, 30, 31) are set");
-    }
-    if (!known_subtype(m->type, m->subtype)) {
-        FAIL(EVREC_SYST_P_UNKNOWN_TYPE, known_subtype(m->type, 1) || m->type == SYST_TYPE_BUILD
-                                            ? "a subtype SyS-T does not define for this type"
-                                            : "a message type SyS-T reserves (4, 5, 9..15)");
-    }
+    return EVREC_SYST_OK;
+}
+
+/* The payload as its type and subtype require it. */
+static evrec_syst_problem check_payload(const evrec_syst_msg_t *m, const char **what)
+{
     switch (m->type) {
     case SYST_TYPE_STRING:
         if (m->subtype == 11 || m->subtype == 12) {
@@ -273,6 +272,65 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
     default: break;
     }
     return EVREC_SYST_OK;
+}
+
+/* The checks after the extent: payload size, CRC, location format, reserved bits, type, payload. */
+static evrec_syst_problem check_message(const uint8_t *bytes, evrec_syst_msg_t *m, size_t total, const char **what)
+{
+    if (m->payload_len > EVREC_SYST_DEC_MAX_PAYLOAD) {
+        FAIL(EVREC_SYST_P_LENGTH, "a payload over the 65535 bytes of a SyS-T message");
+    }
+    if (m->has_chk) {
+        m->crc = evrec_syst_le32(bytes + total - 4);
+        m->crc_calc = evrec_crc32c(0, bytes, total - 4);
+        if (m->crc != m->crc_calc) {
+            FAIL(EVREC_SYST_P_CHECKSUM, "the CRC-32C does not match the message");
+        }
+    }
+    if (m->has_loc && m->loc_format > 3) {
+        FAIL(EVREC_SYST_P_LOCATION, "a location format other than 0..3");
+    }
+    if (m->reserved) {
+        FAIL(EVREC_SYST_P_RESERVED, "reserved header bits (7, 30, 31) are set");
+    }
+    if (!known_subtype(m->type, m->subtype)) {
+        FAIL(EVREC_SYST_P_UNKNOWN_TYPE, known_subtype(m->type, 1) || m->type == SYST_TYPE_BUILD
+                                            ? "a subtype SyS-T does not define for this type"
+                                            : "a message type SyS-T reserves (4, 5, 9..15)");
+    }
+    return check_payload(m, what);
+}
+
+evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int exact, evrec_syst_msg_t *m,
+                                        const char **what)
+{
+    memset(m, 0, sizeof *m);
+    m->bytes = bytes;
+    if (what) {
+        *what = NULL;
+    }
+    if (len < 4) {
+        FAIL(EVREC_SYST_P_TRUNCATED, "fewer than the 4 bytes of a header");
+    }
+    uint32_t h = evrec_syst_le32(bytes);
+    m->header = h;
+    m->type = (uint8_t)(h & SYST_TYPE_MASK);
+    if (m->type == SYST_TYPE_SHORT32 || m->type == SYST_TYPE_SHORT64) {
+        return parse_short(bytes, len, exact, m, what);
+    }
+    header_fields(m, h);
+    size_t pos = 4, total;
+    evrec_syst_problem p = parse_optional(bytes, len, m, &pos, what);
+    if (p == EVREC_SYST_OK) {
+        p = message_extent(bytes, len, exact, m, pos, &total, what);
+    }
+    if (p != EVREC_SYST_OK) {
+        return p;
+    }
+    m->size = total;
+    m->payload = bytes + pos;
+    m->payload_len = total - pos - (m->has_chk ? 4u : 0u);
+    return check_message(bytes, m, total, what);
 }
 
 int evrec_syst_detect_text(const uint8_t *data, size_t len)
