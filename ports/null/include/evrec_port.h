@@ -4,6 +4,16 @@
  * @brief A port that compiles anywhere: every timestamp is 0, frequency unknown. Use it to build
  * the library for a new target before writing its port, or for tests that pin time.
  * A test may define EVREC_NULL_PORT_TIMESTAMP() to a function of its own before this header.
+ *
+ * Recording with it (every record has time 0 and the file says the frequency is unknown):
+ * @code
+ * evrec_host_start(&host, &rec, &app_meta, EVREC_PORT_TIME_FREQ());
+ * my_event_t *e = evrec_reserve(&host, sizeof(my_event_t));
+ * if (e) {
+ *     e->a = 1;
+ *     evrec_commit(e, MY_EVENT_ID);
+ * }
+ * @endcode
  */
 #ifndef EVREC_PORT_H
 #define EVREC_PORT_H

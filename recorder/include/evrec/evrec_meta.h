@@ -17,6 +17,30 @@
  * EventControl (Start, Tick, Stop, End); use ::EVREC_CONTROL_ENUM and ::EVREC_CONTROL_STRUCT to
  * put its entries in your tables, and evrec_meta_validate() to check them.
  *
+ * Hand-written tables for one event type (`evrec-gen` writes the same from a schema):
+ * @code
+ * static const evrec_enum_desc_t enums[] = {
+ *     {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, evrec_control_enum_values, NULL},
+ * };
+ * static const evrec_field_desc_t my_fields[] = {
+ *     {"time", EVREC_KIND_UINT32, 0, offsetof(my_event_t, time)},
+ *     {"id", EVREC_KIND_UINT16, 0, offsetof(my_event_t, id)},
+ *     {"a", EVREC_KIND_UINT8, 0, offsetof(my_event_t, a)},
+ *     {"b", EVREC_KIND_UINT8, 0, offsetof(my_event_t, b)},
+ * };
+ * static const evrec_struct_desc_t structs[] = {
+ *     {"EventControl", 3, evrec_control_fields_enum0, sizeof(evrec_control_event_t)},
+ *     {"MyEvent", 4, my_fields, sizeof(my_event_t)},
+ * };
+ * static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}}; // {struct id, class id}
+ * static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL, NULL};
+ * uint32_t bad;
+ * const char *what;
+ * if (evrec_meta_validate(&meta, &bad, &what) != EVREC_OK) {
+ *     ... report `what` about item `bad` ...
+ * }
+ * @endcode
+ *
  * Freestanding: usable on the target.
  */
 #ifndef EVREC_META_H

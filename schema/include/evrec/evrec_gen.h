@@ -8,6 +8,13 @@
  * differs from ::EVREC_GEN_ABI (the generated code and this evrec would disagree on the tables):
  * regenerate it with the `evrec-gen` built from this evrec. See schema/SCHEMA.md.
  *
+ * The check as a generated header makes it:
+ * @code
+ * #if EVREC_GEN_ABI != 4
+ * #error "generated for another generator ABI: regenerate with this evrec's evrec-gen"
+ * #endif
+ * @endcode
+ *
  * Freestanding: types and macros only, usable on the target.
  */
 #ifndef EVREC_GEN_H

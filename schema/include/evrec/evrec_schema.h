@@ -9,6 +9,18 @@
  * language is schema/SCHEMA.md; the tables are the CCore meta-info model of evrec/evrec_meta.h;
  * the hash is format/FORMAT.md section 4.
  *
+ * Check a recording against the schema it was made with:
+ * @code
+ * evrec_schema_t *s;
+ * if (evrec_schema_load(&s, "events.yaml", stderr) != EVREC_OK) {
+ *     return;
+ * }
+ * evrec_diff_options_t d = {"the schema", "the file", 0};
+ * size_t n = evrec_meta_diff(evrec_schema_meta(s), evrec_reader_meta(r), &d, NULL, NULL);
+ * printf("%s: %zu differences\n", evrec_schema_name(s), n);
+ * evrec_schema_free(s);
+ * @endcode
+ *
  * **Context:** host only (malloc, stdio). Objects are independent (no global state); one thread
  * per object. Out of memory ends the program with a message (as `evrec-gen` does).
  */

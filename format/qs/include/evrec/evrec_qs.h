@@ -18,6 +18,23 @@
  * The live transmit buffer with filters is in evrec_qs_tx.h; the host decoder in
  * evrec_qs_decode.h.
  *
+ * Offline use: map once, then frame each event (the session records first, for QSPY):
+ * @code
+ * static uint8_t qs_entries[1024] __attribute__((aligned(4))); // >= evrec_qs_map_entries_size(&my_meta)
+ * static uint8_t frame[2 * (EVREC_QS_MAX_PAYLOAD + 3) + 1];
+ * evrec_qs_map_t map;
+ * evrec_qs_options_t o = {0};
+ * o.time_size = 4;
+ * if (evrec_qs_map_init(&map, &my_meta, &o, qs_entries, sizeof qs_entries) != EVREC_OK) {
+ *     return;
+ * }
+ * my_event_t ev = {.time = 1000u, .id = MY_EVENT_ID, .a = 1, .b = 2};
+ * size_t n;
+ * if (evrec_qs_encode_event(&map, 1, &ev, frame, sizeof frame, &n) == EVREC_OK) {
+ *     uart_send(frame, n);
+ * }
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
  */
 #ifndef EVREC_QS_H

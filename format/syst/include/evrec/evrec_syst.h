@@ -17,6 +17,27 @@
  *   layout (evrec_syst_catalog_id()), its severity and its packed argument size; lookup by id.
  * - evrec_syst_encode_event() / evrec_syst_encode_clock(): one whole message.
  *
+ * Offline use: map once, start the stream with a CLOCK message, then one message per event:
+ * @code
+ * static uint8_t entries[1024] __attribute__((aligned(8))); // >= evrec_syst_map_entries_size(&my_meta)
+ * static uint8_t msg[EVREC_SYST_MAX_MESSAGE];
+ * evrec_syst_map_t map;
+ * evrec_syst_options_t o = {0};
+ * o.severity = EVREC_SYST_SEV_INFO;
+ * o.timestamp = 1;
+ * if (evrec_syst_map_init(&map, &my_meta, &o, entries, sizeof entries, NULL) != EVREC_OK) {
+ *     return;
+ * }
+ * size_t n;
+ * if (evrec_syst_encode_clock(&map, 0, 1000000u, msg, sizeof msg, &n) == EVREC_OK) {
+ *     uart_send(msg, n);
+ * }
+ * my_event_t ev = {.time = 1000u, .id = MY_EVENT_ID, .a = 1, .b = 2};
+ * if (evrec_syst_encode_event(&map, &ev, ev.time, msg, sizeof msg, &n) == EVREC_OK) {
+ *     uart_send(msg, n);
+ * }
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
  */
 #ifndef EVREC_SYST_H

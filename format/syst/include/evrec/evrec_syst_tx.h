@@ -18,6 +18,25 @@
  * (counted in messages_lost). The host sees no sequence numbers: losses show as time gaps only,
  * and in these counters.
  *
+ * A transmitter locked by the target's interrupt mask; events from any context, and a
+ * background loop that drains the ring in chunks of the UART's size:
+ * @code
+ * static uint8_t syst_buf[4096] __attribute__((aligned(8)));
+ * static evrec_syst_tx_t syst;
+ * evrec_syst_options_t o = {0};
+ * o.severity = EVREC_SYST_SEV_INFO;
+ * o.timestamp = 1;
+ * evrec_qs_lock_t lock = {my_irq_save, my_irq_restore, NULL};
+ * evrec_syst_tx_init(&syst, &my_meta, syst_buf, sizeof syst_buf, &o, &lock);
+ * evrec_syst_tx_clock(&syst, 0, 1000000u);
+ * my_event_t ev = {.a = 1, .b = 2};
+ * evrec_syst_tx_event(&syst, MY_EVENT_ID, 1234u, &ev);
+ * ...
+ * uint8_t chunk[16];
+ * size_t n = evrec_syst_tx_get_block(&syst, chunk, sizeof chunk);
+ * uart_send(chunk, n);
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
  */
 #ifndef EVREC_SYST_TX_H
