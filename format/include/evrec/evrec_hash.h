@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_hash.h
- * @brief The schema hash: `XXH64(data, length, 0)` of the canonical meta-info (format/FORMAT.md,
+ * @brief The schema hash: `XXH64(data, length, 0)` of the canonical meta-info (FORMAT.md,
  * section 4). Host side: uses libxxhash.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_HASH_H
 #define EVREC_HASH_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_reader.h
- * @brief Host-side reader of evrec files (the container of format/FORMAT.md) and of bare CCore
+ * @brief Host-side reader of evrec files (the container of FORMAT.md) and of bare CCore
  * EventRecorder streams (as CCore's `EventRecorder.cpp` writes them and EventView's loader reads
- * them; format/FORMAT.md section 3).
+ * them; FORMAT.md section 3).
  *
  * The reader streams: it never holds more than one chunk of the file (at most 16 MiB, usually
  * 16 KiB) plus the meta-info, so files of any size are read with 64-bit offsets. It verifies
@@ -75,6 +75,8 @@
  *
  * **Context:** a reader is one object for one thread; distinct readers are independent (no global
  * state). Host only (uses malloc and stdio).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_READER_H
 #define EVREC_READER_H
@@ -156,7 +158,7 @@ typedef struct evrec_file_info {
     uint64_t records_offset;      /**< file offset of the first record */
     uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */
     uint16_t control_event;       /**< event id of EventControl (found by its struct name) */
-    uint32_t lanes;               /**< lanes of the recording (LANES chunk, format/FORMAT.md
+    uint32_t lanes;               /**< lanes of the recording (LANES chunk, FORMAT.md
                                        section 2.3; evrec/evrec_lanes.h); 1 when the file has none */
 } evrec_file_info_t;
 
@@ -174,7 +176,7 @@ typedef struct evrec_record {
     uint8_t gap;         /**< 1: the first record after a damaged range: records before it are
                               missing (how many: evrec_reader_damage()); index and time are exact,
                               taken from the SYNC chunk where reading resumed */
-    uint16_t lane;       /**< the lane that recorded it (LANE_IDS chunks, format/FORMAT.md section
+    uint16_t lane;       /**< the lane that recorded it (LANE_IDS chunks, FORMAT.md section
                               2.3): 0 in a file without lanes; ::EVREC_LANE_UNKNOWN when the chunk
                               that carried it was lost (damage) */
 } evrec_record_t;
@@ -190,7 +192,7 @@ typedef struct evrec_lane_info {
 } evrec_lane_info_t;
 
 /**
- * @brief What the file's LANES chunk says of lane `k` (format/FORMAT.md section 2.3).
+ * @brief What the file's LANES chunk says of lane `k` (FORMAT.md section 2.3).
  * @param[in] r the reader. @param k 0 .. evrec_reader_info(r)->lanes - 1. @param[out] out the
  * lane's counts. @retval EVREC_OK filled. @retval EVREC_E_ARG NULL, or k out of range (a file
  * without lanes has lane 0 only, with the header's counts). **Context:** thread; reads only.
@@ -347,7 +349,7 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
 
 /**
  * @brief Display attributes of a field (schema keys `format`, `unit`, `description`), from the
- * container's FIELD_INFO chunk (format/FORMAT.md section 2).
+ * container's FIELD_INFO chunk (FORMAT.md section 2).
  * @param struct_id index in the meta-info's structs. @param field_index index in its fields
  * (0 = time, 1 = id for an event's struct).
  * @return reader-owned entry (strings NULL when absent), valid until close; NULL when the file
@@ -366,7 +368,7 @@ const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint1
 const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
 
 /**
- * @brief The file's tracks, spans and counters (its VIEW chunk, format/FORMAT.md section 2).
+ * @brief The file's tracks, spans and counters (its VIEW chunk, FORMAT.md section 2).
  * Tracks ascend by event id (at most one per event); counters by (struct id, field index); spans
  * are in schema order. The same object is evrec_reader_meta()->view.
  * @return reader-owned tables valid until close; NULL when the file has none (no VIEW chunk, a
@@ -477,7 +479,7 @@ const char *evrec_kind_name(uint8_t kind);
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
 
 /**
- * @brief One step of 64-bit time restoration (format/FORMAT.md section 5): the 64-bit time of a
+ * @brief One step of 64-bit time restoration (FORMAT.md section 5): the 64-bit time of a
  * record stamped `t32` whose predecessor was stamped `prev32` at 64-bit time `t64`. A difference
  * of 2^32 - 2^30 or more is a small step back (records of concurrent contexts), never below 0.
  * @return the record's 64-bit time, ticks. **Context:** pure.

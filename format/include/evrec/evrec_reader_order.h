@@ -33,6 +33,8 @@
  *
  * **Context:** one object for one thread, used by the thread that uses its reader; distinct
  * objects are independent. Host only (uses malloc).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_READER_ORDER_H
 #define EVREC_READER_ORDER_H

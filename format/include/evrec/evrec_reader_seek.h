@@ -4,7 +4,7 @@
  * @brief Fast-forward of an ::evrec_reader_t to a record index or a restored time.
  *
  * In a container read from memory or a regular file, the reader jumps: it bisects over the file
- * for the last SYNC chunk (format/FORMAT.md section 2.2) before which no record can be the target,
+ * for the last SYNC chunk (FORMAT.md section 2.2) before which no record can be the target,
  * takes the record index and time state from it and decodes from there (a 1 GB file: about 30
  * reads). The chunks jumped over are not read, so damage in them is not reported. Elsewhere (a
  * pipe, a bare CCore stream, a version 1.0 file without SYNC chunks) every record before the
@@ -14,6 +14,8 @@
  * the result is the record a linear read would reach.
  *
  * **Context:** as evrec_reader_next(): one thread per reader.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_READER_SEEK_H
 #define EVREC_READER_SEEK_H

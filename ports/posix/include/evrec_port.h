@@ -20,7 +20,7 @@ extern "C" {
 /**
  * @brief Frequency of EVREC_PORT_TIMESTAMP(), Hz: evrec_posix_time_freq(0), measured on the
  * first call of the process and cached (the first call on x86-64 busy-waits about 20 ms).
- * Defined in the evrec_port_posix library (ports/posix/src/posix_clock.c), not in the core.
+ * Defined in the evrec_port_posix library (CMake target evrec::port_posix), not in the core.
  * @return ticks per second, never 0.
  * **Context:** thread-safe (the first caller measures, concurrent first callers wait for it);
  * not from a signal handler.
@@ -43,7 +43,7 @@ uint64_t evrec_posix_port_time_freq(void);
 #if defined(__SSE4_2__) && defined(__x86_64__)
 /** Lane length of the three-way CRC, bytes, and the constant that moves a CRC register over one
  * lane (a power of x mod P in the representation of evrec_port_posix_crc_mul()). Checked against
- * a bitwise CRC at many lengths by tests/recorder/test_crc_posix.c. */
+ * a bitwise CRC-32C at many lengths by evrec's tests. */
 #define EVREC_POSIX_CRC_LANE 4096u
 #define EVREC_POSIX_CRC_LANE_SHIFT 0x35d73a62u
 

@@ -3,6 +3,8 @@
  * @file evrec_posix.h
  * @brief Host services of the POSIX port: timestamp frequency and the tick thread
  * (as CCore's EventRecorder on HCore, `TickTask`: a task that records EventControl Tick at 10 Hz).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_POSIX_H
 #define EVREC_POSIX_H
@@ -56,7 +58,7 @@ evrec_status evrec_posix_tick_start(evrec_posix_tick_t *t, evrec_host_t *host, u
 /**
  * @brief As evrec_posix_tick_start() for a recorder split into lanes (evrec/evrec_lanes.h): the
  * thread calls evrec_lanes_tick(lanes) every 1/hz seconds, a Tick into every lane with one
- * timestamp, so that each lane's times extend to 64 bits on their own (format/FORMAT.md
+ * timestamp, so that each lane's times extend to 64 bits on their own (FORMAT.md
  * section 2.3). Stop it with evrec_posix_tick_stop().
  * @param[out] t the tick object. @param[in] lanes initialised lanes (they may be started and
  * stopped meanwhile). @param hz ticks per second, 1..100000 (0 = 10 Hz).

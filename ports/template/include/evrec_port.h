@@ -14,7 +14,9 @@
  * A core without them (ARMv6-M, RV32 without A) defines EVREC_PORT_HAS_ATOMICS 0 and a critical
  * section legal in an interrupt, as three parts: EVREC_PORT_CRITICAL_STATE (a declaration),
  * EVREC_PORT_CRITICAL_ENTER() and EVREC_PORT_CRITICAL_EXIT(). Optional: EVREC_PORT_CRC32C(crc,
- * data, len) for a hardware CRC-32C. The whole contract: ports/PORTING.md.
+ * data, len) for a hardware CRC-32C. The whole contract: PORTING.md.
+ *
+ * PORTING.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_PORT_H
 #define EVREC_PORT_H

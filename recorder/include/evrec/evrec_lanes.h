@@ -19,7 +19,7 @@
  *
  * evrec_lanes_stop() stops the lanes one after the other; evrec_save() then merges the
  * lanes by restored time into ONE CCore stream (every existing reader reads it) and records each
- * record's lane in LANE_IDS chunks of the container (format/FORMAT.md sections 2.3 and 7).
+ * record's lane in LANE_IDS chunks of the container (FORMAT.md sections 2.3 and 7).
  * Time rule: each lane's 32-bit times are extended on their own (FORMAT.md section 5), so every
  * lane must see a record at least every 3/4 of a timestamp wrap: evrec_lanes_tick() records
  * EventControl Tick into every lane with one timestamp (save writes it once). A one-shot lane is
@@ -51,6 +51,8 @@
  *     evrec_save(&rec, sink);                      // one stream, merged by time
  * }
  * @endcode
+ *
+ * FORMAT.md and PORTING.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_LANES_H
 #define EVREC_LANES_H
@@ -83,7 +85,7 @@ extern "C" {
 /**
  * EVREC_LANE_ID(): the calling context's lane number, any unsigned value (evrec_lane_host()
  * takes it modulo the lane count). Default: EVREC_PORT_CORE_ID(), the port's core number (0 on
- * single-core ports; ports/PORTING.md says how an SMP part defines it). Define it before
+ * single-core ports; PORTING.md says how an SMP part defines it). Define it before
  * including this header to choose lanes otherwise (a thread-local index, an RTOS task number).
  */
 #ifndef EVREC_LANE_ID
@@ -121,7 +123,7 @@ evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t
 
 /**
  * @brief Split the record area of `rec` into the lanes and start recording in every lane.
- * The recorder's buffer header becomes version 2 with `lanes` = count (format/FORMAT.md section
+ * The recorder's buffer header becomes version 2 with `lanes` = count (FORMAT.md section
  * 7): the area after the header (and the meta-info blob of evrec_recorder_keep_meta()) is cut
  * into `count` equal sub-buffers, each a 128-byte header then the lane's records (one-shot) or
  * ring (cyclic, same block size as the recorder's, the largest power-of-two number of blocks that
@@ -151,7 +153,7 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out);
 
 /**
  * @brief Record EventControl Tick into every lane with one timestamp (save writes it once), so
- * that each lane's times can be extended to 64 bits on their own (format/FORMAT.md section 5).
+ * that each lane's times can be extended to 64 bits on their own (FORMAT.md section 5).
  * Call it periodically (the POSIX tick thread does it at 10 Hz for lanes given to
  * evrec_posix_tick_start_lanes()).
  * @retval EVREC_OK recorded in every lane. @retval EVREC_E_NOT_RECORDING not started.

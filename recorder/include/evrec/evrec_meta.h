@@ -4,7 +4,7 @@
  * @brief The meta-info model: enums, structs, fields, events and markers, as static const tables.
  *
  * Implements the CCore EventRecorder meta-information (`CCore/inc/EventRecorder.h`,
- * `CCore/src/EventRecorder.cpp`; format/FORMAT.md section 3: an event entry is u16 struct id,
+ * `CCore/src/EventRecorder.cpp`; FORMAT.md section 3: an event entry is u16 struct id,
  * u16 class id, u32 save length, as CCore's code and EventView's loader have it). An item's id is
  * its index in its table.
  *
@@ -42,6 +42,8 @@
  * @endcode
  *
  * Freestanding: usable on the target.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_META_H
 #define EVREC_META_H
@@ -200,7 +202,7 @@ typedef enum evrec_display {
 /**
  * @brief Host-side display attributes of one struct field (schema keys `description`, `format`,
  * `unit`). Not part of the CCore meta-info, not in the schema hash; saved in the container's
- * FIELD_INFO chunk (format/FORMAT.md section 2).
+ * FIELD_INFO chunk (FORMAT.md section 2).
  */
 typedef struct evrec_field_info {
     uint16_t struct_id;      /**< index in evrec_meta_t::structs */
@@ -259,7 +261,7 @@ typedef struct evrec_counter_desc {
 
 /**
  * @brief Tracks, spans and counters of a meta-info (emitted by evrec-gen, saved in the container's
- * VIEW chunk, format/FORMAT.md section 2). Tracks ascend by event id (at most one per event),
+ * VIEW chunk, FORMAT.md section 2). Tracks ascend by event id (at most one per event),
  * counters by (struct_id, field_index); spans keep the schema's order.
  */
 typedef struct evrec_view {

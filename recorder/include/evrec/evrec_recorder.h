@@ -26,6 +26,8 @@
  * every record writes): split the recorder into per-core lanes instead (evrec/evrec_lanes.h).
  *
  * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_RECORDER_H
 #define EVREC_RECORDER_H
@@ -74,12 +76,12 @@ extern "C" {
 /** Header magic as a native `uint32_t`: read as big-endian bytes it spells "EVR4" on a target
  * with a 4-byte size_t and "EVR8" with an 8-byte one; a little-endian target stores the bytes
  * reversed ("4RVE"). A reader of a memory image tells the target's byte order and size_t width
- * from these four bytes (format/FORMAT.md, "RAM buffer header and recovery"). */
+ * from these four bytes (FORMAT.md, "RAM buffer header and recovery"). */
 #define EVREC_BUF_MAGIC (0x45565200u | (uint32_t)('0' + sizeof(size_t)))
 /** Version of the in-buffer header layout of a plain (single-lane) buffer. */
 #define EVREC_BUF_VERSION 1u
 /** Version of a buffer split into lanes by evrec_lanes_start() (evrec/evrec_lanes.h): the
- * fixed header is the same, `lanes` > 0 sub-buffers follow (format/FORMAT.md section 7). A
+ * fixed header is the same, `lanes` > 0 sub-buffers follow (FORMAT.md section 7). A
  * single-lane buffer keeps version 1, so that older recovery tools still read it. */
 #define EVREC_BUF_VERSION_LANES 2u
 /** ::evrec_buf_header_t::state values. */
@@ -100,7 +102,7 @@ extern "C" {
  * `.noinit` section across a reset, a debugger's memory dump) can still be saved.
  *
  * Native byte order and native size_t width; byte offsets for a W-byte size_t are in brackets
- * (format/FORMAT.md, "RAM buffer header and recovery"). Written by evrec_recorder_init() and the
+ * (FORMAT.md, "RAM buffer header and recovery"). Written by evrec_recorder_init() and the
  * recording; read-only for the user (read the counts with evrec_recorder_counts()).
  */
 typedef struct evrec_buf_header {
@@ -175,7 +177,7 @@ static inline uint8_t *evrec_recorder_records(const evrec_recorder_t *rec)
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
 }
 
-/** Size of the header at the start of each cyclic block, bytes (format/FORMAT.md is silent on
+/** Size of the header at the start of each cyclic block, bytes (FORMAT.md is silent on
  * it: blocks exist only in RAM; save writes plain records). */
 #define EVREC_BLOCK_HEADER 16u
 
@@ -203,8 +205,9 @@ typedef struct evrec_block_header {
  * read-only part and the allocation offset that every record writes are on different cache lines.
  */
 typedef struct evrec_host {
-    evrec_atomic_size_t pos;  /**< next free offset (cyclic: and the records allocated in the
-                                   current block, see cyclic.c); >= EVREC_POS_CLOSED when detached */
+    evrec_atomic_size_t pos;  /**< next free offset (cyclic: plus, in the bits above the offset,
+                                   the records allocated in the current block, in units of
+                                   count_one); >= EVREC_POS_CLOSED when detached */
 #if EVREC_HOST_SPLIT_LINES
     _Alignas(EVREC_HOST_SPLIT_LINES) uint8_t *buf; /**< record area of the attached recorder */
 #else
@@ -213,7 +216,7 @@ typedef struct evrec_host {
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
-    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (see cyclic.c) */
+    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset) */
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
@@ -272,7 +275,7 @@ evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t
  * @brief Keep a save-ready copy of the meta-info in the buffer, after its header, so that a tool
  * that has only the buffer (a file-backed mapping after a crash, a debugger's memory dump) can
  * write a complete file: `evrec recover`. evrec_host_start() writes it: the CCore meta-info stream
- * as save writes it (big-endian, format/FORMAT.md section 3), then the native layout (struct sizes
+ * as save writes it (big-endian, FORMAT.md section 3), then the native layout (struct sizes
  * and field offsets). Run-time enum names registered after start are not in it. The record area
  * shrinks by the blob's size (a cyclic ring may lose blocks: start fails with EVREC_E_ARG when
  * fewer than 4 remain). Links the save code into the program.
@@ -456,7 +459,7 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
                 }
                 break;
             }
-            /* the count bits above the position count the block's records (cyclic.c) */
+            /* the count bits above the position count the block's records (count_one each) */
             if (evrec_atomic_cas(&host->pos, &p, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one))) {
                 break;
             }

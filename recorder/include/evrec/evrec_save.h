@@ -4,9 +4,9 @@
  * @brief Save a stopped recording through a user write callback: the evrec container around the
  * CCore stream, or the bare CCore stream.
  *
- * The CCore stream (format/FORMAT.md section 3, as CCore's `EventRecorder.cpp` writes it) is
+ * The CCore stream (FORMAT.md section 3, as CCore's `EventRecorder.cpp` writes it) is
  * big-endian: MetaInfo, then every record converted field by field,
- * then the EventControl End record. The evrec container (format/FORMAT.md) wraps that stream in
+ * then the EventControl End record. The evrec container (FORMAT.md) wraps that stream in
  * CRC-32C-checked chunks after a header holding the magic, version, schema hash and counts.
  *
  * Output goes through ::evrec_sink_t in chunks of at most ::EVREC_SAVE_CHUNK bytes, so it works
@@ -14,7 +14,7 @@
  * and the conversion plans (EVREC_SAVE_PLAN_* in evrec_config.h), in all (GCC -fstack-usage)
  * about 1.6 KB with the defaults on Cortex-M4 (1.8 KB merging lanes), 2.9 KB with the defaults
  * on a host with a 16-byte vector shuffle, 53 KB with the POSIX port's settings (78 KB merging
- * lanes). The copies written at the end (format/FORMAT.md section 2.4: the meta-info and the
+ * lanes). The copies written at the end (FORMAT.md section 2.4: the meta-info and the
  * chunks before the stream, produced again from the tables) add about 0.2 KB at their deepest
  * on Cortex-M4 (GCC -fstack-usage: the chain evrec_save_ex, finish_container, put_copy,
  * put_meta, flush).
@@ -23,6 +23,8 @@
  * chunk's number, its CRC and its SYNC chunk's CRC) lets a reader see chunks swapped, duplicated,
  * removed or from another recording; COPY chunks and a TAIL chunk at the end let it read a file
  * whose header or first STREAM chunk (the meta-info) is damaged.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SAVE_H
 #define EVREC_SAVE_H
@@ -49,7 +51,7 @@ typedef struct evrec_save_options {
 /**
  * @brief Save a stopped recorder as an evrec container file (evrec_save_ex() with defaults).
  * A recorder split into lanes (evrec/evrec_lanes.h) is saved as one stream merged by time, with
- * the lane of each record in LANE_IDS chunks (format/FORMAT.md section 2.3).
+ * the lane of each record in LANE_IDS chunks (FORMAT.md section 2.3).
  * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()). @param[in] sink
  * where the bytes go.
  * @retval EVREC_OK every byte was written. @retval EVREC_E_ARG NULL pointer, or more lanes than

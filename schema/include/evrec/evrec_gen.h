@@ -6,7 +6,7 @@
  *
  * A generated header `NAME_events.h` includes this file and refuses to compile when its ABI
  * differs from ::EVREC_GEN_ABI (the generated code and this evrec would disagree on the tables):
- * regenerate it with the `evrec-gen` built from this evrec. See schema/SCHEMA.md.
+ * regenerate it with the `evrec-gen` built from this evrec. See SCHEMA.md.
  *
  * The check as a generated header makes it:
  * @code
@@ -16,6 +16,8 @@
  * @endcode
  *
  * Freestanding: types and macros only, usable on the target.
+ *
+ * SCHEMA.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_GEN_H
 #define EVREC_GEN_H

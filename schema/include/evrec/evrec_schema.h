@@ -6,8 +6,8 @@
  * tables back as a schema that `evrec-gen` accepts, and compare two meta-infos item by item.
  *
  * Used by `evrec-gen`, `evrec schema` (file -> YAML) and `evrec check` (file against YAML). The
- * language is schema/SCHEMA.md; the tables are the CCore meta-info model of evrec/evrec_meta.h;
- * the hash is format/FORMAT.md section 4.
+ * language is SCHEMA.md; the tables are the CCore meta-info model of evrec/evrec_meta.h;
+ * the hash is FORMAT.md section 4.
  *
  * Check a recording against the schema it was made with:
  * @code
@@ -23,6 +23,8 @@
  *
  * **Context:** host only (malloc, stdio). Objects are independent (no global state); one thread
  * per object. Out of memory ends the program with a message (as `evrec-gen` does).
+ *
+ * FORMAT.md and SCHEMA.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SCHEMA_H
 #define EVREC_SCHEMA_H

@@ -8,7 +8,7 @@
  * (framing, application-specific records, data elements, dictionaries) and the QSPY manual
  * ("Q-SPY transmission protocol", "Last-is-Best Data Policy"), with the record ids and layouts of
  * qpc's `qs.h` and qtools' `qpc_qs.h` (QP 7.x), checked against QSPY 7.4.0. The mapping of evrec
- * events to QS records is documented byte by byte in format/qs/QS.md.
+ * events to QS records is documented byte by byte in QS.md.
  *
  * Three layers:
  * - evrec_qs_frame(): one frame from (seq, record id, payload): checksum, escaping, flag.
@@ -36,6 +36,8 @@
  * @endcode
  *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_H
 #define EVREC_QS_H
@@ -50,7 +52,7 @@
 extern "C" {
 #endif
 
-/** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; format/qs/QS.md section 1) */
+/** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; QS.md section 1) */
 /**@{*/
 #define EVREC_QS_FLAG 0x7Eu       /**< HDLC flag: ends every frame */
 #define EVREC_QS_ESC 0x7Du        /**< escape byte: the next byte is XOR-ed with 0x20 */

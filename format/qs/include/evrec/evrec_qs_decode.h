@@ -8,13 +8,15 @@
  *
  * Follows the receiver side of the QSPY manual ("Q-SPY transmission protocol": un-escape, checksum,
  * resynchronise at the next flag; sequence numbers reveal lost frames) with QSPY 7.4's rules
- * (qtools 7.4.1 `qspy.c`; format/qs/QS.md section 6): a bad frame before the first good one is
+ * (qtools 7.4.1 `qspy.c`; QS.md section 6): a bad frame before the first good one is
  * skipped silently; after a bad checksum the expected sequence number is not advanced, so the next
  * good frame also reports a discontinuity; QS_EMPTY never reports one. Differences from QSPY (QS.md
  * "Decoder"): a flag always ends a frame (QSPY un-escapes `7D 7E` as data), empty frames between
  * two flags are ignored, and an over-long frame is one error.
  *
  * Host code: uses malloc for the dictionaries; streaming, any chunk size.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_DECODE_H
 #define EVREC_QS_DECODE_H
@@ -82,7 +84,7 @@ void evrec_qs_parser_init(evrec_qs_parser_t *p);
 void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
                           void *ctx);
 
-/** @brief Target configuration from QS_TARGET_INFO (QP 7.x layout; format/qs/QS.md section 2). */
+/** @brief Target configuration from QS_TARGET_INFO (QP 7.x layout; QS.md section 2). */
 typedef struct evrec_qs_target_info {
     uint8_t reset;         /**< 1 = target reset (0xFF), 0 = info only */
     uint16_t version;      /**< QP version, e.g. 740 */
@@ -163,7 +165,7 @@ const char *evrec_qs_dict_fun(const evrec_qs_dict_t *d, uint64_t addr);
 const char *evrec_qs_dict_sig(const evrec_qs_dict_t *d, uint64_t sig, uint64_t obj);
 
 /**
- * @brief One line as QSPY 7.4 prints it (format/qs/QS.md section 6): application records as
+ * @brief One line as QSPY 7.4 prints it (QS.md section 6): application records as
  * `%010u NAME elem...`, dictionaries and target info as `           Obj-Dict ...`, and
  * errors as `   <COMMS> ERROR    ...`. Call after evrec_qs_dict_apply() for the same record.
  * @param[in] d dictionaries. @param[in] item a parser item. @param[out] buf text. @param size room.

@@ -8,6 +8,8 @@
  * evrec_reserve(). Generated record functions can call evrec_qs_record() instead of
  * evrec_record() when a QS transmitter is configured; code that already uses the
  * reserve/commit path can call evrec_qs_tx_event() on the committed slot instead.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_RECORD_H
 #define EVREC_QS_RECORD_H

@@ -27,6 +27,8 @@
  * three variables that change together. QP's QS makes the same choice.
  *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_TX_H
 #define EVREC_QS_TX_H

@@ -10,7 +10,7 @@
  * packing) and "Clock Synchronization Messages" (TRANSPORT_SYNC). The catalog XML that names the
  * messages follows the specification's collateral schema (`sys-t_1-0.xsd`, namespace
  * `http://www.mipi.org/1.0/sys-t`). The mapping is documented byte by byte in
- * format/syst/SYST.md.
+ * SYST.md.
  *
  * Two layers:
  * - ::evrec_syst_map_t: per event type a catalog id derived from the event's name and field
@@ -39,6 +39,8 @@
  * @endcode
  *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_H
 #define EVREC_SYST_H

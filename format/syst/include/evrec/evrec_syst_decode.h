@@ -26,11 +26,13 @@
  * same meta-info: the catalog id names the event type, the arguments (one 32-bit value per leaf
  * field) must be exactly as many as the event packs, and each must fit its field.
  *
- * The decoder and its differences from the printer: format/syst/SYST-DECODE.md.
+ * The decoder and its differences from the printer: SYST-DECODE.md.
  *
  * Host code: no allocation; the parser object holds one whole message and the bytes to read
  * again after a lost boundary (about 128 KiB), so a
  * stream of any size is parsed in constant memory. Any chunk size.
+ *
+ * SYST-DECODE.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_DECODE_H
 #define EVREC_SYST_DECODE_H

@@ -4,9 +4,11 @@
  * @brief Host side of the SyS-T bridge: maps in malloc'd memory, the printf format of each event type and the catalog
  * XML ("collateral", MIPI SyS-T collateral schema `sys-t_1-0.xsd`, namespace
  * `http://www.mipi.org/1.0/sys-t`) that lets a SyS-T decoder such as the reference `systprint`
- * print evrec's CATALOG messages (format/syst/SYST.md "The collateral").
+ * print evrec's CATALOG messages (SYST.md "The collateral").
  *
  * **Context:** host only (malloc, libxml2). No global state; any thread.
+ *
+ * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_HOST_H
 #define EVREC_SYST_HOST_H

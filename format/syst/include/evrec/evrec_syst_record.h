@@ -2,9 +2,11 @@
 /**
  * @file evrec_syst_record.h
  * @brief Record one event into the RAM trace buffer, the live SyS-T stream, or both, with one
- * timestamp (as evrec_qs_record() does for QS; format/syst/SYST.md "On the target").
+ * timestamp (as evrec_qs_record() does for QS; SYST.md "On the target").
  *
  * Header-only so that the timestamp comes from the includer's port (`evrec_port.h`).
+ *
+ * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_RECORD_H
 #define EVREC_SYST_RECORD_H

@@ -3,9 +3,9 @@
  * @file evrec_syst_tx.h
  * @brief Live SyS-T emission on the target: a transmit ring of whole messages with last-is-best
  * overwrite, global (per event type) and local (per class id) filters, and a get-block call that
- * drains any chunk size (format/syst/SYST.md "On the target").
+ * drains any chunk size (SYST.md "On the target").
  *
- * The model is the QS transmitter (evrec_qs_tx.h, format/qs/QS.md "Concurrency"), with the same
+ * The model is the QS transmitter (evrec_qs_tx.h, QS.md "Concurrency"), with the same
  * lock (::evrec_qs_lock_t, e.g. PRIMASK on Cortex-M, or evrec_qs_spin_enter() on a host): every
  * state change happens inside it; a writer encodes its message and copies it into the ring
  * inside it; the reader holds it twice for a few loads and stores and copies the bytes out
@@ -38,6 +38,8 @@
  * @endcode
  *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md and SYST.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_TX_H
 #define EVREC_SYST_TX_H
