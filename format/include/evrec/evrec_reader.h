@@ -193,9 +193,13 @@ typedef struct evrec_lane_info {
 
 /**
  * @brief What the file's LANES chunk says of lane `k` (FORMAT.md section 2.3).
- * @param[in] r the reader. @param k 0 .. evrec_reader_info(r)->lanes - 1. @param[out] out the
- * lane's counts. @retval EVREC_OK filled. @retval EVREC_E_ARG NULL, or k out of range (a file
- * without lanes has lane 0 only, with the header's counts). **Context:** thread; reads only.
+ * @param[in] r the reader.
+ * @param[in] k 0 .. evrec_reader_info(r)->lanes - 1.
+ * @param[out] out the lane's counts.
+ * @retval EVREC_OK filled.
+ * @retval EVREC_E_ARG NULL, or k out of range (a file without lanes has lane 0 only, with the
+ *     header's counts).
+ * **Context:** thread; reads only.
  */
 evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_info_t *out);
 
@@ -257,14 +261,16 @@ typedef struct evrec_reader_summary {
  * @param[out] out receives the reader whenever it could be allocated, **also on failure**, so
  * that evrec_reader_error() can say what is wrong; close it with evrec_reader_close() either way.
  * Set to NULL only when allocation failed or an argument is NULL.
- * @param[in] path file name. @param[in] opt options, or NULL for the defaults.
+ * @param[in] path file name.
+ * @param[in] opt options, or NULL for the defaults.
  * @retval EVREC_OK ready; records follow through evrec_reader_next().
  * @retval EVREC_E_IO the file cannot be opened or read (message has the errno text).
  * @retval EVREC_E_TRUNCATED the file ends inside the header or the meta-info.
  * @retval EVREC_E_CHECKSUM the header or a chunk before the records fails its CRC.
  * @retval EVREC_E_CORRUPT neither a container nor a CCore stream, or a bad meta-info.
  * @retval EVREC_E_UNSUPPORTED another major version, or a reader limit exceeded.
- * @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_ARG NULL argument.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.
  * @code
  * evrec_reader_t *r;
@@ -292,7 +298,8 @@ evrec_status evrec_reader_open_file(evrec_reader_t **out, FILE *f, const evrec_r
 
 /**
  * @brief As evrec_reader_open_path() on bytes in memory, which the caller keeps unchanged and
- * alive until the reader is closed (they are not copied). **Context:** thread.
+ * alive until the reader is closed (they are not copied).
+ * **Context:** thread.
  */
 evrec_status evrec_reader_open_memory(evrec_reader_t **out, const void *data, size_t size,
                                       const evrec_reader_options_t *opt);
@@ -350,8 +357,8 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
 /**
  * @brief Display attributes of a field (schema keys `format`, `unit`, `description`), from the
  * container's FIELD_INFO chunk (FORMAT.md section 2).
- * @param struct_id index in the meta-info's structs. @param field_index index in its fields
- * (0 = time, 1 = id for an event's struct).
+ * @param[in] struct_id index in the meta-info's structs.
+ * @param[in] field_index index in its fields (0 = time, 1 = id for an event's struct).
  * @return reader-owned entry (strings NULL when absent), valid until close; NULL when the file
  * has none for this field, the ids are out of range, or the file is a bare CCore stream.
  * The same entries are in evrec_reader_meta()->field_info.
@@ -363,7 +370,8 @@ const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint1
 /**
  * @brief The problem found in the FIELD_INFO chunk, if any (status EVREC_OK when there is none
  * or no chunk). Known after a successful open; becomes the sticky error only at the end of the
- * stream (see the file comment). @return a pointer into the reader, never NULL.
+ * stream (see the file comment).
+ * @return a pointer into the reader, never NULL.
  */
 const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
 
@@ -395,11 +403,13 @@ uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id);
 /**
  * @brief Resolve a leaf number of an event: where it is in the packed record, its kind, its enum,
  * the (struct, field) that declares it, and optionally its dotted path ("frame.number").
- * @param event_id an event id. @param leaf leaf number (0 = time, 1 = id, ...).
+ * @param[in] event_id an event id.
+ * @param[in] leaf leaf number (0 = time, 1 = id, ...).
  * @param[out] out filled on EVREC_OK (`packed_offset` indexes evrec_record_t::data).
  * @param[out] path optional buffer for the path (NUL-terminated, cut to fit); NULL with size 0.
- * @param path_size bytes at `path`.
- * @retval EVREC_OK found. @retval EVREC_E_ARG NULL out (or path NULL with a size).
+ * @param[in] path_size bytes at `path`.
+ * @retval EVREC_OK found.
+ * @retval EVREC_E_ARG NULL out (or path NULL with a size).
  * @retval EVREC_E_BAD_ID no such event or leaf, or no meta-info.
  * **Context:** thread; reads only.
  */
@@ -408,8 +418,10 @@ evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint3
 
 /**
  * @brief The value of leaf `leaf` of a record (e.g. its track or span key), host order.
- * @param[in] rec a record of this reader. @param[out] value the value on EVREC_OK.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL argument or a record too short for the leaf.
+ * @param[in] rec a record of this reader.
+ * @param[out] value the value on EVREC_OK.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL argument or a record too short for the leaf.
  * @retval EVREC_E_BAD_ID the record's event has no such leaf.
  * **Context:** thread; reads only.
  */
@@ -435,8 +447,11 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec);
 /**
  * @brief Walk the fields of a record in declaration order, nested structs recursively (their
  * leaves get dotted paths such as `inner.a`). Time and id are the first two leaves.
- * @param[in] rec a record of this reader. @param fn called once per leaf. @param ctx passed to fn.
- * @retval EVREC_OK walked (or stopped by fn). @retval EVREC_E_ARG NULL or foreign record.
+ * @param[in] rec a record of this reader.
+ * @param[in] fn called once per leaf.
+ * @param[in] ctx passed to fn.
+ * @retval EVREC_OK walked (or stopped by fn).
+ * @retval EVREC_E_ARG NULL or foreign record.
  * **Context:** thread; does not change the reader.
  */
 evrec_status evrec_reader_visit_fields(const evrec_reader_t *r, const evrec_record_t *rec,
@@ -462,7 +477,8 @@ uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source);
  * and count them per event type, ticks, first/last time, and the damage. Derives the frequency
  * from the ticks seen in this same pass when needed (no extra pass).
  * @param[out] s the summary; its arrays are reader-owned.
- * @retval EVREC_OK done, intact or not (see s->damage). @retval EVREC_E_NOMEM / EVREC_E_ARG.
+ * @retval EVREC_OK done, intact or not (see s->damage).
+ * @retval EVREC_E_NOMEM / EVREC_E_ARG.
  */
 evrec_status evrec_reader_summarize(evrec_reader_t *r, evrec_reader_summary_t *s);
 
@@ -474,7 +490,8 @@ const char *evrec_kind_name(uint8_t kind);
 
 /**
  * @brief Nanoseconds of `ticks` at `freq` Hz: ticks * 10^9 / freq without overflow (128-bit
- * intermediate), rounded down, saturating at UINT64_MAX. @return 0 when freq is 0.
+ * intermediate), rounded down, saturating at UINT64_MAX.
+ * @return 0 when freq is 0.
  */
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
 
@@ -482,7 +499,8 @@ uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
  * @brief One step of 64-bit time restoration (FORMAT.md section 5): the 64-bit time of a
  * record stamped `t32` whose predecessor was stamped `prev32` at 64-bit time `t64`. A difference
  * of 2^32 - 2^30 or more is a small step back (records of concurrent contexts), never below 0.
- * @return the record's 64-bit time, ticks. **Context:** pure.
+ * @return the record's 64-bit time, ticks.
+ * **Context:** pure.
  */
 uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32);
 

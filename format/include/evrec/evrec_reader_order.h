@@ -60,8 +60,9 @@ typedef struct evrec_order evrec_order_t;
 /**
  * @brief Where an ::evrec_order_t takes its records from when it is not a reader: called for the
  * next record in file order.
- * @param ctx as given to evrec_order_create_source(). @param[out] rec the record on EVREC_OK;
- * its `data` (at most ::EVREC_ORDER_MAX_RECORD bytes) needs to stay valid only until the next call.
+ * @param[in] ctx as given to evrec_order_create_source().
+ * @param[out] rec the record on EVREC_OK; its `data` (at most ::EVREC_ORDER_MAX_RECORD bytes) needs
+ *     to stay valid only until the next call.
  * @return EVREC_OK for a record; any other status ends the source (it is not called again) and
  * is what evrec_order_next() returns once the held records are out.
  */
@@ -82,9 +83,11 @@ typedef struct evrec_order_stats {
  * @brief Create an ordered iterator over the records of an open reader (those evrec_reader_next()
  * has not yet returned).
  * @param[out] out the iterator (free with evrec_order_close()); NULL on failure.
- * @param r an open reader; it stays the caller's, who keeps it open until evrec_order_close() and
- * does not read it directly meanwhile. @param window records held, 1..::EVREC_ORDER_MAX_WINDOW.
- * @retval EVREC_OK created. @retval EVREC_E_ARG NULL argument or window out of range.
+ * @param[in] r an open reader; it stays the caller's, who keeps it open until evrec_order_close()
+ *     and does not read it directly meanwhile.
+ * @param[in] window records held, 1..::EVREC_ORDER_MAX_WINDOW.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG NULL argument or window out of range.
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  * @code
@@ -104,9 +107,12 @@ evrec_status evrec_order_create(evrec_order_t **out, evrec_reader_t *r, uint32_t
 /**
  * @brief As evrec_order_create() over records given by a callback (for instance the records a
  * selection lets through), in the order the callback gives them.
- * @param[out] out the iterator; NULL on failure. @param window 1..::EVREC_ORDER_MAX_WINDOW.
- * @param fn the source (see ::evrec_order_source_fn). @param ctx passed to fn.
- * @retval EVREC_OK created. @retval EVREC_E_ARG NULL out or fn, or window out of range.
+ * @param[out] out the iterator; NULL on failure.
+ * @param[in] window 1..::EVREC_ORDER_MAX_WINDOW.
+ * @param[in] fn the source (see ::evrec_order_source_fn).
+ * @param[in] ctx passed to fn.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG NULL out or fn, or window out of range.
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  */

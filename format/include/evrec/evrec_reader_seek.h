@@ -35,9 +35,10 @@ extern "C" {
  * time again (small steps back between threads): this finds the first at or after the target,
  * the caller filters the rest.
  * @param[out] rec filled on EVREC_OK, as by evrec_reader_next().
- * @param min_index 0-based record index (0: any). @param min_t64 ticks since the first record
- * (0: any).
- * @retval EVREC_OK the record. @retval EVREC_E_END no such record: the stream ended (intact).
+ * @param[in] min_index 0-based record index (0: any).
+ * @param[in] min_t64 ticks since the first record (0: any).
+ * @retval EVREC_OK the record.
+ * @retval EVREC_E_END no such record: the stream ended (intact).
  * @retval other the sticky error (evrec_reader_error()), found before such a record.
  * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.

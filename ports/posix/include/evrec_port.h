@@ -130,7 +130,8 @@ static inline uint32_t evrec_port_posix_monotonic(void)
 extern "C" {
 #endif
 /** @brief sched_getcpu() (0 when it fails): the slow path of evrec_posix_cpu(). Defined in
- * evrec_port_posix. **Context:** any thread; async-signal-safe. */
+ * evrec_port_posix.
+ * **Context:** any thread; async-signal-safe. */
 unsigned evrec_posix_cpu_slow(void);
 /** @brief The calling thread's lane number plus 1 (0: not assigned yet); see
  * evrec_posix_thread_lane(). */
@@ -140,7 +141,8 @@ extern thread_local unsigned evrec_posix_lane_tls;
 extern _Thread_local unsigned evrec_posix_lane_tls;
 #endif
 /** @brief Assigns the calling thread the next lane number (0, 1, 2 ... in the order threads
- * first ask) and returns it. **Context:** thread. */
+ * first ask) and returns it.
+ * **Context:** thread. */
 unsigned evrec_posix_thread_lane_assign(void);
 #ifdef __cplusplus
 }
@@ -165,7 +167,8 @@ static inline const char *evrec_posix_tp(void)
  * the kernel keeps in the thread's restartable-sequences area (glibc 2.35+ registers it for
  * every thread; struct rseq, offset 4); sched_getcpu() when it is not registered. The thread may
  * move to another CPU right after: a lane chosen with it is shared now and then, which lanes
- * allow (their allocation is atomic). **Context:** any thread or signal handler.
+ * allow (their allocation is atomic).
+ * **Context:** any thread or signal handler.
  */
 static inline unsigned evrec_posix_cpu(void)
 {
@@ -179,8 +182,8 @@ static inline unsigned evrec_posix_cpu(void) { return evrec_posix_cpu_slow(); }
 
 /** @brief The calling thread's own lane number: 0, 1, 2 ... in the order threads first ask
  * (one thread-local load after the first call). With at least as many lanes as recording
- * threads no two threads share a lane wherever they run. **Context:** thread (not a signal
- * handler that may run before its thread's first call). */
+ * threads no two threads share a lane wherever they run.
+ * **Context:** thread (not a signal handler that may run before its thread's first call). */
 static inline unsigned evrec_posix_thread_lane(void)
 {
     unsigned v = evrec_posix_lane_tls;

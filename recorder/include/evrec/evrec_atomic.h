@@ -78,7 +78,8 @@
 #define EVREC_UP_ORDER (EVREC_PORT_UNIPROCESSOR && !EVREC_TSAN)
 
 /** @brief Release store of a plain field (`__atomic_store_n` with release order; on a
- * uniprocessor port a compiler barrier and a plain store). **Context:** any. */
+ * uniprocessor port a compiler barrier and a plain store).
+ * **Context:** any. */
 #if EVREC_UP_ORDER
 #define EVREC_STORE_RELEASE(p, v)                                                                  \
     do {                                                                                           \
@@ -109,7 +110,8 @@
  * it while another context may be reading it in evrec_reserve() (a restart while it records); it
  * is published by the release store of `pos` and read after the acquire load of `pos`. The same
  * instruction as a plain access on every target (also the critical-section ports); under
- * ThreadSanitizer an atomic access, hence no data race. **Context:** any.
+ * ThreadSanitizer an atomic access, hence no data race.
+ * **Context:** any.
  */
 #define EVREC_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 /** @copydoc EVREC_LOAD_RELAXED */

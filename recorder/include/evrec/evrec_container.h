@@ -86,17 +86,23 @@ typedef struct evrec_sink {
  * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
  * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...), then the VIEW payload when
  * meta->view has a track, span or counter (nothing otherwise).
- * @param[in] meta the tables. @param[in] sink receives the bytes (a hash state, typically).
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_IO sink failure.
+ * @param[in] meta the tables.
+ * @param[in] sink receives the bytes (a hash state, typically).
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_IO sink failure.
  * **Context:** thread.
  */
 evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink);
 
 /**
  * @brief CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) update, as used by the container.
- * @param crc the value so far (0 for a fresh start). @param[in] data bytes. @param len bytes.
- * @return the updated CRC (pre- and post-inverted internally; chainable).
- * Known answer: "123456789" gives 0xE3069283. **Context:** pure; any.
+ * @param[in] crc the value so far (0 for a fresh start).
+ * @param[in] data bytes.
+ * @param[in] len bytes.
+ * @return the updated CRC (pre- and post-inverted internally; chainable). Known answer: "123456789"
+ *     gives 0xE3069283.
+ * **Context:** pure; any.
  */
 uint32_t evrec_crc32c(uint32_t crc, const void *data, size_t len);
 

@@ -113,10 +113,12 @@ typedef struct evrec_lanes {
 /**
  * @brief Make a lanes object over the user's array of `count` lanes; records nothing until
  * evrec_lanes_start(). Every lane host is closed (records through it are ignored, not counted).
- * @param[out] lanes the object. @param[out] lane array of `count` lanes (caller-owned, lives as
- * long as lanes is used; aligned to ::EVREC_LANE_ALIGN as a static or automatic array is, or
- * from aligned_alloc() on the heap). @param count 1 .. ::EVREC_MAX_LANES.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or count out of range.
+ * @param[out] lanes the object.
+ * @param[out] lane array of `count` lanes (caller-owned, lives as long as lanes is used; aligned to
+ *     ::EVREC_LANE_ALIGN as a static or automatic array is, or from aligned_alloc() on the heap).
+ * @param[in] count 1 .. ::EVREC_MAX_LANES.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL, misaligned, or count out of range.
  * **Context:** thread, before any context records through a lane.
  */
 evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t count);
@@ -129,12 +131,15 @@ evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t
  * ring (cyclic, same block size as the recorder's, the largest power-of-two number of blocks that
  * fits). Every lane's first record is EventControl Start; the lanes start one after the other
  * (lane k's Start a little later than lane k-1's; save relies on that order).
- * @param[in,out] lanes an initialised lanes object, not started. @param[in,out] rec a recorder
- * initialised with evrec_recorder_init() or evrec_recorder_init_cyclic(), not attached to a host.
- * @param[in] meta validated meta-info, alive until save is done. @param time_freq Hz (0 unknown).
- * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL, or a lane would get fewer than
- * ::EVREC_MIN_BUFFER bytes of records (one-shot) or fewer than 4 blocks (cyclic), or an event
- * does not fit a cyclic block. @retval EVREC_E_BUSY the lanes or the recorder are recording.
+ * @param[in,out] lanes an initialised lanes object, not started.
+ * @param[in,out] rec a recorder initialised with evrec_recorder_init() or
+ *     evrec_recorder_init_cyclic(), not attached to a host.
+ * @param[in] meta validated meta-info, alive until save is done.
+ * @param[in] time_freq Hz (0 unknown).
+ * @retval EVREC_OK recording.
+ * @retval EVREC_E_ARG NULL, or a lane would get fewer than ::EVREC_MIN_BUFFER bytes of records
+ *     (one-shot) or fewer than 4 blocks (cyclic), or an event does not fit a cyclic block.
+ * @retval EVREC_E_BUSY the lanes or the recorder are recording.
  * @retval EVREC_E_META meta has no EventControl event 0.
  * **Context:** thread; one caller at a time. Cost: a memset of the buffer.
  */
@@ -145,8 +150,10 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
  * @brief Stop every lane, lane 0 first (as evrec_host_stop(): waits for records in flight,
  * writes Stop, with a one-shot lane's first-drop time when it dropped) and store the summed
  * counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
- * @param[in,out] lanes started lanes. @param[out] rec_out optional: the recorder.
- * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING not started.
+ * @param[in,out] lanes started lanes.
+ * @param[out] rec_out optional: the recorder.
+ * @retval EVREC_OK stopped.
+ * @retval EVREC_E_NOT_RECORDING not started.
  * **Context:** thread, as evrec_host_stop() (spins while a context is inside a record call).
  */
 evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out);
@@ -156,14 +163,16 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out);
  * that each lane's times can be extended to 64 bits on their own (FORMAT.md section 5).
  * Call it periodically (the POSIX tick thread does it at 10 Hz for lanes given to
  * evrec_posix_tick_start_lanes()).
- * @retval EVREC_OK recorded in every lane. @retval EVREC_E_NOT_RECORDING not started.
+ * @retval EVREC_OK recorded in every lane.
+ * @retval EVREC_E_NOT_RECORDING not started.
  * @retval EVREC_E_DROPPED some lane was full (counted in that lane).
  * **Context:** lock-free; any thread or interrupt. Writes every lane's allocation line once.
  */
 evrec_status evrec_lanes_tick(evrec_lanes_t *lanes);
 
 /** @brief The host of lane `k` (0 .. count-1; taken modulo the count), for a context that picks
- * its lane itself (e.g. one lane per thread, kept in the thread's state). **Context:** any. */
+ * its lane itself (e.g. one lane per thread, kept in the thread's state).
+ * **Context:** any. */
 static inline evrec_host_t *evrec_lane_host_at(evrec_lanes_t *lanes, unsigned k)
 {
     unsigned n = lanes->count;
@@ -184,8 +193,10 @@ static inline evrec_host_t *evrec_lane_host(evrec_lanes_t *lanes)
  * @brief Counts of one lane of a recorder split by evrec_lanes_start() (its sub-buffer's
  * header): `dropped` and `overwritten` are live while recording; `recorded` and `used` are
  * the lane's own (its Start and Stop included) after stop.
- * @param[in] rec the recorder. @param k lane number. @return the counts; all zero when rec is
- * not split into lanes or k is out of range. **Context:** any; lock-free.
+ * @param[in] rec the recorder.
+ * @param[in] k lane number.
+ * @return the counts; all zero when rec is not split into lanes or k is out of range.
+ * **Context:** any; lock-free.
  */
 evrec_recorder_counts_t evrec_recorder_lane_counts(const evrec_recorder_t *rec, uint32_t k);
 

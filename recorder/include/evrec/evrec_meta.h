@@ -82,7 +82,8 @@ typedef enum evrec_kind {
 
 /**
  * @brief Width in bytes of a field of a non-struct kind: 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a
- * value that is no ::evrec_kind. **Context:** pure; any.
+ * value that is no ::evrec_kind.
+ * **Context:** pure; any.
  */
 static inline uint32_t evrec_kind_width(uint8_t kind)
 {
@@ -334,7 +335,9 @@ evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
  * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL view is valid.
  * @param[out] bad_index optional: index of the first bad entry (in its table).
  * @param[out] what optional: static English text naming the problem.
- * @retval EVREC_OK usable. @retval EVREC_E_ARG meta is NULL. @retval EVREC_E_META a check failed.
+ * @retval EVREC_OK usable.
+ * @retval EVREC_E_ARG meta is NULL.
+ * @retval EVREC_E_META a check failed.
  * **Context:** any thread; reads only.
  */
 evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
@@ -355,9 +358,12 @@ typedef struct evrec_leaf_info {
 /**
  * @brief Find leaf number `leaf` (walk order: 0 = time, 1 = id, nested structs expanded depth
  * first) of an event.
- * @param[in] meta validated tables. @param event_id index in meta->events. @param leaf the number.
+ * @param[in] meta validated tables.
+ * @param[in] event_id index in meta->events.
+ * @param[in] leaf the number.
  * @param[out] out filled on EVREC_OK; the path is path_struct/path_field[0..depth].
- * @retval EVREC_OK found. @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_OK found.
+ * @retval EVREC_E_ARG NULL pointer.
  * @retval EVREC_E_BAD_ID no such event or leaf (or nesting too deep).
  * **Context:** any; pure.
  */
@@ -367,7 +373,8 @@ evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32
 /**
  * @brief Packed (saved) size of a struct in bytes: the sum of its fields' sizes, nested structs
  * inlined (CCore `save_len`).
- * @param[in] meta validated tables. @param struct_id index in meta->structs.
+ * @param[in] meta validated tables.
+ * @param[in] struct_id index in meta->structs.
  * @return the size in bytes, or 0 if struct_id is out of range or nesting is too deep.
  * **Context:** any; pure.
  */
@@ -375,9 +382,13 @@ uint32_t evrec_meta_packed_size(const evrec_meta_t *meta, uint32_t struct_id);
 
 /**
  * @brief Prepare a run-time enum. `names` must hold `lim - base` pointers; they are set to NULL.
- * @param[out] e the object (user memory). @param base first value. @param lim one past the last.
- * @param marker marker of every appended value. @param[in,out] names user array.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer or lim <= base.
+ * @param[out] e the object (user memory).
+ * @param[in] base first value.
+ * @param[in] lim one past the last.
+ * @param[in] marker marker of every appended value.
+ * @param[in,out] names user array.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer or lim <= base.
  * **Context:** before recording starts; not thread-safe against evrec_runtime_enum_alloc().
  */
 evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
@@ -385,8 +396,10 @@ evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uin
 
 /**
  * @brief Allocate the next value and give it a name (CCore `EventEnumValue` constructor).
- * @param[in,out] e the run-time enum. @param[in] name NUL-terminated; the caller keeps it alive
- * until the file is saved (a string literal is typical). @param[out] value the allocated value.
+ * @param[in,out] e the run-time enum.
+ * @param[in] name NUL-terminated; the caller keeps it alive until the file is saved (a string
+ *     literal is typical).
+ * @param[out] value the allocated value.
  * @retval EVREC_OK `*value` is in [base, lim).
  * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a number).
  * @retval EVREC_E_ARG NULL pointer.

@@ -161,17 +161,19 @@ typedef struct evrec_recorder_counts {
 
 /**
  * @brief The counts of a recorder's buffer (they live in its header).
- * @param[in] rec an initialised recorder. @return the counts; all zero for a NULL recorder or one
- * never initialised. While recording goes on, `dropped` and `overwritten` are live and the others
- * are those of the last stop. A recorder split into lanes (evrec/evrec_lanes.h) holds the sums
- * over its lanes from evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop,
- * which save writes once); while its lanes record, each lane's live counts are
- * evrec_recorder_lane_counts()'s. **Context:** any; lock-free (plain loads).
+ * @param[in] rec an initialised recorder.
+ * @return the counts; all zero for a NULL recorder or one never initialised. While recording goes
+ *     on, `dropped` and `overwritten` are live and the others are those of the last stop. A
+ *     recorder split into lanes (evrec/evrec_lanes.h) holds the sums over its lanes from
+ *     evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop, which save writes
+ *     once); while its lanes record, each lane's live counts are evrec_recorder_lane_counts()'s.
+ * **Context:** any; lock-free (plain loads).
  */
 evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
 
 /** @brief The record area of an initialised recorder (after its header and meta-info blob): a
- * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used. **Context:** any. */
+ * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used.
+ * **Context:** any. */
 static inline uint8_t *evrec_recorder_records(const evrec_recorder_t *rec)
 {
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
@@ -226,11 +228,13 @@ typedef struct evrec_host {
  * @brief Give a recorder its trace buffer (one-shot mode: records until full, then drops).
  * Writes a fresh header at the start of `buf` (a buffer a previous run left must be recovered with
  * evrec_recorder_recover() before this).
- * @param[out] rec the recorder (user memory). @param[in] buf trace buffer, 8-byte aligned, owned
- * by the caller for as long as the recorder is used. @param size bytes in buf, header included;
- * rounded down to 4. The record area is `size - EVREC_BUF_HEADER_SIZE` bytes.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or fewer than
- * ::EVREC_MIN_BUFFER bytes after the header.
+ * @param[out] rec the recorder (user memory).
+ * @param[in] buf trace buffer, 8-byte aligned, owned by the caller for as long as the recorder is
+ *     used.
+ * @param[in] size bytes in buf, header included; rounded down to 4. The record area is `size -
+ *     EVREC_BUF_HEADER_SIZE` bytes.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL, misaligned, or fewer than ::EVREC_MIN_BUFFER bytes after the header.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
@@ -247,10 +251,11 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * its extent and record count, so that reusing a block costs no walk over its records. The ring
  * keeps the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in
  * advance.
- * @param[out] rec the recorder. @param[in] buf trace buffer, 8-byte aligned, caller-owned.
- * @param size bytes in buf, header included: the ring uses the largest power-of-two number of
+ * @param[out] rec the recorder.
+ * @param[in] buf trace buffer, 8-byte aligned, caller-owned.
+ * @param[in] size bytes in buf, header included: the ring uses the largest power-of-two number of
  * blocks that fits after the header (EVREC_CYCLIC_BUFFER_SIZE(n, block_size) gives exactly n).
- * @param block_size bytes per block: a power of two, 256 .. 65536; every event's native size
+ * @param[in] block_size bytes per block: a power of two, 256 .. 65536; every event's native size
  * plus the block header must fit in it (checked by evrec_host_start()). A save while recording
  * goes on needs block_size <= EVREC_SAVE_CHUNK - 16.
  * Limits: a context that needs the next block while another is clearing it skips that block (or
@@ -265,8 +270,9 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * can tear a newer one. Size the ring so that a lap takes longer than the longest preemption of
  * a recording context. On a 32-bit target the ring holds at most 2^(31 - 2 log2(block_size))
  * blocks (the block numbering shares the allocation word with the per-block record count).
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
- * range, fewer than 4 blocks fit, or more than a quarter of the block numbering.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in range, fewer than 4 blocks
+ *     fit, or more than a quarter of the block numbering.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size);
@@ -280,8 +286,10 @@ evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t
  * shrinks by the blob's size (a cyclic ring may lose blocks: start fails with EVREC_E_ARG when
  * fewer than 4 remain). Links the save code into the program.
  * @param[in,out] rec an initialised recorder, not attached.
- * @retval EVREC_OK kept from the next start on. @retval EVREC_E_ARG NULL or not initialised.
- * @retval EVREC_E_BUSY attached. **Context:** thread, not while the recorder is attached.
+ * @retval EVREC_OK kept from the next start on.
+ * @retval EVREC_E_ARG NULL or not initialised.
+ * @retval EVREC_E_BUSY attached.
+ * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
 
@@ -294,9 +302,10 @@ evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
  * are stored; evrec_save() then writes the file.
  * Records must be this target's native layout and byte order (a tool reading another target's
  * image converts it first: `evrec recover`).
- * @param[out] rec the recorder to set up over it. @param[in,out] buf the buffer, as the previous
- * run gave it to evrec_recorder_init*(). @param size its bytes. @param[in] meta the program's
- * meta-info: its schema hash must match the header's (save uses it).
+ * @param[out] rec the recorder to set up over it.
+ * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
+ * @param[in] size its bytes.
+ * @param[in] meta the program's meta-info: its schema hash must match the header's (save uses it).
  * @param[out] partial optional: slots reserved and never committed (skipped).
  * @retval EVREC_OK recovered: save it, then init the recorder afresh to record again.
  * @retval EVREC_E_END the buffer holds a recording that was stopped (and maybe saved) normally:
@@ -335,9 +344,11 @@ typedef struct evrec_recover_report {
  * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
  * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
  * saved file does not claim a complete recording.
- * @param[out] rec, buf, size, meta as evrec_recorder_recover(). @param[out] report optional
- * (caller's memory): the skipped slots' count and first offsets; zeroed first.
- * @retval EVREC_OK recovered. @retval EVREC_E_END stopped normally (nothing skipped).
+ * @param[out] rec, buf, size, meta as evrec_recorder_recover().
+ * @param[out] report optional (caller's memory): the skipped slots' count and first offsets; zeroed
+ *     first.
+ * @retval EVREC_OK recovered.
+ * @retval EVREC_E_END stopped normally (nothing skipped).
  * @retval EVREC_E_NOT_RECORDING no valid header or nothing recorded.
  * @retval EVREC_E_UNSUPPORTED another byte order, size_t width or layout version.
  * @retval EVREC_E_CORRUPT the geometry does not fit `size`, is misaligned, or has unknown flags.
@@ -349,7 +360,8 @@ evrec_status evrec_recorder_recover_ex(evrec_recorder_t *rec, void *buf, size_t 
                                        evrec_recover_report_t *report);
 
 /** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
- * Not for direct use. @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
+ * Not for direct use.
+ * @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
 
 /**
@@ -357,11 +369,16 @@ size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
  * that evrec_save() writes them: `buf` starts with ::EVREC_BUF_HEADER_SIZE bytes for the header
  * (written here), then `used` bytes of native one-shot records (Start first, Stop last, as a
  * recording leaves them).
- * @param[out] rec the recorder. @param[in,out] buf header space then records, 8-byte aligned,
- * caller-owned. @param size bytes of buf. @param[in] meta their meta-info (kept until save).
- * @param time_freq Hz (0 = unknown). @param used bytes of records after the header.
- * @param recorded records among them. @param dropped drops to report in the file header.
- * @retval EVREC_OK ready to save. @retval EVREC_E_ARG NULL, misaligned, or used does not fit.
+ * @param[out] rec the recorder.
+ * @param[in,out] buf header space then records, 8-byte aligned, caller-owned.
+ * @param[in] size bytes of buf.
+ * @param[in] meta their meta-info (kept until save).
+ * @param[in] time_freq Hz (0 = unknown).
+ * @param[in] used bytes of records after the header.
+ * @param[in] recorded records among them.
+ * @param[in] dropped drops to report in the file header.
+ * @retval EVREC_OK ready to save.
+ * @retval EVREC_E_ARG NULL, misaligned, or used does not fit.
  * **Context:** thread.
  */
 evrec_status evrec_recorder_wrap(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
@@ -377,14 +394,17 @@ void evrec_host_init(evrec_host_t *host);
 /**
  * @brief Attach a recorder and start recording: fills the buffer with 0xFF, writes EventControl
  * Start as the first record, then opens allocation (CCore StartStop constructor).
- * @param[in,out] host the host. @param[in,out] rec an initialised recorder, not attached
- * elsewhere. @param[in] meta validated meta-info, kept alive until save is done. @param time_freq
- * timestamp frequency in Hz written to the file (0 = unknown): usually EVREC_PORT_TIME_FREQ(),
- * which every port defines (the POSIX port measures the TSC once per process; the null port and a
- * port without it give 0).
- * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
- * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl), or
- * more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @param[in,out] host the host.
+ * @param[in,out] rec an initialised recorder, not attached elsewhere.
+ * @param[in] meta validated meta-info, kept alive until save is done.
+ * @param[in] time_freq timestamp frequency in Hz written to the file (0 = unknown): usually
+ *     EVREC_PORT_TIME_FREQ(), which every port defines (the POSIX port measures the TSC once per
+ *     process; the null port and a port without it give 0).
+ * @retval EVREC_OK recording.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BUSY the host already has a recorder.
+ * @retval EVREC_E_META meta has no event 0 of size 8 (EventControl), or more than
+ *     ::EVREC_ID_PROVISIONAL_MIN events.
  * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.
  */
 evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
@@ -396,8 +416,10 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
  * the recorder (CCore StartStop destructor). If events were dropped, Stop carries the time of the
  * first drop: the recording really ended when the buffer filled, and a later stamp could lie more
  * than a 32-bit wrap after the last record (ticks were dropped too) and be misread.
- * @param[in,out] host the host. @param[out] rec_out optional: the recorder that was attached.
- * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING nothing was attached.
+ * @param[in,out] host the host.
+ * @param[out] rec_out optional: the recorder that was attached.
+ * @retval EVREC_OK stopped.
+ * @retval EVREC_E_NOT_RECORDING nothing was attached.
  * **Context:** thread. Spins (EVREC_PORT_RELAX()) while another context is inside a record call,
  * so it must not be called from an interrupt or signal handler that may have interrupted a
  * recording context (that would wait forever). Calls racing with it are either recorded or
@@ -407,15 +429,18 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out);
 
 /**
  * @brief Out-of-line slow path of evrec_reserve(): counts the drop unless `pos` says the host is
- * detached. Not for direct use. @return always NULL. **Context:** as evrec_reserve().
+ * detached. Not for direct use.
+ * @return always NULL.
+ * **Context:** as evrec_reserve().
  */
 void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
 
 /**
  * @brief Reserve a slot of `slot_size` bytes and stamp it: the fast path used by generated code.
  *
- * @param[in,out] host the host. @param slot_size the event struct's native size rounded up to
- * 4 bytes; at most ::EVREC_MAX_EVENT_SIZE.
+ * @param[in,out] host the host.
+ * @param[in] slot_size the event struct's native size rounded up to 4 bytes; at most
+ *     ::EVREC_MAX_EVENT_SIZE.
  * @return a pointer to the slot with `time` and a provisional id (EVREC_ID_PROVISIONAL()) already
  * written (the caller writes the fields, then calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
  * attached (not counted) or buffer full (counted as a drop; in cyclic mode, a drop happens only
@@ -489,7 +514,8 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
 
 /**
  * @brief Publish a record reserved with evrec_reserve(): stores its id with release order.
- * @param[in,out] slot the pointer evrec_reserve() returned (not NULL). @param id its event id.
+ * @param[in,out] slot the pointer evrec_reserve() returned (not NULL).
+ * @param[in] id its event id.
  * **Context:** same context that reserved the slot; ISR-safe.
  */
 static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
@@ -499,10 +525,12 @@ static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
 
 /**
  * @brief Record one event from a complete native event struct (the generic, table-driven path).
- * @param[in,out] host the host. @param event_id index in the meta-info's events.
+ * @param[in,out] host the host.
+ * @param[in] event_id index in the meta-info's events.
  * @param[in] fields a complete native struct of that event type; its `time` and `id` members are
  * ignored (overwritten in the copy). Native size bytes are read.
- * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
+ * @retval EVREC_OK recorded.
+ * @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
  * @retval EVREC_E_DROPPED buffer full; counted in the recorder's `dropped`.
  * @retval EVREC_E_BAD_ID event_id is not in the meta-info (nothing recorded, nothing counted).
  * **Context:** lock-free; any thread, interrupt or signal handler.
@@ -514,7 +542,8 @@ evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fie
  * no two consecutive records are a full 2^32 timestamp ticks apart; the POSIX port's tick thread
  * does it at 10 Hz.
  * @param[in,out] host the host.
- * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING / EVREC_E_DROPPED as evrec_record().
+ * @retval EVREC_OK recorded.
+ * @retval EVREC_E_NOT_RECORDING / EVREC_E_DROPPED as evrec_record().
  * **Context:** lock-free; any thread or interrupt (a timer interrupt is typical).
  */
 evrec_status evrec_tick(evrec_host_t *host);

@@ -52,10 +52,10 @@ typedef struct evrec_save_options {
  * @brief Save a stopped recorder as an evrec container file (evrec_save_ex() with defaults).
  * A recorder split into lanes (evrec/evrec_lanes.h) is saved as one stream merged by time, with
  * the lane of each record in LANE_IDS chunks (FORMAT.md section 2.3).
- * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()). @param[in] sink
- * where the bytes go.
- * @retval EVREC_OK every byte was written. @retval EVREC_E_ARG NULL pointer, or more lanes than
- * ::EVREC_SAVE_LANES.
+ * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()).
+ * @param[in] sink where the bytes go.
+ * @retval EVREC_OK every byte was written.
+ * @retval EVREC_E_ARG NULL pointer, or more lanes than ::EVREC_SAVE_LANES.
  * @retval EVREC_E_BUSY the recorder is still attached (stop first; a recorder split into lanes is
  * saved only after evrec_lanes_stop()), or never recorded.
  * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
@@ -81,11 +81,15 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
  * @brief Encode the records of a raw native buffer as the CCore stream (no container): helper
  * for tools and tests that hold records made elsewhere. Same output as evrec_save_ex() with
  * bare_ccore for a recorder whose buffer holds exactly these bytes.
- * @param[in] meta the meta-info. @param time_freq written in the stream, Hz.
- * @param[in] records native records, back to back, each padded to 4 bytes. @param size bytes.
+ * @param[in] meta the meta-info.
+ * @param[in] time_freq written in the stream, Hz.
+ * @param[in] records native records, back to back, each padded to 4 bytes.
+ * @param[in] size bytes.
  * @param[in] sink where the bytes go.
- * @retval EVREC_OK done. @retval EVREC_E_CORRUPT an unknown id (earlier records written, End
- * appended). @retval EVREC_E_IO sink failure. @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_CORRUPT an unknown id (earlier records written, End appended).
+ * @retval EVREC_E_IO sink failure.
+ * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread.
  */
 evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,

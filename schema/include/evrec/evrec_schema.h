@@ -50,8 +50,10 @@ typedef struct evrec_schema evrec_schema_t;
  * @param[in] path the top-level schema file.
  * @param[in] diag where every schema error goes, as `file:line:col: error: message` lines (NULL:
  * not printed).
- * @retval EVREC_OK loaded. @retval EVREC_E_META a schema error (printed to diag).
- * @retval EVREC_E_IO the file cannot be opened (said on diag). @retval EVREC_E_ARG NULL argument.
+ * @retval EVREC_OK loaded.
+ * @retval EVREC_E_META a schema error (printed to diag).
+ * @retval EVREC_E_IO the file cannot be opened (said on diag).
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.
  */
 evrec_status evrec_schema_load(evrec_schema_t **out, const char *path, FILE *diag);
@@ -120,9 +122,11 @@ typedef struct evrec_yaml {
  * Not in a file, hence never recovered: the schema's name and version, descriptions of enums,
  * values, structs and events, the order in which values were written, and file boundaries.
  *
- * @param[in] meta the tables (e.g. evrec_reader_meta()). @param[in] opt options (name required).
+ * @param[in] meta the tables (e.g. evrec_reader_meta()).
+ * @param[in] opt options (name required).
  * @param[out] out the files and notes; free with evrec_yaml_free().
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL argument or a name that is not an identifier.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL argument or a name that is not an identifier.
  * **Context:** thread.
  */
 evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_options_t *opt,
@@ -151,9 +155,11 @@ typedef struct evrec_diff_options {
  * events (by name: added, removed, class, struct, id), tracks (by event: added, removed, changed),
  * spans (by name: added, removed, changed, order) and counters (by Struct.field: added, removed).
  * time_freq, offsets, native sizes and display attributes are not compared.
- * @param[in] expected e.g. the schema's tables. @param[in] actual e.g. the file's.
+ * @param[in] expected e.g. the schema's tables.
+ * @param[in] actual e.g. the file's.
  * @param[in] opt names for the messages (NULL: "expected"/"actual").
- * @param fn called once per difference (may be NULL). @param ctx passed to fn.
+ * @param[in] fn called once per difference (may be NULL).
+ * @param[in] ctx passed to fn.
  * @return the number of differences; 0 means equal hashes (barring a hash collision).
  * **Context:** thread; reads only.
  */

@@ -32,12 +32,15 @@ typedef struct evrec_symbols evrec_symbols_t;
 
 /**
  * @brief Read the symbol table of an ELF file (32- or 64-bit, either byte order).
- * @param[out] out the table (NULL on failure). @param[in] path the ELF file.
+ * @param[out] out the table (NULL on failure).
+ * @param[in] path the ELF file.
  * @param[out] err optional buffer for an English message on failure ("FILE: not an ELF file").
- * @param err_size its size in bytes.
+ * @param[in] err_size its size in bytes.
  * @retval EVREC_OK loaded (possibly with no symbols: evrec_symbols_count() says).
- * @retval EVREC_E_IO the file cannot be opened. @retval EVREC_E_CORRUPT not an ELF file, or a
- * damaged symbol table. @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_IO the file cannot be opened.
+ * @retval EVREC_E_CORRUPT not an ELF file, or a damaged symbol table.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL.
  * **Context:** thread.
  * @code
  * evrec_symbols_t *syms;
@@ -65,7 +68,8 @@ int evrec_symbols_lookup(const evrec_symbols_t *t, uint64_t addr, const char **n
 /**
  * @brief Write `name+0xOFF` (or `name` at offset 0) for a found address, else `0x%08x` (more
  * digits above 32 bits). Always NUL-terminates when size > 0; truncates to fit.
- * @param t may be NULL (then the hexadecimal form). @return the length the full text has.
+ * @param[in] t may be NULL (then the hexadecimal form).
+ * @return the length the full text has.
  */
 size_t evrec_symbols_format(const evrec_symbols_t *t, uint64_t addr, char *buf, size_t size);
 

@@ -238,8 +238,8 @@ typedef struct evrec_qs_map {
  * entries, then the fast encoder's field programs (16 per event type + 4 per field that becomes
  * an element, nested structs flattened, + 4 for alignment). evrec_qs_map_init() also accepts
  * 4 bytes per event type (no programs: the same bytes, encoded byte by byte).
- * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure (walks the
- * struct tables).
+ * @param[in] meta the meta-info (may be NULL: returns 0).
+ * **Context:** any; pure (walks the struct tables).
  */
 size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
 
@@ -261,11 +261,13 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  * to GROUPS (from STRINGS to INT).
  * The global filter starts with every event type enabled.
  *
- * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
- * caller. @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
- * reference). @param[out] entries user memory of evrec_qs_map_entries_size() bytes (at least
- * 4 per event type: then without the fast encoder's programs), 2-byte aligned.
- * @param entries_size its size in bytes.
+ * @param[out] map the map (user memory).
+ * @param[in] meta validated meta-info, kept alive by the caller.
+ * @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
+ *     reference).
+ * @param[out] entries user memory of evrec_qs_map_entries_size() bytes (at least 4 per event type:
+ *     then without the fast encoder's programs), 2-byte aligned.
+ * @param[in] entries_size its size in bytes.
  * @retval EVREC_OK ready.
  * @retval EVREC_E_ARG NULL map/meta/entries, entries too small, time_size not 0/1/2/4.
  * @retval EVREC_E_META an event would need more than EVREC_QS_MAX_PAYLOAD bytes, a display
@@ -292,7 +294,9 @@ uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
  * integer (QS.md "Enums"): a static value's name when it is the lowest value with that name, at
  * most ::EVREC_QS_ENUM_STR_MAX bytes and without a `#`; a run-time value's name is returned with
  * `*runtime` set (it is sent as `name#value`). Ignores the groups and enum_as.
- * @param[in] map a built map. @param enum_id enum. @param value the value.
+ * @param[in] map a built map.
+ * @param[in] enum_id enum.
+ * @param[in] value the value.
  * @param[out] runtime 1 for a run-time name, 0 for a static one (may be NULL).
  * **Context:** any; reads the tables (a run-time name once, acquire).
  */
@@ -301,11 +305,16 @@ const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, 
 /**
  * @brief Encode an EVREC_LOST record (record id ::EVREC_QS_REC_LOST; QS.md "Loss records"):
  * timestamp, a STR element "dropped" or "overwritten", a U32 count.
- * @param[in] map a built map (time_size). @param seq sequence number. @param time timestamp,
- * ticks (time_size low bytes sent). @param kind an ::evrec_qs_lost_kind. @param count records
- * lost (at most 2^32 - 1 per record). @param[out] out frame bytes. @param out_size room (64 is
- * enough). @param[out] out_len frame length.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer or unknown kind.
+ * @param[in] map a built map (time_size).
+ * @param[in] seq sequence number.
+ * @param[in] time timestamp, ticks (time_size low bytes sent).
+ * @param[in] kind an ::evrec_qs_lost_kind.
+ * @param[in] count records lost (at most 2^32 - 1 per record).
+ * @param[out] out frame bytes.
+ * @param[in] out_size room (64 is enough).
+ * @param[out] out_len frame length.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer or unknown kind.
  * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure, ISR-safe.
  */
@@ -316,9 +325,12 @@ evrec_status evrec_qs_encode_lost(const evrec_qs_map_t *map, uint8_t seq, uint32
  * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (the worked example
  * of QP/C "Observability Viewpoint": seq 0x7E, record 0x7D, data 7D 08 01 gives
  * `7D 5E 7D 5D 7D 5D 08 01 7D 5E 7E`).
- * @param seq sequence number. @param rec_id record id. @param[in] payload `len` bytes (may be
- * NULL when len is 0). @param len payload bytes. @param[out] out frame bytes. @param out_size
- * room in out; 2 * (len + 3) + 1 is always enough.
+ * @param[in] seq sequence number.
+ * @param[in] rec_id record id.
+ * @param[in] payload `len` bytes (may be NULL when len is 0).
+ * @param[in] len payload bytes.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room in out; 2 * (len + 3) + 1 is always enough.
  * @return frame length in bytes, or 0 if it does not fit out_size (out may be partly written).
  * **Context:** any; pure, ISR-safe.
  */
@@ -329,12 +341,17 @@ size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_
  * @brief Encode one native event record as a framed QS application-specific record
  * (QS.md "Event records"): record id, timestamp (time_size low bytes of `time`), the event-type
  * element when the map says so, then one element per field with struct fields flattened.
- * @param[in] map a built map. @param seq sequence number of the frame. @param[in] native the
- * native event struct: u32 time at 0, u16 id at 4, fields at the offsets of the field tables.
- * @param[out] out frame bytes. @param out_size room; 2 * (map->max_payload + 3) + 1 is enough.
+ * @param[in] map a built map.
+ * @param[in] seq sequence number of the frame.
+ * @param[in] native the native event struct: u32 time at 0, u16 id at 4, fields at the offsets of
+ *     the field tables.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room; 2 * (map->max_payload + 3) + 1 is enough.
  * @param[out] out_len frame length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID the id at
- * offset 4 is not an event of the meta-info. @retval EVREC_E_NO_SPACE out_size too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BAD_ID the id at offset 4 is not an event of the meta-info.
+ * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure (reads the map and the record), ISR-safe.
  */
 evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
@@ -357,8 +374,11 @@ typedef struct evrec_qs_time_sync {
  * timestamps, before the first event, and whenever `time` is 2^(8*time_size-1) ticks or more
  * away (either way) from the last full time sent. Then the decoder restores the exact 32-bit
  * time from the low bytes: full = sync + sign-extended(low - sync). Never with 4-byte timestamps.
- * @param[in] map a built map. @param[in] s the stream's state. @param time the event's time, ticks.
- * @return 1 a time sync is due, 0 not. **Context:** any; pure.
+ * @param[in] map a built map.
+ * @param[in] s the stream's state.
+ * @param[in] time the event's time, ticks.
+ * @return 1 a time sync is due, 0 not.
+ * **Context:** any; pure.
  */
 static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_qs_time_sync_t *s, uint32_t time)
 {
@@ -373,10 +393,15 @@ static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_
 /**
  * @brief Encode a time-sync record (QS.md 4.1): record id ::EVREC_QS_REC_TIME_SYNC, the
  * timestamp (time_size low bytes), then one U32 element with the full time.
- * @param[in] map a built map. @param seq sequence number. @param time full time, ticks.
- * @param[out] out frame bytes. @param out_size room (27 bytes are always enough).
+ * @param[in] map a built map.
+ * @param[in] seq sequence number.
+ * @param[in] time full time, ticks.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room (27 bytes are always enough).
  * @param[out] out_len frame length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** any; pure, ISR-safe.
  */
 evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
@@ -394,9 +419,13 @@ typedef struct evrec_qs_session_cursor {
  * (reset), QS_OBJ_DICT and QS_FUN_DICT (options), QS_ENUM_DICT (event types in class mode, then
  * every grouped enum's static values and the run-time values already named), QS_USR_DICT (one
  * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than the QSPY record limit are cut.
- * @param[in] map a built map. @param[in,out] cur the cursor. @param[out] rec_id record id.
- * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes. @param[out] len payload bytes.
- * @retval EVREC_OK one record produced. @retval EVREC_E_END no more records.
+ * @param[in] map a built map.
+ * @param[in,out] cur the cursor.
+ * @param[out] rec_id record id.
+ * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes.
+ * @param[out] len payload bytes.
+ * @retval EVREC_OK one record produced.
+ * @retval EVREC_E_END no more records.
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread (reads run-time enum names while they may be allocated: each is read once).
  */
@@ -405,9 +434,14 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
 
 /**
  * @brief All session records as frames into a flat buffer, seq 1, 2, ... (offline use).
- * @param[in] map a built map. @param[out] out bytes. @param out_size room.
- * @param[out] out_len bytes written. @param[out] next_seq optional: the seq of the next frame.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
+ * @param[in] map a built map.
+ * @param[out] out bytes.
+ * @param[in] out_size room.
+ * @param[out] out_len bytes written.
+ * @param[out] next_seq optional: the seq of the next frame.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** thread.
  */
 evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,

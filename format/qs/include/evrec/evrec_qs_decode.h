@@ -77,8 +77,11 @@ void evrec_qs_parser_init(evrec_qs_parser_t *p);
 
 /**
  * @brief Feed stream bytes; calls `fn` for every frame or error completed by them.
- * @param[in,out] p the parser. @param[in] data bytes. @param len bytes in data.
- * @param fn callback (may be NULL: counters only). @param ctx passed to fn.
+ * @param[in,out] p the parser.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * @param[in] fn callback (may be NULL: counters only).
+ * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
 void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
@@ -100,7 +103,9 @@ void evrec_qs_target_info_default(evrec_qs_target_info_t *t);
 
 /**
  * @brief Parse a QS_TARGET_INFO payload.
- * @retval EVREC_OK done. @retval EVREC_E_TRUNCATED fewer than 16 bytes. @retval EVREC_E_ARG NULL.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_TRUNCATED fewer than 16 bytes.
+ * @retval EVREC_E_ARG NULL.
  * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for pointers).
  */
 evrec_status evrec_qs_parse_target_info(const uint8_t *payload, size_t len, evrec_qs_target_info_t *t);
@@ -122,12 +127,18 @@ typedef struct evrec_qs_elem {
 
 /**
  * @brief Parse an application-specific record payload: timestamp, then format-tagged elements.
- * @param[in] payload the record payload. @param len its bytes. @param[in] cfg sizes (timestamp,
- * pointers, signals). @param[out] time the timestamp. @param[out] elems room for `max` elements.
- * @param max room. @param[out] count elements parsed. @param[out] bad_offset on error: payload
- * offset of the element that failed.
- * @retval EVREC_OK all parsed. @retval EVREC_E_TRUNCATED an element runs past the end.
- * @retval EVREC_E_CORRUPT an unknown type. @retval EVREC_E_NOMEM more than `max` elements.
+ * @param[in] payload the record payload.
+ * @param[in] len its bytes.
+ * @param[in] cfg sizes (timestamp, pointers, signals).
+ * @param[out] time the timestamp.
+ * @param[out] elems room for `max` elements.
+ * @param[in] max room.
+ * @param[out] count elements parsed.
+ * @param[out] bad_offset on error: payload offset of the element that failed.
+ * @retval EVREC_OK all parsed.
+ * @retval EVREC_E_TRUNCATED an element runs past the end.
+ * @retval EVREC_E_CORRUPT an unknown type.
+ * @retval EVREC_E_NOMEM more than `max` elements.
  * **Context:** any; pure.
  */
 evrec_status evrec_qs_parse_user(const uint8_t *payload, size_t len, const evrec_qs_target_info_t *cfg,
@@ -152,8 +163,10 @@ void evrec_qs_dict_free(evrec_qs_dict_t *d);
 /**
  * @brief Learn from one good record: target info (a reset clears every dictionary) and the
  * OBJ/FUN/SIG/ENUM/USR dictionaries. Other records are ignored.
- * @retval EVREC_OK used or ignored. @retval EVREC_E_TRUNCATED / EVREC_E_UNSUPPORTED a dictionary
- * or target info record that does not parse. @retval EVREC_E_NOMEM out of memory.
+ * @retval EVREC_OK used or ignored.
+ * @retval EVREC_E_TRUNCATED / EVREC_E_UNSUPPORTED a dictionary or target info record that does not
+ *     parse.
+ * @retval EVREC_E_NOMEM out of memory.
  */
 evrec_status evrec_qs_dict_apply(evrec_qs_dict_t *d, uint8_t rec_id, const uint8_t *payload, size_t len);
 
@@ -168,7 +181,10 @@ const char *evrec_qs_dict_sig(const evrec_qs_dict_t *d, uint64_t sig, uint64_t o
  * @brief One line as QSPY 7.4 prints it (QS.md section 6): application records as
  * `%010u NAME elem...`, dictionaries and target info as `           Obj-Dict ...`, and
  * errors as `   <COMMS> ERROR    ...`. Call after evrec_qs_dict_apply() for the same record.
- * @param[in] d dictionaries. @param[in] item a parser item. @param[out] buf text. @param size room.
+ * @param[in] d dictionaries.
+ * @param[in] item a parser item.
+ * @param[out] buf text.
+ * @param[in] size room.
  * @return characters written (0 = this item prints nothing, e.g. QS_EMPTY or SKIPPED).
  * **Context:** any; pure.
  */
@@ -239,10 +255,14 @@ typedef struct evrec_qs_decoder {
  * naming a value (`name#value` for run-time names), or an integer of their width, whatever the
  * map's enum_as (QS.md "Enums"); EVREC_LOST records are counted in lost_* (QS.md "Loss
  * records"). Until the stream's target info arrives, timestamps are read with
- * the map's time_size. @param[out] d the decoder (large: about 20 KB; heap or static).
+ * the map's time_size.
+ * @param[out] d the decoder (large: about 20 KB; heap or static).
  * @param[in] map the map built from the same meta-info and options as the encoder's.
- * @param on_event @param on_item @param ctx callbacks.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d or map.
+ * @param[in] on_event
+ * @param[in] on_item
+ * @param[in] ctx callbacks.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL d or map.
  */
 evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
                                    evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx);

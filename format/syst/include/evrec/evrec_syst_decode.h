@@ -76,7 +76,9 @@ typedef enum evrec_syst_problem {
  * @brief Name of a problem as a status word: `OK`, `CHECKSUM_ERROR`, `TOO_SHORT`,
  * `RESERVED_BITS`, `UNKNOWN_TYPE`, `LENGTH_MISMATCH`, `NO_LENGTH`, `BAD_LOCATION`,
  * `BAD_PAYLOAD`, `SKIPPED`, `BAD_LINE`, `UNKNOWN_ID`, `BAD_ARGS` (the reference printer's words
- * where it has one). @return a static string. **Context:** any; pure.
+ * where it has one).
+ * @return a static string.
+ * **Context:** any; pure.
  */
 const char *evrec_syst_problem_name(evrec_syst_problem p);
 
@@ -127,8 +129,9 @@ typedef void (*evrec_syst_item_fn)(void *ctx, const evrec_syst_item_t *item);
 
 /**
  * @brief Parse one whole message held in memory.
- * @param[in] bytes the message, header first. @param len its bytes.
- * @param exact 1: `len` is the message exactly (a text line, a transport frame): bytes beyond
+ * @param[in] bytes the message, header first.
+ * @param[in] len its bytes.
+ * @param[in] exact 1: `len` is the message exactly (a text line, a transport frame): bytes beyond
  * the header's fields and LEN are a LENGTH problem, and a message without LEN takes the rest as
  * payload. 0: `len` may hold more (a stream): the message's size comes from the header and LEN.
  * @param[out] msg the fields read (valid as far as they could be read).
@@ -142,10 +145,12 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
 
 /**
  * @brief Bytes of the message that starts at `bytes`, from its first bytes.
- * @param[in] bytes the first `len` bytes of a message. @param len how many are there.
+ * @param[in] bytes the first `len` bytes of a message.
+ * @param[in] len how many are there.
  * @param[out] need on EVREC_OK: the message's size; on EVREC_E_TRUNCATED: how many bytes must be
  * there to know more (more than len).
- * @retval EVREC_OK the size is known. @retval EVREC_E_TRUNCATED more bytes needed.
+ * @retval EVREC_OK the size is known.
+ * @retval EVREC_E_TRUNCATED more bytes needed.
  * @retval EVREC_E_UNSUPPORTED a message without LEN (not short): the size is unknown.
  * **Context:** any; pure.
  */
@@ -160,7 +165,8 @@ typedef enum evrec_syst_input {
 /**
  * @brief 1 when the first bytes of a stream look like the printer's text form: every byte is
  * printable ASCII, tab, CR or LF, and a line starts with `SYS-T RAW DATA:`. Give a few KiB (or the
- * whole stream when it is shorter). **Context:** any; pure.
+ * whole stream when it is shorter).
+ * **Context:** any; pure.
  */
 int evrec_syst_detect_text(const uint8_t *data, size_t len);
 
@@ -199,8 +205,11 @@ void evrec_syst_parser_init(evrec_syst_parser_t *p, evrec_syst_input input);
 
 /**
  * @brief Feed stream bytes; calls `fn` for every message or problem completed by them.
- * @param[in,out] p the parser. @param[in] data bytes. @param len bytes in data.
- * @param fn callback (may be NULL: counters only). @param ctx passed to fn.
+ * @param[in,out] p the parser.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * @param[in] fn callback (may be NULL: counters only).
+ * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
 void evrec_syst_parser_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn,
@@ -219,7 +228,8 @@ void evrec_syst_parser_finish(evrec_syst_parser_t *p, evrec_syst_item_fn fn, voi
 void evrec_syst_type_name(const evrec_syst_msg_t *m, char *buf, size_t size);
 
 /** @brief `MAX`, `FATAL`, `ERROR`, `WARNING`, `INFO`, `USER1`, `USER2`, `DEBUG` (`?` above 7); a
- * static string. **Context:** any; pure. */
+ * static string.
+ * **Context:** any; pure. */
 const char *evrec_syst_severity_name(unsigned severity);
 
 /**
@@ -227,7 +237,8 @@ const char *evrec_syst_severity_name(unsigned severity);
  * (PRINTF_32/PRINTF_64: the format with its inline arguments applied), RAW bytes as lowercase
  * hex, BUILD LONG as `0x<id> <text>`, CLOCK as `clock=<value> freq=<Hz>`, SHORT32/SHORT64 as
  * `0x<value>`, CATALOG as `catalog 0x<id> args <hex>`.
- * @return characters the text has (may exceed size: cut as snprintf). **Context:** any; pure.
+ * @return characters the text has (may exceed size: cut as snprintf).
+ * **Context:** any; pure.
  */
 size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size);
 
@@ -237,7 +248,8 @@ size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size
  * TimeStamp,Location,Raw Length,Checksum`. Origin is the GUID `{xxxxxxxx-...}` (lowercase) or
  * `module-0x<module>`; timestamps `0x%016X`; Context TimeStamp is the message index; Location
  * `file-0x<id>:<line>` or `0x<address>`; Checksum `0x%08X` as sent. No newline.
- * @return characters the line has (cut as snprintf). **Context:** any; pure.
+ * @return characters the line has (cut as snprintf).
+ * **Context:** any; pure.
  */
 size_t evrec_syst_format_item(const evrec_syst_item_t *it, char *buf, size_t size);
 
@@ -258,9 +270,11 @@ typedef struct evrec_syst_event {
 
 /**
  * @brief Turn one CATALOG message into an event of the map's meta-info.
- * @param[in] map the map the encoder used (its id width must be the message's: ID32 subtypes
- * look up 32-bit ids, ID64 subtypes 64-bit ids). @param[in] m a CATALOG message without a
- * problem. @param[out] ev the event. @param[out] what optional: why it failed (static text).
+ * @param[in] map the map the encoder used (its id width must be the message's: ID32 subtypes look
+ *     up 32-bit ids, ID64 subtypes 64-bit ids).
+ * @param[in] m a CATALOG message without a problem.
+ * @param[out] ev the event.
+ * @param[out] what optional: why it failed (static text).
  * @retval EVREC_SYST_OK decoded.
  * @retval EVREC_SYST_P_UNKNOWN_ID the map has no event type with this catalog id.
  * @retval EVREC_SYST_P_ARGS the argument bytes are not exactly the event's (4 per leaf field),
@@ -294,11 +308,16 @@ typedef struct evrec_syst_decoder {
 } evrec_syst_decoder_t;
 
 /**
- * @brief Prepare a decoder. @param[out] d the decoder (large: about 130 KiB; heap or static).
- * @param[in] map32 @param[in] map64 maps built from the same meta-info with 32- and 64-bit ids
- * (at least one). @param input binary or text form. @param on_event @param on_item @param ctx
- * callbacks.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d, or both maps NULL.
+ * @brief Prepare a decoder.
+ * @param[out] d the decoder (large: about 130 KiB; heap or static).
+ * @param[in] map32
+ * @param[in] map64 maps built from the same meta-info with 32- and 64-bit ids (at least one).
+ * @param[in] input binary or text form.
+ * @param[in] on_event
+ * @param[in] on_item
+ * @param[in] ctx callbacks.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL d, or both maps NULL.
  * **Context:** any; one decoder per thread.
  */
 evrec_status evrec_syst_decoder_init(evrec_syst_decoder_t *d, const evrec_syst_map_t *map32,

@@ -24,11 +24,13 @@ extern "C" {
 /**
  * @brief Build a map in malloc'd memory (host tools): evrec_syst_map_init() with entries that
  * evrec_syst_map_release() frees.
- * @param[out] map the map. @param[in] meta validated meta-info (kept alive by the caller).
+ * @param[out] map the map.
+ * @param[in] meta validated meta-info (kept alive by the caller).
  * @param[in] opts options, or NULL (defaults, severity INFO).
  * @param[out] bad_event optional: the event id at fault on EVREC_E_META.
- * @retval EVREC_OK built. @retval EVREC_E_NOMEM out of memory. @retval other what
- * evrec_syst_map_init() returns (then nothing is left allocated).
+ * @retval EVREC_OK built.
+ * @retval EVREC_E_NOMEM out of memory.
+ * @retval other what evrec_syst_map_init() returns (then nothing is left allocated).
  */
 evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
                                   uint32_t *bad_event);
@@ -42,7 +44,9 @@ void evrec_syst_map_release(evrec_syst_map_t *map);
  * display is `0x%02X`/`0x%04X`/`0x%08X` by its width, `address` is `0x%08x`, a unit follows the
  * value after a blank (`%` doubled). Enum fields print their number.
  * @param[in] meta validated meta-info (its field_info gives display and units; may be NULL).
- * @param event_id index in meta->events. @param[out] out text buffer. @param out_size its size.
+ * @param[in] event_id index in meta->events.
+ * @param[out] out text buffer.
+ * @param[in] out_size its size.
  * @return the text length without the NUL (cut when it does not fit, as snprintf), or 0 when
  * event_id is out of range or an argument is NULL.
  */
@@ -54,11 +58,13 @@ size_t evrec_syst_format_string(const evrec_meta_t *meta, uint32_t event_id, cha
  * the map sends none), and a `syst:Catalog32` (or `Catalog64` for 64-bit ids) with one
  * `syst:Format ID="0x..."` per event type, its printf format in CDATA. Enum value names are
  * listed in XML comments (the decoder prints numbers).
- * @param[in] map a built map. @param[in] client client name (NULL: "evrec").
+ * @param[in] map a built map.
+ * @param[in] client client name (NULL: "evrec").
  * @param[out] xml malloc'd NUL-terminated text; the caller frees it with free().
  * @param[out] len its length in bytes (may be NULL).
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL map or xml. @retval EVREC_E_NOMEM out of memory
- * or libxml2 failed.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL map or xml.
+ * @retval EVREC_E_NOMEM out of memory or libxml2 failed.
  */
 evrec_status evrec_syst_collateral(const evrec_syst_map_t *map, const char *client, char **xml, size_t *len);
 
