@@ -4,6 +4,14 @@
  * @brief The few atomic operations the recorder needs, on C11 atomics or on a port's critical
  * section.
  *
+ * API overview (used by the recorder and by inline record paths; an application rarely calls
+ * them itself):
+ * - Read-modify-write: evrec_atomic_fetch_add(), evrec_atomic_exchange(), evrec_atomic_cas().
+ * - Loads and stores: evrec_atomic_load(), evrec_atomic_load_acquire(), evrec_atomic_store(),
+ *   EVREC_LOAD_RELAXED(), EVREC_STORE_RELAXED(), EVREC_STORE_RELEASE().
+ * - Configuration: EVREC_PORT_HAS_ATOMICS, EVREC_PORT_UNIPROCESSOR (from the port); EVREC_NO_TSAN
+ *   on a function that races on purpose.
+ *
  * A port whose core has C11 atomics that are lock-free for `size_t` (x86, AArch64, ARMv7-M and
  * ARMv8-M main with LDREX/STREX, RISC-V with the A extension) leaves EVREC_PORT_HAS_ATOMICS at 1.
  * A port without them (ARMv6-M: Cortex-M0/M0+, RV32 without A) defines in its evrec_port.h:
@@ -123,7 +131,13 @@
 /** A size_t that is read and modified atomically. */
 typedef _Atomic size_t evrec_atomic_size_t;
 
-/** @brief Atomic `old = *p; *p += v; return old;` with acquire order. **Context:** any. */
+/**
+ * @brief Atomic `old = *p; *p += v; return old;` with acquire order.
+ * @param[in,out] p the word.
+ * @param[in] v what to add (bytes, when p is an allocation offset).
+ * @return the value before the addition.
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -135,7 +149,13 @@ static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
 #endif
 }
 
-/** @brief Atomic exchange with acquire-release order. **Context:** any. */
+/**
+ * @brief Atomic exchange with acquire-release order.
+ * @param[in,out] p the word.
+ * @param[in] v the new value.
+ * @return the value before the exchange.
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -148,7 +168,15 @@ static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
 #endif
 }
 
-/** @brief If `*p == *expected` store `v` and return 1, else load `*expected` and return 0. */
+/**
+ * @brief Compare and swap (weak: may fail spuriously; acquire-release on success, relaxed on
+ * failure).
+ * @param[in,out] p the word.
+ * @param[in,out] expected the value `*p` must hold; on failure, set to the value it holds.
+ * @param[in] v the value stored when `*p == *expected`.
+ * @return 1 `v` was stored, 0 not (`*expected` updated).
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -163,13 +191,23 @@ static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, siz
 #endif
 }
 
-/** @brief Relaxed load. */
+/**
+ * @brief Relaxed load.
+ * @param[in] p the word.
+ * @return its value.
+ * **Context:** any, ISR-safe (a single load).
+ */
 static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p)
 {
     return atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_relaxed);
 }
 
-/** @brief Acquire load. */
+/**
+ * @brief Acquire load: later accesses are not moved before it.
+ * @param[in] p the word.
+ * @return its value.
+ * **Context:** any, ISR-safe (a single load).
+ */
 static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 {
 #if EVREC_UP_ORDER
@@ -181,7 +219,12 @@ static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 #endif
 }
 
-/** @brief Release store. */
+/**
+ * @brief Release store: earlier accesses are not moved after it.
+ * @param[out] p the word.
+ * @param[in] v the value.
+ * **Context:** any, ISR-safe (a single store).
+ */
 static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER

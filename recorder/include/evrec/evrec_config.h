@@ -4,6 +4,14 @@
  * @brief Compile-time knobs of the recorder, each with an `#ifndef` default.
  *
  * Override with `-D` or by defining them before including any evrec header. Booleans are 0/1.
+ * Each knob below states its unit, range, default and trade-off.
+ *
+ * Overview:
+ * - Compiling recording out: EVREC_ENABLE.
+ * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points),
+ *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
+ *   stack), EVREC_SAVE_LANES (merging lanes).
+ * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */

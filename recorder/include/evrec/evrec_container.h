@@ -5,6 +5,14 @@
  * the byte sink that writers write through, the canonical meta-info behind the schema hash, and
  * CRC-32C. Specified in FORMAT.md.
  *
+ * API overview:
+ * - File layout constants: EVREC_MAGIC, EVREC_FORMAT_MAJOR / _MINOR, ::evrec_chunk_type, the
+ *   header, chunk and SYNC sizes.
+ * - Output: ::evrec_sink_t, the write callback every writer (save, the reader's tools) uses.
+ * - The schema hash's input: evrec_meta_write_canonical() (hashed by evrec_meta_schema_hash() of
+ *   evrec/evrec_hash.h on the host).
+ * - Checksums: evrec_crc32c().
+ *
  * Needs no port: host programs that only read or write files include this (and evrec_reader.h)
  * without an `evrec_port.h`. Freestanding.
  *
@@ -77,8 +85,10 @@ enum evrec_chunk_type {
  * EVREC_E_IO). `ctx` is passed through untouched.
  */
 typedef struct evrec_sink {
+    /** Take `len` bytes at `data` (valid only during the call; copy what you keep); return 0 on
+     * success, non-zero on failure. Called from the context that saves. */
     int (*write)(void *ctx, const void *data, size_t len);
-    void *ctx;
+    void *ctx; /**< the user's, passed to every call of `write` */
 } evrec_sink_t;
 
 /**
@@ -86,7 +96,7 @@ typedef struct evrec_sink {
  * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
  * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...), then the VIEW payload when
  * meta->view has a track, span or counter (nothing otherwise).
- * @param[in] meta the tables.
+ * @param[in] meta the tables (validated).
  * @param[in] sink receives the bytes (a hash state, typically).
  * @retval EVREC_OK done.
  * @retval EVREC_E_ARG NULL pointer.
@@ -102,7 +112,7 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
  * @param[in] len bytes.
  * @return the updated CRC (pre- and post-inverted internally; chainable). Known answer: "123456789"
  *     gives 0xE3069283.
- * **Context:** pure; any.
+ * **Context:** any, ISR-safe; pure.
  */
 uint32_t evrec_crc32c(uint32_t crc, const void *data, size_t len);
 

@@ -5,6 +5,13 @@
  * allocation offset on its own cache line and its own slice of the record area, so that contexts
  * recording on different cores never write the same cache line.
  *
+ * API overview:
+ * - Set up: evrec_lanes_init() (user memory for N lanes), evrec_lanes_start(), evrec_lanes_stop().
+ * - Record: evrec_lane_host() (the calling core's lane), evrec_lane_host_at() (a chosen lane),
+ *   then any record call on that host; evrec_lanes_tick() (periodic Tick into every lane).
+ * - Counts: evrec_recorder_lane_count(), evrec_recorder_lane_counts().
+ * - Configuration: EVREC_MAX_LANES, EVREC_LANE_ALIGN, EVREC_LANE_ID().
+ *
  * A plain host (evrec_host_t) has one allocation offset: two threads on two cores that record
  * through it bounce that cache line on every record. A **lanes object** (::evrec_lanes_t, user
  * memory) holds N lane hosts; evrec_lanes_start() splits the record area of one recorder (one-shot
@@ -114,6 +121,7 @@ typedef struct evrec_lanes {
  * @brief Make a lanes object over the user's array of `count` lanes; records nothing until
  * evrec_lanes_start(). Every lane host is closed (records through it are ignored, not counted).
  * @param[out] lanes the object.
+ * @pre No context records through a lane of `lane` (the lanes are stopped or never started).
  * @param[out] lane array of `count` lanes (caller-owned, lives as long as lanes is used; aligned to
  *     ::EVREC_LANE_ALIGN as a static or automatic array is, or from aligned_alloc() on the heap).
  * @param[in] count 1 .. ::EVREC_MAX_LANES.
@@ -131,6 +139,7 @@ evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t
  * ring (cyclic, same block size as the recorder's, the largest power-of-two number of blocks that
  * fits). Every lane's first record is EventControl Start; the lanes start one after the other
  * (lane k's Start a little later than lane k-1's; save relies on that order).
+ * @pre `lanes` is initialised and not started; `rec` is initialised and attached to no host.
  * @param[in,out] lanes an initialised lanes object, not started.
  * @param[in,out] rec a recorder initialised with evrec_recorder_init() or
  *     evrec_recorder_init_cyclic(), not attached to a host.
@@ -150,6 +159,7 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
  * @brief Stop every lane, lane 0 first (as evrec_host_stop(): waits for records in flight,
  * writes Stop, with a one-shot lane's first-drop time when it dropped) and store the summed
  * counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
+ * @pre evrec_lanes_start() succeeded on `lanes`.
  * @param[in,out] lanes started lanes.
  * @param[out] rec_out optional: the recorder.
  * @retval EVREC_OK stopped.
@@ -163,6 +173,7 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out);
  * that each lane's times can be extended to 64 bits on their own (FORMAT.md section 5).
  * Call it periodically (the POSIX tick thread does it at 10 Hz for lanes given to
  * evrec_posix_tick_start_lanes()).
+ * @param[in,out] lanes started lanes.
  * @retval EVREC_OK recorded in every lane.
  * @retval EVREC_E_NOT_RECORDING not started.
  * @retval EVREC_E_DROPPED some lane was full (counted in that lane).
@@ -170,9 +181,14 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out);
  */
 evrec_status evrec_lanes_tick(evrec_lanes_t *lanes);
 
-/** @brief The host of lane `k` (0 .. count-1; taken modulo the count), for a context that picks
- * its lane itself (e.g. one lane per thread, kept in the thread's state).
- * **Context:** any. */
+/**
+ * @brief The host of lane `k`, for a context that picks its lane itself (e.g. one lane per
+ * thread, kept in the thread's state).
+ * @param[in] lanes initialised lanes (evrec_lanes_init()).
+ * @param[in] k lane number, 0 .. count-1 (a larger k is taken modulo the count).
+ * @return the lane's host, owned by `lanes`.
+ * **Context:** any, ISR-safe; plain loads.
+ */
 static inline evrec_host_t *evrec_lane_host_at(evrec_lanes_t *lanes, unsigned k)
 {
     unsigned n = lanes->count;
@@ -182,6 +198,8 @@ static inline evrec_host_t *evrec_lane_host_at(evrec_lanes_t *lanes, unsigned k)
 /**
  * @brief The calling context's lane host: lane EVREC_LANE_ID() (the core number by default)
  * modulo the lane count. Give it to any record call: `my_event(evrec_lane_host(&lanes), ...)`.
+ * @param[in] lanes initialised lanes (evrec_lanes_init()).
+ * @return the lane's host, owned by `lanes`.
  * **Context:** any; lock-free (one read of the core number, plain loads).
  */
 static inline evrec_host_t *evrec_lane_host(evrec_lanes_t *lanes)
@@ -200,8 +218,12 @@ static inline evrec_host_t *evrec_lane_host(evrec_lanes_t *lanes)
  */
 evrec_recorder_counts_t evrec_recorder_lane_counts(const evrec_recorder_t *rec, uint32_t k);
 
-/** @brief Lanes of a recorder's buffer: 1 for a plain recorder, N after evrec_lanes_start().
- * **Context:** any. */
+/**
+ * @brief Lanes of a recorder's buffer.
+ * @param[in] rec an initialised recorder.
+ * @return 1 for a plain recorder, N after evrec_lanes_start() split it into N lanes.
+ * **Context:** any; reads the buffer header.
+ */
 uint32_t evrec_recorder_lane_count(const evrec_recorder_t *rec);
 
 #ifdef __cplusplus

@@ -14,8 +14,21 @@
  *
  * Every event type is a POD struct that starts with `uint32_t time; uint16_t id;`
  * (::evrec_record_header_t) and is at most ::EVREC_MAX_EVENT_SIZE bytes. Event 0 is always
- * EventControl (Start, Tick, Stop, End); use ::EVREC_CONTROL_ENUM and ::EVREC_CONTROL_STRUCT to
- * put its entries in your tables, and evrec_meta_validate() to check them.
+ * EventControl (Start, Tick, Stop, End); use EVREC_CONTROL_ENUM_VALUES and EVREC_CONTROL_FIELDS()
+ * (or evrec_control_enum_values and evrec_control_fields_enum0) to put its entries in your
+ * tables, and evrec_meta_validate() to check them.
+ *
+ * API overview:
+ * - The model: ::evrec_meta_t (time_freq, enums, structs, events, schema hash, field_info, view),
+ *   ::evrec_enum_desc_t, ::evrec_struct_desc_t, ::evrec_field_desc_t, ::evrec_event_desc_t,
+ *   ::evrec_kind, ::evrec_marker; display attributes ::evrec_field_info_t; tracks, spans and
+ *   counters ::evrec_view_t.
+ * - EventControl: ::evrec_control_type, ::evrec_control_event_t, EVREC_CONTROL_ENUM_VALUES,
+ *   EVREC_CONTROL_FIELDS(), evrec_control_enum_values, evrec_control_fields_enum0.
+ * - Checks: evrec_meta_validate(), evrec_view_validate().
+ * - Queries: evrec_kind_width(), evrec_meta_packed_size(), evrec_meta_leaf().
+ * - Run-time enum values (CCore `EventEnumValue`): evrec_runtime_enum_init(),
+ *   evrec_runtime_enum_alloc().
  *
  * Hand-written tables for one event type (`evrec-gen` writes the same from a schema):
  * @code
@@ -81,9 +94,10 @@ typedef enum evrec_kind {
 } evrec_kind;
 
 /**
- * @brief Width in bytes of a field of a non-struct kind: 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a
- * value that is no ::evrec_kind.
- * **Context:** pure; any.
+ * @brief Width in bytes of a field of a non-struct kind.
+ * @param[in] kind an ::evrec_kind byte (CCore `Kind`).
+ * @return 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a value that is no ::evrec_kind.
+ * **Context:** any, ISR-safe; pure.
  */
 static inline uint32_t evrec_kind_width(uint8_t kind)
 {
@@ -332,6 +346,7 @@ evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
  * @brief Check the view tables (meta->view) against the meta-info: ids and leaves in range, leaves
  * are integer or enum fields (not time or id), tracks ascending by event id, counters ascending
  * and on plain integer fields, span names not empty.
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
  * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL view is valid.
  * @param[out] bad_index optional: index of the first bad entry (in its table).
  * @param[out] what optional: static English text naming the problem.
@@ -358,6 +373,7 @@ typedef struct evrec_leaf_info {
 /**
  * @brief Find leaf number `leaf` (walk order: 0 = time, 1 = id, nested structs expanded depth
  * first) of an event.
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
  * @param[in] meta validated tables.
  * @param[in] event_id index in meta->events.
  * @param[in] leaf the number.
@@ -373,6 +389,7 @@ evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32
 /**
  * @brief Packed (saved) size of a struct in bytes: the sum of its fields' sizes, nested structs
  * inlined (CCore `save_len`).
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
  * @param[in] meta validated tables.
  * @param[in] struct_id index in meta->structs.
  * @return the size in bytes, or 0 if struct_id is out of range or nesting is too deep.
@@ -382,6 +399,7 @@ uint32_t evrec_meta_packed_size(const evrec_meta_t *meta, uint32_t struct_id);
 
 /**
  * @brief Prepare a run-time enum. `names` must hold `lim - base` pointers; they are set to NULL.
+ * @pre No context allocates from `e` (evrec_runtime_enum_alloc()) meanwhile.
  * @param[out] e the object (user memory).
  * @param[in] base first value.
  * @param[in] lim one past the last.

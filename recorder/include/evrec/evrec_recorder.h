@@ -25,6 +25,17 @@
  * several cores that record through one host share its allocation offset (one cache line that
  * every record writes): split the recorder into per-core lanes instead (evrec/evrec_lanes.h).
  *
+ * API overview:
+ * - The buffer: evrec_recorder_init() (one-shot), evrec_recorder_init_cyclic() (ring of blocks),
+ *   evrec_recorder_keep_meta(), evrec_recorder_counts(), evrec_recorder_records().
+ * - A buffer from elsewhere: evrec_recorder_recover(), evrec_recorder_recover_ex() (after a crash
+ *   or reset), evrec_recorder_wrap() (records made by other means).
+ * - The host: evrec_host_init(), evrec_host_start(), evrec_host_stop().
+ * - Recording: evrec_reserve() + evrec_commit() (the fast path generated code uses),
+ *   evrec_record() (table-driven), evrec_tick() (periodic EventControl Tick).
+ * - Layout: ::evrec_buf_header_t, EVREC_BUF_HEADER_SIZE, EVREC_CYCLIC_BUFFER_SIZE(),
+ *   EVREC_ID_PROVISIONAL(); saving the buffer: evrec/evrec_save.h.
+ *
  * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -171,9 +182,14 @@ typedef struct evrec_recorder_counts {
  */
 evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
 
-/** @brief The record area of an initialised recorder (after its header and meta-info blob): a
+/**
+ * @brief The record area of an initialised recorder (after its header and meta-info blob): a
  * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used.
- * **Context:** any. */
+ * @pre `rec` was initialised (evrec_recorder_init(), _init_cyclic(), _recover() or _wrap()).
+ * @param[in] rec the recorder.
+ * @return the first byte of the record area, inside the caller's buffer.
+ * **Context:** any, ISR-safe; two loads.
+ */
 static inline uint8_t *evrec_recorder_records(const evrec_recorder_t *rec)
 {
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
@@ -344,7 +360,10 @@ typedef struct evrec_recover_report {
  * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
  * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
  * saved file does not claim a complete recording.
- * @param[out] rec, buf, size, meta as evrec_recorder_recover().
+ * @param[out] rec the recorder to set up over the buffer, as evrec_recorder_recover().
+ * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
+ * @param[in] size its bytes.
+ * @param[in] meta the program's meta-info: its schema hash must match the header's.
  * @param[out] report optional (caller's memory): the skipped slots' count and first offsets; zeroed
  *     first.
  * @retval EVREC_OK recovered.
@@ -359,9 +378,15 @@ typedef struct evrec_recover_report {
 evrec_status evrec_recorder_recover_ex(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
                                        evrec_recover_report_t *report);
 
-/** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
- * Not for direct use.
- * @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
+/**
+ * @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
+ * Not for direct use (evrec_reserve() calls it).
+ * @param[in,out] host the host, in cyclic mode.
+ * @param[in] cur the allocation word evrec_reserve() last read.
+ * @param[in] len the slot size, bytes.
+ * @return the allocated position, or EVREC_POS_CLOSED (nothing to write).
+ * **Context:** as evrec_reserve().
+ */
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
 
 /**
@@ -395,6 +420,7 @@ void evrec_host_init(evrec_host_t *host);
  * @brief Attach a recorder and start recording: fills the buffer with 0xFF, writes EventControl
  * Start as the first record, then opens allocation (CCore StartStop constructor).
  * @param[in,out] host the host.
+ * @pre `rec` is initialised and attached to no host; evrec_meta_validate(meta) returned EVREC_OK.
  * @param[in,out] rec an initialised recorder, not attached elsewhere.
  * @param[in] meta validated meta-info, kept alive until save is done.
  * @param[in] time_freq timestamp frequency in Hz written to the file (0 = unknown): usually
@@ -430,6 +456,8 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out);
 /**
  * @brief Out-of-line slow path of evrec_reserve(): counts the drop unless `pos` says the host is
  * detached. Not for direct use.
+ * @param[in,out] host the host.
+ * @param[in] pos the allocation word that failed (>= EVREC_POS_CLOSED: detached, not counted).
  * @return always NULL.
  * **Context:** as evrec_reserve().
  */
@@ -442,9 +470,10 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  * @param[in] slot_size the event struct's native size rounded up to 4 bytes; at most
  *     ::EVREC_MAX_EVENT_SIZE.
  * @return a pointer to the slot with `time` and a provisional id (EVREC_ID_PROVISIONAL()) already
- * written (the caller writes the fields, then calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
- * attached (not counted) or buffer full (counted as a drop; in cyclic mode, a drop happens only
- * when another context is clearing the next block at that very moment).
+ *     written (the caller writes the fields, then calls evrec_commit() with the event id), or
+ *     NULL if nothing is to be written: no recorder attached (not counted) or buffer full
+ *     (counted as a drop; in cyclic mode, a drop happens only when another context is clearing
+ *     the next block at that very moment).
  * **Context:** lock-free; wait-free in one-shot mode; any thread, interrupt or signal handler.
  * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add (one-shot) or
  * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead), the
@@ -514,6 +543,7 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
 
 /**
  * @brief Publish a record reserved with evrec_reserve(): stores its id with release order.
+ * @pre `slot` came from evrec_reserve() in this context and is not committed yet.
  * @param[in,out] slot the pointer evrec_reserve() returned (not NULL).
  * @param[in] id its event id.
  * **Context:** same context that reserved the slot; ISR-safe.
@@ -543,7 +573,8 @@ evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fie
  * does it at 10 Hz.
  * @param[in,out] host the host.
  * @retval EVREC_OK recorded.
- * @retval EVREC_E_NOT_RECORDING / EVREC_E_DROPPED as evrec_record().
+ * @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
+ * @retval EVREC_E_DROPPED buffer full; counted in the recorder's `dropped`.
  * **Context:** lock-free; any thread or interrupt (a timer interrupt is typical).
  */
 evrec_status evrec_tick(evrec_host_t *host);
