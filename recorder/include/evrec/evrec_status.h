@@ -4,7 +4,7 @@
  * @brief The one status enum of evrec, shared by every module.
  *
  * Every library function that can fail returns an ::evrec_status; 0 is success. Each function's
- * documentation lists, one `@retval` per value, every status it returns.
+ * documentation lists every status it returns, one retval line per value.
  *
  * API overview:
  * - ::evrec_status: EVREC_OK and the EVREC_E_* errors.
