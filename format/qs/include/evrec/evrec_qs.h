@@ -15,6 +15,15 @@
  * - ::evrec_qs_map_t: the deterministic mapping of a meta-info to the QS user record ids 100..121,
  *   the enum groups, display formats and local-filter ids (built once, read-only after).
  * - evrec_qs_encode_event() / evrec_qs_session_next(): one event or one session record.
+ *
+ * API overview:
+ * - Mapping: evrec_qs_map_entries_size(), evrec_qs_map_init(), evrec_qs_map_record_id(),
+ *   evrec_qs_map_enum_group(), evrec_qs_map_enum_name().
+ * - Framing: evrec_qs_frame().
+ * - Records: evrec_qs_encode_event(), evrec_qs_encode_lost(), evrec_qs_encode_time_sync() and
+ *   evrec_qs_time_sync_due() (1- and 2-byte timestamps).
+ * - Session start: evrec_qs_session_next() (one record at a time), evrec_qs_encode_session()
+ *   (all, framed).
  * The live transmit buffer with filters is in evrec_qs_tx.h; the host decoder in
  * evrec_qs_decode.h.
  *
@@ -239,6 +248,7 @@ typedef struct evrec_qs_map {
  * an element, nested structs flattened, + 4 for alignment). evrec_qs_map_init() also accepts
  * 4 bytes per event type (no programs: the same bytes, encoded byte by byte).
  * @param[in] meta the meta-info (may be NULL: returns 0).
+ * @return bytes; 0 for a NULL meta.
  * **Context:** any; pure (walks the struct tables).
  */
 size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
@@ -278,13 +288,19 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size);
 
 /**
- * @brief QS record id (100..121) of an event type, or 0 if `event_id` is out of range.
+ * @brief QS record id of an event type (QS.md "Mapping").
+ * @param[in] map a built map.
+ * @param[in] event_id an event id.
+ * @return 100..121, or 0 if `event_id` is out of range.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
 
 /**
- * @brief QS enum group of an enum, or ::EVREC_QS_NO_GROUP if it is sent as an integer.
+ * @brief QS enum group of an enum (QS.md "Enums").
+ * @param[in] map a built map.
+ * @param[in] enum_id an enum id.
+ * @return the group, 0..7, or ::EVREC_QS_NO_GROUP if it is sent as an integer.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
@@ -298,6 +314,7 @@ uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
  * @param[in] enum_id enum.
  * @param[in] value the value.
  * @param[out] runtime 1 for a run-time name, 0 for a static one (may be NULL).
+ * @return the name (the meta-info's, or the run-time table's), or NULL as said above.
  * **Context:** any; reads the tables (a run-time name once, acquire).
  */
 const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, uint32_t value, int *runtime);

@@ -9,6 +9,9 @@
  * evrec_record() when a QS transmitter is configured; code that already uses the
  * reserve/commit path can call evrec_qs_tx_event() on the committed slot instead.
  *
+ * API overview: evrec_qs_record() (RAM, QS, or both, one timestamp); evrec_record_stamped_() is
+ * its RAM half, shared with evrec_syst_record() (evrec/evrec_syst_record.h).
+ *
  * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_RECORD_H

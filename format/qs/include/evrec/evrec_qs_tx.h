@@ -26,6 +26,16 @@
  * and an overwrite moves the read position to a frame boundary that the reader may be copying:
  * three variables that change together. QP's QS makes the same choice.
  *
+ * API overview:
+ * - Set up: evrec_qs_tx_ring_size(), evrec_qs_tx_init(), evrec_qs_tx_session_start().
+ * - Events: evrec_qs_tx_event(), evrec_qs_tx_event_ex(), evrec_qs_tx_lost(); live dictionaries:
+ *   evrec_qs_tx_dict_update(), evrec_qs_tx_dict_pending().
+ * - Draining: evrec_qs_tx_get_block(), evrec_qs_tx_pending().
+ * - Filters: evrec_qs_tx_global_filter(), evrec_qs_tx_global_filter_all(),
+ *   evrec_qs_tx_local_filter(), evrec_qs_tx_passes().
+ * - A host lock: ::evrec_qs_spinlock_t, evrec_qs_spin_init(), evrec_qs_spin_enter(),
+ *   evrec_qs_spin_exit(). Recording into RAM and QS at once: evrec/evrec_qs_record.h.
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
  *
  * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -45,7 +55,10 @@ extern "C" {
 
 /**
  * @brief Set (`on` 1) or clear bits of a filter byte with one relaxed atomic update (the global
- * and local filters of the QS and SyS-T transmitters).
+ * and local filters of the QS and SyS-T transmitters). Private to evrec's headers.
+ * @param[in,out] p the filter byte.
+ * @param[in] bits the bits to set or clear.
+ * @param[in] on 1 set, 0 clear.
  * **Context:** any; ISR-safe.
  */
 static inline void evrec_filter_bits_(uint8_t *p, uint8_t bits, int on)
@@ -57,7 +70,13 @@ static inline void evrec_filter_bits_(uint8_t *p, uint8_t bits, int on)
     }
 }
 
-/** @brief Bit `id` (< 256) of a 32-byte filter map, one relaxed load. **Context:** any. */
+/**
+ * @brief Bit `id` of a 32-byte filter map, one relaxed load. Private to evrec's headers.
+ * @param[in] map the 32-byte map.
+ * @param[in] id 0..255.
+ * @return the bit, 0 or 1.
+ * **Context:** any; ISR-safe.
+ */
 static inline int evrec_filter_test_(const uint8_t *map, uint32_t id)
 {
     unsigned bits = __atomic_load_n(&map[id >> 3], __ATOMIC_RELAXED);
@@ -122,6 +141,7 @@ typedef struct evrec_qs_tx {
  * @brief Ring bytes needed to hold `frames` event frames of the worst case (all bytes escaped).
  * @param[in] map a built map (or the tx's `map`).
  * @param[in] frames how many.
+ * @return bytes for the ring part of evrec_qs_tx_init()'s buffer.
  * **Context:** any; pure.
  */
 size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
@@ -223,6 +243,8 @@ size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max);
 
 /**
  * @brief Bytes waiting in the ring.
+ * @param[in] tx the transmitter.
+ * @return bytes.
  * **Context:** any; a snapshot without the lock.
  */
 size_t evrec_qs_tx_pending(const evrec_qs_tx_t *tx);
@@ -262,6 +284,8 @@ evrec_status evrec_qs_tx_local_filter(evrec_qs_tx_t *tx, uint32_t local_id, int 
 
 /**
  * @brief Whether an event record would pass both filters now (what evrec_qs_tx_event() tests).
+ * @param[in] tx the transmitter.
+ * @param[in] native the native event struct (u16 id at offset 4, fields at their offsets).
  * @return 1 pass, 0 filtered or unknown id.
  * **Context:** any.
  */
@@ -319,12 +343,26 @@ typedef struct evrec_qs_spinlock {
     atomic_flag flag; /**< initialise with ATOMIC_FLAG_INIT or evrec_qs_spin_init() */
 } evrec_qs_spinlock_t;
 
-/** @brief Make a spinlock unlocked. **Context:** before use. */
+/**
+ * @brief Make a spinlock unlocked.
+ * @param[out] s the spinlock (user memory).
+ * **Context:** before any thread uses it.
+ */
 void evrec_qs_spin_init(evrec_qs_spinlock_t *s);
-/** @brief evrec_qs_lock_t::enter for a ::evrec_qs_spinlock_t; returns 0. **Context:** threads
- * (not ISR/signal handlers that may interrupt a holder on the same core: they would spin forever). */
+/**
+ * @brief evrec_qs_lock_t::enter for a ::evrec_qs_spinlock_t: spins until it holds the lock.
+ * @param[in,out] spinlock the ::evrec_qs_spinlock_t (the lock's ctx).
+ * @return 0 (no state to restore).
+ * **Context:** threads (not ISR/signal handlers that may interrupt a holder on the same core: they
+ * would spin forever).
+ */
 uint32_t evrec_qs_spin_enter(void *spinlock);
-/** @brief evrec_qs_lock_t::exit for a ::evrec_qs_spinlock_t. **Context:** the holder. */
+/**
+ * @brief evrec_qs_lock_t::exit for a ::evrec_qs_spinlock_t: releases the lock.
+ * @param[in,out] spinlock the ::evrec_qs_spinlock_t (the lock's ctx).
+ * @param[in] state what evrec_qs_spin_enter() returned (unused).
+ * **Context:** the holder.
+ */
 void evrec_qs_spin_exit(void *spinlock, uint32_t state);
 
 #ifdef __cplusplus
