@@ -17,6 +17,14 @@
  *   layout (evrec_syst_catalog_id()), its severity and its packed argument size; lookup by id.
  * - evrec_syst_encode_event() / evrec_syst_encode_clock(): one whole message.
  *
+ * API overview:
+ * - Catalog ids: evrec_syst_catalog_id(), evrec_syst_canonical_text() (its input).
+ * - Mapping: evrec_syst_map_entries_size(), evrec_syst_map_init(), evrec_syst_map_event().
+ * - Messages: evrec_syst_encode_event() (CATALOG), evrec_syst_encode_clock() (CLOCK).
+ * - GUIDs: evrec_syst_parse_guid(), evrec_syst_format_guid().
+ * - The live transmitter: evrec/evrec_syst_tx.h; host tools (collateral XML, formats):
+ *   evrec/evrec_syst_host.h; the decoder: evrec/evrec_syst_decode.h.
+ *
  * Offline use: map once, start the stream with a CLOCK message, then one message per event:
  * @code
  * static uint8_t entries[1024] __attribute__((aligned(8))); // >= evrec_syst_map_entries_size(&my_meta)
@@ -167,6 +175,7 @@ typedef struct evrec_syst_map {
 /**
  * @brief Bytes of user memory evrec_syst_map_init() needs for `meta`: 18 per event type.
  * @param[in] meta the meta-info (may be NULL: returns 0).
+ * @return bytes; 0 for a NULL meta.
  * **Context:** any; pure.
  */
 size_t evrec_syst_map_entries_size(const evrec_meta_t *meta);

@@ -6,6 +6,10 @@
  * `http://www.mipi.org/1.0/sys-t`) that lets a SyS-T decoder such as the reference `systprint`
  * print evrec's CATALOG messages (SYST.md "The collateral").
  *
+ * API overview: evrec_syst_map_alloc(), evrec_syst_map_release() (a map in heap memory),
+ * evrec_syst_format_string() (an event type's printf format), evrec_syst_collateral() (the
+ * catalog XML).
+ *
  * **Context:** host only (malloc, libxml2). No global state; any thread.
  *
  * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -30,12 +34,19 @@ extern "C" {
  * @param[out] bad_event optional: the event id at fault on EVREC_E_META.
  * @retval EVREC_OK built.
  * @retval EVREC_E_NOMEM out of memory.
- * @retval other what evrec_syst_map_init() returns (then nothing is left allocated).
+ * @retval EVREC_E_ARG NULL map or meta, or a bad option (as evrec_syst_map_init()).
+ * @retval EVREC_E_META two event types share a catalog id, or a table reference is out of range
+ *     (as evrec_syst_map_init(); nothing is left allocated).
+ * **Context:** any thread; one map per thread while it is built.
  */
 evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
                                   uint32_t *bad_event);
 
-/** @brief Free the entries of a map made by evrec_syst_map_alloc() (NULL or a zeroed map: nothing). */
+/**
+ * @brief Free the entries of a map made by evrec_syst_map_alloc().
+ * @param[in,out] map the map; NULL or a zeroed map: nothing is done.
+ * **Context:** the thread that owns the map; no encoder may use it afterwards.
+ */
 void evrec_syst_map_release(evrec_syst_map_t *map);
 
 /**
@@ -48,7 +59,8 @@ void evrec_syst_map_release(evrec_syst_map_t *map);
  * @param[out] out text buffer.
  * @param[in] out_size its size.
  * @return the text length without the NUL (cut when it does not fit, as snprintf), or 0 when
- * event_id is out of range or an argument is NULL.
+ *     event_id is out of range or an argument is NULL.
+ * **Context:** any thread; pure.
  */
 size_t evrec_syst_format_string(const evrec_meta_t *meta, uint32_t event_id, char *out, size_t out_size);
 
@@ -65,6 +77,7 @@ size_t evrec_syst_format_string(const evrec_meta_t *meta, uint32_t event_id, cha
  * @retval EVREC_OK done.
  * @retval EVREC_E_ARG NULL map or xml.
  * @retval EVREC_E_NOMEM out of memory or libxml2 failed.
+ * **Context:** any thread (libxml2 initialised by the caller when threads share it).
  */
 evrec_status evrec_syst_collateral(const evrec_syst_map_t *map, const char *client, char **xml, size_t *len);
 

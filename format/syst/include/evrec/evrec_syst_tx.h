@@ -18,6 +18,13 @@
  * (counted in messages_lost). The host sees no sequence numbers: losses show as time gaps only,
  * and in these counters.
  *
+ * API overview:
+ * - Set up: evrec_syst_tx_overhead(), evrec_syst_tx_init(), evrec_syst_tx_clock().
+ * - Messages: evrec_syst_tx_event(); recording into RAM and SyS-T at once:
+ *   evrec/evrec_syst_record.h.
+ * - Draining: evrec_syst_tx_get_block(), evrec_syst_tx_pending().
+ * - Filters: evrec_syst_tx_global_filter(), evrec_syst_tx_local_filter().
+ *
  * A transmitter locked by the target's interrupt mask; events from any context, and a
  * background loop that drains the ring in chunks of the UART's size:
  * @code
@@ -154,11 +161,19 @@ evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_
  */
 size_t evrec_syst_tx_get_block(evrec_syst_tx_t *tx, uint8_t *dst, size_t max);
 
-/** @brief Bytes waiting in the ring. **Context:** any; a snapshot without the lock. */
+/**
+ * @brief Bytes waiting in the ring.
+ * @param[in] tx the transmitter.
+ * @return bytes.
+ * **Context:** any; a snapshot without the lock.
+ */
 size_t evrec_syst_tx_pending(const evrec_syst_tx_t *tx);
 
 /**
  * @brief Global filter: enable or disable one event type.
+ * @param[in,out] tx the transmitter.
+ * @param[in] event_id the event type.
+ * @param[in] on 1 enable, 0 disable.
  * @retval EVREC_OK done.
  * @retval EVREC_E_BAD_ID unknown id.
  * @retval EVREC_E_ARG tx NULL.
@@ -168,6 +183,9 @@ evrec_status evrec_syst_tx_global_filter(evrec_syst_tx_t *tx, uint16_t event_id,
 
 /**
  * @brief Local filter: enable or disable the events of one class id (ids >= 256 always pass).
+ * @param[in,out] tx the transmitter.
+ * @param[in] class_id 0..255.
+ * @param[in] on 1 enable, 0 disable.
  * @retval EVREC_OK done.
  * @retval EVREC_E_ARG tx NULL or class_id >= 256.
  * **Context:** any thread or ISR; one atomic byte update.
