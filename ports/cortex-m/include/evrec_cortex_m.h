@@ -4,6 +4,10 @@
  * @brief Services of the Cortex-M port: enabling the timestamp counter and the SysTick tick hook
  * (as in CCore's EventRecorder on XCore, where tick() "is called from the timer interrupt").
  *
+ * API overview: evrec_cm_dwt_enable() (DWT CYCCNT on), evrec_cm_systick_start() (SysTick at a
+ * period, priority 0), evrec_cm_tick_init() and evrec_cm_systick_isr() (an EventControl Tick every
+ * N SysTick interrupts). The hot-path macros are in this port's evrec_port.h.
+ *
  * Typical use, with SysTick at 1 kHz and an EventControl Tick every 100 ms:
  * @code
  * static evrec_host_t host;

@@ -27,6 +27,10 @@
  * a new inode: hard links to the old file keep the old content.
  *
  * Writing in place cannot be undone: a device or FIFO receives bytes as they are written.
+ *
+ * API overview: evrec_out_file_open(), evrec_out_file_write(), then evrec_out_file_commit() or
+ * evrec_out_file_abort(); evrec_out_file_temp_path() (write by name), evrec_out_file_fail() and
+ * evrec_out_file_message() (the error to report).
  */
 #ifndef EVREC_OUT_FILE_H
 #define EVREC_OUT_FILE_H

@@ -4,6 +4,12 @@
  * @brief Host services of the POSIX port: timestamp frequency and the tick thread
  * (as CCore's EventRecorder on HCore, `TickTask`: a task that records EventControl Tick at 10 Hz).
  *
+ * API overview:
+ * - Time: evrec_posix_time_freq() (EVREC_PORT_TIMESTAMP()'s frequency, calibrated once).
+ * - Ticks: evrec_posix_tick_start(), evrec_posix_tick_start_lanes(), evrec_posix_tick_stop().
+ * - A trace buffer in a file that survives the process: evrec_posix_map_buffer(),
+ *   evrec_posix_unmap_buffer().
+ *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_POSIX_H

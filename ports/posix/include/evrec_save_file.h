@@ -4,6 +4,9 @@
  * @brief Host conveniences of the POSIX port: save a stopped recorder to a stdio stream or to a
  * file path, without writing an ::evrec_sink_t by hand. They wrap evrec_save_ex() (the recorder
  * core stays freestanding; these live in the evrec_port_posix library).
+ *
+ * API overview: evrec_save_file() / evrec_save_file_ex() (an open FILE), evrec_save_path() /
+ * evrec_save_path_ex() (a path, replaced atomically as evrec_out_file.h describes).
  */
 #ifndef EVREC_SAVE_FILE_H
 #define EVREC_SAVE_FILE_H
@@ -30,7 +33,8 @@ extern "C" {
  * @retval EVREC_OK every byte was written and flushed.
  * @retval EVREC_E_ARG `rec` or `f` is NULL.
  * @retval EVREC_E_IO fwrite or fflush failed (errno tells why); `f` holds a partial file.
- * @retval EVREC_E_BUSY / EVREC_E_CORRUPT as evrec_save().
+ * @retval EVREC_E_BUSY the recorder is still attached, or never recorded (as evrec_save()).
+ * @retval EVREC_E_CORRUPT as evrec_save(): a record with an id the meta-info lacks.
  * **Context:** thread; not reentrant for the same stream.
  */
 evrec_status evrec_save_file_ex(const evrec_recorder_t *rec, FILE *f, const evrec_save_options_t *opt,
@@ -43,7 +47,8 @@ evrec_status evrec_save_file_ex(const evrec_recorder_t *rec, FILE *f, const evre
  * @retval EVREC_OK written and flushed.
  * @retval EVREC_E_ARG NULL pointer.
  * @retval EVREC_E_IO a write failed (errno tells why).
- * @retval EVREC_E_BUSY / EVREC_E_CORRUPT as evrec_save().
+ * @retval EVREC_E_BUSY the recorder is still attached, or never recorded (as evrec_save()).
+ * @retval EVREC_E_CORRUPT as evrec_save(): a record with an id the meta-info lacks.
  * **Context:** thread.
  * @code
  * if (evrec_save_file(&rec, stdout) != EVREC_OK) { perror("save"); }
@@ -70,7 +75,8 @@ evrec_status evrec_save_file(const evrec_recorder_t *rec, FILE *f);
  * (errno tells why, e.g. ENOENT for a missing directory, EISDIR when `path` is a directory,
  * ENXIO for a socket, ENOSPC for a full disk).
  * @retval EVREC_E_NOMEM no memory for the temporary name.
- * @retval EVREC_E_BUSY / EVREC_E_CORRUPT as evrec_save() (nothing is created).
+ * @retval EVREC_E_BUSY the recorder is still attached, or never recorded (nothing is created).
+ * @retval EVREC_E_CORRUPT as evrec_save(): a record with an id the meta-info lacks.
  * **Context:** thread.
  */
 evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
@@ -85,7 +91,8 @@ evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
  * @retval EVREC_E_ARG NULL pointer or empty path.
  * @retval EVREC_E_IO create, write or rename failed (errno tells why).
  * @retval EVREC_E_NOMEM out of memory.
- * @retval EVREC_E_BUSY / EVREC_E_CORRUPT as evrec_save().
+ * @retval EVREC_E_BUSY the recorder is still attached, or never recorded (as evrec_save()).
+ * @retval EVREC_E_CORRUPT as evrec_save(): a record with an id the meta-info lacks.
  * **Context:** thread.
  * @code
  * evrec_host_stop(&host, NULL);

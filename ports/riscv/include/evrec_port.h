@@ -59,7 +59,12 @@
     })
 
 #if EVREC_RV_CLOCK == EVREC_RV_CLOCK_MCYCLE
-/** @brief Low 32 bits of mcycle. **Context:** machine mode, any. */
+/**
+ * @brief The timestamp: low 32 bits of mcycle (with EVREC_RV_CLOCK_CYCLE: of cycle; with
+ * EVREC_RV_CLOCK_TIME: of time), one CSR read.
+ * @return the counter's low 32 bits, ticks of its clock.
+ * **Context:** machine mode (cycle and time: any mode the CSR is readable in); any context.
+ */
 static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(mcycle); }
 #elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_CYCLE
 static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(cycle); }
@@ -96,7 +101,11 @@ static inline uint32_t evrec_rv_timestamp(void)
 /** No A extension: evrec_atomic.h uses the critical section below. */
 #define EVREC_PORT_HAS_ATOMICS 0
 
-/** @brief Clear mstatus.MIE. @return the previous mstatus.MIE bit (0 or 8). */
+/**
+ * @brief Clear mstatus.MIE (CSRRCI).
+ * @return the previous mstatus.MIE bit (0 or 8).
+ * **Context:** machine mode, thread or handler; nests.
+ */
 static inline unsigned long evrec_rv_irq_save(void)
 {
     unsigned long old;
@@ -104,7 +113,11 @@ static inline unsigned long evrec_rv_irq_save(void)
     return old & 8u;
 }
 
-/** @brief Set mstatus.MIE again if evrec_rv_irq_save() found it set. */
+/**
+ * @brief Set mstatus.MIE again if evrec_rv_irq_save() found it set (CSRS).
+ * @param[in] mie what evrec_rv_irq_save() returned.
+ * **Context:** the context that called evrec_rv_irq_save().
+ */
 static inline void evrec_rv_irq_restore(unsigned long mie)
 {
     __asm__ volatile("csrs mstatus, %0" : : "r"(mie) : "memory");

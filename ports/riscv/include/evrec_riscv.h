@@ -4,6 +4,10 @@
  * @brief Services of the RISC-V port: the machine-timer tick hook (as in CCore's EventRecorder on
  * XCore, where tick() "is called from the timer interrupt").
  *
+ * API overview: evrec_rv_tick_start() (arm the machine timer), evrec_rv_timer_isr() (re-arm it,
+ * an EventControl Tick every `divider` interrupts). The hot-path macros are in this port's
+ * evrec_port.h.
+ *
  * The hook re-arms the machine timer (`mtimecmp`, CLINT/ACLINT) every `period` mtime ticks and
  * records an EventControl Tick every `divider` interrupts. Typical use, from the machine timer
  * interrupt (mcause = interrupt 7):

@@ -21,6 +21,12 @@
  * evrec_schema_free(s);
  * @endcode
  *
+ * API overview:
+ * - Load: evrec_schema_load(), evrec_schema_meta(), evrec_schema_name(), evrec_schema_free().
+ * - Tables back to YAML: evrec_schema_to_yaml() (::evrec_yaml_options_t, ::evrec_yaml_t),
+ *   evrec_yaml_free().
+ * - Compare: evrec_meta_diff() (::evrec_diff_options_t, one ::evrec_diff_fn call per difference).
+ *
  * **Context:** host only (malloc, stdio). Objects are independent (no global state); one thread
  * per object. Out of memory ends the program with a message (as `evrec-gen` does).
  *
@@ -62,14 +68,25 @@ evrec_status evrec_schema_load(evrec_schema_t **out, const char *path, FILE *dia
  * @brief The schema's tables: exactly those `evrec-gen` writes into NAME_events.c (ids, names,
  * kinds, values sorted, run-time ranges; field offsets and native sizes of the C structs),
  * `time_freq` from the schema, `schema_hash` computed, `field_info` the display attributes.
+ * @param[in] s a loaded schema.
  * @return schema-owned tables, valid until evrec_schema_free().
+ * **Context:** the thread that owns `s`; reads only.
  */
 const evrec_meta_t *evrec_schema_meta(const evrec_schema_t *s);
 
-/** @brief The schema's name (`schema:` key of the top-level file). */
+/**
+ * @brief The schema's name (`schema:` key of the top-level file).
+ * @param[in] s a loaded schema.
+ * @return schema-owned text, valid until evrec_schema_free().
+ * **Context:** the thread that owns `s`; reads only.
+ */
 const char *evrec_schema_name(const evrec_schema_t *s);
 
-/** @brief Free a schema (NULL is ignored). */
+/**
+ * @brief Free a schema and its tables.
+ * @param[in] s the schema, or NULL (ignored).
+ * **Context:** the thread that owns `s`; its tables die with it.
+ */
 void evrec_schema_free(evrec_schema_t *s);
 
 /** @brief Options of evrec_schema_to_yaml(). */
@@ -132,10 +149,19 @@ typedef struct evrec_yaml {
 evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_options_t *opt,
                                   evrec_yaml_t *out);
 
-/** @brief Free what evrec_schema_to_yaml() made. */
+/**
+ * @brief Free what evrec_schema_to_yaml() made.
+ * @param[in,out] y the result (its files and notes), or NULL (ignored); zeroed afterwards.
+ * **Context:** the thread that owns `y`.
+ */
 void evrec_yaml_free(evrec_yaml_t *y);
 
-/** @brief Callback of evrec_meta_diff(): one difference, as an English line without newline. */
+/**
+ * @brief Callback of evrec_meta_diff(): one difference.
+ * @param[in] ctx the `ctx` given to evrec_meta_diff().
+ * @param[in] line an English line without newline, valid only during the call.
+ * **Context:** the thread that calls evrec_meta_diff().
+ */
 typedef void (*evrec_diff_fn)(void *ctx, const char *line);
 
 /** @brief Options of evrec_meta_diff(). */
