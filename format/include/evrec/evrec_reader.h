@@ -298,7 +298,9 @@ typedef struct evrec_reader_summary {
  * evrec_reader_t *r;
  * evrec_record_t rec;
  * if (evrec_reader_open_path(&r, "trace.evr", NULL) == EVREC_OK) {
- *     while (evrec_reader_next(r, &rec) == EVREC_OK) { printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id); }
+ *     while (evrec_reader_next(r, &rec) == EVREC_OK) {
+ *         printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id);
+ *     }
  * }
  * const evrec_reader_error_t *e = evrec_reader_error(r);
  * if (r && e->status != EVREC_OK) {

@@ -21,8 +21,8 @@
  * Until evrec_out_file_commit() succeeds, OUT is untouched: a failed or empty run calls
  * evrec_out_file_abort(), which removes only the temporary file. A full disk (ENOSPC), a
  * read-only directory or file system, a failed fsync or rename leaves OUT as it was. The new
- * file gets the mode (and, where allowed, the owner) an existing OUT had, else 0666 less the umask (the temporary file is
- * created with mode 0666 and O_EXCL, so the kernel applies the umask and a default ACL; no
+ * file gets the mode (and, where allowed, the owner) an existing OUT had, else 0666 less the
+ * umask (the temporary file is created with mode 0666 and O_EXCL, so the kernel applies the umask and a default ACL; no
  * umask(2) round trip that would race with other threads). Replacing OUT by rename(2) gives it
  * a new inode: hard links to the old file keep the old content.
  *

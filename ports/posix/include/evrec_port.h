@@ -5,9 +5,9 @@
  *
  * Timestamp unit: on x86-64 the low 32 bits of the time-stamp counter (TSC, invariant on every
  * CPU this runs on; about 10 ns per read on a VM), frequency calibrated by
- * evrec_posix_time_freq() (evrec_posix.h) against CLOCK_MONOTONIC; on AArch64 the virtual counter CNTVCT_EL0 with CNTFRQ_EL0; elsewhere
- * CLOCK_MONOTONIC in nanoseconds (1 GHz). Counts up; wraps every 2^32 ticks (about 1.5 s at
- * 3 GHz), which the 10 Hz tick thread covers.
+ * evrec_posix_time_freq() (evrec_posix.h) against CLOCK_MONOTONIC; on AArch64 the virtual
+ * counter CNTVCT_EL0 with CNTFRQ_EL0; elsewhere CLOCK_MONOTONIC in nanoseconds (1 GHz). Counts
+ * up; wraps every 2^32 ticks (about 1.5 s at 3 GHz), which the 10 Hz tick thread covers.
  *
  * Overview:
  * - The port contract (PORTING.md): EVREC_PORT_TIMESTAMP(), EVREC_PORT_TIME_FREQ()

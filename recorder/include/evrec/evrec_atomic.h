@@ -103,8 +103,9 @@
  * a cyclic recorder reads blocks that recording contexts may be clearing and refilling meanwhile
  * (evrec_save() while recording), and keeps what it read only if the block's header still names
  * the same block afterwards (a seqlock-style read); the clearing of a block by the cyclic writer
- * when it moves to the next block is the write side of that race. Under ThreadSanitizer such a function is not instrumented (the race is
- * known and validated); in every other build it expands to nothing.
+ * when it moves to the next block is the write side of that race. Under ThreadSanitizer such a
+ * function is not instrumented (the race is known and validated); in every other build it
+ * expands to nothing.
  */
 #if EVREC_TSAN
 #define EVREC_NO_TSAN __attribute__((no_sanitize("thread")))

@@ -59,7 +59,8 @@
  * }
  * @endcode
  *
- * FORMAT.md and PORTING.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
+ * FORMAT.md and PORTING.md, cited here by name and section, are installed with evrec in
+ * share/doc/evrec/.
  */
 #ifndef EVREC_LANES_H
 #define EVREC_LANES_H

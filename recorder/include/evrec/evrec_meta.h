@@ -419,7 +419,8 @@ evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uin
  *     literal is typical).
  * @param[out] value the allocated value.
  * @retval EVREC_OK `*value` is in [base, lim).
- * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a number).
+ * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a
+ *     number).
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** lock-free; any thread, ISR-safe (one atomic add and one store).
  */

@@ -371,7 +371,8 @@ typedef struct evrec_recover_report {
  * @retval EVREC_E_NOT_RECORDING no valid header or nothing recorded.
  * @retval EVREC_E_UNSUPPORTED another byte order, size_t width or layout version.
  * @retval EVREC_E_CORRUPT the geometry does not fit `size`, is misaligned, or has unknown flags.
- * @retval EVREC_E_META schema hash differs, or meta has more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @retval EVREC_E_META schema hash differs, or meta has more than ::EVREC_ID_PROVISIONAL_MIN
+ *     events.
  * @retval EVREC_E_ARG NULL pointer or `buf` not 8-byte aligned.
  * **Context:** thread; nothing may record into the buffer meanwhile.
  */

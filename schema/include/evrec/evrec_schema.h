@@ -30,7 +30,8 @@
  * **Context:** host only (malloc, stdio). Objects are independent (no global state); one thread
  * per object. Out of memory ends the program with a message (as `evrec-gen` does).
  *
- * FORMAT.md and SCHEMA.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
+ * FORMAT.md and SCHEMA.md, cited here by name and section, are installed with evrec in
+ * share/doc/evrec/.
  */
 #ifndef EVREC_SCHEMA_H
 #define EVREC_SCHEMA_H

@@ -29,7 +29,8 @@
  *
  * Offline use: map once, then frame each event (the session records first, for QSPY):
  * @code
- * static uint8_t qs_entries[1024] __attribute__((aligned(4))); // >= evrec_qs_map_entries_size(&my_meta)
+ * // at least evrec_qs_map_entries_size(&my_meta) bytes:
+ * static uint8_t qs_entries[1024] __attribute__((aligned(4)));
  * static uint8_t frame[2 * (EVREC_QS_MAX_PAYLOAD + 3) + 1];
  * evrec_qs_map_t map;
  * evrec_qs_options_t o = {0};
@@ -435,7 +436,8 @@ typedef struct evrec_qs_session_cursor {
  * @brief Next session record, un-framed (QS.md "Session start"): QS_EMPTY, QS_TARGET_INFO
  * (reset), QS_OBJ_DICT and QS_FUN_DICT (options), QS_ENUM_DICT (event types in class mode, then
  * every grouped enum's static values and the run-time values already named), QS_USR_DICT (one
- * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than the QSPY record limit are cut.
+ * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than
+ * the QSPY record limit are cut.
  * @param[in] map a built map.
  * @param[in,out] cur the cursor.
  * @param[out] rec_id record id.

@@ -133,7 +133,8 @@ void evrec_qs_target_info_default(evrec_qs_target_info_t *t);
  * @retval EVREC_OK done.
  * @retval EVREC_E_TRUNCATED fewer than 16 bytes.
  * @retval EVREC_E_ARG NULL.
- * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for pointers).
+ * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for
+ *     pointers).
  * **Context:** any; pure.
  */
 evrec_status evrec_qs_parse_target_info(const uint8_t *payload, size_t len, evrec_qs_target_info_t *t);

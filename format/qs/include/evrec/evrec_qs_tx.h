@@ -169,7 +169,9 @@ size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
  * evrec_qs_tx_init(&qs, &my_meta, qs_buf, sizeof qs_buf, &o);
  * evrec_qs_tx_session_start(&qs);
  * ...
- * uint8_t chunk[16]; size_t n = evrec_qs_tx_get_block(&qs, chunk, sizeof chunk); uart_send(chunk, n);
+ * uint8_t chunk[16];
+ * size_t n = evrec_qs_tx_get_block(&qs, chunk, sizeof chunk);
+ * uart_send(chunk, n);
  * @endcode
  */
 evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void *buf, size_t size,
@@ -298,9 +300,10 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
  * being read), so that QSPY names run-time values allocated after the session started and learns
  * a lost dictionary entry again; likewise an EVREC_LOST record the ring overwrote whole (its count,
  * per kind, goes out again in one record with the first lost one's timestamp), so that the
- * recorder's losses are announced even when the link itself is lossy. Call it after evrec_qs_tx_session_start() and then often (the
- * drain loop, before a burst of events, or right after evrec_runtime_enum_alloc()); a call with
- * nothing to do costs one acquire load per grouped run-time enum.
+ * recorder's losses are announced even when the link itself is lossy. Call it after
+ * evrec_qs_tx_session_start() and then often (the drain loop, before a burst of events, or right
+ * after evrec_runtime_enum_alloc()); a call with nothing to do costs one acquire load per grouped
+ * run-time enum.
  * Once the ring has lost a frame, a dictionary frame (new name or sent again) is queued only while
  * at most a quarter of the ring waits to be read; the others stay pending, their values named
  * inline (`name#value`, QS.md 8.1) until their frame is read out, and go in a later call once the

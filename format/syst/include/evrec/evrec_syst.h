@@ -27,7 +27,8 @@
  *
  * Offline use: map once, start the stream with a CLOCK message, then one message per event:
  * @code
- * static uint8_t entries[1024] __attribute__((aligned(8))); // >= evrec_syst_map_entries_size(&my_meta)
+ * // at least evrec_syst_map_entries_size(&my_meta) bytes:
+ * static uint8_t entries[1024] __attribute__((aligned(8)));
  * static uint8_t msg[EVREC_SYST_MAX_MESSAGE];
  * evrec_syst_map_t map;
  * evrec_syst_options_t o = {0};

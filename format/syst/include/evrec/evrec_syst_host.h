@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_syst_host.h
- * @brief Host side of the SyS-T bridge: maps in malloc'd memory, the printf format of each event type and the catalog
- * XML ("collateral", MIPI SyS-T collateral schema `sys-t_1-0.xsd`, namespace
+ * @brief Host side of the SyS-T bridge: maps in malloc'd memory, the printf format of each event
+ * type and the catalog XML ("collateral", MIPI SyS-T collateral schema `sys-t_1-0.xsd`, namespace
  * `http://www.mipi.org/1.0/sys-t`) that lets a SyS-T decoder such as the reference `systprint`
  * print evrec's CATALOG messages (SYST.md "The collateral").
  *
