@@ -3,6 +3,11 @@
  * @file evrec_port.h (Cortex-M port)
  * @brief Hot-path macros of the Cortex-M port: timestamp, its frequency, allocation safety.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Timestamp sources (choose with EVREC_CM_CLOCK; all count up and wrap at 2^32):
  *  - ::EVREC_CM_CLOCK_DWT: the DWT cycle counter CYCCNT, one core clock per tick (one load).
  *    Enable it once with evrec_cm_dwt_enable(). ARMv7-M and ARMv8-M main only (Cortex-M3, M4,

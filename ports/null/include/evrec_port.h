@@ -5,6 +5,11 @@
  * the library for a new target before writing its port, or for tests that pin time.
  * A test may define EVREC_NULL_PORT_TIMESTAMP() to a function of its own before this header.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Recording with it (every record has time 0 and the file says the frequency is unknown):
  * @code
  * evrec_host_start(&host, &rec, &app_meta, EVREC_PORT_TIME_FREQ());

@@ -127,6 +127,11 @@ static inline uint32_t evrec_port_posix_crc32c(uint32_t crc, const void *data, s
 #define EVREC_PORT_CRC32C(crc, data, len) evrec_port_posix_crc32c((crc), (data), (len))
 #endif
 #elif defined(__aarch64__)
+/**
+ * @brief The timestamp on AArch64: the low 32 bits of the virtual counter CNTVCT_EL0.
+ * @return counter ticks (CNTFRQ_EL0 per second), modulo 2^32.
+ * **Context:** any thread or signal handler.
+ */
 static inline uint32_t evrec_port_posix_cntvct(void)
 {
     uint64_t v;
@@ -137,6 +142,11 @@ static inline uint32_t evrec_port_posix_cntvct(void)
 #define EVREC_PORT_RELAX() __asm__ volatile("yield")
 #else
 #include <time.h>
+/**
+ * @brief The timestamp elsewhere: CLOCK_MONOTONIC in nanoseconds, modulo 2^32.
+ * @return nanoseconds, modulo 2^32.
+ * **Context:** any thread or signal handler (clock_gettime() is async-signal-safe).
+ */
 static inline uint32_t evrec_port_posix_monotonic(void)
 {
     struct timespec ts;

@@ -4,6 +4,11 @@
  * @brief Hot-path macros of the RISC-V port (RV32 and RV64): timestamp, its frequency,
  * allocation safety.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Timestamp sources (choose with EVREC_RV_CLOCK; the low 32 bits of a 64-bit up-counter):
  *  - ::EVREC_RV_CLOCK_MCYCLE: the `mcycle` CSR, core clock cycles. Machine mode (bare-metal
  *    firmware, most RTOSes). The default.
@@ -141,6 +146,11 @@ static inline void evrec_rv_irq_restore(unsigned long mie)
  */
 #ifndef EVREC_PORT_CORE_ID
 #if defined(EVREC_RV_MHARTID) && EVREC_RV_MHARTID
+/**
+ * @brief The `mhartid` CSR: the hart running the caller.
+ * @return the hart id.
+ * **Context:** machine mode only (an S- or U-mode read traps); any context.
+ */
 static inline unsigned evrec_rv_mhartid(void)
 {
     unsigned long h;

@@ -3,6 +3,11 @@
  * @file evrec_port.h (template port)
  * @brief Copy this folder to ports/<yours>/ and fill in the macros. Nothing in the core changes.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Required:
  *  - EVREC_PORT_TIMESTAMP(): a uint32_t free-running counter, counting up, in ticks of a known
  *    frequency. Must be callable from any context including interrupts, and cheap (it is read

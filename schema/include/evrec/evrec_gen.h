@@ -8,6 +8,10 @@
  * differs from ::EVREC_GEN_ABI (the generated code and this evrec would disagree on the tables):
  * regenerate it with the `evrec-gen` built from this evrec. See SCHEMA.md.
  *
+ * Overview: EVREC_GEN_ABI (the generator ABI). The display table types a generated meta-info
+ * points at (evrec_display, evrec_field_info_t, evrec_field_info_table_t) are in
+ * evrec/evrec_meta.h.
+ *
  * The check as a generated header makes it:
  * @code
  * #if EVREC_GEN_ABI != 4

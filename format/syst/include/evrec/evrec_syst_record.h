@@ -6,6 +6,8 @@
  *
  * Header-only so that the timestamp comes from the includer's port (`evrec_port.h`).
  *
+ * API overview: evrec_syst_record() (RAM, SyS-T, or both, one timestamp).
+ *
  * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_RECORD_H
