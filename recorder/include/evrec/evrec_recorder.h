@@ -244,6 +244,7 @@ typedef struct evrec_host {
  * @brief Give a recorder its trace buffer (one-shot mode: records until full, then drops).
  * Writes a fresh header at the start of `buf` (a buffer a previous run left must be recovered with
  * evrec_recorder_recover() before this).
+ * @pre The recorder is attached to no host (never started, or stopped).
  * @param[out] rec the recorder (user memory).
  * @param[in] buf trace buffer, 8-byte aligned, owned by the caller for as long as the recorder is
  *     used.
@@ -267,6 +268,7 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * its extent and record count, so that reusing a block costs no walk over its records. The ring
  * keeps the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in
  * advance.
+ * @pre The recorder is attached to no host (never started, or stopped).
  * @param[out] rec the recorder.
  * @param[in] buf trace buffer, 8-byte aligned, caller-owned.
  * @param[in] size bytes in buf, header included: the ring uses the largest power-of-two number of
@@ -301,6 +303,7 @@ evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t
  * and field offsets). Run-time enum names registered after start are not in it. The record area
  * shrinks by the blob's size (a cyclic ring may lose blocks: start fails with EVREC_E_ARG when
  * fewer than 4 remain). Links the save code into the program.
+ * @pre The recorder is attached to no host (never started, or stopped).
  * @param[in,out] rec an initialised recorder, not attached.
  * @retval EVREC_OK kept from the next start on.
  * @retval EVREC_E_ARG NULL or not initialised.
@@ -318,6 +321,7 @@ evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
  * are stored; evrec_save() then writes the file.
  * Records must be this target's native layout and byte order (a tool reading another target's
  * image converts it first: `evrec recover`).
+ * @pre Nothing records into `buf` meanwhile.
  * @param[out] rec the recorder to set up over it.
  * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
  * @param[in] size its bytes.
@@ -360,6 +364,7 @@ typedef struct evrec_recover_report {
  * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
  * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
  * saved file does not claim a complete recording.
+ * @pre Nothing records into `buf` meanwhile.
  * @param[out] rec the recorder to set up over the buffer, as evrec_recorder_recover().
  * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
  * @param[in] size its bytes.

@@ -241,7 +241,8 @@ const char *evrec_qs_dict_sig(const evrec_qs_dict_t *d, uint64_t sig, uint64_t o
 /**
  * @brief One line as QSPY 7.4 prints it (QS.md section 6): application records as
  * `%010u NAME elem...`, dictionaries and target info as `           Obj-Dict ...`, and
- * errors as `   <COMMS> ERROR    ...`. Call after evrec_qs_dict_apply() for the same record.
+ * errors as `   <COMMS> ERROR    ...`.
+ * @pre evrec_qs_dict_apply() saw the same record (for a RECORD item).
  * @param[in] d dictionaries.
  * @param[in] item a parser item.
  * @param[out] buf text.
