@@ -43,6 +43,7 @@ typedef struct evrec_symbols evrec_symbols_t;
  * @retval EVREC_E_IO the file cannot be opened.
  * @retval EVREC_E_CORRUPT not an ELF file, or a damaged symbol table.
  * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_UNSUPPORTED libelf does not support this ELF version (elf_version() failed).
  * @retval EVREC_E_ARG NULL.
  * **Context:** thread.
  * @code

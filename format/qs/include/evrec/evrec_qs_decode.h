@@ -168,6 +168,7 @@ typedef struct evrec_qs_elem {
  * @retval EVREC_E_TRUNCATED an element runs past the end.
  * @retval EVREC_E_CORRUPT an unknown type.
  * @retval EVREC_E_NOMEM more than `max` elements.
+ * @retval EVREC_E_ARG NULL payload, cfg, time or count, or elems NULL with max > 0.
  * **Context:** any; pure.
  */
 evrec_status evrec_qs_parse_user(const uint8_t *payload, size_t len, const evrec_qs_target_info_t *cfg,
