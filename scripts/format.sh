@@ -11,7 +11,9 @@
 #
 # Covered: the *.c and *.h files git tracks under recorder/ format/ viewer-cli/ schema/ ports/
 # tests/ examples/ bench/. Not covered, being generated: tests/gen/pass/*/expected/ (evrec-gen's
-# golden output) and tests/**/golden* files.
+# golden output) and tests/**/golden* files. Every covered file is formatted with the root
+# .clang-format, also those under schema/ (schema/.clang-format is the style of the code
+# evrec-gen generates, SCHEMA.md, not of evrec-gen's own sources).
 # Exit status: 0 done (--check: nothing would change), 1 --check found changes or clang-format
 # failed, 2 bad usage or no clang-format.
 set -eu
@@ -23,7 +25,7 @@ case ${1:-} in
 "") ;;
 --check) mode=check ;;
 --list) mode=list ;;
--h | --help) sed -n '3,17p' "$0"; exit 0 ;;
+-h | --help) sed -n '3,18p' "$0"; exit 0 ;;
 *) echo "format: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
 
@@ -40,7 +42,7 @@ fi
 command -v "$cf" > /dev/null 2>&1 || { echo "format: $cf not found (set CLANG_FORMAT)" >&2; exit 2; }
 
 if [ $mode = apply ]; then
-    files | xargs "$cf" -i --style=file
+    files | xargs "$cf" -i --style="file:$root/.clang-format"
     exit 0
 fi
 
@@ -48,7 +50,7 @@ fi
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.count"' EXIT
 files | while read -r f; do
-    "$cf" --style=file "$f" > "$tmp"
+    "$cf" --style="file:$root/.clang-format" "$f" > "$tmp"
     n=$(diff -U0 "$f" "$tmp" | grep -c '^-[^-]' || true)
     echo "${f%%/*} $n"
 done > "$tmp.count"
