@@ -4,18 +4,24 @@
 #
 #   tests/docs/check_examples.sh CC SOURCE_DIR OUT_DIR
 #
-# Headers: recorder/include, format/include, format/qs/include, format/analysis/include,
-# schema/include and ports/*/include. Each example becomes one C file in OUT_DIR
-# (<header>_<n>.c, with #line directives pointing back into the header) compiled with
+# Headers: every public header folder, listed in `folders` below with the environment its
+# examples compile in. Each example becomes one C file in OUT_DIR (<header>_<n>.c, with #line
+# directives pointing back into the header) compiled with
 # `CC -std=c11 -fsyntax-only -Wall -Wextra -Werror` (unused variables and results allowed: an
 # example may stop at the call it shows). Examples of ports/cortex-m and ports/riscv are checked
 # as C on the host compiler with that port's headers (-fsyntax-only: their inline assembly is not
 # assembled); the others with the POSIX port and every host library header.
 #
+# Coverage: every folder of the source tree that holds headers under an `include/` folder (the
+# top-level folders except tests/ and build trees) must be listed in `folders` (and have at least
+# one example) or in `exempt` with its reason; a folder in neither fails the check, so a new
+# public header folder cannot be left out.
+#
 # The convention of an example (write new ones so):
 #  - it is C11 as it would appear in a function of the application: statements and local
 #    declarations, run top to bottom;
-#  - at brace depth 0, `static` declarations ending in `;` and function definitions
+#  - at brace depth 0, `static` declarations (one line ending in `;`, or an initialiser from
+#    `= {` to its closing `};`) and function definitions
 #    (`void SysTick_Handler(void) { ... }`, `int main(void) {` .. `}`) are placed at file scope,
 #    before the function that holds the rest;
 #  - `...` alone on a line, or `... words ...` inside a line, stands for the application's own
@@ -28,7 +34,7 @@
 set -eu
 
 if [ $# -ne 3 ]; then
-    sed -n '3,27p' "$0" >&2
+    sed -n '3,34p' "$0" >&2
     exit 2
 fi
 cc=$1
@@ -37,24 +43,53 @@ out=$3
 mkdir -p "$out"
 rm -f "$out"/*.c "$out"/*.log
 
+# The public header folders and the environment of their examples (HOST: the POSIX port and
+# every host library; NULL_PORT, CORTEX_M, RISCV: the recorder with that port only).
+folders="
+recorder/include/evrec HOST
+format/include/evrec HOST
+format/qs/include/evrec HOST
+format/syst/include/evrec HOST
+format/analysis/include/evrec HOST
+schema/include/evrec HOST
+ports/posix/include HOST
+ports/null/include NULL_PORT
+ports/cortex-m/include CORTEX_M
+ports/riscv/include RISCV
+"
+# Public header folders without examples, and why.
+exempt="
+ports/template/include its evrec_port.h stops with #error until it is copied and filled in
+"
+
+# Every folder that holds a header under an include/ folder, relative to the source tree.
+header_folders() {
+    for top in "$src"/*/; do
+        case ${top%/} in "$src"/tests) continue ;; esac
+        if [ -f "$top/CMakeCache.txt" ]; then continue; fi # a build tree
+        find "$top" -type f -name '*.h' -path '*/include/*'
+    done | while read -r h; do
+        d=${h%/*}
+        echo "${d#"$src"/}" | sed 's|//*|/|g'
+    done | sort -u
+}
+uncovered=0
+for d in $(header_folders); do
+    if ! echo "$folders$exempt" | grep -q "^$d "; then
+        echo "check_examples: $d holds public headers but is not covered: list it in \`folders\` (or \`exempt\`, with the reason) in tests/docs/check_examples.sh" >&2
+        uncovered=$((uncovered + 1))
+    fi
+done
+
 count=0
 failed=0
-for hdr in "$src"/recorder/include/evrec/*.h "$src"/format/include/evrec/*.h \
-    "$src"/format/qs/include/evrec/*.h "$src"/format/analysis/include/evrec/*.h \
-    "$src"/schema/include/evrec/*.h "$src"/ports/*/include/*.h; do
-    [ -f "$hdr" ] || continue
-    grep -q '@code' "$hdr" || continue
+incs_host="-I$src/ports/posix/include -I$src/format/include -I$src/format/qs/include"
+incs_host="$incs_host -I$src/format/syst/include -I$src/format/analysis/include -I$src/schema/include"
+# check_header HEADER: writes each example of HEADER to OUT_DIR and compiles it (with $env and
+# $incs of its folder); counts them in count, in_folder and failed.
+check_header() {
+    hdr=$1
     rel=${hdr#"$src"/}
-    case $rel in
-    ports/cortex-m/*) env=CORTEX_M; incs="-I$src/ports/cortex-m/include" ;;
-    ports/riscv/*) env=RISCV; incs="-I$src/ports/riscv/include" ;;
-    ports/null/* | ports/template/*) env=NULL_PORT; incs="-I$src/ports/null/include" ;;
-    *)
-        env=HOST
-        incs="-I$src/ports/posix/include -I$src/format/include -I$src/format/qs/include"
-        incs="$incs -I$src/format/analysis/include -I$src/schema/include"
-        ;;
-    esac
     stem=$(echo "$rel" | tr '/.-' '___')
     # One file per example: prelude, file-scope part, then the rest in a function.
     awk -v rel="$rel" -v hdr="$hdr" -v stem="$stem" -v out="$out" -v env="$env" '
@@ -70,6 +105,12 @@ for hdr in "$src"/recorder/include/evrec/*.h "$src"/format/include/evrec/*.h \
         close(f)
         print f
     }
+    function static_name(line,   name) {
+        name = line; sub(/[ \t]*(\/\/.*)?$/, "", name); sub(/;$/, "", name)
+        sub(/[ \t]*=.*$/, "", name); sub(/[ \t]*__attribute__.*$/, "", name)
+        sub(/[ \t]*\[[^]]*\]$/, "", name); sub(/^.*[^A-Za-z0-9_]/, "", name)
+        return name
+    }
     function braces(s,   t, o, c) {
         t = s; gsub(/"([^"\\]|\\.)*"/, "", t); gsub(/\/\/.*$/, "", t)
         o = gsub(/\{/, "{", t); c = gsub(/\}/, "}", t)
@@ -84,12 +125,13 @@ for hdr in "$src"/recorder/include/evrec/*.h "$src"/format/include/evrec/*.h \
         where = sprintf("#line %d \"%s\"\n", NR, rel)
         if (depth == 0 && !infn) {
             if (line ~ /^static[ \t]/ && line ~ /;[ \t]*(\/\/.*)?$/) {
-                name = line; sub(/[ \t]*(\/\/.*)?$/, "", name); sub(/;$/, "", name)
-                sub(/[ \t]*=.*$/, "", name); sub(/[ \t]*__attribute__.*$/, "", name)
-                sub(/[ \t]*\[[^]]*\]$/, "", name); sub(/^.*[^A-Za-z0-9_]/, "", name)
-                defines[name] = 1
+                defines[static_name(line)] = 1
                 top = top where line "\n"
                 next
+            }
+            if (line ~ /^static[ \t]/ && line ~ /=[ \t]*\{[ \t]*(\/\/.*)?$/) {
+                defines[static_name(line)] = 1 # an initialiser over several lines
+                infn = 1
             }
             if (line ~ /^[A-Za-z_][A-Za-z0-9_ \t*]*[ \t*]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\([^;]*\)[ \t]*\{/) {
                 infn = 1
@@ -108,6 +150,7 @@ for hdr in "$src"/recorder/include/evrec/*.h "$src"/format/include/evrec/*.h \
     ' "$hdr" > "$out/list.txt"
     while read -r f; do
         count=$((count + 1))
+        in_folder=$((in_folder + 1))
         # shellcheck disable=SC2086 # the include flags are a list
         if ! "$cc" -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
             -Wno-unused-but-set-variable -Wno-unused-result -Wno-unused-function \
@@ -118,8 +161,31 @@ for hdr in "$src"/recorder/include/evrec/*.h "$src"/format/include/evrec/*.h \
             failed=$((failed + 1))
         fi
     done < "$out/list.txt"
-done
-rm -f "$out/list.txt"
+}
+
+echo "$folders" | grep -v '^$' > "$out/folders.txt"
+while read -r dir env; do
+    case $env in
+    CORTEX_M) incs="-I$src/ports/cortex-m/include" ;;
+    RISCV) incs="-I$src/ports/riscv/include" ;;
+    NULL_PORT) incs="-I$src/ports/null/include" ;;
+    *) incs=$incs_host ;;
+    esac
+    in_folder=0
+    for hdr in "$src/$dir"/*.h; do
+        if [ -f "$hdr" ] && grep -q '@code' "$hdr"; then check_header "$hdr"; fi
+    done
+    echo "check_examples: $dir: $in_folder examples"
+    if [ $in_folder -eq 0 ]; then
+        echo "check_examples: $dir has no @code example (give its main header one)" >&2
+        uncovered=$((uncovered + 1))
+    fi
+done < "$out/folders.txt"
+rm -f "$out/list.txt" "$out/folders.txt"
+if [ $uncovered -ne 0 ]; then
+    echo "check_examples: $uncovered public header folders not covered" >&2
+    exit 1
+fi
 if [ $count -eq 0 ]; then
     echo "check_examples: no @code example found under $src" >&2
     exit 1

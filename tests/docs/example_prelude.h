@@ -64,6 +64,11 @@ void uart_send(const uint8_t *data, size_t len);
 #include "evrec/evrec_schema.h"
 #include "evrec/evrec_gen.h"
 #include "evrec/evrec_symbols.h"
+#include "evrec/evrec_syst.h"
+#include "evrec/evrec_syst_decode.h"
+#include "evrec/evrec_syst_host.h"
+#include "evrec/evrec_syst_record.h"
+#include "evrec/evrec_syst_tx.h"
 #include "evrec_posix.h"
 #include "evrec_save_file.h"
 #ifndef EVREC_EXAMPLE_DEFINES_r
@@ -72,6 +77,8 @@ extern evrec_reader_t *r;
 #ifndef EVREC_EXAMPLE_DEFINES_qs
 extern evrec_qs_tx_t qs;
 #endif
+#elif defined(EVREC_EXAMPLE_ENV_NULL_PORT)
+#include "evrec_port.h"
 #elif defined(EVREC_EXAMPLE_ENV_CORTEX_M)
 #include "evrec_cortex_m.h"
 extern uint32_t SystemCoreClock;

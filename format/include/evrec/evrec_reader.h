@@ -1,15 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_reader.h
- * @brief Host-side reader of evrec files (the container of format/FORMAT.md) and of bare CCore
+ * @brief Host-side reader of evrec files (the container of FORMAT.md) and of bare CCore
  * EventRecorder streams (as CCore's `EventRecorder.cpp` writes them and EventView's loader reads
- * them; format/FORMAT.md section 3).
+ * them; FORMAT.md section 3).
  *
  * The reader streams: it never holds more than one chunk of the file (at most 16 MiB, usually
  * 16 KiB) plus the meta-info, so files of any size are read with 64-bit offsets. It verifies
  * every chunk's CRC-32C before it hands out a byte of it, parses the meta-info into tables of its
  * own (exposed as an ::evrec_meta_t), and returns records one at a time with their 64-bit
  * restored time (FORMAT.md section 5).
+ *
+ * API overview:
+ * - Open and close: evrec_reader_open_path(), evrec_reader_open_file(),
+ *   evrec_reader_open_memory(), evrec_reader_close().
+ * - Records: evrec_reader_next(), evrec_reader_visit_fields(), evrec_reader_leaf_value(),
+ *   evrec_reader_record_marker(), evrec_reader_summarize() (all remaining records, counted).
+ * - The meta-info and its names: evrec_reader_info(), evrec_reader_meta(),
+ *   evrec_reader_event_size(), evrec_reader_event_name(), evrec_reader_enum_value(),
+ *   evrec_reader_enum_has_markers(), evrec_marker_name(), evrec_kind_name().
+ * - Display attributes and the view: evrec_reader_field_info(), evrec_reader_field_info_error(),
+ *   evrec_reader_view(), evrec_reader_view_error(), evrec_reader_event_track(),
+ *   evrec_reader_leaf().
+ * - Lanes: evrec_reader_lane().
+ * - Errors and damage: evrec_reader_error(), evrec_reader_damage_count(), evrec_reader_damage().
+ * - Time: evrec_reader_time_freq(), evrec_ticks_to_ns(), evrec_time_extend(); seeking and
+ *   time order: evrec/evrec_reader_seek.h, evrec/evrec_reader_order.h.
  *
  * **Bad input.** Nothing read from the file is trusted: every count, id and length is checked
  * against the format and against the bytes that remain. The reader goes on after damage wherever
@@ -75,6 +91,8 @@
  *
  * **Context:** a reader is one object for one thread; distinct readers are independent (no global
  * state). Host only (uses malloc and stdio).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_READER_H
 #define EVREC_READER_H
@@ -156,7 +174,7 @@ typedef struct evrec_file_info {
     uint64_t records_offset;      /**< file offset of the first record */
     uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */
     uint16_t control_event;       /**< event id of EventControl (found by its struct name) */
-    uint32_t lanes;               /**< lanes of the recording (LANES chunk, format/FORMAT.md
+    uint32_t lanes;               /**< lanes of the recording (LANES chunk, FORMAT.md
                                        section 2.3; evrec/evrec_lanes.h); 1 when the file has none */
 } evrec_file_info_t;
 
@@ -174,7 +192,7 @@ typedef struct evrec_record {
     uint8_t gap;         /**< 1: the first record after a damaged range: records before it are
                               missing (how many: evrec_reader_damage()); index and time are exact,
                               taken from the SYNC chunk where reading resumed */
-    uint16_t lane;       /**< the lane that recorded it (LANE_IDS chunks, format/FORMAT.md section
+    uint16_t lane;       /**< the lane that recorded it (LANE_IDS chunks, FORMAT.md section
                               2.3): 0 in a file without lanes; ::EVREC_LANE_UNKNOWN when the chunk
                               that carried it was lost (damage) */
 } evrec_record_t;
@@ -190,10 +208,14 @@ typedef struct evrec_lane_info {
 } evrec_lane_info_t;
 
 /**
- * @brief What the file's LANES chunk says of lane `k` (format/FORMAT.md section 2.3).
- * @param[in] r the reader. @param k 0 .. evrec_reader_info(r)->lanes - 1. @param[out] out the
- * lane's counts. @retval EVREC_OK filled. @retval EVREC_E_ARG NULL, or k out of range (a file
- * without lanes has lane 0 only, with the header's counts). **Context:** thread; reads only.
+ * @brief What the file's LANES chunk says of lane `k` (FORMAT.md section 2.3).
+ * @param[in] r the reader.
+ * @param[in] k 0 .. evrec_reader_info(r)->lanes - 1.
+ * @param[out] out the lane's counts.
+ * @retval EVREC_OK filled.
+ * @retval EVREC_E_ARG NULL, or k out of range (a file without lanes has lane 0 only, with the
+ *     header's counts).
+ * **Context:** thread; reads only.
  */
 evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_info_t *out);
 
@@ -214,7 +236,13 @@ typedef struct evrec_field_view {
     const evrec_field_info_t *info; /**< its display attributes (FIELD_INFO), or NULL when none */
 } evrec_field_view_t;
 
-/** @brief Field callback. Return 0 to go on, non-zero to stop the walk. */
+/**
+ * @brief Field callback of evrec_reader_visit_fields().
+ * @param[in] ctx the `ctx` given to evrec_reader_visit_fields().
+ * @param[in] field the leaf (reader-owned, valid during the call).
+ * @return 0 to go on, non-zero to stop the walk.
+ * **Context:** called in the thread that called evrec_reader_visit_fields().
+ */
 typedef int (*evrec_field_visitor_t)(void *ctx, const evrec_field_view_t *field);
 
 /**
@@ -255,20 +283,24 @@ typedef struct evrec_reader_summary {
  * @param[out] out receives the reader whenever it could be allocated, **also on failure**, so
  * that evrec_reader_error() can say what is wrong; close it with evrec_reader_close() either way.
  * Set to NULL only when allocation failed or an argument is NULL.
- * @param[in] path file name. @param[in] opt options, or NULL for the defaults.
+ * @param[in] path file name.
+ * @param[in] opt options, or NULL for the defaults.
  * @retval EVREC_OK ready; records follow through evrec_reader_next().
  * @retval EVREC_E_IO the file cannot be opened or read (message has the errno text).
  * @retval EVREC_E_TRUNCATED the file ends inside the header or the meta-info.
  * @retval EVREC_E_CHECKSUM the header or a chunk before the records fails its CRC.
  * @retval EVREC_E_CORRUPT neither a container nor a CCore stream, or a bad meta-info.
  * @retval EVREC_E_UNSUPPORTED another major version, or a reader limit exceeded.
- * @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_ARG NULL argument.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.
  * @code
  * evrec_reader_t *r;
  * evrec_record_t rec;
  * if (evrec_reader_open_path(&r, "trace.evr", NULL) == EVREC_OK) {
- *     while (evrec_reader_next(r, &rec) == EVREC_OK) { printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id); }
+ *     while (evrec_reader_next(r, &rec) == EVREC_OK) {
+ *         printf("%llu ns id %u\n", (unsigned long long)rec.ns, rec.id);
+ *     }
  * }
  * const evrec_reader_error_t *e = evrec_reader_error(r);
  * if (r && e->status != EVREC_OK) {
@@ -284,32 +316,60 @@ evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path,
  * @brief As evrec_reader_open_path() on an open stream (a pipe works). Offsets count from the
  * stream's position at this call. The reader does not close `f`. When time_freq must be derived
  * from ticks (see ::evrec_reader_options_t) and `f` cannot seek, the frequency stays unknown.
+ * @param[out] out receives the reader, also on failure (as evrec_reader_open_path()).
+ * @param[in] f an open stream, read from its current position; owned by the caller.
+ * @param[in] opt options, or NULL for the defaults.
+ * @retval EVREC_OK ready; records follow through evrec_reader_next().
+ * @retval EVREC_E_IO reading `f` failed (message has the errno text).
+ * @retval EVREC_E_TRUNCATED the file ends inside the header or the meta-info.
+ * @retval EVREC_E_CHECKSUM the header or a chunk before the records fails its CRC.
+ * @retval EVREC_E_CORRUPT neither a container nor a CCore stream, or a bad meta-info.
+ * @retval EVREC_E_UNSUPPORTED another major version, or a reader limit exceeded.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread; nothing else may read `f` until the reader is closed.
  */
 evrec_status evrec_reader_open_file(evrec_reader_t **out, FILE *f, const evrec_reader_options_t *opt);
 
 /**
  * @brief As evrec_reader_open_path() on bytes in memory, which the caller keeps unchanged and
- * alive until the reader is closed (they are not copied). **Context:** thread.
+ * alive until the reader is closed (they are not copied).
+ * @param[out] out receives the reader, also on failure (as evrec_reader_open_path()).
+ * @param[in] data the file's bytes (caller-owned, not copied).
+ * @param[in] size bytes at `data`.
+ * @param[in] opt options, or NULL for the defaults.
+ * @retval EVREC_OK ready; records follow through evrec_reader_next().
+ * @retval EVREC_E_TRUNCATED the bytes end inside the header or the meta-info.
+ * @retval EVREC_E_CHECKSUM the header or a chunk before the records fails its CRC.
+ * @retval EVREC_E_CORRUPT neither a container nor a CCore stream, or a bad meta-info.
+ * @retval EVREC_E_UNSUPPORTED another major version, or a reader limit exceeded.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
+ * **Context:** thread.
  */
 evrec_status evrec_reader_open_memory(evrec_reader_t **out, const void *data, size_t size,
                                       const evrec_reader_options_t *opt);
 
 /**
  * @brief Free a reader and everything it owns (tables, names, records). NULL is ignored.
+ * @param[in] r the reader, or NULL.
  * **Context:** thread; the reader's pointers (meta, records, summary arrays) die with it.
  */
 void evrec_reader_close(evrec_reader_t *r);
 
 /**
  * @brief The sticky error: status EVREC_OK while there is none. Once set it never changes.
+ * @param[in] r an open reader (also one whose open failed).
  * @return a pointer into the reader, never NULL for a non-NULL reader.
+ * **Context:** thread (the reader's); reads only.
  */
 const evrec_reader_error_t *evrec_reader_error(const evrec_reader_t *r);
 
 /**
  * @brief Number of damaged ranges met so far (the reader goes on past each one, see
  * evrec_reader_damage()). Also counts those beyond the 1,000 the reader keeps.
+ * @param[in] r an open reader.
+ * @return the number of damaged ranges.
  * **Context:** thread (the reader's).
  */
 uint64_t evrec_reader_damage_count(const evrec_reader_t *r);
@@ -317,39 +377,66 @@ uint64_t evrec_reader_damage_count(const evrec_reader_t *r);
 /**
  * @brief The i-th damaged range met so far, in file order; NULL when i >= min(count, 1000) or r
  * is NULL. The first one is also the sticky error (evrec_reader_error()).
+ * @param[in] r an open reader.
+ * @param[in] i index, 0 .. evrec_reader_damage_count() - 1.
+ * @return reader-owned, valid until close; NULL as said above.
  * **Context:** thread (the reader's).
  */
 const evrec_damage_t *evrec_reader_damage(const evrec_reader_t *r, uint64_t i);
 
-/** @brief Header and meta-info facts (valid after a successful open; zeros otherwise). */
+/**
+ * @brief Header and meta-info facts (valid after a successful open; zeros otherwise).
+ * @param[in] r an open reader.
+ * @return reader-owned, valid until close.
+ * **Context:** thread (the reader's); reads only.
+ */
 const evrec_file_info_t *evrec_reader_info(const evrec_reader_t *r);
 
 /**
  * @brief The meta-info read from the file as evrec tables (see the file comment for offsets,
  * native sizes and run-time values). `time_freq` is the file's, `schema_hash` the stored one.
+ * @param[in] r an open reader.
  * @return reader-owned tables, or NULL when the open failed before the meta-info was complete.
+ * **Context:** thread (the reader's); reads only.
  */
 const evrec_meta_t *evrec_reader_meta(const evrec_reader_t *r);
 
-/** @brief save_len of an event (bytes of its record), or 0 for an id that does not exist. */
+/**
+ * @brief save_len of an event: the bytes of its record in the file.
+ * @param[in] r an open reader.
+ * @param[in] event_id an event id.
+ * @return bytes, or 0 for an id that does not exist.
+ * **Context:** thread (the reader's); reads only.
+ */
 uint32_t evrec_reader_event_size(const evrec_reader_t *r, uint16_t event_id);
 
-/** @brief Name of an event (its struct's name), or NULL for an id that does not exist. */
+/**
+ * @brief Name of an event (its struct's name).
+ * @param[in] r an open reader.
+ * @param[in] event_id an event id.
+ * @return reader-owned text, or NULL for an id that does not exist.
+ * **Context:** thread (the reader's); reads only.
+ */
 const char *evrec_reader_event_name(const evrec_reader_t *r, uint16_t event_id);
 
 /**
  * @brief Look up a value of an enum, static or named at run time.
+ * @param[in] r an open reader.
+ * @param[in] enum_id an enum id.
+ * @param[in] value the value.
  * @param[out] marker optional: the value's marker (0 when unnamed).
- * @return the name, or NULL when the value has none or the enum id does not exist.
+ * @return the name (reader-owned), or NULL when the value has none or the enum id does not exist.
+ * **Context:** thread (the reader's); reads only.
  */
 const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value,
                                     uint8_t *marker);
 
 /**
  * @brief Display attributes of a field (schema keys `format`, `unit`, `description`), from the
- * container's FIELD_INFO chunk (format/FORMAT.md section 2).
- * @param struct_id index in the meta-info's structs. @param field_index index in its fields
- * (0 = time, 1 = id for an event's struct).
+ * container's FIELD_INFO chunk (FORMAT.md section 2).
+ * @param[in] r an open reader.
+ * @param[in] struct_id index in the meta-info's structs.
+ * @param[in] field_index index in its fields (0 = time, 1 = id for an event's struct).
  * @return reader-owned entry (strings NULL when absent), valid until close; NULL when the file
  * has none for this field, the ids are out of range, or the file is a bare CCore stream.
  * The same entries are in evrec_reader_meta()->field_info.
@@ -361,14 +448,18 @@ const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint1
 /**
  * @brief The problem found in the FIELD_INFO chunk, if any (status EVREC_OK when there is none
  * or no chunk). Known after a successful open; becomes the sticky error only at the end of the
- * stream (see the file comment). @return a pointer into the reader, never NULL.
+ * stream (see the file comment).
+ * @param[in] r an open reader.
+ * @return a pointer into the reader, never NULL.
+ * **Context:** thread (the reader's); reads only.
  */
 const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
 
 /**
- * @brief The file's tracks, spans and counters (its VIEW chunk, format/FORMAT.md section 2).
+ * @brief The file's tracks, spans and counters (its VIEW chunk, FORMAT.md section 2).
  * Tracks ascend by event id (at most one per event); counters by (struct id, field index); spans
  * are in schema order. The same object is evrec_reader_meta()->view.
+ * @param[in] r an open reader.
  * @return reader-owned tables valid until close; NULL when the file has none (no VIEW chunk, a
  * bare CCore stream, or a bad chunk: see evrec_reader_view_error()).
  * **Context:** thread; reads only.
@@ -378,12 +469,16 @@ const evrec_view_t *evrec_reader_view(const evrec_reader_t *r);
 /**
  * @brief The problem found in the VIEW chunk, if any (status EVREC_OK when there is none or no
  * chunk). Known after a successful open; becomes the sticky error only at the end of the stream.
+ * @param[in] r an open reader.
  * @return a pointer into the reader, never NULL.
+ * **Context:** thread (the reader's); reads only.
  */
 const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r);
 
 /**
  * @brief The lane field of an event (its `track`).
+ * @param[in] r an open reader.
+ * @param[in] event_id an event id.
  * @return the leaf number (>= 2) of the field whose value names the event's lane, or
  * ::EVREC_VIEW_NONE when the event has no track (draw it on its class's lane).
  * **Context:** thread; reads only.
@@ -393,11 +488,14 @@ uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id);
 /**
  * @brief Resolve a leaf number of an event: where it is in the packed record, its kind, its enum,
  * the (struct, field) that declares it, and optionally its dotted path ("frame.number").
- * @param event_id an event id. @param leaf leaf number (0 = time, 1 = id, ...).
+ * @param[in] r an open reader.
+ * @param[in] event_id an event id.
+ * @param[in] leaf leaf number (0 = time, 1 = id, ...).
  * @param[out] out filled on EVREC_OK (`packed_offset` indexes evrec_record_t::data).
  * @param[out] path optional buffer for the path (NUL-terminated, cut to fit); NULL with size 0.
- * @param path_size bytes at `path`.
- * @retval EVREC_OK found. @retval EVREC_E_ARG NULL out (or path NULL with a size).
+ * @param[in] path_size bytes at `path`.
+ * @retval EVREC_OK found.
+ * @retval EVREC_E_ARG NULL out (or path NULL with a size).
  * @retval EVREC_E_BAD_ID no such event or leaf, or no meta-info.
  * **Context:** thread; reads only.
  */
@@ -406,26 +504,45 @@ evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint3
 
 /**
  * @brief The value of leaf `leaf` of a record (e.g. its track or span key), host order.
- * @param[in] rec a record of this reader. @param[out] value the value on EVREC_OK.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL argument or a record too short for the leaf.
+ * @param[in] r an open reader.
+ * @param[in] rec a record of this reader.
+ * @param[in] leaf leaf number (0 = time, 1 = id, ...).
+ * @param[out] value the value on EVREC_OK.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL argument or a record too short for the leaf.
  * @retval EVREC_E_BAD_ID the record's event has no such leaf.
  * **Context:** thread; reads only.
  */
 evrec_status evrec_reader_leaf_value(const evrec_reader_t *r, const evrec_record_t *rec, uint32_t leaf,
                                      uint32_t *value);
 
-/** @brief 1 if any value of the enum (static or run-time) has a marker other than None. */
+/**
+ * @brief Whether an enum's values carry markers.
+ * @param[in] r an open reader.
+ * @param[in] enum_id an enum id.
+ * @return 1 if any value of the enum (static or run-time) has a marker other than None, else 0
+ *     (also for an id that does not exist).
+ * **Context:** thread (the reader's); reads only.
+ */
 int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id);
 
 /**
- * @brief Read the next record.
+ * @brief Read the next record. The first call may read the file once more beforehand to derive
+ * the frequency from ticks (seekable sources only; see ::evrec_reader_options_t).
+ * @param[in,out] r an open reader.
  * @param[out] rec filled on EVREC_OK; its `data` stays valid until the next call or close.
  * @retval EVREC_OK a record.
  * @retval EVREC_E_END the End record (and, for a container, the END chunk with nothing after it)
- * was read, and the header's `recorded` matches: the file is intact and complete.
- * @retval other the sticky error (see evrec_reader_error()); every record before it was returned.
- * The first call may read the file once more beforehand to derive the frequency from ticks
- * (seekable sources only; see ::evrec_reader_options_t).
+ *     was read, and the header's `recorded` matches: the file is intact and complete.
+ * @retval EVREC_E_TRUNCATED the sticky error: the file ends early (every record before it was
+ *     returned; evrec_reader_error() has the offset and what was expected).
+ * @retval EVREC_E_CHECKSUM the sticky error: damage was skipped (evrec_reader_damage()).
+ * @retval EVREC_E_CORRUPT the sticky error: bytes that contradict the format.
+ * @retval EVREC_E_BAD_ID the sticky error: a record with an unknown event id.
+ * @retval EVREC_E_UNSUPPORTED the sticky error: a reader limit exceeded.
+ * @retval EVREC_E_IO the sticky error: reading the file failed.
+ * @retval EVREC_E_NOMEM the sticky error: allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.
  */
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec);
@@ -433,8 +550,12 @@ evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec);
 /**
  * @brief Walk the fields of a record in declaration order, nested structs recursively (their
  * leaves get dotted paths such as `inner.a`). Time and id are the first two leaves.
- * @param[in] rec a record of this reader. @param fn called once per leaf. @param ctx passed to fn.
- * @retval EVREC_OK walked (or stopped by fn). @retval EVREC_E_ARG NULL or foreign record.
+ * @param[in] r an open reader.
+ * @param[in] rec a record of this reader.
+ * @param[in] fn called once per leaf.
+ * @param[in] ctx passed to fn.
+ * @retval EVREC_OK walked (or stopped by fn).
+ * @retval EVREC_E_ARG NULL or foreign record.
  * **Context:** thread; does not change the reader.
  */
 evrec_status evrec_reader_visit_fields(const evrec_reader_t *r, const evrec_record_t *rec,
@@ -444,14 +565,20 @@ evrec_status evrec_reader_visit_fields(const evrec_reader_t *r, const evrec_reco
  * @brief The record's marker as CCore EventView draws it: from the event's own field named
  * `type` if its enum has markers, else from the first enum field with markers (depth first,
  * nested structs included); the marker of the field's value name, EVREC_MARKER_NONE if unnamed.
+ * @param[in] r an open reader.
+ * @param[in] rec a record of this reader.
  * @return an ::evrec_marker (0..15, or a larger number a file carried).
+ * **Context:** thread (the reader's); reads only.
  */
 uint8_t evrec_reader_record_marker(const evrec_reader_t *r, const evrec_record_t *rec);
 
 /**
  * @brief The effective timestamp frequency used for `ns`, Hz; 0 when unknown. May read the file
  * once to derive it from ticks (as the first evrec_reader_next() does).
+ * @param[in,out] r an open reader.
  * @param[out] source optional: where it came from.
+ * @return ticks per second, 0 when unknown.
+ * **Context:** thread (the reader's).
  */
 uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source);
 
@@ -459,28 +586,51 @@ uint64_t evrec_reader_time_freq(evrec_reader_t *r, evrec_time_source *source);
  * @brief Read all remaining records (call it on a freshly opened reader for whole-file numbers)
  * and count them per event type, ticks, first/last time, and the damage. Derives the frequency
  * from the ticks seen in this same pass when needed (no extra pass).
+ * @pre No record was read from `r` yet, for whole-file numbers.
+ * @param[in,out] r an open reader.
  * @param[out] s the summary; its arrays are reader-owned.
- * @retval EVREC_OK done, intact or not (see s->damage). @retval EVREC_E_NOMEM / EVREC_E_ARG.
+ * @retval EVREC_OK done, intact or not (see s->damage).
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument.
+ * **Context:** thread (the reader's).
  */
 evrec_status evrec_reader_summarize(evrec_reader_t *r, evrec_reader_summary_t *s);
 
-/** @brief Name of a marker ("None", "Up", ... "Error"), or NULL above 15. */
+/**
+ * @brief Name of a marker (CCore `EventMarker`).
+ * @param[in] marker an ::evrec_marker.
+ * @return "None", "Up", ... "Error" (static text), or NULL above 15.
+ * **Context:** any; pure.
+ */
 const char *evrec_marker_name(uint8_t marker);
 
-/** @brief Name of a field kind ("uint8" ... "struct"), or NULL above 6. */
+/**
+ * @brief Name of a field kind (CCore `Kind`).
+ * @param[in] kind an ::evrec_kind.
+ * @return "uint8" ... "struct" (static text), or NULL above 6.
+ * **Context:** any; pure.
+ */
 const char *evrec_kind_name(uint8_t kind);
 
 /**
  * @brief Nanoseconds of `ticks` at `freq` Hz: ticks * 10^9 / freq without overflow (128-bit
- * intermediate), rounded down, saturating at UINT64_MAX. @return 0 when freq is 0.
+ * intermediate), rounded down, saturating at UINT64_MAX.
+ * @param[in] ticks a duration or time, ticks.
+ * @param[in] freq ticks per second, Hz.
+ * @return nanoseconds; 0 when freq is 0.
+ * **Context:** any; pure.
  */
 uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
 
 /**
- * @brief One step of 64-bit time restoration (format/FORMAT.md section 5): the 64-bit time of a
+ * @brief One step of 64-bit time restoration (FORMAT.md section 5): the 64-bit time of a
  * record stamped `t32` whose predecessor was stamped `prev32` at 64-bit time `t64`. A difference
  * of 2^32 - 2^30 or more is a small step back (records of concurrent contexts), never below 0.
- * @return the record's 64-bit time, ticks. **Context:** pure.
+ * @param[in] t64 the predecessor's 64-bit time, ticks.
+ * @param[in] prev32 the predecessor's 32-bit stamp.
+ * @param[in] t32 this record's 32-bit stamp.
+ * @return the record's 64-bit time, ticks.
+ * **Context:** any; pure.
  */
 uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32);
 

@@ -23,6 +23,9 @@
  * `evrec export --ctf` and the babeltrace2 source `source.evrec.file` give them the time of the
  * record before them and count them as clamped in their summary.
  *
+ * API overview: evrec_order_create() (over a reader), evrec_order_create_source() (over a
+ * callback), evrec_order_next(), evrec_order_stats(), evrec_order_close().
+ *
  * **Damage.** The source's terminal status (EVREC_E_END or the reader's sticky error) is
  * returned only after every record read before it has been delivered; the records are the same
  * as evrec_reader_next() would have returned, only their order differs.
@@ -33,6 +36,8 @@
  *
  * **Context:** one object for one thread, used by the thread that uses its reader; distinct
  * objects are independent. Host only (uses malloc).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_READER_ORDER_H
 #define EVREC_READER_ORDER_H
@@ -58,10 +63,13 @@ typedef struct evrec_order evrec_order_t;
 /**
  * @brief Where an ::evrec_order_t takes its records from when it is not a reader: called for the
  * next record in file order.
- * @param ctx as given to evrec_order_create_source(). @param[out] rec the record on EVREC_OK;
- * its `data` (at most ::EVREC_ORDER_MAX_RECORD bytes) needs to stay valid only until the next call.
- * @return EVREC_OK for a record; any other status ends the source (it is not called again) and
- * is what evrec_order_next() returns once the held records are out.
+ * @param[in] ctx as given to evrec_order_create_source().
+ * @param[out] rec the record on EVREC_OK; its `data` (at most ::EVREC_ORDER_MAX_RECORD bytes) needs
+ *     to stay valid only until the next call.
+ * @retval EVREC_OK a record.
+ * @retval EVREC_E_END the source ended intact; any other status also ends it (it is not called
+ *     again), and is what evrec_order_next() returns once the held records are out.
+ * **Context:** called in the thread that calls evrec_order_next().
  */
 typedef evrec_status (*evrec_order_source_fn)(void *ctx, evrec_record_t *rec);
 
@@ -80,9 +88,11 @@ typedef struct evrec_order_stats {
  * @brief Create an ordered iterator over the records of an open reader (those evrec_reader_next()
  * has not yet returned).
  * @param[out] out the iterator (free with evrec_order_close()); NULL on failure.
- * @param r an open reader; it stays the caller's, who keeps it open until evrec_order_close() and
- * does not read it directly meanwhile. @param window records held, 1..::EVREC_ORDER_MAX_WINDOW.
- * @retval EVREC_OK created. @retval EVREC_E_ARG NULL argument or window out of range.
+ * @param[in] r an open reader; it stays the caller's, who keeps it open until evrec_order_close()
+ *     and does not read it directly meanwhile.
+ * @param[in] window records held, 1..::EVREC_ORDER_MAX_WINDOW.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG NULL argument or window out of range.
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  * @code
@@ -102,9 +112,12 @@ evrec_status evrec_order_create(evrec_order_t **out, evrec_reader_t *r, uint32_t
 /**
  * @brief As evrec_order_create() over records given by a callback (for instance the records a
  * selection lets through), in the order the callback gives them.
- * @param[out] out the iterator; NULL on failure. @param window 1..::EVREC_ORDER_MAX_WINDOW.
- * @param fn the source (see ::evrec_order_source_fn). @param ctx passed to fn.
- * @retval EVREC_OK created. @retval EVREC_E_ARG NULL out or fn, or window out of range.
+ * @param[out] out the iterator; NULL on failure.
+ * @param[in] window 1..::EVREC_ORDER_MAX_WINDOW.
+ * @param[in] fn the source (see ::evrec_order_source_fn).
+ * @param[in] ctx passed to fn.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG NULL out or fn, or window out of range.
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  */
@@ -113,28 +126,43 @@ evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evr
 
 /**
  * @brief The next record in time order.
+ * @param[in,out] o the iterator.
  * @param[out] rec filled on EVREC_OK; its `data` points into the iterator and stays valid until
- * the next call or evrec_order_close().
+ *     the next call or evrec_order_close().
  * @param[out] late optional: on EVREC_OK, 0 for a record in time order, else how many ticks its
- * t64 lies below the largest t64 delivered before it (a late record, see the file comment).
+ *     t64 lies below the largest t64 delivered before it (a late record, see the file comment).
  * @retval EVREC_OK a record.
  * @retval EVREC_E_NOMEM the window could not grow: no record is lost (those read are held);
- * call again, or give up.
+ *     call again, or give up; or the reader's own allocation failure (sticky).
  * @retval EVREC_E_ARG NULL argument, or the source gave a record of more than 256 bytes (then
- * sticky, after the records before it).
+ *     sticky, after the records before it).
  * @retval EVREC_E_END the source ended intact and every record has been delivered (sticky).
- * @retval other the source's error (the reader's sticky error, see evrec_reader_error()),
- * returned once every record read before it has been delivered (sticky).
+ * The source's error (a reader's sticky error, evrec_reader_error()) is returned once every
+ * record read before it was delivered, and is sticky:
+ * @retval EVREC_E_TRUNCATED the file ends early.
+ * @retval EVREC_E_CHECKSUM damage was skipped.
+ * @retval EVREC_E_CORRUPT bytes that contradict the format.
+ * @retval EVREC_E_BAD_ID a record with an unknown event id.
+ * @retval EVREC_E_UNSUPPORTED a reader limit exceeded.
+ * @retval EVREC_E_IO reading the file failed.
+ * Another status a source callback returns ends it the same way.
  * **Context:** thread.
  */
 evrec_status evrec_order_next(evrec_order_t *o, evrec_record_t *rec, uint64_t *late);
 
-/** @brief The counters so far. @return a pointer into the iterator, never NULL for non-NULL `o`.
- * **Context:** thread; reads only. */
+/**
+ * @brief The counters so far.
+ * @param[in] o the iterator.
+ * @return a pointer into the iterator, never NULL for non-NULL `o`.
+ * **Context:** thread; reads only.
+ */
 const evrec_order_stats_t *evrec_order_stats(const evrec_order_t *o);
 
-/** @brief Free the iterator and its held records (not the reader). NULL is ignored.
- * **Context:** thread. */
+/**
+ * @brief Free the iterator and its held records (not the reader). NULL is ignored.
+ * @param[in] o the iterator, or NULL.
+ * **Context:** thread.
+ */
 void evrec_order_close(evrec_order_t *o);
 
 #ifdef __cplusplus

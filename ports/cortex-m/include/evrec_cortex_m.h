@@ -4,6 +4,10 @@
  * @brief Services of the Cortex-M port: enabling the timestamp counter and the SysTick tick hook
  * (as in CCore's EventRecorder on XCore, where tick() "is called from the timer interrupt").
  *
+ * API overview: evrec_cm_dwt_enable() (DWT CYCCNT on), evrec_cm_systick_start() (SysTick at a
+ * period, priority 0), evrec_cm_tick_init() and evrec_cm_systick_isr() (an EventControl Tick every
+ * N SysTick interrupts). The hot-path macros are in this port's evrec_port.h.
+ *
  * Typical use, with SysTick at 1 kHz and an EventControl Tick every 100 ms:
  * @code
  * static evrec_host_t host;
@@ -34,9 +38,10 @@ extern "C" {
 /**
  * @brief Turn on the DWT cycle counter: DEMCR.TRCENA, the DWT lock (Cortex-M7), CYCCNTENA.
  * Then checks that CYCCNT advances.
- * @retval EVREC_OK counting. @retval EVREC_E_UNSUPPORTED the core has no cycle counter
- * (ARMv6-M, DWT_CTRL.NOCYCCNT) or it does not advance (QEMU reads it as 0; a debugger owns
- * it): use EVREC_CM_CLOCK_SYSTICK or EVREC_CM_CLOCK_TIMER instead.
+ * @retval EVREC_OK counting.
+ * @retval EVREC_E_UNSUPPORTED the core has no cycle counter (ARMv6-M, DWT_CTRL.NOCYCCNT) or it does
+ *     not advance (QEMU reads it as 0; a debugger owns it): use EVREC_CM_CLOCK_SYSTICK or
+ *     EVREC_CM_CLOCK_TIMER instead.
  * **Context:** thread, once at boot. Does not reset CYCCNT.
  */
 evrec_status evrec_cm_dwt_enable(void);
@@ -44,11 +49,12 @@ evrec_status evrec_cm_dwt_enable(void);
 /**
  * @brief Start SysTick on the processor clock with its interrupt, at priority 0 (highest), and
  * reset the period count of EVREC_CM_CLOCK_SYSTICK.
- * @param reload_ticks SysTick period in processor clocks, 2..2^24 (e.g. core Hz / 1000 for
+ * @param[in] reload_ticks SysTick period in processor clocks, 2..2^24 (e.g. core Hz / 1000 for
  * 1 kHz). Skip this function if an RTOS already runs SysTick; then the SysTick handler must
  * still call evrec_cm_systick_isr() first, and for EVREC_CM_CLOCK_SYSTICK its priority must be
  * the highest of all exceptions that record.
- * @retval EVREC_OK running. @retval EVREC_E_ARG reload_ticks out of range.
+ * @retval EVREC_OK running.
+ * @retval EVREC_E_ARG reload_ticks out of range.
  * **Context:** thread, before recording starts.
  */
 evrec_status evrec_cm_systick_start(uint32_t reload_ticks);
@@ -62,9 +68,10 @@ typedef struct evrec_cm_tick {
 
 /**
  * @brief Prepare the tick hook: one EventControl Tick every `divider` SysTick periods.
- * @param[out] t the hook state (user memory, e.g. a static). @param[in] host the host to tick;
- * it may be started and stopped at any time (ticks while detached are ignored).
- * @param divider SysTick periods per Tick, >= 1 (0 is taken as 1). Ticks must come at least
+ * @param[out] t the hook state (user memory, e.g. a static).
+ * @param[in] host the host to tick; it may be started and stopped at any time (ticks while detached
+ *     are ignored).
+ * @param[in] divider SysTick periods per Tick, >= 1 (0 is taken as 1). Ticks must come at least
  * once per 2^32 timestamp ticks (43 s at 100 MHz); 10 Hz is usual.
  * **Context:** thread, before SysTick runs.
  */

@@ -3,6 +3,11 @@
  * @file evrec_port.h (Cortex-M port)
  * @brief Hot-path macros of the Cortex-M port: timestamp, its frequency, allocation safety.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Timestamp sources (choose with EVREC_CM_CLOCK; all count up and wrap at 2^32):
  *  - ::EVREC_CM_CLOCK_DWT: the DWT cycle counter CYCCNT, one core clock per tick (one load).
  *    Enable it once with evrec_cm_dwt_enable(). ARMv7-M and ARMv8-M main only (Cortex-M3, M4,
@@ -94,6 +99,7 @@ extern volatile uint32_t evrec_cm_systick_periods;
  * elapsed = (RVR + 1 - value) mod (RVR + 1). A period whose exception is still pending (we are
  * in a handler of higher priority, or interrupts are masked) is added from ICSR.PENDSTSET. The
  * reads are repeated if the count or the pending bit changed meanwhile.
+ * @return SysTick clocks since evrec_cm_systick_start(), modulo 2^32.
  * **Context:** any, including handlers and masked interrupts (see the rules in the file doc).
  */
 static inline uint32_t evrec_cm_systick_now(void)
@@ -172,7 +178,11 @@ static inline uint32_t evrec_cm_systick_now(void)
 /** No lock-free word atomics (ARMv6-M): evrec_atomic.h uses the critical section below. */
 #define EVREC_PORT_HAS_ATOMICS 0
 
-/** @brief Save PRIMASK and mask interrupts. @return the previous PRIMASK. **Context:** any. */
+/**
+ * @brief Save PRIMASK and mask interrupts (MRS PRIMASK; CPSID I).
+ * @return the previous PRIMASK.
+ * **Context:** any, thread or handler; nests.
+ */
 static inline uint32_t evrec_cm_irq_save(void)
 {
     uint32_t primask;
@@ -180,7 +190,11 @@ static inline uint32_t evrec_cm_irq_save(void)
     return primask;
 }
 
-/** @brief Restore PRIMASK saved by evrec_cm_irq_save(). **Context:** any. */
+/**
+ * @brief Restore PRIMASK saved by evrec_cm_irq_save() (MSR PRIMASK).
+ * @param[in] primask what evrec_cm_irq_save() returned.
+ * **Context:** the context that called evrec_cm_irq_save().
+ */
 static inline void evrec_cm_irq_restore(uint32_t primask)
 {
     __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");

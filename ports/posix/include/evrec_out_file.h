@@ -21,12 +21,16 @@
  * Until evrec_out_file_commit() succeeds, OUT is untouched: a failed or empty run calls
  * evrec_out_file_abort(), which removes only the temporary file. A full disk (ENOSPC), a
  * read-only directory or file system, a failed fsync or rename leaves OUT as it was. The new
- * file gets the mode (and, where allowed, the owner) an existing OUT had, else 0666 less the umask (the temporary file is
- * created with mode 0666 and O_EXCL, so the kernel applies the umask and a default ACL; no
+ * file gets the mode (and, where allowed, the owner) an existing OUT had, else 0666 less the
+ * umask (the temporary file is created with mode 0666 and O_EXCL, so the kernel applies the umask and a default ACL; no
  * umask(2) round trip that would race with other threads). Replacing OUT by rename(2) gives it
  * a new inode: hard links to the old file keep the old content.
  *
  * Writing in place cannot be undone: a device or FIFO receives bytes as they are written.
+ *
+ * API overview: evrec_out_file_open(), evrec_out_file_write(), then evrec_out_file_commit() or
+ * evrec_out_file_abort(); evrec_out_file_temp_path() (write by name), evrec_out_file_fail() and
+ * evrec_out_file_message() (the error to report).
  */
 #ifndef EVREC_OUT_FILE_H
 #define EVREC_OUT_FILE_H
@@ -80,7 +84,8 @@ evrec_status evrec_out_file_open(evrec_out_file_t *o, const char *path, unsigned
  * @brief Append `len` bytes (retrying short writes and EINTR). After a failure every later call
  * fails too, without writing.
  * @param[in,out] o an output opened without ::EVREC_OUT_FILE_NAMED.
- * @param[in] data `len` bytes (caller-owned, not kept). @param[in] len bytes; 0 writes nothing.
+ * @param[in] data `len` bytes (caller-owned, not kept).
+ * @param[in] len bytes; 0 writes nothing.
  * @retval EVREC_OK all written.
  * @retval EVREC_E_ARG `o` is NULL, or `data` is NULL with `len` > 0, or the output is named.
  * @retval EVREC_E_IO a write failed now or before (o->err: ENOSPC, EFBIG, EPIPE, ...).
@@ -104,14 +109,16 @@ evrec_status evrec_out_file_commit(evrec_out_file_t *o);
 /**
  * @brief Give up the output: remove the temporary file; OUT is left as it was (a device or FIFO
  * keeps what was already written to it). Ends the output; NULL or an ended output is a no-op.
- * @param[in,out] o an opened output, or NULL. **Context:** thread.
+ * @param[in,out] o an opened output, or NULL.
+ * **Context:** thread.
  */
 void evrec_out_file_abort(evrec_out_file_t *o);
 
 /**
  * @brief The temporary file to write by name (::EVREC_OUT_FILE_NAMED), or NULL when the output
  * is written in place through evrec_out_file_write().
- * @param[in] o an opened output. @return a string owned by `o`, valid until the output ends.
+ * @param[in] o an opened output.
+ * @return a string owned by `o`, valid until the output ends.
  * **Context:** thread.
  */
 const char *evrec_out_file_temp_path(const evrec_out_file_t *o);
@@ -119,7 +126,8 @@ const char *evrec_out_file_temp_path(const evrec_out_file_t *o);
 /**
  * @brief Record that the program's own writing by name failed (an ::EVREC_OUT_FILE_NAMED
  * output), so that evrec_out_file_commit() fails and leaves OUT alone.
- * @param[in,out] o an opened output. @param[in] err an errno value, or 0 for EIO.
+ * @param[in,out] o an opened output.
+ * @param[in] err an errno value, or 0 for EIO.
  * **Context:** thread.
  */
 void evrec_out_file_fail(evrec_out_file_t *o, int err);
@@ -127,7 +135,8 @@ void evrec_out_file_fail(evrec_out_file_t *o, int err);
 /**
  * @brief The last failure as one line "OUT: what went wrong: strerror" (no program name, no
  * newline), or "" when none.
- * @param[in] o an output (opened, failed or ended). @return a string owned by `o`.
+ * @param[in] o an output (opened, failed or ended).
+ * @return a string owned by `o`.
  * **Context:** thread.
  * @code
  * evrec_out_file_t out;

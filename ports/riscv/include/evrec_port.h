@@ -4,6 +4,11 @@
  * @brief Hot-path macros of the RISC-V port (RV32 and RV64): timestamp, its frequency,
  * allocation safety.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Timestamp sources (choose with EVREC_RV_CLOCK; the low 32 bits of a 64-bit up-counter):
  *  - ::EVREC_RV_CLOCK_MCYCLE: the `mcycle` CSR, core clock cycles. Machine mode (bare-metal
  *    firmware, most RTOSes). The default.
@@ -59,7 +64,12 @@
     })
 
 #if EVREC_RV_CLOCK == EVREC_RV_CLOCK_MCYCLE
-/** @brief Low 32 bits of mcycle. **Context:** machine mode, any. */
+/**
+ * @brief The timestamp: low 32 bits of mcycle (with EVREC_RV_CLOCK_CYCLE: of cycle; with
+ * EVREC_RV_CLOCK_TIME: of time), one CSR read.
+ * @return the counter's low 32 bits, ticks of its clock.
+ * **Context:** machine mode (cycle and time: any mode the CSR is readable in); any context.
+ */
 static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(mcycle); }
 #elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_CYCLE
 static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(cycle); }
@@ -96,7 +106,11 @@ static inline uint32_t evrec_rv_timestamp(void)
 /** No A extension: evrec_atomic.h uses the critical section below. */
 #define EVREC_PORT_HAS_ATOMICS 0
 
-/** @brief Clear mstatus.MIE. @return the previous mstatus.MIE bit (0 or 8). */
+/**
+ * @brief Clear mstatus.MIE (CSRRCI).
+ * @return the previous mstatus.MIE bit (0 or 8).
+ * **Context:** machine mode, thread or handler; nests.
+ */
 static inline unsigned long evrec_rv_irq_save(void)
 {
     unsigned long old;
@@ -104,7 +118,11 @@ static inline unsigned long evrec_rv_irq_save(void)
     return old & 8u;
 }
 
-/** @brief Set mstatus.MIE again if evrec_rv_irq_save() found it set. */
+/**
+ * @brief Set mstatus.MIE again if evrec_rv_irq_save() found it set (CSRS).
+ * @param[in] mie what evrec_rv_irq_save() returned.
+ * **Context:** the context that called evrec_rv_irq_save().
+ */
 static inline void evrec_rv_irq_restore(unsigned long mie)
 {
     __asm__ volatile("csrs mstatus, %0" : : "r"(mie) : "memory");
@@ -128,6 +146,11 @@ static inline void evrec_rv_irq_restore(unsigned long mie)
  */
 #ifndef EVREC_PORT_CORE_ID
 #if defined(EVREC_RV_MHARTID) && EVREC_RV_MHARTID
+/**
+ * @brief The `mhartid` CSR: the hart running the caller.
+ * @return the hart id.
+ * **Context:** machine mode only (an S- or U-mode read traps); any context.
+ */
 static inline unsigned evrec_rv_mhartid(void)
 {
     unsigned long h;

@@ -4,6 +4,10 @@
  * @brief Services of the RISC-V port: the machine-timer tick hook (as in CCore's EventRecorder on
  * XCore, where tick() "is called from the timer interrupt").
  *
+ * API overview: evrec_rv_tick_start() (arm the machine timer), evrec_rv_timer_isr() (re-arm it,
+ * an EventControl Tick every `divider` interrupts). The hot-path macros are in this port's
+ * evrec_port.h.
+ *
  * The hook re-arms the machine timer (`mtimecmp`, CLINT/ACLINT) every `period` mtime ticks and
  * records an EventControl Tick every `divider` interrupts. Typical use, from the machine timer
  * interrupt (mcause = interrupt 7):
@@ -42,11 +46,14 @@ typedef struct evrec_rv_tick {
  * @brief Arm the machine timer to interrupt every `period` mtime ticks and enable its interrupt
  * (mie.MTIE); the caller enables interrupts globally (mstatus.MIE) and routes the machine timer
  * interrupt to evrec_rv_timer_isr().
- * @param[out] t the hook state (user memory). @param[in] host the host to tick (may be started
- * and stopped at any time). @param divider interrupts per Tick (0 is taken as 1).
- * @param[in] mtime the mtime register. @param[out] mtimecmp this hart's mtimecmp register.
- * @param period mtime ticks between interrupts, >= 1.
- * @retval EVREC_OK armed. @retval EVREC_E_ARG NULL register or period 0.
+ * @param[out] t the hook state (user memory).
+ * @param[in] host the host to tick (may be started and stopped at any time).
+ * @param[in] divider interrupts per Tick (0 is taken as 1).
+ * @param[in] mtime the mtime register.
+ * @param[out] mtimecmp this hart's mtimecmp register.
+ * @param[in] period mtime ticks between interrupts, >= 1.
+ * @retval EVREC_OK armed.
+ * @retval EVREC_E_ARG NULL register or period 0.
  * **Context:** machine mode, thread, once.
  */
 evrec_status evrec_rv_tick_start(evrec_rv_tick_t *t, evrec_host_t *host, uint32_t divider,

@@ -3,6 +3,11 @@
  * @file evrec_port.h (template port)
  * @brief Copy this folder to ports/<yours>/ and fill in the macros. Nothing in the core changes.
  *
+ * Overview (the port contract, PORTING.md): EVREC_PORT_TIMESTAMP() (32-bit, counting up),
+ * EVREC_PORT_TIME_FREQ() (Hz, 0 = unknown), EVREC_PORT_RELAX(), EVREC_PORT_CORE_ID(), and
+ * allocation safety: EVREC_PORT_HAS_ATOMICS, or EVREC_PORT_CRITICAL_STATE /
+ * EVREC_PORT_CRITICAL_ENTER() / EVREC_PORT_CRITICAL_EXIT().
+ *
  * Required:
  *  - EVREC_PORT_TIMESTAMP(): a uint32_t free-running counter, counting up, in ticks of a known
  *    frequency. Must be callable from any context including interrupts, and cheap (it is read
@@ -14,7 +19,9 @@
  * A core without them (ARMv6-M, RV32 without A) defines EVREC_PORT_HAS_ATOMICS 0 and a critical
  * section legal in an interrupt, as three parts: EVREC_PORT_CRITICAL_STATE (a declaration),
  * EVREC_PORT_CRITICAL_ENTER() and EVREC_PORT_CRITICAL_EXIT(). Optional: EVREC_PORT_CRC32C(crc,
- * data, len) for a hardware CRC-32C. The whole contract: ports/PORTING.md.
+ * data, len) for a hardware CRC-32C. The whole contract: PORTING.md.
+ *
+ * PORTING.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_PORT_H
 #define EVREC_PORT_H

@@ -4,6 +4,14 @@
  * @brief The few atomic operations the recorder needs, on C11 atomics or on a port's critical
  * section.
  *
+ * API overview (used by the recorder and by inline record paths; an application rarely calls
+ * them itself):
+ * - Read-modify-write: evrec_atomic_fetch_add(), evrec_atomic_exchange(), evrec_atomic_cas().
+ * - Loads and stores: evrec_atomic_load(), evrec_atomic_load_acquire(), evrec_atomic_store(),
+ *   EVREC_LOAD_RELAXED(), EVREC_STORE_RELAXED(), EVREC_STORE_RELEASE().
+ * - Configuration: EVREC_PORT_HAS_ATOMICS, EVREC_PORT_UNIPROCESSOR (from the port); EVREC_NO_TSAN
+ *   on a function that races on purpose.
+ *
  * A port whose core has C11 atomics that are lock-free for `size_t` (x86, AArch64, ARMv7-M and
  * ARMv8-M main with LDREX/STREX, RISC-V with the A extension) leaves EVREC_PORT_HAS_ATOMICS at 1.
  * A port without them (ARMv6-M: Cortex-M0/M0+, RV32 without A) defines in its evrec_port.h:
@@ -78,7 +86,8 @@
 #define EVREC_UP_ORDER (EVREC_PORT_UNIPROCESSOR && !EVREC_TSAN)
 
 /** @brief Release store of a plain field (`__atomic_store_n` with release order; on a
- * uniprocessor port a compiler barrier and a plain store). **Context:** any. */
+ * uniprocessor port a compiler barrier and a plain store).
+ * **Context:** any. */
 #if EVREC_UP_ORDER
 #define EVREC_STORE_RELEASE(p, v)                                                                  \
     do {                                                                                           \
@@ -92,10 +101,11 @@
 /**
  * @brief On a function whose plain accesses race on purpose with other contexts: the live save of
  * a cyclic recorder reads blocks that recording contexts may be clearing and refilling meanwhile
- * (save.c), and keeps what it read only if the block's header still names the same block
- * afterwards (a seqlock-style read); the clearing of a block (cyclic.c fill_ones()) is the write
- * side of that race. Under ThreadSanitizer such a function is not instrumented (the race is
- * known and validated); in every other build it expands to nothing.
+ * (evrec_save() while recording), and keeps what it read only if the block's header still names
+ * the same block afterwards (a seqlock-style read); the clearing of a block by the cyclic writer
+ * when it moves to the next block is the write side of that race. Under ThreadSanitizer such a
+ * function is not instrumented (the race is known and validated); in every other build it
+ * expands to nothing.
  */
 #if EVREC_TSAN
 #define EVREC_NO_TSAN __attribute__((no_sanitize("thread")))
@@ -109,7 +119,8 @@
  * it while another context may be reading it in evrec_reserve() (a restart while it records); it
  * is published by the release store of `pos` and read after the acquire load of `pos`. The same
  * instruction as a plain access on every target (also the critical-section ports); under
- * ThreadSanitizer an atomic access, hence no data race. **Context:** any.
+ * ThreadSanitizer an atomic access, hence no data race.
+ * **Context:** any.
  */
 #define EVREC_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 /** @copydoc EVREC_LOAD_RELAXED */
@@ -121,7 +132,13 @@
 /** A size_t that is read and modified atomically. */
 typedef _Atomic size_t evrec_atomic_size_t;
 
-/** @brief Atomic `old = *p; *p += v; return old;` with acquire order. **Context:** any. */
+/**
+ * @brief Atomic `old = *p; *p += v; return old;` with acquire order.
+ * @param[in,out] p the word.
+ * @param[in] v what to add (bytes, when p is an allocation offset).
+ * @return the value before the addition.
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -133,7 +150,13 @@ static inline size_t evrec_atomic_fetch_add(evrec_atomic_size_t *p, size_t v)
 #endif
 }
 
-/** @brief Atomic exchange with acquire-release order. **Context:** any. */
+/**
+ * @brief Atomic exchange with acquire-release order.
+ * @param[in,out] p the word.
+ * @param[in] v the new value.
+ * @return the value before the exchange.
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -146,7 +169,15 @@ static inline size_t evrec_atomic_exchange(evrec_atomic_size_t *p, size_t v)
 #endif
 }
 
-/** @brief If `*p == *expected` store `v` and return 1, else load `*expected` and return 0. */
+/**
+ * @brief Compare and swap (weak: may fail spuriously; acquire-release on success, relaxed on
+ * failure).
+ * @param[in,out] p the word.
+ * @param[in,out] expected the value `*p` must hold; on failure, set to the value it holds.
+ * @param[in] v the value stored when `*p == *expected`.
+ * @return 1 `v` was stored, 0 not (`*expected` updated).
+ * **Context:** any, ISR-safe; lock-free with atomics, else inside the port's critical section.
+ */
 static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, size_t v)
 {
 #if EVREC_UP_ORDER
@@ -161,13 +192,23 @@ static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, siz
 #endif
 }
 
-/** @brief Relaxed load. */
+/**
+ * @brief Relaxed load.
+ * @param[in] p the word.
+ * @return its value.
+ * **Context:** any, ISR-safe (a single load).
+ */
 static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p)
 {
     return atomic_load_explicit((evrec_atomic_size_t *)(uintptr_t)p, memory_order_relaxed);
 }
 
-/** @brief Acquire load. */
+/**
+ * @brief Acquire load: later accesses are not moved before it.
+ * @param[in] p the word.
+ * @return its value.
+ * **Context:** any, ISR-safe (a single load).
+ */
 static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 {
 #if EVREC_UP_ORDER
@@ -179,7 +220,12 @@ static inline size_t evrec_atomic_load_acquire(const evrec_atomic_size_t *p)
 #endif
 }
 
-/** @brief Release store. */
+/**
+ * @brief Release store: earlier accesses are not moved after it.
+ * @param[out] p the word.
+ * @param[in] v the value.
+ * **Context:** any, ISR-safe (a single store).
+ */
 static inline void evrec_atomic_store(evrec_atomic_size_t *p, size_t v)
 {
 #if EVREC_UP_ORDER

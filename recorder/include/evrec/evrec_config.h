@@ -4,6 +4,16 @@
  * @brief Compile-time knobs of the recorder, each with an `#ifndef` default.
  *
  * Override with `-D` or by defining them before including any evrec header. Booleans are 0/1.
+ * Each knob below states its unit, range, default and trade-off.
+ *
+ * Overview:
+ * - Compiling recording out: EVREC_ENABLE.
+ * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points),
+ *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
+ *   stack), EVREC_SAVE_LANES (merging lanes).
+ * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_CONFIG_H
 #define EVREC_CONFIG_H
@@ -26,7 +36,7 @@
 
 /**
  * EVREC_SAVE_SYNC_EVERY (STREAM chunks, >= 0; default 1 when EVREC_SAVE_CHUNK >= 4096, else 8):
- * evrec_save() writes a SYNC chunk (44 bytes: record index and time state, format/FORMAT.md
+ * evrec_save() writes a SYNC chunk (44 bytes: record index and time state, FORMAT.md
  * section 2.2) before every this many STREAM chunks that start with a record, so that a reader
  * can jump to a record index or a time without decoding what comes before, and resume with exact
  * indices and times after a damaged chunk. 0: none (version 1.0 readers skip them either way).

@@ -4,7 +4,7 @@
  * @brief The meta-info model: enums, structs, fields, events and markers, as static const tables.
  *
  * Implements the CCore EventRecorder meta-information (`CCore/inc/EventRecorder.h`,
- * `CCore/src/EventRecorder.cpp`; format/FORMAT.md section 3: an event entry is u16 struct id,
+ * `CCore/src/EventRecorder.cpp`; FORMAT.md section 3: an event entry is u16 struct id,
  * u16 class id, u32 save length, as CCore's code and EventView's loader have it). An item's id is
  * its index in its table.
  *
@@ -14,10 +14,49 @@
  *
  * Every event type is a POD struct that starts with `uint32_t time; uint16_t id;`
  * (::evrec_record_header_t) and is at most ::EVREC_MAX_EVENT_SIZE bytes. Event 0 is always
- * EventControl (Start, Tick, Stop, End); use ::EVREC_CONTROL_ENUM and ::EVREC_CONTROL_STRUCT to
- * put its entries in your tables, and evrec_meta_validate() to check them.
+ * EventControl (Start, Tick, Stop, End); use EVREC_CONTROL_ENUM_VALUES and EVREC_CONTROL_FIELDS()
+ * (or evrec_control_enum_values and evrec_control_fields_enum0) to put its entries in your
+ * tables, and evrec_meta_validate() to check them.
+ *
+ * API overview:
+ * - The model: ::evrec_meta_t (time_freq, enums, structs, events, schema hash, field_info, view),
+ *   ::evrec_enum_desc_t, ::evrec_struct_desc_t, ::evrec_field_desc_t, ::evrec_event_desc_t,
+ *   ::evrec_kind, ::evrec_marker; display attributes ::evrec_field_info_t; tracks, spans and
+ *   counters ::evrec_view_t.
+ * - EventControl: ::evrec_control_type, ::evrec_control_event_t, EVREC_CONTROL_ENUM_VALUES,
+ *   EVREC_CONTROL_FIELDS(), evrec_control_enum_values, evrec_control_fields_enum0.
+ * - Checks: evrec_meta_validate(), evrec_view_validate().
+ * - Queries: evrec_kind_width(), evrec_meta_packed_size(), evrec_meta_leaf().
+ * - Run-time enum values (CCore `EventEnumValue`): evrec_runtime_enum_init(),
+ *   evrec_runtime_enum_alloc().
+ *
+ * Hand-written tables for one event type (`evrec-gen` writes the same from a schema):
+ * @code
+ * static const evrec_enum_desc_t enums[] = {
+ *     {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, evrec_control_enum_values, NULL},
+ * };
+ * static const evrec_field_desc_t my_fields[] = {
+ *     {"time", EVREC_KIND_UINT32, 0, offsetof(my_event_t, time)},
+ *     {"id", EVREC_KIND_UINT16, 0, offsetof(my_event_t, id)},
+ *     {"a", EVREC_KIND_UINT8, 0, offsetof(my_event_t, a)},
+ *     {"b", EVREC_KIND_UINT8, 0, offsetof(my_event_t, b)},
+ * };
+ * static const evrec_struct_desc_t structs[] = {
+ *     {"EventControl", 3, evrec_control_fields_enum0, sizeof(evrec_control_event_t)},
+ *     {"MyEvent", 4, my_fields, sizeof(my_event_t)},
+ * };
+ * static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}}; // {struct id, class id}
+ * static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL, NULL};
+ * uint32_t bad;
+ * const char *what;
+ * if (evrec_meta_validate(&meta, &bad, &what) != EVREC_OK) {
+ *     ... report `what` about item `bad` ...
+ * }
+ * @endcode
  *
  * Freestanding: usable on the target.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_META_H
 #define EVREC_META_H
@@ -55,8 +94,10 @@ typedef enum evrec_kind {
 } evrec_kind;
 
 /**
- * @brief Width in bytes of a field of a non-struct kind: 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a
- * value that is no ::evrec_kind. **Context:** pure; any.
+ * @brief Width in bytes of a field of a non-struct kind.
+ * @param[in] kind an ::evrec_kind byte (CCore `Kind`).
+ * @return 1, 2 or 4; 0 for EVREC_KIND_STRUCT or a value that is no ::evrec_kind.
+ * **Context:** any, ISR-safe; pure.
  */
 static inline uint32_t evrec_kind_width(uint8_t kind)
 {
@@ -176,7 +217,7 @@ typedef enum evrec_display {
 /**
  * @brief Host-side display attributes of one struct field (schema keys `description`, `format`,
  * `unit`). Not part of the CCore meta-info, not in the schema hash; saved in the container's
- * FIELD_INFO chunk (format/FORMAT.md section 2).
+ * FIELD_INFO chunk (FORMAT.md section 2).
  */
 typedef struct evrec_field_info {
     uint16_t struct_id;      /**< index in evrec_meta_t::structs */
@@ -235,7 +276,7 @@ typedef struct evrec_counter_desc {
 
 /**
  * @brief Tracks, spans and counters of a meta-info (emitted by evrec-gen, saved in the container's
- * VIEW chunk, format/FORMAT.md section 2). Tracks ascend by event id (at most one per event),
+ * VIEW chunk, FORMAT.md section 2). Tracks ascend by event id (at most one per event),
  * counters by (struct_id, field_index); spans keep the schema's order.
  */
 typedef struct evrec_view {
@@ -305,10 +346,13 @@ evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
  * @brief Check the view tables (meta->view) against the meta-info: ids and leaves in range, leaves
  * are integer or enum fields (not time or id), tracks ascending by event id, counters ascending
  * and on plain integer fields, span names not empty.
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
  * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL view is valid.
  * @param[out] bad_index optional: index of the first bad entry (in its table).
  * @param[out] what optional: static English text naming the problem.
- * @retval EVREC_OK usable. @retval EVREC_E_ARG meta is NULL. @retval EVREC_E_META a check failed.
+ * @retval EVREC_OK usable.
+ * @retval EVREC_E_ARG meta is NULL.
+ * @retval EVREC_E_META a check failed.
  * **Context:** any thread; reads only.
  */
 evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
@@ -329,9 +373,13 @@ typedef struct evrec_leaf_info {
 /**
  * @brief Find leaf number `leaf` (walk order: 0 = time, 1 = id, nested structs expanded depth
  * first) of an event.
- * @param[in] meta validated tables. @param event_id index in meta->events. @param leaf the number.
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
+ * @param[in] meta validated tables.
+ * @param[in] event_id index in meta->events.
+ * @param[in] leaf the number.
  * @param[out] out filled on EVREC_OK; the path is path_struct/path_field[0..depth].
- * @retval EVREC_OK found. @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_OK found.
+ * @retval EVREC_E_ARG NULL pointer.
  * @retval EVREC_E_BAD_ID no such event or leaf (or nesting too deep).
  * **Context:** any; pure.
  */
@@ -341,7 +389,9 @@ evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32
 /**
  * @brief Packed (saved) size of a struct in bytes: the sum of its fields' sizes, nested structs
  * inlined (CCore `save_len`).
- * @param[in] meta validated tables. @param struct_id index in meta->structs.
+ * @pre evrec_meta_validate(meta) returned EVREC_OK.
+ * @param[in] meta validated tables.
+ * @param[in] struct_id index in meta->structs.
  * @return the size in bytes, or 0 if struct_id is out of range or nesting is too deep.
  * **Context:** any; pure.
  */
@@ -349,9 +399,14 @@ uint32_t evrec_meta_packed_size(const evrec_meta_t *meta, uint32_t struct_id);
 
 /**
  * @brief Prepare a run-time enum. `names` must hold `lim - base` pointers; they are set to NULL.
- * @param[out] e the object (user memory). @param base first value. @param lim one past the last.
- * @param marker marker of every appended value. @param[in,out] names user array.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer or lim <= base.
+ * @pre No context allocates from `e` (evrec_runtime_enum_alloc()) meanwhile.
+ * @param[out] e the object (user memory).
+ * @param[in] base first value.
+ * @param[in] lim one past the last.
+ * @param[in] marker marker of every appended value.
+ * @param[in,out] names user array.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer or lim <= base.
  * **Context:** before recording starts; not thread-safe against evrec_runtime_enum_alloc().
  */
 evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
@@ -359,10 +414,13 @@ evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uin
 
 /**
  * @brief Allocate the next value and give it a name (CCore `EventEnumValue` constructor).
- * @param[in,out] e the run-time enum. @param[in] name NUL-terminated; the caller keeps it alive
- * until the file is saved (a string literal is typical). @param[out] value the allocated value.
+ * @param[in,out] e the run-time enum.
+ * @param[in] name NUL-terminated; the caller keeps it alive until the file is saved (a string
+ *     literal is typical).
+ * @param[out] value the allocated value.
  * @retval EVREC_OK `*value` is in [base, lim).
- * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a number).
+ * @retval EVREC_E_EXHAUSTED no value left; `*value` is set to `lim` (records with it show a
+ *     number).
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** lock-free; any thread, ISR-safe (one atomic add and one store).
  */

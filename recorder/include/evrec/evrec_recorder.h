@@ -25,7 +25,20 @@
  * several cores that record through one host share its allocation offset (one cache line that
  * every record writes): split the recorder into per-core lanes instead (evrec/evrec_lanes.h).
  *
+ * API overview:
+ * - The buffer: evrec_recorder_init() (one-shot), evrec_recorder_init_cyclic() (ring of blocks),
+ *   evrec_recorder_keep_meta(), evrec_recorder_counts(), evrec_recorder_records().
+ * - A buffer from elsewhere: evrec_recorder_recover(), evrec_recorder_recover_ex() (after a crash
+ *   or reset), evrec_recorder_wrap() (records made by other means).
+ * - The host: evrec_host_init(), evrec_host_start(), evrec_host_stop().
+ * - Recording: evrec_reserve() + evrec_commit() (the fast path generated code uses),
+ *   evrec_record() (table-driven), evrec_tick() (periodic EventControl Tick).
+ * - Layout: ::evrec_buf_header_t, EVREC_BUF_HEADER_SIZE, EVREC_CYCLIC_BUFFER_SIZE(),
+ *   EVREC_ID_PROVISIONAL(); saving the buffer: evrec/evrec_save.h.
+ *
  * Freestanding: no malloc, no stdio; needs the port header `evrec_port.h`.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_RECORDER_H
 #define EVREC_RECORDER_H
@@ -74,12 +87,12 @@ extern "C" {
 /** Header magic as a native `uint32_t`: read as big-endian bytes it spells "EVR4" on a target
  * with a 4-byte size_t and "EVR8" with an 8-byte one; a little-endian target stores the bytes
  * reversed ("4RVE"). A reader of a memory image tells the target's byte order and size_t width
- * from these four bytes (format/FORMAT.md, "RAM buffer header and recovery"). */
+ * from these four bytes (FORMAT.md, "RAM buffer header and recovery"). */
 #define EVREC_BUF_MAGIC (0x45565200u | (uint32_t)('0' + sizeof(size_t)))
 /** Version of the in-buffer header layout of a plain (single-lane) buffer. */
 #define EVREC_BUF_VERSION 1u
 /** Version of a buffer split into lanes by evrec_lanes_start() (evrec/evrec_lanes.h): the
- * fixed header is the same, `lanes` > 0 sub-buffers follow (format/FORMAT.md section 7). A
+ * fixed header is the same, `lanes` > 0 sub-buffers follow (FORMAT.md section 7). A
  * single-lane buffer keeps version 1, so that older recovery tools still read it. */
 #define EVREC_BUF_VERSION_LANES 2u
 /** ::evrec_buf_header_t::state values. */
@@ -100,7 +113,7 @@ extern "C" {
  * `.noinit` section across a reset, a debugger's memory dump) can still be saved.
  *
  * Native byte order and native size_t width; byte offsets for a W-byte size_t are in brackets
- * (format/FORMAT.md, "RAM buffer header and recovery"). Written by evrec_recorder_init() and the
+ * (FORMAT.md, "RAM buffer header and recovery"). Written by evrec_recorder_init() and the
  * recording; read-only for the user (read the counts with evrec_recorder_counts()).
  */
 typedef struct evrec_buf_header {
@@ -159,23 +172,30 @@ typedef struct evrec_recorder_counts {
 
 /**
  * @brief The counts of a recorder's buffer (they live in its header).
- * @param[in] rec an initialised recorder. @return the counts; all zero for a NULL recorder or one
- * never initialised. While recording goes on, `dropped` and `overwritten` are live and the others
- * are those of the last stop. A recorder split into lanes (evrec/evrec_lanes.h) holds the sums
- * over its lanes from evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop,
- * which save writes once); while its lanes record, each lane's live counts are
- * evrec_recorder_lane_counts()'s. **Context:** any; lock-free (plain loads).
+ * @param[in] rec an initialised recorder.
+ * @return the counts; all zero for a NULL recorder or one never initialised. While recording goes
+ *     on, `dropped` and `overwritten` are live and the others are those of the last stop. A
+ *     recorder split into lanes (evrec/evrec_lanes.h) holds the sums over its lanes from
+ *     evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop, which save writes
+ *     once); while its lanes record, each lane's live counts are evrec_recorder_lane_counts()'s.
+ * **Context:** any; lock-free (plain loads).
  */
 evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
 
-/** @brief The record area of an initialised recorder (after its header and meta-info blob): a
- * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used. **Context:** any. */
+/**
+ * @brief The record area of an initialised recorder (after its header and meta-info blob): a
+ * one-shot recording's records are at offsets 0 .. evrec_recorder_counts().used.
+ * @pre `rec` was initialised (evrec_recorder_init(), _init_cyclic(), _recover() or _wrap()).
+ * @param[in] rec the recorder.
+ * @return the first byte of the record area, inside the caller's buffer.
+ * **Context:** any, ISR-safe; two loads.
+ */
 static inline uint8_t *evrec_recorder_records(const evrec_recorder_t *rec)
 {
     return (uint8_t *)rec->hdr + rec->hdr->records_offset;
 }
 
-/** Size of the header at the start of each cyclic block, bytes (format/FORMAT.md is silent on
+/** Size of the header at the start of each cyclic block, bytes (FORMAT.md is silent on
  * it: blocks exist only in RAM; save writes plain records). */
 #define EVREC_BLOCK_HEADER 16u
 
@@ -203,8 +223,9 @@ typedef struct evrec_block_header {
  * read-only part and the allocation offset that every record writes are on different cache lines.
  */
 typedef struct evrec_host {
-    evrec_atomic_size_t pos;  /**< next free offset (cyclic: and the records allocated in the
-                                   current block, see cyclic.c); >= EVREC_POS_CLOSED when detached */
+    evrec_atomic_size_t pos;  /**< next free offset (cyclic: plus, in the bits above the offset,
+                                   the records allocated in the current block, in units of
+                                   count_one); >= EVREC_POS_CLOSED when detached */
 #if EVREC_HOST_SPLIT_LINES
     _Alignas(EVREC_HOST_SPLIT_LINES) uint8_t *buf; /**< record area of the attached recorder */
 #else
@@ -213,7 +234,7 @@ typedef struct evrec_host {
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
-    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (see cyclic.c) */
+    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset) */
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
@@ -223,11 +244,14 @@ typedef struct evrec_host {
  * @brief Give a recorder its trace buffer (one-shot mode: records until full, then drops).
  * Writes a fresh header at the start of `buf` (a buffer a previous run left must be recovered with
  * evrec_recorder_recover() before this).
- * @param[out] rec the recorder (user memory). @param[in] buf trace buffer, 8-byte aligned, owned
- * by the caller for as long as the recorder is used. @param size bytes in buf, header included;
- * rounded down to 4. The record area is `size - EVREC_BUF_HEADER_SIZE` bytes.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, or fewer than
- * ::EVREC_MIN_BUFFER bytes after the header.
+ * @pre The recorder is attached to no host (never started, or stopped).
+ * @param[out] rec the recorder (user memory).
+ * @param[in] buf trace buffer, 8-byte aligned, owned by the caller for as long as the recorder is
+ *     used.
+ * @param[in] size bytes in buf, header included; rounded down to 4. The record area is `size -
+ *     EVREC_BUF_HEADER_SIZE` bytes.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL, misaligned, or fewer than ::EVREC_MIN_BUFFER bytes after the header.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
@@ -244,10 +268,12 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * its extent and record count, so that reusing a block costs no walk over its records. The ring
  * keeps the newest `block_count - 2` blocks whole: one block ahead of the writer is cleared in
  * advance.
- * @param[out] rec the recorder. @param[in] buf trace buffer, 8-byte aligned, caller-owned.
- * @param size bytes in buf, header included: the ring uses the largest power-of-two number of
+ * @pre The recorder is attached to no host (never started, or stopped).
+ * @param[out] rec the recorder.
+ * @param[in] buf trace buffer, 8-byte aligned, caller-owned.
+ * @param[in] size bytes in buf, header included: the ring uses the largest power-of-two number of
  * blocks that fits after the header (EVREC_CYCLIC_BUFFER_SIZE(n, block_size) gives exactly n).
- * @param block_size bytes per block: a power of two, 256 .. 65536; every event's native size
+ * @param[in] block_size bytes per block: a power of two, 256 .. 65536; every event's native size
  * plus the block header must fit in it (checked by evrec_host_start()). A save while recording
  * goes on needs block_size <= EVREC_SAVE_CHUNK - 16.
  * Limits: a context that needs the next block while another is clearing it skips that block (or
@@ -262,8 +288,9 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
  * can tear a newer one. Size the ring so that a lap takes longer than the longest preemption of
  * a recording context. On a 32-bit target the ring holds at most 2^(31 - 2 log2(block_size))
  * blocks (the block numbering shares the allocation word with the per-block record count).
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in
- * range, fewer than 4 blocks fit, or more than a quarter of the block numbering.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL, misaligned, block_size not a power of two in range, fewer than 4 blocks
+ *     fit, or more than a quarter of the block numbering.
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size);
@@ -272,13 +299,16 @@ evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t
  * @brief Keep a save-ready copy of the meta-info in the buffer, after its header, so that a tool
  * that has only the buffer (a file-backed mapping after a crash, a debugger's memory dump) can
  * write a complete file: `evrec recover`. evrec_host_start() writes it: the CCore meta-info stream
- * as save writes it (big-endian, format/FORMAT.md section 3), then the native layout (struct sizes
+ * as save writes it (big-endian, FORMAT.md section 3), then the native layout (struct sizes
  * and field offsets). Run-time enum names registered after start are not in it. The record area
  * shrinks by the blob's size (a cyclic ring may lose blocks: start fails with EVREC_E_ARG when
  * fewer than 4 remain). Links the save code into the program.
+ * @pre The recorder is attached to no host (never started, or stopped).
  * @param[in,out] rec an initialised recorder, not attached.
- * @retval EVREC_OK kept from the next start on. @retval EVREC_E_ARG NULL or not initialised.
- * @retval EVREC_E_BUSY attached. **Context:** thread, not while the recorder is attached.
+ * @retval EVREC_OK kept from the next start on.
+ * @retval EVREC_E_ARG NULL or not initialised.
+ * @retval EVREC_E_BUSY attached.
+ * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
 
@@ -291,9 +321,11 @@ evrec_status evrec_recorder_keep_meta(evrec_recorder_t *rec);
  * are stored; evrec_save() then writes the file.
  * Records must be this target's native layout and byte order (a tool reading another target's
  * image converts it first: `evrec recover`).
- * @param[out] rec the recorder to set up over it. @param[in,out] buf the buffer, as the previous
- * run gave it to evrec_recorder_init*(). @param size its bytes. @param[in] meta the program's
- * meta-info: its schema hash must match the header's (save uses it).
+ * @pre Nothing records into `buf` meanwhile.
+ * @param[out] rec the recorder to set up over it.
+ * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
+ * @param[in] size its bytes.
+ * @param[in] meta the program's meta-info: its schema hash must match the header's (save uses it).
  * @param[out] partial optional: slots reserved and never committed (skipped).
  * @retval EVREC_OK recovered: save it, then init the recorder afresh to record again.
  * @retval EVREC_E_END the buffer holds a recording that was stopped (and maybe saved) normally:
@@ -332,21 +364,35 @@ typedef struct evrec_recover_report {
  * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
  * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
  * saved file does not claim a complete recording.
- * @param[out] rec, buf, size, meta as evrec_recorder_recover(). @param[out] report optional
- * (caller's memory): the skipped slots' count and first offsets; zeroed first.
- * @retval EVREC_OK recovered. @retval EVREC_E_END stopped normally (nothing skipped).
+ * @pre Nothing records into `buf` meanwhile.
+ * @param[out] rec the recorder to set up over the buffer, as evrec_recorder_recover().
+ * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().
+ * @param[in] size its bytes.
+ * @param[in] meta the program's meta-info: its schema hash must match the header's.
+ * @param[out] report optional (caller's memory): the skipped slots' count and first offsets; zeroed
+ *     first.
+ * @retval EVREC_OK recovered.
+ * @retval EVREC_E_END stopped normally (nothing skipped).
  * @retval EVREC_E_NOT_RECORDING no valid header or nothing recorded.
  * @retval EVREC_E_UNSUPPORTED another byte order, size_t width or layout version.
  * @retval EVREC_E_CORRUPT the geometry does not fit `size`, is misaligned, or has unknown flags.
- * @retval EVREC_E_META schema hash differs, or meta has more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @retval EVREC_E_META schema hash differs, or meta has more than ::EVREC_ID_PROVISIONAL_MIN
+ *     events.
  * @retval EVREC_E_ARG NULL pointer or `buf` not 8-byte aligned.
  * **Context:** thread; nothing may record into the buffer meanwhile.
  */
 evrec_status evrec_recorder_recover_ex(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
                                        evrec_recover_report_t *report);
 
-/** @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
- * Not for direct use. @return the allocated position, or EVREC_POS_CLOSED (nothing to write). */
+/**
+ * @brief Out-of-line part of cyclic allocation: a record that does not fit the current block.
+ * Not for direct use (evrec_reserve() calls it).
+ * @param[in,out] host the host, in cyclic mode.
+ * @param[in] cur the allocation word evrec_reserve() last read.
+ * @param[in] len the slot size, bytes.
+ * @return the allocated position, or EVREC_POS_CLOSED (nothing to write).
+ * **Context:** as evrec_reserve().
+ */
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
 
 /**
@@ -354,11 +400,16 @@ size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len);
  * that evrec_save() writes them: `buf` starts with ::EVREC_BUF_HEADER_SIZE bytes for the header
  * (written here), then `used` bytes of native one-shot records (Start first, Stop last, as a
  * recording leaves them).
- * @param[out] rec the recorder. @param[in,out] buf header space then records, 8-byte aligned,
- * caller-owned. @param size bytes of buf. @param[in] meta their meta-info (kept until save).
- * @param time_freq Hz (0 = unknown). @param used bytes of records after the header.
- * @param recorded records among them. @param dropped drops to report in the file header.
- * @retval EVREC_OK ready to save. @retval EVREC_E_ARG NULL, misaligned, or used does not fit.
+ * @param[out] rec the recorder.
+ * @param[in,out] buf header space then records, 8-byte aligned, caller-owned.
+ * @param[in] size bytes of buf.
+ * @param[in] meta their meta-info (kept until save).
+ * @param[in] time_freq Hz (0 = unknown).
+ * @param[in] used bytes of records after the header.
+ * @param[in] recorded records among them.
+ * @param[in] dropped drops to report in the file header.
+ * @retval EVREC_OK ready to save.
+ * @retval EVREC_E_ARG NULL, misaligned, or used does not fit.
  * **Context:** thread.
  */
 evrec_status evrec_recorder_wrap(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
@@ -374,14 +425,18 @@ void evrec_host_init(evrec_host_t *host);
 /**
  * @brief Attach a recorder and start recording: fills the buffer with 0xFF, writes EventControl
  * Start as the first record, then opens allocation (CCore StartStop constructor).
- * @param[in,out] host the host. @param[in,out] rec an initialised recorder, not attached
- * elsewhere. @param[in] meta validated meta-info, kept alive until save is done. @param time_freq
- * timestamp frequency in Hz written to the file (0 = unknown): usually EVREC_PORT_TIME_FREQ(),
- * which every port defines (the POSIX port measures the TSC once per process; the null port and a
- * port without it give 0).
- * @retval EVREC_OK recording. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BUSY the host
- * already has a recorder. @retval EVREC_E_META meta has no event 0 of size 8 (EventControl), or
- * more than ::EVREC_ID_PROVISIONAL_MIN events.
+ * @param[in,out] host the host.
+ * @pre `rec` is initialised and attached to no host; evrec_meta_validate(meta) returned EVREC_OK.
+ * @param[in,out] rec an initialised recorder, not attached elsewhere.
+ * @param[in] meta validated meta-info, kept alive until save is done.
+ * @param[in] time_freq timestamp frequency in Hz written to the file (0 = unknown): usually
+ *     EVREC_PORT_TIME_FREQ(), which every port defines (the POSIX port measures the TSC once per
+ *     process; the null port and a port without it give 0).
+ * @retval EVREC_OK recording.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BUSY the host already has a recorder.
+ * @retval EVREC_E_META meta has no event 0 of size 8 (EventControl), or more than
+ *     ::EVREC_ID_PROVISIONAL_MIN events.
  * **Context:** thread; one caller at a time per host. Cost: a memset of the buffer.
  */
 evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const evrec_meta_t *meta,
@@ -393,8 +448,10 @@ evrec_status evrec_host_start(evrec_host_t *host, evrec_recorder_t *rec, const e
  * the recorder (CCore StartStop destructor). If events were dropped, Stop carries the time of the
  * first drop: the recording really ended when the buffer filled, and a later stamp could lie more
  * than a 32-bit wrap after the last record (ticks were dropped too) and be misread.
- * @param[in,out] host the host. @param[out] rec_out optional: the recorder that was attached.
- * @retval EVREC_OK stopped. @retval EVREC_E_NOT_RECORDING nothing was attached.
+ * @param[in,out] host the host.
+ * @param[out] rec_out optional: the recorder that was attached.
+ * @retval EVREC_OK stopped.
+ * @retval EVREC_E_NOT_RECORDING nothing was attached.
  * **Context:** thread. Spins (EVREC_PORT_RELAX()) while another context is inside a record call,
  * so it must not be called from an interrupt or signal handler that may have interrupted a
  * recording context (that would wait forever). Calls racing with it are either recorded or
@@ -404,19 +461,25 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out);
 
 /**
  * @brief Out-of-line slow path of evrec_reserve(): counts the drop unless `pos` says the host is
- * detached. Not for direct use. @return always NULL. **Context:** as evrec_reserve().
+ * detached. Not for direct use.
+ * @param[in,out] host the host.
+ * @param[in] pos the allocation word that failed (>= EVREC_POS_CLOSED: detached, not counted).
+ * @return always NULL.
+ * **Context:** as evrec_reserve().
  */
 void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
 
 /**
  * @brief Reserve a slot of `slot_size` bytes and stamp it: the fast path used by generated code.
  *
- * @param[in,out] host the host. @param slot_size the event struct's native size rounded up to
- * 4 bytes; at most ::EVREC_MAX_EVENT_SIZE.
+ * @param[in,out] host the host.
+ * @param[in] slot_size the event struct's native size rounded up to 4 bytes; at most
+ *     ::EVREC_MAX_EVENT_SIZE.
  * @return a pointer to the slot with `time` and a provisional id (EVREC_ID_PROVISIONAL()) already
- * written (the caller writes the fields, then calls evrec_commit() with the event id), or NULL if nothing is to be written: no recorder
- * attached (not counted) or buffer full (counted as a drop; in cyclic mode, a drop happens only
- * when another context is clearing the next block at that very moment).
+ *     written (the caller writes the fields, then calls evrec_commit() with the event id), or
+ *     NULL if nothing is to be written: no recorder attached (not counted) or buffer full
+ *     (counted as a drop; in cyclic mode, a drop happens only when another context is clearing
+ *     the next block at that very moment).
  * **Context:** lock-free; wait-free in one-shot mode; any thread, interrupt or signal handler.
  * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add (one-shot) or
  * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead), the
@@ -456,7 +519,7 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
                 }
                 break;
             }
-            /* the count bits above the position count the block's records (cyclic.c) */
+            /* the count bits above the position count the block's records (count_one each) */
             if (evrec_atomic_cas(&host->pos, &p, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one))) {
                 break;
             }
@@ -486,7 +549,9 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
 
 /**
  * @brief Publish a record reserved with evrec_reserve(): stores its id with release order.
- * @param[in,out] slot the pointer evrec_reserve() returned (not NULL). @param id its event id.
+ * @pre `slot` came from evrec_reserve() in this context and is not committed yet.
+ * @param[in,out] slot the pointer evrec_reserve() returned (not NULL).
+ * @param[in] id its event id.
  * **Context:** same context that reserved the slot; ISR-safe.
  */
 static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
@@ -496,10 +561,12 @@ static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
 
 /**
  * @brief Record one event from a complete native event struct (the generic, table-driven path).
- * @param[in,out] host the host. @param event_id index in the meta-info's events.
+ * @param[in,out] host the host.
+ * @param[in] event_id index in the meta-info's events.
  * @param[in] fields a complete native struct of that event type; its `time` and `id` members are
  * ignored (overwritten in the copy). Native size bytes are read.
- * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
+ * @retval EVREC_OK recorded.
+ * @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
  * @retval EVREC_E_DROPPED buffer full; counted in the recorder's `dropped`.
  * @retval EVREC_E_BAD_ID event_id is not in the meta-info (nothing recorded, nothing counted).
  * **Context:** lock-free; any thread, interrupt or signal handler.
@@ -511,7 +578,9 @@ evrec_status evrec_record(evrec_host_t *host, uint16_t event_id, const void *fie
  * no two consecutive records are a full 2^32 timestamp ticks apart; the POSIX port's tick thread
  * does it at 10 Hz.
  * @param[in,out] host the host.
- * @retval EVREC_OK recorded. @retval EVREC_E_NOT_RECORDING / EVREC_E_DROPPED as evrec_record().
+ * @retval EVREC_OK recorded.
+ * @retval EVREC_E_NOT_RECORDING no recorder attached (not counted).
+ * @retval EVREC_E_DROPPED buffer full; counted in the recorder's `dropped`.
  * **Context:** lock-free; any thread or interrupt (a timer interrupt is typical).
  */
 evrec_status evrec_tick(evrec_host_t *host);

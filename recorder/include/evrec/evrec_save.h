@@ -4,17 +4,24 @@
  * @brief Save a stopped recording through a user write callback: the evrec container around the
  * CCore stream, or the bare CCore stream.
  *
- * The CCore stream (format/FORMAT.md section 3, as CCore's `EventRecorder.cpp` writes it) is
+ * The CCore stream (FORMAT.md section 3, as CCore's `EventRecorder.cpp` writes it) is
  * big-endian: MetaInfo, then every record converted field by field,
- * then the EventControl End record. The evrec container (format/FORMAT.md) wraps that stream in
+ * then the EventControl End record. The evrec container (FORMAT.md) wraps that stream in
  * CRC-32C-checked chunks after a header holding the magic, version, schema hash and counts.
+ *
+ * API overview:
+ * - evrec_save(): a stopped recorder as an evrec container file (records of lanes merged by time).
+ * - evrec_save_ex(): the same with options (::evrec_save_options_t: another schema hash, or the
+ *   bare CCore stream).
+ * - evrec_save_ccore(): native records made elsewhere as the bare CCore stream.
+ * - The output: ::evrec_sink_t (evrec/evrec_container.h), EVREC_SAVE_CHUNK bytes at a time.
  *
  * Output goes through ::evrec_sink_t in chunks of at most ::EVREC_SAVE_CHUNK bytes, so it works
  * on a UART as well as a file. Freestanding. Stack: the output chunk (::EVREC_SAVE_CHUNK bytes)
  * and the conversion plans (EVREC_SAVE_PLAN_* in evrec_config.h), in all (GCC -fstack-usage)
  * about 1.6 KB with the defaults on Cortex-M4 (1.8 KB merging lanes), 2.9 KB with the defaults
  * on a host with a 16-byte vector shuffle, 53 KB with the POSIX port's settings (78 KB merging
- * lanes). The copies written at the end (format/FORMAT.md section 2.4: the meta-info and the
+ * lanes). The copies written at the end (FORMAT.md section 2.4: the meta-info and the
  * chunks before the stream, produced again from the tables) add about 0.2 KB at their deepest
  * on Cortex-M4 (GCC -fstack-usage: the chain evrec_save_ex, finish_container, put_copy,
  * put_meta, flush).
@@ -23,6 +30,8 @@
  * chunk's number, its CRC and its SYNC chunk's CRC) lets a reader see chunks swapped, duplicated,
  * removed or from another recording; COPY chunks and a TAIL chunk at the end let it read a file
  * whose header or first STREAM chunk (the meta-info) is damaged.
+ *
+ * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SAVE_H
 #define EVREC_SAVE_H
@@ -49,16 +58,17 @@ typedef struct evrec_save_options {
 /**
  * @brief Save a stopped recorder as an evrec container file (evrec_save_ex() with defaults).
  * A recorder split into lanes (evrec/evrec_lanes.h) is saved as one stream merged by time, with
- * the lane of each record in LANE_IDS chunks (format/FORMAT.md section 2.3).
- * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()). @param[in] sink
- * where the bytes go.
- * @retval EVREC_OK every byte was written. @retval EVREC_E_ARG NULL pointer, or more lanes than
- * ::EVREC_SAVE_LANES.
+ * the lane of each record in LANE_IDS chunks (FORMAT.md section 2.3).
+ * @pre The recorder is stopped (evrec_host_stop() or evrec_lanes_stop()).
+ * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()).
+ * @param[in] sink where the bytes go.
+ * @retval EVREC_OK every byte was written.
+ * @retval EVREC_E_ARG NULL pointer, or more lanes than ::EVREC_SAVE_LANES.
  * @retval EVREC_E_BUSY the recorder is still attached (stop first; a recorder split into lanes is
- * saved only after evrec_lanes_stop()), or never recorded.
+ *     saved only after evrec_lanes_stop()), or never recorded.
  * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
  * @retval EVREC_E_CORRUPT a record in the buffer has an id the meta-info lacks (memory was
- * overwritten); the records before it are saved and the stream is ended properly.
+ *     overwritten); the records before it are saved and the stream is ended properly.
  * @retval EVREC_E_IO the sink failed; the output is incomplete.
  * **Context:** thread; not reentrant for the same sink. Reads the buffer only.
  * @code
@@ -70,7 +80,18 @@ evrec_status evrec_save(const evrec_recorder_t *rec, const evrec_sink_t *sink);
 
 /**
  * @brief evrec_save() with options: another schema hash, or the bare CCore stream.
- * @param[in] opt options, or NULL for the defaults. Other parameters and errors as evrec_save().
+ * @pre The recorder is stopped (evrec_host_stop() or evrec_lanes_stop()).
+ * @param[in] rec a recorder after evrec_host_stop() (or evrec_lanes_stop()).
+ * @param[in] sink where the bytes go.
+ * @param[in] opt options, or NULL for the defaults.
+ * @retval EVREC_OK every byte was written.
+ * @retval EVREC_E_ARG NULL pointer, or more lanes than ::EVREC_SAVE_LANES.
+ * @retval EVREC_E_BUSY the recorder is still attached, or never recorded.
+ * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
+ * @retval EVREC_E_CORRUPT a record in the buffer has an id the meta-info lacks; the records before
+ *     it are saved and the stream is ended properly.
+ * @retval EVREC_E_IO the sink failed; the output is incomplete.
+ * **Context:** thread; not reentrant for the same sink. Reads the buffer only.
  */
 evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
                            const evrec_save_options_t *opt);
@@ -79,11 +100,15 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
  * @brief Encode the records of a raw native buffer as the CCore stream (no container): helper
  * for tools and tests that hold records made elsewhere. Same output as evrec_save_ex() with
  * bare_ccore for a recorder whose buffer holds exactly these bytes.
- * @param[in] meta the meta-info. @param time_freq written in the stream, Hz.
- * @param[in] records native records, back to back, each padded to 4 bytes. @param size bytes.
+ * @param[in] meta the meta-info (validated).
+ * @param[in] time_freq written in the stream, Hz.
+ * @param[in] records native records, back to back, each padded to 4 bytes.
+ * @param[in] size bytes.
  * @param[in] sink where the bytes go.
- * @retval EVREC_OK done. @retval EVREC_E_CORRUPT an unknown id (earlier records written, End
- * appended). @retval EVREC_E_IO sink failure. @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_CORRUPT an unknown id (earlier records written, End appended).
+ * @retval EVREC_E_IO sink failure.
+ * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread.
  */
 evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,

@@ -3,7 +3,13 @@
  * @file evrec_status.h
  * @brief The one status enum of evrec, shared by every module.
  *
- * Every library function that can fail returns an ::evrec_status; 0 is success.
+ * Every library function that can fail returns an ::evrec_status; 0 is success. Each function's
+ * documentation lists every status it returns, one retval line per value.
+ *
+ * API overview:
+ * - ::evrec_status: EVREC_OK and the EVREC_E_* errors.
+ * - evrec_strerror(): a short English text for a status.
+ *
  * Freestanding: usable on the target.
  */
 #ifndef EVREC_STATUS_H

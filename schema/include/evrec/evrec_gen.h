@@ -6,9 +6,22 @@
  *
  * A generated header `NAME_events.h` includes this file and refuses to compile when its ABI
  * differs from ::EVREC_GEN_ABI (the generated code and this evrec would disagree on the tables):
- * regenerate it with the `evrec-gen` built from this evrec. See schema/SCHEMA.md.
+ * regenerate it with the `evrec-gen` built from this evrec. See SCHEMA.md.
+ *
+ * Overview: EVREC_GEN_ABI (the generator ABI). The display table types a generated meta-info
+ * points at (evrec_display, evrec_field_info_t, evrec_field_info_table_t) are in
+ * evrec/evrec_meta.h.
+ *
+ * The check as a generated header makes it:
+ * @code
+ * #if EVREC_GEN_ABI != 4
+ * #error "generated for another generator ABI: regenerate with this evrec's evrec-gen"
+ * #endif
+ * @endcode
  *
  * Freestanding: types and macros only, usable on the target.
+ *
+ * SCHEMA.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_GEN_H
 #define EVREC_GEN_H

@@ -6,11 +6,32 @@
  * tables back as a schema that `evrec-gen` accepts, and compare two meta-infos item by item.
  *
  * Used by `evrec-gen`, `evrec schema` (file -> YAML) and `evrec check` (file against YAML). The
- * language is schema/SCHEMA.md; the tables are the CCore meta-info model of evrec/evrec_meta.h;
- * the hash is format/FORMAT.md section 4.
+ * language is SCHEMA.md; the tables are the CCore meta-info model of evrec/evrec_meta.h;
+ * the hash is FORMAT.md section 4.
+ *
+ * Check a recording against the schema it was made with:
+ * @code
+ * evrec_schema_t *s;
+ * if (evrec_schema_load(&s, "events.yaml", stderr) != EVREC_OK) {
+ *     return;
+ * }
+ * evrec_diff_options_t d = {"the schema", "the file", 0};
+ * size_t n = evrec_meta_diff(evrec_schema_meta(s), evrec_reader_meta(r), &d, NULL, NULL);
+ * printf("%s: %zu differences\n", evrec_schema_name(s), n);
+ * evrec_schema_free(s);
+ * @endcode
+ *
+ * API overview:
+ * - Load: evrec_schema_load(), evrec_schema_meta(), evrec_schema_name(), evrec_schema_free().
+ * - Tables back to YAML: evrec_schema_to_yaml() (::evrec_yaml_options_t, ::evrec_yaml_t),
+ *   evrec_yaml_free().
+ * - Compare: evrec_meta_diff() (::evrec_diff_options_t, one ::evrec_diff_fn call per difference).
  *
  * **Context:** host only (malloc, stdio). Objects are independent (no global state); one thread
  * per object. Out of memory ends the program with a message (as `evrec-gen` does).
+ *
+ * FORMAT.md and SCHEMA.md, cited here by name and section, are installed with evrec in
+ * share/doc/evrec/.
  */
 #ifndef EVREC_SCHEMA_H
 #define EVREC_SCHEMA_H
@@ -36,8 +57,10 @@ typedef struct evrec_schema evrec_schema_t;
  * @param[in] path the top-level schema file.
  * @param[in] diag where every schema error goes, as `file:line:col: error: message` lines (NULL:
  * not printed).
- * @retval EVREC_OK loaded. @retval EVREC_E_META a schema error (printed to diag).
- * @retval EVREC_E_IO the file cannot be opened (said on diag). @retval EVREC_E_ARG NULL argument.
+ * @retval EVREC_OK loaded.
+ * @retval EVREC_E_META a schema error (printed to diag).
+ * @retval EVREC_E_IO the file cannot be opened (said on diag).
+ * @retval EVREC_E_ARG NULL argument.
  * **Context:** thread.
  */
 evrec_status evrec_schema_load(evrec_schema_t **out, const char *path, FILE *diag);
@@ -46,14 +69,25 @@ evrec_status evrec_schema_load(evrec_schema_t **out, const char *path, FILE *dia
  * @brief The schema's tables: exactly those `evrec-gen` writes into NAME_events.c (ids, names,
  * kinds, values sorted, run-time ranges; field offsets and native sizes of the C structs),
  * `time_freq` from the schema, `schema_hash` computed, `field_info` the display attributes.
+ * @param[in] s a loaded schema.
  * @return schema-owned tables, valid until evrec_schema_free().
+ * **Context:** the thread that owns `s`; reads only.
  */
 const evrec_meta_t *evrec_schema_meta(const evrec_schema_t *s);
 
-/** @brief The schema's name (`schema:` key of the top-level file). */
+/**
+ * @brief The schema's name (`schema:` key of the top-level file).
+ * @param[in] s a loaded schema.
+ * @return schema-owned text, valid until evrec_schema_free().
+ * **Context:** the thread that owns `s`; reads only.
+ */
 const char *evrec_schema_name(const evrec_schema_t *s);
 
-/** @brief Free a schema (NULL is ignored). */
+/**
+ * @brief Free a schema and its tables.
+ * @param[in] s the schema, or NULL (ignored).
+ * **Context:** the thread that owns `s`; its tables die with it.
+ */
 void evrec_schema_free(evrec_schema_t *s);
 
 /** @brief Options of evrec_schema_to_yaml(). */
@@ -106,18 +140,29 @@ typedef struct evrec_yaml {
  * Not in a file, hence never recovered: the schema's name and version, descriptions of enums,
  * values, structs and events, the order in which values were written, and file boundaries.
  *
- * @param[in] meta the tables (e.g. evrec_reader_meta()). @param[in] opt options (name required).
+ * @param[in] meta the tables (e.g. evrec_reader_meta()).
+ * @param[in] opt options (name required).
  * @param[out] out the files and notes; free with evrec_yaml_free().
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL argument or a name that is not an identifier.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL argument or a name that is not an identifier.
  * **Context:** thread.
  */
 evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_options_t *opt,
                                   evrec_yaml_t *out);
 
-/** @brief Free what evrec_schema_to_yaml() made. */
+/**
+ * @brief Free what evrec_schema_to_yaml() made.
+ * @param[in,out] y the result (its files and notes), or NULL (ignored); zeroed afterwards.
+ * **Context:** the thread that owns `y`.
+ */
 void evrec_yaml_free(evrec_yaml_t *y);
 
-/** @brief Callback of evrec_meta_diff(): one difference, as an English line without newline. */
+/**
+ * @brief Callback of evrec_meta_diff(): one difference.
+ * @param[in] ctx the `ctx` given to evrec_meta_diff().
+ * @param[in] line an English line without newline, valid only during the call.
+ * **Context:** the thread that calls evrec_meta_diff().
+ */
 typedef void (*evrec_diff_fn)(void *ctx, const char *line);
 
 /** @brief Options of evrec_meta_diff(). */
@@ -137,9 +182,11 @@ typedef struct evrec_diff_options {
  * events (by name: added, removed, class, struct, id), tracks (by event: added, removed, changed),
  * spans (by name: added, removed, changed, order) and counters (by Struct.field: added, removed).
  * time_freq, offsets, native sizes and display attributes are not compared.
- * @param[in] expected e.g. the schema's tables. @param[in] actual e.g. the file's.
+ * @param[in] expected e.g. the schema's tables.
+ * @param[in] actual e.g. the file's.
  * @param[in] opt names for the messages (NULL: "expected"/"actual").
- * @param fn called once per difference (may be NULL). @param ctx passed to fn.
+ * @param[in] fn called once per difference (may be NULL).
+ * @param[in] ctx passed to fn.
  * @return the number of differences; 0 means equal hashes (barring a hash collision).
  * **Context:** thread; reads only.
  */

@@ -12,6 +12,9 @@
  * cleared, and an odd address (a return address with the Thumb bit, as `LR` holds it) resolves
  * to the function at the even address below it.
  *
+ * API overview: evrec_symbols_load(), evrec_symbols_count(), evrec_symbols_lookup(),
+ * evrec_symbols_format() (`function+offset` text), evrec_symbols_free().
+ *
  * **Context:** host only (malloc, libelf). A table is read-only after evrec_symbols_load(): any
  * number of threads may look up in it.
  */
@@ -32,12 +35,16 @@ typedef struct evrec_symbols evrec_symbols_t;
 
 /**
  * @brief Read the symbol table of an ELF file (32- or 64-bit, either byte order).
- * @param[out] out the table (NULL on failure). @param[in] path the ELF file.
+ * @param[out] out the table (NULL on failure).
+ * @param[in] path the ELF file.
  * @param[out] err optional buffer for an English message on failure ("FILE: not an ELF file").
- * @param err_size its size in bytes.
+ * @param[in] err_size its size in bytes.
  * @retval EVREC_OK loaded (possibly with no symbols: evrec_symbols_count() says).
- * @retval EVREC_E_IO the file cannot be opened. @retval EVREC_E_CORRUPT not an ELF file, or a
- * damaged symbol table. @retval EVREC_E_NOMEM allocation failed. @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_IO the file cannot be opened.
+ * @retval EVREC_E_CORRUPT not an ELF file, or a damaged symbol table.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_UNSUPPORTED libelf does not support this ELF version (elf_version() failed).
+ * @retval EVREC_E_ARG NULL.
  * **Context:** thread.
  * @code
  * evrec_symbols_t *syms;
@@ -50,26 +57,43 @@ typedef struct evrec_symbols evrec_symbols_t;
  */
 evrec_status evrec_symbols_load(evrec_symbols_t **out, const char *path, char *err, size_t err_size);
 
-/** @brief Number of symbols kept. */
+/**
+ * @brief Number of symbols kept.
+ * @param[in] t a loaded table, or NULL.
+ * @return the count; 0 for NULL.
+ * **Context:** any thread; reads only.
+ */
 size_t evrec_symbols_count(const evrec_symbols_t *t);
 
 /**
  * @brief Find the symbol that contains `addr`: the one with the highest start at or below it
  * whose size covers it (a symbol of size 0 covers only its own address).
+ * @param[in] t a loaded table, or NULL.
+ * @param[in] addr a target address.
  * @param[out] name the symbol's name (table-owned), set when found.
  * @param[out] offset `addr` minus the symbol's start, set when found.
  * @return 1 found, 0 not (or t is NULL).
+ * **Context:** any thread; reads only.
  */
 int evrec_symbols_lookup(const evrec_symbols_t *t, uint64_t addr, const char **name, uint64_t *offset);
 
 /**
  * @brief Write `name+0xOFF` (or `name` at offset 0) for a found address, else `0x%08x` (more
  * digits above 32 bits). Always NUL-terminates when size > 0; truncates to fit.
- * @param t may be NULL (then the hexadecimal form). @return the length the full text has.
+ * @param[in] t a loaded table; may be NULL (then the hexadecimal form).
+ * @param[in] addr a target address.
+ * @param[out] buf text.
+ * @param[in] size bytes at buf.
+ * @return the length the full text has.
+ * **Context:** any thread; reads only.
  */
 size_t evrec_symbols_format(const evrec_symbols_t *t, uint64_t addr, char *buf, size_t size);
 
-/** @brief Free a table. NULL is ignored. */
+/**
+ * @brief Free a table. NULL is ignored.
+ * @param[in] t the table, or NULL.
+ * **Context:** the thread that owns it, once no thread looks up in it.
+ */
 void evrec_symbols_free(evrec_symbols_t *t);
 
 #ifdef __cplusplus

@@ -8,17 +8,46 @@
  * (framing, application-specific records, data elements, dictionaries) and the QSPY manual
  * ("Q-SPY transmission protocol", "Last-is-Best Data Policy"), with the record ids and layouts of
  * qpc's `qs.h` and qtools' `qpc_qs.h` (QP 7.x), checked against QSPY 7.4.0. The mapping of evrec
- * events to QS records is documented byte by byte in format/qs/QS.md.
+ * events to QS records is documented byte by byte in QS.md.
  *
  * Three layers:
  * - evrec_qs_frame(): one frame from (seq, record id, payload): checksum, escaping, flag.
  * - ::evrec_qs_map_t: the deterministic mapping of a meta-info to the QS user record ids 100..121,
  *   the enum groups, display formats and local-filter ids (built once, read-only after).
  * - evrec_qs_encode_event() / evrec_qs_session_next(): one event or one session record.
+ *
+ * API overview:
+ * - Mapping: evrec_qs_map_entries_size(), evrec_qs_map_init(), evrec_qs_map_record_id(),
+ *   evrec_qs_map_enum_group(), evrec_qs_map_enum_name().
+ * - Framing: evrec_qs_frame().
+ * - Records: evrec_qs_encode_event(), evrec_qs_encode_lost(), evrec_qs_encode_time_sync() and
+ *   evrec_qs_time_sync_due() (1- and 2-byte timestamps).
+ * - Session start: evrec_qs_session_next() (one record at a time), evrec_qs_encode_session()
+ *   (all, framed).
  * The live transmit buffer with filters is in evrec_qs_tx.h; the host decoder in
  * evrec_qs_decode.h.
  *
+ * Offline use: map once, then frame each event (the session records first, for QSPY):
+ * @code
+ * // at least evrec_qs_map_entries_size(&my_meta) bytes:
+ * static uint8_t qs_entries[1024] __attribute__((aligned(4)));
+ * static uint8_t frame[2 * (EVREC_QS_MAX_PAYLOAD + 3) + 1];
+ * evrec_qs_map_t map;
+ * evrec_qs_options_t o = {0};
+ * o.time_size = 4;
+ * if (evrec_qs_map_init(&map, &my_meta, &o, qs_entries, sizeof qs_entries) != EVREC_OK) {
+ *     return;
+ * }
+ * my_event_t ev = {.time = 1000u, .id = MY_EVENT_ID, .a = 1, .b = 2};
+ * size_t n;
+ * if (evrec_qs_encode_event(&map, 1, &ev, frame, sizeof frame, &n) == EVREC_OK) {
+ *     uart_send(frame, n);
+ * }
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_H
 #define EVREC_QS_H
@@ -33,7 +62,7 @@
 extern "C" {
 #endif
 
-/** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; format/qs/QS.md section 1) */
+/** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; QS.md section 1) */
 /**@{*/
 #define EVREC_QS_FLAG 0x7Eu       /**< HDLC flag: ends every frame */
 #define EVREC_QS_ESC 0x7Du        /**< escape byte: the next byte is XOR-ed with 0x20 */
@@ -219,8 +248,9 @@ typedef struct evrec_qs_map {
  * entries, then the fast encoder's field programs (16 per event type + 4 per field that becomes
  * an element, nested structs flattened, + 4 for alignment). evrec_qs_map_init() also accepts
  * 4 bytes per event type (no programs: the same bytes, encoded byte by byte).
- * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure (walks the
- * struct tables).
+ * @param[in] meta the meta-info (may be NULL: returns 0).
+ * @return bytes; 0 for a NULL meta.
+ * **Context:** any; pure (walks the struct tables).
  */
 size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
 
@@ -242,11 +272,13 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  * to GROUPS (from STRINGS to INT).
  * The global filter starts with every event type enabled.
  *
- * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
- * caller. @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
- * reference). @param[out] entries user memory of evrec_qs_map_entries_size() bytes (at least
- * 4 per event type: then without the fast encoder's programs), 2-byte aligned.
- * @param entries_size its size in bytes.
+ * @param[out] map the map (user memory).
+ * @param[in] meta validated meta-info, kept alive by the caller.
+ * @param[in] opts options (copied; may be NULL = defaults; pointed-to tables are kept by
+ *     reference).
+ * @param[out] entries user memory of evrec_qs_map_entries_size() bytes (at least 4 per event type:
+ *     then without the fast encoder's programs), 2-byte aligned.
+ * @param[in] entries_size its size in bytes.
  * @retval EVREC_OK ready.
  * @retval EVREC_E_ARG NULL map/meta/entries, entries too small, time_size not 0/1/2/4.
  * @retval EVREC_E_META an event would need more than EVREC_QS_MAX_PAYLOAD bytes, a display
@@ -257,13 +289,19 @@ evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
                                const evrec_qs_options_t *opts, void *entries, size_t entries_size);
 
 /**
- * @brief QS record id (100..121) of an event type, or 0 if `event_id` is out of range.
+ * @brief QS record id of an event type (QS.md "Mapping").
+ * @param[in] map a built map.
+ * @param[in] event_id an event id.
+ * @return 100..121, or 0 if `event_id` is out of range.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_record_id(const evrec_qs_map_t *map, uint16_t event_id);
 
 /**
- * @brief QS enum group of an enum, or ::EVREC_QS_NO_GROUP if it is sent as an integer.
+ * @brief QS enum group of an enum (QS.md "Enums").
+ * @param[in] map a built map.
+ * @param[in] enum_id an enum id.
+ * @return the group, 0..7, or ::EVREC_QS_NO_GROUP if it is sent as an integer.
  * **Context:** any; reads the map.
  */
 uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
@@ -273,8 +311,11 @@ uint8_t evrec_qs_map_enum_group(const evrec_qs_map_t *map, uint16_t enum_id);
  * integer (QS.md "Enums"): a static value's name when it is the lowest value with that name, at
  * most ::EVREC_QS_ENUM_STR_MAX bytes and without a `#`; a run-time value's name is returned with
  * `*runtime` set (it is sent as `name#value`). Ignores the groups and enum_as.
- * @param[in] map a built map. @param enum_id enum. @param value the value.
+ * @param[in] map a built map.
+ * @param[in] enum_id enum.
+ * @param[in] value the value.
  * @param[out] runtime 1 for a run-time name, 0 for a static one (may be NULL).
+ * @return the name (the meta-info's, or the run-time table's), or NULL as said above.
  * **Context:** any; reads the tables (a run-time name once, acquire).
  */
 const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, uint32_t value, int *runtime);
@@ -282,11 +323,16 @@ const char *evrec_qs_map_enum_name(const evrec_qs_map_t *map, uint16_t enum_id, 
 /**
  * @brief Encode an EVREC_LOST record (record id ::EVREC_QS_REC_LOST; QS.md "Loss records"):
  * timestamp, a STR element "dropped" or "overwritten", a U32 count.
- * @param[in] map a built map (time_size). @param seq sequence number. @param time timestamp,
- * ticks (time_size low bytes sent). @param kind an ::evrec_qs_lost_kind. @param count records
- * lost (at most 2^32 - 1 per record). @param[out] out frame bytes. @param out_size room (64 is
- * enough). @param[out] out_len frame length.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer or unknown kind.
+ * @param[in] map a built map (time_size).
+ * @param[in] seq sequence number.
+ * @param[in] time timestamp, ticks (time_size low bytes sent).
+ * @param[in] kind an ::evrec_qs_lost_kind.
+ * @param[in] count records lost (at most 2^32 - 1 per record).
+ * @param[out] out frame bytes.
+ * @param[in] out_size room (64 is enough).
+ * @param[out] out_len frame length.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer or unknown kind.
  * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure, ISR-safe.
  */
@@ -297,9 +343,12 @@ evrec_status evrec_qs_encode_lost(const evrec_qs_map_t *map, uint8_t seq, uint32
  * @brief Frame one record: `escape(seq | rec_id | payload | checksum) 0x7E` (the worked example
  * of QP/C "Observability Viewpoint": seq 0x7E, record 0x7D, data 7D 08 01 gives
  * `7D 5E 7D 5D 7D 5D 08 01 7D 5E 7E`).
- * @param seq sequence number. @param rec_id record id. @param[in] payload `len` bytes (may be
- * NULL when len is 0). @param len payload bytes. @param[out] out frame bytes. @param out_size
- * room in out; 2 * (len + 3) + 1 is always enough.
+ * @param[in] seq sequence number.
+ * @param[in] rec_id record id.
+ * @param[in] payload `len` bytes (may be NULL when len is 0).
+ * @param[in] len payload bytes.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room in out; 2 * (len + 3) + 1 is always enough.
  * @return frame length in bytes, or 0 if it does not fit out_size (out may be partly written).
  * **Context:** any; pure, ISR-safe.
  */
@@ -310,12 +359,17 @@ size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_
  * @brief Encode one native event record as a framed QS application-specific record
  * (QS.md "Event records"): record id, timestamp (time_size low bytes of `time`), the event-type
  * element when the map says so, then one element per field with struct fields flattened.
- * @param[in] map a built map. @param seq sequence number of the frame. @param[in] native the
- * native event struct: u32 time at 0, u16 id at 4, fields at the offsets of the field tables.
- * @param[out] out frame bytes. @param out_size room; 2 * (map->max_payload + 3) + 1 is enough.
+ * @param[in] map a built map.
+ * @param[in] seq sequence number of the frame.
+ * @param[in] native the native event struct: u32 time at 0, u16 id at 4, fields at the offsets of
+ *     the field tables.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room; 2 * (map->max_payload + 3) + 1 is enough.
  * @param[out] out_len frame length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID the id at
- * offset 4 is not an event of the meta-info. @retval EVREC_E_NO_SPACE out_size too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BAD_ID the id at offset 4 is not an event of the meta-info.
+ * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure (reads the map and the record), ISR-safe.
  */
 evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
@@ -338,8 +392,11 @@ typedef struct evrec_qs_time_sync {
  * timestamps, before the first event, and whenever `time` is 2^(8*time_size-1) ticks or more
  * away (either way) from the last full time sent. Then the decoder restores the exact 32-bit
  * time from the low bytes: full = sync + sign-extended(low - sync). Never with 4-byte timestamps.
- * @param[in] map a built map. @param[in] s the stream's state. @param time the event's time, ticks.
- * @return 1 a time sync is due, 0 not. **Context:** any; pure.
+ * @param[in] map a built map.
+ * @param[in] s the stream's state.
+ * @param[in] time the event's time, ticks.
+ * @return 1 a time sync is due, 0 not.
+ * **Context:** any; pure.
  */
 static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_qs_time_sync_t *s, uint32_t time)
 {
@@ -354,10 +411,15 @@ static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_
 /**
  * @brief Encode a time-sync record (QS.md 4.1): record id ::EVREC_QS_REC_TIME_SYNC, the
  * timestamp (time_size low bytes), then one U32 element with the full time.
- * @param[in] map a built map. @param seq sequence number. @param time full time, ticks.
- * @param[out] out frame bytes. @param out_size room (27 bytes are always enough).
+ * @param[in] map a built map.
+ * @param[in] seq sequence number.
+ * @param[in] time full time, ticks.
+ * @param[out] out frame bytes.
+ * @param[in] out_size room (27 bytes are always enough).
  * @param[out] out_len frame length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** any; pure, ISR-safe.
  */
 evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
@@ -374,10 +436,15 @@ typedef struct evrec_qs_session_cursor {
  * @brief Next session record, un-framed (QS.md "Session start"): QS_EMPTY, QS_TARGET_INFO
  * (reset), QS_OBJ_DICT and QS_FUN_DICT (options), QS_ENUM_DICT (event types in class mode, then
  * every grouped enum's static values and the run-time values already named), QS_USR_DICT (one
- * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than the QSPY record limit are cut.
- * @param[in] map a built map. @param[in,out] cur the cursor. @param[out] rec_id record id.
- * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes. @param[out] len payload bytes.
- * @retval EVREC_OK one record produced. @retval EVREC_E_END no more records.
+ * per used record id, and the time-sync record's with 1- or 2-byte timestamps). Names longer than
+ * the QSPY record limit are cut.
+ * @param[in] map a built map.
+ * @param[in,out] cur the cursor.
+ * @param[out] rec_id record id.
+ * @param[out] payload at least ::EVREC_QS_MAX_PAYLOAD bytes.
+ * @param[out] len payload bytes.
+ * @retval EVREC_OK one record produced.
+ * @retval EVREC_E_END no more records.
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread (reads run-time enum names while they may be allocated: each is read once).
  */
@@ -386,9 +453,14 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
 
 /**
  * @brief All session records as frames into a flat buffer, seq 1, 2, ... (offline use).
- * @param[in] map a built map. @param[out] out bytes. @param out_size room.
- * @param[out] out_len bytes written. @param[out] next_seq optional: the seq of the next frame.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE out too small.
+ * @param[in] map a built map.
+ * @param[out] out bytes.
+ * @param[in] out_size room.
+ * @param[out] out_len bytes written.
+ * @param[out] next_seq optional: the seq of the next frame.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** thread.
  */
 evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,

@@ -8,13 +8,26 @@
  *
  * Follows the receiver side of the QSPY manual ("Q-SPY transmission protocol": un-escape, checksum,
  * resynchronise at the next flag; sequence numbers reveal lost frames) with QSPY 7.4's rules
- * (qtools 7.4.1 `qspy.c`; format/qs/QS.md section 6): a bad frame before the first good one is
+ * (qtools 7.4.1 `qspy.c`; QS.md section 6): a bad frame before the first good one is
  * skipped silently; after a bad checksum the expected sequence number is not advanced, so the next
  * good frame also reports a discontinuity; QS_EMPTY never reports one. Differences from QSPY (QS.md
  * "Decoder"): a flag always ends a frame (QSPY un-escapes `7D 7E` as data), empty frames between
  * two flags are ignored, and an over-long frame is one error.
  *
+ * API overview:
+ * - Frames: ::evrec_qs_parser_t, evrec_qs_parser_init(), evrec_qs_parser_feed() (items through
+ *   an ::evrec_qs_item_fn).
+ * - Records: evrec_qs_parse_user() (timestamp and elements), evrec_qs_parse_target_info(),
+ *   evrec_qs_target_info_default().
+ * - Dictionaries: evrec_qs_dict_init(), evrec_qs_dict_apply(), evrec_qs_dict_obj(),
+ *   evrec_qs_dict_fun(), evrec_qs_dict_sig(), evrec_qs_dict_free().
+ * - QSPY-style text: evrec_qs_format_item().
+ * - evrec events: evrec_qs_decoder_init(), evrec_qs_decoder_feed(), evrec_qs_decoder_free()
+ *   (events through an ::evrec_qs_event_fn, run-time names through an ::evrec_qs_name_fn).
+ *
  * Host code: uses malloc for the dictionaries; streaming, any chunk size.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_DECODE_H
 #define EVREC_QS_DECODE_H
@@ -51,7 +64,12 @@ typedef struct evrec_qs_item {
     const char *what;       /**< MISMATCH: what was expected (static text) */
 } evrec_qs_item_t;
 
-/** Called for every item, in stream order. */
+/**
+ * @brief Called for every item, in stream order.
+ * @param[in] ctx the `ctx` given with the callback.
+ * @param[in] item the item; it and its pointers are valid only during the call.
+ * **Context:** the thread that feeds the parser or decoder.
+ */
 typedef void (*evrec_qs_item_fn)(void *ctx, const evrec_qs_item_t *item);
 
 /** @brief Streaming frame parser. Initialise with evrec_qs_parser_init(). Counters public. */
@@ -70,19 +88,26 @@ typedef struct evrec_qs_parser {
     uint64_t skipped;       /**< bytes skipped before the first good frame */
 } evrec_qs_parser_t;
 
-/** @brief Reset a parser. **Context:** any; one parser per thread. */
+/**
+ * @brief Reset a parser: counters 0, waiting for the first flag.
+ * @param[out] p the parser (user memory).
+ * **Context:** any; one parser per thread.
+ */
 void evrec_qs_parser_init(evrec_qs_parser_t *p);
 
 /**
  * @brief Feed stream bytes; calls `fn` for every frame or error completed by them.
- * @param[in,out] p the parser. @param[in] data bytes. @param len bytes in data.
- * @param fn callback (may be NULL: counters only). @param ctx passed to fn.
+ * @param[in,out] p the parser.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * @param[in] fn callback (may be NULL: counters only).
+ * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
 void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
                           void *ctx);
 
-/** @brief Target configuration from QS_TARGET_INFO (QP 7.x layout; format/qs/QS.md section 2). */
+/** @brief Target configuration from QS_TARGET_INFO (QP 7.x layout; QS.md section 2). */
 typedef struct evrec_qs_target_info {
     uint8_t reset;         /**< 1 = target reset (0xFF), 0 = info only */
     uint16_t version;      /**< QP version, e.g. 740 */
@@ -93,13 +118,24 @@ typedef struct evrec_qs_target_info {
     uint8_t build[6];      /**< sec, min, hour, day, month, year - 2000 */
 } evrec_qs_target_info_t;
 
-/** @brief Defaults before any target info: QP 7.4, 4-byte timestamps and pointers, 2-byte signals. */
+/**
+ * @brief Defaults before any target info: QP 7.4, 4-byte timestamps and pointers, 2-byte signals.
+ * @param[out] t the configuration.
+ * **Context:** any; pure.
+ */
 void evrec_qs_target_info_default(evrec_qs_target_info_t *t);
 
 /**
  * @brief Parse a QS_TARGET_INFO payload.
- * @retval EVREC_OK done. @retval EVREC_E_TRUNCATED fewer than 16 bytes. @retval EVREC_E_ARG NULL.
- * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for pointers).
+ * @param[in] payload the record payload.
+ * @param[in] len its bytes.
+ * @param[out] t the configuration, on EVREC_OK.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_TRUNCATED fewer than 16 bytes.
+ * @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_UNSUPPORTED a big-endian target or a size that is not 1, 2, 4 (or 8 for
+ *     pointers).
+ * **Context:** any; pure.
  */
 evrec_status evrec_qs_parse_target_info(const uint8_t *payload, size_t len, evrec_qs_target_info_t *t);
 
@@ -120,12 +156,19 @@ typedef struct evrec_qs_elem {
 
 /**
  * @brief Parse an application-specific record payload: timestamp, then format-tagged elements.
- * @param[in] payload the record payload. @param len its bytes. @param[in] cfg sizes (timestamp,
- * pointers, signals). @param[out] time the timestamp. @param[out] elems room for `max` elements.
- * @param max room. @param[out] count elements parsed. @param[out] bad_offset on error: payload
- * offset of the element that failed.
- * @retval EVREC_OK all parsed. @retval EVREC_E_TRUNCATED an element runs past the end.
- * @retval EVREC_E_CORRUPT an unknown type. @retval EVREC_E_NOMEM more than `max` elements.
+ * @param[in] payload the record payload.
+ * @param[in] len its bytes.
+ * @param[in] cfg sizes (timestamp, pointers, signals).
+ * @param[out] time the timestamp.
+ * @param[out] elems room for `max` elements.
+ * @param[in] max room.
+ * @param[out] count elements parsed.
+ * @param[out] bad_offset on error: payload offset of the element that failed.
+ * @retval EVREC_OK all parsed.
+ * @retval EVREC_E_TRUNCATED an element runs past the end.
+ * @retval EVREC_E_CORRUPT an unknown type.
+ * @retval EVREC_E_NOMEM more than `max` elements.
+ * @retval EVREC_E_ARG NULL payload, cfg, time or count, or elems NULL with max > 0.
  * **Context:** any; pure.
  */
 evrec_status evrec_qs_parse_user(const uint8_t *payload, size_t len, const evrec_qs_target_info_t *cfg,
@@ -142,31 +185,69 @@ typedef struct evrec_qs_dict {
     int have_cfg;                                /**< a target info was seen */
 } evrec_qs_dict_t;
 
-/** @brief Empty dictionaries, default target info. */
+/**
+ * @brief Empty dictionaries, default target info.
+ * @param[out] d the dictionaries (user memory).
+ * **Context:** any thread; one object per thread.
+ */
 void evrec_qs_dict_init(evrec_qs_dict_t *d);
-/** @brief Free every name. The object can be initialised again. */
+/**
+ * @brief Free every name. The object can be initialised again.
+ * @param[in,out] d the dictionaries.
+ * **Context:** the thread that uses `d`.
+ */
 void evrec_qs_dict_free(evrec_qs_dict_t *d);
 
 /**
  * @brief Learn from one good record: target info (a reset clears every dictionary) and the
  * OBJ/FUN/SIG/ENUM/USR dictionaries. Other records are ignored.
- * @retval EVREC_OK used or ignored. @retval EVREC_E_TRUNCATED / EVREC_E_UNSUPPORTED a dictionary
- * or target info record that does not parse. @retval EVREC_E_NOMEM out of memory.
+ * @param[in,out] d the dictionaries.
+ * @param[in] rec_id the record id.
+ * @param[in] payload the record payload.
+ * @param[in] len its bytes.
+ * @retval EVREC_OK used or ignored.
+ * @retval EVREC_E_TRUNCATED a dictionary or target info record that ends too early.
+ * @retval EVREC_E_UNSUPPORTED a target info this decoder cannot read (big-endian, odd sizes).
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** the thread that uses `d`.
  */
 evrec_status evrec_qs_dict_apply(evrec_qs_dict_t *d, uint8_t rec_id, const uint8_t *payload, size_t len);
 
-/** @brief Name of an object / function address, or NULL. */
+/**
+ * @brief Name of an object address (QS_OBJ_DICT).
+ * @param[in] d the dictionaries.
+ * @param[in] addr the address.
+ * @return the name (owned by `d`, valid until it changes), or NULL.
+ * **Context:** the thread that uses `d`; reads only.
+ */
 const char *evrec_qs_dict_obj(const evrec_qs_dict_t *d, uint64_t addr);
-/** @copydoc evrec_qs_dict_obj */
+/**
+ * @brief Name of a function address (QS_FUN_DICT).
+ * @param[in] d the dictionaries.
+ * @param[in] addr the address.
+ * @return the name (owned by `d`, valid until it changes), or NULL.
+ * **Context:** the thread that uses `d`; reads only.
+ */
 const char *evrec_qs_dict_fun(const evrec_qs_dict_t *d, uint64_t addr);
-/** @brief Name of a signal (for an object, or any object when none matches), or NULL. */
+/**
+ * @brief Name of a signal (QS_SIG_DICT) for an object, or for any object when none matches.
+ * @param[in] d the dictionaries.
+ * @param[in] sig the signal.
+ * @param[in] obj the object address.
+ * @return the name (owned by `d`, valid until it changes), or NULL.
+ * **Context:** the thread that uses `d`; reads only.
+ */
 const char *evrec_qs_dict_sig(const evrec_qs_dict_t *d, uint64_t sig, uint64_t obj);
 
 /**
- * @brief One line as QSPY 7.4 prints it (format/qs/QS.md section 6): application records as
+ * @brief One line as QSPY 7.4 prints it (QS.md section 6): application records as
  * `%010u NAME elem...`, dictionaries and target info as `           Obj-Dict ...`, and
- * errors as `   <COMMS> ERROR    ...`. Call after evrec_qs_dict_apply() for the same record.
- * @param[in] d dictionaries. @param[in] item a parser item. @param[out] buf text. @param size room.
+ * errors as `   <COMMS> ERROR    ...`.
+ * @pre evrec_qs_dict_apply() saw the same record (for a RECORD item).
+ * @param[in] d dictionaries.
+ * @param[in] item a parser item.
+ * @param[out] buf text.
+ * @param[in] size room.
  * @return characters written (0 = this item prints nothing, e.g. QS_EMPTY or SKIPPED).
  * **Context:** any; pure.
  */
@@ -191,16 +272,27 @@ typedef struct evrec_qs_event {
     uint8_t time_exact;
 } evrec_qs_event_t;
 
-/** Called for every decoded event. */
+/**
+ * @brief Called for every decoded event.
+ * @param[in] ctx the decoder's `ctx`.
+ * @param[in] ev the event, valid only during the call.
+ * **Context:** the thread that feeds the decoder.
+ */
 typedef void (*evrec_qs_event_fn)(void *ctx, const evrec_qs_event_t *ev);
 
 /**
- * Called when the stream names a run-time enum value (QS.md 8.1): a `QS_ENUM_DICT` record of a
- * grouped enum, or an inline `name#value` STR element of a decoded event, for a value in the
- * run-time range [base, lim) of an enum of the meta-info (`meta->enums[enum_id].runtime`).
- * `name` (not NUL-terminated, `len` bytes) is valid only during the call. `from_dict` is 1 for a
- * dictionary record (the whole name), 0 for an inline element (the name may be cut to fit 47
- * bytes with its `#value`). An inline name is reported before the event that carries it.
+ * @brief Called when the stream names a run-time enum value (QS.md 8.1): a `QS_ENUM_DICT` record
+ * of a grouped enum, or an inline `name#value` STR element of a decoded event, for a value in the
+ * run-time range [base, lim) of an enum of the meta-info (`meta->enums[enum_id].runtime`). An
+ * inline name is reported before the event that carries it.
+ * @param[in] ctx the decoder's `ctx`.
+ * @param[in] enum_id the enum.
+ * @param[in] value the value named.
+ * @param[in] name the name, not NUL-terminated, valid only during the call.
+ * @param[in] len bytes of `name`.
+ * @param[in] from_dict 1 for a dictionary record (the whole name), 0 for an inline element (the
+ *     name may be cut to fit 47 bytes with its `#value`).
+ * **Context:** the thread that feeds the decoder.
  */
 typedef void (*evrec_qs_name_fn)(void *ctx, uint32_t enum_id, uint32_t value, const char *name, size_t len,
                                  int from_dict);
@@ -237,18 +329,33 @@ typedef struct evrec_qs_decoder {
  * naming a value (`name#value` for run-time names), or an integer of their width, whatever the
  * map's enum_as (QS.md "Enums"); EVREC_LOST records are counted in lost_* (QS.md "Loss
  * records"). Until the stream's target info arrives, timestamps are read with
- * the map's time_size. @param[out] d the decoder (large: about 20 KB; heap or static).
+ * the map's time_size.
+ * @param[out] d the decoder (large: about 20 KB; heap or static).
  * @param[in] map the map built from the same meta-info and options as the encoder's.
- * @param on_event @param on_item @param ctx callbacks.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d or map.
+ * @param[in] on_event called per decoded event (may be NULL).
+ * @param[in] on_item called per parser item and MISMATCH (may be NULL).
+ * @param[in] ctx passed to both.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL d or map.
+ * **Context:** any thread; one decoder per thread.
  */
 evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
                                    evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx);
 
-/** @brief Feed stream bytes (any chunk size). **Context:** one thread per decoder. */
+/**
+ * @brief Feed stream bytes (any chunk size); calls the callbacks for what they complete.
+ * @param[in,out] d the decoder.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * **Context:** one thread per decoder.
+ */
 void evrec_qs_decoder_feed(evrec_qs_decoder_t *d, const uint8_t *data, size_t len);
 
-/** @brief Free the decoder's dictionaries. */
+/**
+ * @brief Free the decoder's dictionaries (not the decoder's own memory, which is the caller's).
+ * @param[in,out] d the decoder.
+ * **Context:** the thread that uses `d`.
+ */
 void evrec_qs_decoder_free(evrec_qs_decoder_t *d);
 
 #ifdef __cplusplus

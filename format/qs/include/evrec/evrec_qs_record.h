@@ -8,6 +8,11 @@
  * evrec_reserve(). Generated record functions can call evrec_qs_record() instead of
  * evrec_record() when a QS transmitter is configured; code that already uses the
  * reserve/commit path can call evrec_qs_tx_event() on the committed slot instead.
+ *
+ * API overview: evrec_qs_record() (RAM, QS, or both, one timestamp); evrec_record_stamped_() is
+ * its RAM half, shared with evrec_syst_record() (evrec/evrec_syst_record.h).
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_RECORD_H
 #define EVREC_QS_RECORD_H
@@ -26,13 +31,17 @@ extern "C" {
  * check the arguments, record into `host` if it is not NULL and recording, and give the
  * record's timestamp, or a fresh one from the port when nothing was recorded, so that the live
  * copy has the same time.
- * @param[in,out] host the recorder host, or NULL. @param[in] live_meta the meta-info of the live
- * sink, or NULL when there is none. @param event_id event type. @param[in] fields a complete
- * native struct. @param[out] time the timestamp, port ticks. @param[out] send 1 when the caller
- * must now send the event on its live sink.
- * @retval EVREC_OK recorded, or nothing to record. @retval EVREC_E_DROPPED the RAM buffer was
- * full. @retval EVREC_E_NOT_RECORDING no live sink and no recorder attached.
- * @retval EVREC_E_BAD_ID unknown event. @retval EVREC_E_ARG fields NULL, or no sink at all.
+ * @param[in,out] host the recorder host, or NULL.
+ * @param[in] live_meta the meta-info of the live sink, or NULL when there is none.
+ * @param[in] event_id event type.
+ * @param[in] fields a complete native struct.
+ * @param[out] time the timestamp, port ticks.
+ * @param[out] send 1 when the caller must now send the event on its live sink.
+ * @retval EVREC_OK recorded, or nothing to record.
+ * @retval EVREC_E_DROPPED the RAM buffer was full.
+ * @retval EVREC_E_NOT_RECORDING no live sink and no recorder attached.
+ * @retval EVREC_E_BAD_ID unknown event.
+ * @retval EVREC_E_ARG fields NULL, or no sink at all.
  * **Context:** any thread or ISR, under the rules of evrec_reserve().
  */
 static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *live_meta, uint16_t event_id,
@@ -76,13 +85,14 @@ static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec
  * send it on `tx` (if tx is not NULL and the filters pass it), both with the same timestamp.
  * @param[in,out] host the recorder host, or NULL for QS only.
  * @param[in,out] tx the QS transmitter, or NULL for RAM only (then this is evrec_record()).
- * @param event_id event type. @param[in] fields a complete native struct of that type; its
- * `time` and `id` members are ignored.
+ * @param[in] event_id event type.
+ * @param[in] fields a complete native struct of that type; its `time` and `id` members are ignored.
  * @retval EVREC_OK recorded in every given sink that is active (a host that is not recording
  *         is not an error when tx is given; a filtered event is not an error).
  * @retval EVREC_E_DROPPED the RAM buffer was full (the QS frame was still queued).
  * @retval EVREC_E_NOT_RECORDING host given, tx NULL, and no recorder attached.
- * @retval EVREC_E_BAD_ID event_id not in the meta-info. @retval EVREC_E_ARG both sinks NULL.
+ * @retval EVREC_E_BAD_ID event_id not in the meta-info.
+ * @retval EVREC_E_ARG both sinks NULL.
  * **Context:** any thread or ISR, under the rules of evrec_reserve() and of tx's lock.
  * @code
  * my_event_t e = {.a = 1, .b = 2};

@@ -26,7 +26,19 @@
  * and an overwrite moves the read position to a frame boundary that the reader may be copying:
  * three variables that change together. QP's QS makes the same choice.
  *
+ * API overview:
+ * - Set up: evrec_qs_tx_ring_size(), evrec_qs_tx_init(), evrec_qs_tx_session_start().
+ * - Events: evrec_qs_tx_event(), evrec_qs_tx_event_ex(), evrec_qs_tx_lost(); live dictionaries:
+ *   evrec_qs_tx_dict_update(), evrec_qs_tx_dict_pending().
+ * - Draining: evrec_qs_tx_get_block(), evrec_qs_tx_pending().
+ * - Filters: evrec_qs_tx_global_filter(), evrec_qs_tx_global_filter_all(),
+ *   evrec_qs_tx_local_filter(), evrec_qs_tx_passes().
+ * - A host lock: ::evrec_qs_spinlock_t, evrec_qs_spin_init(), evrec_qs_spin_enter(),
+ *   evrec_qs_spin_exit(). Recording into RAM and QS at once: evrec/evrec_qs_record.h.
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_QS_TX_H
 #define EVREC_QS_TX_H
@@ -43,7 +55,11 @@ extern "C" {
 
 /**
  * @brief Set (`on` 1) or clear bits of a filter byte with one relaxed atomic update (the global
- * and local filters of the QS and SyS-T transmitters). **Context:** any; ISR-safe.
+ * and local filters of the QS and SyS-T transmitters). Private to evrec's headers.
+ * @param[in,out] p the filter byte.
+ * @param[in] bits the bits to set or clear.
+ * @param[in] on 1 set, 0 clear.
+ * **Context:** any; ISR-safe.
  */
 static inline void evrec_filter_bits_(uint8_t *p, uint8_t bits, int on)
 {
@@ -54,7 +70,13 @@ static inline void evrec_filter_bits_(uint8_t *p, uint8_t bits, int on)
     }
 }
 
-/** @brief Bit `id` (< 256) of a 32-byte filter map, one relaxed load. **Context:** any. */
+/**
+ * @brief Bit `id` of a 32-byte filter map, one relaxed load. Private to evrec's headers.
+ * @param[in] map the 32-byte map.
+ * @param[in] id 0..255.
+ * @return the bit, 0 or 1.
+ * **Context:** any; ISR-safe.
+ */
 static inline int evrec_filter_test_(const uint8_t *map, uint32_t id)
 {
     unsigned bits = __atomic_load_n(&map[id >> 3], __ATOMIC_RELAXED);
@@ -117,7 +139,10 @@ typedef struct evrec_qs_tx {
 
 /**
  * @brief Ring bytes needed to hold `frames` event frames of the worst case (all bytes escaped).
- * @param[in] map a built map (or the tx's `map`). @param frames how many. **Context:** any; pure.
+ * @param[in] map a built map (or the tx's `map`).
+ * @param[in] frames how many.
+ * @return bytes for the ring part of evrec_qs_tx_init()'s buffer.
+ * **Context:** any; pure.
  */
 size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
 
@@ -125,9 +150,11 @@ size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
  * @brief Prepare a transmitter. `buf` is split: the first evrec_qs_map_entries_size(meta) bytes
  * (rounded up to 4) hold the per-event map, filter bits and the fast encoder's field programs
  * (16 bytes per event type + 8 per leaf field), the rest is the frame ring.
- * @param[out] tx the object (user memory). @param[in] meta validated meta-info, kept alive.
+ * @param[out] tx the object (user memory).
+ * @param[in] meta validated meta-info, kept alive.
  * @param[in] buf user memory, 4-byte aligned, owned by the caller while tx is used.
- * @param size bytes in buf. @param[in] opts options (copied; NULL = defaults, no lock).
+ * @param[in] size bytes in buf.
+ * @param[in] opts options (copied; NULL = defaults, no lock).
  * @retval EVREC_OK ready; all event types and local ids enabled; nothing in the ring.
  * @retval EVREC_E_ARG NULL pointer, misaligned buf, bad option, or a ring smaller than two
  *         worst-case event frames (evrec_qs_tx_ring_size(map, 2)).
@@ -142,7 +169,9 @@ size_t evrec_qs_tx_ring_size(const evrec_qs_map_t *map, size_t frames);
  * evrec_qs_tx_init(&qs, &my_meta, qs_buf, sizeof qs_buf, &o);
  * evrec_qs_tx_session_start(&qs);
  * ...
- * uint8_t chunk[16]; size_t n = evrec_qs_tx_get_block(&qs, chunk, sizeof chunk); uart_send(chunk, n);
+ * uint8_t chunk[16];
+ * size_t n = evrec_qs_tx_get_block(&qs, chunk, sizeof chunk);
+ * uart_send(chunk, n);
  * @endcode
  */
 evrec_status evrec_qs_tx_init(evrec_qs_tx_t *tx, const evrec_meta_t *meta, void *buf, size_t size,
@@ -186,9 +215,13 @@ evrec_status evrec_qs_tx_event(evrec_qs_tx_t *tx, const void *native);
 /**
  * @brief As evrec_qs_tx_event(), with the id and time given apart (the record's own `time` and
  * `id` members are not read): for an event struct filled on the stack before the timestamp.
- * @param[in,out] tx the transmitter. @param event_id event type. @param time timestamp, port
- * ticks. @param[in] native the event struct (fields at their offsets).
- * @retval EVREC_OK queued or filtered. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG NULL.
+ * @param[in,out] tx the transmitter.
+ * @param[in] event_id event type.
+ * @param[in] time timestamp, port ticks.
+ * @param[in] native the event struct (fields at their offsets).
+ * @retval EVREC_OK queued or filtered.
+ * @retval EVREC_E_BAD_ID unknown id.
+ * @retval EVREC_E_ARG NULL.
  * **Context:** as evrec_qs_tx_event().
  */
 evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
@@ -201,7 +234,9 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
  * one bad checksum, then a sequence gap): the filler closes an escape the cut left open (QSPY
  * would otherwise un-escape the flag and merge the next frame) and makes the cut frame's
  * checksum bad for certain.
- * @param[in,out] tx the transmitter. @param[out] dst bytes. @param max room in dst.
+ * @param[in,out] tx the transmitter.
+ * @param[out] dst bytes.
+ * @param[in] max room in dst.
  * @return bytes written to dst (0 = nothing to send).
  * **Context:** one reader at a time (idle loop, or a UART/DMA interrupt); any context with
  * respect to writers, under the rules of the lock.
@@ -209,21 +244,29 @@ evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t
 size_t evrec_qs_tx_get_block(evrec_qs_tx_t *tx, uint8_t *dst, size_t max);
 
 /**
- * @brief Bytes waiting in the ring. **Context:** any; a snapshot without the lock.
+ * @brief Bytes waiting in the ring.
+ * @param[in] tx the transmitter.
+ * @return bytes.
+ * **Context:** any; a snapshot without the lock.
  */
 size_t evrec_qs_tx_pending(const evrec_qs_tx_t *tx);
 
 /**
  * @brief Global filter (QP/C "QS Global Filter"): enable or disable one event type.
- * @param[in,out] tx the transmitter. @param event_id event type. @param on 1 enable, 0 disable.
- * @retval EVREC_OK done. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG tx NULL.
+ * @param[in,out] tx the transmitter.
+ * @param[in] event_id event type.
+ * @param[in] on 1 enable, 0 disable.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_BAD_ID unknown id.
+ * @retval EVREC_E_ARG tx NULL.
  * **Context:** any thread or ISR; one atomic byte update, effective for the next event.
  */
 evrec_status evrec_qs_tx_global_filter(evrec_qs_tx_t *tx, uint16_t event_id, int on);
 
 /**
  * @brief Global filter for all event types at once (QS_GLB_FILTER(QS_ALL_RECORDS)).
- * @param[in,out] tx the transmitter. @param on 1 enable all, 0 disable all.
+ * @param[in,out] tx the transmitter.
+ * @param[in] on 1 enable all, 0 disable all.
  * **Context:** any; one atomic byte update per event type.
  */
 void evrec_qs_tx_global_filter_all(evrec_qs_tx_t *tx, int on);
@@ -232,15 +275,21 @@ void evrec_qs_tx_global_filter_all(evrec_qs_tx_t *tx, int on);
  * @brief Local filter (QP/C "QS Local Filter"): enable or disable one local id. An event's
  * local id is the value of its options.local_id_field when it has that field, else its class id.
  * Id 0 is always enabled; ids >= ::EVREC_QS_LOCAL_IDS are never filtered.
- * @param[in,out] tx the transmitter. @param local_id 1..255. @param on 1 enable, 0 disable.
- * @retval EVREC_OK done. @retval EVREC_E_ARG tx NULL, or local_id is 0 or >= 256.
+ * @param[in,out] tx the transmitter.
+ * @param[in] local_id 1..255.
+ * @param[in] on 1 enable, 0 disable.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG tx NULL, or local_id is 0 or >= 256.
  * **Context:** any thread or ISR; one atomic byte update.
  */
 evrec_status evrec_qs_tx_local_filter(evrec_qs_tx_t *tx, uint32_t local_id, int on);
 
 /**
  * @brief Whether an event record would pass both filters now (what evrec_qs_tx_event() tests).
- * @return 1 pass, 0 filtered or unknown id. **Context:** any.
+ * @param[in] tx the transmitter.
+ * @param[in] native the native event struct (u16 id at offset 4, fields at their offsets).
+ * @return 1 pass, 0 filtered or unknown id.
+ * **Context:** any.
  */
 int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
 
@@ -251,9 +300,10 @@ int evrec_qs_tx_passes(const evrec_qs_tx_t *tx, const void *native);
  * being read), so that QSPY names run-time values allocated after the session started and learns
  * a lost dictionary entry again; likewise an EVREC_LOST record the ring overwrote whole (its count,
  * per kind, goes out again in one record with the first lost one's timestamp), so that the
- * recorder's losses are announced even when the link itself is lossy. Call it after evrec_qs_tx_session_start() and then often (the
- * drain loop, before a burst of events, or right after evrec_runtime_enum_alloc()); a call with
- * nothing to do costs one acquire load per grouped run-time enum.
+ * recorder's losses are announced even when the link itself is lossy. Call it after
+ * evrec_qs_tx_session_start() and then often (the drain loop, before a burst of events, or right
+ * after evrec_runtime_enum_alloc()); a call with nothing to do costs one acquire load per grouped
+ * run-time enum.
  * Once the ring has lost a frame, a dictionary frame (new name or sent again) is queued only while
  * at most a quarter of the ring waits to be read; the others stay pending, their values named
  * inline (`name#value`, QS.md 8.1) until their frame is read out, and go in a later call once the
@@ -270,7 +320,8 @@ uint32_t evrec_qs_tx_dict_update(evrec_qs_tx_t *tx);
  * dictionary frame to send (again; deferred while the ring was too full), or an EVREC_LOST count
  * the ring overwrote. A drain loop that ends when the ring is empty should also wait for 0 here
  * (calling evrec_qs_tx_dict_update() and draining), so that every name reaches the host.
- * @param[in] tx the transmitter. @return 1 work left, 0 none (or tx NULL).
+ * @param[in] tx the transmitter.
+ * @return 1 work left, 0 none (or tx NULL).
  * **Context:** any; relaxed and acquire loads only (a stale answer is corrected by the next call).
  */
 int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx);
@@ -279,10 +330,13 @@ int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx);
  * @brief Announce lost records (QS.md "Loss records"): one EVREC_LOST record (id 122,
  * "EVREC_LOST" in QS_USR_DICT) with `kind` and `count`, so that QSPY shows where data is
  * missing and `evrec qs-decode` counts them as dropped. Counts above 2^32 - 1 take several records.
- * @param[in,out] tx the transmitter. @param time timestamp, port ticks (e.g. of the last record
- * sent). @param kind ::EVREC_QS_LOST_DROPPED (recorder buffer full) or
- * ::EVREC_QS_LOST_OVERWRITTEN (cyclic overwrite). @param count records lost (0: nothing sent).
- * @retval EVREC_OK queued. @retval EVREC_E_ARG tx NULL or unknown kind.
+ * @param[in,out] tx the transmitter.
+ * @param[in] time timestamp, port ticks (e.g. of the last record sent).
+ * @param[in] kind ::EVREC_QS_LOST_DROPPED (recorder buffer full) or ::EVREC_QS_LOST_OVERWRITTEN
+ *     (cyclic overwrite).
+ * @param[in] count records lost (0: nothing sent).
+ * @retval EVREC_OK queued.
+ * @retval EVREC_E_ARG tx NULL or unknown kind.
  * **Context:** as evrec_qs_tx_event().
  */
 evrec_status evrec_qs_tx_lost(evrec_qs_tx_t *tx, uint32_t time, uint8_t kind, uint64_t count);
@@ -292,12 +346,26 @@ typedef struct evrec_qs_spinlock {
     atomic_flag flag; /**< initialise with ATOMIC_FLAG_INIT or evrec_qs_spin_init() */
 } evrec_qs_spinlock_t;
 
-/** @brief Make a spinlock unlocked. **Context:** before use. */
+/**
+ * @brief Make a spinlock unlocked.
+ * @param[out] s the spinlock (user memory).
+ * **Context:** before any thread uses it.
+ */
 void evrec_qs_spin_init(evrec_qs_spinlock_t *s);
-/** @brief evrec_qs_lock_t::enter for a ::evrec_qs_spinlock_t; returns 0. **Context:** threads
- * (not ISR/signal handlers that may interrupt a holder on the same core: they would spin forever). */
+/**
+ * @brief evrec_qs_lock_t::enter for a ::evrec_qs_spinlock_t: spins until it holds the lock.
+ * @param[in,out] spinlock the ::evrec_qs_spinlock_t (the lock's ctx).
+ * @return 0 (no state to restore).
+ * **Context:** threads (not ISR/signal handlers that may interrupt a holder on the same core: they
+ * would spin forever).
+ */
 uint32_t evrec_qs_spin_enter(void *spinlock);
-/** @brief evrec_qs_lock_t::exit for a ::evrec_qs_spinlock_t. **Context:** the holder. */
+/**
+ * @brief evrec_qs_lock_t::exit for a ::evrec_qs_spinlock_t: releases the lock.
+ * @param[in,out] spinlock the ::evrec_qs_spinlock_t (the lock's ctx).
+ * @param[in] state what evrec_qs_spin_enter() returned (unused).
+ * **Context:** the holder.
+ */
 void evrec_qs_spin_exit(void *spinlock, uint32_t state);
 
 #ifdef __cplusplus

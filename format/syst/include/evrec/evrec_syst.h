@@ -10,14 +10,46 @@
  * packing) and "Clock Synchronization Messages" (TRANSPORT_SYNC). The catalog XML that names the
  * messages follows the specification's collateral schema (`sys-t_1-0.xsd`, namespace
  * `http://www.mipi.org/1.0/sys-t`). The mapping is documented byte by byte in
- * format/syst/SYST.md.
+ * SYST.md.
  *
  * Two layers:
  * - ::evrec_syst_map_t: per event type a catalog id derived from the event's name and field
  *   layout (evrec_syst_catalog_id()), its severity and its packed argument size; lookup by id.
  * - evrec_syst_encode_event() / evrec_syst_encode_clock(): one whole message.
  *
+ * API overview:
+ * - Catalog ids: evrec_syst_catalog_id(), evrec_syst_canonical_text() (its input).
+ * - Mapping: evrec_syst_map_entries_size(), evrec_syst_map_init(), evrec_syst_map_event().
+ * - Messages: evrec_syst_encode_event() (CATALOG), evrec_syst_encode_clock() (CLOCK).
+ * - GUIDs: evrec_syst_parse_guid(), evrec_syst_format_guid().
+ * - The live transmitter: evrec/evrec_syst_tx.h; host tools (collateral XML, formats):
+ *   evrec/evrec_syst_host.h; the decoder: evrec/evrec_syst_decode.h.
+ *
+ * Offline use: map once, start the stream with a CLOCK message, then one message per event:
+ * @code
+ * // at least evrec_syst_map_entries_size(&my_meta) bytes:
+ * static uint8_t entries[1024] __attribute__((aligned(8)));
+ * static uint8_t msg[EVREC_SYST_MAX_MESSAGE];
+ * evrec_syst_map_t map;
+ * evrec_syst_options_t o = {0};
+ * o.severity = EVREC_SYST_SEV_INFO;
+ * o.timestamp = 1;
+ * if (evrec_syst_map_init(&map, &my_meta, &o, entries, sizeof entries, NULL) != EVREC_OK) {
+ *     return;
+ * }
+ * size_t n;
+ * if (evrec_syst_encode_clock(&map, 0, 1000000u, msg, sizeof msg, &n) == EVREC_OK) {
+ *     uart_send(msg, n);
+ * }
+ * my_event_t ev = {.time = 1000u, .id = MY_EVENT_ID, .a = 1, .b = 2};
+ * if (evrec_syst_encode_event(&map, &ev, ev.time, msg, sizeof msg, &n) == EVREC_OK) {
+ *     uart_send(msg, n);
+ * }
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_H
 #define EVREC_SYST_H
@@ -143,7 +175,9 @@ typedef struct evrec_syst_map {
 
 /**
  * @brief Bytes of user memory evrec_syst_map_init() needs for `meta`: 18 per event type.
- * @param[in] meta the meta-info (may be NULL: returns 0). **Context:** any; pure.
+ * @param[in] meta the meta-info (may be NULL: returns 0).
+ * @return bytes; 0 for a NULL meta.
+ * **Context:** any; pure.
  */
 size_t evrec_syst_map_entries_size(const evrec_meta_t *meta);
 
@@ -153,10 +187,13 @@ size_t evrec_syst_map_entries_size(const evrec_meta_t *meta);
  * `e32` and a struct field is `field:StructName{member:kind,...}` (nested structs expanded the
  * same way); `time` and `id` are not in the text. With `id64` 0 the 64-bit hash is folded to
  * 32 bits: `(uint32_t)(h ^ (h >> 32))`. Computed from the tables, without building the text.
- * @param[in] meta validated meta-info. @param event_id index in meta->events.
- * @param id64 1 for the 64-bit id, 0 for the folded 32-bit id.
+ * @param[in] meta validated meta-info.
+ * @param[in] event_id index in meta->events.
+ * @param[in] id64 1 for the 64-bit id, 0 for the folded 32-bit id.
  * @param[out] id the catalog id.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID no such event.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BAD_ID no such event.
  * @retval EVREC_E_META a reference out of range or nesting deeper than ::EVREC_MAX_NESTING.
  * **Context:** any; pure.
  */
@@ -165,8 +202,10 @@ evrec_status evrec_syst_catalog_id(const evrec_meta_t *meta, uint32_t event_id, 
 /**
  * @brief Write the canonical text of one event type (the input of its catalog id) into `out`,
  * NUL-terminated. For documentation, tests and tools.
- * @param[in] meta validated meta-info. @param event_id index in meta->events.
- * @param[out] out text buffer. @param out_size its size in bytes.
+ * @param[in] meta validated meta-info.
+ * @param[in] event_id index in meta->events.
+ * @param[out] out text buffer.
+ * @param[in] out_size its size in bytes.
  * @return the text length without the NUL (the text is cut when it does not fit, as snprintf),
  * or 0 on a bad argument.
  * **Context:** any; pure.
@@ -177,10 +216,12 @@ size_t evrec_syst_canonical_text(const evrec_meta_t *meta, uint32_t event_id, ch
  * @brief Build the SyS-T mapping of a meta-info. Deterministic: the same meta-info and options
  * give the same ids on the target and on the host. The global filter starts with every event
  * type enabled.
- * @param[out] map the map (user memory). @param[in] meta validated meta-info, kept alive by the
- * caller. @param[in] opts options (copied; NULL = defaults with severity INFO; the
- * event_severity table is kept by reference). @param[out] entries user memory of
- * evrec_syst_map_entries_size() bytes, 8-byte aligned. @param entries_size its size in bytes.
+ * @param[out] map the map (user memory).
+ * @param[in] meta validated meta-info, kept alive by the caller.
+ * @param[in] opts options (copied; NULL = defaults with severity INFO; the event_severity table is
+ *     kept by reference).
+ * @param[out] entries user memory of evrec_syst_map_entries_size() bytes, 8-byte aligned.
+ * @param[in] entries_size its size in bytes.
  * @param[out] bad_event optional (may be NULL): on EVREC_E_META, the event id at fault (the
  * second of two events whose ids collide).
  * @retval EVREC_OK ready.
@@ -196,8 +237,10 @@ evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta
 
 /**
  * @brief The event type of a catalog id (binary search over the sorted table).
- * @param[in] map a built map. @param id a catalog id (32-bit ids: the high half 0).
- * @return the event id, or -1 when no event type has this id. **Context:** any; reads the map.
+ * @param[in] map a built map.
+ * @param[in] id a catalog id (32-bit ids: the high half 0).
+ * @return the event id, or -1 when no event type has this id.
+ * **Context:** any; reads the map.
  */
 int32_t evrec_syst_map_event(const evrec_syst_map_t *map, uint64_t id);
 
@@ -206,13 +249,18 @@ int32_t evrec_syst_map_event(const evrec_syst_map_t *map, uint64_t id);
  * header (type 3, subtype ID32_P32 or ID64_P32, the event's severity, GUID or module/unit,
  * LEN always), GUID, u16 payload length, the timestamp when opts.timestamp, the catalog id, one
  * 32-bit argument per leaf field (nested structs flattened), the CRC-32C when opts.crc.
- * @param[in] map a built map. @param[in] native the native event struct: u32 time at 0, u16 id
- * at 4, fields at the offsets of the field tables. @param time64 the message timestamp in the
- * sender's clock ticks (used only with opts.timestamp). @param[out] out message bytes.
- * @param out_size room in out; ::EVREC_SYST_MAX_MESSAGE is always enough.
+ * @param[in] map a built map.
+ * @param[in] native the native event struct: u32 time at 0, u16 id at 4, fields at the offsets of
+ *     the field tables.
+ * @param[in] time64 the message timestamp in the sender's clock ticks (used only with
+ *     opts.timestamp).
+ * @param[out] out message bytes.
+ * @param[in] out_size room in out; ::EVREC_SYST_MAX_MESSAGE is always enough.
  * @param[out] out_len message length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_BAD_ID the id at
- * offset 4 is not an event of the meta-info. @retval EVREC_E_NO_SPACE out_size too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_BAD_ID the id at offset 4 is not an event of the meta-info.
+ * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure (reads the map and the record), ISR-safe.
  */
 evrec_status evrec_syst_encode_event(const evrec_syst_map_t *map, const void *native, uint64_t time64,
@@ -222,10 +270,15 @@ evrec_status evrec_syst_encode_event(const evrec_syst_map_t *map, const void *na
  * @brief Encode a CLOCK message, subtype TRANSPORT_SYNC (SYST.md "The CLOCK message"): the same
  * origin, LEN, timestamp and CRC options as the catalog messages, severity MAX, payload the u64
  * clock value and the u64 clock frequency.
- * @param[in] map a built map. @param clock clock value, ticks. @param freq_hz ticks per second.
- * @param[out] out message bytes. @param out_size room; ::EVREC_SYST_MAX_CLOCK is enough.
+ * @param[in] map a built map.
+ * @param[in] clock clock value, ticks.
+ * @param[in] freq_hz ticks per second.
+ * @param[out] out message bytes.
+ * @param[in] out_size room; ::EVREC_SYST_MAX_CLOCK is enough.
  * @param[out] out_len message length in bytes.
- * @retval EVREC_OK encoded. @retval EVREC_E_ARG NULL pointer. @retval EVREC_E_NO_SPACE too small.
+ * @retval EVREC_OK encoded.
+ * @retval EVREC_E_ARG NULL pointer.
+ * @retval EVREC_E_NO_SPACE too small.
  * **Context:** any; pure, ISR-safe.
  */
 evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock, uint64_t freq_hz,
@@ -234,15 +287,19 @@ evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock
 /**
  * @brief Parse a GUID text `{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}` (braces optional, hex digits
  * of either case) into 16 bytes in text order (RFC 4122 byte order, as SyS-T sends them).
- * @param[in] text NUL-terminated. @param[out] guid 16 bytes.
- * @retval EVREC_OK parsed. @retval EVREC_E_ARG NULL pointer or not a GUID.
+ * @param[in] text NUL-terminated.
+ * @param[out] guid 16 bytes.
+ * @retval EVREC_OK parsed.
+ * @retval EVREC_E_ARG NULL pointer or not a GUID.
  * **Context:** any; pure.
  */
 evrec_status evrec_syst_parse_guid(const char *text, uint8_t guid[EVREC_SYST_GUID_SIZE]);
 
 /**
  * @brief Write a GUID as `{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}` (uppercase) and a NUL.
- * @param[in] guid 16 bytes. @param[out] out at least 39 bytes. **Context:** any; pure.
+ * @param[in] guid 16 bytes.
+ * @param[out] out at least 39 bytes.
+ * **Context:** any; pure.
  */
 void evrec_syst_format_guid(const uint8_t guid[EVREC_SYST_GUID_SIZE], char out[39]);
 

@@ -11,7 +11,7 @@
  * and 30..31, LOC, LEN, CHK, TS, origin, GUID, subtype), the optional fields in wire order (GUID
  * in RFC 4122 byte order, location formats 0..3, u16 payload length, u64 timestamp), the payload
  * and the CRC-32C; SHORT32 and SHORT64 messages are one word. Every other number is
- * little-endian. The column set of evrec_syst_format_msg() follows the CSV of the reference
+ * little-endian. The column set of evrec_syst_format_item() follows the CSV of the reference
  * printer of the public mipi-sys-t sources (`printer/`), without its collateral (catalog XML).
  *
  * A binary stream has no start marker: a message's end is known only from its LEN field (a
@@ -26,11 +26,22 @@
  * same meta-info: the catalog id names the event type, the arguments (one 32-bit value per leaf
  * field) must be exactly as many as the event packs, and each must fit its field.
  *
- * The decoder and its differences from the printer: format/syst/SYST-DECODE.md.
+ * The decoder and its differences from the printer: SYST-DECODE.md.
+ *
+ * API overview:
+ * - One message: evrec_syst_msg_parse(), evrec_syst_msg_size(), evrec_syst_decode_catalog().
+ * - A stream: evrec_syst_detect_text(), evrec_syst_parser_init(), evrec_syst_parser_feed(),
+ *   evrec_syst_parser_finish() (items through an ::evrec_syst_item_fn).
+ * - Text: evrec_syst_problem_name(), evrec_syst_type_name(), evrec_syst_severity_name(),
+ *   evrec_syst_payload_text(), evrec_syst_format_item() (the printer's CSV line).
+ * - evrec events: evrec_syst_decoder_init(), evrec_syst_decoder_feed(),
+ *   evrec_syst_decoder_finish() (events through an ::evrec_syst_event_fn).
  *
  * Host code: no allocation; the parser object holds one whole message and the bytes to read
  * again after a lost boundary (about 128 KiB), so a
  * stream of any size is parsed in constant memory. Any chunk size.
+ *
+ * SYST-DECODE.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_DECODE_H
 #define EVREC_SYST_DECODE_H
@@ -74,7 +85,10 @@ typedef enum evrec_syst_problem {
  * @brief Name of a problem as a status word: `OK`, `CHECKSUM_ERROR`, `TOO_SHORT`,
  * `RESERVED_BITS`, `UNKNOWN_TYPE`, `LENGTH_MISMATCH`, `NO_LENGTH`, `BAD_LOCATION`,
  * `BAD_PAYLOAD`, `SKIPPED`, `BAD_LINE`, `UNKNOWN_ID`, `BAD_ARGS` (the reference printer's words
- * where it has one). @return a static string. **Context:** any; pure.
+ * where it has one).
+ * @param[in] p the problem.
+ * @return a static string.
+ * **Context:** any; pure.
  */
 const char *evrec_syst_problem_name(evrec_syst_problem p);
 
@@ -120,19 +134,26 @@ typedef struct evrec_syst_item {
     const char *what;           /**< a short static explanation of the problem, or NULL */
 } evrec_syst_item_t;
 
-/** Called for every item, in stream order. */
+/**
+ * @brief Called for every item, in stream order.
+ * @param[in] ctx the `ctx` given with the callback.
+ * @param[in] item the item; it and its pointers are valid only during the call.
+ * **Context:** the thread that feeds the parser or decoder.
+ */
 typedef void (*evrec_syst_item_fn)(void *ctx, const evrec_syst_item_t *item);
 
 /**
  * @brief Parse one whole message held in memory.
- * @param[in] bytes the message, header first. @param len its bytes.
- * @param exact 1: `len` is the message exactly (a text line, a transport frame): bytes beyond
- * the header's fields and LEN are a LENGTH problem, and a message without LEN takes the rest as
- * payload. 0: `len` may hold more (a stream): the message's size comes from the header and LEN.
+ * @param[in] bytes the message, header first.
+ * @param[in] len its bytes.
+ * @param[in] exact 1: `len` is the message exactly (a text line, a transport frame): bytes beyond
+ *     the header's fields and LEN are a LENGTH problem, and a message without LEN takes the rest
+ *     as payload. 0: `len` may hold more (a stream): the message's size comes from the header
+ *     and LEN.
  * @param[out] msg the fields read (valid as far as they could be read).
  * @param[out] what optional: a static explanation of the problem.
  * @return the problem found first (CHECKSUM before RESERVED, UNKNOWN_TYPE and PAYLOAD);
- * msg->size is the message size, when known (with exact 0 and no LEN it is 0).
+ *     msg->size is the message size, when known (with exact 0 and no LEN it is 0).
  * **Context:** any; pure.
  */
 evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int exact, evrec_syst_msg_t *msg,
@@ -140,10 +161,12 @@ evrec_syst_problem evrec_syst_msg_parse(const uint8_t *bytes, size_t len, int ex
 
 /**
  * @brief Bytes of the message that starts at `bytes`, from its first bytes.
- * @param[in] bytes the first `len` bytes of a message. @param len how many are there.
+ * @param[in] bytes the first `len` bytes of a message.
+ * @param[in] len how many are there.
  * @param[out] need on EVREC_OK: the message's size; on EVREC_E_TRUNCATED: how many bytes must be
- * there to know more (more than len).
- * @retval EVREC_OK the size is known. @retval EVREC_E_TRUNCATED more bytes needed.
+ *     there to know more (more than len).
+ * @retval EVREC_OK the size is known.
+ * @retval EVREC_E_TRUNCATED more bytes needed.
  * @retval EVREC_E_UNSUPPORTED a message without LEN (not short): the size is unknown.
  * **Context:** any; pure.
  */
@@ -158,7 +181,11 @@ typedef enum evrec_syst_input {
 /**
  * @brief 1 when the first bytes of a stream look like the printer's text form: every byte is
  * printable ASCII, tab, CR or LF, and a line starts with `SYS-T RAW DATA:`. Give a few KiB (or the
- * whole stream when it is shorter). **Context:** any; pure.
+ * whole stream when it is shorter).
+ * @param[in] data the first bytes of the stream.
+ * @param[in] len bytes in data.
+ * @return 1 text form, 0 binary.
+ * **Context:** any; pure.
  */
 int evrec_syst_detect_text(const uint8_t *data, size_t len);
 
@@ -192,13 +219,21 @@ typedef struct evrec_syst_parser {
     uint64_t bad_lines;   /**< malformed text lines */
 } evrec_syst_parser_t;
 
-/** @brief Reset a parser for an input form. **Context:** any; one parser per thread. */
+/**
+ * @brief Reset a parser for an input form.
+ * @param[out] p the parser (user memory, about 128 KiB).
+ * @param[in] input ::EVREC_SYST_BINARY or ::EVREC_SYST_TEXT.
+ * **Context:** any; one parser per thread.
+ */
 void evrec_syst_parser_init(evrec_syst_parser_t *p, evrec_syst_input input);
 
 /**
  * @brief Feed stream bytes; calls `fn` for every message or problem completed by them.
- * @param[in,out] p the parser. @param[in] data bytes. @param len bytes in data.
- * @param fn callback (may be NULL: counters only). @param ctx passed to fn.
+ * @param[in,out] p the parser.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * @param[in] fn callback (may be NULL: counters only).
+ * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
 void evrec_syst_parser_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn,
@@ -207,17 +242,30 @@ void evrec_syst_parser_feed(evrec_syst_parser_t *p, const uint8_t *data, size_t 
 /**
  * @brief The stream ended: report a message cut short (TRUNCATED, with its offset), skipped
  * bytes still pending, and a last text line without a newline.
+ * @param[in,out] p the parser.
+ * @param[in] fn callback (may be NULL: counters only).
+ * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
 void evrec_syst_parser_finish(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx);
 
-/** @brief `CATALOG:ID32P32`, `STRING:GENERIC`, `RAW:5`, `SHORT32`, `CLOCK:SYNC`, ... (the
- * printer's Type column; RAW shows its protocol number). Writes at most size bytes with a NUL.
- * **Context:** any; pure. */
+/**
+ * @brief The printer's Type column: `CATALOG:ID32P32`, `STRING:GENERIC`, `RAW:5`, `SHORT32`,
+ * `CLOCK:SYNC`, ... (RAW shows its protocol number).
+ * @param[in] m the message.
+ * @param[out] buf text, NUL-terminated.
+ * @param[in] size bytes at buf (at most size bytes are written, the NUL included).
+ * **Context:** any; pure.
+ */
 void evrec_syst_type_name(const evrec_syst_msg_t *m, char *buf, size_t size);
 
-/** @brief `MAX`, `FATAL`, `ERROR`, `WARNING`, `INFO`, `USER1`, `USER2`, `DEBUG` (`?` above 7); a
- * static string. **Context:** any; pure. */
+/**
+ * @brief Name of a severity.
+ * @param[in] severity 0..7.
+ * @return `MAX`, `FATAL`, `ERROR`, `WARNING`, `INFO`, `USER1`, `USER2`, `DEBUG` (`?` above 7): a
+ *     static string.
+ * **Context:** any; pure.
+ */
 const char *evrec_syst_severity_name(unsigned severity);
 
 /**
@@ -225,7 +273,11 @@ const char *evrec_syst_severity_name(unsigned severity);
  * (PRINTF_32/PRINTF_64: the format with its inline arguments applied), RAW bytes as lowercase
  * hex, BUILD LONG as `0x<id> <text>`, CLOCK as `clock=<value> freq=<Hz>`, SHORT32/SHORT64 as
  * `0x<value>`, CATALOG as `catalog 0x<id> args <hex>`.
- * @return characters the text has (may exceed size: cut as snprintf). **Context:** any; pure.
+ * @param[in] m the message.
+ * @param[out] buf text, NUL-terminated.
+ * @param[in] size bytes at buf.
+ * @return characters the text has (may exceed size: cut as snprintf).
+ * **Context:** any; pure.
  */
 size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size);
 
@@ -235,7 +287,11 @@ size_t evrec_syst_payload_text(const evrec_syst_msg_t *m, char *buf, size_t size
  * TimeStamp,Location,Raw Length,Checksum`. Origin is the GUID `{xxxxxxxx-...}` (lowercase) or
  * `module-0x<module>`; timestamps `0x%016X`; Context TimeStamp is the message index; Location
  * `file-0x<id>:<line>` or `0x<address>`; Checksum `0x%08X` as sent. No newline.
- * @return characters the line has (cut as snprintf). **Context:** any; pure.
+ * @param[in] it the item.
+ * @param[out] buf text, NUL-terminated.
+ * @param[in] size bytes at buf.
+ * @return characters the line has (cut as snprintf).
+ * **Context:** any; pure.
  */
 size_t evrec_syst_format_item(const evrec_syst_item_t *it, char *buf, size_t size);
 
@@ -256,9 +312,11 @@ typedef struct evrec_syst_event {
 
 /**
  * @brief Turn one CATALOG message into an event of the map's meta-info.
- * @param[in] map the map the encoder used (its id width must be the message's: ID32 subtypes
- * look up 32-bit ids, ID64 subtypes 64-bit ids). @param[in] m a CATALOG message without a
- * problem. @param[out] ev the event. @param[out] what optional: why it failed (static text).
+ * @param[in] map the map the encoder used (its id width must be the message's: ID32 subtypes look
+ *     up 32-bit ids, ID64 subtypes 64-bit ids).
+ * @param[in] m a CATALOG message without a problem.
+ * @param[out] ev the event.
+ * @param[out] what optional: why it failed (static text).
  * @retval EVREC_SYST_OK decoded.
  * @retval EVREC_SYST_P_UNKNOWN_ID the map has no event type with this catalog id.
  * @retval EVREC_SYST_P_ARGS the argument bytes are not exactly the event's (4 per leaf field),
@@ -269,7 +327,12 @@ typedef struct evrec_syst_event {
 evrec_syst_problem evrec_syst_decode_catalog(const evrec_syst_map_t *map, const evrec_syst_msg_t *m,
                                              evrec_syst_event_t *ev, const char **what);
 
-/** Called for every decoded event. */
+/**
+ * @brief Called for every decoded event.
+ * @param[in] ctx the decoder's `ctx`.
+ * @param[in] ev the event, valid only during the call.
+ * **Context:** the thread that feeds the decoder.
+ */
 typedef void (*evrec_syst_event_fn)(void *ctx, const evrec_syst_event_t *ev);
 
 /** @brief Event decoder: the parser, the maps, the clock. Counters are public. */
@@ -292,21 +355,37 @@ typedef struct evrec_syst_decoder {
 } evrec_syst_decoder_t;
 
 /**
- * @brief Prepare a decoder. @param[out] d the decoder (large: about 130 KiB; heap or static).
- * @param[in] map32 @param[in] map64 maps built from the same meta-info with 32- and 64-bit ids
- * (at least one). @param input binary or text form. @param on_event @param on_item @param ctx
- * callbacks.
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL d, or both maps NULL.
+ * @brief Prepare a decoder.
+ * @param[out] d the decoder (large: about 130 KiB; heap or static).
+ * @param[in] map32 the map with 32-bit catalog ids, or NULL.
+ * @param[in] map64 the map with 64-bit catalog ids, or NULL (both built from the same meta-info;
+ *     at least one given).
+ * @param[in] input binary or text form.
+ * @param[in] on_event called per decoded event (may be NULL).
+ * @param[in] on_item called per parser item and decoder problem (may be NULL).
+ * @param[in] ctx passed to both.
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL d, or both maps NULL.
  * **Context:** any; one decoder per thread.
  */
 evrec_status evrec_syst_decoder_init(evrec_syst_decoder_t *d, const evrec_syst_map_t *map32,
                                      const evrec_syst_map_t *map64, evrec_syst_input input,
                                      evrec_syst_event_fn on_event, evrec_syst_item_fn on_item, void *ctx);
 
-/** @brief Feed stream bytes (any chunk size). **Context:** one thread per decoder. */
+/**
+ * @brief Feed stream bytes (any chunk size); calls the callbacks for what they complete.
+ * @param[in,out] d the decoder.
+ * @param[in] data bytes.
+ * @param[in] len bytes in data.
+ * **Context:** one thread per decoder.
+ */
 void evrec_syst_decoder_feed(evrec_syst_decoder_t *d, const uint8_t *data, size_t len);
 
-/** @brief The stream ended (see evrec_syst_parser_finish()). **Context:** one thread per decoder. */
+/**
+ * @brief The stream ended (see evrec_syst_parser_finish()).
+ * @param[in,out] d the decoder.
+ * **Context:** one thread per decoder.
+ */
 void evrec_syst_decoder_finish(evrec_syst_decoder_t *d);
 
 #ifdef __cplusplus

@@ -2,9 +2,13 @@
 /**
  * @file evrec_syst_record.h
  * @brief Record one event into the RAM trace buffer, the live SyS-T stream, or both, with one
- * timestamp (as evrec_qs_record() does for QS; format/syst/SYST.md "On the target").
+ * timestamp (as evrec_qs_record() does for QS; SYST.md "On the target").
  *
  * Header-only so that the timestamp comes from the includer's port (`evrec_port.h`).
+ *
+ * API overview: evrec_syst_record() (RAM, SyS-T, or both, one timestamp).
+ *
+ * SYST.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_RECORD_H
 #define EVREC_SYST_RECORD_H
@@ -22,12 +26,13 @@ extern "C" {
  * the same timestamp (the message's 64-bit timestamp extends it).
  * @param[in,out] host the recorder host, or NULL for SyS-T only.
  * @param[in,out] tx the SyS-T transmitter, or NULL for RAM only.
- * @param event_id event type. @param[in] fields a complete native struct of that type; its
- * `time` and `id` members are ignored.
+ * @param[in] event_id event type.
+ * @param[in] fields a complete native struct of that type; its `time` and `id` members are ignored.
  * @retval EVREC_OK recorded in every given sink that is active (a filtered event is no error).
  * @retval EVREC_E_DROPPED the RAM buffer was full, or the ring could not take the message.
  * @retval EVREC_E_NOT_RECORDING host given, tx NULL, and no recorder attached.
- * @retval EVREC_E_BAD_ID event_id not in the meta-info. @retval EVREC_E_ARG both sinks NULL.
+ * @retval EVREC_E_BAD_ID event_id not in the meta-info.
+ * @retval EVREC_E_ARG both sinks NULL.
  * **Context:** any thread or ISR, under the rules of evrec_reserve() and of tx's lock.
  */
 static inline evrec_status evrec_syst_record(evrec_host_t *host, evrec_syst_tx_t *tx, uint16_t event_id,

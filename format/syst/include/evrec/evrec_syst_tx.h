@@ -3,9 +3,9 @@
  * @file evrec_syst_tx.h
  * @brief Live SyS-T emission on the target: a transmit ring of whole messages with last-is-best
  * overwrite, global (per event type) and local (per class id) filters, and a get-block call that
- * drains any chunk size (format/syst/SYST.md "On the target").
+ * drains any chunk size (SYST.md "On the target").
  *
- * The model is the QS transmitter (evrec_qs_tx.h, format/qs/QS.md "Concurrency"), with the same
+ * The model is the QS transmitter (evrec_qs_tx.h, QS.md "Concurrency"), with the same
  * lock (::evrec_qs_lock_t, e.g. PRIMASK on Cortex-M, or evrec_qs_spin_enter() on a host): every
  * state change happens inside it; a writer encodes its message and copies it into the ring
  * inside it; the reader holds it twice for a few loads and stores and copies the bytes out
@@ -18,7 +18,35 @@
  * (counted in messages_lost). The host sees no sequence numbers: losses show as time gaps only,
  * and in these counters.
  *
+ * API overview:
+ * - Set up: evrec_syst_tx_overhead(), evrec_syst_tx_init(), evrec_syst_tx_clock().
+ * - Messages: evrec_syst_tx_event(); recording into RAM and SyS-T at once:
+ *   evrec/evrec_syst_record.h.
+ * - Draining: evrec_syst_tx_get_block(), evrec_syst_tx_pending().
+ * - Filters: evrec_syst_tx_global_filter(), evrec_syst_tx_local_filter().
+ *
+ * A transmitter locked by the target's interrupt mask; events from any context, and a
+ * background loop that drains the ring in chunks of the UART's size:
+ * @code
+ * static uint8_t syst_buf[4096] __attribute__((aligned(8)));
+ * static evrec_syst_tx_t syst;
+ * evrec_syst_options_t o = {0};
+ * o.severity = EVREC_SYST_SEV_INFO;
+ * o.timestamp = 1;
+ * evrec_qs_lock_t lock = {my_irq_save, my_irq_restore, NULL};
+ * evrec_syst_tx_init(&syst, &my_meta, syst_buf, sizeof syst_buf, &o, &lock);
+ * evrec_syst_tx_clock(&syst, 0, 1000000u);
+ * my_event_t ev = {.a = 1, .b = 2};
+ * evrec_syst_tx_event(&syst, MY_EVENT_ID, 1234u, &ev);
+ * ...
+ * uint8_t chunk[16];
+ * size_t n = evrec_syst_tx_get_block(&syst, chunk, sizeof chunk);
+ * uart_send(chunk, n);
+ * @endcode
+ *
  * Freestanding: no malloc, no stdio; the caller gives all memory.
+ *
+ * QS.md and SYST.md, cited here by name and section, are installed with evrec in share/doc/evrec/.
  */
 #ifndef EVREC_SYST_TX_H
 #define EVREC_SYST_TX_H
@@ -66,17 +94,21 @@ typedef struct evrec_syst_tx {
 /**
  * @brief Bytes of `buf` evrec_syst_tx_init() needs besides the ring: the map entries and one
  * message of scratch (the largest event message of `meta` with `opts`).
- * @param[in] meta validated meta-info. @param[in] opts options (NULL = defaults).
- * @return bytes, or 0 for a NULL meta. **Context:** any; pure.
+ * @param[in] meta validated meta-info.
+ * @param[in] opts options (NULL = defaults).
+ * @return bytes, or 0 for a NULL meta.
+ * **Context:** any; pure.
  */
 size_t evrec_syst_tx_overhead(const evrec_meta_t *meta, const evrec_syst_options_t *opts);
 
 /**
  * @brief Prepare a transmitter. `buf` is split: the map entries (evrec_syst_map_entries_size(),
  * rounded up to 8), one message of scratch, then the ring (the rest).
- * @param[out] tx the object (user memory). @param[in] meta validated meta-info, kept alive.
+ * @param[out] tx the object (user memory).
+ * @param[in] meta validated meta-info, kept alive.
  * @param[in] buf user memory, 8-byte aligned, owned by the caller while tx is used.
- * @param size bytes in buf. @param[in] opts options (copied; NULL = defaults).
+ * @param[in] size bytes in buf.
+ * @param[in] opts options (copied; NULL = defaults).
  * @param[in] lock the lock (copied; NULL = none: use one context only).
  * @retval EVREC_OK ready; every event type and class id enabled; nothing queued.
  * @retval EVREC_E_ARG NULL pointer, misaligned buf, a bad option, a lock with only one of its
@@ -89,9 +121,13 @@ evrec_status evrec_syst_tx_init(evrec_syst_tx_t *tx, const evrec_meta_t *meta, v
 
 /**
  * @brief Queue the CLOCK message (at the start of a stream, and whenever a decoder attaches).
- * @param[in,out] tx the transmitter. @param clock clock value, ticks. @param freq_hz ticks per second.
- * @retval EVREC_OK queued. @retval EVREC_E_DROPPED no room without cutting a message (counted).
- * @retval EVREC_E_ARG tx NULL. **Context:** any, under the rules of the lock.
+ * @param[in,out] tx the transmitter.
+ * @param[in] clock clock value, ticks.
+ * @param[in] freq_hz ticks per second.
+ * @retval EVREC_OK queued.
+ * @retval EVREC_E_DROPPED no room without cutting a message (counted).
+ * @retval EVREC_E_ARG tx NULL.
+ * **Context:** any, under the rules of the lock.
  */
 evrec_status evrec_syst_tx_clock(evrec_syst_tx_t *tx, uint64_t clock, uint64_t freq_hz);
 
@@ -99,12 +135,16 @@ evrec_status evrec_syst_tx_clock(evrec_syst_tx_t *tx, uint64_t clock, uint64_t f
  * @brief Encode one native event record as a CATALOG message into the ring (unless filtered).
  * The 64-bit message timestamp extends the 32-bit `time` (wraps counted inside the lock; a
  * record up to 2^31 ticks older than the latest one keeps its own epoch).
- * @param[in,out] tx the transmitter. @param event_id event type. @param time the record's
- * 32-bit timestamp, ticks. @param[in] native the event struct (fields at their offsets; its own
- * time and id members are not read).
- * @retval EVREC_OK queued, or filtered out. @retval EVREC_E_DROPPED not queued: the reader is
- * in the middle of the only message that could make room (counted in messages_dropped).
- * @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG NULL pointer.
+ * @param[in,out] tx the transmitter.
+ * @param[in] event_id event type.
+ * @param[in] time the record's 32-bit timestamp, ticks.
+ * @param[in] native the event struct (fields at their offsets; its own time and id members are not
+ *     read).
+ * @retval EVREC_OK queued, or filtered out.
+ * @retval EVREC_E_DROPPED not queued: the reader is in the middle of the only message that could
+ *     make room (counted in messages_dropped).
+ * @retval EVREC_E_BAD_ID unknown id.
+ * @retval EVREC_E_ARG NULL pointer.
  * **Context:** any thread or ISR under the rules of the lock.
  */
 evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_t time, const void *native);
@@ -112,25 +152,42 @@ evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_
 /**
  * @brief Take up to `max` bytes of queued messages, oldest first; a message may be split across
  * calls (the ring then keeps its rest until taken).
- * @param[in,out] tx the transmitter. @param[out] dst bytes. @param max room in dst.
- * @return bytes written (0 = nothing to send). **Context:** one reader at a time; any context
- * with respect to writers, under the rules of the lock.
+ * @param[in,out] tx the transmitter.
+ * @param[out] dst bytes.
+ * @param[in] max room in dst.
+ * @return bytes written (0 = nothing to send).
+ * **Context:** one reader at a time; any context with respect to writers, under the rules of the
+ * lock.
  */
 size_t evrec_syst_tx_get_block(evrec_syst_tx_t *tx, uint8_t *dst, size_t max);
 
-/** @brief Bytes waiting in the ring. **Context:** any; a snapshot without the lock. */
+/**
+ * @brief Bytes waiting in the ring.
+ * @param[in] tx the transmitter.
+ * @return bytes.
+ * **Context:** any; a snapshot without the lock.
+ */
 size_t evrec_syst_tx_pending(const evrec_syst_tx_t *tx);
 
 /**
  * @brief Global filter: enable or disable one event type.
- * @retval EVREC_OK done. @retval EVREC_E_BAD_ID unknown id. @retval EVREC_E_ARG tx NULL.
+ * @param[in,out] tx the transmitter.
+ * @param[in] event_id the event type.
+ * @param[in] on 1 enable, 0 disable.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_BAD_ID unknown id.
+ * @retval EVREC_E_ARG tx NULL.
  * **Context:** any thread or ISR; one atomic byte update.
  */
 evrec_status evrec_syst_tx_global_filter(evrec_syst_tx_t *tx, uint16_t event_id, int on);
 
 /**
  * @brief Local filter: enable or disable the events of one class id (ids >= 256 always pass).
- * @retval EVREC_OK done. @retval EVREC_E_ARG tx NULL or class_id >= 256.
+ * @param[in,out] tx the transmitter.
+ * @param[in] class_id 0..255.
+ * @param[in] on 1 enable, 0 disable.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG tx NULL or class_id >= 256.
  * **Context:** any thread or ISR; one atomic byte update.
  */
 evrec_status evrec_syst_tx_local_filter(evrec_syst_tx_t *tx, uint32_t class_id, int on);
