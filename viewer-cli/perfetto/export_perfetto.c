@@ -202,6 +202,8 @@ typedef struct pf_lane {
 
 typedef struct pf_open {
     uint32_t lane, slot;
+    uint32_t span, key;     /* introspection (evrec_pf_set_span_hook()) */
+    uint64_t begin_index;
     uint32_t prev;   /* older open span of the same (span, key), or UINT32_MAX */
     uint32_t next_free;
 } pf_open_t;
@@ -270,6 +272,8 @@ struct evrec_pf_writer {
     size_t buf_cap;
 
     uint64_t max_index;       /* largest record index written so far */
+    evrec_span_fn span_hook;  /* introspection (tests), or NULL */
+    void *span_hook_ctx;
     int started_index;
 };
 
@@ -963,6 +967,26 @@ static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evr
     return lane_get(w, e->domain, leaf_value(e, rec, e->track_leaf));
 }
 
+static void hook(evrec_pf_writer_t *w, uint32_t span, uint32_t key, uint64_t begin_index, uint64_t end_index,
+                 unsigned flags)
+{
+    if (w->span_hook) {
+        evrec_span_t x = {0};
+        x.span = span;
+        x.key = key;
+        x.begin_index = begin_index;
+        x.end_index = end_index;
+        x.flags = flags;
+        w->span_hook(w->span_hook_ctx, &x);
+    }
+}
+
+void evrec_pf_set_span_hook(evrec_pf_writer_t *w, evrec_span_fn fn, void *ctx)
+{
+    w->span_hook = fn;
+    w->span_hook_ctx = ctx;
+}
+
 /* Records lost to damage: every span open now ends at `ts` (the last record before the gap) with
  * the annotation cut_by_damage, so that no slice runs across the gap. */
 static void cut_open_slices(evrec_pf_writer_t *w, uint64_t ts)
@@ -979,6 +1003,7 @@ static void cut_open_slices(evrec_pf_writer_t *w, uint64_t ts)
             ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
             te_write(w);
             w->st.cut_by_damage++;
+            hook(w, o->span, o->key, o->begin_index, w->max_index, EVREC_SPAN_NO_END | EVREC_SPAN_CUT);
             ln->slot_open[o->slot]--;
             uint32_t prev = o->prev;
             o->next_free = w->open_free;
@@ -1078,6 +1103,7 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
     }
     int done = 0;
     const char *unmatched = NULL, *refused = NULL;
+    uint32_t unmatched_span = 0, unmatched_key = 0;
     /* Ends first (a record may close one span and open another: an RTOS task switch). */
     for (uint32_t k = 0; k < e->span_refs; k++) {
         uint32_t si = e->spans[k];
@@ -1092,6 +1118,8 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         uint32_t oi = map_find(&w->open_map, okey);
         if (oi == UINT32_MAX) {
             unmatched = sd->name;
+            unmatched_span = si;
+            unmatched_key = span_key(e, &sd->end, rec);
             continue;
         }
         pf_open_t *o = &w->open[oi];
@@ -1100,6 +1128,7 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         record_annotations(w, e, rec, 1, clamped);
         te_write(w);
         w->st.ends++;
+        hook(w, o->span, o->key, o->begin_index, rec->index, 0);
         done = 1;
         ln->slot_open[o->slot]--;
         if (o->prev != UINT32_MAX) {
@@ -1139,6 +1168,7 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         if (oi == UINT32_MAX) {
             refused = sd->name;
             w->st.refused_begins++;
+            hook(w, si, key, rec->index, rec->index, 0x100u);
             continue;
         }
         uint64_t okey = (uint64_t)si << 32 | key;
@@ -1151,6 +1181,9 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         pf_open_t *o = &w->open[oi];
         o->lane = sl;
         o->slot = slot;
+        o->span = si;
+        o->key = key;
+        o->begin_index = rec->index;
         o->prev = prev;
         ln->slot_open[slot]++;
         w->open_count++;
@@ -1175,6 +1208,7 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         if (unmatched) {
             ann_str(ann_new(w, fixed_name(w, AN_UNMATCHED)), unmatched);
             w->st.unmatched_ends++;
+            hook(w, unmatched_span, unmatched_key, 0, rec->index, EVREC_SPAN_NO_BEGIN);
         }
         if (refused) {
             ann_str(ann_new(w, fixed_name(w, AN_REFUSED)), refused);
@@ -1256,6 +1290,12 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
         }
     }
     w->st.open_at_end = w->open_count;
+    for (uint32_t h = 0; w->span_hook && h < w->open_map.cap; h++) {
+        for (uint32_t oi = w->open_map.vals[h]; oi != UINT32_MAX; oi = w->open[oi].prev) {
+            hook(w, w->open[oi].span, w->open[oi].key, w->open[oi].begin_index, 0,
+                 EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH);
+        }
+    }
     if (w->io_error || fflush(w->f) != 0 || ferror(w->f)) {
         w->io_error = 1;
         return w->nomem ? EVREC_E_NOMEM : EVREC_E_IO;

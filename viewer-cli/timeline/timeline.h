@@ -20,6 +20,7 @@
 #include <cairo.h>
 #include <stdint.h>
 
+#include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 
 /** Most rows a picture has; values beyond go to one "(other)" lane per group. */
@@ -108,6 +109,7 @@ typedef struct tl_event {
 typedef struct tl_open {
     uint16_t desc;
     uint32_t key;
+    uint64_t begin_index; /**< record index of the begin */
     int row;
     uint64_t t0;
     uint16_t color;
@@ -182,6 +184,7 @@ typedef struct tl_model {
     uint64_t gaps_more;        /**< gaps beyond TL_MAX_GAPS (not drawn) */
     uint64_t gap_lost;         /**< records lost in all the gaps */
     uint64_t read_last_t;      /**< time of the last record read (selected or not) */
+    uint64_t read_last_index;  /**< its index */
     int read_any;
     int after_gap;             /**< a gap was met: orphan ends are drawn from its end, not t_from */
     uint64_t orphan_from;      /**< where an end that closes nothing is drawn from */
@@ -189,6 +192,11 @@ typedef struct tl_model {
     int window_has_end;        /**< the window reaches the file's last record */
     uint64_t stop_t;           /**< time of the Stop record (drops follow it) */
     int stop_seen;
+    /** Introspection (tests): called once per span drawn, cut, left open at the end or drawn
+     * from the window's start (an end without its begin), with what it was paired with. NULL in
+     * the tool. */
+    evrec_span_fn span_hook;
+    void *span_hook_ctx;
 } tl_model_t;
 
 /* ---- timeline_lanes.c ---- */

@@ -325,10 +325,25 @@ static void open_remove(tl_model_t *m, uint32_t i)
     }
 }
 
-static void close_open(tl_model_t *m, unsigned i, uint64_t t)
+static void hook(tl_model_t *m, uint16_t desc, uint32_t key, uint64_t begin_index, uint64_t end_index,
+                 unsigned flags)
+{
+    if (m->span_hook) {
+        evrec_span_t x = {0};
+        x.span = desc;
+        x.key = key;
+        x.begin_index = begin_index;
+        x.end_index = end_index;
+        x.flags = flags;
+        m->span_hook(m->span_hook_ctx, &x);
+    }
+}
+
+static void close_open(tl_model_t *m, unsigned i, uint64_t t, uint64_t end_index, unsigned flags)
 {
     tl_open_t *o = &m->open[i];
     cover(m, o->row, o->slot, o->t0, t, o->color);
+    hook(m, o->desc, o->key, o->begin_index, end_index, flags);
     tl_span_t *s = &m->sp[o->desc];
     if (s->exclusive && s->excl_open && s->excl_key == o->key) {
         s->excl_open = 0;
@@ -378,7 +393,7 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             (!s->ekey_w || field(rec, s->ekey_off, s->ekey_w, &key))) {
             int found = open_find(m, (uint16_t)i, key);
             if (found >= 0) {
-                close_open(m, (unsigned)found, t);
+                close_open(m, (unsigned)found, t, rec->index, 0);
                 closed = 1;
             } else if (orphan < 0 && !seen_key(m, (uint16_t)i, key, 0)) {
                 orphan = (int)i;
@@ -392,6 +407,7 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
         uint16_t color = (uint16_t)(s->by_key ? 64 + orphan_key % 1024 : (unsigned)orphan);
         uint64_t from = m->after_gap && m->orphan_from > m->t_from ? m->orphan_from : m->t_from;
         cover(m, lane, slot_of(m, lane, (uint16_t)orphan), from, t, color);
+        hook(m, (uint16_t)orphan, orphan_key, 0, rec->index, EVREC_SPAN_NO_BEGIN);
         seen_key(m, (uint16_t)orphan, orphan_key, 1);
     }
     for (uint32_t i = 0; i < v->span_count; i++) {
@@ -407,10 +423,10 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             seen_key(m, (uint16_t)i, key, 1);
             int prev = open_find(m, (uint16_t)i, key);
             if (prev >= 0) {
-                close_open(m, (unsigned)prev, t);
+                close_open(m, (unsigned)prev, t, rec->index, 0);
             }
             if (s->exclusive && s->excl_open && (prev = open_find(m, (uint16_t)i, s->excl_key)) >= 0) {
-                close_open(m, (unsigned)prev, t);
+                close_open(m, (unsigned)prev, t, rec->index, 0);
             }
             int row = lane;
             uint32_t tv;
@@ -431,6 +447,7 @@ static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int 
             }
             o->row = row;
             o->t0 = t;
+            o->begin_index = rec->index;
             o->color = (uint16_t)(s->by_key ? 64 + key % 1024 : i);
             o->slot = (uint8_t)slot_of(m, row, (uint16_t)i);
         }
@@ -454,7 +471,8 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
         /* cut what is open at the last record before the gap: no span is paired across it */
         for (uint32_t i = 0; i < TL_OPEN_SLOTS && m->nopen; i++) {
             while (m->open[i].used) { /* removal may shift a later entry into slot i */
-                close_open(m, i, m->open[i].t0 > t0 ? m->open[i].t0 : t0);
+                close_open(m, i, m->open[i].t0 > t0 ? m->open[i].t0 : t0, m->read_last_index,
+                           EVREC_SPAN_NO_END | EVREC_SPAN_CUT);
             }
         }
         memset(m->seen, 0, sizeof m->seen); /* ends after the gap that close nothing are drawn */
@@ -464,6 +482,7 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
         m->orphan_from = t;
     }
     m->read_last_t = t;
+    m->read_last_index = rec->index;
     m->read_any = 1;
 }
 
@@ -563,6 +582,8 @@ void tl_agg_finish(tl_model_t *m)
     for (uint32_t i = 0; i < TL_OPEN_SLOTS; i++) {
         if (m->open[i].used) {
             cover(m, m->open[i].row, m->open[i].slot, m->open[i].t0, end, m->open[i].color);
+            hook(m, m->open[i].desc, m->open[i].key, m->open[i].begin_index, 0,
+                 EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH);
             m->open[i].used = 0;
         }
     }
