@@ -265,9 +265,11 @@ void evrec_stats_free(evrec_stats_t *s);
  * ========================================================================================== */
 
 /**
- * @brief Span pairing, streaming: one object pairs the begin and end records of every span of a
- * file's view and hands each pair to a callback (a timeline drawer draws it, evrec_stats_t
- * measures it). Memory grows with the spans open at once, never with the records.
+ * @brief Span pairing, streaming: **the one definition of a span** for every consumer of a
+ * file's view: `evrec stats` (evrec_stats_t measures what it reports), the timeline (draws it)
+ * and the Perfetto export (writes its slices). One object pairs the begin and end records of
+ * every span of the view and hands each pair to a callback. Memory grows with the spans open at
+ * once, never with the records.
  *
  * **Pairing rule.** A record opens a span when it matches the span's `begin` (its event, and the
  * match field's value when there is one), and closes the open span of the same **identity** when
@@ -277,18 +279,28 @@ void evrec_stats_free(evrec_stats_t *s);
  * event) and the key is the same path in both ends, the track value too: so the Start and Done
  * of frame 7 pair on each stage's thread, even when two stages hold frame 7 at once. With a
  * per-end key the track is left out (one TaskSwitch record belongs to two tasks).
- * - **Overlap**: different identities are independent (any number open at once).
- * - **Nesting / a begin again**: a begin for an identity that is already open *replaces* it: the
- *   older begin is reported as unmatched (::EVREC_SPAN_NO_END, its `end_*` the new begin) and
- *   the new one is open. A lost end record (or a key that does not tell nested instances apart)
- *   then costs one span, not a wrong long one.
+ * - **Overlap**: different identities are independent (any number open at once). Each instance
+ *   has a **depth**: the instances of the same span open on its lane (its track value; the
+ *   whole span without a track) when it began, 0 = none. Perfetto's slice semantics: an instance
+ *   of depth d is drawn under d others; a lane's slices nest or sit side by side, never cross.
+ * - **A begin again** (same identity already open) *replaces* the open instance: the older begin
+ *   is reported as unmatched (::EVREC_SPAN_NO_END, its `end_*` the new begin) and the new one
+ *   is open. An identity is one thing (a frame, a task, a queue) that is either in the span or
+ *   not: a second begin means the end of the first was lost, and pairing it last-in first-out
+ *   (a stack per identity) would pair every later end with the wrong begin. A lost end (or a key
+ *   that does not tell nested instances apart) then costs one span, not a wrong long one.
  * - **An end that closes nothing** is reported as unmatched (::EVREC_SPAN_NO_BEGIN, its
- *   `begin_*` the first record given). When one record matches the end of several spans (the
- *   demo's QueueWait Woken ends QueueSleep and QueueFullSleep), it is unmatched only if it
- *   closed none of them, and is then reported for each.
+ *   `begin_*` the first record given, or the first after the last cut: the span began before
+ *   the records given, at an unknown time). Every such end is reported. When one record
+ *   matches the end of several spans (the demo's QueueWait Woken ends QueueSleep and
+ *   QueueFullSleep), it is unmatched only if it closed none of them, and is then reported for
+ *   each.
  * - A record that is both an end and a begin (of one span or two) closes first, then opens.
  * - **Open at the end**: evrec_spans_finish() reports every span still open (::EVREC_SPAN_NO_END
- *   | ::EVREC_SPAN_AT_FINISH, `end_*` the last record given).
+ *   | ::EVREC_SPAN_AT_FINISH, `end_*` the last record given). A consumer with a window draws it
+ *   to the window's end.
+ * - **A window** (--from/--to, any selection): give only its records. A span begun before the
+ *   window ends in it as an unmatched end; one open when the window ends is open at the end.
  * - **Drops**: a file does not say where a recorder dropped events. A one-shot buffer drops
  *   everything after it filled (no record follows the first drop: spans open then are reported
  *   at finish, and evrec_stats_t says that their ends were dropped); a cyclic buffer loses its
@@ -300,7 +312,9 @@ void evrec_stats_free(evrec_stats_t *s);
  *   (FORMAT.md section 2, "What a reader does with damage"). Spans are not paired across it:
  *   every span open then is cut, reported with ::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT (`end_*` =
  *   the last record before the gap) and counted in `cut_by_damage`; an end after the gap that
- *   finds nothing open is an unmatched end (NO_BEGIN, `begin_*` = the first record after the gap).
+ *   finds nothing open is an unmatched end (NO_BEGIN, `begin_*` = the first record after the
+ *   gap). A caller that reads records it does not give (a window) calls evrec_spans_cut() where
+ *   it meets the gap.
  *
  * **Context:** one object per thread; host only (malloc). Keeps a pointer to the reader.
  */
@@ -313,6 +327,11 @@ typedef struct evrec_spans evrec_spans_t;
 #define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
 #define EVREC_SPAN_CUT 0x10u       /**< with NO_END: open when records were lost to damage (the next
                                         record has evrec_record_t::gap); end_* = the last record before */
+#define EVREC_SPAN_BEGIN 0x20u     /**< only to the evrec_spans_on_begin() callback: the span opens at
+                                        this record (end_* = begin_*) */
+
+/** ::evrec_span_t::instance of an unmatched end (no instance was open). */
+#define EVREC_SPAN_NO_INSTANCE UINT32_MAX
 
 /** @brief One span (or one unmatched end of one), as given to an ::evrec_span_fn. */
 typedef struct evrec_span {
@@ -326,6 +345,12 @@ typedef struct evrec_span {
     uint64_t begin_t64;   /**< restored time of the begin, ticks */
     uint64_t end_t64;     /**< restored time of the end, ticks (>= begin_t64 but for clock steps back) */
     unsigned flags;       /**< 0 or ::EVREC_SPAN_ACROSS_GAP, ::EVREC_SPAN_NO_BEGIN, ::EVREC_SPAN_NO_END ... */
+    uint32_t depth;       /**< instances of the same span open on its lane when it began (see the rule) */
+    uint32_t instance;    /**< a number for the instance, the same at its begin (evrec_spans_on_begin())
+                               and at its close, reused after it (small: at most the spans open at
+                               once); ::EVREC_SPAN_NO_INSTANCE for an unmatched end */
+    uint64_t begin_ns;    /**< evrec_record_t::ns of the begin (0 when the clock is unknown) */
+    uint64_t end_ns;      /**< evrec_record_t::ns of the end */
 } evrec_span_t;
 
 /** @brief Called once per span closed (or unmatched end or begin); `span` is valid during the call. */
@@ -363,6 +388,22 @@ evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, ev
  * **Context:** thread.
  */
 evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec);
+
+/**
+ * @brief Also call `fn` when a span opens, with ::EVREC_SPAN_BEGIN (a writer that streams, such
+ * as the Perfetto export, starts the slice there; its close comes to the create() callback with
+ * the same `instance`). `fn` NULL: no call. NULL `p` is ignored. **Context:** thread.
+ */
+void evrec_spans_on_begin(evrec_spans_t *p, evrec_span_fn fn, void *ctx);
+
+/**
+ * @brief Records were lost to damage after the last record given (the caller met a record with
+ * evrec_record_t::gap that it does not give, e.g. outside its window): every span open now is
+ * cut (::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT, end_* = the last record given), and an end that
+ * closes nothing after it begins at the next record given. Giving the flagged record itself does
+ * the same. NULL, or before any record or after finish: nothing. **Context:** thread.
+ */
+void evrec_spans_cut(evrec_spans_t *p);
 
 /**
  * @brief Records may be missing between the last record given and the next: the spans open now
