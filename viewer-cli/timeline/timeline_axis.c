@@ -376,9 +376,6 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     if (m->damaged) {
         NOTE("damaged: rest unreadable: %s", m->damage_text);
     }
-    if (m->open_dropped) {
-        NOTE("%llu spans not drawn (over %u open at once)", (unsigned long long)m->open_dropped, TL_MAX_OPEN);
-    }
 #undef NOTE
     if (notes[0]) {
         cairo_set_source_rgb(cr, dark ? 1.0 : 0.75, dark ? 0.55 : 0.1, dark ? 0.45 : 0.05);
