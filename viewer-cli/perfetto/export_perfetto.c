@@ -1020,8 +1020,7 @@ static void slice_end(evrec_pf_writer_t *w, const pf_inst_t *in, uint64_t ts)
 }
 
 /* A span closes (or an end closes nothing): complete, a slice end with the end record's fields;
- * begun again, a slice end at the new begin; cut by damage, a slice end at the last record before
- * the gap; open at the end, left open ("did not end"); an end without a begin, noted for the
+ * cut by damage, a slice end at the last record before the gap; open at the end, left open ("did not end"); an end without a begin, noted for the
  * record's instant. */
 static void on_span(void *ctx, const evrec_span_t *sp)
 {
@@ -1044,11 +1043,6 @@ static void on_span(void *ctx, const evrec_span_t *sp)
         ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
         te_write(w);
         w->st.cut_by_damage++;
-    } else if (sp->flags & EVREC_SPAN_NO_END) {
-        slice_end(w, in, c->ts);
-        ann_str(ann_named(w, "begun_again"), "the same span and key began again here before its end: "
-                                             "its end was lost");
-        te_write(w);
     } else {
         slice_end(w, in, c->ts);
         record_annotations(w, c->e, c->rec, 1, c->clamped);

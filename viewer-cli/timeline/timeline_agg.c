@@ -9,7 +9,7 @@
  *
  * Spans are paired by evrec_spans_t (evrec_analysis.h, "Pairing rule"): the same pairing as
  * `evrec stats` and the Perfetto export, span for span. Here they are only drawn: a complete span
- * from its begin to its end; a begin begun again up to the new begin; a span open when records
+ * from its begin to its end (a begin of an open key nests: its own bar); a span open when records
  * were lost to damage up to the last record before the gap; one still open at the end up to the
  * window's end; an end without its begin from the window's start (or the gap's end) when it is
  * the first of its span and key there, else as a mark at its end. */
@@ -308,8 +308,7 @@ static uint64_t orphan_from(tl_model_t *m, const evrec_span_t *sp, uint64_t t1)
     return m->after_gap && m->orphan_from > m->t_from ? m->orphan_from : m->t_from;
 }
 
-/* A span paired by evrec_spans_t (evrec_analysis.h: the pairing rule), drawn: complete, begun
- * again (up to the new begin), cut at a gap (up to the last record before it), open at the end
+/* A span paired by evrec_spans_t (evrec_analysis.h: the pairing rule), drawn: complete, cut at a gap (up to the last record before it), open at the end
  * (up to the window's end), or an end without a begin (from the window's start). */
 static void on_span(void *ctx, const evrec_span_t *sp)
 {

@@ -29,14 +29,14 @@ typedef struct sp_slot {
     uint64_t begin_index, begin_t64, begin_ns;
     uint32_t key, track;
     uint32_t gap_seq;
-    uint32_t depth;
-    uint32_t id;   /* its own index (kept in copies) */
-    uint32_t next; /* free list */
+    uint32_t depth; /* instances of the same identity open under it */
+    uint32_t id;    /* its own index (kept in copies) */
+    uint32_t prev;  /* the instance of the same identity it nests in, or SP_NONE */
+    uint32_t next;  /* free list */
 } sp_slot_t;
 
 typedef struct sp_span {
-    an_map_t open;  /* identity -> slot */
-    an_map_t depth; /* lane (track value, or 0) -> instances open on it */
+    an_map_t open; /* identity -> innermost open slot (its `prev` chain: the outer ones) */
     evrec_spans_counts_t counts;
     uint64_t open_now;
     int has_track;
@@ -296,31 +296,10 @@ static uint64_t identity(const sp_end_t *e, uint32_t key, uint32_t track)
     return (uint64_t)key << 32 | (e->use_track ? track : 0u);
 }
 
-/* The lane of an instance for its depth: its track value when the span has a track. */
-static uint64_t lane_of(const sp_span_t *sp, uint32_t track)
-{
-    return sp->has_track ? track : 0u;
-}
-
-/* One more (or one fewer) instance open on a lane; the count before. 0 when memory runs out. */
-static uint32_t depth_move(sp_span_t *sp, uint32_t track, int up)
-{
-    uint64_t lane = lane_of(sp, track);
-    uint32_t n = an_map_get(&sp->depth, lane);
-    n = n == UINT32_MAX ? 0u : n;
-    if (up) {
-        (void)an_map_put(&sp->depth, lane, n + 1);
-    } else if (n <= 1) {
-        an_map_del(&sp->depth, lane);
-    } else {
-        (void)an_map_put(&sp->depth, lane, n - 1);
-    }
-    return n;
-}
-
 static void close_all(evrec_spans_t *p, unsigned flags, int reuse);
 
-/* An end: close the open instance of its identity. 1 when one was closed, 0 when none was open. */
+/* An end: close the innermost open instance of its identity. 1 when one was closed, 0 when none
+ * was open. */
 static int pair_end(evrec_spans_t *p, const sp_end_t *e, uint64_t id, const sp_at_t *at)
 {
     sp_span_t *sp = &p->spans[e->span];
@@ -335,46 +314,46 @@ static int pair_end(evrec_spans_t *p, const sp_end_t *e, uint64_t id, const sp_a
     } else {
         sp->counts.complete++;
     }
-    an_map_del(&sp->open, id);
+    if (sl->prev != SP_NONE) {
+        (void)an_map_put(&sp->open, id, sl->prev); /* never grows: the key is there */
+    } else {
+        an_map_del(&sp->open, id);
+    }
     sp->open_now--;
-    (void)depth_move(sp, sl->track, 0);
     emit(p, sl, e->span, at, flags, sp->has_track);
     slot_free(p, s);
     return 1;
 }
 
-/* A begin: open an instance of its identity; an instance already open is reported unmatched
- * (begun again) and replaced. */
+/* A begin: open an instance of its identity, nested in the one open already (if any). */
 static evrec_status pair_begin(evrec_spans_t *p, const sp_end_t *e, uint64_t id, uint32_t key, uint32_t track,
                                const sp_at_t *at)
 {
     sp_span_t *sp = &p->spans[e->span];
-    uint32_t s = an_map_get(&sp->open, id);
-    if (s != UINT32_MAX) { /* begun again: the older begin is unmatched */
-        sp->counts.begun_again++;
-        emit(p, &p->slots[s], e->span, at, EVREC_SPAN_NO_END, sp->has_track);
-        (void)depth_move(sp, p->slots[s].track, 0);
-    } else {
-        s = slot_new(p);
-        if (s == SP_NONE || an_map_put(&sp->open, id, s) != 0) {
-            if (s != SP_NONE) {
-                slot_free(p, s);
-            }
-            sp->counts.begun_again++;
-            return EVREC_E_NOMEM;
+    uint32_t outer = an_map_get(&sp->open, id);
+    uint32_t s = slot_new(p);
+    if (s == SP_NONE || an_map_put(&sp->open, id, s) != 0) {
+        if (s != SP_NONE) {
+            slot_free(p, s);
         }
-        if (++sp->open_now > sp->counts.max_open) {
-            sp->counts.max_open = sp->open_now;
-        }
+        sp->counts.not_opened++;
+        return EVREC_E_NOMEM;
+    }
+    if (++sp->open_now > sp->counts.max_open) {
+        sp->counts.max_open = sp->open_now;
     }
     sp_slot_t *sl = &p->slots[s];
+    sl->prev = outer == UINT32_MAX ? SP_NONE : outer;
+    sl->depth = outer == UINT32_MAX ? 0u : p->slots[outer].depth + 1u;
+    if (sl->depth) {
+        sp->counts.nested++;
+    }
     sl->begin_index = at->index;
     sl->begin_t64 = at->t64;
     sl->begin_ns = at->ns;
     sl->key = key;
     sl->track = track;
     sl->gap_seq = p->gap_seq;
-    sl->depth = depth_move(sp, track, 1);
     emit_to(p->begin_fn, p->begin_ctx, sl, e->span, at, EVREC_SPAN_BEGIN, sp->has_track);
     return EVREC_OK;
 }
@@ -495,21 +474,20 @@ static void close_all(evrec_spans_t *p, unsigned flags, int reuse)
         if (!m->used) {
             continue;
         }
-        sp_slot_t *list = malloc(m->used * sizeof *list);
+        sp_slot_t *list = malloc(sp->open_now * sizeof *list);
         size_t n = 0;
         for (size_t k = 0; k < m->cap; k++) {
-            if (m->vals[k] == UINT32_MAX) {
-                continue;
-            }
-            if (list) {
-                list[n++] = p->slots[m->vals[k]];
-            } else { /* no memory to sort: report in table order */
-                emit(p, &p->slots[m->vals[k]], i, &at, flags, sp->has_track);
-            }
-            if (reuse) {
-                sp->counts.cut_by_damage++;
-            } else {
-                sp->counts.open_at_end++;
+            for (uint32_t o = m->vals[k]; o != UINT32_MAX && o != SP_NONE; o = p->slots[o].prev) {
+                if (list && n < sp->open_now) {
+                    list[n++] = p->slots[o];
+                } else { /* no memory to sort: report in table order */
+                    emit(p, &p->slots[o], i, &at, flags, sp->has_track);
+                }
+                if (reuse) {
+                    sp->counts.cut_by_damage++;
+                } else {
+                    sp->counts.open_at_end++;
+                }
             }
         }
         if (list) {
@@ -521,14 +499,14 @@ static void close_all(evrec_spans_t *p, unsigned flags, int reuse)
         }
         if (reuse) {
             for (size_t k = 0; k < m->cap; k++) {
-                if (m->vals[k] != UINT32_MAX) {
-                    slot_free(p, m->vals[k]);
+                for (uint32_t o = m->vals[k], up; o != UINT32_MAX && o != SP_NONE; o = up) {
+                    up = p->slots[o].prev;
+                    slot_free(p, o);
                 }
             }
         }
         sp->open_now = 0;
         an_map_free(m);
-        an_map_free(&sp->depth);
     }
 }
 
@@ -563,7 +541,6 @@ void evrec_spans_free(evrec_spans_t *p)
     if (p->spans) {
         for (uint32_t i = 0; i < p->span_count; i++) {
             an_map_free(&p->spans[i].open);
-            an_map_free(&p->spans[i].depth);
         }
     }
     free(p->spans);

@@ -279,16 +279,17 @@ void evrec_stats_free(evrec_stats_t *s);
  * event) and the key is the same path in both ends, the track value too: so the Start and Done
  * of frame 7 pair on each stage's thread, even when two stages hold frame 7 at once. With a
  * per-end key the track is left out (one TaskSwitch record belongs to two tasks).
- * - **Overlap**: different identities are independent (any number open at once). Each instance
- *   has a **depth**: the instances of the same span open on its lane (its track value; the
- *   whole span without a track) when it began, 0 = none. Perfetto's slice semantics: an instance
- *   of depth d is drawn under d others; a lane's slices nest or sit side by side, never cross.
- * - **A begin again** (same identity already open) *replaces* the open instance: the older begin
- *   is reported as unmatched (::EVREC_SPAN_NO_END, its `end_*` the new begin) and the new one
- *   is open. An identity is one thing (a frame, a task, a queue) that is either in the span or
- *   not: a second begin means the end of the first was lost, and pairing it last-in first-out
- *   (a stack per identity) would pair every later end with the wrong begin. A lost end (or a key
- *   that does not tell nested instances apart) then costs one span, not a wrong long one.
+ * - **Overlap**: different identities are independent (any number open at once).
+ * - **Nesting** (Perfetto's slice semantics): a begin for an identity that is already open
+ *   *nests* in it: an end closes the innermost open instance of its identity (last in, first
+ *   out), and the outer one stays open for the next end. Each instance has a **depth**: the
+ *   instances of its identity open when it began (0 = none, 1 = nested in one ...). So a handler
+ *   that re-enters itself (IsrEnter dma, IsrEnter dma, IsrExit dma, IsrExit dma) gives two
+ *   spans, the inner at depth 1, as Perfetto draws them. When an end was lost instead (two
+ *   TaskSwitchIn of one task without the TaskSwitchOut between), the outer instance closes at the
+ *   next end of that identity or stays open to the end (::EVREC_SPAN_AT_FINISH): nothing tells a
+ *   lost end from nesting in the records, and a stack never pairs an end with a begin that
+ *   follows an unclosed one of the same identity.
  * - **An end that closes nothing** is reported as unmatched (::EVREC_SPAN_NO_BEGIN, its
  *   `begin_*` the first record given, or the first after the last cut: the span began before
  *   the records given, at an unknown time). Every such end is reported. When one record
@@ -323,7 +324,7 @@ typedef struct evrec_spans evrec_spans_t;
 /** Flags of an ::evrec_span_t. 0 = a complete span. */
 #define EVREC_SPAN_ACROSS_GAP 0x1u /**< complete, but evrec_spans_gap() was called while it was open */
 #define EVREC_SPAN_NO_BEGIN 0x2u   /**< an end that closed nothing; begin_* = the first record given */
-#define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: begun again (end_* = the new begin) or open at finish */
+#define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: open at finish (AT_FINISH) or cut (CUT) */
 #define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
 #define EVREC_SPAN_CUT 0x10u       /**< with NO_END: open when records were lost to damage (the next
                                         record has evrec_record_t::gap); end_* = the last record before */
@@ -345,7 +346,7 @@ typedef struct evrec_span {
     uint64_t begin_t64;   /**< restored time of the begin, ticks */
     uint64_t end_t64;     /**< restored time of the end, ticks (>= begin_t64 but for clock steps back) */
     unsigned flags;       /**< 0 or ::EVREC_SPAN_ACROSS_GAP, ::EVREC_SPAN_NO_BEGIN, ::EVREC_SPAN_NO_END ... */
-    uint32_t depth;       /**< instances of the same span open on its lane when it began (see the rule) */
+    uint32_t depth;       /**< instances of its identity open when it began: 0, or its nesting level (see the rule) */
     uint32_t instance;    /**< a number for the instance, the same at its begin (evrec_spans_on_begin())
                                and at its close, reused after it (small: at most the spans open at
                                once); ::EVREC_SPAN_NO_INSTANCE for an unmatched end */
@@ -360,11 +361,13 @@ typedef void (*evrec_span_fn)(void *ctx, const evrec_span_t *span);
 typedef struct evrec_spans_counts {
     uint64_t complete;      /**< begin and end paired, no gap inside */
     uint64_t across_gap;    /**< paired across an evrec_spans_gap() */
-    uint64_t begun_again;   /**< begins replaced by a later begin of the same identity */
+    uint64_t begun_again;   /**< 0: a begin of an open identity nests (`nested`); kept for source compatibility */
     uint64_t open_at_end;   /**< begins still open at evrec_spans_finish() */
     uint64_t unmatched_end; /**< ends that closed nothing */
     uint64_t max_open;      /**< most instances open at once */
     uint64_t cut_by_damage; /**< begins open when records were lost to damage (EVREC_SPAN_CUT) */
+    uint64_t nested;        /**< begins while their identity was open (depth > 0) */
+    uint64_t not_opened;    /**< begins not opened: memory ran out (evrec_spans_add() said EVREC_E_NOMEM) */
 } evrec_spans_counts_t;
 
 /**
@@ -383,8 +386,8 @@ evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, ev
  * @brief Pair one record (file order, as evrec_reader_next() gives them; the records of a
  * selection may be given instead: spans are then paired among them). Calls fn for what closes.
  * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY after finish.
- * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened, and counted as
- * begun again so that the counts stay consistent).
+ * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened: counted in
+ * `not_opened`; its end will be an unmatched end).
  * **Context:** thread.
  */
 evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec);
@@ -458,7 +461,7 @@ typedef struct evrec_stats_durations {
     uint64_t worst_begin_index; /**< record index of the begin of the longest (the first of equals) */
     uint64_t worst_end_index;   /**< record index of its end */
     uint64_t worst_begin_t64;   /**< its begin time, ticks */
-    uint64_t begun_again;   /**< unmatched begins: begun again before their end */
+    uint64_t begun_again;   /**< 0: a begin again nests (see the pairing rule); kept for the JSON output */
     uint64_t open_at_end;   /**< unmatched begins: still open at the last record */
     uint64_t unmatched_end; /**< ends that closed nothing (per track: the end's track value) */
     uint64_t across_gap;    /**< paired across a gap (evrec_spans_gap()): not measured */
