@@ -3,14 +3,18 @@
  * evrec_analysis (evrec_spans_t, what `evrec stats` measures), the timeline's aggregation (what
  * `evrec timeline` draws, through its span hook) and the Perfetto writer (the slices `evrec export
  * --perfetto` writes, through its span hook). Each span instance is compared as (span, key,
- * begin record, end record, what it is: complete, begun again, an end without a begin, open at
- * the end, cut by damage); an end without a begin has no begin record and a span open at the end
- * no end record (the timeline draws those from and to the window's edges). Recordings: the RTOS
+ * begin record, end record, what it is: complete, an end without a begin, open at the end, cut
+ * by damage; depth); an end without a begin has no begin record and a span open at the end no end
+ * record (the timeline draws those from and to the window's edges). Recordings: the RTOS
  * catalogue's TaskRunning (overlap, a begin again, an end that closes nothing, open at the end),
- * a key held on two threads at once, per-end keys, a key begun twice on one thread, records lost
- * to damage, a window that cuts spans at both edges, and a one-shot buffer that filled. */
+ * a key held on two threads at once, per-end keys, a key begun twice on one thread, a handler
+ * that re-enters itself, records lost to damage, a window that cuts spans at both edges, a
+ * one-shot buffer that filled, a recording split into lanes (one per core) and the demo's. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include "evrec/evrec_lanes.h"
 
 #include "stats_trace.h"
 #include "view_events.h"
@@ -20,7 +24,7 @@
 #include "export_perfetto.h"
 #endif
 
-#define MAX_SPANS 512u
+#define MAX_SPANS 4096u
 
 typedef struct list {
     char s[MAX_SPANS][96];
@@ -58,8 +62,8 @@ static void collect(void *ctx, const evrec_span_t *sp)
     if (!(sp->flags & EVREC_SPAN_AT_FINISH)) {
         snprintf(e, sizeof e, "#%llu", (unsigned long long)sp->end_index);
     }
-    snprintf(l->s[l->n++], sizeof l->s[0], "span %u key %u: %s .. %s %s", sp->span, sp->key, b, e,
-             kind_of(sp->flags));
+    snprintf(l->s[l->n++], sizeof l->s[0], "span %u key %u: %s .. %s %s depth %u", sp->span, sp->key, b, e,
+             kind_of(sp->flags), sp->depth);
 }
 
 static int by_text(const void *a, const void *b)
@@ -326,4 +330,94 @@ Test(span_agreement, a_full_buffer)
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     agree("full buffer", &tr.file, &ALL);
     trace_free(&tr);
+}
+
+/* An interrupt handler that re-enters itself (nested), another nested in it, exits in order. */
+Test(span_agreement, nested_interrupts)
+{
+    trace_t tr;
+    rtos_RtosIsr_t dma, uart;
+    trace_start(&tr, 4096, 1000);
+    cr_assert_eq(rtos_RtosIsr_alloc("dma", &dma), EVREC_OK);
+    cr_assert_eq(rtos_RtosIsr_alloc("uart", &uart), EVREC_OK);
+    evrec_host_t *h = &tr.host;
+    at(1100); rtos_record_IsrEnter(h, dma, 18);  /* #1 */
+    at(1110); rtos_record_IsrEnter(h, dma, 18);  /* #2 nested in #1 */
+    at(1120); rtos_record_IsrEnter(h, uart, 16); /* #3 */
+    at(1130); rtos_record_IsrExit(h, uart, 16);  /* #4 */
+    at(1140); rtos_record_IsrExit(h, dma, 18);   /* #5 closes #2 */
+    at(1150); rtos_record_IsrExit(h, dma, 18);   /* #6 closes #1 */
+    at(1160); rtos_record_IsrExit(h, dma, 18);   /* #7 closes nothing */
+    at(1170); rtos_record_IsrEnter(h, uart, 16); /* #8 */
+    at(1180); rtos_record_IsrEnter(h, uart, 16); /* #9 both open at the end */
+    trace_stop(&tr, 1200);
+    agree("nested interrupts", &tr.file, &ALL);
+    trace_free(&tr);
+}
+
+/* Frames begun on one core and ended on another: the recorder's lanes, merged at save. */
+Test(span_agreement, recorder_lanes)
+{
+    trace_t tr;
+    memset(&tr, 0, sizeof tr);
+    tr.buf_size = 65536;
+    cr_assert_eq(posix_memalign((void **)&tr.buf, 64, tr.buf_size), 0);
+    evrec_lane_t lane[2];
+    evrec_lanes_t lanes;
+    cr_assert_eq(evrec_recorder_init(&tr.rec, tr.buf, tr.buf_size), EVREC_OK);
+    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
+    at(0);
+    cr_assert_eq(evrec_lanes_start(&lanes, &tr.rec, &view_meta, 1000000u), EVREC_OK);
+    evrec_host_t *c0 = evrec_lane_host_at(&lanes, 0), *c1 = evrec_lane_host_at(&lanes, 1);
+    for (uint32_t f = 0; f < 20; f++) {
+        view_Frame_t fr = {f % 4};
+        uint32_t t = 100 + 40 * f;
+        at(t); view_record_Work(f % 2 ? c1 : c0, view_Thread_Capture, view_Phase_Start, fr);
+        at(t + 5); view_record_Work(f % 3 ? c0 : c1, view_Thread_Encode, view_Phase_Start, fr);
+        at(t + 20); view_record_Work(f % 2 ? c0 : c1, view_Thread_Capture, view_Phase_Done, fr);
+        if (f % 5) {
+            at(t + 30); view_record_Work(f % 3 ? c1 : c0, view_Thread_Encode, view_Phase_Done, fr);
+        }
+        at(t + 35); view_record_Switch(f % 2 ? c0 : c1, (uint8_t)(f % 3), (uint8_t)((f + 1) % 3));
+    }
+    at(2000);
+    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
+    agree("recorder lanes", &tr.file, &ALL);
+    feed_t f = {17, 60, 40};
+    agree("recorder lanes, window #17..#60, damage before #40", &tr.file, &f);
+    free(tr.buf);
+    free(tr.file.data);
+}
+
+/* The demo's recording: frame stages keyed by frame number through threads, queue sleeps that
+ * share their end (QueueWait Woken ends QueueSleep and QueueFullSleep). */
+Test(span_agreement, demo_recording)
+{
+#ifdef EVREC_DEMO_PATH
+    char path[] = "/tmp/evrec-agree-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' -o '%s' --frames 60 --fps 1000 >/dev/null 2>&1", EVREC_DEMO_PATH, path);
+    cr_assert_eq(system(cmd), 0);
+    FILE *in = fopen(path, "rb");
+    cr_assert_not_null(in);
+    trace_mem_t file = {0};
+    unsigned char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        trace_mem_write(&file, chunk, n);
+    }
+    fclose(in);
+    remove(path);
+    agree("demo", &file, &ALL);
+    feed_t f = {200, 900, 500};
+    agree("demo, window #200..#900, damage before #500", &file, &f);
+    free(file.data);
+#else
+    cr_skip_test("evrec-demo is not built");
+#endif
 }
