@@ -359,63 +359,46 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
     m->read_any = 1;
 }
 
-int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
+/* The first selected record: the window's start (unless --from), the bins' width (--to). */
+static void agg_start(tl_model_t *m, uint64_t t)
 {
-    uint64_t t = time_of(m, rec);
-    const tl_event_t *e = &m->ev[rec->id];
-    if (!m->started) {
-        m->started = 1;
-        if (!m->from_fixed) {
-            m->t_from = t;
-        }
-        m->first_t = t;
-        if (m->to_fixed) {
-            uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
-            m->bw = span / m->nbins + 1;
-        }
+    m->started = 1;
+    if (!m->from_fixed) {
+        m->t_from = t;
     }
-    if (t > m->last_t || m->records == 0) {
-        m->last_t = t;
+    m->first_t = t;
+    if (m->to_fixed) {
+        uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
+        m->bw = span / m->nbins + 1;
     }
-    m->records++;
-    if (e->is_control) {
-        /* Start, Tick, Stop: no lane (ticks would only clutter); Stop marks where drops begin */
-        uint32_t type;
-        if (rec->size >= 7 && (type = rec->data[6]) == EVREC_CONTROL_STOP) {
-            m->stop_seen = 1;
-            m->stop_t = t;
-        }
-        (void)bin_of(m, t);
-        return 0;
+}
+
+/* The record's instant in bin b of its lane: counted, its first two glyphs kept. */
+static void add_instant(tl_model_t *m, const evrec_record_t *rec, int lane, uint32_t b)
+{
+    tl_row_t *row = lane >= 0 ? &m->rows[lane] : NULL;
+    if (!row || !row->ib) {
+        return;
     }
-    m->event_seen[rec->id] = 1;
-    int lane = lane_of(m, rec->id, rec);
-    uint32_t b = bin_of(m, t);
-    if (lane >= 0) {
-        tl_row_t *row = &m->rows[lane];
-        if (row->ib) {
-            tl_ibin_t *ib = &row->ib[b];
-            uint8_t mk = evrec_reader_record_marker(m->r, rec);
-            if (mk > 15) {
-                mk = 0;
-            }
-            if (ib->count < 2) {
-                ib->ev[ib->count] = rec->id;
-                ib->mk[ib->count] = mk;
-            }
-            if (ib->count < UINT32_MAX) {
-                ib->count++;
-            }
-            row->instants++;
-            m->marker_seen |= (uint16_t)(1u << mk);
-        }
+    tl_ibin_t *ib = &row->ib[b];
+    uint8_t mk = evrec_reader_record_marker(m->r, rec);
+    if (mk > 15) {
+        mk = 0;
     }
-    if (m->pair) {
-        m->cur_lane = lane;
-        if (evrec_spans_add(m->pair, rec) == EVREC_E_NOMEM) {
-            return -1;
-        }
+    if (ib->count < 2) {
+        ib->ev[ib->count] = rec->id;
+        ib->mk[ib->count] = mk;
     }
+    if (ib->count < UINT32_MAX) {
+        ib->count++;
+    }
+    row->instants++;
+    m->marker_seen |= (uint16_t)(1u << mk);
+}
+
+/* The record's counter fields into their rows' bins (min, max, last). */
+static void add_counters(tl_model_t *m, const evrec_record_t *rec, const tl_event_t *e, uint64_t t)
+{
     for (unsigned k = 0; k < e->ncounters; k++) {
         uint32_t v, split = UINT32_MAX;
         if (!field(rec, e->counter_off[k], e->counter_w[k], &v)) {
@@ -429,8 +412,7 @@ int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
             continue;
         }
         tl_row_t *row = &m->rows[r];
-        b = bin_of(m, t);
-        tl_cbin_t *cb = &row->cb[b];
+        tl_cbin_t *cb = &row->cb[bin_of(m, t)];
         if (!cb->has) {
             cb->has = 1;
             cb->min = cb->max = v;
@@ -445,6 +427,38 @@ int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
         row->cmax = v > row->cmax ? v : row->cmax;
         row->instants++;
     }
+}
+
+int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
+{
+    uint64_t t = time_of(m, rec);
+    const tl_event_t *e = &m->ev[rec->id];
+    if (!m->started) {
+        agg_start(m, t);
+    }
+    if (t > m->last_t || m->records == 0) {
+        m->last_t = t;
+    }
+    m->records++;
+    if (e->is_control) {
+        /* Start, Tick, Stop: no lane (ticks would only clutter); Stop marks where drops begin */
+        if (rec->size >= 7 && rec->data[6] == EVREC_CONTROL_STOP) {
+            m->stop_seen = 1;
+            m->stop_t = t;
+        }
+        (void)bin_of(m, t);
+        return 0;
+    }
+    m->event_seen[rec->id] = 1;
+    int lane = lane_of(m, rec->id, rec);
+    add_instant(m, rec, lane, bin_of(m, t));
+    if (m->pair) { /* the spans it closes are drawn now (on_span) */
+        m->cur_lane = lane;
+        if (evrec_spans_add(m->pair, rec) == EVREC_E_NOMEM) {
+            return -1;
+        }
+    }
+    add_counters(m, rec, e, t);
     return 0;
 }
 
