@@ -1225,6 +1225,40 @@ evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
     return process_record(w, rec);
 }
 
+/* The damaged ranges not written at a gap: where the reader stopped (`damage`), and those that
+ * lost no record (a display-only chunk, a repaired header: count 0). */
+static void final_damage(evrec_pf_writer_t *w, const evrec_reader_error_t *damage)
+{
+    const evrec_file_info_t *fi = evrec_reader_info(w->r);
+    const evrec_damage_t *d;
+    uint64_t n = 0;
+    for (uint64_t i = 0; (d = evrec_reader_damage(w->r, i)) != NULL || (i == 0 && n == 0); i++) {
+        if (d && i < PF_DAMAGE_KEPT && w->damage_done[i]) {
+            n++;
+            continue;
+        }
+        int none = d && d->records_lost == 0;
+        loss_instant(w, "damaged");
+        ann_str(ann_named(w, "status"), status_name(d ? d->status : damage->status));
+        ann_uint(ann_named(w, "offset"), d ? d->offset : damage->offset);
+        ann_str(ann_named(w, "message"), d ? d->message : damage->message);
+        if (none) {
+            ann_uint(ann_named(w, "count"), 0);
+        } else if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
+            ann_uint(ann_named(w, "header_recorded"), fi->recorded);
+        }
+        ann_str(ann_named(w, "what"),
+                none ? "a damaged chunk that lost no record (display attributes, a SYNC point or a repaired "
+                       "header; the time here is not where it was)"
+                     : "the reader stopped here; records after the damage are not in the trace");
+        te_write(w);
+        n++;
+        if (!d) {
+            break;
+        }
+    }
+}
+
 evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *damage)
 {
     if (!w) {
@@ -1236,39 +1270,10 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
     }
     header_losses(w, 1);
     if (damage && damage->status != EVREC_OK && damage->status != EVREC_E_END) {
-        /* The damaged ranges not written at a gap: where the reader stopped, and those that lost
-         * no record (a display-only chunk, a repaired header: count 0). */
-        const evrec_file_info_t *fi = evrec_reader_info(w->r);
-        const evrec_damage_t *d;
-        uint64_t n = 0;
-        for (uint64_t i = 0; (d = evrec_reader_damage(w->r, i)) != NULL || (i == 0 && n == 0); i++) {
-            if (d && i < PF_DAMAGE_KEPT && w->damage_done[i]) {
-                n++;
-                continue;
-            }
-            int none = d && d->records_lost == 0;
-            loss_instant(w, "damaged");
-            ann_str(ann_named(w, "status"), status_name(d ? d->status : damage->status));
-            ann_uint(ann_named(w, "offset"), d ? d->offset : damage->offset);
-            ann_str(ann_named(w, "message"), d ? d->message : damage->message);
-            if (none) {
-                ann_uint(ann_named(w, "count"), 0);
-            } else if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
-                ann_uint(ann_named(w, "header_recorded"), fi->recorded);
-            }
-            ann_str(ann_named(w, "what"),
-                    none ? "a damaged chunk that lost no record (display attributes, a SYNC point or a repaired "
-                           "header; the time here is not where it was)"
-                         : "the reader stopped here; records after the damage are not in the trace");
-            te_write(w);
-            n++;
-            if (!d) {
-                break;
-            }
-        }
+        final_damage(w, damage);
     }
-    if (w->pair && evrec_spans_finish(w->pair) == EVREC_OK) {
-        /* the spans still open are left open ("did not end"): counted in open_at_end */
+    if (w->pair) {
+        (void)evrec_spans_finish(w->pair); /* what is open stays open ("did not end"): open_at_end */
     }
     if (w->io_error || fflush(w->f) != 0 || ferror(w->f)) {
         w->io_error = 1;
@@ -1430,19 +1435,9 @@ track:
     return 1;
 }
 
-evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name)
+/* The writer's tables: per event (leaves counted, names, tracks), the span pairing. 0: no memory. */
+static int writer_tables(evrec_pf_writer_t *w, evrec_reader_t *r, FILE *f, const char *trace_name)
 {
-    if (!out) {
-        return EVREC_E_ARG;
-    }
-    *out = NULL;
-    if (!r || !f || !trace_name || !evrec_reader_meta(r)) {
-        return EVREC_E_ARG;
-    }
-    evrec_pf_writer_t *w = calloc(1, sizeof *w);
-    if (!w) {
-        return EVREC_E_NOMEM;
-    }
     w->r = r;
     w->f = f;
     w->meta = evrec_reader_meta(r);
@@ -1458,8 +1453,7 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     w->events = calloc(w->event_count ? w->event_count : 1, sizeof *w->events);
     w->domains = calloc(1, sizeof *w->domains);
     if (!w->trace_name || !w->name_emitted || !w->cat_emitted || !w->events || !w->domains) {
-        evrec_pf_close(w);
-        return EVREC_E_NOMEM;
+        return 0;
     }
     w->domains[0].enum_id = UINT32_MAX - 1;
     w->domain_count = 1;
@@ -1468,20 +1462,23 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     for (uint32_t id = 0; id < w->event_count; id++) {
         if (!first_of_struct || !build_event(w, (uint16_t)id, &ann_next, first_of_struct) || w->nomem) {
             free(first_of_struct);
-            evrec_pf_close(w);
-            return EVREC_E_NOMEM;
+            return 0;
         }
     }
     free(first_of_struct);
     if (w->view && w->view->span_count) { /* a view the reader accepted resolves */
         if (evrec_spans_create(&w->pair, r, on_span, w) == EVREC_E_NOMEM) {
-            evrec_pf_close(w);
-            return EVREC_E_NOMEM;
+            return 0;
         }
         evrec_spans_on_begin(w->pair, on_begin, w);
     }
-    /* The first packet: the file's process-like track; it clears the sequence's incremental
-     * state (the interned names that follow are valid from here on). */
+    return 1;
+}
+
+/* The first packet: the file's process-like track; it clears the sequence's incremental state
+ * (the interned names that follow are valid from here on). */
+static void first_packet(evrec_pf_writer_t *w, evrec_reader_t *r)
+{
     td_begin(w, PF_UUID_FILE, 0, w->trace_name);
     w->pkt.has_timestamp = 0;
     w->pkt.has_first_packet_on_sequence = 1;
@@ -1507,6 +1504,27 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
              (unsigned long long)fi->schema_hash_computed);
     w->td.description = desc;
     pkt_write(w);
+    w->td.description = NULL; /* desc lives until here */
+}
+
+evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name)
+{
+    if (!out) {
+        return EVREC_E_ARG;
+    }
+    *out = NULL;
+    if (!r || !f || !trace_name || !evrec_reader_meta(r)) {
+        return EVREC_E_ARG;
+    }
+    evrec_pf_writer_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        return EVREC_E_NOMEM;
+    }
+    if (!writer_tables(w, r, f, trace_name)) {
+        evrec_pf_close(w);
+        return EVREC_E_NOMEM;
+    }
+    first_packet(w, r);
     if (w->io_error) {
         evrec_pf_close(w);
         return EVREC_E_IO;
