@@ -956,12 +956,12 @@ static pf_inst_t *inst_at(evrec_pf_writer_t *w, uint32_t i)
     return &w->inst[i];
 }
 
-/* The lane of a span begun by the current record: the span's own track field's value when it is
- * not the event's track, else the record's lane. *tleaf = the track leaf (or EVREC_VIEW_NONE). */
-static uint32_t begin_lane(evrec_pf_writer_t *w, const evrec_span_desc_t *sd, uint16_t *tleaf)
+/* The lane of a span begun by the current record: its track's value (evrec_spans_track_leaf())
+ * when that is not the event's track, else the record's lane. *tleaf = the track leaf. */
+static uint32_t begin_lane(evrec_pf_writer_t *w, uint32_t span, uint16_t *tleaf)
 {
     const pf_cur_t *c = &w->cur;
-    *tleaf = sd->track_leaf != EVREC_VIEW_NONE ? sd->track_leaf : c->e->track_leaf;
+    *tleaf = evrec_spans_track_leaf(w->r, span);
     if (*tleaf == EVREC_VIEW_NONE || *tleaf == c->e->track_leaf) {
         return c->lane;
     }
@@ -979,7 +979,7 @@ static void on_begin(void *ctx, const evrec_span_t *sp)
     const evrec_span_desc_t *sd = &w->view->spans[sp->span];
     uint16_t tleaf;
     pf_inst_t *in = inst_at(w, sp->instance);
-    uint32_t sl = in ? begin_lane(w, sd, &tleaf) : UINT32_MAX;
+    uint32_t sl = in ? begin_lane(w, sp->span, &tleaf) : UINT32_MAX;
     if (sl == UINT32_MAX) {
         w->io_error = 1;
         w->nomem = 1;

@@ -52,7 +52,7 @@ static int spans_prepare(tl_model_t *m)
             int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
             s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
         } else if (lane_leaf == EVREC_VIEW_NONE) {
-            lane_leaf = m->ev[d->begin.event_id].track_leaf;
+            lane_leaf = evrec_spans_track_leaf(m->r, i);
         }
         /* colour by key unless the key is the lane itself (a task's running span on its lane) */
         s->by_key = d->begin.key_leaf != EVREC_VIEW_NONE && d->begin.key_leaf != lane_leaf;

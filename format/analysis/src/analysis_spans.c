@@ -134,6 +134,12 @@ uint16_t an_span_track_leaf(const evrec_reader_t *r, const evrec_span_desc_t *d)
     return d->track_leaf != EVREC_VIEW_NONE ? d->track_leaf : evrec_reader_event_track(r, d->begin.event_id);
 }
 
+uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span)
+{
+    const evrec_view_t *v = r ? evrec_reader_view(r) : NULL;
+    return v && span < v->span_count ? an_span_track_leaf(r, &v->spans[span]) : EVREC_VIEW_NONE;
+}
+
 /* Fill the two ends of span `i` into e[0] (end) and e[1] (begin). */
 static evrec_status span_ends(evrec_spans_t *p, uint32_t i, sp_end_t e[2])
 {

@@ -422,6 +422,16 @@ void evrec_spans_gap(evrec_spans_t *p);
  */
 evrec_status evrec_spans_finish(evrec_spans_t *p);
 
+/**
+ * @brief The leaf that gives span `span`'s track (its lane, and part of its identity; see the
+ * pairing rule): the span's own `track`, else its begin event's track field.
+ * @param[in] r an open reader with a view. @param span an index in evrec_reader_view()->spans.
+ * @return a leaf index of the begin event (evrec_reader_leaf()), or EVREC_VIEW_NONE: no track
+ * (the begin event's class lane), no view, NULL `r` or `span` out of range.
+ * **Context:** thread; reads only.
+ */
+uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span);
+
 /** @brief Number of spans of the view (0 without one, or for NULL). **Context:** thread; reads only. */
 uint32_t evrec_spans_count(const evrec_spans_t *p);
 
