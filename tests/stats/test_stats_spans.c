@@ -72,7 +72,7 @@ static const evrec_span_t *find(const got_t *g, uint64_t begin_index, unsigned f
     return NULL;
 }
 
-/* ---- the RTOS catalogue's TaskRunning: overlapping, begun again, unmatched, open ---- */
+/* ---- the RTOS catalogue's TaskRunning: overlapping, nested, unmatched, open ---- */
 
 static rtos_RtosTask_t task_a, task_b, task_c;
 
@@ -92,9 +92,9 @@ static void record_pairing(trace_t *tr)
     at(1100); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);    /* #1 A opens */
     at(1150); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);   /* #2 B opens (overlaps A) */
     at(1200); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Yield);  /* #3 A: 100 */
-    at(1260); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);   /* #4 B begun again */
+    at(1260); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);   /* #4 B again: nests in #2 */
     at(1300); rtos_record_TaskSwitchOut(h, task_c, rtos_RtosSuspend_Yield);  /* #5 C: closes nothing */
-    at(1400); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);  /* #6 B: 140 */
+    at(1400); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);  /* #6 B (the inner, #4): 140 */
     at(1450); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Resume);   /* #7 A open at the end */
     trace_stop(tr, 1500);                                                    /* #8 Stop */
 }
@@ -107,9 +107,10 @@ Test(stats_spans, pairing_rules)
     evrec_spans_counts_t c;
     pair_file(&tr.file, &g, UINT64_MAX, &c, 0); /* span 0: TaskRunning */
     cr_assert_eq(c.complete, 2);
-    cr_assert_eq(c.begun_again, 1);
+    cr_assert_eq(c.begun_again, 0);
+    cr_assert_eq(c.nested, 1);
     cr_assert_eq(c.unmatched_end, 1);
-    cr_assert_eq(c.open_at_end, 1);
+    cr_assert_eq(c.open_at_end, 2, "A from #7 and the outer B from #2");
     cr_assert_eq(c.across_gap, 0);
     cr_assert_eq(c.max_open, 2);
     const evrec_span_t *a = find(&g, 1, 0);
@@ -118,11 +119,13 @@ Test(stats_spans, pairing_rules)
     cr_assert_eq(a->key, task_a);
     cr_assert(a->has_track);
     cr_assert_eq(a->track, task_a);
-    const evrec_span_t *b0 = find(&g, 2, EVREC_SPAN_NO_END);
-    cr_assert_eq(b0->end_index, 4, "begun again: ends at the new begin");
+    const evrec_span_t *b0 = find(&g, 2, EVREC_SPAN_NO_END | EVREC_SPAN_AT_FINISH);
+    cr_assert_eq(b0->end_index, 8, "the outer B: open at the end");
+    cr_assert_eq(b0->depth, 0);
     const evrec_span_t *b = find(&g, 4, 0);
-    cr_assert_eq(b->end_index, 6);
+    cr_assert_eq(b->end_index, 6, "an end closes the innermost");
     cr_assert_eq(b->end_t64 - b->begin_t64, 140);
+    cr_assert_eq(b->depth, 1);
     const evrec_span_t *cend = find(&g, 0, EVREC_SPAN_NO_BEGIN);
     cr_assert_eq(cend->end_index, 5);
     cr_assert_eq(cend->key, task_c);
@@ -147,8 +150,8 @@ Test(stats_spans, pairing_rules)
     cr_assert(d->exact);
     cr_assert_eq(d->worst_begin_index, 4);
     cr_assert_eq(d->worst_end_index, 6);
-    cr_assert_eq(d->begun_again, 1);
-    cr_assert_eq(d->open_at_end, 1);
+    cr_assert_eq(d->begun_again, 0);
+    cr_assert_eq(d->open_at_end, 2);
     cr_assert_eq(d->unmatched_end, 1);
     cr_assert_eq(sp[0].track_count, 3);
     for (uint32_t k = 0; k < 3; k++) {
@@ -161,7 +164,7 @@ Test(stats_spans, pairing_rules)
         } else if (t->value == task_b) {
             cr_assert_eq(t->d.count, 1);
             cr_assert_eq(t->d.min, 140);
-            cr_assert_eq(t->d.begun_again, 1);
+            cr_assert_eq(t->d.open_at_end, 1);
         } else {
             cr_assert_eq(t->value, task_c);
             cr_assert_eq(t->d.count, 0);
@@ -207,8 +210,8 @@ Test(stats_spans, a_span_across_a_gap_is_flagged_not_measured)
 }
 
 /* Records lost to damage before #5 (the reader flags the first record after a damaged range
- * with `gap`): B, open since #4, is cut at #4 and not paired with its end at #6, which closes
- * nothing; evrec_stats_t measures neither, and no interval across the gap. */
+ * with `gap`): B, open since #2 and nested since #4, is cut at #4 (both) and not paired with its
+ * end at #6, which closes nothing; evrec_stats_t measures neither, and no interval across the gap. */
 Test(stats_spans, a_span_open_at_damage_is_cut_not_paired_across)
 {
     trace_t tr;
@@ -230,7 +233,7 @@ Test(stats_spans, a_span_open_at_damage_is_cut_not_paired_across)
     const evrec_spans_counts_t *c = evrec_spans_counts(p, 0);
     cr_assert_eq(c->complete, 1);
     cr_assert_eq(c->across_gap, 0);
-    cr_assert_eq(c->cut_by_damage, 1);
+    cr_assert_eq(c->cut_by_damage, 2);
     cr_assert_eq(c->unmatched_end, 2, "B's end at #6 and C's at #5 close nothing");
     const evrec_span_t *b = find(&g, 4, EVREC_SPAN_NO_END | EVREC_SPAN_CUT);
     cr_assert_eq(b->end_index, 4, "cut at the last record before the gap");
@@ -250,7 +253,7 @@ Test(stats_spans, a_span_open_at_damage_is_cut_not_paired_across)
     const evrec_stats_span_t *sp = evrec_stats_spans(s, &n);
     cr_assert_eq(sp[0].all.count, 1);
     cr_assert_eq(sp[0].all.max, 100, "B is not measured across the gap");
-    cr_assert_eq(sp[0].all.cut_by_damage, 1);
+    cr_assert_eq(sp[0].all.cut_by_damage, 2);
     cr_assert_eq(sp[0].all.across_gap, 0);
     evrec_stats_free(s);
     evrec_reader_close(r);

@@ -34,9 +34,10 @@ static const char help[] =
     "When the file has spans (schema `spans:`, shown by `evrec info`): per span and per track (the\n"
     "span's lane: per thread, hence per stage, in the demo; per task for RTOS TaskRunning) the\n"
     "complete pairs' count, min/mean/p50/p90/p99/max duration and the record index of the longest's\n"
-    "begin (see it with `evrec dump --from '#N'`), and the unmatched begins and ends. A begin pairs\n"
-    "with the next end of the same key (and the same track when both ends have it and share the key\n"
-    "field); a begin again for an open key counts the older one as an unmatched begin; an end that\n"
+    "begin (see it with `evrec dump --from '#N'`), and the unmatched begins and ends. An end closes\n"
+    "the innermost open begin of the same key (and the same track when both ends have it and share\n"
+    "the key field): a begin again for an open key nests in it, as Perfetto's slices do (the pairing\n"
+    "of `evrec timeline` and `evrec export --perfetto` too); an end that\n"
     "closes nothing is an unmatched end; spans still open at the last record are unmatched begins\n"
     "(their ends were dropped when the recorder's buffer filled, if it did). In a damaged file\n"
     "(the reader resumes after a damaged chunk, FORMAT.md: SYNC chunks) the 'damage:' line gives\n"
@@ -535,7 +536,7 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
         exact &= sp[i].all.exact || sp[i].all.count == 0;
     }
     printf("spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
-           "  unmatched: begins never ended (begun again, cut by damage, or open at the last record) and ends that closed nothing;\n"
+           "  unmatched: begins never ended (cut by damage, or open at the last record) and ends that closed nothing;\n"
            "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
            o->freq ? "" : " (ticks)",
            exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
@@ -587,8 +588,8 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
         }
     }
     if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && (fi->flags & 1u)) {
-        printf("  %llu event(s) were dropped at unknown places of the cyclic buffer: a lost end shows as a begin\n"
-               "  begun again, a lost begin as an end that closed nothing\n",
+        printf("  %llu event(s) were dropped at unknown places of the cyclic buffer: a lost end leaves its begin\n"
+               "  open (a later begin of its key nests in it), a lost begin shows as an end that closed nothing\n",
                (unsigned long long)fi->dropped);
     }
 }

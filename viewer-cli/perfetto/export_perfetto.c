@@ -39,7 +39,7 @@ static const char *const fixed_ann_names[AN_FIXED_COUNT] = {
 #define PF_STR_MARKER_BASE 1u
 #define PF_STR_FIRST 32u
 
-/* ---- a 64-bit key -> 32-bit value hash map (linear probing, backward-shift deletion) ------- */
+/* ---- a 64-bit key -> 32-bit value hash map (linear probing; lanes and interned strings) ------ */
 
 typedef struct pf_map {
     uint64_t *keys;
@@ -116,33 +116,6 @@ static int map_grow(pf_map_t *m)
     return 1;
 }
 
-static void map_del(pf_map_t *m, uint64_t key)
-{
-    if (!m->cap) {
-        return;
-    }
-    uint32_t mask = m->cap - 1;
-    uint32_t i = (uint32_t)mix64(key) & mask;
-    while (m->vals[i] != UINT32_MAX && m->keys[i] != key) {
-        i = (i + 1) & mask;
-    }
-    if (m->vals[i] == UINT32_MAX) {
-        return;
-    }
-    m->vals[i] = UINT32_MAX;
-    m->n--;
-    /* Backward shift: move later members of the cluster into the hole when their home allows. */
-    for (uint32_t j = (i + 1) & mask; m->vals[j] != UINT32_MAX; j = (j + 1) & mask) {
-        uint32_t home = (uint32_t)mix64(m->keys[j]) & mask;
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            m->keys[i] = m->keys[j];
-            m->vals[i] = m->vals[j];
-            m->vals[j] = UINT32_MAX;
-            i = j;
-        }
-    }
-}
-
 static void map_free(pf_map_t *m)
 {
     free(m->keys);
@@ -178,8 +151,6 @@ typedef struct pf_event {
     pf_leaf_t *leaves;     /* [leaf - 2]; NULL until the event's (or its owner's) first record */
     uint64_t ann_base;     /* iid of leaves[0].names[0]; names[v] of leaf i: base + 4 i + v */
     uint8_t *ann_emitted;  /* [4 * leaf_count] */
-    uint32_t *spans;       /* span indices this event ends (bit 31 clear) or begins (set) */
-    uint32_t span_refs;
     int has_counters;
     int shared;            /* leaves and ann_* belong to the first event on the same struct */
     int built;             /* leaves, ann_emitted and has_counters are set (first record) */
@@ -200,12 +171,25 @@ typedef struct pf_lane {
     char *name;
 } pf_lane_t;
 
-typedef struct pf_open {
-    uint32_t lane, slot;
-    uint32_t prev;   /* older open span of the same (span, key), or UINT32_MAX */
-    uint32_t next_free;
-} pf_open_t;
+/* The writer's part of one span instance (evrec_span_t::instance): its slice track. */
+typedef struct pf_inst {
+    uint32_t lane;
+    uint32_t slot; /* UINT32_MAX: refused (no slice written) */
+} pf_inst_t;
 
+/* Given to the span hook for an instance whose begin was refused (no slice in the trace). */
+#define PF_SPAN_REFUSED 0x100u
+
+/* The record being written, for the pairing's callbacks (on_begin(), on_span()). */
+typedef struct pf_cur {
+    pf_event_t *e;
+    const evrec_record_t *rec;
+    uint64_t ts, clamped;
+    uint32_t lane;
+    int done;              /* a slice began or ended at it */
+    const char *unmatched; /* a span it ends but that was not open */
+    const char *refused;   /* a span it begins but that got no slot */
+} pf_cur_t;
 
 struct evrec_pf_writer {
     evrec_reader_t *r;
@@ -240,9 +224,11 @@ struct evrec_pf_writer {
     uint32_t lane_count, lane_cap;
     pf_map_t lane_map;         /* domain << 32 | value -> lane */
     pf_map_t str_map;          /* enum_id << 32 | value -> string iid (0 = unnamed) */
-    pf_map_t open_map;         /* span << 32 | key -> pf_open index (top of its stack) */
-    pf_open_t *open;
-    uint32_t open_used, open_cap, open_free, open_count;
+    evrec_spans_t *pair;       /* the spans' pairing (evrec_analysis.h); NULL without spans */
+    pf_inst_t *inst;           /* per span instance */
+    uint32_t inst_cap;
+    uint32_t open_count;       /* slices open */
+    pf_cur_t cur;
     int unverified_seen;
     uint8_t damage_done[PF_DAMAGE_KEPT]; /* reader damage entries already written at a gap */
 
@@ -270,6 +256,8 @@ struct evrec_pf_writer {
     size_t buf_cap;
 
     uint64_t max_index;       /* largest record index written so far */
+    evrec_span_fn span_hook;  /* introspection (tests), or NULL */
+    void *span_hook_ctx;
     int started_index;
 };
 
@@ -924,36 +912,6 @@ static uint64_t flow_id(uint32_t span, uint32_t key)
     return id ? id : 1;
 }
 
-static uint32_t open_alloc(evrec_pf_writer_t *w)
-{
-    if (w->open_free != UINT32_MAX) {
-        uint32_t i = w->open_free;
-        w->open_free = w->open[i].next_free;
-        return i;
-    }
-    if (w->open_used == w->open_cap) {
-        uint32_t cap = w->open_cap ? w->open_cap * 2 : 64;
-        pf_open_t *p = realloc(w->open, cap * sizeof *p);
-        if (!p) {
-            w->nomem = 1;
-            return UINT32_MAX;
-        }
-        w->open = p;
-        w->open_cap = cap;
-    }
-    return w->open_used++;
-}
-
-static int span_matches(const pf_event_t *e, const evrec_span_end_t *end, const evrec_record_t *rec)
-{
-    return end->match_leaf == EVREC_VIEW_NONE || leaf_value(e, rec, end->match_leaf) == end->match_value;
-}
-
-static uint32_t span_key(const pf_event_t *e, const evrec_span_end_t *end, const evrec_record_t *rec)
-{
-    return end->key_leaf == EVREC_VIEW_NONE ? 0u : leaf_value(e, rec, end->key_leaf);
-}
-
 /* The lane a record of event e is drawn on (its track field's value, else its class). */
 static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evrec_record_t *rec)
 {
@@ -963,32 +921,136 @@ static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evr
     return lane_get(w, e->domain, leaf_value(e, rec, e->track_leaf));
 }
 
-/* Records lost to damage: every span open now ends at `ts` (the last record before the gap) with
- * the annotation cut_by_damage, so that no slice runs across the gap. */
-static void cut_open_slices(evrec_pf_writer_t *w, uint64_t ts)
+static void hook(evrec_pf_writer_t *w, const evrec_span_t *sp, unsigned extra)
 {
-    if (!w->open_count) {
+    if (w->span_hook) {
+        evrec_span_t x = *sp;
+        x.flags |= extra;
+        w->span_hook(w->span_hook_ctx, &x);
+    }
+}
+
+void evrec_pf_set_span_hook(evrec_pf_writer_t *w, evrec_span_fn fn, void *ctx)
+{
+    w->span_hook = fn;
+    w->span_hook_ctx = ctx;
+}
+
+/* ---- spans: paired by evrec_spans_t (evrec_analysis.h, "Pairing rule"), written here ---- */
+
+/* The writer's part of span instance i (evrec_span_t::instance), grown on demand; NULL: no memory. */
+static pf_inst_t *inst_at(evrec_pf_writer_t *w, uint32_t i)
+{
+    if (i >= w->inst_cap) {
+        uint32_t cap = w->inst_cap ? w->inst_cap : 64;
+        while (cap <= i) {
+            cap *= 2;
+        }
+        pf_inst_t *p = realloc(w->inst, cap * sizeof *p);
+        if (!p) {
+            return NULL;
+        }
+        w->inst = p;
+        w->inst_cap = cap;
+    }
+    return &w->inst[i];
+}
+
+/* The lane of a span begun by the current record: its track's value (evrec_spans_track_leaf())
+ * when that is not the event's track, else the record's lane. *tleaf = the track leaf. */
+static uint32_t begin_lane(evrec_pf_writer_t *w, uint32_t span, uint16_t *tleaf)
+{
+    const pf_cur_t *c = &w->cur;
+    *tleaf = evrec_spans_track_leaf(w->r, span);
+    if (*tleaf == EVREC_VIEW_NONE || *tleaf == c->e->track_leaf) {
+        return c->lane;
+    }
+    const pf_leaf_t *tl = &c->e->leaves[*tleaf - 2];
+    uint32_t dom = domain_of(w, tl, w->paths[tl->path].names[0]);
+    return w->nomem ? UINT32_MAX : lane_get(w, dom, leaf_value(c->e, c->rec, *tleaf));
+}
+
+/* A span opens at the current record: a slice begin on a free slot of its lane (none free, or
+ * too many open: refused, the record stays an instant). */
+static void on_begin(void *ctx, const evrec_span_t *sp)
+{
+    evrec_pf_writer_t *w = ctx;
+    pf_cur_t *c = &w->cur;
+    const evrec_span_desc_t *sd = &w->view->spans[sp->span];
+    uint16_t tleaf;
+    pf_inst_t *in = inst_at(w, sp->instance);
+    uint32_t sl = in ? begin_lane(w, sp->span, &tleaf) : UINT32_MAX;
+    if (sl == UINT32_MAX) {
+        w->io_error = 1;
+        w->nomem = 1;
         return;
     }
-    for (uint32_t h = 0; h < w->open_map.cap; h++) {
-        uint32_t oi = w->open_map.vals[h];
-        while (oi != UINT32_MAX) {
-            pf_open_t *o = &w->open[oi];
-            pf_lane_t *ln = &w->lanes[o->lane];
-            te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, ln->slot_uuid[o->slot]);
-            ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
-            te_write(w);
-            w->st.cut_by_damage++;
-            ln->slot_open[o->slot]--;
-            uint32_t prev = o->prev;
-            o->next_free = w->open_free;
-            w->open_free = oi;
-            w->open_count--;
-            oi = prev;
-        }
-        w->open_map.vals[h] = UINT32_MAX;
+    pf_lane_t *ln = &w->lanes[sl];
+    in->lane = sl;
+    in->slot = w->open_count < PF_MAX_OPEN ? slot_get(w, ln) : UINT32_MAX;
+    if (in->slot == UINT32_MAX) {
+        c->refused = sd->name;
+        w->st.refused_begins++;
+        return;
     }
-    w->open_map.n = 0;
+    ln->slot_open[in->slot]++;
+    w->open_count++;
+    te_begin(w, c->ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, ln->slot_uuid[in->slot]);
+    te_name(w, intern_event_name(w, w->event_count + sp->span, sd->name), intern_category(w, c->e->class_id));
+    /* A key that is not the lane itself (a frame number through threads): a flow links the
+     * spans of one key across lanes. */
+    if (sd->begin.key_leaf != EVREC_VIEW_NONE && sd->begin.key_leaf != tleaf) {
+        w->flow_id = flow_id(sp->span, sp->key);
+        w->te.n_flow_ids = 1;
+        w->te.flow_ids = &w->flow_id;
+    }
+    record_annotations(w, c->e, c->rec, 0, c->clamped);
+    te_write(w);
+    w->st.begins++;
+    c->done = 1;
+}
+
+/* Start the slice end of an instance at ts (the caller adds annotations and writes it). */
+static void slice_end(evrec_pf_writer_t *w, const pf_inst_t *in, uint64_t ts)
+{
+    pf_lane_t *ln = &w->lanes[in->lane];
+    te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, ln->slot_uuid[in->slot]);
+    ln->slot_open[in->slot]--;
+    w->open_count--;
+}
+
+/* A span closes (or an end closes nothing): complete, a slice end with the end record's fields;
+ * cut by damage, a slice end at the last record before the gap; open at the end, left open ("did not end"); an end without a begin, noted for the
+ * record's instant. */
+static void on_span(void *ctx, const evrec_span_t *sp)
+{
+    evrec_pf_writer_t *w = ctx;
+    pf_cur_t *c = &w->cur;
+    if (sp->flags & EVREC_SPAN_NO_BEGIN) {
+        c->unmatched = w->view->spans[sp->span].name;
+        hook(w, sp, 0);
+        return;
+    }
+    const pf_inst_t *in = sp->instance < w->inst_cap ? &w->inst[sp->instance] : NULL;
+    if (!in || in->slot == UINT32_MAX) {
+        hook(w, sp, PF_SPAN_REFUSED);
+        return;
+    }
+    if (sp->flags & EVREC_SPAN_AT_FINISH) {
+        w->st.open_at_end++;
+    } else if (sp->flags & EVREC_SPAN_CUT) {
+        slice_end(w, in, w->last_ts);
+        ann_str(ann_named(w, "cut_by_damage"), "records were lost to damage here: the end is not known");
+        te_write(w);
+        w->st.cut_by_damage++;
+    } else {
+        slice_end(w, in, c->ts);
+        record_annotations(w, c->e, c->rec, 1, c->clamped);
+        te_write(w);
+        w->st.ends++;
+        c->done = 1;
+    }
+    hook(w, sp, 0);
 }
 
 /* Records lost to damage before `rec` (the first record after a damaged range the reader resumed
@@ -1023,33 +1085,34 @@ static void gap_loss(evrec_pf_writer_t *w, const evrec_record_t *rec)
 
 static int event_leaves(evrec_pf_writer_t *w, uint16_t id);
 
-static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
+/* The record's time for the trace: ns (ticks when the clock is unknown), raised to the last time
+ * written when it is earlier (*clamped = the raise). The header's losses before the first. */
+static uint64_t record_time(evrec_pf_writer_t *w, const evrec_record_t *rec, uint64_t *clamped)
 {
-    if (rec->id >= w->event_count) {
-        return EVREC_E_BAD_ID; /* cannot happen: the reader checks each record's id */
-    }
-    pf_event_t *e = &w->events[rec->id];
-    if (!event_leaves(w, rec->id)) {
-        w->nomem = 1;
-        return EVREC_E_NOMEM;
-    }
     uint64_t ts = w->ns_known ? rec->ns : rec->t64;
-    uint64_t clamped = 0;
+    *clamped = 0;
     if (!w->started) {
         w->started = 1;
         w->last_ts = ts;
         header_losses(w, 0);
     }
     if (ts < w->last_ts) {
-        clamped = w->last_ts - ts;
+        *clamped = w->last_ts - ts;
         ts = w->last_ts;
         w->st.clamped++;
-        if (clamped > w->st.max_clamp_ns) {
-            w->st.max_clamp_ns = clamped;
+        if (*clamped > w->st.max_clamp_ns) {
+            w->st.max_clamp_ns = *clamped;
         }
     }
+    return ts;
+}
+
+/* Order and losses before a record at `ts`: a gap cuts the open spans at the last time written
+ * and adds a "damaged" instant; the first unverified record an "unverified" one. */
+static void record_losses(evrec_pf_writer_t *w, const evrec_record_t *rec, uint64_t ts)
+{
     if (rec->gap) {
-        cut_open_slices(w, w->last_ts);
+        evrec_spans_cut(w->pair); /* the slices open now end at w->last_ts (on_span) */
     }
     w->last_ts = ts;
     if (w->started_index && rec->index < w->max_index) {
@@ -1070,132 +1133,81 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
     if (rec->gap) {
         gap_loss(w, rec);
     }
+}
+
+/* The current record as an instant on its lane: when it began and ended no slice, or when it is
+ * an end that closed nothing (annotated unmatched_end, with the span's name). */
+static void record_instant(evrec_pf_writer_t *w)
+{
+    const pf_cur_t *c = &w->cur;
+    te_begin(w, c->ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, w->lanes[c->lane].slot_uuid[0]);
+    te_name(w, intern_event_name(w, c->rec->id, c->e->name), intern_category(w, c->e->class_id));
+    record_annotations(w, c->e, c->rec, 0, c->clamped);
+    if (c->unmatched) {
+        ann_str(ann_new(w, fixed_name(w, AN_UNMATCHED)), c->unmatched);
+        w->st.unmatched_ends++;
+    }
+    if (c->refused) {
+        ann_str(ann_new(w, fixed_name(w, AN_REFUSED)), c->refused);
+    }
+    te_write(w);
+    w->st.instants++;
+}
+
+/* One counter event per counter field of the record, on the lane's counter track. */
+static void record_counters(evrec_pf_writer_t *w)
+{
+    const pf_cur_t *c = &w->cur;
+    for (uint32_t i = 0; c->e->has_counters && i < c->e->leaf_count; i++) {
+        const pf_leaf_t *l = &c->e->leaves[i];
+        if (l->counter < 0) {
+            continue;
+        }
+        uint64_t track = counter_track(w, c->lane, (uint32_t)l->counter);
+        te_begin(w, c->ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER, track);
+        w->te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+        w->te.counter_value = load_be(c->rec->data + l->offset, l->kind);
+        te_write(w);
+        w->st.counters++;
+    }
+}
+
+static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
+{
+    if (rec->id >= w->event_count) {
+        return EVREC_E_BAD_ID; /* cannot happen: the reader checks each record's id */
+    }
+    pf_event_t *e = &w->events[rec->id];
+    if (!event_leaves(w, rec->id)) {
+        w->nomem = 1;
+        return EVREC_E_NOMEM;
+    }
+    uint64_t clamped;
+    uint64_t ts = record_time(w, rec, &clamped);
+    record_losses(w, rec, ts);
     w->st.records++;
     uint32_t lane = record_lane(w, e, rec);
     if (lane == UINT32_MAX) {
         w->io_error = 1;
         return EVREC_E_NOMEM;
     }
-    int done = 0;
-    const char *unmatched = NULL, *refused = NULL;
-    /* Ends first (a record may close one span and open another: an RTOS task switch). */
-    for (uint32_t k = 0; k < e->span_refs; k++) {
-        uint32_t si = e->spans[k];
-        if (si & 0x80000000u) {
-            continue;
-        }
-        const evrec_span_desc_t *sd = &w->view->spans[si];
-        if (!span_matches(e, &sd->end, rec)) {
-            continue;
-        }
-        uint64_t okey = (uint64_t)si << 32 | span_key(e, &sd->end, rec);
-        uint32_t oi = map_find(&w->open_map, okey);
-        if (oi == UINT32_MAX) {
-            unmatched = sd->name;
-            continue;
-        }
-        pf_open_t *o = &w->open[oi];
-        pf_lane_t *ln = &w->lanes[o->lane];
-        te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, ln->slot_uuid[o->slot]);
-        record_annotations(w, e, rec, 1, clamped);
-        te_write(w);
-        w->st.ends++;
-        done = 1;
-        ln->slot_open[o->slot]--;
-        if (o->prev != UINT32_MAX) {
-            map_put(&w->open_map, okey, o->prev);
-        } else {
-            map_del(&w->open_map, okey);
-        }
-        o->next_free = w->open_free;
-        w->open_free = oi;
-        w->open_count--;
+    pf_cur_t *c = &w->cur;
+    memset(c, 0, sizeof *c);
+    c->e = e;
+    c->rec = rec;
+    c->ts = ts;
+    c->clamped = clamped;
+    c->lane = lane;
+    /* Ends first, then begins (a record may close one span and open another: an RTOS task
+     * switch): on_span() and on_begin() write the slices. */
+    if (w->pair && evrec_spans_add(w->pair, rec) == EVREC_E_NOMEM) {
+        w->io_error = 1;
+        w->nomem = 1;
     }
-    for (uint32_t k = 0; k < e->span_refs; k++) {
-        uint32_t si = e->spans[k];
-        if (!(si & 0x80000000u)) {
-            continue;
-        }
-        si &= 0x7FFFFFFFu;
-        const evrec_span_desc_t *sd = &w->view->spans[si];
-        if (!span_matches(e, &sd->begin, rec)) {
-            continue;
-        }
-        uint32_t key = span_key(e, &sd->begin, rec);
-        uint16_t tleaf = sd->track_leaf != EVREC_VIEW_NONE ? sd->track_leaf : e->track_leaf;
-        uint32_t sl = lane;
-        if (tleaf != EVREC_VIEW_NONE && tleaf != e->track_leaf) {
-            const pf_leaf_t *tl = &e->leaves[tleaf - 2];
-            uint32_t dom = domain_of(w, tl, w->paths[tl->path].names[0]);
-            sl = w->nomem ? UINT32_MAX : lane_get(w, dom, leaf_value(e, rec, tleaf));
-            if (sl == UINT32_MAX) {
-                w->io_error = 1;
-                return EVREC_E_NOMEM;
-            }
-        }
-        pf_lane_t *ln = &w->lanes[sl];
-        uint32_t slot = w->open_count < PF_MAX_OPEN ? slot_get(w, ln) : UINT32_MAX;
-        uint32_t oi = slot != UINT32_MAX ? open_alloc(w) : UINT32_MAX;
-        if (oi == UINT32_MAX) {
-            refused = sd->name;
-            w->st.refused_begins++;
-            continue;
-        }
-        uint64_t okey = (uint64_t)si << 32 | key;
-        uint32_t prev = map_find(&w->open_map, okey);
-        if (!map_put(&w->open_map, okey, oi)) {
-            w->io_error = 1;
-            w->nomem = 1;
-            return EVREC_E_NOMEM;
-        }
-        pf_open_t *o = &w->open[oi];
-        o->lane = sl;
-        o->slot = slot;
-        o->prev = prev;
-        ln->slot_open[slot]++;
-        w->open_count++;
-        te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, ln->slot_uuid[slot]);
-        te_name(w, intern_event_name(w, w->event_count + si, sd->name), intern_category(w, e->class_id));
-        /* A key that is not the lane itself (a frame number through threads): a flow links the
-         * spans of one key across lanes. */
-        if (sd->begin.key_leaf != EVREC_VIEW_NONE && sd->begin.key_leaf != tleaf) {
-            w->flow_id = flow_id(si, key);
-            w->te.n_flow_ids = 1;
-            w->te.flow_ids = &w->flow_id;
-        }
-        record_annotations(w, e, rec, 0, clamped);
-        te_write(w);
-        w->st.begins++;
-        done = 1;
+    if (!c->done || c->unmatched) {
+        record_instant(w);
     }
-    if (!done) {
-        te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, w->lanes[lane].slot_uuid[0]);
-        te_name(w, intern_event_name(w, rec->id, e->name), intern_category(w, e->class_id));
-        record_annotations(w, e, rec, 0, clamped);
-        if (unmatched) {
-            ann_str(ann_new(w, fixed_name(w, AN_UNMATCHED)), unmatched);
-            w->st.unmatched_ends++;
-        }
-        if (refused) {
-            ann_str(ann_new(w, fixed_name(w, AN_REFUSED)), refused);
-        }
-        te_write(w);
-        w->st.instants++;
-    }
-    if (e->has_counters) {
-        for (uint32_t i = 0; i < e->leaf_count; i++) {
-            const pf_leaf_t *l = &e->leaves[i];
-            if (l->counter < 0) {
-                continue;
-            }
-            uint64_t track = counter_track(w, lane, (uint32_t)l->counter);
-            te_begin(w, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER, track);
-            w->te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
-            w->te.counter_value = load_be(rec->data + l->offset, l->kind);
-            te_write(w);
-            w->st.counters++;
-        }
-    }
+    record_counters(w);
     if (w->io_error) {
         return w->nomem ? EVREC_E_NOMEM : EVREC_E_IO;
     }
@@ -1213,6 +1225,40 @@ evrec_status evrec_pf_record(evrec_pf_writer_t *w, const evrec_record_t *rec)
     return process_record(w, rec);
 }
 
+/* The damaged ranges not written at a gap: where the reader stopped (`damage`), and those that
+ * lost no record (a display-only chunk, a repaired header: count 0). */
+static void final_damage(evrec_pf_writer_t *w, const evrec_reader_error_t *damage)
+{
+    const evrec_file_info_t *fi = evrec_reader_info(w->r);
+    const evrec_damage_t *d;
+    uint64_t n = 0;
+    for (uint64_t i = 0; (d = evrec_reader_damage(w->r, i)) != NULL || (i == 0 && n == 0); i++) {
+        if (d && i < PF_DAMAGE_KEPT && w->damage_done[i]) {
+            n++;
+            continue;
+        }
+        int none = d && d->records_lost == 0;
+        loss_instant(w, "damaged");
+        ann_str(ann_named(w, "status"), status_name(d ? d->status : damage->status));
+        ann_uint(ann_named(w, "offset"), d ? d->offset : damage->offset);
+        ann_str(ann_named(w, "message"), d ? d->message : damage->message);
+        if (none) {
+            ann_uint(ann_named(w, "count"), 0);
+        } else if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
+            ann_uint(ann_named(w, "header_recorded"), fi->recorded);
+        }
+        ann_str(ann_named(w, "what"),
+                none ? "a damaged chunk that lost no record (display attributes, a SYNC point or a repaired "
+                       "header; the time here is not where it was)"
+                     : "the reader stopped here; records after the damage are not in the trace");
+        te_write(w);
+        n++;
+        if (!d) {
+            break;
+        }
+    }
+}
+
 evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *damage)
 {
     if (!w) {
@@ -1224,38 +1270,11 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
     }
     header_losses(w, 1);
     if (damage && damage->status != EVREC_OK && damage->status != EVREC_E_END) {
-        /* The damaged ranges not written at a gap: where the reader stopped, and those that lost
-         * no record (a display-only chunk, a repaired header: count 0). */
-        const evrec_file_info_t *fi = evrec_reader_info(w->r);
-        const evrec_damage_t *d;
-        uint64_t n = 0;
-        for (uint64_t i = 0; (d = evrec_reader_damage(w->r, i)) != NULL || (i == 0 && n == 0); i++) {
-            if (d && i < PF_DAMAGE_KEPT && w->damage_done[i]) {
-                n++;
-                continue;
-            }
-            int none = d && d->records_lost == 0;
-            loss_instant(w, "damaged");
-            ann_str(ann_named(w, "status"), status_name(d ? d->status : damage->status));
-            ann_uint(ann_named(w, "offset"), d ? d->offset : damage->offset);
-            ann_str(ann_named(w, "message"), d ? d->message : damage->message);
-            if (none) {
-                ann_uint(ann_named(w, "count"), 0);
-            } else if (fi->format == EVREC_FILE_CONTAINER && fi->recorded != UINT64_MAX) {
-                ann_uint(ann_named(w, "header_recorded"), fi->recorded);
-            }
-            ann_str(ann_named(w, "what"),
-                    none ? "a damaged chunk that lost no record (display attributes, a SYNC point or a repaired "
-                           "header; the time here is not where it was)"
-                         : "the reader stopped here; records after the damage are not in the trace");
-            te_write(w);
-            n++;
-            if (!d) {
-                break;
-            }
-        }
+        final_damage(w, damage);
     }
-    w->st.open_at_end = w->open_count;
+    if (w->pair) {
+        (void)evrec_spans_finish(w->pair); /* what is open stays open ("did not end"): open_at_end */
+    }
     if (w->io_error || fflush(w->f) != 0 || ferror(w->f)) {
         w->io_error = 1;
         return w->nomem ? EVREC_E_NOMEM : EVREC_E_IO;
@@ -1374,7 +1393,7 @@ static int event_leaves(evrec_pf_writer_t *w, uint16_t id)
 /* first_of_struct: per struct, 1 + the first event on it (0: none yet). Events on one struct
  * share its leaves and their interned names (a file may list 65,535 events on one wide struct in
  * 8 bytes each). The leaves themselves are built on the first record (event_leaves()); here only
- * their count, the annotation name iids, the track's lane domain and the spans. */
+ * their count, the annotation name iids and the track's lane domain. */
 static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, uint32_t *first_of_struct)
 {
     pf_event_t *e = &w->events[id];
@@ -1389,7 +1408,7 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, ui
         e->owner = first_of_struct[sid] - 1;
         e->leaf_count = n = o->leaf_count;
         e->ann_base = o->ann_base;
-        goto track_and_spans;
+        goto track;
     }
     first_of_struct[sid] = (uint32_t)id + 1u;
     e->owner = id;
@@ -1397,7 +1416,7 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, ui
     e->leaf_count = n;
     e->ann_base = *ann_next;
     *ann_next += 4 * (uint64_t)n;
-track_and_spans:
+track:
     e->track_leaf = evrec_reader_event_track(w->r, id);
     if (e->track_leaf != EVREC_VIEW_NONE) {
         if (e->track_leaf < 2 || e->track_leaf - 2u >= n) {
@@ -1413,44 +1432,12 @@ track_and_spans:
             e->domain = domain_of(w, &tl, path);
         }
     }
-    /* The spans this event ends or begins. */
-    for (uint32_t s = 0; w->view && s < w->view->span_count; s++) {
-        const evrec_span_desc_t *sd = &w->view->spans[s];
-        for (int role = 0; role < 2; role++) {
-            const evrec_span_end_t *end = role ? &sd->begin : &sd->end;
-            if (end->event_id != id) {
-                continue;
-            }
-            /* Leaves must exist in the event (the reader checked the VIEW; be safe anyway). */
-            if ((end->match_leaf != EVREC_VIEW_NONE && (end->match_leaf < 2 || end->match_leaf - 2u >= n)) ||
-                (end->key_leaf != EVREC_VIEW_NONE && (end->key_leaf < 2 || end->key_leaf - 2u >= n)) ||
-                (role && sd->track_leaf != EVREC_VIEW_NONE && (sd->track_leaf < 2 || sd->track_leaf - 2u >= n))) {
-                continue;
-            }
-            uint32_t *p = realloc(e->spans, (e->span_refs + 1) * sizeof *p);
-            if (!p) {
-                return 0;
-            }
-            e->spans = p;
-            p[e->span_refs++] = s | (role ? 0x80000000u : 0u);
-        }
-    }
     return 1;
 }
 
-evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name)
+/* The writer's tables: per event (leaves counted, names, tracks), the span pairing. 0: no memory. */
+static int writer_tables(evrec_pf_writer_t *w, evrec_reader_t *r, FILE *f, const char *trace_name)
 {
-    if (!out) {
-        return EVREC_E_ARG;
-    }
-    *out = NULL;
-    if (!r || !f || !trace_name || !evrec_reader_meta(r)) {
-        return EVREC_E_ARG;
-    }
-    evrec_pf_writer_t *w = calloc(1, sizeof *w);
-    if (!w) {
-        return EVREC_E_NOMEM;
-    }
     w->r = r;
     w->f = f;
     w->meta = evrec_reader_meta(r);
@@ -1459,7 +1446,6 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     w->ns_known = evrec_reader_time_freq(r, NULL) != 0;
     w->next_uuid = PF_UUID_FIRST;
     w->next_str_iid = PF_STR_FIRST;
-    w->open_free = UINT32_MAX;
     w->trace_name = xstrdup(w, trace_name);
     uint32_t names = w->event_count + (w->view ? w->view->span_count : 0);
     w->name_emitted = calloc(names ? names : 1, 1);
@@ -1467,8 +1453,7 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     w->events = calloc(w->event_count ? w->event_count : 1, sizeof *w->events);
     w->domains = calloc(1, sizeof *w->domains);
     if (!w->trace_name || !w->name_emitted || !w->cat_emitted || !w->events || !w->domains) {
-        evrec_pf_close(w);
-        return EVREC_E_NOMEM;
+        return 0;
     }
     w->domains[0].enum_id = UINT32_MAX - 1;
     w->domain_count = 1;
@@ -1477,13 +1462,23 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
     for (uint32_t id = 0; id < w->event_count; id++) {
         if (!first_of_struct || !build_event(w, (uint16_t)id, &ann_next, first_of_struct) || w->nomem) {
             free(first_of_struct);
-            evrec_pf_close(w);
-            return EVREC_E_NOMEM;
+            return 0;
         }
     }
     free(first_of_struct);
-    /* The first packet: the file's process-like track; it clears the sequence's incremental
-     * state (the interned names that follow are valid from here on). */
+    if (w->view && w->view->span_count) { /* a view the reader accepted resolves */
+        if (evrec_spans_create(&w->pair, r, on_span, w) == EVREC_E_NOMEM) {
+            return 0;
+        }
+        evrec_spans_on_begin(w->pair, on_begin, w);
+    }
+    return 1;
+}
+
+/* The first packet: the file's process-like track; it clears the sequence's incremental state
+ * (the interned names that follow are valid from here on). */
+static void first_packet(evrec_pf_writer_t *w, evrec_reader_t *r)
+{
     td_begin(w, PF_UUID_FILE, 0, w->trace_name);
     w->pkt.has_timestamp = 0;
     w->pkt.has_first_packet_on_sequence = 1;
@@ -1509,6 +1504,27 @@ evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, 
              (unsigned long long)fi->schema_hash_computed);
     w->td.description = desc;
     pkt_write(w);
+    w->td.description = NULL; /* desc lives until here */
+}
+
+evrec_status evrec_pf_open(evrec_pf_writer_t **out, evrec_reader_t *r, FILE *f, const char *trace_name)
+{
+    if (!out) {
+        return EVREC_E_ARG;
+    }
+    *out = NULL;
+    if (!r || !f || !trace_name || !evrec_reader_meta(r)) {
+        return EVREC_E_ARG;
+    }
+    evrec_pf_writer_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        return EVREC_E_NOMEM;
+    }
+    if (!writer_tables(w, r, f, trace_name)) {
+        evrec_pf_close(w);
+        return EVREC_E_NOMEM;
+    }
+    first_packet(w, r);
     if (w->io_error) {
         evrec_pf_close(w);
         return EVREC_E_IO;
@@ -1528,7 +1544,6 @@ void evrec_pf_close(evrec_pf_writer_t *w)
             free(e->leaves);
             free(e->ann_emitted);
         }
-        free(e->spans);
     }
     for (uint32_t d = 0; d < w->domain_count; d++) {
         free(w->domains[d].path);
@@ -1552,10 +1567,10 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     free(w->name_emitted);
     free(w->cat_emitted);
     free(w->trace_name);
-    free(w->open);
+    evrec_spans_free(w->pair);
+    free(w->inst);
     free(w->buf);
     map_free(&w->lane_map);
     map_free(&w->str_map);
-    map_free(&w->open_map);
     free(w);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 
 #ifdef __cplusplus
@@ -105,6 +106,13 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
 
 /** @brief What the writer has produced so far. @return writer-owned, valid until close. */
 const evrec_pf_stats_t *evrec_pf_stats(const evrec_pf_writer_t *w);
+
+/**
+ * @brief Introspection for tests: `fn` is called once per span the trace holds as it is ended
+ * (a slice end, a cut at damage), at evrec_pf_finish() for each span left open, and once per
+ * unmatched end made an instant. NULL removes it. **Context:** thread.
+ */
+void evrec_pf_set_span_hook(evrec_pf_writer_t *w, evrec_span_fn fn, void *ctx);
 
 /** @brief Free a writer (not its stream, not its reader). NULL is ignored. **Context:** thread. */
 void evrec_pf_close(evrec_pf_writer_t *w);

@@ -20,6 +20,7 @@
 #include <cairo.h>
 #include <stdint.h>
 
+#include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 
 /** Most rows a picture has; values beyond go to one "(other)" lane per group. */
@@ -33,10 +34,6 @@
 #define TL_AUTO_ROWS_H 3000.0
 /** Size of the set of (span kind, key) pairs seen (power of 2). */
 #define TL_SEEN 4096u
-/** Most spans open at once (begins waiting for their end); a begin beyond is not drawn. */
-#define TL_MAX_OPEN 4096u
-/** Slots of the hash table of open spans (power of 2, twice TL_MAX_OPEN). */
-#define TL_OPEN_SLOTS 8192u
 
 /** Span bars per lane (span kinds beyond share the last). */
 #define TL_SLOTS 3u
@@ -104,29 +101,11 @@ typedef struct tl_event {
     uint16_t split_enum;
 } tl_event_t;
 
-/** An open span. */
-typedef struct tl_open {
-    uint16_t desc;
-    uint32_t key;
-    int row;
-    uint64_t t0;
-    uint16_t color;
-    uint8_t slot;
-    uint8_t used;  /**< slot of the hash table in use */
-} tl_open_t;
-
-/** Per-span facts, computed once. */
+/** Per-span drawing facts, computed once (the pairing is evrec_spans_t's). */
 typedef struct tl_span {
     int by_key;          /**< colour by key value (the key is not the lane) */
-    int exclusive;       /**< one open at a time (TaskRunning: one CPU) */
-    int excl_open;       /**< exclusive: a span is open, with key excl_key */
-    uint32_t excl_key;
-    int has_track;       /**< lane from the begin event's `track_leaf` */
-    uint32_t track_off;
-    uint8_t track_w;
+    int has_track;       /**< the span has its own track field: lanes of group track_group */
     uint32_t track_group;
-    uint32_t bkey_off, ekey_off, bmatch_off, ematch_off;
-    uint8_t bkey_w, ekey_w, bmatch_w, ematch_w; /**< 0: none */
 } tl_span_t;
 
 /** Everything the pass gathers. */
@@ -164,13 +143,13 @@ typedef struct tl_model {
     uint16_t marker_seen;      /**< bit per marker drawn */
     tl_row_t rows[TL_MAX_ROWS];
     unsigned nrows;
-    tl_open_t open[TL_OPEN_SLOTS]; /**< open spans by (span kind, key): at most one each */
-    unsigned nopen;
+    evrec_spans_t *pair;       /**< the spans' pairing (evrec_analysis.h), NULL without spans */
+    int cur_lane;              /**< lane of the record being paired (an end without a begin's) */
+    uint64_t t_end;            /**< where spans open at the end are drawn to (tl_agg_finish()) */
     uint64_t seen[4096];       /**< (span, key) pairs seen in the window (hash set) */
     unsigned nseen;
     int seen_full;
-    uint64_t open_dropped;     /**< begins not drawn (TL_MAX_OPEN spans were open) */
-    uint64_t span_count;       /**< spans closed in the window */
+    uint64_t span_count;       /**< spans drawn in the window */
     /* gaps */
     uint64_t dropped;          /**< header: events dropped after the Stop record */
     uint32_t overwritten;      /**< header: cyclic records overwritten before the first record */
@@ -189,6 +168,11 @@ typedef struct tl_model {
     int window_has_end;        /**< the window reaches the file's last record */
     uint64_t stop_t;           /**< time of the Stop record (drops follow it) */
     int stop_seen;
+    /** Introspection (tests): called once per span drawn, cut, left open at the end or drawn
+     * from the window's start (an end without its begin), with what it was paired with. NULL in
+     * the tool. */
+    evrec_span_fn span_hook;
+    void *span_hook_ctx;
 } tl_model_t;
 
 /* ---- timeline_lanes.c ---- */

@@ -7,15 +7,12 @@
  * records, and at the end the bins are at most twice as fine as needed (nbins >= 4 x the plot's
  * width: a bin is at most half a pixel).
  *
- * Spans are paired here (their own pairing, independent of `evrec stats`): a record matching a
- * span's `end` closes the latest open span of that kind with the same key; a span never closed
- * in the window is drawn to the window's end, one closed without its begin (opened before the
- * window) from the window's start -- only for the first span of its kind and key in the window,
- * and not when the same record closes a span of another kind. A begin whose key is already open
- * closes the earlier one. Open spans are found by (kind, key) in a hash table of TL_MAX_OPEN;
- * a begin beyond is not drawn (counted in the title).
- * TaskRunning (the RTOS catalogue) is exclusive: one task runs at a time, so a switch-in closes
- * the running task's span even when no switch-out was recorded. */
+ * Spans are paired by evrec_spans_t (evrec_analysis.h, "Pairing rule"): the same pairing as
+ * `evrec stats` and the Perfetto export, span for span. Here they are only drawn: a complete span
+ * from its begin to its end (a begin of an open key nests: its own bar); a span open when records
+ * were lost to damage up to the last record before the gap; one still open at the end up to the
+ * window's end; an end without its begin from the window's start (or the gap's end) when it is
+ * the first of its span and key there, else as a mark at its end. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,16 +28,10 @@ static unsigned kw(uint8_t kind)
     }
 }
 
-static void leaf_at(tl_model_t *m, uint16_t ev, uint16_t leaf, uint32_t *off, uint8_t *w)
-{
-    evrec_leaf_info_t li;
-    *w = 0;
-    if (leaf != EVREC_VIEW_NONE && evrec_reader_leaf(m->r, ev, leaf, &li, NULL, 0) == EVREC_OK) {
-        *off = li.packed_offset;
-        *w = (uint8_t)kw(li.kind);
-    }
-}
+static void on_span(void *ctx, const evrec_span_t *sp);
 
+/* The spans' drawing facts (lane group of a span's own track field, colour by key or by kind)
+ * and their pairing (evrec_spans_t). */
 static int spans_prepare(tl_model_t *m)
 {
     if (!m->view || !m->view->span_count) {
@@ -53,27 +44,21 @@ static int spans_prepare(tl_model_t *m)
     for (uint32_t i = 0; i < m->view->span_count; i++) {
         const evrec_span_desc_t *d = &m->view->spans[i];
         tl_span_t *s = &m->sp[i];
-        leaf_at(m, d->begin.event_id, d->begin.key_leaf, &s->bkey_off, &s->bkey_w);
-        leaf_at(m, d->end.event_id, d->end.key_leaf, &s->ekey_off, &s->ekey_w);
-        leaf_at(m, d->begin.event_id, d->begin.match_leaf, &s->bmatch_off, &s->bmatch_w);
-        leaf_at(m, d->end.event_id, d->end.match_leaf, &s->ematch_off, &s->ematch_w);
         uint16_t lane_leaf = d->track_leaf;
-        if (lane_leaf != EVREC_VIEW_NONE) {
-            leaf_at(m, d->begin.event_id, lane_leaf, &s->track_off, &s->track_w);
-            evrec_leaf_info_t li;
-            if (s->track_w && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK) {
-                s->has_track = 1;
-                int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
-                s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
-            }
-        } else {
-            lane_leaf = m->ev[d->begin.event_id].track_leaf;
+        evrec_leaf_info_t li;
+        if (lane_leaf != EVREC_VIEW_NONE && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK &&
+            kw(li.kind)) {
+            s->has_track = 1;
+            int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
+            s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
+        } else if (lane_leaf == EVREC_VIEW_NONE) {
+            lane_leaf = evrec_spans_track_leaf(m->r, i);
         }
         /* colour by key unless the key is the lane itself (a task's running span on its lane) */
         s->by_key = d->begin.key_leaf != EVREC_VIEW_NONE && d->begin.key_leaf != lane_leaf;
-        s->exclusive = strcmp(d->name, "TaskRunning") == 0;
     }
-    return 0;
+    evrec_status st = evrec_spans_create(&m->pair, m->r, on_span, m);
+    return st == EVREC_E_NOMEM ? -1 : 0; /* a view the reader accepted resolves */
 }
 
 int tl_agg_init(tl_model_t *m, uint32_t nbins)
@@ -90,6 +75,7 @@ void tl_agg_free(tl_model_t *m)
         free(m->rows[i].sb);
         free(m->rows[i].cb);
     }
+    evrec_spans_free(m->pair);
     free(m->ev);
     free(m->sp);
     free(m->event_seen);
@@ -266,78 +252,8 @@ static unsigned slot_of(tl_model_t *m, int row, uint16_t desc)
     return TL_SLOTS - 1;
 }
 
-/* Open spans: a hash table by (span kind, key) with linear probing, so that a record finds its
- * span in O(1) however many are open. A kind has at most one open span per key: a begin closes
- * the earlier one. */
-static uint32_t open_hash(uint16_t desc, uint32_t key)
-{
-    uint64_t k = ((uint64_t)desc << 32 | key) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(k >> 40) & (TL_OPEN_SLOTS - 1);
-}
-
-static int open_find(const tl_model_t *m, uint16_t desc, uint32_t key)
-{
-    for (uint32_t h = open_hash(desc, key), n = 0; n < TL_OPEN_SLOTS && m->open[h].used;
-         h = (h + 1) & (TL_OPEN_SLOTS - 1), n++) {
-        if (m->open[h].desc == desc && m->open[h].key == key) {
-            return (int)h;
-        }
-    }
-    return -1;
-}
-
-static tl_open_t *open_insert(tl_model_t *m, uint16_t desc, uint32_t key)
-{
-    if (m->nopen >= TL_MAX_OPEN) {
-        return NULL;
-    }
-    uint32_t h = open_hash(desc, key);
-    while (m->open[h].used) {
-        h = (h + 1) & (TL_OPEN_SLOTS - 1);
-    }
-    tl_open_t *o = &m->open[h];
-    memset(o, 0, sizeof *o);
-    o->used = 1;
-    o->desc = desc;
-    o->key = key;
-    m->nopen++;
-    return o;
-}
-
-/* Remove slot i (backward-shift deletion keeps every probe chain whole). */
-static void open_remove(tl_model_t *m, uint32_t i)
-{
-    m->open[i].used = 0;
-    m->nopen--;
-    uint32_t j = i;
-    for (;;) {
-        j = (j + 1) & (TL_OPEN_SLOTS - 1);
-        if (!m->open[j].used) {
-            return;
-        }
-        uint32_t h = open_hash(m->open[j].desc, m->open[j].key);
-        int stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
-        if (!stays) {
-            m->open[i] = m->open[j];
-            m->open[j].used = 0;
-            i = j;
-        }
-    }
-}
-
-static void close_open(tl_model_t *m, unsigned i, uint64_t t)
-{
-    tl_open_t *o = &m->open[i];
-    cover(m, o->row, o->slot, o->t0, t, o->color);
-    tl_span_t *s = &m->sp[o->desc];
-    if (s->exclusive && s->excl_open && s->excl_key == o->key) {
-        s->excl_open = 0;
-    }
-    open_remove(m, i);
-}
-
 /* Has (desc, key) had a span in the window? A bounded open-addressing set: when it is full every
- * key counts as seen (no more spans drawn from the window's start). */
+ * key counts as seen (no more ends without a begin drawn from the window's start). */
 static int seen_key(tl_model_t *m, uint16_t desc, uint32_t key, int insert)
 {
     uint64_t k = ((uint64_t)desc << 32 | key) + 1;
@@ -361,79 +277,59 @@ static int seen_key(tl_model_t *m, uint16_t desc, uint32_t key, int insert)
     return 1;
 }
 
-static void spans_add(tl_model_t *m, const evrec_record_t *rec, uint64_t t, int lane)
+/* The row a span is drawn on: an end without a begin on its end record's lane; else the lane of
+ * its track value (the span's track field, else its begin event's), else its begin event's class
+ * lane. -1: none. */
+static int span_row(tl_model_t *m, const evrec_span_t *sp)
 {
-    const evrec_view_t *v = m->view;
-    /* ends first: a record that closes a span of one kind is not also an orphan end of another
-     * kind sharing the same end (QueueSleep and QueueFullSleep both end at Woken) */
-    int closed = 0, orphan = -1;
-    uint32_t orphan_key = 0;
-    for (uint32_t i = 0; i < v->span_count; i++) {
-        const evrec_span_desc_t *d = &v->spans[i];
-        const tl_span_t *s = &m->sp[i];
-        uint32_t x, key = 0;
-        if (rec->id == d->end.event_id &&
-            (d->end.match_leaf == EVREC_VIEW_NONE ||
-             (field(rec, s->ematch_off, s->ematch_w, &x) && x == d->end.match_value)) &&
-            (!s->ekey_w || field(rec, s->ekey_off, s->ekey_w, &key))) {
-            int found = open_find(m, (uint16_t)i, key);
-            if (found >= 0) {
-                close_open(m, (unsigned)found, t);
-                closed = 1;
-            } else if (orphan < 0 && !seen_key(m, (uint16_t)i, key, 0)) {
-                orphan = (int)i;
-                orphan_key = key;
-            }
+    if (sp->flags & EVREC_SPAN_NO_BEGIN) {
+        return m->cur_lane;
+    }
+    const tl_span_t *s = &m->sp[sp->span];
+    const tl_event_t *e = &m->ev[m->view->spans[sp->span].begin.event_id];
+    if (sp->has_track && s->has_track) {
+        return tl_lanes_row(m, TL_ROW_LANE, s->track_group, sp->track, sp->begin_index);
+    }
+    if (sp->has_track && e->track_leaf != EVREC_VIEW_NONE) {
+        return tl_lanes_row(m, TL_ROW_LANE, e->group, sp->track, sp->begin_index);
+    }
+    return tl_lanes_row(m, TL_ROW_LANE, 0x40000000u + e->class_id, 0, sp->begin_index);
+}
+
+/* Where an end without a begin is drawn from: the window's start (or the end of the last gap)
+ * for the first end of its span and key there; a later one began after an earlier span of the
+ * same key, at a time the records do not tell: a mark at the end only. */
+static uint64_t orphan_from(tl_model_t *m, const evrec_span_t *sp, uint64_t t1)
+{
+    if (seen_key(m, (uint16_t)sp->span, sp->key, 0)) {
+        return t1;
+    }
+    seen_key(m, (uint16_t)sp->span, sp->key, 1);
+    return m->after_gap && m->orphan_from > m->t_from ? m->orphan_from : m->t_from;
+}
+
+/* A span paired by evrec_spans_t (evrec_analysis.h: the pairing rule), drawn: complete, cut at a gap (up to the last record before it), open at the end
+ * (up to the window's end), or an end without a begin (from the window's start). */
+static void on_span(void *ctx, const evrec_span_t *sp)
+{
+    tl_model_t *m = ctx;
+    uint64_t t0 = m->ns_known ? sp->begin_ns : sp->begin_t64;
+    uint64_t t1 = m->ns_known ? sp->end_ns : sp->end_t64;
+    if (sp->flags & EVREC_SPAN_NO_BEGIN) {
+        t0 = orphan_from(m, sp, t1);
+    } else {
+        seen_key(m, (uint16_t)sp->span, sp->key, 1);
+        if (sp->flags & EVREC_SPAN_AT_FINISH) {
+            t1 = m->t_end;
         }
     }
-    if (!closed && orphan >= 0 && lane >= 0) {
-        /* opened before the window (or the recording): drawn clipped at the window's start */
-        const tl_span_t *s = &m->sp[orphan];
-        uint16_t color = (uint16_t)(s->by_key ? 64 + orphan_key % 1024 : (unsigned)orphan);
-        uint64_t from = m->after_gap && m->orphan_from > m->t_from ? m->orphan_from : m->t_from;
-        cover(m, lane, slot_of(m, lane, (uint16_t)orphan), from, t, color);
-        seen_key(m, (uint16_t)orphan, orphan_key, 1);
+    int row = span_row(m, sp);
+    if (row >= 0) {
+        uint16_t color = (uint16_t)(m->sp[sp->span].by_key ? 64 + sp->key % 1024 : sp->span);
+        cover(m, row, slot_of(m, row, (uint16_t)sp->span), t0, t1, color);
     }
-    for (uint32_t i = 0; i < v->span_count; i++) {
-        const evrec_span_desc_t *d = &v->spans[i];
-        tl_span_t *s = &m->sp[i];
-        uint32_t x, key = 0;
-        if (rec->id == d->begin.event_id &&
-            (d->begin.match_leaf == EVREC_VIEW_NONE ||
-             (field(rec, s->bmatch_off, s->bmatch_w, &x) && x == d->begin.match_value))) {
-            if (s->bkey_w && !field(rec, s->bkey_off, s->bkey_w, &key)) {
-                continue;
-            }
-            seen_key(m, (uint16_t)i, key, 1);
-            int prev = open_find(m, (uint16_t)i, key);
-            if (prev >= 0) {
-                close_open(m, (unsigned)prev, t);
-            }
-            if (s->exclusive && s->excl_open && (prev = open_find(m, (uint16_t)i, s->excl_key)) >= 0) {
-                close_open(m, (unsigned)prev, t);
-            }
-            int row = lane;
-            uint32_t tv;
-            if (s->has_track && field(rec, s->track_off, s->track_w, &tv)) {
-                row = tl_lanes_row(m, TL_ROW_LANE, s->track_group, tv, rec->index);
-            }
-            if (row < 0) {
-                continue;
-            }
-            tl_open_t *o = open_insert(m, (uint16_t)i, key);
-            if (!o) {
-                m->open_dropped++; /* too many open at once: this one is not drawn */
-                continue;
-            }
-            if (s->exclusive) {
-                s->excl_open = 1;
-                s->excl_key = key;
-            }
-            o->row = row;
-            o->t0 = t;
-            o->color = (uint16_t)(s->by_key ? 64 + key % 1024 : i);
-            o->slot = (uint8_t)slot_of(m, row, (uint16_t)i);
-        }
+    if (m->span_hook) {
+        m->span_hook(m->span_hook_ctx, sp);
     }
 }
 
@@ -451,12 +347,8 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
             m->gaps_more++;
         }
         m->gap_lost += lost;
-        /* cut what is open at the last record before the gap: no span is paired across it */
-        for (uint32_t i = 0; i < TL_OPEN_SLOTS && m->nopen; i++) {
-            while (m->open[i].used) { /* removal may shift a later entry into slot i */
-                close_open(m, i, m->open[i].t0 > t0 ? m->open[i].t0 : t0);
-            }
-        }
+        /* cut what is open at the last record given before the gap: no span is paired across it */
+        evrec_spans_cut(m->pair);
         memset(m->seen, 0, sizeof m->seen); /* ends after the gap that close nothing are drawn */
         m->nseen = 0;
         m->seen_full = 0;
@@ -467,60 +359,46 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
     m->read_any = 1;
 }
 
-int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
+/* The first selected record: the window's start (unless --from), the bins' width (--to). */
+static void agg_start(tl_model_t *m, uint64_t t)
 {
-    uint64_t t = time_of(m, rec);
-    const tl_event_t *e = &m->ev[rec->id];
-    if (!m->started) {
-        m->started = 1;
-        if (!m->from_fixed) {
-            m->t_from = t;
-        }
-        m->first_t = t;
-        if (m->to_fixed) {
-            uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
-            m->bw = span / m->nbins + 1;
-        }
+    m->started = 1;
+    if (!m->from_fixed) {
+        m->t_from = t;
     }
-    if (t > m->last_t || m->records == 0) {
-        m->last_t = t;
+    m->first_t = t;
+    if (m->to_fixed) {
+        uint64_t span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
+        m->bw = span / m->nbins + 1;
     }
-    m->records++;
-    if (e->is_control) {
-        /* Start, Tick, Stop: no lane (ticks would only clutter); Stop marks where drops begin */
-        uint32_t type;
-        if (rec->size >= 7 && (type = rec->data[6]) == EVREC_CONTROL_STOP) {
-            m->stop_seen = 1;
-            m->stop_t = t;
-        }
-        (void)bin_of(m, t);
-        return 0;
+}
+
+/* The record's instant in bin b of its lane: counted, its first two glyphs kept. */
+static void add_instant(tl_model_t *m, const evrec_record_t *rec, int lane, uint32_t b)
+{
+    tl_row_t *row = lane >= 0 ? &m->rows[lane] : NULL;
+    if (!row || !row->ib) {
+        return;
     }
-    m->event_seen[rec->id] = 1;
-    int lane = lane_of(m, rec->id, rec);
-    uint32_t b = bin_of(m, t);
-    if (lane >= 0) {
-        tl_row_t *row = &m->rows[lane];
-        if (row->ib) {
-            tl_ibin_t *ib = &row->ib[b];
-            uint8_t mk = evrec_reader_record_marker(m->r, rec);
-            if (mk > 15) {
-                mk = 0;
-            }
-            if (ib->count < 2) {
-                ib->ev[ib->count] = rec->id;
-                ib->mk[ib->count] = mk;
-            }
-            if (ib->count < UINT32_MAX) {
-                ib->count++;
-            }
-            row->instants++;
-            m->marker_seen |= (uint16_t)(1u << mk);
-        }
+    tl_ibin_t *ib = &row->ib[b];
+    uint8_t mk = evrec_reader_record_marker(m->r, rec);
+    if (mk > 15) {
+        mk = 0;
     }
-    if (m->view && m->view->span_count) {
-        spans_add(m, rec, t, lane);
+    if (ib->count < 2) {
+        ib->ev[ib->count] = rec->id;
+        ib->mk[ib->count] = mk;
     }
+    if (ib->count < UINT32_MAX) {
+        ib->count++;
+    }
+    row->instants++;
+    m->marker_seen |= (uint16_t)(1u << mk);
+}
+
+/* The record's counter fields into their rows' bins (min, max, last). */
+static void add_counters(tl_model_t *m, const evrec_record_t *rec, const tl_event_t *e, uint64_t t)
+{
     for (unsigned k = 0; k < e->ncounters; k++) {
         uint32_t v, split = UINT32_MAX;
         if (!field(rec, e->counter_off[k], e->counter_w[k], &v)) {
@@ -534,8 +412,7 @@ int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
             continue;
         }
         tl_row_t *row = &m->rows[r];
-        b = bin_of(m, t);
-        tl_cbin_t *cb = &row->cb[b];
+        tl_cbin_t *cb = &row->cb[bin_of(m, t)];
         if (!cb->has) {
             cb->has = 1;
             cb->min = cb->max = v;
@@ -550,6 +427,38 @@ int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
         row->cmax = v > row->cmax ? v : row->cmax;
         row->instants++;
     }
+}
+
+int tl_agg_add(tl_model_t *m, const evrec_record_t *rec)
+{
+    uint64_t t = time_of(m, rec);
+    const tl_event_t *e = &m->ev[rec->id];
+    if (!m->started) {
+        agg_start(m, t);
+    }
+    if (t > m->last_t || m->records == 0) {
+        m->last_t = t;
+    }
+    m->records++;
+    if (e->is_control) {
+        /* Start, Tick, Stop: no lane (ticks would only clutter); Stop marks where drops begin */
+        if (rec->size >= 7 && rec->data[6] == EVREC_CONTROL_STOP) {
+            m->stop_seen = 1;
+            m->stop_t = t;
+        }
+        (void)bin_of(m, t);
+        return 0;
+    }
+    m->event_seen[rec->id] = 1;
+    int lane = lane_of(m, rec->id, rec);
+    add_instant(m, rec, lane, bin_of(m, t));
+    if (m->pair) { /* the spans it closes are drawn now (on_span) */
+        m->cur_lane = lane;
+        if (evrec_spans_add(m->pair, rec) == EVREC_E_NOMEM) {
+            return -1;
+        }
+    }
+    add_counters(m, rec, e, t);
     return 0;
 }
 
@@ -560,11 +469,8 @@ void tl_agg_finish(tl_model_t *m)
     if (!m->to_fixed) {
         m->t_to = end;
     }
-    for (uint32_t i = 0; i < TL_OPEN_SLOTS; i++) {
-        if (m->open[i].used) {
-            cover(m, m->open[i].row, m->open[i].slot, m->open[i].t0, end, m->open[i].color);
-            m->open[i].used = 0;
-        }
+    m->t_end = end;
+    if (m->pair) {
+        (void)evrec_spans_finish(m->pair); /* what is still open: drawn up to the window's end */
     }
-    m->nopen = 0;
 }

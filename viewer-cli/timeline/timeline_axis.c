@@ -180,12 +180,9 @@ static double item_width(cairo_t *cr, const char *s)
     return 22 + te.x_advance + 14;
 }
 
-double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double w, int draw, int dark)
+/* The "spans" line: each span kind drawn on some lane, with its colour (or the key's colours). */
+static void legend_spans(flow_t *f, const tl_model_t *m)
 {
-    flow_t f = {cr, x0, x0, y0, w, 18, draw, dark};
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 12);
-    /* spans */
     uint32_t seen_spans[8] = {0};
     for (unsigned r = 0; r < m->nrows; r++) {
         for (unsigned s = 0; s < m->rows[r].nslots; s++) {
@@ -201,12 +198,13 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
             continue;
         }
         if (!any) {
-            flow_heading(&f, "spans");
+            flow_heading(f, "spans");
             any = 1;
         }
         char lab[160];
         const evrec_span_desc_t *d = &m->view->spans[i];
-        if (m->sp[i].by_key) {
+        int by_key = m->sp[i].by_key;
+        if (by_key) {
             char path[64] = "key";
             evrec_leaf_info_t li;
             evrec_reader_leaf(m->r, d->begin.event_id, d->begin.key_leaf, &li, path, sizeof path);
@@ -214,28 +212,24 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
         } else {
             snprintf(lab, sizeof lab, "%s", d->name);
         }
-        flow_space(&f, item_width(cr, lab) + (m->sp[i].by_key ? 12 : 0));
-        if (draw) {
-            if (m->sp[i].by_key) {
-                for (int k = 0; k < 3; k++) {
-                    tl_color(cr, 64u + (unsigned)k, dark, 1);
-                    cairo_rectangle(cr, f.x + k * 9, f.y + 3, 9, 11);
-                    cairo_fill(cr);
-                }
-            } else {
-                tl_color(cr, i, dark, 1);
-                cairo_rectangle(cr, f.x, f.y + 3, 18, 11);
-                cairo_fill(cr);
-            }
+        flow_space(f, item_width(f->cr, lab) + (by_key ? 12 : 0));
+        for (int k = 0; f->draw && k < (by_key ? 3 : 1); k++) {
+            tl_color(f->cr, by_key ? 64u + (unsigned)k : i, f->dark, 1);
+            cairo_rectangle(f->cr, f->x + k * 9, f->y + 3, by_key ? 9 : 18, 11);
+            cairo_fill(f->cr);
         }
-        f.x += m->sp[i].by_key ? 34 : 22;
-        flow_text(&f, lab, 0.9);
+        f->x += by_key ? 34 : 22;
+        flow_text(f, lab, 0.9);
     }
     if (any) {
-        f.y += f.line_h;
+        f->y += f->line_h;
     }
-    /* event types (glyph colours) */
-    any = 0;
+}
+
+/* The "events" line: the event types seen, in their glyph colour (at most TL_MAX_LEGEND_EVENTS). */
+static void legend_events(flow_t *f, const tl_model_t *m)
+{
+    int any = 0;
     uint32_t shown = 0, more = 0;
     for (uint32_t id = 0; id < m->meta->event_count; id++) {
         if (!m->event_seen[id]) {
@@ -247,71 +241,88 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
         }
         shown++;
         if (!any) {
-            flow_heading(&f, "events");
+            flow_heading(f, "events");
             any = 1;
         }
         const char *n = evrec_reader_event_name(m->r, (uint16_t)id);
-        flow_space(&f, item_width(cr, n ? n : "?"));
-        if (draw) {
-            tl_color(cr, 0x8000u + id, dark, 1);
-            tl_glyph(cr, 0, f.x + 8, f.y + 8.5, 13);
+        flow_space(f, item_width(f->cr, n ? n : "?"));
+        if (f->draw) {
+            tl_color(f->cr, 0x8000u + id, f->dark, 1);
+            tl_glyph(f->cr, 0, f->x + 8, f->y + 8.5, 13);
         }
-        f.x += 22;
-        flow_text(&f, n ? n : "?", 0.9);
+        f->x += 22;
+        flow_text(f, n ? n : "?", 0.9);
     }
     if (more) {
         char lab[64];
         snprintf(lab, sizeof lab, "and %lu more event type%s", (unsigned long)more, more == 1 ? "" : "s");
-        flow_space(&f, item_width(cr, lab) - 22);
-        flow_text(&f, lab, 0.7);
+        flow_space(f, item_width(f->cr, lab) - 22);
+        flow_text(f, lab, 0.7);
     }
     if (any) {
-        f.y += f.line_h;
+        f->y += f->line_h;
     }
-    /* markers */
-    any = 0;
+}
+
+/* The "markers" line: the marker glyphs drawn. */
+static void legend_markers(flow_t *f, const tl_model_t *m)
+{
+    int any = 0;
     for (unsigned mk = 0; mk < 16; mk++) {
         if (!(m->marker_seen & (1u << mk))) {
             continue;
         }
         if (!any) {
-            flow_heading(&f, "markers");
+            flow_heading(f, "markers");
             any = 1;
         }
         const char *n = evrec_marker_name((uint8_t)mk);
-        flow_space(&f, item_width(cr, n));
-        if (draw) {
-            text_color(cr, dark, 0.85);
-            tl_glyph(cr, mk, f.x + 8, f.y + 8.5, 11);
+        flow_space(f, item_width(f->cr, n));
+        if (f->draw) {
+            text_color(f->cr, f->dark, 0.85);
+            tl_glyph(f->cr, mk, f->x + 8, f->y + 8.5, 11);
         }
-        f.x += 22;
-        flow_text(&f, n, 0.9);
+        f->x += 22;
+        flow_text(f, n, 0.9);
     }
     if (any) {
-        f.y += f.line_h;
+        f->y += f->line_h;
     }
-    /* how to read the rest */
-    flow_heading(&f, "also");
+}
+
+/* The "also" line: how to read the density band and the gap strips. */
+static void legend_also(flow_t *f)
+{
+    flow_heading(f, "also");
     const char *dens = "events too close for glyphs: density band (height ~ log count)";
-    flow_space(&f, item_width(cr, dens));
-    if (draw) {
-        for (int k = 0; k < 18; k++) {
-            text_color(cr, dark, 0.55);
-            double hh = 3 + (k % 6) * 1.6;
-            cairo_rectangle(cr, f.x + k, f.y + 8.5 - hh / 2, 1, hh);
-            cairo_fill(cr);
-        }
+    flow_space(f, item_width(f->cr, dens));
+    for (int k = 0; f->draw && k < 18; k++) {
+        text_color(f->cr, f->dark, 0.55);
+        double hh = 3 + (k % 6) * 1.6;
+        cairo_rectangle(f->cr, f->x + k, f->y + 8.5 - hh / 2, 1, hh);
+        cairo_fill(f->cr);
     }
-    f.x += 22;
-    flow_text(&f, dens, 0.9);
+    f->x += 22;
+    flow_text(f, dens, 0.9);
     const char *gap = "gap: dropped, overwritten or damaged";
-    flow_space(&f, item_width(cr, gap));
-    if (draw) {
-        tl_hatch(cr, f.x, f.y + 2, 18, 13, dark);
+    flow_space(f, item_width(f->cr, gap));
+    if (f->draw) {
+        tl_hatch(f->cr, f->x, f->y + 2, 18, 13, f->dark);
     }
-    f.x += 22;
-    flow_text(&f, gap, 0.9);
-    f.y += f.line_h;
+    f->x += 22;
+    flow_text(f, gap, 0.9);
+    f->y += f->line_h;
+}
+
+double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double w, int draw, int dark)
+{
+    flow_t f = {cr, x0, x0, y0, w, 18, draw, dark};
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 12);
+    legend_spans(&f, m);
+    legend_events(&f, m);
+    legend_markers(&f, m);
+    legend_also(&f);
     return f.y - y0;
 }
 
@@ -375,9 +386,6 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     }
     if (m->damaged) {
         NOTE("damaged: rest unreadable: %s", m->damage_text);
-    }
-    if (m->open_dropped) {
-        NOTE("%llu spans not drawn (over %u open at once)", (unsigned long long)m->open_dropped, TL_MAX_OPEN);
     }
 #undef NOTE
     if (notes[0]) {

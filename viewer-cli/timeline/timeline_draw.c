@@ -467,80 +467,74 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
     return ok ? 0 : -1;
 }
 
-int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
+/* Where things go in the picture (px). */
+typedef struct tl_geom {
+    double W, H;       /* picture size */
+    int iw, ih;
+    double gutter;     /* the plot's left edge (labels on its left) */
+    double legend_h, rows_h, scale;
+    double ytop, yb;   /* the rows' top and bottom */
+    double x0, x1;     /* the rows' left and right ends */
+    double pre, post;  /* the strips of the losses before the first record and after the last */
+} tl_geom_t;
+
+/* The picture's size and the rows' scale: measured on a scratch surface. */
+static void measure(tl_model_t *m, const tl_out_t *o, tl_geom_t *g)
 {
-    unsigned order[TL_MAX_ROWS];
-    tl_lanes_order(m, order);
-    double W = o->width;
-    /* measure with a scratch surface */
+    memset(g, 0, sizeof *g);
+    g->W = o->width;
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 8, 8);
     cairo_t *mc = cairo_create(scratch);
-    double gutter = tl_gutter(mc, m);
-    double legend_h = tl_legend(mc, m, MARGIN, 0, W - 2 * MARGIN, 0, o->dark);
+    g->gutter = tl_gutter(mc, m);
+    g->legend_h = tl_legend(mc, m, MARGIN, 0, g->W - 2 * MARGIN, 0, o->dark);
     cairo_destroy(mc);
     cairo_surface_destroy(scratch);
-    double rows_h = 0;
     for (unsigned i = 0; i < m->nrows; i++) {
-        rows_h += m->rows[i].kind == TL_ROW_COUNTER ? COUNTER_H : LANE_H;
+        g->rows_h += m->rows[i].kind == TL_ROW_COUNTER ? COUNTER_H : LANE_H;
     }
-    double fixed = MARGIN + TITLE_H + legend_h + 8 + AXIS_H + MARGIN;
-    double scale = 1;
-    double H = o->height ? o->height : fixed + (rows_h > 0 ? rows_h : LANE_H);
-    if (!o->height && rows_h > TL_AUTO_ROWS_H) {
-        H = fixed + TL_AUTO_ROWS_H; /* many lanes: scaled into TL_AUTO_ROWS_H px, as by --height */
+    double fixed = MARGIN + TITLE_H + g->legend_h + 8 + AXIS_H + MARGIN;
+    g->scale = 1;
+    g->H = o->height ? o->height : fixed + (g->rows_h > 0 ? g->rows_h : LANE_H);
+    if (!o->height && g->rows_h > TL_AUTO_ROWS_H) {
+        g->H = fixed + TL_AUTO_ROWS_H; /* many lanes: scaled into TL_AUTO_ROWS_H px, as by --height */
     }
-    if ((o->height || rows_h > TL_AUTO_ROWS_H) && rows_h > 0) {
-        scale = (H - fixed) / rows_h;
-        if (scale * LANE_H < 6) {
-            scale = 6 / LANE_H; /* rows stay at least 6 px: the picture is cut at the bottom */
+    if ((o->height || g->rows_h > TL_AUTO_ROWS_H) && g->rows_h > 0) {
+        g->scale = (g->H - fixed) / g->rows_h;
+        if (g->scale * LANE_H < 6) {
+            g->scale = 6 / LANE_H; /* rows stay at least 6 px: the picture is cut at the bottom */
         }
     }
-    int iw = (int)W, ih = (int)ceil(H);
-    cairo_surface_t *surf = is_svg ? cairo_svg_surface_create(tmp, iw, ih)
-                                   : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, iw, ih);
-    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-        cli_error("%s: cannot create the picture: %s", o->out, cairo_status_to_string(cairo_surface_status(surf)));
-        cairo_surface_destroy(surf);
-        return -1;
+    g->iw = (int)g->W;
+    g->ih = (int)ceil(g->H);
+    g->ytop = MARGIN + TITLE_H + g->legend_h + 8;
+    g->x0 = g->gutter;
+    g->x1 = g->W - MARGIN - 8;
+    g->pre = m->overwritten && m->window_has_start ? 36 : 0;
+    g->post = ((m->dropped && m->stop_seen) || m->damaged) && m->window_has_end ? 36 : 0;
+    g->yb = g->ytop + (m->nrows ? g->rows_h * g->scale : LANE_H);
+}
+
+static void px_map_init(px_map_t *pm, const tl_model_t *m, const tl_geom_t *g)
+{
+    pm->m = m;
+    pm->xa = floor(g->x0 + g->pre + 6);
+    pm->xb = floor(g->x1 - g->post - 6);
+    pm->span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
+    pm->npx = (int)(pm->xb - pm->xa);
+    if (pm->npx < 1) {
+        pm->npx = 1;
     }
-    cairo_t *cr = cairo_create(surf);
-    bg(cr, o->dark);
-    cairo_paint(cr);
-    tl_title(cr, m, o->path, MARGIN, MARGIN, o->dark);
-    double ly = MARGIN + TITLE_H;
-    tl_legend(cr, m, MARGIN, ly, W - 2 * MARGIN, 1, o->dark);
-    double ytop = ly + legend_h + 8;
-    double x0 = gutter, x1 = W - MARGIN - 8;
-    double pre = m->overwritten && m->window_has_start ? 36 : 0;
-    double post = ((m->dropped && m->stop_seen) || m->damaged) && m->window_has_end ? 36 : 0;
-    px_map_t pm;
-    pm.m = m;
-    pm.xa = floor(x0 + pre + 6);
-    pm.xb = floor(x1 - post - 6);
-    pm.span = m->t_to > m->t_from ? m->t_to - m->t_from : 1;
-    pm.npx = (int)(pm.xb - pm.xa);
-    if (pm.npx < 1) {
-        pm.npx = 1;
-    }
-    double yb = ytop + rows_h * scale;
-    if (m->nrows == 0) {
-        yb = ytop + LANE_H;
-        fg(cr, o->dark, 0.6);
-        cairo_set_font_size(cr, 13);
-        cairo_move_to(cr, x0 + 10, ytop + 19);
-        tl_show_text(cr, m->records ? "no lane: only control records (Start, Tick, Stop) in the window"
-                                       : "no record in the selected window");
-    }
-    /* the largest count of a pixel column (density scale) */
+}
+
+/* The largest count of records in one pixel column of one lane (the density scale), at least 2. */
+static uint64_t max_density(const tl_model_t *m, const px_map_t *pm)
+{
     uint64_t maxn = 2;
     for (unsigned i = 0; i < m->nrows; i++) {
         const tl_row_t *row = &m->rows[i];
-        if (!row->ib) {
-            continue;
-        }
-        for (int p = 0; p < pm.npx; p++) {
+        for (int p = 0; row->ib && p < pm->npx; p++) {
             uint32_t b0, b1;
-            px_bins(&pm, p, &b0, &b1);
+            px_bins(pm, p, &b0, &b1);
             uint64_t c = 0;
             for (uint32_t b = b0; b < b1; b++) {
                 c += row->ib[b].count;
@@ -548,111 +542,150 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
             maxn = c > maxn ? c : maxn;
         }
     }
-    tl_axis_draw(cr, m, pm.xa, pm.xb, ytop, yb, o->dark);
-    FILE *lay = NULL;
-    if (o->layout) {
-        lay = fopen(o->layout, "w");
-        if (!lay) {
-            cli_error("%s: cannot create the layout file", o->layout);
-        } else {
-            fprintf(lay, "size %d %d\nplot %.0f %.0f %.2f %.2f\nwindow %llu %llu\n", iw, ih, pm.xa, pm.xb, ytop, yb,
-                    (unsigned long long)m->t_from, (unsigned long long)m->t_to);
-            fprintf(lay, "gaps %.0f %.0f\n", pre, post);
-        }
+    return maxn;
+}
+
+/* The layout file (--layout), with the picture's size, the plot and the window; NULL: none. */
+static FILE *layout_open(const tl_model_t *m, const tl_out_t *o, const tl_geom_t *g, const px_map_t *pm)
+{
+    if (!o->layout) {
+        return NULL;
     }
-    double y = ytop;
+    FILE *lay = fopen(o->layout, "w");
+    if (!lay) {
+        cli_error("%s: cannot create the layout file", o->layout);
+        return NULL;
+    }
+    fprintf(lay, "size %d %d\nplot %.0f %.0f %.2f %.2f\nwindow %llu %llu\n", g->iw, g->ih, pm->xa, pm->xb, g->ytop,
+            g->yb, (unsigned long long)m->t_from, (unsigned long long)m->t_to);
+    fprintf(lay, "gaps %.0f %.0f\n", g->pre, g->post);
+    return lay;
+}
+
+/* Row k (in drawing order) at y, h px high: its band, rule, label, then its bins. */
+static void draw_row(cairo_t *cr, const tl_row_t *row, unsigned k, unsigned *counter_idx, double y, double h,
+                     const tl_geom_t *g, const px_map_t *pm, uint64_t maxn, int dark)
+{
+    if (k % 2 == 0) {
+        fg(cr, dark, 0.035);
+        cairo_rectangle(cr, 0, y, g->W, h);
+        cairo_fill(cr);
+    }
+    fg(cr, dark, 0.12);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, g->x0, floor(y + h) + 0.5);
+    cairo_line_to(cr, g->x1, floor(y + h) + 0.5);
+    cairo_stroke(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, h < 14 ? h - 2 : 12);
+    fg(cr, dark, 0.95);
+    label(cr, row->label, g->x0 - 10, y + h / 2 + 4, g->x0 - MARGIN - 10);
+    cairo_save(cr);
+    cairo_rectangle(cr, pm->xa - 7, y, pm->xb - pm->xa + 14, h);
+    cairo_clip(cr);
+    if (row->kind == TL_ROW_COUNTER) {
+        draw_counter(cr, pm, row, (*counter_idx)++, y, h, dark);
+    } else {
+        draw_spans(cr, pm, row, y, h, dark);
+        draw_instants(cr, pm, row, y, h, dark, maxn);
+    }
+    cairo_restore(cr);
+}
+
+/* Every row top to bottom (or the note of an empty window). */
+static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, const tl_geom_t *g, const px_map_t *pm,
+                      FILE *lay, int dark)
+{
+    if (m->nrows == 0) {
+        fg(cr, dark, 0.6);
+        cairo_set_font_size(cr, 13);
+        cairo_move_to(cr, g->x0 + 10, g->ytop + 19);
+        tl_show_text(cr, m->records ? "no lane: only control records (Start, Tick, Stop) in the window"
+                                       : "no record in the selected window");
+    }
+    uint64_t maxn = max_density(m, pm);
+    tl_axis_draw(cr, m, pm->xa, pm->xb, g->ytop, g->yb, dark);
+    double y = g->ytop;
     unsigned counter_idx = 0;
     for (unsigned k = 0; k < m->nrows; k++) {
         const tl_row_t *row = &m->rows[order[k]];
-        double h = (row->kind == TL_ROW_COUNTER ? COUNTER_H : LANE_H) * scale;
-        if (k % 2 == 0) {
-            fg(cr, o->dark, 0.035);
-            cairo_rectangle(cr, 0, y, W, h);
-            cairo_fill(cr);
-        }
-        fg(cr, o->dark, 0.12);
-        cairo_set_line_width(cr, 1);
-        cairo_move_to(cr, x0, floor(y + h) + 0.5);
-        cairo_line_to(cr, x1, floor(y + h) + 0.5);
-        cairo_stroke(cr);
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-        cairo_set_font_size(cr, h < 14 ? h - 2 : 12);
-        fg(cr, o->dark, 0.95);
-        label(cr, row->label, x0 - 10, y + h / 2 + 4, x0 - MARGIN - 10);
+        double h = (row->kind == TL_ROW_COUNTER ? COUNTER_H : LANE_H) * g->scale;
         if (lay) {
             fprintf(lay, "row %s %.2f %.2f %u %s\n", row->kind == TL_ROW_COUNTER ? "counter" : "lane", y, h,
                     row->nslots, row->label);
         }
-        cairo_save(cr);
-        cairo_rectangle(cr, pm.xa - 7, y, pm.xb - pm.xa + 14, h);
-        cairo_clip(cr);
-        if (row->kind == TL_ROW_COUNTER) {
-            draw_counter(cr, &pm, row, counter_idx++, y, h, o->dark);
-        } else {
-            draw_spans(cr, &pm, row, y, h, o->dark);
-            draw_instants(cr, &pm, row, y, h, o->dark, maxn);
-        }
-        cairo_restore(cr);
+        draw_row(cr, row, k, &counter_idx, y, h, g, pm, maxn, dark);
         y += h;
     }
-    /* records lost to damage in the middle of the file: a hatched strip from the last record
-     * before to the first after (at least 6 px wide), labelled along it */
+}
+
+/* A hatched strip over the rows from gx0 to gx1, its text along it (rotated), at x_text. */
+static void strip(cairo_t *cr, double gx0, double gx1, double x_text, const char *txt, const tl_geom_t *g, int dark)
+{
+    tl_hatch(cr, gx0, g->ytop, gx1 - gx0, g->yb - g->ytop, dark);
+    cairo_save(cr);
+    cairo_translate(cr, x_text, g->ytop + 8);
+    cairo_rotate(cr, M_PI / 2);
+    fg(cr, dark, 0.9);
+    cairo_move_to(cr, 0, 0);
+    tl_show_text(cr, txt);
+    cairo_restore(cr);
+}
+
+/* Records lost to damage in the middle of the file: a hatched strip from the last record before
+ * to the first after (at least 6 px wide), labelled along it. */
+static void draw_damage(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const px_map_t *pm, FILE *lay,
+                        int dark)
+{
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 11);
-    for (unsigned g = 0; g < m->ngaps; g++) {
-        const tl_gap_t *gp = &m->gaps[g];
+    for (unsigned i = 0; i < m->ngaps; i++) {
+        const tl_gap_t *gp = &m->gaps[i];
         if (gp->t1 < m->t_from || gp->t0 > m->t_to) {
             continue; /* outside the window */
         }
-        double k = (pm.xb - pm.xa) / (double)pm.span;
-        double gx0 = pm.xa + (gp->t0 > m->t_from ? (double)(gp->t0 - m->t_from) * k : 0.0);
-        double gx1 = pm.xa + (gp->t1 < m->t_to ? (double)(gp->t1 - m->t_from) * k : (double)(pm.xb - pm.xa));
+        double k = (pm->xb - pm->xa) / (double)pm->span;
+        double gx0 = pm->xa + (gp->t0 > m->t_from ? (double)(gp->t0 - m->t_from) * k : 0.0);
+        double gx1 = pm->xa + (gp->t1 < m->t_to ? (double)(gp->t1 - m->t_from) * k : (double)(pm->xb - pm->xa));
         if (gx1 - gx0 < 6) {
             double c = (gx0 + gx1) / 2;
             gx0 = c - 3;
             gx1 = c + 3;
         }
-        bg(cr, o->dark); /* nothing drawn under it: what the lanes showed there is not known */
-        cairo_rectangle(cr, gx0, ytop, gx1 - gx0, yb - ytop);
+        bg(cr, dark); /* nothing drawn under it: what the lanes showed there is not known */
+        cairo_rectangle(cr, gx0, g->ytop, gx1 - gx0, g->yb - g->ytop);
         cairo_fill(cr);
-        tl_hatch(cr, gx0, ytop, gx1 - gx0, yb - ytop, o->dark);
         char txt[80];
         snprintf(txt, sizeof txt, "damaged: %llu record%s lost", (unsigned long long)gp->lost,
                  gp->lost == 1 ? "" : "s");
-        cairo_save(cr);
-        cairo_translate(cr, (gx0 + gx1) / 2 + 4, ytop + 8);
-        cairo_rotate(cr, M_PI / 2);
-        fg(cr, o->dark, 0.9);
-        cairo_move_to(cr, 0, 0);
-        tl_show_text(cr, txt);
-        cairo_restore(cr);
+        strip(cr, gx0, gx1, (gx0 + gx1) / 2 + 4, txt, g, dark);
         if (lay) {
             fprintf(lay, "gap %.0f %.0f %llu\n", gx0, gx1, (unsigned long long)gp->lost);
         }
     }
-    if (lay) {
-        fclose(lay);
-    }
-    /* gaps */
+}
+
+/* The losses at the window's edges: overwritten before the first record, dropped (or the rest
+ * unreadable) after the last. */
+static void draw_edges(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const px_map_t *pm, int dark)
+{
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 11);
     for (int side = 0; side < 2; side++) {
-        double w = side ? post : pre;
+        double w = side ? g->post : g->pre;
         if (w <= 0) {
             continue;
         }
-        double gx = side ? pm.xb + 4 : x0 + 2;
-        tl_hatch(cr, gx, ytop, w - 2, yb - ytop, o->dark);
-        const char *txt = side ? (m->damaged ? "damaged: rest unreadable" : "events dropped")
-                               : "overwritten";
-        cairo_save(cr);
-        cairo_translate(cr, gx + w / 2 + 3, ytop + 8);
-        cairo_rotate(cr, M_PI / 2);
-        fg(cr, o->dark, 0.9);
-        cairo_move_to(cr, 0, 0);
-        tl_show_text(cr, txt);
-        cairo_restore(cr);
+        double gx = side ? pm->xb + 4 : g->x0 + 2;
+        const char *txt = side ? (m->damaged ? "damaged: rest unreadable" : "events dropped") : "overwritten";
+        strip(cr, gx, gx + w - 2, gx + w / 2 + 3, txt, g, dark);
     }
+}
+
+/* Finish the picture: the PNG written, or the SVG finished and annotated. 1 ok, 0 failed (said). */
+static int write_picture(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg, const unsigned *order,
+                         cairo_t *cr, cairo_surface_t *surf)
+{
     cairo_status_t drawn = cairo_status(cr); /* an error stops all drawing after it */
     cairo_destroy(cr);
     int ok = drawn == CAIRO_STATUS_SUCCESS;
@@ -670,7 +703,36 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
     }
     if (!ok) {
         cli_error("%s: writing the picture failed", o->out);
+    }
+    return ok;
+}
+
+int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
+{
+    unsigned order[TL_MAX_ROWS];
+    tl_lanes_order(m, order);
+    tl_geom_t g;
+    measure(m, o, &g);
+    cairo_surface_t *surf = is_svg ? cairo_svg_surface_create(tmp, g.iw, g.ih)
+                                   : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, g.iw, g.ih);
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+        cli_error("%s: cannot create the picture: %s", o->out, cairo_status_to_string(cairo_surface_status(surf)));
+        cairo_surface_destroy(surf);
         return -1;
     }
-    return 0;
+    cairo_t *cr = cairo_create(surf);
+    bg(cr, o->dark);
+    cairo_paint(cr);
+    tl_title(cr, m, o->path, MARGIN, MARGIN, o->dark);
+    tl_legend(cr, m, MARGIN, MARGIN + TITLE_H, g.W - 2 * MARGIN, 1, o->dark);
+    px_map_t pm;
+    px_map_init(&pm, m, &g);
+    FILE *lay = layout_open(m, o, &g, &pm);
+    draw_rows(cr, m, order, &g, &pm, lay, o->dark);
+    draw_damage(cr, m, &g, &pm, lay, o->dark);
+    if (lay) {
+        fclose(lay);
+    }
+    draw_edges(cr, m, &g, &pm, o->dark);
+    return write_picture(m, o, tmp, is_svg, order, cr, surf) ? 0 : -1;
 }

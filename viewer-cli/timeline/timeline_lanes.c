@@ -119,43 +119,36 @@ static const char *group_field_name(const tl_model_t *m, uint32_t group, char *b
     return buf;
 }
 
-static void label_row(tl_model_t *m, tl_row_t *row)
+/* A counter row: "<split value> Struct.field" (the split enum's name of the value, else its number). */
+static void label_counter(tl_model_t *m, tl_row_t *row)
 {
-    char field[64];
-    if (row->group == TL_GROUP_OTHER) {
-        snprintf(row->label, sizeof row->label, "(other lanes)");
-        row->order_class = 3;
-        return;
-    }
-    if (row->kind == TL_ROW_COUNTER) {
-        const evrec_counter_desc_t *cd = &m->view->counters[row->group];
-        const evrec_struct_desc_t *sd = &m->meta->structs[cd->struct_id];
-        const char *split = NULL;
-        /* the split enum: any event carrying this counter */
-        for (uint32_t id = 0; id < m->meta->event_count && row->value != UINT32_MAX && !split; id++) {
-            const tl_event_t *e = &m->ev[id];
-            for (unsigned k = 0; k < e->ncounters; k++) {
-                if (e->counter_desc[k] == row->group && e->has_split) {
-                    split = evrec_reader_enum_value(m->r, e->split_enum, row->value, NULL);
-                }
+    const evrec_counter_desc_t *cd = &m->view->counters[row->group];
+    const evrec_struct_desc_t *sd = &m->meta->structs[cd->struct_id];
+    const char *split = NULL;
+    /* the split enum: any event carrying this counter */
+    for (uint32_t id = 0; id < m->meta->event_count && row->value != UINT32_MAX && !split; id++) {
+        const tl_event_t *e = &m->ev[id];
+        for (unsigned k = 0; k < e->ncounters; k++) {
+            if (e->counter_desc[k] == row->group && e->has_split) {
+                split = evrec_reader_enum_value(m->r, e->split_enum, row->value, NULL);
             }
         }
-        char num[16];
-        if (!split && row->value != UINT32_MAX) {
-            snprintf(num, sizeof num, "%u", (unsigned)row->value);
-            split = num;
-        }
-        snprintf(row->label, sizeof row->label, "%s%s%s.%s", split ? split : "", split ? " " : "",
-                 sd->name, sd->fields[cd->field_index].name);
-        row->order_class = 4;
-        return;
     }
-    if (row->group >= TL_GROUP_CLASS) {
-        const char *n = evrec_reader_event_name(m->r, (uint16_t)(row->group - TL_GROUP_CLASS));
-        snprintf(row->label, sizeof row->label, "%s", n ? n : "?");
-        row->order_class = 3;
-        return;
+    char num[16];
+    if (!split && row->value != UINT32_MAX) {
+        snprintf(num, sizeof num, "%u", (unsigned)row->value);
+        split = num;
     }
+    snprintf(row->label, sizeof row->label, "%s%s%s.%s", split ? split : "", split ? " " : "", sd->name,
+             sd->fields[cd->field_index].name);
+    row->order_class = 4;
+}
+
+/* A track lane: the value's enum name, else "field value"; sorted first when it is an interrupt,
+ * last of the tracks when it is the idle task. */
+static void label_track(tl_model_t *m, tl_row_t *row)
+{
+    char field[64];
     const char *name = NULL;
     if (row->group < TL_GROUP_INT) {
         name = evrec_reader_enum_value(m->r, (uint16_t)row->group, row->value, NULL);
@@ -181,6 +174,22 @@ static void label_row(tl_model_t *m, tl_row_t *row)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7F) {
             *p = '?';
         }
+    }
+}
+
+static void label_row(tl_model_t *m, tl_row_t *row)
+{
+    if (row->group == TL_GROUP_OTHER) {
+        snprintf(row->label, sizeof row->label, "(other lanes)");
+        row->order_class = 3;
+    } else if (row->kind == TL_ROW_COUNTER) {
+        label_counter(m, row);
+    } else if (row->group >= TL_GROUP_CLASS) {
+        const char *n = evrec_reader_event_name(m->r, (uint16_t)(row->group - TL_GROUP_CLASS));
+        snprintf(row->label, sizeof row->label, "%s", n ? n : "?");
+        row->order_class = 3;
+    } else {
+        label_track(m, row);
     }
 }
 

@@ -24,16 +24,19 @@ typedef struct sp_end {
     sp_field_t track;
 } sp_end_t;
 
-/* An open instance. */
+/* An open instance (its index in the slot array is the span's `instance`). */
 typedef struct sp_slot {
-    uint64_t begin_index, begin_t64;
+    uint64_t begin_index, begin_t64, begin_ns;
     uint32_t key, track;
     uint32_t gap_seq;
-    uint32_t next; /* free list, or the next slot of the same span (finish) */
+    uint32_t depth; /* instances of the same identity open under it */
+    uint32_t id;    /* its own index (kept in copies) */
+    uint32_t prev;  /* the instance of the same identity it nests in, or SP_NONE */
+    uint32_t next;  /* free list */
 } sp_slot_t;
 
 typedef struct sp_span {
-    an_map_t open; /* identity -> slot */
+    an_map_t open; /* identity -> innermost open slot (its `prev` chain: the outer ones) */
     evrec_spans_counts_t counts;
     uint64_t open_now;
     int has_track;
@@ -51,9 +54,12 @@ struct evrec_spans {
     uint32_t slots_cap, free_head;
     uint32_t gap_seq;
     int any;
-    uint64_t first_index, first_t64, last_index, last_t64;
+    int restart; /* evrec_spans_cut() was called: the next record starts a new stretch */
+    uint64_t first_index, first_t64, first_ns, last_index, last_t64, last_ns;
     evrec_span_fn fn;
     void *ctx;
+    evrec_span_fn begin_fn;
+    void *begin_ctx;
     int finished;
 };
 
@@ -126,6 +132,12 @@ uint16_t an_leaf_by_path(const evrec_reader_t *r, uint16_t ev, const char *path)
 uint16_t an_span_track_leaf(const evrec_reader_t *r, const evrec_span_desc_t *d)
 {
     return d->track_leaf != EVREC_VIEW_NONE ? d->track_leaf : evrec_reader_event_track(r, d->begin.event_id);
+}
+
+uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span)
+{
+    const evrec_view_t *v = r ? evrec_reader_view(r) : NULL;
+    return v && span < v->span_count ? an_span_track_leaf(r, &v->spans[span]) : EVREC_VIEW_NONE;
 }
 
 /* Fill the two ends of span `i` into e[0] (end) and e[1] (begin). */
@@ -236,6 +248,7 @@ static uint32_t slot_new(evrec_spans_t *p)
         }
         for (uint32_t i = p->slots_cap; i-- > old;) {
             p->slots[i].next = p->free_head;
+            p->slots[i].id = i;
             p->free_head = i;
         }
     }
@@ -250,22 +263,38 @@ static void slot_free(evrec_spans_t *p, uint32_t s)
     p->free_head = s;
 }
 
-static void emit(evrec_spans_t *p, const sp_slot_t *sl, uint32_t span, uint64_t end_index, uint64_t end_t64,
-                 unsigned flags, int has_track)
+/* The record being paired (its end_* for what it closes). */
+typedef struct sp_at {
+    uint64_t index, t64, ns;
+} sp_at_t;
+
+static void emit_to(evrec_span_fn fn, void *ctx, const sp_slot_t *sl, uint32_t span, const sp_at_t *end,
+                    unsigned flags, int has_track)
 {
-    if (p->fn) {
+    if (fn) {
         evrec_span_t x;
+        memset(&x, 0, sizeof x);
         x.span = span;
         x.key = sl->key;
         x.track = sl->track;
         x.has_track = has_track;
         x.begin_index = sl->begin_index;
         x.begin_t64 = sl->begin_t64;
-        x.end_index = end_index;
-        x.end_t64 = end_t64;
+        x.begin_ns = sl->begin_ns;
+        x.end_index = end->index;
+        x.end_t64 = end->t64;
+        x.end_ns = end->ns;
         x.flags = flags;
-        p->fn(p->ctx, &x);
+        x.depth = sl->depth;
+        x.instance = flags & EVREC_SPAN_NO_BEGIN ? EVREC_SPAN_NO_INSTANCE : sl->id;
+        fn(ctx, &x);
     }
+}
+
+static void emit(evrec_spans_t *p, const sp_slot_t *sl, uint32_t span, const sp_at_t *end, unsigned flags,
+                 int has_track)
+{
+    emit_to(p->fn, p->ctx, sl, span, end, flags, has_track);
 }
 
 static uint64_t identity(const sp_end_t *e, uint32_t key, uint32_t track)
@@ -275,6 +304,101 @@ static uint64_t identity(const sp_end_t *e, uint32_t key, uint32_t track)
 
 static void close_all(evrec_spans_t *p, unsigned flags, int reuse);
 
+/* An end: close the innermost open instance of its identity. 1 when one was closed, 0 when none
+ * was open. */
+static int pair_end(evrec_spans_t *p, const sp_end_t *e, uint64_t id, const sp_at_t *at)
+{
+    sp_span_t *sp = &p->spans[e->span];
+    uint32_t s = an_map_get(&sp->open, id);
+    if (s == UINT32_MAX) {
+        return 0;
+    }
+    sp_slot_t *sl = &p->slots[s];
+    unsigned flags = sl->gap_seq != p->gap_seq ? EVREC_SPAN_ACROSS_GAP : 0u;
+    if (flags) {
+        sp->counts.across_gap++;
+    } else {
+        sp->counts.complete++;
+    }
+    if (sl->prev != SP_NONE) {
+        (void)an_map_put(&sp->open, id, sl->prev); /* never grows: the key is there */
+    } else {
+        an_map_del(&sp->open, id);
+    }
+    sp->open_now--;
+    emit(p, sl, e->span, at, flags, sp->has_track);
+    slot_free(p, s);
+    return 1;
+}
+
+/* A begin: open an instance of its identity, nested in the one open already (if any). */
+static evrec_status pair_begin(evrec_spans_t *p, const sp_end_t *e, uint64_t id, uint32_t key, uint32_t track,
+                               const sp_at_t *at)
+{
+    sp_span_t *sp = &p->spans[e->span];
+    uint32_t outer = an_map_get(&sp->open, id);
+    uint32_t s = slot_new(p);
+    if (s == SP_NONE || an_map_put(&sp->open, id, s) != 0) {
+        if (s != SP_NONE) {
+            slot_free(p, s);
+        }
+        sp->counts.not_opened++;
+        return EVREC_E_NOMEM;
+    }
+    if (++sp->open_now > sp->counts.max_open) {
+        sp->counts.max_open = sp->open_now;
+    }
+    sp_slot_t *sl = &p->slots[s];
+    sl->prev = outer == UINT32_MAX ? SP_NONE : outer;
+    sl->depth = outer == UINT32_MAX ? 0u : p->slots[outer].depth + 1u;
+    if (sl->depth) {
+        sp->counts.nested++;
+    }
+    sl->begin_index = at->index;
+    sl->begin_t64 = at->t64;
+    sl->begin_ns = at->ns;
+    sl->key = key;
+    sl->track = track;
+    sl->gap_seq = p->gap_seq;
+    emit_to(p->begin_fn, p->begin_ctx, sl, e->span, at, EVREC_SPAN_BEGIN, sp->has_track);
+    return EVREC_OK;
+}
+
+/* The ends that closed nothing (when the record closed no span at all): one each. */
+static void report_missed(evrec_spans_t *p, const evrec_record_t *rec, uint32_t missed, const sp_at_t *at)
+{
+    for (uint32_t k = 0; k < missed; k++) {
+        const sp_end_t *e = &p->ends[p->missed[k]];
+        p->spans[e->span].counts.unmatched_end++;
+        sp_slot_t sl;
+        memset(&sl, 0, sizeof sl);
+        sl.begin_index = p->first_index;
+        sl.begin_t64 = p->first_t64;
+        sl.begin_ns = p->first_ns;
+        sl.key = e->key.width ? sp_load(rec, e->key) : 0u;
+        sl.track = e->track.width ? sp_load(rec, e->track) : 0u;
+        emit(p, &sl, e->span, at, EVREC_SPAN_NO_BEGIN, e->track.width != 0);
+    }
+}
+
+/* Note the record as the last given; a gap (or a cut) before it starts a new stretch. */
+static void note_record(evrec_spans_t *p, const evrec_record_t *rec)
+{
+    if (rec->gap && p->any) { /* records lost to damage: what is open is cut at the last record */
+        close_all(p, EVREC_SPAN_NO_END | EVREC_SPAN_CUT, 1);
+    }
+    if (!p->any || rec->gap || p->restart) { /* an end that closes nothing began before here */
+        p->any = 1;
+        p->restart = 0;
+        p->first_index = rec->index;
+        p->first_t64 = rec->t64;
+        p->first_ns = rec->ns;
+    }
+    p->last_index = rec->index;
+    p->last_t64 = rec->t64;
+    p->last_ns = rec->ns;
+}
+
 evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
 {
     if (!p || !rec) {
@@ -283,95 +407,52 @@ evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec)
     if (p->finished) {
         return EVREC_E_BUSY;
     }
-    if (rec->gap && p->any) { /* records lost to damage: what is open is cut at the last record */
-        close_all(p, EVREC_SPAN_NO_END | EVREC_SPAN_CUT, 1);
-        p->first_index = rec->index; /* an end that closes nothing now began in the lost part */
-        p->first_t64 = rec->t64;
-    }
-    if (!p->any) {
-        p->any = 1;
-        p->first_index = rec->index;
-        p->first_t64 = rec->t64;
-    }
-    p->last_index = rec->index;
-    p->last_t64 = rec->t64;
+    note_record(p, rec);
     if (rec->id >= p->event_count) {
         return EVREC_E_ARG;
     }
-    uint32_t lo = p->first[rec->id], hi = p->first[rec->id + 1];
-    if (lo == hi) {
-        return EVREC_OK;
-    }
+    sp_at_t at = {rec->index, rec->t64, rec->ns};
     evrec_status st = EVREC_OK;
     uint32_t missed = 0;
     int closed = 0;
-    for (uint32_t i = lo; i < hi; i++) {
+    for (uint32_t i = p->first[rec->id]; i < p->first[rec->id + 1]; i++) {
         const sp_end_t *e = &p->ends[i];
         if (e->match.width && sp_load(rec, e->match) != e->match_value) {
             continue;
         }
-        sp_span_t *sp = &p->spans[e->span];
         uint32_t key = e->key.width ? sp_load(rec, e->key) : 0u;
         uint32_t track = e->track.width ? sp_load(rec, e->track) : 0u;
         uint64_t id = identity(e, key, track);
-        uint32_t s = an_map_get(&sp->open, id);
         if (!e->is_begin) {
-            if (s == UINT32_MAX) {
-                p->missed[missed++] = i;
-                continue;
-            }
-            closed = 1;
-            sp_slot_t *sl = &p->slots[s];
-            unsigned flags = sl->gap_seq != p->gap_seq ? EVREC_SPAN_ACROSS_GAP : 0u;
-            if (flags) {
-                sp->counts.across_gap++;
+            if (pair_end(p, e, id, &at)) {
+                closed = 1;
             } else {
-                sp->counts.complete++;
+                p->missed[missed++] = i;
             }
-            an_map_del(&sp->open, id);
-            sp->open_now--;
-            emit(p, sl, e->span, rec->index, rec->t64, flags, sp->has_track);
-            slot_free(p, s);
-            continue;
+        } else if (pair_begin(p, e, id, key, track, &at) != EVREC_OK) {
+            st = EVREC_E_NOMEM;
         }
-        if (s != UINT32_MAX) { /* begun again: the older begin is unmatched */
-            sp_slot_t *sl = &p->slots[s];
-            sp->counts.begun_again++;
-            emit(p, sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_END, sp->has_track);
-        } else {
-            s = slot_new(p);
-            if (s == SP_NONE || an_map_put(&sp->open, id, s) != 0) {
-                if (s != SP_NONE) {
-                    slot_free(p, s);
-                }
-                sp->counts.begun_again++;
-                st = EVREC_E_NOMEM;
-                continue;
-            }
-            if (++sp->open_now > sp->counts.max_open) {
-                sp->counts.max_open = sp->open_now;
-            }
-        }
-        sp_slot_t *sl = &p->slots[s];
-        sl->begin_index = rec->index;
-        sl->begin_t64 = rec->t64;
-        sl->key = key;
-        sl->track = track;
-        sl->gap_seq = p->gap_seq;
     }
     if (!closed) {
-        for (uint32_t k = 0; k < missed; k++) {
-            const sp_end_t *e = &p->ends[p->missed[k]];
-            p->spans[e->span].counts.unmatched_end++;
-            sp_slot_t sl;
-            sl.begin_index = p->first_index;
-            sl.begin_t64 = p->first_t64;
-            sl.key = e->key.width ? sp_load(rec, e->key) : 0u;
-            sl.track = e->track.width ? sp_load(rec, e->track) : 0u;
-            emit(p, &sl, e->span, rec->index, rec->t64, EVREC_SPAN_NO_BEGIN, e->track.width != 0);
-        }
+        report_missed(p, rec, missed, &at);
     }
     return st;
+}
+
+void evrec_spans_on_begin(evrec_spans_t *p, evrec_span_fn fn, void *ctx)
+{
+    if (p) {
+        p->begin_fn = fn;
+        p->begin_ctx = ctx;
+    }
+}
+
+void evrec_spans_cut(evrec_spans_t *p)
+{
+    if (p && !p->finished && p->any) {
+        close_all(p, EVREC_SPAN_NO_END | EVREC_SPAN_CUT, 1);
+        p->restart = 1;
+    }
 }
 
 void evrec_spans_gap(evrec_spans_t *p)
@@ -392,40 +473,41 @@ static int by_begin(const void *a, const void *b)
  * `reuse`: the slots go back to the free list and the tables stay usable (a cut). */
 static void close_all(evrec_spans_t *p, unsigned flags, int reuse)
 {
+    sp_at_t at = {p->last_index, p->last_t64, p->last_ns};
     for (uint32_t i = 0; i < p->span_count; i++) {
         sp_span_t *sp = &p->spans[i];
         an_map_t *m = &sp->open;
         if (!m->used) {
             continue;
         }
-        sp_slot_t *list = malloc(m->used * sizeof *list);
+        sp_slot_t *list = malloc(sp->open_now * sizeof *list);
         size_t n = 0;
         for (size_t k = 0; k < m->cap; k++) {
-            if (m->vals[k] == UINT32_MAX) {
-                continue;
-            }
-            if (list) {
-                list[n++] = p->slots[m->vals[k]];
-            } else { /* no memory to sort: report in table order */
-                emit(p, &p->slots[m->vals[k]], i, p->last_index, p->last_t64, flags, sp->has_track);
-            }
-            if (reuse) {
-                sp->counts.cut_by_damage++;
-            } else {
-                sp->counts.open_at_end++;
+            for (uint32_t o = m->vals[k]; o != UINT32_MAX && o != SP_NONE; o = p->slots[o].prev) {
+                if (list && n < sp->open_now) {
+                    list[n++] = p->slots[o];
+                } else { /* no memory to sort: report in table order */
+                    emit(p, &p->slots[o], i, &at, flags, sp->has_track);
+                }
+                if (reuse) {
+                    sp->counts.cut_by_damage++;
+                } else {
+                    sp->counts.open_at_end++;
+                }
             }
         }
         if (list) {
             qsort(list, n, sizeof *list, by_begin);
             for (size_t k = 0; k < n; k++) {
-                emit(p, &list[k], i, p->last_index, p->last_t64, flags, sp->has_track);
+                emit(p, &list[k], i, &at, flags, sp->has_track);
             }
             free(list);
         }
         if (reuse) {
             for (size_t k = 0; k < m->cap; k++) {
-                if (m->vals[k] != UINT32_MAX) {
-                    slot_free(p, m->vals[k]);
+                for (uint32_t o = m->vals[k], up; o != UINT32_MAX && o != SP_NONE; o = up) {
+                    up = p->slots[o].prev;
+                    slot_free(p, o);
                 }
             }
         }

@@ -95,8 +95,6 @@ static void count_flags(evrec_stats_durations_t *d, unsigned flags)
         d->cut_by_damage++;
     } else if (flags & EVREC_SPAN_AT_FINISH) {
         d->open_at_end++;
-    } else if (flags & EVREC_SPAN_NO_END) {
-        d->begun_again++;
     } else if (flags & EVREC_SPAN_ACROSS_GAP) {
         d->across_gap++;
     }

@@ -265,9 +265,11 @@ void evrec_stats_free(evrec_stats_t *s);
  * ========================================================================================== */
 
 /**
- * @brief Span pairing, streaming: one object pairs the begin and end records of every span of a
- * file's view and hands each pair to a callback (a timeline drawer draws it, evrec_stats_t
- * measures it). Memory grows with the spans open at once, never with the records.
+ * @brief Span pairing, streaming: **the one definition of a span** for every consumer of a
+ * file's view: `evrec stats` (evrec_stats_t measures what it reports), the timeline (draws it)
+ * and the Perfetto export (writes its slices). One object pairs the begin and end records of
+ * every span of the view and hands each pair to a callback. Memory grows with the spans open at
+ * once, never with the records.
  *
  * **Pairing rule.** A record opens a span when it matches the span's `begin` (its event, and the
  * match field's value when there is one), and closes the open span of the same **identity** when
@@ -278,17 +280,28 @@ void evrec_stats_free(evrec_stats_t *s);
  * of frame 7 pair on each stage's thread, even when two stages hold frame 7 at once. With a
  * per-end key the track is left out (one TaskSwitch record belongs to two tasks).
  * - **Overlap**: different identities are independent (any number open at once).
- * - **Nesting / a begin again**: a begin for an identity that is already open *replaces* it: the
- *   older begin is reported as unmatched (::EVREC_SPAN_NO_END, its `end_*` the new begin) and
- *   the new one is open. A lost end record (or a key that does not tell nested instances apart)
- *   then costs one span, not a wrong long one.
+ * - **Nesting** (Perfetto's slice semantics): a begin for an identity that is already open
+ *   *nests* in it: an end closes the innermost open instance of its identity (last in, first
+ *   out), and the outer one stays open for the next end. Each instance has a **depth**: the
+ *   instances of its identity open when it began (0 = none, 1 = nested in one ...). So a handler
+ *   that re-enters itself (IsrEnter dma, IsrEnter dma, IsrExit dma, IsrExit dma) gives two
+ *   spans, the inner at depth 1, as Perfetto draws them. When an end was lost instead (two
+ *   TaskSwitchIn of one task without the TaskSwitchOut between), the outer instance closes at the
+ *   next end of that identity or stays open to the end (::EVREC_SPAN_AT_FINISH): nothing tells a
+ *   lost end from nesting in the records, and a stack never pairs an end with a begin that
+ *   follows an unclosed one of the same identity.
  * - **An end that closes nothing** is reported as unmatched (::EVREC_SPAN_NO_BEGIN, its
- *   `begin_*` the first record given). When one record matches the end of several spans (the
- *   demo's QueueWait Woken ends QueueSleep and QueueFullSleep), it is unmatched only if it
- *   closed none of them, and is then reported for each.
+ *   `begin_*` the first record given, or the first after the last cut: the span began before
+ *   the records given, at an unknown time). Every such end is reported. When one record
+ *   matches the end of several spans (the demo's QueueWait Woken ends QueueSleep and
+ *   QueueFullSleep), it is unmatched only if it closed none of them, and is then reported for
+ *   each.
  * - A record that is both an end and a begin (of one span or two) closes first, then opens.
  * - **Open at the end**: evrec_spans_finish() reports every span still open (::EVREC_SPAN_NO_END
- *   | ::EVREC_SPAN_AT_FINISH, `end_*` the last record given).
+ *   | ::EVREC_SPAN_AT_FINISH, `end_*` the last record given). A consumer with a window draws it
+ *   to the window's end.
+ * - **A window** (--from/--to, any selection): give only its records. A span begun before the
+ *   window ends in it as an unmatched end; one open when the window ends is open at the end.
  * - **Drops**: a file does not say where a recorder dropped events. A one-shot buffer drops
  *   everything after it filled (no record follows the first drop: spans open then are reported
  *   at finish, and evrec_stats_t says that their ends were dropped); a cyclic buffer loses its
@@ -300,7 +313,9 @@ void evrec_stats_free(evrec_stats_t *s);
  *   (FORMAT.md section 2, "What a reader does with damage"). Spans are not paired across it:
  *   every span open then is cut, reported with ::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT (`end_*` =
  *   the last record before the gap) and counted in `cut_by_damage`; an end after the gap that
- *   finds nothing open is an unmatched end (NO_BEGIN, `begin_*` = the first record after the gap).
+ *   finds nothing open is an unmatched end (NO_BEGIN, `begin_*` = the first record after the
+ *   gap). A caller that reads records it does not give (a window) calls evrec_spans_cut() where
+ *   it meets the gap.
  *
  * **Context:** one object per thread; host only (malloc). Keeps a pointer to the reader.
  */
@@ -309,10 +324,15 @@ typedef struct evrec_spans evrec_spans_t;
 /** Flags of an ::evrec_span_t. 0 = a complete span. */
 #define EVREC_SPAN_ACROSS_GAP 0x1u /**< complete, but evrec_spans_gap() was called while it was open */
 #define EVREC_SPAN_NO_BEGIN 0x2u   /**< an end that closed nothing; begin_* = the first record given */
-#define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: begun again (end_* = the new begin) or open at finish */
+#define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: open at finish (AT_FINISH) or cut (CUT) */
 #define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
 #define EVREC_SPAN_CUT 0x10u       /**< with NO_END: open when records were lost to damage (the next
                                         record has evrec_record_t::gap); end_* = the last record before */
+#define EVREC_SPAN_BEGIN 0x20u     /**< only to the evrec_spans_on_begin() callback: the span opens at
+                                        this record (end_* = begin_*) */
+
+/** ::evrec_span_t::instance of an unmatched end (no instance was open). */
+#define EVREC_SPAN_NO_INSTANCE UINT32_MAX
 
 /** @brief One span (or one unmatched end of one), as given to an ::evrec_span_fn. */
 typedef struct evrec_span {
@@ -326,6 +346,12 @@ typedef struct evrec_span {
     uint64_t begin_t64;   /**< restored time of the begin, ticks */
     uint64_t end_t64;     /**< restored time of the end, ticks (>= begin_t64 but for clock steps back) */
     unsigned flags;       /**< 0 or ::EVREC_SPAN_ACROSS_GAP, ::EVREC_SPAN_NO_BEGIN, ::EVREC_SPAN_NO_END ... */
+    uint32_t depth;       /**< instances of its identity open when it began: 0, or its nesting level (see the rule) */
+    uint32_t instance;    /**< a number for the instance, the same at its begin (evrec_spans_on_begin())
+                               and at its close, reused after it (small: at most the spans open at
+                               once); ::EVREC_SPAN_NO_INSTANCE for an unmatched end */
+    uint64_t begin_ns;    /**< evrec_record_t::ns of the begin (0 when the clock is unknown) */
+    uint64_t end_ns;      /**< evrec_record_t::ns of the end */
 } evrec_span_t;
 
 /** @brief Called once per span closed (or unmatched end or begin); `span` is valid during the call. */
@@ -335,11 +361,13 @@ typedef void (*evrec_span_fn)(void *ctx, const evrec_span_t *span);
 typedef struct evrec_spans_counts {
     uint64_t complete;      /**< begin and end paired, no gap inside */
     uint64_t across_gap;    /**< paired across an evrec_spans_gap() */
-    uint64_t begun_again;   /**< begins replaced by a later begin of the same identity */
+    uint64_t begun_again;   /**< 0: a begin of an open identity nests (`nested`); kept for source compatibility */
     uint64_t open_at_end;   /**< begins still open at evrec_spans_finish() */
     uint64_t unmatched_end; /**< ends that closed nothing */
     uint64_t max_open;      /**< most instances open at once */
     uint64_t cut_by_damage; /**< begins open when records were lost to damage (EVREC_SPAN_CUT) */
+    uint64_t nested;        /**< begins while their identity was open (depth > 0) */
+    uint64_t not_opened;    /**< begins not opened: memory ran out (evrec_spans_add() said EVREC_E_NOMEM) */
 } evrec_spans_counts_t;
 
 /**
@@ -358,11 +386,27 @@ evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, ev
  * @brief Pair one record (file order, as evrec_reader_next() gives them; the records of a
  * selection may be given instead: spans are then paired among them). Calls fn for what closes.
  * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY after finish.
- * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened, and counted as
- * begun again so that the counts stay consistent).
+ * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened: counted in
+ * `not_opened`; its end will be an unmatched end).
  * **Context:** thread.
  */
 evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec);
+
+/**
+ * @brief Also call `fn` when a span opens, with ::EVREC_SPAN_BEGIN (a writer that streams, such
+ * as the Perfetto export, starts the slice there; its close comes to the create() callback with
+ * the same `instance`). `fn` NULL: no call. NULL `p` is ignored. **Context:** thread.
+ */
+void evrec_spans_on_begin(evrec_spans_t *p, evrec_span_fn fn, void *ctx);
+
+/**
+ * @brief Records were lost to damage after the last record given (the caller met a record with
+ * evrec_record_t::gap that it does not give, e.g. outside its window): every span open now is
+ * cut (::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT, end_* = the last record given), and an end that
+ * closes nothing after it begins at the next record given. Giving the flagged record itself does
+ * the same. NULL, or before any record or after finish: nothing. **Context:** thread.
+ */
+void evrec_spans_cut(evrec_spans_t *p);
 
 /**
  * @brief Records may be missing between the last record given and the next: the spans open now
@@ -377,6 +421,16 @@ void evrec_spans_gap(evrec_spans_t *p);
  * **Context:** thread.
  */
 evrec_status evrec_spans_finish(evrec_spans_t *p);
+
+/**
+ * @brief The leaf that gives span `span`'s track (its lane, and part of its identity; see the
+ * pairing rule): the span's own `track`, else its begin event's track field.
+ * @param[in] r an open reader with a view. @param span an index in evrec_reader_view()->spans.
+ * @return a leaf index of the begin event (evrec_reader_leaf()), or EVREC_VIEW_NONE: no track
+ * (the begin event's class lane), no view, NULL `r` or `span` out of range.
+ * **Context:** thread; reads only.
+ */
+uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span);
 
 /** @brief Number of spans of the view (0 without one, or for NULL). **Context:** thread; reads only. */
 uint32_t evrec_spans_count(const evrec_spans_t *p);
@@ -417,7 +471,7 @@ typedef struct evrec_stats_durations {
     uint64_t worst_begin_index; /**< record index of the begin of the longest (the first of equals) */
     uint64_t worst_end_index;   /**< record index of its end */
     uint64_t worst_begin_t64;   /**< its begin time, ticks */
-    uint64_t begun_again;   /**< unmatched begins: begun again before their end */
+    uint64_t begun_again;   /**< 0: a begin again nests (see the pairing rule); kept for the JSON output */
     uint64_t open_at_end;   /**< unmatched begins: still open at the last record */
     uint64_t unmatched_end; /**< ends that closed nothing (per track: the end's track value) */
     uint64_t across_gap;    /**< paired across a gap (evrec_spans_gap()): not measured */
