@@ -72,6 +72,32 @@ Test(cli, help)
     run_free(&r);
 }
 
+/* `evrec --help`: every summary starts in the same column, also after the long command names
+ * (qs-decode, syst-decode), and at least two blanks after the longest name. */
+Test(cli, help_summaries_aligned)
+{
+    run_t r = run_evrec("--help");
+    cr_assert_eq(r.status, 0);
+    const char *p = strstr(r.out, "commands:\n");
+    cr_assert_not_null(p);
+    p += strlen("commands:\n");
+    size_t column = 0, lines = 0;
+    while (*p == ' ') {
+        const char *nl = strchr(p, '\n');
+        cr_assert_not_null(nl);
+        size_t name_end = 2 + strcspn(p + 2, " ");
+        size_t col = name_end + strspn(p + name_end, " ");
+        cr_assert_geq(col, name_end + 2, "fewer than 2 blanks after the name: %.*s", (int)(nl - p), p);
+        if (lines++ == 0) {
+            column = col;
+        }
+        cr_assert_eq(col, column, "summary in column %zu, not %zu: %.*s", col, column, (int)(nl - p), p);
+        p = nl + 1;
+    }
+    cr_assert_geq(lines, 12u, "the command list");
+    run_free(&r);
+}
+
 Test(cli, bad_usage_exits_2)
 {
     static const char *const cases[][4] = {
