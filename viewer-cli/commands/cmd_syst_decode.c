@@ -13,17 +13,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_bytes.h"
 #include "cli_events.h"
 #include "evrec/evrec_schema.h"
 #include "evrec/evrec_syst_decode.h"
 
 static uint64_t catalog_id(const evrec_syst_msg_t *m, int id64)
 {
-    uint64_t v = 0;
-    for (unsigned i = id64 ? 8u : 4u; i-- > 0;) {
-        v = v << 8 | m->payload[i];
-    }
-    return v;
+    return cli_le_n(m->payload, id64 ? 8u : 4u);
 }
 
 static const char help[] =

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_bytes.h"
 #include "sink_dump.h"
 
 /* Per-event column texts, prepared once. */
@@ -201,9 +202,7 @@ static void put_leaves(dump_state_t *d, const evrec_record_t *rec)
         if (lf[i].offset + w > rec->size) {
             return; /* cannot happen: the size is the one the program was made from */
         }
-        v = w == 1 ? p[0]
-            : w == 2 ? (uint32_t)p[0] << 8 | p[1]
-                     : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+        v = cli_be_field(p, w);
         const char *vn = lf[i].kind >= EVREC_KIND_ENUM_UINT8 && lf[i].kind <= EVREC_KIND_ENUM_UINT32
                              ? evrec_reader_enum_value(d->r, lf[i].enum_id, v, NULL)
                              : NULL;

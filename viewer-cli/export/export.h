@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_bytes.h"
 #include "sink.h"
 
 /* ---- buffered output ---------------------------------------------------------------------- */
@@ -142,12 +143,7 @@ static inline int export_kind_is_enum(uint8_t kind)
 /* The leaf's value in a record of its event type; the caller checks offset + width <= size. */
 static inline uint32_t export_leaf_value(const export_leaf_t *l, const uint8_t *data)
 {
-    const uint8_t *d = data + l->offset;
-    switch (l->width) {
-    case 1: return d[0];
-    case 2: return (uint32_t)d[0] << 8 | d[1];
-    default: return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
-    }
+    return cli_be_field(data + l->offset, l->width);
 }
 
 /* Store `len` bytes at `text` as the leaf's cached rendering of `value`. 0, or -1 out of memory. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_bytes.h"
 #include "cli_select.h"
 #include "evrec/evrec_reader_seek.h"
 
@@ -793,10 +794,7 @@ static inline int where_eval(const cli_where_t *w, const w_res_t *res, const uin
             uint8_t v;
             if (x->state == R_CMP) {
                 const uint8_t *p = data + x->offset;
-                uint64_t f = x->width == 1   ? p[0]
-                             : x->width == 2 ? (uint64_t)((p[0] << 8) | p[1])
-                                             : ((uint64_t)p[0] << 24) | ((uint64_t)p[1] << 16) |
-                                                   ((uint64_t)p[2] << 8) | p[3];
+                uint64_t f = cli_be_field(p, x->width);
                 switch (op) {
                 case OP_EQ: v = f == x->value; break;
                 case OP_NE: v = f != x->value; break;

@@ -101,6 +101,9 @@ static evrec_status next_selected(void *ctx, evrec_record_t *rec)
             }
             cli_progress_update(&p->prog, rec->offset, p->total);
         }
+        if (p->sink->read) {
+            p->sink->read(p->state, rec);
+        }
         int v = cli_select_check(p->sel, rec);
         if (v == CLI_SEL_STOP) {
             p->stopped = STOP_WINDOW;
@@ -170,7 +173,8 @@ static evrec_status final_status(const pipe_run_t *p, evrec_status st)
         /* Export writers: past the window, the damage read before it still counts. */
         st = writes_losses(p) && p->stopped == STOP_WINDOW ? EVREC_E_END : EVREC_OK;
     }
-    if (writes_losses(p) && st == EVREC_E_END && evrec_reader_damage_count(p->r)) {
+    int past = writes_losses(p) ? st == EVREC_E_END : (p->sink->flags & CLI_SINK_DAMAGE_PAST_STOP) && st == EVREC_OK;
+    if (past && evrec_reader_damage_count(p->r)) {
         st = evrec_reader_error(p->r)->status; /* the selection ended after damage it read past */
     }
     return st;
@@ -304,15 +308,21 @@ int cli_pipeline_run(const cli_pipeline_opts_t *o, const cli_sink_t *sink, void 
     evrec_status st = ordered ? run_time_order(p, &order) : run_file_order(p);
     cli_progress_end(&p->prog);
     p->end.limit_hit = cli_select_full(p->sel);
+    p->end.stopped = p->stopped != GOING;
     p->end.status = final_status(p, st);
     end_losses(p);
+    int damaged = p->end.status != EVREC_OK && p->end.status != EVREC_E_END;
+    int report_first = (sink->flags & CLI_SINK_REPORT_FIRST) != 0;
+    if (damaged && report_first) {
+        cli_report_reader_error(o->input, p->r);
+    }
     int result = finish(p);
     evrec_order_close(order);
     p->end.order = NULL;
-    if (p->end.status != EVREC_OK && p->end.status != EVREC_E_END) {
+    if (damaged && !report_first) {
         cli_report_reader_error(o->input, p->r);
-        result = CLI_BAD_INPUT;
     }
+    result = damaged ? CLI_BAD_INPUT : result;
     if (sink->summary) {
         sink->summary(user, &p->end, result);
     }

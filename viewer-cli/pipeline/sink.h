@@ -82,6 +82,8 @@ typedef struct cli_sink_end {
     uint64_t read;        /**< records read from the file (selected or not) */
     uint64_t last_index;  /**< file index of the last record read (0 when none) */
     int limit_hit;        /**< 1: reading stopped because --limit records were selected */
+    int stopped;          /**< 1: reading stopped before the input's end (--limit, past the
+                               window, a sink or the output gave up) */
     /** EVREC_E_END: the file ended intact; EVREC_OK: reading stopped early (--limit, past the
      * window, a sink or the output gave up); else the reader's sticky error (damage). */
     evrec_status status;
@@ -113,6 +115,12 @@ enum {
     /** The records go through the reader's ordered iteration (time order) whatever the command
      * asks (the Perfetto trace). */
     CLI_SINK_TIME_ORDER = 1u << 2,
+    /** Damage read before reading stopped early (--limit, past the window) makes the input
+     * damaged (the timeline hatches it). */
+    CLI_SINK_DAMAGE_PAST_STOP = 1u << 3,
+    /** The reader's error is reported before end() (the timeline: before the picture is
+     * written), not after the output is committed. */
+    CLI_SINK_REPORT_FIRST = 1u << 4,
 };
 
 /** A consumer of the pipeline. Tables of these are `static const`; `user` (given to
@@ -140,6 +148,10 @@ typedef struct cli_sink {
      * @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED @retval CLI_SINK_STOP @retval CLI_SINK_REPORTED
      */
     int (*record)(void *state, const evrec_record_t *rec, uint64_t late);
+    /** @brief Optional (NULL): every record read, selected or not, before the selection decides
+     * (file order), for sinks that follow the file itself (the timeline draws a gap strip from the
+     * last record read before the damage). */
+    void (*read)(void *state, const evrec_record_t *rec);
     /** @brief One loss at the current position. @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED */
     int (*loss)(void *state, const cli_loss_t *loss);
     /**
