@@ -31,6 +31,7 @@ typedef struct pipe_run {
     cli_sink_end_t end;
     int failed;                 /* a sink call failed (CLI_SINK_FAILED or CLI_SINK_REPORTED) */
     int reported;               /* ... and said so itself */
+    int keep_failed;            /* a sink failed but keeps what it wrote (CLI_SINK_KEEP_FAILED) */
     int stopped;                /* GOING, or why reading stopped early */
 } pipe_run_t;
 
@@ -44,7 +45,8 @@ static int sink_answer(pipe_run_t *p, int v)
         p->reported |= v == CLI_SINK_REPORTED;
         return 1;
     }
-    return v == CLI_SINK_STOP;
+    p->keep_failed |= v == CLI_SINK_KEEP_FAILED;
+    return v == CLI_SINK_STOP || v == CLI_SINK_KEEP_FAILED;
 }
 
 static void deliver_loss(pipe_run_t *p, const cli_loss_t *l)
@@ -274,13 +276,15 @@ static int finish(pipe_run_t *p)
             cli_error("%s: the %s export failed: %s left as it was", p->o->input, p->sink->name, p->o->output);
         }
         cli_output_abort(&p->file);
+        p->end.output_failed = 1;
         result = CLI_BAD_INPUT;
     } else {
         export_out_flush(&p->out);
-        result = cli_output_commit(&p->file) ? CLI_OK : CLI_BAD_INPUT;
+        p->end.output_failed = !cli_output_commit(&p->file);
+        result = p->end.output_failed ? CLI_BAD_INPUT : CLI_OK;
     }
     free(p->out.p);
-    return result;
+    return p->keep_failed ? CLI_BAD_INPUT : result;
 }
 
 int cli_pipeline_run(const cli_pipeline_opts_t *o, const cli_sink_t *sink, void *user)

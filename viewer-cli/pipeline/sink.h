@@ -92,6 +92,7 @@ typedef struct cli_sink_end {
     /** Time order: the ordering's counts (late records and the window), else NULL. */
     const evrec_order_stats_t *order;
     int abandoned;        /**< 1: a sink call failed or the output failed: write no trailer */
+    int output_failed;    /**< (summary() only) 1: the output could not be written or was given up */
 } cli_sink_end_t;
 
 /** What record(), loss() and end() return. */
@@ -100,7 +101,10 @@ enum {
     CLI_SINK_FAILED = 1,  /**< failed: the pipeline says "the NAME export failed" and leaves the
                                output as it was */
     CLI_SINK_STOP = 2,    /**< (record() only) stop reading; no failure: end() follows */
-    CLI_SINK_REPORTED = 3 /**< failed, and the sink reported it: the output is left as it was */
+    CLI_SINK_REPORTED = 3, /**< failed, and the sink reported it: the output is left as it was */
+    /** failed (reported by the sink), but what was written is kept: reading stops, the output is
+     * committed, the exit status is 1 */
+    CLI_SINK_KEEP_FAILED = 4
 };
 
 /** Behaviour flags of a sink (cli_sink_t::flags). */
@@ -146,6 +150,7 @@ typedef struct cli_sink {
      * @param late 0, or by how many ticks the record steps back behind one already delivered
      * (time order, evrec_order_next()).
      * @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED @retval CLI_SINK_STOP @retval CLI_SINK_REPORTED
+     * @retval CLI_SINK_KEEP_FAILED
      */
     int (*record)(void *state, const evrec_record_t *rec, uint64_t late);
     /** @brief Optional (NULL): every record read, selected or not, before the selection decides
@@ -157,6 +162,7 @@ typedef struct cli_sink {
     /**
      * @brief Write any trailer (unless end->abandoned) and free the state (always).
      * @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED @retval CLI_SINK_REPORTED
+     * @retval CLI_SINK_KEEP_FAILED
      */
     int (*end)(void *state, const cli_sink_end_t *end);
     /** @brief Optional (NULL): notes printed last, after end(), the output's commit and the
