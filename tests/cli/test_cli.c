@@ -510,3 +510,27 @@ Test(cli, demo_file)
     unlink(path);
 }
 #endif
+
+/* qs-decode and syst-decode --schema: the schema loader's errors are stderr lines like every
+ * other, "evrec: FILE:LINE:COLUMN: ..." (they came through unprefixed). */
+Test(cli, decoders_schema_errors_prefixed)
+{
+    char *dir = cli_temp_dir("bad-schema");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("schema: bad\nversion: 1.0\nevents:\n  - name: A\n    fields:\n      - {name: x, type: nosuchtype}\n", f);
+    fclose(f);
+    static const char *const cmds[] = {"qs-decode", "syst-decode"};
+    for (size_t i = 0; i < 2; i++) {
+        run_t r = run_evrec(cmds[i], "--schema", path, EVREC_TEST_DATA "/qs/sample.bin");
+        cr_assert_eq(r.status, 1, "%s: %s", cmds[i], r.err);
+        assert_has(r.err, "bad.yaml:6:25: error: unknown type 'nosuchtype'");
+        stderr_lines_prefixed(&r);
+        run_free(&r);
+    }
+    remove(path);
+    rmdir(dir);
+    free(dir);
+}

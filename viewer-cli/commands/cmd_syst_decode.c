@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_event_types.h"
 #include "cli_bytes.h"
 #include "cli_events.h"
-#include "evrec/evrec_schema.h"
 #include "evrec/evrec_syst_decode.h"
 
 static uint64_t catalog_id(const evrec_syst_msg_t *m, int id64)
@@ -70,46 +70,25 @@ static const char help[] =
     "decoded) or a file could not be read or written, 2 bad usage.\n";
 
 typedef struct dec_opts {
-    const char *stream;
-    const char *meta_path;
-    int meta_is_schema;
-    const char *out;
-    evrec_reader_options_t clock; /* time_freq only */
-    uint64_t max_errors;
+    cli_decode_opts_t d; /* STREAM, --meta/--schema, -o, --time-freq, --max-errors */
     int form; /* -1 auto, else evrec_syst_input */
 } dec_opts_t;
 
 static int parse(int argc, char **argv, dec_opts_t *o)
 {
-    enum { OPT_META = 256, OPT_SCHEMA, OPT_TEXT, OPT_BINARY, OPT_MAXERR };
+    enum { OPT_TEXT = 256, OPT_BINARY };
     static const struct option longopts[] = {
-        {"meta", required_argument, NULL, OPT_META},
-        {"schema", required_argument, NULL, OPT_SCHEMA},
-        {"output", required_argument, NULL, 'o'},
+        CLI_DECODE_LONGOPTS,
         {"text", no_argument, NULL, OPT_TEXT},
         {"binary", no_argument, NULL, OPT_BINARY},
-        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
-        {"max-errors", required_argument, NULL, OPT_MAXERR},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->max_errors = 20;
+    cli_decode_begin(&o->d);
     o->form = -1;
-    cli_getopt_begin();
     int c, rc;
-    uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_META:
-        case OPT_SCHEMA:
-            if (o->meta_path) {
-                return cli_usage_error(&cli_cmd_syst_decode, "give the event types once: --meta or --schema");
-            }
-            o->meta_path = optarg;
-            o->meta_is_schema = c == OPT_SCHEMA;
-            break;
-        case 'o': o->out = optarg; break;
         case OPT_TEXT:
         case OPT_BINARY: {
             int f = c == OPT_TEXT ? EVREC_SYST_TEXT : EVREC_SYST_BINARY;
@@ -119,28 +98,13 @@ static int parse(int argc, char **argv, dec_opts_t *o)
             o->form = f;
             break;
         }
-        case OPT_MAXERR:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
-                return cli_usage_error(&cli_cmd_syst_decode, "--max-errors expects a count, not '%s'", optarg);
-            }
-            o->max_errors = v;
-            break;
         default:
-            if ((rc = cli_common_option(&cli_cmd_syst_decode, c, argv, &o->clock)) >= 0) {
+            if ((rc = cli_decode_option(&cli_cmd_syst_decode, &o->d, c, argv)) >= 0) {
                 return rc;
             }
         }
     }
-    if ((rc = cli_one_operand(&cli_cmd_syst_decode, argc, argv, "STREAM", &o->stream)) >= 0) {
-        return rc;
-    }
-    if (o->out && !o->meta_path) {
-        return cli_usage_error(&cli_cmd_syst_decode, "-o needs --meta or --schema (the event types of the file to write)");
-    }
-    if (o->out && !*o->out) {
-        return cli_usage_error(&cli_cmd_syst_decode, "-o: empty file name");
-    }
-    return -1;
+    return cli_decode_end(&cli_cmd_syst_decode, &o->d, argc, argv);
 }
 
 /* ---- the state of one run ------------------------------------------------------------------ */
@@ -167,15 +131,15 @@ typedef struct dec {
 static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void error_line(dec_t *s, const char *fmt, ...)
 {
-    if (s->errors_shown++ >= s->o->max_errors) {
-        if (s->errors_shown == s->o->max_errors + 1 && s->o->max_errors > 0) {
-            cli_error("%s: further errors not shown (see the counts at the end)", s->o->stream);
+    if (s->errors_shown++ >= s->o->d.max_errors) {
+        if (s->errors_shown == s->o->d.max_errors + 1 && s->o->d.max_errors > 0) {
+            cli_error("%s: further errors not shown (see the counts at the end)", s->o->d.stream);
         }
         return;
     }
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "evrec: %s: ", s->o->stream);
+    fprintf(stderr, "evrec: %s: ", s->o->d.stream);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -202,7 +166,7 @@ static void on_item(void *ctx, const evrec_syst_item_t *it)
             int id64 = m->subtype == 2 || m->subtype == 6;
             unsigned long long id = (unsigned long long)catalog_id(m, id64);
             error_line(s, "%s: message %llu: UNKNOWN_ID: catalog id 0x%0*llx is no event type of %s",
-                       where, (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->meta_path);
+                       where, (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->d.meta_path);
             break;
         }
         case EVREC_SYST_P_CHECKSUM:
@@ -231,7 +195,7 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
     if (!ev->has_ts && !s->warned_no_ts) {
         s->warned_no_ts = 1;
         cli_error("%s: note: message %llu (offset %llu) has no timestamp (TS): its time is taken as 0",
-                  s->o->stream, (unsigned long long)ev->index, (unsigned long long)ev->offset);
+                  s->o->d.stream, (unsigned long long)ev->index, (unsigned long long)ev->offset);
     }
     uint64_t ts = ev->has_ts ? ev->timestamp : 0;
     if (!s->have_time) {
@@ -242,11 +206,11 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
     const evrec_struct_desc_t *st = &m->structs[m->events[ev->id].struct_id];
     int is_end = ev->id == EVREC_CONTROL_EVENT_ID && st->field_count > 2 &&
                  ev->native[st->fields[2].offset] == EVREC_CONTROL_END;
-    if (s->o->out && !is_end) {
+    if (s->o->d.out && !is_end) {
         cli_evr_keep(&s->out, ev->native, ev->id);
     }
     if (s->print_events) {
-        uint64_t freq = s->o->clock.time_freq ? s->o->clock.time_freq
+        uint64_t freq = s->o->d.clock.time_freq ? s->o->d.clock.time_freq
                         : s->d->clock_freq   ? s->d->clock_freq
                                              : s->freq;
         s->line.len = 0;
@@ -321,23 +285,18 @@ static int run(int argc, char **argv)
     dec_t s;
     memset(&s, 0, sizeof s);
     s.o = &o;
-    evrec_reader_t *r = NULL;
-    evrec_schema_t *schema = NULL;
+    cli_event_types_t types = {0};
     maps_t maps;
     memset(&maps, 0, sizeof maps);
     int result = CLI_OK;
-    if (o.meta_path && o.meta_is_schema) {
-        if (evrec_schema_load(&schema, o.meta_path, stderr) != EVREC_OK) {
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT; /* the loader printed file:line:column errors */
-        }
-        s.meta = evrec_schema_meta(schema);
-    } else if (o.meta_path) {
-        if (!(r = cli_open_reader(o.meta_path, NULL))) {
+    if (o.d.meta_path) {
+        if (cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
+            cli_event_types_free(&types);
             return CLI_BAD_INPUT;
         }
-        s.meta = evrec_reader_meta(r);
+        s.meta = types.meta;
     }
+    evrec_reader_t *r = types.r;
     s.text_size = 4u * EVREC_SYST_DEC_MAX_MESSAGE + 1024u;
     s.text = malloc(s.text_size);
     if (s.meta) {
@@ -350,14 +309,14 @@ static int run(int argc, char **argv)
         result = CLI_BAD_INPUT;
         goto done;
     }
-    if (s.meta && build_maps(&maps, s.meta, o.meta_path) != 0) {
+    if (s.meta && build_maps(&maps, s.meta, o.d.meta_path) != 0) {
         result = CLI_BAD_INPUT;
         goto done;
     }
 
-    int fd = strcmp(o.stream, "-") == 0 ? STDIN_FILENO : open(o.stream, O_RDONLY);
+    int fd = strcmp(o.d.stream, "-") == 0 ? STDIN_FILENO : open(o.d.stream, O_RDONLY);
     if (fd < 0) {
-        cli_error("%s: %s", o.stream, strerror(errno));
+        cli_error("%s: %s", o.d.stream, strerror(errno));
         result = CLI_BAD_INPUT;
         goto done;
     }
@@ -387,7 +346,7 @@ static int run(int argc, char **argv)
         evrec_syst_decoder_init(s.d, &maps.m32, &maps.m64, form, on_event, on_item, &s);
         s.p = &s.d->parser;
         s.freq = r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
-        s.print_events = !o.out;
+        s.print_events = !o.d.out;
         s.out.meta = s.meta;
         cli_event_columns(s.meta, &s.wname, &s.wclass);
     } else {
@@ -414,7 +373,7 @@ static int run(int argc, char **argv)
         fflush(stdout); /* a live pipe: show what arrived */
     }
     if (read_failed) {
-        cli_error("%s: offset %llu: read failed: %s", o.stream, (unsigned long long)s.p->offset, strerror(errno));
+        cli_error("%s: offset %llu: read failed: %s", o.d.stream, (unsigned long long)s.p->offset, strerror(errno));
         result = CLI_BAD_INPUT;
     }
     if (fd != STDIN_FILENO) {
@@ -433,19 +392,19 @@ static int run(int argc, char **argv)
     uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
                     p->bad_lines + unknown_ids + bad_args;
     uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
-    uint64_t freq = o.clock.time_freq ? o.clock.time_freq : s.d && s.d->clock_freq ? s.d->clock_freq : s.freq;
+    uint64_t freq = o.d.clock.time_freq ? o.d.clock.time_freq : s.d && s.d->clock_freq ? s.d->clock_freq : s.freq;
     if (s.d && s.d->clock_freq_changes) {
-        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o.stream,
+        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o.d.stream,
                   (unsigned long long)s.d->clock_freq_changes, (unsigned long long)s.d->clock_freq);
     }
-    if (o.out && result == CLI_OK && cli_evr_write(&s.out, o.out, freq, lost) != 0) {
+    if (o.d.out && result == CLI_OK && cli_evr_write(&s.out, o.d.out, freq, lost) != 0) {
         result = CLI_BAD_INPUT;
     }
     fprintf(stderr,
             "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
             "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
             "%llu bad lines, %llu bytes skipped",
-            o.stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
+            o.d.stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
             (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
             (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
             (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
@@ -456,8 +415,8 @@ static int run(int argc, char **argv)
                 (unsigned long long)s.d->clocks, (unsigned long long)s.d->other);
     }
     fputc('\n', stderr);
-    if (o.out && result == CLI_OK) {
-        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o.out,
+    if (o.d.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o.d.out,
                 (unsigned long long)s.out.count, (unsigned long long)lost, (unsigned long long)freq);
     }
     if (problems && result == CLI_OK) {
@@ -474,8 +433,7 @@ done:
     cli_evr_free(&s.out);
     cli_buf_free(&s.line);
     cli_enum_index_free(&s.enums);
-    evrec_reader_close(r);
-    evrec_schema_free(schema);
+    cli_event_types_free(&types);
     return result;
 }
 
