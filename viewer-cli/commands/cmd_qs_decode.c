@@ -389,6 +389,150 @@ static void on_item(void *ctx, const evrec_qs_item_t *it)
 
 /* ---- run ------------------------------------------------------------------------------------- */
 
+/* With --meta or --schema: the QS id map of the event types and the decoder over it. -1 when
+ * ready, else the exit code (reported; what was set up is freed by release()). */
+static int setup_events(dec_t *s, const dec_opts_t *o, const cli_event_types_t *types, cli_qs_map_t *qm)
+{
+    evrec_qs_options_t qo;
+    memset(&qo, 0, sizeof qo);
+    qo.force_classes = (uint8_t)o->classes;
+    qo.enum_as = o->enum_as;
+    evrec_status st = cli_qs_map_build(qm, s->meta, &qo);
+    if (st != EVREC_OK) {
+        cli_error("%s: its event types cannot be QS records: %s", o->d.meta_path,
+                  st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
+        return CLI_BAD_INPUT;
+    }
+    if (!(s->d = malloc(sizeof *s->d)) || !live_init(&s->live, s->meta)) {
+        cli_error("out of memory");
+        free(s->d);
+        s->d = NULL;
+        return CLI_BAD_INPUT;
+    }
+    evrec_qs_decoder_init(s->d, &qm->map, on_event, on_item, s);
+    s->d->on_name = on_name;
+    s->meta = &s->live.meta;
+    s->p = &s->d->parser;
+    const evrec_reader_t *r = types->r;
+    s->freq = o->d.clock.time_freq ? o->d.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s->meta->time_freq;
+    s->print_qspy = o->qspy;
+    s->print_events = !o->qspy && !o->d.out;
+    cli_event_columns(s->meta, &s->wname, &s->wclass);
+    s->out.meta = s->meta;
+    return -1;
+}
+
+/* Without them: the frames and dictionaries only, printed as QSPY does. */
+static int setup_frames(dec_t *s)
+{
+    if (!(s->p = malloc(sizeof *s->p))) {
+        cli_error("out of memory");
+        return CLI_BAD_INPUT;
+    }
+    evrec_qs_parser_init(s->p);
+    evrec_qs_dict_init(&s->dict);
+    s->print_qspy = 1;
+    return -1;
+}
+
+/* Feed the whole stream (a file or standard input, a live pipe too) to the parser or decoder. */
+static int read_stream(dec_t *s, const char *stream)
+{
+    int fd = strcmp(stream, "-") == 0 ? STDIN_FILENO : open(stream, O_RDONLY);
+    if (fd < 0) {
+        cli_error("%s: %s", stream, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    int result = CLI_OK;
+    static uint8_t chunk[1 << 16];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            cli_error("%s: offset %llu: read failed: %s", stream, (unsigned long long)s->p->offset, strerror(errno));
+            result = CLI_BAD_INPUT;
+            break;
+        }
+        if (n == 0) {
+            break;
+        }
+        if (s->d) {
+            evrec_qs_decoder_feed(s->d, chunk, (size_t)n);
+        } else {
+            evrec_qs_parser_feed(s->p, chunk, (size_t)n, on_item, s);
+        }
+        fflush(stdout); /* live pipe: show what arrived */
+    }
+    if (fd != STDIN_FILENO) {
+        close(fd);
+    }
+    return result;
+}
+
+/* The counts on stderr (and the file written with -o); returns the exit code. */
+static int finish(dec_t *s, const dec_opts_t *o, int result)
+{
+    /* A stream that ends without a flag leaves a partial frame: report it as cut off. */
+    const evrec_qs_parser_t *p = s->p;
+    uint64_t pending = p->offset - p->frame_start;
+    uint64_t mism = s->d ? s->d->mismatches : s->mismatches;
+    uint64_t damage = p->bad_checksums + p->gaps + p->too_short + p->too_long + mism + (pending != 0);
+    if (pending) {
+        error_line(s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
+                   (unsigned long long)p->frame_start, (unsigned long long)pending);
+    }
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    uint64_t rec_lost = s->d ? s->d->lost_dropped + s->d->lost_overwritten : 0;
+    uint64_t lost = p->frames_lost + mism + rec_lost;
+    if (o->d.out && result == CLI_OK && cli_evr_write(&s->out, o->d.out, s->freq, lost) != 0) {
+        result = CLI_BAD_INPUT;
+    }
+    fprintf(stderr,
+            "evrec: %s: %llu bytes, %llu frames, %llu events%s; %llu bad checksums, %llu sequence gaps "
+            "(%llu frames lost), %llu too short, %llu too long, %llu not fitting the schema%s\n",
+            o->d.stream, (unsigned long long)p->offset, (unsigned long long)p->records,
+            (unsigned long long)(s->d ? s->d->events : 0), s->d ? "" : " (no --meta: not decoded as events)",
+            (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
+            (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
+            pending ? ", cut off at the end" : "");
+    if (s->d && (s->live.refused || s->live.changed)) {
+        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
+                        "(values too far apart, or out of memory)\n",
+                o->d.stream, (unsigned long long)s->live.changed, o->d.meta_path, (unsigned long long)s->live.refused);
+    }
+    if (s->d && s->d->lost_reports) {
+        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
+                o->d.stream, (unsigned long long)s->d->lost_reports, (unsigned long long)s->d->lost_dropped,
+                (unsigned long long)s->d->lost_overwritten);
+    }
+    if (o->d.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o->d.out,
+                (unsigned long long)s->out.count, (unsigned long long)lost);
+    }
+    return damage && result == CLI_OK ? CLI_BAD_INPUT : result;
+}
+
+static void release(dec_t *s, cli_qs_map_t *qm, cli_event_types_t *types)
+{
+    if (s->d) {
+        evrec_qs_decoder_free(s->d);
+        free(s->d);
+    } else {
+        evrec_qs_dict_free(&s->dict);
+        free(s->p);
+    }
+    cli_evr_free(&s->out);
+    cli_buf_free(&s->line);
+    cli_enum_index_free(&s->enums);
+    cli_qs_map_free(qm);
+    live_free(&s->live);
+    cli_event_types_free(types);
+}
+
 static int run(int argc, char **argv)
 {
     dec_opts_t o;
@@ -402,149 +546,17 @@ static int run(int argc, char **argv)
     cli_qs_map_t qm;
     memset(&qm, 0, sizeof qm);
     cli_event_types_t types = {0};
-    if (o.d.meta_path) {
-        if (cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
-            cli_event_types_free(&types);
-            return CLI_BAD_INPUT;
-        }
-        s.meta = types.meta;
+    if (o.d.meta_path && cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
+        cli_event_types_free(&types);
+        return CLI_BAD_INPUT;
     }
-    evrec_reader_t *r = types.r;
-    if (o.d.meta_path) {
-        evrec_qs_options_t qo;
-        memset(&qo, 0, sizeof qo);
-        qo.force_classes = (uint8_t)o.classes;
-        qo.enum_as = o.enum_as;
-        evrec_status st = cli_qs_map_build(&qm, s.meta, &qo);
-        if (st != EVREC_OK) {
-            cli_error("%s: its event types cannot be QS records: %s", o.d.meta_path,
-                      st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
-            cli_event_types_free(&types);
-            return CLI_BAD_INPUT;
-        }
-        s.d = malloc(sizeof *s.d);
-        if (!s.d) {
-            cli_error("out of memory");
-            cli_qs_map_free(&qm);
-            cli_event_types_free(&types);
-            return CLI_BAD_INPUT;
-        }
-        if (!live_init(&s.live, s.meta)) {
-            cli_error("out of memory");
-            live_free(&s.live);
-            free(s.d);
-            cli_qs_map_free(&qm);
-            cli_event_types_free(&types);
-            return CLI_BAD_INPUT;
-        }
-        evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
-        s.d->on_name = on_name;
-        s.meta = &s.live.meta;
-        s.p = &s.d->parser;
-        s.freq = o.d.clock.time_freq ? o.d.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
-        s.print_qspy = o.qspy;
-        s.print_events = !o.qspy && !o.d.out;
-        cli_event_columns(s.meta, &s.wname, &s.wclass);
-        s.out.meta = s.meta;
-    } else {
-        s.p = malloc(sizeof *s.p);
-        if (!s.p) {
-            cli_error("out of memory");
-            return CLI_BAD_INPUT;
-        }
-        evrec_qs_parser_init(s.p);
-        evrec_qs_dict_init(&s.dict);
-        s.print_qspy = 1;
+    s.meta = types.meta;
+    rc = o.d.meta_path ? setup_events(&s, &o, &types, &qm) : setup_frames(&s);
+    if (rc < 0) {
+        rc = finish(&s, &o, read_stream(&s, o.d.stream));
     }
-
-    int fd = strcmp(o.d.stream, "-") == 0 ? STDIN_FILENO : open(o.d.stream, O_RDONLY);
-    int result = CLI_OK;
-    if (fd < 0) {
-        cli_error("%s: %s", o.d.stream, strerror(errno));
-        result = CLI_BAD_INPUT;
-    } else {
-        static uint8_t chunk[1 << 16];
-        for (;;) {
-            ssize_t n = read(fd, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n < 0) {
-                cli_error("%s: offset %llu: read failed: %s", o.d.stream, (unsigned long long)s.p->offset,
-                          strerror(errno));
-                result = CLI_BAD_INPUT;
-                break;
-            }
-            if (n == 0) {
-                break;
-            }
-            if (s.d) {
-                evrec_qs_decoder_feed(s.d, chunk, (size_t)n);
-            } else {
-                evrec_qs_parser_feed(s.p, chunk, (size_t)n, on_item, &s);
-            }
-            fflush(stdout); /* live pipe: show what arrived */
-        }
-        if (fd != STDIN_FILENO) {
-            close(fd);
-        }
-    }
-    /* A stream that ends without a flag leaves a partial frame: report it as cut off. */
-    uint64_t pending = s.p->offset - s.p->frame_start;
-    const evrec_qs_parser_t *p = s.p;
-    uint64_t mism = s.d ? s.d->mismatches : s.mismatches;
-    uint64_t damage = p->bad_checksums + p->gaps + p->too_short + p->too_long + mism + (pending != 0);
-    if (pending) {
-        error_line(&s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
-                   (unsigned long long)p->frame_start, (unsigned long long)pending);
-    }
-    if (!cli_stdout_done(1)) {
-        result = CLI_BAD_INPUT;
-    }
-    uint64_t rec_lost = s.d ? s.d->lost_dropped + s.d->lost_overwritten : 0;
-    uint64_t lost = p->frames_lost + mism + rec_lost;
-    if (o.d.out && result == CLI_OK && cli_evr_write(&s.out, o.d.out, s.freq, lost) != 0) {
-        result = CLI_BAD_INPUT;
-    }
-    fprintf(stderr,
-            "evrec: %s: %llu bytes, %llu frames, %llu events%s; %llu bad checksums, %llu sequence gaps "
-            "(%llu frames lost), %llu too short, %llu too long, %llu not fitting the schema%s\n",
-            o.d.stream, (unsigned long long)p->offset, (unsigned long long)p->records,
-            (unsigned long long)(s.d ? s.d->events : 0), s.d ? "" : " (no --meta: not decoded as events)",
-            (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
-            (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
-            pending ? ", cut off at the end" : "");
-    if (s.d && (s.live.refused || s.live.changed)) {
-        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
-                        "(values too far apart, or out of memory)\n",
-                o.d.stream, (unsigned long long)s.live.changed, o.d.meta_path, (unsigned long long)s.live.refused);
-    }
-    if (s.d && s.d->lost_reports) {
-        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
-                o.d.stream, (unsigned long long)s.d->lost_reports, (unsigned long long)s.d->lost_dropped,
-                (unsigned long long)s.d->lost_overwritten);
-    }
-    if (o.d.out && result == CLI_OK) {
-        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o.d.out,
-                (unsigned long long)s.out.count, (unsigned long long)lost);
-    }
-    if (damage && result == CLI_OK) {
-        result = CLI_BAD_INPUT;
-    }
-    if (s.d) {
-        evrec_qs_decoder_free(s.d);
-        free(s.d);
-    } else {
-        evrec_qs_dict_free(&s.dict);
-        free(s.p);
-    }
-    cli_evr_free(&s.out);
-    cli_buf_free(&s.line);
-    cli_enum_index_free(&s.enums);
-    cli_qs_map_free(&qm);
-    live_free(&s.live);
-    cli_event_types_free(&types);
-    return result;
+    release(&s, &qm, &types);
+    return rc;
 }
 
 const cli_command_t cli_cmd_qs_decode = {
