@@ -275,6 +275,156 @@ static void feed(dec_t *s, const uint8_t *data, size_t n)
     }
 }
 
+/* Reading the stream: a file or standard input (a live pipe too). */
+typedef struct input {
+    int fd;
+    int failed, eof;
+    uint8_t chunk[1 << 16];
+} input_t;
+
+/* The first bytes (up to 4 KiB): they tell the form, unless given. Returns how many were read. */
+static size_t read_head(input_t *in)
+{
+    size_t have = 0;
+    while (have < 4096) {
+        ssize_t n = read(in->fd, in->chunk + have, 4096 - have);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            in->failed = 1;
+            break;
+        }
+        if (n == 0) {
+            in->eof = 1;
+            break;
+        }
+        have += (size_t)n;
+    }
+    return have;
+}
+
+/* The rest of the stream, fed as it arrives. */
+static void read_rest(dec_t *s, input_t *in)
+{
+    while (!in->failed && !in->eof) {
+        ssize_t n = read(in->fd, in->chunk, sizeof in->chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            in->failed = 1;
+            break;
+        }
+        if (n == 0) {
+            break;
+        }
+        feed(s, in->chunk, (size_t)n);
+        fflush(stdout); /* a live pipe: show what arrived */
+    }
+}
+
+/* The decoder (with event types) or the bare parser (CSV lines) for the stream's form. */
+static void start(dec_t *s, maps_t *maps, const evrec_reader_t *r, evrec_syst_input form)
+{
+    if (s->meta) {
+        evrec_syst_decoder_init(s->d, &maps->m32, &maps->m64, form, on_event, on_item, s);
+        s->p = &s->d->parser;
+        s->freq = r ? evrec_reader_info(r)->time_freq : s->meta->time_freq;
+        s->print_events = !s->o->d.out;
+        s->out.meta = s->meta;
+        cli_event_columns(s->meta, &s->wname, &s->wclass);
+    } else {
+        evrec_syst_parser_init(s->p, form);
+        s->print_csv = 1;
+        fputs("Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp,Context TimeStamp,Location,"
+              "Raw Length,Checksum\n",
+              stdout);
+    }
+}
+
+/* The summary line on stderr. */
+static void print_counts(const dec_t *s, const char *stream, evrec_syst_input form, uint64_t unknown_ids,
+                         uint64_t bad_args)
+{
+    const evrec_syst_parser_t *p = s->p;
+    fprintf(stderr,
+            "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
+            "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
+            "%llu bad lines, %llu bytes skipped",
+            stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
+            (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
+            (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
+            (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
+            (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
+    if (s->d) {
+        fprintf(stderr, "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
+                (unsigned long long)s->d->events, (unsigned long long)unknown_ids, (unsigned long long)bad_args,
+                (unsigned long long)s->d->clocks, (unsigned long long)s->d->other);
+    }
+    fputc('\n', stderr);
+}
+
+/* After the stream: the file written with -o, the counts; returns the exit code. */
+static int finish(dec_t *s, const dec_opts_t *o, evrec_syst_input form, int result)
+{
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    const evrec_syst_parser_t *p = s->p;
+    uint64_t unknown_ids = s->d ? s->d->unknown_ids : 0, bad_args = s->d ? s->d->bad_args : 0;
+    uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
+                    p->bad_lines + unknown_ids + bad_args;
+    uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
+    uint64_t freq = o->d.clock.time_freq ? o->d.clock.time_freq : s->d && s->d->clock_freq ? s->d->clock_freq : s->freq;
+    if (s->d && s->d->clock_freq_changes) {
+        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o->d.stream,
+                  (unsigned long long)s->d->clock_freq_changes, (unsigned long long)s->d->clock_freq);
+    }
+    if (o->d.out && result == CLI_OK && cli_evr_write(&s->out, o->d.out, freq, lost) != 0) {
+        result = CLI_BAD_INPUT;
+    }
+    print_counts(s, o->d.stream, form, unknown_ids, bad_args);
+    if (o->d.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o->d.out,
+                (unsigned long long)s->out.count, (unsigned long long)lost, (unsigned long long)freq);
+    }
+    return problems && result == CLI_OK ? CLI_BAD_INPUT : result;
+}
+
+/* Decode the stream of `o` with what `s` was set up with; returns the exit code. */
+static int decode(dec_t *s, const dec_opts_t *o, maps_t *maps, const evrec_reader_t *r)
+{
+    static input_t in;
+    in.failed = in.eof = 0;
+    in.fd = strcmp(o->d.stream, "-") == 0 ? STDIN_FILENO : open(o->d.stream, O_RDONLY);
+    if (in.fd < 0) {
+        cli_error("%s: %s", o->d.stream, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    size_t have = read_head(&in);
+    evrec_syst_input form = o->form >= 0 ? (evrec_syst_input)o->form
+                            : evrec_syst_detect_text(in.chunk, have) ? EVREC_SYST_TEXT
+                                                                     : EVREC_SYST_BINARY;
+    start(s, maps, r, form);
+    feed(s, in.chunk, have);
+    read_rest(s, &in);
+    int result = CLI_OK;
+    if (in.failed) {
+        cli_error("%s: offset %llu: read failed: %s", o->d.stream, (unsigned long long)s->p->offset, strerror(errno));
+        result = CLI_BAD_INPUT;
+    }
+    if (in.fd != STDIN_FILENO) {
+        close(in.fd);
+    }
+    if (s->d) {
+        evrec_syst_decoder_finish(s->d);
+    } else {
+        evrec_syst_parser_finish(s->p, on_item, s);
+    }
+    return finish(s, o, form, result);
+}
+
 static int run(int argc, char **argv)
 {
     dec_opts_t o;
@@ -288,15 +438,11 @@ static int run(int argc, char **argv)
     cli_event_types_t types = {0};
     maps_t maps;
     memset(&maps, 0, sizeof maps);
-    int result = CLI_OK;
-    if (o.d.meta_path) {
-        if (cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
-            cli_event_types_free(&types);
-            return CLI_BAD_INPUT;
-        }
-        s.meta = types.meta;
+    if (o.d.meta_path && cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
+        cli_event_types_free(&types);
+        return CLI_BAD_INPUT;
     }
-    evrec_reader_t *r = types.r;
+    s.meta = types.meta;
     s.text_size = 4u * EVREC_SYST_DEC_MAX_MESSAGE + 1024u;
     s.text = malloc(s.text_size);
     if (s.meta) {
@@ -304,125 +450,12 @@ static int run(int argc, char **argv)
     } else {
         s.p = malloc(sizeof *s.p);
     }
+    int result = CLI_BAD_INPUT;
     if (!s.text || (s.meta ? !s.d : !s.p)) {
         cli_error("out of memory");
-        result = CLI_BAD_INPUT;
-        goto done;
+    } else if (!s.meta || build_maps(&maps, s.meta, o.d.meta_path) == 0) {
+        result = decode(&s, &o, &maps, types.r);
     }
-    if (s.meta && build_maps(&maps, s.meta, o.d.meta_path) != 0) {
-        result = CLI_BAD_INPUT;
-        goto done;
-    }
-
-    int fd = strcmp(o.d.stream, "-") == 0 ? STDIN_FILENO : open(o.d.stream, O_RDONLY);
-    if (fd < 0) {
-        cli_error("%s: %s", o.d.stream, strerror(errno));
-        result = CLI_BAD_INPUT;
-        goto done;
-    }
-    static uint8_t chunk[1 << 16];
-    /* The first bytes (up to 4 KiB) tell the form, unless given. */
-    size_t have = 0;
-    int read_failed = 0, eof = 0;
-    while (have < 4096) {
-        ssize_t n = read(fd, chunk + have, 4096 - have);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            read_failed = 1;
-            break;
-        }
-        if (n == 0) {
-            eof = 1;
-            break;
-        }
-        have += (size_t)n;
-    }
-    evrec_syst_input form = o.form >= 0 ? (evrec_syst_input)o.form
-                            : evrec_syst_detect_text(chunk, have) ? EVREC_SYST_TEXT
-                                                                  : EVREC_SYST_BINARY;
-    if (s.meta) {
-        evrec_syst_decoder_init(s.d, &maps.m32, &maps.m64, form, on_event, on_item, &s);
-        s.p = &s.d->parser;
-        s.freq = r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
-        s.print_events = !o.d.out;
-        s.out.meta = s.meta;
-        cli_event_columns(s.meta, &s.wname, &s.wclass);
-    } else {
-        evrec_syst_parser_init(s.p, form);
-        s.print_csv = 1;
-        fputs("Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp,Context TimeStamp,Location,"
-              "Raw Length,Checksum\n",
-              stdout);
-    }
-    feed(&s, chunk, have);
-    while (!read_failed && !eof) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            read_failed = 1;
-            break;
-        }
-        if (n == 0) {
-            break;
-        }
-        feed(&s, chunk, (size_t)n);
-        fflush(stdout); /* a live pipe: show what arrived */
-    }
-    if (read_failed) {
-        cli_error("%s: offset %llu: read failed: %s", o.d.stream, (unsigned long long)s.p->offset, strerror(errno));
-        result = CLI_BAD_INPUT;
-    }
-    if (fd != STDIN_FILENO) {
-        close(fd);
-    }
-    if (s.d) {
-        evrec_syst_decoder_finish(s.d);
-    } else {
-        evrec_syst_parser_finish(s.p, on_item, &s);
-    }
-    if (!cli_stdout_done(1)) {
-        result = CLI_BAD_INPUT;
-    }
-    const evrec_syst_parser_t *p = s.p;
-    uint64_t unknown_ids = s.d ? s.d->unknown_ids : 0, bad_args = s.d ? s.d->bad_args : 0;
-    uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
-                    p->bad_lines + unknown_ids + bad_args;
-    uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
-    uint64_t freq = o.d.clock.time_freq ? o.d.clock.time_freq : s.d && s.d->clock_freq ? s.d->clock_freq : s.freq;
-    if (s.d && s.d->clock_freq_changes) {
-        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o.d.stream,
-                  (unsigned long long)s.d->clock_freq_changes, (unsigned long long)s.d->clock_freq);
-    }
-    if (o.d.out && result == CLI_OK && cli_evr_write(&s.out, o.d.out, freq, lost) != 0) {
-        result = CLI_BAD_INPUT;
-    }
-    fprintf(stderr,
-            "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
-            "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
-            "%llu bad lines, %llu bytes skipped",
-            o.d.stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
-            (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
-            (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
-            (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
-            (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
-    if (s.d) {
-        fprintf(stderr, "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
-                (unsigned long long)s.d->events, (unsigned long long)unknown_ids, (unsigned long long)bad_args,
-                (unsigned long long)s.d->clocks, (unsigned long long)s.d->other);
-    }
-    fputc('\n', stderr);
-    if (o.d.out && result == CLI_OK) {
-        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o.d.out,
-                (unsigned long long)s.out.count, (unsigned long long)lost, (unsigned long long)freq);
-    }
-    if (problems && result == CLI_OK) {
-        result = CLI_BAD_INPUT;
-    }
-done:
     if (s.d) {
         free(s.d);
     } else {
