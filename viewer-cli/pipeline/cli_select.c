@@ -214,6 +214,153 @@ static const char *tok_text(const w_parser_t *p, char *buf, size_t size)
     return buf;
 }
 
+/* A name (dotted path) or a keyword at i. */
+static void lex_ident(w_parser_t *p, size_t i)
+{
+    const char *s = p->src;
+    size_t j = i;
+    for (;;) {
+        while (is_ident_char(s[j])) {
+            j++;
+        }
+        if (s[j] == '.' && is_ident_start(s[j + 1])) {
+            j++;
+            continue;
+        }
+        break;
+    }
+    p->tlen = j - i;
+    p->pos = j;
+    if (p->tlen == 3 && !strncmp(s + i, "and", 3)) {
+        p->tok = T_AND;
+    } else if (p->tlen == 2 && !strncmp(s + i, "or", 2)) {
+        p->tok = T_OR;
+    } else if (p->tlen == 3 && !strncmp(s + i, "not", 3)) {
+        p->tok = T_NOT;
+    } else {
+        p->tok = T_IDENT;
+    }
+}
+
+/* The hex digits at *j (after 0x): their value; *bad when none or over 64 bits. */
+static uint64_t lex_hex(const char *s, size_t *j, int *bad)
+{
+    uint64_t v = 0;
+    size_t d0 = *j;
+    for (;; (*j)++) {
+        char h = s[*j];
+        unsigned d;
+        if (h >= '0' && h <= '9') {
+            d = (unsigned)(h - '0');
+        } else if (h >= 'a' && h <= 'f') {
+            d = (unsigned)(h - 'a' + 10);
+        } else if (h >= 'A' && h <= 'F') {
+            d = (unsigned)(h - 'A' + 10);
+        } else {
+            break;
+        }
+        if (v >> 60) {
+            *bad = 1;
+        }
+        v = v * 16u + d;
+    }
+    *bad |= *j == d0;
+    return v;
+}
+
+/* A number at i: decimal or 0x hex; a number followed by letters or a dot is bad. */
+static void lex_number(w_parser_t *p, size_t i)
+{
+    const char *s = p->src;
+    size_t j = i;
+    uint64_t v = 0;
+    int bad = 0;
+    if (s[i] == '0' && (s[j + 1] == 'x' || s[j + 1] == 'X')) {
+        j += 2;
+        v = lex_hex(s, &j, &bad);
+    } else {
+        for (; s[j] >= '0' && s[j] <= '9'; j++) {
+            unsigned d = (unsigned)(s[j] - '0');
+            if (v > (UINT64_MAX - d) / 10u) {
+                bad = 1;
+            }
+            v = v * 10u + d;
+        }
+    }
+    while (is_ident_char(s[j]) || s[j] == '.') { /* 12abc, 1.5: not a number */
+        bad = 1;
+        j++;
+    }
+    p->tok = T_NUMBER;
+    p->number = v;
+    p->number_bad = bad;
+    p->tlen = j - i;
+    p->pos = j;
+}
+
+/* A "quoted" name at i. */
+static void lex_string(w_parser_t *p, size_t i)
+{
+    const char *s = p->src;
+    size_t j = i + 1;
+    while (s[j] && s[j] != '"') {
+        j++;
+    }
+    if (!s[j]) {
+        p->tok = T_BAD;
+        p->tlen = j - i;
+        p->pos = j;
+        fail_at(p, i, "unterminated \"quoted\" name%s", NULL);
+        return;
+    }
+    p->tok = T_STRING;
+    p->tlen = j + 1 - i;
+    p->pos = j + 1;
+}
+
+/* One of ( ) == != ! < <= > >= && || at i; 0 when the character starts none. */
+static int lex_punct(w_parser_t *p, size_t i)
+{
+    const char *s = p->src;
+    char c = s[i], d = s[i + 1];
+    p->tlen = 1;
+    p->pos = i + 1;
+    int two = d == '=' && (c == '=' || c == '!' || c == '<' || c == '>');
+    two |= (c == '&' || c == '|') && d == c;
+    if (two) {
+        p->tlen = 2;
+        p->pos++;
+    }
+    switch (c) {
+    case '(': p->tok = T_LPAR; return 1;
+    case ')': p->tok = T_RPAR; return 1;
+    case '=':
+        if (two) {
+            p->tok = T_OP, p->op = OP_EQ;
+            return 1;
+        }
+        p->tok = T_BAD;
+        fail_at(p, i, "'=' is not an operator: write '==' to compare%s", NULL);
+        return 1;
+    case '!':
+        p->tok = two ? T_OP : T_NOT;
+        p->op = OP_NE;
+        return 1;
+    case '<': p->tok = T_OP, p->op = two ? OP_LE : OP_LT; return 1;
+    case '>': p->tok = T_OP, p->op = two ? OP_GE : OP_GT; return 1;
+    case '&':
+    case '|':
+        if (two) {
+            p->tok = c == '&' ? T_AND : T_OR;
+            return 1;
+        }
+        p->tlen = 1; /* a single & or |: not an operator */
+        p->pos = i + 1;
+        return 0;
+    default: return 0;
+    }
+}
+
 static void next_token(w_parser_t *p)
 {
     const char *s = p->src;
@@ -226,139 +373,18 @@ static void next_token(w_parser_t *p)
     if (!c) {
         p->tok = T_END;
         p->tlen = 0;
-        return;
-    }
-    if (is_ident_start(c)) {
-        size_t j = i;
-        for (;;) {
-            while (is_ident_char(s[j])) {
-                j++;
-            }
-            if (s[j] == '.' && is_ident_start(s[j + 1])) {
-                j++;
-                continue;
-            }
-            break;
-        }
-        p->tlen = j - i;
-        p->pos = j;
-        if (p->tlen == 3 && !strncmp(s + i, "and", 3)) {
-            p->tok = T_AND;
-        } else if (p->tlen == 2 && !strncmp(s + i, "or", 2)) {
-            p->tok = T_OR;
-        } else if (p->tlen == 3 && !strncmp(s + i, "not", 3)) {
-            p->tok = T_NOT;
-        } else {
-            p->tok = T_IDENT;
-        }
-        return;
-    }
-    if (c >= '0' && c <= '9') {
-        size_t j = i;
-        uint64_t v = 0;
-        int bad = 0;
-        if (c == '0' && (s[j + 1] == 'x' || s[j + 1] == 'X')) {
-            j += 2;
-            size_t d0 = j;
-            for (;; j++) {
-                char h = s[j];
-                unsigned d;
-                if (h >= '0' && h <= '9') {
-                    d = (unsigned)(h - '0');
-                } else if (h >= 'a' && h <= 'f') {
-                    d = (unsigned)(h - 'a' + 10);
-                } else if (h >= 'A' && h <= 'F') {
-                    d = (unsigned)(h - 'A' + 10);
-                } else {
-                    break;
-                }
-                if (v >> 60) {
-                    bad = 1;
-                }
-                v = v * 16u + d;
-            }
-            bad |= j == d0;
-        } else {
-            for (; s[j] >= '0' && s[j] <= '9'; j++) {
-                unsigned d = (unsigned)(s[j] - '0');
-                if (v > (UINT64_MAX - d) / 10u) {
-                    bad = 1;
-                }
-                v = v * 10u + d;
-            }
-        }
-        while (is_ident_char(s[j]) || s[j] == '.') { /* 12abc, 1.5: not a number */
-            bad = 1;
-            j++;
-        }
-        p->tok = T_NUMBER;
-        p->number = v;
-        p->number_bad = bad;
-        p->tlen = j - i;
-        p->pos = j;
-        return;
-    }
-    if (c == '"') {
-        size_t j = i + 1;
-        while (s[j] && s[j] != '"') {
-            j++;
-        }
-        if (!s[j]) {
-            p->tok = T_BAD;
-            p->tlen = j - i;
-            p->pos = j;
-            fail_at(p, i, "unterminated \"quoted\" name%s", NULL);
-            return;
-        }
-        p->tok = T_STRING;
-        p->tlen = j + 1 - i;
-        p->pos = j + 1;
-        return;
-    }
-    p->tlen = 1;
-    p->pos = i + 1;
-    char d = s[i + 1];
-    switch (c) {
-    case '(': p->tok = T_LPAR; return;
-    case ')': p->tok = T_RPAR; return;
-    case '=':
-        if (d == '=') {
-            p->tok = T_OP, p->op = OP_EQ, p->tlen = 2, p->pos++;
-            return;
-        }
+    } else if (is_ident_start(c)) {
+        lex_ident(p, i);
+    } else if (c >= '0' && c <= '9') {
+        lex_number(p, i);
+    } else if (c == '"') {
+        lex_string(p, i);
+    } else if (!lex_punct(p, i)) {
         p->tok = T_BAD;
-        fail_at(p, i, "'=' is not an operator: write '==' to compare%s", NULL);
-        return;
-    case '!':
-        if (d == '=') {
-            p->tok = T_OP, p->op = OP_NE, p->tlen = 2, p->pos++;
-        } else {
-            p->tok = T_NOT;
-        }
-        return;
-    case '<':
-    case '>':
-        p->tok = T_OP;
-        p->op = c == '<' ? (d == '=' ? OP_LE : OP_LT) : (d == '=' ? OP_GE : OP_GT);
-        if (d == '=') {
-            p->tlen = 2, p->pos++;
-        }
-        return;
-    case '&':
-    case '|':
-        if (d == c) {
-            p->tok = c == '&' ? T_AND : T_OR;
-            p->tlen = 2;
-            p->pos++;
-            return;
-        }
-        break;
-    default: break;
+        char ch[8];
+        snprintf(ch, sizeof ch, "%c", (c >= 0x20 && c < 0x7F) ? c : '?');
+        fail_at(p, i, "unexpected character '%s'", ch);
     }
-    p->tok = T_BAD;
-    char ch[8];
-    snprintf(ch, sizeof ch, "%c", (c >= 0x20 && c < 0x7F) ? c : '?');
-    fail_at(p, i, "unexpected character '%s'", ch);
 }
 
 static char *dup_range(const char *s, size_t n)
@@ -830,6 +856,124 @@ static inline int where_eval(const cli_where_t *w, const w_res_t *res, const uin
 }
 
 /* Resolve every leaf for every event that passes the name filters. */
+/* What resolving one comparison's field over the selected event types found. */
+typedef struct leaf_facts {
+    unsigned present, enum_fields, name_found, shape; /* shape: find_path()'s why bits */
+    uint16_t first_enum;
+    const char *first_event;
+} leaf_facts_t;
+
+/* Resolve comparison k in every selected event type (s->res), collecting what was found. */
+static void resolve_leaf(evrec_reader_t *r, cli_select_t *s, unsigned k, leaf_facts_t *lf)
+{
+    const evrec_meta_t *m = evrec_reader_meta(r);
+    const cli_where_t *w = s->where;
+    const w_leaf_t *l = &w->leaves[k];
+    *lf = (leaf_facts_t){0, 0, 0, 0, 0xFFFF, NULL};
+    for (uint32_t e = 0; e < s->event_count; e++) {
+        if (!s->pass[e]) {
+            continue;
+        }
+        int why;
+        uint32_t off = 0;
+        const evrec_field_desc_t *f = find_path(m, m->events[e].struct_id, l->path, &off, &why);
+        lf->shape |= (unsigned)why;
+        if (!f) {
+            continue;
+        }
+        uint32_t width = evrec_kind_width(f->kind) ? evrec_kind_width(f->kind) : 4u;
+        if (off + width > evrec_reader_event_size(r, (uint16_t)e)) {
+            continue; /* cannot happen with a checked meta-info; absent rather than out of bounds */
+        }
+        lf->present++;
+        w_res_t *x = &s->res[(size_t)e * w->nleaves + k];
+        x->state = R_CMP;
+        x->width = (uint8_t)width;
+        x->offset = (uint16_t)off;
+        x->value = l->number;
+        lf->first_event = lf->first_event ? lf->first_event : evrec_reader_event_name(r, (uint16_t)e);
+        if (l->is_name) {
+            int is_enum = f->kind >= EVREC_KIND_ENUM_UINT8 && f->kind <= EVREC_KIND_ENUM_UINT32;
+            if (!is_enum) {
+                x->state = R_NONAME;
+                continue;
+            }
+            lf->enum_fields++;
+            lf->first_enum = lf->first_enum == 0xFFFF ? f->ref : lf->first_enum;
+            if (enum_lookup(m, f->ref, l->name, &x->value)) {
+                lf->name_found++;
+            } else {
+                x->state = R_NONAME;
+            }
+        }
+    }
+}
+
+/* The top-level fields of the selected event types, once each, into have (a list). */
+static void selected_fields(const evrec_meta_t *m, const cli_select_t *s, char *have, size_t size)
+{
+    for (uint32_t e = 0; e < s->event_count; e++) {
+        const evrec_struct_desc_t *st = &m->structs[m->events[e].struct_id];
+        for (uint32_t i = 2; s->pass[e] && i < st->field_count; i++) {
+            int seen = 0;
+            for (uint32_t e2 = 0; e2 <= e && !seen; e2++) {
+                const evrec_struct_desc_t *st2 = &m->structs[m->events[e2].struct_id];
+                for (uint32_t i2 = 2; s->pass[e2] && i2 < st2->field_count && !(e2 == e && i2 >= i); i2++) {
+                    seen |= !strcmp(st2->fields[i2].name, st->fields[i].name);
+                }
+            }
+            if (!seen) {
+                list_add(have, size, st->fields[i].name);
+            }
+        }
+    }
+}
+
+/* No selected event type has the field: say why. */
+static void no_field(const evrec_meta_t *m, const cli_select_t *s, const w_leaf_t *l, unsigned shape,
+                     cli_where_error_t *err)
+{
+    char *msg = err->message;
+    size_t msgsz = sizeof err->message;
+    err->column = l->path_col;
+    if (shape & 1) {
+        snprintf(msg, msgsz, "'%s' is a struct: compare one of its members ('%s.<member>')", l->path, l->path);
+    } else if (shape & 2) {
+        snprintf(msg, msgsz, "'%s': a component before the last is not a struct", l->path);
+    } else {
+        char have[400] = "";
+        selected_fields(m, s, have, sizeof have);
+        snprintf(msg, msgsz, "no %sevent type has a field '%s'; fields: %s (and time, id)",
+                 s->where && (memchr(s->pass, 0, s->event_count)) ? "selected " : "", l->path,
+                 *have ? have : "none");
+    }
+}
+
+/* An enum value name no field's enum has: say which names there are. */
+static void no_name(const evrec_meta_t *m, const w_leaf_t *l, const leaf_facts_t *lf, cli_where_error_t *err)
+{
+    err->column = l->value_col;
+    if (!lf->enum_fields) {
+        snprintf(err->message, sizeof err->message,
+                 "field '%s' is a plain number (no enum): compare it with a number, not '%s'", l->path, l->name);
+        return;
+    }
+    char have[300] = "";
+    const evrec_enum_desc_t *en = &m->enums[lf->first_enum];
+    for (uint32_t i = 0; i < en->value_count; i++) {
+        list_add(have, sizeof have, en->values[i].name);
+    }
+    if (en->runtime && en->runtime->names) {
+        for (uint32_t v = en->runtime->base; v < en->runtime->next && v < en->runtime->lim; v++) {
+            if (en->runtime->names[v - en->runtime->base]) {
+                list_add(have, sizeof have, en->runtime->names[v - en->runtime->base]);
+            }
+        }
+    }
+    snprintf(err->message, sizeof err->message, "'%s' is not a value of enum %s (field '%s' of %s); values: %s",
+             l->name, en->name, l->path, lf->first_event, *have ? have : "none");
+}
+
 static int compile_where(const cli_command_t *cmd, const char *expr, evrec_reader_t *r, cli_select_t *s)
 {
     const evrec_meta_t *m = evrec_reader_meta(r);
@@ -843,103 +987,13 @@ static int compile_where(const cli_command_t *cmd, const char *expr, evrec_reade
     cli_where_error_t err = {0, ""};
     for (unsigned k = 0; k < w->nleaves; k++) {
         const w_leaf_t *l = &w->leaves[k];
-        unsigned present = 0, enum_fields = 0, name_found = 0, shape = 0;
-        uint16_t first_enum = 0xFFFF;
-        const char *first_event = NULL;
-        for (uint32_t e = 0; e < s->event_count; e++) {
-            if (!s->pass[e]) {
-                continue;
-            }
-            int why;
-            uint32_t off = 0;
-            const evrec_field_desc_t *f = find_path(m, m->events[e].struct_id, l->path, &off, &why);
-            shape |= (unsigned)why;
-            if (!f) {
-                continue;
-            }
-            uint32_t width = (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)    ? 1
-                             : (f->kind == EVREC_KIND_UINT16 || f->kind == EVREC_KIND_ENUM_UINT16) ? 2
-                                                                                                     : 4;
-            if (off + width > evrec_reader_event_size(r, (uint16_t)e)) {
-                continue; /* cannot happen with a checked meta-info; absent rather than out of bounds */
-            }
-            present++;
-            w_res_t *x = &s->res[(size_t)e * w->nleaves + k];
-            x->state = R_CMP;
-            x->width = (uint8_t)width;
-            x->offset = (uint16_t)off;
-            x->value = l->number;
-            first_event = first_event ? first_event : evrec_reader_event_name(r, (uint16_t)e);
-            if (l->is_name) {
-                int is_enum = f->kind >= EVREC_KIND_ENUM_UINT8 && f->kind <= EVREC_KIND_ENUM_UINT32;
-                if (!is_enum) {
-                    x->state = R_NONAME;
-                    continue;
-                }
-                enum_fields++;
-                first_enum = first_enum == 0xFFFF ? f->ref : first_enum;
-                if (enum_lookup(m, f->ref, l->name, &x->value)) {
-                    name_found++;
-                } else {
-                    x->state = R_NONAME;
-                }
-            }
-        }
-        char *msg = err.message;
-        size_t msgsz = sizeof err.message;
-        if (!present) {
-            err.column = l->path_col;
-            if (shape & 1) {
-                snprintf(msg, msgsz, "'%s' is a struct: compare one of its members ('%s.<member>')", l->path,
-                         l->path);
-            } else if (shape & 2) {
-                snprintf(msg, msgsz, "'%s': a component before the last is not a struct", l->path);
+        leaf_facts_t lf;
+        resolve_leaf(r, s, k, &lf);
+        if (!lf.present || (l->is_name && !lf.name_found)) {
+            if (!lf.present) {
+                no_field(m, s, l, lf.shape, &err);
             } else {
-                char have[400] = "";
-                /* the top-level fields of the selected event types, once each */
-                for (uint32_t e = 0; e < s->event_count; e++) {
-                    const evrec_struct_desc_t *st = &m->structs[m->events[e].struct_id];
-                    for (uint32_t i = 2; s->pass[e] && i < st->field_count; i++) {
-                        int seen = 0;
-                        for (uint32_t e2 = 0; e2 <= e && !seen; e2++) {
-                            const evrec_struct_desc_t *st2 = &m->structs[m->events[e2].struct_id];
-                            for (uint32_t i2 = 2; s->pass[e2] && i2 < st2->field_count && !(e2 == e && i2 >= i); i2++) {
-                                seen |= !strcmp(st2->fields[i2].name, st->fields[i].name);
-                            }
-                        }
-                        if (!seen) {
-                            list_add(have, sizeof have, st->fields[i].name);
-                        }
-                    }
-                }
-                snprintf(msg, msgsz, "no %sevent type has a field '%s'; fields: %s (and time, id)",
-                         s->where && (memchr(s->pass, 0, s->event_count)) ? "selected " : "", l->path,
-                         *have ? have : "none");
-            }
-            cli_where_report(cmd, expr, &err);
-            return CLI_USAGE;
-        }
-        if (l->is_name && !name_found) {
-            err.column = l->value_col;
-            if (!enum_fields) {
-                snprintf(err.message, sizeof err.message,
-                         "field '%s' is a plain number (no enum): compare it with a number, not '%s'", l->path,
-                         l->name);
-            } else {
-                char have[300] = "";
-                const evrec_enum_desc_t *en = &m->enums[first_enum];
-                for (uint32_t i = 0; i < en->value_count; i++) {
-                    list_add(have, sizeof have, en->values[i].name);
-                }
-                if (en->runtime && en->runtime->names) {
-                    for (uint32_t v = en->runtime->base; v < en->runtime->next && v < en->runtime->lim; v++) {
-                        if (en->runtime->names[v - en->runtime->base]) {
-                            list_add(have, sizeof have, en->runtime->names[v - en->runtime->base]);
-                        }
-                    }
-                }
-                snprintf(err.message, sizeof err.message, "'%s' is not a value of enum %s (field '%s' of %s); values: %s",
-                         l->name, en->name, l->path, first_event, *have ? have : "none");
+                no_name(m, l, &lf, &err);
             }
             cli_where_report(cmd, expr, &err);
             return CLI_USAGE;
