@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_bytes.h"
+#include "cli_line.h"
 #include "sink_dump.h"
 
 /* Per-event column texts, prepared once. */
@@ -131,9 +132,7 @@ static int collect_prefix(void *ctx, const evrec_field_view_t *f)
     if (f->index >= 2 && pb->n < EVREC_MAX_EVENT_SIZE) {
         pb->leaf[pb->n] = (dump_leaf_t){f->offset, f->kind, f->enum_id, f->info};
         pb->off[pb->n++] = (uint32_t)pb->text.len;
-        cli_buf_putc(&pb->text, ' ');
-        cli_buf_name(&pb->text, f->path);
-        cli_buf_putc(&pb->text, '=');
+        cli_line_field_name(&pb->text, f->path);
     }
     return 0;
 }
@@ -181,9 +180,8 @@ static int put_field(void *ctx, const evrec_field_view_t *f)
         uint32_t i = f->index - 2;
         cli_buf_put(b, d->cur_prefix + d->cur_off[i], d->cur_off[i + 1] - d->cur_off[i]);
     } else {
-        cli_buf_putc(b, ' ');
-        cli_buf_name(b, f->path);
-        cli_buf_putc(b, '=');
+        cli_line_field(b, f->path, f->kind, f->value, f->value_name, d->o->raw ? NULL : f->info, d->o->hex);
+        return 0;
     }
     cli_buf_field_value(b, f->kind, f->value, f->value_name, d->o->raw ? NULL : f->info, d->o->hex);
     return 0;
@@ -244,26 +242,13 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
         }
         cli_buf_puts(b, ln);
     }
-    size_t start = b->len;
-    if (d->ns_known) {
-        cli_buf_seconds(b, rec->ns, 16);
-    } else {
-        char t[32];
-        snprintf(t, sizeof t, "%16llu", (unsigned long long)rec->t64);
-        cli_buf_puts(b, t);
-    }
-    cli_buf_put(b, "  ", 2);
+    size_t start = cli_line_time(b, d->ns_known, rec->ns, rec->t64);
     cli_buf_put(b, d->names[rec->id], d->name_len[rec->id]);
-    if (d->wclass) {
-        cli_buf_pad(b, start + 18 + d->wname + 2);
-        if (d->classes[rec->id]) {
-            cli_buf_put(b, d->classes[rec->id], d->class_len[rec->id]);
-        }
-        cli_buf_pad(b, start + 18 + d->wname + 2 + d->wclass);
-    } else {
-        cli_buf_pad(b, start + 18 + d->wname);
+    cli_line_after_name(b, start, d->wname, d->wclass);
+    if (d->wclass && d->classes[rec->id]) {
+        cli_buf_put(b, d->classes[rec->id], d->class_len[rec->id]);
     }
-    cli_buf_putc(b, ' ');
+    cli_line_after_class(b, start, d->wname, d->wclass);
     if (d->prefix_state[rec->id] == 0) {
         build_prefixes(d, rec);
     }
@@ -304,11 +289,7 @@ static void print_record(dump_state_t *d, const evrec_record_t *rec, uint64_t la
         }
         cli_buf_puts(b, t);
     }
-    /* No trailing blanks when a record has no fields and no marker. */
-    while (b->len > start && b->p[b->len - 1] == ' ') {
-        b->len--;
-    }
-    cli_buf_putc(b, '\n');
+    cli_line_end(b, start); /* no trailing blanks when a record has no fields and no marker */
     if (b->len >= DUMP_FLUSH) {
         dump_flush(d);
     }
