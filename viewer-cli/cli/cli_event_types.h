@@ -16,7 +16,8 @@
  * @brief Load a YAML schema (with its includes) through evrec-gen's loader; each line the loader
  * reports (file:line:column: message) is printed on stderr after "evrec: ".
  * @param[out] s the schema (the caller frees it with evrec_schema_free(), also after a failure).
- * @retval EVREC_OK loaded. @retval other what evrec_schema_load() returns (reported).
+ * @retval EVREC_OK loaded.
+ * @retval other what evrec_schema_load() returns (reported).
  * **Context:** one thread; writes stderr.
  */
 evrec_status cli_schema_load(const char *path, evrec_schema_t **s);
@@ -32,11 +33,15 @@ typedef struct cli_event_types {
  * @brief Take the event types from `path`: a YAML schema (`is_schema`) or an evrec or CCore
  * recording (its meta-info; the recording is opened with the default clock).
  * @param[out] t zeroed, then filled; free with cli_event_types_free() (also after a failure).
- * @retval 0 loaded. @retval -1 the file could not be read or is no schema (reported on stderr).
+ * @retval 0 loaded.
+ * @retval -1 the file could not be read or is no schema (reported on stderr).
  * **Context:** one thread.
  */
 int cli_event_types_load(cli_event_types_t *t, const char *path, int is_schema);
-/** @brief Close the recording or free the schema; `t` is zeroed. **Context:** one thread. */
+/**
+ * @brief Close the recording or free the schema; `t` is zeroed.
+ * **Context:** one thread.
+ */
 void cli_event_types_free(cli_event_types_t *t);
 
 /* ---- the options of the stream decoders (qs-decode, syst-decode) -------------------------- */
@@ -64,18 +69,24 @@ enum { CLI_OPT_META = 0x1200, CLI_OPT_SCHEMA, CLI_OPT_MAX_ERRORS };
     {"max-errors", required_argument, NULL, CLI_OPT_MAX_ERRORS},     \
     {"help", no_argument, NULL, 'h'}
 
-/** @brief Zero `o`, set the defaults, restart getopt_long. **Context:** one thread. */
+/**
+ * @brief Zero `o`, set the defaults, restart getopt_long.
+ * **Context:** one thread.
+ */
 void cli_decode_begin(cli_decode_opts_t *o);
 /**
  * @brief An option getopt_long returned (`c`, with optarg) that the command does not handle itself.
- * @retval -1 taken. @retval CLI_OK or CLI_USAGE what the command's parse() returns (help printed,
- * or a usage error reported: --meta and --schema both given, a bad count, an unknown option).
+ * @retval -1 taken.
+ * @retval CLI_OK --help: the help was printed.
+ * @retval CLI_USAGE a usage error (reported): --meta and --schema both given, a bad count, an
+ * unknown option or a missing value.
  * **Context:** one thread.
  */
 int cli_decode_option(const cli_command_t *cmd, cli_decode_opts_t *o, int c, char **argv);
 /**
  * @brief After the options: the one STREAM operand, and -o only with --meta or --schema.
- * @retval -1 fine. @retval CLI_USAGE a usage error (reported).
+ * @retval -1 fine.
+ * @retval CLI_USAGE a usage error (reported).
  * **Context:** one thread.
  */
 int cli_decode_end(const cli_command_t *cmd, cli_decode_opts_t *o, int argc, char **argv);

@@ -33,7 +33,8 @@ typedef struct cli_perfetto_run {
 /**
  * @brief Refuse an output the trace cannot go to, before anything is read: a terminal ("-" on a
  * tty), a directory, the input file itself.
- * @param cmd the command named in usage errors. @param in_path the input as given.
+ * @param cmd the command named in usage errors.
+ * @param in_path the input as given.
  * @param out_path OUT as given.
  * @retval -1 the output may be written.
  * @retval CLI_USAGE refused (the message is printed).

@@ -149,20 +149,29 @@ typedef struct cli_sink {
      * @brief One selected record (reader-owned bytes, valid during the call).
      * @param late 0, or by how many ticks the record steps back behind one already delivered
      * (time order, evrec_order_next()).
-     * @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED @retval CLI_SINK_STOP @retval CLI_SINK_REPORTED
-     * @retval CLI_SINK_KEEP_FAILED
+     * @retval CLI_SINK_GO_ON taken.
+     * @retval CLI_SINK_FAILED failed: reading stops, the output is left as it was.
+     * @retval CLI_SINK_STOP reading stops; end() follows as after the input's end.
+     * @retval CLI_SINK_REPORTED failed and reported by the sink.
+     * @retval CLI_SINK_KEEP_FAILED failed and reported; what was written is kept.
      */
     int (*record)(void *state, const evrec_record_t *rec, uint64_t late);
     /** @brief Optional (NULL): every record read, selected or not, before the selection decides
      * (file order), for sinks that follow the file itself (the timeline draws a gap strip from the
      * last record read before the damage). */
     void (*read)(void *state, const evrec_record_t *rec);
-    /** @brief One loss at the current position. @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED */
+    /**
+     * @brief One loss at the current position (see the file comment). Optional (NULL: ignored).
+     * @retval CLI_SINK_GO_ON taken.
+     * @retval CLI_SINK_FAILED failed: reading stops, the output is left as it was.
+     */
     int (*loss)(void *state, const cli_loss_t *loss);
     /**
      * @brief Write any trailer (unless end->abandoned) and free the state (always).
-     * @retval CLI_SINK_GO_ON @retval CLI_SINK_FAILED @retval CLI_SINK_REPORTED
-     * @retval CLI_SINK_KEEP_FAILED
+     * @retval CLI_SINK_GO_ON done: the pipeline commits the output.
+     * @retval CLI_SINK_FAILED failed: the output is left as it was.
+     * @retval CLI_SINK_REPORTED failed and reported by the sink.
+     * @retval CLI_SINK_KEEP_FAILED failed and reported; the output is committed, exit status 1.
      */
     int (*end)(void *state, const cli_sink_end_t *end);
     /** @brief Optional (NULL): notes printed last, after end(), the output's commit and the

@@ -31,7 +31,8 @@ extern const cli_sink_t cli_sink_syst;
  * @brief The catalog map of a meta-info, with the error reported as `evrec syst` words it.
  * @param[out] map the map (release with evrec_syst_map_release()).
  * @param input the recording's path, for the message.
- * @retval EVREC_OK built. @retval other reported on stderr (a duplicate catalog id, memory).
+ * @retval EVREC_OK built.
+ * @retval other reported on stderr (a duplicate catalog id, memory).
  * **Context:** one thread.
  */
 evrec_status cli_syst_map_build(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opt,
