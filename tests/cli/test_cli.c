@@ -72,6 +72,32 @@ Test(cli, help)
     run_free(&r);
 }
 
+/* `evrec --help`: every summary starts in the same column, also after the long command names
+ * (qs-decode, syst-decode), and at least two blanks after the longest name. */
+Test(cli, help_summaries_aligned)
+{
+    run_t r = run_evrec("--help");
+    cr_assert_eq(r.status, 0);
+    const char *p = strstr(r.out, "commands:\n");
+    cr_assert_not_null(p);
+    p += strlen("commands:\n");
+    size_t column = 0, lines = 0;
+    while (*p == ' ') {
+        const char *nl = strchr(p, '\n');
+        cr_assert_not_null(nl);
+        size_t name_end = 2 + strcspn(p + 2, " ");
+        size_t col = name_end + strspn(p + name_end, " ");
+        cr_assert_geq(col, name_end + 2, "fewer than 2 blanks after the name: %.*s", (int)(nl - p), p);
+        if (lines++ == 0) {
+            column = col;
+        }
+        cr_assert_eq(col, column, "summary in column %zu, not %zu: %.*s", col, column, (int)(nl - p), p);
+        p = nl + 1;
+    }
+    cr_assert_geq(lines, 12u, "the command list");
+    run_free(&r);
+}
+
 Test(cli, bad_usage_exits_2)
 {
     static const char *const cases[][4] = {
@@ -484,3 +510,27 @@ Test(cli, demo_file)
     unlink(path);
 }
 #endif
+
+/* qs-decode and syst-decode --schema: the schema loader's errors are stderr lines like every
+ * other, "evrec: FILE:LINE:COLUMN: ..." (they came through unprefixed). */
+Test(cli, decoders_schema_errors_prefixed)
+{
+    char *dir = cli_temp_dir("bad-schema");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("schema: bad\nversion: 1.0\nevents:\n  - name: A\n    fields:\n      - {name: x, type: nosuchtype}\n", f);
+    fclose(f);
+    static const char *const cmds[] = {"qs-decode", "syst-decode"};
+    for (size_t i = 0; i < 2; i++) {
+        run_t r = run_evrec(cmds[i], "--schema", path, EVREC_TEST_DATA "/qs/sample.bin");
+        cr_assert_eq(r.status, 1, "%s: %s", cmds[i], r.err);
+        assert_has(r.err, "bad.yaml:6:25: error: unknown type 'nosuchtype'");
+        stderr_lines_prefixed(&r);
+        run_free(&r);
+    }
+    remove(path);
+    rmdir(dir);
+    free(dir);
+}

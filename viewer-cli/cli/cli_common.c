@@ -137,45 +137,49 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 1;
 }
 
-int cli_parse_freq(const char *s, uint64_t max, uint64_t *out, const char **why)
+/* A decimal number being read: value = mant * 10^scale. */
+typedef struct freq_num {
+    uint64_t mant;
+    int digits, sig, scale;
+} freq_num_t;
+
+/* The mantissa at p: digits (leading zeros skipped, at most 19 significant), then a fraction.
+ * Returns the end, or NULL with *why set for too many fraction digits. */
+static const char *freq_mantissa(const char *p, freq_num_t *n, const char **why)
 {
-    *why = "expected a frequency in Hz such as 32768, 168M, 1.5k or 1e9";
-    if (!s || !*s) {
-        return 0;
-    }
-    /* mantissa digits (leading zeros skipped, at most 19 significant), fraction digits, exponent */
-    uint64_t mant = 0;
-    int digits = 0, sig = 0, scale = 0; /* value = mant * 10^scale */
-    const char *p = s;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (mant == 0 && *p == '0') {
+    for (; *p >= '0' && *p <= '9'; p++, n->digits++) {
+        if (n->mant == 0 && *p == '0') {
             continue;
         }
-        if (sig < 19) {
-            mant = mant * 10u + (uint64_t)(*p - '0');
-            sig++;
+        if (n->sig < 19) {
+            n->mant = n->mant * 10u + (uint64_t)(*p - '0');
+            n->sig++;
         } else {
-            scale++; /* digits beyond 19: the number is far too large anyway */
+            n->scale++; /* digits beyond 19: the number is far too large anyway */
         }
     }
-    if (*p == '.') {
-        p++;
-        for (; *p >= '0' && *p <= '9'; p++, digits++) {
-            if (sig < 19 && !(mant == 0 && *p == '0')) {
-                mant = mant * 10u + (uint64_t)(*p - '0');
-                sig++;
-                scale--;
-            } else if (mant == 0) {
-                scale--;
-            } else if (*p != '0') {
-                *why = "too many digits";
-                return 0;
-            }
+    if (*p != '.') {
+        return p;
+    }
+    for (p++; *p >= '0' && *p <= '9'; p++, n->digits++) {
+        if (n->sig < 19 && !(n->mant == 0 && *p == '0')) {
+            n->mant = n->mant * 10u + (uint64_t)(*p - '0');
+            n->sig++;
+            n->scale--;
+        } else if (n->mant == 0) {
+            n->scale--;
+        } else if (*p != '0') {
+            *why = "too many digits";
+            return NULL;
         }
     }
-    if (digits == 0) {
-        return 0;
-    }
+    return p;
+}
+
+/* An exponent (e3, E-2) and an SI suffix (k, M, G) at p, then an optional "Hz". Returns the
+ * end, or NULL when an exponent has no digits. */
+static const char *freq_suffix(const char *p, freq_num_t *n)
+{
     if (*p == 'e' || *p == 'E') {
         p++;
         int neg = *p == '-';
@@ -183,50 +187,71 @@ int cli_parse_freq(const char *s, uint64_t max, uint64_t *out, const char **why)
             p++;
         }
         if (*p < '0' || *p > '9') {
-            return 0;
+            return NULL;
         }
         int e = 0;
         for (; *p >= '0' && *p <= '9'; p++) {
             e = e < 1000 ? e * 10 + (*p - '0') : e;
         }
-        scale += neg ? -e : e;
+        n->scale += neg ? -e : e;
     }
     switch (*p) {
-    case 'k': case 'K': scale += 3; p++; break;
-    case 'M': scale += 6; p++; break;
-    case 'G': scale += 9; p++; break;
+    case 'k': case 'K': n->scale += 3; p++; break;
+    case 'M': n->scale += 6; p++; break;
+    case 'G': n->scale += 9; p++; break;
     default: break;
     }
     if (strcmp(p, "Hz") == 0 || strcmp(p, "hz") == 0) {
         p += 2;
     }
-    if (*p) {
-        return 0;
-    }
-    if (mant == 0) {
+    return p;
+}
+
+/* mant * 10^scale as a whole number in 1..max. */
+static int freq_value(freq_num_t *n, uint64_t max, uint64_t *out, const char **why)
+{
+    if (n->mant == 0) {
         *why = "the frequency must be above 0 Hz";
         return 0;
     }
-    for (; scale < 0; scale++) {
-        if (mant % 10u) {
+    for (; n->scale < 0; n->scale++) {
+        if (n->mant % 10u) {
             *why = "not a whole number of Hz";
             return 0;
         }
-        mant /= 10u;
+        n->mant /= 10u;
     }
-    for (; scale > 0; scale--) {
-        if (mant > max / 10u) {
+    for (; n->scale > 0; n->scale--) {
+        if (n->mant > max / 10u) {
             *why = "too large";
             return 0;
         }
-        mant *= 10u;
+        n->mant *= 10u;
     }
-    if (mant > max) {
+    if (n->mant > max) {
         *why = "too large";
         return 0;
     }
-    *out = mant;
+    *out = n->mant;
     return 1;
+}
+
+int cli_parse_freq(const char *s, uint64_t max, uint64_t *out, const char **why)
+{
+    *why = "expected a frequency in Hz such as 32768, 168M, 1.5k or 1e9";
+    if (!s || !*s) {
+        return 0;
+    }
+    freq_num_t n = {0, 0, 0, 0};
+    const char *p = freq_mantissa(s, &n, why);
+    if (!p || n.digits == 0) {
+        return 0;
+    }
+    p = freq_suffix(p, &n);
+    if (!p || *p) {
+        return 0;
+    }
+    return freq_value(&n, max, out, why);
 }
 
 void cli_getopt_begin(void)

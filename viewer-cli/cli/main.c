@@ -52,8 +52,13 @@ static void usage(FILE *out)
           "\n"
           "commands:\n",
           out);
+    int width = 0; /* the longest name: the summaries start in one column */
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
-        fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+        int n = (int)strlen(commands[i]->name);
+        width = n > width ? n : width;
+    }
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        fprintf(out, "  %-*s  %s\n", width, commands[i]->name, commands[i]->summary);
     }
     fputs("\n"
           "Run 'evrec <command> --help' for the options of a command.\n"

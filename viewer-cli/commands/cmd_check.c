@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_event_types.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_schema.h"
 
@@ -79,28 +80,6 @@ static void print_diff(void *ctx, const char *line)
     cli_buf_putc(&rep->body, '\n');
 }
 
-/* The schema loader's diagnostics, each line prefixed as every stderr line of evrec. */
-static evrec_status load_schema(const char *path, evrec_schema_t **s)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    evrec_status st = evrec_schema_load(s, path, mem ? mem : stderr);
-    if (mem) {
-        fclose(mem);
-        for (char *line = text; line && *line;) {
-            char *nl = strchr(line, '\n');
-            if (nl) {
-                *nl = 0;
-            }
-            cli_error("%s", line);
-            line = nl ? nl + 1 : line + strlen(line);
-        }
-        free(text);
-    }
-    return st;
-}
-
 static int run(int argc, char **argv)
 {
     check_opts_t o;
@@ -113,7 +92,7 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     evrec_schema_t *s = NULL;
-    if (load_schema(o.schema, &s) != EVREC_OK) {
+    if (cli_schema_load(o.schema, &s) != EVREC_OK) {
         cli_error("%s: the schema cannot be used", o.schema);
         evrec_reader_close(r);
         return CLI_BAD_INPUT;

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `evrec export FILE (--csv OUT | --jsonl OUT | --ccore OUT)`: convert a recording for
- * spreadsheets, DuckDB/pandas, or CCore's EventView. The writers implement export.h's interface;
- * this file opens the input and the output, drives the writer record by record, reports the
- * losses, and shows progress. */
+/* `evrec export FILE (--csv OUT | --jsonl OUT | --ccore OUT | --perfetto OUT | --ctf DIR)`:
+ * convert a recording for spreadsheets, DuckDB/pandas, CCore's EventView, ui.perfetto.dev or
+ * babeltrace2. Every format is a line of the table below: a sink of the record pipeline
+ * (pipeline/sink.h; the pipeline opens, selects, orders, reports the losses, shows progress and
+ * writes the output), or for CTF a driver (babeltrace2's graph reads the recording itself). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_export_ctf.h"
-#ifdef EVREC_WITH_PERFETTO
-#include "cli_export_perfetto.h"
-#endif
-#include "cli_select.h"
 #include "export.h"
+#include "pipeline.h"
+#ifdef EVREC_WITH_PERFETTO
+#include "sink_perfetto.h"
+#endif
 
 static const char help[] =
     "usage: evrec export [selection] [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
@@ -81,35 +82,112 @@ static const char help[] =
     "Exit status: 0 ok, 1 damaged or unreadable input (what could be read is exported, the\n"
     "damage marked) or the output could not be written, 2 bad usage.\n";
 
-/* The writers, by option. */
-static const export_writer_t *const writers[] = {
-    &export_writer_csv,
-    &export_writer_jsonl,
-    &export_writer_ccore,
-};
-#define WRITER_COUNT (sizeof writers / sizeof writers[0])
+typedef struct export_opts export_opts_t;
 
-typedef struct export_opts {
+/* One output format of `evrec export`. */
+typedef struct export_format {
+    const char *option;         /* "--csv" */
+    const cli_sink_t *sink;     /* the pipeline's sink, or NULL: `driver` converts */
+    int (*driver)(const export_opts_t *o);
+    const char *needs;          /* what OUT must be, for "OPTION needs ..." */
+    unsigned min_window;        /* --reorder-window below this is refused (0 or 1) */
+    int whole;                  /* 1: takes no selection (converts the whole recording) */
+    uint32_t default_window;    /* time-ordered sinks: the ordering window without --reorder-window */
+} export_format_t;
+
+struct export_opts {
     evrec_reader_options_t ropt;
-    const export_writer_t *writer;
+    const export_format_t *format;
     const char *out;
     int progress; /* 0 auto, 1 forced, -1 off */
     const char *path;
-    const char *ctf_dir; /* --ctf DIR: handed to cli_export_ctf() */
-    const char *perfetto_out; /* --perfetto OUT: handed to cli_export_perfetto() */
     cli_select_spec_t sel;
     int64_t reorder_window; /* --reorder-window N; -1: not given (each format's default) */
-} export_opts_t;
+};
+
+static int export_ctf(const export_opts_t *o)
+{
+    cli_export_ctf_options_t copt = {.clock = o->ropt,
+                                     .reorder_window = o->reorder_window > 0 ? (uint32_t)o->reorder_window : 0u,
+                                     .quiet = o->progress == -1};
+    return cli_export_ctf(o->path, o->out, &copt);
+}
+
+#ifndef EVREC_WITH_PERFETTO
+static int perfetto_missing(const export_opts_t *o)
+{
+    (void)o;
+    cli_error("export --perfetto: this evrec was built without the Perfetto export (protobuf-c was "
+              "missing: install protobuf-c-compiler and libprotobuf-c-dev and rebuild)");
+    return CLI_BAD_INPUT;
+}
+#endif
+
+#define NEEDS_FILE "a file name ('-' for standard output)"
+
+/* The formats, in the order of their getopt codes (OPT_FORMAT + index). */
+static const export_format_t formats[] = {
+    {"--csv", &cli_sink_csv, NULL, NEEDS_FILE, 0, 0, 0},
+    {"--jsonl", &cli_sink_jsonl, NULL, NEEDS_FILE, 0, 0, 0},
+    {"--ccore", &cli_sink_ccore, NULL, NEEDS_FILE, 1, 0, 0},
+    {"--ctf", NULL, export_ctf, "a directory name", 1, 1, 0},
+#ifdef EVREC_WITH_PERFETTO
+    {"--perfetto", &cli_sink_perfetto, NULL, NEEDS_FILE, 0, 0, EVREC_PF_DEFAULT_REORDER + 1u},
+#else
+    {"--perfetto", NULL, perfetto_missing, NEEDS_FILE, 0, 0, 0},
+#endif
+};
+#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
+
+enum { OPT_FORMAT = 256, OPT_PROGRESS = OPT_FORMAT + (int)FORMAT_COUNT, OPT_REORDER };
+
+/* An option that is not a format or a selection option. -1 when taken, else the exit code. */
+static int other_option(export_opts_t *o, int c, char **argv)
+{
+    uint64_t v;
+    switch (c) {
+    case OPT_REORDER:
+        if (!cli_parse_u64(optarg, 1u << 20, &v)) {
+            return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 0..1048576, not '%s'",
+                                   optarg);
+        }
+        o->reorder_window = (int64_t)v;
+        return -1;
+    case OPT_PROGRESS: o->progress = 1; return -1;
+    case 'q': o->progress = -1; return -1;
+    default: return cli_common_option(&cli_cmd_export, c, argv, &o->ropt);
+    }
+}
+
+/* The format's own rules, once every option is known. -1 when they hold, else the exit code. */
+static int check_format(const export_opts_t *o)
+{
+    const export_format_t *f = o->format;
+    if (!f) {
+        return cli_usage_error(&cli_cmd_export,
+                               "missing the output: --csv OUT, --jsonl OUT, --ccore OUT, --perfetto OUT "
+                               "or --ctf DIR");
+    }
+    if (!*o->out) {
+        return cli_usage_error(&cli_cmd_export, "%s needs %s", f->option, f->needs);
+    }
+    if (f->whole && cli_select_active(&o->sel)) {
+        return cli_usage_error(&cli_cmd_export, "%s converts the whole recording: it takes no selection", f->option);
+    }
+    if (f->min_window && o->reorder_window == 0) {
+        return cli_usage_error(&cli_cmd_export, "%s needs a reorder window of at least 1 record", f->option);
+    }
+    return -1;
+}
 
 static int parse(int argc, char **argv, export_opts_t *o)
 {
-    enum { OPT_CSV = 256, OPT_JSONL, OPT_CCORE, OPT_PROGRESS, OPT_CTF, OPT_REORDER, OPT_PERFETTO };
     static const struct option longopts[] = {
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"jsonl", required_argument, NULL, OPT_JSONL},
-        {"ccore", required_argument, NULL, OPT_CCORE},
-        {"ctf", required_argument, NULL, OPT_CTF},
-        {"perfetto", required_argument, NULL, OPT_PERFETTO},
+        {"csv", required_argument, NULL, OPT_FORMAT + 0},
+        {"jsonl", required_argument, NULL, OPT_FORMAT + 1},
+        {"ccore", required_argument, NULL, OPT_FORMAT + 2},
+        {"ctf", required_argument, NULL, OPT_FORMAT + 3},
+        {"perfetto", required_argument, NULL, OPT_FORMAT + 4},
         CLI_SELECT_LONGOPTS,
         {"reorder-window", required_argument, NULL, OPT_REORDER},
         {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -119,6 +197,7 @@ static int parse(int argc, char **argv, export_opts_t *o)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    _Static_assert(FORMAT_COUNT == 5, "one long option per format");
     memset(o, 0, sizeof *o);
     o->reorder_window = -1;
     cli_getopt_begin();
@@ -128,100 +207,21 @@ static int parse(int argc, char **argv, export_opts_t *o)
             if (rc >= 0) {
                 return rc;
             }
-            continue;
-        }
-        switch (c) {
-        case OPT_CSV:
-        case OPT_JSONL:
-        case OPT_CCORE:
-            if (o->writer) {
+        } else if (c >= OPT_FORMAT && c < OPT_FORMAT + (int)FORMAT_COUNT) {
+            if (o->format) {
                 return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
-                                       o->writer->option, writers[c - OPT_CSV]->option);
+                                       o->format->option, formats[c - OPT_FORMAT].option);
             }
-            if (o->ctf_dir || o->perfetto_out) {
-                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
-                                       o->ctf_dir ? "--ctf" : "--perfetto", writers[c - OPT_CSV]->option);
-            }
-            o->writer = writers[c - OPT_CSV];
+            o->format = &formats[c - OPT_FORMAT];
             o->out = optarg;
-            break;
-        case OPT_CTF:
-        case OPT_PERFETTO:
-            if (o->writer || o->ctf_dir || o->perfetto_out) {
-                return cli_usage_error(&cli_cmd_export, "give one output format (%s was given before %s)",
-                                       o->writer ? o->writer->option : o->ctf_dir ? "--ctf" : "--perfetto",
-                                       c == OPT_CTF ? "--ctf" : "--perfetto");
-            }
-            if (c == OPT_CTF) {
-                o->ctf_dir = optarg;
-            } else {
-                o->perfetto_out = optarg;
-            }
-            break;
-        case OPT_REORDER: {
-            uint64_t v;
-            if (!cli_parse_u64(optarg, 1u << 20, &v)) {
-                return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 0..1048576, not '%s'",
-                                       optarg);
-            }
-            o->reorder_window = (int64_t)v;
-            break;
-        }
-        case OPT_PROGRESS: o->progress = 1; break;
-        case 'q': o->progress = -1; break;
-        default:
-            if ((rc = cli_common_option(&cli_cmd_export, c, argv, &o->ropt)) >= 0) {
-                return rc;
-            }
+        } else if ((rc = other_option(o, c, argv)) >= 0) {
+            return rc;
         }
     }
     if ((rc = cli_one_operand(&cli_cmd_export, argc, argv, "FILE", &o->path)) >= 0) {
         return rc;
     }
-    if (o->ctf_dir) {
-        if (!*o->ctf_dir) {
-            return cli_usage_error(&cli_cmd_export, "--ctf needs a directory name");
-        }
-        if (cli_select_active(&o->sel)) {
-            return cli_usage_error(&cli_cmd_export, "--ctf converts the whole recording: it takes no selection");
-        }
-        if (o->reorder_window == 0) {
-            return cli_usage_error(&cli_cmd_export, "--ctf needs a reorder window of at least 1 record");
-        }
-        return -1;
-    }
-    if (o->perfetto_out) {
-        if (!*o->perfetto_out) {
-            return cli_usage_error(&cli_cmd_export, "--perfetto needs a file name ('-' for standard output)");
-        }
-        return -1;
-    }
-    if (!o->writer) {
-        return cli_usage_error(&cli_cmd_export,
-                               "missing the output: --csv OUT, --jsonl OUT, --ccore OUT, --perfetto OUT "
-                               "or --ctf DIR");
-    }
-    if (!*o->out) {
-        return cli_usage_error(&cli_cmd_export, "%s needs a file name ('-' for standard output)", o->writer->option);
-    }
-    if (o->writer == &export_writer_ccore && o->reorder_window == 0) {
-        return cli_usage_error(&cli_cmd_export, "--ccore needs a reorder window of at least 1 record");
-    }
-    return -1;
-}
-
-/* Damage entries the reader keeps (evrec_reader_damage(): the first 1,000). */
-#define EXPORT_DAMAGE_KEPT 1000u
-
-static int emit_loss(const export_writer_t *wr, void *w, const export_loss_t *l, const char *input)
-{
-    if (l->kind != EXPORT_LOSS_DAMAGE) { /* damage: the reader's error is reported at the end */
-        cli_error("%s: note: %llu record(s) %s%s", input, (unsigned long long)l->count,
-                  l->kind == EXPORT_LOSS_DROPPED ? "dropped with the trace buffer full (position unknown)"
-                                                 : "overwritten in the cyclic buffer before the save",
-                  wr == &export_writer_ccore ? "; a CCore stream cannot record this" : "");
-    }
-    return wr->loss(w, l);
+    return check_format(o);
 }
 
 static int run(int argc, char **argv)
@@ -231,161 +231,27 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    if (o.ctf_dir) {
-        cli_export_ctf_options_t copt = {.clock = o.ropt,
-                                         .reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u,
-                                         .quiet = o.progress == -1};
-        return cli_export_ctf(o.path, o.ctf_dir, &copt);
+    const export_format_t *f = o.format;
+    if (!f->sink) {
+        return f->driver(&o);
     }
-    if (o.perfetto_out) {
+    void *user = NULL;
 #ifdef EVREC_WITH_PERFETTO
-        cli_perfetto_opts_t popt = {.clock = o.ropt, .select = &o.sel, .quiet = o.progress == -1,
-                                    .cmd = &cli_cmd_export,
-                                    .reorder = o.reorder_window >= 0 ? (uint32_t)o.reorder_window + 1u : 0u};
-        return cli_export_perfetto(o.path, o.perfetto_out, &popt);
-#else
-        cli_error("export --perfetto: this evrec was built without the Perfetto export (protobuf-c was "
-                  "missing: install protobuf-c-compiler and libprotobuf-c-dev and rebuild)");
-        return CLI_BAD_INPUT;
+    cli_perfetto_run_t pf = {.out_path = o.out, .quiet = o.progress == -1};
+    if (f->sink == &cli_sink_perfetto) {
+        if ((rc = cli_perfetto_check_output(&cli_cmd_export, o.path, o.out)) >= 0) {
+            return rc;
+        }
+        user = &pf;
+    }
 #endif
-    }
-    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
-    if (!r) {
-        return CLI_BAD_INPUT;
-    }
-    cli_select_t *sel = NULL;
-    if ((rc = cli_select_compile(&cli_cmd_export, &o.sel, r, &sel)) >= 0) {
-        evrec_reader_close(r);
-        return rc;
-    }
-    export_meta_t meta;
-    meta.input = o.path;
-    meta.reader = r;
-    meta.meta = evrec_reader_meta(r);
-    meta.info = evrec_reader_info(r);
-    meta.reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u;
-    evrec_time_source src;
-    meta.time_freq = evrec_reader_time_freq(r, &src);
-    if (!meta.time_freq && o.writer != &export_writer_ccore) {
-        cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: times are left empty",
-                  o.path);
-    }
-
-    cli_output_t file;
-    if (!cli_output_open(&file, o.out)) {
-        cli_select_free(sel);
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-    export_out_t out = {0};
-    out.file = &file;
-    void *w = o.writer->begin(&out, &meta);
-    if (!w) {
-        cli_output_abort(&file);
-        free(out.p);
-        cli_select_free(sel);
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-
-    cli_progress_t prog;
-    cli_progress_begin(&prog, o.progress, "evrec export");
-    uint64_t total = meta.info->file_size;
-    int result = CLI_OK, failed = 0; /* failed: a writer gave up; OUT is left as it was */
-    export_end_t end = {0, 0};
-    if ((meta.info->flags & 1u) && meta.info->overwritten) {
-        export_loss_t l = {EXPORT_LOSS_OVERWRITTEN, "overwritten", meta.info->overwritten, 0, 1, 0, NULL, EVREC_OK, 1};
-        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
-    }
-    evrec_record_t rec;
-    evrec_status st = EVREC_E_END;
-    uint8_t done[EXPORT_DAMAGE_KEPT] = {0}; /* damage entries already emitted at a gap */
-    uint64_t next = 0;                     /* index after the last record read */
-    while (!cli_select_full(sel) && (st = evrec_reader_next(r, &rec)) == EVREC_OK) {
-        end.read++;
-        if ((end.read & 0x3FFFu) == 0) {
-            if (file.err) {
-                break; /* the output failed: no use reading on */
-            }
-            cli_progress_update(&prog, rec.offset, total);
-        }
-        int v = cli_select_check(sel, &rec);
-        if (v == CLI_SEL_STOP) {
-            st = EVREC_E_END;
-            break;
-        }
-        if (rec.gap) { /* damage in the middle: the loss goes before the first record after it */
-            uint64_t k = 0;
-            const evrec_damage_t *d = cli_damage_before(r, rec.index, &k);
-            uint64_t lost = cli_damage_lost(r, rec.index, next);
-            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", lost, rec.index - lost, 1, d ? d->offset : rec.offset,
-                               d ? d->message : "records lost to damage", d ? d->status : EVREC_E_CORRUPT, 1};
-            if (d && k < EXPORT_DAMAGE_KEPT) {
-                done[k] = 1;
-            }
-            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
-        }
-        next = rec.index + 1;
-        if (v == CLI_SEL_NO) {
-            continue;
-        }
-        if (o.writer->record(w, &rec) != 0) {
-            failed = 1;
-            break;
-        }
-        end.records++;
-    }
-    cli_progress_end(&prog);
-    if (st == EVREC_E_END && evrec_reader_damage_count(r)) {
-        st = evrec_reader_error(r)->status; /* the selection ended after damage it read past */
-    }
-    if (st != EVREC_OK && st != EVREC_E_END) {
-        /* The damaged ranges not reported at a gap: the one the reader stopped at (count
-         * unknown, where it stopped) and those that lost no record (count 0, position unknown). */
-        const evrec_damage_t *d;
-        uint64_t n = 0;
-        for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++, n++) {
-            if (i < EXPORT_DAMAGE_KEPT && done[i]) {
-                continue;
-            }
-            int none = d->records_lost == 0;
-            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, next, !none, d->offset, d->message, d->status, none};
-            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
-        }
-        if (n == 0) { /* a reader that kept no list: its sticky error */
-            const evrec_reader_error_t *e = evrec_reader_error(r);
-            export_loss_t l = {EXPORT_LOSS_DAMAGE, "damage", 0, next, 1, e->offset, e->message, e->status, 0};
-            failed |= emit_loss(o.writer, w, &l, o.path) != 0;
-        }
-        result = CLI_BAD_INPUT;
-    }
-    if (meta.info->format == EVREC_FILE_CONTAINER && meta.info->dropped) {
-        export_loss_t l = {EXPORT_LOSS_DROPPED, "dropped", meta.info->dropped, next, 0, 0, NULL, EVREC_OK, 1};
-        failed |= emit_loss(o.writer, w, &l, o.path) != 0;
-    }
-    const export_text_stats_t *ts = o.writer->text_stats ? o.writer->text_stats(w) : NULL;
-    if (ts && ts->invalid_utf8) {
-        cli_error("%s: note: %llu invalid UTF-8 sequence(s) in names written as U+FFFD", o.path,
-                  (unsigned long long)ts->invalid_utf8);
-    }
-    failed |= o.writer->end(w, file.err || failed ? NULL : &end) != 0;
-    if (failed) {
-        cli_error("%s: the %s export failed: %s left as it was", o.path, o.writer->name, o.out);
-        cli_output_abort(&file);
-        result = CLI_BAD_INPUT;
-    } else {
-        export_out_flush(&out);
-        if (!cli_output_commit(&file)) {
-            result = CLI_BAD_INPUT;
-        }
-    }
-    free(out.p);
-    if (st != EVREC_OK && st != EVREC_E_END) {
-        cli_report_reader_error(o.path, r);
-    }
-    cli_select_free(sel);
-    evrec_reader_close(r);
-    return result;
+    /* --reorder-window N holds N records besides the one written: a window of N + 1. */
+    cli_pipeline_opts_t po = {.cmd = &cli_cmd_export, .input = o.path, .clock = o.ropt, .select = &o.sel,
+                              .order_window = o.reorder_window >= 0 ? (uint32_t)o.reorder_window + 1u
+                                                                    : f->default_window,
+                              .reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u,
+                              .progress = o.progress, .progress_what = "evrec export", .output = o.out};
+    return cli_pipeline_run(&po, f->sink, user);
 }
 
 const cli_command_t cli_cmd_export = {

@@ -107,25 +107,10 @@ static void print_events(const evrec_reader_t *r, const evrec_reader_summary_t *
     cli_buf_free(&b);
 }
 
-static int run(int argc, char **argv)
+/* The lines about the file: path, format, size, clock, schema hash. */
+static void print_file(const char *path, const evrec_file_info_t *fi, const evrec_reader_summary_t *s)
 {
-    info_opts_t o;
-    int rc = parse(argc, argv, &o);
-    if (rc >= 0) {
-        return rc;
-    }
-    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
-    if (!r) {
-        return CLI_BAD_INPUT;
-    }
-    evrec_reader_summary_t s;
-    if (evrec_reader_summarize(r, &s) != EVREC_OK) {
-        cli_error("%s: out of memory", o.path);
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-    const evrec_file_info_t *fi = evrec_reader_info(r);
-    printf("file:        %s\n", o.path);
+    printf("file:        %s\n", path);
     if (fi->format == EVREC_FILE_CONTAINER) {
         printf("format:      evrec container v%u.%u (CRC-32C chunks)%s\n", (unsigned)fi->version_major,
                (unsigned)fi->version_minor, (fi->flags & 1u) ? ", cyclic buffer" : "");
@@ -140,9 +125,9 @@ static int run(int argc, char **argv)
     } else {
         printf("time_freq:   0 (unknown)");
     }
-    if (s.time_source != EVREC_TIME_FILE) {
-        if (s.time_freq) {
-            printf("; using %llu Hz %s", (unsigned long long)s.time_freq, time_source_text(s.time_source));
+    if (s->time_source != EVREC_TIME_FILE) {
+        if (s->time_freq) {
+            printf("; using %llu Hz %s", (unsigned long long)s->time_freq, time_source_text(s->time_source));
         } else {
             printf("; fewer than 2 ticks: times are shown in ticks");
         }
@@ -159,11 +144,14 @@ static int run(int argc, char **argv)
         printf("schema hash: none stored; the meta-info gives 0x%016llx\n",
                (unsigned long long)fi->schema_hash_computed);
     }
-    print_events(r, &s);
-    cli_print_view(r);
-    printf("records:     %llu", (unsigned long long)s.records);
-    if (s.unverified) {
-        printf(" (%llu unverified: in a truncated chunk)", (unsigned long long)s.unverified);
+}
+
+/* The record counts: records, drops, overwritten, lanes. */
+static void print_counts(const evrec_reader_t *r, const evrec_file_info_t *fi, const evrec_reader_summary_t *s)
+{
+    printf("records:     %llu", (unsigned long long)s->records);
+    if (s->unverified) {
+        printf(" (%llu unverified: in a truncated chunk)", (unsigned long long)s->unverified);
     }
     if (fi->format == EVREC_FILE_CONTAINER) {
         printf("; header: %llu recorded\n", (unsigned long long)fi->recorded);
@@ -193,40 +181,48 @@ static int run(int argc, char **argv)
     } else {
         printf("\ndropped:     unknown (CCore files do not count drops)\n");
     }
-    printf("ticks:       %llu\n", (unsigned long long)s.ticks);
+}
+
+/* Duration and the first and last raw stamps. */
+static void print_times(const evrec_reader_summary_t *s)
+{
     cli_buf_t b = {0};
-    if (s.records) {
-        if (s.time_freq) {
+    if (s->records) {
+        if (s->time_freq) {
             cli_buf_puts(&b, "duration:    ");
-            cli_buf_seconds(&b, s.last_ns, 0);
+            cli_buf_seconds(&b, s->last_ns, 0);
             cli_buf_puts(&b, " s (");
-            cli_buf_u64(&b, s.last_t64);
+            cli_buf_u64(&b, s->last_t64);
             cli_buf_puts(&b, " ticks)\n");
         } else {
             cli_buf_puts(&b, "duration:    ");
-            cli_buf_u64(&b, s.last_t64);
+            cli_buf_u64(&b, s->last_t64);
             cli_buf_puts(&b, " ticks\n");
         }
         cli_buf_puts(&b, "first time:  ");
-        cli_buf_hex(&b, s.first_time32, 8);
+        cli_buf_hex(&b, s->first_time32, 8);
         cli_buf_puts(&b, " (raw 32-bit) = 0 s\nlast time:   ");
-        cli_buf_hex(&b, s.last_time32, 8);
+        cli_buf_hex(&b, s->last_time32, 8);
         cli_buf_puts(&b, " (raw 32-bit) = ");
-        if (s.time_freq) {
-            cli_buf_seconds(&b, s.last_ns, 0);
+        if (s->time_freq) {
+            cli_buf_seconds(&b, s->last_ns, 0);
             cli_buf_puts(&b, " s\n");
         } else {
-            cli_buf_u64(&b, s.last_t64);
+            cli_buf_u64(&b, s->last_t64);
             cli_buf_puts(&b, " ticks\n");
         }
         print_line(&b);
     }
     cli_buf_free(&b);
-    int result = CLI_OK;
-    if (s.damage.status == EVREC_OK) {
+}
+
+/* "damage:" lines: intact, or the reader's damaged ranges (20 at most). */
+static void print_damage(const evrec_reader_t *r, const evrec_reader_summary_t *s)
+{
+    if (s->damage.status == EVREC_OK) {
         printf("damage:      intact\n");
     } else if (evrec_reader_damage_count(r) == 0) {
-        printf("damage:      offset %llu: %s\n", (unsigned long long)s.damage.offset, s.damage.message);
+        printf("damage:      offset %llu: %s\n", (unsigned long long)s->damage.offset, s->damage.message);
     } else {
         const evrec_damage_t *d;
         for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL && i < 20u; i++) {
@@ -241,6 +237,34 @@ static int run(int argc, char **argv)
             printf("             %llu more damaged ranges\n", (unsigned long long)(evrec_reader_damage_count(r) - 20u));
         }
     }
+}
+
+static int run(int argc, char **argv)
+{
+    info_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0) {
+        return rc;
+    }
+    evrec_reader_t *r = cli_open_reader(o.path, &o.ropt);
+    if (!r) {
+        return CLI_BAD_INPUT;
+    }
+    evrec_reader_summary_t s;
+    if (evrec_reader_summarize(r, &s) != EVREC_OK) {
+        cli_error("%s: out of memory", o.path);
+        evrec_reader_close(r);
+        return CLI_BAD_INPUT;
+    }
+    const evrec_file_info_t *fi = evrec_reader_info(r);
+    print_file(o.path, fi, &s);
+    print_events(r, &s);
+    cli_print_view(r);
+    print_counts(r, fi, &s);
+    printf("ticks:       %llu\n", (unsigned long long)s.ticks);
+    print_times(&s);
+    print_damage(r, &s);
+    int result = CLI_OK;
     if (!cli_stdout_done(1)) {
         result = CLI_BAD_INPUT;
     }

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_event_types.h"
 #include "cli_events.h"
 #include "cli_qs.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_qs_decode.h"
 #include "evrec/evrec_save.h"
-#include "evrec/evrec_schema.h"
 
 static const char help[] =
     "usage: evrec qs-decode [--meta FILE.evr | --schema S.yaml] [-o OUT.evr] [--qspy] [--classes]\n"
@@ -65,12 +65,7 @@ static const char help[] =
     "was still decoded) or a file could not be read or written, 2 bad usage.\n";
 
 typedef struct dec_opts {
-    const char *stream;
-    const char *meta_path;   /* --meta FILE.evr, or --schema S.yaml: where the event types come from */
-    int meta_is_schema;
-    const char *out;
-    evrec_reader_options_t clock; /* time_freq only */
-    uint64_t max_errors;
+    cli_decode_opts_t d; /* STREAM, --meta/--schema, -o, --time-freq, --max-errors */
     int qspy;
     int classes;
     uint8_t enum_as;
@@ -78,35 +73,19 @@ typedef struct dec_opts {
 
 static int parse(int argc, char **argv, dec_opts_t *o)
 {
-    enum { OPT_META = 256, OPT_QSPY, OPT_CLASSES, OPT_MAXERR, OPT_SCHEMA, OPT_ENUM_AS };
+    enum { OPT_QSPY = 256, OPT_CLASSES, OPT_ENUM_AS };
     static const struct option longopts[] = {
-        {"meta", required_argument, NULL, OPT_META},
-        {"schema", required_argument, NULL, OPT_SCHEMA},
-        {"output", required_argument, NULL, 'o'},
+        CLI_DECODE_LONGOPTS,
         {"qspy", no_argument, NULL, OPT_QSPY},
         {"classes", no_argument, NULL, OPT_CLASSES},
         {"enum-as", required_argument, NULL, OPT_ENUM_AS},
-        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
-        {"max-errors", required_argument, NULL, OPT_MAXERR},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->max_errors = 20;
-    cli_getopt_begin();
+    cli_decode_begin(&o->d);
     int c, rc;
-    uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_META:
-        case OPT_SCHEMA:
-            if (o->meta_path) {
-                return cli_usage_error(&cli_cmd_qs_decode, "give the event types once: --meta or --schema");
-            }
-            o->meta_path = optarg;
-            o->meta_is_schema = c == OPT_SCHEMA;
-            break;
-        case 'o': o->out = optarg; break;
         case OPT_QSPY: o->qspy = 1; break;
         case OPT_CLASSES: o->classes = 1; break;
         case OPT_ENUM_AS:
@@ -115,28 +94,13 @@ static int parse(int argc, char **argv, dec_opts_t *o)
                                        optarg);
             }
             break;
-        case OPT_MAXERR:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
-                return cli_usage_error(&cli_cmd_qs_decode, "--max-errors expects a count, not '%s'", optarg);
-            }
-            o->max_errors = v;
-            break;
         default:
-            if ((rc = cli_common_option(&cli_cmd_qs_decode, c, argv, &o->clock)) >= 0) {
+            if ((rc = cli_decode_option(&cli_cmd_qs_decode, &o->d, c, argv)) >= 0) {
                 return rc;
             }
         }
     }
-    if ((rc = cli_one_operand(&cli_cmd_qs_decode, argc, argv, "STREAM", &o->stream)) >= 0) {
-        return rc;
-    }
-    if (o->out && !o->meta_path) {
-        return cli_usage_error(&cli_cmd_qs_decode, "-o needs --meta or --schema (the event types of the file to write)");
-    }
-    if (o->out && !*o->out) {
-        return cli_usage_error(&cli_cmd_qs_decode, "-o: empty file name");
-    }
-    return -1;
+    return cli_decode_end(&cli_cmd_qs_decode, &o->d, argc, argv);
 }
 
 /* ---- run-time names from the stream ----------------------------------------------------------- */
@@ -311,15 +275,15 @@ typedef struct dec {
 static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void error_line(dec_t *s, const char *fmt, ...)
 {
-    if (s->errors_shown++ >= s->o->max_errors) {
-        if (s->errors_shown == s->o->max_errors + 1 && s->o->max_errors > 0) {
-            cli_error("%s: further errors not shown (see the counts at the end)", s->o->stream);
+    if (s->errors_shown++ >= s->o->d.max_errors) {
+        if (s->errors_shown == s->o->d.max_errors + 1 && s->o->d.max_errors > 0) {
+            cli_error("%s: further errors not shown (see the counts at the end)", s->o->d.stream);
         }
         return;
     }
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "evrec: %s: ", s->o->stream);
+    fprintf(stderr, "evrec: %s: ", s->o->d.stream);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -352,7 +316,7 @@ static void on_event(void *ctx, const evrec_qs_event_t *ev)
     const evrec_struct_desc_t *st = &m->structs[m->events[ev->id].struct_id];
     int is_end = ev->id == EVREC_CONTROL_EVENT_ID && st->field_count > 2 &&
                  ev->native[st->fields[2].offset] == EVREC_CONTROL_END;
-    if (s->o->out && !is_end) {
+    if (s->o->d.out && !is_end) {
         uint8_t native[EVREC_MAX_EVENT_SIZE];
         memcpy(native, ev->native, sizeof native);
         memcpy(native, &t32, 4);
@@ -413,17 +377,161 @@ static void on_item(void *ctx, const evrec_qs_item_t *it)
         break;
     case EVREC_QS_ITEM_MISMATCH:
         error_line(s, "offset %llu: record %u (seq %u) does not fit the event types of %s: %s",
-                   (unsigned long long)it->offset, it->rec_id, it->seq, s->o->meta_path, it->what);
+                   (unsigned long long)it->offset, it->rec_id, it->seq, s->o->d.meta_path, it->what);
         break;
     case EVREC_QS_ITEM_SKIPPED:
         cli_error("%s: note: %zu bytes before the first good frame skipped (the stream starts mid-frame)",
-                  s->o->stream, it->len);
+                  s->o->d.stream, it->len);
         break;
     case EVREC_QS_ITEM_RECORD: break;
     }
 }
 
 /* ---- run ------------------------------------------------------------------------------------- */
+
+/* With --meta or --schema: the QS id map of the event types and the decoder over it. -1 when
+ * ready, else the exit code (reported; what was set up is freed by release()). */
+static int setup_events(dec_t *s, const dec_opts_t *o, const cli_event_types_t *types, cli_qs_map_t *qm)
+{
+    evrec_qs_options_t qo;
+    memset(&qo, 0, sizeof qo);
+    qo.force_classes = (uint8_t)o->classes;
+    qo.enum_as = o->enum_as;
+    evrec_status st = cli_qs_map_build(qm, s->meta, &qo);
+    if (st != EVREC_OK) {
+        cli_error("%s: its event types cannot be QS records: %s", o->d.meta_path,
+                  st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
+        return CLI_BAD_INPUT;
+    }
+    if (!(s->d = malloc(sizeof *s->d)) || !live_init(&s->live, s->meta)) {
+        cli_error("out of memory");
+        free(s->d);
+        s->d = NULL;
+        return CLI_BAD_INPUT;
+    }
+    evrec_qs_decoder_init(s->d, &qm->map, on_event, on_item, s);
+    s->d->on_name = on_name;
+    s->meta = &s->live.meta;
+    s->p = &s->d->parser;
+    const evrec_reader_t *r = types->r;
+    s->freq = o->d.clock.time_freq ? o->d.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s->meta->time_freq;
+    s->print_qspy = o->qspy;
+    s->print_events = !o->qspy && !o->d.out;
+    cli_event_columns(s->meta, &s->wname, &s->wclass);
+    s->out.meta = s->meta;
+    return -1;
+}
+
+/* Without them: the frames and dictionaries only, printed as QSPY does. */
+static int setup_frames(dec_t *s)
+{
+    if (!(s->p = malloc(sizeof *s->p))) {
+        cli_error("out of memory");
+        return CLI_BAD_INPUT;
+    }
+    evrec_qs_parser_init(s->p);
+    evrec_qs_dict_init(&s->dict);
+    s->print_qspy = 1;
+    return -1;
+}
+
+/* Feed the whole stream (a file or standard input, a live pipe too) to the parser or decoder. */
+static int read_stream(dec_t *s, const char *stream)
+{
+    int fd = strcmp(stream, "-") == 0 ? STDIN_FILENO : open(stream, O_RDONLY);
+    if (fd < 0) {
+        cli_error("%s: %s", stream, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    int result = CLI_OK;
+    static uint8_t chunk[1 << 16];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            cli_error("%s: offset %llu: read failed: %s", stream, (unsigned long long)s->p->offset, strerror(errno));
+            result = CLI_BAD_INPUT;
+            break;
+        }
+        if (n == 0) {
+            break;
+        }
+        if (s->d) {
+            evrec_qs_decoder_feed(s->d, chunk, (size_t)n);
+        } else {
+            evrec_qs_parser_feed(s->p, chunk, (size_t)n, on_item, s);
+        }
+        fflush(stdout); /* live pipe: show what arrived */
+    }
+    if (fd != STDIN_FILENO) {
+        close(fd);
+    }
+    return result;
+}
+
+/* The counts on stderr (and the file written with -o); returns the exit code. */
+static int finish(dec_t *s, const dec_opts_t *o, int result)
+{
+    /* A stream that ends without a flag leaves a partial frame: report it as cut off. */
+    const evrec_qs_parser_t *p = s->p;
+    uint64_t pending = p->offset - p->frame_start;
+    uint64_t mism = s->d ? s->d->mismatches : s->mismatches;
+    uint64_t damage = p->bad_checksums + p->gaps + p->too_short + p->too_long + mism + (pending != 0);
+    if (pending) {
+        error_line(s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
+                   (unsigned long long)p->frame_start, (unsigned long long)pending);
+    }
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    uint64_t rec_lost = s->d ? s->d->lost_dropped + s->d->lost_overwritten : 0;
+    uint64_t lost = p->frames_lost + mism + rec_lost;
+    if (o->d.out && result == CLI_OK && cli_evr_write(&s->out, o->d.out, s->freq, lost) != 0) {
+        result = CLI_BAD_INPUT;
+    }
+    fprintf(stderr,
+            "evrec: %s: %llu bytes, %llu frames, %llu events%s; %llu bad checksums, %llu sequence gaps "
+            "(%llu frames lost), %llu too short, %llu too long, %llu not fitting the schema%s\n",
+            o->d.stream, (unsigned long long)p->offset, (unsigned long long)p->records,
+            (unsigned long long)(s->d ? s->d->events : 0), s->d ? "" : " (no --meta: not decoded as events)",
+            (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
+            (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
+            pending ? ", cut off at the end" : "");
+    if (s->d && (s->live.refused || s->live.changed)) {
+        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
+                        "(values too far apart, or out of memory)\n",
+                o->d.stream, (unsigned long long)s->live.changed, o->d.meta_path, (unsigned long long)s->live.refused);
+    }
+    if (s->d && s->d->lost_reports) {
+        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
+                o->d.stream, (unsigned long long)s->d->lost_reports, (unsigned long long)s->d->lost_dropped,
+                (unsigned long long)s->d->lost_overwritten);
+    }
+    if (o->d.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o->d.out,
+                (unsigned long long)s->out.count, (unsigned long long)lost);
+    }
+    return damage && result == CLI_OK ? CLI_BAD_INPUT : result;
+}
+
+static void release(dec_t *s, cli_qs_map_t *qm, cli_event_types_t *types)
+{
+    if (s->d) {
+        evrec_qs_decoder_free(s->d);
+        free(s->d);
+    } else {
+        evrec_qs_dict_free(&s->dict);
+        free(s->p);
+    }
+    cli_evr_free(&s->out);
+    cli_buf_free(&s->line);
+    cli_enum_index_free(&s->enums);
+    cli_qs_map_free(qm);
+    live_free(&s->live);
+    cli_event_types_free(types);
+}
 
 static int run(int argc, char **argv)
 {
@@ -435,161 +543,20 @@ static int run(int argc, char **argv)
     dec_t s;
     memset(&s, 0, sizeof s);
     s.o = &o;
-    evrec_reader_t *r = NULL;
     cli_qs_map_t qm;
     memset(&qm, 0, sizeof qm);
-    evrec_schema_t *schema = NULL;
-    if (o.meta_path && o.meta_is_schema) {
-        if (evrec_schema_load(&schema, o.meta_path, stderr) != EVREC_OK) {
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT; /* the loader printed file:line:column errors */
-        }
-        s.meta = evrec_schema_meta(schema);
-    } else if (o.meta_path) {
-        if (!(r = cli_open_reader(o.meta_path, NULL))) {
-            return CLI_BAD_INPUT;
-        }
-        s.meta = evrec_reader_meta(r);
+    cli_event_types_t types = {0};
+    if (o.d.meta_path && cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
+        cli_event_types_free(&types);
+        return CLI_BAD_INPUT;
     }
-    if (o.meta_path) {
-        evrec_qs_options_t qo;
-        memset(&qo, 0, sizeof qo);
-        qo.force_classes = (uint8_t)o.classes;
-        qo.enum_as = o.enum_as;
-        evrec_status st = cli_qs_map_build(&qm, s.meta, &qo);
-        if (st != EVREC_OK) {
-            cli_error("%s: its event types cannot be QS records: %s", o.meta_path,
-                      st == EVREC_E_NOMEM ? "out of memory" : "an event needs more than 509 bytes of QS payload");
-            evrec_reader_close(r);
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT;
-        }
-        s.d = malloc(sizeof *s.d);
-        if (!s.d) {
-            cli_error("out of memory");
-            cli_qs_map_free(&qm);
-            evrec_reader_close(r);
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT;
-        }
-        if (!live_init(&s.live, s.meta)) {
-            cli_error("out of memory");
-            live_free(&s.live);
-            free(s.d);
-            cli_qs_map_free(&qm);
-            evrec_reader_close(r);
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT;
-        }
-        evrec_qs_decoder_init(s.d, &qm.map, on_event, on_item, &s);
-        s.d->on_name = on_name;
-        s.meta = &s.live.meta;
-        s.p = &s.d->parser;
-        s.freq = o.clock.time_freq ? o.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
-        s.print_qspy = o.qspy;
-        s.print_events = !o.qspy && !o.out;
-        cli_event_columns(s.meta, &s.wname, &s.wclass);
-        s.out.meta = s.meta;
-    } else {
-        s.p = malloc(sizeof *s.p);
-        if (!s.p) {
-            cli_error("out of memory");
-            return CLI_BAD_INPUT;
-        }
-        evrec_qs_parser_init(s.p);
-        evrec_qs_dict_init(&s.dict);
-        s.print_qspy = 1;
+    s.meta = types.meta;
+    rc = o.d.meta_path ? setup_events(&s, &o, &types, &qm) : setup_frames(&s);
+    if (rc < 0) {
+        rc = finish(&s, &o, read_stream(&s, o.d.stream));
     }
-
-    int fd = strcmp(o.stream, "-") == 0 ? STDIN_FILENO : open(o.stream, O_RDONLY);
-    int result = CLI_OK;
-    if (fd < 0) {
-        cli_error("%s: %s", o.stream, strerror(errno));
-        result = CLI_BAD_INPUT;
-    } else {
-        static uint8_t chunk[1 << 16];
-        for (;;) {
-            ssize_t n = read(fd, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n < 0) {
-                cli_error("%s: offset %llu: read failed: %s", o.stream, (unsigned long long)s.p->offset,
-                          strerror(errno));
-                result = CLI_BAD_INPUT;
-                break;
-            }
-            if (n == 0) {
-                break;
-            }
-            if (s.d) {
-                evrec_qs_decoder_feed(s.d, chunk, (size_t)n);
-            } else {
-                evrec_qs_parser_feed(s.p, chunk, (size_t)n, on_item, &s);
-            }
-            fflush(stdout); /* live pipe: show what arrived */
-        }
-        if (fd != STDIN_FILENO) {
-            close(fd);
-        }
-    }
-    /* A stream that ends without a flag leaves a partial frame: report it as cut off. */
-    uint64_t pending = s.p->offset - s.p->frame_start;
-    const evrec_qs_parser_t *p = s.p;
-    uint64_t mism = s.d ? s.d->mismatches : s.mismatches;
-    uint64_t damage = p->bad_checksums + p->gaps + p->too_short + p->too_long + mism + (pending != 0);
-    if (pending) {
-        error_line(&s, "offset %llu: the stream ends inside a frame (%llu bytes without the closing 0x7E flag)",
-                   (unsigned long long)p->frame_start, (unsigned long long)pending);
-    }
-    if (!cli_stdout_done(1)) {
-        result = CLI_BAD_INPUT;
-    }
-    uint64_t rec_lost = s.d ? s.d->lost_dropped + s.d->lost_overwritten : 0;
-    uint64_t lost = p->frames_lost + mism + rec_lost;
-    if (o.out && result == CLI_OK && cli_evr_write(&s.out, o.out, s.freq, lost) != 0) {
-        result = CLI_BAD_INPUT;
-    }
-    fprintf(stderr,
-            "evrec: %s: %llu bytes, %llu frames, %llu events%s; %llu bad checksums, %llu sequence gaps "
-            "(%llu frames lost), %llu too short, %llu too long, %llu not fitting the schema%s\n",
-            o.stream, (unsigned long long)p->offset, (unsigned long long)p->records,
-            (unsigned long long)(s.d ? s.d->events : 0), s.d ? "" : " (no --meta: not decoded as events)",
-            (unsigned long long)p->bad_checksums, (unsigned long long)p->gaps, (unsigned long long)p->frames_lost,
-            (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
-            pending ? ", cut off at the end" : "");
-    if (s.d && (s.live.refused || s.live.changed)) {
-        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
-                        "(values too far apart, or out of memory)\n",
-                o.stream, (unsigned long long)s.live.changed, o.meta_path, (unsigned long long)s.live.refused);
-    }
-    if (s.d && s.d->lost_reports) {
-        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
-                o.stream, (unsigned long long)s.d->lost_reports, (unsigned long long)s.d->lost_dropped,
-                (unsigned long long)s.d->lost_overwritten);
-    }
-    if (o.out && result == CLI_OK) {
-        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped\n", o.out,
-                (unsigned long long)s.out.count, (unsigned long long)lost);
-    }
-    if (damage && result == CLI_OK) {
-        result = CLI_BAD_INPUT;
-    }
-    if (s.d) {
-        evrec_qs_decoder_free(s.d);
-        free(s.d);
-    } else {
-        evrec_qs_dict_free(&s.dict);
-        free(s.p);
-    }
-    cli_evr_free(&s.out);
-    cli_buf_free(&s.line);
-    cli_enum_index_free(&s.enums);
-    cli_qs_map_free(&qm);
-    live_free(&s.live);
-    evrec_reader_close(r);
-    evrec_schema_free(schema);
-    return result;
+    release(&s, &qm, &types);
+    return rc;
 }
 
 const cli_command_t cli_cmd_qs_decode = {

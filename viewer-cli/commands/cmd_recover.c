@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_bytes.h"
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_save.h"
@@ -112,8 +113,6 @@ static uint8_t *read_image(const char *path, size_t *size)
     return buf;
 }
 
-static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
 /* The meta-info of the recording with native offsets: the reader's tables (packed offsets)
  * copied, then the native layout from the buffer's blob (`layout`, NULL: natural alignment). */
@@ -186,20 +185,20 @@ static int native_build(native_meta_t *nm, const evrec_meta_t *m, const uint8_t 
     nm->meta.structs = nm->structs;
     if (layout) {
         size_t q = 4;
-        if (layout_len < 4 || be32(layout) != m->struct_count) {
+        if (layout_len < 4 || cli_be32(layout) != m->struct_count) {
             return 0;
         }
         for (uint32_t s = 0; s < m->struct_count; s++) {
-            if (q + 4 > layout_len || be16(layout + q + 2) != nm->structs[s].field_count) {
+            if (q + 4 > layout_len || cli_be16(layout + q + 2) != nm->structs[s].field_count) {
                 return 0;
             }
-            nm->structs[s].native_size = (uint16_t)be16(layout + q);
+            nm->structs[s].native_size = (uint16_t)cli_be16(layout + q);
             q += 4;
             for (uint32_t f = 0; f < nm->structs[s].field_count; f++, q += 2) {
                 if (q + 2 > layout_len) {
                     return 0;
                 }
-                nm->fields[s][f].offset = (uint16_t)be16(layout + q);
+                nm->fields[s][f].offset = (uint16_t)cli_be16(layout + q);
             }
         }
         return 1;
@@ -278,7 +277,6 @@ static int check_magic(const char *path, const uint8_t *img, size_t size)
     return 1;
 }
 
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 /* A 32-bit little-endian target's buffer, rewritten in place as this 64-bit little-endian host's
  * recorder lays it out (same size: the header is 128 bytes and a block header 16 bytes on both):
@@ -289,7 +287,7 @@ static int widen_image(uint8_t *img, size_t size)
 {
     uint32_t w[6];
     for (int k = 0; k < 6; k++) {
-        w[k] = le32(img + 80 + 4 * k);
+        w[k] = cli_le32(img + 80 + 4 * k);
     }
     evrec_buf_header_t *h = (evrec_buf_header_t *)(void *)img;
     h->magic = EVREC_BUF_MAGIC;
@@ -320,7 +318,7 @@ static int widen_image(uint8_t *img, size_t size)
     int found = 0;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *b = ring + (size_t)i * bs;
-        uint32_t seq = le32(b), ready = le32(b + 8);
+        uint32_t seq = cli_le32(b), ready = cli_le32(b + 8);
         if (ready >= mod || seq == 0xFFFFFFFFu || (seq & 0xFFFFFFu) != ready) {
             continue;
         }
@@ -333,7 +331,7 @@ static int widen_image(uint8_t *img, size_t size)
     uint32_t base = newest + mod; /* the newest's new number; older ones below it */
     for (uint32_t i = 0; i < n; i++) {
         uint8_t *b = ring + (size_t)i * bs;
-        uint32_t seq = le32(b), ready = le32(b + 8);
+        uint32_t seq = cli_le32(b), ready = cli_le32(b + 8);
         uint64_t r64 = ready == 0xFFFFFFFFu ? UINT64_MAX : base - ((newest - ready) & (mod - 1u));
         if (seq != 0xFFFFFFFFu) {
             uint32_t num = base - ((newest - (seq & 0xFFFFFFu)) & (mod - 1u));
@@ -356,11 +354,11 @@ static evrec_reader_t *blob_reader(const char *path, const evrec_buf_header_t *h
 {
     const uint8_t *b = img + h->meta_offset;
     size_t n = h->meta_size;
-    if (n < 8 || memcmp(b, "EVRM", 4) != 0 || be32(b + 4) > n - 8) {
+    if (n < 8 || memcmp(b, "EVRM", 4) != 0 || cli_be32(b + 4) > n - 8) {
         cli_error("%s: offset %u: the meta-info kept in the buffer is damaged", path, (unsigned)h->meta_offset);
         return NULL;
     }
-    size_t len = be32(b + 4);
+    size_t len = cli_be32(b + 4);
     static const uint8_t end[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
     uint8_t *stream = malloc(len + sizeof end);
     if (!stream) {

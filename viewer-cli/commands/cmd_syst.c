@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_qs.h"
-#include "cli_select.h"
+#include "pipeline.h"
+#include "sink_syst.h"
 #include "evrec/evrec_syst.h"
 #include "evrec/evrec_syst_host.h"
 
@@ -178,27 +178,6 @@ static int parse(int argc, char **argv, syst_opts_t *o)
     return -1;
 }
 
-static const char hexdig[] = "0123456789ABCDEF";
-
-/* One message: raw bytes, or a text line. */
-static int put_message(FILE *f, int text, const uint8_t *p, size_t n, uint64_t *bytes)
-{
-    if (!text) {
-        *bytes += n;
-        return fwrite(p, 1, n, f) == n ? 0 : -1;
-    }
-    char line[16 + 2 * EVREC_SYST_MAX_MESSAGE + 2];
-    memcpy(line, "SYS-T RAW DATA: ", 16);
-    size_t k = 16;
-    for (size_t i = 0; i < n; i++) {
-        line[k++] = hexdig[p[i] >> 4];
-        line[k++] = hexdig[p[i] & 15u];
-    }
-    line[k++] = '\n';
-    *bytes += k;
-    return fwrite(line, 1, k, f) == k ? 0 : -1;
-}
-
 static int write_collateral(const syst_opts_t *o, const evrec_syst_map_t *map)
 {
     char *xml = NULL;
@@ -217,6 +196,25 @@ static int write_collateral(const syst_opts_t *o, const evrec_syst_map_t *map)
     return cli_output_commit(&out) ? CLI_OK : CLI_BAD_INPUT;
 }
 
+static int collateral(void *ctx, const evrec_syst_map_t *map) { return write_collateral(ctx, map); }
+
+/* --collateral without -o: the catalog only, no record is read. */
+static int collateral_only(const syst_opts_t *o)
+{
+    evrec_reader_t *r = cli_open_reader(o->path, NULL);
+    if (!r) {
+        return CLI_BAD_INPUT;
+    }
+    evrec_syst_map_t map;
+    int result = CLI_BAD_INPUT;
+    if (cli_syst_map_build(&map, evrec_reader_meta(r), &o->so, o->path) == EVREC_OK) {
+        result = o->collateral ? write_collateral(o, &map) : CLI_OK;
+        evrec_syst_map_release(&map);
+    }
+    evrec_reader_close(r);
+    return result;
+}
+
 static int run(int argc, char **argv)
 {
     syst_opts_t o;
@@ -224,109 +222,15 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    evrec_reader_t *r = cli_open_reader(o.path, NULL);
-    if (!r) {
-        return CLI_BAD_INPUT;
+    if (!o.out) {
+        return collateral_only(&o);
     }
-    const evrec_meta_t *meta = evrec_reader_meta(r);
-    evrec_syst_map_t map;
-    uint32_t bad = 0;
-    evrec_status st = evrec_syst_map_alloc(&map, meta, &o.so, &bad);
-    if (st != EVREC_OK) {
-        if (st == EVREC_E_META) {
-            cli_error("%s: event type %u has the catalog id of an earlier event type (same name and layout, or a "
-                      "hash collision): it cannot be sent as SyS-T", o.path, bad);
-        } else {
-            cli_error("%s: %s", o.path, evrec_strerror(st));
-        }
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-    /* The selection first: a usage error writes nothing. */
-    cli_select_t *sel = NULL;
-    if (o.out && (rc = cli_select_compile(&cli_cmd_syst, &o.sel, r, &sel)) >= 0) {
-        evrec_syst_map_release(&map);
-        evrec_reader_close(r);
-        return rc;
-    }
-    int result = CLI_OK;
-    if (o.collateral) {
-        result = write_collateral(&o, &map);
-    }
-    if (result != CLI_OK || !o.out) {
-        cli_select_free(sel);
-        evrec_syst_map_release(&map);
-        evrec_reader_close(r);
-        return result;
-    }
-    int to_stdout = strcmp(o.out, "-") == 0;
-    /* Written to a temporary file renamed over OUT at the end (a device or FIFO in place). */
-    cli_output_t out;
-    FILE *f = NULL;
-    if (cli_output_open(&out, o.out) && !(f = cli_output_stream(&out))) {
-        cli_output_abort(&out);
-    }
-    if (!f) {
-        cli_select_free(sel);
-        evrec_syst_map_release(&map);
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-    static uint8_t msg[EVREC_SYST_MAX_MESSAGE];
-    size_t n = 0;
-    uint64_t messages = 0, events = 0, bytes = 0;
-    evrec_time_source src;
-    uint64_t freq = evrec_reader_time_freq(r, &src);
-    int werr = 0;
-    if (evrec_syst_encode_clock(&map, 0, freq, msg, sizeof msg, &n) == EVREC_OK) {
-        werr = put_message(f, o.text, msg, n, &bytes);
-        messages++;
-    }
-    evrec_record_t rec;
-    uint8_t native[EVREC_MAX_EVENT_SIZE];
-    st = EVREC_OK;
-    while (!werr && !cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
-        int v = cli_select_check(sel, &rec);
-        if (v == CLI_SEL_STOP) {
-            break;
-        }
-        if (v != CLI_SEL_YES) {
-            continue;
-        }
-        cli_qs_native_from_record(r, &rec, native);
-        evrec_status es = evrec_syst_encode_event(&map, native, rec.t64, msg, sizeof msg, &n);
-        if (es != EVREC_OK) {
-            cli_error("%s: offset %llu: event %u cannot be encoded: %s", o.path, (unsigned long long)rec.offset,
-                      rec.id, evrec_strerror(es));
-            werr = 2;
-            break;
-        }
-        werr = put_message(f, o.text, msg, n, &bytes);
-        messages++;
-        events++;
-    }
-    result = werr ? CLI_BAD_INPUT : CLI_OK;
-    if (werr == -1 && !out.err) {
-        out.err = errno ? errno : EIO;
-    }
-    cli_output_stream_close(&out, f);
-    int io_fail = !cli_output_commit(&out); /* says "cannot write" and removes the temporary file */
-    if (io_fail) {
-        result = CLI_BAD_INPUT;
-    }
-    if (st != EVREC_OK && st != EVREC_E_END) {
-        cli_report_reader_error(o.path, r);
-        result = CLI_BAD_INPUT;
-    }
-    if (!io_fail) {
-        fprintf(to_stdout ? stderr : stdout, "%s%s: %llu events in %llu SyS-T messages (%s), %llu bytes\n",
-                to_stdout ? "evrec: " : "", o.out, (unsigned long long)events, (unsigned long long)messages,
-                o.text ? "text lines" : "binary", (unsigned long long)bytes);
-    }
-    cli_select_free(sel);
-    evrec_syst_map_release(&map);
-    evrec_reader_close(r);
-    return result;
+    /* The selection is compiled before anything is written: a usage error writes nothing. */
+    cli_syst_run_t sr = {.out = o.out, .text = o.text, .options = &o.so,
+                         .on_map = o.collateral ? collateral : NULL, .on_map_ctx = &o};
+    cli_pipeline_opts_t po = {.cmd = &cli_cmd_syst, .input = o.path, .select = &o.sel, .progress = -1,
+                              .output = o.out};
+    return cli_pipeline_run(&po, &cli_sink_syst, &sr);
 }
 
 const cli_command_t cli_cmd_syst = {

@@ -13,17 +13,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_event_types.h"
+#include "cli_bytes.h"
 #include "cli_events.h"
-#include "evrec/evrec_schema.h"
 #include "evrec/evrec_syst_decode.h"
 
 static uint64_t catalog_id(const evrec_syst_msg_t *m, int id64)
 {
-    uint64_t v = 0;
-    for (unsigned i = id64 ? 8u : 4u; i-- > 0;) {
-        v = v << 8 | m->payload[i];
-    }
-    return v;
+    return cli_le_n(m->payload, id64 ? 8u : 4u);
 }
 
 static const char help[] =
@@ -73,46 +70,25 @@ static const char help[] =
     "decoded) or a file could not be read or written, 2 bad usage.\n";
 
 typedef struct dec_opts {
-    const char *stream;
-    const char *meta_path;
-    int meta_is_schema;
-    const char *out;
-    evrec_reader_options_t clock; /* time_freq only */
-    uint64_t max_errors;
+    cli_decode_opts_t d; /* STREAM, --meta/--schema, -o, --time-freq, --max-errors */
     int form; /* -1 auto, else evrec_syst_input */
 } dec_opts_t;
 
 static int parse(int argc, char **argv, dec_opts_t *o)
 {
-    enum { OPT_META = 256, OPT_SCHEMA, OPT_TEXT, OPT_BINARY, OPT_MAXERR };
+    enum { OPT_TEXT = 256, OPT_BINARY };
     static const struct option longopts[] = {
-        {"meta", required_argument, NULL, OPT_META},
-        {"schema", required_argument, NULL, OPT_SCHEMA},
-        {"output", required_argument, NULL, 'o'},
+        CLI_DECODE_LONGOPTS,
         {"text", no_argument, NULL, OPT_TEXT},
         {"binary", no_argument, NULL, OPT_BINARY},
-        {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
-        {"max-errors", required_argument, NULL, OPT_MAXERR},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->max_errors = 20;
+    cli_decode_begin(&o->d);
     o->form = -1;
-    cli_getopt_begin();
     int c, rc;
-    uint64_t v;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_META:
-        case OPT_SCHEMA:
-            if (o->meta_path) {
-                return cli_usage_error(&cli_cmd_syst_decode, "give the event types once: --meta or --schema");
-            }
-            o->meta_path = optarg;
-            o->meta_is_schema = c == OPT_SCHEMA;
-            break;
-        case 'o': o->out = optarg; break;
         case OPT_TEXT:
         case OPT_BINARY: {
             int f = c == OPT_TEXT ? EVREC_SYST_TEXT : EVREC_SYST_BINARY;
@@ -122,28 +98,13 @@ static int parse(int argc, char **argv, dec_opts_t *o)
             o->form = f;
             break;
         }
-        case OPT_MAXERR:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &v)) {
-                return cli_usage_error(&cli_cmd_syst_decode, "--max-errors expects a count, not '%s'", optarg);
-            }
-            o->max_errors = v;
-            break;
         default:
-            if ((rc = cli_common_option(&cli_cmd_syst_decode, c, argv, &o->clock)) >= 0) {
+            if ((rc = cli_decode_option(&cli_cmd_syst_decode, &o->d, c, argv)) >= 0) {
                 return rc;
             }
         }
     }
-    if ((rc = cli_one_operand(&cli_cmd_syst_decode, argc, argv, "STREAM", &o->stream)) >= 0) {
-        return rc;
-    }
-    if (o->out && !o->meta_path) {
-        return cli_usage_error(&cli_cmd_syst_decode, "-o needs --meta or --schema (the event types of the file to write)");
-    }
-    if (o->out && !*o->out) {
-        return cli_usage_error(&cli_cmd_syst_decode, "-o: empty file name");
-    }
-    return -1;
+    return cli_decode_end(&cli_cmd_syst_decode, &o->d, argc, argv);
 }
 
 /* ---- the state of one run ------------------------------------------------------------------ */
@@ -170,15 +131,15 @@ typedef struct dec {
 static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void error_line(dec_t *s, const char *fmt, ...)
 {
-    if (s->errors_shown++ >= s->o->max_errors) {
-        if (s->errors_shown == s->o->max_errors + 1 && s->o->max_errors > 0) {
-            cli_error("%s: further errors not shown (see the counts at the end)", s->o->stream);
+    if (s->errors_shown++ >= s->o->d.max_errors) {
+        if (s->errors_shown == s->o->d.max_errors + 1 && s->o->d.max_errors > 0) {
+            cli_error("%s: further errors not shown (see the counts at the end)", s->o->d.stream);
         }
         return;
     }
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "evrec: %s: ", s->o->stream);
+    fprintf(stderr, "evrec: %s: ", s->o->d.stream);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -205,7 +166,7 @@ static void on_item(void *ctx, const evrec_syst_item_t *it)
             int id64 = m->subtype == 2 || m->subtype == 6;
             unsigned long long id = (unsigned long long)catalog_id(m, id64);
             error_line(s, "%s: message %llu: UNKNOWN_ID: catalog id 0x%0*llx is no event type of %s",
-                       where, (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->meta_path);
+                       where, (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->d.meta_path);
             break;
         }
         case EVREC_SYST_P_CHECKSUM:
@@ -234,7 +195,7 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
     if (!ev->has_ts && !s->warned_no_ts) {
         s->warned_no_ts = 1;
         cli_error("%s: note: message %llu (offset %llu) has no timestamp (TS): its time is taken as 0",
-                  s->o->stream, (unsigned long long)ev->index, (unsigned long long)ev->offset);
+                  s->o->d.stream, (unsigned long long)ev->index, (unsigned long long)ev->offset);
     }
     uint64_t ts = ev->has_ts ? ev->timestamp : 0;
     if (!s->have_time) {
@@ -245,11 +206,11 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
     const evrec_struct_desc_t *st = &m->structs[m->events[ev->id].struct_id];
     int is_end = ev->id == EVREC_CONTROL_EVENT_ID && st->field_count > 2 &&
                  ev->native[st->fields[2].offset] == EVREC_CONTROL_END;
-    if (s->o->out && !is_end) {
+    if (s->o->d.out && !is_end) {
         cli_evr_keep(&s->out, ev->native, ev->id);
     }
     if (s->print_events) {
-        uint64_t freq = s->o->clock.time_freq ? s->o->clock.time_freq
+        uint64_t freq = s->o->d.clock.time_freq ? s->o->d.clock.time_freq
                         : s->d->clock_freq   ? s->d->clock_freq
                                              : s->freq;
         s->line.len = 0;
@@ -314,6 +275,156 @@ static void feed(dec_t *s, const uint8_t *data, size_t n)
     }
 }
 
+/* Reading the stream: a file or standard input (a live pipe too). */
+typedef struct input {
+    int fd;
+    int failed, eof;
+    uint8_t chunk[1 << 16];
+} input_t;
+
+/* The first bytes (up to 4 KiB): they tell the form, unless given. Returns how many were read. */
+static size_t read_head(input_t *in)
+{
+    size_t have = 0;
+    while (have < 4096) {
+        ssize_t n = read(in->fd, in->chunk + have, 4096 - have);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            in->failed = 1;
+            break;
+        }
+        if (n == 0) {
+            in->eof = 1;
+            break;
+        }
+        have += (size_t)n;
+    }
+    return have;
+}
+
+/* The rest of the stream, fed as it arrives. */
+static void read_rest(dec_t *s, input_t *in)
+{
+    while (!in->failed && !in->eof) {
+        ssize_t n = read(in->fd, in->chunk, sizeof in->chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            in->failed = 1;
+            break;
+        }
+        if (n == 0) {
+            break;
+        }
+        feed(s, in->chunk, (size_t)n);
+        fflush(stdout); /* a live pipe: show what arrived */
+    }
+}
+
+/* The decoder (with event types) or the bare parser (CSV lines) for the stream's form. */
+static void start(dec_t *s, maps_t *maps, const evrec_reader_t *r, evrec_syst_input form)
+{
+    if (s->meta) {
+        evrec_syst_decoder_init(s->d, &maps->m32, &maps->m64, form, on_event, on_item, s);
+        s->p = &s->d->parser;
+        s->freq = r ? evrec_reader_info(r)->time_freq : s->meta->time_freq;
+        s->print_events = !s->o->d.out;
+        s->out.meta = s->meta;
+        cli_event_columns(s->meta, &s->wname, &s->wclass);
+    } else {
+        evrec_syst_parser_init(s->p, form);
+        s->print_csv = 1;
+        fputs("Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp,Context TimeStamp,Location,"
+              "Raw Length,Checksum\n",
+              stdout);
+    }
+}
+
+/* The summary line on stderr. */
+static void print_counts(const dec_t *s, const char *stream, evrec_syst_input form, uint64_t unknown_ids,
+                         uint64_t bad_args)
+{
+    const evrec_syst_parser_t *p = s->p;
+    fprintf(stderr,
+            "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
+            "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
+            "%llu bad lines, %llu bytes skipped",
+            stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
+            (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
+            (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
+            (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
+            (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
+    if (s->d) {
+        fprintf(stderr, "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
+                (unsigned long long)s->d->events, (unsigned long long)unknown_ids, (unsigned long long)bad_args,
+                (unsigned long long)s->d->clocks, (unsigned long long)s->d->other);
+    }
+    fputc('\n', stderr);
+}
+
+/* After the stream: the file written with -o, the counts; returns the exit code. */
+static int finish(dec_t *s, const dec_opts_t *o, evrec_syst_input form, int result)
+{
+    if (!cli_stdout_done(1)) {
+        result = CLI_BAD_INPUT;
+    }
+    const evrec_syst_parser_t *p = s->p;
+    uint64_t unknown_ids = s->d ? s->d->unknown_ids : 0, bad_args = s->d ? s->d->bad_args : 0;
+    uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
+                    p->bad_lines + unknown_ids + bad_args;
+    uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
+    uint64_t freq = o->d.clock.time_freq ? o->d.clock.time_freq : s->d && s->d->clock_freq ? s->d->clock_freq : s->freq;
+    if (s->d && s->d->clock_freq_changes) {
+        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o->d.stream,
+                  (unsigned long long)s->d->clock_freq_changes, (unsigned long long)s->d->clock_freq);
+    }
+    if (o->d.out && result == CLI_OK && cli_evr_write(&s->out, o->d.out, freq, lost) != 0) {
+        result = CLI_BAD_INPUT;
+    }
+    print_counts(s, o->d.stream, form, unknown_ids, bad_args);
+    if (o->d.out && result == CLI_OK) {
+        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o->d.out,
+                (unsigned long long)s->out.count, (unsigned long long)lost, (unsigned long long)freq);
+    }
+    return problems && result == CLI_OK ? CLI_BAD_INPUT : result;
+}
+
+/* Decode the stream of `o` with what `s` was set up with; returns the exit code. */
+static int decode(dec_t *s, const dec_opts_t *o, maps_t *maps, const evrec_reader_t *r)
+{
+    static input_t in;
+    in.failed = in.eof = 0;
+    in.fd = strcmp(o->d.stream, "-") == 0 ? STDIN_FILENO : open(o->d.stream, O_RDONLY);
+    if (in.fd < 0) {
+        cli_error("%s: %s", o->d.stream, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    size_t have = read_head(&in);
+    evrec_syst_input form = o->form >= 0 ? (evrec_syst_input)o->form
+                            : evrec_syst_detect_text(in.chunk, have) ? EVREC_SYST_TEXT
+                                                                     : EVREC_SYST_BINARY;
+    start(s, maps, r, form);
+    feed(s, in.chunk, have);
+    read_rest(s, &in);
+    int result = CLI_OK;
+    if (in.failed) {
+        cli_error("%s: offset %llu: read failed: %s", o->d.stream, (unsigned long long)s->p->offset, strerror(errno));
+        result = CLI_BAD_INPUT;
+    }
+    if (in.fd != STDIN_FILENO) {
+        close(in.fd);
+    }
+    if (s->d) {
+        evrec_syst_decoder_finish(s->d);
+    } else {
+        evrec_syst_parser_finish(s->p, on_item, s);
+    }
+    return finish(s, o, form, result);
+}
+
 static int run(int argc, char **argv)
 {
     dec_opts_t o;
@@ -324,23 +435,14 @@ static int run(int argc, char **argv)
     dec_t s;
     memset(&s, 0, sizeof s);
     s.o = &o;
-    evrec_reader_t *r = NULL;
-    evrec_schema_t *schema = NULL;
+    cli_event_types_t types = {0};
     maps_t maps;
     memset(&maps, 0, sizeof maps);
-    int result = CLI_OK;
-    if (o.meta_path && o.meta_is_schema) {
-        if (evrec_schema_load(&schema, o.meta_path, stderr) != EVREC_OK) {
-            evrec_schema_free(schema);
-            return CLI_BAD_INPUT; /* the loader printed file:line:column errors */
-        }
-        s.meta = evrec_schema_meta(schema);
-    } else if (o.meta_path) {
-        if (!(r = cli_open_reader(o.meta_path, NULL))) {
-            return CLI_BAD_INPUT;
-        }
-        s.meta = evrec_reader_meta(r);
+    if (o.d.meta_path && cli_event_types_load(&types, o.d.meta_path, o.d.meta_is_schema) != 0) {
+        cli_event_types_free(&types);
+        return CLI_BAD_INPUT;
     }
+    s.meta = types.meta;
     s.text_size = 4u * EVREC_SYST_DEC_MAX_MESSAGE + 1024u;
     s.text = malloc(s.text_size);
     if (s.meta) {
@@ -348,125 +450,12 @@ static int run(int argc, char **argv)
     } else {
         s.p = malloc(sizeof *s.p);
     }
+    int result = CLI_BAD_INPUT;
     if (!s.text || (s.meta ? !s.d : !s.p)) {
         cli_error("out of memory");
-        result = CLI_BAD_INPUT;
-        goto done;
+    } else if (!s.meta || build_maps(&maps, s.meta, o.d.meta_path) == 0) {
+        result = decode(&s, &o, &maps, types.r);
     }
-    if (s.meta && build_maps(&maps, s.meta, o.meta_path) != 0) {
-        result = CLI_BAD_INPUT;
-        goto done;
-    }
-
-    int fd = strcmp(o.stream, "-") == 0 ? STDIN_FILENO : open(o.stream, O_RDONLY);
-    if (fd < 0) {
-        cli_error("%s: %s", o.stream, strerror(errno));
-        result = CLI_BAD_INPUT;
-        goto done;
-    }
-    static uint8_t chunk[1 << 16];
-    /* The first bytes (up to 4 KiB) tell the form, unless given. */
-    size_t have = 0;
-    int read_failed = 0, eof = 0;
-    while (have < 4096) {
-        ssize_t n = read(fd, chunk + have, 4096 - have);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            read_failed = 1;
-            break;
-        }
-        if (n == 0) {
-            eof = 1;
-            break;
-        }
-        have += (size_t)n;
-    }
-    evrec_syst_input form = o.form >= 0 ? (evrec_syst_input)o.form
-                            : evrec_syst_detect_text(chunk, have) ? EVREC_SYST_TEXT
-                                                                  : EVREC_SYST_BINARY;
-    if (s.meta) {
-        evrec_syst_decoder_init(s.d, &maps.m32, &maps.m64, form, on_event, on_item, &s);
-        s.p = &s.d->parser;
-        s.freq = r ? evrec_reader_info(r)->time_freq : s.meta->time_freq;
-        s.print_events = !o.out;
-        s.out.meta = s.meta;
-        cli_event_columns(s.meta, &s.wname, &s.wclass);
-    } else {
-        evrec_syst_parser_init(s.p, form);
-        s.print_csv = 1;
-        fputs("Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp,Context TimeStamp,Location,"
-              "Raw Length,Checksum\n",
-              stdout);
-    }
-    feed(&s, chunk, have);
-    while (!read_failed && !eof) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            read_failed = 1;
-            break;
-        }
-        if (n == 0) {
-            break;
-        }
-        feed(&s, chunk, (size_t)n);
-        fflush(stdout); /* a live pipe: show what arrived */
-    }
-    if (read_failed) {
-        cli_error("%s: offset %llu: read failed: %s", o.stream, (unsigned long long)s.p->offset, strerror(errno));
-        result = CLI_BAD_INPUT;
-    }
-    if (fd != STDIN_FILENO) {
-        close(fd);
-    }
-    if (s.d) {
-        evrec_syst_decoder_finish(s.d);
-    } else {
-        evrec_syst_parser_finish(s.p, on_item, &s);
-    }
-    if (!cli_stdout_done(1)) {
-        result = CLI_BAD_INPUT;
-    }
-    const evrec_syst_parser_t *p = s.p;
-    uint64_t unknown_ids = s.d ? s.d->unknown_ids : 0, bad_args = s.d ? s.d->bad_args : 0;
-    uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
-                    p->bad_lines + unknown_ids + bad_args;
-    uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
-    uint64_t freq = o.clock.time_freq ? o.clock.time_freq : s.d && s.d->clock_freq ? s.d->clock_freq : s.freq;
-    if (s.d && s.d->clock_freq_changes) {
-        cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o.stream,
-                  (unsigned long long)s.d->clock_freq_changes, (unsigned long long)s.d->clock_freq);
-    }
-    if (o.out && result == CLI_OK && cli_evr_write(&s.out, o.out, freq, lost) != 0) {
-        result = CLI_BAD_INPUT;
-    }
-    fprintf(stderr,
-            "evrec: %s: %llu bytes (%s), %llu messages (%llu good); %llu checksum errors, %llu cut, %llu length "
-            "mismatches, %llu without LEN, %llu with reserved bits, %llu of unknown type, %llu bad payloads, "
-            "%llu bad lines, %llu bytes skipped",
-            o.stream, (unsigned long long)p->offset, form == EVREC_SYST_TEXT ? "text" : "binary",
-            (unsigned long long)p->messages, (unsigned long long)p->good, (unsigned long long)p->checksum,
-            (unsigned long long)p->truncated, (unsigned long long)p->length, (unsigned long long)p->no_length,
-            (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
-            (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
-    if (s.d) {
-        fprintf(stderr, "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
-                (unsigned long long)s.d->events, (unsigned long long)unknown_ids, (unsigned long long)bad_args,
-                (unsigned long long)s.d->clocks, (unsigned long long)s.d->other);
-    }
-    fputc('\n', stderr);
-    if (o.out && result == CLI_OK) {
-        fprintf(stderr, "evrec: %s: %llu records written, %llu counted as dropped, time_freq %llu Hz\n", o.out,
-                (unsigned long long)s.out.count, (unsigned long long)lost, (unsigned long long)freq);
-    }
-    if (problems && result == CLI_OK) {
-        result = CLI_BAD_INPUT;
-    }
-done:
     if (s.d) {
         free(s.d);
     } else {
@@ -477,8 +466,7 @@ done:
     cli_evr_free(&s.out);
     cli_buf_free(&s.line);
     cli_enum_index_free(&s.enums);
-    evrec_reader_close(r);
-    evrec_schema_free(schema);
+    cli_event_types_free(&types);
     return result;
 }
 

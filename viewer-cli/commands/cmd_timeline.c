@@ -16,7 +16,7 @@
 #include <cairo-svg.h>
 
 #include "cli.h"
-#include "cli_select.h"
+#include "pipeline.h"
 #include "timeline.h"
 
 static const char help[] =
@@ -190,6 +190,159 @@ static uint32_t bins_for(int width)
     return n;
 }
 
+/* ---- the timeline as a sink of the record pipeline (pipeline/sink.h) ---- */
+
+typedef struct tl_sink {
+    tl_opts_t *o;
+    int is_svg;
+    tl_model_t *m;
+    const evrec_reader_t *r;
+    uint64_t next; /* index after the last record read */
+} tl_sink_t;
+
+static void *tl_begin(void *user, export_out_t *out, const cli_sink_info_t *info)
+{
+    (void)out;
+    tl_sink_t *t = user;
+    tl_model_t *m = calloc(1, sizeof *m);
+    if (!m) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    t->m = m;
+    t->r = info->reader;
+    m->r = info->reader;
+    m->meta = info->meta;
+    m->view = evrec_reader_view(info->reader);
+    m->ns_known = info->time_freq != 0;
+    m->dropped = info->info->dropped;
+    m->overwritten = info->info->overwritten;
+    if (tl_lanes_prepare(m) != 0 || tl_agg_init(m, bins_for(t->o->out.width)) != 0) {
+        cli_error("out of memory");
+        tl_agg_free(m);
+        free(m);
+        return NULL;
+    }
+    const cli_bound_t *from = &t->o->sel.from, *to = &t->o->sel.to;
+    if (from->set && !from->is_index) {
+        m->from_fixed = 1;
+        m->t_from = from->value;
+    }
+    if (to->set && !to->is_index) {
+        m->to_fixed = 1;
+        m->t_to = to->value; /* the bins are sized at the first record (tl_agg_add) */
+    }
+    m->window_has_start = !from->set || from->value == 0;
+    return t;
+}
+
+static void tl_read(void *state, const evrec_record_t *rec)
+{
+    tl_sink_t *t = state;
+    tl_agg_read(t->m, rec, rec->gap ? cli_damage_lost(t->r, rec->index, t->next) : 0);
+    t->next = rec->index + 1;
+}
+
+static int tl_record(void *state, const evrec_record_t *rec, uint64_t late)
+{
+    tl_sink_t *t = state;
+    (void)late;
+    if (tl_agg_add(t->m, rec) != 0) {
+        cli_error("out of memory");
+        return CLI_SINK_REPORTED;
+    }
+    return CLI_SINK_GO_ON;
+}
+
+/* The damage the picture shows: "rest unreadable" only when the reader really stopped before the
+ * End record; damage it resumed after is a gap strip; damage that lost no record a note. */
+static void tl_damage(tl_model_t *m, const evrec_reader_t *r)
+{
+    uint64_t nd = evrec_reader_damage_count(r);
+    const evrec_damage_t *last = nd ? evrec_reader_damage(r, nd - 1) : NULL;
+    if (cli_damage_stopped(r)) {
+        const evrec_reader_error_t *e = evrec_reader_error(r);
+        m->damaged = 1;
+        snprintf(m->damage_text, sizeof m->damage_text, "offset %llu: %s",
+                 (unsigned long long)(last ? last->offset : e->offset), last ? last->message : e->message);
+    }
+    const evrec_damage_t *d;
+    for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++) {
+        m->damage_notes += d->records_lost == 0;
+    }
+}
+
+/* The window's ends once every record is in. */
+static void tl_window(tl_model_t *m)
+{
+    if (!m->started) {
+        /* nothing selected: an empty window from --from (or 0) */
+        m->t_to = m->to_fixed ? m->t_to : m->t_from;
+        m->bw = 1;
+    }
+    tl_agg_finish(m);
+    if (m->t_to <= m->t_from) {
+        /* one instant (or none): a window of 1 us around it */
+        uint64_t pad = m->ns_known ? 500 : 5;
+        m->t_from = m->t_from > pad ? m->t_from - pad : 0;
+        m->t_to = m->t_from + 2 * pad;
+    }
+}
+
+/* tl_draw() writes the picture and the layout by name: temporary files (cli.h), committed when
+ * complete. Returns 1 when both were written. */
+static int tl_write(tl_sink_t *t)
+{
+    tl_opts_t *o = t->o;
+    cli_output_t out, lay;
+    const char *lay_path = o->out.layout;
+    if (!cli_output_open_named(&out, o->out.out)) {
+        return 0;
+    }
+    if (lay_path && !cli_output_open_named(&lay, lay_path)) {
+        cli_output_abort(&out);
+        return 0;
+    }
+    o->out.layout = lay_path ? cli_output_name(&lay) : NULL;
+    int ok = tl_draw(t->m, &o->out, cli_output_name(&out), t->is_svg) == 0;
+    struct stat lst;
+    int lay_ok = ok && lay_path && stat(cli_output_name(&lay), &lst) == 0 && lst.st_size > 0;
+    o->out.layout = lay_path;
+    ok = ok ? cli_output_commit(&out) : (cli_output_abort(&out), 0);
+    if (lay_path) {
+        ok = (lay_ok ? cli_output_commit(&lay) : (cli_output_abort(&lay), 0)) && ok;
+    }
+    return ok;
+}
+
+static int tl_end(void *state, const cli_sink_end_t *end)
+{
+    tl_sink_t *t = state;
+    tl_model_t *m = t->m;
+    int rc = CLI_SINK_GO_ON;
+    if (!end->abandoned) {
+        m->window_has_end = !end->stopped;
+        if (end->status != EVREC_OK && end->status != EVREC_E_END) {
+            tl_damage(m, t->r);
+        }
+        tl_window(m);
+        rc = tl_write(t) ? CLI_SINK_GO_ON : CLI_SINK_REPORTED;
+    }
+    tl_agg_free(m);
+    free(m);
+    t->m = NULL;
+    return rc;
+}
+
+static const cli_sink_t tl_sink = {
+    .name = "timeline",
+    .flags = CLI_SINK_DAMAGE_PAST_STOP | CLI_SINK_REPORT_FIRST,
+    .begin = tl_begin,
+    .read = tl_read,
+    .record = tl_record,
+    .end = tl_end,
+};
+
 static int run(int argc, char **argv)
 {
     tl_opts_t o;
@@ -204,130 +357,10 @@ static int run(int argc, char **argv)
     if (o.glyphs) {
         return glyph_table(&o, is_svg);
     }
-    evrec_reader_t *r = cli_open_reader(o.out.path, &o.ropt);
-    if (!r) {
-        return CLI_BAD_INPUT;
-    }
-    tl_model_t *m = calloc(1, sizeof *m);
-    if (!m) {
-        cli_error("out of memory");
-        evrec_reader_close(r);
-        return CLI_BAD_INPUT;
-    }
-    m->r = r;
-    m->meta = evrec_reader_meta(r);
-    m->view = evrec_reader_view(r);
-    m->ns_known = evrec_reader_time_freq(r, NULL) != 0;
-    const evrec_file_info_t *fi = evrec_reader_info(r);
-    m->dropped = fi->dropped;
-    m->overwritten = fi->overwritten;
-    cli_select_t *sel = NULL;
-    int result = CLI_OK;
-    if ((rc = cli_select_compile(&cli_cmd_timeline, &o.sel, r, &sel)) >= 0) {
-        result = rc;
-        goto out;
-    }
-    if (tl_lanes_prepare(m) != 0 || tl_agg_init(m, bins_for(o.out.width)) != 0) {
-        cli_error("out of memory");
-        result = CLI_BAD_INPUT;
-        goto out;
-    }
-    const cli_bound_t *from = &o.sel.from, *to = &o.sel.to;
-    if (from->set && !from->is_index) {
-        m->from_fixed = 1;
-        m->t_from = from->value;
-    }
-    if (to->set && !to->is_index) {
-        m->to_fixed = 1;
-        m->t_to = to->value; /* the bins are sized at the first record (tl_agg_add) */
-    }
-    m->window_has_start = !from->set || from->value == 0;
-    evrec_record_t rec;
-    evrec_status st = EVREC_OK;
-    int stopped = 0;
-    uint64_t next = 0; /* index after the last record read */
-    while (!cli_select_full(sel) && (st = cli_select_next(sel, r, &rec)) == EVREC_OK) {
-        tl_agg_read(m, &rec, rec.gap ? cli_damage_lost(r, rec.index, next) : 0);
-        next = rec.index + 1;
-        int v = cli_select_check(sel, &rec);
-        if (v == CLI_SEL_YES) {
-            if (tl_agg_add(m, &rec) != 0) {
-                cli_error("out of memory");
-                result = CLI_BAD_INPUT;
-                goto out;
-            }
-        } else if (v == CLI_SEL_STOP) {
-            stopped = 1;
-            break;
-        }
-    }
-    if (cli_select_full(sel)) {
-        stopped = 1;
-    }
-    m->window_has_end = !stopped && !(to->set && !to->is_index && st == EVREC_OK);
-    if (st == EVREC_OK && evrec_reader_damage_count(r)) {
-        st = evrec_reader_error(r)->status; /* the window ended after damage read past */
-    }
-    if (st != EVREC_OK && st != EVREC_E_END) {
-        /* "rest unreadable" only when the reader really stopped before the End record; damage it
-         * resumed after is a gap strip; damage that lost no record a note */
-        uint64_t nd = evrec_reader_damage_count(r);
-        const evrec_damage_t *last = nd ? evrec_reader_damage(r, nd - 1) : NULL;
-        if (cli_damage_stopped(r)) {
-            const evrec_reader_error_t *e = evrec_reader_error(r);
-            m->damaged = 1;
-            snprintf(m->damage_text, sizeof m->damage_text, "offset %llu: %s",
-                     (unsigned long long)(last ? last->offset : e->offset), last ? last->message : e->message);
-        }
-        const evrec_damage_t *d;
-        for (uint64_t i = 0; (d = evrec_reader_damage(r, i)) != NULL; i++) {
-            m->damage_notes += d->records_lost == 0;
-        }
-        cli_report_reader_error(o.out.path, r);
-        result = CLI_BAD_INPUT;
-    }
-    if (!m->started) {
-        /* nothing selected: an empty window from --from (or 0) */
-        m->t_to = m->to_fixed ? m->t_to : m->t_from;
-        m->bw = 1;
-    }
-    tl_agg_finish(m);
-    if (m->t_to <= m->t_from) {
-        /* one instant (or none): a window of 1 us around it */
-        uint64_t pad = m->ns_known ? 500 : 5;
-        m->t_from = m->t_from > pad ? m->t_from - pad : 0;
-        m->t_to = m->t_from + 2 * pad;
-    }
-    /* tl_draw() writes the picture and the layout by name: temporary files (cli.h) */
-    cli_output_t out, lay;
-    const char *lay_path = o.out.layout;
-    if (!cli_output_open_named(&out, o.out.out)) {
-        result = CLI_BAD_INPUT;
-        goto out;
-    }
-    if (lay_path && !cli_output_open_named(&lay, lay_path)) {
-        cli_output_abort(&out);
-        result = CLI_BAD_INPUT;
-        goto out;
-    }
-    o.out.layout = lay_path ? cli_output_name(&lay) : NULL;
-    int ok = tl_draw(m, &o.out, cli_output_name(&out), is_svg) == 0;
-    struct stat lst;
-    int lay_ok = ok && lay_path && stat(cli_output_name(&lay), &lst) == 0 && lst.st_size > 0;
-    o.out.layout = lay_path;
-    ok = ok ? cli_output_commit(&out) : (cli_output_abort(&out), 0);
-    if (lay_path) {
-        ok = (lay_ok ? cli_output_commit(&lay) : (cli_output_abort(&lay), 0)) && ok;
-    }
-    if (!ok) {
-        result = CLI_BAD_INPUT;
-    }
-out:
-    cli_select_free(sel);
-    tl_agg_free(m);
-    free(m);
-    evrec_reader_close(r);
-    return result;
+    tl_sink_t t = {.o = &o, .is_svg = is_svg};
+    cli_pipeline_opts_t po = {.cmd = &cli_cmd_timeline, .input = o.out.path, .clock = o.ropt, .select = &o.sel,
+                              .progress = -1};
+    return cli_pipeline_run(&po, &tl_sink, &t);
 }
 
 const cli_command_t cli_cmd_timeline = {

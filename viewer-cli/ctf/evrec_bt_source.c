@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_bytes.h"
 #include "evrec/evrec_reader_order.h"
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -142,15 +143,6 @@ static const char *base_name(const char *path)
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
     return *b ? b : path;
-}
-
-static uint32_t load_be(const uint8_t *p, unsigned size)
-{
-    uint32_t v = 0;
-    for (unsigned i = 0; i < size; i++) {
-        v = (v << 8) | p[i];
-    }
-    return v;
 }
 
 /* The reader's error as one line: "PATH: offset N: message". */
@@ -1237,7 +1229,7 @@ static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
             for (unsigned d = 0; d <= l->depth; d++) {
                 f = bt_field_structure_borrow_member_field_by_index(f, l->path[d]);
             }
-            bt_field_integer_unsigned_set_value(f, load_be(rec->data + l->offset, l->size));
+            bt_field_integer_unsigned_set_value(f, cli_be_field(rec->data + l->offset, l->size));
         }
     }
     it->st.events++;

@@ -1,25 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `evrec export`: the writer interface every output format implements, the buffered output the
- * writers append to, and the per-event field layout they share.
+/* `evrec export`: what the export sinks share: the buffered output they append to, the text
+ * encodings, and the per-event field layout.
  *
- * A writer is an ::export_writer_t (one file per format: export_csv.c, export_jsonl.c,
- * export_ccore.c; a Perfetto or CTF writer adds one more and a line in cmd_export.c's table).
- * cmd_export.c drives it:
- *
- *     w = writer->begin(out, &meta)        once, before any record
- *     writer->loss(w, &loss)               0..n times, at the position of the loss (see below)
- *     writer->record(w, &rec)              once per selected record, in file order
- *     writer->end(w, &end)                 once; end(w, NULL) when the export is abandoned
- *
- * Losses: the records a cyclic buffer overwrote before the save are reported before the first
- * record (they were older than it). Damage in the middle of a file (the reader resumes at the
- * next SYNC point, FORMAT.md section 2.2) is reported where it is: before the first record after
- * the damaged range (the one with evrec_record_t::gap set), with the count of records lost and
- * `before` = the first lost index. Damage the reader stops at (a truncated end, a version 1.0
- * file) is reported where it stopped (after the last record it returned), count unknown (0).
- * Damage that lost no record (a repaired chunk header, a display-only or SYNC chunk) is reported
- * at the end with count 0, count_known 1 and position_known 0. Events dropped because the buffer
- * was full are reported at the end, since the file does not say where they were dropped.
+ * Each output format is a sink of the record pipeline (pipeline/sink.h, pipeline/pipeline.h):
+ * one file implementing a ::cli_sink_t (export/sink_csv.c, export/sink_jsonl.c,
+ * export/sink_ccore.c, perfetto/sink_perfetto.c) and one line in commands/cmd_export.c's table.
+ * The pipeline delivers the losses as items of the stream (sink.h says where each kind comes).
  *
  * Everything runs on the command's one thread. */
 #ifndef EVREC_CLI_EXPORT_H
@@ -29,6 +15,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_bytes.h"
+#include "sink.h"
 
 /* ---- buffered output ---------------------------------------------------------------------- */
 
@@ -87,64 +75,14 @@ void export_json_string(export_out_t *o, const char *s, size_t n, export_text_st
  * valid UTF-8 and other control characters as they are, each invalid byte as U+FFFD (EF BF BD). */
 void export_csv_field(export_out_t *o, const char *s, size_t n, export_text_stats_t *st);
 
-/* ---- the writer interface ----------------------------------------------------------------- */
+/* ---- the sinks ---------------------------------------------------------------------------- */
 
-/* What a writer knows before the first record. */
-typedef struct export_meta {
-    const char *input;            /* the input path as given */
-    evrec_reader_t *reader;       /* for names, enum values, field walks (read-only use) */
-    const evrec_meta_t *meta;     /* evrec_reader_meta() */
-    const evrec_file_info_t *info;/* evrec_reader_info(): header counts, the file's time_freq */
-    uint64_t time_freq;           /* effective frequency used for record ns; 0 = unknown */
-    uint32_t reorder_window;      /* --reorder-window N (records); 0 = the writer's default */
-} export_meta_t;
-
-typedef enum export_loss_kind {
-    EXPORT_LOSS_OVERWRITTEN = 1, /* cyclic buffer: oldest records overwritten before the save */
-    EXPORT_LOSS_DAMAGE = 2,      /* a damaged range: records lost there, or (at the end) the rest */
-    EXPORT_LOSS_DROPPED = 3      /* events dropped because the trace buffer was full */
-} export_loss_kind_t;
-
-typedef struct export_loss {
-    export_loss_kind_t kind;
-    const char *reason;   /* "overwritten", "damage", "dropped" */
-    uint64_t count;       /* records lost; 0 with count_known 0: unknown (damage the reader stopped at) */
-    uint64_t before;      /* records of the file read before the loss's position: the loss lies
-                             between record before-1 and record `before` (file indices) */
-    int position_known;   /* 0: reported at the end because the file does not say where */
-    uint64_t offset;      /* damage: byte offset in the file; else 0 */
-    const char *message;  /* damage: the reader's message; else NULL */
-    evrec_status status;  /* damage: the reader's status; else EVREC_OK */
-    int count_known;      /* 1: `count` is known even when 0 (damage that lost no record) */
-} export_loss_t;
-
-/* A loss's count is known (writers print it; else empty/null). */
-static inline int export_loss_count_known(const export_loss_t *l) { return l->count != 0 || l->count_known; }
-
-typedef struct export_end {
-    uint64_t records;     /* records written */
-    uint64_t read;        /* records read from the file */
-} export_end_t;
-
-typedef struct export_writer {
-    const char *name;   /* "csv" */
-    const char *option; /* "--csv" */
-    /* Prepare and write any header. Returns the writer's state (NULL after reporting an error
-     * on stderr, "evrec: ..."). */
-    void *(*begin)(export_out_t *out, const export_meta_t *meta);
-    /* One record (reader-owned; valid during the call). 0 on success. */
-    int (*record)(void *w, const evrec_record_t *rec);
-    /* One loss at the current position. 0 on success. */
-    int (*loss)(void *w, const export_loss_t *loss);
-    /* Write any trailer (end != NULL) and free the state (always). 0 on success. */
-    int (*end)(void *w, const export_end_t *end);
-    /* What the writer replaced in names (invalid UTF-8), for the note at the end; NULL if none. */
-    const export_text_stats_t *(*text_stats)(void *w);
-} export_writer_t;
-
-extern const export_writer_t export_writer_csv;
-extern const export_writer_t export_writer_jsonl;
-extern const export_writer_t export_writer_ccore;
+/* The export table's text writers (sink.h), one file each: CSV (sink_csv.c), JSON Lines
+ * (sink_jsonl.c), the bare CCore stream (sink_ccore.c). Their begin() takes no user pointer and
+ * writes to the pipeline's buffered output. */
+extern const cli_sink_t cli_sink_csv;
+extern const cli_sink_t cli_sink_jsonl;
+extern const cli_sink_t cli_sink_ccore;
 
 /* ---- a hash set of names ------------------------------------------------------------------ */
 
@@ -205,12 +143,7 @@ static inline int export_kind_is_enum(uint8_t kind)
 /* The leaf's value in a record of its event type; the caller checks offset + width <= size. */
 static inline uint32_t export_leaf_value(const export_leaf_t *l, const uint8_t *data)
 {
-    const uint8_t *d = data + l->offset;
-    switch (l->width) {
-    case 1: return d[0];
-    case 2: return (uint32_t)d[0] << 8 | d[1];
-    default: return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
-    }
+    return cli_be_field(data + l->offset, l->width);
 }
 
 /* Store `len` bytes at `text` as the leaf's cached rendering of `value`. 0, or -1 out of memory. */

@@ -7,6 +7,7 @@
 
 #include "perfetto_trace.pb-c.h"
 
+#include "cli_bytes.h"
 #include "export_perfetto.h"
 
 /* ---- limits (memory stays bounded whatever the file holds) -------------------------------- */
@@ -572,31 +573,14 @@ static void ann_str(Perfetto__Protos__DebugAnnotation *a, const char *s)
     a->string_value = (char *)s;
 }
 
-static uint32_t load_be(const uint8_t *p, uint8_t kind)
-{
-    switch (kind) {
-    case EVREC_KIND_UINT8:
-    case EVREC_KIND_ENUM_UINT8:
-        return p[0];
-    case EVREC_KIND_UINT16:
-    case EVREC_KIND_ENUM_UINT16:
-        return (uint32_t)p[0] << 8 | p[1];
-    default:
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    }
-}
-
-static unsigned kind_width(uint8_t kind)
-{
-    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8 ? 1u
-           : kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16 ? 2u : 4u;
-}
+/* A leaf's value from its packed big-endian bytes (the viewer's one byte-order helper). */
+static uint32_t load_be(const uint8_t *p, uint8_t kind) { return cli_be_field(p, evrec_kind_width(kind)); }
 
 /* The value of leaf (>= 2) of a record, read from its packed big-endian bytes. */
 static uint32_t leaf_value(const pf_event_t *e, const evrec_record_t *rec, uint32_t leaf)
 {
     const pf_leaf_t *l = &e->leaves[leaf - 2];
-    if (l->offset + kind_width(l->kind) > rec->size) {
+    if (l->offset + evrec_kind_width(l->kind) > rec->size) {
         return 0; /* cannot happen for a record of the reader (its size is the event's save_len) */
     }
     return load_be(rec->data + l->offset, l->kind);

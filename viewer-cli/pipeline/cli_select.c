@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_bytes.h"
 #include "cli_select.h"
+#include "cli_where_internal.h"
 #include "evrec/evrec_reader_seek.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -135,449 +137,6 @@ int cli_select_active(const cli_select_spec_t *spec)
 {
     return spec->event_lists || spec->class_lists || spec->where || spec->from.set || spec->to.set ||
            spec->has_limit;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * --where: tokens and tree
- * ------------------------------------------------------------------------------------------- */
-
-enum { W_CMP, W_AND, W_OR, W_NOT };
-enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
-static const char *const op_text[] = {"==", "!=", "<", "<=", ">", ">="};
-
-#define WHERE_MAX_NODES 256u
-#define WHERE_MAX_DEPTH 64u
-
-/* A comparison: path op value. */
-typedef struct w_leaf {
-    char *path;          /* dotted, as typed */
-    unsigned path_col;   /* 1-based */
-    uint8_t op;
-    int is_name;         /* value is an enum value name */
-    char *name;          /* when is_name */
-    uint64_t number;     /* else */
-    unsigned value_col;
-} w_leaf_t;
-
-/* Postfix program: W_CMP pushes leaf `leaf`'s result; W_AND/W_OR pop two; W_NOT pops one. */
-typedef struct w_instr {
-    uint8_t op;
-    uint16_t leaf;
-} w_instr_t;
-
-struct cli_where {
-    w_instr_t code[WHERE_MAX_NODES];
-    unsigned ncode;
-    w_leaf_t leaves[WHERE_MAX_NODES];
-    unsigned nleaves;
-};
-
-enum { T_END, T_IDENT, T_NUMBER, T_STRING, T_OP, T_LPAR, T_RPAR, T_AND, T_OR, T_NOT, T_BAD };
-
-typedef struct w_parser {
-    const char *src;
-    size_t pos;       /* next byte */
-    int tok;          /* current token */
-    size_t tstart, tlen;
-    uint8_t op;       /* T_OP */
-    uint64_t number;  /* T_NUMBER */
-    int number_bad;   /* number too large or malformed */
-    cli_where_t *w;
-    cli_where_error_t *err;
-    unsigned depth;
-    int failed;
-} w_parser_t;
-
-static int is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-static int is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-
-static int fail_at(w_parser_t *p, size_t pos, const char *fmt, const char *arg)
-{
-    if (!p->failed) {
-        p->failed = 1;
-        p->err->column = (unsigned)pos + 1u;
-        snprintf(p->err->message, sizeof p->err->message, fmt, arg ? arg : "");
-    }
-    return 0;
-}
-
-/* The current token's text, shortened for messages. */
-static const char *tok_text(const w_parser_t *p, char *buf, size_t size)
-{
-    if (p->tok == T_END) {
-        snprintf(buf, size, "the end");
-        return buf;
-    }
-    size_t n = p->tlen < size - 3 ? p->tlen : size - 3;
-    snprintf(buf, size, "'%.*s'", (int)n, p->src + p->tstart);
-    return buf;
-}
-
-static void next_token(w_parser_t *p)
-{
-    const char *s = p->src;
-    while (s[p->pos] == ' ' || s[p->pos] == '\t' || s[p->pos] == '\n' || s[p->pos] == '\r') {
-        p->pos++;
-    }
-    size_t i = p->pos;
-    p->tstart = i;
-    char c = s[i];
-    if (!c) {
-        p->tok = T_END;
-        p->tlen = 0;
-        return;
-    }
-    if (is_ident_start(c)) {
-        size_t j = i;
-        for (;;) {
-            while (is_ident_char(s[j])) {
-                j++;
-            }
-            if (s[j] == '.' && is_ident_start(s[j + 1])) {
-                j++;
-                continue;
-            }
-            break;
-        }
-        p->tlen = j - i;
-        p->pos = j;
-        if (p->tlen == 3 && !strncmp(s + i, "and", 3)) {
-            p->tok = T_AND;
-        } else if (p->tlen == 2 && !strncmp(s + i, "or", 2)) {
-            p->tok = T_OR;
-        } else if (p->tlen == 3 && !strncmp(s + i, "not", 3)) {
-            p->tok = T_NOT;
-        } else {
-            p->tok = T_IDENT;
-        }
-        return;
-    }
-    if (c >= '0' && c <= '9') {
-        size_t j = i;
-        uint64_t v = 0;
-        int bad = 0;
-        if (c == '0' && (s[j + 1] == 'x' || s[j + 1] == 'X')) {
-            j += 2;
-            size_t d0 = j;
-            for (;; j++) {
-                char h = s[j];
-                unsigned d;
-                if (h >= '0' && h <= '9') {
-                    d = (unsigned)(h - '0');
-                } else if (h >= 'a' && h <= 'f') {
-                    d = (unsigned)(h - 'a' + 10);
-                } else if (h >= 'A' && h <= 'F') {
-                    d = (unsigned)(h - 'A' + 10);
-                } else {
-                    break;
-                }
-                if (v >> 60) {
-                    bad = 1;
-                }
-                v = v * 16u + d;
-            }
-            bad |= j == d0;
-        } else {
-            for (; s[j] >= '0' && s[j] <= '9'; j++) {
-                unsigned d = (unsigned)(s[j] - '0');
-                if (v > (UINT64_MAX - d) / 10u) {
-                    bad = 1;
-                }
-                v = v * 10u + d;
-            }
-        }
-        while (is_ident_char(s[j]) || s[j] == '.') { /* 12abc, 1.5: not a number */
-            bad = 1;
-            j++;
-        }
-        p->tok = T_NUMBER;
-        p->number = v;
-        p->number_bad = bad;
-        p->tlen = j - i;
-        p->pos = j;
-        return;
-    }
-    if (c == '"') {
-        size_t j = i + 1;
-        while (s[j] && s[j] != '"') {
-            j++;
-        }
-        if (!s[j]) {
-            p->tok = T_BAD;
-            p->tlen = j - i;
-            p->pos = j;
-            fail_at(p, i, "unterminated \"quoted\" name%s", NULL);
-            return;
-        }
-        p->tok = T_STRING;
-        p->tlen = j + 1 - i;
-        p->pos = j + 1;
-        return;
-    }
-    p->tlen = 1;
-    p->pos = i + 1;
-    char d = s[i + 1];
-    switch (c) {
-    case '(': p->tok = T_LPAR; return;
-    case ')': p->tok = T_RPAR; return;
-    case '=':
-        if (d == '=') {
-            p->tok = T_OP, p->op = OP_EQ, p->tlen = 2, p->pos++;
-            return;
-        }
-        p->tok = T_BAD;
-        fail_at(p, i, "'=' is not an operator: write '==' to compare%s", NULL);
-        return;
-    case '!':
-        if (d == '=') {
-            p->tok = T_OP, p->op = OP_NE, p->tlen = 2, p->pos++;
-        } else {
-            p->tok = T_NOT;
-        }
-        return;
-    case '<':
-    case '>':
-        p->tok = T_OP;
-        p->op = c == '<' ? (d == '=' ? OP_LE : OP_LT) : (d == '=' ? OP_GE : OP_GT);
-        if (d == '=') {
-            p->tlen = 2, p->pos++;
-        }
-        return;
-    case '&':
-    case '|':
-        if (d == c) {
-            p->tok = c == '&' ? T_AND : T_OR;
-            p->tlen = 2;
-            p->pos++;
-            return;
-        }
-        break;
-    default: break;
-    }
-    p->tok = T_BAD;
-    char ch[8];
-    snprintf(ch, sizeof ch, "%c", (c >= 0x20 && c < 0x7F) ? c : '?');
-    fail_at(p, i, "unexpected character '%s'", ch);
-}
-
-static char *dup_range(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
-static int emit(w_parser_t *p, uint8_t op, uint16_t leaf)
-{
-    if (p->w->ncode >= WHERE_MAX_NODES) {
-        return fail_at(p, p->tstart, "expression too long (more than 256 terms)%s", NULL);
-    }
-    p->w->code[p->w->ncode].op = op;
-    p->w->code[p->w->ncode].leaf = leaf;
-    p->w->ncode++;
-    return 1;
-}
-
-static int parse_or(w_parser_t *p);
-
-static int parse_cmp(w_parser_t *p)
-{
-    char t[80];
-    if (p->tok == T_BAD) {
-        return 0;
-    }
-    if (p->tok != T_IDENT) {
-        return fail_at(p, p->tstart, "expected a field name, '(' or 'not', found %s", tok_text(p, t, sizeof t));
-    }
-    if (p->w->nleaves >= WHERE_MAX_NODES) {
-        return fail_at(p, p->tstart, "expression too long (more than 256 comparisons)%s", NULL);
-    }
-    w_leaf_t *l = &p->w->leaves[p->w->nleaves];
-    memset(l, 0, sizeof *l);
-    l->path = dup_range(p->src + p->tstart, p->tlen);
-    l->path_col = (unsigned)p->tstart + 1u;
-    if (!l->path) {
-        return fail_at(p, 0, "out of memory%s", NULL);
-    }
-    p->w->nleaves++;
-    size_t after_field = p->pos;
-    next_token(p);
-    if (p->tok == T_BAD) {
-        return 0;
-    }
-    if (p->tok != T_OP) {
-        char f[80];
-        snprintf(f, sizeof f, "%s", l->path);
-        if (p->tok == T_END) {
-            return fail_at(p, after_field, "expected an operator (== != < <= > >=) after '%s'", f);
-        }
-        return fail_at(p, p->tstart, "expected an operator (== != < <= > >=) after '%s'", f);
-    }
-    l->op = p->op;
-    size_t after_op = p->pos;
-    next_token(p);
-    l->value_col = (unsigned)p->tstart + 1u;
-    switch (p->tok) {
-    case T_NUMBER:
-        if (p->number_bad) {
-            return fail_at(p, p->tstart, "%s is not a number (decimal or 0x hex, at most 64 bits)",
-                           tok_text(p, t, sizeof t));
-        }
-        l->number = p->number;
-        break;
-    case T_IDENT:
-        if (memchr(p->src + p->tstart, '.', p->tlen)) {
-            return fail_at(p, p->tstart, "expected a number or an enum value name, found the path %s",
-                           tok_text(p, t, sizeof t));
-        }
-        l->is_name = 1;
-        l->name = dup_range(p->src + p->tstart, p->tlen);
-        break;
-    case T_STRING:
-        l->is_name = 1;
-        l->name = dup_range(p->src + p->tstart + 1, p->tlen - 2);
-        break;
-    case T_BAD: return 0;
-    case T_END:
-        return fail_at(p, after_op, "expected a number or an enum value name after '%s'", op_text[l->op]);
-    default:
-        return fail_at(p, p->tstart, "expected a number or an enum value name, found %s", tok_text(p, t, sizeof t));
-    }
-    if (l->is_name && !l->name) {
-        return fail_at(p, 0, "out of memory%s", NULL);
-    }
-    next_token(p);
-    return emit(p, W_CMP, (uint16_t)(p->w->nleaves - 1));
-}
-
-static int parse_not(w_parser_t *p)
-{
-    if (++p->depth > WHERE_MAX_DEPTH) {
-        return fail_at(p, p->tstart, "expression nested too deeply (more than 64 levels)%s", NULL);
-    }
-    int ok;
-    if (p->tok == T_NOT) {
-        next_token(p);
-        ok = parse_not(p) && emit(p, W_NOT, 0);
-    } else if (p->tok == T_LPAR) {
-        size_t open = p->tstart;
-        next_token(p);
-        ok = parse_or(p);
-        if (ok && p->tok != T_RPAR) {
-            char t[80];
-            if (p->tok == T_END) {
-                ok = fail_at(p, open, "this '(' is not closed%s", NULL);
-            } else if (p->tok != T_BAD) {
-                ok = fail_at(p, p->tstart, "expected ')', 'and' or 'or', found %s", tok_text(p, t, sizeof t));
-            } else {
-                ok = 0;
-            }
-        }
-        if (ok) {
-            next_token(p);
-        }
-    } else {
-        ok = parse_cmp(p);
-    }
-    p->depth--;
-    return ok;
-}
-
-static int parse_and(w_parser_t *p)
-{
-    if (!parse_not(p)) {
-        return 0;
-    }
-    while (p->tok == T_AND) {
-        next_token(p);
-        if (!parse_not(p) || !emit(p, W_AND, 0)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int parse_or(w_parser_t *p)
-{
-    if (!parse_and(p)) {
-        return 0;
-    }
-    while (p->tok == T_OR) {
-        next_token(p);
-        if (!parse_and(p) || !emit(p, W_OR, 0)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-void cli_where_free(cli_where_t *w)
-{
-    if (!w) {
-        return;
-    }
-    for (unsigned i = 0; i < w->nleaves; i++) {
-        free(w->leaves[i].path);
-        free(w->leaves[i].name);
-    }
-    free(w);
-}
-
-int cli_where_parse(const char *expr, cli_where_t **out, cli_where_error_t *err)
-{
-    *out = NULL;
-    memset(err, 0, sizeof *err);
-    cli_where_t *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return 0;
-    }
-    w_parser_t p;
-    memset(&p, 0, sizeof p);
-    p.src = expr;
-    p.w = w;
-    p.err = err;
-    next_token(&p);
-    int ok = 0;
-    if (p.tok == T_END) {
-        fail_at(&p, 0, "empty expression: expected a comparison such as 'field == 1'%s", NULL);
-    } else if (parse_or(&p)) {
-        if (p.tok == T_END) {
-            ok = 1;
-        } else if (p.tok != T_BAD) {
-            char t[80];
-            fail_at(&p, p.tstart,
-                    p.tok == T_RPAR ? "%s without a matching '('" : "expected 'and', 'or' or the end, found %s",
-                    tok_text(&p, t, sizeof t));
-        }
-    }
-    if (!ok) {
-        cli_where_free(w);
-        return 0;
-    }
-    *out = w;
-    return 1;
-}
-
-void cli_where_report(const cli_command_t *cmd, const char *expr, const cli_where_error_t *err)
-{
-    if (!err->column) {
-        fprintf(stderr, "evrec: %s: --where: %s\n", cmd->name, err->message);
-        return;
-    }
-    fprintf(stderr, "evrec: %s: --where: column %u: %s\n", cmd->name, err->column, err->message);
-    fputs("evrec:   ", stderr);
-    for (const char *c = expr; *c; c++) {
-        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, stderr);
-    }
-    fputs("\nevrec:   ", stderr);
-    for (unsigned i = 0; i + 1 < err->column && expr[i]; i++) {
-        fputc(expr[i] == '\t' ? '\t' : ' ', stderr);
-    }
-    fputs("^\n", stderr);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -793,10 +352,7 @@ static inline int where_eval(const cli_where_t *w, const w_res_t *res, const uin
             uint8_t v;
             if (x->state == R_CMP) {
                 const uint8_t *p = data + x->offset;
-                uint64_t f = x->width == 1   ? p[0]
-                             : x->width == 2 ? (uint64_t)((p[0] << 8) | p[1])
-                                             : ((uint64_t)p[0] << 24) | ((uint64_t)p[1] << 16) |
-                                                   ((uint64_t)p[2] << 8) | p[3];
+                uint64_t f = cli_be_field(p, x->width);
                 switch (op) {
                 case OP_EQ: v = f == x->value; break;
                 case OP_NE: v = f != x->value; break;
@@ -832,6 +388,124 @@ static inline int where_eval(const cli_where_t *w, const w_res_t *res, const uin
 }
 
 /* Resolve every leaf for every event that passes the name filters. */
+/* What resolving one comparison's field over the selected event types found. */
+typedef struct leaf_facts {
+    unsigned present, enum_fields, name_found, shape; /* shape: find_path()'s why bits */
+    uint16_t first_enum;
+    const char *first_event;
+} leaf_facts_t;
+
+/* Resolve comparison k in every selected event type (s->res), collecting what was found. */
+static void resolve_leaf(evrec_reader_t *r, cli_select_t *s, unsigned k, leaf_facts_t *lf)
+{
+    const evrec_meta_t *m = evrec_reader_meta(r);
+    const cli_where_t *w = s->where;
+    const w_leaf_t *l = &w->leaves[k];
+    *lf = (leaf_facts_t){0, 0, 0, 0, 0xFFFF, NULL};
+    for (uint32_t e = 0; e < s->event_count; e++) {
+        if (!s->pass[e]) {
+            continue;
+        }
+        int why;
+        uint32_t off = 0;
+        const evrec_field_desc_t *f = find_path(m, m->events[e].struct_id, l->path, &off, &why);
+        lf->shape |= (unsigned)why;
+        if (!f) {
+            continue;
+        }
+        uint32_t width = evrec_kind_width(f->kind) ? evrec_kind_width(f->kind) : 4u;
+        if (off + width > evrec_reader_event_size(r, (uint16_t)e)) {
+            continue; /* cannot happen with a checked meta-info; absent rather than out of bounds */
+        }
+        lf->present++;
+        w_res_t *x = &s->res[(size_t)e * w->nleaves + k];
+        x->state = R_CMP;
+        x->width = (uint8_t)width;
+        x->offset = (uint16_t)off;
+        x->value = l->number;
+        lf->first_event = lf->first_event ? lf->first_event : evrec_reader_event_name(r, (uint16_t)e);
+        if (l->is_name) {
+            int is_enum = f->kind >= EVREC_KIND_ENUM_UINT8 && f->kind <= EVREC_KIND_ENUM_UINT32;
+            if (!is_enum) {
+                x->state = R_NONAME;
+                continue;
+            }
+            lf->enum_fields++;
+            lf->first_enum = lf->first_enum == 0xFFFF ? f->ref : lf->first_enum;
+            if (enum_lookup(m, f->ref, l->name, &x->value)) {
+                lf->name_found++;
+            } else {
+                x->state = R_NONAME;
+            }
+        }
+    }
+}
+
+/* The top-level fields of the selected event types, once each, into have (a list). */
+static void selected_fields(const evrec_meta_t *m, const cli_select_t *s, char *have, size_t size)
+{
+    for (uint32_t e = 0; e < s->event_count; e++) {
+        const evrec_struct_desc_t *st = &m->structs[m->events[e].struct_id];
+        for (uint32_t i = 2; s->pass[e] && i < st->field_count; i++) {
+            int seen = 0;
+            for (uint32_t e2 = 0; e2 <= e && !seen; e2++) {
+                const evrec_struct_desc_t *st2 = &m->structs[m->events[e2].struct_id];
+                for (uint32_t i2 = 2; s->pass[e2] && i2 < st2->field_count && !(e2 == e && i2 >= i); i2++) {
+                    seen |= !strcmp(st2->fields[i2].name, st->fields[i].name);
+                }
+            }
+            if (!seen) {
+                list_add(have, size, st->fields[i].name);
+            }
+        }
+    }
+}
+
+/* No selected event type has the field: say why. */
+static void no_field(const evrec_meta_t *m, const cli_select_t *s, const w_leaf_t *l, unsigned shape,
+                     cli_where_error_t *err)
+{
+    char *msg = err->message;
+    size_t msgsz = sizeof err->message;
+    err->column = l->path_col;
+    if (shape & 1) {
+        snprintf(msg, msgsz, "'%s' is a struct: compare one of its members ('%s.<member>')", l->path, l->path);
+    } else if (shape & 2) {
+        snprintf(msg, msgsz, "'%s': a component before the last is not a struct", l->path);
+    } else {
+        char have[400] = "";
+        selected_fields(m, s, have, sizeof have);
+        snprintf(msg, msgsz, "no %sevent type has a field '%s'; fields: %s (and time, id)",
+                 s->where && (memchr(s->pass, 0, s->event_count)) ? "selected " : "", l->path,
+                 *have ? have : "none");
+    }
+}
+
+/* An enum value name no field's enum has: say which names there are. */
+static void no_name(const evrec_meta_t *m, const w_leaf_t *l, const leaf_facts_t *lf, cli_where_error_t *err)
+{
+    err->column = l->value_col;
+    if (!lf->enum_fields) {
+        snprintf(err->message, sizeof err->message,
+                 "field '%s' is a plain number (no enum): compare it with a number, not '%s'", l->path, l->name);
+        return;
+    }
+    char have[300] = "";
+    const evrec_enum_desc_t *en = &m->enums[lf->first_enum];
+    for (uint32_t i = 0; i < en->value_count; i++) {
+        list_add(have, sizeof have, en->values[i].name);
+    }
+    if (en->runtime && en->runtime->names) {
+        for (uint32_t v = en->runtime->base; v < en->runtime->next && v < en->runtime->lim; v++) {
+            if (en->runtime->names[v - en->runtime->base]) {
+                list_add(have, sizeof have, en->runtime->names[v - en->runtime->base]);
+            }
+        }
+    }
+    snprintf(err->message, sizeof err->message, "'%s' is not a value of enum %s (field '%s' of %s); values: %s",
+             l->name, en->name, l->path, lf->first_event, *have ? have : "none");
+}
+
 static int compile_where(const cli_command_t *cmd, const char *expr, evrec_reader_t *r, cli_select_t *s)
 {
     const evrec_meta_t *m = evrec_reader_meta(r);
@@ -845,103 +519,13 @@ static int compile_where(const cli_command_t *cmd, const char *expr, evrec_reade
     cli_where_error_t err = {0, ""};
     for (unsigned k = 0; k < w->nleaves; k++) {
         const w_leaf_t *l = &w->leaves[k];
-        unsigned present = 0, enum_fields = 0, name_found = 0, shape = 0;
-        uint16_t first_enum = 0xFFFF;
-        const char *first_event = NULL;
-        for (uint32_t e = 0; e < s->event_count; e++) {
-            if (!s->pass[e]) {
-                continue;
-            }
-            int why;
-            uint32_t off = 0;
-            const evrec_field_desc_t *f = find_path(m, m->events[e].struct_id, l->path, &off, &why);
-            shape |= (unsigned)why;
-            if (!f) {
-                continue;
-            }
-            uint32_t width = (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)    ? 1
-                             : (f->kind == EVREC_KIND_UINT16 || f->kind == EVREC_KIND_ENUM_UINT16) ? 2
-                                                                                                     : 4;
-            if (off + width > evrec_reader_event_size(r, (uint16_t)e)) {
-                continue; /* cannot happen with a checked meta-info; absent rather than out of bounds */
-            }
-            present++;
-            w_res_t *x = &s->res[(size_t)e * w->nleaves + k];
-            x->state = R_CMP;
-            x->width = (uint8_t)width;
-            x->offset = (uint16_t)off;
-            x->value = l->number;
-            first_event = first_event ? first_event : evrec_reader_event_name(r, (uint16_t)e);
-            if (l->is_name) {
-                int is_enum = f->kind >= EVREC_KIND_ENUM_UINT8 && f->kind <= EVREC_KIND_ENUM_UINT32;
-                if (!is_enum) {
-                    x->state = R_NONAME;
-                    continue;
-                }
-                enum_fields++;
-                first_enum = first_enum == 0xFFFF ? f->ref : first_enum;
-                if (enum_lookup(m, f->ref, l->name, &x->value)) {
-                    name_found++;
-                } else {
-                    x->state = R_NONAME;
-                }
-            }
-        }
-        char *msg = err.message;
-        size_t msgsz = sizeof err.message;
-        if (!present) {
-            err.column = l->path_col;
-            if (shape & 1) {
-                snprintf(msg, msgsz, "'%s' is a struct: compare one of its members ('%s.<member>')", l->path,
-                         l->path);
-            } else if (shape & 2) {
-                snprintf(msg, msgsz, "'%s': a component before the last is not a struct", l->path);
+        leaf_facts_t lf;
+        resolve_leaf(r, s, k, &lf);
+        if (!lf.present || (l->is_name && !lf.name_found)) {
+            if (!lf.present) {
+                no_field(m, s, l, lf.shape, &err);
             } else {
-                char have[400] = "";
-                /* the top-level fields of the selected event types, once each */
-                for (uint32_t e = 0; e < s->event_count; e++) {
-                    const evrec_struct_desc_t *st = &m->structs[m->events[e].struct_id];
-                    for (uint32_t i = 2; s->pass[e] && i < st->field_count; i++) {
-                        int seen = 0;
-                        for (uint32_t e2 = 0; e2 <= e && !seen; e2++) {
-                            const evrec_struct_desc_t *st2 = &m->structs[m->events[e2].struct_id];
-                            for (uint32_t i2 = 2; s->pass[e2] && i2 < st2->field_count && !(e2 == e && i2 >= i); i2++) {
-                                seen |= !strcmp(st2->fields[i2].name, st->fields[i].name);
-                            }
-                        }
-                        if (!seen) {
-                            list_add(have, sizeof have, st->fields[i].name);
-                        }
-                    }
-                }
-                snprintf(msg, msgsz, "no %sevent type has a field '%s'; fields: %s (and time, id)",
-                         s->where && (memchr(s->pass, 0, s->event_count)) ? "selected " : "", l->path,
-                         *have ? have : "none");
-            }
-            cli_where_report(cmd, expr, &err);
-            return CLI_USAGE;
-        }
-        if (l->is_name && !name_found) {
-            err.column = l->value_col;
-            if (!enum_fields) {
-                snprintf(err.message, sizeof err.message,
-                         "field '%s' is a plain number (no enum): compare it with a number, not '%s'", l->path,
-                         l->name);
-            } else {
-                char have[300] = "";
-                const evrec_enum_desc_t *en = &m->enums[first_enum];
-                for (uint32_t i = 0; i < en->value_count; i++) {
-                    list_add(have, sizeof have, en->values[i].name);
-                }
-                if (en->runtime && en->runtime->names) {
-                    for (uint32_t v = en->runtime->base; v < en->runtime->next && v < en->runtime->lim; v++) {
-                        if (en->runtime->names[v - en->runtime->base]) {
-                            list_add(have, sizeof have, en->runtime->names[v - en->runtime->base]);
-                        }
-                    }
-                }
-                snprintf(err.message, sizeof err.message, "'%s' is not a value of enum %s (field '%s' of %s); values: %s",
-                         l->name, en->name, l->path, first_event, *have ? have : "none");
+                no_name(m, l, &lf, &err);
             }
             cli_where_report(cmd, expr, &err);
             return CLI_USAGE;

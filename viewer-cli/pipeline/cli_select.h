@@ -90,7 +90,8 @@ typedef struct cli_where_error {
  * @brief Take a selection option, if `c` is one. Syntax of values is checked here (a bad
  * `--from` is a usage error at once); names and fields are checked by cli_select_compile().
  * `arg` (getopt's optarg, pointing into argv) is kept, not copied.
- * @retval -1 taken. @retval -2 `c` is not a selection option.
+ * @retval -1 taken.
+ * @retval -2 `c` is not a selection option.
  * @retval CLI_USAGE a bad value, or a list option given more than ::CLI_SELECT_MAX_LISTS times
  * (the message is printed). **Context:** one thread.
  */
@@ -100,7 +101,8 @@ int cli_select_option(const cli_command_t *cmd, cli_select_spec_t *spec, int c, 
  * @brief Parse a time or record index: `#N`, or a decimal number with a unit `s`, `ms`, `us`,
  * `ns` ("1.5ms", "20us"; `0` alone is allowed). At most ns precision.
  * @param[out] out the bound (value in ns, or the index); `text` is kept as a pointer, not copied.
- * @retval 1 parsed. @retval 0 not a time with a unit or `#N`, finer than 1 ns, or above 2^64-1.
+ * @retval 1 parsed.
+ * @retval 0 not a time with a unit or `#N`, finer than 1 ns, or above 2^64-1.
  * **Context:** pure.
  */
 int cli_parse_bound(const char *text, cli_bound_t *out);
@@ -114,11 +116,15 @@ int cli_parse_bound(const char *text, cli_bound_t *out);
  * At most 256 comparisons and operators, nested at most 64 deep.
  * @param[out] out the tree (the caller owns it: cli_where_free()), NULL on failure.
  * @param[out] err on failure: the 1-based byte column and what was expected there.
- * @retval 1 parsed. @retval 0 syntax error (or out of memory: column 0).
+ * @retval 1 parsed.
+ * @retval 0 syntax error (or out of memory: column 0).
  * **Context:** pure (allocates).
  */
 int cli_where_parse(const char *expr, cli_where_t **out, cli_where_error_t *err);
-/** @brief Free a parsed expression; NULL is ignored. **Context:** one thread. */
+/**
+ * @brief Free a parsed expression; NULL is ignored.
+ * **Context:** one thread.
+ */
 void cli_where_free(cli_where_t *w);
 
 /**
@@ -142,7 +148,10 @@ void cli_where_report(const cli_command_t *cmd, const char *expr, const cli_wher
  */
 int cli_select_compile(const cli_command_t *cmd, const cli_select_spec_t *spec, evrec_reader_t *r,
                        cli_select_t **out);
-/** @brief Free a selection; NULL is ignored. **Context:** one thread. */
+/**
+ * @brief Free a selection; NULL is ignored.
+ * **Context:** one thread.
+ */
 void cli_select_free(cli_select_t *s);
 
 /** Answer of cli_select_check(). */
@@ -150,7 +159,8 @@ enum { CLI_SEL_NO = 0, CLI_SEL_YES = 1, CLI_SEL_STOP = 2 };
 
 /**
  * @brief Is this record selected? Counts it toward --limit when it is.
- * @retval CLI_SEL_YES selected. @retval CLI_SEL_NO not selected.
+ * @retval CLI_SEL_YES selected.
+ * @retval CLI_SEL_NO not selected.
  * @retval CLI_SEL_STOP no later record can be selected (past `--to #N`, or far enough past a
  * `--to` time: see the file's note on steps back): stop reading.
  * No allocation, no string compare. **Context:** one thread.
@@ -162,12 +172,16 @@ int cli_select_check(cli_select_t *s, const evrec_record_t *rec);
  * call fast-forwards to the start of the window (evrec_reader_next_at(): the records before it
  * are read but not returned).
  * @retval EVREC_OK a record in `rec` (reader-owned, valid until the next call).
- * @retval EVREC_E_END the stream ended intact. @retval other the reader's sticky error.
+ * @retval EVREC_E_END the stream ended intact.
+ * @retval other the reader's sticky error.
  * **Context:** one thread.
  */
 evrec_status cli_select_next(cli_select_t *s, evrec_reader_t *r, evrec_record_t *rec);
 
-/** @brief 1 when --limit records have been selected: read no more. **Context:** one thread. */
+/**
+ * @brief 1 when --limit records have been selected: read no more.
+ * **Context:** one thread.
+ */
 int cli_select_full(const cli_select_t *s);
 
 /** @brief What cli_select_source_next() reads: a compiled selection over its reader. */
@@ -180,7 +194,8 @@ typedef struct cli_select_source {
  * @brief The next selected record in file order, as an evrec_order_source_fn (evrec_reader_order.h)
  * with a ::cli_select_source_t as `ctx`: the loop cli_select_next() / cli_select_check() /
  * cli_select_full() of the file comment, for commands that print in time order.
- * @retval EVREC_OK a selected record. @retval EVREC_E_END --limit reached, no later record can be
+ * @retval EVREC_OK a selected record.
+ * @retval EVREC_E_END --limit reached, no later record can be
  * selected, or the recording ended intact. @retval other the reader's sticky error.
  * **Context:** one thread.
  */

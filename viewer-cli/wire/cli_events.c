@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_events.h"
+#include "cli_line.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_save.h"
 
@@ -146,9 +147,6 @@ static void put_fields(cli_buf_t *b, cli_enum_index_t *x, const evrec_meta_t *m,
         }
         unsigned size = evrec_kind_width(fd->kind);
         uint32_t v = off + size <= EVREC_MAX_EVENT_SIZE ? load(native + off, size) : 0;
-        cli_buf_putc(b, ' ');
-        cli_buf_name(b, path);
-        cli_buf_putc(b, '=');
         const char *name = NULL;
         uint8_t mk = EVREC_MARKER_NONE;
         if (fd->kind >= EVREC_KIND_ENUM_UINT8 && fd->kind <= EVREC_KIND_ENUM_UINT32) {
@@ -161,7 +159,7 @@ static void put_fields(cli_buf_t *b, cli_enum_index_t *x, const evrec_meta_t *m,
             }
         }
         /* As `evrec dump` shows it: display format and unit of the meta-info's FIELD_INFO. */
-        cli_buf_field_value(b, fd->kind, v, name, cli_field_info(m, sid, f), 0);
+        cli_line_field(b, path, fd->kind, v, name, cli_field_info(m, sid, f), 0);
         path[plen] = 0;
     }
 }
@@ -185,37 +183,21 @@ void cli_event_columns(const evrec_meta_t *m, size_t *wname, size_t *wclass)
 void cli_event_line(cli_buf_t *b, cli_enum_index_t *idx, const evrec_meta_t *m, const uint8_t *native, uint16_t id, uint64_t t64,
                     uint64_t freq, size_t wname, size_t wclass)
 {
-    size_t start = b->len;
-    if (freq) {
-        cli_buf_seconds(b, evrec_ticks_to_ns(t64, freq), 16);
-    } else {
-        char t[32];
-        snprintf(t, sizeof t, "%16llu", (unsigned long long)t64);
-        cli_buf_puts(b, t);
-    }
-    cli_buf_puts(b, "  ");
+    size_t start = cli_line_time(b, freq != 0, freq ? evrec_ticks_to_ns(t64, freq) : 0, t64);
     cli_buf_name(b, m->structs[m->events[id].struct_id].name);
-    if (wclass) {
-        cli_buf_pad(b, start + 18 + wname + 2);
-        uint16_t c = m->events[id].class_id;
-        if (c != id && c < m->event_count) {
-            cli_buf_name(b, m->structs[m->events[c].struct_id].name);
-        }
-        cli_buf_pad(b, start + 18 + wname + 2 + wclass);
-    } else {
-        cli_buf_pad(b, start + 18 + wname);
+    cli_line_after_name(b, start, wname, wclass);
+    uint16_t c = m->events[id].class_id;
+    if (wclass && c != id && c < m->event_count) {
+        cli_buf_name(b, m->structs[m->events[c].struct_id].name);
     }
-    cli_buf_putc(b, ' ');
+    cli_line_after_class(b, start, wname, wclass);
     char path[EVREC_READER_MAX_NAME * 2 + 2];
     path[0] = 0;
     int found = 0;
     uint8_t marker = EVREC_MARKER_NONE;
     put_fields(b, idx, m, m->events[id].struct_id, native, 0, 0, 2, path, 0, &found, &marker);
     cli_buf_marker(b, marker);
-    while (b->len > start && b->p[b->len - 1] == ' ') {
-        b->len--;
-    }
-    cli_buf_putc(b, '\n');
+    cli_line_end(b, start);
 }
 
 /* ---- the collected records and the .evr output --------------------------------------------- */

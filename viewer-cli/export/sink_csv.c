@@ -125,8 +125,9 @@ static char *render_event_cells(csv_t *c, const evrec_meta_t *m, uint32_t e, siz
     return export_out_take(&t);
 }
 
-static void *csv_begin(export_out_t *o, const export_meta_t *meta)
+static void *csv_begin(void *user, export_out_t *o, const cli_sink_info_t *meta)
 {
+    (void)user;
     csv_t *c = calloc(1, sizeof *c);
     if (!c) {
         cli_error("out of memory");
@@ -231,8 +232,9 @@ static void put_enum_cell(csv_t *c, export_leaf_t *l, uint32_t v)
     cell_end(c, l->column);
 }
 
-static int csv_record(void *w, const evrec_record_t *rec)
+static int csv_record(void *w, const evrec_record_t *rec, uint64_t late)
 {
+    (void)late;
     csv_t *c = w;
     export_out_t *o = c->o;
     if (++c->gen == 0) { /* wrapped: forget every stamp */
@@ -300,7 +302,7 @@ static int csv_record(void *w, const evrec_record_t *rec)
     return 0;
 }
 
-static int csv_loss(void *w, const export_loss_t *l)
+static int csv_loss(void *w, const cli_loss_t *l)
 {
     csv_t *c = w;
     export_out_t *o = c->o;
@@ -312,11 +314,11 @@ static int csv_loss(void *w, const export_loss_t *l)
     export_putc(o, ',');
     export_puts(o, l->reason);
     export_putc(o, ',');
-    if (export_loss_count_known(l)) {
+    if (cli_loss_count_known(l)) {
         export_u64(o, l->count);
     }
     export_putc(o, ',');
-    if (l->kind == EXPORT_LOSS_DAMAGE) {
+    if (l->kind == CLI_LOSS_DAMAGE) {
         export_u64(o, l->offset);
     }
     export_putc(o, ',');
@@ -327,13 +329,23 @@ static int csv_loss(void *w, const export_loss_t *l)
     return 0;
 }
 
-static int csv_end(void *w, const export_end_t *end)
+static int csv_end(void *w, const cli_sink_end_t *end)
 {
     (void)end;
     csv_free(w);
     return 0;
 }
 
-static const export_text_stats_t *csv_text(void *w) { return &((csv_t *)w)->text; }
+static uint64_t csv_invalid_utf8(void *w) { return ((csv_t *)w)->text.invalid_utf8; }
 
-const export_writer_t export_writer_csv = {"csv", "--csv", csv_begin, csv_record, csv_loss, csv_end, csv_text};
+const cli_sink_t cli_sink_csv = {
+    .name = "csv",
+    .option = "--csv",
+    .flags = CLI_SINK_WRITES_LOSSES,
+    .no_clock_note = "times are left empty",
+    .begin = csv_begin,
+    .record = csv_record,
+    .loss = csv_loss,
+    .end = csv_end,
+    .invalid_utf8 = csv_invalid_utf8,
+};

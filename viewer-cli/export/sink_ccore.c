@@ -52,8 +52,9 @@ static int sink_write(void *ctx, const void *data, size_t len)
     return 0;
 }
 
-static void *ccore_begin(export_out_t *o, const export_meta_t *meta)
+static void *ccore_begin(void *user, export_out_t *o, const cli_sink_info_t *meta)
 {
+    (void)user;
     ccore_t *c = calloc(1, sizeof *c);
     if (!c) {
         cli_error("out of memory");
@@ -129,8 +130,9 @@ static int room(ccore_t *c)
     return 1;
 }
 
-static int ccore_record(void *w, const evrec_record_t *rec)
+static int ccore_record(void *w, const evrec_record_t *rec, uint64_t late)
 {
+    (void)late;
     ccore_t *c = w;
     if (rec->size > EVREC_ORDER_MAX_RECORD || rec->size < 4) {
         return 0; /* the reader returns 6..256 bytes */
@@ -156,17 +158,17 @@ static int ccore_record(void *w, const evrec_record_t *rec)
     return 0;
 }
 
-static int ccore_loss(void *w, const export_loss_t *l)
+static int ccore_loss(void *w, const cli_loss_t *l)
 {
     (void)w;
     (void)l;
     return 0; /* a CCore stream cannot say it; the command reports losses on stderr */
 }
 
-static int ccore_end(void *w, const export_end_t *end)
+static int ccore_end(void *w, const cli_sink_end_t *end)
 {
     ccore_t *c = w;
-    if (end) {
+    if (!end->abandoned) {
         while (c->n) {
             write_first(c);
         }
@@ -184,5 +186,12 @@ static int ccore_end(void *w, const export_end_t *end)
     return 0;
 }
 
-const export_writer_t export_writer_ccore = {"ccore", "--ccore", ccore_begin, ccore_record, ccore_loss, ccore_end,
-                                             NULL};
+const cli_sink_t cli_sink_ccore = {
+    .name = "ccore",
+    .option = "--ccore",
+    .flags = CLI_SINK_WRITES_LOSSES | CLI_SINK_LOSSES_NOT_KEPT,
+    .begin = ccore_begin,
+    .record = ccore_record,
+    .loss = ccore_loss,
+    .end = ccore_end,
+};

@@ -59,8 +59,9 @@ static void jsonl_free(jsonl_t *j)
     free(j);
 }
 
-static void *jsonl_begin(export_out_t *o, const export_meta_t *meta)
+static void *jsonl_begin(void *user, export_out_t *o, const cli_sink_info_t *meta)
 {
+    (void)user;
     jsonl_t *j = calloc(1, sizeof *j);
     if (!j) {
         cli_error("out of memory");
@@ -175,8 +176,9 @@ static void put_enum(jsonl_t *j, export_leaf_t *l, uint32_t v)
     export_leaf_cache(l, v, t->p, t->len);
 }
 
-static int jsonl_record(void *w, const evrec_record_t *rec)
+static int jsonl_record(void *w, const evrec_record_t *rec, uint64_t late)
 {
+    (void)late;
     jsonl_t *j = w;
     export_out_t *o = j->o;
     export_puts(o, "{\"i\":");
@@ -228,7 +230,7 @@ static int jsonl_record(void *w, const evrec_record_t *rec)
     return 0;
 }
 
-static int jsonl_loss(void *w, const export_loss_t *l)
+static int jsonl_loss(void *w, const cli_loss_t *l)
 {
     jsonl_t *j = w;
     export_out_t *o = j->o;
@@ -237,13 +239,13 @@ static int jsonl_loss(void *w, const export_loss_t *l)
     export_puts(o, ",\"reason\":\"");
     export_puts(o, l->reason);
     export_puts(o, "\",\"count\":");
-    if (export_loss_count_known(l)) {
+    if (cli_loss_count_known(l)) {
         export_u64(o, l->count);
     } else {
         export_puts(o, "null");
     }
     export_puts(o, l->position_known ? ",\"position_known\":true" : ",\"position_known\":false");
-    if (l->kind == EXPORT_LOSS_DAMAGE) {
+    if (l->kind == CLI_LOSS_DAMAGE) {
         export_puts(o, ",\"offset\":");
         export_u64(o, l->offset);
     }
@@ -255,14 +257,23 @@ static int jsonl_loss(void *w, const export_loss_t *l)
     return 0;
 }
 
-static int jsonl_end(void *w, const export_end_t *end)
+static int jsonl_end(void *w, const cli_sink_end_t *end)
 {
     (void)end;
     jsonl_free(w);
     return 0;
 }
 
-static const export_text_stats_t *jsonl_text(void *w) { return &((jsonl_t *)w)->text; }
+static uint64_t jsonl_invalid_utf8(void *w) { return ((jsonl_t *)w)->text.invalid_utf8; }
 
-const export_writer_t export_writer_jsonl = {"jsonl", "--jsonl", jsonl_begin, jsonl_record, jsonl_loss,
-                                             jsonl_end, jsonl_text};
+const cli_sink_t cli_sink_jsonl = {
+    .name = "jsonl",
+    .option = "--jsonl",
+    .flags = CLI_SINK_WRITES_LOSSES,
+    .no_clock_note = "times are left empty",
+    .begin = jsonl_begin,
+    .record = jsonl_record,
+    .loss = jsonl_loss,
+    .end = jsonl_end,
+    .invalid_utf8 = jsonl_invalid_utf8,
+};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `evrec export --ctf DIR FILE`: a CTF 1.8 trace of a recording, written by babeltrace2's
+/* `evrec export --ctf DIR FILE` (a driver: babeltrace2 reads the recording itself, so CTF is no
+ * pipeline sink): a CTF 1.8 trace of a recording, written by babeltrace2's
  * sink.ctf.fs from the evrec source component, in one in-process babeltrace2 graph. */
 #include <dirent.h>
 #include <errno.h>
