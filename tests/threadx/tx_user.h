@@ -21,7 +21,7 @@ void tx_epk_thread_exit(void);
 void tx_epk_isr_enter(void);
 void tx_epk_isr_exit(void);
 #endif
-#define EVREC_THREADX_CHAIN(what) tx_epk_##what()
+#define EVREC_THREADX_CHAIN(what, core) ((void)(core), tx_epk_##what())
 
 /* The README's lines for the Linux ports. */
 #define EVREC_THREADX_ISR_FROM_TRACE 1

@@ -17,9 +17,10 @@
  *                                 _tx_execution_isr_enter/exit (and _tx_execution_initialize
  *                                 unless EVREC_THREADX_CHAIN is defined). 0: the application
  *                                 calls evrec_threadx_thread_enter() etc. from its own.
- *   EVREC_THREADX_CHAIN(what)     called after each of those with what = thread_enter,
- *                                 thread_exit, isr_enter, isr_exit: to feed the execution profile
- *                                 kit (utility/execution_profile_kit) from the same points.
+ *   EVREC_THREADX_CHAIN(what, core) called after each switch or ISR record with what =
+ *                                 thread_enter, thread_exit, isr_enter, isr_exit and the core:
+ *                                 to feed the execution profile kit
+ *                                 (utility/execution_profile_kit) from the same points.
  *   EVREC_THREADX_ISR_FROM_TRACE  1: tx_trace_isr_enter_insert()/exit are the ISR entry points
  *                                 (the Linux port, and ports whose context save does not call
  *                                 _tx_execution_isr_enter); they then also call the chain.
@@ -88,8 +89,9 @@
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 
 typedef struct {
-    evrec_host_t *host; /* records of this core go here (NULL: none) */
-    uint8_t idle;       /* IdleSleep recorded, IdleWake not yet */
+    evrec_host_t *host;       /* records of this core go here (NULL: none) */
+    const TX_THREAD *running; /* switched in and not out, per the records */
+    uint8_t idle;             /* IdleSleep recorded, IdleWake not yet */
 } core_state_t;
 
 /* The hooks have no context argument: this is the one place their state can live. */
@@ -337,33 +339,6 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
 
 /* ---- switches, idle, interrupts ---- */
 
-void evrec_threadx_thread_enter(void)
-{
-    unsigned core = CORE();
-    evrec_host_t *h = host_of(core);
-    if (h == NULL) {
-        return;
-    }
-    uint16_t task = task_of(CURRENT(core));
-    if (tx.core[core].idle != 0u) {
-        tx.core[core].idle = 0u;
-        threadx_record_IdleWake(h);
-    }
-    uint8_t type = threadx_RtosResume_Resume;
-    uint8_t *started = slot_u8(tx.started, task);
-    uint8_t *preempted = slot_u8(tx.preempted, task);
-    if (started != NULL && *started == 0u) {
-        *started = 1u;
-        type = threadx_RtosResume_Start;
-    } else if (preempted != NULL && *preempted != 0u) {
-        type = threadx_RtosResume_ResumeFromIsr;
-    }
-    if (preempted != NULL) {
-        *preempted = 0u;
-    }
-    threadx_record_TaskSwitchIn(h, task, type);
-}
-
 /* Why the thread leaves the CPU, from the state the kernel gave it (tx_api.h TX_READY...). */
 static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 {
@@ -380,19 +355,89 @@ static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
     }
 }
 
-void evrec_threadx_thread_exit(void)
+#ifdef EVREC_THREADX_CHAIN
+#define CHAINED 1 /* the execution profile kit defines _tx_execution_initialize() */
+#else
+#define CHAINED 0
+#define EVREC_THREADX_CHAIN(what, core) ((void)(core))
+#endif
+
+/* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
+ * of a thread whose exit was not seen). */
+static void switch_in(unsigned core, const TX_THREAD *t)
 {
-    unsigned core = CORE();
     evrec_host_t *h = host_of(core);
-    const TX_THREAD *t = CURRENT(core);
+    if (h == NULL || t == NULL || tx.core[core].running == t) {
+        return;
+    }
+    if (tx.core[core].running != NULL) {
+        threadx_record_TaskSwitchOut(h, task_of(tx.core[core].running), threadx_RtosSuspend_Preempted);
+    }
+    if (tx.core[core].idle != 0u) {
+        tx.core[core].idle = 0u;
+        threadx_record_IdleWake(h);
+    }
+    uint16_t task = task_of(t);
+    uint8_t type = threadx_RtosResume_Resume;
+    uint8_t *started = slot_u8(tx.started, task);
+    uint8_t *preempted = slot_u8(tx.preempted, task);
+    if (started != NULL && *started == 0u) {
+        *started = 1u;
+        type = threadx_RtosResume_Start;
+    } else if (preempted != NULL && *preempted != 0u) {
+        type = threadx_RtosResume_ResumeFromIsr;
+    }
+    if (preempted != NULL) {
+        *preempted = 0u;
+    }
+    tx.core[core].running = t;
+    threadx_record_TaskSwitchIn(h, task, type);
+    EVREC_THREADX_CHAIN(thread_enter, core);
+}
+
+/* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
+static void switch_out(unsigned core, const TX_THREAD *t)
+{
+    evrec_host_t *h = host_of(core);
     if (h == NULL || t == NULL) {
         return;
     }
     const TX_THREAD *next = EXECUTE(core);
+    tx.core[core].running = NULL;
     threadx_record_TaskSwitchOut(h, task_of(t), suspend_reason(t, next));
+    EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
         tx.core[core].idle = 1u;
         threadx_record_IdleSleep(h);
+    }
+}
+
+void evrec_threadx_thread_enter(void)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        switch_in(core, CURRENT(core));
+    }
+}
+
+void evrec_threadx_thread_exit(void)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        switch_out(core, CURRENT(core));
+    }
+}
+
+void evrec_threadx_scheduler_sync(void)
+{
+    for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
+        const TX_THREAD *t = CURRENT(core);
+        if (tx.core[core].running != NULL && tx.core[core].running != t) {
+            switch_out(core, tx.core[core].running);
+        }
+        if (t != NULL && tx.core[core].running != t) {
+            switch_in(core, t);
+        }
     }
 }
 
@@ -429,6 +474,7 @@ void evrec_threadx_isr_exit(unsigned isr_id)
         if (preempted != NULL) {
             *preempted = 1u;
         }
+        tx.core[core].running = NULL;
         threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
     } else if (t == NULL && next != NULL && tx.core[core].idle != 0u) {
         tx.core[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
@@ -451,33 +497,34 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller)
 
 /* ---- the execution-change notifications (the port calls them) ---- */
 
-#ifndef EVREC_THREADX_CHAIN
-#define EVREC_THREADX_CHAIN(what) ((void)0)
-#endif
 
 static void isr_enter_notify(unsigned isr_id)
 {
     evrec_threadx_isr_enter(isr_id);
-    EVREC_THREADX_CHAIN(isr_enter);
+    EVREC_THREADX_CHAIN(isr_enter, CORE());
 }
 
 static void isr_exit_notify(unsigned isr_id)
 {
     evrec_threadx_isr_exit(isr_id);
-    EVREC_THREADX_CHAIN(isr_exit);
+    EVREC_THREADX_CHAIN(isr_exit, CORE());
 }
 
 #if EVREC_THREADX_EXECUTION_NOTIFY
+#if !CHAINED
+VOID _tx_execution_initialize(void)
+{
+}
+#endif
+
 VOID _tx_execution_thread_enter(void)
 {
     evrec_threadx_thread_enter();
-    EVREC_THREADX_CHAIN(thread_enter);
 }
 
 VOID _tx_execution_thread_exit(void)
 {
     evrec_threadx_thread_exit();
-    EVREC_THREADX_CHAIN(thread_exit);
 }
 
 VOID _tx_execution_isr_enter(void)

@@ -111,6 +111,15 @@ void evrec_threadx_thread_enter(void);
 void evrec_threadx_thread_exit(void);
 
 /**
+ * @brief Bring the switch records up to the kernel's current pointers, on every core: the
+ * TaskSwitchOut of a thread that left a core and the TaskSwitchIn of the one now on it. For ports
+ * whose scheduler has no per-core notification (the Linux SMP port's single scheduler pthread
+ * sets _tx_thread_current_ptr[core] for each virtual core); evrec_threadx_linux.c calls it.
+ * **Context:** the port's scheduler, with the kernel's lock held.
+ */
+void evrec_threadx_scheduler_sync(void);
+
+/**
  * @brief An interrupt handler starts: IsrEnter(isr_id).
  * @param isr_id interrupt number (IsrEnter.vector); its name is set by evrec_threadx_isr_name().
  * **Context:** the handler, after _tx_thread_context_save().

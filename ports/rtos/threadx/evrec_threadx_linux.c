@@ -7,8 +7,12 @@
  * in tx_initialize_low_level.c, must then be left out: build that one file without
  * TX_LINUX_DEBUG_ENABLE) and turns the steps into the calls the other ports make:
  *
- *   "SCHEDULE-resume_thread", "SCHEDULE-release_sem"   -> _tx_execution_thread_enter()
- *       (the scheduler has set the current thread and lets it run)
+ *   "SCHEDULE-resume_thread", "SCHEDULE-release_sem",  -> evrec_threadx_scheduler_sync()
+ *   "SCHEDULE-core_preempt_complete" (SMP),
+ *   "SCHEDULE-thread_terminate_preempt_complete" (SMP)
+ *       (the scheduler set a core's current thread and lets it run, or took a preempted thread
+ *       off its core: the TaskSwitchIn / TaskSwitchOut, and _tx_execution_thread_enter()'s
+ *       chain)
  *   "SYSTEM_RETURN" in the current thread's own pthread -> _tx_execution_thread_exit()
  *       (the thread gives the CPU back; a terminated thread's cleanup pass is not one)
  *   "DISABLE", "RESTORE"                                -> evrec_threadx_int_control()
@@ -26,7 +30,6 @@
 #include <pthread.h>
 #include <string.h>
 
-VOID _tx_execution_thread_enter(void);
 VOID _tx_execution_thread_exit(void);
 
 #ifdef TX_THREAD_SMP_MAX_CORES
@@ -64,8 +67,10 @@ void _tx_linux_debug_entry_insert(char *action, char *file, unsigned long line)
     (void)line;
     switch (action[0]) {
     case 'S':
-        if (strcmp(action, "SCHEDULE-resume_thread") == 0 || strcmp(action, "SCHEDULE-release_sem") == 0) {
-            _tx_execution_thread_enter();
+        if (strcmp(action, "SCHEDULE-resume_thread") == 0 || strcmp(action, "SCHEDULE-release_sem") == 0 ||
+            strcmp(action, "SCHEDULE-core_preempt_complete") == 0 ||
+            strcmp(action, "SCHEDULE-thread_terminate_preempt_complete") == 0) {
+            evrec_threadx_scheduler_sync();
         } else if (strcmp(action, "SYSTEM_RETURN") == 0 && own_thread()) {
             _tx_execution_thread_exit();
         }
