@@ -9,10 +9,14 @@
  * run count (tx_thread_info_get), resumptions (tx_thread_performance_info_get) and execution
  * time (the execution profile kit, on the TSC); then saves the trace and exits.
  *
+ * Built for the Linux SMP port, each core records into its own evrec lane; ThreadX's execution
+ * profile kit is only built for one core (THREADX_TEST_KIT), its time is -1 otherwise.
+ *
  * Usage: threadx_workload OUT.evr OUT-kernel.txt
  * OUT-kernel.txt, tab-separated: "thread <name> <run_count> <kit_ticks> <resumptions>" per
- * thread, "idle <kit_ticks>", "isr <kit_ticks>", "records <recorded> <dropped>".
+ * thread, "idle <kit_ticks>", "isr <kit_ticks>" (with the kit), "records <recorded> <dropped>".
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <x86intrin.h>
@@ -20,6 +24,7 @@
 #include "tx_api.h"
 #include "tx_thread.h"
 
+#include "evrec/evrec_lanes.h"
 #include "evrec_save_file.h"
 #include "evrec_threadx.h"
 #include "threadx_events.h"
@@ -28,7 +33,14 @@
 #define MAX_THREADS 16u
 #define TICK_EVERY 50u /* EventControl Tick every 50 timer ticks (0.5 s): no gap of a 32-bit wrap */
 
-static evrec_host_t host;
+#ifdef TX_THREAD_SMP_MAX_CORES
+#define CORES TX_THREAD_SMP_MAX_CORES /* one evrec lane per core */
+#else
+#define CORES 1
+#endif
+
+static evrec_lanes_t lanes;
+static evrec_lane_t lane_mem[CORES];
 static evrec_recorder_t rec;
 static uint32_t trace[16u * 1024u * 1024u]; /* 64 MB */
 static const char *out_evr, *out_kernel;
@@ -132,7 +144,7 @@ static void on_tick_timer(ULONG arg)
 static void on_evrec_timer(ULONG arg)
 {
     (void)arg;
-    evrec_tick(&host);
+    evrec_lanes_tick(&lanes);
 }
 
 /* One line per thread of the kernel's created list; the running thread's open execution is
@@ -146,16 +158,41 @@ static void write_threads(FILE *f, unsigned long now)
         UINT state, prio, threshold;
         ULONG runs, slice, resumptions;
         TX_THREAD *next, *suspended;
-        EXECUTION_TIME kit = 0;
+        long long kit = -1; /* no kit */
         tx_thread_info_get(t, &name, &state, &runs, &prio, &threshold, &slice, &next, &suspended);
         tx_thread_performance_info_get(t, &resumptions, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-        _tx_execution_thread_time_get(t, &kit);
+#ifdef THREADX_TEST_KIT
+        EXECUTION_TIME total = 0;
+        _tx_execution_thread_time_get(t, &total);
         if (t == self && t->tx_thread_execution_time_last_start != 0u) {
-            kit += now - t->tx_thread_execution_time_last_start;
+            total += now - t->tx_thread_execution_time_last_start;
         }
-        fprintf(f, "thread\t%s\t%lu\t%llu\t%lu\n", name, (unsigned long)runs, (unsigned long long)kit,
-                (unsigned long)resumptions);
+        kit = (long long)total;
+#else
+        (void)self;
+        (void)now;
+#endif
+        fprintf(f, "thread\t%s\t%lu\t%lld\t%lu\n", name, (unsigned long)runs, kit, (unsigned long)resumptions);
     }
+}
+
+static void *save_main(void *arg)
+{
+    (void)arg;
+    return evrec_save_path(&rec, out_evr) == EVREC_OK ? NULL : (void *)1;
+}
+
+/* Saves on a pthread of its own: the SMP port's thread stacks are too small for the save. */
+static int save_trace(void)
+{
+    pthread_t saver;
+    pthread_attr_t attr;
+    void *bad = (void *)1;
+    if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, 1u << 20) != 0 ||
+        pthread_create(&saver, &attr, save_main, NULL) != 0 || pthread_join(saver, &bad) != 0) {
+        return -1;
+    }
+    return bad == NULL ? 0 : -1;
 }
 
 /* Highest priority: sleeps the run's length, then stops the trace and reads the kernel's
@@ -166,21 +203,23 @@ static void reporter(ULONG arg)
     tx_thread_sleep(run_ticks);
     UINT posture = tx_interrupt_control(TX_INT_DISABLE);
     unsigned long now = threadx_test_counter();
-    evrec_host_stop(&host, NULL);
+    evrec_lanes_stop(&lanes, NULL);
     FILE *f = fopen(out_kernel, "w");
     if (f == NULL) {
         exit(1);
     }
     write_threads(f, now);
+#ifdef THREADX_TEST_KIT
     EXECUTION_TIME idle = 0, isr = 0;
     _tx_execution_idle_time_get(&idle);
     _tx_execution_isr_time_get(&isr);
+    fprintf(f, "idle\t%llu\nisr\t%llu\n", (unsigned long long)idle, (unsigned long long)isr);
+#endif
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
-    fprintf(f, "idle\t%llu\nisr\t%llu\nrecords\t%llu\t%llu\n", (unsigned long long)idle,
-            (unsigned long long)isr, (unsigned long long)c.recorded, (unsigned long long)c.dropped);
+    fprintf(f, "records\t%llu\t%llu\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
     tx_interrupt_control(posture);
     printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
-    int bad = fclose(f) != 0 || evrec_save_path(&rec, out_evr) != EVREC_OK;
+    int bad = fclose(f) != 0 || save_trace() != 0;
     fflush(stdout);
     _Exit(bad ? 1 : 0); /* the Linux port's pthreads never return */
 }
@@ -224,9 +263,16 @@ int main(int argc, char **argv)
     const char *ms = getenv("THREADX_RUN_MS");
     run_ticks = (ULONG)((ms != NULL ? strtoul(ms, NULL, 10) : 10000ul) * TX_TIMER_TICKS_PER_SECOND / 1000ul);
     counter_base = (unsigned long)__rdtsc();
-    evrec_host_t *hosts[1] = {&host};
-    if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK || evrec_threadx_init(hosts, 1) != 0 ||
-        evrec_host_start(&host, &rec, &threadx_meta, EVREC_PORT_TIME_FREQ()) != EVREC_OK) {
+    evrec_host_t *hosts[CORES];
+    if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK || evrec_lanes_init(&lanes, lane_mem, CORES) != EVREC_OK) {
+        fprintf(stderr, "evrec: cannot set up the recorder\n");
+        return 1;
+    }
+    for (unsigned k = 0; k < CORES; k++) {
+        hosts[k] = evrec_lane_host_at(&lanes, k);
+    }
+    if (evrec_threadx_init(hosts, CORES) != 0 ||
+        evrec_lanes_start(&lanes, &rec, &threadx_meta, EVREC_PORT_TIME_FREQ()) != EVREC_OK) {
         fprintf(stderr, "evrec: cannot start recording\n");
         return 1;
     }

@@ -30,6 +30,7 @@
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
  */
+#define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
 #include "tx_trace.h"

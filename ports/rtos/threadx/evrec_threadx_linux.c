@@ -19,9 +19,14 @@
  *       (every TX_DISABLE / TX_RESTORE, with the caller's address; recorded only with
  *       EVREC_THREADX_INT_CONTROL 1)
  *
- * Interrupts: the ports' timer thread calls tx_trace_isr_enter_insert()/exit around its handler,
- * so build with EVREC_THREADX_ISR_FROM_TRACE 1 (the README's tx_user.h does).
+ * Interrupts: the single-core port's timer thread calls tx_trace_isr_enter_insert()/exit around
+ * its handler, so build with EVREC_THREADX_ISR_FROM_TRACE 1 (the README's tx_user.h does). The
+ * SMP port's does not; there (core 0 takes every interrupt):
+ *   "CONTEXT_SAVE"    (interrupt entry, before the interrupted thread is suspended)
+ *                                                       -> evrec_threadx_isr_enter(0)
+ *   "CONTEXT_RESTORE" (interrupt exit, before the return to a thread) -> evrec_threadx_isr_exit(0)
  */
+#define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
 
@@ -75,6 +80,15 @@ void _tx_linux_debug_entry_insert(char *action, char *file, unsigned long line)
             _tx_execution_thread_exit();
         }
         break;
+#ifdef TX_THREAD_SMP_MAX_CORES
+    case 'C':
+        if (strcmp(action, "CONTEXT_SAVE") == 0) {
+            evrec_threadx_isr_enter(0u);
+        } else if (strcmp(action, "CONTEXT_RESTORE") == 0) {
+            evrec_threadx_isr_exit(0u);
+        }
+        break;
+#endif
     case 'D':
     case 'R': int_control(action, (uintptr_t)__builtin_return_address(0)); break;
     default: break;
