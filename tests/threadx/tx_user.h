@@ -29,6 +29,7 @@ void tx_epk_isr_exit(void);
 
 /* The README's lines for the Linux ports. */
 #define EVREC_THREADX_ISR_FROM_TRACE 1
+#define EVREC_THREADX_INT_CONTROL 1 /* the test also records every TX_DISABLE/TX_RESTORE */
 #include "evrec_threadx.h"
 
 #endif
