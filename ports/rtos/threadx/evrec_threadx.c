@@ -1,0 +1,595 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The ThreadX trace hooks (evrec_threadx.h): thread and object ids found by control-block
+ * address, their names in fixed tables, the switch records of the execution-change
+ * notifications, and the ready/create/delete/ISR records of the event-trace insert points.
+ * Records the events of threadx.yaml through the generated threadx_record_*() functions.
+ * No malloc, no libc beyond memset; built with the kernel's headers (tx_api.h, tx_thread.h),
+ * which include tx_user.h and so evrec_threadx.h.
+ *
+ * Build knobs (compile definitions, or tx_user.h before the include of evrec_threadx.h):
+ *   EVREC_THREADX_MAX_CORES       hosts (cores) it can serve, 1..32, default
+ *                                 TX_THREAD_SMP_MAX_CORES on SMP, else 1. RAM: 16 bytes each.
+ *   EVREC_THREADX_NAME_LEN        bytes kept of a thread or object name (with the NUL), 4..64,
+ *                                 default 24. RAM: 190 names.
+ *   EVREC_THREADX_ISR_IDS         ISR numbers that can be named, 1..1024, default 256 (1 byte each).
+ *   EVREC_THREADX_EXECUTION_NOTIFY 1 (default): define _tx_execution_thread_enter/exit and
+ *                                 _tx_execution_isr_enter/exit (and _tx_execution_initialize
+ *                                 unless EVREC_THREADX_CHAIN is defined). 0: the application
+ *                                 calls evrec_threadx_thread_enter() etc. from its own.
+ *   EVREC_THREADX_CHAIN(what, core) called after each switch or ISR record with what =
+ *                                 thread_enter, thread_exit, isr_enter, isr_exit and the core:
+ *                                 to feed the execution profile kit
+ *                                 (utility/execution_profile_kit) from the same points.
+ *   EVREC_THREADX_ISR_FROM_TRACE  1: tx_trace_isr_enter_insert()/exit are the ISR entry points
+ *                                 (the Linux port, and ports whose context save does not call
+ *                                 _tx_execution_isr_enter); they then also call the chain.
+ *                                 0 (default): only _tx_execution_isr_enter/exit record ISRs.
+ *   EVREC_THREADX_ISR_ID()        the interrupt number _tx_execution_isr_enter() records,
+ *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
+ *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
+ *                                 nothing (the most frequent event of all: its own switch).
+ */
+#define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
+#include "tx_api.h"
+#include "tx_thread.h"
+#include "tx_trace.h"
+
+#include "evrec_threadx.h"
+#include "threadx_events.h"
+
+#include <string.h>
+
+#ifdef TX_THREAD_SMP_MAX_CORES
+#ifndef EVREC_THREADX_MAX_CORES
+#define EVREC_THREADX_MAX_CORES TX_THREAD_SMP_MAX_CORES
+#endif
+#define CORE() ((unsigned)TX_SMP_CORE_ID)
+#define CURRENT(c) (_tx_thread_current_ptr[c])
+#define EXECUTE(c) (_tx_thread_execute_ptr[c])
+#define SYSTEM_STATE(c) (_tx_thread_system_state[c])
+#else
+#ifndef EVREC_THREADX_MAX_CORES
+#define EVREC_THREADX_MAX_CORES 1
+#endif
+#define CORE() 0u
+#define CURRENT(c) ((void)(c), _tx_thread_current_ptr)
+#define EXECUTE(c) ((void)(c), _tx_thread_execute_ptr)
+#define SYSTEM_STATE(c) ((void)(c), _tx_thread_system_state)
+#endif
+#ifndef EVREC_THREADX_NAME_LEN
+#define EVREC_THREADX_NAME_LEN 24
+#endif
+#ifndef EVREC_THREADX_ISR_IDS
+#define EVREC_THREADX_ISR_IDS 256
+#endif
+#ifndef EVREC_THREADX_EXECUTION_NOTIFY
+#define EVREC_THREADX_EXECUTION_NOTIFY 1
+#endif
+#ifndef EVREC_THREADX_ISR_FROM_TRACE
+#define EVREC_THREADX_ISR_FROM_TRACE 0
+#endif
+#ifndef EVREC_THREADX_ISR_ID
+#define EVREC_THREADX_ISR_ID() 0u
+#endif
+#ifndef EVREC_THREADX_INT_CONTROL
+#define EVREC_THREADX_INT_CONTROL 0
+#endif
+
+/* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
+#define TASK_SLOTS 63u
+#define OBJECT_SLOTS 127u
+#define MAP_SLOTS 256u /* > (63 + 127) / 0.75: open addressing stays short */
+#define MAP_OBJECT 0x8000u
+#define NO_TASK ((uint16_t)threadx_RtosTask_NoTask)
+/* The sync enums share Block 2, Unblock 3, Timeout 4 (rtos.yaml). */
+#define OP_BLOCK ((uint8_t)threadx_RtosQueueOp_Block)
+#define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
+#define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
+
+enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
+
+typedef struct {
+    evrec_host_t *host;       /* records of this core go here (NULL: none) */
+    const TX_THREAD *running; /* switched in and not out, per the records */
+    uint8_t idle;             /* IdleSleep recorded, IdleWake not yet */
+} core_state_t;
+
+/* The hooks have no context argument: this is the one place their state can live. */
+static struct {
+    core_state_t core[EVREC_THREADX_MAX_CORES];
+    const void *map_key[MAP_SLOTS];  /* control block address */
+    uint16_t map_value[MAP_SLOTS];   /* RtosTask, or MAP_OBJECT | RtosObject */
+    uint8_t started[TASK_SLOTS + 1u];        /* the thread has run once (TaskSwitchIn Start) */
+    uint8_t preempted[TASK_SLOTS + 1u];      /* switched out by an interrupt (ResumeFromIsr next) */
+    uint8_t blocked_on[TASK_SLOTS + 1u];     /* object the thread blocked on, 0 = none */
+    uint8_t kind[OBJECT_SLOTS + 1u];
+    char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
+    char object_name[OBJECT_SLOTS][EVREC_THREADX_NAME_LEN];
+    uint8_t isr_of_id[EVREC_THREADX_ISR_IDS];
+} tx;
+
+static void copy_name(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; src != NULL && src[i] != '\0' && i + 1u < EVREC_THREADX_NAME_LEN; i++) {
+        dst[i] = src[i];
+    }
+    dst[i] = '\0';
+}
+
+static evrec_host_t *host_of(unsigned core)
+{
+    return core < EVREC_THREADX_MAX_CORES ? tx.core[core].host : NULL;
+}
+
+int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
+{
+    if (hosts == NULL || cores == 0u || cores > EVREC_THREADX_MAX_CORES) {
+        return EVREC_E_ARG;
+    }
+    memset(&tx, 0, sizeof tx);
+    for (unsigned c = 0; c < cores; c++) {
+        tx.core[c].host = hosts[c];
+    }
+    return (int)threadx_runtime_init();
+}
+
+int evrec_threadx_isr_name(unsigned isr_id, const char *name)
+{
+    if (isr_id >= EVREC_THREADX_ISR_IDS || name == NULL) {
+        return EVREC_E_ARG;
+    }
+    threadx_RtosIsr_t isr;
+    evrec_status st = threadx_RtosIsr_alloc(name, &isr);
+    if (st == EVREC_OK) {
+        tx.isr_of_id[isr_id] = (uint8_t)isr;
+    }
+    return (int)st;
+}
+
+/* ---- control block address -> id ---- */
+
+static uint32_t map_slot(const void *key)
+{
+    return (uint32_t)((((uintptr_t)key >> 3) * 0x9E3779B1u) & 0xFFFFFFFFu) >> 24; /* 256 slots */
+}
+
+/* Creation runs with interrupts disabled (or the SMP protection held): one writer at a time.
+ * A control block created again at the same address gets its new id. */
+static void map_put(const void *key, uint16_t value)
+{
+    uint32_t s = map_slot(key);
+    for (uint32_t n = 0; n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
+        if (tx.map_key[s] == NULL || tx.map_key[s] == key) {
+            tx.map_value[s] = value;
+            tx.map_key[s] = key;
+            return;
+        }
+    }
+}
+
+static uint16_t map_get(const void *key)
+{
+    uint32_t s = map_slot(key);
+    for (uint32_t n = 0; key != NULL && n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
+        if (tx.map_key[s] == key) {
+            return tx.map_value[s];
+        }
+        if (tx.map_key[s] == NULL) {
+            break;
+        }
+    }
+    return 0u;
+}
+
+/* A thread's RtosTask value: NoTask for none or one created before evrec_threadx_init(). */
+static uint16_t task_of(const TX_THREAD *t)
+{
+    uint16_t v = map_get(t);
+    return (v == 0u || (v & MAP_OBJECT) != 0u) ? NO_TASK : v;
+}
+
+static uint16_t object_of(const void *object)
+{
+    uint16_t v = map_get(object);
+    return (v & MAP_OBJECT) != 0u ? (uint16_t)(v & ~MAP_OBJECT) : 0u;
+}
+
+static uint8_t *slot_u8(uint8_t *table, uint16_t task)
+{
+    return task <= TASK_SLOTS ? &table[task] : NULL;
+}
+
+static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t op)
+{
+    switch (object <= OBJECT_SLOTS ? tx.kind[object] : 0u) {
+    case KIND_SEM: threadx_record_SemOp(h, task, object, op); break;
+    case KIND_MUTEX: threadx_record_MutexOp(h, task, object, op); break;
+    case KIND_FLAGS: threadx_record_EventOp(h, task, object, op); break;
+    default: threadx_record_QueueOp(h, task, object, op); break;
+    }
+}
+
+/* ---- threads: create, delete, priority, ready ---- */
+
+static void thread_create(unsigned core, const TX_THREAD *t, uintptr_t priority)
+{
+    threadx_RtosTask_t task = NO_TASK;
+    /* Allocate first (lock-free), then fill the value's own name slot. */
+    if (threadx_RtosTask_alloc("?", &task) == EVREC_OK && task >= 1u && task <= TASK_SLOTS) {
+        char *slot = tx.task_name[task - 1u];
+        copy_name(slot, t->tx_thread_name);
+        threadx_RtosTask_runtime_names[task - 1u] = slot;
+        tx.started[task] = 0u;
+        tx.blocked_on[task] = 0u;
+        tx.preempted[task] = 0u;
+        map_put(t, task);
+    }
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        threadx_record_TaskCreate(h, task, (uint16_t)priority);
+    }
+}
+
+static void thread_ready(unsigned core, const TX_THREAD *t, uintptr_t old_state)
+{
+    evrec_host_t *h = host_of(core);
+    uint16_t task = task_of(t);
+    if (h == NULL || old_state == TX_READY) {
+        return; /* already ready: the kernel does nothing */
+    }
+    uint8_t *waits = slot_u8(tx.blocked_on, task);
+    if (waits != NULL && *waits != 0u) {
+        uint8_t op = t->tx_thread_suspend_status == TX_SUCCESS ? OP_UNBLOCK : OP_TIMEOUT;
+        uint16_t object = *waits;
+        *waits = 0u;
+        record_sync(h, task, object, op);
+    }
+    threadx_record_TaskReady(h, task);
+}
+
+/* ---- objects ---- */
+
+static void object_create(const void *object, int kind, const char *name)
+{
+    threadx_RtosObject_t v = threadx_RtosObject_UnknownObject;
+    if (threadx_RtosObject_alloc("?", &v) == EVREC_OK && v >= 1u && v <= OBJECT_SLOTS) {
+        char *slot = tx.object_name[v - 1u];
+        copy_name(slot, name);
+        threadx_RtosObject_runtime_names[v - 1u] = slot;
+        tx.kind[v] = (uint8_t)kind;
+        map_put(object, (uint16_t)(MAP_OBJECT | v));
+    }
+}
+
+/* The thread suspends in a state that waits on an object: Block on it. */
+static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_state)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL || (new_state != TX_QUEUE_SUSP && new_state != TX_SEMAPHORE_SUSP &&
+                      new_state != TX_EVENT_FLAG && new_state != TX_MUTEX_SUSP)) {
+        return;
+    }
+    uint16_t task = task_of(t);
+    uint16_t object = object_of(t->tx_thread_suspend_control_block);
+    uint8_t *waits = slot_u8(tx.blocked_on, task);
+    if (waits != NULL) {
+        *waits = (uint8_t)object;
+    }
+    record_sync(h, task, object, OP_BLOCK);
+}
+
+/* An API call on an object, at its start (the kernel's insert point): the operation is recorded
+ * when the object's state says it completes at once; a call that waits is recorded as Block when
+ * the thread suspends, and its end as Unblock or Timeout when it is made ready again. */
+static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3,
+                         uintptr_t i4)
+{
+    evrec_host_t *h = host_of(core);
+    uint16_t object = object_of((const void *)i1);
+    if (h == NULL || object == 0u) {
+        return;
+    }
+    const TX_THREAD *self = SYSTEM_STATE(core) == 0u ? CURRENT(core) : NULL;
+    uint16_t task = task_of(self);
+    switch (event) {
+    case TX_TRACE_QUEUE_SEND:
+    case TX_TRACE_QUEUE_FRONT_SEND:
+        if (((const TX_QUEUE *)i1)->tx_queue_available_storage != 0u) {
+            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Send);
+        }
+        break;
+    case TX_TRACE_QUEUE_RECEIVE:
+        if (i4 != 0u) { /* messages enqueued */
+            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Receive);
+        }
+        break;
+    case TX_TRACE_SEMAPHORE_GET:
+        if (i3 != 0u) { /* count */
+            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Take);
+        }
+        break;
+    case TX_TRACE_SEMAPHORE_PUT:
+        if (i3 == 0u) { /* no thread waits: the count goes up */
+            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Give);
+        }
+        break;
+    case TX_TRACE_MUTEX_GET:
+        if (i3 == 0u || (const TX_THREAD *)i3 == self) { /* free, or owned by the caller */
+            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Lock);
+        }
+        break;
+    case TX_TRACE_MUTEX_PUT:
+        if (((const TX_MUTEX *)i1)->tx_mutex_suspended_count == 0u) {
+            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Unlock);
+        }
+        break;
+    case TX_TRACE_EVENT_FLAGS_SET:
+        threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Set);
+        break;
+    case TX_TRACE_EVENT_FLAGS_GET: /* requested i2, current i3, option i4 (TX_AND bit) */
+        if ((i4 & TX_AND) != 0u ? (i3 & i2) == i2 : (i3 & i2) != 0u) {
+            threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Consume);
+        }
+        break;
+    default: break;
+    }
+    (void)i2;
+}
+
+/* ---- switches, idle, interrupts ---- */
+
+/* Why the thread leaves the CPU, from the state the kernel gave it (tx_api.h TX_READY...). */
+static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
+{
+    switch (t->tx_thread_state) {
+    case TX_READY: /* still ready: a higher priority, or the same one (relinquish, time slice) */
+        return (next != NULL && next->tx_thread_priority == t->tx_thread_priority)
+                   ? threadx_RtosSuspend_Yield
+                   : threadx_RtosSuspend_Preempted;
+    case TX_COMPLETED:
+    case TX_TERMINATED: return threadx_RtosSuspend_Exit;
+    case TX_SUSPENDED: return threadx_RtosSuspend_Suspended;
+    case TX_SLEEP: return threadx_RtosSuspend_Delay;
+    default: return threadx_RtosSuspend_Blocked; /* queue, semaphore, flags, mutex, memory... */
+    }
+}
+
+#ifdef EVREC_THREADX_CHAIN
+#define CHAINED 1 /* the execution profile kit defines _tx_execution_initialize() */
+#else
+#define CHAINED 0
+#define EVREC_THREADX_CHAIN(what, core) ((void)(core))
+#endif
+
+/* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
+ * of a thread whose exit was not seen). */
+static void switch_in(unsigned core, const TX_THREAD *t)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL || t == NULL || tx.core[core].running == t) {
+        return;
+    }
+    if (tx.core[core].running != NULL) {
+        threadx_record_TaskSwitchOut(h, task_of(tx.core[core].running), threadx_RtosSuspend_Preempted);
+    }
+    if (tx.core[core].idle != 0u) {
+        tx.core[core].idle = 0u;
+        threadx_record_IdleWake(h);
+    }
+    uint16_t task = task_of(t);
+    uint8_t type = threadx_RtosResume_Resume;
+    uint8_t *started = slot_u8(tx.started, task);
+    uint8_t *preempted = slot_u8(tx.preempted, task);
+    if (started != NULL && *started == 0u) {
+        *started = 1u;
+        type = threadx_RtosResume_Start;
+    } else if (preempted != NULL && *preempted != 0u) {
+        type = threadx_RtosResume_ResumeFromIsr;
+    }
+    if (preempted != NULL) {
+        *preempted = 0u;
+    }
+    tx.core[core].running = t;
+    threadx_record_TaskSwitchIn(h, task, type);
+    EVREC_THREADX_CHAIN(thread_enter, core);
+}
+
+/* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
+static void switch_out(unsigned core, const TX_THREAD *t)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL || t == NULL) {
+        return;
+    }
+    const TX_THREAD *next = EXECUTE(core);
+    tx.core[core].running = NULL;
+    threadx_record_TaskSwitchOut(h, task_of(t), suspend_reason(t, next));
+    EVREC_THREADX_CHAIN(thread_exit, core);
+    if (next == NULL) {
+        tx.core[core].idle = 1u;
+        threadx_record_IdleSleep(h);
+    }
+}
+
+void evrec_threadx_thread_enter(void)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        switch_in(core, CURRENT(core));
+    }
+}
+
+void evrec_threadx_thread_exit(void)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        switch_out(core, CURRENT(core));
+    }
+}
+
+void evrec_threadx_scheduler_sync(void)
+{
+    for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
+        const TX_THREAD *t = CURRENT(core);
+        if (tx.core[core].running != NULL && tx.core[core].running != t) {
+            switch_out(core, tx.core[core].running);
+        }
+        if (t != NULL && tx.core[core].running != t) {
+            switch_in(core, t);
+        }
+    }
+}
+
+static threadx_RtosIsr_t isr_of(unsigned isr_id)
+{
+    return isr_id < EVREC_THREADX_ISR_IDS ? tx.isr_of_id[isr_id] : threadx_RtosIsr_UnknownIsr;
+}
+
+void evrec_threadx_isr_enter(unsigned isr_id)
+{
+    evrec_host_t *h = host_of(CORE());
+    if (h != NULL) {
+        threadx_record_IsrEnter(h, isr_of(isr_id), (uint16_t)isr_id);
+    }
+}
+
+void evrec_threadx_isr_exit(unsigned isr_id)
+{
+    unsigned core = CORE();
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    threadx_record_IsrExit(h, isr_of(isr_id), (uint16_t)isr_id);
+    if (SYSTEM_STATE(core) != 1u) {
+        return; /* a nested handler: the outermost one decides */
+    }
+    const TX_THREAD *t = CURRENT(core);
+    const TX_THREAD *next = EXECUTE(core);
+    if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
+        /* The handler made another thread run: the interrupted one leaves the CPU here. */
+        uint16_t task = task_of(t);
+        uint8_t *preempted = slot_u8(tx.preempted, task);
+        if (preempted != NULL) {
+            *preempted = 1u;
+        }
+        tx.core[core].running = NULL;
+        threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
+    } else if (t == NULL && next != NULL && tx.core[core].idle != 0u) {
+        tx.core[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
+        threadx_record_IdleWake(h);
+    }
+}
+
+void evrec_threadx_int_control(uint8_t type, uintptr_t caller)
+{
+#if EVREC_THREADX_INT_CONTROL
+    evrec_host_t *h = host_of(CORE());
+    if (h != NULL) {
+        threadx_record_IntControl(h, type, (uint32_t)caller);
+    }
+#else
+    (void)type;
+    (void)caller;
+#endif
+}
+
+/* ---- the execution-change notifications (the port calls them) ---- */
+
+
+static void isr_enter_notify(unsigned isr_id)
+{
+    evrec_threadx_isr_enter(isr_id);
+    EVREC_THREADX_CHAIN(isr_enter, CORE());
+}
+
+static void isr_exit_notify(unsigned isr_id)
+{
+    evrec_threadx_isr_exit(isr_id);
+    EVREC_THREADX_CHAIN(isr_exit, CORE());
+}
+
+#if EVREC_THREADX_EXECUTION_NOTIFY
+#if !CHAINED
+VOID _tx_execution_initialize(void)
+{
+}
+#endif
+
+VOID _tx_execution_thread_enter(void)
+{
+    evrec_threadx_thread_enter();
+}
+
+VOID _tx_execution_thread_exit(void)
+{
+    evrec_threadx_thread_exit();
+}
+
+VOID _tx_execution_isr_enter(void)
+{
+    isr_enter_notify(EVREC_THREADX_ISR_ID());
+}
+
+VOID _tx_execution_isr_exit(void)
+{
+    isr_exit_notify(EVREC_THREADX_ISR_ID());
+}
+#endif
+
+/* ---- the event-trace insert points ---- */
+
+static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2)
+{
+    const TX_THREAD *t = (const TX_THREAD *)i1;
+    evrec_host_t *h = host_of(core);
+    switch (event) {
+    case TX_TRACE_THREAD_CREATE: thread_create(core, t, i2); break;
+    case TX_TRACE_THREAD_RESUME: thread_ready(core, t, i2); break;
+    case TX_TRACE_THREAD_SUSPEND: thread_suspend(core, t, i2); break;
+    case TX_TRACE_THREAD_DELETE:
+        if (h != NULL) {
+            threadx_record_TaskDelete(h, task_of(t), (uint16_t)t->tx_thread_priority);
+        }
+        break;
+    case TX_TRACE_THREAD_PRIORITY_CHANGE:
+        if (h != NULL) {
+            threadx_record_TaskPriority(h, task_of(t), (uint16_t)i2);
+        }
+        break;
+    default: break;
+    }
+}
+
+void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
+{
+    unsigned core = CORE();
+    switch (event) {
+    case TX_TRACE_ISR_ENTER: /* info2 is the ISR number */
+        if (EVREC_THREADX_ISR_FROM_TRACE) {
+            isr_enter_notify((unsigned)i2);
+        }
+        break;
+    case TX_TRACE_ISR_EXIT:
+        if (EVREC_THREADX_ISR_FROM_TRACE) {
+            isr_exit_notify((unsigned)i2);
+        }
+        break;
+    case TX_TRACE_THREAD_CREATE:
+    case TX_TRACE_THREAD_RESUME:
+    case TX_TRACE_THREAD_SUSPEND:
+    case TX_TRACE_THREAD_DELETE:
+    case TX_TRACE_THREAD_PRIORITY_CHANGE: thread_event(core, event, i1, i2); break;
+    case TX_TRACE_QUEUE_CREATE: object_create((const void *)i1, KIND_QUEUE, ((const TX_QUEUE *)i1)->tx_queue_name); break;
+    case TX_TRACE_SEMAPHORE_CREATE:
+        object_create((const void *)i1, KIND_SEM, ((const TX_SEMAPHORE *)i1)->tx_semaphore_name);
+        break;
+    case TX_TRACE_MUTEX_CREATE: object_create((const void *)i1, KIND_MUTEX, ((const TX_MUTEX *)i1)->tx_mutex_name); break;
+    case TX_TRACE_EVENT_FLAGS_CREATE:
+        object_create((const void *)i1, KIND_FLAGS, ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name);
+        break;
+    default: object_call(core, event, i1, i2, i3, i4); break;
+    }
+}

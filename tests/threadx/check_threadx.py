@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The ThreadX trace against the kernel's own accounting.
+
+Usage: check_threadx.py WORKLOAD EVREC OUTDIR [CORES]
+
+Runs the workload (threadx_workload.c: ThreadX's Linux port, or Linux SMP port with CORES > 1,
+traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace, and checks:
+  - no record was dropped (the recorder's count and the file's), and the analysis found no
+    anomaly (records in the wrong place); on SMP, where `evrec stats` (one CPU) does not apply,
+    each core's lane is replayed here: no thread switched in while another runs on that core,
+    none switched out that does not run there;
+  - every thread the kernel lists (its created list) is in the trace by name, and:
+    its CPU time from the trace agrees with the execution profile kit's time for it (on the same
+    TSC) within 0.5% of the run's duration (one core: the SMP kit cannot be fed by the Linux SMP
+    port, see ports/rtos/threadx/README.md; its per-core times are printed);
+    its TaskSwitchIn count equals the kernel's run count (tx_thread_info_get), and its TaskReady
+    count the kernel's resumptions (tx_thread_performance_info_get);
+  - the queue, mutex, semaphore and event flags are in the trace by name with operations, and
+    the ones threads wait on (queue, semaphore, flags) with completed waits.
+Prints the per-thread table (trace vs kernel) and the largest difference.
+"""
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+TOLERANCE = 0.005  # of the run's duration
+NAME_LEN = 23      # EVREC_THREADX_NAME_LEN - 1: names are kept to this length
+OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "work_flags": "EventOp"}
+WAITED_ON = ("work_q", "tick_sem", "work_flags")
+MIN_THREADS = 6
+LINE = re.compile(r'^\s*(?:L(\d+)\s+)?([\d.]+)\s+(\w+)\s.*?\b(?:task|isr)=("([^"]*)"|\S+)')
+
+
+def run(cmd, env=None):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d\n%s%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+def kernel_table(path):
+    threads, other = {}, {}
+    with open(path) as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if cols[0] == "thread":
+                threads[cols[1][:NAME_LEN]] = {"runs": int(cols[2]), "ticks": int(cols[3]),
+                                               "resumptions": int(cols[4])}
+            else:
+                other[cols[0]] = [int(c) for c in cols[1:]]
+    return threads, other
+
+
+def dump_records(evrec, evr):
+    """(lane, seconds, event, task or isr name) of the records that name a task or an ISR."""
+    out = []
+    for line in run([evrec, "dump", evr]).splitlines():
+        m = LINE.match(line)
+        if m:
+            out.append((int(m.group(1) or 0), float(m.group(2)), m.group(3),
+                        m.group(5) if m.group(5) is not None else m.group(4)))
+    return out
+
+
+def lane_accounting(records):
+    """Per core (lane): CPU seconds per thread from its TaskSwitchIn to its TaskSwitchOut, less
+    the ISRs on that core meanwhile; and the records that contradict the core's state."""
+    cpu = collections.Counter()
+    running, since, isr_at, contradictions = {}, {}, {}, []
+    for lane, t, event, name in sorted(records, key=lambda r: (r[0], r[1])):
+        if event == "TaskSwitchIn":
+            if running.get(lane) is not None:
+                contradictions.append("L%d %.9f: %s switched in while %s runs" % (lane, t, name, running[lane]))
+            running[lane], since[lane] = name, t
+        elif event == "TaskSwitchOut":
+            if running.get(lane) != name:
+                contradictions.append("L%d %.9f: %s switched out, not running" % (lane, t, name))
+            elif lane in since:
+                cpu[name] += t - since[lane]
+            running[lane] = None
+        elif event == "IsrEnter" and running.get(lane) is not None:
+            cpu[running[lane]] += t - since[lane]
+            isr_at[lane] = t
+        elif event == "IsrExit" and running.get(lane) is not None:
+            since[lane] = t
+    return cpu, contradictions
+
+
+def check_threads(kernel, stats, records, cores, errors):
+    rtos = stats["rtos"]
+    counts = collections.Counter((r[2], r[3]) for r in records)
+    if cores == 1:
+        trace = {t["name"]: t["ticks"] for t in rtos["tasks"]}
+    else:  # `evrec stats` accounts one CPU: per core from the lanes
+        cpu, contradictions = lane_accounting(records)
+        trace = {n: int(round(sec * stats["clock_hz"])) for n, sec in cpu.items()}
+        errors.extend("per-core state: " + c for c in contradictions[:5])
+    span = stats["duration_ticks"]
+    limit = TOLERANCE * span
+    print("per-thread CPU time, TSC ticks (%d Hz), run %d ticks; limit |trace - kernel| <= %.0f"
+          % (stats["clock_hz"], span, limit))
+    print("  %-20s %12s %12s %10s %9s %7s %7s %7s %7s" % ("thread", "trace", "kit", "diff", "% of run",
+                                                         "in", "runs", "ready", "resum."))
+    worst = 0.0
+    for name, k in sorted(kernel.items(), key=lambda kv: -kv[1]["ticks"]):
+        tticks = trace.get(name)
+        sw, ready = counts[("TaskSwitchIn", name)], counts[("TaskReady", name)]
+        if tticks is None:
+            errors.append("thread %s (kernel: %d ticks, %d runs) is not in the trace" % (name, k["ticks"], k["runs"]))
+            continue
+        if k["ticks"] < 0:  # no kernel figure (SMP: see the README)
+            print("  %-20s %12d %12s %10s %9s %7d %7d %7d %7d"
+                  % (name, tticks, "-", "-", "-", sw, k["runs"], ready, k["resumptions"]))
+        else:
+            diff = tticks - k["ticks"]
+            worst = max(worst, abs(100.0 * diff / span))
+            print("  %-20s %12d %12d %10d %8.4f%% %7d %7d %7d %7d"
+                  % (name, tticks, k["ticks"], diff, 100.0 * diff / span, sw, k["runs"], ready, k["resumptions"]))
+        if k["ticks"] >= 0 and abs(tticks - k["ticks"]) > limit:
+            errors.append("thread %s: trace %d vs kernel %d ticks" % (name, tticks, k["ticks"]))
+        if sw != k["runs"]:
+            errors.append("thread %s: %d TaskSwitchIn vs run count %d" % (name, sw, k["runs"]))
+        if ready != k["resumptions"]:
+            errors.append("thread %s: %d TaskReady vs %d resumptions" % (name, ready, k["resumptions"]))
+    if cores == 1:
+        print("largest CPU time difference: %.4f%% of the run" % worst)
+    else:
+        print("CPU time per thread: summed over the %d cores' lanes; no kernel figure to compare" % cores)
+    extra = set(trace) - set(kernel)
+    if extra:
+        errors.append("threads in the trace the kernel does not list: %s" % sorted(extra))
+    if len(kernel) < MIN_THREADS:
+        errors.append("only %d threads" % len(kernel))
+
+
+def check_objects(rtos, errors):
+    sync = {s["name"]: s for s in rtos["sync"]}
+    for name, kind in OBJECTS.items():
+        s = sync.get(name)
+        if s is None or s["kind"] != kind or s["ops"] == 0:
+            errors.append("object %s: not in the trace as a %s with operations (%s)" % (name, kind, s))
+        elif name in WAITED_ON and s["waits"] == 0:
+            errors.append("object %s: no completed wait (Block then Unblock)" % name)
+
+
+def main():
+    workload, evrec, outdir = sys.argv[1:4]
+    cores = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    os.makedirs(outdir, exist_ok=True)
+    evr = os.path.join(outdir, "threadx.evr")
+    ktxt = os.path.join(outdir, "threadx_kernel.txt")
+    print(run([workload, evr, ktxt]).strip())
+    stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
+    kernel, other = kernel_table(ktxt)
+    errors = []
+    recorded, dropped = other["records"]
+    print("records: %d in the file, %d recorded, %d dropped; threads: %d" % (stats["records"], recorded, dropped, len(kernel)))
+    if dropped != 0 or stats["dropped"] != 0:
+        errors.append("%d record(s) dropped" % max(dropped, stats["dropped"]))
+    if cores == 1 and stats["rtos"]["anomalies"] != 0:
+        errors.append("%d anomalies, the first: %s" % (stats["rtos"]["anomalies"], stats["rtos"]["first_anomaly"]))
+    check_threads(kernel, stats, dump_records(evrec, evr), cores, errors)
+    check_objects(stats["rtos"], errors)
+    for e in errors:
+        print("FAIL: " + e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

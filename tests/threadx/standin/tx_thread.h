@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Stand-in for ThreadX's common/inc/tx_thread.h: the scheduler state evrec_threadx.c reads
+ * (single core), defined by the test. */
+#ifndef TX_THREAD_H
+#define TX_THREAD_H
+
+#include "tx_api.h"
+
+extern TX_THREAD *_tx_thread_current_ptr;
+extern TX_THREAD *_tx_thread_execute_ptr;
+extern volatile ULONG _tx_thread_system_state;
+extern volatile UINT _tx_thread_preempt_disable;
+
+#endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The ThreadX trace hooks without the kernel: evrec_threadx.c built against stand-ins of the
+ * kernel's headers (standin/: the fields and constants it reads, with the kernel's names), driven
+ * as the kernel drives it: TX_TRACE_IN_LINE_INSERT() expanded as in the kernel's sources, and the
+ * execution-change notifications _tx_execution_thread_enter/exit, _tx_execution_isr_enter/exit.
+ * Records go through the fake-clock recorder and are read back from the buffer. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "tx_api.h"
+#include "tx_thread.h"
+#include "tx_trace.h"
+
+#include "threadx_events.h"
+
+/* The scheduler state the hooks read (the kernel's globals). */
+TX_THREAD *_tx_thread_current_ptr;
+TX_THREAD *_tx_thread_execute_ptr;
+volatile ULONG _tx_thread_system_state;
+volatile UINT _tx_thread_preempt_disable;
+
+VOID _tx_execution_thread_enter(void);
+VOID _tx_execution_thread_exit(void);
+VOID _tx_execution_isr_enter(void);
+VOID _tx_execution_isr_exit(void);
+
+static evrec_host_t host;
+static evrec_recorder_t rec;
+static uint32_t buf[4096];
+
+static void start(void)
+{
+    evrec_host_t *hosts[1] = {&host};
+    cr_assert_eq(evrec_recorder_init(&rec, buf, sizeof buf), EVREC_OK);
+    evrec_host_init(&host);
+    cr_assert_eq(evrec_threadx_init(hosts, 1), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&host, &rec, &threadx_meta, 1000u), EVREC_OK);
+    _tx_thread_current_ptr = NULL;
+    _tx_thread_execute_ptr = NULL;
+    _tx_thread_system_state = 0;
+    _tx_thread_preempt_disable = 0;
+}
+
+/* The records after Start, up to Stop: pointers into the buffer and their ids. */
+typedef struct { const uint8_t *p[64]; uint16_t id[64]; unsigned n; } recs_t;
+
+static recs_t stop(void)
+{
+    recs_t r = {{0}, {0}, 0};
+    cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
+    const uint8_t *p = evrec_recorder_records(&rec);
+    const uint8_t *end = p + evrec_recorder_counts(&rec).used;
+    while (p < end) {
+        uint16_t id;
+        memcpy(&id, p + 4, sizeof id);
+        cr_assert_lt(id, threadx_meta.event_count);
+        size_t size = threadx_meta.structs[threadx_meta.events[id].struct_id].native_size;
+        if (id != 0u) { /* not EventControl */
+            cr_assert_lt(r.n, 64u);
+            r.p[r.n] = p;
+            r.id[r.n++] = id;
+        }
+        p += (size + 3u) & ~(size_t)3u;
+    }
+    return r;
+}
+
+#define REC(r, k, T) ((const threadx_##T##_t *)(const void *)(r).p[k])
+
+/* What tx_thread_create() does for the hooks: names the thread, then its insert point. */
+static void create(TX_THREAD *t, const char *name, UINT prio)
+{
+    memset(t, 0, sizeof *t);
+    t->tx_thread_name = (CHAR *)name;
+    t->tx_thread_priority = prio;
+    t->tx_thread_state = TX_SUSPENDED;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_CREATE, t, prio, 0, 1024, 0)
+}
+
+/* _tx_thread_system_resume(): the insert point sees the state before the resume. */
+static void resume(TX_THREAD *t)
+{
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_RESUME, t, t->tx_thread_state, 0, _tx_thread_execute_ptr, 0)
+    t->tx_thread_state = TX_READY;
+}
+
+Test(threadx_hooks, create_switch_sleep_idle)
+{
+    static TX_THREAD worker;
+    start();
+    create(&worker, "a thread name of 30 characters", 7);
+    resume(&worker);
+    _tx_thread_execute_ptr = _tx_thread_current_ptr = &worker; /* the port's scheduler */
+    _tx_execution_thread_enter();
+    worker.tx_thread_state = TX_SLEEP; /* tx_thread_sleep() */
+    _tx_thread_execute_ptr = NULL;
+    _tx_execution_thread_exit(); /* _tx_thread_system_return() */
+    recs_t r = stop();
+
+    cr_assert_eq(r.n, 5u);
+    cr_assert_eq(r.id[0], threadx_ID_TaskCreate);
+    uint16_t task = REC(r, 0, TaskCreate)->task;
+    cr_assert_eq(task, 1u);
+    cr_assert_eq(REC(r, 0, TaskCreate)->priority, 7u);
+    cr_assert_str_eq(threadx_RtosTask_runtime_names[0], "a thread name of 30 cha"); /* 23 + NUL */
+    cr_assert_eq(r.id[1], threadx_ID_TaskReady);
+    cr_assert_eq(REC(r, 1, TaskReady)->task, task);
+    cr_assert_eq(r.id[2], threadx_ID_TaskSwitchIn);
+    cr_assert_eq(REC(r, 2, TaskSwitchIn)->type, threadx_RtosResume_Start);
+    cr_assert_eq(r.id[3], threadx_ID_TaskSwitchOut);
+    cr_assert_eq(REC(r, 3, TaskSwitchOut)->task, task);
+    cr_assert_eq(REC(r, 3, TaskSwitchOut)->type, threadx_RtosSuspend_Delay);
+    cr_assert_eq(r.id[4], threadx_ID_IdleSleep); /* no thread ready */
+}
+
+/* An interrupt makes a higher-priority thread ready: the interrupted thread leaves the CPU at
+ * the handler's exit (Preempted), and comes back later as ResumeFromIsr. */
+Test(threadx_hooks, isr_preemption)
+{
+    static TX_THREAD low, high;
+    start();
+    create(&low, "low", 20);
+    create(&high, "high", 3);
+    resume(&low);
+    _tx_thread_execute_ptr = _tx_thread_current_ptr = &low;
+    _tx_execution_thread_enter();
+    _tx_thread_system_state = 1; /* _tx_thread_context_save() */
+    _tx_execution_isr_enter();
+    resume(&high);
+    _tx_thread_execute_ptr = &high;
+    _tx_execution_isr_exit(); /* before _tx_thread_context_restore() */
+    _tx_thread_system_state = 0;
+    _tx_thread_current_ptr = &high;
+    _tx_execution_thread_enter();
+    high.tx_thread_state = TX_SUSPENDED;
+    _tx_thread_execute_ptr = &low;
+    _tx_execution_thread_exit();
+    _tx_thread_current_ptr = &low;
+    _tx_execution_thread_enter();
+    recs_t r = stop();
+
+    static const uint16_t want[] = {
+        threadx_ID_TaskCreate, threadx_ID_TaskCreate, threadx_ID_TaskReady, threadx_ID_TaskSwitchIn,
+        threadx_ID_IsrEnter, threadx_ID_TaskReady, threadx_ID_IsrExit, threadx_ID_TaskSwitchOut,
+        threadx_ID_TaskSwitchIn, threadx_ID_TaskSwitchOut, threadx_ID_TaskSwitchIn};
+    cr_assert_eq(r.n, sizeof want / sizeof want[0]);
+    for (unsigned k = 0; k < r.n; k++) {
+        cr_assert_eq(r.id[k], want[k], "record %u: id %u, expected %u", k, r.id[k], want[k]);
+    }
+    cr_assert_eq(REC(r, 7, TaskSwitchOut)->task, 1u); /* low */
+    cr_assert_eq(REC(r, 7, TaskSwitchOut)->type, threadx_RtosSuspend_Preempted);
+    cr_assert_eq(REC(r, 8, TaskSwitchIn)->task, 2u); /* high */
+    cr_assert_eq(REC(r, 9, TaskSwitchOut)->type, threadx_RtosSuspend_Suspended);
+    cr_assert_eq(REC(r, 10, TaskSwitchIn)->task, 1u);
+    cr_assert_eq(REC(r, 10, TaskSwitchIn)->type, threadx_RtosResume_ResumeFromIsr);
+}
+
+/* A receive on an empty queue records nothing at the call; the suspension is the Block, the
+ * resume with TX_SUCCESS the Unblock; a timeout ends the next wait. A put with no waiter is
+ * a Give, a mutex get of a free mutex a Lock. */
+Test(threadx_hooks, queue_wait_and_objects)
+{
+    static TX_THREAD rx;
+    static TX_QUEUE q;
+    static TX_SEMAPHORE sem;
+    static TX_MUTEX mtx;
+    start();
+    q.tx_queue_name = (CHAR *)"rx_queue";
+    sem.tx_semaphore_name = (CHAR *)"sem";
+    mtx.tx_mutex_name = (CHAR *)"mtx";
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_QUEUE_CREATE, &q, 1, 0, 64, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_CREATE, &sem, 0, 0, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_MUTEX_CREATE, &mtx, 1, 0, 0, 0)
+    create(&rx, "rx", 5);
+    _tx_thread_current_ptr = &rx;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_QUEUE_RECEIVE, &q, 0, 100, 0u, 0) /* empty */
+    rx.tx_thread_state = TX_QUEUE_SUSP;
+    rx.tx_thread_suspend_control_block = &q;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_SUSPEND, &rx, TX_QUEUE_SUSP, 0, 0, 0)
+    rx.tx_thread_suspend_status = TX_SUCCESS; /* a sender gave it a message */
+    resume(&rx);
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_PUT, &sem, 0u, 0u, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_MUTEX_GET, &mtx, 100, 0, 0, 0)
+    rx.tx_thread_state = TX_SEMAPHORE_SUSP;
+    rx.tx_thread_suspend_control_block = &sem;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_SUSPEND, &rx, TX_SEMAPHORE_SUSP, 0, 0, 0)
+    rx.tx_thread_suspend_status = TX_NO_INSTANCE; /* the timeout */
+    resume(&rx);
+    recs_t r = stop();
+
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "rx_queue");
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[1], "sem");
+    static const uint16_t want[] = {
+        threadx_ID_TaskCreate, threadx_ID_QueueOp, threadx_ID_QueueOp, threadx_ID_TaskReady, threadx_ID_SemOp,
+        threadx_ID_MutexOp, threadx_ID_SemOp, threadx_ID_SemOp, threadx_ID_TaskReady};
+    cr_assert_eq(r.n, sizeof want / sizeof want[0]);
+    for (unsigned k = 0; k < r.n; k++) {
+        cr_assert_eq(r.id[k], want[k], "record %u: id %u, expected %u", k, r.id[k], want[k]);
+    }
+    cr_assert_eq(REC(r, 1, QueueOp)->type, threadx_RtosQueueOp_Block);
+    cr_assert_eq(REC(r, 1, QueueOp)->object, 1u);
+    cr_assert_eq(REC(r, 2, QueueOp)->type, threadx_RtosQueueOp_Unblock);
+    cr_assert_eq(REC(r, 4, SemOp)->type, threadx_RtosSemOp_Give);
+    cr_assert_eq(REC(r, 5, MutexOp)->type, threadx_RtosMutexOp_Lock);
+    cr_assert_eq(REC(r, 6, SemOp)->type, threadx_RtosSemOp_Block);
+    cr_assert_eq(REC(r, 7, SemOp)->type, threadx_RtosSemOp_Timeout);
+    cr_assert_eq(REC(r, 7, SemOp)->task, 1u);
+}
+
+Test(threadx_hooks, init_arguments)
+{
+    evrec_host_t *hosts[1] = {&host};
+    cr_assert_eq(evrec_threadx_init(NULL, 1), EVREC_E_ARG);
+    cr_assert_eq(evrec_threadx_init(hosts, 0), EVREC_E_ARG);
+    cr_assert_eq(evrec_threadx_init(hosts, 2), EVREC_E_ARG); /* built for one core */
+    cr_assert_eq(evrec_threadx_isr_name(256, "x"), EVREC_E_ARG);
+    cr_assert_eq(evrec_threadx_isr_name(3, NULL), EVREC_E_ARG);
+}
