@@ -4,7 +4,9 @@
  * by evrec: the workload of tests/freertos/freertos_workload.c (the POSIX run) on real
  * interrupts. Seven tasks of six priorities exchange items through a queue, a mutex, a binary
  * semaphore given from the CMSDK TIMER0 interrupt and a counting semaphore given by a software
- * timer, plus a low-priority CPU hog. After RUN_MS of kernel time the reporter task stops the
+ * timer, plus a low-priority CPU hog. The periodic tasks wake at fixed ticks (xTaskDelayUntil) and
+ * nothing saturates the CPU, so the work per second is the same with and without tracing.
+ * After RUN_MS of kernel time the reporter task stops the
  * recording, prints the kernel's own accounting (uxTaskGetSystemState(), run-time statistics on
  * the trace's counter) and saves the trace through semihosting (cm3_report.c).
  *
@@ -61,10 +63,11 @@ static void burn(uint32_t n)
 static void producer(void *arg)
 {
     (void)arg;
+    TickType_t last = xTaskGetTickCount();
     for (uint32_t k = 0;; k++) {
         burn(200);
         xQueueSend(work_q, &k, portMAX_DELAY);
-        vTaskDelay(2);
+        xTaskDelayUntil(&last, 2);
     }
 }
 
@@ -81,12 +84,13 @@ static void consumer(void *arg)
 
 static void locker(void *arg)
 {
-    TickType_t pause = (TickType_t)(uintptr_t)arg;
+    TickType_t period = (TickType_t)(uintptr_t)arg;
+    TickType_t last = xTaskGetTickCount();
     for (;;) {
         xSemaphoreTake(shared_mtx, portMAX_DELAY);
         burn(150);
         xSemaphoreGive(shared_mtx);
-        vTaskDelay(pause);
+        xTaskDelayUntil(&last, period);
     }
 }
 
@@ -113,9 +117,10 @@ static void timer_waiter(void *arg)
 static void hog(void *arg)
 {
     (void)arg;
+    TickType_t last = xTaskGetTickCount();
     for (;;) {
         burn(1000);
-        vTaskDelay(3);
+        xTaskDelayUntil(&last, 4);
     }
 }
 
