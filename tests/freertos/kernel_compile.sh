@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/../../ports/rtos/freertos" && pwd)
 mkdir -p "$out"
 rm -f "$out"/*.o
 files="tasks.c queue.c timers.c"
-hooks="switched_in switched_out task_create task_ready queue_op object_create"
+hooks="switched_in task_create task_ready queue_done object_create"
 port_inc=
 if [ "$port" != "-" ]; then
     files="$files $port/port.c"

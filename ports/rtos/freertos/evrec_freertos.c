@@ -18,6 +18,7 @@
 
 #include "freertos_events.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #ifndef EVREC_FREERTOS_MAX_CORES
@@ -40,10 +41,9 @@ enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
 typedef struct {
     evrec_host_t *host;    /* records of this core go here (NULL: none) */
     uint16_t current;      /* the task running on it, NO_TASK before the first switch-in */
-    uint16_t out_task;     /* the switch-out seen by traceTASK_SWITCHED_OUT, pending */
-    uint8_t out_reason;
-    uint8_t out_pending;
 } core_state_t;
+
+void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
@@ -64,9 +64,21 @@ static void copy_name(char *dst, const char *src)
     dst[i] = '\0';
 }
 
+/* One core: the hooks pass 0 (EVREC_FREERTOS_CORE()), no check, no index. */
+#if EVREC_FREERTOS_MAX_CORES == 1
+#define CORE_STATE(core) (&ft.core[0])
+#else
+#define CORE_STATE(core) (&ft.core[core])
+#endif
+
 static evrec_host_t *host_of(unsigned core)
 {
+#if EVREC_FREERTOS_MAX_CORES == 1
+    (void)core;
+    return ft.core[0].host;
+#else
     return core < EVREC_FREERTOS_MAX_CORES ? ft.core[core].host : NULL;
+#endif
 }
 
 int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
@@ -75,6 +87,7 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&ft, 0, sizeof ft);
+    memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
     for (unsigned c = 0; c < cores; c++) {
         ft.core[c].host = hosts[c];
         ft.core[c].current = NO_TASK;
@@ -150,57 +163,36 @@ void evrec_freertos_task_ready(unsigned core, uint16_t task)
     }
 }
 
-void evrec_freertos_switched_out(unsigned core, uint16_t task, uint8_t reason)
-{
-    if (core < EVREC_FREERTOS_MAX_CORES) {
-        ft.core[core].out_task = task;
-        ft.core[core].out_reason = reason;
-        ft.core[core].out_pending = 1u;
-    }
-}
-
-/* vTaskSwitchContext() calls SWITCHED_OUT then SWITCHED_IN; when the scheduler picks the task
- * that was running (a tick with nothing else ready) nothing is recorded. Otherwise the pending
- * switch-out and the switch-in are recorded together. */
-void evrec_freertos_switched_in(unsigned core, uint16_t task)
+/* vTaskSwitchContext() calls SWITCHED_OUT then SWITCHED_IN; the macros call this only when the
+ * scheduler picked another task than the one it switched out (out_reason EVREC_FREERTOS_NO_OUT:
+ * none was, the first task). TaskSwitchOut and TaskSwitchIn are recorded together. */
+void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
-    core_state_t *cs = &ft.core[core];
-    int pending = cs->out_pending != 0u;
-    cs->out_pending = 0u;
-    if (pending && cs->out_task == task && cs->current == task) {
-        return;
-    }
-    if (pending) {
-        freertos_record_TaskSwitchOut(h, cs->out_task, cs->out_reason);
+    if (out_reason != EVREC_FREERTOS_NO_OUT) {
+        freertos_record_TaskSwitchOut(h, out_task, out_reason);
     }
     uint8_t type = freertos_RtosResume_Resume;
     if (task <= TASK_SLOTS && ft.started[task] == 0u) {
         ft.started[task] = 1u;
         type = freertos_RtosResume_Start;
     }
-    cs->current = task;
+    CORE_STATE(core)->current = task;
     freertos_record_TaskSwitchIn(h, task, type);
 }
 
 /* ---- queues, semaphores and mutexes (all of them are queues in FreeRTOS) ---- */
 
-/* Queue_t's ucQueueType (the kernel's include/queue.h queueQUEUE_TYPE_*). */
+/* Queue_t's ucQueueType (the kernel's include/queue.h queueQUEUE_TYPE_*): base 0 (also sets),
+ * mutex 1, counting semaphore 2, binary semaphore 3, recursive mutex 4. */
 static int kind_of(uint8_t queue_type)
 {
-    switch (queue_type) {
-    case 1u: /* queueQUEUE_TYPE_MUTEX */
-    case 4u: /* queueQUEUE_TYPE_RECURSIVE_MUTEX */
-        return KIND_MUTEX;
-    case 2u: /* queueQUEUE_TYPE_COUNTING_SEMAPHORE */
-    case 3u: /* queueQUEUE_TYPE_BINARY_SEMAPHORE */
-        return KIND_SEM;
-    default: /* queueQUEUE_TYPE_BASE, queueQUEUE_TYPE_SET */
-        return KIND_QUEUE;
-    }
+    static const uint8_t kind_of_type[8] = {KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_SEM,
+                                            KIND_MUTEX, KIND_QUEUE, KIND_QUEUE, KIND_QUEUE};
+    return kind_of_type[queue_type & 7u];
 }
 
 /* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. */
@@ -241,56 +233,99 @@ void evrec_freertos_object_name(uint16_t object, const char *name)
     }
 }
 
-static void record_op(evrec_host_t *h, int kind, uint16_t task, uint16_t object, uint8_t op)
+/* MutexOp, SemOp and QueueOp have the same fields (task, object, type): one record path, the
+ * event id by kind. */
+_Static_assert(sizeof(freertos_MutexOp_t) == sizeof(freertos_QueueOp_t) &&
+                   sizeof(freertos_SemOp_t) == sizeof(freertos_QueueOp_t) &&
+                   offsetof(freertos_MutexOp_t, type) == offsetof(freertos_QueueOp_t, type) &&
+                   offsetof(freertos_SemOp_t, type) == offsetof(freertos_QueueOp_t, type) &&
+                   offsetof(freertos_MutexOp_t, object) == offsetof(freertos_QueueOp_t, object) &&
+                   offsetof(freertos_SemOp_t, object) == offsetof(freertos_QueueOp_t, object),
+               "the catalogue's sync events must share one layout");
+static const uint8_t event_of_kind[] = {freertos_ID_QueueOp, freertos_ID_MutexOp, freertos_ID_SemOp};
+
+static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int kind, uint16_t task,
+                                                            uint16_t object, uint8_t op)
 {
-    if (kind == KIND_MUTEX) {
-        freertos_record_MutexOp(h, task, object, op);
-    } else if (kind == KIND_SEM) {
-        freertos_record_SemOp(h, task, object, op);
-    } else {
-        freertos_record_QueueOp(h, task, object, op);
+    freertos_QueueOp_t *e = evrec_reserve(h, sizeof *e);
+    if (e != NULL) {
+        e->task = task;
+        e->object = object;
+        e->type = op;
+        evrec_commit(e, event_of_kind[kind]);
     }
 }
 
 /* The op value of `what` (EVREC_FREERTOS_OP_SEND/RECEIVE) for the kind: Send/Unlock/Give and
- * Receive/Lock/Take. Block, Unblock and Timeout have the same value (2, 3, 4) in all three enums. */
+ * Receive/Lock/Take, that is 0/1/0 and 1/0/1 (the enums' values, checked below). Block, Unblock
+ * and Timeout have the same value (2, 3, 4) in all three enums. */
+_Static_assert(freertos_RtosQueueOp_Send == 0 && freertos_RtosQueueOp_Receive == 1 &&
+                   freertos_RtosMutexOp_Unlock == 1 && freertos_RtosMutexOp_Lock == 0 &&
+                   freertos_RtosSemOp_Give == 0 && freertos_RtosSemOp_Take == 1,
+               "Send/Receive, Unlock/Lock, Give/Take values");
 static uint8_t done_op(int kind, uint8_t what)
 {
-    if (kind == KIND_MUTEX) {
-        return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosMutexOp_Unlock : freertos_RtosMutexOp_Lock;
-    }
-    if (kind == KIND_SEM) {
-        return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosSemOp_Give : freertos_RtosSemOp_Take;
-    }
-    return what == EVREC_FREERTOS_OP_SEND ? freertos_RtosQueueOp_Send : freertos_RtosQueueOp_Receive;
+    return (uint8_t)(what ^ (kind == KIND_MUTEX ? 1u : 0u));
 }
 
-void evrec_freertos_queue_op(unsigned core, uint16_t object, uint8_t queue_type, uint8_t op, int from_isr)
+/* The calling task's wait on `object`, if it blocked on it (BLOCK below): ended now. */
+static int wait_ends(uint16_t task, uint16_t object)
+{
+    if (task <= TASK_SLOTS && object != 0u && ft.blocked_on[task] == (uint8_t)object) {
+        ft.blocked_on[task] = 0u;
+        return 1;
+    }
+    return 0;
+}
+
+void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
     int kind = kind_of(queue_type);
-    uint16_t task = from_isr ? NO_TASK : ft.core[core].current;
-    uint8_t *waits = task <= TASK_SLOTS ? &ft.blocked_on[task] : NULL;
-    int waited = waits != NULL && object != 0u && *waits == (uint8_t)object;
-    if (op == EVREC_FREERTOS_OP_BLOCK) {
-        if (!waited) { /* the retry loop may block again on the same object: one wait */
-            record_op(h, kind, task, object, freertos_RtosQueueOp_Block);
-            if (waits != NULL) {
-                *waits = (uint8_t)object;
-            }
-        }
+    uint16_t task = CORE_STATE(core)->current;
+    if (__builtin_expect(wait_ends(task, object), 0)) {
+        record_op(h, kind, task, object, freertos_RtosQueueOp_Unblock);
+    }
+    record_op(h, kind, task, object, done_op(kind, what));
+}
+
+void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        int kind = kind_of(queue_type);
+        record_op(h, kind, NO_TASK, object, done_op(kind, what));
+    }
+}
+
+void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
         return;
     }
-    if (waited) {
-        *waits = 0u;
-        record_op(h, kind, task, object,
-                  op == EVREC_FREERTOS_OP_FAILED ? freertos_RtosQueueOp_Timeout : freertos_RtosQueueOp_Unblock);
+    uint16_t task = CORE_STATE(core)->current;
+    if (task <= TASK_SLOTS && object != 0u && ft.blocked_on[task] == (uint8_t)object) {
+        return; /* the retry loop may block again on the same object: one wait */
     }
-    if (op != EVREC_FREERTOS_OP_FAILED) {
-        record_op(h, kind, task, object, done_op(kind, op));
+    record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
+    if (task <= TASK_SLOTS) {
+        ft.blocked_on[task] = (uint8_t)object;
+    }
+}
+
+void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_type)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    uint16_t task = CORE_STATE(core)->current;
+    if (wait_ends(task, object)) { /* nothing for a poll that found the queue full or empty */
+        record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Timeout);
     }
 }
 

@@ -116,11 +116,17 @@ uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char 
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_ready(unsigned core, uint16_t task);
-void evrec_freertos_switched_out(unsigned core, uint16_t task, uint8_t reason);
-void evrec_freertos_switched_in(unsigned core, uint16_t task);
+void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason);
+/** out_reason of evrec_freertos_switched_in() when no task was switched out (the first task). */
+#define EVREC_FREERTOS_NO_OUT 0xFFu
+/** The TCB traceTASK_SWITCHED_OUT saw, per core, until traceTASK_SWITCHED_IN (evrec_freertos.c). */
+extern void *evrec_freertos_out_tcb[];
 uint16_t evrec_freertos_object_create(uint8_t queue_type);
 void evrec_freertos_object_name(uint16_t object, const char *name);
-void evrec_freertos_queue_op(unsigned core, uint16_t object, uint8_t queue_type, uint8_t op, int from_isr);
+void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
+void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
+void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type);
+void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_type);
 void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 
@@ -133,32 +139,49 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 /* ---- kernel state read by the hooks (expanded in tasks.c only) ---- */
 
 #if defined(INCLUDE_vTaskSuspend) && INCLUDE_vTaskSuspend == 1
-#define EVREC_FREERTOS_IN_SUSPENDED_(c) ((c) == &xSuspendedTaskList)
+#define EVREC_FREERTOS_SUSPENDED_LIST_ ((const void *)&xSuspendedTaskList)
 #else
-#define EVREC_FREERTOS_IN_SUSPENDED_(c) 0
+#define EVREC_FREERTOS_SUSPENDED_LIST_ ((const void *)0)
 #endif
 #if defined(INCLUDE_vTaskDelete) && INCLUDE_vTaskDelete == 1
-#define EVREC_FREERTOS_IN_DELETED_(c) ((c) == &xTasksWaitingTermination)
+#define EVREC_FREERTOS_DELETED_LIST_ ((const void *)&xTasksWaitingTermination)
 #else
-#define EVREC_FREERTOS_IN_DELETED_(c) 0
+#define EVREC_FREERTOS_DELETED_LIST_ ((const void *)0)
 #endif
 
 /* The switched-out task's reason from the list its state item is on (c) and whether its event
  * item waits on an object (e): a delayed or suspended task waiting on a queue, semaphore, mutex
- * or event group is Blocked; still in a ready list it was preempted (or yielded). */
+ * or event group is Blocked; still in a ready list it was preempted (or yielded). A function, so
+ * that the macro reads the kernel's volatile pointers once each; `suspended` and `deleted` are
+ * null when the kernel has no such list. */
+static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const void *delayed,
+                                             const void *overflow, const void *suspended,
+                                             const void *deleted)
+{
+    if (deleted != (const void *)0 && c == deleted) {
+        return EVREC_FREERTOS_EXIT;
+    }
+    if (c == delayed || c == overflow) {
+        return e != (const void *)0 ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_DELAY;
+    }
+    if (suspended != (const void *)0 && c == suspended) {
+        return e != (const void *)0 ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_SUSPENDED;
+    }
+    return EVREC_FREERTOS_PREEMPTED;
+}
 #define EVREC_FREERTOS_REASON_(c, e)                                                               \
-    ((uint8_t)(EVREC_FREERTOS_IN_DELETED_(c) ? EVREC_FREERTOS_EXIT                               \
-               : ((c) == pxDelayedTaskList || (c) == pxOverflowDelayedTaskList)                    \
-                   ? ((e) != NULL ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_DELAY)                 \
-               : EVREC_FREERTOS_IN_SUSPENDED_(c)                                                   \
-                   ? ((e) != NULL ? EVREC_FREERTOS_BLOCKED : EVREC_FREERTOS_SUSPENDED)             \
-                   : EVREC_FREERTOS_PREEMPTED))
+    evrec_freertos_reason_((c), (e), pxDelayedTaskList, pxOverflowDelayedTaskList,                 \
+                           EVREC_FREERTOS_SUSPENDED_LIST_, EVREC_FREERTOS_DELETED_LIST_)
 
 #define EVREC_FREERTOS_TASK_(tcb) ((uint16_t)(tcb)->uxTaskNumber)
 #define EVREC_FREERTOS_OBJECT_(q) ((uint16_t)(q)->uxQueueNumber)
-#define EVREC_FREERTOS_QOP_(q, op, isr)                                                            \
-    evrec_freertos_queue_op(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType,    \
-                            (uint8_t)(op), (isr))
+/* A queue hook: evrec_freertos_queue_<fn>(core, object, type[, ...]), one entry per kind of
+ * operation (fewer arguments and branches on the path of each). */
+#define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                          \
+    evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType,  \
+                              __VA_ARGS__)
+#define EVREC_FREERTOS_QCALL0_(fn, q)                                                              \
+    evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType)
 
 /* ---- tasks (tasks.c) ---- */
 
@@ -180,16 +203,29 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 #ifndef traceMOVED_TASK_TO_READY_STATE
 #define traceMOVED_TASK_TO_READY_STATE(pxTCB) evrec_freertos_task_ready(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTCB))
 #endif
+/* SWITCHED_OUT keeps the outgoing TCB (one store, no call); SWITCHED_IN, after the kernel picked
+ * the next task, records the pair: nothing at all when it picked the same task (a tick with
+ * nothing else ready). The reason is read from the old TCB's lists then: picking the next task
+ * rotates a ready list but moves no task between lists. */
 #ifndef traceTASK_SWITCHED_OUT
-#define traceTASK_SWITCHED_OUT()                                                                   \
-    evrec_freertos_switched_out(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxCurrentTCB),         \
-                                EVREC_FREERTOS_REASON_(                                            \
-                                    listLIST_ITEM_CONTAINER(&pxCurrentTCB->xStateListItem),        \
-                                    listLIST_ITEM_CONTAINER(&pxCurrentTCB->xEventListItem)))
+#define traceTASK_SWITCHED_OUT() (evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)pxCurrentTCB)
 #endif
 #ifndef traceTASK_SWITCHED_IN
 #define traceTASK_SWITCHED_IN()                                                                    \
-    evrec_freertos_switched_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxCurrentTCB))
+    do {                                                                                           \
+        TCB_t *evrec_old_ = (TCB_t *)evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()];               \
+        TCB_t *evrec_new_ = pxCurrentTCB;                                                          \
+        evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)0;                                 \
+        if (evrec_old_ != evrec_new_) {                                                            \
+            evrec_freertos_switched_in(                                                            \
+                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_),                           \
+                evrec_old_ != (TCB_t *)0 ? EVREC_FREERTOS_TASK_(evrec_old_) : (uint16_t)0,         \
+                evrec_old_ != (TCB_t *)0                                                           \
+                    ? EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem), \
+                                             listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem)) \
+                    : (uint8_t)EVREC_FREERTOS_NO_OUT);                                             \
+        }                                                                                          \
+    } while (0)
 #endif
 
 /* ---- queues, semaphores, mutexes (queue.c) ---- */
@@ -203,28 +239,28 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
     evrec_freertos_object_name(EVREC_FREERTOS_OBJECT_(xQueue), (pcQueueName))
 #endif
 #ifndef traceQUEUE_SEND
-#define traceQUEUE_SEND(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_SEND, 0)
+#define traceQUEUE_SEND(pxQueue) EVREC_FREERTOS_QCALL_(done, pxQueue, EVREC_FREERTOS_OP_SEND)
 #endif
 #ifndef traceQUEUE_SEND_FAILED
-#define traceQUEUE_SEND_FAILED(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_FAILED, 0)
+#define traceQUEUE_SEND_FAILED(pxQueue) EVREC_FREERTOS_QCALL0_(failed, pxQueue)
 #endif
 #ifndef traceQUEUE_RECEIVE
-#define traceQUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_RECEIVE, 0)
+#define traceQUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QCALL_(done, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 #ifndef traceQUEUE_RECEIVE_FAILED
-#define traceQUEUE_RECEIVE_FAILED(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_FAILED, 0)
+#define traceQUEUE_RECEIVE_FAILED(pxQueue) EVREC_FREERTOS_QCALL0_(failed, pxQueue)
 #endif
 #ifndef traceBLOCKING_ON_QUEUE_SEND
-#define traceBLOCKING_ON_QUEUE_SEND(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_BLOCK, 0)
+#define traceBLOCKING_ON_QUEUE_SEND(pxQueue) EVREC_FREERTOS_QCALL0_(block, pxQueue)
 #endif
 #ifndef traceBLOCKING_ON_QUEUE_RECEIVE
-#define traceBLOCKING_ON_QUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_BLOCK, 0)
+#define traceBLOCKING_ON_QUEUE_RECEIVE(pxQueue) EVREC_FREERTOS_QCALL0_(block, pxQueue)
 #endif
 #ifndef traceQUEUE_SEND_FROM_ISR
-#define traceQUEUE_SEND_FROM_ISR(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_SEND, 1)
+#define traceQUEUE_SEND_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_SEND)
 #endif
 #ifndef traceQUEUE_RECEIVE_FROM_ISR
-#define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QOP_(pxQueue, EVREC_FREERTOS_OP_RECEIVE, 1)
+#define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 /* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
 
