@@ -92,6 +92,20 @@ static inline int test_tmp_remove_at_exit(const char *path)
     return 0;
 }
 
+/* Takes `path` off the list: it stays after the process (a failure's files kept for a look).
+ * Returns 0, or -1 when it was not on the list. */
+static inline int test_tmp_keep(const char *path)
+{
+    for (size_t i = 0; test_tmp_owner == getpid() && i < test_tmp_count; i++) {
+        if (strcmp(test_tmp_paths[i], path) == 0) {
+            free(test_tmp_paths[i]);
+            test_tmp_paths[i] = test_tmp_paths[--test_tmp_count];
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* The mkstemp()/mkdtemp() template "$TMPDIR/evrec-<tag>-XXXXXX" in buf[size]; 0, or -1 when
  * it does not fit. */
 static inline int test_tmp_template(char *buf, size_t size, const char *tag)
