@@ -59,7 +59,8 @@ fi
 
 warn="-Wall -Wextra -Werror -Wundef -Wshadow -Wstrict-prototypes -Wconversion -Wcast-qual -Wpedantic"
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT INT TERM
+trap 'rm -rf "$out"' EXIT
+trap 'exit 1' INT TERM HUP # (a trap without exit would go on compiling into the removed folder)
 fail=0
 count=0
 for opt in $opts; do

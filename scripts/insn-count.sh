@@ -40,6 +40,9 @@ mark=$("$nm" "$elf" | awk '$3 == "insn_mark" { print $1 }')
 [ -n "$mark" ] || { echo "insn-count: no insn_mark in $elf" >&2; exit 1; }
 
 log=$(mktemp "${TMPDIR:-/tmp}/evrec-insn.XXXXXX")
+# The log goes also when the run is interrupted (a test's time-out), unless -k.
+[ "$keep" -eq 1 ] || trap 'rm -f "$log"' EXIT
+trap 'exit 1' INT TERM HUP
 # shellcheck disable=SC2086
 if ! timeout 120 "$qemu" -M "$machine" -nographic -monitor none -serial none $extra \
         -semihosting-config enable=on,target=native -kernel "$elf" \

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/test_tmp.h"
+
 static char *slurp(int fd, size_t *len)
 {
     size_t cap = 4096, n = 0;
@@ -36,7 +38,9 @@ cli_run_t cli_run_io(const char *cwd, const char *in, const char *const *argv)
 {
     cli_run_t r;
     memset(&r, 0, sizeof r);
-    char out_path[] = "/tmp/evrec-cli-out-XXXXXX", err_path[] = "/tmp/evrec-cli-err-XXXXXX";
+    char out_path[TEST_TMP_PATH], err_path[TEST_TMP_PATH]; /* unlinked below, kept open */
+    test_tmp_template(out_path, sizeof out_path, "cli-out");
+    test_tmp_template(err_path, sizeof err_path, "cli-err");
     int out = mkstemp(out_path), err = mkstemp(err_path);
     if (out < 0 || err < 0) {
         r.status = -2;
@@ -159,5 +163,6 @@ char *cli_temp_dir(const char *tag)
         free(p);
         return NULL;
     }
+    test_tmp_remove_at_exit(p); /* removed when the test's process ends */
     return p;
 }

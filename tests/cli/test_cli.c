@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "reader_fixtures.h"
+#include "../common/test_tmp.h"
 
 #define REF_PATH EVREC_TEST_DATA "/ccore/ref.bin"
 
@@ -487,8 +488,8 @@ Test(cli, tick_derived_time)
 /* End to end: the demo program's file through info and dump. */
 Test(cli, demo_file)
 {
-    char path[] = "/tmp/evrec-demo-XXXXXX";
-    int fd = mkstemp(path);
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "demo"); /* removed at exit, also on failure */
     cr_assert(fd >= 0);
     close(fd);
     run_t d = run_prog(EVREC_DEMO_PATH, "-o", path, "--frames", "20", (const char *)NULL);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "evrec/evrec_reader.h"
+#include "../common/test_tmp.h"
 
 #define SAMPLE EVREC_TEST_DATA "/qs/sample.bin"
 #define SAMPLE_TXT EVREC_TEST_DATA "/qs/sample.qspy.txt"
@@ -37,6 +38,7 @@ static const char *tmpdir(void)
     static char dir[256];
     snprintf(dir, sizeof dir, "%s/test-cli-qs-XXXXXX", EVREC_BINARY_DIR);
     cr_assert_not_null(mkdtemp(dir));
+    test_tmp_remove_at_exit(dir); /* removed when the test's process ends */
     return dir;
 }
 

@@ -34,7 +34,8 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s", "/tmp/evrec-fuzz-schema-XXXXXX");
+        const char *t = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/evrec-fuzz-schema-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(dir)) {
             perror("mkdtemp");
             abort();

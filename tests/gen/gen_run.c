@@ -12,9 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/test_tmp.h"
+
 int gen_run(const char *cwd, const char *const *args, char **err)
 {
-    char errpath[] = "/tmp/evrec_gen_err_XXXXXX";
+    char errpath[TEST_TMP_PATH];
+    test_tmp_template(errpath, sizeof errpath, "gen-err");
     int efd = mkstemp(errpath);
     if (efd < 0) {
         return -1;
@@ -85,6 +88,7 @@ char *gen_temp_dir(const char *tag)
         free(p);
         return NULL;
     }
+    test_tmp_remove_at_exit(p); /* removed when the test's process ends */
     return p;
 }
 

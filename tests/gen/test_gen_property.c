@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 
 #include "gen_run.h"
+#include "../common/test_tmp.h"
 
 /* ---- deterministic random numbers (splitmix64) ---- */
 
@@ -451,6 +452,7 @@ Test(gen_property, schema_code_recording_schema_code_is_identical, .timeout = 24
         cr_assert_not_null(dir);
         if (one(case_no, dir) != 0) {
             failed++;
+            test_tmp_keep(dir); /* gen_temp_dir() would remove it at exit */
         } else {
             sh("/dev/null", "rm -rf '%s'", dir);
         }
@@ -652,6 +654,7 @@ Test(gen_property, hostile_schemas_refused_at_a_position_or_compile, .timeout = 
         cr_assert_not_null(dir);
         if (hostile_one(case_no, dir, &refused) != 0) {
             failed++;
+            test_tmp_keep(dir); /* gen_temp_dir() would remove it at exit */
         } else {
             sh("/dev/null", "rm -rf '%s'", dir);
         }

@@ -10,6 +10,7 @@
 #include "evrec/evrec_save.h"
 
 #include "evrec/evrec_hash.h"
+#include "../common/test_tmp.h"
 
 int fx_buf_write(void *ctx, const void *data, size_t len)
 {
@@ -410,9 +411,8 @@ void fx_read_free(fx_read_t *r)
 char *fx_temp_file(const void *data, size_t size, const char *suffix)
 {
     (void)suffix; /* mkstemps() is not POSIX */
-    char *path = malloc(64);
-    snprintf(path, 64, "/tmp/evrec-test-XXXXXX");
-    int fd = mkstemp(path);
+    char *path = malloc(TEST_TMP_PATH);
+    int fd = path ? test_tmp_file(path, TEST_TMP_PATH, "test") : -1; /* removed at exit */
     if (fd < 0) {
         free(path);
         return NULL;

@@ -21,10 +21,11 @@
 #include <unistd.h>
 
 #include "evrec_out_file.h"
+#include "../common/test_tmp.h"
 
 static const char NEW[] = "the new content\n";
 
-static char dir_of_test[64]; /* each test runs in its own process */
+static char dir_of_test[512]; /* each test runs in its own process */
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -38,7 +39,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 static void clean_up(void)
 {
     if (dir_of_test[0]) {
-        char mnt[96];
+        char mnt[600];
         snprintf(mnt, sizeof mnt, "%s/mnt", dir_of_test);
         (void)umount2(mnt, MNT_DETACH);
         (void)nftw(dir_of_test, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
@@ -49,7 +50,7 @@ TestSuite(out_file, .fini = clean_up);
 
 static char *temp_dir(void)
 {
-    snprintf(dir_of_test, sizeof dir_of_test, "/tmp/evrec-out-file-XXXXXX");
+    cr_assert_eq(test_tmp_template(dir_of_test, sizeof dir_of_test, "out-file"), 0);
     cr_assert_not_null(mkdtemp(dir_of_test));
     return dir_of_test;
 }

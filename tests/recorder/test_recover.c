@@ -18,6 +18,7 @@
 #include "evrec_posix.h"
 #include "mem_sink.h"
 #include "probe_meta.h"
+#include "../common/test_tmp.h"
 
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
@@ -161,13 +162,13 @@ Test(recover, cyclic_buffer_after_a_reset)
 
 /* ---- `evrec recover` on files ---- */
 
+/* This test's scratch folder, removed when the test's process ends (test_tmp.h). */
 static char *temp_dir(void)
 {
-    static char dir[] = "/tmp/evrec-recover-XXXXXX";
-    static int made;
-    if (!made) {
-        cr_assert_not_null(mkdtemp(dir));
-        made = 1;
+    static char *dir;
+    if (!dir) {
+        dir = test_tmp_dir("recover");
+        cr_assert_not_null(dir);
     }
     return dir;
 }

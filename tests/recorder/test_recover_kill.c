@@ -24,12 +24,13 @@
 #include "evrec_posix.h"
 #include "mem_sink.h"
 #include "probe_meta.h"
+#include "../common/test_tmp.h"
 
 enum { THREADS = 4, LANES = 2, KILLS = 20, MODE_ONESHOT = 0, MODE_CYCLIC = 1, MODE_LANES = 2 };
 #define ONESHOT_SIZE ((size_t)16 << 20)
 #define CYCLIC_SIZE EVREC_CYCLIC_BUFFER_SIZE(64, 1024) /* a 64 KiB ring: it laps many times */
 
-static char dir[] = "/tmp/evrec-kill-XXXXXX";
+static char *dir; /* the scratch folder, removed when the test process ends (test_tmp.h) */
 
 typedef struct worker {
     evrec_host_t *host;
@@ -224,8 +225,9 @@ static void one_kill(int mode, unsigned *rng, tally_t *t)
 
 static void kill_mode(int mode, const char *name)
 {
-    if (strstr(dir, "XXXXXX")) {
-        cr_assert_not_null(mkdtemp(dir));
+    if (!dir) {
+        dir = test_tmp_dir("kill");
+        cr_assert_not_null(dir);
     }
     unsigned rng = (unsigned)getpid() ^ (unsigned)time(NULL);
     unsigned seed = rng;

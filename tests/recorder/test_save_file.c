@@ -14,6 +14,7 @@
 #include "evrec_save_file.h"
 #include "mem_sink.h"
 #include "probe_meta.h"
+#include "../common/test_tmp.h"
 
 static uint32_t trace_mem[4096];
 
@@ -46,8 +47,8 @@ static char *read_all(const char *path, size_t *len)
 
 static char *temp_dir(void)
 {
-    char *d = strdup("/tmp/evrec_save_file_XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
+    char *d = test_tmp_dir("save-file"); /* removed at exit also when the test fails */
+    cr_assert_not_null(d);
     return d;
 }
 

@@ -9,6 +9,7 @@
 #include "evrec/evrec_symbols.h"
 #include "fw_symbols.h"
 #include "stats_trace.h"
+#include "../common/test_tmp.h"
 
 static char *fmt(const evrec_symbols_t *t, uint64_t addr)
 {
@@ -146,8 +147,8 @@ Test(stats_elf, evrec_stats_with_elf)
     at(850); rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Unblock); /* waited 700 */
     at(900); rtos_record_IdleSleep(h);
     trace_stop(&tr, 1100);
-    char path[] = "/tmp/evrec-stats-XXXXXX";
-    int fd = mkstemp(path);
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "stats"); /* removed at exit, also on failure */
     cr_assert_geq(fd, 0);
     close(fd);
     write_file(path, &tr.file);

@@ -11,6 +11,7 @@
 
 #include "stats_trace.h"
 #include "view_events.h"
+#include "../common/test_tmp.h"
 
 /* ---- collecting what the pairing reports ---- */
 
@@ -286,8 +287,8 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     cr_assert_gt(evrec_reader_info(an.r)->dropped, 0);
     analysed_free(&an);
     /* `evrec stats` says why. */
-    char path[] = "/tmp/evrec-full-XXXXXX";
-    int fd = mkstemp(path);
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "full"); /* removed at exit, also on failure */
     cr_assert_geq(fd, 0);
     FILE *o = fdopen(fd, "wb");
     cr_assert_eq(fwrite(tr.file.data, 1, tr.file.len, o), tr.file.len);
@@ -524,8 +525,8 @@ Test(stats_spans, percentiles_sketch_after_the_budget)
 static void cli_totals(const trace_mem_t *f, const rtos_RtosTask_t tasks[3], const uint64_t total[3],
                        const uint64_t count[3])
 {
-    char path[] = "/tmp/evrec-spans-XXXXXX";
-    int fd = mkstemp(path);
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "spans"); /* removed at exit, also on failure */
     cr_assert_geq(fd, 0);
     FILE *o = fdopen(fd, "wb");
     cr_assert_not_null(o);
@@ -651,8 +652,8 @@ Test(stats_spans, json_escapes_every_name)
         rtos_record_TaskSwitchOut(&tr.host, t[i], rtos_RtosSuspend_Yield);
     }
     trace_stop(&tr, 200);
-    char path[] = "/tmp/evrec-json-XXXXXX";
-    int fd = mkstemp(path);
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "json"); /* removed at exit, also on failure */
     cr_assert_geq(fd, 0);
     FILE *o = fdopen(fd, "wb");
     cr_assert_eq(fwrite(tr.file.data, 1, tr.file.len, o), tr.file.len);

@@ -15,11 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/test_tmp.h"
+
 static char dir[64];
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/evrec-tl-XXXXXX");
+    cr_assert_eq(test_tmp_template(dir, sizeof dir, "tl"), 0);
     cr_assert_not_null(mkdtemp(dir));
 }
 

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/test_tmp.h"
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -60,9 +62,8 @@ static char *draw(const char *dir, size_t *len)
 
 Test(timeline_utf8, invalid_bytes_in_a_name_are_drawn_as_replacement_characters)
 {
-    char a[] = "/tmp/evrec-tl-utf8-a-XXXXXX", b[] = "/tmp/evrec-tl-utf8-b-XXXXXX";
-    cr_assert_not_null(mkdtemp(a));
-    cr_assert_not_null(mkdtemp(b));
+    char *a = test_tmp_dir("tl-utf8-a"), *b = test_tmp_dir("tl-utf8-b"); /* removed at exit */
+    cr_assert(a && b);
     write_renamed(a, "NestEve\x99\x8b");
     write_renamed(b, "NestEve\xEF\xBF\xBD\xEF\xBF\xBD");
     size_t la, lb;
@@ -71,7 +72,9 @@ Test(timeline_utf8, invalid_bytes_in_a_name_are_drawn_as_replacement_characters)
               "the picture of the name with invalid bytes (%zu bytes) differs from that with U+FFFD (%zu)", la, lb);
     free(pa);
     free(pb);
-    char cmd[256];
+    char cmd[1024];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", a, b);
     cr_assert_eq(system(cmd), 0);
+    free(a);
+    free(b);
 }
