@@ -19,6 +19,7 @@
 #include "stats_trace.h"
 #include "view_events.h"
 
+#include "../common/test_tmp.h"
 #include "timeline.h"
 #ifdef EVREC_AGREE_PERFETTO
 #include "export_perfetto.h"
@@ -396,11 +397,11 @@ Test(span_agreement, recorder_lanes)
 Test(span_agreement, demo_recording)
 {
 #ifdef EVREC_DEMO_PATH
-    char path[] = "/tmp/evrec-agree-XXXXXX";
-    int fd = mkstemp(path);
+    char path[TEST_TMP_PATH];
+    int fd = test_tmp_file(path, sizeof path, "agree");
     cr_assert_geq(fd, 0);
     close(fd);
-    char cmd[512];
+    char cmd[TEST_TMP_PATH + 1024];
     snprintf(cmd, sizeof cmd, "'%s' -o '%s' --frames 60 --fps 1000 >/dev/null 2>&1", EVREC_DEMO_PATH, path);
     cr_assert_eq(system(cmd), 0);
     FILE *in = fopen(path, "rb");
