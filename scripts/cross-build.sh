@@ -30,7 +30,7 @@
 #   recov     recover.c + keep_meta.c: recovering a buffer a previous run left
 #             (evrec_recorder_recover()) and keeping the meta-info in the buffer
 #             (evrec_recorder_keep_meta()); linked only into programs that call them
-#   save meta crc32c   the save path (the writer common/save.c, common/view.c for the VIEW
+#   save meta crc32c   the save path (the writer common/save.c, common/tracks.c for the TRACKS
 #             chunk, buffer/save_recorder.c and save_lanes.c for the walk of a recorder's
 #             records), the meta-info validation, the CRC table, each on its own
 #   port      text of the port library (clock enabling, tick hook)

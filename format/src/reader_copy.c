@@ -10,7 +10,7 @@
 
 static int pre_stream_type(uint8_t t)
 {
-    return t == EVREC_CHUNK_RUNTIME_ENUMS || t == EVREC_CHUNK_FIELD_INFO || t == EVREC_CHUNK_VIEW ||
+    return t == EVREC_CHUNK_RUNTIME_ENUMS || t == EVREC_CHUNK_FIELD_INFO || t == EVREC_CHUNK_TRACKS ||
            t == EVREC_CHUNK_LANES;
 }
 
@@ -128,8 +128,8 @@ static int apply_copy(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_
     case EVREC_CHUNK_FIELD_INFO:
         rd_field_info_chunk(r, off, q, n);
         return 1;
-    case EVREC_CHUNK_VIEW:
-        rd_view_chunk(r, off, q, n);
+    case EVREC_CHUNK_TRACKS:
+        rd_tracks_chunk(r, off, q, n);
         return 1;
     case EVREC_CHUNK_LANES:
         rd_lanes_chunk(r, off, q, n);

@@ -15,9 +15,9 @@
  *                         chunks that reader_stream.c, reader_seq.c, reader_copy.c,
  *                         reader_open.c and reader_records.c find
  *   tables  tables        reader_meta.c: the meta-info; reader_names.c (names),
- *                         reader_runtime_enums.c, reader_field_info.c and reader_view.c (their
+ *                         reader_runtime_enums.c, reader_field_info.c and reader_tracks.c (their
  *                         entries in meta); reader_open.c (drops a damaged meta-info)
- *   fi, vw, lanes         reader_field_info.c, reader_view.c, lanes.c (only): chunks beside the stream
+ *   fi, vw, lanes         reader_field_info.c, reader_tracks.c, lanes.c (only): chunks beside the stream
  *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
  *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
  *
@@ -32,18 +32,18 @@
  *   1   reader_names.c           -
  *   2   reader_runtime_enums.c   -
  *   2   reader_field_info.c      names
- *   2   reader_view.c            names
+ *   2   reader_tracks.c            names
  *   2   lanes.c                  -
  *   2   reader_chunk.c           -
  *   3   reader_fields.c          field info
  *   3   reader_seq.c             -
- *   4   reader_copy.c            chunk, side tables (runtime enums, field info, view, lanes)
+ *   4   reader_copy.c            chunk, side tables (runtime enums, field info, tracks, lanes)
  *   4   reader_header.c          chunk, seq (the TAIL chunk)
  *   5   reader_stream.c          chunk, seq, side tables
  *   6   reader_resync.c          chunk (find a SYNC chunk), lanes
- *   7   reader_meta.c            stream, names, runtime enums, view, field info, fields, hash
+ *   7   reader_meta.c            stream, names, runtime enums, tracks, field info, fields, hash
  *   8   reader_open.c            header, copy, meta, stream, frees
- *   9   reader_records.c         stream, resync, field info, view (deferred errors), open (the
+ *   9   reader_records.c         stream, resync, field info, tracks (deferred errors), open (the
  *                                tick pre-pass opens a second reader)
  *  10   reader_summary.c         records
  *  10   reader_order.c           records
@@ -291,8 +291,8 @@ typedef struct rd_field_info {
     evrec_reader_error_t err;   /* first problem of the chunk (status EVREC_OK if none) */
 } rd_field_info_t;
 
-/* VIEW chunk (reader_view.c): kept as bytes until the meta-info is read, then parsed; any problem
- * drops the whole view and is a deferred error like FIELD_INFO's. */
+/* TRACKS chunk (reader_tracks.c): kept as bytes until the meta-info is read, then parsed; any problem
+ * drops the whole track model and is a deferred error like FIELD_INFO's. */
 typedef struct rd_vw {
     uint8_t *raw;
     uint32_t raw_len;
@@ -301,7 +301,7 @@ typedef struct rd_vw {
     evrec_track_desc_t *tracks;
     evrec_span_desc_t *spans;
     evrec_counter_desc_t *counters;
-    evrec_view_t view;
+    evrec_tracks_t tracks;
     evrec_reader_error_t err;
 } rd_vw_t;
 
@@ -502,14 +502,14 @@ evrec_status rd_field_info_parse(evrec_reader_t *r);
 evrec_status rd_field_info_deferred(evrec_reader_t *r);
 void rd_field_info_free(evrec_reader_t *r);
 
-/* VIEW (reader_view.c): keep the payload; parse it (before the hash is computed); deferred
+/* TRACKS (reader_tracks.c): keep the payload; parse it (before the hash is computed); deferred
  * error at the end of the stream; free. */
-void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
-evrec_status rd_view_parse(evrec_reader_t *r);
-/* A VIEW chunk before the stream whose CRC is wrong: dropped, with a deferred error. */
-void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
-evrec_status rd_view_deferred(evrec_reader_t *r);
-void rd_view_free(evrec_reader_t *r);
+void rd_tracks_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+evrec_status rd_tracks_parse(evrec_reader_t *r);
+/* A TRACKS chunk before the stream whose CRC is wrong: dropped, with a deferred error. */
+void rd_tracks_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
+evrec_status rd_tracks_deferred(evrec_reader_t *r);
+void rd_tracks_free(evrec_reader_t *r);
 
 /* Meta-info (reader_meta.c). */
 evrec_status rd_parse_meta(evrec_reader_t *r);

@@ -526,7 +526,7 @@ evrec_status rd_parse_meta(evrec_reader_t *r)
     r->tables.meta.structs = r->tables.structs;
     r->tables.meta.events = r->tables.events;
     r->tables.meta.schema_hash = r->info.schema_hash_stored;
-    if (rd_view_parse(r) != EVREC_OK) { /* the view enters the hash */
+    if (rd_tracks_parse(r) != EVREC_OK) { /* the track model enters the hash */
         return r->errs.first.status;
     }
     r->info.schema_hash_computed = evrec_meta_schema_hash(&r->tables.meta);

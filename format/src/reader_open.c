@@ -125,7 +125,7 @@ void evrec_reader_close(evrec_reader_t *r)
     src_close(&r->src);
     rd_free_meta(r);
     rd_field_info_free(r);
-    rd_view_free(r);
+    rd_tracks_free(r);
     rd_lanes_free(r);
     free(r->copy.meta);
     free(r->stream.buf);

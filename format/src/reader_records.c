@@ -184,7 +184,7 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     }
     r->iter.done = 1;
     rd_field_info_deferred(r); /* every record was returned; the display attributes were bad */
-    rd_view_deferred(r);       /* every record was returned; the VIEW chunk was bad */
+    rd_tracks_deferred(r);       /* every record was returned; the TRACKS chunk was bad */
     /* Damage the reader went on after: the first one is the result, instead of EVREC_E_END. */
     return r->errs.first.status != EVREC_OK ? r->errs.first.status : EVREC_E_END;
 }

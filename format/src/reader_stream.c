@@ -17,7 +17,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_STREAM: return "STREAM";
     case EVREC_CHUNK_RUNTIME_ENUMS: return "RUNTIME_ENUMS";
     case EVREC_CHUNK_FIELD_INFO: return "FIELD_INFO";
-    case EVREC_CHUNK_VIEW: return "VIEW";
+    case EVREC_CHUNK_TRACKS: return "TRACKS";
     case EVREC_CHUNK_SYNC: return "SYNC";
     case EVREC_CHUNK_LANES: return "LANES";
     case EVREC_CHUNK_LANE_IDS: return "LANE_IDS";
@@ -281,11 +281,11 @@ static int short_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t l
 static int bad_crc_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t len, const uint8_t *p,
                          uint32_t stored, uint32_t crc)
 {
-    if (type == EVREC_CHUNK_VIEW && !r->stream.started) {
-        /* Tracks, spans, counters are optional and come before the stream: a bad VIEW chunk
+    if (type == EVREC_CHUNK_TRACKS && !r->stream.started) {
+        /* Tracks, spans, counters are optional and come before the stream: a bad TRACKS chunk
          * loses only itself (deferred error). Were its length damaged, the next chunk header
          * would fail its own CRC. */
-        rd_view_damaged(r, off, len, stored, crc);
+        rd_tracks_damaged(r, off, len, stored, crc);
         r->stream.over = 0;
         return SEG_AGAIN;
     }
@@ -342,7 +342,7 @@ static int stream_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint3
     return SEG_SERVED;
 }
 
-/* A CRC-good chunk of a type other than STREAM; RUNTIME_ENUMS, FIELD_INFO, VIEW and LANES before
+/* A CRC-good chunk of a type other than STREAM; RUNTIME_ENUMS, FIELD_INFO, TRACKS and LANES before
  * the stream, LANE_IDS, SYNC, SEQ beside it. */
 static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len, uint32_t stored)
 {
@@ -364,8 +364,8 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
         rd_seq_chunk(r, off, p, len);
     } else if (type == EVREC_CHUNK_FIELD_INFO) {
         rd_field_info_chunk(r, off, p, len); /* display attributes: a problem is deferred, never fatal */
-    } else if (type == EVREC_CHUNK_VIEW) {
-        rd_view_chunk(r, off, p, len); /* tracks, spans, counters: like FIELD_INFO */
+    } else if (type == EVREC_CHUNK_TRACKS) {
+        rd_tracks_chunk(r, off, p, len); /* tracks, spans, counters: like FIELD_INFO */
     } else if (type == EVREC_CHUNK_LANES) {
         rd_lanes_chunk(r, off, p, len);
     } else if (type == EVREC_CHUNK_LANE_IDS) {

@@ -165,7 +165,7 @@ static inline int evrec_ring_block_same(const evrec_recorder_t *rec, size_t b)
     return evrec_atomic_load_acquire(&h->ready) == b && evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
 }
 
-/** Extent of block `b` in the view: 0 when the slot no longer (or not yet) holds it. */
+/** Extent of block `b` in the track model: 0 when the slot no longer (or not yet) holds it. */
 static inline size_t evrec_ring_block_end(const evrec_recorder_t *rec, const evrec_ring_view_t *v, size_t b)
 {
     const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)evrec_ring_block(rec, b);

@@ -7,7 +7,7 @@
 #include "evrec/evrec_save.h"
 #include "meta_internal.h"
 #include "save_internal.h"
-#include "view_internal.h"
+#include "tracks_internal.h"
 
 #if EVREC_SAVE_CHUNK < 64 || EVREC_SAVE_CHUNK > 0xFFFFFF
 #error "EVREC_SAVE_CHUNK must be in 64..16777215"
@@ -1056,13 +1056,13 @@ static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
     o->container = was_container;
 }
 
-/* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, VIEW), in order. */
+/* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, TRACKS), in order. */
 static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
 {
     put_runtime_ranges(o, m, 1);
     put_field_info_chunk(o, m);
     if (o->status == EVREC_OK) {
-        o->status = evrec_view_put_chunk(m, o->sink);
+        o->status = evrec_tracks_put_chunk(m, o->sink);
     }
 }
 
@@ -1189,10 +1189,10 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
 static void emit_runtime(out_t *o, const void *m) { put_runtime_ranges(o, (const evrec_meta_t *)m, 1); }
 static void emit_field_info(out_t *o, const void *m) { put_field_info_chunk(o, (const evrec_meta_t *)m); }
 
-static void emit_view(out_t *o, const void *m)
+static void emit_tracks(out_t *o, const void *m)
 {
     if (o->status == EVREC_OK) {
-        o->status = evrec_view_put_chunk((const evrec_meta_t *)m, o->sink);
+        o->status = evrec_tracks_put_chunk((const evrec_meta_t *)m, o->sink);
     }
 }
 
@@ -1216,7 +1216,7 @@ static void finish_container(out_t *o, const evrec_save_source_t *src)
     uint64_t copy_off = o->written;
     put_copy(o, emit_runtime, m, 0);
     put_copy(o, emit_field_info, m, 0);
-    put_copy(o, emit_view, m, 0);
+    put_copy(o, emit_tracks, m, 0);
     if (src->lanes) {
         put_copy(o, emit_lanes, src, 0);
     }
@@ -1339,5 +1339,5 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
     put_meta(&o, meta, 0, 1);
     put_runtime_ranges(&o, meta, 0);
     flush(&o);
-    return o.status != EVREC_OK ? o.status : evrec_view_put_canonical(meta, sink);
+    return o.status != EVREC_OK ? o.status : evrec_tracks_put_canonical(meta, sink);
 }

@@ -591,16 +591,16 @@ static void emit_row(gen_buf_t *b, char **args, size_t n)
 
 static char *leaf_text(uint16_t leaf)
 {
-    return leaf == EVREC_VIEW_NONE ? xprintf("EVREC_VIEW_NONE") : xprintf("%u", (unsigned)leaf);
+    return leaf == EVREC_TRACKS_NONE ? xprintf("EVREC_TRACKS_NONE") : xprintf("%u", (unsigned)leaf);
 }
 
-/* Tracks, spans and counters (schema_view.c resolved them): static tables and NAME_view. */
-static void emit_view(const gen_schema_t *s, gen_buf_t *b)
+/* Tracks, spans and counters (schema_tracks.c resolved them): static tables and NAME_view. */
+static void emit_tracks(const gen_schema_t *s, gen_buf_t *b)
 {
     const char *p = s->name;
     gen_meta_t m;
     gen_meta_build(s, &m);
-    const evrec_view_t *v = &m.view;
+    const evrec_tracks_t *v = &m.tracks;
     if (v->track_count) {
         gen_buf_printf(b,
                        "\n/* Tracks: {event id, leaf} (leaves: 0 time, 1 id, then the fields depth first). */\n"
@@ -654,7 +654,7 @@ static void emit_view(const gen_schema_t *s, gen_buf_t *b)
         }
         gen_buf_puts(b, "};\n");
     }
-    gen_buf_printf(b, "\nstatic const evrec_view_t %s_view = {\n", p);
+    gen_buf_printf(b, "\nstatic const evrec_tracks_t %s_track_model = {\n", p);
     gen_buf_printf(b, "    .track_count = %lu,\n", (unsigned long)v->track_count);
     if (v->track_count) {
         gen_buf_printf(b, "    .tracks = %s_tracks,\n", p);
@@ -800,13 +800,13 @@ static void emit_event_table(const gen_schema_t *s, gen_buf_t *b)
     gen_buf_puts(b, "};\n");
 }
 
-/* The meta object (and the view tables it points to). */
+/* The meta object (and the track tables it points to). */
 static void emit_meta_object(const gen_schema_t *s, gen_buf_t *b)
 {
     const char *p = s->name;
-    int view = gen_view_present(s);
+    int view = gen_tracks_present(s);
     if (view) {
-        emit_view(s, b);
+        emit_tracks(s, b);
     }
     gen_buf_printf(b,
                    "\nconst evrec_meta_t %s_meta = {\n"
@@ -821,7 +821,7 @@ static void emit_meta_object(const gen_schema_t *s, gen_buf_t *b)
                    "    .field_info = &%s_field_info,\n",
                    p, s->time_freq, s->enum_count, p, s->struct_count, p, s->event_count, p, p, p);
     if (view) {
-        gen_buf_printf(b, "    .view = &%s_view,\n", p);
+        gen_buf_printf(b, "    .tracks = &%s_track_model,\n", p);
     }
     gen_buf_puts(b, "};\n");
 }

@@ -140,7 +140,7 @@ typedef struct gen_event {
     size_t class_id;
     char *track;        /* `track:` path as written, NULL when none */
     gen_pos_t track_pos;
-    uint16_t track_leaf; /* resolved (own or the class's); EVREC_VIEW_NONE when none */
+    uint16_t track_leaf; /* resolved (own or the class's); EVREC_TRACKS_NONE when none */
 } gen_event_t;
 
 /* One end of a span as written (`begin:` / `end:`), and resolved. */
@@ -299,7 +299,7 @@ typedef struct gen_meta {
     evrec_runtime_enum_t *runtimes;
     evrec_field_desc_t **fields;
     evrec_field_info_t *info;
-    evrec_view_t view;                   /**< meta.view points here when it has entries */
+    evrec_tracks_t tracks;                   /**< meta.tracks points here when it has entries */
     evrec_track_desc_t *tracks;
     evrec_span_desc_t *spans;
     evrec_counter_desc_t *counters;
@@ -314,15 +314,15 @@ void gen_meta_free(gen_meta_t *m);
  * s->hash. @return 0, or -1 with an error recorded (an internal inconsistency). */
 int gen_meta_hash(gen_schema_t *s);
 
-/* ---------------------------------------------------------------- view (schema_view.c) */
+/* ---------------------------------------------------------------- tracks (schema_tracks.c) */
 
 /** 1 when the model has a track, span or counter (then the tables and the chunk exist). */
-int gen_view_present(const gen_schema_t *s);
+int gen_tracks_present(const gen_schema_t *s);
 /** After loading: resolve every `track`, span and check counters (errors into s->diags). */
-void gen_view_resolve(gen_schema_t *s);
-/** Fill m->tracks/spans/counters/view from a resolved model (meta_build.c calls it). */
-void gen_view_build(const gen_schema_t *s, gen_meta_t *m);
-void gen_view_free(gen_schema_t *s);
+void gen_tracks_resolve(gen_schema_t *s);
+/** Fill m->tracks (tracks, spans, counters) from a resolved model (meta_build.c calls it). */
+void gen_tracks_build(const gen_schema_t *s, gen_meta_t *m);
+void gen_tracks_free(gen_schema_t *s);
 /** Dotted path of leaf `leaf` of event `ev` (static buffer rotated over 4 calls). */
 const char *gen_leaf_path(const gen_schema_t *s, size_t ev, uint16_t leaf);
 

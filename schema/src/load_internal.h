@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The YAML helpers of schema_load.c, for the other parts of the loader (schema_view.c). Not
+/* The YAML helpers of schema_load.c, for the other parts of the loader (schema_tracks.c). Not
  * installed. */
 #ifndef EVREC_GEN_LOAD_INTERNAL_H
 #define EVREC_GEN_LOAD_INTERNAL_H
@@ -37,7 +37,7 @@ const char *gen_ld_name(gen_ctx_t *c, const yaml_node_t *n, const char *what, in
 /* `syst:` of the top-level file (schema_syst.c). */
 void gen_syst_parse(gen_ctx_t *c, const yaml_node_t *n);
 
-/* `spans:` of a file (schema_view.c). */
-void gen_view_parse_spans(gen_ctx_t *c, const yaml_node_t *n);
+/* `spans:` of a file (schema_tracks.c). */
+void gen_tracks_parse_spans(gen_ctx_t *c, const yaml_node_t *n);
 
 #endif /* EVREC_GEN_LOAD_INTERNAL_H */

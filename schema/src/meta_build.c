@@ -113,7 +113,7 @@ void gen_meta_build(const gen_schema_t *s, gen_meta_t *out)
     evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count, enums, (uint32_t)s->struct_count,
                          structs, (uint32_t)s->event_count, events, 0, NULL, NULL};
     out->meta = meta;
-    gen_view_build(s, out);
+    gen_tracks_build(s, out);
 }
 
 void gen_meta_free(gen_meta_t *m)
@@ -145,7 +145,7 @@ int gen_meta_hash(gen_schema_t *s)
     const char *what = NULL;
     int rc = 0;
     if (evrec_meta_validate(&m.meta, &bad, &what) != EVREC_OK ||
-        evrec_view_validate(&m.meta, &bad, &what) != EVREC_OK) {
+        evrec_tracks_validate(&m.meta, &bad, &what) != EVREC_OK) {
         gen_pos_t top = {0, 1, 1};
         gen_error(s, top, "internal error: evrec_meta_validate refuses the tables (item %lu: %s)",
                   (unsigned long)bad, what ? what : "?");

@@ -8,7 +8,7 @@
 
 #include "evrec/evrec_schema.h"
 #include "gen_internal.h"
-#include "meta_diff_view.h"
+#include "meta_diff_tracks.h"
 
 typedef struct dctx {
     const evrec_meta_t *e, *a;
@@ -480,7 +480,7 @@ size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
     diff_structs(&d);
     diff_events(&d);
     if (!d.bare) { /* a bare CCore stream carries no tracks, spans or counters */
-        d.count += gen_view_diff(expected, actual, d.en, d.an, fn, ctx);
+        d.count += gen_tracks_diff(expected, actual, d.en, d.an, fn, ctx);
     }
     free(d.e_is_event);
     free(d.a_is_event);

@@ -23,7 +23,7 @@ typedef struct ym {
     uint32_t *info_base;              /* per struct */
     uint32_t *segment_of_struct;      /* per struct: its file (0-based segment) */
     uint32_t segments;
-    uint16_t *track_leaf;             /* per event: its track's leaf, EVREC_VIEW_NONE if none */
+    uint16_t *track_leaf;             /* per event: its track's leaf, EVREC_TRACKS_NONE if none */
     size_t *note_slot;                /* open addressing: 1 + index into out->notes, 0 = empty */
     size_t note_slots;                /* a power of two, more than twice note_count */
     size_t note_cap;
@@ -189,7 +189,7 @@ static void put_name(ym_t *y, gen_buf_t *b, const char *s, const char *what)
     }
 }
 
-/* ---- tracks, spans, counters (meta->view) ---- */
+/* ---- tracks, spans, counters (meta->tracks) ---- */
 
 /* Dotted path of a leaf of an event into `out` ("?" when it has none). */
 static void leaf_path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *out, size_t n)
@@ -219,7 +219,7 @@ static void put_path(ym_t *y, gen_buf_t *b, uint32_t ev, uint32_t leaf)
 
 static uint16_t track_of(const ym_t *y, uint32_t ev)
 {
-    return ev < y->m->event_count ? y->track_leaf[ev] : EVREC_VIEW_NONE;
+    return ev < y->m->event_count ? y->track_leaf[ev] : EVREC_TRACKS_NONE;
 }
 
 static int is_counter(const ym_t *y, uint32_t sid, uint32_t f)
@@ -241,13 +241,13 @@ static void put_span_end(ym_t *y, gen_buf_t *b, const evrec_span_end_t *e, int w
 {
     char name[2048];
     event_name_text(y, e->event_id, name, sizeof name);
-    if (e->match_leaf == EVREC_VIEW_NONE && !with_key) {
+    if (e->match_leaf == EVREC_TRACKS_NONE && !with_key) {
         put_name(y, b, name, "event name");
         return;
     }
     gen_buf_puts(b, "{event: ");
     put_name(y, b, name, "event name");
-    if (e->match_leaf != EVREC_VIEW_NONE) {
+    if (e->match_leaf != EVREC_TRACKS_NONE) {
         gen_buf_puts(b, ", field: ");
         put_path(y, b, e->event_id, e->match_leaf);
         evrec_leaf_info_t li;
@@ -266,7 +266,7 @@ static void put_span_end(ym_t *y, gen_buf_t *b, const evrec_span_end_t *e, int w
             gen_buf_printf(b, "%lu", (unsigned long)e->match_value);
         }
     }
-    if (with_key && e->key_leaf != EVREC_VIEW_NONE) {
+    if (with_key && e->key_leaf != EVREC_TRACKS_NONE) {
         gen_buf_puts(b, ", key: ");
         put_path(y, b, e->event_id, e->key_leaf);
     }
@@ -275,7 +275,7 @@ static void put_span_end(ym_t *y, gen_buf_t *b, const evrec_span_end_t *e, int w
 
 static void put_spans(ym_t *y, gen_buf_t *b)
 {
-    const evrec_view_t *v = y->m->view;
+    const evrec_tracks_t *v = y->m->tracks;
     if (!v || v->span_count == 0) {
         return;
     }
@@ -283,14 +283,14 @@ static void put_spans(ym_t *y, gen_buf_t *b)
     for (uint32_t i = 0; i < v->span_count; i++) {
         const evrec_span_desc_t *sp = &v->spans[i];
         char bk[2048] = "", ek[2048] = "";
-        if (sp->begin.key_leaf != EVREC_VIEW_NONE) {
+        if (sp->begin.key_leaf != EVREC_TRACKS_NONE) {
             leaf_path(y->m, sp->begin.event_id, sp->begin.key_leaf, bk, sizeof bk);
         }
-        if (sp->end.key_leaf != EVREC_VIEW_NONE) {
+        if (sp->end.key_leaf != EVREC_TRACKS_NONE) {
             leaf_path(y->m, sp->end.event_id, sp->end.key_leaf, ek, sizeof ek);
         }
         int common = bk[0] && strcmp(bk, ek) == 0;
-        if ((sp->begin.key_leaf == EVREC_VIEW_NONE) != (sp->end.key_leaf == EVREC_VIEW_NONE)) {
+        if ((sp->begin.key_leaf == EVREC_TRACKS_NONE) != (sp->end.key_leaf == EVREC_TRACKS_NONE)) {
             note(y, "span %s has a key on one end only: evrec-gen refuses it", sp->name);
         }
         gen_buf_puts(b, "  - name: ");
@@ -305,7 +305,7 @@ static void put_spans(ym_t *y, gen_buf_t *b)
             put_name(y, b, bk, "field path");
             gen_buf_puts(b, "\n");
         }
-        if (sp->track_leaf != EVREC_VIEW_NONE) {
+        if (sp->track_leaf != EVREC_TRACKS_NONE) {
             gen_buf_puts(b, "    track: ");
             put_path(y, b, sp->begin.event_id, sp->track_leaf);
             gen_buf_puts(b, "\n");
@@ -406,15 +406,15 @@ static void map_events(ym_t *y)
     }
 }
 
-/* The view's counters by struct and field, and its track leaf by event. */
+/* The track model's counters by struct and field, and its track leaf by event. */
 static void map_view(ym_t *y)
 {
     const evrec_meta_t *m = y->m;
     y->track_leaf = gen_xmalloc((m->event_count + 1) * sizeof *y->track_leaf);
     for (uint32_t e = 0; e < m->event_count; e++) {
-        y->track_leaf[e] = EVREC_VIEW_NONE;
+        y->track_leaf[e] = EVREC_TRACKS_NONE;
     }
-    const evrec_view_t *v = m->view;
+    const evrec_tracks_t *v = m->tracks;
     for (uint32_t i = 0; v && i < v->counter_count; i++) {
         const evrec_counter_desc_t *c = &v->counters[i];
         if (c->struct_id < m->struct_count && c->field_index < m->structs[c->struct_id].field_count) {
@@ -761,11 +761,11 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
         }
     }
     uint16_t track = track_of(y, e);
-    if (track != EVREC_VIEW_NONE) {
+    if (track != EVREC_TRACKS_NONE) {
         gen_buf_puts(b, "    track: ");
         put_path(y, b, e, track);
         gen_buf_puts(b, "\n");
-    } else if (cls != e && cls < m->event_count && track_of(y, cls) != EVREC_VIEW_NONE) {
+    } else if (cls != e && cls < m->event_count && track_of(y, cls) != EVREC_TRACKS_NONE) {
         /* evrec-gen gives an event without `track` its class's when it has that field. */
         char want[2048], have[2048];
         leaf_path(m, cls, track_of(y, cls), want, sizeof want);

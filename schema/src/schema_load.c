@@ -913,7 +913,7 @@ static void add_event(gen_schema_t *s, gen_struct_t *st, char *class_name, gen_p
     ev->class_id = st->event_id;
     ev->track = track;
     ev->track_pos = track_pos;
-    ev->track_leaf = EVREC_VIEW_NONE;
+    ev->track_leaf = EVREC_TRACKS_NONE;
 }
 
 static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
@@ -1110,7 +1110,7 @@ static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
     parse_list(c, keys[6].value, "structs", each_struct, 0);
     parse_list(c, keys[7].value, "events", each_struct, 1);
     if (keys[8].value) {
-        gen_view_parse_spans(c, keys[8].value);
+        gen_tracks_parse_spans(c, keys[8].value);
     }
     if (keys[9].value) {
         if (!c->is_main) {
@@ -1409,7 +1409,7 @@ static void check_idents(gen_schema_t *s)
     add_ident(s, "the include guard of schema", p, top, "%s_EVENTS_H", guard);
     static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
                                         "SCHEMA_VERSION", "runtime_init", "enums", "structs",
-                                        "events", "field_info_entries", "view", "tracks",
+                                        "events", "field_info_entries", "track_model", "tracks",
                                         "spans", "counters", "SYST_MODULE", "SYST_UNIT",
                                         "SYST_SEVERITY", "SYST_USE_GUID", "SYST_GUID",
                                         "syst_severity"};
@@ -1480,7 +1480,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
     layout(s, cs);
     gen_event_t *ev = GEN_PUSH(s->events, s->event_count, s->event_cap);
     memset(ev, 0, sizeof *ev);
-    ev->track_leaf = EVREC_VIEW_NONE;
+    ev->track_leaf = EVREC_TRACKS_NONE;
 
     load_stack_t stack = {0};
     gen_pos_t none = {GEN_BUILTIN, 0, 0};
@@ -1491,7 +1491,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
     }
     resolve_classes(s);
     if (!s->incomplete) {
-        gen_view_resolve(s);
+        gen_tracks_resolve(s);
         gen_syst_resolve(s);
     }
     if (s->event_count > EVREC_ID_NONE || s->struct_count > 0xFFFF || s->enum_count > 0xFFFF) {
@@ -1544,7 +1544,7 @@ void gen_schema_free(gen_schema_t *s)
         free(s->events[i].class_name);
         free(s->events[i].track);
     }
-    gen_view_free(s);
+    gen_tracks_free(s);
     free(s->events);
     for (size_t i = 0; i < s->file_count; i++) {
         free(s->files[i].path);
@@ -1565,7 +1565,7 @@ void gen_schema_free(gen_schema_t *s)
     memset(s, 0, sizeof *s);
 }
 
-/* ---- the helpers above, for schema_view.c (load_internal.h) ---- */
+/* ---- the helpers above, for schema_tracks.c (load_internal.h) ---- */
 
 gen_pos_t gen_ld_pos(const gen_ctx_t *c, const yaml_node_t *n) { return pos_of(c, n); }
 yaml_node_t *gen_ld_node(const gen_ctx_t *c, int index) { return node_at(c, index); }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A recording made from a schema text, for the tests of the commands that compare files with
- * schemas (`evrec check`, `evrec schema`, `evrec info`'s view lines). */
+ * schemas (`evrec check`, `evrec schema`, `evrec info`'s tracks lines). */
 #ifndef CLI_SCHEMA_FILE_H
 #define CLI_SCHEMA_FILE_H
 

@@ -329,7 +329,7 @@ Test(cli, damage_in_the_middle_export_stats_timeline)
     uint64_t bad_chunk = ch[k].off;
     f.p[bad_chunk + 50] ^= 0xFF;
     char *bad = fx_temp_file(f.p, f.len, ".evr");
-    /* the reader's view: the first record after the gap and the records lost */
+    /* the reader's tracks: the first record after the gap and the records lost */
     fx_read_t rd;
     fx_read_all(f.p, f.len, NULL, &rd);
     uint64_t after = UINT64_MAX, prev = 0;

@@ -289,7 +289,7 @@ Test(cli_qs, demo_file_to_qs_is_named_without_errors_and_decodes_back, .timeout 
     assert_has(p.out, "one record id per event type");
     proc_free(&p);
 
-    /* QSPY's view: every application record named by the user dictionary, no error line. */
+    /* QSPY's tracks: every application record named by the user dictionary, no error line. */
     p = evrec("qs-decode", qs);
     cr_assert_eq(p.status, 0, "%s", p.err);
     cr_assert_null(strstr(p.out, "ERROR"), "error lines:\n%s", p.out);

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!in) {
         return 0;
     }
-    const char *meta = fuzz_cli_src("tests/fuzz/corpus/cli_view/demo-2-frames.evr");
+    const char *meta = fuzz_cli_src("tests/fuzz/corpus/cli_tracks/demo-2-frames.evr");
     const char *schema = fuzz_cli_src("examples/demo/demo.yaml");
     fuzz_cli_run("qs-decode", "--meta", meta, "--max-errors", "50", "-o", fuzz_cli_out("q.evr"), in, NULL);
     fuzz_cli_run("qs-decode", "--schema", schema, "--qspy", "--classes", "--enum-as", "strings", in, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the reader library (format/src) on one file in memory, container or bare CCore
  * stream. Every public read path runs on the input: open, file info, meta-info lookups (events,
- * enums, leaves with their paths, field display attributes), the VIEW chunk (tracks, spans,
+ * enums, leaves with their paths, field display attributes), the TRACKS chunk (tracks, spans,
  * counters resolved to leaves), every record with every field view, marker, track and span leaf
  * values, time restoration with the file's clock and with a tick-derived one, the summary, the
  * time-ordered iteration, and the fast-forward to a record index. The harness only asserts what
@@ -43,7 +43,7 @@ static int visit(void *ctx, const evrec_field_view_t *f)
 static void leaf_value(const evrec_reader_t *r, const evrec_record_t *rec, uint16_t leaf, uint64_t *acc)
 {
     uint32_t v = 0;
-    if (leaf != EVREC_VIEW_NONE && evrec_reader_leaf_value(r, rec, leaf, &v) == EVREC_OK) {
+    if (leaf != EVREC_TRACKS_NONE && evrec_reader_leaf_value(r, rec, leaf, &v) == EVREC_OK) {
         *acc += v;
     }
 }
@@ -97,8 +97,8 @@ static void meta_lookups(const evrec_reader_t *r, uint64_t *acc)
         const char *n = evrec_reader_enum_value(r, (uint16_t)en, 0xFFFFFFFFu, &marker);
         *acc += n ? strlen(n) : 0;
     }
-    const evrec_view_t *v = evrec_reader_view(r);
-    *acc += evrec_reader_view_error(r)->status + evrec_reader_field_info_error(r)->status;
+    const evrec_tracks_t *v = evrec_reader_tracks(r);
+    *acc += evrec_reader_tracks_error(r)->status + evrec_reader_field_info_error(r)->status;
     if (v) {
         for (uint32_t i = 0; i < v->track_count; i++) {
             evrec_leaf_info_t li;
@@ -123,7 +123,7 @@ static void per_record(const evrec_reader_t *r, const evrec_record_t *rec, uint6
     }
     *acc += evrec_reader_record_marker(r, rec);
     leaf_value(r, rec, evrec_reader_event_track(r, rec->id), acc);
-    const evrec_view_t *v = evrec_reader_view(r);
+    const evrec_tracks_t *v = evrec_reader_tracks(r);
     if (v) {
         for (uint32_t i = 0; i < v->span_count && i < 16; i++) {
             const evrec_span_desc_t *s = &v->spans[i];

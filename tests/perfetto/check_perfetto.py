@@ -492,7 +492,7 @@ def test_ccore(args, tmp):
     recs, _ = dump(args, src)
     check_records("ccore", t, recs)
     c = counts(t)
-    check(set(c) == {"TYPE_INSTANT"}, "ccore: a file without VIEW has only instants, got %s" % c)
+    check(set(c) == {"TYPE_INSTANT"}, "ccore: a file without TRACKS has only instants, got %s" % c)
     classes = {ev for _, ev, _ in recs.values()}  # ref.bin: every event is its own class
     check(lane_names(t) <= classes and lane_names(t), "ccore: lanes %s" % sorted(lane_names(t)))
 

@@ -418,7 +418,7 @@ Test(qs_dict, lossy_live_run_with_recorder_drops_shows_both_losses)
     cr_assert_geq(h->d.lost_dropped * 10u, announced * 9u, "%llu of %llu announced drops arrived",
                   (unsigned long long)h->d.lost_dropped, (unsigned long long)announced);
     cr_assert_not_null(strstr(h->text, " EVREC_LOST dropped "), "%s", h->text);
-    /* QSPY's view: every thread value by name, from the dictionary or inline (`name#value`
+    /* QSPY's tracks: every thread value by name, from the dictionary or inline (`name#value`
      * while its dictionary frame may not have arrived). */
     size_t lines = 0, inline_named = 0;
     for (const char *l = h->text; (l = strstr(l, " Ev ")) != NULL; l += 4) {

@@ -306,7 +306,7 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     trace_free(&tr);
 }
 
-/* ---- the view schema: a key on two tracks, per-end keys, a counter ---- */
+/* ---- the track model schema: a key on two tracks, per-end keys, a counter ---- */
 
 Test(stats_spans, key_and_track_pair_per_thread_and_per_end_keys)
 {

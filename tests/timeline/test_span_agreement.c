@@ -124,7 +124,7 @@ static void pair_timeline(const trace_mem_t *file, const feed_t *f, list_t *out)
     cr_assert_not_null(m);
     m->r = r;
     m->meta = evrec_reader_meta(r);
-    m->view = evrec_reader_view(r);
+    m->tracks = evrec_reader_tracks(r);
     m->ns_known = evrec_reader_time_freq(r, NULL) != 0;
     m->span_hook = collect;
     m->span_hook_ctx = out;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_view.h"
+#include "cli_tracks.h"
 
 static const char help[] =
     "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
@@ -259,7 +259,7 @@ static int run(int argc, char **argv)
     const evrec_file_info_t *fi = evrec_reader_info(r);
     print_file(o.path, fi, &s);
     print_events(r, &s);
-    cli_print_view(r);
+    cli_print_tracks(r);
     print_counts(r, fi, &s);
     printf("ticks:       %llu\n", (unsigned long long)s.ticks);
     print_times(&s);

@@ -164,7 +164,7 @@ static int native_build(native_meta_t *nm, const evrec_meta_t *m, const uint8_t 
 {
     memset(nm, 0, sizeof *nm);
     nm->meta = *m;
-    nm->meta.view = NULL;
+    nm->meta.tracks = NULL;
     nm->meta.field_info = NULL;
     nm->count = m->struct_count;
     nm->structs = calloc(m->struct_count ? m->struct_count : 1, sizeof *nm->structs);

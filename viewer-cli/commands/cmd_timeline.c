@@ -213,7 +213,7 @@ static void *tl_begin(void *user, export_out_t *out, const cli_sink_info_t *info
     t->r = info->reader;
     m->r = info->reader;
     m->meta = info->meta;
-    m->view = evrec_reader_view(info->reader);
+    m->tracks = evrec_reader_tracks(info->reader);
     m->ns_known = info->time_freq != 0;
     m->dropped = info->info->dropped;
     m->overwritten = info->info->overwritten;

@@ -349,7 +349,7 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
     }
 }
 
-/* ---- spans and counters (the file's view) ---- */
+/* ---- spans and counters (the file's track model) ---- */
 
 /* A duration cell: time units by magnitude, ticks when the frequency is unknown. */
 static void put_dur_cell(out_t *o, uint64_t ticks, int width)

@@ -131,7 +131,7 @@ typedef struct pf_leaf {
     uint8_t kind;       /* evrec_kind */
     uint8_t display;    /* evrec_display */
     uint16_t enum_id;   /* enum kinds */
-    int32_t counter;    /* index in view->counters, or -1 */
+    int32_t counter;    /* index in tracks->counters, or -1 */
     uint32_t path;      /* index of its dotted path in the writer's path set (pf_path_t) */
 } pf_leaf_t;
 
@@ -145,7 +145,7 @@ typedef struct pf_path {
 typedef struct pf_event {
     const char *name;
     uint16_t class_id;
-    uint16_t track_leaf;   /* EVREC_VIEW_NONE: the class's lane */
+    uint16_t track_leaf;   /* EVREC_TRACKS_NONE: the class's lane */
     uint32_t domain;       /* lane domain of track_leaf */
     uint32_t leaf_count;   /* leaves 2 .. leaf_count + 1 */
     uint32_t owner;        /* the first event on the same struct (this one when not shared) */
@@ -168,7 +168,7 @@ typedef struct pf_lane {
     uint64_t *slot_uuid;   /* [slot_cap]; slot 0 = the lane's own track */
     uint32_t *slot_open;   /* open spans per slot (0 or 1: spans never nest on one slot) */
     uint32_t slots, slot_cap;
-    uint64_t *counter_uuid;/* [view counter_count], 0 = not described yet */
+    uint64_t *counter_uuid;/* [tracks counter_count], 0 = not described yet */
     char *name;
 } pf_lane_t;
 
@@ -195,7 +195,7 @@ typedef struct pf_cur {
 struct evrec_pf_writer {
     evrec_reader_t *r;
     const evrec_meta_t *meta;
-    const evrec_view_t *view;
+    const evrec_tracks_t *tracks;
     FILE *f;
     char *trace_name;
     int io_error;
@@ -725,7 +725,7 @@ static uint32_t lane_get(evrec_pf_writer_t *w, uint32_t domain, uint32_t value)
     ln->slots = 1;
     ln->slot_uuid = calloc(1, sizeof(uint64_t));
     ln->slot_open = calloc(1, sizeof(uint32_t));
-    uint32_t cc = w->view ? w->view->counter_count : 0;
+    uint32_t cc = w->tracks ? w->tracks->counter_count : 0;
     ln->counter_uuid = cc ? calloc(cc, sizeof(uint64_t)) : NULL;
     if (!ln->name || !ln->slot_uuid || !ln->slot_open || (cc && !ln->counter_uuid) ||
         !map_put(&w->lane_map, key, w->lane_count)) {
@@ -787,7 +787,7 @@ static uint64_t counter_track(evrec_pf_writer_t *w, uint32_t lane, uint32_t ci)
     if (ln->counter_uuid[ci]) {
         return ln->counter_uuid[ci];
     }
-    const evrec_counter_desc_t *c = &w->view->counters[ci];
+    const evrec_counter_desc_t *c = &w->tracks->counters[ci];
     const evrec_struct_desc_t *s = &w->meta->structs[c->struct_id];
     char name[EVREC_READER_MAX_NAME * 3 + 16];
     snprintf(name, sizeof name, "%s: %s.%s", ln->name, s->name, s->fields[c->field_index].name);
@@ -899,7 +899,7 @@ static uint64_t flow_id(uint32_t span, uint32_t key)
 /* The lane a record of event e is drawn on (its track field's value, else its class). */
 static uint32_t record_lane(evrec_pf_writer_t *w, const pf_event_t *e, const evrec_record_t *rec)
 {
-    if (e->track_leaf == EVREC_VIEW_NONE) {
+    if (e->track_leaf == EVREC_TRACKS_NONE) {
         return lane_get(w, DOMAIN_CLASSES, e->class_id);
     }
     return lane_get(w, e->domain, leaf_value(e, rec, e->track_leaf));
@@ -946,7 +946,7 @@ static uint32_t begin_lane(evrec_pf_writer_t *w, uint32_t span, uint16_t *tleaf)
 {
     const pf_cur_t *c = &w->cur;
     *tleaf = evrec_spans_track_leaf(w->r, span);
-    if (*tleaf == EVREC_VIEW_NONE || *tleaf == c->e->track_leaf) {
+    if (*tleaf == EVREC_TRACKS_NONE || *tleaf == c->e->track_leaf) {
         return c->lane;
     }
     const pf_leaf_t *tl = &c->e->leaves[*tleaf - 2];
@@ -960,7 +960,7 @@ static void on_begin(void *ctx, const evrec_span_t *sp)
 {
     evrec_pf_writer_t *w = ctx;
     pf_cur_t *c = &w->cur;
-    const evrec_span_desc_t *sd = &w->view->spans[sp->span];
+    const evrec_span_desc_t *sd = &w->tracks->spans[sp->span];
     uint16_t tleaf;
     pf_inst_t *in = inst_at(w, sp->instance);
     uint32_t sl = in ? begin_lane(w, sp->span, &tleaf) : UINT32_MAX;
@@ -983,7 +983,7 @@ static void on_begin(void *ctx, const evrec_span_t *sp)
     te_name(w, intern_event_name(w, w->event_count + sp->span, sd->name), intern_category(w, c->e->class_id));
     /* A key that is not the lane itself (a frame number through threads): a flow links the
      * spans of one key across lanes. */
-    if (sd->begin.key_leaf != EVREC_VIEW_NONE && sd->begin.key_leaf != tleaf) {
+    if (sd->begin.key_leaf != EVREC_TRACKS_NONE && sd->begin.key_leaf != tleaf) {
         w->flow_id = flow_id(sp->span, sp->key);
         w->te.n_flow_ids = 1;
         w->te.flow_ids = &w->flow_id;
@@ -1011,7 +1011,7 @@ static void on_span(void *ctx, const evrec_span_t *sp)
     evrec_pf_writer_t *w = ctx;
     pf_cur_t *c = &w->cur;
     if (sp->flags & EVREC_SPAN_NO_BEGIN) {
-        c->unmatched = w->view->spans[sp->span].name;
+        c->unmatched = w->tracks->spans[sp->span].name;
         hook(w, sp, 0);
         return;
     }
@@ -1338,8 +1338,8 @@ static int build_leaves(evrec_pf_writer_t *w, uint16_t id)
         l->counter = -1;
         const evrec_field_info_t *fi = evrec_reader_field_info(w->r, li.struct_id, li.field_index);
         l->display = fi ? fi->display : EVREC_DISPLAY_DEFAULT;
-        for (uint32_t c = 0; w->view && c < w->view->counter_count; c++) {
-            if (w->view->counters[c].struct_id == li.struct_id && w->view->counters[c].field_index == li.field_index) {
+        for (uint32_t c = 0; w->tracks && c < w->tracks->counter_count; c++) {
+            if (w->tracks->counters[c].struct_id == li.struct_id && w->tracks->counters[c].field_index == li.field_index) {
                 l->counter = (int32_t)c;
                 e->has_counters = 1;
             }
@@ -1402,9 +1402,9 @@ static int build_event(evrec_pf_writer_t *w, uint16_t id, uint64_t *ann_next, ui
     *ann_next += 4 * (uint64_t)n;
 track:
     e->track_leaf = evrec_reader_event_track(w->r, id);
-    if (e->track_leaf != EVREC_VIEW_NONE) {
+    if (e->track_leaf != EVREC_TRACKS_NONE) {
         if (e->track_leaf < 2 || e->track_leaf - 2u >= n) {
-            e->track_leaf = EVREC_VIEW_NONE;
+            e->track_leaf = EVREC_TRACKS_NONE;
         } else {
             char path[(EVREC_MAX_NESTING + 1) * (EVREC_READER_MAX_NAME + 1) + 1];
             if (evrec_reader_leaf(w->r, id, e->track_leaf, &li, path, sizeof path) != EVREC_OK) {
@@ -1425,13 +1425,13 @@ static int writer_tables(evrec_pf_writer_t *w, evrec_reader_t *r, FILE *f, const
     w->r = r;
     w->f = f;
     w->meta = evrec_reader_meta(r);
-    w->view = evrec_reader_view(r);
+    w->tracks = evrec_reader_tracks(r);
     w->event_count = w->meta->event_count;
     w->ns_known = evrec_reader_time_freq(r, NULL) != 0;
     w->next_uuid = PF_UUID_FIRST;
     w->next_str_iid = PF_STR_FIRST;
     w->trace_name = xstrdup(w, trace_name);
-    uint32_t names = w->event_count + (w->view ? w->view->span_count : 0);
+    uint32_t names = w->event_count + (w->tracks ? w->tracks->span_count : 0);
     w->name_emitted = calloc(names ? names : 1, 1);
     w->cat_emitted = calloc(w->event_count ? w->event_count : 1, 1);
     w->events = calloc(w->event_count ? w->event_count : 1, sizeof *w->events);
@@ -1450,7 +1450,7 @@ static int writer_tables(evrec_pf_writer_t *w, evrec_reader_t *r, FILE *f, const
         }
     }
     free(first_of_struct);
-    if (w->view && w->view->span_count) { /* a view the reader accepted resolves */
+    if (w->tracks && w->tracks->span_count) { /* a track model the reader accepted resolves */
         if (evrec_spans_create(&w->pair, r, on_span, w) == EVREC_E_NOMEM) {
             return 0;
         }

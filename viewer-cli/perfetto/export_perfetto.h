@@ -72,7 +72,7 @@ typedef struct evrec_pf_writer evrec_pf_writer_t;
 /**
  * @brief Create a writer for the records of `r` and write the first packet (the file's track).
  * @param[out] out the writer (free with evrec_pf_close()); NULL on failure.
- * @param r an open reader (its meta-info, view and clock are read here and while writing); the
+ * @param r an open reader (its meta-info, tracks and clock are read here and while writing); the
  * caller keeps it open until evrec_pf_close() and keeps reading records from it.
  * @param f the output stream, open for binary writing; not closed by the writer.
  * @param trace_name the name of the file's track (e.g. the input's base name); copied.

@@ -3,7 +3,7 @@
  * @file timeline.h
  * @brief `evrec timeline`: the internal model shared by its files.
  *
- * - timeline_lanes.c: the rows of the picture (a lane per track value, per class without a VIEW,
+ * - timeline_lanes.c: the rows of the picture (a lane per track value, per class without a TRACKS,
  *   counter rows), their labels and their order;
  * - timeline_agg.c: one streaming pass over the selected records into per-row time bins (spans
  *   paired into coverage, instants counted with their first markers, counter min/max/last), the
@@ -84,7 +84,7 @@ typedef struct tl_row {
 
 /** Per-event facts, computed once. */
 typedef struct tl_event {
-    uint16_t track_leaf;       /**< EVREC_VIEW_NONE: class lane */
+    uint16_t track_leaf;       /**< EVREC_TRACKS_NONE: class lane */
     uint32_t track_off;        /**< packed offset, width of the track leaf */
     uint8_t track_w;
     uint32_t group;            /**< lane group of the event's records */
@@ -122,9 +122,9 @@ typedef struct tl_gap {
 typedef struct tl_model {
     evrec_reader_t *r;
     const evrec_meta_t *meta;
-    const evrec_view_t *view;  /**< NULL: class lanes, instants only */
+    const evrec_tracks_t *tracks;  /**< NULL: class lanes, instants only */
     tl_event_t *ev;            /**< meta->event_count entries */
-    tl_span_t *sp;             /**< view->span_count entries */
+    tl_span_t *sp;             /**< tracks->span_count entries */
     /* time: ns when the clock is known, else ticks */
     int ns_known;
     uint64_t t_from;           /**< window start (time units) */
@@ -179,7 +179,7 @@ typedef struct tl_model {
 /**
  * @brief Compute the per-event facts of the reader's file (track leaf, lane group, counter leaves,
  * counter split field) into m->ev and allocate m->event_seen (both freed by tl_agg_free()).
- * @param m a model with `r`, `meta` and `view` set.
+ * @param m a model with `r`, `meta` and `tracks` set.
  * @retval 0 done. @retval -1 out of memory.
  * **Context:** one thread.
  */

@@ -34,31 +34,31 @@ static void on_span(void *ctx, const evrec_span_t *sp);
  * and their pairing (evrec_spans_t). */
 static int spans_prepare(tl_model_t *m)
 {
-    if (!m->view || !m->view->span_count) {
+    if (!m->tracks || !m->tracks->span_count) {
         return 0;
     }
-    m->sp = calloc(m->view->span_count, sizeof *m->sp);
+    m->sp = calloc(m->tracks->span_count, sizeof *m->sp);
     if (!m->sp) {
         return -1;
     }
-    for (uint32_t i = 0; i < m->view->span_count; i++) {
-        const evrec_span_desc_t *d = &m->view->spans[i];
+    for (uint32_t i = 0; i < m->tracks->span_count; i++) {
+        const evrec_span_desc_t *d = &m->tracks->spans[i];
         tl_span_t *s = &m->sp[i];
         uint16_t lane_leaf = d->track_leaf;
         evrec_leaf_info_t li;
-        if (lane_leaf != EVREC_VIEW_NONE && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK &&
+        if (lane_leaf != EVREC_TRACKS_NONE && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK &&
             kw(li.kind)) {
             s->has_track = 1;
             int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
             s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
-        } else if (lane_leaf == EVREC_VIEW_NONE) {
+        } else if (lane_leaf == EVREC_TRACKS_NONE) {
             lane_leaf = evrec_spans_track_leaf(m->r, i);
         }
         /* colour by key unless the key is the lane itself (a task's running span on its lane) */
-        s->by_key = d->begin.key_leaf != EVREC_VIEW_NONE && d->begin.key_leaf != lane_leaf;
+        s->by_key = d->begin.key_leaf != EVREC_TRACKS_NONE && d->begin.key_leaf != lane_leaf;
     }
     evrec_status st = evrec_spans_create(&m->pair, m->r, on_span, m);
-    return st == EVREC_E_NOMEM ? -1 : 0; /* a view the reader accepted resolves */
+    return st == EVREC_E_NOMEM ? -1 : 0; /* a track model the reader accepted resolves */
 }
 
 int tl_agg_init(tl_model_t *m, uint32_t nbins)
@@ -222,7 +222,7 @@ static uint64_t time_of(const tl_model_t *m, const evrec_record_t *rec)
 static int lane_of(tl_model_t *m, uint16_t id, const evrec_record_t *rec)
 {
     const tl_event_t *e = &m->ev[id];
-    if (e->track_leaf != EVREC_VIEW_NONE && e->track_off + e->track_w <= rec->size) {
+    if (e->track_leaf != EVREC_TRACKS_NONE && e->track_off + e->track_w <= rec->size) {
         return tl_lanes_row(m, TL_ROW_LANE, e->group, tl_be(rec->data + e->track_off, e->track_w), rec->index);
     }
     return tl_lanes_row(m, TL_ROW_LANE, 0x40000000u + e->class_id, 0, rec->index);
@@ -286,11 +286,11 @@ static int span_row(tl_model_t *m, const evrec_span_t *sp)
         return m->cur_lane;
     }
     const tl_span_t *s = &m->sp[sp->span];
-    const tl_event_t *e = &m->ev[m->view->spans[sp->span].begin.event_id];
+    const tl_event_t *e = &m->ev[m->tracks->spans[sp->span].begin.event_id];
     if (sp->has_track && s->has_track) {
         return tl_lanes_row(m, TL_ROW_LANE, s->track_group, sp->track, sp->begin_index);
     }
-    if (sp->has_track && e->track_leaf != EVREC_VIEW_NONE) {
+    if (sp->has_track && e->track_leaf != EVREC_TRACKS_NONE) {
         return tl_lanes_row(m, TL_ROW_LANE, e->group, sp->track, sp->begin_index);
     }
     return tl_lanes_row(m, TL_ROW_LANE, 0x40000000u + e->class_id, 0, sp->begin_index);

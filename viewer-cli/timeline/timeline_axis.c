@@ -193,7 +193,7 @@ static void legend_spans(flow_t *f, const tl_model_t *m)
         }
     }
     int any = 0;
-    for (uint32_t i = 0; m->view && i < m->view->span_count && i < 256; i++) {
+    for (uint32_t i = 0; m->tracks && i < m->tracks->span_count && i < 256; i++) {
         if (!(seen_spans[i / 32] & (1u << (i % 32)))) {
             continue;
         }
@@ -202,7 +202,7 @@ static void legend_spans(flow_t *f, const tl_model_t *m)
             any = 1;
         }
         char lab[160];
-        const evrec_span_desc_t *d = &m->view->spans[i];
+        const evrec_span_desc_t *d = &m->tracks->spans[i];
         int by_key = m->sp[i].by_key;
         if (by_key) {
             char path[64] = "key";

@@ -426,7 +426,7 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
         fprintf(f, "\" instants=\"%llu\" spans=\"%llu\"/>\n", (unsigned long long)row->instants,
                 (unsigned long long)row->spans);
     }
-    for (uint32_t i = 0; m->view && i < m->view->span_count; i++) {
+    for (uint32_t i = 0; m->tracks && i < m->tracks->span_count; i++) {
         int used = 0;
         for (unsigned r = 0; r < m->nrows; r++) {
             for (unsigned s2 = 0; s2 < m->rows[r].nslots; s2++) {
@@ -435,7 +435,7 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
         }
         if (used) {
             fputs("<tl:legend kind=\"span\" name=\"", f);
-            xml_attr(f, m->view->spans[i].name);
+            xml_attr(f, m->tracks->spans[i].name);
             fputs("\"/>\n", f);
         }
     }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec timeline`: the rows of the picture. A lane per track value (its enum name or the field
- * and number), a lane per event class when an event has no track (or the file has no VIEW), a
+ * and number), a lane per event class when an event has no track (or the file has no TRACKS), a
  * row per counter (split by the event's first plain enum field, e.g. a queue), and their order:
  * interrupt lanes first, then tracks by first appearance, the idle lane, class lanes, counters. */
 #include <ctype.h>
@@ -11,7 +11,7 @@
 #include "timeline.h"
 
 /* Lane groups: an enum track is its enum id; an integer track 0x10000 + struct * 256 + field;
- * a class lane TL_GROUP_CLASS + class id. Counter rows: the counter's index in the view. */
+ * a class lane TL_GROUP_CLASS + class id. Counter rows: the counter's index in the track model. */
 #define TL_GROUP_INT 0x10000u
 #define TL_GROUP_CLASS 0x40000000u
 #define TL_GROUP_OTHER 0x7FFFFFFFu
@@ -59,10 +59,10 @@ int tl_lanes_prepare(tl_model_t *m)
         tl_event_t *e = &m->ev[id];
         e->class_id = meta->events[id].class_id;
         e->is_control = id == fi->control_event;
-        e->track_leaf = m->view ? evrec_reader_event_track(m->r, (uint16_t)id) : EVREC_VIEW_NONE;
+        e->track_leaf = m->tracks ? evrec_reader_event_track(m->r, (uint16_t)id) : EVREC_TRACKS_NONE;
         e->group = TL_GROUP_CLASS + e->class_id;
         evrec_leaf_info_t li;
-        if (e->track_leaf != EVREC_VIEW_NONE &&
+        if (e->track_leaf != EVREC_TRACKS_NONE &&
             evrec_reader_leaf(m->r, (uint16_t)id, e->track_leaf, &li, NULL, 0) == EVREC_OK &&
             kind_width(li.kind)) {
             e->track_off = li.packed_offset;
@@ -70,9 +70,9 @@ int tl_lanes_prepare(tl_model_t *m)
             e->group = is_enum_kind(li.kind) ? li.ref
                                              : TL_GROUP_INT + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
         } else {
-            e->track_leaf = EVREC_VIEW_NONE;
+            e->track_leaf = EVREC_TRACKS_NONE;
         }
-        if (!m->view || !m->view->counter_count) {
+        if (!m->tracks || !m->tracks->counter_count) {
             continue;
         }
         for (uint32_t leaf = 2; leaf < 4096; leaf++) {
@@ -83,8 +83,8 @@ int tl_lanes_prepare(tl_model_t *m)
             if (!w) {
                 continue;
             }
-            for (uint32_t c = 0; c < m->view->counter_count; c++) {
-                const evrec_counter_desc_t *cd = &m->view->counters[c];
+            for (uint32_t c = 0; c < m->tracks->counter_count; c++) {
+                const evrec_counter_desc_t *cd = &m->tracks->counters[c];
                 if (cd->struct_id == li.struct_id && cd->field_index == li.field_index && e->ncounters < 4) {
                     e->counter_desc[e->ncounters] = (uint16_t)c;
                     e->counter_off[e->ncounters] = li.packed_offset;
@@ -108,7 +108,7 @@ int tl_lanes_prepare(tl_model_t *m)
 static const char *group_field_name(const tl_model_t *m, uint32_t group, char *buf, size_t n)
 {
     for (uint32_t id = 0; id < m->meta->event_count; id++) {
-        if (m->ev[id].group == group && m->ev[id].track_leaf != EVREC_VIEW_NONE) {
+        if (m->ev[id].group == group && m->ev[id].track_leaf != EVREC_TRACKS_NONE) {
             evrec_leaf_info_t li;
             if (evrec_reader_leaf(m->r, (uint16_t)id, m->ev[id].track_leaf, &li, buf, n) == EVREC_OK) {
                 return buf;
@@ -122,7 +122,7 @@ static const char *group_field_name(const tl_model_t *m, uint32_t group, char *b
 /* A counter row: "<split value> Struct.field" (the split enum's name of the value, else its number). */
 static void label_counter(tl_model_t *m, tl_row_t *row)
 {
-    const evrec_counter_desc_t *cd = &m->view->counters[row->group];
+    const evrec_counter_desc_t *cd = &m->tracks->counters[row->group];
     const evrec_struct_desc_t *sd = &m->meta->structs[cd->struct_id];
     const char *split = NULL;
     /* the split enum: any event carrying this counter */

@@ -128,7 +128,7 @@ void an_dur_free(an_dur_t *g);
 int an_sketch_add(an_sketch_t *s, uint64_t v, uint64_t count);
 uint64_t an_sketch_rank(const an_sketch_t *s, uint64_t rank); /* rank-th smallest, 1-based */
 
-/* ---- view: spans and counters in the stats object (analysis_view.c) ---- */
+/* ---- tracks: spans and counters in the stats object (analysis_tracks.c) ---- */
 
 typedef struct an_series {
     evrec_stats_series_t pub;
@@ -167,7 +167,7 @@ typedef struct an_span_stats {
     char track_path[256];
 } an_span_stats_t;
 
-typedef struct an_view {
+typedef struct an_tracks {
     evrec_spans_t *pair;
     an_span_stats_t *spans;
     uint32_t span_count;
@@ -179,7 +179,7 @@ typedef struct an_view {
     uint8_t *active;     /* per event: spans or counters to look at */
     an_budget_t budget;
     int nomem;
-} an_view_t;
+} an_tracks_t;
 
 /* Leaf helpers (analysis_spans.c). */
 uint16_t an_leaf_by_path(const evrec_reader_t *r, uint16_t ev, const char *path);
@@ -252,7 +252,7 @@ struct evrec_stats {
     uint32_t waits_count, waits_cap;
     an_map_t wait_map;   /* task value -> index in waits (active waits only) */
 
-    an_view_t view;      /* spans and counters */
+    an_tracks_t tracks;      /* spans and counters */
 };
 
 /* analysis_cpu.c: charge ticks up to t, then apply one context record. */
@@ -265,11 +265,11 @@ void an_int_finish(evrec_stats_t *s);
 evrec_status an_sync_record(evrec_stats_t *s, const an_event_t *e, const evrec_record_t *rec, uint64_t t);
 void an_sync_finish(evrec_stats_t *s);
 
-/* analysis_view.c */
-evrec_status an_view_create(evrec_stats_t *s);
-evrec_status an_view_record(evrec_stats_t *s, const evrec_record_t *rec);
-evrec_status an_view_finish(evrec_stats_t *s);
-void an_view_free(evrec_stats_t *s);
+/* analysis_tracks.c */
+evrec_status an_tracks_create(evrec_stats_t *s);
+evrec_status an_tracks_record(evrec_stats_t *s, const evrec_record_t *rec);
+evrec_status an_tracks_finish(evrec_stats_t *s);
+void an_tracks_free(evrec_stats_t *s);
 
 /* analysis_address.c */
 evrec_status an_addr_create(evrec_stats_t *s);

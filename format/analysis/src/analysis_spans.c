@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Span pairing over the file's view (evrec_spans_t, evrec_analysis.h): the leaves of every span
+/* Span pairing over the file's track model (evrec_spans_t, evrec_analysis.h): the leaves of every span
  * end are resolved once per event into packed offsets; a record then costs a table look-up by
  * its event id and, for a span end, one hash-map operation on the open instances. */
 #include <stdlib.h>
@@ -92,7 +92,7 @@ static uint8_t kind_width(uint8_t kind)
     }
 }
 
-/* Resolve a leaf of an event (EVREC_VIEW_NONE: a none field). Its path into `path` if given. */
+/* Resolve a leaf of an event (EVREC_TRACKS_NONE: a none field). Its path into `path` if given. */
 static evrec_status resolve(const evrec_reader_t *r, uint16_t ev, uint16_t leaf, sp_field_t *f, char *path,
                             size_t size)
 {
@@ -100,7 +100,7 @@ static evrec_status resolve(const evrec_reader_t *r, uint16_t ev, uint16_t leaf,
     if (path && size) {
         path[0] = 0;
     }
-    if (leaf == EVREC_VIEW_NONE) {
+    if (leaf == EVREC_TRACKS_NONE) {
         return EVREC_OK;
     }
     evrec_leaf_info_t li;
@@ -113,12 +113,12 @@ static evrec_status resolve(const evrec_reader_t *r, uint16_t ev, uint16_t leaf,
     return EVREC_OK;
 }
 
-/* The leaf of event `ev` whose path is `path`, or EVREC_VIEW_NONE. */
+/* The leaf of event `ev` whose path is `path`, or EVREC_TRACKS_NONE. */
 uint16_t an_leaf_by_path(const evrec_reader_t *r, uint16_t ev, const char *path)
 {
     char p[256];
     evrec_leaf_info_t li;
-    for (uint32_t leaf = 2; leaf < EVREC_VIEW_NONE; leaf++) {
+    for (uint32_t leaf = 2; leaf < EVREC_TRACKS_NONE; leaf++) {
         if (evrec_reader_leaf(r, ev, leaf, &li, p, sizeof p) != EVREC_OK) {
             break;
         }
@@ -126,24 +126,24 @@ uint16_t an_leaf_by_path(const evrec_reader_t *r, uint16_t ev, const char *path)
             return (uint16_t)leaf;
         }
     }
-    return EVREC_VIEW_NONE;
+    return EVREC_TRACKS_NONE;
 }
 
 uint16_t an_span_track_leaf(const evrec_reader_t *r, const evrec_span_desc_t *d)
 {
-    return d->track_leaf != EVREC_VIEW_NONE ? d->track_leaf : evrec_reader_event_track(r, d->begin.event_id);
+    return d->track_leaf != EVREC_TRACKS_NONE ? d->track_leaf : evrec_reader_event_track(r, d->begin.event_id);
 }
 
 uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span)
 {
-    const evrec_view_t *v = r ? evrec_reader_view(r) : NULL;
-    return v && span < v->span_count ? an_span_track_leaf(r, &v->spans[span]) : EVREC_VIEW_NONE;
+    const evrec_tracks_t *v = r ? evrec_reader_tracks(r) : NULL;
+    return v && span < v->span_count ? an_span_track_leaf(r, &v->spans[span]) : EVREC_TRACKS_NONE;
 }
 
 /* Fill the two ends of span `i` into e[0] (end) and e[1] (begin). */
 static evrec_status span_ends(evrec_spans_t *p, uint32_t i, sp_end_t e[2])
 {
-    const evrec_span_desc_t *d = &evrec_reader_view(p->r)->spans[i];
+    const evrec_span_desc_t *d = &evrec_reader_tracks(p->r)->spans[i];
     const evrec_reader_t *r = p->r;
     char kb[256], ke[256], tb[256];
     memset(e, 0, 2 * sizeof *e);
@@ -158,21 +158,21 @@ static evrec_status span_ends(evrec_spans_t *p, uint32_t i, sp_end_t e[2])
     if ((st = resolve(r, d->begin.event_id, bt, &e[1].track, tb, sizeof tb)) != EVREC_OK) {
         return st;
     }
-    uint16_t et = EVREC_VIEW_NONE;
-    if (bt != EVREC_VIEW_NONE) {
+    uint16_t et = EVREC_TRACKS_NONE;
+    if (bt != EVREC_TRACKS_NONE) {
         et = d->end.event_id == d->begin.event_id ? bt : an_leaf_by_path(r, d->end.event_id, tb);
     }
     if ((st = resolve(r, d->end.event_id, et, &e[0].track, NULL, 0)) != EVREC_OK) {
         return st;
     }
     int same_key = strcmp(kb, ke) == 0;
-    uint8_t use = bt != EVREC_VIEW_NONE && et != EVREC_VIEW_NONE && same_key;
+    uint8_t use = bt != EVREC_TRACKS_NONE && et != EVREC_TRACKS_NONE && same_key;
     e[0].span = e[1].span = i;
     e[1].is_begin = 1;
     e[0].use_track = e[1].use_track = use;
     e[0].match_value = d->end.match_value;
     e[1].match_value = d->begin.match_value;
-    p->spans[i].has_track = bt != EVREC_VIEW_NONE;
+    p->spans[i].has_track = bt != EVREC_TRACKS_NONE;
     return EVREC_OK;
 }
 
@@ -194,7 +194,7 @@ evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, ev
     p->ctx = ctx;
     p->free_head = SP_NONE;
     p->event_count = m->event_count;
-    const evrec_view_t *v = evrec_reader_view(r);
+    const evrec_tracks_t *v = evrec_reader_tracks(r);
     p->span_count = v ? v->span_count : 0;
     p->first = calloc((size_t)m->event_count + 1, sizeof *p->first);
     p->spans = calloc(p->span_count ? p->span_count : 1, sizeof *p->spans);

@@ -41,7 +41,7 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r)
         }
     }
     s->rt.mismatch = s->mismatch[0] ? s->mismatch : NULL;
-    if (an_addr_create(s) != EVREC_OK || an_view_create(s) != EVREC_OK) {
+    if (an_addr_create(s) != EVREC_OK || an_tracks_create(s) != EVREC_OK) {
         evrec_stats_free(s);
         return EVREC_E_NOMEM;
     }
@@ -103,11 +103,11 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec)
     if (s->addr_first[rec->id] != s->addr_first[rec->id + 1] && an_addr_record(s, rec) != EVREC_OK) {
         return EVREC_E_NOMEM;
     }
-    if (s->view.active && s->view.active[rec->id] && an_view_record(s, rec) != EVREC_OK) {
+    if (s->tracks.active && s->tracks.active[rec->id] && an_tracks_record(s, rec) != EVREC_OK) {
         return EVREC_E_NOMEM;
     }
-    if (rec->gap && s->view.pair && !(s->view.active && s->view.active[rec->id])) {
-        (void)evrec_spans_add(s->view.pair, rec); /* no span event, but the open spans are cut here */
+    if (rec->gap && s->tracks.pair && !(s->tracks.active && s->tracks.active[rec->id])) {
+        (void)evrec_spans_add(s->tracks.pair, rec); /* no span event, but the open spans are cut here */
     }
     const an_event_t *ae = &s->roles[rec->id];
     switch (ae->role) {
@@ -158,7 +158,7 @@ evrec_status evrec_stats_finish(evrec_stats_t *s)
     an_int_finish(s);
     an_sync_finish(s);
     an_addr_finish(s);
-    evrec_status vst = an_view_finish(s);
+    evrec_status vst = an_tracks_finish(s);
     s->rt.span_ticks = s->sum.last_t64 - s->sum.first_t64;
     if (s->rt.task_count) {
         qsort(s->tasks, s->rt.task_count, sizeof *s->tasks, by_ticks);
@@ -216,7 +216,7 @@ void evrec_stats_free(evrec_stats_t *s)
         return;
     }
     an_addr_free(s);
-    an_view_free(s);
+    an_tracks_free(s);
     free(s->ev);
     free(s->ev_gap);
     free(s->roles);

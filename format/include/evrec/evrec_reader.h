@@ -19,8 +19,8 @@
  * - The meta-info and its names: evrec_reader_info(), evrec_reader_meta(),
  *   evrec_reader_event_size(), evrec_reader_event_name(), evrec_reader_enum_value(),
  *   evrec_reader_enum_has_markers(), evrec_marker_name(), evrec_kind_name().
- * - Display attributes and the view: evrec_reader_field_info(), evrec_reader_field_info_error(),
- *   evrec_reader_view(), evrec_reader_view_error(), evrec_reader_event_track(),
+ * - Display attributes and the track model: evrec_reader_field_info(), evrec_reader_field_info_error(),
+ *   evrec_reader_tracks(), evrec_reader_tracks_error(), evrec_reader_event_track(),
  *   evrec_reader_leaf().
  * - Lanes: evrec_reader_lane().
  * - Errors and damage: evrec_reader_error(), evrec_reader_damage_count(), evrec_reader_damage().
@@ -38,7 +38,7 @@
  *   out), and records resume at the next STREAM chunk after a SYNC chunk with their exact index
  *   and time; the first record after a gap has `gap` set. Records straddling into a damaged chunk
  *   are lost, and so is everything after the damage in a version 1.0 file (no SYNC chunks);
- * - a damaged display-only chunk (RUNTIME_ENUMS, FIELD_INFO, VIEW) or SYNC chunk loses what it
+ * - a damaged display-only chunk (RUNTIME_ENUMS, FIELD_INFO, TRACKS) or SYNC chunk loses what it
  *   carries, never a record; a damaged header (or magic) with an intact chunk after it is read as
  *   a damaged evrec file;
  * - a truncated last chunk (the file simply ends inside it) is used up to its last whole record;
@@ -60,17 +60,17 @@
  * entry), so that tools report it like other damage. evrec_reader_field_info_error() tells it
  * at once. A FIELD_INFO chunk with a bad CRC is chunk damage like any other (see above).
  *
- * **Tracks, spans and counters (VIEW chunk).** What a timeline draws: the lane of each event,
+ * **Tracks, spans and counters (TRACKS chunk).** What a timeline draws: the lane of each event,
  * intervals between two events, fields to plot over time (schema keys `track`, `spans`,
- * `counter`; FORMAT.md section 2). evrec_reader_view() gives them with ids resolved to event ids,
+ * `counter`; FORMAT.md section 2). evrec_reader_tracks() gives them with ids resolved to event ids,
  * leaf numbers (walk order of evrec_reader_visit_fields(): 0 = time, 1 = id) and (struct, field)
  * pairs; evrec_reader_leaf() and evrec_reader_leaf_value() turn a leaf into its path and value.
- * The view is part of the schema hash. A VIEW chunk whose CRC is good but whose content is bad
+ * The track model is part of the schema hash. A TRACKS chunk whose CRC is good but whose content is bad
  * (a count or length that runs past its bytes, an id or leaf the meta-info lacks, a second chunk
  * or one after STREAM data) is dropped whole: every record is still returned, the computed hash
- * then lacks the view, and the problem becomes the sticky error at the end of the stream, as for
- * FIELD_INFO (evrec_reader_view_error() tells it at once). A file without a VIEW chunk (older
- * files, bare CCore streams) has no view: exporters then draw one lane per event class and
+ * then lacks the track model, and the problem becomes the sticky error at the end of the stream, as for
+ * FIELD_INFO (evrec_reader_tracks_error() tells it at once). A file without a TRACKS chunk (older
+ * files, bare CCore streams) has no track model: exporters then draw one lane per event class and
  * instants only.
  *
  * **Tables read from a file.** A file carries no native C layout, so in the exposed
@@ -456,31 +456,31 @@ const evrec_field_info_t *evrec_reader_field_info(const evrec_reader_t *r, uint1
 const evrec_reader_error_t *evrec_reader_field_info_error(const evrec_reader_t *r);
 
 /**
- * @brief The file's tracks, spans and counters (its VIEW chunk, FORMAT.md section 2).
+ * @brief The file's tracks, spans and counters (its TRACKS chunk, FORMAT.md section 2).
  * Tracks ascend by event id (at most one per event); counters by (struct id, field index); spans
- * are in schema order. The same object is evrec_reader_meta()->view.
+ * are in schema order. The same object is evrec_reader_meta()->tracks.
  * @param[in] r an open reader.
- * @return reader-owned tables valid until close; NULL when the file has none (no VIEW chunk, a
- * bare CCore stream, or a bad chunk: see evrec_reader_view_error()).
+ * @return reader-owned tables valid until close; NULL when the file has none (no TRACKS chunk, a
+ * bare CCore stream, or a bad chunk: see evrec_reader_tracks_error()).
  * **Context:** thread; reads only.
  */
-const evrec_view_t *evrec_reader_view(const evrec_reader_t *r);
+const evrec_tracks_t *evrec_reader_tracks(const evrec_reader_t *r);
 
 /**
- * @brief The problem found in the VIEW chunk, if any (status EVREC_OK when there is none or no
+ * @brief The problem found in the TRACKS chunk, if any (status EVREC_OK when there is none or no
  * chunk). Known after a successful open; becomes the sticky error only at the end of the stream.
  * @param[in] r an open reader.
  * @return a pointer into the reader, never NULL.
  * **Context:** thread (the reader's); reads only.
  */
-const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r);
+const evrec_reader_error_t *evrec_reader_tracks_error(const evrec_reader_t *r);
 
 /**
  * @brief The lane field of an event (its `track`).
  * @param[in] r an open reader.
  * @param[in] event_id an event id.
  * @return the leaf number (>= 2) of the field whose value names the event's lane, or
- * ::EVREC_VIEW_NONE when the event has no track (draw it on its class's lane).
+ * ::EVREC_TRACKS_NONE when the event has no track (draw it on its class's lane).
  * **Context:** thread; reads only.
  */
 uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id);
@@ -633,6 +633,30 @@ uint64_t evrec_ticks_to_ns(uint64_t ticks, uint64_t freq);
  * **Context:** any; pure.
  */
 uint64_t evrec_time_extend(uint64_t t64, uint32_t prev32, uint32_t t32);
+
+/**
+ * @deprecated The name of evrec_reader_tracks() in evrec 0.2; removed in 0.4.
+ * @param[in] r as evrec_reader_tracks().
+ * @return what evrec_reader_tracks() returns.
+ * **Context:** as evrec_reader_tracks().
+ */
+EVREC_DEPRECATED("renamed evrec_reader_tracks")
+static inline const evrec_tracks_t *evrec_reader_view(const evrec_reader_t *r)
+{
+    return evrec_reader_tracks(r);
+}
+
+/**
+ * @deprecated The name of evrec_reader_tracks_error() in evrec 0.2; removed in 0.4.
+ * @param[in] r as evrec_reader_tracks_error().
+ * @return what evrec_reader_tracks_error() returns.
+ * **Context:** as evrec_reader_tracks_error().
+ */
+EVREC_DEPRECATED("renamed evrec_reader_tracks_error")
+static inline const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r)
+{
+    return evrec_reader_tracks_error(r);
+}
 
 #ifdef __cplusplus
 }

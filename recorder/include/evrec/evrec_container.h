@@ -53,7 +53,8 @@ enum evrec_chunk_type {
     EVREC_CHUNK_STREAM = 1, /**< the next bytes of the CCore stream */
     EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
     EVREC_CHUNK_FIELD_INFO = 3, /**< field display attributes (FORMAT.md section 2) */
-    EVREC_CHUNK_VIEW = 4, /**< tracks, spans and counters (FORMAT.md section 2) */
+    EVREC_CHUNK_TRACKS = 4, /**< tracks, spans and counters (FORMAT.md section 2) */
+    EVREC_CHUNK_VIEW = 4,   /**< @deprecated the name of EVREC_CHUNK_TRACKS in evrec 0.2; removed in 0.4 */
     EVREC_CHUNK_SYNC = 5, /**< where the next STREAM chunk starts: record index, time state
                                (FORMAT.md section 2.2; version 1.1) */
     EVREC_CHUNK_LANES = 6, /**< lanes of the recording: u32 count, per lane u64 records, u64
@@ -94,8 +95,8 @@ typedef struct evrec_sink {
 /**
  * @brief Write the canonical meta-info whose xxHash64 is the schema hash (FORMAT.md
  * section 4): the CCore MetaInfo with time_freq 0 and no run-time enum values, then the
- * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...), then the VIEW payload when
- * meta->view has a track, span or counter (nothing otherwise).
+ * RUNTIME_ENUMS payload (u32 count, {u32 enum_id, base, lim}...), then the TRACKS payload when
+ * meta->tracks has a track, span or counter (nothing otherwise).
  * @param[in] meta the tables (validated).
  * @param[in] sink receives the bytes (a hash state, typically).
  * @retval EVREC_OK done.

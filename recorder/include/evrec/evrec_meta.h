@@ -19,13 +19,13 @@
  * tables, and evrec_meta_validate() to check them.
  *
  * API overview:
- * - The model: ::evrec_meta_t (time_freq, enums, structs, events, schema hash, field_info, view),
+ * - The model: ::evrec_meta_t (time_freq, enums, structs, events, schema hash, field_info, tracks),
  *   ::evrec_enum_desc_t, ::evrec_struct_desc_t, ::evrec_field_desc_t, ::evrec_event_desc_t,
  *   ::evrec_kind, ::evrec_marker; display attributes ::evrec_field_info_t; tracks, spans and
- *   counters ::evrec_view_t.
+ *   counters ::evrec_tracks_t.
  * - EventControl: ::evrec_control_type, ::evrec_control_event_t, EVREC_CONTROL_ENUM_VALUES,
  *   EVREC_CONTROL_FIELDS(), evrec_control_enum_values, evrec_control_fields_enum0.
- * - Checks: evrec_meta_validate(), evrec_view_validate().
+ * - Checks: evrec_meta_validate(), evrec_tracks_validate().
  * - Queries: evrec_kind_width(), evrec_meta_packed_size(), evrec_meta_leaf().
  * - Run-time enum values (CCore `EventEnumValue`): evrec_runtime_enum_init(),
  *   evrec_runtime_enum_alloc().
@@ -234,8 +234,8 @@ typedef struct evrec_field_info_table {
     const evrec_field_info_t *entries; /**< may be NULL when count is 0 */
 } evrec_field_info_table_t;
 
-/** Leaf number or id meaning "none" in the view tables below. */
-#define EVREC_VIEW_NONE 0xFFFFu
+/** Leaf number or id meaning "none" in the track tables below. */
+#define EVREC_TRACKS_NONE 0xFFFFu
 
 /**
  * @brief Which lane (thread, task, core, queue) an event belongs to (schema key `track`): the
@@ -251,9 +251,9 @@ typedef struct evrec_track_desc {
 /** @brief One end of a span: an event, optionally only when a field has a value. */
 typedef struct evrec_span_end {
     uint16_t event_id;    /**< index in evrec_meta_t::events */
-    uint16_t match_leaf;  /**< leaf that must equal `match_value`, or ::EVREC_VIEW_NONE (any record) */
+    uint16_t match_leaf;  /**< leaf that must equal `match_value`, or ::EVREC_TRACKS_NONE (any record) */
     uint32_t match_value; /**< the value (an enum value or an integer); 0 when match_leaf is none */
-    uint16_t key_leaf;    /**< leaf whose value pairs this end with the other, or ::EVREC_VIEW_NONE */
+    uint16_t key_leaf;    /**< leaf whose value pairs this end with the other, or ::EVREC_TRACKS_NONE */
 } evrec_span_end_t;
 
 /**
@@ -264,7 +264,7 @@ typedef struct evrec_span_desc {
     const char *name;       /**< C identifier, not NULL */
     evrec_span_end_t begin; /**< what opens the span */
     evrec_span_end_t end;   /**< what closes it */
-    uint16_t track_leaf;    /**< leaf of the begin event giving the lane, or ::EVREC_VIEW_NONE
+    uint16_t track_leaf;    /**< leaf of the begin event giving the lane, or ::EVREC_TRACKS_NONE
                                  (the begin event's track, else its class) */
 } evrec_span_desc_t;
 
@@ -274,19 +274,33 @@ typedef struct evrec_counter_desc {
     uint16_t field_index; /**< index in that struct's fields; an integer field */
 } evrec_counter_desc_t;
 
+/** Marks an old name kept for one minor version (GCC and clang warn where it is used). */
+#ifndef EVREC_DEPRECATED
+#if defined(__GNUC__) || defined(__clang__)
+#define EVREC_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define EVREC_DEPRECATED(msg)
+#endif
+#endif
+
 /**
  * @brief Tracks, spans and counters of a meta-info (emitted by evrec-gen, saved in the container's
- * VIEW chunk, FORMAT.md section 2). Tracks ascend by event id (at most one per event),
+ * TRACKS chunk, FORMAT.md section 2). Tracks ascend by event id (at most one per event),
  * counters by (struct_id, field_index); spans keep the schema's order.
  */
-typedef struct evrec_view {
+typedef struct evrec_tracks {
     uint32_t track_count;
     const evrec_track_desc_t *tracks;     /**< may be NULL when track_count is 0 */
     uint32_t span_count;
     const evrec_span_desc_t *spans;       /**< may be NULL when span_count is 0 */
     uint32_t counter_count;
     const evrec_counter_desc_t *counters; /**< may be NULL when counter_count is 0 */
-} evrec_view_t;
+} evrec_tracks_t;
+
+/** @deprecated The name of ::evrec_tracks_t in evrec 0.2; removed in 0.4. */
+typedef evrec_tracks_t evrec_view_t EVREC_DEPRECATED("renamed evrec_tracks_t");
+/** @deprecated The name of ::EVREC_TRACKS_NONE in evrec 0.2; removed in 0.4. */
+#define EVREC_VIEW_NONE EVREC_TRACKS_NONE
 
 /** @brief The whole meta-info of a program: what a file needs to be self-describing. */
 typedef struct evrec_meta {
@@ -299,7 +313,12 @@ typedef struct evrec_meta {
     const evrec_event_desc_t *events;
     uint64_t schema_hash;               /**< xxHash64 of the canonical meta-info; 0 = not given */
     const evrec_field_info_table_t *field_info; /**< display attributes, or NULL */
-    const evrec_view_t *view;           /**< tracks, spans, counters, or NULL (none) */
+    union {
+        const evrec_tracks_t *tracks;   /**< tracks, spans, counters, or NULL (none) */
+        /** @deprecated The name of `tracks` in evrec 0.2 (code generated by evrec-gen 0.2 sets it);
+         *  removed in 0.4. */
+        const evrec_tracks_t *view EVREC_DEPRECATED("renamed tracks");
+    };
 } evrec_meta_t;
 
 /** Table entries for the EventControlType enum values: use inside an evrec_enum_value_t array. */
@@ -343,11 +362,11 @@ extern const evrec_field_desc_t evrec_control_fields_enum0[3];
 evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
 
 /**
- * @brief Check the view tables (meta->view) against the meta-info: ids and leaves in range, leaves
+ * @brief Check the track tables (meta->tracks) against the meta-info: ids and leaves in range, leaves
  * are integer or enum fields (not time or id), tracks ascending by event id, counters ascending
  * and on plain integer fields, span names not empty.
  * @pre evrec_meta_validate(meta) returned EVREC_OK.
- * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL view is valid.
+ * @param[in] meta tables that passed evrec_meta_validate(); not NULL. A NULL track model is valid.
  * @param[out] bad_index optional: index of the first bad entry (in its table).
  * @param[out] what optional: static English text naming the problem.
  * @retval EVREC_OK usable.
@@ -355,7 +374,21 @@ evrec_status evrec_meta_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
  * @retval EVREC_E_META a check failed.
  * **Context:** any thread; reads only.
  */
-evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
+evrec_status evrec_tracks_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what);
+
+/**
+ * @deprecated The name of evrec_tracks_validate() in evrec 0.2; removed in 0.4.
+ * @param[in] meta as evrec_tracks_validate().
+ * @param[out] bad_index as evrec_tracks_validate().
+ * @param[out] what as evrec_tracks_validate().
+ * @return what evrec_tracks_validate() returns.
+ * **Context:** any thread; reads only.
+ */
+EVREC_DEPRECATED("renamed evrec_tracks_validate")
+static inline evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what)
+{
+    return evrec_tracks_validate(meta, bad_index, what);
+}
 
 /** @brief What evrec_meta_leaf() finds about one leaf of an event. */
 typedef struct evrec_leaf_info {

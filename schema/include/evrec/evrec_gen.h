@@ -36,7 +36,7 @@ extern "C" {
 
 /** Generator ABI of this evrec: generated headers check it with `#if`. Bumped whenever the shape
  * of the generated code or of the tables below changes (ABI 2: the meta-info points at its field
- * display table; ABI 3: and at its tracks, spans and counters, evrec_meta_t::view; ABI 4: the
+ * display table; ABI 3: and at its tracks, spans and counters, evrec_meta_t::tracks; ABI 4: the
  * native structs are laid out largest alignment first, members in offset order, while the
  * meta-info keeps the schema's field order). */
 #define EVREC_GEN_ABI 4

@@ -4,7 +4,7 @@
  * @brief Host analysis of a recording: per-event counts, rates and intervals for any file, and,
  * when the RTOS catalogue (ports/rtos/rtos.yaml) is in the meta-info, CPU time per task and per
  * interrupt handler, idle time and load, interrupt-disabled spans and blocking on
- * synchronisation objects. With the file's view (schema `spans`, `counter`): span pairing for any
+ * synchronisation objects. With the file's track model (schema `spans`, `counter`): span pairing for any
  * consumer (evrec_spans_t, e.g. a timeline), span durations with percentiles per span and per
  * track, and counter fields' time-weighted means (evrec_stats_spans(), evrec_stats_counters()).
  *
@@ -260,15 +260,15 @@ const char *evrec_stats_mismatch(const evrec_stats_t *s);
 void evrec_stats_free(evrec_stats_t *s);
 
 /* ============================================================================================
- * Spans and counters (the file's VIEW: schema keys `spans`, `track`, `counter`; SCHEMA.md
+ * Spans and counters (the file's TRACKS: schema keys `spans`, `track`, `counter`; SCHEMA.md
  * "Tracks, spans and counters", format/FORMAT.md section 2.1).
  * ========================================================================================== */
 
 /**
  * @brief Span pairing, streaming: **the one definition of a span** for every consumer of a
- * file's view: `evrec stats` (evrec_stats_t measures what it reports), the timeline (draws it)
+ * file's track model: `evrec stats` (evrec_stats_t measures what it reports), the timeline (draws it)
  * and the Perfetto export (writes its slices). One object pairs the begin and end records of
- * every span of the view and hands each pair to a callback. Memory grows with the spans open at
+ * every span of the track model and hands each pair to a callback. Memory grows with the spans open at
  * once, never with the records.
  *
  * **Pairing rule.** A record opens a span when it matches the span's `begin` (its event, and the
@@ -336,7 +336,7 @@ typedef struct evrec_spans evrec_spans_t;
 
 /** @brief One span (or one unmatched end of one), as given to an ::evrec_span_fn. */
 typedef struct evrec_span {
-    uint32_t span;        /**< index in evrec_reader_view()->spans */
+    uint32_t span;        /**< index in evrec_reader_tracks()->spans */
     uint32_t key;         /**< the key value (0 when the span has no key) */
     uint32_t track;       /**< the lane's value (the track field's), when has_track */
     int has_track;        /**< 0: no track field: the lane of the begin event's class (for an
@@ -371,10 +371,10 @@ typedef struct evrec_spans_counts {
 } evrec_spans_counts_t;
 
 /**
- * @brief Prepare the pairing of the spans of `r`'s view (evrec_reader_view()).
+ * @brief Prepare the pairing of the spans of `r`'s track model (evrec_reader_tracks()).
  * @param[out] out the new object (NULL on failure). @param[in] r an open reader; it must outlive
  * the object. @param fn called per span (may be NULL: only counts). @param ctx given to fn.
- * @retval EVREC_OK ready (a file without a view gives an object with no span).
+ * @retval EVREC_OK ready (a file without a track model gives an object with no span).
  * @retval EVREC_E_ARG NULL out or r, or a reader without meta-info.
  * @retval EVREC_E_BAD_ID a span names a leaf the reader cannot resolve.
  * @retval EVREC_E_NOMEM allocation failed.
@@ -425,18 +425,18 @@ evrec_status evrec_spans_finish(evrec_spans_t *p);
 /**
  * @brief The leaf that gives span `span`'s track (its lane, and part of its identity; see the
  * pairing rule): the span's own `track`, else its begin event's track field.
- * @param[in] r an open reader with a view. @param span an index in evrec_reader_view()->spans.
- * @return a leaf index of the begin event (evrec_reader_leaf()), or EVREC_VIEW_NONE: no track
- * (the begin event's class lane), no view, NULL `r` or `span` out of range.
+ * @param[in] r an open reader with a track model. @param span an index in evrec_reader_tracks()->spans.
+ * @return a leaf index of the begin event (evrec_reader_leaf()), or EVREC_TRACKS_NONE: no track
+ * (the begin event's class lane), no track model, NULL `r` or `span` out of range.
  * **Context:** thread; reads only.
  */
 uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span);
 
-/** @brief Number of spans of the view (0 without one, or for NULL). **Context:** thread; reads only. */
+/** @brief Number of spans of the track model (0 without one, or for NULL). **Context:** thread; reads only. */
 uint32_t evrec_spans_count(const evrec_spans_t *p);
 
 /**
- * @brief The counts of span `span` (an index in evrec_reader_view()->spans).
+ * @brief The counts of span `span` (an index in evrec_reader_tracks()->spans).
  * @return object-owned counts, valid until evrec_spans_free(); NULL for NULL or an index out of
  * range. **Context:** thread; reads only.
  */
@@ -486,7 +486,7 @@ typedef struct evrec_stats_span_track {
 } evrec_stats_span_track_t;
 
 /**
- * @brief One span of the view: its durations over all tracks and per track. Per key (a frame
+ * @brief One span of the track model: its durations over all tracks and per track. Per key (a frame
  * number, a task id) there would be one line per frame in the demo: the breakdown is per track
  * (per thread, hence per pipeline stage, in the demo; per task for RTOS TaskRunning).
  */
@@ -543,7 +543,7 @@ evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations)
 void evrec_stats_gap(evrec_stats_t *s);
 
 /**
- * @brief The spans' durations, in the view's order, after evrec_stats_finish().
+ * @brief The spans' durations, in the track model's order, after evrec_stats_finish().
  * @param[out] count entries (0 when NULL is returned); may be NULL.
  * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
  * spans, or for NULL. **Context:** thread; reads only.

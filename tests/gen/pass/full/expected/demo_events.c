@@ -187,10 +187,10 @@ static const evrec_track_desc_t demo_tracks[4] = {
 
 /* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */
 static const evrec_span_desc_t demo_spans[4] = {
-    {"TaskRunning", {1, EVREC_VIEW_NONE, 0, 3}, {1, EVREC_VIEW_NONE, 0, 2}, EVREC_VIEW_NONE},
-    {"IsrActive", {2, EVREC_VIEW_NONE, 0, 2}, {3, EVREC_VIEW_NONE, 0, 2}, EVREC_VIEW_NONE},
-    {"Busy", {4, 2, 1, EVREC_VIEW_NONE}, {4, 2, 2, EVREC_VIEW_NONE}, EVREC_VIEW_NONE},
-    {"Transfer", {5, 3, 64, EVREC_VIEW_NONE}, {6, 5, 3, EVREC_VIEW_NONE}, 4},
+    {"TaskRunning", {1, EVREC_TRACKS_NONE, 0, 3}, {1, EVREC_TRACKS_NONE, 0, 2}, EVREC_TRACKS_NONE},
+    {"IsrActive", {2, EVREC_TRACKS_NONE, 0, 2}, {3, EVREC_TRACKS_NONE, 0, 2}, EVREC_TRACKS_NONE},
+    {"Busy", {4, 2, 1, EVREC_TRACKS_NONE}, {4, 2, 2, EVREC_TRACKS_NONE}, EVREC_TRACKS_NONE},
+    {"Transfer", {5, 3, 64, EVREC_TRACKS_NONE}, {6, 5, 3, EVREC_TRACKS_NONE}, 4},
 };
 
 /* Counters: {struct id, field index} of fields to plot over time. */
@@ -199,7 +199,7 @@ static const evrec_counter_desc_t demo_counters[2] = {
     {8, 4}, /* Fault.count */
 };
 
-static const evrec_view_t demo_view = {
+static const evrec_tracks_t demo_track_model = {
     .track_count = 4,
     .tracks = demo_tracks,
     .span_count = 4,
@@ -218,7 +218,7 @@ const evrec_meta_t demo_meta = {
     .events = demo_events,
     .schema_hash = demo_SCHEMA_HASH,
     .field_info = &demo_field_info,
-    .view = &demo_view,
+    .tracks = &demo_track_model,
 };
 
 /* {struct id, field index, format, unit, description} */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* evrec_meta_diff(), continued: tracks, spans and counters (meta->view), compared by name (event
+/* evrec_meta_diff(), continued: tracks, spans and counters (meta->tracks), compared by name (event
  * names, span names, Struct.field), so that `evrec check` says which one was added, removed or
  * changed. */
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gen_internal.h"
-#include "meta_diff_view.h"
+#include "meta_diff_tracks.h"
 
 typedef struct vd {
     const evrec_meta_t *e, *a;
@@ -103,9 +103,9 @@ static uint16_t *tracks_by_event(const evrec_meta_t *m)
 {
     uint16_t *t = gen_xmalloc(((size_t)m->event_count + 1) * sizeof *t);
     for (uint32_t i = 0; i < m->event_count; i++) {
-        t[i] = EVREC_VIEW_NONE;
+        t[i] = EVREC_TRACKS_NONE;
     }
-    const evrec_view_t *v = m->view;
+    const evrec_tracks_t *v = m->tracks;
     for (uint32_t i = v ? v->track_count : 0; i-- > 0;) {
         if (v->tracks[i].event_id < m->event_count) {
             t[v->tracks[i].event_id] = v->tracks[i].leaf;
@@ -117,7 +117,7 @@ static uint16_t *tracks_by_event(const evrec_meta_t *m)
 static void diff_tracks(vd_t *d)
 {
     char pe[1024], pa[1024];
-    if ((!d->e->view || d->e->view->track_count == 0) && (!d->a->view || d->a->view->track_count == 0)) {
+    if ((!d->e->tracks || d->e->tracks->track_count == 0) && (!d->a->tracks || d->a->tracks->track_count == 0)) {
         return;
     }
     ev_ix_t *ix[2] = {ev_ix_build(d->e), ev_ix_build(d->a)};
@@ -131,15 +131,15 @@ static void diff_tracks(vd_t *d)
                 continue; /* the event itself differs: said by the event comparison */
             }
             uint16_t lo = tr[!side][j];
-            if (lm == EVREC_VIEW_NONE && lo == EVREC_VIEW_NONE) {
+            if (lm == EVREC_TRACKS_NONE && lo == EVREC_TRACKS_NONE) {
                 continue;
             }
             path(m, i, lm, pe, sizeof pe);
             path(o, (uint32_t)j, lo, pa, sizeof pa);
-            if (lo == EVREC_VIEW_NONE) {
+            if (lo == EVREC_TRACKS_NONE) {
                 say(d, "event %s: track %s in %s, none in %s (track %s)", ev_name(m, i), pe, side ? d->an : d->en,
                     side ? d->en : d->an, side ? "added" : "removed");
-            } else if (side == 0 && lm != EVREC_VIEW_NONE && strcmp(pe, pa) != 0) {
+            } else if (side == 0 && lm != EVREC_TRACKS_NONE && strcmp(pe, pa) != 0) {
                 say(d, "event %s: track %s in %s, %s in %s (track changed)", ev_name(m, i), pe, d->en, pa, d->an);
             }
         }
@@ -155,7 +155,7 @@ static void end_text(const evrec_meta_t *m, const evrec_span_end_t *e, char *out
 {
     size_t k = (size_t)snprintf(out, n, "%s", ev_name(m, e->event_id));
     char p[1024];
-    if (e->match_leaf != EVREC_VIEW_NONE && k < n) {
+    if (e->match_leaf != EVREC_TRACKS_NONE && k < n) {
         path(m, e->event_id, e->match_leaf, p, sizeof p);
         evrec_leaf_info_t li;
         const char *vn = NULL;
@@ -172,7 +172,7 @@ static void end_text(const evrec_meta_t *m, const evrec_span_end_t *e, char *out
             k += (size_t)snprintf(out + k, n - k, " %s=%lu", p, (unsigned long)e->match_value);
         }
     }
-    if (e->key_leaf != EVREC_VIEW_NONE && k < n) {
+    if (e->key_leaf != EVREC_TRACKS_NONE && k < n) {
         path(m, e->event_id, e->key_leaf, p, sizeof p);
         snprintf(out + k, n - k, " [key %s]", p);
     }
@@ -183,7 +183,7 @@ static void span_text(const evrec_meta_t *m, const evrec_span_desc_t *s, char *o
     char b[1200], e[1200], t[1024] = "";
     end_text(m, &s->begin, b, sizeof b);
     end_text(m, &s->end, e, sizeof e);
-    if (s->track_leaf != EVREC_VIEW_NONE) {
+    if (s->track_leaf != EVREC_TRACKS_NONE) {
         char p[1000];
         path(m, s->begin.event_id, s->track_leaf, p, sizeof p);
         snprintf(t, sizeof t, ", track %s", p);
@@ -193,7 +193,7 @@ static void span_text(const evrec_meta_t *m, const evrec_span_desc_t *s, char *o
 
 static int find_span(const evrec_meta_t *m, const char *name)
 {
-    const evrec_view_t *v = m->view;
+    const evrec_tracks_t *v = m->tracks;
     for (uint32_t i = 0; v && i < v->span_count; i++) {
         if (strcmp(v->spans[i].name, name) == 0) {
             return (int)i;
@@ -204,7 +204,7 @@ static int find_span(const evrec_meta_t *m, const char *name)
 
 static void diff_spans(vd_t *d)
 {
-    const evrec_view_t *ve = d->e->view, *va = d->a->view;
+    const evrec_tracks_t *ve = d->e->tracks, *va = d->a->tracks;
     uint32_t ne = ve ? ve->span_count : 0, na = va ? va->span_count : 0;
     char te[3500], ta[3500];
     size_t before = d->count;
@@ -239,7 +239,7 @@ static void diff_spans(vd_t *d)
 
 static int find_counter(const evrec_meta_t *m, const char *sname, const char *fname)
 {
-    const evrec_view_t *v = m->view;
+    const evrec_tracks_t *v = m->tracks;
     for (uint32_t i = 0; v && i < v->counter_count; i++) {
         const evrec_struct_desc_t *st = &m->structs[v->counters[i].struct_id];
         if (strcmp(st->name, sname) == 0 && strcmp(st->fields[v->counters[i].field_index].name, fname) == 0) {
@@ -253,7 +253,7 @@ static void diff_counters(vd_t *d)
 {
     for (int side = 0; side < 2; side++) {
         const evrec_meta_t *m = side ? d->a : d->e, *o = side ? d->e : d->a;
-        const evrec_view_t *v = m->view;
+        const evrec_tracks_t *v = m->tracks;
         for (uint32_t i = 0; v && i < v->counter_count; i++) {
             const evrec_struct_desc_t *st = &m->structs[v->counters[i].struct_id];
             const char *fname = st->fields[v->counters[i].field_index].name;
@@ -265,7 +265,7 @@ static void diff_counters(vd_t *d)
     }
 }
 
-size_t gen_view_diff(const evrec_meta_t *expected, const evrec_meta_t *actual, const char *en, const char *an,
+size_t gen_tracks_diff(const evrec_meta_t *expected, const evrec_meta_t *actual, const char *en, const char *an,
                      evrec_diff_fn fn, void *ctx)
 {
     vd_t d = {expected, actual, en, an, fn, ctx, 0};

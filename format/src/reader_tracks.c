@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The VIEW chunk (format/FORMAT.md section 2): tracks, spans and counters. Payload:
+/* The TRACKS chunk (format/FORMAT.md section 2): tracks, spans and counters. Payload:
  *   u32 track_count,   track_count x {u16 event_id, u16 leaf}
  *   u32 span_count,    span_count x {String name, End begin, End end, u16 track_leaf}
  *   u32 counter_count, counter_count x {u16 struct_id, u16 field_index}
  *   End := u16 event_id, u16 match_leaf, u32 match_value, u16 key_leaf   (0xFFFF = none)
  *
  * Like FIELD_INFO it comes before the stream and is kept as bytes until the meta-info is read.
- * It is all or nothing: any problem drops the whole view (never a record), and becomes the
+ * It is all or nothing: any problem drops the whole track model (never a record), and becomes the
  * deferred error reported when the stream ends. Nothing in it is trusted: every count is bounded
- * by the bytes present, every id and leaf checked against the meta-info (evrec_view_validate). */
+ * by the bytes present, every id and leaf checked against the meta-info (evrec_tracks_validate). */
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -30,11 +30,11 @@ static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const c
     va_end(ap);
 }
 
-void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+void rd_tracks_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
     if (r->vw.raw || r->stream.started) {
         vw_problem(r, EVREC_E_CORRUPT, off,
-                   "VIEW chunk at offset %llu %s (expected one, before the first STREAM chunk); the "
+                   "TRACKS chunk at offset %llu %s (expected one, before the first STREAM chunk); the "
                    "file's tracks, spans and counters are ignored",
                    (unsigned long long)off, r->vw.raw ? "is the second one" : "comes after STREAM data");
         free(r->vw.raw);
@@ -47,7 +47,7 @@ void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t l
     }
     r->vw.raw = malloc(len ? len : 1u);
     if (!r->vw.raw) {
-        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the VIEW chunk (%u bytes)", (unsigned)len);
+        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the TRACKS chunk (%u bytes)", (unsigned)len);
         return;
     }
     if (len) {
@@ -57,10 +57,10 @@ void rd_view_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t l
     r->vw.offset = off;
 }
 
-void rd_view_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
+void rd_tracks_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
 {
     vw_problem(r, EVREC_E_CHECKSUM, off,
-               "VIEW chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
+               "TRACKS chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
                "the file's tracks, spans and counters are ignored",
                (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
     free(r->vw.raw);
@@ -80,7 +80,7 @@ static int need(evrec_reader_t *r, cur_t *c, uint32_t n, const char *what)
         return 1;
     }
     vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
-               "VIEW chunk at offset %llu: %s at offset %llu runs past the end of the chunk (%u bytes "
+               "TRACKS chunk at offset %llu: %s at offset %llu runs past the end of the chunk (%u bytes "
                "left, %u needed)",
                (unsigned long long)r->vw.offset, what, (unsigned long long)(c->base + c->pos),
                (unsigned)(c->len - c->pos), (unsigned)n);
@@ -97,7 +97,7 @@ static int count_of(evrec_reader_t *r, cur_t *c, uint32_t min, const char *what,
     c->pos += 4;
     if (n > (c->len - c->pos) / min) {
         vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
-                   "VIEW chunk at offset %llu: %u %s need at least %llu bytes; %u are left",
+                   "TRACKS chunk at offset %llu: %u %s need at least %llu bytes; %u are left",
                    (unsigned long long)r->vw.offset, (unsigned)n, what, (unsigned long long)n * min,
                    (unsigned)(c->len - c->pos));
         return 0;
@@ -124,10 +124,10 @@ static void drop(evrec_reader_t *r)
     r->vw.tracks = NULL;
     r->vw.spans = NULL;
     r->vw.counters = NULL;
-    r->tables.meta.view = NULL;
+    r->tables.meta.tracks = NULL;
 }
 
-/* The parts of the VIEW chunk: 1 when read, 0 when bad (the problem is recorded, the view is
+/* The parts of the TRACKS chunk: 1 when read, 0 when bad (the problem is recorded, the track model is
  * dropped), -1 when out of memory (the reader is halted). */
 
 static int parse_tracks(evrec_reader_t *r, cur_t *c)
@@ -146,8 +146,8 @@ static int parse_tracks(evrec_reader_t *r, cur_t *c)
         r->vw.tracks[i].leaf = rd_be16(c->p + c->pos + 2);
         c->pos += 4;
     }
-    r->vw.view.track_count = n;
-    r->vw.view.tracks = r->vw.tracks;
+    r->vw.tracks.track_count = n;
+    r->vw.tracks.tracks = r->vw.tracks;
     return 1;
 }
 
@@ -161,7 +161,7 @@ static int parse_span(evrec_reader_t *r, cur_t *c, uint32_t i, evrec_span_desc_t
     c->pos += 4;
     if (len == 0 || len > EVREC_READER_MAX_NAME) {
         vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos - 4,
-                   "VIEW chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
+                   "TRACKS chunk at offset %llu: span %u has a name of %u bytes (expected 1..%u)",
                    (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)len, (unsigned)EVREC_READER_MAX_NAME);
         return 0;
     }
@@ -172,7 +172,7 @@ static int parse_span(evrec_reader_t *r, cur_t *c, uint32_t i, evrec_span_desc_t
         uint8_t ch = c->p[c->pos + k];
         if (ch < 0x20 || ch == 0x7F) {
             vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos + k,
-                       "VIEW chunk at offset %llu: span %u's name holds the control byte 0x%02X",
+                       "TRACKS chunk at offset %llu: span %u's name holds the control byte 0x%02X",
                        (unsigned long long)r->vw.offset, (unsigned)i, (unsigned)ch);
             return 0;
         }
@@ -207,8 +207,8 @@ static int parse_spans(evrec_reader_t *r, cur_t *c)
             return ok;
         }
     }
-    r->vw.view.span_count = n;
-    r->vw.view.spans = r->vw.spans;
+    r->vw.tracks.span_count = n;
+    r->vw.tracks.spans = r->vw.spans;
     return 1;
 }
 
@@ -228,24 +228,24 @@ static int parse_counters(evrec_reader_t *r, cur_t *c)
         r->vw.counters[i].field_index = rd_be16(c->p + c->pos + 2);
         c->pos += 4;
     }
-    r->vw.view.counter_count = n;
-    r->vw.view.counters = r->vw.counters;
+    r->vw.tracks.counter_count = n;
+    r->vw.tracks.counters = r->vw.counters;
     if (c->pos != c->len) {
         vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
-                   "VIEW chunk at offset %llu: %u bytes after its counters (expected none)",
+                   "TRACKS chunk at offset %llu: %u bytes after its counters (expected none)",
                    (unsigned long long)r->vw.offset, (unsigned)(c->len - c->pos));
         return 0;
     }
     return 1;
 }
 
-evrec_status rd_view_parse(evrec_reader_t *r)
+evrec_status rd_tracks_parse(evrec_reader_t *r)
 {
     if (!r->vw.raw) {
         return EVREC_OK;
     }
     cur_t c = {r->vw.raw, r->vw.raw_len, 0, r->vw.offset + 8};
-    memset(&r->vw.view, 0, sizeof r->vw.view);
+    memset(&r->vw.tracks, 0, sizeof r->vw.tracks);
     int ok = parse_tracks(r, &c);
     if (ok > 0) {
         ok = parse_spans(r, &c);
@@ -257,12 +257,12 @@ evrec_status rd_view_parse(evrec_reader_t *r)
         drop(r);
         return ok < 0 ? r->errs.first.status : EVREC_OK;
     }
-    r->tables.meta.view = &r->vw.view;
+    r->tables.meta.tracks = &r->vw.tracks;
     uint32_t bad = 0;
     const char *what = NULL;
-    if (evrec_view_validate(&r->tables.meta, &bad, &what) != EVREC_OK) {
+    if (evrec_tracks_validate(&r->tables.meta, &bad, &what) != EVREC_OK) {
         vw_problem(r, EVREC_E_BAD_ID, r->vw.offset,
-                   "VIEW chunk at offset %llu does not fit the meta-info (entry %u: %s); the file's "
+                   "TRACKS chunk at offset %llu does not fit the meta-info (entry %u: %s); the file's "
                    "tracks, spans and counters are ignored",
                    (unsigned long long)r->vw.offset, (unsigned)bad, what ? what : "?");
         drop(r);
@@ -270,7 +270,7 @@ evrec_status rd_view_parse(evrec_reader_t *r)
     return EVREC_OK;
 }
 
-evrec_status rd_view_deferred(evrec_reader_t *r)
+evrec_status rd_tracks_deferred(evrec_reader_t *r)
 {
     if (r->vw.err.status == EVREC_OK) {
         return EVREC_OK;
@@ -278,7 +278,7 @@ evrec_status rd_view_deferred(evrec_reader_t *r)
     return rd_damage(r, r->vw.err.status, r->vw.err.offset, 0, "%s", r->vw.err.message);
 }
 
-void rd_view_free(evrec_reader_t *r)
+void rd_tracks_free(evrec_reader_t *r)
 {
     free(r->vw.raw);
     free(r->vw.tracks);
@@ -286,12 +286,12 @@ void rd_view_free(evrec_reader_t *r)
     free(r->vw.counters);
 }
 
-const evrec_view_t *evrec_reader_view(const evrec_reader_t *r)
+const evrec_tracks_t *evrec_reader_tracks(const evrec_reader_t *r)
 {
-    return r && r->tables.have_meta ? r->tables.meta.view : NULL;
+    return r && r->tables.have_meta ? r->tables.meta.tracks : NULL;
 }
 
-const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r)
+const evrec_reader_error_t *evrec_reader_tracks_error(const evrec_reader_t *r)
 {
     static const evrec_reader_error_t no_reader = {EVREC_E_ARG, 0, "no reader"};
     return r ? &r->vw.err : &no_reader;
@@ -299,9 +299,9 @@ const evrec_reader_error_t *evrec_reader_view_error(const evrec_reader_t *r)
 
 uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id)
 {
-    const evrec_view_t *v = evrec_reader_view(r);
+    const evrec_tracks_t *v = evrec_reader_tracks(r);
     if (!v) {
-        return EVREC_VIEW_NONE;
+        return EVREC_TRACKS_NONE;
     }
     uint32_t lo = 0, hi = v->track_count;
     while (lo < hi) {
@@ -312,7 +312,7 @@ uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id)
             hi = mid;
         }
     }
-    return lo < v->track_count && v->tracks[lo].event_id == event_id ? v->tracks[lo].leaf : EVREC_VIEW_NONE;
+    return lo < v->track_count && v->tracks[lo].event_id == event_id ? v->tracks[lo].leaf : EVREC_TRACKS_NONE;
 }
 
 evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Tracks, spans and counters in the schema language (schema/SCHEMA.md section 2, "Tracks, spans
  * and counters"): `spans:` parsing, resolution of `track:` and span paths against the events
- * (leaf numbers: 0 time, 1 id, then the fields depth first), and the view tables. */
+ * (leaf numbers: 0 time, 1 id, then the fields depth first), and the track tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,11 +97,11 @@ static void parse_span(gen_ctx_t *c, const yaml_node_t *n)
         return;
     }
     sp.name = gen_xstrdup(name);
-    sp.track_leaf = EVREC_VIEW_NONE;
+    sp.track_leaf = EVREC_TRACKS_NONE;
     *GEN_PUSH(c->s->spans, c->s->span_count, c->s->span_cap) = sp;
 }
 
-void gen_view_parse_spans(gen_ctx_t *c, const yaml_node_t *n)
+void gen_tracks_parse_spans(gen_ctx_t *c, const yaml_node_t *n)
 {
     if (!gen_ld_list(c, n, "spans")) {
         return;
@@ -187,10 +187,10 @@ static int resolve_path(gen_schema_t *s, size_t ev, const char *path, gen_pos_t 
             }
             return -1;
         }
-        if (n >= EVREC_VIEW_NONE) {
+        if (n >= EVREC_TRACKS_NONE) {
             if (report) {
                 gen_error(s, pos, "%s: '%s' is leaf %u of event %s, beyond the %u that the tables can number",
-                          what, path, (unsigned)n, event->name, (unsigned)EVREC_VIEW_NONE - 1);
+                          what, path, (unsigned)n, event->name, (unsigned)EVREC_TRACKS_NONE - 1);
             }
             return -1;
         }
@@ -253,9 +253,9 @@ static int resolve_end(gen_schema_t *s, const gen_span_t *sp, gen_span_end_t *e,
     char what[300];
     snprintf(what, sizeof what, "%s of span %s", which, sp->name);
     e->r.event_id = 0;
-    e->r.match_leaf = EVREC_VIEW_NONE;
+    e->r.match_leaf = EVREC_TRACKS_NONE;
     e->r.match_value = 0;
-    e->r.key_leaf = EVREC_VIEW_NONE;
+    e->r.key_leaf = EVREC_TRACKS_NONE;
     if (!find_event(s, e->event, ev)) {
         gen_error(s, e->event_pos, "%s: unknown event '%s'", what, e->event);
         return 0;
@@ -279,7 +279,7 @@ static int resolve_end(gen_schema_t *s, const gen_span_t *sp, gen_span_end_t *e,
     return ok;
 }
 
-void gen_view_resolve(gen_schema_t *s)
+void gen_tracks_resolve(gen_schema_t *s)
 {
     /* Own tracks, then class defaults (an event without one takes its class event's path when it
      * has a field there). */
@@ -292,7 +292,7 @@ void gen_view_resolve(gen_schema_t *s)
     for (size_t i = 0; i < s->event_count; i++) {
         gen_event_t *ev = &s->events[i];
         const gen_event_t *cls = &s->events[ev->class_id];
-        if (!ev->track && ev->class_id != i && cls->track && cls->track_leaf != EVREC_VIEW_NONE) {
+        if (!ev->track && ev->class_id != i && cls->track && cls->track_leaf != EVREC_TRACKS_NONE) {
             (void)resolve_path(s, i, cls->track, cls->track_pos, "track", 0, &ev->track_leaf, NULL);
         }
     }
@@ -301,9 +301,9 @@ void gen_view_resolve(gen_schema_t *s)
         size_t bev = 0, eev = 0;
         int ok = resolve_end(s, sp, &sp->begin, "begin", &bev);
         ok &= resolve_end(s, sp, &sp->end, "end", &eev);
-        if (ok && (sp->begin.r.key_leaf == EVREC_VIEW_NONE) != (sp->end.r.key_leaf == EVREC_VIEW_NONE)) {
+        if (ok && (sp->begin.r.key_leaf == EVREC_TRACKS_NONE) != (sp->end.r.key_leaf == EVREC_TRACKS_NONE)) {
             gen_error(s, sp->pos, "span %s: only its %s has a key; give both ends one (or the span a key)", sp->name,
-                      sp->begin.r.key_leaf != EVREC_VIEW_NONE ? "begin" : "end");
+                      sp->begin.r.key_leaf != EVREC_TRACKS_NONE ? "begin" : "end");
         }
         if (ok && sp->track) {
             char what[300];
@@ -313,13 +313,13 @@ void gen_view_resolve(gen_schema_t *s)
     }
 }
 
-int gen_view_present(const gen_schema_t *s)
+int gen_tracks_present(const gen_schema_t *s)
 {
     if (s->span_count) {
         return 1;
     }
     for (size_t i = 0; i < s->event_count; i++) {
-        if (s->events[i].track_leaf != EVREC_VIEW_NONE) {
+        if (s->events[i].track_leaf != EVREC_TRACKS_NONE) {
             return 1;
         }
     }
@@ -333,11 +333,11 @@ int gen_view_present(const gen_schema_t *s)
     return 0;
 }
 
-void gen_view_build(const gen_schema_t *s, gen_meta_t *m)
+void gen_tracks_build(const gen_schema_t *s, gen_meta_t *m)
 {
     size_t nt = 0, nc = 0;
     for (size_t i = 0; i < s->event_count; i++) {
-        nt += s->events[i].track_leaf != EVREC_VIEW_NONE;
+        nt += s->events[i].track_leaf != EVREC_TRACKS_NONE;
     }
     for (size_t i = 0; i < s->struct_count; i++) {
         for (size_t f = 0; f < s->structs[i].field_count; f++) {
@@ -349,7 +349,7 @@ void gen_view_build(const gen_schema_t *s, gen_meta_t *m)
     m->counters = gen_xmalloc((nc ? nc : 1) * sizeof *m->counters);
     size_t k = 0;
     for (size_t i = 0; i < s->event_count; i++) {
-        if (s->events[i].track_leaf != EVREC_VIEW_NONE) {
+        if (s->events[i].track_leaf != EVREC_TRACKS_NONE) {
             m->tracks[k].event_id = (uint16_t)i;
             m->tracks[k].leaf = s->events[i].track_leaf;
             k++;
@@ -371,16 +371,16 @@ void gen_view_build(const gen_schema_t *s, gen_meta_t *m)
             }
         }
     }
-    m->view.track_count = (uint32_t)nt;
-    m->view.tracks = nt ? m->tracks : NULL;
-    m->view.span_count = (uint32_t)s->span_count;
-    m->view.spans = s->span_count ? m->spans : NULL;
-    m->view.counter_count = (uint32_t)nc;
-    m->view.counters = nc ? m->counters : NULL;
-    m->meta.view = gen_view_present(s) ? &m->view : NULL;
+    m->tracks.track_count = (uint32_t)nt;
+    m->tracks.tracks = nt ? m->tracks : NULL;
+    m->tracks.span_count = (uint32_t)s->span_count;
+    m->tracks.spans = s->span_count ? m->spans : NULL;
+    m->tracks.counter_count = (uint32_t)nc;
+    m->tracks.counters = nc ? m->counters : NULL;
+    m->meta.tracks = gen_tracks_present(s) ? &m->tracks : NULL;
 }
 
-void gen_view_free(gen_schema_t *s)
+void gen_tracks_free(gen_schema_t *s)
 {
     for (size_t i = 0; i < s->span_count; i++) {
         free(s->spans[i].name);

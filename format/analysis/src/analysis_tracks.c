@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The view part of `evrec stats`: span durations (pairing by evrec_spans_t, per span and per
+/* The track model part of `evrec stats`: span durations (pairing by evrec_spans_t, per span and per
  * track) and counter fields (samples and time-weighted mean, per event and per track). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 /* ---- spans ---- */
 
-static an_dur_t *span_group(an_view_t *v, an_span_stats_t *ss, uint32_t value)
+static an_dur_t *span_group(an_tracks_t *v, an_span_stats_t *ss, uint32_t value)
 {
     if (ss->hot_index != UINT32_MAX && ss->hot_value == value) {
         return &ss->groups[ss->hot_index];
@@ -41,7 +41,7 @@ static an_dur_t *span_group(an_view_t *v, an_span_stats_t *ss, uint32_t value)
 }
 
 /* The budget is used up: every group (and each span's `all`) goes to its sketch. */
-static int to_sketch(an_view_t *v)
+static int to_sketch(an_tracks_t *v)
 {
     int rc = 0;
     v->budget.sketch = 1;
@@ -75,7 +75,7 @@ static int to_sketch(an_view_t *v)
     return rc;
 }
 
-static int add_duration(an_view_t *v, an_dur_t *g, uint64_t dur, const evrec_span_t *sp)
+static int add_duration(an_tracks_t *v, an_dur_t *g, uint64_t dur, const evrec_span_t *sp)
 {
     int rc = an_dur_add(g, &v->budget, dur, sp);
     if (rc == 1) {
@@ -102,7 +102,7 @@ static void count_flags(evrec_stats_durations_t *d, unsigned flags)
 
 static void on_span(void *ctx, const evrec_span_t *sp)
 {
-    an_view_t *v = ctx;
+    an_tracks_t *v = ctx;
     an_span_stats_t *ss = &v->spans[sp->span];
     an_dur_t *g = sp->has_track ? span_group(v, ss, sp->track) : NULL;
     if (sp->has_track && !g) {
@@ -123,7 +123,7 @@ static void on_span(void *ctx, const evrec_span_t *sp)
 
 /* ---- counters ---- */
 
-static const evrec_counter_desc_t *counter_of(const evrec_view_t *vw, uint16_t struct_id, uint32_t field)
+static const evrec_counter_desc_t *counter_of(const evrec_tracks_t *vw, uint16_t struct_id, uint32_t field)
 {
     for (uint32_t i = 0; i < vw->counter_count; i++) {
         if (vw->counters[i].struct_id == struct_id && vw->counters[i].field_index == field) {
@@ -165,9 +165,9 @@ static uint32_t load(const evrec_record_t *rec, uint32_t off, uint8_t width)
     }
 }
 
-static evrec_status counters_create(evrec_stats_t *s, const evrec_view_t *vw)
+static evrec_status counters_create(evrec_stats_t *s, const evrec_tracks_t *vw)
 {
-    an_view_t *v = &s->view;
+    an_tracks_t *v = &s->tracks;
     const evrec_reader_t *r = s->r;
     v->ctr_first = calloc((size_t)s->event_count + 1, sizeof *v->ctr_first);
     if (!v->ctr_first) {
@@ -182,7 +182,7 @@ static evrec_status counters_create(evrec_stats_t *s, const evrec_view_t *vw)
         evrec_leaf_info_t li;
         char path[256];
         uint16_t tl = evrec_reader_event_track(r, (uint16_t)ev);
-        for (uint32_t leaf = 2; leaf < EVREC_VIEW_NONE; leaf++) {
+        for (uint32_t leaf = 2; leaf < EVREC_TRACKS_NONE; leaf++) {
             if (evrec_reader_leaf(r, (uint16_t)ev, leaf, &li, path, sizeof path) != EVREC_OK) {
                 break;
             }
@@ -203,7 +203,7 @@ static evrec_status counters_create(evrec_stats_t *s, const evrec_view_t *vw)
             const evrec_field_info_t *fi = evrec_reader_field_info(r, li.struct_id, li.field_index);
             c->pub.unit = fi ? fi->unit : NULL;
             evrec_leaf_info_t ti;
-            if (tl != EVREC_VIEW_NONE &&
+            if (tl != EVREC_TRACKS_NONE &&
                 evrec_reader_leaf(r, (uint16_t)ev, tl, &ti, c->track_path, sizeof c->track_path) == EVREC_OK &&
                 width_of(ti.kind)) {
                 c->track_off = ti.packed_offset;
@@ -276,13 +276,13 @@ static an_series_t *series_of(an_counter_t *c, uint32_t value)
     return &c->series[i];
 }
 
-/* ---- the view part of the stats object ---- */
+/* ---- the track model part of the stats object ---- */
 
-evrec_status an_view_create(evrec_stats_t *s)
+evrec_status an_tracks_create(evrec_stats_t *s)
 {
-    an_view_t *v = &s->view;
+    an_tracks_t *v = &s->tracks;
     v->budget.max = EVREC_STATS_EXACT_MAX;
-    const evrec_view_t *vw = evrec_reader_view(s->r);
+    const evrec_tracks_t *vw = evrec_reader_tracks(s->r);
     if (!vw) {
         return EVREC_OK;
     }
@@ -301,7 +301,7 @@ evrec_status an_view_create(evrec_stats_t *s)
         return EVREC_OK;
     }
     if ((st = evrec_spans_create(&v->pair, s->r, on_span, v)) != EVREC_OK) {
-        return st == EVREC_E_BAD_ID ? EVREC_OK : st; /* a view the reader accepted resolves */
+        return st == EVREC_E_BAD_ID ? EVREC_OK : st; /* a track model the reader accepted resolves */
     }
     v->span_count = vw->span_count;
     v->spans = calloc(v->span_count, sizeof *v->spans);
@@ -316,7 +316,7 @@ evrec_status an_view_create(evrec_stats_t *s)
         ss->all.store = 1;
         uint16_t tl = an_span_track_leaf(s->r, d);
         evrec_leaf_info_t li;
-        if (tl != EVREC_VIEW_NONE &&
+        if (tl != EVREC_TRACKS_NONE &&
             evrec_reader_leaf(s->r, d->begin.event_id, tl, &li, ss->track_path, sizeof ss->track_path) == EVREC_OK) {
             ss->pub.track_field = ss->track_path;
             ss->track_is_enum = is_enum_kind(li.kind);
@@ -341,11 +341,11 @@ evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations)
     if (s->sum.records) {
         return EVREC_E_BUSY;
     }
-    s->view.budget.max = max_durations;
+    s->tracks.budget.max = max_durations;
     if (max_durations == 0) {
-        s->view.budget.sketch = 1;
-        for (uint32_t i = 0; i < s->view.span_count; i++) {
-            s->view.spans[i].all.store = 0;
+        s->tracks.budget.sketch = 1;
+        for (uint32_t i = 0; i < s->tracks.span_count; i++) {
+            s->tracks.spans[i].all.store = 0;
         }
     }
     return EVREC_OK;
@@ -354,13 +354,13 @@ evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations)
 void evrec_stats_gap(evrec_stats_t *s)
 {
     if (s) {
-        evrec_spans_gap(s->view.pair);
+        evrec_spans_gap(s->tracks.pair);
     }
 }
 
-evrec_status an_view_record(evrec_stats_t *s, const evrec_record_t *rec)
+evrec_status an_tracks_record(evrec_stats_t *s, const evrec_record_t *rec)
 {
-    an_view_t *v = &s->view;
+    an_tracks_t *v = &s->tracks;
     evrec_status st = EVREC_OK;
     if (v->pair) {
         st = evrec_spans_add(v->pair, rec);
@@ -397,7 +397,7 @@ static int by_track_value(const void *a, const void *b)
     return (x->value > y->value) - (x->value < y->value);
 }
 
-static void span_finish(an_view_t *v, an_span_stats_t *ss, const evrec_reader_t *r)
+static void span_finish(an_tracks_t *v, an_span_stats_t *ss, const evrec_reader_t *r)
 {
     int exact = !v->budget.sketch;
     if (!ss->pub.track_field) {
@@ -443,9 +443,9 @@ static void span_finish(an_view_t *v, an_span_stats_t *ss, const evrec_reader_t 
     }
 }
 
-evrec_status an_view_finish(evrec_stats_t *s)
+evrec_status an_tracks_finish(evrec_stats_t *s)
 {
-    an_view_t *v = &s->view;
+    an_tracks_t *v = &s->tracks;
     evrec_status st = EVREC_OK;
     if (v->pair) {
         evrec_spans_finish(v->pair);
@@ -497,25 +497,25 @@ evrec_status an_view_finish(evrec_stats_t *s)
 
 const evrec_stats_span_t *evrec_stats_spans(const evrec_stats_t *s, uint32_t *count)
 {
-    int ok = s && s->finished && s->view.pub_spans;
+    int ok = s && s->finished && s->tracks.pub_spans;
     if (count) {
-        *count = ok ? s->view.span_count : 0;
+        *count = ok ? s->tracks.span_count : 0;
     }
-    return ok ? s->view.pub_spans : NULL;
+    return ok ? s->tracks.pub_spans : NULL;
 }
 
 const evrec_stats_counter_t *evrec_stats_counters(const evrec_stats_t *s, uint32_t *count)
 {
-    int ok = s && s->finished && s->view.pub_ctr;
+    int ok = s && s->finished && s->tracks.pub_ctr;
     if (count) {
-        *count = ok ? s->view.ctr_count : 0;
+        *count = ok ? s->tracks.ctr_count : 0;
     }
-    return ok ? s->view.pub_ctr : NULL;
+    return ok ? s->tracks.pub_ctr : NULL;
 }
 
-void an_view_free(evrec_stats_t *s)
+void an_tracks_free(evrec_stats_t *s)
 {
-    an_view_t *v = &s->view;
+    an_tracks_t *v = &s->tracks;
     evrec_spans_free(v->pair);
     for (uint32_t i = 0; i < v->span_count && v->spans; i++) {
         an_span_stats_t *ss = &v->spans[i];

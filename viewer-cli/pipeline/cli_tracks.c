@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `evrec info`: the tracks, spans and counters of a file (format/FORMAT.md section 2, VIEW). */
+/* `evrec info`: the tracks, spans and counters of a file (format/FORMAT.md section 2, TRACKS). */
 #include <stdio.h>
 
-#include "cli_view.h"
+#include "cli_tracks.h"
 
 static void path(const evrec_reader_t *r, uint16_t ev, uint16_t leaf, char *out, size_t n)
 {
@@ -16,7 +16,7 @@ static void print_end(const evrec_reader_t *r, const evrec_span_end_t *e)
 {
     const char *name = evrec_reader_event_name(r, e->event_id);
     printf("%s", name ? name : "?");
-    if (e->match_leaf != EVREC_VIEW_NONE) {
+    if (e->match_leaf != EVREC_TRACKS_NONE) {
         char p[512];
         evrec_leaf_info_t li;
         path(r, e->event_id, e->match_leaf, p, sizeof p);
@@ -31,20 +31,20 @@ static void print_end(const evrec_reader_t *r, const evrec_span_end_t *e)
             printf(" %s=%lu", p, (unsigned long)e->match_value);
         }
     }
-    if (e->key_leaf != EVREC_VIEW_NONE) {
+    if (e->key_leaf != EVREC_TRACKS_NONE) {
         char k[512];
         path(r, e->event_id, e->key_leaf, k, sizeof k);
         printf(" [key %s]", k);
     }
 }
 
-void cli_print_view(const evrec_reader_t *r)
+void cli_print_tracks(const evrec_reader_t *r)
 {
-    const evrec_reader_error_t *err = evrec_reader_view_error(r);
-    const evrec_view_t *v = evrec_reader_view(r);
+    const evrec_reader_error_t *err = evrec_reader_tracks_error(r);
+    const evrec_tracks_t *v = evrec_reader_tracks(r);
     if (!v) {
         if (err->status != EVREC_OK) {
-            printf("view:        dropped (%s)\n", err->message);
+            printf("tracks:      dropped (%s)\n", err->message);
         }
         return;
     }
@@ -63,7 +63,7 @@ void cli_print_view(const evrec_reader_t *r)
         print_end(r, &s->begin);
         printf(" -> ");
         print_end(r, &s->end);
-        if (s->track_leaf != EVREC_VIEW_NONE) {
+        if (s->track_leaf != EVREC_TRACKS_NONE) {
             path(r, s->begin.event_id, s->track_leaf, p, sizeof p);
             printf(", track %s", p);
         }

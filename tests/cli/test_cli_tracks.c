@@ -71,9 +71,9 @@ static void teardown(void)
     free(evr);
 }
 
-TestSuite(cli_view, .init = setup, .fini = teardown);
+TestSuite(cli_tracks, .init = setup, .fini = teardown);
 
-Test(cli_view, info_lists_them)
+Test(cli_tracks, info_lists_them)
 {
     cli_run_t r = cli_run(EVREC_CLI_PATH, "info", evr, (const char *)NULL);
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -84,7 +84,7 @@ Test(cli_view, info_lists_them)
     cli_run_free(&r);
 }
 
-Test(cli_view, schema_round_trip_keeps_the_hash)
+Test(cli_tracks, schema_round_trip_keeps_the_hash)
 {
     char out[4096];
     snprintf(out, sizeof out, "%s/back.yaml", dir);
@@ -136,7 +136,7 @@ static void expect(const char *tag, const char *from, const char *to, int n, con
 
 #define LINES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-Test(cli_view, track_changed_removed_added)
+Test(cli_tracks, track_changed_removed_added)
 {
     /* Note has no field `op`: it no longer gets its class's track. */
     expect("track-changed", "    track: task\n    fields:\n      - {name: task, type: Task}\n      - {name: op",
@@ -148,7 +148,7 @@ Test(cli_view, track_changed_removed_added)
                  "event Note: track task in the file, none in the schema (track added)"));
 }
 
-Test(cli_view, span_changed_added_removed_reordered)
+Test(cli_tracks, span_changed_added_removed_reordered)
 {
     expect("span-value", "    end: {event: Work, field: op, value: End}\n",
            "    end: {event: Work, field: op, value: Begin}\n", 1,
@@ -168,7 +168,7 @@ Test(cli_view, span_changed_added_removed_reordered)
            2, LINES("span Noted is span 0 in the schema, 1 in the file (order changed)"));
 }
 
-Test(cli_view, counter_added_removed)
+Test(cli_tracks, counter_added_removed)
 {
     expect("counter-removed", "{name: depth, type: uint16, counter: true}", "{name: depth, type: uint16}", 1,
            LINES("counter Job.depth: in the file, not in the schema (counter added)"));
@@ -178,24 +178,24 @@ Test(cli_view, counter_added_removed)
 
 /* Tables the language cannot say: an event without a track whose class's track path it has
  * (evrec-gen would give it that track). evrec_schema_to_yaml() notes it. */
-Test(cli_view, yaml_notes_a_track_the_class_would_give)
+Test(cli_tracks, yaml_notes_a_track_the_class_would_give)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/lanes.yaml", dir);
     evrec_schema_t *s = NULL;
     cr_assert_eq(evrec_schema_load(&s, path, stderr), EVREC_OK);
     evrec_meta_t meta = *evrec_schema_meta(s);
-    evrec_view_t view = *meta.view;
+    evrec_tracks_t view = *meta.tracks;
     cr_assert_eq(view.track_count, 2);
     view.track_count = 1; /* Work's only: Note (class Work, has `task`) loses its track */
-    meta.view = &view;
+    meta.tracks = &view;
     evrec_yaml_options_t opt = {"lanes", NULL, NULL, NULL, 0};
     evrec_yaml_t y;
     cr_assert_eq(evrec_schema_to_yaml(&meta, &opt, &y), EVREC_OK);
     cr_assert_eq(y.note_count, 1);
     assert_has(y.notes[0], "event Note has no track, but its class's track task names a field of it too");
     evrec_yaml_free(&y);
-    meta.view = evrec_schema_meta(s)->view;
+    meta.tracks = evrec_schema_meta(s)->tracks;
     cr_assert_eq(evrec_schema_to_yaml(&meta, &opt, &y), EVREC_OK);
     cr_assert_eq(y.note_count, 0);
     evrec_yaml_free(&y);

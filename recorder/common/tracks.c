@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Tracks, spans and counters (evrec_view_t): checks, leaf lookup, and the VIEW payload that save
+/* Tracks, spans and counters (evrec_tracks_t): checks, leaf lookup, and the TRACKS payload that save
  * writes as a chunk and appends to the canonical meta-info (format/FORMAT.md sections 2 and 4).
  * Freestanding: no heap, no stdio. */
 #include "evrec/evrec_save.h"
-#include "view_internal.h"
+#include "tracks_internal.h"
 
 /* ---- leaves ---- */
 
@@ -86,7 +86,7 @@ static evrec_status fail(uint32_t i, const char *msg, uint32_t *bad_index, const
 static int leaf_ok(const evrec_meta_t *m, uint32_t event_id, uint16_t leaf, int may_be_none)
 {
     evrec_leaf_info_t li;
-    if (leaf == EVREC_VIEW_NONE) {
+    if (leaf == EVREC_TRACKS_NONE) {
         return may_be_none;
     }
     return leaf >= 2 && evrec_meta_leaf(m, event_id, leaf, &li) == EVREC_OK;
@@ -98,11 +98,11 @@ static int end_ok(const evrec_meta_t *m, const evrec_span_end_t *e)
         !leaf_ok(m, e->event_id, e->key_leaf, 1)) {
         return 0;
     }
-    return e->match_leaf != EVREC_VIEW_NONE || e->match_value == 0;
+    return e->match_leaf != EVREC_TRACKS_NONE || e->match_value == 0;
 }
 
 /* What is wrong with track i of v, NULL when nothing. */
-static const char *track_problem(const evrec_meta_t *meta, const evrec_view_t *v, uint32_t i)
+static const char *track_problem(const evrec_meta_t *meta, const evrec_tracks_t *v, uint32_t i)
 {
     const evrec_track_desc_t *t = &v->tracks[i];
     if (t->event_id >= meta->event_count || !leaf_ok(meta, t->event_id, t->leaf, 0)) {
@@ -115,7 +115,7 @@ static const char *track_problem(const evrec_meta_t *meta, const evrec_view_t *v
 }
 
 /* What is wrong with counter i of v, NULL when nothing. */
-static const char *counter_problem(const evrec_meta_t *meta, const evrec_view_t *v, uint32_t i)
+static const char *counter_problem(const evrec_meta_t *meta, const evrec_tracks_t *v, uint32_t i)
 {
     const evrec_counter_desc_t *c = &v->counters[i];
     if (c->struct_id >= meta->struct_count || c->field_index >= meta->structs[c->struct_id].field_count) {
@@ -132,18 +132,18 @@ static const char *counter_problem(const evrec_meta_t *meta, const evrec_view_t 
     return NULL;
 }
 
-evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what)
+evrec_status evrec_tracks_validate(const evrec_meta_t *meta, uint32_t *bad_index, const char **what)
 {
     if (!meta) {
         return EVREC_E_ARG;
     }
-    const evrec_view_t *v = meta->view;
+    const evrec_tracks_t *v = meta->tracks;
     if (!v) {
         return EVREC_OK;
     }
     if ((v->track_count && !v->tracks) || (v->span_count && !v->spans) ||
         (v->counter_count && !v->counters)) {
-        return fail(0, "view: a table with entries is NULL", bad_index, what);
+        return fail(0, "tracks: a table with entries is NULL", bad_index, what);
     }
     for (uint32_t i = 0; i < v->track_count; i++) {
         const char *why = track_problem(meta, v, i);
@@ -170,11 +170,11 @@ evrec_status evrec_view_validate(const evrec_meta_t *meta, uint32_t *bad_index, 
     return EVREC_OK;
 }
 
-/* ---- the VIEW payload ---- */
+/* ---- the TRACKS payload ---- */
 
-int evrec_view_present(const evrec_meta_t *meta)
+int evrec_tracks_present(const evrec_meta_t *meta)
 {
-    const evrec_view_t *v = meta->view;
+    const evrec_tracks_t *v = meta->tracks;
     return v && (v->track_count || v->span_count || v->counter_count);
 }
 
@@ -192,7 +192,7 @@ static void be32(uint8_t *d, uint32_t v)
     d[3] = (uint8_t)v;
 }
 
-static void put_end(evrec_view_emit_fn emit, void *ctx, const evrec_span_end_t *e)
+static void put_end(evrec_tracks_emit_fn emit, void *ctx, const evrec_span_end_t *e)
 {
     uint8_t d[10];
     be16(d, e->event_id);
@@ -202,7 +202,7 @@ static void put_end(evrec_view_emit_fn emit, void *ctx, const evrec_span_end_t *
     emit(ctx, d, sizeof d);
 }
 
-void evrec_view_payload(const evrec_view_t *v, evrec_view_emit_fn emit, void *ctx)
+void evrec_tracks_payload(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, void *ctx)
 {
     uint8_t d[4];
     be32(d, v->track_count);
@@ -260,35 +260,35 @@ static void pass_emit(void *ctx, const void *p, size_t n)
     }
 }
 
-evrec_status evrec_view_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink)
+evrec_status evrec_tracks_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink)
 {
-    if (!evrec_view_present(meta)) {
+    if (!evrec_tracks_present(meta)) {
         return EVREC_OK;
     }
     pass_t m = {NULL, 0, 0, 0};
-    evrec_view_payload(meta->view, pass_emit, &m);
+    evrec_tracks_payload(meta->tracks, pass_emit, &m);
     if (m.len > 0xFFFFFFu) {
         return EVREC_E_ARG;
     }
     uint8_t h[EVREC_CHUNK_HEADER_SIZE];
-    be32(h, ((uint32_t)EVREC_CHUNK_VIEW << 24) | m.len);
+    be32(h, ((uint32_t)EVREC_CHUNK_TRACKS << 24) | m.len);
     pass_t c = {NULL, 0, evrec_crc32c(0, h, 4), 0};
-    evrec_view_payload(meta->view, pass_emit, &c);
+    evrec_tracks_payload(meta->tracks, pass_emit, &c);
     be32(h + 4, c.crc);
     if (sink->write(sink->ctx, h, sizeof h) != 0) {
         return EVREC_E_IO;
     }
     pass_t s = {sink, 0, 0, 0};
-    evrec_view_payload(meta->view, pass_emit, &s);
+    evrec_tracks_payload(meta->tracks, pass_emit, &s);
     return s.failed ? EVREC_E_IO : EVREC_OK;
 }
 
-evrec_status evrec_view_put_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink)
+evrec_status evrec_tracks_put_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink)
 {
-    if (!evrec_view_present(meta)) {
+    if (!evrec_tracks_present(meta)) {
         return EVREC_OK;
     }
     pass_t s = {sink, 0, 0, 0};
-    evrec_view_payload(meta->view, pass_emit, &s);
+    evrec_tracks_payload(meta->tracks, pass_emit, &s);
     return s.failed ? EVREC_E_IO : EVREC_OK;
 }
