@@ -90,8 +90,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 4 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fprintf(argc < 2 || argc > 4 ? stderr : stdout, "usage: evrec-bench-demo-save DEMO.evr [MIB] [REPS]\n"
-                                                          "  save vs memcpy on a buffer in the demo's event order "
-                                                          "(MIB 1..1024, default 64; REPS 1..101, default 15)\n");
+                                                        "  save vs memcpy on a buffer in the demo's event order "
+                                                        "(MIB 1..1024, default 64; REPS 1..101, default 15)\n");
         return argc < 2 || argc > 4 ? 2 : 0;
     }
     unsigned long mib = arg_num(argc > 2 ? argv[2] : NULL, 1, 1024, 64);

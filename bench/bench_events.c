@@ -6,7 +6,10 @@ static const evrec_enum_desc_t enums[] = {
     {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, evrec_control_enum_values, NULL},
 };
 
-#define F(name, kind) {#name, (kind), 0, (uint16_t)offsetof(bench_event_t, name)}
+#define F(name, kind)                                                                                             \
+    {                                                                                                             \
+#name, (kind), 0, (uint16_t)offsetof(bench_event_t, name)                                                 \
+    }
 static const evrec_field_desc_t bench_fields[] = {
     F(time, EVREC_KIND_UINT32), F(id, EVREC_KIND_UINT16), F(a, EVREC_KIND_UINT32),
     F(b, EVREC_KIND_UINT16),    F(c, EVREC_KIND_UINT8),

@@ -39,9 +39,11 @@ typedef struct ev3 {
 static const evrec_enum_value_t control_values[] = {EVREC_CONTROL_ENUM_VALUES};
 static const evrec_enum_desc_t enums[] = {{"EventControlType", EVREC_KIND_ENUM_UINT8, 4, control_values, NULL}};
 static const evrec_field_desc_t control_fields[] = {EVREC_CONTROL_FIELDS(0)};
-static const evrec_field_desc_t ev3_fields[] = {
-    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {"a", EVREC_KIND_UINT16, 0, 6},
-    {"b", EVREC_KIND_UINT32, 0, 8},    {"c", EVREC_KIND_UINT32, 0, 12}};
+static const evrec_field_desc_t ev3_fields[] = {{"time", EVREC_KIND_UINT32, 0, 0},
+                                                {"id", EVREC_KIND_UINT16, 0, 4},
+                                                {"a", EVREC_KIND_UINT16, 0, 6},
+                                                {"b", EVREC_KIND_UINT32, 0, 8},
+                                                {"c", EVREC_KIND_UINT32, 0, 12}};
 static const evrec_struct_desc_t structs[] = {{"EventControl", 3, control_fields, 8}, {"Ev3", 5, ev3_fields, 16}};
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
 static const evrec_meta_t meta = {0, 1, enums, 2, structs, 2, events, 0, NULL, NULL};
@@ -64,10 +66,10 @@ typedef struct job {
     enum pick pick;
     evrec_host_t *host; /* PICK_HOST */
     evrec_lanes_t *lanes;
-    int cpu;            /* pin to it, or -1 */
+    int cpu; /* pin to it, or -1 */
     size_t n;
     pthread_barrier_t *go;
-    double ns;          /* out: ns for the n records */
+    double ns; /* out: ns for the n records */
 } job_t;
 
 static void *run_job(void *arg)
@@ -147,8 +149,8 @@ static double run_case(int threads, enum pick pick, int shared_host, int pinned)
         }
     }
     for (int k = 0; k < threads; k++) {
-        j[k] = (job_t){pick, &hosts[shared_host ? 0 : k], &lanes, pinned ? k : -1, records,
-                       threads > 1 ? &go : NULL, 0};
+        j[k] = (job_t){pick,    &hosts[shared_host ? 0 : k], &lanes, pinned ? k : -1,
+                       records, threads > 1 ? &go : NULL,    0};
         pthread_create(&th[k], NULL, run_job, &j[k]);
     }
     double worst = 0;
@@ -167,7 +169,8 @@ static double run_case(int threads, enum pick pick, int shared_host, int pinned)
         dropped += evrec_recorder_counts(&recs[0]).dropped;
     }
     if (dropped) {
-        fprintf(stderr, "evrec-bench-lanes: %llu records dropped: buffers too small\n", (unsigned long long)dropped);
+        fprintf(stderr, "evrec-bench-lanes: %llu records dropped: buffers too small\n",
+                (unsigned long long)dropped);
         failed = 1;
     }
     pthread_barrier_destroy(&go);

@@ -33,31 +33,29 @@ typedef struct options {
     size_t save_mib;
     unsigned save_reps;
     unsigned record_size; /* 0: every size in the by-size table, else only this one */
-    int only; /* 0 all, 1 record path only, 2 save only (both tables), 3 save by size only */
+    int only;             /* 0 all, 1 record path only, 2 save only (both tables), 3 save by size only */
 } options_t;
 
 static void usage(FILE *to)
 {
-    fprintf(to,
-            "usage: evrec-bench [--quick] [--batches N] [--records N] [--save-mib N]\n"
-            "                   [--save-reps N] [--only record|save|sizes] [--record-size N]\n"
-            "Measures the evrec record path and save; prints medians over repeated batches.\n"
-            "  -q, --quick        short run for smoke tests (11 batches of 200000 records,\n"
-            "                     16 MiB save, 5 repetitions)\n"
-            "  -b, --batches N    batches per record measurement, 1..1001 (default 31)\n"
-            "  -n, --records N    records per batch, 1000..10000000 (default 1000000)\n"
-            "  -m, --save-mib N   trace buffer saved, MiB, 1..1024 (default 64)\n"
-            "  -r, --save-reps N  repetitions of each save measurement, 1..101 (default 11)\n"
-            "  -o, --only WHAT    run only the record-path measurements, only the save\n"
-            "                     measurements (both tables), or only save by record size\n"
-            "                     (handy under perf)\n"
-            "  -s, --record-size N  by-size table: only N-byte records (a multiple of 4 in\n"
-            "                     8..256) and the random mix\n"
-            "  -h, --help         this text\n");
+    fprintf(to, "usage: evrec-bench [--quick] [--batches N] [--records N] [--save-mib N]\n"
+                "                   [--save-reps N] [--only record|save|sizes] [--record-size N]\n"
+                "Measures the evrec record path and save; prints medians over repeated batches.\n"
+                "  -q, --quick        short run for smoke tests (11 batches of 200000 records,\n"
+                "                     16 MiB save, 5 repetitions)\n"
+                "  -b, --batches N    batches per record measurement, 1..1001 (default 31)\n"
+                "  -n, --records N    records per batch, 1000..10000000 (default 1000000)\n"
+                "  -m, --save-mib N   trace buffer saved, MiB, 1..1024 (default 64)\n"
+                "  -r, --save-reps N  repetitions of each save measurement, 1..101 (default 11)\n"
+                "  -o, --only WHAT    run only the record-path measurements, only the save\n"
+                "                     measurements (both tables), or only save by record size\n"
+                "                     (handy under perf)\n"
+                "  -s, --record-size N  by-size table: only N-byte records (a multiple of 4 in\n"
+                "                     8..256) and the random mix\n"
+                "  -h, --help         this text\n");
 }
 
-static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned long hi,
-                     unsigned long *out)
+static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 {
     char *end;
     errno = 0;
@@ -74,10 +72,14 @@ static int parse_num(const char *opt, const char *s, unsigned long lo, unsigned 
 static int parse_args(int argc, char **argv, options_t *o)
 {
     static const struct option longs[] = {
-        {"quick", no_argument, NULL, 'q'},         {"batches", required_argument, NULL, 'b'},
-        {"records", required_argument, NULL, 'n'}, {"save-mib", required_argument, NULL, 'm'},
-        {"save-reps", required_argument, NULL, 'r'}, {"only", required_argument, NULL, 'o'},
-        {"record-size", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+        {"quick", no_argument, NULL, 'q'},
+        {"batches", required_argument, NULL, 'b'},
+        {"records", required_argument, NULL, 'n'},
+        {"save-mib", required_argument, NULL, 'm'},
+        {"save-reps", required_argument, NULL, 'r'},
+        {"only", required_argument, NULL, 'o'},
+        {"record-size", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     o->batches = 31;
@@ -120,8 +122,7 @@ static int parse_args(int argc, char **argv, options_t *o)
             } else if (strcmp(optarg, "sizes") == 0) {
                 o->only = 3;
             } else {
-                fprintf(stderr, "evrec-bench: --only: '%s' is not 'record', 'save' or 'sizes'\n",
-                        optarg);
+                fprintf(stderr, "evrec-bench: --only: '%s' is not 'record', 'save' or 'sizes'\n", optarg);
                 return -1;
             }
             break;
@@ -140,8 +141,7 @@ static int parse_args(int argc, char **argv, options_t *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "evrec-bench: unexpected argument '%s'; try 'evrec-bench --help'.\n",
-                argv[optind]);
+        fprintf(stderr, "evrec-bench: unexpected argument '%s'; try 'evrec-bench --help'.\n", argv[optind]);
         return -1;
     }
     return 0;
@@ -154,8 +154,21 @@ static const char *verdict(int pass)
 
 /* The record measurements, interleaved batch by batch so that a slow spell of the machine hits
  * every kind alike. Returns 0 or -1. */
-enum { K_FLOOR, K_INLINE, K_TWO_FLOOR, K_TWO, K_GENERIC, K_CYCLIC, K_INLINE_RATIO, K_TWO_RATIO,
-       K_TWO_FLOOR_RATIO, K_GENERIC_RATIO, K_TWO_VS_FLOOR2_RATIO, K_CYCLIC_RATIO, K_COUNT };
+enum {
+    K_FLOOR,
+    K_INLINE,
+    K_TWO_FLOOR,
+    K_TWO,
+    K_GENERIC,
+    K_CYCLIC,
+    K_INLINE_RATIO,
+    K_TWO_RATIO,
+    K_TWO_FLOOR_RATIO,
+    K_GENERIC_RATIO,
+    K_TWO_VS_FLOOR2_RATIO,
+    K_CYCLIC_RATIO,
+    K_COUNT
+};
 
 static int run_records(const options_t *o, uint64_t freq, bench_summary_t out[K_COUNT])
 {
@@ -211,8 +224,8 @@ enum { S_MEMCPY, S_SAVE, S_BARE, S_MIX_SAVE, S_SAVE_RATIO, S_BARE_RATIO, S_MIX_R
 
 /* The save measurements: memcpy, container and bare save of the uniform buffer, container save
  * of the mixed buffer, interleaved; ratios to memcpy are taken per repetition (paired). */
-static int run_save(const options_t *o, uint64_t freq, bench_summary_t out[S_COUNT],
-                    size_t *used, size_t *file_bytes)
+static int run_save(const options_t *o, uint64_t freq, bench_summary_t out[S_COUNT], size_t *used,
+                    size_t *file_bytes)
 {
     static bench_save_ctx_t uni, mix;
     if (bench_save_init(&uni, o->save_mib << 20, freq, 0) != 0) {
@@ -276,8 +289,7 @@ static int report_records(const options_t *o, uint64_t freq)
     double inline_ratio = r[K_INLINE_RATIO].median;
     double two_ratio = r[K_TWO_RATIO].median;
     double generic_ratio = r[K_GENERIC_RATIO].median;
-    printf("  %-42s %8s  %-18s %-22s %s\n", "record path", "ns/rec", "[q1 .. q3]", "ratio",
-           "target");
+    printf("  %-42s %8s  %-18s %-22s %s\n", "record path", "ns/rec", "[q1 .. q3]", "ratio", "target");
     row_ns("floor: timestamp + fetch-add + 3 stores", &r[K_FLOOR]);
     printf("\n");
     row_ns("inline reserve/commit, 1 thread", &r[K_INLINE]);
@@ -288,8 +300,7 @@ static int report_records(const options_t *o, uint64_t freq)
     row_ns("inline reserve/commit, 2 threads (each)", &r[K_TWO]);
     printf("  %5.2fx 1 thread        <= %.1fx  %s\n", two_ratio, TARGET_TWO_VS_ONE,
            verdict(two_ratio <= TARGET_TWO_VS_ONE));
-    printf("  %-42s %8s  %-18s   %5.2fx 2-thread floor\n", "", "", "",
-           r[K_TWO_VS_FLOOR2_RATIO].median);
+    printf("  %-42s %8s  %-18s   %5.2fx 2-thread floor\n", "", "", "", r[K_TWO_VS_FLOOR2_RATIO].median);
     row_ns("generic evrec_record(), 1 thread", &r[K_GENERIC]);
     printf("  %5.2fx floor\n", generic_ratio);
     row_ns("cyclic 1 KiB blocks, wrapping, 1 thread", &r[K_CYCLIC]);
@@ -312,21 +323,21 @@ static int report_save(const options_t *o, uint64_t freq)
         return -1;
     }
     double save_ratio = s[S_SAVE_RATIO].median;
-    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save of a full trace buffer", "MB/s", "[q1 .. q3]",
-           "ratio", "target");
+    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save of a full trace buffer", "MB/s", "[q1 .. q3]", "ratio",
+           "target");
     char name[64];
     snprintf(name, sizeof name, "memcpy of the same %zu MiB", o->save_mib);
     row_mbs(name, &s[S_MEMCPY]);
     printf("\n");
     row_mbs("evrec_save (container, CRC-32C)", &s[S_SAVE]);
-    printf("  %5.1f%% of memcpy       >= %.0f%%   %s\n", save_ratio * 100.0,
-           TARGET_SAVE_VS_MEMCPY * 100.0, verdict(save_ratio >= TARGET_SAVE_VS_MEMCPY));
+    printf("  %5.1f%% of memcpy       >= %.0f%%   %s\n", save_ratio * 100.0, TARGET_SAVE_VS_MEMCPY * 100.0,
+           verdict(save_ratio >= TARGET_SAVE_VS_MEMCPY));
     row_mbs("bare CCore stream (evrec_save_ex)", &s[S_BARE]);
     printf("  %5.1f%% of memcpy\n", s[S_BARE_RATIO].median * 100.0);
     row_mbs("evrec_save, mixed 16/8-byte records", &s[S_MIX_SAVE]);
     printf("  %5.1f%% of memcpy\n", s[S_MIX_RATIO].median * 100.0);
-    printf("\n  (%u repetitions; %zu trace bytes -> %zu file bytes; MB = 10^6 bytes of trace)\n",
-           o->save_reps, used, file_bytes);
+    printf("\n  (%u repetitions; %zu trace bytes -> %zu file bytes; MB = 10^6 bytes of trace)\n", o->save_reps,
+           used, file_bytes);
     return 0;
 }
 
@@ -350,8 +361,8 @@ int main(int argc, char **argv)
     if ((o.only == 0 || o.only == 2) && report_save(&o, freq) != 0) {
         return 1;
     }
-    if (o.only != 1 &&
-        bench_sizes_report(o.save_mib, o.save_reps, o.record_size, freq, TARGET_SAVE_VS_MEMCPY, TARGET_MIX_VS_MEMCPY) != 0) {
+    if (o.only != 1 && bench_sizes_report(o.save_mib, o.save_reps, o.record_size, freq, TARGET_SAVE_VS_MEMCPY,
+                                          TARGET_MIX_VS_MEMCPY) != 0) {
         return 1;
     }
     return 0;

@@ -99,8 +99,8 @@ int main(int argc, char **argv)
     if (modes > 1) {
         qsort(rate[1], (size_t)reps, sizeof(double), cmp);
     }
-    printf("evrec-bench-reader: %s, %llu records, %ld bytes, median of %d\n", argv[1],
-           (unsigned long long)records, len, reps);
+    printf("evrec-bench-reader: %s, %llu records, %ld bytes, median of %d\n", argv[1], (unsigned long long)records,
+           len, reps);
     printf("  evrec_reader_next                    %8.1f M records/s\n", rate[0][reps / 2] / 1e6);
     if (modes > 1) {
         printf("  evrec_reader_next + visit_fields     %8.1f M records/s\n", rate[1][reps / 2] / 1e6);

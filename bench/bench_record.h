@@ -26,10 +26,10 @@
 
 /** @brief State of the record benchmarks. Large (holds the host); keep it static. */
 typedef struct bench_record_ctx {
-    size_t records;         /**< records per batch (per thread in the two-thread batch) */
-    uint8_t *buf;           /**< trace buffer for 2 * records, 64-byte aligned */
-    size_t buf_size;        /**< bytes of buf */
-    uint64_t time_freq;     /**< EVREC_PORT_TIMESTAMP() ticks per second */
+    size_t records;     /**< records per batch (per thread in the two-thread batch) */
+    uint8_t *buf;       /**< trace buffer for 2 * records, 64-byte aligned */
+    size_t buf_size;    /**< bytes of buf */
+    uint64_t time_freq; /**< EVREC_PORT_TIMESTAMP() ticks per second */
     _Alignas(64) _Atomic size_t floor_pos;
     _Alignas(64) evrec_host_t host;
     evrec_recorder_t rec;
@@ -37,9 +37,9 @@ typedef struct bench_record_ctx {
     pthread_barrier_t go;
     pthread_barrier_t done;
     int quit;
-    int two_floor;          /**< what the peer runs in the next two-thread batch: 1 floor, 0 inline */
+    int two_floor; /**< what the peer runs in the next two-thread batch: 1 floor, 0 inline */
     uint64_t peer_ns;
-    const char *error;      /**< set when a batch's recording came out wrong (then returns < 0) */
+    const char *error; /**< set when a batch's recording came out wrong (then returns < 0) */
 } bench_record_ctx_t;
 
 /**

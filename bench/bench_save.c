@@ -30,8 +30,8 @@ int bench_save_init(bench_save_ctx_t *c, size_t trace_size, uint64_t time_freq, 
     c->trace = aligned_alloc(64, trace_size);
     c->out = aligned_alloc(64, (c->out_cap + 63u) & ~(size_t)63u);
     if (!c->trace || !c->out) {
-        fprintf(stderr, "evrec-bench: cannot allocate %zu + %zu bytes for the save benchmark\n",
-                trace_size, c->out_cap);
+        fprintf(stderr, "evrec-bench: cannot allocate %zu + %zu bytes for the save benchmark\n", trace_size,
+                c->out_cap);
         bench_save_free(c);
         return -1;
     }

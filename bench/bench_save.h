@@ -16,13 +16,13 @@
 
 /** @brief State of the save benchmark. */
 typedef struct bench_save_ctx {
-    uint8_t *trace;     /**< the full trace buffer */
+    uint8_t *trace; /**< the full trace buffer */
     size_t trace_size;
     evrec_host_t host;
     evrec_recorder_t rec; /**< stopped, full */
-    uint8_t *out;       /**< the sink's destination, preallocated and faulted in */
+    uint8_t *out;         /**< the sink's destination, preallocated and faulted in */
     size_t out_cap;
-    size_t out_len;     /**< bytes the last save wrote */
+    size_t out_len; /**< bytes the last save wrote */
 } bench_save_ctx_t;
 
 /**

@@ -12,8 +12,8 @@
 
 #define MAX_FIELDS (EVREC_MAX_EVENT_SIZE)
 
-static const char *const field_names[] = {"time", "id", "f0", "f1", "f2", "f3", "f4", "f5", "f6",
-                                          "f7", "f8", "f9"};
+static const char *const field_names[] = {"time", "id", "f0", "f1", "f2", "f3",
+                                          "f4",   "f5", "f6", "f7", "f8", "f9"};
 static char name_store[BENCH_SIZE_COUNT][MAX_FIELDS][16];
 static char struct_names[BENCH_SIZE_COUNT][24];
 static evrec_field_desc_t fields[BENCH_SIZE_COUNT][MAX_FIELDS];
@@ -243,8 +243,8 @@ int bench_sizes_report(size_t mib, unsigned reps, unsigned only_size, uint64_t f
     if (!c) {
         return -1;
     }
-    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save by record size (container)", "MB/s", "[q1 .. q3]",
-           "ratio", "target");
+    printf("\n  %-42s %8s  %-18s %-22s %s\n", "save by record size (container)", "MB/s", "[q1 .. q3]", "ratio",
+           "target");
     unsigned pass = 0, total = 0;
     double worst = 1e9;
     uint32_t worst_size = 0;

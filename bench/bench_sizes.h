@@ -31,10 +31,10 @@ typedef struct bench_sizes_ctx bench_sizes_ctx_t;
 /** @brief One measured case: MB/s (10^6 trace-buffer bytes per second of thread CPU time) and
  * the ratio to memcpy of the same bytes, medians and quartiles over the repetitions. */
 typedef struct bench_sizes_row {
-    uint32_t native;   /**< native record size in bytes; 0 for the random mix */
-    uint32_t packed;   /**< saved size in bytes; 0 for the random mix */
+    uint32_t native; /**< native record size in bytes; 0 for the random mix */
+    uint32_t packed; /**< saved size in bytes; 0 for the random mix */
     double mbs, mbs_q1, mbs_q3;
-    double ratio;      /**< median of the per-repetition ratios save / memcpy */
+    double ratio; /**< median of the per-repetition ratios save / memcpy */
 } bench_sizes_row_t;
 
 /** @brief Allocate a `mib` MiB trace buffer and its output buffer. @return NULL when out of
@@ -60,7 +60,7 @@ int bench_sizes_measure(bench_sizes_ctx_t *c, uint32_t k, unsigned reps, uint64_
  * only that native size (and the mix).
  * @retval 0 measured (whatever the figures). @retval -1 out of memory or a save failed.
  */
-int bench_sizes_report(size_t mib, unsigned reps, unsigned only_size, uint64_t time_freq,
-                       double target, double mix_target);
+int bench_sizes_report(size_t mib, unsigned reps, unsigned only_size, uint64_t time_freq, double target,
+                       double mix_target);
 
 #endif /* BENCH_SIZES_H */

@@ -16,8 +16,8 @@ uint64_t bench_now_ns(void);
 /** @brief Order statistics of a sample. */
 typedef struct bench_summary {
     double median;
-    double q1;  /**< first quartile */
-    double q3;  /**< third quartile */
+    double q1; /**< first quartile */
+    double q3; /**< third quartile */
     double min;
     double max;
 } bench_summary_t;

@@ -23,10 +23,10 @@
 
 typedef struct bplat {
     struct barectf_default_ctx ctx;
-    uint8_t *area;     /* the RAM area of packets */
-    size_t area_size;  /* bytes, a multiple of the packet size */
-    size_t at;         /* offset of the open packet */
-    size_t packets;    /* packets closed */
+    uint8_t *area;    /* the RAM area of packets */
+    size_t area_size; /* bytes, a multiple of the packet size */
+    size_t at;        /* offset of the open packet */
+    size_t packets;   /* packets closed */
     char pad[64];
 } bplat_t;
 

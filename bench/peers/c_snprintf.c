@@ -47,8 +47,8 @@ __attribute__((noinline)) static void sn_run(int thread, size_t n)
     size_t at = 0, k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t ts = EVREC_PORT_TIMESTAMP();
-        int len = snprintf(p + at, cap - at, "%u bench c=%u b=%u a=%u\n", (unsigned)ts,
-                           (unsigned)(uint8_t)i, (unsigned)(uint16_t)i, (unsigned)(uint32_t)i);
+        int len = snprintf(p + at, cap - at, "%u bench c=%u b=%u a=%u\n", (unsigned)ts, (unsigned)(uint8_t)i,
+                           (unsigned)(uint16_t)i, (unsigned)(uint32_t)i);
         if (len > 0 && (size_t)len < cap - at) {
             at += (size_t)len;
             k++;

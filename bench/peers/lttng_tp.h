@@ -13,12 +13,10 @@
 #include <stdint.h>
 #include <lttng/tracepoint.h>
 
-LTTNG_UST_TRACEPOINT_EVENT(evrec_peers, bench,
-    LTTNG_UST_TP_ARGS(uint8_t, c, uint16_t, b, uint32_t, a),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint8_t, c, c)
-        lttng_ust_field_integer(uint16_t, b, b)
-        lttng_ust_field_integer(uint32_t, a, a)))
+LTTNG_UST_TRACEPOINT_EVENT(evrec_peers, bench, LTTNG_UST_TP_ARGS(uint8_t, c, uint16_t, b, uint32_t, a),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint8_t, c, c)
+                                                   lttng_ust_field_integer(uint16_t, b, b)
+                                                       lttng_ust_field_integer(uint32_t, a, a)))
 
 #endif /* PEERS_LTTNG_TP_H */
 

@@ -24,8 +24,8 @@
  * A function pointer may be NULL when there is nothing to do.
  */
 typedef struct peer_contender {
-    const char *key;   /**< short name for --only and the machine-readable output */
-    const char *name;  /**< row label of the table */
+    const char *key;  /**< short name for --only and the machine-readable output */
+    const char *name; /**< row label of the table */
     /** Allocate for `n` records per thread on up to PEERS_MAX_THREADS threads.
      * @return 0, or -1 with a reason in *why (a static string): the contender is left out. */
     int (*setup)(size_t n, const char **why);

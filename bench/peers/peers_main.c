@@ -253,7 +253,7 @@ static int cmd_record(int argc, char **argv)
     double *ratio = calloc((size_t)nact * CFG_COUNT * per, sizeof(double));
     double *oncpu = calloc((size_t)nact * CFG_COUNT * per, sizeof(double));
     int rc = ns && ratio && oncpu ? 0 : 1;
-#define AT(a, c, k, r) (a)[((size_t)(c) * CFG_COUNT + (size_t)(k)) * per + (r)]
+#define AT(a, c, k, r) (a)[((size_t)(c)*CFG_COUNT + (size_t)(k)) * per + (r)]
     /* Round 0 is a warm-up (caches, page faults, CPU clocks) and not kept. Within a round every
      * configuration runs every contender once, the order rotated from round to round. */
     for (unsigned r = 0; r <= o.rounds && rc == 0; r++) {
@@ -300,11 +300,12 @@ static int cmd_record(int argc, char **argv)
             }
             printf("\n");
         }
-        printf("\n%u rounds of %zu records per thread; ns per record (CPU time of the recording thread): median over "
-               "rounds; (Nx): median over rounds of the round's ratio to the floor of the same configuration; "
-               "%d CPUs usable%s.\n",
-               o.rounds, o.records, cpus_online,
-               cpus_online < 2 ? " (one CPU: the two threads take turns instead of running at once)" : "");
+        printf(
+            "\n%u rounds of %zu records per thread; ns per record (CPU time of the recording thread): median over "
+            "rounds; (Nx): median over rounds of the round's ratio to the floor of the same configuration; "
+            "%d CPUs usable%s.\n",
+            o.rounds, o.records, cpus_online,
+            cpus_online < 2 ? " (one CPU: the two threads take turns instead of running at once)" : "");
         /* How much of the time both threads really ran at once: a loaded machine runs them in
          * turns, which hides the cost of sharing. */
         bench_summary_t sh[CFG_COUNT];
@@ -515,7 +516,8 @@ static int cmd_read(int argc, char **argv)
         evrec_reader_t *rd = NULL;
         uint64_t t0 = thread_cpu_ns();
         if (evrec_reader_open_memory(&rd, data, len, NULL) != EVREC_OK) {
-            fprintf(stderr, "evrec-bench-peers: %s: %s\n", argv[0], rd ? evrec_reader_error(rd)->message : "cannot open");
+            fprintf(stderr, "evrec-bench-peers: %s: %s\n", argv[0],
+                    rd ? evrec_reader_error(rd)->message : "cannot open");
             evrec_reader_close(rd);
             free(data);
             return 1;

@@ -32,9 +32,9 @@ typedef struct options {
     demo_config_t cfg;
     size_t buffer;
     unsigned tick_hz;
-    const char *qs_path;  /* --qs: live QS stream file, or NULL */
-    size_t qs_ring;       /* --qs-ring: transmit ring bytes */
-    uint64_t qs_baud;     /* --qs-baud: drain rate, 0 = unlimited */
+    const char *qs_path; /* --qs: live QS stream file, or NULL */
+    size_t qs_ring;      /* --qs-ring: transmit ring bytes */
+    uint64_t qs_baud;    /* --qs-baud: drain rate, 0 = unlimited */
 } options_t;
 
 static void usage(FILE *to)
@@ -62,8 +62,7 @@ static void usage(FILE *to)
 }
 
 /* Parse an unsigned decimal with an optional K or M suffix (binary) into [lo, hi]. */
-static int parse_num(const char *opt, const char *s, int suffix, uint64_t lo, uint64_t hi,
-                     uint64_t *out)
+static int parse_num(const char *opt, const char *s, int suffix, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     char *end;
     errno = 0;
@@ -76,8 +75,8 @@ static int parse_num(const char *opt, const char *s, int suffix, uint64_t lo, ui
         end++;
     }
     if (errno || end == s || *end || s[0] == '-' || v < lo || v > hi) {
-        fprintf(stderr, "evrec-demo: %s: '%s' is not a number in %" PRIu64 "..%" PRIu64 "%s\n",
-                opt, s, lo, hi, suffix ? " (K and M suffixes allowed)" : "");
+        fprintf(stderr, "evrec-demo: %s: '%s' is not a number in %" PRIu64 "..%" PRIu64 "%s\n", opt, s, lo, hi,
+                suffix ? " (K and M suffixes allowed)" : "");
         return -1;
     }
     *out = v;
@@ -88,11 +87,16 @@ static int parse_num(const char *opt, const char *s, int suffix, uint64_t lo, ui
 static int parse_args(int argc, char **argv, options_t *o)
 {
     static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, 'n'},
-        {"buffer", required_argument, NULL, 'b'}, {"tick-hz", required_argument, NULL, 't'},
-        {"stages", required_argument, NULL, 's'}, {"fps", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},         {"qs", required_argument, NULL, 'Q'},
-        {"qs-ring", required_argument, NULL, 'R'}, {"qs-baud", required_argument, NULL, 'B'},
+        {"output", required_argument, NULL, 'o'},
+        {"frames", required_argument, NULL, 'n'},
+        {"buffer", required_argument, NULL, 'b'},
+        {"tick-hz", required_argument, NULL, 't'},
+        {"stages", required_argument, NULL, 's'},
+        {"fps", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"qs", required_argument, NULL, 'Q'},
+        {"qs-ring", required_argument, NULL, 'R'},
+        {"qs-baud", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     o->path = "demo.evr";
@@ -155,8 +159,7 @@ static int parse_args(int argc, char **argv, options_t *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "evrec-demo: unexpected argument '%s'; try 'evrec-demo --help'.\n",
-                argv[optind]);
+        fprintf(stderr, "evrec-demo: unexpected argument '%s'; try 'evrec-demo --help'.\n", argv[optind]);
         return -1;
     }
     return 0;
@@ -170,8 +173,8 @@ static int save_file(const evrec_recorder_t *rec, const char *path, uint64_t has
     evrec_status st = evrec_save_path_ex(rec, path, &opts, bytes);
     if (st != EVREC_OK) {
         int werr = st == EVREC_E_IO ? errno : 0;
-        fprintf(stderr, "evrec-demo: saving %s failed: %s%s%s\n", path, evrec_strerror(st),
-                werr ? ": " : "", werr ? strerror(werr) : "");
+        fprintf(stderr, "evrec-demo: saving %s failed: %s%s%s\n", path, evrec_strerror(st), werr ? ": " : "",
+                werr ? strerror(werr) : "");
         return -1;
     }
     return 0;
@@ -183,19 +186,19 @@ static int fail(const char *what, evrec_status st)
     return 1;
 }
 
-static void summary(const options_t *o, const demo_pipeline_t *p, const evrec_recorder_t *rec,
-                    double seconds, uint64_t file_bytes, uint64_t hash)
+static void summary(const options_t *o, const demo_pipeline_t *p, const evrec_recorder_t *rec, double seconds,
+                    uint64_t file_bytes, uint64_t hash)
 {
     const demo_stage_stats_t *cap = &p->stats[0];
     const demo_stage_stats_t *sink = &p->stats[p->n_stages - 1];
-    printf("frames:  %" PRIu32 " captured, %" PRIu32 " delivered, %" PRIu32
-           " lost for lack of a buffer, %" PRIu32 " failed the check (%u stages, %.2f s)\n",
+    printf("frames:  %" PRIu32 " captured, %" PRIu32 " delivered, %" PRIu32 " lost for lack of a buffer, %" PRIu32
+           " failed the check (%u stages, %.2f s)\n",
            cap->frames, sink->frames, cap->dropped, sink->dropped, p->n_stages, seconds);
     printf("records: %" PRIu64 " recorded, %" PRIu64 " dropped (buffer full), %zu of %zu "
            "buffer bytes used\n",
-           evrec_recorder_counts(rec).recorded, evrec_recorder_counts(rec).dropped, evrec_recorder_counts(rec).used, evrec_recorder_counts(rec).size);
-    printf("file:    %s, %" PRIu64 " bytes, schema hash %016" PRIx64 "\n", o->path, file_bytes,
-           hash);
+           evrec_recorder_counts(rec).recorded, evrec_recorder_counts(rec).dropped,
+           evrec_recorder_counts(rec).used, evrec_recorder_counts(rec).size);
+    printf("file:    %s, %" PRIu64 " bytes, schema hash %016" PRIx64 "\n", o->path, file_bytes, hash);
 }
 
 int main(int argc, char **argv)
@@ -215,8 +218,7 @@ int main(int argc, char **argv)
     const char *what = "";
     st = evrec_meta_validate(&demo_meta, &bad, &what);
     if (st != EVREC_OK) {
-        fprintf(stderr, "evrec-demo: the event tables are invalid: %s (item %" PRIu32 ")\n", what,
-                bad);
+        fprintf(stderr, "evrec-demo: the event tables are invalid: %s (item %" PRIu32 ")\n", what, bad);
         return 1;
     }
     uint64_t hash = evrec_meta_schema_hash(&demo_meta);

@@ -140,8 +140,9 @@ int demo_qs_start(demo_qs_t *q, const evrec_recorder_t *rec, const evrec_meta_t 
     o.time_size = 4; /* the full 32-bit timestamp: times decode to the RAM file's values */
     evrec_status st = evrec_qs_tx_init(&q->tx, meta, q->mem, size, &o);
     if (st != EVREC_OK) {
-        fprintf(stderr, "evrec-demo: --qs-ring %zu: %s (the ring must hold two of the largest frames, %zu bytes)\n",
-                ring, evrec_strerror(st), evrec_qs_tx_ring_size(&q->tx.map, 2));
+        fprintf(stderr,
+                "evrec-demo: --qs-ring %zu: %s (the ring must hold two of the largest frames, %zu bytes)\n", ring,
+                evrec_strerror(st), evrec_qs_tx_ring_size(&q->tx.map, 2));
         demo_qs_free(q);
         return -1;
     }
@@ -186,8 +187,10 @@ int demo_qs_finish(demo_qs_t *q)
         rc = -1;
     }
     if (q->corrupt) {
-        fprintf(stderr, "evrec-demo: %s: the trace buffer holds a record the tables do not know; the QS stream stops there\n",
-                q->path);
+        fprintf(
+            stderr,
+            "evrec-demo: %s: the trace buffer holds a record the tables do not know; the QS stream stops there\n",
+            q->path);
         rc = -1;
     }
     return rc;

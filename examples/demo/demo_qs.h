@@ -33,24 +33,24 @@
 
 /** @brief The live QS output. Fields are private except the counters read after finish. */
 typedef struct demo_qs {
-    evrec_qs_tx_t tx;             /**< the transmit ring (map entries + frames in `mem`) */
-    void *mem;                    /**< malloc'ed buffer of the ring */
-    const evrec_recorder_t *rec;  /**< the recorder whose buffer is followed */
+    evrec_qs_tx_t tx;            /**< the transmit ring (map entries + frames in `mem`) */
+    void *mem;                   /**< malloc'ed buffer of the ring */
+    const evrec_recorder_t *rec; /**< the recorder whose buffer is followed */
     const evrec_meta_t *meta;
-    evrec_out_file_t out;         /**< the QS file (evrec_out_file.h) */
+    evrec_out_file_t out; /**< the QS file (evrec_out_file.h) */
     const char *path;
-    uint64_t bytes_per_s;         /**< drain rate, 0 = as fast as the file takes it */
+    uint64_t bytes_per_s; /**< drain rate, 0 = as fast as the file takes it */
     pthread_t thread;
-    atomic_size_t end;            /**< 0 while recording; then the recorder's `used` */
-    size_t pos;                   /**< next record offset in the trace buffer */
-    int io_error;                 /**< errno of a failed write, 0 = none */
-    int corrupt;                  /**< a record with an unknown id stopped the follower */
-    uint64_t bytes;               /**< bytes written to the file */
-    uint64_t events;              /**< records sent to the ring */
-    uint64_t session_frames;      /**< session frames (QS_EMPTY, target info, dictionaries) */
-    uint64_t dict_frames;         /**< dictionary frames sent later (new run-time names, lost ones) */
-    uint64_t lost_dropped;        /**< recorder drops announced by EVREC_LOST records */
-    uint64_t lost_overwritten;    /**< recorder overwrites announced */
+    atomic_size_t end;         /**< 0 while recording; then the recorder's `used` */
+    size_t pos;                /**< next record offset in the trace buffer */
+    int io_error;              /**< errno of a failed write, 0 = none */
+    int corrupt;               /**< a record with an unknown id stopped the follower */
+    uint64_t bytes;            /**< bytes written to the file */
+    uint64_t events;           /**< records sent to the ring */
+    uint64_t session_frames;   /**< session frames (QS_EMPTY, target info, dictionaries) */
+    uint64_t dict_frames;      /**< dictionary frames sent later (new run-time names, lost ones) */
+    uint64_t lost_dropped;     /**< recorder drops announced by EVREC_LOST records */
+    uint64_t lost_overwritten; /**< recorder overwrites announced */
 } demo_qs_t;
 
 /**

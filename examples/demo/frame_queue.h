@@ -55,8 +55,7 @@ typedef struct demo_queue {
  * @retval 0 ready. @retval -1 bad argument or a pthread object could not be made.
  * **Context:** thread, before the queue is shared.
  */
-int demo_queue_init(demo_queue_t *q, demo_Queue_t id, struct demo_frame **slots,
-                    uint16_t capacity);
+int demo_queue_init(demo_queue_t *q, demo_Queue_t id, struct demo_frame **slots, uint16_t capacity);
 
 /** @brief Release the pthread objects. **Context:** after every user of the queue is joined. */
 void demo_queue_destroy(demo_queue_t *q);

@@ -65,7 +65,8 @@ static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who
         f->number = n;
         f->hashed = 0;
         f->encoded_bytes = 0;
-        demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Start, demo_frame_info(f), 0);
+        demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Start,
+                               demo_frame_info(f), 0);
         demo_frame_draw(f->pixels, n);
         demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Done, demo_frame_info(f),
                                DEMO_FRAME_BYTES);

@@ -35,9 +35,9 @@
 
 /** @brief What to run. */
 typedef struct demo_config {
-    uint32_t frames;    /**< frames to capture */
-    unsigned stages;    /**< 2..4 */
-    unsigned fps;       /**< capture rate, frames per second; 0 = free-running (drops frames) */
+    uint32_t frames; /**< frames to capture */
+    unsigned stages; /**< 2..4 */
+    unsigned fps;    /**< capture rate, frames per second; 0 = free-running (drops frames) */
 } demo_config_t;
 
 /** @brief Counts of one stage, written by its thread only, read after the join. */
@@ -60,10 +60,10 @@ typedef struct demo_pipeline {
     evrec_host_t *host;
     demo_config_t cfg;
     unsigned n_stages;
-    demo_Stage_t stage[DEMO_STAGE_COUNT];           /**< stages in pipeline order */
-    demo_stage_stats_t stats[DEMO_STAGE_COUNT];   /**< indexed like `stage` */
+    demo_Stage_t stage[DEMO_STAGE_COUNT];       /**< stages in pipeline order */
+    demo_stage_stats_t stats[DEMO_STAGE_COUNT]; /**< indexed like `stage` */
     demo_frame_t frames[DEMO_POOL_FRAMES];
-    demo_queue_t queue[DEMO_QUEUE_COUNT];         /**< indexed by demo_Queue_t */
+    demo_queue_t queue[DEMO_QUEUE_COUNT]; /**< indexed by demo_Queue_t */
     demo_frame_t *slots[DEMO_QUEUE_COUNT][DEMO_POOL_FRAMES];
     pthread_t thread[DEMO_STAGE_COUNT];
     demo_stage_arg_t arg[DEMO_STAGE_COUNT];

@@ -67,7 +67,8 @@ void rd_lanes_before_sync(evrec_reader_t *r, uint64_t sync_off, uint64_t index)
     if (src_pread(&r->src, next, sh, 4) != 4) {
         return;
     }
-    if (sh[0] == EVREC_CHUNK_SEQ && src_pread(&r->src, next + EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE, sh, 4) != 4) {
+    if (sh[0] == EVREC_CHUNK_SEQ &&
+        src_pread(&r->src, next + EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE, sh, 4) != 4) {
         return; /* version 1.3: the STREAM chunk comes after its SEQ chunk (FORMAT.md section 2.4) */
     }
     uint64_t reach = EVREC_CHUNK_HEADER_SIZE + 8u + (rd_be32(sh) & 0xFFFFFFu) / 6u + 1u;

@@ -64,7 +64,8 @@ static int crc_good(evrec_reader_t *r, uint64_t off, const uint8_t *h, uint32_t 
 
 int rd_fix_header_word(evrec_reader_t *r, uint64_t off, uint64_t q)
 {
-    if (q == UINT64_MAX || q < off + EVREC_CHUNK_HEADER_SIZE || q - off - EVREC_CHUNK_HEADER_SIZE > MAX_CHUNK_LEN) {
+    if (q == UINT64_MAX || q < off + EVREC_CHUNK_HEADER_SIZE ||
+        q - off - EVREC_CHUNK_HEADER_SIZE > MAX_CHUNK_LEN) {
         return 0;
     }
     uint8_t h[EVREC_CHUNK_HEADER_SIZE];
@@ -174,7 +175,8 @@ int rd_find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *ou
             }
             const uint8_t *c = win + i;
             uint32_t crc = evrec_crc32c(evrec_crc32c(0, c, 4), c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE);
-            if (crc == rd_be32(c + 4) && rd_sync_parse(out, base + i, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE)) {
+            if (crc == rd_be32(c + 4) &&
+                rd_sync_parse(out, base + i, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE)) {
                 out->crc = crc;
                 found = 1;
                 break;

@@ -123,19 +123,11 @@ static int apply_copy(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_
         r->copy.meta_len = n;
         r->copy.meta_off = off + EVREC_CHUNK_HEADER_SIZE + 1u;
         return 1;
-    case EVREC_CHUNK_RUNTIME_ENUMS:
-        return rd_runtime_ranges_chunk(r, off, q, n) == EVREC_OK;
-    case EVREC_CHUNK_FIELD_INFO:
-        rd_field_info_chunk(r, off, q, n);
-        return 1;
-    case EVREC_CHUNK_TRACKS:
-        rd_tracks_chunk(r, off, q, n);
-        return 1;
-    case EVREC_CHUNK_LANES:
-        rd_lanes_chunk(r, off, q, n);
-        return 1;
-    default:
-        return 1; /* a copy of a chunk type this reader does not know */
+    case EVREC_CHUNK_RUNTIME_ENUMS: return rd_runtime_ranges_chunk(r, off, q, n) == EVREC_OK;
+    case EVREC_CHUNK_FIELD_INFO: rd_field_info_chunk(r, off, q, n); return 1;
+    case EVREC_CHUNK_TRACKS: rd_tracks_chunk(r, off, q, n); return 1;
+    case EVREC_CHUNK_LANES: rd_lanes_chunk(r, off, q, n); return 1;
+    default: return 1; /* a copy of a chunk type this reader does not know */
     }
 }
 

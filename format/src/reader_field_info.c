@@ -153,8 +153,9 @@ static int parse_entry(evrec_reader_t *r, fi_cursor_t *c, uint32_t i, uint32_t c
     e.display = c->p[c->pos + 4];
     c->pos += 5;
     if (e.struct_id >= r->tables.meta.struct_count) {
-        fi_problem(r, EVREC_E_BAD_ID, off, "FIELD_INFO entry %u at offset %llu: struct id %u; the file has %u structs",
-                   (unsigned)i, (unsigned long long)off, (unsigned)e.struct_id, (unsigned)r->tables.meta.struct_count);
+        fi_problem(r, EVREC_E_BAD_ID, off,
+                   "FIELD_INFO entry %u at offset %llu: struct id %u; the file has %u structs", (unsigned)i,
+                   (unsigned long long)off, (unsigned)e.struct_id, (unsigned)r->tables.meta.struct_count);
         return 0;
     }
     const evrec_struct_desc_t *s = &r->tables.structs[e.struct_id];

@@ -6,21 +6,20 @@
 
 const char *evrec_marker_name(uint8_t marker)
 {
-    static const char *const names[16] = {"None", "Up",   "Down", "UpBlock", "DownBlock", "UpUp",
-                                          "UpPush", "UpUpPush", "Push", "Inc", "Dec", "Wait",
-                                          "Pass", "Tick", "Stop", "Error"};
+    static const char *const names[16] = {"None",   "Up",       "Down", "UpBlock", "DownBlock", "UpUp",
+                                          "UpPush", "UpUpPush", "Push", "Inc",     "Dec",       "Wait",
+                                          "Pass",   "Tick",     "Stop", "Error"};
     return marker < 16 ? names[marker] : NULL;
 }
 
 const char *evrec_kind_name(uint8_t kind)
 {
-    static const char *const names[7] = {"uint8", "uint16", "uint32", "enum_uint8",
+    static const char *const names[7] = {"uint8",       "uint16",      "uint32", "enum_uint8",
                                          "enum_uint16", "enum_uint32", "struct"};
     return kind < 7 ? names[kind] : NULL;
 }
 
-const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value,
-                                    uint8_t *marker)
+const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value, uint8_t *marker)
 {
     if (marker) {
         *marker = EVREC_MARKER_NONE;
@@ -64,7 +63,8 @@ const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, u
 
 int evrec_reader_enum_has_markers(const evrec_reader_t *r, uint16_t enum_id)
 {
-    return r && r->tables.have_meta && enum_id < r->tables.meta.enum_count && r->tables.renums[enum_id].has_markers;
+    return r && r->tables.have_meta && enum_id < r->tables.meta.enum_count &&
+           r->tables.renums[enum_id].has_markers;
 }
 
 static int record_ok(const evrec_reader_t *r, const evrec_record_t *rec)

@@ -11,7 +11,6 @@ static evrec_status fail_io(evrec_reader_t *r, uint64_t off)
     return rd_fail(r, EVREC_E_IO, off, "read error: %s", strerror(r->src.io_errno));
 }
 
-
 /* The header is unreadable (zeroed, say): an evrec file all the same when it ends with an intact
  * TAIL chunk (FORMAT.md section 2.4), whose copy of the header then gives its fields. */
 static int header_from_tail(evrec_reader_t *r, uint64_t off)
@@ -135,9 +134,8 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
         return EVREC_OK;
     }
     if (n < EVREC_HEADER_SIZE) {
-        return rd_fail(r, EVREC_E_TRUNCATED, 0,
-                       "file ends after %u bytes, inside the %u-byte evrec header", (unsigned)n,
-                       (unsigned)EVREC_HEADER_SIZE);
+        return rd_fail(r, EVREC_E_TRUNCATED, 0, "file ends after %u bytes, inside the %u-byte evrec header",
+                       (unsigned)n, (unsigned)EVREC_HEADER_SIZE);
     }
     uint32_t crc = evrec_crc32c(0, p, 44);
     if (crc != rd_be32(p + 44)) {
@@ -155,8 +153,7 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r)
     r->info.version_major = rd_be16(p + 8);
     r->info.version_minor = rd_be16(p + 10);
     if (r->info.version_major != EVREC_FORMAT_MAJOR) {
-        return rd_fail(r, EVREC_E_UNSUPPORTED, 8,
-                       "container version %u.%u; this reader reads version %u.x",
+        return rd_fail(r, EVREC_E_UNSUPPORTED, 8, "container version %u.%u; this reader reads version %u.x",
                        (unsigned)r->info.version_major, (unsigned)r->info.version_minor,
                        (unsigned)EVREC_FORMAT_MAJOR);
     }

@@ -63,19 +63,19 @@ enum { SRC_MEMORY = 1, SRC_FILE = 2 };
 
 typedef struct rd_source {
     int kind;
-    FILE *f;              /* SRC_FILE */
-    int own_file;         /* 1: opened by the reader from `path` */
-    char *path;           /* copy of the path, for the tick pre-pass (NULL otherwise) */
-    int seekable;         /* FILE* can be repositioned (regular file) */
-    int64_t file_start;   /* ftello() of `f` at open */
-    const uint8_t *mem;   /* SRC_MEMORY */
+    FILE *f;            /* SRC_FILE */
+    int own_file;       /* 1: opened by the reader from `path` */
+    char *path;         /* copy of the path, for the tick pre-pass (NULL otherwise) */
+    int seekable;       /* FILE* can be repositioned (regular file) */
+    int64_t file_start; /* ftello() of `f` at open */
+    const uint8_t *mem; /* SRC_MEMORY */
     size_t mem_size;
-    uint64_t pos;         /* offset of the next byte to consume */
-    uint64_t raw_pos;     /* offset of the next byte below the look-ahead (memory) */
-    uint64_t size;        /* total bytes, when size_known */
+    uint64_t pos;     /* offset of the next byte to consume */
+    uint64_t raw_pos; /* offset of the next byte below the look-ahead (memory) */
+    uint64_t size;    /* total bytes, when size_known */
     int size_known;
-    int io_errno;         /* errno of a read error, 0 if none */
-    uint8_t peek[64];     /* bytes looked at but not consumed yet (the header probe) */
+    int io_errno;     /* errno of a read error, 0 if none */
+    uint8_t peek[64]; /* bytes looked at but not consumed yet (the header probe) */
     size_t peek_len, peek_pos;
 } rd_source_t;
 
@@ -109,7 +109,7 @@ int src_seek(rd_source_t *s, uint64_t off);
 typedef struct rd_enum {
     evrec_enum_value_t *all; /* every value in file order (static and run-time) */
     uint32_t all_count;
-    uint32_t *sorted;        /* indices into `all`, by value (stable) */
+    uint32_t *sorted;            /* indices into `all`, by value (stable) */
     evrec_enum_value_t *statics; /* `all` minus run-time ranges: the exposed values */
     evrec_runtime_enum_t runtime;
     const char **rt_names;
@@ -119,7 +119,7 @@ typedef struct rd_enum {
 
 /* How to find an event's marker in its packed record (EventView rule). */
 typedef struct rd_marker_field {
-    int32_t offset;  /* -1: the event has no marker field */
+    int32_t offset; /* -1: the event has no marker field */
     uint8_t kind;
     uint16_t enum_id;
 } rd_marker_field_t;
@@ -135,7 +135,7 @@ typedef struct rd_block {
 typedef struct rd_sync {
     uint64_t index, t64, t64_max, ticks;
     uint32_t prev32;
-    uint32_t crc;   /* the chunk's stored CRC-32C (a SEQ chunk names it) */
+    uint32_t crc; /* the chunk's stored CRC-32C (a SEQ chunk names it) */
     uint64_t off;
 } rd_sync_t;
 
@@ -148,8 +148,8 @@ typedef struct rd_seq {
 /* The TAIL chunk (FORMAT.md section 2.4), read at open from the end of a random-access file. */
 typedef struct rd_tail {
     int ok;
-    uint64_t copy_off;      /* the first COPY chunk (the TAIL chunk says how many bytes before it) */
-    uint64_t off;           /* the TAIL chunk */
+    uint64_t copy_off; /* the first COPY chunk (the TAIL chunk says how many bytes before it) */
+    uint64_t off;      /* the TAIL chunk */
     uint32_t file_id, stream_chunks;
     uint8_t header[48];
 } rd_tail_t;
@@ -179,7 +179,8 @@ static inline uint64_t rd_ns_conv(const rd_ns_conv_t *cv, uint64_t ticks)
     /* No special case: freq 0 has m = 0 (ns 0), 1 GHz m = 2^94 + 1 and c = 30 (ns = ticks).
      * ticks x m / 2^64 < 2^96: (ticks x m_hi) + high word of (ticks x m_lo); two independent
      * multiplications. */
-    unsigned __int128 p = (unsigned __int128)ticks * cv->m_hi + (uint64_t)(((unsigned __int128)ticks * cv->m_lo) >> 64);
+    unsigned __int128 p = (unsigned __int128)ticks * cv->m_hi +
+                          (uint64_t)(((unsigned __int128)ticks * cv->m_lo) >> 64);
     p >>= cv->c;
     return (uint64_t)(p >> 64) ? UINT64_MAX : (uint64_t)p;
 }
@@ -198,7 +199,7 @@ typedef struct rd_errors {
     int halt;                   /* a problem the reader cannot go on after (rd_fail) */
     evrec_damage_t *damage;     /* damaged ranges, in file order (at most RD_MAX_DAMAGE) */
     uint32_t damage_count;
-    uint64_t damage_total;      /* including those beyond RD_MAX_DAMAGE */
+    uint64_t damage_total; /* including those beyond RD_MAX_DAMAGE */
 } rd_errors_t;
 
 /* chunk stream (reader_stream.c; reader_header.c and reader_copy.c set it up): the bytes of the
@@ -207,46 +208,46 @@ typedef struct rd_errors {
 typedef struct rd_stream {
     const uint8_t *seg;
     size_t seg_len, seg_pos;
-    uint64_t seg_file_off;      /* file offset of seg[0] */
-    int container;              /* an evrec file (else a bare CCore stream) */
-    int seg_unverified;         /* seg is the payload of a truncated chunk, its CRC unchecked */
-    uint64_t seg_chunk_off;     /* file offset of the chunk holding seg (container) */
-    uint8_t *buf;               /* owned buffer behind seg for file sources */
+    uint64_t seg_file_off;  /* file offset of seg[0] */
+    int container;          /* an evrec file (else a bare CCore stream) */
+    int seg_unverified;     /* seg is the payload of a truncated chunk, its CRC unchecked */
+    uint64_t seg_chunk_off; /* file offset of the chunk holding seg (container) */
+    uint8_t *buf;           /* owned buffer behind seg for file sources */
     size_t buf_cap;
-    int started;                /* a STREAM chunk has been seen */
-    int over;                   /* no more stream bytes: END chunk, EOF or damage */
-    uint32_t trunc_declared;    /* payload length declared by the truncated chunk being served */
-    int end_chunk_seen;         /* the END chunk was read (CRC good) */
+    int started;             /* a STREAM chunk has been seen */
+    int over;                /* no more stream bytes: END chunk, EOF or damage */
+    uint32_t trunc_declared; /* payload length declared by the truncated chunk being served */
+    int end_chunk_seen;      /* the END chunk was read (CRC good) */
     uint64_t end_chunk_off;
-    int seg_damaged;            /* the current segment's chunk failed its CRC (meta-info only) */
-    int fix_pending;            /* the chunk header at fix_off is read as fix_word (repaired) */
+    int seg_damaged; /* the current segment's chunk failed its CRC (meta-info only) */
+    int fix_pending; /* the chunk header at fix_off is read as fix_word (repaired) */
     uint64_t fix_off;
     uint8_t fix_word[4];
-    int meta_damaged;           /* the meta-info was read (in part) from such a chunk */
+    int meta_damaged; /* the meta-info was read (in part) from such a chunk */
     uint64_t meta_damage_off;
     uint8_t tmp[EVREC_READER_MAX_NAME + 8]; /* assembly of items that straddle segments */
 } rd_stream_t;
 
 /* resync (reader_stream.c, reader_seq.c, reader_resync.c): SYNC points and gaps after damage. */
 typedef struct rd_resync {
-    rd_sync_t sync;             /* the last SYNC chunk read */
-    int sync_pending;           /* it applies to the next STREAM chunk */
-    int seg_sync;               /* the current segment came right after `sync` */
-    int discont;                /* stream bytes were lost: the next segment starts after a gap */
-    int resuming;               /* the current segment starts after a gap: restart the item */
+    rd_sync_t sync;   /* the last SYNC chunk read */
+    int sync_pending; /* it applies to the next STREAM chunk */
+    int seg_sync;     /* the current segment came right after `sync` */
+    int discont;      /* stream bytes were lost: the next segment starts after a gap */
+    int resuming;     /* the current segment starts after a gap: restart the item */
 } rd_resync_t;
 
 /* order of STREAM chunks (reader_seq.c; version 1.3) and the TAIL chunk. */
 typedef struct rd_order {
-    int mode;                   /* SEQ chunks are expected (version >= 1.3, or one was seen) */
-    int pending;                /* `seq` names the next STREAM chunk */
-    int lost;                   /* the SEQ chunk of the next STREAM chunk was damaged */
+    int mode;    /* SEQ chunks are expected (version >= 1.3, or one was seen) */
+    int pending; /* `seq` names the next STREAM chunk */
+    int lost;    /* the SEQ chunk of the next STREAM chunk was damaged */
     rd_seq_t seq;
-    int known;                  /* `expected` is known (not after a seek) */
-    uint32_t expected;          /* number of the next STREAM chunk */
+    int known;         /* `expected` is known (not after a seek) */
+    uint32_t expected; /* number of the next STREAM chunk */
     int file_id_known;
     uint32_t file_id;
-    uint32_t phys;              /* STREAM chunks with a SEQ chunk met so far (their place in the file) */
+    uint32_t phys; /* STREAM chunks with a SEQ chunk met so far (their place in the file) */
     rd_tail_t tail;
 } rd_order_t;
 
@@ -261,34 +262,34 @@ typedef struct rd_copy {
 typedef struct rd_tables {
     evrec_meta_t meta;
     int have_meta;
-    uint32_t *save_len;            /* per event */
+    uint32_t *save_len; /* per event */
     uint16_t ctrl_id;
     rd_block_t *names;
     evrec_enum_desc_t *enums;
     rd_enum_t *renums;
     evrec_struct_desc_t *structs;
-    evrec_field_desc_t **fields;   /* per struct */
+    evrec_field_desc_t **fields; /* per struct */
     evrec_event_desc_t *events;
-    rd_marker_field_t *markers;    /* per event */
+    rd_marker_field_t *markers; /* per event */
     /* run-time ranges of the RUNTIME_ENUMS chunk, until the meta-info is read */
     uint32_t rt_count;
-    uint32_t *rt_ranges;           /* rt_count x {enum_id, base, lim} */
-    uint64_t rt_offset;            /* file offset of the chunk */
+    uint32_t *rt_ranges; /* rt_count x {enum_id, base, lim} */
+    uint64_t rt_offset;  /* file offset of the chunk */
 } rd_tables_t;
 
 /* FIELD_INFO chunk (reader_field_info.c): the payload is kept until the meta-info is read, then
  * parsed into entries; a bad chunk is a deferred error (err), reported when the stream has been
  * read to its end, so that no record is lost over display attributes. */
 typedef struct rd_field_info {
-    uint8_t *raw;               /* copy of the payload, NULL when no chunk was seen */
+    uint8_t *raw; /* copy of the payload, NULL when no chunk was seen */
     uint32_t raw_len;
-    uint64_t offset;            /* file offset of the chunk */
+    uint64_t offset;             /* file offset of the chunk */
     evrec_field_info_t *entries; /* the valid entries, in file order */
     uint32_t count;
     evrec_field_info_table_t table;
     const evrec_field_info_t **by_field; /* per leaf of every struct: entry or NULL */
-    uint32_t *base;             /* per struct: index of its field 0 in by_field */
-    evrec_reader_error_t err;   /* first problem of the chunk (status EVREC_OK if none) */
+    uint32_t *base;                      /* per struct: index of its field 0 in by_field */
+    evrec_reader_error_t err;            /* first problem of the chunk (status EVREC_OK if none) */
 } rd_field_info_t;
 
 /* TRACKS chunk (reader_tracks.c): kept as bytes until the meta-info is read, then parsed; any problem
@@ -297,18 +298,18 @@ typedef struct rd_vw {
     uint8_t *raw;
     uint32_t raw_len;
     uint64_t offset;
-    int dropped;                /* a second chunk, or one after STREAM data, was seen */
+    int dropped; /* a second chunk, or one after STREAM data, was seen */
     evrec_track_desc_t *tracks;
     evrec_span_desc_t *spans;
     evrec_counter_desc_t *counters;
-    evrec_tracks_t tracks;
+    evrec_tracks_t model; /* the tables above, as evrec_reader_tracks() gives them */
     evrec_reader_error_t err;
 } rd_vw_t;
 
 /* lanes (lanes.c): the LANES chunk's counts, the last LANE_IDS chunk. */
 typedef struct rd_lanes {
-    uint64_t *counts;           /* 3 per lane: records, dropped, overwritten */
-    uint8_t *ids;               /* lane of records first .. first + n - 1 */
+    uint64_t *counts; /* 3 per lane: records, dropped, overwritten */
+    uint8_t *ids;     /* lane of records first .. first + n - 1 */
     size_t cap, n;
     uint64_t first;
 } rd_lanes_t;
@@ -316,9 +317,9 @@ typedef struct rd_lanes {
 /* records (reader_records.c; reader_resync.c resumes and seeks): iteration and 64-bit time. */
 typedef struct rd_iter {
     uint64_t index;
-    int done;                      /* End read and checked */
-    int started;                   /* first record seen */
-    int gap_next;                  /* the next record returned is the first after a gap */
+    int done;     /* End read and checked */
+    int started;  /* first record seen */
+    int gap_next; /* the next record returned is the first after a gap */
     uint32_t prev32;
     uint64_t t64;
     uint64_t ticks;
@@ -329,14 +330,14 @@ typedef struct rd_iter {
 /* time base (reader_records.c): the frequency and ticks to ns. */
 typedef struct rd_time {
     int resolved;
-    int no_prepass;             /* internal reader of the pre-pass, or summarize running */
+    int no_prepass; /* internal reader of the pre-pass, or summarize running */
     uint64_t freq;
-    rd_ns_conv_t ns_conv;       /* made for `freq` when ns_conv.freq differs */
+    rd_ns_conv_t ns_conv; /* made for `freq` when ns_conv.freq differs */
     evrec_time_source source;
 } rd_time_t;
 
 struct evrec_reader {
-    int opened;                 /* open succeeded */
+    int opened; /* open succeeded */
     rd_errors_t errs;
     rd_stream_t stream;
     rd_resync_t resync;
@@ -351,7 +352,7 @@ struct evrec_reader {
     rd_source_t src;
     evrec_reader_options_t opt;
     evrec_file_info_t info;
-    uint64_t *event_counts;     /* summarize */
+    uint64_t *event_counts; /* summarize */
 };
 
 /* ---- errors (reader_error.c) ---- */
@@ -457,8 +458,8 @@ evrec_status rd_open_container_or_ccore(evrec_reader_t *r);
 /* The next n (<= sizeof r->stream.tmp) stream bytes, contiguous; NULL on failure with the error set
  * (`what` and `item_off` name the item being read: "record", "enum name"...; `before` = bytes
  * of that item already read, for the message). */
-const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what,
-                            uint64_t item_off, size_t before);
+const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const char *what, uint64_t item_off,
+                            size_t before);
 static inline const uint8_t *rd_need(evrec_reader_t *r, size_t n, const char *what, uint64_t item_off)
 {
     if (r->stream.seg_len - r->stream.seg_pos >= n) {
@@ -535,12 +536,18 @@ static inline uint64_t rd_time_extend(uint64_t t64, uint32_t prev32, uint32_t t3
 }
 
 /* Big-endian loads. */
-static inline uint16_t rd_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint16_t rd_be16(const uint8_t *p)
+{
+    return (uint16_t)((p[0] << 8) | p[1]);
+}
 static inline uint32_t rd_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
-static inline uint64_t rd_be64(const uint8_t *p) { return ((uint64_t)rd_be32(p) << 32) | rd_be32(p + 4); }
+static inline uint64_t rd_be64(const uint8_t *p)
+{
+    return ((uint64_t)rd_be32(p) << 32) | rd_be32(p + 4);
+}
 
 static inline int rd_kind_is_enum(uint8_t kind)
 {

@@ -96,14 +96,14 @@ static const char *get_string(evrec_reader_t *r, const char *what, uint64_t *off
         *off_out = off;
     }
     if (len > EVREC_READER_MAX_NAME) {
-        rd_fail(r, EVREC_E_UNSUPPORTED, off, "%s is %u bytes long; this reader accepts at most %u",
-                what, (unsigned)len, (unsigned)EVREC_READER_MAX_NAME);
+        rd_fail(r, EVREC_E_UNSUPPORTED, off, "%s is %u bytes long; this reader accepts at most %u", what,
+                (unsigned)len, (unsigned)EVREC_READER_MAX_NAME);
         return NULL;
     }
     uint64_t left = bytes_left(r);
     if (left != UINT64_MAX && len > left) {
-        rd_fail(r, EVREC_E_CORRUPT, off, "%s length %u runs past the end of the file (%llu bytes left)",
-                what, (unsigned)len, (unsigned long long)left);
+        rd_fail(r, EVREC_E_CORRUPT, off, "%s length %u runs past the end of the file (%llu bytes left)", what,
+                (unsigned)len, (unsigned long long)left);
         return NULL;
     }
     const uint8_t *p = len ? rd_need(r, len, what, off) : (const uint8_t *)"";
@@ -180,13 +180,17 @@ static int parse_enums(evrec_reader_t *r)
         if (!(d->name = get_string(r, "enum name", NULL))) {
             return 0;
         }
-        uint32_t max = d->kind == EVREC_KIND_ENUM_UINT8 ? 256u : d->kind == EVREC_KIND_ENUM_UINT16 ? 65536u : UINT32_MAX;
+        uint32_t max = d->kind == EVREC_KIND_ENUM_UINT8    ? 256u
+                       : d->kind == EVREC_KIND_ENUM_UINT16 ? 65536u
+                                                           : UINT32_MAX;
         uint32_t vcount;
         if (!get_count(r, &vcount, max, MIN_VALUE, "enum value count")) {
             return 0;
         }
         uint32_t cap = 0;
-        uint32_t vmax = d->kind == EVREC_KIND_ENUM_UINT8 ? 0xFFu : d->kind == EVREC_KIND_ENUM_UINT16 ? 0xFFFFu : 0xFFFFFFFFu;
+        uint32_t vmax = d->kind == EVREC_KIND_ENUM_UINT8    ? 0xFFu
+                        : d->kind == EVREC_KIND_ENUM_UINT16 ? 0xFFFFu
+                                                            : 0xFFFFFFFFu;
         for (uint32_t v = 0; v < vcount; v++) {
             if (!grow(r, (void **)&e->all, &cap, v + 1, sizeof *e->all)) {
                 return 0;
@@ -301,9 +305,8 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
         return 1;
     }
     if (t->state == 1 || depth > EVREC_MAX_NESTING) {
-        rd_fail(r, EVREC_E_UNSUPPORTED, t->off,
-                "struct %s is nested in itself or more than %u levels deep", r->tables.structs[s].name,
-                (unsigned)EVREC_MAX_NESTING);
+        rd_fail(r, EVREC_E_UNSUPPORTED, t->off, "struct %s is nested in itself or more than %u levels deep",
+                r->tables.structs[s].name, (unsigned)EVREC_MAX_NESTING);
         return 0;
     }
     t->state = 1;
@@ -342,7 +345,8 @@ static int size_struct(evrec_reader_t *r, rd_struct_tmp_t *tmp, uint32_t s, unsi
     if (height > EVREC_MAX_NESTING) {
         /* Reached when the nested structs were laid out before (defined earlier, or used by an
          * earlier struct): the depth of this walk alone does not see their levels. */
-        rd_fail(r, EVREC_E_UNSUPPORTED, t->off, "struct %s nests structs %u levels deep; this reader accepts at most %u",
+        rd_fail(r, EVREC_E_UNSUPPORTED, t->off,
+                "struct %s nests structs %u levels deep; this reader accepts at most %u",
                 r->tables.structs[s].name, height, (unsigned)EVREC_MAX_NESTING);
         return 0;
     }
@@ -418,14 +422,14 @@ static int finish_enums(evrec_reader_t *r)
 
 /* EventView: the field named `type` whose enum has markers, else the first enum field with
  * markers (depth first). Returns 1 when found. */
-static int find_marker(const evrec_reader_t *r, uint32_t sid, uint32_t base, unsigned depth,
-                       rd_marker_field_t *m)
+static int find_marker(const evrec_reader_t *r, uint32_t sid, uint32_t base, unsigned depth, rd_marker_field_t *m)
 {
     const evrec_struct_desc_t *s = &r->tables.structs[sid];
     if (depth == 0) {
         for (uint32_t f = 0; f < s->field_count; f++) {
             const evrec_field_desc_t *fd = &s->fields[f];
-            if (rd_kind_is_enum(fd->kind) && strcmp(fd->name, "type") == 0 && r->tables.renums[fd->ref].has_markers) {
+            if (rd_kind_is_enum(fd->kind) && strcmp(fd->name, "type") == 0 &&
+                r->tables.renums[fd->ref].has_markers) {
                 m->offset = (int32_t)(base + fd->offset);
                 m->kind = fd->kind;
                 m->enum_id = fd->ref;
@@ -456,10 +460,12 @@ static int check_events(evrec_reader_t *r, rd_struct_tmp_t *tmp, const uint64_t 
         const evrec_event_desc_t *ev = &r->tables.events[i];
         if (ev->struct_id >= r->tables.meta.struct_count) {
             return rd_fail(r, EVREC_E_BAD_ID, ev_off[i], "event %u: struct id %u; the file has %u structs",
-                           (unsigned)i, (unsigned)ev->struct_id, (unsigned)r->tables.meta.struct_count) == EVREC_OK;
+                           (unsigned)i, (unsigned)ev->struct_id,
+                           (unsigned)r->tables.meta.struct_count) == EVREC_OK;
         }
         const evrec_struct_desc_t *s = &r->tables.structs[ev->struct_id];
-        if (s->field_count < 2 || s->fields[0].kind != EVREC_KIND_UINT32 || s->fields[1].kind != EVREC_KIND_UINT16) {
+        if (s->field_count < 2 || s->fields[0].kind != EVREC_KIND_UINT32 ||
+            s->fields[1].kind != EVREC_KIND_UINT16) {
             return rd_fail(r, EVREC_E_CORRUPT, ev_off[i],
                            "event %u (%s): its struct does not start with u32 time, u16 id", (unsigned)i,
                            s->name) == EVREC_OK;
@@ -485,7 +491,8 @@ static int check_events(evrec_reader_t *r, rd_struct_tmp_t *tmp, const uint64_t 
     }
     if (ctrl < 0) {
         return rd_fail(r, EVREC_E_CORRUPT, ev_off[0],
-                       "no event uses a struct named EventControl (needed for Start, Tick, Stop, End)") == EVREC_OK;
+                       "no event uses a struct named EventControl (needed for Start, Tick, Stop, End)") ==
+               EVREC_OK;
     }
     r->tables.ctrl_id = (uint16_t)ctrl;
     r->info.control_event = (uint16_t)ctrl;

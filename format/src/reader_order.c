@@ -25,7 +25,7 @@ struct evrec_order {
     order_key_t *heap;    /* [cap] a min-heap by (t64, index) */
     uint32_t *free_slots; /* [cap] */
     uint32_t cap, heap_n, free_n;
-    uint32_t out_slot;    /* slot handed out by the last call (freed by the next); UINT32_MAX none */
+    uint32_t out_slot; /* slot handed out by the last call (freed by the next); UINT32_MAX none */
     int source_done;
     evrec_status end_status;
     int read_any, sent_any;
@@ -39,8 +39,7 @@ static evrec_status reader_source(void *ctx, evrec_record_t *rec)
     return evrec_reader_next((evrec_reader_t *)ctx, rec);
 }
 
-evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evrec_order_source_fn fn,
-                                       void *ctx)
+evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evrec_order_source_fn fn, void *ctx)
 {
     if (!out) {
         return EVREC_E_ARG;

@@ -168,23 +168,25 @@ static evrec_status end_of_stream(evrec_reader_t *r, uint64_t end_off)
     if (st != EVREC_OK) {
         return st;
     }
-    if (r->stream.container && r->info.recorded != UINT64_MAX && r->iter.index != r->info.recorded && r->errs.first.status == EVREC_OK) {
+    if (r->stream.container && r->info.recorded != UINT64_MAX && r->iter.index != r->info.recorded &&
+        r->errs.first.status == EVREC_OK) {
         /* Every chunk's CRC checked, yet the count differs: whole chunks were moved, copied or
          * removed after the save (a version 1.3 file's SEQ chunks name them, FORMAT.md 2.4). */
         int more = r->iter.index > r->info.recorded;
-        return rd_fail(r, EVREC_E_CORRUPT, 24,
-                       "the header says %llu records were saved, the stream holds %llu: %llu records %s, with "
-                       "every chunk's CRC-32C good (%s)",
-                       (unsigned long long)r->info.recorded, (unsigned long long)r->iter.index,
-                       (unsigned long long)(more ? r->iter.index - r->info.recorded : r->info.recorded - r->iter.index),
-                       more ? "too many" : "missing",
-                       more ? "STREAM chunks duplicated, or chunks of another recording inserted; records after "
-                              "them are shown under wrong indices"
-                            : "whole STREAM chunks removed; records after them are shown under wrong indices");
+        return rd_fail(
+            r, EVREC_E_CORRUPT, 24,
+            "the header says %llu records were saved, the stream holds %llu: %llu records %s, with "
+            "every chunk's CRC-32C good (%s)",
+            (unsigned long long)r->info.recorded, (unsigned long long)r->iter.index,
+            (unsigned long long)(more ? r->iter.index - r->info.recorded : r->info.recorded - r->iter.index),
+            more ? "too many" : "missing",
+            more ? "STREAM chunks duplicated, or chunks of another recording inserted; records after "
+                   "them are shown under wrong indices"
+                 : "whole STREAM chunks removed; records after them are shown under wrong indices");
     }
     r->iter.done = 1;
     rd_field_info_deferred(r); /* every record was returned; the display attributes were bad */
-    rd_tracks_deferred(r);       /* every record was returned; the TRACKS chunk was bad */
+    rd_tracks_deferred(r);     /* every record was returned; the TRACKS chunk was bad */
     /* Damage the reader went on after: the first one is the result, instead of EVREC_E_END. */
     return r->errs.first.status != EVREC_OK ? r->errs.first.status : EVREC_E_END;
 }
@@ -359,8 +361,9 @@ static __attribute__((noinline)) evrec_status next_any(evrec_reader_t *r, evrec_
  * without lanes. */
 evrec_status evrec_reader_next(evrec_reader_t *r, evrec_record_t *rec)
 {
-    if (__builtin_expect(!r || !rec || r->errs.halt || !r->opened || r->iter.done || !r->time.resolved || r->resync.resuming ||
-                             r->time.ns_conv.freq != r->time.freq || r->lanes.counts, 0)) {
+    if (__builtin_expect(!r || !rec || r->errs.halt || !r->opened || r->iter.done || !r->time.resolved ||
+                             r->resync.resuming || r->time.ns_conv.freq != r->time.freq || r->lanes.counts,
+                         0)) {
         return next_any(r, rec); /* (it also makes ns_conv for a new frequency) */
     }
     size_t pos = r->stream.seg_pos, left = r->stream.seg_len - pos;

@@ -22,7 +22,6 @@ void rd_resume(evrec_reader_t *r)
     r->iter.started = r->resync.sync.index > 0;
 }
 
-
 /* A seek: find the last SYNC chunk from which the target is still ahead, by bisection over file
  * offsets (each probe reads from a midpoint to the next SYNC chunk, about one chunk). A SYNC chunk
  * S may be jumped to when no record before it can be the target: its records have index <
@@ -31,8 +30,8 @@ void rd_resume(evrec_reader_t *r)
  * read, so damage in them is not reported. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
-    if (!r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont || r->resync.resuming ||
-        !r->tables.have_meta || r->errs.halt) {
+    if (!r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont ||
+        r->resync.resuming || !r->tables.have_meta || r->errs.halt) {
         return;
     }
     uint64_t a = r->src.pos, b = r->src.size;

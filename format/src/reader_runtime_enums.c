@@ -13,8 +13,8 @@ evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint
     uint32_t count = len >= 4 ? rd_be32(p) : 0;
     if (len < 4 || (uint64_t)len != 4u + 12u * (uint64_t)count) {
         return rd_fail(r, EVREC_E_CORRUPT, off,
-                       "RUNTIME_ENUMS chunk has %u payload bytes; expected 4 + 12 x its count (%u)",
-                       (unsigned)len, (unsigned)count);
+                       "RUNTIME_ENUMS chunk has %u payload bytes; expected 4 + 12 x its count (%u)", (unsigned)len,
+                       (unsigned)count);
     }
     r->tables.rt_ranges = malloc(count ? 12u * (size_t)count : 1u);
     if (!r->tables.rt_ranges) {
@@ -36,7 +36,8 @@ static uint64_t runtime_budget(const evrec_reader_t *r)
 {
     uint64_t budget = EVREC_READER_MAX_RUNTIME_SPAN;
     for (uint32_t i = 0; i < r->tables.rt_count; i++) {
-        uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1], lim = r->tables.rt_ranges[3 * i + 2];
+        uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1],
+                 lim = r->tables.rt_ranges[3 * i + 2];
         for (uint32_t v = 0; id < r->tables.meta.enum_count && v < r->tables.renums[id].all_count; v++) {
             uint32_t x = r->tables.renums[id].all[v].value;
             budget += x >= base && x < lim ? 4u : 0u;
@@ -67,7 +68,8 @@ static uint32_t range_top(rd_enum_t *e, uint32_t base, uint32_t lim)
 /* Range i: its enum's runtime object and name array. 0 on a problem (the reader is halted). */
 static int attach_range(evrec_reader_t *r, uint32_t i, uint64_t budget, uint64_t *used)
 {
-    uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1], lim = r->tables.rt_ranges[3 * i + 2];
+    uint32_t id = r->tables.rt_ranges[3 * i], base = r->tables.rt_ranges[3 * i + 1],
+             lim = r->tables.rt_ranges[3 * i + 2];
     uint64_t off = r->tables.rt_offset + 8 + 4 + 12u * (uint64_t)i;
     if (id >= r->tables.meta.enum_count) {
         return rd_fail(r, EVREC_E_BAD_ID, off, "RUNTIME_ENUMS range %u: enum id %u; the file has %u enums",
@@ -75,21 +77,25 @@ static int attach_range(evrec_reader_t *r, uint32_t i, uint64_t budget, uint64_t
     }
     rd_enum_t *e = &r->tables.renums[id];
     if (e->has_runtime || lim <= base) {
-        return rd_fail(r, EVREC_E_CORRUPT, off, "RUNTIME_ENUMS range %u: enum %u listed twice or empty range [%u, %u)",
-                       (unsigned)i, (unsigned)id, (unsigned)base, (unsigned)lim) == EVREC_OK;
+        return rd_fail(r, EVREC_E_CORRUPT, off,
+                       "RUNTIME_ENUMS range %u: enum %u listed twice or empty range [%u, %u)", (unsigned)i,
+                       (unsigned)id, (unsigned)base, (unsigned)lim) == EVREC_OK;
     }
     e->has_runtime = 1;
     uint32_t top = range_top(e, base, lim);
     if (top - base > EVREC_READER_MAX_RUNTIME_SPAN) {
-        return rd_fail(r, EVREC_E_UNSUPPORTED, off, "run-time enum %s: named values span %u values; this reader keeps at most %u",
-                       r->tables.enums[id].name, (unsigned)(top - base), (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
+        return rd_fail(r, EVREC_E_UNSUPPORTED, off,
+                       "run-time enum %s: named values span %u values; this reader keeps at most %u",
+                       r->tables.enums[id].name, (unsigned)(top - base),
+                       (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
     }
     *used += top - base + 1u;
     if (*used > budget) {
         return rd_fail(r, EVREC_E_UNSUPPORTED, off,
                        "run-time enum %s: the run-time enums' named values span %llu values in all, but "
                        "only %llu values are named; this reader keeps at most %llu (%u plus 4 per name)",
-                       r->tables.enums[id].name, (unsigned long long)*used, (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
+                       r->tables.enums[id].name, (unsigned long long)*used,
+                       (unsigned long long)(budget - EVREC_READER_MAX_RUNTIME_SPAN) / 4u,
                        (unsigned long long)budget, (unsigned)EVREC_READER_MAX_RUNTIME_SPAN) == EVREC_OK;
     }
     e->rt_names = calloc(top - base + 1u, sizeof *e->rt_names);

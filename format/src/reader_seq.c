@@ -27,8 +27,10 @@ int rd_seq_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len
 static int skip_extra(evrec_reader_t *r, uint64_t off, uint32_t len, const char *why)
 {
     uint64_t size = EVREC_CHUNK_HEADER_SIZE + (uint64_t)len;
-    rd_damage(r, EVREC_E_CORRUPT, off, size, "STREAM chunk at offset %llu (%u payload bytes) %s; its records are "
-              "skipped", (unsigned long long)off, (unsigned)len, why);
+    rd_damage(r, EVREC_E_CORRUPT, off, size,
+              "STREAM chunk at offset %llu (%u payload bytes) %s; its records are "
+              "skipped",
+              (unsigned long long)off, (unsigned)len, why);
     if (!r->resync.discont) {
         rd_damage_nothing_lost(r);
     }
@@ -42,7 +44,8 @@ static void lost_before(evrec_reader_t *r, uint64_t off, uint32_t len, const cha
     char why[160];
     snprintf(why, sizeof why, fmt, (unsigned)a, (unsigned)b);
     rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
-              "STREAM chunk at offset %llu: %s; records resume at the next SYNC point", (unsigned long long)off, why);
+              "STREAM chunk at offset %llu: %s; records resume at the next SYNC point", (unsigned long long)off,
+              why);
     r->resync.discont = 1;
 }
 
@@ -54,8 +57,8 @@ static void check_sync(evrec_reader_t *r)
         rd_damage(r, EVREC_E_CORRUPT, r->resync.sync.off, EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE,
                   "SYNC chunk at offset %llu is not the one the SEQ chunk at offset %llu names (CRC-32C 0x%08X, "
                   "expected 0x%08X): moved or copied from elsewhere, not used",
-                  (unsigned long long)r->resync.sync.off, (unsigned long long)r->order.seq.off, (unsigned)r->resync.sync.crc,
-                  (unsigned)r->order.seq.sync_crc);
+                  (unsigned long long)r->resync.sync.off, (unsigned long long)r->order.seq.off,
+                  (unsigned)r->resync.sync.crc, (unsigned)r->order.seq.sync_crc);
         if (!r->resync.discont) {
             rd_damage_nothing_lost(r);
         }
@@ -131,14 +134,16 @@ int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
         r->order.expected = s->seq + 1u;
         r->order.known = 1;
         r->resync.discont = 1;
-        return skip_extra(r, off, len, "is not the one the SEQ chunk before it names (moved or copied from "
+        return skip_extra(r, off, len,
+                          "is not the one the SEQ chunk before it names (moved or copied from "
                           "elsewhere; the chunk it names is lost)");
     }
     if (!r->order.file_id_known) {
         r->order.file_id = s->file_id;
         r->order.file_id_known = 1;
     } else if (s->file_id != r->order.file_id) {
-        return skip_extra(r, off, len, "belongs to another recording (file id differs: a foreign or appended chunk)");
+        return skip_extra(r, off, len,
+                          "belongs to another recording (file id differs: a foreign or appended chunk)");
     }
     check_sync(r);
     if (r->order.known && s->seq < r->order.expected) {
@@ -162,7 +167,8 @@ int rd_seq_stream(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t crc)
         lost_before(r, off, len, "STREAM chunks number %u to %u are missing before it (removed or moved)",
                     r->order.expected, s->seq - 1u);
     } else if (!r->order.known && !r->stream.started && s->seq != 0) {
-        lost_before(r, off, len, "the first STREAM chunk is number %u (expected %u): chunks are missing", s->seq, 0);
+        lost_before(r, off, len, "the first STREAM chunk is number %u (expected %u): chunks are missing", s->seq,
+                    0);
     }
     r->order.expected = s->seq + 1u;
     r->order.known = 1;

@@ -17,7 +17,8 @@ static void probe_file(rd_source_t *s)
     if (s->file_start >= 0 && fstat(fileno(s->f), &st) == 0 && S_ISREG(st.st_mode)) {
         s->seekable = 1;
         s->size_known = 1;
-        s->size = (uint64_t)st.st_size > (uint64_t)s->file_start ? (uint64_t)st.st_size - (uint64_t)s->file_start : 0;
+        s->size = (uint64_t)st.st_size > (uint64_t)s->file_start ? (uint64_t)st.st_size - (uint64_t)s->file_start
+                                                                 : 0;
     }
 }
 
@@ -194,7 +195,8 @@ size_t src_pread(rd_source_t *s, uint64_t off, void *dst, size_t n)
     }
     size_t got = 0;
     while (got < n) {
-        ssize_t k = pread(fileno(s->f), (uint8_t *)dst + got, n - got, (off_t)((uint64_t)s->file_start + off + got));
+        ssize_t k = pread(fileno(s->f), (uint8_t *)dst + got, n - got,
+                          (off_t)((uint64_t)s->file_start + off + got));
         if (k < 0 && errno == EINTR) {
             continue;
         }

@@ -147,10 +147,12 @@ static int skip_damaged(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t 
         return 0;
     }
     if (q == r->src.size) {
-        rd_damage(r, EVREC_E_CHECKSUM, off, q - off, "%s; it is the last chunk, and the END chunk is missing", what);
+        rd_damage(r, EVREC_E_CHECKSUM, off, q - off, "%s; it is the last chunk, and the END chunk is missing",
+                  what);
     } else {
-        rd_damage(r, EVREC_E_CHECKSUM, off, q - off, "%s; skipped %llu bytes to the next intact chunk at offset %llu",
-                  what, (unsigned long long)(q - off), (unsigned long long)q);
+        rd_damage(r, EVREC_E_CHECKSUM, off, q - off,
+                  "%s; skipped %llu bytes to the next intact chunk at offset %llu", what,
+                  (unsigned long long)(q - off), (unsigned long long)q);
     }
     if (random && src_seek(&r->src, q) != 0) {
         rd_halt(r);
@@ -207,12 +209,14 @@ static int read_chunk_header(evrec_reader_t *r, uint64_t off, uint8_t *h)
     }
     r->stream.over = 1; /* until a good chunk says otherwise */
     if (k == 0) {
-        rd_fail(r, EVREC_E_TRUNCATED, off, "file ends at offset %llu without the END chunk (expected a chunk header)",
+        rd_fail(r, EVREC_E_TRUNCATED, off,
+                "file ends at offset %llu without the END chunk (expected a chunk header)",
                 (unsigned long long)off);
         return 0;
     }
     if (k < EVREC_CHUNK_HEADER_SIZE) {
-        rd_fail(r, EVREC_E_TRUNCATED, off, "file ends inside the chunk header at offset %llu (%u of 8 bytes present)",
+        rd_fail(r, EVREC_E_TRUNCATED, off,
+                "file ends inside the chunk header at offset %llu (%u of 8 bytes present)",
                 (unsigned long long)off, (unsigned)k);
         return 0;
     }
@@ -290,13 +294,15 @@ static int bad_crc_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t
         return SEG_AGAIN;
     }
     char what[200];
-    snprintf(what, sizeof what, "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
+    snprintf(what, sizeof what,
+             "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
              chunk_type_name(type), (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
     if (type == EVREC_CHUNK_STREAM && !r->tables.have_meta &&
         (!src_random_access(&r->src) || r->src.pos == r->src.size || rd_chunk_good_at(r, r->src.pos))) {
         /* The meta-info is in it: read it anyway and check it against the header's schema
          * hash once parsed (reader_open.c); the chunk's records are then skipped. */
-        rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len, "%s; its records are skipped", what);
+        rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len, "%s; its records are skipped",
+                  what);
         r->stream.meta_damaged = 1;
         r->stream.meta_damage_off = off;
         r->stream.seg_damaged = 1;
@@ -344,14 +350,16 @@ static int stream_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint3
 
 /* A CRC-good chunk of a type other than STREAM; RUNTIME_ENUMS, FIELD_INFO, TRACKS and LANES before
  * the stream, LANE_IDS, SYNC, SEQ beside it. */
-static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len, uint32_t stored)
+static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len,
+                      uint32_t stored)
 {
     if (type == EVREC_CHUNK_RUNTIME_ENUMS) {
         r->resync.sync_pending = 0;
         if (r->stream.started) {
-            rd_fail(r, EVREC_E_CORRUPT, off,
-                    "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before the first STREAM chunk)",
-                    (unsigned long long)off);
+            rd_fail(
+                r, EVREC_E_CORRUPT, off,
+                "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before the first STREAM chunk)",
+                (unsigned long long)off);
             return SEG_NONE;
         }
         if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
@@ -376,7 +384,8 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
 }
 
 /* A CRC-good chunk. */
-static int good_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len, uint32_t stored)
+static int good_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8_t *p, uint32_t len,
+                      uint32_t stored)
 {
     if (type == EVREC_CHUNK_STREAM) {
         return stream_chunk(r, off, p, len, stored);
@@ -496,8 +505,8 @@ const uint8_t *rd_need_slow(evrec_reader_t *r, size_t n, uint8_t *dst, const cha
                     what, (unsigned long long)item_off, r->stream.container ? " (END chunk)" : " (end of file)");
         } else {
             rd_fail(r, EVREC_E_TRUNCATED, item_off,
-                    "%s at offset %llu: %u bytes expected, but the stream ends at offset %llu after %u",
-                    what, (unsigned long long)item_off, (unsigned)(n + before), (unsigned long long)end,
+                    "%s at offset %llu: %u bytes expected, but the stream ends at offset %llu after %u", what,
+                    (unsigned long long)item_off, (unsigned)(n + before), (unsigned long long)end,
                     (unsigned)(got + before));
         }
     }

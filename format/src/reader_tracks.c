@@ -146,8 +146,8 @@ static int parse_tracks(evrec_reader_t *r, cur_t *c)
         r->vw.tracks[i].leaf = rd_be16(c->p + c->pos + 2);
         c->pos += 4;
     }
-    r->vw.tracks.track_count = n;
-    r->vw.tracks.tracks = r->vw.tracks;
+    r->vw.model.track_count = n;
+    r->vw.model.tracks = r->vw.tracks;
     return 1;
 }
 
@@ -207,8 +207,8 @@ static int parse_spans(evrec_reader_t *r, cur_t *c)
             return ok;
         }
     }
-    r->vw.tracks.span_count = n;
-    r->vw.tracks.spans = r->vw.spans;
+    r->vw.model.span_count = n;
+    r->vw.model.spans = r->vw.spans;
     return 1;
 }
 
@@ -228,8 +228,8 @@ static int parse_counters(evrec_reader_t *r, cur_t *c)
         r->vw.counters[i].field_index = rd_be16(c->p + c->pos + 2);
         c->pos += 4;
     }
-    r->vw.tracks.counter_count = n;
-    r->vw.tracks.counters = r->vw.counters;
+    r->vw.model.counter_count = n;
+    r->vw.model.counters = r->vw.counters;
     if (c->pos != c->len) {
         vw_problem(r, EVREC_E_CORRUPT, c->base + c->pos,
                    "TRACKS chunk at offset %llu: %u bytes after its counters (expected none)",
@@ -245,7 +245,7 @@ evrec_status rd_tracks_parse(evrec_reader_t *r)
         return EVREC_OK;
     }
     cur_t c = {r->vw.raw, r->vw.raw_len, 0, r->vw.offset + 8};
-    memset(&r->vw.tracks, 0, sizeof r->vw.tracks);
+    memset(&r->vw.model, 0, sizeof r->vw.model);
     int ok = parse_tracks(r, &c);
     if (ok > 0) {
         ok = parse_spans(r, &c);
@@ -257,7 +257,7 @@ evrec_status rd_tracks_parse(evrec_reader_t *r)
         drop(r);
         return ok < 0 ? r->errs.first.status : EVREC_OK;
     }
-    r->tables.meta.tracks = &r->vw.tracks;
+    r->tables.meta.tracks = &r->vw.model;
     uint32_t bad = 0;
     const char *what = NULL;
     if (evrec_tracks_validate(&r->tables.meta, &bad, &what) != EVREC_OK) {
@@ -315,8 +315,8 @@ uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id)
     return lo < v->track_count && v->tracks[lo].event_id == event_id ? v->tracks[lo].leaf : EVREC_TRACKS_NONE;
 }
 
-evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf,
-                               evrec_leaf_info_t *out, char *path, size_t path_size)
+evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf, evrec_leaf_info_t *out,
+                               char *path, size_t path_size)
 {
     if (!r || !out || (!path && path_size)) {
         return EVREC_E_ARG;

@@ -103,7 +103,7 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
         q += n;
         count++;
     }
-#if !EVREC_TSAN /* TSan: acquire loads above instead (it does not model fences) */
+#if !EVREC_TSAN                              /* TSan: acquire loads above instead (it does not model fences) */
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the records walked are complete */
 #endif
     *stop_at = q;
@@ -118,7 +118,8 @@ static size_t block_walk(const evrec_meta_t *meta, const uint8_t *block, size_t 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-EVREC_NO_TSAN static void fill_ones(uint8_t *p, size_t n)
+EVREC_NO_TSAN static void
+fill_ones(uint8_t *p, size_t n)
 {
     uint32_t *w = (uint32_t *)(void *)p;
 #if defined(__thumb2__) || (defined(__arm__) && !defined(__thumb__))
@@ -185,8 +186,10 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
         __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16u));
         __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 32u));
         __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 48u));
-        __m128i c0 = _mm_cmpeq_epi16(_mm_or_si128(v0, low), ones), c1 = _mm_cmpeq_epi16(_mm_or_si128(v1, low), ones);
-        __m128i c2 = _mm_cmpeq_epi16(_mm_or_si128(v2, low), ones), c3 = _mm_cmpeq_epi16(_mm_or_si128(v3, low), ones);
+        __m128i c0 = _mm_cmpeq_epi16(_mm_or_si128(v0, low), ones),
+                c1 = _mm_cmpeq_epi16(_mm_or_si128(v1, low), ones);
+        __m128i c2 = _mm_cmpeq_epi16(_mm_or_si128(v2, low), ones),
+                c3 = _mm_cmpeq_epi16(_mm_or_si128(v3, low), ones);
         acc = _mm_or_si128(acc, _mm_or_si128(c0, c1));
         acc2 = _mm_or_si128(acc2, _mm_or_si128(c2, c3));
     }
@@ -194,7 +197,8 @@ EVREC_NO_TSAN static int maybe_uncommitted(const uint8_t *p, size_t n)
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         acc = _mm_or_si128(acc, _mm_cmpeq_epi16(_mm_or_si128(v, low), ones));
     }
-    if (_mm_movemask_epi8(_mm_or_si128(acc, acc2)) & 0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
+    if (_mm_movemask_epi8(_mm_or_si128(acc, acc2)) &
+        0x3333) { /* bytes 0-1, 4-5, 8-9, 12-13: each word's first halfword */
         return 1;
     }
 #endif
@@ -244,7 +248,8 @@ static int clear_slot(evrec_host_t *h, evrec_block_header_t *hdr, size_t c, size
          * instrumented, fences are not modelled) and would report the next lap's writes to these
          * bytes as racing with this lap's: under TSan the walk (acquire loads of every id) always
          * runs, which is the same synchronisation made visible to it. */
-        if (EVREC_TSAN || maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
+        if (EVREC_TSAN ||
+            maybe_uncommitted((const uint8_t *)hdr + EVREC_BLOCK_HEADER, used - EVREC_BLOCK_HEADER)) {
             size_t stop;
             if (block_walk(h->meta, (const uint8_t *)hdr, used, &stop) != count || stop != used) {
                 return 0; /* a record in flight */
@@ -330,7 +335,7 @@ static size_t reserve_switch(evrec_host_t *h, size_t cur, size_t len)
             continue;
         }
         size_t vcur = vpos_of(h, cur);
-        size_t count = cur / h->count_one; /* records allocated in `full` */
+        size_t count = cur / h->count_one;           /* records allocated in `full` */
         size_t full = (vcur - 1u) >> h->block_shift; /* the block holding the last allocation */
         size_t fill = vcur - (full << h->block_shift);
         size_t next = (full + 1u) & (mod - 1u);
@@ -611,8 +616,8 @@ static void cyclic_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uint
 static const struct evrec_cyclic_ops cyclic_ops = {cyclic_start, cyclic_stop, reserve_switch, cyclic_recover,
                                                    block_walk};
 
-void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
-                              size_t block_count, const struct evrec_cyclic_ops *ops);
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size, size_t block_count,
+                              const struct evrec_cyclic_ops *ops);
 
 evrec_status evrec_recorder_init_cyclic(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size)
 {

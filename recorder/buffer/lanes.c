@@ -5,12 +5,13 @@
 #include "recorder_internal.h"
 
 /* recorder.c */
-void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
-                              size_t block_count, const struct evrec_cyclic_ops *ops);
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size, size_t block_count,
+                              const struct evrec_cyclic_ops *ops);
 
 evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t count)
 {
-    if (!lanes || !lane || count == 0 || count > EVREC_MAX_LANES || (uintptr_t)lane % _Alignof(evrec_lane_t) != 0) {
+    if (!lanes || !lane || count == 0 || count > EVREC_MAX_LANES ||
+        (uintptr_t)lane % _Alignof(evrec_lane_t) != 0) {
         return EVREC_E_ARG;
     }
     for (uint32_t k = 0; k < count; k++) {
@@ -163,7 +164,8 @@ evrec_status evrec_lanes_tick(evrec_lanes_t *lanes)
     uint32_t t = EVREC_PORT_TIMESTAMP();
     evrec_status st = EVREC_OK;
     for (uint32_t k = 0; k < lanes->count; k++) {
-        evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(&lanes->lane[k].host, EVREC_CONTROL_SLOT);
+        evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(&lanes->lane[k].host,
+                                                                          EVREC_CONTROL_SLOT);
         if (!e) {
             if (st == EVREC_OK) { /* stopped meanwhile (not counted), or full (counted) */
                 st = __atomic_load_n(&lanes->lane[k].host.rec, __ATOMIC_ACQUIRE) == NULL ? EVREC_E_NOT_RECORDING

@@ -27,8 +27,7 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
         return EVREC_E_ARG;
     }
     size -= size % EVREC_RECORD_ALIGN;
-    if (size < EVREC_BUF_HEADER_SIZE + EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u ||
-        size > 0xFFFFFFFFu) {
+    if (size < EVREC_BUF_HEADER_SIZE + EVREC_MIN_BUFFER || size >= EVREC_POS_CLOSED / 2u || size > 0xFFFFFFFFu) {
         return EVREC_E_ARG;
     }
     __builtin_memset(rec, 0, sizeof *rec);
@@ -38,10 +37,10 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
 }
 
 /* Used by evrec_recorder_init_cyclic() (cyclic.c). */
-void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
-                              size_t block_count, const struct evrec_cyclic_ops *ops);
-void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size,
-                              size_t block_count, const struct evrec_cyclic_ops *ops)
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size, size_t block_count,
+                              const struct evrec_cyclic_ops *ops);
+void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size, size_t block_count,
+                              const struct evrec_cyclic_ops *ops)
 {
     __builtin_memset(rec, 0, sizeof *rec);
     rec->hdr = (evrec_buf_header_t *)buf;
@@ -192,7 +191,6 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
     }
     return NULL;
 }
-
 
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len)
 {

@@ -144,32 +144,34 @@ static inline int evrec_seq_is(uint32_t seq, size_t block)
 
 /** A cyclic ring as a save reads it. */
 typedef struct evrec_ring_view {
-    size_t newest;   /* block number holding the last allocation */
-    size_t fill;     /* bytes allocated in `newest` (its offset of the first free byte) */
-    size_t modulus;  /* block numbers run modulo this */
-    int concurrent;  /* recording goes on: check every block after reading it */
+    size_t newest;  /* block number holding the last allocation */
+    size_t fill;    /* bytes allocated in `newest` (its offset of the first free byte) */
+    size_t modulus; /* block numbers run modulo this */
+    int concurrent; /* recording goes on: check every block after reading it */
 } evrec_ring_view_t;
 
 /** The slot of block number `b` in rec's ring. */
 static inline const uint8_t *evrec_ring_block(const evrec_recorder_t *rec, size_t b)
 {
     const evrec_buf_header_t *bh = rec->hdr;
-    return (const uint8_t *)evrec_block_at((uint8_t *)evrec_records(rec), bh->records_size - 1u, bh->block_size - 1u,
-                                           b * bh->block_size);
+    return (const uint8_t *)evrec_block_at((uint8_t *)evrec_records(rec), bh->records_size - 1u,
+                                           bh->block_size - 1u, b * bh->block_size);
 }
 
 /** Whether the slot of block `b` holds block `b` (not an older or newer one). */
 static inline int evrec_ring_block_same(const evrec_recorder_t *rec, size_t b)
 {
     const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)evrec_ring_block(rec, b);
-    return evrec_atomic_load_acquire(&h->ready) == b && evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
+    return evrec_atomic_load_acquire(&h->ready) == b &&
+           evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b);
 }
 
 /** Extent of block `b` in the track model: 0 when the slot no longer (or not yet) holds it. */
 static inline size_t evrec_ring_block_end(const evrec_recorder_t *rec, const evrec_ring_view_t *v, size_t b)
 {
     const evrec_block_header_t *h = (const evrec_block_header_t *)(const void *)evrec_ring_block(rec, b);
-    if (evrec_atomic_load_acquire(&h->ready) != b || !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
+    if (evrec_atomic_load_acquire(&h->ready) != b ||
+        !evrec_seq_is(__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE), b)) {
         return 0;
     }
     uint32_t used = __atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;

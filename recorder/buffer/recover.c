@@ -108,7 +108,8 @@ static size_t skip_uncommitted(const evrec_meta_t *meta, const uint8_t *area, si
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-static void move_down(uint8_t *dst, const uint8_t *src, size_t n)
+static void
+move_down(uint8_t *dst, const uint8_t *src, size_t n)
 {
     for (size_t i = 0; i < n; i += 4u) {
         uint32_t v;
@@ -156,7 +157,7 @@ static void oneshot_recover(evrec_recorder_t *rec, const evrec_meta_t *meta, uin
 }
 
 static evrec_status recover_at(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
-                              uint64_t base, evrec_recover_report_t *rep);
+                               uint64_t base, evrec_recover_report_t *rep);
 
 /* What save reads besides the geometry, checked against it: a one-shot buffer's `used` (when
  * stopped), each cyclic block's `closed` extent (0, or a header to the block's end). 0 when usable. */
@@ -164,10 +165,13 @@ static int extents_check(const evrec_buf_header_t *h)
 {
     const uint8_t *records = (const uint8_t *)h + h->records_offset;
     if (!(h->flags & EVREC_BUF_CYCLIC)) {
-        return h->state != EVREC_BUF_STOPPED || (h->used <= h->records_size && h->used % EVREC_RECORD_ALIGN == 0) ? 0 : -1;
+        return h->state != EVREC_BUF_STOPPED || (h->used <= h->records_size && h->used % EVREC_RECORD_ALIGN == 0)
+                   ? 0
+                   : -1;
     }
     for (uint32_t i = 0; i < h->block_count; i++) {
-        const evrec_block_header_t *b = (const evrec_block_header_t *)(const void *)(records + (size_t)i * h->block_size);
+        const evrec_block_header_t *b = (const evrec_block_header_t *)(const void *)(records +
+                                                                                     (size_t)i * h->block_size);
         uint32_t used = b->closed & EVREC_CLOSED_USED_MASK;
         if (used != 0 && (used < EVREC_BLOCK_HEADER || used > h->block_size)) {
             return -1;
@@ -183,8 +187,8 @@ static int lanes_hdr_check(const evrec_buf_header_t *h, size_t size)
     uint32_t n = h->lanes;
     if (h->header_size != EVREC_BUF_HEADER_SIZE || h->buf_size != size || !(h->flags & EVREC_BUF_LANES) ||
         (h->flags & ~(uint32_t)(EVREC_BUF_CYCLIC | EVREC_BUF_META | EVREC_BUF_WANT_META | EVREC_BUF_LANES)) != 0 ||
-        n == 0 || n > 255u || off < EVREC_BUF_HEADER_SIZE || off % 8u != 0 || off + area > size ||
-        area % n != 0 || (area / n) % 64u != 0 || area / n < EVREC_BUF_HEADER_SIZE + EVREC_CONTROL_SLOT) {
+        n == 0 || n > 255u || off < EVREC_BUF_HEADER_SIZE || off % 8u != 0 || off + area > size || area % n != 0 ||
+        (area / n) % 64u != 0 || area / n < EVREC_BUF_HEADER_SIZE + EVREC_CONTROL_SLOT) {
         return -1;
     }
     if (h->meta_offset != 0 &&
@@ -248,12 +252,13 @@ static evrec_status foreign_magic(uint32_t m)
 {
     uint32_t swapped = (m >> 24) | ((m >> 8) & 0xFF00u) | ((m << 8) & 0xFF0000u) | (m << 24);
     uint32_t any = EVREC_BUF_MAGIC & 0xFFFFFF00u;
-    return (m & 0xFFFFFF00u) == any || (swapped & 0xFFFFFF00u) == any ? EVREC_E_UNSUPPORTED : EVREC_E_NOT_RECORDING;
+    return (m & 0xFFFFFF00u) == any || (swapped & 0xFFFFFF00u) == any ? EVREC_E_UNSUPPORTED
+                                                                      : EVREC_E_NOT_RECORDING;
 }
 
 /* Recovery of the buffer at `buf`, `base` bytes from the start of the image it is part of. */
 static evrec_status recover_at(evrec_recorder_t *rec, void *buf, size_t size, const evrec_meta_t *meta,
-                              uint64_t base, evrec_recover_report_t *rep)
+                               uint64_t base, evrec_recover_report_t *rep)
 {
     evrec_buf_header_t *h = (evrec_buf_header_t *)buf;
     if (size < EVREC_BUF_HEADER_SIZE) {

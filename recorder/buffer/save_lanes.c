@@ -15,17 +15,17 @@
  * oldest first), each lane's time extended on its own (FORMAT.md section 5) and put on the
  * common axis by `base`. */
 typedef struct lane_cur {
-    evrec_recorder_t sub;  /* the lane's sub-buffer */
-    evrec_ring_view_t v;   /* cyclic */
-    size_t blk;            /* cyclic: blocks of the ring visited */
+    evrec_recorder_t sub;         /* the lane's sub-buffer */
+    evrec_ring_view_t v;          /* cyclic */
+    size_t blk;                   /* cyclic: blocks of the ring visited */
     const uint8_t *p, *end, *lim; /* the current run of records; `lim`: readable end */
     uint64_t t64, base;
     uint32_t prev32;
     int started;
-    const uint8_t *head;   /* the lane's next record, NULL when the lane is done */
+    const uint8_t *head; /* the lane's next record, NULL when the lane is done */
     size_t head_n;
-    uint64_t at;           /* its time on the common axis */
-    uint64_t written;      /* records of this lane in the file */
+    uint64_t at;      /* its time on the common axis */
+    uint64_t written; /* records of this lane in the file */
 } lane_cur_t;
 
 static void lane_open(lane_cur_t *c, const evrec_recorder_t *rec, uint32_t k)

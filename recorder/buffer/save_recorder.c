@@ -149,8 +149,7 @@ static evrec_status save_cyclic(const evrec_recorder_t *rec, const evrec_sink_t 
     return evrec_save_write(&src, sink, container);
 }
 
-evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
-                           const evrec_save_options_t *opt)
+evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink, const evrec_save_options_t *opt)
 {
     if (!rec || !rec->hdr || !sink || !sink->write) {
         return EVREC_E_ARG;

@@ -9,7 +9,7 @@
  * reflected algorithm for polynomial 0x82F63B78: entry n = n shifted through 8 rounds. */
 #ifndef EVREC_PORT_CRC32C
 #define P 0x82F63B78u
-#define R1(c) (((c) & 1u) ? (((c) >> 1) ^ P) : ((c) >> 1))
+#define R1(c) (((c)&1u) ? (((c) >> 1) ^ P) : ((c) >> 1))
 #define R8(c) R1(R1(R1(R1(R1(R1(R1(R1(c))))))))
 #define T4(n) R8((uint32_t)(n)), R8((uint32_t)(n) + 1u), R8((uint32_t)(n) + 2u), R8((uint32_t)(n) + 3u)
 #define T16(n) T4(n), T4((n) + 4u), T4((n) + 8u), T4((n) + 12u)

@@ -5,7 +5,6 @@
 const evrec_enum_value_t evrec_control_enum_values[4] = {EVREC_CONTROL_ENUM_VALUES};
 const evrec_field_desc_t evrec_control_fields_enum0[3] = {EVREC_CONTROL_FIELDS(0)};
 
-
 static uint32_t packed_size(const evrec_meta_t *m, uint32_t sid, unsigned depth)
 {
     if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
@@ -60,8 +59,8 @@ static uint32_t native_field_size(const evrec_meta_t *m, const evrec_field_desc_
 
 static const char *check_tables(const evrec_meta_t *meta)
 {
-    if ((meta->enum_count && !meta->enums) || (meta->struct_count && !meta->structs) ||
-        !meta->events || meta->event_count == 0) {
+    if ((meta->enum_count && !meta->enums) || (meta->struct_count && !meta->structs) || !meta->events ||
+        meta->event_count == 0) {
         return "a table pointer is NULL or there are no events";
     }
     if (meta->event_count > EVREC_ID_NONE || meta->struct_count > 0xFFFFu || meta->enum_count > 0xFFFFu) {
@@ -91,7 +90,8 @@ static const char *check_enum(const evrec_enum_desc_t *e)
         return "enum: missing name, kind not enum_uint8/16/32, or NULL values";
     }
     for (uint32_t v = 0; v < e->value_count; v++) {
-        if (!e->values[v].name || e->values[v].value > kind_max(e->kind) || e->values[v].marker > EVREC_MARKER_ERROR) {
+        if (!e->values[v].name || e->values[v].value > kind_max(e->kind) ||
+            e->values[v].marker > EVREC_MARKER_ERROR) {
             return "enum value: missing name, value too wide for the kind, or bad marker";
         }
         if (v && e->values[v].value <= e->values[v - 1].value) {
@@ -101,7 +101,8 @@ static const char *check_enum(const evrec_enum_desc_t *e)
     return e->runtime ? check_runtime(e) : NULL;
 }
 
-static const char *check_field(const evrec_meta_t *meta, const evrec_struct_desc_t *s, const evrec_field_desc_t *fd)
+static const char *check_field(const evrec_meta_t *meta, const evrec_struct_desc_t *s,
+                               const evrec_field_desc_t *fd)
 {
     if (!fd->name || fd->kind > EVREC_KIND_STRUCT) {
         return "field: missing name or unknown kind";

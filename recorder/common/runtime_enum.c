@@ -2,8 +2,8 @@
 /* Run-time enum value names (CCore EventEnumValue, EventRecorder.h): lock-free allocation. */
 #include "evrec/evrec_meta.h"
 
-evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim,
-                                     uint8_t marker, const char **names)
+evrec_status evrec_runtime_enum_init(evrec_runtime_enum_t *e, uint32_t base, uint32_t lim, uint8_t marker,
+                                     const char **names)
 {
     if (!e || !names || lim <= base) {
         return EVREC_E_ARG;

@@ -28,20 +28,20 @@ typedef struct sync_state {
 /* Output staging: records are converted straight into `buf`; a full buffer becomes one chunk. */
 typedef struct out {
     const evrec_sink_t *sink;
-    const evrec_meta_t *meta;    /* of the records converted */
-    const struct plans *plans;   /* their conversion plans */
+    const evrec_meta_t *meta;  /* of the records converted */
+    const struct plans *plans; /* their conversion plans */
     int container;
     evrec_status status;
     size_t n;
-    sync_state_t now;     /* after the records converted so far */
-    sync_state_t at_buf;  /* before the record at buf[0], when at_buf_ok */
-    int at_buf_ok;        /* buf starts with a record (not meta-info) */
-    unsigned since_sync;  /* STREAM chunks written since the last SYNC chunk */
-    uint8_t *ids;         /* lanes save: the lane of each record in buf (LANE_IDS chunk); else NULL */
+    sync_state_t now;    /* after the records converted so far */
+    sync_state_t at_buf; /* before the record at buf[0], when at_buf_ok */
+    int at_buf_ok;       /* buf starts with a record (not meta-info) */
+    unsigned since_sync; /* STREAM chunks written since the last SYNC chunk */
+    uint8_t *ids;        /* lanes save: the lane of each record in buf (LANE_IDS chunk); else NULL */
     size_t ids_n;
-    uint32_t file_id;     /* SEQ and TAIL chunks (FORMAT.md section 2.4) */
-    uint32_t seq;         /* STREAM chunks written so far */
-    uint64_t written;     /* bytes given to the sink */
+    uint32_t file_id;                  /* SEQ and TAIL chunks (FORMAT.md section 2.4) */
+    uint32_t seq;                      /* STREAM chunks written so far */
+    uint64_t written;                  /* bytes given to the sink */
     uint8_t header[EVREC_HEADER_SIZE]; /* as written at offset 0, for the TAIL chunk */
     uint8_t buf[EVREC_SAVE_CHUNK];
 } out_t;
@@ -174,7 +174,10 @@ static void put(out_t *o, const void *p, size_t len)
     }
 }
 
-static void put_u8(out_t *o, uint8_t v) { put(o, &v, 1); }
+static void put_u8(out_t *o, uint8_t v)
+{
+    put(o, &v, 1);
+}
 
 static void put_u16(out_t *o, uint16_t v)
 {
@@ -323,8 +326,14 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
     return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
                             _mm_load_si128((const __m128i *)(const void *)mask));
 }
-static inline void vec_store(uint8_t *d, vec_t v) { _mm_storeu_si128((__m128i *)(void *)d, v); }
-static inline vec_t vec_mask(const uint8_t *mask) { return _mm_load_si128((const __m128i *)(const void *)mask); }
+static inline void vec_store(uint8_t *d, vec_t v)
+{
+    _mm_storeu_si128((__m128i *)(void *)d, v);
+}
+static inline vec_t vec_mask(const uint8_t *mask)
+{
+    return _mm_load_si128((const __m128i *)(const void *)mask);
+}
 static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m)
 {
     return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), m);
@@ -337,11 +346,20 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
 {
     return vqtbl1q_u8(vld1q_u8(s), vld1q_u8(mask));
 }
-static inline void vec_store(uint8_t *d, vec_t v) { vst1q_u8(d, v); }
-static inline vec_t vec_mask(const uint8_t *mask) { return vld1q_u8(mask); }
-static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m) { return vqtbl1q_u8(vld1q_u8(s), m); }
-#elif defined(__GNUC__) && !defined(__clang__) &&                                                   \
-    (defined(__SSE2__) || defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__VSX__) ||    \
+static inline void vec_store(uint8_t *d, vec_t v)
+{
+    vst1q_u8(d, v);
+}
+static inline vec_t vec_mask(const uint8_t *mask)
+{
+    return vld1q_u8(mask);
+}
+static inline vec_t vec_shuffle_by(const uint8_t *s, vec_t m)
+{
+    return vqtbl1q_u8(vld1q_u8(s), m);
+}
+#elif defined(__GNUC__) && !defined(__clang__) &&                                                                 \
+    (defined(__SSE2__) || defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__VSX__) ||                  \
      defined(__ARM_NEON))
 #define HAVE_VEC 1
 typedef uint8_t vec_t __attribute__((vector_size(16)));
@@ -353,7 +371,10 @@ static inline vec_t vec_shuffle(const uint8_t *s, const uint8_t *mask)
     __builtin_memcpy(&m, mask, 16);
     return __builtin_shuffle(in, zero, m);
 }
-static inline void vec_store(uint8_t *d, vec_t v) { __builtin_memcpy(d, &v, 16); }
+static inline void vec_store(uint8_t *d, vec_t v)
+{
+    __builtin_memcpy(d, &v, 16);
+}
 static inline vec_t vec_mask(const uint8_t *mask)
 {
     vec_t m;
@@ -412,9 +433,9 @@ typedef struct plans {
 
 static uint8_t width_of(uint8_t kind)
 {
-    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8    ? 1
+    return kind == EVREC_KIND_UINT8 || kind == EVREC_KIND_ENUM_UINT8     ? 1
            : kind == EVREC_KIND_UINT16 || kind == EVREC_KIND_ENUM_UINT16 ? 2
-                                                                        : 4;
+                                                                         : 4;
 }
 
 /* Source index of each packed byte of a field of `width` bytes at native offset `off`. */
@@ -577,7 +598,8 @@ static uint8_t *conv(uint8_t *d, const uint8_t *s, uint8_t width)
 }
 
 /* Table walk: the fields of struct `sid`, native struct at `s`. */
-EVREC_NO_TSAN static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s, unsigned depth)
+EVREC_NO_TSAN static uint8_t *walk_struct(uint8_t *d, const evrec_meta_t *m, uint32_t sid, const uint8_t *s,
+                                          unsigned depth)
 {
     const evrec_struct_desc_t *st = &m->structs[sid];
     for (uint32_t f = 0; f < st->field_count && depth <= EVREC_MAX_NESTING; f++) {
@@ -780,10 +802,9 @@ EVREC_NO_TSAN static inline __attribute__((always_inline)) void time_step(sync_s
 
 /* Converts the record at `s` (event type `id`, plan `ev` or NULL) to d; returns the end of its
  * bytes. `loads_ok`: its vector loads stay readable. */
-EVREC_NO_TSAN static inline __attribute__((always_inline)) uint8_t *put_one(uint8_t *d, const uint8_t *s,
-                                                                            const evrec_meta_t *m, const plans_t *pl,
-                                                                            const plan_event_t *ev, uint16_t id,
-                                                                            int loads_ok)
+EVREC_NO_TSAN static inline __attribute__((always_inline)) uint8_t *
+put_one(uint8_t *d, const uint8_t *s, const evrec_meta_t *m, const plans_t *pl, const plan_event_t *ev,
+        uint16_t id, int loads_ok)
 {
     if (!ev || !ev->len) {
         return walk_struct(d, m, m->events[id].struct_id, s, 0);
@@ -819,7 +840,7 @@ static inline int run_possible(const plan_event_t *ev, uint16_t id, size_t n, si
 
 /* Converts the records in rec[0, size); bytes up to `readable` may be read (vector loads). */
 EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, const plans_t *plans,
-                               const uint8_t *rec, size_t size, size_t readable)
+                                              const uint8_t *rec, size_t size, size_t readable)
 {
     const plans_t *pl = plans;
     size_t q = 0;
@@ -902,7 +923,8 @@ EVREC_NO_TSAN static evrec_status put_records(out_t *o, const evrec_meta_t *m, c
         /* Where types alternate (`predict` off): the records that follow, whatever their
          * types (see put_mixed()). */
         if (!predict && mix_ok) {
-            run_limits_t rl = run_limits_of(size, readable, EVREC_MAX_EVENT_SIZE, EVREC_MAX_EVENT_SIZE + 16u, lim, 32u);
+            run_limits_t rl = run_limits_of(size, readable, EVREC_MAX_EVENT_SIZE, EVREC_MAX_EVENT_SIZE + 16u, lim,
+                                            32u);
             seen += (uint32_t)put_mixed(rec, &q, &d, rl, pl, &t, last_id, &misses);
         }
 #endif
@@ -925,8 +947,8 @@ static void put_end(out_t *o)
     put(o, end, sizeof end);
 }
 
-static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq,
-                                const uint8_t *records, size_t size, size_t readable)
+static evrec_status save_stream(out_t *o, const evrec_meta_t *m, uint64_t time_freq, const uint8_t *records,
+                                size_t size, size_t readable)
 {
     plans_t pl;
     plans_build(&pl, m);
@@ -983,7 +1005,7 @@ static void put_runtime_ranges(out_t *o, const evrec_meta_t *m, int as_chunk)
  * String unit, String description. Produced three times through fi_emit(): to measure its length,
  * to compute the CRC over the header word and the payload (the header comes first), to send it. */
 typedef struct fi_pass {
-    out_t *o;       /* NULL: measuring */
+    out_t *o; /* NULL: measuring */
     uint32_t len;
     uint32_t crc;
 } fi_pass_t;
@@ -1020,8 +1042,8 @@ static void fi_payload(fi_pass_t *f, const evrec_field_info_table_t *t)
     fi_u32(f, t->count);
     for (uint32_t i = 0; i < t->count; i++) {
         const evrec_field_info_t *e = &t->entries[i];
-        uint8_t d[5] = {(uint8_t)(e->struct_id >> 8), (uint8_t)e->struct_id,
-                        (uint8_t)(e->field_index >> 8), (uint8_t)e->field_index, e->display};
+        uint8_t d[5] = {(uint8_t)(e->struct_id >> 8), (uint8_t)e->struct_id, (uint8_t)(e->field_index >> 8),
+                        (uint8_t)e->field_index, e->display};
         fi_emit(f, d, 5);
         fi_string(f, e->unit);
         fi_string(f, e->description);
@@ -1121,8 +1143,8 @@ static void put_lanes_chunk(out_t *o, const evrec_save_source_t *src)
 typedef struct copy_sink {
     out_t *o;
     const evrec_sink_t *down;
-    int pass;        /* 0 measure, 1 CRC, 2 send */
-    size_t skip;     /* header bytes still to drop */
+    int pass;    /* 0 measure, 1 CRC, 2 send */
+    size_t skip; /* header bytes still to drop */
     uint8_t type;
     uint32_t len, crc;
 } copy_sink_t;
@@ -1186,8 +1208,14 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
     o->written = written + (sent ? sizeof h + c.len : 0u);
 }
 
-static void emit_runtime(out_t *o, const void *m) { put_runtime_ranges(o, (const evrec_meta_t *)m, 1); }
-static void emit_field_info(out_t *o, const void *m) { put_field_info_chunk(o, (const evrec_meta_t *)m); }
+static void emit_runtime(out_t *o, const void *m)
+{
+    put_runtime_ranges(o, (const evrec_meta_t *)m, 1);
+}
+static void emit_field_info(out_t *o, const void *m)
+{
+    put_field_info_chunk(o, (const evrec_meta_t *)m);
+}
 
 static void emit_tracks(out_t *o, const void *m)
 {
@@ -1318,8 +1346,8 @@ size_t evrec_save_chunk_size(void)
     return EVREC_SAVE_CHUNK;
 }
 
-evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,
-                              size_t size, const evrec_sink_t *sink)
+evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records, size_t size,
+                              const evrec_sink_t *sink)
 {
     if (!meta || (!records && size) || !sink || !sink->write) {
         return EVREC_E_ARG;

@@ -15,7 +15,6 @@ typedef struct leaf_walk {
     int found, bad;
 } leaf_walk_t;
 
-
 static void walk(leaf_walk_t *w, uint32_t sid, uint32_t native, unsigned depth)
 {
     if (depth > EVREC_MAX_NESTING || sid >= w->m->struct_count) {
@@ -55,8 +54,7 @@ static void walk(leaf_walk_t *w, uint32_t sid, uint32_t native, unsigned depth)
     }
 }
 
-evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32_t leaf,
-                             evrec_leaf_info_t *out)
+evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32_t leaf, evrec_leaf_info_t *out)
 {
     if (!meta || !out) {
         return EVREC_E_ARG;
@@ -125,8 +123,8 @@ static const char *counter_problem(const evrec_meta_t *meta, const evrec_tracks_
     if (k != EVREC_KIND_UINT8 && k != EVREC_KIND_UINT16 && k != EVREC_KIND_UINT32) {
         return "counter: not a plain integer field";
     }
-    if (i && (c->struct_id < v->counters[i - 1].struct_id ||
-              (c->struct_id == v->counters[i - 1].struct_id && c->field_index <= v->counters[i - 1].field_index))) {
+    if (i && (c->struct_id < v->counters[i - 1].struct_id || (c->struct_id == v->counters[i - 1].struct_id &&
+                                                              c->field_index <= v->counters[i - 1].field_index))) {
         return "counters: not ascending by (struct, field)";
     }
     return NULL;
@@ -141,8 +139,7 @@ evrec_status evrec_tracks_validate(const evrec_meta_t *meta, uint32_t *bad_index
     if (!v) {
         return EVREC_OK;
     }
-    if ((v->track_count && !v->tracks) || (v->span_count && !v->spans) ||
-        (v->counter_count && !v->counters)) {
+    if ((v->track_count && !v->tracks) || (v->span_count && !v->spans) || (v->counter_count && !v->counters)) {
         return fail(0, "tracks: a table with entries is NULL", bad_index, what);
     }
     for (uint32_t i = 0; i < v->track_count; i++) {

@@ -25,9 +25,8 @@ const char *gen_field_ctype(const gen_schema_t *s, const gen_field_t *f, char *b
 
 static const char *kind_macro(uint8_t kind)
 {
-    static const char *const k[] = {"EVREC_KIND_UINT8",      "EVREC_KIND_UINT16",
-                                    "EVREC_KIND_UINT32",     "EVREC_KIND_ENUM_UINT8",
-                                    "EVREC_KIND_ENUM_UINT16", "EVREC_KIND_ENUM_UINT32",
+    static const char *const k[] = {"EVREC_KIND_UINT8",      "EVREC_KIND_UINT16",      "EVREC_KIND_UINT32",
+                                    "EVREC_KIND_ENUM_UINT8", "EVREC_KIND_ENUM_UINT16", "EVREC_KIND_ENUM_UINT32",
                                     "EVREC_KIND_STRUCT"};
     return kind < 7 ? k[kind] : "?";
 }
@@ -35,19 +34,17 @@ static const char *kind_macro(uint8_t kind)
 static const char *marker_macro(uint8_t m)
 {
     static const char *const k[16] = {
-        "EVREC_MARKER_NONE", "EVREC_MARKER_UP",       "EVREC_MARKER_DOWN",
-        "EVREC_MARKER_UP_BLOCK", "EVREC_MARKER_DOWN_BLOCK", "EVREC_MARKER_UP_UP",
-        "EVREC_MARKER_UP_PUSH", "EVREC_MARKER_UP_UP_PUSH", "EVREC_MARKER_PUSH",
-        "EVREC_MARKER_INC",  "EVREC_MARKER_DEC",      "EVREC_MARKER_WAIT",
-        "EVREC_MARKER_PASS", "EVREC_MARKER_TICK",     "EVREC_MARKER_STOP",
-        "EVREC_MARKER_ERROR"};
+        "EVREC_MARKER_NONE",       "EVREC_MARKER_UP",    "EVREC_MARKER_DOWN",    "EVREC_MARKER_UP_BLOCK",
+        "EVREC_MARKER_DOWN_BLOCK", "EVREC_MARKER_UP_UP", "EVREC_MARKER_UP_PUSH", "EVREC_MARKER_UP_UP_PUSH",
+        "EVREC_MARKER_PUSH",       "EVREC_MARKER_INC",   "EVREC_MARKER_DEC",     "EVREC_MARKER_WAIT",
+        "EVREC_MARKER_PASS",       "EVREC_MARKER_TICK",  "EVREC_MARKER_STOP",    "EVREC_MARKER_ERROR"};
     return m < 16 ? k[m] : "?";
 }
 
 static const char *display_macro(uint8_t d)
 {
-    static const char *const k[4] = {"EVREC_DISPLAY_DEFAULT", "EVREC_DISPLAY_DECIMAL",
-                                     "EVREC_DISPLAY_HEX", "EVREC_DISPLAY_ADDRESS"};
+    static const char *const k[4] = {"EVREC_DISPLAY_DEFAULT", "EVREC_DISPLAY_DECIMAL", "EVREC_DISPLAY_HEX",
+                                     "EVREC_DISPLAY_ADDRESS"};
     return d < 4 ? k[d] : "?";
 }
 
@@ -80,8 +77,8 @@ static const char *rel_path(const gen_schema_t *s, size_t file)
  * own line aligned after the parenthesis, for a call the arguments packed greedily on lines
  * aligned after the parenthesis.
  */
-static void emit_list(gen_buf_t *b, unsigned indent, const char *head, char open, char close,
-                      char **args, size_t n, const char *tail, int one_per_line)
+static void emit_list(gen_buf_t *b, unsigned indent, const char *head, char open, char close, char **args,
+                      size_t n, const char *tail, int one_per_line)
 {
     size_t total = indent + strlen(head) + 1 + strlen(tail) + 1;
     for (size_t i = 0; i < n; i++) {
@@ -115,8 +112,8 @@ static void emit_list(gen_buf_t *b, unsigned indent, const char *head, char open
     gen_buf_printf(b, "%c%s\n", close, tail);
 }
 
-static void emit_call(gen_buf_t *b, unsigned indent, const char *head, char **args, size_t n,
-                      const char *tail, int one_per_line)
+static void emit_call(gen_buf_t *b, unsigned indent, const char *head, char **args, size_t n, const char *tail,
+                      int one_per_line)
 {
     emit_list(b, indent, head, '(', ')', args, n, tail, one_per_line);
 }
@@ -226,8 +223,7 @@ static void emit_enum(const gen_schema_t *s, gen_buf_t *b, size_t i)
             if (val->description || val->marker) {
                 gen_buf_t d = {0};
                 if (val->marker) {
-                    gen_buf_printf(&d, "Marker %s.%s", gen_marker_names[val->marker],
-                                   val->description ? " " : "");
+                    gen_buf_printf(&d, "Marker %s.%s", gen_marker_names[val->marker], val->description ? " " : "");
                 }
                 if (val->description) {
                     gen_buf_puts(&d, val->description);
@@ -235,22 +231,21 @@ static void emit_enum(const gen_schema_t *s, gen_buf_t *b, size_t i)
                 gen_buf_comment(b, 4, 1, d.data);
                 gen_buf_free(&d);
             }
-            gen_buf_printf(b, "    %s_%s_%s = %lu%s\n", p, e->name, val->name,
-                           (unsigned long)val->value, k < n_enum ? "," : "");
+            gen_buf_printf(b, "    %s_%s_%s = %lu%s\n", p, e->name, val->name, (unsigned long)val->value,
+                           k < n_enum ? "," : "");
         }
         gen_buf_puts(b, "};\n");
     }
     for (size_t v = 0; v < e->value_count; v++) {
         const gen_value_t *val = &e->values[v];
         if (val->value > 0x7FFFFFFFu) {
-            gen_buf_printf(b, "#define %s_%s_%s 0x%08lXu\n", p, e->name, val->name,
-                           (unsigned long)val->value);
+            gen_buf_printf(b, "#define %s_%s_%s 0x%08lXu\n", p, e->name, val->name, (unsigned long)val->value);
         }
     }
     if (e->has_runtime) {
         gen_buf_t d = {0};
-        gen_buf_printf(&d, "Names given while recording: %s_%s_runtime_names[v - %lu] names value v.",
-                       p, e->name, (unsigned long)e->rt_base);
+        gen_buf_printf(&d, "Names given while recording: %s_%s_runtime_names[v - %lu] names value v.", p, e->name,
+                       (unsigned long)e->rt_base);
         gen_buf_comment(b, 0, 1, d.data);
         gen_buf_printf(b, "extern const char *%s_%s_runtime_names[%lu];\n", p, e->name,
                        (unsigned long)(e->rt_lim - e->rt_base));
@@ -279,8 +274,7 @@ static void emit_struct(const gen_schema_t *s, gen_buf_t *b, size_t i)
         }
         gen_buf_puts(&t, ")");
     } else {
-        gen_buf_printf(&t, "%s (struct id %zu, %llu bytes)", st->name, i,
-                       (unsigned long long)st->size);
+        gen_buf_printf(&t, "%s (struct id %zu, %llu bytes)", st->name, i, (unsigned long long)st->size);
     }
     gen_buf_puts(&t, st->description ? ": " : ".");
     if (st->description) {
@@ -387,13 +381,12 @@ static void emit_record_function(const gen_schema_t *s, gen_buf_t *b, size_t ev)
     free(head);
     free_args(args, n);
     gen_buf_puts(b, "{\n#if EVREC_ENABLE\n");
-    char *decl = xprintf("    %s_%s_t *evrec_e = evrec_reserve(evrec_host, sizeof *evrec_e);", p,
-                         st->name);
+    char *decl = xprintf("    %s_%s_t *evrec_e = evrec_reserve(evrec_host, sizeof *evrec_e);", p, st->name);
     if (strlen(decl) <= GEN_COLUMNS) {
         gen_buf_printf(b, "%s\n", decl);
     } else {
-        gen_buf_printf(b, "    %s_%s_t *evrec_e =\n        evrec_reserve(evrec_host, sizeof *evrec_e);\n",
-                       p, st->name);
+        gen_buf_printf(b, "    %s_%s_t *evrec_e =\n        evrec_reserve(evrec_host, sizeof *evrec_e);\n", p,
+                       st->name);
     }
     free(decl);
     gen_buf_puts(b, "    if (evrec_e) {\n");
@@ -431,8 +424,7 @@ static void emit_alloc_function(const gen_schema_t *s, gen_buf_t *b, const gen_e
                    "@retval EVREC_E_ARG NULL pointer.\n"
                    "With EVREC_ENABLE 0: `*value` = %lu, EVREC_OK, nothing stored.\n"
                    "**Context:** lock-free; any thread or interrupt.",
-                   e->name, (unsigned long)e->rt_base, (unsigned long)e->rt_lim,
-                   (unsigned long)e->rt_base);
+                   e->name, (unsigned long)e->rt_base, (unsigned long)e->rt_lim, (unsigned long)e->rt_base);
     gen_buf_puts(b, "\n");
     gen_buf_comment(b, 0, 1, d.data);
     gen_buf_free(&d);
@@ -511,7 +503,8 @@ void gen_emit_header(const gen_schema_t *s, gen_buf_t *b)
     gen_buf_puts(b, "\n");
     comment_f(b, "Version of the schema, as written in %s.", rel_path(s, 0));
     gen_buf_printf(b, "#define %s_SCHEMA_VERSION \"%s\"\n", p, s->version);
-    comment_f(b, "xxHash64 of the canonical meta-info (format/FORMAT.md section 4); equals %s_meta.schema_hash.", p);
+    comment_f(b, "xxHash64 of the canonical meta-info (format/FORMAT.md section 4); equals %s_meta.schema_hash.",
+              p);
     gen_buf_printf(b, "#define %s_SCHEMA_HASH UINT64_C(0x%016" PRIx64 ")\n", p, s->hash);
 
     gen_buf_puts(b, "\n/* ---- Enums ---- */\n");
@@ -534,8 +527,8 @@ void gen_emit_header(const gen_schema_t *s, gen_buf_t *b)
                        i + 1 < s->event_count ? "," : "");
     }
     gen_buf_puts(b, "};\n");
-    gen_buf_printf(b, "/** Number of event types, EventControl included. */\n#define %s_EVENT_COUNT %zuu\n",
-                   p, s->event_count);
+    gen_buf_printf(b, "/** Number of event types, EventControl included. */\n#define %s_EVENT_COUNT %zuu\n", p,
+                   s->event_count);
 
     gen_buf_puts(b, "\n");
     comment_f(b, "The meta-info of schema %s (static const tables): give it to evrec_host_start().", p);
@@ -546,8 +539,10 @@ void gen_emit_header(const gen_schema_t *s, gen_buf_t *b)
     if (s->syst.present) {
         const gen_syst_t *y = &s->syst;
         gen_buf_puts(b, "\n/* ---- MIPI SyS-T: the schema's syst: block (format/syst/SYST.md) ---- */\n");
-        comment_f(b, "1: the origin is %s_SYST_GUID; 0: %s_SYST_MODULE and %s_SYST_UNIT "
-                     "(evrec_syst_options_t::use_guid, guid, module, unit).", p, p, p);
+        comment_f(b,
+                  "1: the origin is %s_SYST_GUID; 0: %s_SYST_MODULE and %s_SYST_UNIT "
+                  "(evrec_syst_options_t::use_guid, guid, module, unit).",
+                  p, p, p);
         gen_buf_printf(b, "#define %s_SYST_USE_GUID %d\n#define %s_SYST_GUID {", p, y->use_guid, p);
         for (int i = 0; i < 16; i++) {
             gen_buf_printf(b, "0x%02X%s", y->guid[i], i < 15 ? ", " : "}\n");
@@ -555,8 +550,10 @@ void gen_emit_header(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_printf(b, "#define %s_SYST_MODULE %uu\n#define %s_SYST_UNIT %uu\n", p, y->module, p, y->unit);
         comment_f(b, "The default severity (EVREC_SYST_SEV_*): evrec_syst_options_t::severity.");
         gen_buf_printf(b, "#define %s_SYST_SEVERITY %uu\n", p, y->severity);
-        comment_f(b, "The severity of each event type (EVREC_SYST_SEV_*, 0xFF = %s_SYST_SEVERITY), by "
-                     "event id: evrec_syst_options_t::event_severity.", p);
+        comment_f(b,
+                  "The severity of each event type (EVREC_SYST_SEV_*, 0xFF = %s_SYST_SEVERITY), by "
+                  "event id: evrec_syst_options_t::event_severity.",
+                  p);
         gen_buf_printf(b, "extern const uint8_t %s_syst_severity[%s_EVENT_COUNT];\n", p, p);
     }
     if (has_runtime(s)) {
@@ -600,7 +597,7 @@ static void emit_tracks(const gen_schema_t *s, gen_buf_t *b)
     const char *p = s->name;
     gen_meta_t m;
     gen_meta_build(s, &m);
-    const evrec_tracks_t *v = &m.tracks;
+    const evrec_tracks_t *v = &m.model;
     if (v->track_count) {
         gen_buf_printf(b,
                        "\n/* Tracks: {event id, leaf} (leaves: 0 time, 1 id, then the fields depth first). */\n"
@@ -615,10 +612,11 @@ static void emit_tracks(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_puts(b, "};\n");
     }
     if (v->span_count) {
-        gen_buf_printf(b,
-                       "\n/* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */\n"
-                       "static const evrec_span_desc_t %s_spans[%lu] = {\n",
-                       p, (unsigned long)v->span_count);
+        gen_buf_printf(
+            b,
+            "\n/* Spans: {name, begin, end, track leaf}; an end: {event, match leaf, value, key leaf}. */\n"
+            "static const evrec_span_desc_t %s_spans[%lu] = {\n",
+            p, (unsigned long)v->span_count);
         for (uint32_t i = 0; i < v->span_count; i++) {
             const evrec_span_desc_t *sp = &v->spans[i];
             const evrec_span_end_t *ends[2] = {&sp->begin, &sp->end};
@@ -644,8 +642,9 @@ static void emit_tracks(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_puts(b, "};\n");
     }
     if (v->counter_count) {
-        gen_buf_printf(b, "\n/* Counters: {struct id, field index} of fields to plot over time. */\n"
-                          "static const evrec_counter_desc_t %s_counters[%lu] = {\n",
+        gen_buf_printf(b,
+                       "\n/* Counters: {struct id, field index} of fields to plot over time. */\n"
+                       "static const evrec_counter_desc_t %s_counters[%lu] = {\n",
                        p, (unsigned long)v->counter_count);
         for (uint32_t i = 0; i < v->counter_count; i++) {
             const evrec_counter_desc_t *c = &v->counters[i];
@@ -723,7 +722,8 @@ static void emit_enum_values(const gen_schema_t *s, gen_buf_t *b, size_t i)
 static void emit_runtime_storage(const gen_schema_t *s, gen_buf_t *b, const gen_enum_t *e)
 {
     const char *p = s->name;
-    gen_buf_printf(b, "\nconst char *%s_%s_runtime_names[%lu];\n", p, e->name, (unsigned long)(e->rt_lim - e->rt_base));
+    gen_buf_printf(b, "\nconst char *%s_%s_runtime_names[%lu];\n", p, e->name,
+                   (unsigned long)(e->rt_lim - e->rt_base));
     gen_buf_printf(b, "evrec_runtime_enum_t %s_%s_runtime = {\n", p, e->name);
     gen_buf_printf(b, "    .base = %lu,\n    .lim = %lu,\n    .marker = %s,\n", (unsigned long)e->rt_base,
                    (unsigned long)e->rt_lim, marker_macro(e->rt_marker));
@@ -790,8 +790,9 @@ static void emit_struct_table(const gen_schema_t *s, gen_buf_t *b)
 
 static void emit_event_table(const gen_schema_t *s, gen_buf_t *b)
 {
-    gen_buf_printf(b, "\n/* {struct id, class id} of each event, in id order. */\n"
-                      "static const evrec_event_desc_t %s_events[%zu] = {\n",
+    gen_buf_printf(b,
+                   "\n/* {struct id, class id} of each event, in id order. */\n"
+                   "static const evrec_event_desc_t %s_events[%zu] = {\n",
                    s->name, s->event_count);
     for (size_t i = 0; i < s->event_count; i++) {
         gen_buf_printf(b, "    {%zu, %zu}, /* %s */\n", s->events[i].struct_id, s->events[i].class_id,
@@ -855,8 +856,9 @@ static void emit_field_info(const gen_schema_t *s, gen_buf_t *b)
         }
     }
     if (n_info) {
-        gen_buf_printf(b, "\n/* {struct id, field index, format, unit, description} */\n"
-                          "static const evrec_field_info_t %s_field_info_entries[%zu] = {\n",
+        gen_buf_printf(b,
+                       "\n/* {struct id, field index, format, unit, description} */\n"
+                       "static const evrec_field_info_t %s_field_info_entries[%zu] = {\n",
                        p, n_info);
         for (size_t i = 0; i < s->struct_count; i++) {
             for (size_t f = 0; f < s->structs[i].field_count; f++) {

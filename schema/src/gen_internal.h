@@ -44,8 +44,7 @@ struct gen_schema;
 
 /** Record an error at `pos` (printf format). Never fails visibly: out of memory aborts the run
  * with a message (the generator is a host tool). */
-void gen_error(struct gen_schema *s, gen_pos_t pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void gen_error(struct gen_schema *s, gen_pos_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /** Print every error, sorted by file, line, column, as `file:line:col: error: message`. */
 void gen_diags_print(const struct gen_schema *s, FILE *out);
 /** "file:line:col" of a position (static buffer rotated over 4 calls), for messages that point
@@ -59,10 +58,9 @@ void *gen_xrealloc(void *p, size_t n);
 char *gen_xstrdup(const char *s);
 char *gen_xstrndup(const char *s, size_t n);
 /** Append one element to a growable array (p, count, cap): grows geometrically. */
-#define GEN_PUSH(arr, count, cap)                                                                  \
-    (((count) == (cap) ? ((cap) = (cap) ? (cap) * 2 : 8,                                           \
-                          (arr) = gen_xrealloc((arr), (cap) * sizeof *(arr)))                      \
-                       : (arr)),                                                                   \
+#define GEN_PUSH(arr, count, cap)                                                                                 \
+    (((count) == (cap) ? ((cap) = (cap) ? (cap)*2 : 8, (arr) = gen_xrealloc((arr), (cap) * sizeof *(arr)))        \
+                       : (arr)),                                                                                  \
      &(arr)[(count)++])
 
 typedef struct gen_buf {
@@ -96,7 +94,7 @@ typedef struct gen_value {
 
 typedef struct gen_enum {
     char *name;
-    uint8_t width; /* bytes: 1, 2, 4 */
+    uint8_t width;       /* bytes: 1, 2, 4 */
     gen_value_t *values; /* declaration order */
     size_t value_count, value_cap;
     int has_runtime;
@@ -109,8 +107,8 @@ typedef struct gen_enum {
 
 typedef struct gen_field {
     char *name;
-    int type;      /* enum gen_type_kind */
-    size_t ref;    /* enum or struct index */
+    int type;   /* enum gen_type_kind */
+    size_t ref; /* enum or struct index */
     char *description;
     uint8_t display; /* evrec_display */
     char *unit;
@@ -138,7 +136,7 @@ typedef struct gen_event {
     char *class_name; /* NULL: its own class */
     gen_pos_t class_pos;
     size_t class_id;
-    char *track;        /* `track:` path as written, NULL when none */
+    char *track; /* `track:` path as written, NULL when none */
     gen_pos_t track_pos;
     uint16_t track_leaf; /* resolved (own or the class's); EVREC_TRACKS_NONE when none */
 } gen_event_t;
@@ -188,10 +186,10 @@ typedef struct gen_syst {
     uint8_t guid[16];
     uint8_t module;
     uint16_t unit;
-    uint8_t severity;         /* the default */
+    uint8_t severity;          /* the default */
     gen_syst_sev_t *overrides; /* in the order written: events, then classes */
     size_t override_count, override_cap;
-    uint8_t *event_severity;  /* resolved: one per event (gen_syst_resolve) */
+    uint8_t *event_severity; /* resolved: one per event (gen_syst_resolve) */
 } gen_syst_t;
 
 typedef struct gen_schema {
@@ -213,7 +211,7 @@ typedef struct gen_schema {
     gen_span_t *spans; /* reading order */
     size_t span_count, span_cap;
     gen_diags_t diags;
-    int incomplete; /* a file could not be loaded: do not report unknown names */
+    int incomplete;                  /* a file could not be loaded: do not report unknown names */
     const char *const *include_dirs; /* searched for includes not found next to their includer */
     size_t include_dir_count;        /* at most GEN_MAX_INCLUDE_DIRS are used */
     uint64_t hash;
@@ -261,11 +259,9 @@ typedef struct gen_value_index {
  * number only, so that a duplicate is reported against the first). */
 void gen_value_index_add(gen_value_index_t *x, const gen_enum_t *e, size_t i, int with_value);
 /** Index of the value named `name`, or SIZE_MAX; adds the names compared to `*compares`. */
-size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, const char *name,
-                            size_t *compares);
+size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, const char *name, size_t *compares);
 /** Index of the first value entered with number `v`, or SIZE_MAX; counts as above. */
-size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v,
-                             size_t *compares);
+size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v, size_t *compares);
 void gen_value_index_free(gen_value_index_t *x);
 
 /** What the C identifier `id` collides with (a phrase for a message: "a C keyword", "NULL of
@@ -292,14 +288,14 @@ void gen_schema_free(gen_schema_t *s);
 
 /** The evrec meta-info of a model, in memory (tables point at the model's names). */
 typedef struct gen_meta {
-    evrec_meta_t meta;                  /**< time_freq = the schema's; schema_hash 0, field_info NULL */
+    evrec_meta_t meta;                   /**< time_freq = the schema's; schema_hash 0, field_info NULL */
     evrec_field_info_table_t field_info; /**< the display attributes (schema_hash 0) */
     size_t enum_count, struct_count;
     evrec_enum_value_t **values;
     evrec_runtime_enum_t *runtimes;
     evrec_field_desc_t **fields;
     evrec_field_info_t *info;
-    evrec_tracks_t tracks;                   /**< meta.tracks points here when it has entries */
+    evrec_tracks_t model; /**< meta.tracks points here when it has entries */
     evrec_track_desc_t *tracks;
     evrec_span_desc_t *spans;
     evrec_counter_desc_t *counters;

@@ -69,8 +69,10 @@ static int gen_syst_collateral(const gen_schema_t *s, const evrec_syst_options_t
         evrec_syst_map_release(&map);
     }
     if (st == EVREC_E_META) {
-        fprintf(stderr, "evrec-gen: event type %u has the SyS-T catalog id of an earlier event type: "
-                        "no collateral\n", bad);
+        fprintf(stderr,
+                "evrec-gen: event type %u has the SyS-T catalog id of an earlier event type: "
+                "no collateral\n",
+                bad);
     } else if (st != EVREC_OK) {
         fprintf(stderr, "evrec-gen: the SyS-T collateral: %s\n", evrec_strerror(st));
     } else {
@@ -124,7 +126,8 @@ static int parse_syst_origin(gen_args_t *a, int c, const char *arg)
 {
     if (c == 'G') {
         if (evrec_syst_parse_guid(arg, a->so.guid) != EVREC_OK) {
-            fprintf(stderr, "evrec-gen: --syst-guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'\n", arg);
+            fprintf(stderr, "evrec-gen: --syst-guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'\n",
+                    arg);
             return 2;
         }
         a->so.use_guid = 1;
@@ -154,8 +157,8 @@ static int parse_option(gen_args_t *a, int c, const char *arg)
     case 'M': return parse_syst_origin(a, c, arg) ? 2 : -1;
     case 'h': usage(stdout); return 0;
     case 'V':
-        printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI,
-               EVREC_FORMAT_MAJOR, EVREC_FORMAT_MINOR_LANES);
+        printf("evrec-gen %s (generator ABI %d, file format %u.%u)\n", EVREC_VERSION, GEN_ABI, EVREC_FORMAT_MAJOR,
+               EVREC_FORMAT_MINOR_LANES);
         return 0;
     case 'I':
         if (a->include_dir_count == GEN_MAX_INCLUDE_DIRS) {

@@ -110,8 +110,11 @@ void gen_meta_build(const gen_schema_t *s, gen_meta_t *out)
     out->info = info;
     out->field_info.count = (uint32_t)n_info;
     out->field_info.entries = n_info ? info : NULL;
-    evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count, enums, (uint32_t)s->struct_count,
-                         structs, (uint32_t)s->event_count, events, 0, NULL, NULL};
+    evrec_meta_t meta = {s->time_freq, (uint32_t)s->enum_count,
+                         enums,        (uint32_t)s->struct_count,
+                         structs,      (uint32_t)s->event_count,
+                         events,       0,
+                         NULL,         NULL};
     out->meta = meta;
     gen_tracks_build(s, out);
 }

@@ -188,8 +188,8 @@ static void diff_values(dctx_t *d, const evrec_enum_desc_t *ee, const evrec_enum
         }
         int64_t g = y - ae->values;
         if (g < last) {
-            diff(d, "enum %s: the values are in another order (value %lu comes earlier in %s than in %s)", ee->name,
-                 (unsigned long)x->value, d->an, d->en);
+            diff(d, "enum %s: the values are in another order (value %lu comes earlier in %s than in %s)",
+                 ee->name, (unsigned long)x->value, d->an, d->en);
             break;
         }
         last = g;
@@ -197,8 +197,8 @@ static void diff_values(dctx_t *d, const evrec_enum_desc_t *ee, const evrec_enum
     const evrec_runtime_enum_t *er = ee->runtime, *ar = ae->runtime;
     if (er && ar && (er->base != ar->base || er->lim != ar->lim)) {
         diff(d, "enum %s: run-time range [%lu, %lu) in %s, [%lu, %lu) in %s (range changed)", ee->name,
-             (unsigned long)er->base, (unsigned long)er->lim, d->en, (unsigned long)ar->base, (unsigned long)ar->lim,
-             d->an);
+             (unsigned long)er->base, (unsigned long)er->lim, d->en, (unsigned long)ar->base,
+             (unsigned long)ar->lim, d->an);
     } else if (er && !ar && !d->bare) {
         diff(d, "enum %s: run-time range [%lu, %lu) in %s, none in %s", ee->name, (unsigned long)er->base,
              (unsigned long)er->lim, d->en, d->an);
@@ -360,7 +360,8 @@ static void diff_structs(dctx_t *d)
         int j = find_struct(d, a, x->name);
         if (j < 0) {
             if (i < a->struct_count && find_struct(d, e, a->structs[i].name) < 0 &&
-                (d->e_is_event[i] >= 0) == (d->a_is_event[i] >= 0) && x->field_count == a->structs[i].field_count) {
+                (d->e_is_event[i] >= 0) == (d->a_is_event[i] >= 0) &&
+                x->field_count == a->structs[i].field_count) {
                 diff(d, "%s %s (struct id %u) is called %s in %s (renamed)", what, x->name, (unsigned)i,
                      a->structs[i].name, d->an);
                 renamed[i] = 1;
@@ -421,14 +422,21 @@ static void diff_events(dctx_t *d)
         }
         uint32_t j = (uint32_t)d->a_is_event[sa];
         if (j != i) {
-            diff(d, "event %s is event id %u in %s, %u in %s (order changed)", name, (unsigned)i, d->en, (unsigned)j,
-                 d->an);
+            diff(d, "event %s is event id %u in %s, %u in %s (order changed)", name, (unsigned)i, d->en,
+                 (unsigned)j, d->an);
         }
         const char *ce = event_name(e, e->events[i].class_id), *ca = event_name(a, a->events[j].class_id);
         int own_e = e->events[i].class_id == i, own_a = a->events[j].class_id == j;
         if (own_e != own_a || (!own_e && (!ce || !ca || strcmp(ce, ca) != 0))) {
             diff(d, "event %s: class %s in %s, %s in %s (class changed)", name,
-                 own_e ? "its own" : ce ? ce : "?", d->en, own_a ? "its own" : ca ? ca : "?", d->an);
+                 own_e ? "its own"
+                 : ce  ? ce
+                       : "?",
+                 d->en,
+                 own_a ? "its own"
+                 : ca  ? ca
+                       : "?",
+                 d->an);
         }
     }
 }

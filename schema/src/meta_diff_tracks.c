@@ -51,7 +51,8 @@ static void path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *out, s
     }
     size_t k = 0;
     for (unsigned d = 0; d <= li.depth && k < n; d++) {
-        int w = snprintf(out + k, n - k, "%s%s", d ? "." : "", m->structs[li.path_struct[d]].fields[li.path_field[d]].name);
+        int w = snprintf(out + k, n - k, "%s%s", d ? "." : "",
+                         m->structs[li.path_struct[d]].fields[li.path_field[d]].name);
         if (w < 0) {
             break;
         }
@@ -266,7 +267,7 @@ static void diff_counters(vd_t *d)
 }
 
 size_t gen_tracks_diff(const evrec_meta_t *expected, const evrec_meta_t *actual, const char *en, const char *an,
-                     evrec_diff_fn fn, void *ctx)
+                       evrec_diff_fn fn, void *ctx)
 {
     vd_t d = {expected, actual, en, an, fn, ctx, 0};
     diff_tracks(&d);

@@ -23,9 +23,9 @@ typedef struct ym {
     uint32_t *info_base;              /* per struct */
     uint32_t *segment_of_struct;      /* per struct: its file (0-based segment) */
     uint32_t segments;
-    uint16_t *track_leaf;             /* per event: its track's leaf, EVREC_TRACKS_NONE if none */
-    size_t *note_slot;                /* open addressing: 1 + index into out->notes, 0 = empty */
-    size_t note_slots;                /* a power of two, more than twice note_count */
+    uint16_t *track_leaf; /* per event: its track's leaf, EVREC_TRACKS_NONE if none */
+    size_t *note_slot;    /* open addressing: 1 + index into out->notes, 0 = empty */
+    size_t note_slots;    /* a power of two, more than twice note_count */
     size_t note_cap;
 } ym_t;
 
@@ -146,7 +146,8 @@ static void put_quoted(ym_t *y, gen_buf_t *b, const char *s)
         } else {
             size_t n = utf8_len(p);
             if (n == 0) {
-                note_info(y, "the text \"%s\" is not valid UTF-8: its byte 0x%02X is written as U+00%02X", s, c, c);
+                note_info(y, "the text \"%s\" is not valid UTF-8: its byte 0x%02X is written as U+00%02X", s, c,
+                          c);
                 gen_buf_printf(b, "\\x%02X", c);
                 p++;
             } else {
@@ -202,7 +203,8 @@ static void leaf_path(const evrec_meta_t *m, uint32_t ev, uint32_t leaf, char *o
     size_t k = 0;
     out[0] = '\0';
     for (unsigned d = 0; d <= li.depth && k < n; d++) {
-        int w = snprintf(out + k, n - k, "%s%s", d ? "." : "", m->structs[li.path_struct[d]].fields[li.path_field[d]].name);
+        int w = snprintf(out + k, n - k, "%s%s", d ? "." : "",
+                         m->structs[li.path_struct[d]].fields[li.path_field[d]].name);
         if (w < 0) {
             break;
         }
@@ -252,8 +254,8 @@ static void put_span_end(ym_t *y, gen_buf_t *b, const evrec_span_end_t *e, int w
         put_path(y, b, e->event_id, e->match_leaf);
         evrec_leaf_info_t li;
         const char *vname = NULL;
-        if (evrec_meta_leaf(y->m, e->event_id, e->match_leaf, &li) == EVREC_OK && li.kind >= EVREC_KIND_ENUM_UINT8 &&
-            li.kind <= EVREC_KIND_ENUM_UINT32 && li.ref < y->m->enum_count) {
+        if (evrec_meta_leaf(y->m, e->event_id, e->match_leaf, &li) == EVREC_OK &&
+            li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32 && li.ref < y->m->enum_count) {
             const evrec_enum_desc_t *en = &y->m->enums[li.ref];
             for (uint32_t i = 0; i < en->value_count && !vname; i++) {
                 vname = en->values[i].value == e->match_value ? en->values[i].name : NULL;
@@ -317,7 +319,7 @@ static const char *width_type(uint8_t kind)
 {
     return kind == EVREC_KIND_ENUM_UINT8 || kind == EVREC_KIND_UINT8     ? "uint8"
            : kind == EVREC_KIND_ENUM_UINT16 || kind == EVREC_KIND_UINT16 ? "uint16"
-                                                                          : "uint32";
+                                                                         : "uint32";
 }
 
 static int is_control_enum(const evrec_enum_desc_t *e)
@@ -329,7 +331,8 @@ static int is_control_enum(const evrec_enum_desc_t *e)
         return 0;
     }
     for (uint32_t v = 0; v < 4; v++) {
-        if (e->values[v].value != v || strcmp(e->values[v].name, names[v]) != 0 || e->values[v].marker != markers[v]) {
+        if (e->values[v].value != v || strcmp(e->values[v].name, names[v]) != 0 ||
+            e->values[v].marker != markers[v]) {
             return 0;
         }
     }
@@ -352,8 +355,9 @@ static void find_builtins(ym_t *y)
                         "built-in is used");
             }
             if (i != 0) {
-                note(y, "EventControlType is enum %u in the tables; evrec-gen makes it enum 0, so enum ids "
-                        "differ",
+                note(y,
+                     "EventControlType is enum %u in the tables; evrec-gen makes it enum 0, so enum ids "
+                     "differ",
                      (unsigned)i);
             }
             break;
@@ -363,8 +367,9 @@ static void find_builtins(ym_t *y)
         if (strcmp(m->structs[i].name, "EventControl") == 0) {
             y->skip_struct_id = (int)i;
             if (i != 0) {
-                note(y, "EventControl is struct %u in the tables; evrec-gen makes it struct 0, so struct "
-                        "ids differ",
+                note(y,
+                     "EventControl is struct %u in the tables; evrec-gen makes it struct 0, so struct "
+                     "ids differ",
                      (unsigned)i);
             }
             break;
@@ -390,16 +395,18 @@ static void map_events(ym_t *y)
             continue;
         }
         if (y->event_of_struct[sid] >= 0) {
-            note(y, "events %u and %u share struct %s; evrec-gen gives every event its own struct: event %u "
-                    "is written as %s_%u",
+            note(y,
+                 "events %u and %u share struct %s; evrec-gen gives every event its own struct: event %u "
+                 "is written as %s_%u",
                  (unsigned)y->event_of_struct[sid], (unsigned)e, m->structs[sid].name, (unsigned)e,
                  m->structs[sid].name, (unsigned)e);
             continue;
         }
         y->event_of_struct[sid] = (int32_t)e;
         if (sid < prev_struct) {
-            note(y, "event %u uses struct %u, before the struct of an earlier event: evrec-gen lays events' "
-                    "structs out in event order, so struct ids differ",
+            note(y,
+                 "event %u uses struct %u, before the struct of an earlier event: evrec-gen lays events' "
+                 "structs out in event order, so struct ids differ",
                  (unsigned)e, (unsigned)sid);
         }
         prev_struct = sid;
@@ -565,7 +572,8 @@ static void check_invariants(ym_t *y)
         qsort(all, st->field_count, sizeof *all, named_cmp);
         for (uint32_t f = 1; f < st->field_count; f++) {
             if (strcmp(all[f - 1].name, all[f].name) == 0) {
-                note(y, "struct %s has two fields named %s: evrec-gen refuses a duplicate name", st->name, all[f].name);
+                note(y, "struct %s has two fields named %s: evrec-gen refuses a duplicate name", st->name,
+                     all[f].name);
             }
         }
         if (y->event_of_struct[s] < 0 && (int)s != y->skip_struct_id &&
@@ -635,8 +643,9 @@ static void put_field_type(ym_t *y, gen_buf_t *b, const evrec_struct_desc_t *st,
     } else if (f->kind >= EVREC_KIND_ENUM_UINT8 && f->kind <= EVREC_KIND_ENUM_UINT32 && f->ref < m->enum_count) {
         const evrec_enum_desc_t *e = &m->enums[f->ref];
         if (e->kind != f->kind) {
-            note(y, "field %s.%s is %s but its enum %s is %s: evrec-gen stores an enum field at its enum's "
-                    "width",
+            note(y,
+                 "field %s.%s is %s but its enum %s is %s: evrec-gen stores an enum field at its enum's "
+                 "width",
                  st->name, f->name, width_type(f->kind), e->name, width_type(e->kind));
         }
         put_name(y, b, e->name, "enum name");
@@ -667,8 +676,8 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
                 if (fd->kind <= EVREC_KIND_UINT32) {
                     gen_buf_printf(b, ", format: %s", formats[fi->display]);
                 } else {
-                    note_info(y, "field %s.%s has format %s, which applies to plain integers only: left out", st->name,
-                         fd->name, formats[fi->display]);
+                    note_info(y, "field %s.%s has format %s, which applies to plain integers only: left out",
+                              st->name, fd->name, formats[fi->display]);
                 }
             }
             if (fi->unit && *fi->unit) {
@@ -723,9 +732,10 @@ static void put_enums(ym_t *y, gen_buf_t *b)
             const evrec_runtime_enum_t *rt = e->runtime;
             uint8_t marker = rt->marker <= EVREC_MARKER_ERROR ? rt->marker : EVREC_MARKER_NONE;
             if (evrec_atomic_load(&rt->next) <= rt->base) {
-                note_info(y, "no value of the run-time enum %s was named, so the file does not say the marker of its "
-                        "range: None written",
-                     e->name);
+                note_info(y,
+                          "no value of the run-time enum %s was named, so the file does not say the marker of its "
+                          "range: None written",
+                          e->name);
             }
             gen_buf_printf(b, "    runtime: {base: %lu, lim: %lu, marker: %s}\n", (unsigned long)rt->base,
                            (unsigned long)rt->lim, gen_marker_names[marker]);
@@ -773,25 +783,28 @@ static void put_event(ym_t *y, gen_buf_t *b, uint32_t e)
         for (uint32_t leaf = 2; evrec_meta_leaf(m, e, leaf, &li) == EVREC_OK; leaf++) {
             leaf_path(m, e, leaf, have, sizeof have);
             if (strcmp(have, want) == 0) {
-                note(y, "event %s has no track, but its class's track %s names a field of it too: evrec-gen "
-                        "would give it that track",
+                note(y,
+                     "event %s has no track, but its class's track %s names a field of it too: evrec-gen "
+                     "would give it that track",
                      st->name, want);
                 break;
             }
         }
     }
     uint32_t first = 0;
-    if (st->field_count >= 2 && strcmp(st->fields[0].name, "time") == 0 && st->fields[0].kind == EVREC_KIND_UINT32 &&
-        strcmp(st->fields[1].name, "id") == 0 && st->fields[1].kind == EVREC_KIND_UINT16) {
+    if (st->field_count >= 2 && strcmp(st->fields[0].name, "time") == 0 &&
+        st->fields[0].kind == EVREC_KIND_UINT32 && strcmp(st->fields[1].name, "id") == 0 &&
+        st->fields[1].kind == EVREC_KIND_UINT16) {
         first = 2;
     } else {
         note(y, "event %s does not start with u32 time, u16 id", st->name);
     }
     for (uint32_t f = 0; f < first; f++) {
         if (y->info[y->info_base[sid] + f]) {
-            note_info(y, "event %s: the display attributes of its field %s (written by every event) cannot be given "
-                    "in a schema",
-                 st->name, st->fields[f].name);
+            note_info(y,
+                      "event %s: the display attributes of its field %s (written by every event) cannot be given "
+                      "in a schema",
+                      st->name, st->fields[f].name);
         }
     }
     put_fields(y, b, sid, first);
@@ -899,8 +912,9 @@ evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_opt
         char *part_name = NULL;
         if (s == 0) {
             gen_buf_t t = {0};
-            gen_buf_printf(&t, "Schema written by `evrec schema` from the meta-info of %s. evrec-gen makes "
-                               "tables with schema hash 0x%016llx from it%s.",
+            gen_buf_printf(&t,
+                           "Schema written by `evrec schema` from the meta-info of %s. evrec-gen makes "
+                           "tables with schema hash 0x%016llx from it%s.",
                            opt->source ? opt->source : "a recording", (unsigned long long)hash,
                            out->note_count ? ", unless a note below says otherwise" : "");
             put_comment(&h, t.data);
@@ -936,8 +950,8 @@ evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_opt
             part_name = gen_xstrdup("");
         } else {
             gen_buf_t t = {0};
-            gen_buf_printf(&t, "Part %u of the schema %s written by `evrec schema`; included by it.",
-                           (unsigned)s, opt->name);
+            gen_buf_printf(&t, "Part %u of the schema %s written by `evrec schema`; included by it.", (unsigned)s,
+                           opt->name);
             put_comment(&h, t.data);
             gen_buf_free(&t);
             gen_buf_printf(&h, "schema: %s_part%u\nversion: %s\n", opt->name, (unsigned)s, version);

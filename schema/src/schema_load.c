@@ -12,18 +12,57 @@
 #include "load_internal.h"
 
 const char *const gen_marker_names[16] = {
-    "None", "Up",   "Down", "UpBlock", "DownBlock", "UpUp", "UpPush", "UpUpPush",
-    "Push", "Inc",  "Dec",  "Wait",    "Pass",      "Tick", "Stop",   "Error",
+    "None", "Up",  "Down", "UpBlock", "DownBlock", "UpUp", "UpPush", "UpUpPush",
+    "Push", "Inc", "Dec",  "Wait",    "Pass",      "Tick", "Stop",   "Error",
 };
 
 static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
     /* C23 keywords: a schema must keep compiling with the next standard. */
-    "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert",
-    "thread_local", "true", "typeof", "typeof_unqual",
+    "alignas",
+    "alignof",
+    "bool",
+    "constexpr",
+    "false",
+    "nullptr",
+    "static_assert",
+    "thread_local",
+    "true",
+    "typeof",
+    "typeof_unqual",
 };
 
 /* One file being read (load_internal.h). */
@@ -119,8 +158,7 @@ static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t
     }
     if (r == 0) {
         gen_error(c->s, pos_of(c, n),
-                  "expected an unsigned integer (decimal, or hexadecimal with 0x) for %s, found '%s'",
-                  what, v);
+                  "expected an unsigned integer (decimal, or hexadecimal with 0x) for %s, found '%s'", what, v);
         return -1;
     }
     return 0;
@@ -148,8 +186,7 @@ static const char *name_of(ctx_t *c, const yaml_node_t *n, const char *what, int
     }
     int ident = v[0] != '\0' && !(v[0] >= '0' && v[0] <= '9');
     for (const char *p = v; *p && ident; p++) {
-        ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                *p == '_';
+        ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
     }
     if (!ident) {
         gen_buf_t shown = {0}; /* escaped: a message is one line of printable text */
@@ -163,8 +200,7 @@ static const char *name_of(ctx_t *c, const yaml_node_t *n, const char *what, int
         gen_error(c->s, pos_of(c, n), "%s '%s' is a C keyword", what, v);
     } else if (v[0] == '_' && ((v[1] >= 'A' && v[1] <= 'Z') || v[1] == '_')) {
         gen_error(c->s, pos_of(c, n),
-                  "%s '%s' is reserved in C (it starts with _ and a capital letter, or with __)", what,
-                  v);
+                  "%s '%s' is reserved in C (it starts with _ and a capital letter, or with __)", what, v);
     } else {
         *valid = 1;
     }
@@ -206,8 +242,7 @@ static int read_map(ctx_t *c, const yaml_node_t *n, const char *what, map_key_t 
             for (size_t j = 0; j < nkeys; j++) {
                 gen_buf_printf(&list, "%s%s", j ? ", " : "", keys[j].name);
             }
-            gen_error(c->s, pos_of(c, k), "unknown key '%s' in %s (expected %s)", kname, what,
-                      list.data);
+            gen_error(c->s, pos_of(c, k), "unknown key '%s' in %s (expected %s)", kname, what, list.data);
             gen_buf_free(&list);
         } else if (keys[i].value) {
             gen_error(c->s, pos_of(c, k), "duplicate key '%s' in %s (first at %s)", kname, what,
@@ -341,8 +376,8 @@ static int name_taken(ctx_t *c, const yaml_node_t *n, const char *name)
     }
     gen_pos_t other = f.kind == 1 ? c->s->enums[f.index].pos : c->s->structs[f.index].pos;
     if (other.file == GEN_BUILTIN) {
-        gen_error(c->s, pos_of(c, n), "duplicate name '%s': the built-in %s %s has it", name,
-                  item_kind(c->s, f), name);
+        gen_error(c->s, pos_of(c, n), "duplicate name '%s': the built-in %s %s has it", name, item_kind(c->s, f),
+                  name);
     } else {
         gen_error(c->s, pos_of(c, n), "duplicate name '%s': %s %s is already defined at %s", name,
                   item_kind(c->s, f), name, gen_pos_str(c->s, other));
@@ -381,8 +416,8 @@ static int parse_marker(ctx_t *c, const yaml_node_t *n, uint8_t *out)
 
 /* ---- enums ---- */
 
-static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const yaml_node_t *n,
-                        int width_ok, uint64_t *next)
+static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const yaml_node_t *n, int width_ok,
+                        uint64_t *next)
 {
     const yaml_node_t *name_node = n, *value_node = NULL, *marker_node = NULL, *desc_node = NULL;
     if (n->type == YAML_MAPPING_NODE) {
@@ -396,8 +431,7 @@ static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const
             return;
         }
     } else if (n->type != YAML_SCALAR_NODE) {
-        gen_error(c->s, pos_of(c, n), "expected a name or a mapping for an enum value, found %s",
-                  node_kind(n));
+        gen_error(c->s, pos_of(c, n), "expected a name or a mapping for an enum value, found %s", node_kind(n));
         return;
     }
     int valid;
@@ -418,9 +452,8 @@ static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const
     }
     gen_pos_t vpos = pos_of(c, value_node ? value_node : name_node);
     if (value_ok && width_ok && v > width_max(e->width)) {
-        gen_error(c->s, vpos, "value %llu of '%s' does not fit enum %s (%s: 0..%llu)",
-                  (unsigned long long)v, name, e->name, width_type(e->width),
-                  (unsigned long long)width_max(e->width));
+        gen_error(c->s, vpos, "value %llu of '%s' does not fit enum %s (%s: 0..%llu)", (unsigned long long)v, name,
+                  e->name, width_type(e->width), (unsigned long long)width_max(e->width));
         value_ok = 0;
     } else if (value_ok && v > 0xFFFFFFFFu) {
         gen_error(c->s, vpos, "value %llu of '%s' does not fit 32 bits", (unsigned long long)v, name);
@@ -429,16 +462,15 @@ static void parse_value(ctx_t *c, gen_enum_t *e, gen_value_index_t *index, const
     *next = value_ok ? v + 1 : *next + 1;
     size_t same = gen_value_index_name(index, e, name, &c->s->value_compares);
     if (same != SIZE_MAX) {
-        gen_error(c->s, pos_of(c, name_node), "duplicate name '%s' in enum %s: already defined at %s",
-                  name, e->name, gen_pos_str(c->s, e->values[same].pos));
+        gen_error(c->s, pos_of(c, name_node), "duplicate name '%s' in enum %s: already defined at %s", name,
+                  e->name, gen_pos_str(c->s, e->values[same].pos));
         free(desc);
         return;
     }
     same = value_ok ? gen_value_index_value(index, e, (uint32_t)v, &c->s->value_compares) : SIZE_MAX;
     if (same != SIZE_MAX) {
-        gen_error(c->s, vpos, "duplicate value %llu in enum %s: '%s' and '%s' (%s)",
-                  (unsigned long long)v, e->name, name, e->values[same].name,
-                  gen_pos_str(c->s, e->values[same].pos));
+        gen_error(c->s, vpos, "duplicate value %llu in enum %s: '%s' and '%s' (%s)", (unsigned long long)v,
+                  e->name, name, e->values[same].name, gen_pos_str(c->s, e->values[same].pos));
         value_ok = 0;
     }
     gen_value_t *val = GEN_PUSH(e->values, e->value_count, e->value_cap);
@@ -475,13 +507,13 @@ static void parse_runtime(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int wid
         return;
     }
     if (lim <= base) {
-        gen_error(c->s, pos_of(c, ln), "run-time range of enum %s is empty: lim %llu must be greater than base %llu",
-                  e->name, (unsigned long long)lim, (unsigned long long)base);
+        gen_error(c->s, pos_of(c, ln),
+                  "run-time range of enum %s is empty: lim %llu must be greater than base %llu", e->name,
+                  (unsigned long long)lim, (unsigned long long)base);
         return;
     }
     if (width_ok && lim - 1 > width_max(e->width)) {
-        gen_error(c->s, pos_of(c, ln),
-                  "run-time range [%llu, %llu) does not fit enum %s (%s: lim at most %llu)",
+        gen_error(c->s, pos_of(c, ln), "run-time range [%llu, %llu) does not fit enum %s (%s: lim at most %llu)",
                   (unsigned long long)base, (unsigned long long)lim, e->name, width_type(e->width),
                   (unsigned long long)width_max(e->width) + 1);
         return;
@@ -498,8 +530,8 @@ static void parse_runtime(ctx_t *c, gen_enum_t *e, const yaml_node_t *n, int wid
 
 static void parse_enum(ctx_t *c, const yaml_node_t *n)
 {
-    map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"values", 0, 0},
-                    {"runtime", 0, 0}};
+    map_key_t keys[] = {
+        {"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"values", 0, 0}, {"runtime", 0, 0}};
     if (!read_map(c, n, "enum", keys, 5)) {
         return;
     }
@@ -534,8 +566,7 @@ static void parse_enum(ctx_t *c, const yaml_node_t *n)
         uint64_t next = 0;
         gen_value_index_t index = {0};
         const yaml_node_t *vl = keys[3].value;
-        for (yaml_node_item_t *it = vl->data.sequence.items.start; it < vl->data.sequence.items.top;
-             it++) {
+        for (yaml_node_item_t *it = vl->data.sequence.items.start; it < vl->data.sequence.items.top; it++) {
             yaml_node_t *vn = node_at(c, *it);
             if (vn) {
                 parse_value(c, &tmp, &index, vn, width_ok, &next);
@@ -551,8 +582,8 @@ static void parse_enum(ctx_t *c, const yaml_node_t *n)
             if (tmp.values[i].value >= tmp.rt_base && tmp.values[i].value < tmp.rt_lim) {
                 gen_error(c->s, tmp.values[i].pos,
                           "value %lu of '%s' lies in the run-time range [%lu, %lu) of enum %s",
-                          (unsigned long)tmp.values[i].value, tmp.values[i].name,
-                          (unsigned long)tmp.rt_base, (unsigned long)tmp.rt_lim, tmp.name);
+                          (unsigned long)tmp.values[i].value, tmp.values[i].name, (unsigned long)tmp.rt_base,
+                          (unsigned long)tmp.rt_lim, tmp.name);
             }
         }
     }
@@ -639,8 +670,9 @@ static int field_type(ctx_t *c, const yaml_node_t *type_node, const char *name, 
         return GEN_T_STRUCT;
     }
     if (f.kind == 2) {
-        gen_error(c->s, pos_of(c, type_node), "type '%s' of field %s is an event; a field can be a struct, not an event",
-                  t, name ? name : "?");
+        gen_error(c->s, pos_of(c, type_node),
+                  "type '%s' of field %s is an event; a field can be a struct, not an event", t,
+                  name ? name : "?");
     } else if (!c->s->incomplete) {
         gen_error(c->s, pos_of(c, type_node),
                   "unknown type '%s' for field %s (expected uint8, uint16, uint32, or an "
@@ -688,7 +720,8 @@ static int field_counter(ctx_t *c, const yaml_node_t *node, int type)
         gen_error(c->s, pos_of(c, node), "expected true or false for counter, found '%s'", cv);
     }
     if (counter && type != -1 && !plain_integer(type)) {
-        gen_error(c->s, pos_of(c, node), "counter applies to uint8, uint16 and uint32 fields only (a value to plot)");
+        gen_error(c->s, pos_of(c, node),
+                  "counter applies to uint8, uint16 and uint32 fields only (a value to plot)");
         counter = 0;
     }
     return counter;
@@ -697,8 +730,8 @@ static int field_counter(ctx_t *c, const yaml_node_t *node, int type)
 /* Parse one field into `st`. *layout_ok becomes 0 when the field cannot be laid out. */
 static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *layout_ok)
 {
-    map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0}, {"description", 0, 0}, {"format", 0, 0},
-                    {"unit", 0, 0}, {"counter", 0, 0}};
+    map_key_t keys[] = {{"name", 0, 0},   {"type", 0, 0}, {"description", 0, 0},
+                        {"format", 0, 0}, {"unit", 0, 0}, {"counter", 0, 0}};
     if (!read_map(c, n, "field", keys, 6)) {
         *layout_ok = 0;
         return;
@@ -750,8 +783,7 @@ static void layout(gen_schema_t *s, gen_struct_t *st)
     for (size_t i = 0; i < st->field_count; i++) {
         gen_field_t *f = &st->fields[i];
         if (f->type == GEN_T_STRUCT) {
-            f->size = (uint32_t)(s->structs[f->ref].size > 0xFFFFFFFFu ? 0xFFFFFFFFu
-                                                                         : s->structs[f->ref].size);
+            f->size = (uint32_t)(s->structs[f->ref].size > 0xFFFFFFFFu ? 0xFFFFFFFFu : s->structs[f->ref].size);
             f->align = s->structs[f->ref].align;
             if (s->structs[f->ref].depth + 1 > depth) {
                 depth = s->structs[f->ref].depth + 1;
@@ -846,7 +878,8 @@ static int parse_fields(ctx_t *c, gen_struct_t *st, const yaml_node_t *fields, c
         if (fn && st->field_count == EVREC_MAX_EVENT_SIZE) {
             /* every field takes a byte: the struct is too big already, and the duplicate
              * check, pairwise over a struct's fields, stays bounded */
-            gen_error(c->s, pos_of(c, fn), "%s %s has more than %u fields (it holds at most %u "
+            gen_error(c->s, pos_of(c, fn),
+                      "%s %s has more than %u fields (it holds at most %u "
                       "bytes); the fields from here on are not read",
                       what, st->name, (unsigned)EVREC_MAX_EVENT_SIZE - (st->event ? 2u : 0u),
                       (unsigned)EVREC_MAX_EVENT_SIZE);
@@ -856,7 +889,8 @@ static int parse_fields(ctx_t *c, gen_struct_t *st, const yaml_node_t *fields, c
             parse_field(c, st, fn, &layout_ok);
         }
     }
-    if (!st->event && st->field_count == 0 && fields->data.sequence.items.start == fields->data.sequence.items.top) {
+    if (!st->event && st->field_count == 0 &&
+        fields->data.sequence.items.start == fields->data.sequence.items.top) {
         gen_error(c->s, pos_of(c, fields), "struct %s has no fields (C has no empty structs)", st->name);
     }
     return layout_ok;
@@ -867,13 +901,13 @@ static void layout_checked(ctx_t *c, gen_struct_t *st, int layout_ok, const char
 {
     layout(c->s, st);
     if (layout_ok && st->size > EVREC_MAX_EVENT_SIZE) {
-        gen_error(c->s, st->pos, "%s %s is %llu bytes (as a C struct), more than the %u-byte limit",
-                  what, st->name, (unsigned long long)st->size, (unsigned)EVREC_MAX_EVENT_SIZE);
+        gen_error(c->s, st->pos, "%s %s is %llu bytes (as a C struct), more than the %u-byte limit", what,
+                  st->name, (unsigned long long)st->size, (unsigned)EVREC_MAX_EVENT_SIZE);
     }
     /* An event is level 0; a struct of depth d occupies levels 1..d: at most EVREC_MAX_NESTING. */
     if (!st->event && st->depth > EVREC_MAX_NESTING) {
-        gen_error(c->s, st->pos, "struct %s nests structs %u levels deep, more than %u", st->name,
-                  st->depth, (unsigned)EVREC_MAX_NESTING);
+        gen_error(c->s, st->pos, "struct %s nests structs %u levels deep, more than %u", st->name, st->depth,
+                  (unsigned)EVREC_MAX_NESTING);
     }
 }
 
@@ -919,16 +953,14 @@ static void add_event(gen_schema_t *s, gen_struct_t *st, char *class_name, gen_p
 static void parse_struct(ctx_t *c, const yaml_node_t *n, int event)
 {
     const char *what = event ? "event" : "struct";
-    map_key_t keys[] = {{"name", 0, 0}, {"description", 0, 0}, {"fields", 0, 0}, {"class", 0, 0},
-                        {"track", 0, 0}};
+    map_key_t keys[] = {{"name", 0, 0}, {"description", 0, 0}, {"fields", 0, 0}, {"class", 0, 0}, {"track", 0, 0}};
     if (!read_map(c, n, what, keys, event ? 5 : 3)) {
         return;
     }
     const yaml_node_t *name_node = need(c, n, &keys[0], what);
     const yaml_node_t *fields = event ? keys[2].value : need(c, n, &keys[2], what);
     int valid = 0;
-    const char *name = name_node ? name_of(c, name_node, event ? "event name" : "struct name", &valid)
-                                 : NULL;
+    const char *name = name_node ? name_of(c, name_node, event ? "event name" : "struct name", &valid) : NULL;
     gen_struct_t st;
     memset(&st, 0, sizeof st);
     st.event = event;
@@ -1056,9 +1088,9 @@ static int version_ok(const char *v)
 static void parse_root(ctx_t *c, load_stack_t *stack, const yaml_node_t *root)
 {
     gen_schema_t *s = c->s;
-    map_key_t keys[] = {{"schema", 0, 0}, {"version", 0, 0}, {"description", 0, 0},
-                    {"time_freq", 0, 0}, {"include", 0, 0}, {"enums", 0, 0},
-                    {"structs", 0, 0}, {"events", 0, 0}, {"spans", 0, 0}, {"syst", 0, 0}};
+    map_key_t keys[] = {{"schema", 0, 0},  {"version", 0, 0}, {"description", 0, 0}, {"time_freq", 0, 0},
+                        {"include", 0, 0}, {"enums", 0, 0},   {"structs", 0, 0},     {"events", 0, 0},
+                        {"spans", 0, 0},   {"syst", 0, 0}};
     if (!read_map(c, root, "the schema", keys, 10)) {
         return;
     }
@@ -1137,8 +1169,7 @@ static void syntax_error(gen_schema_t *s, unsigned file, const yaml_parser_t *p)
         return;
     }
     if (p->context) {
-        gen_error(s, pos, "YAML: %s (%s started at line %u)",
-                  p->problem ? p->problem : "syntax error", p->context,
+        gen_error(s, pos, "YAML: %s (%s started at line %u)", p->problem ? p->problem : "syntax error", p->context,
                   (unsigned)p->context_mark.line + 1);
     } else {
         gen_error(s, pos, "YAML: %s", p->problem ? p->problem : "syntax error");
@@ -1156,8 +1187,7 @@ static void load_no_second_document(gen_schema_t *s, unsigned index, yaml_parser
     }
     yaml_node_t *r2 = yaml_document_get_root_node(&more);
     if (r2) {
-        gen_pos_t p2 = {index, (unsigned)more.start_mark.line + 1,
-                        (unsigned)more.start_mark.column + 1};
+        gen_pos_t p2 = {index, (unsigned)more.start_mark.line + 1, (unsigned)more.start_mark.column + 1};
         gen_error(s, p2, "a second YAML document; a schema file holds one");
     }
     yaml_document_delete(&more);
@@ -1165,8 +1195,7 @@ static void load_no_second_document(gen_schema_t *s, unsigned index, yaml_parser
 
 /* Parse one file's text (read whole, so that the nesting is checked before libyaml's loader, which
  * is quadratic in it, sees the file) and the schema it holds. */
-static void load_text(gen_schema_t *s, load_stack_t *stack, unsigned index, const gen_buf_t *text,
-                      int is_main)
+static void load_text(gen_schema_t *s, load_stack_t *stack, unsigned index, const gen_buf_t *text, int is_main)
 {
     unsigned line, col;
     if (gen_yaml_too_deep(text->data, text->len, &line, &col)) {
@@ -1294,11 +1323,10 @@ static void resolve_classes(gen_schema_t *s)
     }
 }
 
-static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos,
-                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos,
-                      const char *fmt, ...)
+static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_pos_t pos, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -1323,8 +1351,8 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
     const char *clash = gen_ident_collision(buf, 1, with, sizeof with);
     if (clash) {
         if (s->ident_refused != name) { /* once per schema name, not for each identifier */
-            gen_error(s, pos, "%s '%s' generates the C identifier '%s', which collides with %s",
-                      what, name, buf, clash);
+            gen_error(s, pos, "%s '%s' generates the C identifier '%s', which collides with %s", what, name, buf,
+                      clash);
             s->ident_refused = name;
         }
         return;
@@ -1336,8 +1364,7 @@ static void add_ident(gen_schema_t *s, const char *what, const char *name, gen_p
             gen_error(s, pos,
                       "duplicate name: %s '%s' generates the C identifier '%s', which %s '%s' (%s) "
                       "generates too",
-                      what, name, buf, s->idents[i].what, s->idents[i].name,
-                      gen_pos_str(s, s->idents[i].pos));
+                      what, name, buf, s->idents[i].what, s->idents[i].name, gen_pos_str(s, s->idents[i].pos));
             return;
         }
     }
@@ -1401,18 +1428,19 @@ static void check_idents(gen_schema_t *s)
         snprintf(probe, sizeof probe, "%s%s", forms[i][0], forms[i][1]);
         const char *clash = gen_ident_collision(probe, 1, with, sizeof with);
         if (clash) {
-            gen_error(s, top, "schema name '%s' starts every generated identifier: it makes '%s' "
-                      "(as for a type Item), which collides with %s", p, probe, clash);
+            gen_error(s, top,
+                      "schema name '%s' starts every generated identifier: it makes '%s' "
+                      "(as for a type Item), which collides with %s",
+                      p, probe, clash);
             return;
         }
     }
     add_ident(s, "the include guard of schema", p, top, "%s_EVENTS_H", guard);
-    static const char *const fixed[] = {"meta", "field_info", "EVENT_COUNT", "SCHEMA_HASH",
-                                        "SCHEMA_VERSION", "runtime_init", "enums", "structs",
-                                        "events", "field_info_entries", "track_model", "tracks",
-                                        "spans", "counters", "SYST_MODULE", "SYST_UNIT",
-                                        "SYST_SEVERITY", "SYST_USE_GUID", "SYST_GUID",
-                                        "syst_severity"};
+    static const char *const fixed[] = {"meta",           "field_info",         "EVENT_COUNT", "SCHEMA_HASH",
+                                        "SCHEMA_VERSION", "runtime_init",       "enums",       "structs",
+                                        "events",         "field_info_entries", "track_model", "tracks",
+                                        "spans",          "counters",           "SYST_MODULE", "SYST_UNIT",
+                                        "SYST_SEVERITY",  "SYST_USE_GUID",      "SYST_GUID",   "syst_severity"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         add_ident(s, "schema", p, top, "%s_%s", p, fixed[i]);
     }
@@ -1422,8 +1450,7 @@ static void check_idents(gen_schema_t *s)
         add_ident(s, "enum", e->name, e->pos, "%s_%s", p, e->name); /* the enum's tag */
         add_ident(s, "enum", e->name, e->pos, "%s_values_%zu", p, i);
         for (size_t v = 0; v < e->value_count; v++) {
-            add_ident(s, "value", e->values[v].name, e->values[v].pos, "%s_%s_%s", p, e->name,
-                      e->values[v].name);
+            add_ident(s, "value", e->values[v].name, e->values[v].pos, "%s_%s_%s", p, e->name, e->values[v].name);
         }
         if (e->has_runtime) {
             add_ident(s, "enum", e->name, e->pos, "%s_%s_runtime", p, e->name);
@@ -1456,8 +1483,7 @@ int gen_schema_load(gen_schema_t *s, const char *path)
     ce->builtin = 1;
     ce->pos = bi;
     ce->description = gen_xstrdup("Type of an EventControl record (built in).");
-    static const uint8_t markers[4] = {EVREC_MARKER_PUSH, EVREC_MARKER_TICK, EVREC_MARKER_STOP,
-                                       EVREC_MARKER_NONE};
+    static const uint8_t markers[4] = {EVREC_MARKER_PUSH, EVREC_MARKER_TICK, EVREC_MARKER_STOP, EVREC_MARKER_NONE};
     static const char *const names[4] = {"Start", "Tick", "Stop", "End"};
     for (uint32_t v = 0; v < 4; v++) {
         gen_value_t *val = GEN_PUSH(ce->values, ce->value_count, ce->value_cap);
@@ -1567,9 +1593,18 @@ void gen_schema_free(gen_schema_t *s)
 
 /* ---- the helpers above, for schema_tracks.c (load_internal.h) ---- */
 
-gen_pos_t gen_ld_pos(const gen_ctx_t *c, const yaml_node_t *n) { return pos_of(c, n); }
-yaml_node_t *gen_ld_node(const gen_ctx_t *c, int index) { return node_at(c, index); }
-const char *gen_ld_scalar(gen_ctx_t *c, const yaml_node_t *n, const char *what) { return scalar(c, n, what); }
+gen_pos_t gen_ld_pos(const gen_ctx_t *c, const yaml_node_t *n)
+{
+    return pos_of(c, n);
+}
+yaml_node_t *gen_ld_node(const gen_ctx_t *c, int index)
+{
+    return node_at(c, index);
+}
+const char *gen_ld_scalar(gen_ctx_t *c, const yaml_node_t *n, const char *what)
+{
+    return scalar(c, n, what);
+}
 int gen_ld_map(gen_ctx_t *c, const yaml_node_t *n, const char *what, gen_key_t *keys, size_t nkeys)
 {
     return read_map(c, n, what, keys, nkeys);
@@ -1578,7 +1613,10 @@ yaml_node_t *gen_ld_need(gen_ctx_t *c, const yaml_node_t *map, const gen_key_t *
 {
     return need(c, map, k, what);
 }
-int gen_ld_list(gen_ctx_t *c, const yaml_node_t *n, const char *what) { return need_list(c, n, what); }
+int gen_ld_list(gen_ctx_t *c, const yaml_node_t *n, const char *what)
+{
+    return need_list(c, n, what);
+}
 const char *gen_ld_name(gen_ctx_t *c, const yaml_node_t *n, const char *what, int *valid)
 {
     return name_of(c, n, what, valid);

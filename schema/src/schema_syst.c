@@ -36,7 +36,8 @@ static int small_uint(gen_ctx_t *c, const yaml_node_t *n, const char *what, uint
         return 0;
     }
     if (gen_parse_uint_text(v, out) != 1 || *out > max) {
-        gen_error(c->s, gen_ld_pos(c, n), "%s '%s' is not an integer from 0 to %llu", what, v, (unsigned long long)max);
+        gen_error(c->s, gen_ld_pos(c, n), "%s '%s' is not an integer from 0 to %llu", what, v,
+                  (unsigned long long)max);
         return 0;
     }
     return 1;
@@ -69,7 +70,7 @@ static void overrides(gen_ctx_t *c, const yaml_node_t *n, int is_class)
 void gen_syst_parse(gen_ctx_t *c, const yaml_node_t *n)
 {
     gen_syst_t *y = &c->s->syst;
-    gen_key_t keys[] = {{"guid", 0, 0}, {"module", 0, 0}, {"unit", 0, 0},
+    gen_key_t keys[] = {{"guid", 0, 0},     {"module", 0, 0}, {"unit", 0, 0},
                         {"severity", 0, 0}, {"events", 0, 0}, {"classes", 0, 0}};
     if (!gen_ld_map(c, n, "syst", keys, 6)) {
         return;
@@ -92,8 +93,9 @@ void gen_syst_parse(gen_ctx_t *c, const yaml_node_t *n)
     if (keys[1].value && small_uint(c, keys[1].value, "syst module", 127, &v)) {
         y->module = (uint8_t)v;
     }
-    if (keys[2].value && small_uint(c, keys[2].value, y->use_guid ? "syst unit (with a GUID)" : "syst unit (without a GUID)",
-                                    y->use_guid ? 2047u : 15u, &v)) {
+    if (keys[2].value &&
+        small_uint(c, keys[2].value, y->use_guid ? "syst unit (with a GUID)" : "syst unit (without a GUID)",
+                   y->use_guid ? 2047u : 15u, &v)) {
         y->unit = (uint16_t)v;
     }
     if (keys[3].value) {

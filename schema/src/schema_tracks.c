@@ -140,7 +140,8 @@ static int resolve_path(gen_schema_t *s, size_t ev, const char *path, gen_pos_t 
         size_t len = dot ? (size_t)(dot - p) : strlen(p);
         const gen_struct_t *st = &s->structs[sid];
         size_t i = 0;
-        while (i < st->field_count && !(strlen(st->fields[i].name) == len && strncmp(st->fields[i].name, p, len) == 0)) {
+        while (i < st->field_count &&
+               !(strlen(st->fields[i].name) == len && strncmp(st->fields[i].name, p, len) == 0)) {
             i++;
         }
         if (i == st->field_count) {
@@ -241,7 +242,10 @@ static void resolve_value(gen_schema_t *s, gen_span_end_t *e, const gen_field_t 
     uint64_t max = f->type == GEN_T_U8 ? 0xFFu : f->type == GEN_T_U16 ? 0xFFFFu : 0xFFFFFFFFu;
     if (gen_parse_uint_text(e->value, &v) != 1 || v > max) {
         gen_error(s, e->value_pos, "%s: value '%s' for field %s (uint%u): expected an unsigned integer up to %llu",
-                  what, e->value, f->name, f->type == GEN_T_U8 ? 8u : f->type == GEN_T_U16 ? 16u : 32u,
+                  what, e->value, f->name,
+                  f->type == GEN_T_U8    ? 8u
+                  : f->type == GEN_T_U16 ? 16u
+                                         : 32u,
                   (unsigned long long)max);
         return;
     }
@@ -302,8 +306,8 @@ void gen_tracks_resolve(gen_schema_t *s)
         int ok = resolve_end(s, sp, &sp->begin, "begin", &bev);
         ok &= resolve_end(s, sp, &sp->end, "end", &eev);
         if (ok && (sp->begin.r.key_leaf == EVREC_TRACKS_NONE) != (sp->end.r.key_leaf == EVREC_TRACKS_NONE)) {
-            gen_error(s, sp->pos, "span %s: only its %s has a key; give both ends one (or the span a key)", sp->name,
-                      sp->begin.r.key_leaf != EVREC_TRACKS_NONE ? "begin" : "end");
+            gen_error(s, sp->pos, "span %s: only its %s has a key; give both ends one (or the span a key)",
+                      sp->name, sp->begin.r.key_leaf != EVREC_TRACKS_NONE ? "begin" : "end");
         }
         if (ok && sp->track) {
             char what[300];
@@ -371,13 +375,13 @@ void gen_tracks_build(const gen_schema_t *s, gen_meta_t *m)
             }
         }
     }
-    m->tracks.track_count = (uint32_t)nt;
-    m->tracks.tracks = nt ? m->tracks : NULL;
-    m->tracks.span_count = (uint32_t)s->span_count;
-    m->tracks.spans = s->span_count ? m->spans : NULL;
-    m->tracks.counter_count = (uint32_t)nc;
-    m->tracks.counters = nc ? m->counters : NULL;
-    m->meta.tracks = gen_tracks_present(s) ? &m->tracks : NULL;
+    m->model.track_count = (uint32_t)nt;
+    m->model.tracks = nt ? m->tracks : NULL;
+    m->model.span_count = (uint32_t)s->span_count;
+    m->model.spans = s->span_count ? m->spans : NULL;
+    m->model.counter_count = (uint32_t)nc;
+    m->model.counters = nc ? m->counters : NULL;
+    m->meta.tracks = gen_tracks_present(s) ? &m->model : NULL;
 }
 
 void gen_tracks_free(gen_schema_t *s)

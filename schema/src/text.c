@@ -108,8 +108,7 @@ void gen_buf_c_string(gen_buf_t *b, const char *s)
         case '\n': gen_buf_puts(b, "\\n"); break;
         case '\t': gen_buf_puts(b, "\\t"); break;
         case '?': /* no trigraph: no two ? in a row (`??=` becomes `\?\?=`) */
-            gen_buf_puts(b, p[1] == '?' || (p != (const unsigned char *)s && p[-1] == '?') ? "\\?"
-                                                                                         : "?");
+            gen_buf_puts(b, p[1] == '?' || (p != (const unsigned char *)s && p[-1] == '?') ? "\\?" : "?");
             break;
         default:
             if (*p < 0x20 || *p == 0x7F) {
@@ -124,8 +123,8 @@ void gen_buf_c_string(gen_buf_t *b, const char *s)
 
 /* Append one line of a comment, words wrapped so that no line passes GEN_COLUMNS (a word longer
  * than the room stays whole on its own line). `lead` is what starts each line. */
-static void comment_words(gen_buf_t *b, const char *lead, const char *text, size_t len,
-                          int *first_line, const char *first_lead)
+static void comment_words(gen_buf_t *b, const char *lead, const char *text, size_t len, int *first_line,
+                          const char *first_lead)
 {
     size_t i = 0;
     int line_has_words = 0;
@@ -160,8 +159,7 @@ static void comment_words(gen_buf_t *b, const char *lead, const char *text, size
         /* Defuse comment delimiters inside the text (-Wcomment). */
         for (size_t k = i; k < j; k++) {
             gen_buf_put(b, &text[k], 1);
-            if ((text[k] == '*' || text[k] == '/') && k + 1 < j &&
-                text[k + 1] == (text[k] == '*' ? '/' : '*')) {
+            if ((text[k] == '*' || text[k] == '/') && k + 1 < j && text[k + 1] == (text[k] == '*' ? '/' : '*')) {
                 gen_buf_puts(b, " ");
                 col++;
             }
@@ -212,8 +210,8 @@ void gen_buf_comment(gen_buf_t *b, unsigned indent, int doc, const char *raw)
     snprintf(first, sizeof first, "%*s%s ", (int)ind, "", doc ? "/**" : "/*");
     snprintf(lead, sizeof lead, "%*s * ", (int)ind, "");
     /* Single line when it fits: "/ ** text * /". */
-    if (!strchr(text, '\n') && strlen(first) + strlen(text) + 3 <= GEN_COLUMNS &&
-        !strstr(text, "*/") && !strstr(text, "/*")) {
+    if (!strchr(text, '\n') && strlen(first) + strlen(text) + 3 <= GEN_COLUMNS && !strstr(text, "*/") &&
+        !strstr(text, "/*")) {
         gen_buf_printf(b, "%s%s */\n", first, text);
         free(text);
         return;

@@ -58,8 +58,7 @@ void gen_value_index_add(gen_value_index_t *x, const gen_enum_t *e, size_t i, in
     enter(x, e, i, with_value);
 }
 
-size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, const char *name,
-                            size_t *compares)
+size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, const char *name, size_t *compares)
 {
     if (!x->slots) {
         return SIZE_MAX;
@@ -74,8 +73,7 @@ size_t gen_value_index_name(const gen_value_index_t *x, const gen_enum_t *e, con
     return SIZE_MAX;
 }
 
-size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v,
-                             size_t *compares)
+size_t gen_value_index_value(const gen_value_index_t *x, const gen_enum_t *e, uint32_t v, size_t *compares)
 {
     if (!x->slots) {
         return SIZE_MAX;

@@ -102,14 +102,10 @@ Test(cli, help_summaries_aligned)
 Test(cli, bad_usage_exits_2)
 {
     static const char *const cases[][4] = {
-        {"frobnicate", REF_PATH, NULL, NULL},
-        {"info", NULL, NULL, NULL},
-        {"info", REF_PATH, REF_PATH, NULL},
-        {"dump", "--limit", "ten", REF_PATH},
-        {"dump", "--nope", REF_PATH, NULL},
-        {"dump", "--tick-hz", "0", REF_PATH},
-        {"dump", REF_PATH, "--limit", NULL},
-        {"help", "nothing", NULL, NULL},
+        {"frobnicate", REF_PATH, NULL, NULL}, {"info", NULL, NULL, NULL},
+        {"info", REF_PATH, REF_PATH, NULL},   {"dump", "--limit", "ten", REF_PATH},
+        {"dump", "--nope", REF_PATH, NULL},   {"dump", "--tick-hz", "0", REF_PATH},
+        {"dump", REF_PATH, "--limit", NULL},  {"help", "nothing", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_t r = run_prog(EVREC_CLI_PATH, cases[i][0], cases[i][1], cases[i][2], cases[i][3], (const char *)NULL);
@@ -225,8 +221,9 @@ Test(cli, info_and_dump_container)
                       "in.q.y=4294967295 in.color=Green obj=TaskA [Wait]\n");
     assert_has(r.out, "  EvSimple      EvAll  v=2768281143\n");
     /* type=2 has no name: no marker although color=Blue has one (the `type` field wins). */
-    assert_has(r.out, "  EvAll                a=14 b=62 c=1013904226 color=Blue level=2 type=2 in.p=48877 in.q.x=3 "
-                      "in.q.y=4294967293 in.color=Plain obj=TaskC\n");
+    assert_has(r.out,
+               "  EvAll                a=14 b=62 c=1013904226 color=Blue level=2 type=2 in.p=48877 in.q.x=3 "
+               "in.q.y=4294967293 in.color=Plain obj=TaskC\n");
     assert_has(r.out, " obj=\"Task B\"");
     assert_has(r.out, "  EventControl         type=Tick [Tick]\n");
     assert_has(r.out, "  EventControl         type=Stop [Stop]\n");
@@ -360,14 +357,16 @@ Test(cli, damage_in_the_middle_export_stats_timeline)
                  (unsigned long long)after);
     snprintf(prev_row, sizeof prev_row, "\r\n%llu,record,", (unsigned long long)prev);
     const char *p = strstr(r.out, prev_row);
-    cr_assert(p && strstr(p + 2, "\r\n") == loss, "the loss row does not follow record %llu", (unsigned long long)prev);
+    cr_assert(p && strstr(p + 2, "\r\n") == loss, "the loss row does not follow record %llu",
+              (unsigned long long)prev);
     cr_assert_null(strstr(eol, ",loss,"), "a second loss row (the damage is reported once)");
     run_free(&r);
 
     /* JSON Lines: the same object, count and i */
     r = run_evrec("export", "--jsonl", "-", bad);
     cr_assert_eq(r.status, 1);
-    snprintf(want, sizeof want, "{\"kind\":\"loss\",\"i\":%llu,\"reason\":\"damage\",\"count\":%llu,\"position_known\":true,",
+    snprintf(want, sizeof want,
+             "{\"kind\":\"loss\",\"i\":%llu,\"reason\":\"damage\",\"count\":%llu,\"position_known\":true,",
              (unsigned long long)(prev + 1), (unsigned long long)lost);
     assert_has(r.out, want);
     run_free(&r);
@@ -521,7 +520,8 @@ Test(cli, decoders_schema_errors_prefixed)
     snprintf(path, sizeof path, "%s/bad.yaml", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
-    fputs("schema: bad\nversion: 1.0\nevents:\n  - name: A\n    fields:\n      - {name: x, type: nosuchtype}\n", f);
+    fputs("schema: bad\nversion: 1.0\nevents:\n  - name: A\n    fields:\n      - {name: x, type: nosuchtype}\n",
+          f);
     fclose(f);
     static const char *const cmds[] = {"qs-decode", "syst-decode"};
     for (size_t i = 0; i < 2; i++) {

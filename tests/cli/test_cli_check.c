@@ -16,34 +16,33 @@
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
 
-static const char base_yaml[] =
-    "schema: base\n"
-    "version: 1.0\n"
-    "enums:\n"
-    "  - name: State\n"
-    "    type: uint8\n"
-    "    values:\n"
-    "      - {name: Idle, value: 0}\n"
-    "      - {name: Busy, value: 1, marker: Up}\n"
-    "  - name: Task\n"
-    "    type: uint16\n"
-    "    values: [Nobody]\n"
-    "    runtime: {base: 1, lim: 16, marker: None}\n"
-    "structs:\n"
-    "  - name: Point\n"
-    "    fields:\n"
-    "      - {name: x, type: uint16}\n"
-    "      - {name: y, type: uint16}\n"
-    "events:\n"
-    "  - name: Move\n"
-    "    fields:\n"
-    "      - {name: task, type: Task}\n"
-    "      - {name: to, type: Point}\n"
-    "      - {name: state, type: State}\n"
-    "  - name: Halt\n"
-    "    class: Move\n"
-    "    fields:\n"
-    "      - {name: code, type: uint32, unit: ms}\n";
+static const char base_yaml[] = "schema: base\n"
+                                "version: 1.0\n"
+                                "enums:\n"
+                                "  - name: State\n"
+                                "    type: uint8\n"
+                                "    values:\n"
+                                "      - {name: Idle, value: 0}\n"
+                                "      - {name: Busy, value: 1, marker: Up}\n"
+                                "  - name: Task\n"
+                                "    type: uint16\n"
+                                "    values: [Nobody]\n"
+                                "    runtime: {base: 1, lim: 16, marker: None}\n"
+                                "structs:\n"
+                                "  - name: Point\n"
+                                "    fields:\n"
+                                "      - {name: x, type: uint16}\n"
+                                "      - {name: y, type: uint16}\n"
+                                "events:\n"
+                                "  - name: Move\n"
+                                "    fields:\n"
+                                "      - {name: task, type: Task}\n"
+                                "      - {name: to, type: Point}\n"
+                                "      - {name: state, type: State}\n"
+                                "  - name: Halt\n"
+                                "    class: Move\n"
+                                "    fields:\n"
+                                "      - {name: code, type: uint32, unit: ms}\n";
 
 static char *dir;
 static char *evr;
@@ -216,8 +215,9 @@ Test(cli_check, event_added_removed_renamed)
     expect("event-added", "      - {name: code, type: uint32, unit: ms}\n",
            "      - {name: code, type: uint32, unit: ms}\n  - name: Extra\n", 1,
            LINES("event Extra is in the schema, not in the file (removed)"));
-    expect("event-removed", "  - name: Halt\n    class: Move\n    fields:\n      - {name: code, type: uint32, unit: ms}\n",
-           "", 1, LINES("event Halt is in the file, not in the schema (added)"));
+    expect("event-removed",
+           "  - name: Halt\n    class: Move\n    fields:\n      - {name: code, type: uint32, unit: ms}\n", "", 1,
+           LINES("event Halt is in the file, not in the schema (added)"));
     expect("event-renamed", "  - name: Halt\n", "  - name: Stop2\n", 1,
            LINES("event Stop2 (struct id 3) is called Halt in the file (renamed)"));
 }

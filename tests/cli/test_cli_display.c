@@ -12,11 +12,12 @@
 #include "reader_fixtures.h"
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
-#define assert_lacks(hay, needle) cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
+#define assert_lacks(hay, needle)                                                                                 \
+    cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
 
 static const evrec_field_info_t entries[] = {
-    {FX_STRUCT_ALL, 2, EVREC_DISPLAY_DECIMAL, "ms", NULL},   /* a, u8 */
-    {FX_STRUCT_ALL, 3, EVREC_DISPLAY_HEX, NULL, NULL},       /* b, u16 */
+    {FX_STRUCT_ALL, 2, EVREC_DISPLAY_DECIMAL, "ms", NULL},    /* a, u8 */
+    {FX_STRUCT_ALL, 3, EVREC_DISPLAY_HEX, NULL, NULL},        /* b, u16 */
     {FX_STRUCT_ALL, 4, EVREC_DISPLAY_HEX, "bytes", "Count."}, /* c, u32 */
     {FX_STRUCT_ALL, 5, EVREC_DISPLAY_DEFAULT, "lux", NULL},   /* color, an enum */
     {FX_STRUCT_INNER2, 0, EVREC_DISPLAY_HEX, NULL, NULL},     /* in.q.x, u8 */
@@ -148,7 +149,8 @@ Test(cli_display, bad_field_info_prints_every_record_then_fails)
     assert_has(r.out, " v=42\n");
     assert_has(r.out, "Stop [Stop]");
     char expect[128];
-    snprintf(expect, sizeof expect, "offset %llu: FIELD_INFO entry 4 at offset %llu: field index 9 of struct Inner2",
+    snprintf(expect, sizeof expect,
+             "offset %llu: FIELD_INFO entry 4 at offset %llu: field index 9 of struct Inner2",
              (unsigned long long)entry4, (unsigned long long)entry4);
     assert_has(r.err, expect);
     cli_run_free(&r);

@@ -14,7 +14,8 @@
 #include "reader_fixtures.h"
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
-#define assert_lacks(hay, needle) cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
+#define assert_lacks(hay, needle)                                                                                 \
+    cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
 #define run_evrec(...) cli_run(EVREC_CLI_PATH, __VA_ARGS__, (const char *)NULL)
 
 /* Start, `n` EvSimple records (v = 1000 + k, 1 ms apart), Stop; saved as a container or bare. */
@@ -136,8 +137,9 @@ Test(cli_export, jsonl_objects)
     char *in = native_path(2, 0);
     cli_run_t r = run_evrec("export", "--jsonl", "-", in);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    assert_has(r.out, "{\"i\":0,\"t_ns\":0,\"t_s\":0.000000000,\"event\":\"EventControl\",\"class\":\"EventControl\","
-                      "\"fields\":{\"type\":{\"name\":\"Start\",\"value\":0}}}\n");
+    assert_has(r.out,
+               "{\"i\":0,\"t_ns\":0,\"t_s\":0.000000000,\"event\":\"EventControl\",\"class\":\"EventControl\","
+               "\"fields\":{\"type\":{\"name\":\"Start\",\"value\":0}}}\n");
     assert_has(r.out, "{\"i\":2,\"t_ns\":2000000,\"t_s\":0.002000000,\"event\":\"EvSimple\",\"class\":\"EvAll\","
                       "\"fields\":{\"v\":1001}}\n");
     cr_assert_eq(count_of(r.out, "\n"), 4u);
@@ -148,8 +150,8 @@ Test(cli_export, jsonl_objects)
 
 /* Run-time enum names with a comma, a quote, a newline, UTF-8, a control character and an
  * invalid byte, recorded as EvAll.obj values. */
-static const char *const odd_names[] = {"a,b", "say \"hi\"", "line1\nline2", "\xC2\xB5s \xE2\x9C\x93", "ctl\x01x",
-                                        "bad\xFFz"};
+static const char *const odd_names[] = {"a,b",      "say \"hi\"", "line1\nline2", "\xC2\xB5s \xE2\x9C\x93",
+                                        "ctl\x01x", "bad\xFFz"};
 #define ODD_COUNT (sizeof odd_names / sizeof odd_names[0])
 
 static char *odd_file(void)
@@ -465,7 +467,8 @@ Test(cli_export, dropped_is_a_loss_row_at_the_end)
     cli_run_free(&r);
 
     r = run_evrec("export", "--jsonl", "-", in);
-    snprintf(want, sizeof want, "{\"kind\":\"loss\",\"i\":%zu,\"reason\":\"dropped\",\"count\":%llu,\"position_known\":false}\n",
+    snprintf(want, sizeof want,
+             "{\"kind\":\"loss\",\"i\":%zu,\"reason\":\"dropped\",\"count\":%llu,\"position_known\":false}\n",
              records, (unsigned long long)evrec_recorder_counts(&rec).dropped);
     assert_has(r.out, want);
     cli_run_free(&r);
@@ -517,7 +520,10 @@ Test(cli_export, cyclic_overwritten)
     assert_has(r.out, want);
     cli_run_free(&r);
     r = run_evrec("export", "--jsonl", "-", in);
-    snprintf(want, sizeof want, "{\"kind\":\"loss\",\"i\":0,\"reason\":\"overwritten\",\"count\":%u,\"position_known\":true}\n{\"i\":0,", over);
+    snprintf(
+        want, sizeof want,
+        "{\"kind\":\"loss\",\"i\":0,\"reason\":\"overwritten\",\"count\":%u,\"position_known\":true}\n{\"i\":0,",
+        over);
     cr_assert(strncmp(r.out, want, strlen(want)) == 0, "got %.200s", r.out);
     cli_run_free(&r);
     unlink(in);
@@ -628,7 +634,8 @@ Test(cli_export, full_device_exits_1)
     cr_assert_eq(r.status, 1);
     assert_has(r.err, "/dev/full: cannot write: No space left on device");
     cli_run_free(&r);
-    r = cli_run("/bin/sh", "-c", "exec \"$0\" export --csv - \"$1\" > /dev/full", EVREC_CLI_PATH, in, (const char *)NULL);
+    r = cli_run("/bin/sh", "-c", "exec \"$0\" export --csv - \"$1\" > /dev/full", EVREC_CLI_PATH, in,
+                (const char *)NULL);
     cr_assert_eq(r.status, 1);
     assert_has(r.err, "standard output: cannot write");
     cli_run_free(&r);
@@ -641,8 +648,8 @@ Test(cli_export, info_and_stats_exit_1_when_stdout_fails)
     char *in = native_path(3, 0);
     static const char *const cmds[] = {"info", "stats", "dump"};
     for (size_t i = 0; i < 3; i++) {
-        cli_run_t r = cli_run("/bin/sh", "-c", "exec \"$0\" \"$1\" \"$2\" > /dev/full", EVREC_CLI_PATH, cmds[i], in,
-                              (const char *)NULL);
+        cli_run_t r = cli_run("/bin/sh", "-c", "exec \"$0\" \"$1\" \"$2\" > /dev/full", EVREC_CLI_PATH, cmds[i],
+                              in, (const char *)NULL);
         cr_assert_eq(r.status, 1, "%s: status %d", cmds[i], r.status);
         assert_has(r.err, "writing the output failed");
         cli_run_free(&r);
@@ -749,8 +756,8 @@ Test(cli_export, frequency_suffixes)
 {
     char *in = native_path(3, 0);
     static const char *const good[][2] = {
-        {"168M", "168000000"}, {"1e9", "1000000000"}, {"32768", "32768"}, {"1.5k", "1500"},
-        {"12.288MHz", "12288000"}, {"2.5e6", "2500000"}, {"1G", "1000000000"},
+        {"168M", "168000000"},     {"1e9", "1000000000"}, {"32768", "32768"},   {"1.5k", "1500"},
+        {"12.288MHz", "12288000"}, {"2.5e6", "2500000"},  {"1G", "1000000000"},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         cli_run_t r = run_evrec("info", "--time-freq", good[i][0], in);
@@ -764,10 +771,14 @@ Test(cli_export, frequency_suffixes)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_run_free(&r);
     static const char *const bad[][3] = {
-        {"--time-freq", "12abc", "expected a frequency"}, {"--time-freq", "0.5", "not a whole number"},
-        {"--time-freq", "0", "above 0"},                  {"--time-freq", "-5", "expected a frequency"},
-        {"--time-freq", "1e30", "too large"},             {"--tick-hz", "2G", "too large"},
-        {"--time-freq", "k", "expected a frequency"},     {"--time-freq", "1.5.3", "expected a frequency"},
+        {"--time-freq", "12abc", "expected a frequency"},
+        {"--time-freq", "0.5", "not a whole number"},
+        {"--time-freq", "0", "above 0"},
+        {"--time-freq", "-5", "expected a frequency"},
+        {"--time-freq", "1e30", "too large"},
+        {"--tick-hz", "2G", "too large"},
+        {"--time-freq", "k", "expected a frequency"},
+        {"--time-freq", "1.5.3", "expected a frequency"},
         {"--time-freq", "", "expected a frequency"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

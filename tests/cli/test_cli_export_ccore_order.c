@@ -67,7 +67,8 @@ static void check_export_ex(const char *in, const char *tag, int must_step_back,
     char *dir = cli_temp_dir(tag);
     char out[512];
     snprintf(out, sizeof out, "%s/out.bin", dir);
-    cli_run_t r = window ? cli_run(EVREC_CLI_PATH, "export", "--quiet", "--reorder-window", window, "--ccore", out, in, NULL)
+    cli_run_t r = window ? cli_run(EVREC_CLI_PATH, "export", "--quiet", "--reorder-window", window, "--ccore", out,
+                                   in, NULL)
                          : cli_run(EVREC_CLI_PATH, "export", "--quiet", "--ccore", out, in, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cli_run_free(&r);
@@ -136,7 +137,6 @@ Test(cli_export_ccore_order, beyond_the_window_takes_the_previous_stamp)
     check_export_ex(path, "ccore_order_window", 1, "1");
     free(path);
 }
-
 
 Test(cli_export_ccore_order, lanes_in_time_order)
 {

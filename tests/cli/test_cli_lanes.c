@@ -12,8 +12,8 @@
 #include "cli_lanes_file.h"
 
 #define assert_has(hay, needle) cr_assert(strstr((hay), (needle)) != NULL, "missing <%s> in:\n%s", (needle), (hay))
-#define assert_lacks(hay, needle) cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
-
+#define assert_lacks(hay, needle)                                                                                 \
+    cr_assert(strstr((hay), (needle)) == NULL, "unexpected <%s> in:\n%s", (needle), (hay))
 
 Test(cli_lanes, dump_shows_the_lane_of_each_record)
 {

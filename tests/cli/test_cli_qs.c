@@ -268,7 +268,8 @@ Test(cli_qs, usage_errors)
 
 static void run_demo(const char *evr, const char *qs, const char *ring, const char *baud, proc_t *out)
 {
-    proc_t p = qs ? demo("--frames", "150", "--fps", "1000", "-o", evr, "--qs", qs, "--qs-ring", ring, "--qs-baud", baud)
+    proc_t p = qs ? demo("--frames", "150", "--fps", "1000", "-o", evr, "--qs", qs, "--qs-ring", ring, "--qs-baud",
+                         baud)
                   : demo("--frames", "60", "--fps", "1000", "-o", evr);
     cr_assert_eq(p.status, 0, "demo failed:\n%s%s", p.out, p.err);
     assert_has(p.out, " 0 dropped (buffer full)");
@@ -365,7 +366,8 @@ Test(cli_qs, damage_resynchronises_and_a_cut_stream_is_reported, .timeout = 120)
     uint8_t *s = read_all(qs, &n);
     /* Change one data byte in the middle of the stream (not a flag or escape, nor into one). */
     size_t at = n / 2;
-    while (s[at] == 0x7E || s[at] == 0x7D || s[at - 1] == 0x7D || (s[at] ^ 0x01) == 0x7E || (s[at] ^ 0x01) == 0x7D) {
+    while (s[at] == 0x7E || s[at] == 0x7D || s[at - 1] == 0x7D || (s[at] ^ 0x01) == 0x7E ||
+           (s[at] ^ 0x01) == 0x7D) {
         at++;
     }
     s[at] ^= 0x01;
@@ -468,7 +470,8 @@ Test(cli_qs, lossy_live_stream_counts_its_losses, .timeout = 120)
     proc_free(&p);
     /* Each frame cut while being sent is one bad frame on the host (checksum, or a rare
      * too-short frame, or a prefix whose checksum happens to be right but does not fit). */
-    cr_assert_eq(bad + shorts + misfit, cut, "bad %llu + short %llu + misfit %llu vs cut %llu", bad, shorts, misfit, cut);
+    cr_assert_eq(bad + shorts + misfit, cut, "bad %llu + short %llu + misfit %llu vs cut %llu", bad, shorts,
+                 misfit, cut);
     recs_t a = load_records(evr), b = load_records(back);
     /* The host counts lost frames from 8-bit sequence numbers: exact modulo 256. */
     cr_assert_eq(b.dropped % 256u, (lost + cut) % 256u, "dropped %llu vs target lost %llu + cut %llu",
@@ -480,7 +483,8 @@ Test(cli_qs, lossy_live_stream_counts_its_losses, .timeout = 120)
     assert_subsequence(&b, &a);
     /* The session is drained before any event is sent, so every lost or cut frame is an event
      * or a later dictionary frame. */
-    cr_assert_eq(b.n + lost + cut, a.n + dict_sent - dict_got, "events + dictionary frames sent = received + lost + cut");
+    cr_assert_eq(b.n + lost + cut, a.n + dict_sent - dict_got,
+                 "events + dictionary frames sent = received + lost + cut");
     recs_free(&a);
     recs_free(&b);
 }
@@ -496,7 +500,8 @@ Test(cli_qs, live_runtime_names_reach_dump_lines_and_the_output_file, .timeout =
     proc_t d;
     run_demo(evr, qs, "16M", "0", &d);
     assert_has(d.out, " 0 frames lost and 0 cut");
-    cr_assert_gt(number_after(d.out, "dictionary frames later: "), 0u, "names allocated after the session:\n%s", d.out);
+    cr_assert_gt(number_after(d.out, "dictionary frames later: "), 0u, "names allocated after the session:\n%s",
+                 d.out);
     proc_free(&d);
     proc_t info = evrec("info", evr);
     char freq[32];

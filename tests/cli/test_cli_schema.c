@@ -92,7 +92,8 @@ Test(cli_schema, full_schema_round_trip_keeps_the_hash)
     cli_run_free(&r);
     char out[4096];
     snprintf(out, sizeof out, "%s/rt.yaml", dir);
-    r = cli_run(EVREC_CLI_PATH, "schema", "--name", "demo", "--version", "1.0", "-o", out, evr, (const char *)NULL);
+    r = cli_run(EVREC_CLI_PATH, "schema", "--name", "demo", "--version", "1.0", "-o", out, evr,
+                (const char *)NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_eq(r.err_len, 0, "no note expected:\n%s", r.err);
     cli_run_free(&r);
@@ -107,9 +108,11 @@ Test(cli_schema, full_schema_round_trip_keeps_the_hash)
     assert_has(p1, "  - name: TaskId\n    type: uint16\n    values:\n      - {name: Idle, value: 0}\n"
                    "    runtime: {base: 1, lim: 64, marker: None}\n");
     /* IsrExit takes its class's track (class default), written explicitly. */
-    assert_has(p1, "  - name: IsrExit\n    class: IsrEnter\n    track: irq\n    fields:\n      - {name: irq, type: uint8}\n"
-                   "      - {name: cycles, type: uint32, unit: \"cycles\", description: \"Time spent in the "
-                   "handler.\"}\n");
+    assert_has(
+        p1,
+        "  - name: IsrExit\n    class: IsrEnter\n    track: irq\n    fields:\n      - {name: irq, type: uint8}\n"
+        "      - {name: cycles, type: uint32, unit: \"cycles\", description: \"Time spent in the "
+        "handler.\"}\n");
     assert_has(p1, "{name: Timeout, value: 2147483647, marker: Error}");
     assert_has(p1, "runtime: {base: 100, lim: 110, marker: Inc}");
     assert_has(top, "structs:\n  - name: Point\n    fields:\n      - {name: x, type: uint16, unit: \"px\"}\n");

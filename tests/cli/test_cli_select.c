@@ -97,7 +97,7 @@ Test(cli_select, record_indices_and_limit)
     expect_window(p, "2 3 4", "--from", "#2", "--to", "#4");
     expect_window(p, "6 E", "--from", "#6", NULL, NULL);
     expect_window(p, "S", "--to", "#0", NULL, NULL);
-    expect_window(p, "", "--from", "#8", NULL, NULL); /* past the last record */
+    expect_window(p, "", "--from", "#8", NULL, NULL);           /* past the last record */
     expect_window(p, "1 2 3", "--from", "#1", "--to", "2.5us"); /* index and time mixed */
     expect_window(p, "S 1", "--limit", "2", NULL, NULL);
     expect_window(p, "3 4", "--from", "#3", "-n", "2");

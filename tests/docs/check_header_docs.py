@@ -107,6 +107,8 @@ def check(src, rel):
         ret = re.sub(r'\b(static|inline|EVREC_\w+)\b', '', text[m.start():m.start(1)]).strip()
         ret = re.sub(r'\s+', ' ', ret).replace(' *', '*')
         before = text[:m.start()].rstrip()
+        # an attribute macro on its own line (EVREC_DEPRECATED("...")) between the comment and the function
+        before = re.sub(r'\n\s*EVREC_[A-Z_]+\("[^"\n]*"\)$', '', before).rstrip()
         if not before.endswith('*/'):
             if name not in seen:
                 out.append(f'{rel}:{line}: {name}: no doc comment')

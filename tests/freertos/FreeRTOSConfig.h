@@ -54,7 +54,12 @@ uint64_t freertos_test_counter(void);
 #define INCLUDE_xTaskGetCurrentTaskHandle 1
 #define INCLUDE_xTaskGetIdleTaskHandle 1
 
-#define configASSERT(x) do { if (!(x)) { freertos_test_assert(__FILE__, __LINE__); } } while (0)
+#define configASSERT(x)                                                                                           \
+    do {                                                                                                          \
+        if (!(x)) {                                                                                               \
+            freertos_test_assert(__FILE__, __LINE__);                                                             \
+        }                                                                                                         \
+    } while (0)
 void freertos_test_assert(const char *file, int line);
 
 #include "evrec_freertos.h"

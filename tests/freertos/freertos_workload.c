@@ -41,7 +41,10 @@ static TaskStatus_t status[MAX_TASKS];
 static UBaseType_t status_count;
 static configRUN_TIME_COUNTER_TYPE status_total;
 
-uint64_t freertos_test_counter(void) { return __rdtsc() - counter_base; }
+uint64_t freertos_test_counter(void)
+{
+    return __rdtsc() - counter_base;
+}
 
 void freertos_test_assert(const char *file, int line)
 {
@@ -152,7 +155,9 @@ void vApplicationTickHook(void)
     (void)woken; /* the POSIX port's tick handler switches when needed */
 }
 
-void vApplicationIdleHook(void) {}
+void vApplicationIdleHook(void)
+{
+}
 
 static void create(TaskFunction_t fn, const char *name, UBaseType_t prio, void *arg)
 {
@@ -214,7 +219,8 @@ int main(int argc, char **argv)
     vTaskStartScheduler();
 
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
-    printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
+    printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded,
+           (unsigned long long)c.dropped);
     if (evrec_save_path(&rec, argv[1]) != EVREC_OK || write_kernel(argv[2]) != 0) {
         fprintf(stderr, "cannot write %s or %s\n", argv[1], argv[2]);
         return 1;

@@ -15,15 +15,22 @@
 #include "freertos_events.h"
 
 /* The kernel internals the macros read, with the kernel's names. */
-typedef struct { void *pvContainer; } ListItem_t;
-typedef struct { int items; } List_t;
+typedef struct {
+    void *pvContainer;
+} ListItem_t;
+typedef struct {
+    int items;
+} List_t;
 #define listLIST_ITEM_CONTAINER(item) ((item)->pvContainer)
 typedef struct {
     ListItem_t xStateListItem, xEventListItem;
     unsigned uxPriority, uxTaskNumber;
     char pcTaskName[16];
 } TCB_t;
-typedef struct { unsigned uxQueueNumber; uint8_t ucQueueType; } Queue_t;
+typedef struct {
+    unsigned uxQueueNumber;
+    uint8_t ucQueueType;
+} Queue_t;
 static List_t ready_list, delayed1, delayed2, xSuspendedTaskList, xTasksWaitingTermination, waiters;
 static List_t *pxDelayedTaskList = &delayed1, *pxOverflowDelayedTaskList = &delayed2;
 static TCB_t *pxCurrentTCB;
@@ -42,7 +49,11 @@ static void start(void)
 }
 
 /* The records after Start, up to Stop: pointers into the buffer and their ids. */
-typedef struct { const uint8_t *p[64]; uint16_t id[64]; unsigned n; } recs_t;
+typedef struct {
+    const uint8_t *p[64];
+    uint16_t id[64];
+    unsigned n;
+} recs_t;
 
 static recs_t stop(void)
 {
@@ -122,21 +133,21 @@ Test(freertos_hooks, switch_reasons)
     create(&a, "a", 1);
     create(&b, "b", 1);
     pxCurrentTCB = NULL;
-    switch_to(&a);                                  /* first run: Start */
-    switch_to(&a);                                  /* re-selected (a tick): nothing */
+    switch_to(&a); /* first run: Start */
+    switch_to(&a); /* re-selected (a tick): nothing */
     a.xStateListItem.pvContainer = pxDelayedTaskList;
-    switch_to(&b);                                  /* a: vTaskDelay */
+    switch_to(&b); /* a: vTaskDelay */
     b.xStateListItem.pvContainer = pxOverflowDelayedTaskList;
     b.xEventListItem.pvContainer = &waiters;
-    switch_to(&a);                                  /* b: blocked with a timeout */
+    switch_to(&a); /* b: blocked with a timeout */
     a.xStateListItem.pvContainer = &xSuspendedTaskList;
-    switch_to(&b);                                  /* a: vTaskSuspend */
+    switch_to(&b); /* a: vTaskSuspend */
     b.xStateListItem.pvContainer = &xSuspendedTaskList;
-    switch_to(&a);                                  /* b: blocked forever (still on an event list) */
+    switch_to(&a); /* b: blocked forever (still on an event list) */
     a.xStateListItem.pvContainer = &xTasksWaitingTermination;
-    switch_to(&b);                                  /* a: deleted itself */
+    switch_to(&b); /* a: deleted itself */
     b.xStateListItem.pvContainer = &ready_list;
-    switch_to(&a);                                  /* b: preempted */
+    switch_to(&a); /* b: preempted */
     recs_t r = stop();
     cr_assert_eq(r.n, 2u + 1u + 6u * 2u);
     check_switch(r, 2, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Start);
@@ -175,14 +186,14 @@ Test(freertos_hooks, objects_waits_and_isr)
     pxCurrentTCB = NULL;
     switch_to(&a);
     traceBLOCKING_ON_QUEUE_RECEIVE(&q);
-    traceBLOCKING_ON_QUEUE_RECEIVE(&q);             /* the retry loop blocks again: one wait */
-    traceQUEUE_RECEIVE(&q);                         /* woken with an item: Unblock, Receive */
-    traceQUEUE_RECEIVE_FAILED(&q);                  /* a poll that found nothing: no record */
+    traceBLOCKING_ON_QUEUE_RECEIVE(&q); /* the retry loop blocks again: one wait */
+    traceQUEUE_RECEIVE(&q);             /* woken with an item: Unblock, Receive */
+    traceQUEUE_RECEIVE_FAILED(&q);      /* a poll that found nothing: no record */
     traceBLOCKING_ON_QUEUE_RECEIVE(&s);
-    traceQUEUE_RECEIVE_FAILED(&s);                  /* it had blocked: Timeout */
-    traceQUEUE_RECEIVE(&m);                         /* mutex taken: Lock */
-    traceQUEUE_SEND(&m);                            /* given back: Unlock */
-    traceQUEUE_SEND_FROM_ISR(&s);                   /* given from an interrupt */
+    traceQUEUE_RECEIVE_FAILED(&s); /* it had blocked: Timeout */
+    traceQUEUE_RECEIVE(&m);        /* mutex taken: Lock */
+    traceQUEUE_SEND(&m);           /* given back: Unlock */
+    traceQUEUE_SEND_FROM_ISR(&s);  /* given from an interrupt */
     traceISR_ENTER();
     traceISR_EXIT();
     recs_t r = stop();

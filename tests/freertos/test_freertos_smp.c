@@ -15,8 +15,12 @@ static unsigned mock_core;
 #include "evrec_freertos.h"
 #include "freertos_events.h"
 
-typedef struct { void *pvContainer; } ListItem_t;
-typedef struct { int items; } List_t;
+typedef struct {
+    void *pvContainer;
+} ListItem_t;
+typedef struct {
+    int items;
+} List_t;
 #define listLIST_ITEM_CONTAINER(item) ((item)->pvContainer)
 typedef struct {
     ListItem_t xStateListItem, xEventListItem;
@@ -62,17 +66,17 @@ Test(freertos_smp, each_core_records_into_its_lane)
     evrec_host_t *hosts[2] = {evrec_lane_host_at(&lanes, 0), evrec_lane_host_at(&lanes, 1)};
     cr_assert_eq(evrec_freertos_init(hosts, 2), EVREC_OK);
     cr_assert_eq(evrec_lanes_start(&lanes, &rec, &freertos_meta, 1000u), EVREC_OK);
-    create(0, &idle0, "IDLE0");                     /* lane 0: TaskCreate */
-    create(0, &idle1, "IDLE1");                     /* lane 0: TaskCreate */
-    create(1, &a, "a");                             /* lane 1: TaskCreate */
-    create(1, &b, "b");                             /* lane 1: TaskCreate */
+    create(0, &idle0, "IDLE0"); /* lane 0: TaskCreate */
+    create(0, &idle1, "IDLE1"); /* lane 0: TaskCreate */
+    create(1, &a, "a");         /* lane 1: TaskCreate */
+    create(1, &b, "b");         /* lane 1: TaskCreate */
     cr_assert_eq(idle0.uxTaskNumber, freertos_RtosTask_Idle);
     cr_assert_eq(idle1.uxTaskNumber, freertos_RtosTask_Idle);
-    switch_on(0, &idle0);                           /* lane 0: In */
-    switch_on(1, &a);                               /* lane 1: In */
-    switch_on(0, &idle0);                           /* core 0 keeps its task: nothing */
-    switch_on(1, &b);                               /* lane 1: Out a, In b (a was core 1's) */
-    switch_on(0, &a);                               /* lane 0: Out idle, In a */
+    switch_on(0, &idle0); /* lane 0: In */
+    switch_on(1, &a);     /* lane 1: In */
+    switch_on(0, &idle0); /* core 0 keeps its task: nothing */
+    switch_on(1, &b);     /* lane 1: Out a, In b (a was core 1's) */
+    switch_on(0, &a);     /* lane 0: Out idle, In a */
     cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
     /* Each lane's count includes its Start and Stop. */
     cr_assert_eq(evrec_recorder_lane_counts(&rec, 0).recorded, 2u + 2u + 1u + 2u);

@@ -30,9 +30,9 @@ static void fail(const char *what)
 }
 
 typedef struct trace {
-    uint64_t hash;  /* of (problem, offset, size, index, line) of every item */
+    uint64_t hash; /* of (problem, offset, size, index, line) of every item */
     uint64_t items;
-    int print;      /* format every item */
+    int print; /* format every item */
     uint64_t acc;
 } trace_t;
 
@@ -91,8 +91,8 @@ static void on_item(void *ctx, const evrec_syst_item_t *it)
     t->acc += n;
 }
 
-static void parse(const uint8_t *data, size_t size, evrec_syst_input input, evrec_syst_parser_t *p, size_t first_step,
-                  trace_t *t)
+static void parse(const uint8_t *data, size_t size, evrec_syst_input input, evrec_syst_parser_t *p,
+                  size_t first_step, trace_t *t)
 {
     evrec_syst_parser_init(p, input);
     if (first_step == 0) {

@@ -116,11 +116,9 @@ Test(gen_bounds, large_enum_checked_in_linear_work, .timeout = 120)
     gen_schema_t s;
     memset(&s, 0, sizeof s);
     int rc = gen_schema_load(&s, path);
-    cr_assert_eq(rc, 0, "%zu errors, the first: %s", s.diags.count,
-                 s.diags.count ? s.diags.items[0].msg : "");
+    cr_assert_eq(rc, 0, "%zu errors, the first: %s", s.diags.count, s.diags.count ? s.diags.items[0].msg : "");
     cr_assert_eq(s.enums[1].value_count, BIG_ENUM);
-    cr_assert_lt(s.value_compares, 8u * BIG_ENUM, "%zu comparisons for %u values",
-                 s.value_compares, BIG_ENUM);
+    cr_assert_lt(s.value_compares, 8u * BIG_ENUM, "%zu comparisons for %u values", s.value_compares, BIG_ENUM);
     gen_schema_free(&s);
     free(path);
     free(dir);
@@ -136,11 +134,9 @@ Test(gen_bounds, large_enum_duplicates_found, .timeout = 120)
     cr_assert_neq(gen_schema_load(&s, path), 0);
     cr_assert_eq(s.diags.count, 2);
     char want[512];
-    snprintf(want, sizeof want, "duplicate name 'V0' in enum Big: already defined at %s/big.yaml:8:9",
-             dir);
+    snprintf(want, sizeof want, "duplicate name 'V0' in enum Big: already defined at %s/big.yaml:8:9", dir);
     cr_assert_str_eq(s.diags.items[0].msg, want);
-    snprintf(want, sizeof want,
-             "duplicate value 7 in enum Big: 'W' and 'V7' (%s/big.yaml:15:9)", dir);
+    snprintf(want, sizeof want, "duplicate value 7 in enum Big: 'W' and 'V7' (%s/big.yaml:15:9)", dir);
     cr_assert_str_eq(s.diags.items[1].msg, want);
     cr_assert_lt(s.value_compares, 8u * BIG_ENUM);
     gen_schema_free(&s);

@@ -146,8 +146,13 @@ Test(gen_compact, file_is_that_of_schema_order_structs)
     PUT(start);
     so_mixed_t m = {.time = t += 10, .id = compact_ID_Mixed, .a = 0xA1A2A3A4u, .b = 0xB1B2, .c = 0xC1C2C3C4u};
     PUT(m);
-    so_spread_t sp = {.time = t += 10, .id = compact_ID_Spread, .a = 0x11223344u, .b = compact_Level_High,
-                      .c = 0x55667788u, .d = 0x99, .e = 0xAABBCCDDu};
+    so_spread_t sp = {.time = t += 10,
+                      .id = compact_ID_Spread,
+                      .a = 0x11223344u,
+                      .b = compact_Level_High,
+                      .c = 0x55667788u,
+                      .d = 0x99,
+                      .e = 0xAABBCCDDu};
     PUT(sp);
     so_nested_t ne = {.time = t += 10, .id = compact_ID_Nested, .tag = 0x7E, .p = pair, .k = 0x7F};
     PUT(ne);

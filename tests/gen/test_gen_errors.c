@@ -26,8 +26,7 @@ static void check_fail(const char *name)
     char *err = NULL;
     int rc = gen_run(FAIL_DIR, args, &err);
     cr_assert_eq(rc, 1, "%s: exit status %d (a crash is -1), stderr:\n%s", name, rc, err);
-    cr_assert_str_eq(err, expected, "%s: diagnostics differ.\n--- got:\n%s--- expected:\n%s", name,
-                     err, expected);
+    cr_assert_str_eq(err, expected, "%s: diagnostics differ.\n--- got:\n%s--- expected:\n%s", name, err, expected);
     /* Neither the two files, nor the depfile, nor a temporary file. */
     cr_assert_eq(gen_dir_entries(out), 0, "%s: files were written despite the errors", name);
     free(err);
@@ -36,51 +35,117 @@ static void check_fail(const char *name)
 }
 
 /* One test per kind of schema error of schema/SCHEMA.md section 4 (schemas in tests/gen/fail/). */
-Test(gen_errors, yaml_syntax) { check_fail("yaml_syntax"); }
-Test(gen_errors, unknown_key) { check_fail("unknown_key"); }
-Test(gen_errors, duplicate_name) { check_fail("duplicate_name"); }
-Test(gen_errors, unknown_type) { check_fail("unknown_type"); }
-Test(gen_errors, enum_value_out_of_range) { check_fail("enum_range"); }
-Test(gen_errors, duplicate_enum_value) { check_fail("duplicate_value"); }
-Test(gen_errors, event_over_256_bytes) { check_fail("event_too_big"); }
-Test(gen_errors, name_not_identifier_or_keyword) { check_fail("not_identifier"); }
-Test(gen_errors, include_cycle) { check_fail("include_cycle"); }
-Test(gen_errors, missing_include) { check_fail("missing_include"); }
+Test(gen_errors, yaml_syntax)
+{
+    check_fail("yaml_syntax");
+}
+Test(gen_errors, unknown_key)
+{
+    check_fail("unknown_key");
+}
+Test(gen_errors, duplicate_name)
+{
+    check_fail("duplicate_name");
+}
+Test(gen_errors, unknown_type)
+{
+    check_fail("unknown_type");
+}
+Test(gen_errors, enum_value_out_of_range)
+{
+    check_fail("enum_range");
+}
+Test(gen_errors, duplicate_enum_value)
+{
+    check_fail("duplicate_value");
+}
+Test(gen_errors, event_over_256_bytes)
+{
+    check_fail("event_too_big");
+}
+Test(gen_errors, name_not_identifier_or_keyword)
+{
+    check_fail("not_identifier");
+}
+Test(gen_errors, include_cycle)
+{
+    check_fail("include_cycle");
+}
+Test(gen_errors, missing_include)
+{
+    check_fail("missing_include");
+}
 /* All errors of a run, of several kinds, not just the first. */
-Test(gen_errors, many_errors_in_one_run) { check_fail("many_errors"); }
+Test(gen_errors, many_errors_in_one_run)
+{
+    check_fail("many_errors");
+}
 /* Two schema names that would make the same C identifier. */
-Test(gen_errors, generated_identifier_clash) { check_fail("ident_clash"); }
+Test(gen_errors, generated_identifier_clash)
+{
+    check_fail("ident_clash");
+}
 /* Field names that are macros or types of standard headers, reserved names, evrec's names and
  * locals, or generated identifiers (written bare, they would break the generated code). */
-Test(gen_errors, field_name_collides_with_libc_evrec_or_generated) { check_fail("ident_libc"); }
+Test(gen_errors, field_name_collides_with_libc_evrec_or_generated)
+{
+    check_fail("ident_libc");
+}
 /* Schema names that put every generated identifier in a reserved namespace: evrec's (evrec +
  * host = evrec_host_t), stdint.h's (uint + fast8 = uint_fast8_t), C's file scope (_app). */
-Test(gen_errors, schema_name_in_evrec_namespace) { check_fail("ident_evrec"); }
-Test(gen_errors, schema_name_in_stdint_namespace) { check_fail("ident_stdint"); }
-Test(gen_errors, schema_name_reserved_at_file_scope) { check_fail("ident_file_scope"); }
+Test(gen_errors, schema_name_in_evrec_namespace)
+{
+    check_fail("ident_evrec");
+}
+Test(gen_errors, schema_name_in_stdint_namespace)
+{
+    check_fail("ident_stdint");
+}
+Test(gen_errors, schema_name_reserved_at_file_scope)
+{
+    check_fail("ident_file_scope");
+}
 /* Generated names against each other (the include guard, an id macro) and against the names
  * stdint.h reserves (INT8_Range_MAX). */
-Test(gen_errors, generated_identifier_clash_with_guard_and_id) { check_fail("ident_generated"); }
-Test(gen_errors, generated_identifier_in_stdint_pattern) { check_fail("ident_pattern"); }
+Test(gen_errors, generated_identifier_clash_with_guard_and_id)
+{
+    check_fail("ident_generated");
+}
+Test(gen_errors, generated_identifier_in_stdint_pattern)
+{
+    check_fail("ident_pattern");
+}
 /* Line breaks and control characters of a schema's text never split a message. */
-Test(gen_errors, messages_stay_on_one_line) { check_fail("one_line_messages"); }
+Test(gen_errors, messages_stay_on_one_line)
+{
+    check_fail("one_line_messages");
+}
 /* `track` paths (unknown field, a struct, not a struct, time) and `counter` (not an integer, not
  * a boolean); a good nested path among them is accepted. */
-Test(gen_errors, track_and_counter) { check_fail("view_track"); }
+Test(gen_errors, track_and_counter)
+{
+    check_fail("view_track");
+}
 /* `spans`: duplicate name, unknown event, field or value, a value too large, field without value,
  * a key on one end only, a bad track, unknown and missing keys, a list for an end, a bad name. */
-Test(gen_errors, spans) { check_fail("view_span"); }
+Test(gen_errors, spans)
+{
+    check_fail("view_span");
+}
 
 /* The syst: block (MIPI SyS-T options): GUID text, origin, severities, event names. */
-Test(gen_errors, syst_block) { check_fail("syst"); }
+Test(gen_errors, syst_block)
+{
+    check_fail("syst");
+}
 
 Test(gen_errors, the_error_files_are_not_trivial)
 {
     /* Each expected file names its own schema and has at least one located error. */
-    const char *cases[] = {"yaml_syntax", "unknown_key", "duplicate_name", "unknown_type",
-                           "enum_range", "duplicate_value", "event_too_big", "not_identifier",
-                           "include_cycle", "missing_include", "many_errors", "ident_clash",
-                           "view_track", "view_span"};
+    const char *cases[] = {"yaml_syntax",   "unknown_key",     "duplicate_name", "unknown_type",
+                           "enum_range",    "duplicate_value", "event_too_big",  "not_identifier",
+                           "include_cycle", "missing_include", "many_errors",    "ident_clash",
+                           "view_track",    "view_span"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/%s.err", FAIL_DIR, cases[i]);

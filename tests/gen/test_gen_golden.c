@@ -73,13 +73,28 @@ static void golden(const char *c, const char *name)
     free(out2);
 }
 
-Test(gen_golden, full) { golden("full", "demo"); }
-Test(gen_golden, minimal) { golden("minimal", "minimal"); }
-Test(gen_golden, long_names) { golden("long_names", "a_rather_long_schema_name"); }
-Test(gen_golden, compact) { golden("compact", "compact"); }
+Test(gen_golden, full)
+{
+    golden("full", "demo");
+}
+Test(gen_golden, minimal)
+{
+    golden("minimal", "minimal");
+}
+Test(gen_golden, long_names)
+{
+    golden("long_names", "a_rather_long_schema_name");
+}
+Test(gen_golden, compact)
+{
+    golden("compact", "compact");
+}
 /* Trigraphs, comment delimiters, backslash-newline and control characters in every kind of text:
  * escaped in strings, defused in comments (the code compiles strictly: CMakeLists.txt). */
-Test(gen_golden, hostile_text) { golden("hostile_text", "hostile_text"); }
+Test(gen_golden, hostile_text)
+{
+    golden("hostile_text", "hostile_text");
+}
 
 Test(gen_golden, depfile_lists_schema_and_includes)
 {
@@ -104,8 +119,7 @@ static void clang_format_clean(const char *c, const char *file)
     }
     char path[2048], cmd[8192];
     snprintf(path, sizeof path, "%s/%s/expected/%s", PASS_DIR, c, file);
-    snprintf(cmd, sizeof cmd, "'%s' --style=file:'%s/.clang-format' '%s'", CLANG_FORMAT,
-             SCHEMA_DIR, path);
+    snprintf(cmd, sizeof cmd, "'%s' --style=file:'%s/.clang-format' '%s'", CLANG_FORMAT, SCHEMA_DIR, path);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t cap = 1 << 20, n = 0, k;
@@ -123,7 +137,19 @@ static void clang_format_clean(const char *c, const char *file)
 
 /* The golden files are reviewed readable code: clang-format leaves them as they are. (Schemas
  * with very long names, as long_names.yaml, may exceed 100 columns; they still compile.) */
-Test(gen_golden, clang_format_clean_full_h) { clang_format_clean("full", "demo_events.h"); }
-Test(gen_golden, clang_format_clean_full_c) { clang_format_clean("full", "demo_events.c"); }
-Test(gen_golden, clang_format_clean_minimal_h) { clang_format_clean("minimal", "minimal_events.h"); }
-Test(gen_golden, clang_format_clean_minimal_c) { clang_format_clean("minimal", "minimal_events.c"); }
+Test(gen_golden, clang_format_clean_full_h)
+{
+    clang_format_clean("full", "demo_events.h");
+}
+Test(gen_golden, clang_format_clean_full_c)
+{
+    clang_format_clean("full", "demo_events.c");
+}
+Test(gen_golden, clang_format_clean_minimal_h)
+{
+    clang_format_clean("minimal", "minimal_events.h");
+}
+Test(gen_golden, clang_format_clean_minimal_c)
+{
+    clang_format_clean("minimal", "minimal_events.c");
+}

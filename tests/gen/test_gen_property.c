@@ -81,10 +81,10 @@ enum { T_U8, T_U16, T_U32, T_ENUM, T_STRUCT };
 typedef struct rfield {
     char name[16];
     int type;
-    int ref;     /* enum or struct index */
-    int format;  /* 0 none, 1 decimal, 2 hex, 3 address */
-    int unit;    /* -1 none, else index in units[] */
-    int desc;    /* -1 none, else index in descs[] */
+    int ref;    /* enum or struct index */
+    int format; /* 0 none, 1 decimal, 2 hex, 3 address */
+    int unit;   /* -1 none, else index in units[] */
+    int desc;   /* -1 none, else index in descs[] */
 } rfield_t;
 
 typedef struct rstruct {
@@ -116,11 +116,12 @@ typedef struct rschema {
     uint64_t time_freq;
 } rschema_t;
 
-static const char *const markers[16] = {"None", "Up",   "Down", "UpBlock", "DownBlock", "UpUp", "UpPush", "UpUpPush",
-                                        "Push", "Inc",  "Dec",  "Wait",    "Pass",      "Tick", "Stop",   "Error"};
+static const char *const markers[16] = {"None",   "Up",       "Down", "UpBlock", "DownBlock", "UpUp",
+                                        "UpPush", "UpUpPush", "Push", "Inc",     "Dec",       "Wait",
+                                        "Pass",   "Tick",     "Stop", "Error"};
 static const char *const units[] = {"ns", "bytes", "°C", "km/h", "a \\\"b\\\" c"};
-static const char *const descs[] = {"Plain text.", "With \\\"quotes\\\" and a \\\\ backslash.",
-                                    "Two\\nlines.", "Ünïcödé ✓ */ not a comment end"};
+static const char *const descs[] = {"Plain text.", "With \\\"quotes\\\" and a \\\\ backslash.", "Two\\nlines.",
+                                    "Ünïcödé ✓ */ not a comment end"};
 /* Field names: some are YAML 1.1 booleans when plain (y, no, on). */
 static const char *const field_names[] = {"a", "y", "no", "on", "count", "len", "x1", "state", "addr", "level"};
 
@@ -166,7 +167,9 @@ static void random_fields(rschema_t *s, rstruct_t *st, int max, int nstructs_bef
         snprintf(f->name, sizeof f->name, "%s", field_names[k]);
         unsigned pick = below(10);
         f->type = pick < 4 ? (int)below(3) : pick < 8 && s->nenums ? T_ENUM : nstructs_before ? T_STRUCT : T_U32;
-        f->ref = f->type == T_ENUM ? (int)below((unsigned)s->nenums) : f->type == T_STRUCT ? (int)below((unsigned)nstructs_before) : 0;
+        f->ref = f->type == T_ENUM     ? (int)below((unsigned)s->nenums)
+                 : f->type == T_STRUCT ? (int)below((unsigned)nstructs_before)
+                                       : 0;
         f->format = f->type <= T_U32 && chance(50) ? (int)below(4) : 0;
         f->unit = chance(30) ? (int)below(sizeof units / sizeof units[0]) : -1;
         f->desc = chance(30) ? (int)below(sizeof descs / sizeof descs[0]) : -1;
@@ -299,12 +302,14 @@ static void write_yaml(const rschema_t *s, text_t *t)
  * run-time enum, save the container to the path in argv[1]. */
 static void write_driver(const rschema_t *s, text_t *t)
 {
-    tprintf(t, "#include <stdio.h>\n#include <stdlib.h>\n#include \"prop_events.h\"\n#include \"evrec/evrec_save.h\"\n\n"
-               "static int put(void *ctx, const void *p, size_t n) { return fwrite(p, 1, n, ctx) != n; }\n"
-               "static _Alignas(8) unsigned char trace[16384];\n\n"
-               "int main(int argc, char **argv)\n{\n"
-               "    static evrec_host_t host;\n    static evrec_recorder_t rec;\n"
-               "    if (argc != 2 || evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK) return 2;\n");
+    tprintf(
+        t,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include \"prop_events.h\"\n#include \"evrec/evrec_save.h\"\n\n"
+        "static int put(void *ctx, const void *p, size_t n) { return fwrite(p, 1, n, ctx) != n; }\n"
+        "static _Alignas(8) unsigned char trace[16384];\n\n"
+        "int main(int argc, char **argv)\n{\n"
+        "    static evrec_host_t host;\n    static evrec_recorder_t rec;\n"
+        "    if (argc != 2 || evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK) return 2;\n");
     int any_rt = 0;
     for (int i = 0; i < s->nenums; i++) {
         any_rt |= s->enums[i].runtime;
@@ -316,8 +321,8 @@ static void write_driver(const rschema_t *s, text_t *t)
                "    if (evrec_host_start(&host, &rec, &prop_meta, prop_meta.time_freq) != EVREC_OK) return 3;\n");
     for (int i = 0; i < s->nenums; i++) {
         if (s->enums[i].runtime) {
-            tprintf(t, "    { prop_%s_t v; if (prop_%s_alloc(\"rt %d\", &v) != EVREC_OK) return 4; }\n", s->enums[i].name,
-                    s->enums[i].name, i);
+            tprintf(t, "    { prop_%s_t v; if (prop_%s_alloc(\"rt %d\", &v) != EVREC_OK) return 4; }\n",
+                    s->enums[i].name, s->enums[i].name, i);
         }
     }
     for (int i = 0; i < s->nevents; i++) {
@@ -404,7 +409,8 @@ static int one(uint64_t case_no, const char *dir)
         cr_log_error("case %" PRIu64 ": evrec-gen refuses the random schema (exit %d); see %s", case_no, rc, dir);
         return -1;
     }
-    if ((rc = sh(log, "cd '%s/a' && %s %s -std=c11 -Wall -Wextra -Werror -I gen %s drv.c gen/prop_events.c -o drv %s",
+    if ((rc = sh(log,
+                 "cd '%s/a' && %s %s -std=c11 -Wall -Wextra -Werror -I gen %s drv.c gen/prop_events.c -o drv %s",
                  dir, PROP_CC, PROP_CFLAGS, PROP_INCLUDES, PROP_LIBS)) != 0) {
         cr_log_error("case %" PRIu64 ": the generated code does not compile (exit %d); see %s", case_no, rc, dir);
         return -1;
@@ -419,7 +425,8 @@ static int one(uint64_t case_no, const char *dir)
         return -1;
     }
     if ((rc = sh(log, "cd '%s/b' && '%s' prop.yaml -o gen", dir, EVREC_GEN_EXE)) != 0) {
-        cr_log_error("case %" PRIu64 ": evrec-gen refuses the recovered schema (exit %d); see %s", case_no, rc, dir);
+        cr_log_error("case %" PRIu64 ": evrec-gen refuses the recovered schema (exit %d); see %s", case_no, rc,
+                     dir);
         return -1;
     }
     static const char *const files[] = {"prop_events.h", "prop_events.c"};
@@ -458,7 +465,8 @@ Test(gen_property, schema_code_recording_schema_code_is_identical, .timeout = 24
         }
         free(dir);
     }
-    cr_assert_eq(failed, 0, "%d of %d random schemas failed the round trip (cases from %" PRIu64
+    cr_assert_eq(failed, 0,
+                 "%d of %d random schemas failed the round trip (cases from %" PRIu64
                  "; rerun one with EVREC_PROPERTY_FIRST=<case> EVREC_PROPERTY_COUNT=1)",
                  failed, count, first);
 }
@@ -471,25 +479,134 @@ Test(gen_property, schema_code_recording_schema_code_is_identical, .timeout = 24
  * evrec_host_t), names two schema items can share (ID_x, record_x, values_0...), and text that
  * is no identifier at all. */
 static const char *const hazard_names[] = {
-    "NULL", "EOF", "errno", "UINT8_MAX", "INT_MAX", "SIZE_MAX", "CHAR_BIT", "EINVAL", "ERANGE",
-    "EDOM", "EXIT_SUCCESS", "BUFSIZ", "NDEBUG", "stdin", "stderr", "FILE", "size_t", "uint8_t",
-    "uint32_t", "int_fast8_t", "intptr_t", "ptrdiff_t", "wchar_t", "bool", "true", "false",
-    "_Bool", "_Atomic", "__x", "_A", "_x", "and", "or", "not", "xor", "bitand", "compl",
-    "complex", "I", "noreturn", "alignas", "alignof", "static_assert", "thread_local",
-    "offsetof", "assert", "linux", "unix", "int", "typeof", "EVREC_ENABLE", "EVREC_OK",
-    "EVREC_ID_NONE", "evrec", "EVREC", "evrec_host", "evrec_e", "evrec_reserve", "evrec_meta_t",
-    "host", "meta", "t", "e", "v", "value", "name", "st", "ID", "ID_a", "record", "record_a",
-    "values_0", "fields_1", "runtime", "runtime_names", "alloc", "EVENT_COUNT", "SCHEMA_HASH",
-    "a", "a_t", "b", "uint", "INT8", "fast8", "least16", "ENABLE", "MAX", "C", "x", "y",
-    "Ping", "a b", "a\\nb", "x*/y", "?\?/", "caf\\u00e9", "1a", "a\\u0001",
+    "NULL",
+    "EOF",
+    "errno",
+    "UINT8_MAX",
+    "INT_MAX",
+    "SIZE_MAX",
+    "CHAR_BIT",
+    "EINVAL",
+    "ERANGE",
+    "EDOM",
+    "EXIT_SUCCESS",
+    "BUFSIZ",
+    "NDEBUG",
+    "stdin",
+    "stderr",
+    "FILE",
+    "size_t",
+    "uint8_t",
+    "uint32_t",
+    "int_fast8_t",
+    "intptr_t",
+    "ptrdiff_t",
+    "wchar_t",
+    "bool",
+    "true",
+    "false",
+    "_Bool",
+    "_Atomic",
+    "__x",
+    "_A",
+    "_x",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "bitand",
+    "compl",
+    "complex",
+    "I",
+    "noreturn",
+    "alignas",
+    "alignof",
+    "static_assert",
+    "thread_local",
+    "offsetof",
+    "assert",
+    "linux",
+    "unix",
+    "int",
+    "typeof",
+    "EVREC_ENABLE",
+    "EVREC_OK",
+    "EVREC_ID_NONE",
+    "evrec",
+    "EVREC",
+    "evrec_host",
+    "evrec_e",
+    "evrec_reserve",
+    "evrec_meta_t",
+    "host",
+    "meta",
+    "t",
+    "e",
+    "v",
+    "value",
+    "name",
+    "st",
+    "ID",
+    "ID_a",
+    "record",
+    "record_a",
+    "values_0",
+    "fields_1",
+    "runtime",
+    "runtime_names",
+    "alloc",
+    "EVENT_COUNT",
+    "SCHEMA_HASH",
+    "a",
+    "a_t",
+    "b",
+    "uint",
+    "INT8",
+    "fast8",
+    "least16",
+    "ENABLE",
+    "MAX",
+    "C",
+    "x",
+    "y",
+    "Ping",
+    "a b",
+    "a\\nb",
+    "x*/y",
+    "?\?/",
+    "caf\\u00e9",
+    "1a",
+    "a\\u0001",
 };
 
 /* Text for units and descriptions: trigraphs, comment delimiters, backslash-newline, control
  * characters, format directives (YAML double-quoted escapes). */
 static const char *const hazard_texts[] = {
-    "?\?/", "a ?\?/", "?\?=?\?(?\?)?\?<?\?>?\?!?\?'?\?-", "*/", "/*", "a\\\\", "a\\\\\\nb", "end \\\\",
-    "\\x01\\x1f\\x7f", "\\r", "a\\rb", "\\f\\v", "%s %n %%", "\\\"", "'", "\\t", "//",
-    "line\\n?\?/\\nnext", "\\u2028", "caf\\u00e9 \\u00b5s", "?\?", "?", "*", "/", "\\\\\\n*/",
+    "?\?/",
+    "a ?\?/",
+    "?\?=?\?(?\?)?\?<?\?>?\?!?\?'?\?-",
+    "*/",
+    "/*",
+    "a\\\\",
+    "a\\\\\\nb",
+    "end \\\\",
+    "\\x01\\x1f\\x7f",
+    "\\r",
+    "a\\rb",
+    "\\f\\v",
+    "%s %n %%",
+    "\\\"",
+    "'",
+    "\\t",
+    "//",
+    "line\\n?\?/\\nnext",
+    "\\u2028",
+    "caf\\u00e9 \\u00b5s",
+    "?\?",
+    "?",
+    "*",
+    "/",
+    "\\\\\\n*/",
 };
 
 #define HN (sizeof hazard_names / sizeof hazard_names[0])
@@ -536,8 +653,7 @@ static void hostile_fields(text_t *t, int nenums, const char *const *enum_names)
 /* A schema whose names come from hazard_names and whose texts from hazard_texts. */
 static void hostile_schema(text_t *t)
 {
-    tprintf(t, "# SPDX-License-Identifier: Apache-2.0\nschema: \"%s\"\nversion: 1\n",
-            chance(50) ? "h" : hname());
+    tprintf(t, "# SPDX-License-Identifier: Apache-2.0\nschema: \"%s\"\nversion: 1\n", chance(50) ? "h" : hname());
     hostile_text(t, "", "description");
     const char *enum_names[2];
     int nenums = (int)below(3);
@@ -573,8 +689,7 @@ static int positioned(const char *err)
     for (const char *p = err; *p;) {
         unsigned line, col;
         int n = 0;
-        if (sscanf(p, "hostile.yaml:%u:%u: error: %n", &line, &col, &n) != 2 || n == 0 ||
-            line == 0 || col == 0) {
+        if (sscanf(p, "hostile.yaml:%u:%u: error: %n", &line, &col, &n) != 2 || n == 0 || line == 0 || col == 0) {
             return 0;
         }
         const char *nl = strchr(p, '\n');
@@ -618,17 +733,19 @@ static int hostile_one(uint64_t case_no, const char *dir, int *refused)
         ok = positioned(err);
         if (!ok) {
             cr_log_error("hostile case %" PRIu64 ": refused without file:line:column: on every "
-                         "line:\n%s(see %s)", case_no, err, dir);
+                         "line:\n%s(see %s)",
+                         case_no, err, dir);
         }
     } else if (rc != 0) {
-        cr_log_error("hostile case %" PRIu64 ": evrec-gen exit %d:\n%s(see %s)", case_no, rc, err,
-                     dir);
-    } else if (sh(log, "cd '%s' && h=$(cd gen && ls *_events.h) && c=$(ls gen/*_events.c) && "
-                       "printf '#include \"%%s\"\\nint main(void) { return 0; }\\n' \"$h\" >>use.c && "
-                       "%s -std=c11 -pedantic -Wall -Wextra -Werror -DNDEBUG -I gen %s -fsyntax-only use.c \"$c\"",
+        cr_log_error("hostile case %" PRIu64 ": evrec-gen exit %d:\n%s(see %s)", case_no, rc, err, dir);
+    } else if (sh(log,
+                  "cd '%s' && h=$(cd gen && ls *_events.h) && c=$(ls gen/*_events.c) && "
+                  "printf '#include \"%%s\"\\nint main(void) { return 0; }\\n' \"$h\" >>use.c && "
+                  "%s -std=c11 -pedantic -Wall -Wextra -Werror -DNDEBUG -I gen %s -fsyntax-only use.c \"$c\"",
                   dir, PROP_CC, PROP_INCLUDES) != 0) {
         cr_log_error("hostile case %" PRIu64 ": accepted, but the generated code does not compile; "
-                     "see %s", case_no, dir);
+                     "see %s",
+                     case_no, dir);
     } else {
         ok = 1;
     }
@@ -660,11 +777,11 @@ Test(gen_property, hostile_schemas_refused_at_a_position_or_compile, .timeout = 
         }
         free(dir);
     }
-    cr_log_info("hostile schemas: %d refused, %d compiled, %d failed", refused,
-                count - refused - failed, failed);
+    cr_log_info("hostile schemas: %d refused, %d compiled, %d failed", refused, count - refused - failed, failed);
     /* Both outcomes must occur, or the list of hazards tests nothing. */
     cr_assert(refused > 0 && refused < count, "%d of %d refused", refused, count);
-    cr_assert_eq(failed, 0, "%d of %d hostile schemas failed (cases from %" PRIu64
+    cr_assert_eq(failed, 0,
+                 "%d of %d hostile schemas failed (cases from %" PRIu64
                  "; rerun one with EVREC_HOSTILE_FIRST=<case> EVREC_HOSTILE_COUNT=1)",
                  failed, count, first);
 }

@@ -153,8 +153,8 @@ static int visit(void *ctx, const evrec_field_view_t *f)
     if (f->index < 2) {
         return 0; /* time and id are checked separately */
     }
-    snprintf(s->text + n, sizeof s->text - n, "%s%s=%lu%s%s", n ? " " : "", f->path,
-             (unsigned long)f->value, f->value_name ? ":" : "", f->value_name ? f->value_name : "");
+    snprintf(s->text + n, sizeof s->text - n, "%s%s=%lu%s%s", n ? " " : "", f->path, (unsigned long)f->value,
+             f->value_name ? ":" : "", f->value_name ? f->value_name : "");
     return 0;
 }
 
@@ -200,8 +200,7 @@ Test(gen_record, every_event_type_round_trips_through_the_reader)
     };
     evrec_record_t rc;
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
-        cr_assert_eq(evrec_reader_next(r, &rc), EVREC_OK, "record %zu: %s", i,
-                     evrec_reader_error(r)->message);
+        cr_assert_eq(evrec_reader_next(r, &rc), EVREC_OK, "record %zu: %s", i, evrec_reader_error(r)->message);
         cr_assert_eq(rc.id, expected[i].id, "record %zu", i);
         cr_assert_eq(rc.time32, 1000u + 10u * (uint32_t)i, "record %zu", i);
         seen_t s;
@@ -261,13 +260,12 @@ Test(gen_record, bare_stream_equals_hand_built_records)
     /* Spot-check the packed Sent record near the end of the stream: 7 bytes End, 7 Stop,
      * 6 Heartbeat, 17 Fault, before them the 21 bytes of Sent (big-endian, no padding). */
     const unsigned char *sent = got.data + got.len - 7 - 7 - 6 - 17 - 21;
-    static const unsigned char sent_bytes[25] = {
-        0x00, 0x00, 0x04, 0x1A, 0x00, 0x05, /* time 1050, id 5 */
-        0x00, 0x64, 0xC8,                   /* packet.channel 100, packet.length 200 */
-        0x12, 0x34, 0xFE, 0xDC,             /* packet.origin x, y */
-        0xCA, 0xFE, 0xBA, 0xBE,             /* packet.crc */
-        0x20, 0x00, 0x10, 0x00,             /* buffer */
-        0x00, 0x00, 0x04, 0x24};            /* then Fault's time, 1060 */
+    static const unsigned char sent_bytes[25] = {0x00, 0x00, 0x04, 0x1A, 0x00, 0x05, /* time 1050, id 5 */
+                                                 0x00, 0x64, 0xC8, /* packet.channel 100, packet.length 200 */
+                                                 0x12, 0x34, 0xFE, 0xDC,  /* packet.origin x, y */
+                                                 0xCA, 0xFE, 0xBA, 0xBE,  /* packet.crc */
+                                                 0x20, 0x00, 0x10, 0x00,  /* buffer */
+                                                 0x00, 0x00, 0x04, 0x24}; /* then Fault's time, 1060 */
     cr_assert(memcmp(sent, sent_bytes, sizeof sent_bytes) == 0, "packed Sent record");
     free(got.data);
     free(want.data);

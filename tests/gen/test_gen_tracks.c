@@ -135,7 +135,8 @@ Test(gen_tracks, reader_gets_them_with_leaves_resolved)
     static const struct {
         uint16_t id;
         uint32_t lane;
-    } want[] = {{demo_ID_TaskSwitch, 1}, {demo_ID_IsrEnter, 9}, {demo_ID_IsrExit, 9}, {demo_ID_Sent, demo_Channel_Spi}};
+    } want[] = {
+        {demo_ID_TaskSwitch, 1}, {demo_ID_IsrEnter, 9}, {demo_ID_IsrExit, 9}, {demo_ID_Sent, demo_Channel_Spi}};
     evrec_record_t rec;
     size_t k = 0;
     evrec_status st;
@@ -302,12 +303,14 @@ Test(gen_tracks, format_md_worked_example)
         {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, evrec_control_enum_values, NULL}};
     static const evrec_struct_desc_t structs[] = {{"EventControl", 3, evrec_control_fields_enum0, 8}};
     static const evrec_event_desc_t events[] = {{0, 0}};
-    static const evrec_span_desc_t spans[] = {
-        {"Recording", {0, 2, EVREC_CONTROL_START, EVREC_TRACKS_NONE}, {0, 2, EVREC_CONTROL_STOP, EVREC_TRACKS_NONE},
-         EVREC_TRACKS_NONE}};
+    static const evrec_span_desc_t spans[] = {{"Recording",
+                                               {0, 2, EVREC_CONTROL_START, EVREC_TRACKS_NONE},
+                                               {0, 2, EVREC_CONTROL_STOP, EVREC_TRACKS_NONE},
+                                               EVREC_TRACKS_NONE}};
     static const evrec_tracks_t view = {0, NULL, 1, spans, 0, NULL};
     evrec_meta_t meta = {1000, 1, enums, 1, structs, 1, events, 0, NULL, NULL};
-    cr_assert_eq(evrec_meta_schema_hash(&meta), UINT64_C(0x8147C50EA7259EC4), "hash as before without a track model");
+    cr_assert_eq(evrec_meta_schema_hash(&meta), UINT64_C(0x8147C50EA7259EC4),
+                 "hash as before without a track model");
     meta.tracks = &view;
     cr_assert_eq(evrec_tracks_validate(&meta, NULL, NULL), EVREC_OK);
     cr_assert_eq(evrec_meta_schema_hash(&meta), UINT64_C(0xBC1B04FA0EB5EF38));
@@ -322,9 +325,9 @@ Test(gen_tracks, format_md_worked_example)
     evrec_sink_t sink = {mem_write, &m};
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
     static const unsigned char chunk[55] = {
-        0x04, 0x00, 0x00, 0x2F, 0x89, 0xBC, 0xEB, 0x87, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 9,
-        'R', 'e', 'c', 'o', 'r', 'd', 'i', 'n', 'g', 0, 0, 0, 2, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0,
-        0, 2, 0, 0, 0, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+        0x04, 0x00, 0x00, 0x2F, 0x89, 0xBC, 0xEB, 0x87, 0,   0,    0,    0,    0,    0, 0, 1, 0, 0, 0,
+        9,    'R',  'e',  'c',  'o',  'r',  'd',  'i',  'n', 'g',  0,    0,    0,    2, 0, 0, 0, 0, 0xFF,
+        0xFF, 0,    0,    0,    2,    0,    0,    0,    2,   0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
     cr_assert_geq(m.len, 0x30 + sizeof chunk);
     cr_assert_eq(memcmp(m.data + 0x30, chunk, sizeof chunk), 0, "the TRACKS chunk of FORMAT.md");
     cr_assert_eq(m.data[0x67], EVREC_CHUNK_SEQ, "version 1.3: the SEQ chunk of the STREAM chunk (section 2.4)");

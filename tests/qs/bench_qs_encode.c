@@ -42,8 +42,8 @@ int main(void)
     size_t n = 0;
     evrec_qs_encode_event(&map, 1, &e, out, sizeof out, &n);
     printf("3-field event (u8, u16, u32): packed .evr record %u bytes (native struct %zu), "
-           "QS frame %zu bytes with a 4-byte timestamp", evrec_meta_packed_size(&k_meta, K_STRUCT_SENSOR),
-           sizeof e, n);
+           "QS frame %zu bytes with a 4-byte timestamp",
+           evrec_meta_packed_size(&k_meta, K_STRUCT_SENSOR), sizeof e, n);
     o.time_size = 2;
     evrec_qs_map_t map2;
     evrec_qs_event_map_t entries2[K_EVENT_COUNT];
@@ -63,7 +63,8 @@ int main(void)
         t[r] = (now_ns() - t0) / ITERS;
     }
     qsort(t, RUNS, sizeof t[0], cmp);
-    printf("evrec_qs_encode_event (flat buffer): median %.1f ns/event (min %.1f, max %.1f)\n", t[RUNS / 2], t[0], t[RUNS - 1]);
+    printf("evrec_qs_encode_event (flat buffer): median %.1f ns/event (min %.1f, max %.1f)\n", t[RUNS / 2], t[0],
+           t[RUNS - 1]);
 
     evrec_qs_tx_t tx;
     evrec_qs_spinlock_t lock;

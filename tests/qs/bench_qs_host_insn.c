@@ -20,10 +20,14 @@ int main(int argc, char **argv)
     int mode = argc > 1 ? atoi(argv[1]) : 0;
     size_t tsz = 64u << 20, qsz = 64u << 20;
     uint8_t *trace = aligned_alloc(64, tsz), *qm = aligned_alloc(8, qsz);
-    memset(trace, 0, tsz); memset(qm, 0, qsz);
+    memset(trace, 0, tsz);
+    memset(qm, 0, qsz);
     if (evrec_recorder_init(&rec, trace, tsz) != EVREC_OK) return 1;
     evrec_host_init(&host);
-    evrec_qs_tx_t tx; evrec_qs_options_t o; memset(&o, 0, sizeof o); o.time_size = 4;
+    evrec_qs_tx_t tx;
+    evrec_qs_options_t o;
+    memset(&o, 0, sizeof o);
+    o.time_size = 4;
     if (evrec_qs_tx_init(&tx, &k_meta, qm, qsz, &o) != EVREC_OK) return 1;
     evrec_host_start(&host, &rec, &k_meta, 0);
     sensor_event_t e = k_sensor(0, 3, 0x0102, 0);

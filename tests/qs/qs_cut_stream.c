@@ -16,14 +16,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: qs_cut_stream DIR\n");
         return 2;
     }
-    evrec_qs_options_t o; memset(&o, 0, sizeof o); o.time_size = 4;
+    evrec_qs_options_t o;
+    memset(&o, 0, sizeof o);
+    o.time_size = 4;
     for (int variant = 0; variant < 2; variant++) {
         evrec_qs_tx_t tx;
-        static uint8_t stream[1 << 16]; size_t got = 0;
+        static uint8_t stream[1 << 16];
+        size_t got = 0;
         evrec_qs_tx_init(&tx, &k_meta, buf, sizeof buf, &o);
         evrec_qs_tx_session_start(&tx);
         got += evrec_qs_tx_get_block(&tx, stream + got, sizeof stream - got);
-        evrec_qs_map_t m0; evrec_qs_event_map_t e0[K_EVENT_COUNT];
+        evrec_qs_map_t m0;
+        evrec_qs_event_map_t e0[K_EVENT_COUNT];
         evrec_qs_map_init(&m0, &k_meta, &o, e0, sizeof e0);
         size_t size = ((evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u) + evrec_qs_tx_ring_size(&m0, 2);
         /* a small ring, seq continued */
@@ -52,7 +56,8 @@ int main(int argc, char **argv)
             evrec_qs_tx_event(&tx, &c);
         }
         size_t at = got, n;
-        while ((n = evrec_qs_tx_get_block(&tx, stream + got, 5)) > 0) got += n;
+        while ((n = evrec_qs_tx_get_block(&tx, stream + got, 5)) > 0)
+            got += n;
         if (variant == 1) { /* old: no filler */
             memmove(stream + at, stream + at + 1, got - at - 1);
             got--;

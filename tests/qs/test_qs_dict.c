@@ -15,26 +15,33 @@
 
 /* ---- schema: a run-time enum, an enum with values above a byte, EventControl --------------- */
 
-typedef struct ev { uint32_t time; uint16_t id; uint8_t thread; uint8_t pad; uint16_t big; uint16_t pad2; } ev_t;
+typedef struct ev {
+    uint32_t time;
+    uint16_t id;
+    uint8_t thread;
+    uint8_t pad;
+    uint16_t big;
+    uint16_t pad2;
+} ev_t;
 enum { E_CONTROL, E_EV, E_COUNT };
 enum { N_CONTROL, N_THREAD, N_BIG };
 
 static const evrec_enum_value_t control_values[] = {EVREC_CONTROL_ENUM_VALUES};
 /* 7 repeats 0's name (sent as a number), "a#1" has a '#' (sent as a number). */
-static const evrec_enum_value_t big_values[] = {{0, "Zero", 0}, {7, "Zero", 0}, {1000, "Thousand", 0}, {2000, "a#1", 0}};
+static const evrec_enum_value_t big_values[] = {
+    {0, "Zero", 0}, {7, "Zero", 0}, {1000, "Thousand", 0}, {2000, "a#1", 0}};
 static const char *thread_names[8];
 static evrec_runtime_enum_t thread_rt;
-static evrec_enum_desc_t enums[] = {
-    {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, control_values, NULL},
-    {"Thread", EVREC_KIND_ENUM_UINT8, 0, NULL, &thread_rt},
-    {"Big", EVREC_KIND_ENUM_UINT16, 4, big_values, NULL}};
+static evrec_enum_desc_t enums[] = {{"EventControlType", EVREC_KIND_ENUM_UINT8, 4, control_values, NULL},
+                                    {"Thread", EVREC_KIND_ENUM_UINT8, 0, NULL, &thread_rt},
+                                    {"Big", EVREC_KIND_ENUM_UINT16, 4, big_values, NULL}};
 static const evrec_field_desc_t control_fields[] = {EVREC_CONTROL_FIELDS(N_CONTROL)};
-static const evrec_field_desc_t ev_fields[] = {
-    {"time", EVREC_KIND_UINT32, 0, 0},
-    {"id", EVREC_KIND_UINT16, 0, 4},
-    {"thread", EVREC_KIND_ENUM_UINT8, N_THREAD, offsetof(ev_t, thread)},
-    {"big", EVREC_KIND_ENUM_UINT16, N_BIG, offsetof(ev_t, big)}};
-static const evrec_struct_desc_t structs[] = {{"EventControl", 3, control_fields, 8}, {"Ev", 4, ev_fields, sizeof(ev_t)}};
+static const evrec_field_desc_t ev_fields[] = {{"time", EVREC_KIND_UINT32, 0, 0},
+                                               {"id", EVREC_KIND_UINT16, 0, 4},
+                                               {"thread", EVREC_KIND_ENUM_UINT8, N_THREAD, offsetof(ev_t, thread)},
+                                               {"big", EVREC_KIND_ENUM_UINT16, N_BIG, offsetof(ev_t, big)}};
+static const evrec_struct_desc_t structs[] = {{"EventControl", 3, control_fields, 8},
+                                              {"Ev", 4, ev_fields, sizeof(ev_t)}};
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}};
 static const evrec_meta_t meta = {1000000, 3, enums, 2, structs, E_COUNT, events, 0, NULL, NULL};
 
@@ -65,12 +72,12 @@ static ev_t ev(uint32_t time, uint8_t thread, uint16_t big)
 
 typedef struct host {
     evrec_qs_decoder_t d;
-    char *text;        /* QSPY-style lines */
+    char *text; /* QSPY-style lines */
     size_t len, cap;
     ev_t got[256];
     size_t n;
-    char names[8][32];    /* Thread names reported by on_name, by value */
-    int from_dict[8];     /* how the last one came: 1 dictionary, 0 inline */
+    char names[8][32]; /* Thread names reported by on_name, by value */
+    int from_dict[8];  /* how the last one came: 1 dictionary, 0 inline */
     size_t name_calls;
 } host_t;
 
@@ -215,7 +222,8 @@ Test(qs_dict, qspy_view_of_names_live_dictionary_and_losses)
     uint32_t a = alloc_thread("alpha"); /* after the session started */
     cr_assert_eq(evrec_qs_tx_dict_update(&t->tx), 1u);
     cr_assert_eq(evrec_qs_tx_dict_update(&t->tx), 0u, "sent once");
-    ev_t e1 = ev(10, (uint8_t)a, 1000), e2 = ev(11, (uint8_t)a, 0), e3 = ev(12, (uint8_t)a, 7), e4 = ev(13, (uint8_t)a, 2000);
+    ev_t e1 = ev(10, (uint8_t)a, 1000), e2 = ev(11, (uint8_t)a, 0), e3 = ev(12, (uint8_t)a, 7),
+         e4 = ev(13, (uint8_t)a, 2000);
     evrec_qs_tx_event(&t->tx, &e1);
     evrec_qs_tx_event(&t->tx, &e2);
     evrec_qs_tx_event(&t->tx, &e3);

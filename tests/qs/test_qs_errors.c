@@ -27,10 +27,12 @@ static stream_t *make_stream(void)
     cr_assert_eq(evrec_qs_encode_session(&s->map, s->bytes, sizeof s->bytes, &s->len, &seq), EVREC_OK);
     s->session_len = s->len;
     for (uint32_t i = 0; i < N_EVENTS; i++) {
-        sensor_event_t e = k_sensor(1000u + i, (uint8_t)(0x40 + i), (uint16_t)(0x1111u * (i % 7u)), 0x01010101u * i);
+        sensor_event_t e = k_sensor(1000u + i, (uint8_t)(0x40 + i), (uint16_t)(0x1111u * (i % 7u)),
+                                    0x01010101u * i);
         size_t n;
         s->start[i] = s->len;
-        cr_assert_eq(evrec_qs_encode_event(&s->map, seq++, &e, s->bytes + s->len, sizeof s->bytes - s->len, &n), EVREC_OK);
+        cr_assert_eq(evrec_qs_encode_event(&s->map, seq++, &e, s->bytes + s->len, sizeof s->bytes - s->len, &n),
+                     EVREC_OK);
         s->len += n;
     }
     s->start[N_EVENTS] = s->len;
@@ -86,7 +88,8 @@ Test(qs_errors, clean_stream_in_any_chunk_size)
         result_t r = decode(s, s->bytes, s->len, chunk);
         cr_assert_eq(r.events, N_EVENTS);
         cr_assert_eq(r.p.bad_checksums + r.p.gaps + r.p.too_long + r.p.too_short + r.p.skipped, 0u);
-        for (uint32_t i = 0; i < N_EVENTS; i++) cr_assert_eq(r.ch[i], 0x40 + i);
+        for (uint32_t i = 0; i < N_EVENTS; i++)
+            cr_assert_eq(r.ch[i], 0x40 + i);
     }
     free(s);
 }
@@ -119,7 +122,8 @@ static size_t cut_frames(const stream_t *s, uint8_t *out, const size_t *drop, si
     n = s->session_len;
     for (size_t i = 0; i < N_EVENTS; i++) {
         int skip = 0;
-        for (size_t k = 0; k < ndrop; k++) skip |= drop[k] == i;
+        for (size_t k = 0; k < ndrop; k++)
+            skip |= drop[k] == i;
         if (!skip) {
             memcpy(out + n, s->bytes + s->start[i], s->start[i + 1] - s->start[i]);
             n += s->start[i + 1] - s->start[i];

@@ -37,7 +37,7 @@ Test(qs_frame, protocol_worked_example_byte_for_byte)
     size_t n = evrec_qs_frame(0x7E, 0x7D, data, sizeof data, out, sizeof out);
     cr_assert_eq(n, sizeof want);
     cr_assert_arr_eq(out, want, sizeof want);
-    cr_assert_eq((uint8_t)~(0x7E + 0x7D + 0x7D + 0x08 + 0x01), 0x7E);
+    cr_assert_eq((uint8_t) ~(0x7E + 0x7D + 0x7D + 0x08 + 0x01), 0x7E);
 
     items_t *c = calloc(1, sizeof *c);
     evrec_qs_parser_t p;
@@ -107,7 +107,8 @@ Test(qs_frame, escapes_every_special_position)
             cr_assert_eq(raw[1], rec);
             cr_assert_arr_eq(raw + 2, pl, 4);
             uint8_t sum = 0;
-            for (size_t i = 0; i < k; i++) sum = (uint8_t)(sum + raw[i]);
+            for (size_t i = 0; i < k; i++)
+                sum = (uint8_t)(sum + raw[i]);
             cr_assert_eq(sum, 0xFF, "checksum rule: all un-escaped bytes sum to 0xFF");
             if (pos == 5) {
                 cr_assert_eq(raw[6], sp);

@@ -153,7 +153,8 @@ Test(qs_roundtrip, element_formats_on_the_wire)
     /* seq 09, rec 0x65, time 34 12 (2 bytes), U8 01 03, U16 hex F3 02 01, U32 hex F5 EF BE AD DE */
     const uint8_t body[] = {0x09, 0x65, 0x34, 0x12, 0x01, 0x03, 0xF3, 0x02, 0x01, 0xF5, 0xEF, 0xBE, 0xAD, 0xDE};
     uint8_t sum = 0;
-    for (size_t i = 0; i < sizeof body; i++) sum = (uint8_t)(sum + body[i]);
+    for (size_t i = 0; i < sizeof body; i++)
+        sum = (uint8_t)(sum + body[i]);
     cr_assert_eq(n, sizeof body + 2);
     cr_assert_arr_eq(out, body, sizeof body);
     cr_assert_eq(out[sizeof body], (uint8_t)~sum);
@@ -183,12 +184,19 @@ Test(qs_roundtrip, enum_elements_grouped_and_not)
     cr_assert_eq(evrec_qs_encode_event(&map, 1, &m, out, sizeof out, &n), EVREC_OK);
     evrec_qs_parser_t p;
     evrec_qs_parser_init(&p);
-    struct { evrec_qs_elem_t el[32]; size_t n; } *r = calloc(1, sizeof *r);
+    struct {
+        evrec_qs_elem_t el[32];
+        size_t n;
+    } *r = calloc(1, sizeof *r);
     /* parse the one record */
     uint8_t payload[256];
     size_t plen = 0;
-    for (size_t i = 2, esc = 0; i + 2 < n; i++) { /* naive unescape; no escapes expected before the checksum here */
-        if (out[i] == 0x7D) { esc = 1; continue; }
+    for (size_t i = 2, esc = 0; i + 2 < n;
+         i++) { /* naive unescape; no escapes expected before the checksum here */
+        if (out[i] == 0x7D) {
+            esc = 1;
+            continue;
+        }
         payload[plen++] = esc ? (uint8_t)(out[i] ^ 0x20) : out[i];
         esc = 0;
     }
@@ -197,21 +205,23 @@ Test(qs_roundtrip, enum_elements_grouped_and_not)
     uint32_t t;
     cr_assert_eq(evrec_qs_parse_user(payload, plen, &cfg, &t, r->el, 32, &r->n, NULL), EVREC_OK);
     cr_assert_eq(r->n, 13u);
-    cr_assert_eq(r->el[0].fmt, 0x01);                 /* u8 */
-    cr_assert_eq(r->el[1].fmt, 0x80 | (0 << 4));      /* Color: ENUM group 0 */
+    cr_assert_eq(r->el[0].fmt, 0x01);            /* u8 */
+    cr_assert_eq(r->el[1].fmt, 0x80 | (0 << 4)); /* Color: ENUM group 0 */
     cr_assert_eq(r->el[1].u, 2u);
-    cr_assert_eq(r->el[2].fmt, 0x80 | (1 << 4));      /* State 5: ENUM group 1 */
-    cr_assert_eq(r->el[3].fmt, 0x03);                 /* task */
+    cr_assert_eq(r->el[2].fmt, 0x80 | (1 << 4)); /* State 5: ENUM group 1 */
+    cr_assert_eq(r->el[3].fmt, 0x03);            /* task */
     cr_assert_eq(r->el[4].fmt, 0x05, "Mode value 0x100 is unnamed and above a QS enum byte: U32");
     cr_assert_eq(r->el[4].u, 0x100u);
-    cr_assert_eq(r->el[5].fmt, 0x0B);                 /* OBJ */
-    cr_assert_eq(r->el[6].fmt, 0x0C);                 /* FUN */
-    cr_assert_eq(r->el[7].fmt, 0xF5);                 /* hex U32 */
-    cr_assert_eq(r->el[10].fmt, 0x80 | (0 << 4));     /* nested Box.color */
+    cr_assert_eq(r->el[5].fmt, 0x0B);             /* OBJ */
+    cr_assert_eq(r->el[6].fmt, 0x0C);             /* FUN */
+    cr_assert_eq(r->el[7].fmt, 0xF5);             /* hex U32 */
+    cr_assert_eq(r->el[10].fmt, 0x80 | (0 << 4)); /* nested Box.color */
     free(r);
 }
 
-typedef struct gen_check { uint32_t next, bad; } gen_check_t;
+typedef struct gen_check {
+    uint32_t next, bad;
+} gen_check_t;
 
 static void gen_on_event(void *ctx, const evrec_qs_event_t *ev)
 {

@@ -42,8 +42,9 @@ static void on_item(void *ctx, const evrec_qs_item_t *it)
     if (it->kind == EVREC_QS_ITEM_RECORD && it->rec_id >= 100) {
         uint32_t t;
         /* payload pointers die after the callback: keep only scalar values */
-        cr_assert_eq(evrec_qs_parse_user(it->payload, it->len, &l->dict.cfg, &t, l->el[l->n], 16, &l->el_n[l->n], NULL),
-                     EVREC_OK);
+        cr_assert_eq(
+            evrec_qs_parse_user(it->payload, it->len, &l->dict.cfg, &t, l->el[l->n], 16, &l->el_n[l->n], NULL),
+            EVREC_OK);
     }
     strcpy(l->text[l->n++], line);
 }
@@ -100,7 +101,8 @@ Test(qs_sample, element_values)
     evrec_qs_parser_feed(&p, bin, len, on_item, l);
     /* First application record: EVR_SENSOR 200 -1234 0xDEADBEEF 3.1416e+00 */
     size_t i = 0;
-    while (i < l->n && strncmp(l->text[i], "0000001000", 10) != 0) i++;
+    while (i < l->n && strncmp(l->text[i], "0000001000", 10) != 0)
+        i++;
     cr_assert_lt(i, l->n);
     cr_assert_eq(l->el_n[i], 4u);
     cr_assert_eq(l->el[i][0].type, EVREC_QS_T_U8);

@@ -14,7 +14,7 @@
 
 typedef struct got {
     evrec_qs_decoder_t dec;
-    uint32_t *want;    /* time of event #value */
+    uint32_t *want; /* time of event #value */
     uint64_t n, wrong, not_exact;
 } got_t;
 
@@ -116,8 +116,14 @@ static void offline(unsigned ts)
     free(s);
 }
 
-Test(qs_time, two_byte_stamps_restore_exact_times_offline) { offline(2); }
-Test(qs_time, one_byte_stamps_restore_exact_times_offline) { offline(1); }
+Test(qs_time, two_byte_stamps_restore_exact_times_offline)
+{
+    offline(2);
+}
+Test(qs_time, one_byte_stamps_restore_exact_times_offline)
+{
+    offline(1);
+}
 
 /* Through a small transmit ring drained in random chunks, often too late: frames are
  * overwritten and cut. Every event that arrives has its exact time; the others are counted. */
@@ -149,8 +155,8 @@ static void lossy(unsigned ts)
         evrec_qs_decoder_feed(&g->dec, chunk, n);
     }
     cr_log_info("%u-byte stamps: %u events, %llu delivered with their exact time, %llu reported as time "
-                "unknown, target: %llu frames lost, %llu cut, %llu time syncs", ts, N_EVENTS,
-                (unsigned long long)g->n, (unsigned long long)g->dec.time_unknown,
+                "unknown, target: %llu frames lost, %llu cut, %llu time syncs",
+                ts, N_EVENTS, (unsigned long long)g->n, (unsigned long long)g->dec.time_unknown,
                 (unsigned long long)tx.frames_lost, (unsigned long long)tx.frames_cut,
                 (unsigned long long)tx.time_syncs);
     cr_assert_gt(tx.frames_lost, 0u);
@@ -164,8 +170,14 @@ static void lossy(unsigned ts)
     free(g);
 }
 
-Test(qs_time, two_byte_stamps_exact_through_a_lossy_ring) { lossy(2); }
-Test(qs_time, one_byte_stamps_exact_through_a_lossy_ring) { lossy(1); }
+Test(qs_time, two_byte_stamps_exact_through_a_lossy_ring)
+{
+    lossy(2);
+}
+Test(qs_time, one_byte_stamps_exact_through_a_lossy_ring)
+{
+    lossy(1);
+}
 
 /* A stream with 2-byte stamps and no time sync (made before time syncs existed, or joined
  * after the last one was lost): its events are reported, not given a guessed time. */

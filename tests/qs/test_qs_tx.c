@@ -78,7 +78,8 @@ static void init_tx(evrec_qs_tx_t *tx, size_t ring_frames, const evrec_qs_option
     evrec_qs_map_t m;
     evrec_qs_event_map_t e[K_EVENT_COUNT];
     cr_assert_eq(evrec_qs_map_init(&m, &k_meta, o, e, sizeof e), EVREC_OK);
-    size_t size = ((evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u) + evrec_qs_tx_ring_size(&m, ring_frames);
+    size_t size = ((evrec_qs_map_entries_size(&k_meta) + 3u) & ~(size_t)3u) +
+                  evrec_qs_tx_ring_size(&m, ring_frames);
     cr_assert_leq(size, sizeof g_buf);
     cr_assert_eq(evrec_qs_tx_init(tx, &k_meta, g_buf, size, o), EVREC_OK);
 }
@@ -204,7 +205,8 @@ Test(qs_tx, session_larger_than_ring_is_reported)
     evrec_qs_options_t o;
     memset(&o, 0, sizeof o);
     static evrec_qs_name_t objs[40];
-    for (uint32_t i = 0; i < 40; i++) objs[i] = (evrec_qs_name_t){0x20000000u + i * 16u, "some_object_name"};
+    for (uint32_t i = 0; i < 40; i++)
+        objs[i] = (evrec_qs_name_t){0x20000000u + i * 16u, "some_object_name"};
     o.objects = objs;
     o.object_count = 40;
     init_tx(&tx, 2, &o);
@@ -344,7 +346,8 @@ Test(qs_tx, threads_whole_frames_or_counted_losses, .timeout = 120)
         wc[i] = (wctx_t){sh, (uint8_t)(i + 1)};
         pthread_create(&w[i], NULL, writer, &wc[i]);
     }
-    for (int i = 0; i < WRITERS; i++) pthread_join(w[i], NULL);
+    for (int i = 0; i < WRITERS; i++)
+        pthread_join(w[i], NULL);
     pthread_join(r, NULL);
     /* A last event reveals the losses after the last frame the reader got. */
     sensor_event_t last = ev(9, 1);
@@ -363,9 +366,11 @@ Test(qs_tx, threads_whole_frames_or_counted_losses, .timeout = 120)
     /* A cut frame (prefix + 0x7E) is a bad checksum, or, 1 time in 256, a short or bogus record
      * whose elements do not fit the schema: each cut frame is exactly one of these. */
     uint64_t bogus = s->dec.mismatches + s->invalid;
-    cr_log_info("host: bad checksums %lu, too short %lu, mismatches %lu, invalid %lu, gaps %lu, lost %lu, skipped %lu",
-                (unsigned long)p->bad_checksums, (unsigned long)p->too_short, (unsigned long)s->dec.mismatches,
-                (unsigned long)s->invalid, (unsigned long)p->gaps, (unsigned long)p->frames_lost, (unsigned long)p->skipped);
+    cr_log_info(
+        "host: bad checksums %lu, too short %lu, mismatches %lu, invalid %lu, gaps %lu, lost %lu, skipped %lu",
+        (unsigned long)p->bad_checksums, (unsigned long)p->too_short, (unsigned long)s->dec.mismatches,
+        (unsigned long)s->invalid, (unsigned long)p->gaps, (unsigned long)p->frames_lost,
+        (unsigned long)p->skipped);
     cr_assert_eq(p->bad_checksums + p->too_short + bogus, tx->frames_cut);
     /* Sequence numbers are 8 bits: a host sees each run of losses modulo 256. */
     cr_assert_eq((p->frames_lost + bogus) % 256u, (tx->frames_lost + tx->frames_cut) % 256u);

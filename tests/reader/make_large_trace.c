@@ -22,7 +22,8 @@ int main(int argc, char **argv)
     unsigned long long n = strtoull(argv[2], NULL, 10);
     int bare = argc > 3 && strcmp(argv[3], "--bare") == 0;
     const evrec_meta_t *m = fx_meta_init();
-    size_t size = 4096 + (size_t)n * (sizeof(fx_ev_all_t) + sizeof(fx_ev_simple_t)) / 2 + (size_t)n / 1000 * 8 + 64;
+    size_t size = 4096 + (size_t)n * (sizeof(fx_ev_all_t) + sizeof(fx_ev_simple_t)) / 2 + (size_t)n / 1000 * 8 +
+                  64;
     size = (size + EVREC_BUF_HEADER_SIZE + 7) & ~(size_t)7;
     void *buf = aligned_alloc(8, size);
     if (!buf) {

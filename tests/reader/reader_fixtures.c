@@ -47,12 +47,16 @@ evrec_sink_t fx_sink(fx_buf_t *b)
 /* ---- tables ---- */
 
 static const evrec_enum_value_t control_values[] = {EVREC_CONTROL_ENUM_VALUES};
-static const evrec_enum_value_t color_values[] = {
-    {0, "Red", EVREC_MARKER_UP}, {1, "Green", EVREC_MARKER_DOWN}, {2, "Blue", EVREC_MARKER_ERROR}, {3, "Plain", EVREC_MARKER_NONE}};
+static const evrec_enum_value_t color_values[] = {{0, "Red", EVREC_MARKER_UP},
+                                                  {1, "Green", EVREC_MARKER_DOWN},
+                                                  {2, "Blue", EVREC_MARKER_ERROR},
+                                                  {3, "Plain", EVREC_MARKER_NONE}};
 static const evrec_enum_value_t level_values[] = {{0, "Debug", 0}, {1000, "Info", 0}, {65535, "Max", 0}};
-static const evrec_enum_value_t big_values[] = {
-    {0, "Zero", EVREC_MARKER_NONE}, {0x80000000u, "High", EVREC_MARKER_WAIT}, {0xFFFFFFFFu, "All", EVREC_MARKER_STOP}};
-static const evrec_enum_value_t obj_values[] = {{1, "Special", EVREC_MARKER_UP}, {200, "After", EVREC_MARKER_PASS}};
+static const evrec_enum_value_t big_values[] = {{0, "Zero", EVREC_MARKER_NONE},
+                                                {0x80000000u, "High", EVREC_MARKER_WAIT},
+                                                {0xFFFFFFFFu, "All", EVREC_MARKER_STOP}};
+static const evrec_enum_value_t obj_values[] = {{1, "Special", EVREC_MARKER_UP},
+                                                {200, "After", EVREC_MARKER_PASS}};
 
 static evrec_runtime_enum_t obj_runtime;
 static const char *obj_names[FX_OBJ_LIM - FX_OBJ_BASE];
@@ -122,7 +126,10 @@ const evrec_meta_t *fx_meta_init(void)
     return &meta;
 }
 
-evrec_runtime_enum_t *fx_runtime_enum(void) { return &obj_runtime; }
+evrec_runtime_enum_t *fx_runtime_enum(void)
+{
+    return &obj_runtime;
+}
 
 /* ---- recordings ---- */
 
@@ -142,7 +149,10 @@ void fx_expect_all(uint32_t k, fx_ev_all_t *e)
     e->obj = (uint16_t)(k % 7u == 6 ? FX_OBJ_BASE + 5u : k % 5u == 4 ? 1u : FX_OBJ_BASE + k % 3u);
 }
 
-uint32_t fx_expect_simple(uint32_t k) { return 0xA5000000u ^ (k * 40503u); }
+uint32_t fx_expect_simple(uint32_t k)
+{
+    return 0xA5000000u ^ (k * 40503u);
+}
 
 uint64_t fx_record(size_t n, int bare, fx_buf_t *out)
 {
@@ -294,7 +304,8 @@ uint64_t fx_stream_to_file(const fx_chunk_t *chunks, size_t n, uint64_t pos)
 uint64_t fx_file_to_stream(const fx_chunk_t *chunks, size_t n, uint64_t off)
 {
     for (size_t i = 0; i < n; i++) {
-        if (chunks[i].type == EVREC_CHUNK_STREAM && off >= chunks[i].off + 8 && off < chunks[i].off + 8 + chunks[i].len) {
+        if (chunks[i].type == EVREC_CHUNK_STREAM && off >= chunks[i].off + 8 &&
+            off < chunks[i].off + 8 + chunks[i].len) {
             return chunks[i].stream_start + (off - chunks[i].off - 8);
         }
     }
@@ -343,8 +354,8 @@ void fx_rechunk(const uint8_t *file, size_t size, size_t chunk, int insert_unkno
     for (size_t i = 0; i < n; i++) {
         if (ch[i].type == EVREC_CHUNK_STREAM) {
             fx_buf_write(&stream, file + ch[i].off + 8, ch[i].len);
-        } else if (ch[i].type != EVREC_CHUNK_END && ch[i].type != EVREC_CHUNK_SEQ && ch[i].type != EVREC_CHUNK_COPY &&
-                   ch[i].type != EVREC_CHUNK_TAIL) {
+        } else if (ch[i].type != EVREC_CHUNK_END && ch[i].type != EVREC_CHUNK_SEQ &&
+                   ch[i].type != EVREC_CHUNK_COPY && ch[i].type != EVREC_CHUNK_TAIL) {
             fx_buf_write(out, file + ch[i].off, 8 + ch[i].len);
         }
     }

@@ -45,7 +45,7 @@ typedef struct fx_ev_all {
     uint16_t level; /* enum_uint16 Level (names, no markers) */
     uint32_t big;   /* enum_uint32 Big */
     fx_inner1_t in;
-    uint16_t obj;   /* enum_uint16 ObjNumber, run-time names 100..109, marker Inc */
+    uint16_t obj; /* enum_uint16 ObjNumber, run-time names 100..109, marker Inc */
 } fx_ev_all_t;
 /* EvSimple: class EvAll. Packed size 10. */
 typedef struct fx_ev_simple {
@@ -87,9 +87,9 @@ void fx_native_free(fx_native_t *n);
 
 /* ---- independent view of a container's chunks ---- */
 typedef struct fx_chunk {
-    uint64_t off;     /* file offset of the chunk header */
+    uint64_t off; /* file offset of the chunk header */
     uint8_t type;
-    uint32_t len;     /* payload bytes */
+    uint32_t len;          /* payload bytes */
     uint64_t stream_start; /* stream position of its first payload byte (STREAM chunks) */
 } fx_chunk_t;
 /* Lists the chunks of a valid container; returns their number (at most max). */
@@ -115,7 +115,7 @@ typedef struct fx_rec {
 typedef struct fx_read {
     fx_rec_t *recs;
     size_t count;
-    evrec_status end;          /* what the last evrec_reader_next() (or the open) returned */
+    evrec_status end; /* what the last evrec_reader_next() (or the open) returned */
     evrec_reader_error_t err;
     evrec_status open_status;
 } fx_read_t;

@@ -60,7 +60,8 @@ static void same_record(const fx_rec_t *got, const fx_rec_t *want, const char *w
     cr_assert_eq(got->r.time32, want->r.time32, "%s", what);
     cr_assert_eq(got->r.t64, want->r.t64, "%s", what);
     cr_assert_eq(got->r.size, want->r.size, "%s", what);
-    cr_assert_arr_eq(got->data, want->data, want->r.size, "%s: record %llu", what, (unsigned long long)want->r.index);
+    cr_assert_arr_eq(got->data, want->data, want->r.size, "%s: record %llu", what,
+                     (unsigned long long)want->r.index);
 }
 
 /* Read `bad` and check it against the original. `must` = records that must be returned. */
@@ -70,7 +71,8 @@ static size_t check_damaged(const original_t *o, const uint8_t *bad, size_t size
     fx_read_all(bad, size, NULL, &rd);
     cr_assert_neq(rd.end, EVREC_E_END, "%s: damage not detected", what);
     cr_assert_neq(rd.err.status, EVREC_OK, "%s", what);
-    cr_assert_leq(rd.err.offset, size, "%s: error offset %llu outside the file", what, (unsigned long long)rd.err.offset);
+    cr_assert_leq(rd.err.offset, size, "%s: error offset %llu outside the file", what,
+                  (unsigned long long)rd.err.offset);
     cr_assert_gt(strlen(rd.err.message), 10u, "%s: no message", what);
     cr_assert_leq(rd.count, o->rd.count, "%s", what);
     for (size_t i = 0; i < rd.count; i++) {

@@ -75,8 +75,7 @@ static outcome_t read_file(const fx_buf_t *f)
     outcome_t o;
     memset(&o, 0, sizeof o);
     evrec_reader_t *r = NULL;
-    cr_assert_eq(evrec_reader_open_memory(&r, f->p, f->len, NULL), EVREC_OK, "%s",
-                 evrec_reader_error(r)->message);
+    cr_assert_eq(evrec_reader_open_memory(&r, f->p, f->len, NULL), EVREC_OK, "%s", evrec_reader_error(r)->message);
     const evrec_meta_t *m = evrec_reader_meta(r);
     o.fi_count = m->field_info ? m->field_info->count : 0;
     evrec_record_t rec;
@@ -149,7 +148,8 @@ static int visit(void *ctx, const evrec_field_view_t *v)
 {
     seen_t *s = ctx;
     if (strcmp(v->path, "c") == 0) {
-        s->c_ok = v->struct_id == FX_STRUCT_ALL && v->field_index == 4 && v->info && v->info->display == EVREC_DISPLAY_HEX;
+        s->c_ok = v->struct_id == FX_STRUCT_ALL && v->field_index == 4 && v->info &&
+                  v->info->display == EVREC_DISPLAY_HEX;
     } else if (strcmp(v->path, "in.q.y") == 0) {
         s->y_ok = v->struct_id == FX_STRUCT_INNER2 && v->field_index == 1 && v->info &&
                   v->info->display == EVREC_DISPLAY_ADDRESS;
@@ -254,9 +254,9 @@ Test(reader_field_info, save_writes_what_the_reader_reads)
 typedef struct bad_case {
     const char *name;
     evrec_status status;
-    const char *needle;   /* in the message */
-    uint32_t kept;        /* good entries before the problem */
-    int64_t rel_offset;   /* offset of the error relative to the chunk's payload, -8 = chunk */
+    const char *needle; /* in the message */
+    uint32_t kept;      /* good entries before the problem */
+    int64_t rel_offset; /* offset of the error relative to the chunk's payload, -8 = chunk */
 } bad_case_t;
 
 static void check_bad(const fx_buf_t *payload, int before, const bad_case_t *c)

@@ -18,9 +18,18 @@ static void put_be(fx_buf_t *b, uint64_t v, int bytes)
     }
     fx_buf_write(b, d, (size_t)bytes);
 }
-static void u8(fx_buf_t *b, uint32_t v) { put_be(b, v, 1); }
-static void u16(fx_buf_t *b, uint32_t v) { put_be(b, v, 2); }
-static void u32(fx_buf_t *b, uint32_t v) { put_be(b, v, 4); }
+static void u8(fx_buf_t *b, uint32_t v)
+{
+    put_be(b, v, 1);
+}
+static void u16(fx_buf_t *b, uint32_t v)
+{
+    put_be(b, v, 2);
+}
+static void u32(fx_buf_t *b, uint32_t v)
+{
+    put_be(b, v, 4);
+}
 static void str(fx_buf_t *b, const char *s)
 {
     u32(b, (uint32_t)strlen(s));
@@ -355,7 +364,8 @@ Test(input, garbage_and_tiny_files)
     b.len = 0;
     fx_buf_write(&b, "this is a text file, not a recording\n", 37);
     r = open_buf(&b, EVREC_E_CORRUPT);
-    cr_assert(strstr(evrec_reader_error(r)->message, "no evrec magic") != NULL, "%s", evrec_reader_error(r)->message);
+    cr_assert(strstr(evrec_reader_error(r)->message, "no evrec magic") != NULL, "%s",
+              evrec_reader_error(r)->message);
     cr_assert_eq(evrec_reader_error(r)->offset, 8u); /* the enum count */
     evrec_reader_close(r);
     fx_buf_free(&b);

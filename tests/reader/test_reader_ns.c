@@ -42,8 +42,8 @@ static void check_pair(const rd_ns_conv_t *cv, uint64_t ticks)
     uint64_t got = rd_ns_conv(cv, ticks);
     if (got != want || evrec_ticks_to_ns(ticks, cv->freq) != want) {
         cr_assert_fail("ticks %llu freq %llu: rd_ns_conv %llu, evrec_ticks_to_ns %llu, division %llu",
-                 (unsigned long long)ticks, (unsigned long long)cv->freq, (unsigned long long)got,
-                 (unsigned long long)evrec_ticks_to_ns(ticks, cv->freq), (unsigned long long)want);
+                       (unsigned long long)ticks, (unsigned long long)cv->freq, (unsigned long long)got,
+                       (unsigned long long)evrec_ticks_to_ns(ticks, cv->freq), (unsigned long long)want);
     }
     checked++;
 }
@@ -99,9 +99,21 @@ static void check_freq(uint64_t freq)
     rd_ns_conv_t cv;
     rd_ns_conv_init(&cv, freq);
     cr_assert_eq(cv.freq, freq);
-    static const uint64_t fixed[] = {0, 1, 2, 3, 999999999u, NS, NS + 1u, 18446744073ull, 18446744074ull,
-                                     0xFFFFFFFFull, 0x100000000ull, 0x7FFFFFFFFFFFFFFFull,
-                                     0x8000000000000000ull, UINT64_MAX - 1, UINT64_MAX};
+    static const uint64_t fixed[] = {0,
+                                     1,
+                                     2,
+                                     3,
+                                     999999999u,
+                                     NS,
+                                     NS + 1u,
+                                     18446744073ull,
+                                     18446744074ull,
+                                     0xFFFFFFFFull,
+                                     0x100000000ull,
+                                     0x7FFFFFFFFFFFFFFFull,
+                                     0x8000000000000000ull,
+                                     UINT64_MAX - 1,
+                                     UINT64_MAX};
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
         check_pair(&cv, fixed[k]);
     }
@@ -165,14 +177,39 @@ static void check_freq(uint64_t freq)
 
 Test(ns_conv, edge_frequencies)
 {
-    static const uint64_t fixed[] = {0,           1,           2,           3,           7,
-                                     10,          1000,        32768,       1000000u,    8000000u,
-                                     16000000u,   48000000u,   72000000u,   168000000u,  180000000u,
-                                     480000000u,  999999999u,  NS,          NS + 1u,     1200000000u,
-                                     2596283000u, 2600000000u, 3000000000u, 4294967295u, 4294967296u,
-                                     4294967297u, 10000000000ull, 1000000000000000000ull,
-                                     0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull, 0x8000000000000001ull,
-                                     UINT64_MAX - 1, UINT64_MAX};
+    static const uint64_t fixed[] = {0,
+                                     1,
+                                     2,
+                                     3,
+                                     7,
+                                     10,
+                                     1000,
+                                     32768,
+                                     1000000u,
+                                     8000000u,
+                                     16000000u,
+                                     48000000u,
+                                     72000000u,
+                                     168000000u,
+                                     180000000u,
+                                     480000000u,
+                                     999999999u,
+                                     NS,
+                                     NS + 1u,
+                                     1200000000u,
+                                     2596283000u,
+                                     2600000000u,
+                                     3000000000u,
+                                     4294967295u,
+                                     4294967296u,
+                                     4294967297u,
+                                     10000000000ull,
+                                     1000000000000000000ull,
+                                     0x7FFFFFFFFFFFFFFFull,
+                                     0x8000000000000000ull,
+                                     0x8000000000000001ull,
+                                     UINT64_MAX - 1,
+                                     UINT64_MAX};
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
         check_freq(fixed[k]);
     }

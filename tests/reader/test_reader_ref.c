@@ -60,7 +60,8 @@ Test(ref, meta_info)
     cr_assert_str_eq(m->enums[1].name, "EventControlType");
     cr_assert_eq(m->enums[1].kind, EVREC_KIND_ENUM_UINT8);
     static const char *const ctl[4] = {"Start", "Tick", "Stop", "End"};
-    static const uint8_t ctl_marker[4] = {EVREC_MARKER_PUSH, EVREC_MARKER_TICK, EVREC_MARKER_STOP, EVREC_MARKER_NONE};
+    static const uint8_t ctl_marker[4] = {EVREC_MARKER_PUSH, EVREC_MARKER_TICK, EVREC_MARKER_STOP,
+                                          EVREC_MARKER_NONE};
     cr_assert_eq(m->enums[1].value_count, 4u);
     for (unsigned i = 0; i < 4; i++) {
         cr_assert_eq(m->enums[1].values[i].value, i);

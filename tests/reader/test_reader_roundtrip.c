@@ -35,7 +35,8 @@ static int check_field(void *ctx, const evrec_field_view_t *f)
     cr_assert_eq(f->value, w->value, "record %llu %s: %u, expected %u", (unsigned long long)c->record, f->path,
                  f->value, w->value);
     if (w->name) {
-        cr_assert_not_null(f->value_name, "record %llu %s=%u: no name", (unsigned long long)c->record, f->path, f->value);
+        cr_assert_not_null(f->value_name, "record %llu %s=%u: no name", (unsigned long long)c->record, f->path,
+                           f->value);
         cr_assert_str_eq(f->value_name, w->name, "%s", f->path);
     } else {
         cr_assert_null(f->value_name, "record %llu %s=%u: unexpected name %s", (unsigned long long)c->record,

@@ -24,7 +24,8 @@ static inline int mem_sink_write(void *ctx, const void *p, size_t n)
     }
     if (m->len + n > m->cap) {
         size_t c = m->cap ? m->cap * 2 : 4096;
-        while (c < m->len + n) c *= 2;
+        while (c < m->len + n)
+            c *= 2;
         m->data = (unsigned char *)realloc(m->data, c);
         m->cap = c;
     }

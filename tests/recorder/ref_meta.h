@@ -8,9 +8,22 @@
 
 #include "evrec/evrec_meta.h"
 
-typedef struct inner { uint8_t a; uint32_t b; } inner_t;
-typedef struct nest_event { uint32_t time; uint16_t id; uint16_t obj; inner_t inner; } nest_event_t;
-typedef struct obj_event { uint32_t time; uint16_t id; uint16_t obj; uint8_t type; } obj_event_t;
+typedef struct inner {
+    uint8_t a;
+    uint32_t b;
+} inner_t;
+typedef struct nest_event {
+    uint32_t time;
+    uint16_t id;
+    uint16_t obj;
+    inner_t inner;
+} nest_event_t;
+typedef struct obj_event {
+    uint32_t time;
+    uint16_t id;
+    uint16_t obj;
+    uint8_t type;
+} obj_event_t;
 
 enum { REF_ENUM_OBJ_NUMBER, REF_ENUM_CONTROL, REF_ENUM_OBJ_EVENT_TYPE };
 enum { REF_STRUCT_CONTROL, REF_STRUCT_INNER, REF_STRUCT_NEST, REF_STRUCT_OBJ };
@@ -18,13 +31,12 @@ enum { REF_EVENT_CONTROL, REF_EVENT_NEST, REF_EVENT_OBJ };
 
 static const evrec_enum_value_t ref_obj_number_values[] = {{1, "Special", EVREC_MARKER_UP}};
 static const evrec_enum_value_t ref_control_values[] = {EVREC_CONTROL_ENUM_VALUES};
-static const evrec_enum_value_t ref_obj_event_type_values[] = {
-    {0, "Lock", EVREC_MARKER_UP}, {1, "Unlock", EVREC_MARKER_DOWN}};
+static const evrec_enum_value_t ref_obj_event_type_values[] = {{0, "Lock", EVREC_MARKER_UP},
+                                                               {1, "Unlock", EVREC_MARKER_DOWN}};
 
 static const evrec_field_desc_t ref_control_fields[] = {EVREC_CONTROL_FIELDS(REF_ENUM_CONTROL)};
-static const evrec_field_desc_t ref_inner_fields[] = {
-    {"a", EVREC_KIND_UINT8, 0, offsetof(inner_t, a)},
-    {"b", EVREC_KIND_UINT32, 0, offsetof(inner_t, b)}};
+static const evrec_field_desc_t ref_inner_fields[] = {{"a", EVREC_KIND_UINT8, 0, offsetof(inner_t, a)},
+                                                      {"b", EVREC_KIND_UINT32, 0, offsetof(inner_t, b)}};
 static const evrec_field_desc_t ref_nest_fields[] = {
     {"time", EVREC_KIND_UINT32, 0, offsetof(nest_event_t, time)},
     {"id", EVREC_KIND_UINT16, 0, offsetof(nest_event_t, id)},
@@ -46,9 +58,13 @@ static const evrec_event_desc_t ref_events[] = {
     {REF_STRUCT_CONTROL, REF_EVENT_CONTROL}, {REF_STRUCT_NEST, REF_EVENT_OBJ}, {REF_STRUCT_OBJ, REF_EVENT_OBJ}};
 
 /* Builds the enum table around a caller-provided run-time enum (ObjNumber, base 10, Push). */
-#define REF_ENUMS(runtime_ptr)                                                                     \
-    {{"ObjNumber", EVREC_KIND_ENUM_UINT16, 1, ref_obj_number_values, (runtime_ptr)},                \
-     {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, ref_control_values, NULL},                     \
-     {"ObjEventType", EVREC_KIND_ENUM_UINT8, 2, ref_obj_event_type_values, NULL}}
+#define REF_ENUMS(runtime_ptr)                                                                                    \
+    {                                                                                                             \
+        {"ObjNumber", EVREC_KIND_ENUM_UINT16, 1, ref_obj_number_values, (runtime_ptr)},                           \
+            {"EventControlType", EVREC_KIND_ENUM_UINT8, 4, ref_control_values, NULL},                             \
+        {                                                                                                         \
+            "ObjEventType", EVREC_KIND_ENUM_UINT8, 2, ref_obj_event_type_values, NULL                             \
+        }                                                                                                         \
+    }
 
 #endif

@@ -63,10 +63,10 @@ Test(ccore_compat, writer_from_native_buffer_matches_ref_bin)
         unsigned char b[256];
     } buf;
     size_t n = 0;
-#define PUT(rec)                                                                                   \
-    do {                                                                                           \
-        memcpy(buf.b + n, &(rec), sizeof(rec));                                                    \
-        n += sizeof(rec);                                                                          \
+#define PUT(rec)                                                                                                  \
+    do {                                                                                                          \
+        memcpy(buf.b + n, &(rec), sizeof(rec));                                                                   \
+        n += sizeof(rec);                                                                                         \
     } while (0)
     evrec_control_event_t start = {0xFFFFF000u, REF_EVENT_CONTROL, EVREC_CONTROL_START};
     obj_event_t lock = {0xFFFFF3E8u, REF_EVENT_OBJ, 10, 0};
@@ -74,7 +74,12 @@ Test(ccore_compat, writer_from_native_buffer_matches_ref_bin)
     nest_event_t nest = {0xFFFFFBB8u, REF_EVENT_NEST, 11, {0x5A, 0x01020304u}};
     obj_event_t unlock = {0xFFFFFFA0u, REF_EVENT_OBJ, 10, 1};
     evrec_control_event_t stop = {0x00000388u, REF_EVENT_CONTROL, EVREC_CONTROL_STOP};
-    PUT(start); PUT(lock); PUT(tick); PUT(nest); PUT(unlock); PUT(stop);
+    PUT(start);
+    PUT(lock);
+    PUT(tick);
+    PUT(nest);
+    PUT(unlock);
+    PUT(stop);
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);
     cr_assert_eq(evrec_save_ccore(&ref_meta, 1000000, buf.b, n, &sink), EVREC_OK);

@@ -12,8 +12,14 @@
 #include "mem_sink.h"
 #include "probe_meta.h"
 
-static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint16_t be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
 
 typedef struct seen {
     uint64_t records, probes, controls, bigs;
@@ -117,12 +123,13 @@ static void wrap_case(size_t block_size, size_t blocks, uint32_t k)
     /* After stop, `recorded` and `used` describe what save wrote (evrec_recorder_t docs). */
     cr_assert_eq(evrec_recorder_counts(&rec).recorded, s.records, "bs %zu: recorded %llu, file %llu", block_size,
                  (unsigned long long)evrec_recorder_counts(&rec).recorded, (unsigned long long)s.records);
-    cr_assert_eq(evrec_recorder_counts(&rec).used, s.native_bytes, "bs %zu: used %zu, records of the file %llu bytes",
-                 block_size, evrec_recorder_counts(&rec).used, (unsigned long long)s.native_bytes);
+    cr_assert_eq(evrec_recorder_counts(&rec).used, s.native_bytes,
+                 "bs %zu: used %zu, records of the file %llu bytes", block_size, evrec_recorder_counts(&rec).used,
+                 (unsigned long long)s.native_bytes);
     /* Every record is either in the file or counted as overwritten. */
     uint64_t total = (uint64_t)k + bigs + 2 + (k + 49) / 50;
-    cr_assert_eq(s.records + s.overwritten, total, "bs %zu: %llu saved + %u overwritten != %llu",
-                 block_size, (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
+    cr_assert_eq(s.records + s.overwritten, total, "bs %zu: %llu saved + %u overwritten != %llu", block_size,
+                 (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
     /* The ring keeps at least block_count - 2 full blocks of the newest data. */
     size_t per_block_min = (block_size - EVREC_BLOCK_HEADER) / sizeof(big_event_t);
     if (s.overwritten) {
@@ -204,7 +211,8 @@ Test(cyclic, bare_ccore_save_of_a_wrapped_ring)
     evrec_host_init(&host);
     cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, 1024), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 0), EVREC_OK);
-    for (uint32_t i = 0; i < 1000; i++) cr_assert(probe_record(&host, 2, i));
+    for (uint32_t i = 0; i < 1000; i++)
+        cr_assert(probe_record(&host, 2, i));
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);
@@ -222,7 +230,7 @@ Test(cyclic, bare_ccore_save_of_a_wrapped_ring)
 typedef struct writer {
     evrec_host_t *host;
     uint16_t source;
-    _Atomic int stop;       /* atomics, not volatile: read by another thread (ThreadSanitizer) */
+    _Atomic int stop; /* atomics, not volatile: read by another thread (ThreadSanitizer) */
     _Atomic uint32_t count;
 } writer_t;
 
@@ -247,11 +255,13 @@ Test(cyclic, save_while_two_threads_record, .timeout = 120)
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_host_init(&host);
-    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, 256) /* live save: block <= EVREC_SAVE_CHUNK - 16 */, EVREC_OK);
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, 256) /* live save: block <= EVREC_SAVE_CHUNK - 16 */,
+                 EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 0), EVREC_OK);
     writer_t w[2] = {{&host, 0, 0, 0}, {&host, 1, 0, 0}};
     pthread_t th[2];
-    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, writer_main, &w[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, writer_main, &w[i]);
     while (w[0].count < 20000 || w[1].count < 20000) {
         sched_yield(); /* both writers are running and the ring has wrapped */
     }
@@ -299,7 +309,8 @@ Test(cyclic, save_while_two_threads_record, .timeout = 120)
      * a block switch: this 1 MiB ring laps in about a millisecond while three threads share two
      * cores, so a block or two per run may go uncounted. Nothing is ever torn or out of order. */
     uint64_t total = (uint64_t)w[0].count + w[1].count + 2, accounted = s.records + s.overwritten;
-    cr_assert_leq(accounted, total, "%llu saved + %u overwritten > %llu recorded", (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
+    cr_assert_leq(accounted, total, "%llu saved + %u overwritten > %llu recorded", (unsigned long long)s.records,
+                  s.overwritten, (unsigned long long)total);
     cr_assert_leq(total - accounted, total / 10000 + 64, "%llu saved + %u overwritten of %llu",
                   (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
     cr_assert_eq(saves, TEST_LIVE_SAVES);
@@ -328,7 +339,8 @@ static void stall_hook(int where)
     if (!stall.done) {
         stall.done = stall.paused = 1;
         pthread_cond_broadcast(&stall.cv);
-        while (!stall.released) pthread_cond_wait(&stall.cv, &stall.mu);
+        while (!stall.released)
+            pthread_cond_wait(&stall.cv, &stall.mu);
     }
     pthread_mutex_unlock(&stall.mu);
 }
@@ -368,20 +380,23 @@ static void stall_case(int where, uint32_t laps_after)
     pthread_t th;
     pthread_create(&th, NULL, staller_main, &st);
     pthread_mutex_lock(&stall.mu);
-    while (!stall.paused) pthread_cond_wait(&stall.cv, &stall.mu);
+    while (!stall.paused)
+        pthread_cond_wait(&stall.cv, &stall.mu);
     pthread_mutex_unlock(&stall.mu);
     /* three and a half laps of the ring while the staller sits inside its block switch: the
      * slot it had prepared now serves a block in the middle of the ring's newest data */
     uint32_t mine = 0;
     const uint32_t lap = BLOCKS * (BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t);
-    for (; mine < 3 * lap + lap / 2; mine++) cr_assert(probe_record(&host, 0, mine), "record %u", mine);
+    for (; mine < 3 * lap + lap / 2; mine++)
+        cr_assert(probe_record(&host, 0, mine), "record %u", mine);
     pthread_mutex_lock(&stall.mu);
     stall.released = 1;
     pthread_cond_broadcast(&stall.cv);
     pthread_mutex_unlock(&stall.mu);
     pthread_join(th, NULL);
     /* more laps: the block the staller held is reused and its records counted */
-    for (uint32_t end = mine + laps_after * lap; mine < end; mine++) cr_assert(probe_record(&host, 0, mine));
+    for (uint32_t end = mine + laps_after * lap; mine < end; mine++)
+        cr_assert(probe_record(&host, 0, mine));
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
     evrec_test_pause_hook = NULL;
     cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0, "a stalled switch makes others skip its block, not drop");
@@ -400,8 +415,9 @@ static void stall_case(int where, uint32_t laps_after)
          * records are neither saved nor counted (the limit stated at evrec_recorder_init_cyclic) */
         cr_assert_leq(s.records + s.overwritten, total);
         cr_assert_geq(s.records + s.overwritten + BLOCK / sizeof(probe_event_t), total);
-    } else cr_assert_eq(s.records + s.overwritten, total, "point %d: %llu saved + %u overwritten != %llu", where,
-                 (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
+    } else
+        cr_assert_eq(s.records + s.overwritten, total, "point %d: %llu saved + %u overwritten != %llu", where,
+                     (unsigned long long)s.records, s.overwritten, (unsigned long long)total);
     free(m.data);
     free(mem);
 }

@@ -92,7 +92,8 @@ Test(cyclic_lap, four_threads_lap_a_64k_ring, .timeout = 300)
         n++;
         if (e.id == PROBE_EVENT_PROBE) {
             uint16_t src = (uint16_t)(e.data[6] << 8 | e.data[7]);
-            uint32_t seq = (uint32_t)e.data[8] << 24 | (uint32_t)e.data[9] << 16 | (uint32_t)e.data[10] << 8 | e.data[11];
+            uint32_t seq = (uint32_t)e.data[8] << 24 | (uint32_t)e.data[9] << 16 | (uint32_t)e.data[10] << 8 |
+                           e.data[11];
             uint32_t check = (uint32_t)e.data[12] << 24 | (uint32_t)e.data[13] << 16 | (uint32_t)e.data[14] << 8 |
                              e.data[15];
             cr_assert_eq(check, probe_check(src, seq), "source %u seq %u torn", src, seq);

@@ -31,7 +31,10 @@ typedef struct got {
     uint64_t t64;
 } got_t;
 
-static uint32_t be32_at(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t be32_at(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 /* Saves rec, reads the file back whole; returns the records (malloc'd), their count in *n. */
 static got_t *save_and_read(const evrec_recorder_t *rec, size_t *n, mem_sink_t *out, evrec_reader_t **rd)
@@ -72,7 +75,10 @@ static got_t *save_and_read(const evrec_recorder_t *rec, size_t *n, mem_sink_t *
     return g;
 }
 
-static const evrec_meta_t *meta(void) { return &probe_meta; }
+static const evrec_meta_t *meta(void)
+{
+    return &probe_meta;
+}
 
 Test(lanes, init_and_start_reject_bad_arguments)
 {

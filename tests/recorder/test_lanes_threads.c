@@ -22,7 +22,7 @@
 typedef struct worker {
     evrec_lanes_t *lanes;
     uint16_t source;
-    int own_lane;      /* 1: lane `source`; 0: evrec_lane_host() (the CPU's lane, shared) */
+    int own_lane; /* 1: lane `source`; 0: evrec_lane_host() (the CPU's lane, shared) */
     uint32_t recorded;
 } worker_t;
 
@@ -52,7 +52,10 @@ static void *tick(void *arg)
     return NULL;
 }
 
-static uint32_t be32_at(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t be32_at(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 static void run(uint32_t nlanes, int own_lane, int cyclic)
 {
@@ -118,7 +121,8 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
             cr_assert_lt(src, THREADS);
             cr_assert_eq(be32_at(x.data + 12), probe_check(src, seq), "intact record");
             if (!cyclic) {
-                cr_assert_eq(seq, next[src], "thread %u: seq %u, expected %u (each once, in order)", src, seq, next[src]);
+                cr_assert_eq(seq, next[src], "thread %u: seq %u, expected %u (each once, in order)", src, seq,
+                             next[src]);
             } else {
                 cr_assert_geq(seq, next[src], "thread %u: seq %u after %u", src, seq, next[src]);
             }
@@ -153,6 +157,15 @@ static void run(uint32_t nlanes, int own_lane, int cyclic)
     free(mem);
 }
 
-Test(lanes_threads, one_lane_per_thread_oneshot) { run(THREADS, 1, 0); }
-Test(lanes_threads, cpu_lanes_shared_by_threads_oneshot) { run(2, 0, 0); }
-Test(lanes_threads, one_lane_per_thread_cyclic) { run(THREADS, 1, 1); }
+Test(lanes_threads, one_lane_per_thread_oneshot)
+{
+    run(THREADS, 1, 0);
+}
+Test(lanes_threads, cpu_lanes_shared_by_threads_oneshot)
+{
+    run(2, 0, 0);
+}
+Test(lanes_threads, one_lane_per_thread_cyclic)
+{
+    run(THREADS, 1, 1);
+}

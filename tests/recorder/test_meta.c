@@ -136,7 +136,8 @@ Test(meta, cyclic_struct_nesting_is_rejected)
     /* Two structs of size 0 pointing at each other pass the size check; nesting catches them. */
     evrec_field_desc_t a_f[] = {{"b", EVREC_KIND_STRUCT, 1, 0}};
     t.structs[2] = (evrec_struct_desc_t){"Group", 1, a_f, 0};
-    evrec_field_desc_t b_f[] = {{"t", EVREC_KIND_UINT32, 0, 0}, {"i", EVREC_KIND_UINT16, 0, 4}, {"g", EVREC_KIND_STRUCT, 2, 8}};
+    evrec_field_desc_t b_f[] = {
+        {"t", EVREC_KIND_UINT32, 0, 0}, {"i", EVREC_KIND_UINT16, 0, 4}, {"g", EVREC_KIND_STRUCT, 2, 8}};
     t.structs[1] = (evrec_struct_desc_t){"Probe", 3, b_f, 16};
     const char *what = NULL;
     cr_assert_eq(evrec_meta_validate(&t.meta, NULL, &what), EVREC_E_META);

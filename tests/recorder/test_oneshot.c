@@ -90,9 +90,12 @@ Test(oneshot, exact_drop_count_when_full)
         }
         evrec_status st = is_big ? evrec_record(&host, PROBE_EVENT_BIG, &big)
                                  : (probe_record(&host, 1, i) ? EVREC_OK : EVREC_E_DROPPED);
-        if (st == EVREC_OK) ok++;
-        else if (st == EVREC_E_DROPPED) drop++;
-        else cr_assert_fail("unexpected status %d", st);
+        if (st == EVREC_OK)
+            ok++;
+        else if (st == EVREC_E_DROPPED)
+            drop++;
+        else
+            cr_assert_fail("unexpected status %d", st);
     }
     cr_assert_eq(ok, want_ok);
     cr_assert_eq(drop, want_drop);
@@ -168,13 +171,16 @@ static void run_threads(unsigned threads, uint32_t per_thread, size_t size, int 
     cr_assert_eq(evrec_host_stop(&host, NULL), EVREC_OK);
 
     seen_t s = {0};
-    for (unsigned t = 0; t < threads; t++) s.bits[t] = calloc(per_thread / 8 + 1, 1);
+    for (unsigned t = 0; t < threads; t++)
+        s.bits[t] = calloc(per_thread / 8 + 1, 1);
     const char *why = "";
     long n = probe_walk(&rec, mark_seen, &s, &why);
     cr_assert_geq(n, 0, "%s", why);
-    cr_assert_eq((uint64_t)n, total_ok + 2, "walk found %ld records, threads recorded %llu", n, (unsigned long long)total_ok);
+    cr_assert_eq((uint64_t)n, total_ok + 2, "walk found %ld records, threads recorded %llu", n,
+                 (unsigned long long)total_ok);
     cr_assert_eq(evrec_recorder_counts(&rec).recorded, total_ok + 2);
-    cr_assert_eq(evrec_recorder_counts(&rec).dropped + total_ok, (uint64_t)threads * per_thread, "recorded + dropped must equal attempts");
+    cr_assert_eq(evrec_recorder_counts(&rec).dropped + total_ok, (uint64_t)threads * per_thread,
+                 "recorded + dropped must equal attempts");
     cr_assert_not(s.out_of_order, "a thread's records are out of program order");
     for (unsigned t = 0; t < threads; t++) {
         cr_assert_eq(s.count[t], w[t].recorded);

@@ -20,7 +20,10 @@
 #include "probe_meta.h"
 #include "../common/test_tmp.h"
 
-static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 typedef struct got {
     uint64_t records, probes, header_recorded;
@@ -78,7 +81,8 @@ Test(recover, one_shot_buffer_after_a_reset)
     evrec_host_init(&host);
     cr_assert_eq(evrec_recorder_init(&rec, mem, SIZE), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
-    for (uint32_t i = 0; i < 100; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < 100; i++)
+        cr_assert(probe_record(&host, 0, i));
     /* a record caught half-written: its fields stored, its id not */
     probe_event_t *half = evrec_reserve(&host, sizeof *half);
     cr_assert_not_null(half);
@@ -136,7 +140,8 @@ Test(recover, cyclic_buffer_after_a_reset)
     cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, BLOCK), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
     const uint32_t k = 20 * BLOCKS * (BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t) + 5;
-    for (uint32_t i = 0; i < k; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < k; i++)
+        cr_assert(probe_record(&host, 0, i));
     memcpy(image, mem, size);
     uint64_t partial = 0;
     cr_assert_eq(evrec_recorder_recover(&back, image, size, &probe_meta, &partial), EVREC_OK);
@@ -192,7 +197,8 @@ Test(recover, memory_image_file)
     cr_assert_eq(evrec_recorder_init(&rec, mem, SIZE), EVREC_OK);
     cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
-    for (uint32_t i = 0; i < 200; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < 200; i++)
+        cr_assert(probe_record(&host, 0, i));
     char image[600], out[600];
     snprintf(image, sizeof image, "%s/dump.bin", temp_dir());
     snprintf(out, sizeof out, "%s/dump.evr", temp_dir());
@@ -264,7 +270,8 @@ Test(recover, image_of_a_32_bit_target)
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
     /* more blocks than the 32-bit numbering of 512-byte blocks has (2^15): it wraps there */
     const uint32_t k = 40000u * ((BLOCK - EVREC_BLOCK_HEADER) / sizeof(probe_event_t)) + 3;
-    for (uint32_t i = 0; i < k; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < k; i++)
+        cr_assert(probe_record(&host, 0, i));
     uint64_t overwritten = evrec_recorder_counts(&rec).overwritten;
     narrow_image(mem, 9);
     char image[600], out[600];
@@ -299,8 +306,10 @@ static void child(const char *path, size_t size, int cyclic, progress_t *pr)
     evrec_host_t host;
     evrec_host_init(&host);
     if (evrec_posix_map_buffer(path, size, 0, &buf) != EVREC_OK ||
-        (cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 1024) : evrec_recorder_init(&rec, buf, size)) != EVREC_OK ||
-        evrec_recorder_keep_meta(&rec) != EVREC_OK || evrec_host_start(&host, &rec, &probe_meta, 1000) != EVREC_OK) {
+        (cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 1024) : evrec_recorder_init(&rec, buf, size)) !=
+            EVREC_OK ||
+        evrec_recorder_keep_meta(&rec) != EVREC_OK ||
+        evrec_host_start(&host, &rec, &probe_meta, 1000) != EVREC_OK) {
         _exit(3);
     }
     atomic_store(&pr->ready, 1);
@@ -331,7 +340,8 @@ static void killed_case(int cyclic)
     }
     /* kill it once it has lapped the ring several times (cyclic) or recorded a while */
     uint32_t want = cyclic ? 64u * 1008u / 16u * 5u : 20000u;
-    for (int t = 0; t < 20000 && atomic_load(&pr->committed) < want; t++) usleep(500);
+    for (int t = 0; t < 20000 && atomic_load(&pr->committed) < want; t++)
+        usleep(500);
     cr_assert_geq(atomic_load(&pr->committed), want, "the child did not get going");
     kill(pid, SIGKILL);
     int st;
@@ -346,7 +356,8 @@ static void killed_case(int cyclic)
     /* The child publishes its count after each commit: the kill may fall between a commit and
      * the count, so the last probe recovered is the last counted one or the next. */
     uint32_t n = g.last + 1;
-    cr_assert(n == committed || n == committed + 1, "recovered up to %u, the child had committed %u", n, committed);
+    cr_assert(n == committed || n == committed + 1, "recovered up to %u, the child had committed %u", n,
+              committed);
     if (!cyclic) {
         cr_assert_eq(g.first, 0);
         cr_assert_eq(g.probes, n);
@@ -406,7 +417,8 @@ static uint8_t *crafted_base(size_t size)
     cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
     cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
-    for (uint32_t i = 0; i < 50; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < 50; i++)
+        cr_assert(probe_record(&host, 0, i));
     return mem;
 }
 

@@ -76,8 +76,8 @@ static void child(int mode, const char *path, int ready_fd)
     evrec_host_init(&host);
     size_t size = size_of(mode);
     if (evrec_posix_map_buffer(path, size, 0, &buf) != EVREC_OK ||
-        (mode == MODE_CYCLIC ? evrec_recorder_init_cyclic(&rec, buf, size, 1024) : evrec_recorder_init(&rec, buf, size)) !=
-            EVREC_OK) {
+        (mode == MODE_CYCLIC ? evrec_recorder_init_cyclic(&rec, buf, size, 1024)
+                             : evrec_recorder_init(&rec, buf, size)) != EVREC_OK) {
         _exit(3);
     }
     evrec_status st = mode == MODE_LANES ? (evrec_lanes_init(&lanes, lane, LANES) == EVREC_OK
@@ -148,8 +148,10 @@ static uint64_t saved_records(const evrec_recorder_t *rec, held_t *h)
             continue;
         }
         uint16_t src = (uint16_t)(e.data[6] << 8 | e.data[7]);
-        uint32_t seq = (uint32_t)e.data[8] << 24 | (uint32_t)e.data[9] << 16 | (uint32_t)e.data[10] << 8 | e.data[11];
-        uint32_t check = (uint32_t)e.data[12] << 24 | (uint32_t)e.data[13] << 16 | (uint32_t)e.data[14] << 8 | e.data[15];
+        uint32_t seq = (uint32_t)e.data[8] << 24 | (uint32_t)e.data[9] << 16 | (uint32_t)e.data[10] << 8 |
+                       e.data[11];
+        uint32_t check = (uint32_t)e.data[12] << 24 | (uint32_t)e.data[13] << 16 | (uint32_t)e.data[14] << 8 |
+                         e.data[15];
         cr_assert(src >= 1 && src <= THREADS && seq < h->cap, "source %u seq %u", src, seq);
         cr_assert_eq(check, probe_check(src, seq), "source %u seq %u: a torn record", src, seq);
         cr_assert_eq(h->bits[src][seq], 0, "source %u seq %u twice", src, seq);
@@ -176,7 +178,8 @@ static void check_log(int mode, int k, const held_t *h, tally_t *t)
             continue; /* overwritten */
         }
         cr_assert_lt(seq[i], h->cap);
-        cr_assert(h->bits[k][seq[i]], "mode %d: thread %d's record %u was committed, not recovered", mode, k, seq[i]);
+        cr_assert(h->bits[k][seq[i]], "mode %d: thread %d's record %u was committed, not recovered", mode, k,
+                  seq[i]);
         t->checked++;
     }
     free(seq);

@@ -14,7 +14,10 @@
 #include "mem_sink.h"
 #include "probe_meta.h"
 
-static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 enum { MAX_SEQ = 4096 };
 
@@ -79,17 +82,21 @@ Test(recover_skip, one_shot_keeps_records_committed_after_uncommitted_slots)
     uint32_t seq = 0;
     size_t at[3];
     for (int k = 0; k < 3; k++) {
-        for (int i = 0; i < 50; i++) cr_assert(probe_record(&host, 0, seq++));
+        for (int i = 0; i < 50; i++)
+            cr_assert(probe_record(&host, 0, seq++));
         uint8_t *slot = (uint8_t *)(k == 1 ? leave_unwritten(&host) : leave_uncommitted(&host));
         at[k] = (size_t)(slot - mem);
     }
-    for (int i = 0; i < 50; i++) cr_assert(probe_record(&host, 0, seq++));
+    for (int i = 0; i < 50; i++)
+        cr_assert(probe_record(&host, 0, seq++));
     /* the program dies here: the host is gone, the buffer is what is left */
     evrec_recover_report_t rep;
     cr_assert_eq(evrec_recorder_recover_ex(&back, mem, SIZE, &probe_meta, &rep), EVREC_OK);
     cr_assert_eq(rep.skipped, 3);
     cr_assert_eq(rep.offsets_kept, 3);
-    for (int k = 0; k < 3; k++) cr_assert_eq(rep.offset[k], at[k], "slot %d at %zu, reported %llu", k, at[k], (unsigned long long)rep.offset[k]);
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(rep.offset[k], at[k], "slot %d at %zu, reported %llu", k, at[k],
+                     (unsigned long long)rep.offset[k]);
     evrec_recorder_counts_t c = evrec_recorder_counts(&back);
     cr_assert_eq(c.recorded, 1 + seq, "Start and every committed probe: %llu", (unsigned long long)c.recorded);
     cr_assert_eq(c.dropped, 3, "the skipped slots are counted as dropped");
@@ -113,19 +120,22 @@ Test(recover_skip, cyclic_keeps_records_committed_after_uncommitted_slots)
     /* within the first lap (no block reused): every committed record must come back */
     uint32_t seq = 0;
     for (int k = 0; k < 4; k++) {
-        for (int i = 0; i < 40; i++) cr_assert(probe_record(&host, 0, seq++));
+        for (int i = 0; i < 40; i++)
+            cr_assert(probe_record(&host, 0, seq++));
         if (k == 2) {
             (void)leave_unwritten(&host);
         } else {
             (void)leave_uncommitted(&host);
         }
     }
-    for (int i = 0; i < 10; i++) cr_assert(probe_record(&host, 0, seq++));
+    for (int i = 0; i < 10; i++)
+        cr_assert(probe_record(&host, 0, seq++));
     evrec_recover_report_t rep;
     cr_assert_eq(evrec_recorder_recover_ex(&back, mem, size, &probe_meta, &rep), EVREC_OK);
     cr_assert_eq(rep.skipped, 4, "skipped %llu", (unsigned long long)rep.skipped);
     evrec_recorder_counts_t c = evrec_recorder_counts(&back);
-    cr_assert_eq(c.recorded, 1 + seq, "Start and every committed probe: %llu of %u", (unsigned long long)c.recorded, 1 + seq);
+    cr_assert_eq(c.recorded, 1 + seq, "Start and every committed probe: %llu of %u",
+                 (unsigned long long)c.recorded, 1 + seq);
     uint64_t dropped;
     cr_assert_eq(saved_probes(&back, seen, &dropped), seq);
     cr_assert_eq(dropped, 4);
@@ -146,9 +156,11 @@ Test(recover_skip, lanes_keep_records_committed_after_uncommitted_slots)
     uint32_t seq = 0;
     for (unsigned k = 0; k < LANES; k++) {
         evrec_host_t *h = evrec_lane_host_at(&lanes, k);
-        for (int i = 0; i < 30; i++) cr_assert(probe_record(h, 0, seq++));
+        for (int i = 0; i < 30; i++)
+            cr_assert(probe_record(h, 0, seq++));
         (void)leave_uncommitted(h);
-        for (int i = 0; i < 30; i++) cr_assert(probe_record(h, 0, seq++));
+        for (int i = 0; i < 30; i++)
+            cr_assert(probe_record(h, 0, seq++));
     }
     evrec_recover_report_t rep;
     cr_assert_eq(evrec_recorder_recover_ex(&back, mem, SIZE, &probe_meta, &rep), EVREC_OK);
@@ -172,7 +184,8 @@ static uint8_t *image_of(size_t size, size_t block)
     cr_assert_eq(block ? evrec_recorder_init_cyclic(&rec, mem, size, block) : evrec_recorder_init(&rec, mem, size),
                  EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
-    for (uint32_t i = 0; i < 40; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < 40; i++)
+        cr_assert(probe_record(&host, 0, i));
     return mem;
 }
 
@@ -224,7 +237,8 @@ Test(recover_skip, cyclic_geometry_that_lies_is_refused_or_bounded)
     for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
         uint8_t *img = image_of(size, BLOCK);
         memcpy(img + lies[i].offset, &lies[i].value, 4);
-        cr_assert_eq(recover_image(img, size), EVREC_E_CORRUPT, "field at %zu = %u", lies[i].offset, lies[i].value);
+        cr_assert_eq(recover_image(img, size), EVREC_E_CORRUPT, "field at %zu = %u", lies[i].offset,
+                     lies[i].value);
         free(img);
     }
     /* a block header whose `closed` extent lies (past its block: save would read past it),
@@ -267,7 +281,8 @@ Test(recover_skip, cyclic_block_opened_and_never_stamped)
     cr_assert_eq(evrec_recorder_init_cyclic(&rec, img, size, BLOCK), EVREC_OK);
     cr_assert_eq(evrec_host_start(&host, &rec, &probe_meta, 1000), EVREC_OK);
     /* blocks 0 .. 2 full (30 + 31 + 31 probes), 8 in block 3 */
-    for (uint32_t i = 0; i < 100; i++) cr_assert(probe_record(&host, 0, i));
+    for (uint32_t i = 0; i < 100; i++)
+        cr_assert(probe_record(&host, 0, i));
     uint8_t *b2 = img + EVREC_BUF_HEADER_SIZE + 2 * BLOCK, *b3 = b2 + BLOCK;
     uint32_t unstamped = 0xFFFFFFFFu, open = 0;
     memcpy(b3, &unstamped, 4); /* block 3's seq */
@@ -294,7 +309,8 @@ Test(recover_skip, lanes_header_that_points_outside_is_refused)
         cr_assert_eq(evrec_recorder_init(&rec, mem, SIZE), EVREC_OK);
         cr_assert_eq(evrec_lanes_init(&lanes, lane, LANES), EVREC_OK);
         cr_assert_eq(evrec_lanes_start(&lanes, &rec, &probe_meta, 1000), EVREC_OK);
-        for (uint32_t k = 0; k < 20; k++) cr_assert(probe_record(evrec_lane_host_at(&lanes, k % LANES), 0, k));
+        for (uint32_t k = 0; k < 20; k++)
+            cr_assert(probe_record(evrec_lane_host_at(&lanes, k % LANES), 0, k));
         evrec_buf_header_t *h = (evrec_buf_header_t *)(void *)mem;
         uint8_t *lane1 = mem + h->records_offset + h->records_size / LANES;
         if (i < sizeof lies / sizeof lies[0]) {

@@ -9,8 +9,14 @@
 #include "probe_meta.h"
 #include "ref_meta.h"
 
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static uint64_t be64(const unsigned char *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t be64(const unsigned char *p)
+{
+    return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
 
 Test(crc32c, known_answers)
 {
@@ -286,11 +292,11 @@ Test(save, a_damaged_buffer_is_saved_up_to_the_damage)
 }
 
 /* FIELD_INFO: the display attributes travel in their own chunk, before the stream. */
-static const evrec_field_info_t probe_info_entries[] = {
-    {1, 3, EVREC_DISPLAY_HEX, "frames", "sequence number"},
-    {1, 4, EVREC_DISPLAY_DEFAULT, NULL, NULL}};
+static const evrec_field_info_t probe_info_entries[] = {{1, 3, EVREC_DISPLAY_HEX, "frames", "sequence number"},
+                                                        {1, 4, EVREC_DISPLAY_DEFAULT, NULL, NULL}};
 static const evrec_field_info_table_t probe_info = {0, 2, probe_info_entries};
-static const evrec_meta_t probe_meta_info = {0, 1, probe_enums, 3, probe_structs, 3, probe_events, 0, &probe_info, NULL};
+static const evrec_meta_t probe_meta_info = {0, 1,           probe_enums, 3, probe_structs, 3, probe_events,
+                                             0, &probe_info, NULL};
 
 Test(save, field_info_chunk)
 {
@@ -310,7 +316,10 @@ Test(save, field_info_chunk)
     cr_assert_eq(be32(c + 4), evrec_crc32c(evrec_crc32c(0, c, 4), c + 8, len));
     const unsigned char *p = c + 8;
     cr_assert_eq(be32(p), 2);
-    cr_assert_eq(p[4], 0); cr_assert_eq(p[5], 1); cr_assert_eq(p[6], 0); cr_assert_eq(p[7], 3);
+    cr_assert_eq(p[4], 0);
+    cr_assert_eq(p[5], 1);
+    cr_assert_eq(p[6], 0);
+    cr_assert_eq(p[7], 3);
     cr_assert_eq(p[8], EVREC_DISPLAY_HEX);
     cr_assert_eq(be32(p + 9), 6);
     cr_assert_eq(memcmp(p + 13, "frames", 6), 0);

@@ -140,7 +140,8 @@ Test(save_file, path_creates_and_replaces_the_file)
     free(got);
     /* An existing file (longer than the trace) is replaced as a whole. */
     FILE *f = fopen(path, "wb");
-    for (int i = 0; i < 100000; i++) fputc('x', f);
+    for (int i = 0; i < 100000; i++)
+        fputc('x', f);
     fclose(f);
     uint64_t bytes = 0;
     cr_assert_eq(evrec_save_path_ex(&rec, path, NULL, &bytes), EVREC_OK);

@@ -72,8 +72,8 @@ static uint32_t lay_out(gen_event_t *e, const uint32_t *ord, uint32_t n)
  * in schema order; 1: largest alignment first; 2: a random order. */
 static void make_event(gen_event_t *e, uint32_t size, int order)
 {
-    static const uint8_t kinds[] = {EVREC_KIND_UINT8, EVREC_KIND_UINT16, EVREC_KIND_UINT32,
-                                    EVREC_KIND_ENUM_UINT8, EVREC_KIND_STRUCT};
+    static const uint8_t kinds[] = {EVREC_KIND_UINT8, EVREC_KIND_UINT16, EVREC_KIND_UINT32, EVREC_KIND_ENUM_UINT8,
+                                    EVREC_KIND_STRUCT};
     for (;;) {
         e->fields[0] = (evrec_field_desc_t){"time", EVREC_KIND_UINT32, 0, 0};
         e->fields[1] = (evrec_field_desc_t){"id", EVREC_KIND_UINT16, 0, 4};
@@ -95,8 +95,8 @@ static void make_event(gen_event_t *e, uint32_t size, int order)
         }
         if (order == 1) { /* stable sort by alignment, largest first */
             for (uint32_t i = 1; i < n; i++) {
-                for (uint32_t j = i; j > 0 && align_of(e->fields[2 + ord[j]].kind) >
-                                                  align_of(e->fields[2 + ord[j - 1]].kind);
+                for (uint32_t j = i;
+                     j > 0 && align_of(e->fields[2 + ord[j]].kind) > align_of(e->fields[2 + ord[j - 1]].kind);
                      j--) {
                     uint32_t t = ord[j];
                     ord[j] = ord[j - 1];
@@ -173,11 +173,14 @@ static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
         structs[2 + i] = (evrec_struct_desc_t){"E", (uint16_t)ev[i].count, ev[i].fields, (uint16_t)ev[i].size};
         events[1 + i] = (evrec_event_desc_t){(uint16_t)(2 + i), 0};
     }
-    evrec_meta_t meta = {.enum_count = 1, .enums = enums, .struct_count = 6, .structs = structs,
-                         .event_count = 5, .events = events};
+    evrec_meta_t meta = {.enum_count = 1,
+                         .enums = enums,
+                         .struct_count = 6,
+                         .structs = structs,
+                         .event_count = 5,
+                         .events = events};
     const char *what = NULL;
-    cr_assert_eq(evrec_meta_validate(&meta, NULL, &what), EVREC_OK, "size %u: %s", size,
-                 what ? what : "");
+    cr_assert_eq(evrec_meta_validate(&meta, NULL, &what), EVREC_OK, "size %u: %s", size, what ? what : "");
 
     uint8_t *buf = malloc((size_t)nrec * size);
     uint8_t *ref = malloc((size_t)nrec * size);
@@ -195,7 +198,7 @@ static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
             s[i] = (uint8_t)rnd();
         }
         if (run) {
-            time += rnd() % 0x4000000u;                    /* wraps every ~128 records */
+            time += rnd() % 0x4000000u;                         /* wraps every ~128 records */
             uint32_t t = rnd() % 97u == 0 ? time - 300u : time; /* a step back */
             memcpy(s, &t, 4);
         }
@@ -213,13 +216,12 @@ static void check_size_runs(uint32_t size, uint32_t nrec, uint32_t run)
     cr_assert_eq(evrec_save_ccore(&meta, 1000, buf, used, &sf), EVREC_OK);
     cr_assert_geq(empty.len, 7u);
     size_t head = empty.len - 7u;
-    cr_assert_eq(full.len, empty.len + rlen, "size %u: %zu bytes, expected %zu", size, full.len,
-                 empty.len + rlen);
+    cr_assert_eq(full.len, empty.len + rlen, "size %u: %zu bytes, expected %zu", size, full.len, empty.len + rlen);
     cr_assert_eq(memcmp(full.data, empty.data, head), 0, "size %u: meta-info differs", size);
     for (size_t i = 0; i < rlen; i++) {
         if (full.data[head + i] != ref[i]) {
-            cr_assert_fail("size %u: record byte %zu is 0x%02x, reference 0x%02x", size, i,
-                           full.data[head + i], ref[i]);
+            cr_assert_fail("size %u: record byte %zu is 0x%02x, reference 0x%02x", size, i, full.data[head + i],
+                           ref[i]);
         }
     }
     cr_assert_eq(memcmp(full.data + head + rlen, empty.data + head, 7), 0, "size %u: End", size);

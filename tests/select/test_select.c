@@ -119,8 +119,22 @@ Test(bounds, units_and_indices)
     cr_assert_eq(bound("#0", 1), 0u);
     cr_assert_eq(bound("#123", 1), 123u);
     cr_assert_eq(bound("18446744073709551615ns", 0), UINT64_MAX);
-    static const char *const bad[] = {"", "1.5", "12", "ms", "1.5 ms", "-1ms", "1.ms", "1.5xs", "0.0000000001s",
-                                      "1.2345ns", "#", "#-1", "#1x", "# 1", "18446744073709551616ns", "20000000000s",
+    static const char *const bad[] = {"",
+                                      "1.5",
+                                      "12",
+                                      "ms",
+                                      "1.5 ms",
+                                      "-1ms",
+                                      "1.ms",
+                                      "1.5xs",
+                                      "0.0000000001s",
+                                      "1.2345ns",
+                                      "#",
+                                      "#-1",
+                                      "#1x",
+                                      "# 1",
+                                      "18446744073709551616ns",
+                                      "20000000000s",
                                       "1e3ms"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cli_bound_t b;
@@ -143,10 +157,17 @@ static int collect(void *ctx, const evrec_field_view_t *f)
         const char *path;
         size_t off;
     } map[] = {
-        {"a", offsetof(fv_t, a)},         {"b", offsetof(fv_t, b)},           {"c", offsetof(fv_t, c)},
-        {"color", offsetof(fv_t, color)}, {"level", offsetof(fv_t, level)},   {"in.p", offsetof(fv_t, in_p)},
-        {"in.q.x", offsetof(fv_t, in_q_x)}, {"in.q.y", offsetof(fv_t, in_q_y)}, {"in.color", offsetof(fv_t, in_color)},
-        {"obj", offsetof(fv_t, obj)},     {"v", offsetof(fv_t, v)},
+        {"a", offsetof(fv_t, a)},
+        {"b", offsetof(fv_t, b)},
+        {"c", offsetof(fv_t, c)},
+        {"color", offsetof(fv_t, color)},
+        {"level", offsetof(fv_t, level)},
+        {"in.p", offsetof(fv_t, in_p)},
+        {"in.q.x", offsetof(fv_t, in_q_x)},
+        {"in.q.y", offsetof(fv_t, in_q_y)},
+        {"in.color", offsetof(fv_t, in_color)},
+        {"obj", offsetof(fv_t, obj)},
+        {"v", offsetof(fv_t, v)},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (!strcmp(f->path, map[i].path)) {
@@ -243,29 +264,98 @@ static void expect_where(const char *expr, pred_t pred)
 
 #define ALL(x) ((x)->id == FX_EVENT_ALL)
 #define SIMPLE(x) ((x)->id == FX_EVENT_SIMPLE)
-static int p_eq(const fv_t *x) { return ALL(x) && x->a == 14; }
-static int p_ne(const fv_t *x) { return ALL(x) && x->a != 14; }
-static int p_lt(const fv_t *x) { return ALL(x) && x->b < 1000; }
-static int p_le(const fv_t *x) { return ALL(x) && x->b <= 992; }
-static int p_gt(const fv_t *x) { return ALL(x) && x->c > 3000000000u; }
-static int p_ge(const fv_t *x) { return ALL(x) && x->c >= 0x80000000u; }
-static int p_color(const fv_t *x) { return ALL(x) && x->color == 2; }
-static int p_level(const fv_t *x) { return ALL(x) && x->level == 1000; }
-static int p_level_ge(const fv_t *x) { return ALL(x) && x->level >= 1000; }
-static int p_type(const fv_t *x) { return ALL(x) && x->type == 0x80000000u; }
-static int p_member(const fv_t *x) { return ALL(x) && x->in_q_x <= 3; }
-static int p_member_enum(const fv_t *x) { return ALL(x) && x->in_color == 1; }
-static int p_member_y(const fv_t *x) { return ALL(x) && x->in_q_y > 0xFFFFFF00u; }
-static int p_rt(const fv_t *x) { return ALL(x) && x->obj == FX_OBJ_BASE; }
-static int p_rt_quoted(const fv_t *x) { return ALL(x) && x->obj == FX_OBJ_BASE + 1; }
-static int p_static_in_rt_enum(const fv_t *x) { return ALL(x) && x->obj == 1; }
-static int p_not(const fv_t *x) { return ALL(x) && !(x->a == 14); }
-static int p_or_missing(const fv_t *x) { return (ALL(x) && x->a == 14) || (SIMPLE(x) && x->v < 0xA5001000u); }
-static int p_prec(const fv_t *x) { return ALL(x) && (x->color == 0 || (x->color == 1 && x->in_q_x > 100)); }
-static int p_paren(const fv_t *x) { return ALL(x) && (x->color == 0 || x->color == 1) && x->in_q_x > 100; }
-static int p_time_id(const fv_t *x) { return x->id == FX_EVENT_SIMPLE; }
-static int p_ctl(const fv_t *x) { return x->id == FX_EVENT_CONTROL && x->ctl == EVREC_CONTROL_TICK; }
-static int p_name_not_in_some(const fv_t *x) { return ALL(x) && x->color != 2 && x->in_color != 2; }
+static int p_eq(const fv_t *x)
+{
+    return ALL(x) && x->a == 14;
+}
+static int p_ne(const fv_t *x)
+{
+    return ALL(x) && x->a != 14;
+}
+static int p_lt(const fv_t *x)
+{
+    return ALL(x) && x->b < 1000;
+}
+static int p_le(const fv_t *x)
+{
+    return ALL(x) && x->b <= 992;
+}
+static int p_gt(const fv_t *x)
+{
+    return ALL(x) && x->c > 3000000000u;
+}
+static int p_ge(const fv_t *x)
+{
+    return ALL(x) && x->c >= 0x80000000u;
+}
+static int p_color(const fv_t *x)
+{
+    return ALL(x) && x->color == 2;
+}
+static int p_level(const fv_t *x)
+{
+    return ALL(x) && x->level == 1000;
+}
+static int p_level_ge(const fv_t *x)
+{
+    return ALL(x) && x->level >= 1000;
+}
+static int p_type(const fv_t *x)
+{
+    return ALL(x) && x->type == 0x80000000u;
+}
+static int p_member(const fv_t *x)
+{
+    return ALL(x) && x->in_q_x <= 3;
+}
+static int p_member_enum(const fv_t *x)
+{
+    return ALL(x) && x->in_color == 1;
+}
+static int p_member_y(const fv_t *x)
+{
+    return ALL(x) && x->in_q_y > 0xFFFFFF00u;
+}
+static int p_rt(const fv_t *x)
+{
+    return ALL(x) && x->obj == FX_OBJ_BASE;
+}
+static int p_rt_quoted(const fv_t *x)
+{
+    return ALL(x) && x->obj == FX_OBJ_BASE + 1;
+}
+static int p_static_in_rt_enum(const fv_t *x)
+{
+    return ALL(x) && x->obj == 1;
+}
+static int p_not(const fv_t *x)
+{
+    return ALL(x) && !(x->a == 14);
+}
+static int p_or_missing(const fv_t *x)
+{
+    return (ALL(x) && x->a == 14) || (SIMPLE(x) && x->v < 0xA5001000u);
+}
+static int p_prec(const fv_t *x)
+{
+    return ALL(x) && (x->color == 0 || (x->color == 1 && x->in_q_x > 100));
+}
+static int p_paren(const fv_t *x)
+{
+    return ALL(x) && (x->color == 0 || x->color == 1) && x->in_q_x > 100;
+}
+static int p_time_id(const fv_t *x)
+{
+    return x->id == FX_EVENT_SIMPLE;
+}
+static int p_ctl(const fv_t *x)
+{
+    return x->id == FX_EVENT_CONTROL && x->ctl == EVREC_CONTROL_TICK;
+}
+static int p_name_not_in_some(const fv_t *x)
+{
+    return ALL(x) && x->color != 2 && x->in_color != 2;
+}
 
 TestSuite(select, .init = setup, .fini = teardown);
 
@@ -282,13 +372,13 @@ Test(select, every_operator)
 
 Test(select, enum_names)
 {
-    expect_where("color == Blue", p_color);       /* enum_uint8 */
-    expect_where("level == Info", p_level);       /* enum_uint16 */
-    expect_where("level >= Info", p_level_ge);    /* ordering by value */
-    expect_where("type == High", p_type);          /* enum_uint32 */
-    expect_where("type == 0x80000000", p_type);   /* a number on an enum field */
-    expect_where("type == Tick", p_ctl);          /* EventControl's type: another enum, same field name */
-    expect_where("obj == TaskA", p_rt);           /* named at run time */
+    expect_where("color == Blue", p_color);     /* enum_uint8 */
+    expect_where("level == Info", p_level);     /* enum_uint16 */
+    expect_where("level >= Info", p_level_ge);  /* ordering by value */
+    expect_where("type == High", p_type);       /* enum_uint32 */
+    expect_where("type == 0x80000000", p_type); /* a number on an enum field */
+    expect_where("type == Tick", p_ctl);        /* EventControl's type: another enum, same field name */
+    expect_where("obj == TaskA", p_rt);         /* named at run time */
     expect_where("obj == \"Task B\"", p_rt_quoted);
     expect_where("obj == Special", p_static_in_rt_enum);
 }
@@ -309,10 +399,22 @@ Test(select, logic_and_missing_fields)
     expect_where("!(color == Blue) && !(in.color == Blue)", p_name_not_in_some);
 }
 
-static int p_simple(const fv_t *x) { return SIMPLE(x); }
-static int p_class_all(const fv_t *x) { return ALL(x) || SIMPLE(x); }
-static int p_ctl_all(const fv_t *x) { return x->id == FX_EVENT_CONTROL || ALL(x); }
-static int p_simple_v(const fv_t *x) { return SIMPLE(x) && x->v > 0xA5001000u; }
+static int p_simple(const fv_t *x)
+{
+    return SIMPLE(x);
+}
+static int p_class_all(const fv_t *x)
+{
+    return ALL(x) || SIMPLE(x);
+}
+static int p_ctl_all(const fv_t *x)
+{
+    return x->id == FX_EVENT_CONTROL || ALL(x);
+}
+static int p_simple_v(const fv_t *x)
+{
+    return SIMPLE(x) && x->v > 0xA5001000u;
+}
 
 Test(select, events_and_classes)
 {
@@ -376,12 +478,12 @@ Test(select, index_window_and_limit)
 Test(select, unknown_names_refused)
 {
     static const char *const bad_where[] = {
-        "nosuch == 1",        /* no event type has it */
-        "in == 1",            /* a struct, not a leaf */
-        "a.b == 1",           /* a is not a struct */
-        "color == Purple",    /* no such value */
-        "a == Red",           /* a plain number field */
-        "obj == TaskZ",       /* not a run-time name either */
+        "nosuch == 1",     /* no event type has it */
+        "in == 1",         /* a struct, not a leaf */
+        "a.b == 1",        /* a is not a struct */
+        "color == Purple", /* no such value */
+        "a == Red",        /* a plain number field */
+        "obj == TaskZ",    /* not a run-time name either */
     };
     for (size_t i = 0; i < sizeof bad_where / sizeof bad_where[0]; i++) {
         evrec_reader_t *r;

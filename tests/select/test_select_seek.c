@@ -66,8 +66,8 @@ static void check_file(const fx_buf_t *f, const evrec_reader_options_t *opt, siz
         check_target(f, opt, &all, i, t + 1);
     }
     check_target(f, opt, &all, all.count - 1, 0);
-    check_target(f, opt, &all, all.count, 0);          /* past the last record */
-    check_target(f, opt, &all, 0, UINT64_MAX);         /* after the last time */
+    check_target(f, opt, &all, all.count, 0);  /* past the last record */
+    check_target(f, opt, &all, 0, UINT64_MAX); /* after the last time */
     fx_read_free(&all);
 }
 

@@ -52,8 +52,8 @@ Test(stats_catalogue, included_schema_is_valid)
     cr_assert_eq(evrec_meta_schema_hash(&app_meta), app_SCHEMA_HASH);
     cr_assert_eq(app_meta.time_freq, 48000000u);
     static const char *const names[] = {"EventControl", "TaskSwitchIn", "TaskSwitchOut", "IsrEnter", "IsrExit",
-                                        "IdleSleep", "IdleWake", "IntControl", "MutexOp", "SemOp", "QueueOp",
-                                        "EventOp", "SensorSample", "DmaDone"};
+                                        "IdleSleep",    "IdleWake",     "IntControl",    "MutexOp",  "SemOp",
+                                        "QueueOp",      "EventOp",      "SensorSample",  "DmaDone"};
     cr_assert_eq(app_meta.event_count, sizeof names / sizeof names[0]);
     for (uint32_t i = 0; i < app_meta.event_count; i++) {
         cr_assert_str_eq(app_meta.structs[app_meta.events[i].struct_id].name, names[i]);
@@ -178,9 +178,8 @@ static const uint32_t start_only[2] = {0, 0}; /* EventControl Start at time 0 */
 static const evrec_enum_value_t ctl_values[] = {EVREC_CONTROL_ENUM_VALUES};
 static const evrec_enum_desc_t user_enums[] = {{"EventControlType", EVREC_KIND_ENUM_UINT8, 4, ctl_values, NULL}};
 static const evrec_field_desc_t user_queue_fields[] = {
-    {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4},
-    {"task", EVREC_KIND_UINT16, 0, 6}, {"object", EVREC_KIND_UINT16, 0, 8},
-    {"type", EVREC_KIND_UINT8, 0, 10}, {"length", EVREC_KIND_UINT32, 0, 12}};
+    {"time", EVREC_KIND_UINT32, 0, 0},   {"id", EVREC_KIND_UINT16, 0, 4},   {"task", EVREC_KIND_UINT16, 0, 6},
+    {"object", EVREC_KIND_UINT16, 0, 8}, {"type", EVREC_KIND_UINT8, 0, 10}, {"length", EVREC_KIND_UINT32, 0, 12}};
 static const evrec_field_desc_t user_sw_fields[] = {
     {"time", EVREC_KIND_UINT32, 0, 0}, {"id", EVREC_KIND_UINT16, 0, 4}, {"task", EVREC_KIND_UINT16, 0, 6}};
 static const evrec_struct_desc_t user_structs[] = {
@@ -259,6 +258,8 @@ static void altered_case(int which, const char *expected)
 
 Test(stats_catalogue, an_altered_catalogue_is_named_and_not_used)
 {
-    altered_case(0, "not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other fields than the catalogue's");
-    altered_case(1, "not the whole catalogue of ports/rtos/rtos.yaml: QueueOp: a field's enum is not the catalogue's");
+    altered_case(0,
+                 "not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other fields than the catalogue's");
+    altered_case(
+        1, "not the whole catalogue of ports/rtos/rtos.yaml: QueueOp: a field's enum is not the catalogue's");
 }

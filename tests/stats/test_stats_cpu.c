@@ -25,34 +25,58 @@ static void name_things(void)
 /* The scenario of the README, times in ticks (the comments give what each interval is). */
 static void record_scenario(trace_t *tr)
 {
-    trace_start(tr, 4096, 1000);                                 /* Start */
+    trace_start(tr, 4096, 1000); /* Start */
     name_things();
     evrec_host_t *h = &tr->host;
-    at(1100); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);        /* [1000,1100) unknown */
-    at(1300); rtos_record_IsrEnter(h, isr_uart, 37);                             /* [1100,1300) a */
-    at(1350); rtos_record_IsrEnter(h, isr_timer, 15);                            /* [1300,1350) uart */
-    at(1400); rtos_record_IsrExit(h, isr_timer, 15);                             /* [1350,1400) timer */
-    at(1450); rtos_record_IsrExit(h, isr_uart, 37);                              /* [1400,1450) uart */
-    at(1590); rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Block);        /* [1450,1600) a */
-    at(1600); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Blocked);
-    at(1620); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);       /* [1600,1620) kernel */
-    at(1700); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x1000);    /* b from here to 2200 */
-    at(1750); rtos_record_IntControl(h, rtos_RtosIntControl_DisableNested, 0x1010);
-    at(1760); rtos_record_IntControl(h, rtos_RtosIntControl_DisableNested, 0x1014);
-    at(1800); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x1040); /* span 100 */
-    at(1810); rtos_record_IntControl(h, rtos_RtosIntControl_Restore, 0x1050);
-    at(1900); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x2000);
-    at(2100); rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Unblock);      /* wait 510 */
-    at(2150); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x2040); /* span 250 */
-    at(2160); rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Lock);
-    at(2170); rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Unlock);
-    at(2200); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);      /* [1620,2200) b */
-    at(2210); rtos_record_IdleSleep(h);                                          /* [2200,2210) kernel */
-    at(2500); rtos_record_IsrEnter(h, isr_uart, 37);                             /* [2210,2500) idle */
-    at(2560); rtos_record_IsrExit(h, isr_uart, 37);                              /* [2500,2560) uart */
-    at(2600); rtos_record_IdleWake(h);                                           /* [2560,2600) idle */
-    at(2650); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_ResumeFromIsr);/* [2600,2650) kernel */
-    trace_stop(tr, 3000);                                                        /* [2650,3000) a */
+    at(1100);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start); /* [1000,1100) unknown */
+    at(1300);
+    rtos_record_IsrEnter(h, isr_uart, 37); /* [1100,1300) a */
+    at(1350);
+    rtos_record_IsrEnter(h, isr_timer, 15); /* [1300,1350) uart */
+    at(1400);
+    rtos_record_IsrExit(h, isr_timer, 15); /* [1350,1400) timer */
+    at(1450);
+    rtos_record_IsrExit(h, isr_uart, 37); /* [1400,1450) uart */
+    at(1590);
+    rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Block); /* [1450,1600) a */
+    at(1600);
+    rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Blocked);
+    at(1620);
+    rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume); /* [1600,1620) kernel */
+    at(1700);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x1000); /* b from here to 2200 */
+    at(1750);
+    rtos_record_IntControl(h, rtos_RtosIntControl_DisableNested, 0x1010);
+    at(1760);
+    rtos_record_IntControl(h, rtos_RtosIntControl_DisableNested, 0x1014);
+    at(1800);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x1040); /* span 100 */
+    at(1810);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Restore, 0x1050);
+    at(1900);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x2000);
+    at(2100);
+    rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Unblock); /* wait 510 */
+    at(2150);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x2040); /* span 250 */
+    at(2160);
+    rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Lock);
+    at(2170);
+    rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Unlock);
+    at(2200);
+    rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield); /* [1620,2200) b */
+    at(2210);
+    rtos_record_IdleSleep(h); /* [2200,2210) kernel */
+    at(2500);
+    rtos_record_IsrEnter(h, isr_uart, 37); /* [2210,2500) idle */
+    at(2560);
+    rtos_record_IsrExit(h, isr_uart, 37); /* [2500,2560) uart */
+    at(2600);
+    rtos_record_IdleWake(h); /* [2560,2600) idle */
+    at(2650);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_ResumeFromIsr); /* [2600,2650) kernel */
+    trace_stop(tr, 3000);                                               /* [2650,3000) a */
 }
 
 Test(stats_cpu, known_scenario_to_the_tick)
@@ -165,16 +189,25 @@ Test(stats_cpu, trace_edges)
     trace_start(&tr, 4096, 0);
     name_things();
     evrec_host_t *h = &tr.host;
-    at(50); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x3000); /* open at start: 50 */
-    at(100); rtos_record_IsrExit(h, isr_uart, 37);       /* uart since before the trace: [0,100) */
-    at(250); rtos_record_IsrEnter(h, isr_timer, 15);     /* [100,250) unknown base ... */
-    at(270); rtos_record_IsrExit(h, isr_timer, 15);      /* [250,270) timer */
-    at(300); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Preempted); /* ... claimed by a: 150 + 30 */
-    at(400); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);      /* [300,400) kernel */
-    at(450); rtos_record_QueueOp(h, task_b, sem_rx, rtos_RtosQueueOp_Block);   /* never unblocked */
-    at(900); rtos_record_IsrEnter(h, isr_dma, 3);        /* [400,900) b */
-    at(950); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x4000);   /* open at end: 50 */
-    trace_stop(&tr, 1000);                               /* [900,1000) dma, open at end */
+    at(50);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x3000); /* open at start: 50 */
+    at(100);
+    rtos_record_IsrExit(h, isr_uart, 37); /* uart since before the trace: [0,100) */
+    at(250);
+    rtos_record_IsrEnter(h, isr_timer, 15); /* [100,250) unknown base ... */
+    at(270);
+    rtos_record_IsrExit(h, isr_timer, 15); /* [250,270) timer */
+    at(300);
+    rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Preempted); /* ... claimed by a: 150 + 30 */
+    at(400);
+    rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume); /* [300,400) kernel */
+    at(450);
+    rtos_record_QueueOp(h, task_b, sem_rx, rtos_RtosQueueOp_Block); /* never unblocked */
+    at(900);
+    rtos_record_IsrEnter(h, isr_dma, 3); /* [400,900) b */
+    at(950);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x4000); /* open at end: 50 */
+    trace_stop(&tr, 1000);                                          /* [900,1000) dma, open at end */
     analysed_t a = analyse(&tr.file);
     const evrec_stats_rtos_t *rt = a.rt;
     cr_assert_eq(rt->span_ticks, 1000);
@@ -214,11 +247,16 @@ Test(stats_cpu, anomalies_are_counted)
     trace_start(&tr, 4096, 0);
     name_things();
     evrec_host_t *h = &tr.host;
-    at(10); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);
-    at(20); rtos_record_IsrExit(h, isr_uart, 37);                              /* not running */
-    at(30); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Preempted);  /* b is not running */
-    at(40); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x10); /* unknown: open at start */
-    at(50); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x20); /* already enabled */
+    at(10);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);
+    at(20);
+    rtos_record_IsrExit(h, isr_uart, 37); /* not running */
+    at(30);
+    rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Preempted); /* b is not running */
+    at(40);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x10); /* unknown: open at start */
+    at(50);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x20); /* already enabled */
     trace_stop(&tr, 100);
     analysed_t a = analyse(&tr.file);
     cr_assert_eq(a.rt->anomalies, 3);

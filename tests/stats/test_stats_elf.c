@@ -53,7 +53,8 @@ Test(stats_elf, host_firmware_function_plus_offset)
     cr_assert_str_eq(fmt(t, 0xFFFFFFF0u), "0xfffffff0");
     cr_assert_str_eq(fmt(NULL, 0x1234), "0x00001234");
     char small[8];
-    cr_assert_eq(evrec_symbols_format(t, FW_HOST_fw_uart_isr + 0x12, small, sizeof small), strlen("fw_uart_isr+0x12"));
+    cr_assert_eq(evrec_symbols_format(t, FW_HOST_fw_uart_isr + 0x12, small, sizeof small),
+                 strlen("fw_uart_isr+0x12"));
     cr_assert_str_eq(small, "fw_uart");
     evrec_symbols_free(t);
 }
@@ -83,8 +84,7 @@ Test(stats_elf, bad_files)
     cr_assert_eq(evrec_symbols_load(&t, "/nonexistent/fw.elf", err, sizeof err), EVREC_E_IO);
     cr_assert_null(t);
     cr_assert(strstr(err, "/nonexistent/fw.elf"), "%s", err);
-    cr_assert_eq(evrec_symbols_load(&t, EVREC_TEST_DATA "/ccore/ref.bin", err, sizeof err),
-                 EVREC_E_CORRUPT);
+    cr_assert_eq(evrec_symbols_load(&t, EVREC_TEST_DATA "/ccore/ref.bin", err, sizeof err), EVREC_E_CORRUPT);
     cr_assert(strstr(err, "not an ELF file"), "%s", err);
     cr_assert_eq(evrec_symbols_load(NULL, STATS_FW_HOST, NULL, 0), EVREC_E_ARG);
 }
@@ -135,17 +135,28 @@ Test(stats_elf, evrec_stats_with_elf)
     cr_assert_eq(rtos_RtosObject_alloc("rx_sem", &rx), EVREC_OK);
     evrec_host_t *h = &tr.host;
     uint32_t uart = FW_HOST_fw_uart_isr, tmr = FW_HOST_fw_timer_isr;
-    at(100); rtos_record_TaskSwitchIn(h, ta, rtos_RtosResume_Start);
-    at(150); rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Block);
-    at(200); rtos_record_IsrEnter(h, iu, 37);
-    at(210); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, uart + 0x10);
-    at(460); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, uart + 0x20); /* 250 */
-    at(500); rtos_record_IsrExit(h, iu, 37);
-    at(600); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, tmr + 0x8);
-    at(700); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, tmr + 0xC);  /* 100 */
-    at(800); rtos_record_TaskSwitchIn(h, tb, rtos_RtosResume_Resume);
-    at(850); rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Unblock); /* waited 700 */
-    at(900); rtos_record_IdleSleep(h);
+    at(100);
+    rtos_record_TaskSwitchIn(h, ta, rtos_RtosResume_Start);
+    at(150);
+    rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Block);
+    at(200);
+    rtos_record_IsrEnter(h, iu, 37);
+    at(210);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, uart + 0x10);
+    at(460);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, uart + 0x20); /* 250 */
+    at(500);
+    rtos_record_IsrExit(h, iu, 37);
+    at(600);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, tmr + 0x8);
+    at(700);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, tmr + 0xC); /* 100 */
+    at(800);
+    rtos_record_TaskSwitchIn(h, tb, rtos_RtosResume_Resume);
+    at(850);
+    rtos_record_SemOp(h, ta, rx, rtos_RtosSemOp_Unblock); /* waited 700 */
+    at(900);
+    rtos_record_IdleSleep(h);
     trace_stop(&tr, 1100);
     char path[256];
     int fd = test_tmp_file(path, sizeof path, "stats"); /* removed at exit, also on failure */
@@ -164,20 +175,25 @@ Test(stats_elf, evrec_stats_with_elf)
               "%s", out);
     cr_assert(strstr(out, "interrupts disabled (IntControl): 2 span(s), 350 ticks in all (31.82% of the trace)"),
               "%s", out);
-    cr_assert(strstr(out, "         1             100        1.0 us             100  fw_timer_isr+0x8\n"), "%s", out);
+    cr_assert(strstr(out, "         1             100        1.0 us             100  fw_timer_isr+0x8\n"), "%s",
+              out);
     /* task_a ran [100,200) and [500,800): 400 ticks of 1100, its longest run 400 (the ISR excluded). */
-    cr_assert(strstr(out, "\n  task task_a                                         400      4.0 us   36.36%       1"
-                          "           400      4.0 us\n"),
+    cr_assert(strstr(out,
+                     "\n  task task_a                                         400      4.0 us   36.36%       1"
+                     "           400      4.0 us\n"),
               "%s", out);
-    cr_assert(strstr(out, "\n  isr  uart (vector 37)                               300      3.0 us   27.27%       1"),
+    cr_assert(
+        strstr(out, "\n  isr  uart (vector 37)                               300      3.0 us   27.27%       1"),
+        "%s", out);
+    cr_assert(strstr(out, "\n  idle                                                200      2.0 us   18.18%\n"),
               "%s", out);
-    cr_assert(strstr(out, "\n  idle                                                200      2.0 us   18.18%\n"), "%s", out);
     cr_assert(strstr(out, "  load: 81.82% busy (900 ticks), idle 18.18%"), "%s", out);
     cr_assert(strstr(out, "unknown (before the first task event)"), "%s", out);
     cr_assert(strstr(out, "IntControl.caller: 4 record(s), 4 distinct value(s)"), "%s", out);
     cr_assert(strstr(out, "synchronisation objects: 1\n"), "%s", out);
     cr_assert(strstr(out, "  SemOp     rx_sem"), "%s", out);
-    cr_assert(strstr(out, "         2         1         0         1        7.0 us        7.0 us  (task_a)\n"), "%s", out);
+    cr_assert(strstr(out, "         2         1         0         1        7.0 us        7.0 us  (task_a)\n"),
+              "%s", out);
     free(out);
 
     /* Without --elf the addresses stay numbers. */
@@ -208,7 +224,8 @@ Test(stats_elf, evrec_stats_generic_file)
     cr_assert(strstr(out, "duration:    0.005000000 s (5000 ticks)"), "%s", out);
     cr_assert(strstr(out, "dropped: unknown (CCore files do not count drops)"), "%s", out);
     cr_assert(strstr(out, "      2  ObjEvent"), "%s", out);
-    cr_assert(strstr(out, "           2       400.000     0.001000000 s     0.004000000 s      3.000 ms"), "%s", out);
+    cr_assert(strstr(out, "           2       400.000     0.001000000 s     0.004000000 s      3.000 ms"), "%s",
+              out);
     cr_assert(strstr(out, "RTOS catalogue: not in this file"), "%s", out);
     free(out);
     out = run("stats", &st);

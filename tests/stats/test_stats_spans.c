@@ -90,14 +90,21 @@ static void record_pairing(trace_t *tr)
     trace_start(tr, 4096, 1000);
     name_tasks();
     evrec_host_t *h = &tr->host;
-    at(1100); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);    /* #1 A opens */
-    at(1150); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);   /* #2 B opens (overlaps A) */
-    at(1200); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Yield);  /* #3 A: 100 */
-    at(1260); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);   /* #4 B again: nests in #2 */
-    at(1300); rtos_record_TaskSwitchOut(h, task_c, rtos_RtosSuspend_Yield);  /* #5 C: closes nothing */
-    at(1400); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);  /* #6 B (the inner, #4): 140 */
-    at(1450); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Resume);   /* #7 A open at the end */
-    trace_stop(tr, 1500);                                                    /* #8 Stop */
+    at(1100);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start); /* #1 A opens */
+    at(1150);
+    rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume); /* #2 B opens (overlaps A) */
+    at(1200);
+    rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Yield); /* #3 A: 100 */
+    at(1260);
+    rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume); /* #4 B again: nests in #2 */
+    at(1300);
+    rtos_record_TaskSwitchOut(h, task_c, rtos_RtosSuspend_Yield); /* #5 C: closes nothing */
+    at(1400);
+    rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield); /* #6 B (the inner, #4): 140 */
+    at(1450);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Resume); /* #7 A open at the end */
+    trace_stop(tr, 1500);                                        /* #8 Stop */
 }
 
 Test(stats_spans, pairing_rules)
@@ -294,8 +301,10 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     cr_assert_eq(fwrite(tr.file.data, 1, tr.file.len, o), tr.file.len);
     cr_assert_eq(fclose(o), 0);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "'%s' stats '%s' | grep -c 'TaskRunning: 1 still open at the last record (the buffer "
-             "filled and .* event(s) were dropped from then on: their ends were lost)'", EVREC_CLI_PATH, path);
+    snprintf(cmd, sizeof cmd,
+             "'%s' stats '%s' | grep -c 'TaskRunning: 1 still open at the last record (the buffer "
+             "filled and .* event(s) were dropped from then on: their ends were lost)'",
+             EVREC_CLI_PATH, path);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     int lines = 0;
@@ -314,14 +323,22 @@ Test(stats_spans, key_and_track_pair_per_thread_and_per_end_keys)
     start_meta(&tr, 4096, 0, &view_meta);
     evrec_host_t *h = &tr.host;
     view_Frame_t f7 = {7};
-    at(10); view_record_Work(h, view_Thread_Capture, view_Phase_Start, f7); /* #1 */
-    at(20); view_record_Work(h, view_Thread_Encode, view_Phase_Start, f7);  /* #2 same key, other thread */
-    at(50); view_record_Work(h, view_Thread_Encode, view_Phase_Done, f7);   /* #3 encode: 30 */
-    at(70); view_record_Work(h, view_Thread_Capture, view_Phase_Done, f7);  /* #4 capture: 60 */
-    at(100); view_record_Switch(h, 0, 1);                                   /* #5 ends 0 (nothing), opens 1 */
-    at(130); view_record_Switch(h, 1, 2);                                   /* #6 1: 30; opens 2 */
-    at(200); view_record_Switch(h, 2, 2);                                   /* #7 2: 70; opens 2 again */
-    at(220); view_record_Switch(h, 2, 1);                                   /* #8 2: 20; opens 1 */
+    at(10);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Start, f7); /* #1 */
+    at(20);
+    view_record_Work(h, view_Thread_Encode, view_Phase_Start, f7); /* #2 same key, other thread */
+    at(50);
+    view_record_Work(h, view_Thread_Encode, view_Phase_Done, f7); /* #3 encode: 30 */
+    at(70);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Done, f7); /* #4 capture: 60 */
+    at(100);
+    view_record_Switch(h, 0, 1); /* #5 ends 0 (nothing), opens 1 */
+    at(130);
+    view_record_Switch(h, 1, 2); /* #6 1: 30; opens 2 */
+    at(200);
+    view_record_Switch(h, 2, 2); /* #7 2: 70; opens 2 again */
+    at(220);
+    view_record_Switch(h, 2, 1); /* #8 2: 20; opens 1 */
     at(250);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
     evrec_sink_t sink = {trace_mem_write, &tr.file};
@@ -357,10 +374,14 @@ Test(stats_spans, counter_time_weighted_mean)
     evrec_host_t *h = &tr.host;
     /* Capture: 10 during [0,10), 20 during [10,40), 0 during [40,50): (100 + 600 + 0) / 50 = 14.
      * Encode: 4 from 5 to the end (50). */
-    at(0); view_record_Level(h, view_Thread_Capture, 10);
-    at(5); view_record_Level(h, view_Thread_Encode, 4);
-    at(10); view_record_Level(h, view_Thread_Capture, 20);
-    at(40); view_record_Level(h, view_Thread_Capture, 0);
+    at(0);
+    view_record_Level(h, view_Thread_Capture, 10);
+    at(5);
+    view_record_Level(h, view_Thread_Encode, 4);
+    at(10);
+    view_record_Level(h, view_Thread_Capture, 20);
+    at(40);
+    view_record_Level(h, view_Thread_Capture, 0);
     at(50);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
     evrec_sink_t sink = {trace_mem_write, &tr.file};
@@ -638,9 +659,8 @@ Test(stats_spans, json_escapes_every_name)
     static const char *names[4] = {"q\"b\\s/", "tab\tnl\n\x01\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
                                    "bad\xff\xc3(\xed\xa0\x80"};
     /* What python3 decodes, as UTF-8 bytes: invalid bytes come back as U+00XX. */
-    static const char *decoded_hex[4] = {
-        "7122625c732f", "746162096e6c0a017f", "636166c3a920e282ac20f09f9880",
-        "626164c3bfc38328c3adc2a0c280"};
+    static const char *decoded_hex[4] = {"7122625c732f", "746162096e6c0a017f", "636166c3a920e282ac20f09f9880",
+                                         "626164c3bfc38328c3adc2a0c280"};
     trace_t tr;
     trace_start(&tr, 4096, 0);
     rtos_RtosTask_t t[4];

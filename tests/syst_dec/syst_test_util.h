@@ -18,10 +18,10 @@ typedef struct got_item {
     uint64_t offset, line, index;
     size_t size;
     int has_msg;
-    evrec_syst_msg_t msg;       /* pointers cleared */
-    uint8_t bytes[1024];        /* the message (first 1024 bytes) */
+    evrec_syst_msg_t msg; /* pointers cleared */
+    uint8_t bytes[1024];  /* the message (first 1024 bytes) */
     size_t nbytes;
-    char csv[4096];             /* evrec_syst_format_item() */
+    char csv[4096]; /* evrec_syst_format_item() */
     char what[128];
 } got_item_t;
 

@@ -95,7 +95,8 @@ Test(syst_events, round_trip_every_kind)
         cr_assert_eq(evrec_syst_encode_clock(enc, 0, 32768, b, sizeof b - len, &n), EVREC_OK);
         len += n;
         sensor_event_t s = k_sensor(0x01020304u, 7, 0x1234, 0xCAFEF00Du);
-        cr_assert_eq(evrec_syst_encode_event(enc, &s, 0x500000000ull + s.time, b + len, sizeof b - len, &n), EVREC_OK);
+        cr_assert_eq(evrec_syst_encode_event(enc, &s, 0x500000000ull + s.time, b + len, sizeof b - len, &n),
+                     EVREC_OK);
         size_t sensor_at = len;
         len += n;
         mixed_event_t x = a_mixed();
@@ -173,8 +174,8 @@ Test(syst_events, problems_at_their_offsets)
     const struct {
         evrec_syst_problem p;
         uint64_t offset;
-    } want[] = {{EVREC_SYST_OK, 0},          {EVREC_SYST_P_UNKNOWN_ID, 22}, {EVREC_SYST_P_ARGS, 44},
-                {EVREC_SYST_P_ARGS, 70},     {EVREC_SYST_P_ARGS, 88},       {EVREC_SYST_OK, 110}};
+    } want[] = {{EVREC_SYST_OK, 0},      {EVREC_SYST_P_UNKNOWN_ID, 22}, {EVREC_SYST_P_ARGS, 44},
+                {EVREC_SYST_P_ARGS, 70}, {EVREC_SYST_P_ARGS, 88},       {EVREC_SYST_OK, 110}};
     for (size_t i = 0; i < 6; i++) {
         cr_assert_eq(r.got.items[i].problem, want[i].p, "message %zu: %s (%s)", i,
                      evrec_syst_problem_name(r.got.items[i].problem), r.got.items[i].what);

@@ -120,9 +120,9 @@ static void check_row(const got_item_t *it, const row_t *pr, size_t i)
         printer_hex(it, hex, sizeof hex);
         cr_assert_str_eq(hex, pr->col[C_PAYLOAD], "row %zu: bytes", i);
         evrec_syst_problem want = strcmp(st, "CHECKSUM_ERROR") == 0  ? EVREC_SYST_P_CHECKSUM
-                                  : strcmp(st, "UNKNOWN_STATE") == 0 ? EVREC_SYST_P_LENGTH    /* LEN != bytes */
-                                  : strcmp(st, "TOO_SHORT") == 0     ? EVREC_SYST_P_PAYLOAD   /* no NUL */
-                                                                     : EVREC_SYST_OK;         /* CLOCK: see below */
+                                  : strcmp(st, "UNKNOWN_STATE") == 0 ? EVREC_SYST_P_LENGTH  /* LEN != bytes */
+                                  : strcmp(st, "TOO_SHORT") == 0     ? EVREC_SYST_P_PAYLOAD /* no NUL */
+                                                                     : EVREC_SYST_OK;           /* CLOCK: see below */
         cr_assert_eq(it->problem, want, "row %zu: %s is %s here", i, st, evrec_syst_problem_name(it->problem));
         if (strcmp(st, "UNKNOWN_TYPE") == 0) {
             /* systprint does not decode CLOCK; we do */
@@ -141,7 +141,7 @@ static void check_row(const got_item_t *it, const row_t *pr, size_t i)
     cr_assert_str_eq(me.col[C_TYPE], type, "row %zu", i);
     cr_assert_str_eq(me.col[C_SEVERITY], pr->col[C_SEVERITY], "row %zu", i);
     const char *origin = strcmp(pr->col[C_ORIGIN], "recorder") == 0 ? "{8f6a3c2e-1b4d-4e5f-9a0b-112233445566}"
-                                                                     : pr->col[C_ORIGIN];
+                                                                    : pr->col[C_ORIGIN];
     cr_assert_str_eq(me.col[C_ORIGIN], origin, "row %zu", i);
     cr_assert_str_eq(me.col[C_UNIT], pr->col[C_UNIT], "row %zu", i);
     cr_assert_str_eq(me.col[C_MSGTS], pr->col[C_MSGTS], "row %zu", i);
@@ -171,8 +171,8 @@ static void check_row(const got_item_t *it, const row_t *pr, size_t i)
     } else if (strcmp(type, "SHORT64") == 0) {
         cr_assert_eq(it->msg.short_value, 0x0112233445566778ull);
     } else if (strncmp(type, "CATALOG", 7) == 0) {
-        uint64_t id = strcmp(type, "CATALOG:ID64P32") == 0 ? 0x1122334455667788ull
-                      : strstr(pr->col[C_PAYLOAD], "module event")     ? 0x2000u
+        uint64_t id = strcmp(type, "CATALOG:ID64P32") == 0              ? 0x1122334455667788ull
+                      : strstr(pr->col[C_PAYLOAD], "module event")      ? 0x2000u
                       : strstr(pr->col[C_PAYLOAD], "Undefined catalog") ? 0xBEEFu
                                                                         : 0x1000u;
         char want[64];
@@ -436,13 +436,13 @@ Test(syst_parse, text_lines)
 {
     const char *text = "# comment\n"
                        "SYS-T RAW DATA: 61452301\r\n"
-                       "SYS-T RAW DATA: 614523\n"           /* SHORT32 of 3 bytes */
-                       "SYS-T RAW DATA: 6145230\n"          /* odd */
-                       "SYS-T RAW DATA: 61zz2301\n"         /* not hex */
-                       "SYS-T RAW DATA: 43108001\n"         /* GUID bit, no GUID */
-                       "SYS-T RAW DATA: 6145230100\n"       /* one byte too many */
+                       "SYS-T RAW DATA: 614523\n"     /* SHORT32 of 3 bytes */
+                       "SYS-T RAW DATA: 6145230\n"    /* odd */
+                       "SYS-T RAW DATA: 61zz2301\n"   /* not hex */
+                       "SYS-T RAW DATA: 43108001\n"   /* GUID bit, no GUID */
+                       "SYS-T RAW DATA: 6145230100\n" /* one byte too many */
                        "other text\n"
-                       "SYS-T RAW DATA: 8777665544332211";  /* no newline at the end */
+                       "SYS-T RAW DATA: 8777665544332211"; /* no newline at the end */
     got_t g = {0};
     evrec_syst_parser_t *p = malloc(sizeof *p);
     evrec_syst_parser_init(p, EVREC_SYST_TEXT);

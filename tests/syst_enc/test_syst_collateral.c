@@ -142,10 +142,11 @@ Test(syst_collateral, xml_validates_32_and_64)
 /* The XSD is not a rubber stamp: a single-digit decimal id and a missing GUID are refused. */
 Test(syst_collateral, xsd_refuses_bad_documents)
 {
-    const char *bad_id = "<?xml version=\"1.0\"?><syst:Collateral xmlns:syst=\"http://www.mipi.org/1.0/sys-t\">"
-                         "<syst:Client Name=\"x\"><syst:Guids><syst:Guid ID=\"{00000000-0000-0000-0000-000000000000}\"/>"
-                         "</syst:Guids><syst:Catalog32><syst:Format ID=\"7\">x</syst:Format></syst:Catalog32>"
-                         "</syst:Client></syst:Collateral>";
+    const char *bad_id =
+        "<?xml version=\"1.0\"?><syst:Collateral xmlns:syst=\"http://www.mipi.org/1.0/sys-t\">"
+        "<syst:Client Name=\"x\"><syst:Guids><syst:Guid ID=\"{00000000-0000-0000-0000-000000000000}\"/>"
+        "</syst:Guids><syst:Catalog32><syst:Format ID=\"7\">x</syst:Format></syst:Catalog32>"
+        "</syst:Client></syst:Collateral>";
     cr_assert_neq(validate(bad_id, strlen(bad_id)), 0);
     const char *no_guid = "<?xml version=\"1.0\"?><syst:Collateral xmlns:syst=\"http://www.mipi.org/1.0/sys-t\">"
                           "<syst:Client Name=\"x\"><syst:Catalog32><syst:Format ID=\"0x7\">x</syst:Format>"

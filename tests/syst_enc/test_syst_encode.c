@@ -87,9 +87,13 @@ Test(syst, ids_are_layout_sensitive)
         case 1: mixed[2].name = "u9"; break;
         case 2: mixed[2].kind = EVREC_KIND_UINT16; break;
         case 3: mixed[3].kind = EVREC_KIND_ENUM_UINT16; break;
-        case 4: { evrec_field_desc_t t = mixed[2]; mixed[2] = mixed[3]; mixed[3] = t; } break;
-        case 5: point[1].kind = EVREC_KIND_UINT32; break;          /* nested member */
-        case 6: structs[K_STRUCT_MIXED].name = "Mixed2"; break;  /* the event's name */
+        case 4: {
+            evrec_field_desc_t t = mixed[2];
+            mixed[2] = mixed[3];
+            mixed[3] = t;
+        } break;
+        case 5: point[1].kind = EVREC_KIND_UINT32; break;       /* nested member */
+        case 6: structs[K_STRUCT_MIXED].name = "Mixed2"; break; /* the event's name */
         }
         uint64_t id;
         cr_assert_eq(evrec_syst_catalog_id(&meta, K_MIXED, 1, &id), EVREC_OK);
@@ -156,8 +160,8 @@ Test(syst, map_rejects)
 /* Two event types with the same name and layout have the same id: refused, naming the second. */
 Test(syst, map_refuses_colliding_ids)
 {
-    static const evrec_event_desc_t events[] = {{K_STRUCT_CONTROL, 0}, {K_STRUCT_SENSOR, 1}, {K_STRUCT_MIXED, 2},
-                                                {K_STRUCT_SENSOR, 3}};
+    static const evrec_event_desc_t events[] = {
+        {K_STRUCT_CONTROL, 0}, {K_STRUCT_SENSOR, 1}, {K_STRUCT_MIXED, 2}, {K_STRUCT_SENSOR, 3}};
     evrec_meta_t meta = k_meta;
     meta.events = events;
     meta.event_count = 4;
@@ -333,8 +337,19 @@ Test(syst, nested_fields_flatten_in_walk_order)
     mixed_event_t e;
     memset(&e, 0, sizeof e);
     e.id = K_MIXED;
-    e.u8 = 1; e.color = 2; e.state = 300; e.task = 4; e.mode = 5; e.obj = 6; e.fn = 7; e.u32 = 8;
-    e.box.a.x = 9; e.box.a.y = 10; e.box.color = 11; e.box.b.x = 12; e.box.b.y = 13;
+    e.u8 = 1;
+    e.color = 2;
+    e.state = 300;
+    e.task = 4;
+    e.mode = 5;
+    e.obj = 6;
+    e.fn = 7;
+    e.u32 = 8;
+    e.box.a.x = 9;
+    e.box.a.y = 10;
+    e.box.color = 11;
+    e.box.b.x = 12;
+    e.box.b.y = 13;
     uint8_t out[EVREC_SYST_MAX_MESSAGE];
     size_t n = 0;
     cr_assert_eq(evrec_syst_encode_event(&m.map, &e, 0, out, sizeof out, &n), EVREC_OK);
@@ -355,8 +370,8 @@ Test(syst, clock_message)
     size_t n = 0;
     cr_assert_eq(evrec_syst_encode_clock(&m.map, 0x123456789ull, 1000000u, out, sizeof out, &n), EVREC_OK);
     /* type 8, severity MAX, LEN, subtype 1: 0x01000208; payload clock u64, frequency u64 */
-    const uint8_t want[] = {0x08, 0x02, 0x00, 0x01, 16, 0, 0x89, 0x67, 0x45, 0x23, 0x01, 0, 0, 0,
-                            0x40, 0x42, 0x0F, 0, 0, 0, 0, 0};
+    const uint8_t want[] = {0x08, 0x02, 0x00, 0x01, 16,   0,    0x89, 0x67, 0x45, 0x23, 0x01,
+                            0,    0,    0,    0x40, 0x42, 0x0F, 0,    0,    0,    0,    0};
     expect(out, n, want, sizeof want);
     cr_assert_eq(evrec_syst_encode_clock(&m.map, 1, 2, out, n - 1, &n), EVREC_E_NO_SPACE);
     /* the same options as the catalog messages: GUID, timestamp (= the clock value), CRC */
@@ -387,9 +402,13 @@ Test(syst, guid_text)
     char text[39];
     evrec_syst_format_guid(g, text);
     cr_assert_str_eq(text, "{8F6A3C2E-1B4D-4E5F-9A0B-112233445566}");
-    const char *bad[] = {"", "{8F6A3C2E-1B4D-4E5F-9A0B-112233445566", "8F6A3C2E-1B4D-4E5F-9A0B-11223344556",
-                         "{8F6A3C2E-1B4D-4E5F-9A0B-1122334455667}", "8F6A3C2E1B4D-4E5F-9A0B-112233445566",
-                         "{8F6A3C2E-1B4D-4E5F-9A0B-11223344556G}", "8F6A3C2E-1B4D-4E5F-9A0B-112233445566}"};
+    const char *bad[] = {"",
+                         "{8F6A3C2E-1B4D-4E5F-9A0B-112233445566",
+                         "8F6A3C2E-1B4D-4E5F-9A0B-11223344556",
+                         "{8F6A3C2E-1B4D-4E5F-9A0B-1122334455667}",
+                         "8F6A3C2E1B4D-4E5F-9A0B-112233445566",
+                         "{8F6A3C2E-1B4D-4E5F-9A0B-11223344556G}",
+                         "8F6A3C2E-1B4D-4E5F-9A0B-112233445566}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_assert_eq(evrec_syst_parse_guid(bad[i], g), EVREC_E_ARG, "'%s'", bad[i]);
     }

@@ -22,7 +22,8 @@ Test(syst_schema, constants_and_table)
     cr_assert_eq(systdemo_syst_severity[systdemo_ID_FrameEvent], EVREC_SYST_SEV_DEFAULT);
     cr_assert_eq(systdemo_syst_severity[systdemo_ID_FrameDrop], EVREC_SYST_SEV_ERROR);
     cr_assert_eq(systdemo_syst_severity[systdemo_ID_QueueEvent], EVREC_SYST_SEV_DEBUG);
-    cr_assert_eq(systdemo_syst_severity[systdemo_ID_QueueWait], EVREC_SYST_SEV_USER1, "own entry over the class's");
+    cr_assert_eq(systdemo_syst_severity[systdemo_ID_QueueWait], EVREC_SYST_SEV_USER1,
+                 "own entry over the class's");
 
     evrec_syst_options_t o;
     memset(&o, 0, sizeof o);

@@ -247,7 +247,9 @@ Test(syst_tx, threads)
             break;
         }
         if (!done && k == 0 &&
-            __atomic_load_n(&shared_tx.messages, __ATOMIC_RELAXED) + __atomic_load_n(&shared_tx.messages_dropped, __ATOMIC_RELAXED) == 40000u) {
+            __atomic_load_n(&shared_tx.messages, __ATOMIC_RELAXED) +
+                    __atomic_load_n(&shared_tx.messages_dropped, __ATOMIC_RELAXED) ==
+                40000u) {
             pthread_join(a, NULL);
             pthread_join(b, NULL);
             done = 1;

@@ -42,7 +42,11 @@ static void start(void)
 }
 
 /* The records after Start, up to Stop: pointers into the buffer and their ids. */
-typedef struct { const uint8_t *p[64]; uint16_t id[64]; unsigned n; } recs_t;
+typedef struct {
+    const uint8_t *p[64];
+    uint16_t id[64];
+    unsigned n;
+} recs_t;
 
 static recs_t stop(void)
 {
@@ -139,10 +143,10 @@ Test(threadx_hooks, isr_preemption)
     _tx_execution_thread_enter();
     recs_t r = stop();
 
-    static const uint16_t want[] = {
-        threadx_ID_TaskCreate, threadx_ID_TaskCreate, threadx_ID_TaskReady, threadx_ID_TaskSwitchIn,
-        threadx_ID_IsrEnter, threadx_ID_TaskReady, threadx_ID_IsrExit, threadx_ID_TaskSwitchOut,
-        threadx_ID_TaskSwitchIn, threadx_ID_TaskSwitchOut, threadx_ID_TaskSwitchIn};
+    static const uint16_t want[] = {threadx_ID_TaskCreate,    threadx_ID_TaskCreate,    threadx_ID_TaskReady,
+                                    threadx_ID_TaskSwitchIn,  threadx_ID_IsrEnter,      threadx_ID_TaskReady,
+                                    threadx_ID_IsrExit,       threadx_ID_TaskSwitchOut, threadx_ID_TaskSwitchIn,
+                                    threadx_ID_TaskSwitchOut, threadx_ID_TaskSwitchIn};
     cr_assert_eq(r.n, sizeof want / sizeof want[0]);
     for (unsigned k = 0; k < r.n; k++) {
         cr_assert_eq(r.id[k], want[k], "record %u: id %u, expected %u", k, r.id[k], want[k]);
@@ -190,9 +194,9 @@ Test(threadx_hooks, queue_wait_and_objects)
 
     cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "rx_queue");
     cr_assert_str_eq(threadx_RtosObject_runtime_names[1], "sem");
-    static const uint16_t want[] = {
-        threadx_ID_TaskCreate, threadx_ID_QueueOp, threadx_ID_QueueOp, threadx_ID_TaskReady, threadx_ID_SemOp,
-        threadx_ID_MutexOp, threadx_ID_SemOp, threadx_ID_SemOp, threadx_ID_TaskReady};
+    static const uint16_t want[] = {threadx_ID_TaskCreate, threadx_ID_QueueOp, threadx_ID_QueueOp,
+                                    threadx_ID_TaskReady,  threadx_ID_SemOp,   threadx_ID_MutexOp,
+                                    threadx_ID_SemOp,      threadx_ID_SemOp,   threadx_ID_TaskReady};
     cr_assert_eq(r.n, sizeof want / sizeof want[0]);
     for (unsigned k = 0; k < r.n; k++) {
         cr_assert_eq(r.id[k], want[k], "record %u: id %u, expected %u", k, r.id[k], want[k]);

@@ -218,7 +218,8 @@ static void reporter(ULONG arg)
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     fprintf(f, "records\t%llu\t%llu\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
     tx_interrupt_control(posture);
-    printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
+    printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded,
+           (unsigned long long)c.dropped);
     int bad = fclose(f) != 0 || save_trace() != 0;
     fflush(stdout);
     _Exit(bad ? 1 : 0); /* the Linux port's pthreads never return */
@@ -226,8 +227,8 @@ static void reporter(ULONG arg)
 
 static void create(unsigned i, const char *name, void (*fn)(ULONG), ULONG arg, UINT prio)
 {
-    if (tx_thread_create(&threads[i], (CHAR *)name, fn, arg, stacks[i], STACK_BYTES, prio, prio,
-                         TX_NO_TIME_SLICE, TX_AUTO_START) != TX_SUCCESS) {
+    if (tx_thread_create(&threads[i], (CHAR *)name, fn, arg, stacks[i], STACK_BYTES, prio, prio, TX_NO_TIME_SLICE,
+                         TX_AUTO_START) != TX_SUCCESS) {
         fprintf(stderr, "tx_thread_create %s failed\n", name);
         exit(1);
     }
@@ -264,7 +265,8 @@ int main(int argc, char **argv)
     run_ticks = (ULONG)((ms != NULL ? strtoul(ms, NULL, 10) : 10000ul) * TX_TIMER_TICKS_PER_SECOND / 1000ul);
     counter_base = (unsigned long)__rdtsc();
     evrec_host_t *hosts[CORES];
-    if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK || evrec_lanes_init(&lanes, lane_mem, CORES) != EVREC_OK) {
+    if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK ||
+        evrec_lanes_init(&lanes, lane_mem, CORES) != EVREC_OK) {
         fprintf(stderr, "evrec: cannot set up the recorder\n");
         return 1;
     }

@@ -77,26 +77,46 @@ static void name_things(void)
  *   timer active [1350,1400)                     interrupts disabled [1700,1800)   Stop 3000 */
 static void scenario(evrec_host_t *h)
 {
-    at(1100); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);
-    at(1300); rtos_record_IsrEnter(h, isr_uart, 37);
-    at(1350); rtos_record_IsrEnter(h, isr_timer, 15);
-    at(1400); rtos_record_IsrExit(h, isr_timer, 15);
-    at(1450); rtos_record_IsrExit(h, isr_uart, 37);
-    at(1590); rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Block);
-    at(1600); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Blocked);
-    at(1620); rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);
-    at(1700); rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x1000);
-    at(1800); rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x1040);
-    at(2100); rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Unblock);
-    at(2160); rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Lock);
-    at(2170); rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Unlock);
-    at(2200); rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);
-    at(2210); rtos_record_TaskSwitchIn(h, 0, rtos_RtosResume_Resume);
-    at(2500); rtos_record_IsrEnter(h, isr_uart, 37);
-    at(2560); rtos_record_IsrExit(h, isr_uart, 37);
-    at(2640); rtos_record_TaskSwitchOut(h, 0, rtos_RtosSuspend_Preempted);
-    at(2650); rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_ResumeFromIsr);
-    at(2900); rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Delay);
+    at(1100);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_Start);
+    at(1300);
+    rtos_record_IsrEnter(h, isr_uart, 37);
+    at(1350);
+    rtos_record_IsrEnter(h, isr_timer, 15);
+    at(1400);
+    rtos_record_IsrExit(h, isr_timer, 15);
+    at(1450);
+    rtos_record_IsrExit(h, isr_uart, 37);
+    at(1590);
+    rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Block);
+    at(1600);
+    rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Blocked);
+    at(1620);
+    rtos_record_TaskSwitchIn(h, task_b, rtos_RtosResume_Resume);
+    at(1700);
+    rtos_record_IntControl(h, rtos_RtosIntControl_Disable, 0x1000);
+    at(1800);
+    rtos_record_IntControl(h, rtos_RtosIntControl_RestoreEnable, 0x1040);
+    at(2100);
+    rtos_record_SemOp(h, task_a, sem_rx, rtos_RtosSemOp_Unblock);
+    at(2160);
+    rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Lock);
+    at(2170);
+    rtos_record_MutexOp(h, task_b, mtx_log, rtos_RtosMutexOp_Unlock);
+    at(2200);
+    rtos_record_TaskSwitchOut(h, task_b, rtos_RtosSuspend_Yield);
+    at(2210);
+    rtos_record_TaskSwitchIn(h, 0, rtos_RtosResume_Resume);
+    at(2500);
+    rtos_record_IsrEnter(h, isr_uart, 37);
+    at(2560);
+    rtos_record_IsrExit(h, isr_uart, 37);
+    at(2640);
+    rtos_record_TaskSwitchOut(h, 0, rtos_RtosSuspend_Preempted);
+    at(2650);
+    rtos_record_TaskSwitchIn(h, task_a, rtos_RtosResume_ResumeFromIsr);
+    at(2900);
+    rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Delay);
 }
 
 static uint32_t rng_state;
@@ -127,7 +147,8 @@ static uint32_t random_schedule(evrec_host_t *h, uint32_t t, int steps)
         } else if (action == 3 && depth == 0) {
             int next = (int)rnd(4);
             if (base >= 0) {
-                rtos_record_TaskSwitchOut(h, tasks[base], next ? rtos_RtosSuspend_Preempted : rtos_RtosSuspend_Blocked);
+                rtos_record_TaskSwitchOut(h, tasks[base],
+                                          next ? rtos_RtosSuspend_Preempted : rtos_RtosSuspend_Blocked);
                 t += 2;
                 at(t);
             }
@@ -142,8 +163,7 @@ static uint32_t random_schedule(evrec_host_t *h, uint32_t t, int steps)
         } else if (action == 6 && base > 0) {
             rtos_record_MutexOp(h, tasks[base], mtx_log, (uint8_t)rnd(5));
         } else {
-            rtos_record_SemOp(h, depth ? 0xFFFF : (base >= 0 ? tasks[base] : 0xFFFF), sem_rx,
-                              (uint8_t)rnd(2));
+            rtos_record_SemOp(h, depth ? 0xFFFF : (base >= 0 ? tasks[base] : 0xFFFF), sem_rx, (uint8_t)rnd(2));
         }
     }
     return t;
@@ -152,7 +172,8 @@ static uint32_t random_schedule(evrec_host_t *h, uint32_t t, int steps)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one|dense OUT.evr [SEED]\n");
+        fprintf(stderr,
+                "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one|dense OUT.evr [SEED]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -174,7 +195,8 @@ int main(int argc, char **argv)
     if (rtos_runtime_init() != EVREC_OK) {
         die("rtos_runtime_init failed");
     }
-    if ((cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 1024) : evrec_recorder_init(&rec, buf, size)) != EVREC_OK) {
+    if ((cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 1024) : evrec_recorder_init(&rec, buf, size)) !=
+        EVREC_OK) {
         die("recorder init failed");
     }
     evrec_host_init(&host);
@@ -223,7 +245,8 @@ int main(int argc, char **argv)
         die("cannot write the file");
     }
     printf("%s: %zu bytes, dropped %llu, overwritten %llu\n", argv[2], file.len,
-           (unsigned long long)evrec_recorder_counts(&rec).dropped, (unsigned long long)evrec_recorder_counts(&rec).overwritten);
+           (unsigned long long)evrec_recorder_counts(&rec).dropped,
+           (unsigned long long)evrec_recorder_counts(&rec).overwritten);
     free(file.p);
     free(buf);
     return 0;

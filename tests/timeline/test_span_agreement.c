@@ -232,15 +232,23 @@ static void record_tasks(trace_t *tr)
     cr_assert_eq(rtos_RtosTask_alloc("task_b", &b), EVREC_OK);
     cr_assert_eq(rtos_RtosTask_alloc("task_c", &c), EVREC_OK);
     evrec_host_t *h = &tr->host;
-    at(1100); rtos_record_TaskSwitchIn(h, a, rtos_RtosResume_Start);    /* #1 A opens */
-    at(1150); rtos_record_TaskSwitchIn(h, b, rtos_RtosResume_Resume);   /* #2 B opens (overlaps A) */
-    at(1200); rtos_record_TaskSwitchOut(h, a, rtos_RtosSuspend_Yield);  /* #3 A closes */
-    at(1260); rtos_record_TaskSwitchIn(h, b, rtos_RtosResume_Resume);   /* #4 B begun again */
-    at(1300); rtos_record_TaskSwitchOut(h, c, rtos_RtosSuspend_Yield);  /* #5 C: closes nothing */
-    at(1400); rtos_record_TaskSwitchOut(h, b, rtos_RtosSuspend_Yield);  /* #6 B closes */
-    at(1450); rtos_record_TaskSwitchIn(h, a, rtos_RtosResume_Resume);   /* #7 A open at the end */
-    at(1460); rtos_record_TaskSwitchOut(h, c, rtos_RtosSuspend_Yield);  /* #8 C again: nothing */
-    trace_stop(tr, 1500);                                               /* #9 Stop */
+    at(1100);
+    rtos_record_TaskSwitchIn(h, a, rtos_RtosResume_Start); /* #1 A opens */
+    at(1150);
+    rtos_record_TaskSwitchIn(h, b, rtos_RtosResume_Resume); /* #2 B opens (overlaps A) */
+    at(1200);
+    rtos_record_TaskSwitchOut(h, a, rtos_RtosSuspend_Yield); /* #3 A closes */
+    at(1260);
+    rtos_record_TaskSwitchIn(h, b, rtos_RtosResume_Resume); /* #4 B begun again */
+    at(1300);
+    rtos_record_TaskSwitchOut(h, c, rtos_RtosSuspend_Yield); /* #5 C: closes nothing */
+    at(1400);
+    rtos_record_TaskSwitchOut(h, b, rtos_RtosSuspend_Yield); /* #6 B closes */
+    at(1450);
+    rtos_record_TaskSwitchIn(h, a, rtos_RtosResume_Resume); /* #7 A open at the end */
+    at(1460);
+    rtos_record_TaskSwitchOut(h, c, rtos_RtosSuspend_Yield); /* #8 C again: nothing */
+    trace_stop(tr, 1500);                                    /* #9 Stop */
 }
 
 /* A frame number on two threads, a frame begun twice on one thread, per-end keys. */
@@ -249,19 +257,32 @@ static void record_frames(trace_t *tr)
     start_view(tr);
     evrec_host_t *h = &tr->host;
     view_Frame_t f7 = {7}, f8 = {8};
-    at(10); view_record_Work(h, view_Thread_Capture, view_Phase_Start, f7); /* #1 */
-    at(20); view_record_Work(h, view_Thread_Encode, view_Phase_Start, f7);  /* #2 same key, other thread */
-    at(50); view_record_Work(h, view_Thread_Capture, view_Phase_Done, f7);  /* #3 capture's 7 ends */
-    at(70); view_record_Work(h, view_Thread_Encode, view_Phase_Done, f7);   /* #4 encode's 7 ends */
-    at(80); view_record_Work(h, view_Thread_Capture, view_Phase_Start, f8); /* #5 */
-    at(90); view_record_Work(h, view_Thread_Capture, view_Phase_Start, f8); /* #6 8 begun again */
-    at(95); view_record_Work(h, view_Thread_Capture, view_Phase_Done, f8);  /* #7 */
-    at(99); view_record_Work(h, view_Thread_Capture, view_Phase_Done, f8);  /* #8 closes nothing */
-    at(100); view_record_Switch(h, 0, 1);                                   /* #9 ends 0 (nothing), opens 1 */
-    at(130); view_record_Switch(h, 1, 2);                                   /* #10 */
-    at(200); view_record_Switch(h, 2, 2);                                   /* #11 ends and begins 2 */
-    at(220); view_record_Switch(h, 2, 1);                                   /* #12 */
-    at(250); view_record_Work(h, view_Thread_Encode, view_Phase_Start, f8); /* #13 open at the end */
+    at(10);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Start, f7); /* #1 */
+    at(20);
+    view_record_Work(h, view_Thread_Encode, view_Phase_Start, f7); /* #2 same key, other thread */
+    at(50);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Done, f7); /* #3 capture's 7 ends */
+    at(70);
+    view_record_Work(h, view_Thread_Encode, view_Phase_Done, f7); /* #4 encode's 7 ends */
+    at(80);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Start, f8); /* #5 */
+    at(90);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Start, f8); /* #6 8 begun again */
+    at(95);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Done, f8); /* #7 */
+    at(99);
+    view_record_Work(h, view_Thread_Capture, view_Phase_Done, f8); /* #8 closes nothing */
+    at(100);
+    view_record_Switch(h, 0, 1); /* #9 ends 0 (nothing), opens 1 */
+    at(130);
+    view_record_Switch(h, 1, 2); /* #10 */
+    at(200);
+    view_record_Switch(h, 2, 2); /* #11 ends and begins 2 */
+    at(220);
+    view_record_Switch(h, 2, 1); /* #12 */
+    at(250);
+    view_record_Work(h, view_Thread_Encode, view_Phase_Start, f8); /* #13 open at the end */
     at(300);
     cr_assert_eq(evrec_host_stop(&tr->host, NULL), EVREC_OK);
     evrec_sink_t sink = {trace_mem_write, &tr->file};
@@ -342,15 +363,24 @@ Test(span_agreement, nested_interrupts)
     cr_assert_eq(rtos_RtosIsr_alloc("dma", &dma), EVREC_OK);
     cr_assert_eq(rtos_RtosIsr_alloc("uart", &uart), EVREC_OK);
     evrec_host_t *h = &tr.host;
-    at(1100); rtos_record_IsrEnter(h, dma, 18);  /* #1 */
-    at(1110); rtos_record_IsrEnter(h, dma, 18);  /* #2 nested in #1 */
-    at(1120); rtos_record_IsrEnter(h, uart, 16); /* #3 */
-    at(1130); rtos_record_IsrExit(h, uart, 16);  /* #4 */
-    at(1140); rtos_record_IsrExit(h, dma, 18);   /* #5 closes #2 */
-    at(1150); rtos_record_IsrExit(h, dma, 18);   /* #6 closes #1 */
-    at(1160); rtos_record_IsrExit(h, dma, 18);   /* #7 closes nothing */
-    at(1170); rtos_record_IsrEnter(h, uart, 16); /* #8 */
-    at(1180); rtos_record_IsrEnter(h, uart, 16); /* #9 both open at the end */
+    at(1100);
+    rtos_record_IsrEnter(h, dma, 18); /* #1 */
+    at(1110);
+    rtos_record_IsrEnter(h, dma, 18); /* #2 nested in #1 */
+    at(1120);
+    rtos_record_IsrEnter(h, uart, 16); /* #3 */
+    at(1130);
+    rtos_record_IsrExit(h, uart, 16); /* #4 */
+    at(1140);
+    rtos_record_IsrExit(h, dma, 18); /* #5 closes #2 */
+    at(1150);
+    rtos_record_IsrExit(h, dma, 18); /* #6 closes #1 */
+    at(1160);
+    rtos_record_IsrExit(h, dma, 18); /* #7 closes nothing */
+    at(1170);
+    rtos_record_IsrEnter(h, uart, 16); /* #8 */
+    at(1180);
+    rtos_record_IsrEnter(h, uart, 16); /* #9 both open at the end */
     trace_stop(&tr, 1200);
     agree("nested interrupts", &tr.file, &ALL);
     trace_free(&tr);
@@ -373,13 +403,18 @@ Test(span_agreement, recorder_lanes)
     for (uint32_t f = 0; f < 20; f++) {
         view_Frame_t fr = {f % 4};
         uint32_t t = 100 + 40 * f;
-        at(t); view_record_Work(f % 2 ? c1 : c0, view_Thread_Capture, view_Phase_Start, fr);
-        at(t + 5); view_record_Work(f % 3 ? c0 : c1, view_Thread_Encode, view_Phase_Start, fr);
-        at(t + 20); view_record_Work(f % 2 ? c0 : c1, view_Thread_Capture, view_Phase_Done, fr);
+        at(t);
+        view_record_Work(f % 2 ? c1 : c0, view_Thread_Capture, view_Phase_Start, fr);
+        at(t + 5);
+        view_record_Work(f % 3 ? c0 : c1, view_Thread_Encode, view_Phase_Start, fr);
+        at(t + 20);
+        view_record_Work(f % 2 ? c0 : c1, view_Thread_Capture, view_Phase_Done, fr);
         if (f % 5) {
-            at(t + 30); view_record_Work(f % 3 ? c1 : c0, view_Thread_Encode, view_Phase_Done, fr);
+            at(t + 30);
+            view_record_Work(f % 3 ? c1 : c0, view_Thread_Encode, view_Phase_Done, fr);
         }
-        at(t + 35); view_record_Switch(f % 2 ? c0 : c1, (uint8_t)(f % 3), (uint8_t)((f + 1) % 3));
+        at(t + 35);
+        view_record_Switch(f % 2 ? c0 : c1, (uint8_t)(f % 3), (uint8_t)((f + 1) % 3));
     }
     at(2000);
     cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);

@@ -171,7 +171,8 @@ Test(timeline, rtos_lanes_and_bars_at_the_expected_columns)
     make_trace("scenario", evr, sizeof evr);
     snprintf(png, sizeof png, "%s/s.png", dir);
     snprintf(lay, sizeof lay, "%s/s.layout", dir);
-    cr_assert_eq(sh("'%s' timeline '%s' --from 0ns --to 20us --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    cr_assert_eq(
+        sh("'%s' timeline '%s' --from 0ns --to 20us --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
     layout_t l = read_layout(lay);
     img_t im = load_png(png);
     cr_assert_eq(im.w, 1600);
@@ -188,9 +189,12 @@ Test(timeline, rtos_lanes_and_bars_at_the_expected_columns)
         }
     }
     /* the intervals of the scenario and their span colours (TaskRunning, IsrActive, InterruptsDisabled) */
-    struct { const char *lane; unsigned t0, t1, color; } on[] = {
-        {"task_a", 1100, 1600, 0x4e79a7}, {"task_a", 2650, 2900, 0x4e79a7}, {"task_b", 1620, 2200, 0x4e79a7},
-        {"Idle", 2210, 2640, 0x4e79a7},   {"uart", 1300, 1450, 0xf28e2b},   {"uart", 2500, 2560, 0xf28e2b},
+    struct {
+        const char *lane;
+        unsigned t0, t1, color;
+    } on[] = {
+        {"task_a", 1100, 1600, 0x4e79a7}, {"task_a", 2650, 2900, 0x4e79a7},     {"task_b", 1620, 2200, 0x4e79a7},
+        {"Idle", 2210, 2640, 0x4e79a7},   {"uart", 1300, 1450, 0xf28e2b},       {"uart", 2500, 2560, 0xf28e2b},
         {"timer", 1350, 1400, 0xf28e2b},  {"IntControl", 1700, 1800, 0x59a14f},
     };
     for (unsigned i = 0; i < sizeof on / sizeof on[0]; i++) {
@@ -210,13 +214,17 @@ Test(timeline, rtos_lanes_and_bars_at_the_expected_columns)
     }
     /* where nothing runs: task_a blocked at 2000, task_b before 1620, Idle before 2210, no ISR
      * at 2000, interrupts enabled at 1900 */
-    struct { const char *lane; unsigned t; } off[] = {
-        {"task_a", 2000}, {"task_a", 2400}, {"task_b", 1400}, {"task_b", 2500}, {"Idle", 1500},
-        {"uart", 2000}, {"timer", 2000}, {"IntControl", 1900},
+    struct {
+        const char *lane;
+        unsigned t;
+    } off[] = {
+        {"task_a", 2000}, {"task_a", 2400}, {"task_b", 1400}, {"task_b", 2500},
+        {"Idle", 1500},   {"uart", 2000},   {"timer", 2000},  {"IntControl", 1900},
     };
     for (unsigned i = 0; i < sizeof off / sizeof off[0]; i++) {
         const row_t *r = row_of(&l, off[i].lane);
-        cr_assert_lt(sat(px(&im, x_of(&l, off[i].t), (int)(r->y + r->h / 2))), 40, "%s at %u", off[i].lane, off[i].t);
+        cr_assert_lt(sat(px(&im, x_of(&l, off[i].t), (int)(r->y + r->h / 2))), 40, "%s at %u", off[i].lane,
+                     off[i].t);
     }
     /* a glyph where an event is alone: task_a's SemOp Unblock at 2100 (marker UpPush) */
     const row_t *ra = row_of(&l, "task_a");
@@ -228,7 +236,8 @@ Test(timeline, rtos_lanes_and_bars_at_the_expected_columns)
     cr_assert_gt(g, 0, "no glyph at the SemOp of 2100");
     cairo_surface_destroy(im.s);
     /* --height and --width: the picture has that size, the rows are scaled to fit */
-    cr_assert_eq(sh("'%s' timeline '%s' --width 900 --height 600 --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    cr_assert_eq(
+        sh("'%s' timeline '%s' --width 900 --height 600 --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
     l = read_layout(lay);
     im = load_png(png);
     cr_assert_eq(im.w, 900);
@@ -246,12 +255,15 @@ Test(timeline, svg_is_xml_with_a_lane_per_track_and_the_legend)
     cr_assert_eq(sh("'%s' timeline '%s' -o '%s'", EVREC_CLI_PATH, evr, svg), 0);
     cr_assert_eq(sh("python3 '%s' '%s' uart timer task_a task_b Idle IntControl -- TaskRunning IsrActive "
                     "InterruptsDisabled TaskSwitchIn IsrEnter Up Down Wait >/dev/null",
-                    TL_SVG_CHECK, svg), 0);
+                    TL_SVG_CHECK, svg),
+                 0);
     /* the random schedule: every task, ISR and the ISR-side lane */
     make_trace("random", evr, sizeof evr);
     cr_assert_eq(sh("'%s' timeline '%s' --dark -o '%s'", EVREC_CLI_PATH, evr, svg), 0);
     cr_assert_eq(sh("python3 '%s' '%s' dma uart timer NoTask task_b task_a task_c Idle IntControl -- TaskRunning "
-                    ">/dev/null", TL_SVG_CHECK, svg), 0);
+                    ">/dev/null",
+                    TL_SVG_CHECK, svg),
+                 0);
 }
 
 /* Count the drawing elements of an SVG (paths, rects, glyph uses). */
@@ -302,7 +314,8 @@ Test(timeline, a_file_without_tracks_has_a_lane_per_class)
     char svg[128];
     snprintf(svg, sizeof svg, "%s/c.svg", dir);
     cr_assert_eq(sh("'%s' timeline '%s/ccore/ref.bin' -o '%s'", EVREC_CLI_PATH, EVREC_TEST_DATA, svg), 0);
-    cr_assert_eq(sh("python3 '%s' '%s' ObjEvent -- ObjEvent NestEvent Up Down Push >/dev/null", TL_SVG_CHECK, svg), 0);
+    cr_assert_eq(sh("python3 '%s' '%s' ObjEvent -- ObjEvent NestEvent Up Down Push >/dev/null", TL_SVG_CHECK, svg),
+                 0);
 }
 
 Test(timeline, every_marker_glyph_is_drawn_and_distinct)
@@ -347,7 +360,8 @@ Test(timeline, empty_and_one_record_windows)
     snprintf(png, sizeof png, "%s/e.png", dir);
     snprintf(lay, sizeof lay, "%s/e.layout", dir);
     /* after the end of the recording: nothing selected, still a picture */
-    cr_assert_eq(sh("'%s' timeline '%s' --from 1s --to 2s --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    cr_assert_eq(sh("'%s' timeline '%s' --from 1s --to 2s --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png),
+                 0);
     layout_t l = read_layout(lay);
     cr_assert_eq(l.nrows, 0);
     img_t im = load_png(png);
@@ -358,7 +372,8 @@ Test(timeline, empty_and_one_record_windows)
     cr_assert_eq(read_layout(lay).nrows, 0);
     /* one record: a lane and its glyph in the middle of the window */
     make_trace("one", evr, sizeof evr);
-    cr_assert_eq(sh("'%s' timeline '%s' --event TaskSwitchIn --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
+    cr_assert_eq(
+        sh("'%s' timeline '%s' --event TaskSwitchIn --layout '%s' -o '%s'", EVREC_CLI_PATH, evr, lay, png), 0);
     l = read_layout(lay);
     cr_assert_eq(l.nrows, 1);
     cr_assert_str_eq(l.rows[0].label, "task_a");
@@ -413,16 +428,20 @@ Test(timeline, drops_overwrites_and_damage_are_hatched_gaps)
             cr_assert_eq(l.ngaps, 1, "damaged: %u gap strips", l.ngaps);
             cr_assert_gt(l.glost, 0);
             cr_assert_eq(l.post, 0, "damaged: a 'rest unreadable' strip though the reader read on");
-            cr_assert(l.gx0 >= l.xa - 3 && l.gx1 <= l.xb + 3 && l.gx1 - l.gx0 >= 6, "gap %.0f..%.0f", l.gx0, l.gx1);
+            cr_assert(l.gx0 >= l.xa - 3 && l.gx1 <= l.xb + 3 && l.gx1 - l.gx0 >= 6, "gap %.0f..%.0f", l.gx0,
+                      l.gx1);
             cr_assert_gt(hatched(&im, (int)l.gx0 + 1, (int)l.gx1 - 1, (int)l.ytop, (int)l.ybot), 20);
             cairo_surface_destroy(im.s);
             continue;
         } else {
             cr_assert_gt(l.post, 0, "%s: no strip after the last record", modes[k]);
-            cr_assert_gt(hatched(&im, (int)l.xb + 6, (int)(l.xb + l.post), (int)l.ytop, (int)l.ybot), 20, "%s", modes[k]);
+            cr_assert_gt(hatched(&im, (int)l.xb + 6, (int)(l.xb + l.post), (int)l.ytop, (int)l.ybot), 20, "%s",
+                         modes[k]);
         }
         /* and none in the middle of the data */
-        cr_assert_eq(hatched(&im, (int)((l.xa + l.xb) / 2), (int)((l.xa + l.xb) / 2) + 1, (int)l.ytop, (int)l.ybot) > 40, 0);
+        cr_assert_eq(
+            hatched(&im, (int)((l.xa + l.xb) / 2), (int)((l.xa + l.xb) / 2) + 1, (int)l.ytop, (int)l.ybot) > 40,
+            0);
         cairo_surface_destroy(im.s);
     }
     /* an intact file has no strips */

@@ -69,7 +69,8 @@ Test(timeline_utf8, invalid_bytes_in_a_name_are_drawn_as_replacement_characters)
     size_t la, lb;
     char *pa = draw(a, &la), *pb = draw(b, &lb);
     cr_expect(la == lb && memcmp(pa, pb, la) == 0,
-              "the picture of the name with invalid bytes (%zu bytes) differs from that with U+FFFD (%zu)", la, lb);
+              "the picture of the name with invalid bytes (%zu bytes) differs from that with U+FFFD (%zu)", la,
+              lb);
     free(pa);
     free(pb);
     char cmd[1024];

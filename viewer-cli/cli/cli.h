@@ -173,7 +173,10 @@ static inline void cli_buf_put(cli_buf_t *b, const char *s, size_t n)
     memcpy(b->p + b->len, s, n);
     b->len += n;
 }
-static inline void cli_buf_puts(cli_buf_t *b, const char *s) { cli_buf_put(b, s, strlen(s)); }
+static inline void cli_buf_puts(cli_buf_t *b, const char *s)
+{
+    cli_buf_put(b, s, strlen(s));
+}
 static inline void cli_buf_putc(cli_buf_t *b, char c)
 {
     cli_buf_reserve(b, 1);

@@ -9,7 +9,10 @@
 #include <stdint.h>
 
 /** Big-endian 16-bit value at `p`. **Context:** pure. */
-static inline uint32_t cli_be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static inline uint32_t cli_be16(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 8 | p[1];
+}
 
 /** Big-endian 32-bit value at `p`. **Context:** pure. */
 static inline uint32_t cli_be32(const uint8_t *p)

@@ -196,9 +196,19 @@ static const char *freq_suffix(const char *p, freq_num_t *n)
         n->scale += neg ? -e : e;
     }
     switch (*p) {
-    case 'k': case 'K': n->scale += 3; p++; break;
-    case 'M': n->scale += 6; p++; break;
-    case 'G': n->scale += 9; p++; break;
+    case 'k':
+    case 'K':
+        n->scale += 3;
+        p++;
+        break;
+    case 'M':
+        n->scale += 6;
+        p++;
+        break;
+    case 'G':
+        n->scale += 9;
+        p++;
+        break;
     default: break;
     }
     if (strcmp(p, "Hz") == 0 || strcmp(p, "hz") == 0) {
@@ -266,16 +276,18 @@ int cli_common_option(const cli_command_t *cmd, int c, char **argv, evrec_reader
     const char *why;
     if (c == CLI_OPT_TICK_HZ && clock) {
         if (!cli_parse_freq(optarg, 1000000000u, &v, &why)) {
-            return cli_usage_error(cmd, "--tick-hz expects a rate in Hz, 1..1000000000 (such as 1000 or 1k), not '%s': %s",
-                                   optarg, why);
+            return cli_usage_error(
+                cmd, "--tick-hz expects a rate in Hz, 1..1000000000 (such as 1000 or 1k), not '%s': %s", optarg,
+                why);
         }
         clock->tick_hz = (uint32_t)v;
         return -1;
     }
     if (c == CLI_OPT_TIME_FREQ && clock) {
         if (!cli_parse_freq(optarg, UINT64_MAX, &v, &why)) {
-            return cli_usage_error(cmd, "--time-freq expects a frequency in Hz (such as 32768, 168M, 1.5k or 1e9), not '%s': %s",
-                                   optarg, why);
+            return cli_usage_error(
+                cmd, "--time-freq expects a frequency in Hz (such as 32768, 168M, 1.5k or 1e9), not '%s': %s",
+                optarg, why);
         }
         clock->time_freq = v;
         return -1;

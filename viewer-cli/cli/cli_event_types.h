@@ -61,13 +61,13 @@ enum { CLI_OPT_META = 0x1200, CLI_OPT_SCHEMA, CLI_OPT_MAX_ERRORS };
 
 /** The decoder options' entries of a `struct option` table (with -o, --time-freq and --help);
  * the short options are ":o:h". */
-#define CLI_DECODE_LONGOPTS                                          \
-    {"meta", required_argument, NULL, CLI_OPT_META},                 \
-    {"schema", required_argument, NULL, CLI_OPT_SCHEMA},             \
-    {"output", required_argument, NULL, 'o'},                        \
-    {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},       \
-    {"max-errors", required_argument, NULL, CLI_OPT_MAX_ERRORS},     \
-    {"help", no_argument, NULL, 'h'}
+#define CLI_DECODE_LONGOPTS                                                                                       \
+    {"meta", required_argument, NULL, CLI_OPT_META}, {"schema", required_argument, NULL, CLI_OPT_SCHEMA},         \
+        {"output", required_argument, NULL, 'o'}, {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},      \
+        {"max-errors", required_argument, NULL, CLI_OPT_MAX_ERRORS},                                              \
+    {                                                                                                             \
+        "help", no_argument, NULL, 'h'                                                                            \
+    }
 
 /**
  * @brief Zero `o`, set the defaults, restart getopt_long.

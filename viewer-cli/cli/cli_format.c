@@ -41,9 +41,10 @@ void cli_buf_printf(cli_buf_t *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-static const char dec_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
+static const char dec_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 /* Decimal digits of v (1..20). */
 static inline size_t dec_len(uint64_t v)
@@ -185,7 +186,10 @@ void cli_text_init(void)
     utf8_out = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-int cli_text_utf8(void) { return utf8_out; }
+int cli_text_utf8(void)
+{
+    return utf8_out;
+}
 
 size_t cli_utf8_len(const unsigned char *s, size_t n)
 {
@@ -232,7 +236,10 @@ static size_t printable_utf8(const unsigned char *s, size_t n)
     return len >= 2 ? len : 0;
 }
 
-static int plain_char(unsigned char c) { return c > ' ' && c < 0x7F && c != '"' && c != '=' && c != '\\'; }
+static int plain_char(unsigned char c)
+{
+    return c > ' ' && c < 0x7F && c != '"' && c != '=' && c != '\\';
+}
 
 /* plain_char() as a table, for the one-pass copy of cli_buf_name(). */
 #define PLAIN(c) ((c) > ' ' && (c) < 0x7F && (c) != '"' && (c) != '=' && (c) != '\\')

@@ -17,18 +17,8 @@
 
 /* The command table: add a subcommand here (and its cmd_<name>.c to CMakeLists.txt). */
 static const cli_command_t *const commands[] = {
-    &cli_cmd_info,
-    &cli_cmd_dump,
-    &cli_cmd_stats,
-    &cli_cmd_qs,
-    &cli_cmd_qs_decode,
-    &cli_cmd_syst,
-    &cli_cmd_syst_decode,
-    &cli_cmd_recover,
-    &cli_cmd_schema,
-    &cli_cmd_check,
-    &cli_cmd_export,
-    &cli_cmd_timeline,
+    &cli_cmd_info,        &cli_cmd_dump,    &cli_cmd_stats,  &cli_cmd_qs,    &cli_cmd_qs_decode, &cli_cmd_syst,
+    &cli_cmd_syst_decode, &cli_cmd_recover, &cli_cmd_schema, &cli_cmd_check, &cli_cmd_export,    &cli_cmd_timeline,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -91,8 +81,8 @@ int cli_main(int argc, char **argv)
         }
         const cli_command_t *c = find_command(argv[2]);
         if (!c || argc > 3) {
-            cli_error("help: %s '%s' (see 'evrec --help')",
-                      c ? "too many arguments after" : "unknown command", argv[2]);
+            cli_error("help: %s '%s' (see 'evrec --help')", c ? "too many arguments after" : "unknown command",
+                      argv[2]);
             return CLI_USAGE;
         }
         fputs(c->help, stdout);

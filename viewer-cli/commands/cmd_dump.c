@@ -45,9 +45,7 @@ static const char help[] =
     "                   printed (from further back than that) is printed at its place in the\n"
     "                   file with its own time and '(late by T)', and counted on stderr\n"
     "  -h, --help       this text\n"
-    "\n"
-    CLI_SELECT_HELP
-    "\n"
+    "\n" CLI_SELECT_HELP "\n"
     "Examples:\n"
     "  evrec dump demo.evr --from 10ms --to 10.5ms\n"
     "  evrec dump demo.evr --event QueueEvent --where 'queue == ToEncode and depth >= 2' -n 20\n"
@@ -112,8 +110,13 @@ static int run(int argc, char **argv)
     if (rc >= 0) {
         return rc;
     }
-    cli_pipeline_opts_t po = {.cmd = &cli_cmd_dump, .input = o.path, .clock = o.ropt, .select = &o.sel,
-                              .time_order = o.time_order, .progress = -1, .clock_note_first = 1};
+    cli_pipeline_opts_t po = {.cmd = &cli_cmd_dump,
+                              .input = o.path,
+                              .clock = o.ropt,
+                              .select = &o.sel,
+                              .time_order = o.time_order,
+                              .progress = -1,
+                              .clock_note_first = 1};
     return cli_pipeline_run(&po, &cli_sink_dump, &o.display);
 }
 

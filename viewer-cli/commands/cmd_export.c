@@ -64,9 +64,7 @@ static const char help[] =
     "that lost no record (a repaired header, a display-only chunk) at the end with count 0; events\n"
     "dropped with the buffer full ('dropped', at the end: the file does not say where). The CCore\n"
     "stream cannot carry them; all are also summarised on stderr.\n"
-    "\n"
-    CLI_SELECT_HELP
-    "(--ctf takes no selection: it converts the whole recording.)\n"
+    "\n" CLI_SELECT_HELP "(--ctf takes no selection: it converts the whole recording.)\n"
     "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
@@ -86,13 +84,13 @@ typedef struct export_opts export_opts_t;
 
 /* One output format of `evrec export`. */
 typedef struct export_format {
-    const char *option;         /* "--csv" */
-    const cli_sink_t *sink;     /* the pipeline's sink, or NULL: `driver` converts */
+    const char *option;     /* "--csv" */
+    const cli_sink_t *sink; /* the pipeline's sink, or NULL: `driver` converts */
     int (*driver)(const export_opts_t *o);
-    const char *needs;          /* what OUT must be, for "OPTION needs ..." */
-    unsigned min_window;        /* --reorder-window below this is refused (0 or 1) */
-    int whole;                  /* 1: takes no selection (converts the whole recording) */
-    uint32_t default_window;    /* time-ordered sinks: the ordering window without --reorder-window */
+    const char *needs;       /* what OUT must be, for "OPTION needs ..." */
+    unsigned min_window;     /* --reorder-window below this is refused (0 or 1) */
+    int whole;               /* 1: takes no selection (converts the whole recording) */
+    uint32_t default_window; /* time-ordered sinks: the ordering window without --reorder-window */
 } export_format_t;
 
 struct export_opts {
@@ -148,8 +146,8 @@ static int other_option(export_opts_t *o, int c, char **argv)
     switch (c) {
     case OPT_REORDER:
         if (!cli_parse_u64(optarg, 1u << 20, &v)) {
-            return cli_usage_error(&cli_cmd_export, "--reorder-window expects a record count, 0..1048576, not '%s'",
-                                   optarg);
+            return cli_usage_error(&cli_cmd_export,
+                                   "--reorder-window expects a record count, 0..1048576, not '%s'", optarg);
         }
         o->reorder_window = (int64_t)v;
         return -1;
@@ -172,7 +170,8 @@ static int check_format(const export_opts_t *o)
         return cli_usage_error(&cli_cmd_export, "%s needs %s", f->option, f->needs);
     }
     if (f->whole && cli_select_active(&o->sel)) {
-        return cli_usage_error(&cli_cmd_export, "%s converts the whole recording: it takes no selection", f->option);
+        return cli_usage_error(&cli_cmd_export, "%s converts the whole recording: it takes no selection",
+                               f->option);
     }
     if (f->min_window && o->reorder_window == 0) {
         return cli_usage_error(&cli_cmd_export, "%s needs a reorder window of at least 1 record", f->option);
@@ -246,11 +245,16 @@ static int run(int argc, char **argv)
     }
 #endif
     /* --reorder-window N holds N records besides the one written: a window of N + 1. */
-    cli_pipeline_opts_t po = {.cmd = &cli_cmd_export, .input = o.path, .clock = o.ropt, .select = &o.sel,
+    cli_pipeline_opts_t po = {.cmd = &cli_cmd_export,
+                              .input = o.path,
+                              .clock = o.ropt,
+                              .select = &o.sel,
                               .order_window = o.reorder_window >= 0 ? (uint32_t)o.reorder_window + 1u
                                                                     : f->default_window,
                               .reorder_window = o.reorder_window > 0 ? (uint32_t)o.reorder_window : 0u,
-                              .progress = o.progress, .progress_what = "evrec export", .output = o.out};
+                              .progress = o.progress,
+                              .progress_what = "evrec export",
+                              .output = o.out};
     return cli_pipeline_run(&po, f->sink, user);
 }
 

@@ -229,12 +229,14 @@ static void print_damage(const evrec_reader_t *r, const evrec_reader_summary_t *
             printf("%s offset %llu: %s", i ? "            " : "damage:     ", (unsigned long long)d->offset,
                    d->message);
             if (d->records_lost != UINT64_MAX && d->records_lost > 0) {
-                printf(" (%llu record%s lost)", (unsigned long long)d->records_lost, d->records_lost == 1 ? "" : "s");
+                printf(" (%llu record%s lost)", (unsigned long long)d->records_lost,
+                       d->records_lost == 1 ? "" : "s");
             }
             putchar('\n');
         }
         if (evrec_reader_damage_count(r) > 20u) {
-            printf("             %llu more damaged ranges\n", (unsigned long long)(evrec_reader_damage_count(r) - 20u));
+            printf("             %llu more damaged ranges\n",
+                   (unsigned long long)(evrec_reader_damage_count(r) - 20u));
         }
     }
 }

@@ -81,7 +81,8 @@ static int parse(int argc, char **argv, qs_opts_t *o)
         case OPT_CLASSES: o->classes = 1; break;
         case OPT_ENUM_AS:
             if (cli_qs_parse_enum_as(optarg, &o->enum_as) != 0) {
-                return cli_usage_error(&cli_cmd_qs, "--enum-as expects auto, groups, strings or int, not '%s'", optarg);
+                return cli_usage_error(&cli_cmd_qs, "--enum-as expects auto, groups, strings or int, not '%s'",
+                                       optarg);
             }
             break;
         default: return cli_common_option(&cli_cmd_qs, c, argv, NULL);

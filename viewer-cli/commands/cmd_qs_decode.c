@@ -90,8 +90,8 @@ static int parse(int argc, char **argv, dec_opts_t *o)
         case OPT_CLASSES: o->classes = 1; break;
         case OPT_ENUM_AS:
             if (cli_qs_parse_enum_as(optarg, &o->enum_as) != 0) {
-                return cli_usage_error(&cli_cmd_qs_decode, "--enum-as expects auto, groups, strings or int, not '%s'",
-                                       optarg);
+                return cli_usage_error(&cli_cmd_qs_decode,
+                                       "--enum-as expects auto, groups, strings or int, not '%s'", optarg);
             }
             break;
         default:
@@ -111,9 +111,9 @@ static int parse(int argc, char **argv, dec_opts_t *o)
  * lines and the -o file's RUNTIME_ENUMS carry the stream's names. */
 typedef struct live_enum {
     evrec_runtime_enum_t rt;
-    const char **names;   /* names[v - base], cap entries */
-    uint8_t *src;         /* per value: 0 none, 1 FILE, 2 inline (maybe cut), 3 dictionary */
-    char **own;           /* strings this table allocated, per value */
+    const char **names; /* names[v - base], cap entries */
+    uint8_t *src;       /* per value: 0 none, 1 FILE, 2 inline (maybe cut), 3 dictionary */
+    char **own;         /* strings this table allocated, per value */
     size_t cap;
 } live_enum_t;
 
@@ -250,17 +250,17 @@ static void live_free(live_meta_t *l)
 
 typedef struct dec {
     const dec_opts_t *o;
-    const evrec_meta_t *meta;   /* NULL without --meta; else &live.meta */
-    live_meta_t live;           /* --meta's tables with the stream's run-time names */
-    evrec_qs_decoder_t *d;      /* with --meta */
-    evrec_qs_parser_t *p;       /* the parser in use (d->parser or a bare one) */
-    evrec_qs_dict_t dict;       /* without --meta */
+    const evrec_meta_t *meta; /* NULL without --meta; else &live.meta */
+    live_meta_t live;         /* --meta's tables with the stream's run-time names */
+    evrec_qs_decoder_t *d;    /* with --meta */
+    evrec_qs_parser_t *p;     /* the parser in use (d->parser or a bare one) */
+    evrec_qs_dict_t dict;     /* without --meta */
     uint64_t errors_shown;
     uint64_t mismatches;
-    int print_events;           /* dump-like lines */
-    int print_qspy;             /* QSPY lines */
+    int print_events; /* dump-like lines */
+    int print_qspy;   /* QSPY lines */
     cli_buf_t line;
-    cli_enum_index_t enums;     /* enum names of the dump-like lines (this run) */
+    cli_enum_index_t enums; /* enum names of the dump-like lines (this run) */
     /* time: 32-bit restoration of short timestamps, then 64-bit restoration */
     int have_time;
     uint32_t last_raw, last32;
@@ -341,7 +341,8 @@ static void on_item(void *ctx, const evrec_qs_item_t *it)
     const evrec_qs_dict_t *dict = s->d ? &s->d->dict : &s->dict;
     if (!s->d && it->kind == EVREC_QS_ITEM_RECORD) {
         if (evrec_qs_dict_apply(&s->dict, it->rec_id, it->payload, it->len) != EVREC_OK) {
-            error_line(s, "offset %llu: record %u (seq %u): a dictionary or target-info record that does not parse",
+            error_line(s,
+                       "offset %llu: record %u (seq %u): a dictionary or target-info record that does not parse",
                        (unsigned long long)it->offset, it->rec_id, it->seq);
             s->mismatches++;
         }
@@ -414,7 +415,9 @@ static int setup_events(dec_t *s, const dec_opts_t *o, const cli_event_types_t *
     s->meta = &s->live.meta;
     s->p = &s->d->parser;
     const evrec_reader_t *r = types->r;
-    s->freq = o->d.clock.time_freq ? o->d.clock.time_freq : r ? evrec_reader_info(r)->time_freq : s->meta->time_freq;
+    s->freq = o->d.clock.time_freq ? o->d.clock.time_freq
+              : r                  ? evrec_reader_info(r)->time_freq
+                                   : s->meta->time_freq;
     s->print_qspy = o->qspy;
     s->print_events = !o->qspy && !o->d.out;
     cli_event_columns(s->meta, &s->wname, &s->wclass);
@@ -451,7 +454,8 @@ static int read_stream(dec_t *s, const char *stream)
             continue;
         }
         if (n < 0) {
-            cli_error("%s: offset %llu: read failed: %s", stream, (unsigned long long)s->p->offset, strerror(errno));
+            cli_error("%s: offset %llu: read failed: %s", stream, (unsigned long long)s->p->offset,
+                      strerror(errno));
             result = CLI_BAD_INPUT;
             break;
         }
@@ -500,12 +504,15 @@ static int finish(dec_t *s, const dec_opts_t *o, int result)
             (unsigned long long)p->too_short, (unsigned long long)p->too_long, (unsigned long long)mism,
             pending ? ", cut off at the end" : "");
     if (s->d && (s->live.refused || s->live.changed)) {
-        fprintf(stderr, "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
-                        "(values too far apart, or out of memory)\n",
-                o->d.stream, (unsigned long long)s->live.changed, o->d.meta_path, (unsigned long long)s->live.refused);
+        fprintf(stderr,
+                "evrec: %s: run-time names: %llu named differently than in %s (the stream's kept), %llu not kept "
+                "(values too far apart, or out of memory)\n",
+                o->d.stream, (unsigned long long)s->live.changed, o->d.meta_path,
+                (unsigned long long)s->live.refused);
     }
     if (s->d && s->d->lost_reports) {
-        fprintf(stderr, "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
+        fprintf(stderr,
+                "evrec: %s: %llu EVREC_LOST records: %llu records dropped and %llu overwritten by the recorder\n",
                 o->d.stream, (unsigned long long)s->d->lost_reports, (unsigned long long)s->d->lost_dropped,
                 (unsigned long long)s->d->lost_overwritten);
     }

@@ -113,7 +113,6 @@ static uint8_t *read_image(const char *path, size_t *size)
     return buf;
 }
 
-
 /* The meta-info of the recording with native offsets: the reader's tables (packed offsets)
  * copied, then the native layout from the buffer's blob (`layout`, NULL: natural alignment). */
 typedef struct native_meta {
@@ -208,7 +207,8 @@ static int native_build(native_meta_t *nm, const evrec_meta_t *m, const uint8_t 
         if (!natural(nm, s, 0, &size, &align)) {
             return 0;
         }
-        nm->structs[s].native_size = (uint16_t)((size + EVREC_RECORD_ALIGN - 1u) / EVREC_RECORD_ALIGN * EVREC_RECORD_ALIGN);
+        nm->structs[s].native_size = (uint16_t)((size + EVREC_RECORD_ALIGN - 1u) / EVREC_RECORD_ALIGN *
+                                                EVREC_RECORD_ALIGN);
     }
     return 1;
 }
@@ -276,7 +276,6 @@ static int check_magic(const char *path, const uint8_t *img, size_t size)
     }
     return 1;
 }
-
 
 /* A 32-bit little-endian target's buffer, rewritten in place as this 64-bit little-endian host's
  * recorder lays it out (same size: the header is 128 bytes and a block header 16 bytes on both):
@@ -403,7 +402,8 @@ static int header_fits(const char *path, const evrec_buf_header_t *h, size_t siz
         cli_error("%s: offset 40: buf_size %llu, expected the image's size %zu", path,
                   (unsigned long long)h->buf_size, size);
     } else if (h->flags & ~known) {
-        cli_error("%s: offset 12: flags 0x%x has unknown bits (known: 0x%x)", path, (unsigned)h->flags, (unsigned)known);
+        cli_error("%s: offset 12: flags 0x%x has unknown bits (known: 0x%x)", path, (unsigned)h->flags,
+                  (unsigned)known);
     } else if (h->records_offset < EVREC_BUF_HEADER_SIZE || h->records_offset % 8u != 0) {
         cli_error("%s: offset 48: records_offset %u, expected a multiple of 8 from %u on", path,
                   (unsigned)h->records_offset, (unsigned)EVREC_BUF_HEADER_SIZE);
@@ -504,15 +504,18 @@ static int run(int argc, char **argv)
     }
     if (evrec_recorder_lane_count(&rec) > 1) {
         /* the counts are the lanes' sums: each lane has its own Start (and Stop), written once */
-        fprintf(stderr, "evrec: %s: %u lanes, merged by time into one stream (the counts below are the "
-                        "lanes' sums, each lane's Start and Stop included)\n",
+        fprintf(stderr,
+                "evrec: %s: %u lanes, merged by time into one stream (the counts below are the "
+                "lanes' sums, each lane's Start and Stop included)\n",
                 o.image, (unsigned)evrec_recorder_lane_count(&rec));
     }
-    fprintf(stderr, "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
-                    "%llu uncommitted slot%s skipped (counted as dropped)\n",
-            o.image, c.block_count ? "cyclic" : "one-shot", st == EVREC_E_END ? "stopped normally" : "recording was cut",
-            (unsigned long long)c.recorded, (unsigned long long)c.dropped, (unsigned long long)c.overwritten,
-            (unsigned long long)partial, partial == 1 ? "" : "s");
+    fprintf(stderr,
+            "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
+            "%llu uncommitted slot%s skipped (counted as dropped)\n",
+            o.image, c.block_count ? "cyclic" : "one-shot",
+            st == EVREC_E_END ? "stopped normally" : "recording was cut", (unsigned long long)c.recorded,
+            (unsigned long long)c.dropped, (unsigned long long)c.overwritten, (unsigned long long)partial,
+            partial == 1 ? "" : "s");
     report_skipped(o.image, &rep);
     rc = CLI_OK;
 done:

@@ -54,7 +54,8 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --elf FILE       resolve addresses to function+offset with the symbols of this ELF file\n"
-    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"    "  --format json    one JSON object instead of the tables: file, clock_hz, duration_ticks/_ns,\n"
+    "  --top N          locations and address values to list (default 5, at most 8 per field)\n"
+    "  --format json    one JSON object instead of the tables: file, clock_hz, duration_ticks/_ns,\n"
     "                   records, dropped, selection, events[], spans[] (name, track_field, count,\n"
     "                   unmatched_begins, begun_again, open_at_end, cut_by_damage, unmatched_ends,\n"
     "                   percentiles\n"
@@ -68,13 +69,10 @@ static const char help[] =
     "                   from the ticks (default when the file's time_freq is 0: 10 Hz)\n"
     "  --time-freq HZ   timestamp frequency to use instead of the file's (168M, 1e9, 32768, 1.5k)\n"
     "  -h, --help       this text\n"
-    "\n"
-    CLI_SELECT_HELP
-    "\n"
+    "\n" CLI_SELECT_HELP "\n"
     "Exit status: 0 intact, 1 damaged or unreadable (the statistics of the records that could be\n"
     "read are printed, then each damaged range with its offset on stderr), 2 bad usage (also an unknown\n"
     "event, class, field or enum value name, and a --where syntax error, shown at its column).\n";
-
 
 typedef struct stats_opts {
     evrec_reader_options_t ropt;
@@ -160,8 +158,8 @@ static int run(int argc, char **argv)
         }
     }
     cli_stats_display_t display = {opt.path, cli_select_active(&opt.sel), opt.json, opt.top, syms};
-    cli_pipeline_opts_t po = {.cmd = &cli_cmd_stats, .input = opt.path, .clock = opt.ropt, .select = &opt.sel,
-                              .progress = -1};
+    cli_pipeline_opts_t po = {
+        .cmd = &cli_cmd_stats, .input = opt.path, .clock = opt.ropt, .select = &opt.sel, .progress = -1};
     rc = cli_pipeline_run(&po, &cli_sink_stats, &display);
     evrec_symbols_free(syms);
     return rc;

@@ -16,7 +16,6 @@
 #include "evrec/evrec_syst.h"
 #include "evrec/evrec_syst_host.h"
 
-
 static const char help[] =
     "usage: evrec syst [selection] [-o OUT] [--text] [--crc] [--timestamp] [--id64]\n"
     "                  [--guid {GUID} [--unit N] | --module N [--unit N]] [--severity LEVEL]\n"
@@ -49,8 +48,7 @@ static const char help[] =
     "  --collateral X.xml  also write the catalog XML (Catalog32 or Catalog64 by --id64)\n"
     "  --client NAME       the collateral's client name (default: 'evrec')\n"
     "  -h, --help          this text\n"
-    "\n" CLI_SELECT_HELP
-    "\n"
+    "\n" CLI_SELECT_HELP "\n"
     "Exit status: 0 ok, 1 damaged or unreadable input (the records before the damage are\n"
     "converted), or a write error, 2 bad usage.\n";
 
@@ -65,7 +63,8 @@ typedef struct syst_opts {
     cli_select_spec_t sel;
 } syst_opts_t;
 
-static const char *const severity_names[8] = {"max", "fatal", "error", "warning", "info", "user1", "user2", "debug"};
+static const char *const severity_names[8] = {"max",  "fatal", "error", "warning",
+                                              "info", "user1", "user2", "debug"};
 
 static int parse_severity(const char *s, uint8_t *out)
 {
@@ -85,7 +84,18 @@ static int parse_severity(const char *s, uint8_t *out)
 
 static int parse(int argc, char **argv, syst_opts_t *o)
 {
-    enum { OPT_TEXT = 256, OPT_CRC, OPT_TS, OPT_ID64, OPT_GUID, OPT_MODULE, OPT_UNIT, OPT_SEV, OPT_COLL, OPT_CLIENT };
+    enum {
+        OPT_TEXT = 256,
+        OPT_CRC,
+        OPT_TS,
+        OPT_ID64,
+        OPT_GUID,
+        OPT_MODULE,
+        OPT_UNIT,
+        OPT_SEV,
+        OPT_COLL,
+        OPT_CLIENT
+    };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"text", no_argument, NULL, OPT_TEXT},
@@ -123,8 +133,8 @@ static int parse(int argc, char **argv, syst_opts_t *o)
         case OPT_ID64: o->so.id64 = 1; break;
         case OPT_GUID:
             if (evrec_syst_parse_guid(optarg, o->so.guid) != EVREC_OK) {
-                return cli_usage_error(&cli_cmd_syst, "--guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'",
-                                       optarg);
+                return cli_usage_error(&cli_cmd_syst,
+                                       "--guid expects {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}, not '%s'", optarg);
             }
             o->so.use_guid = 1;
             break;
@@ -137,14 +147,16 @@ static int parse(int argc, char **argv, syst_opts_t *o)
             break;
         case OPT_UNIT:
             if (!cli_parse_u64(optarg, 2047, &unit)) {
-                return cli_usage_error(&cli_cmd_syst, "--unit expects 0..15 (0..2047 with --guid), not '%s'", optarg);
+                return cli_usage_error(&cli_cmd_syst, "--unit expects 0..15 (0..2047 with --guid), not '%s'",
+                                       optarg);
             }
             break;
         case OPT_SEV:
             if (!parse_severity(optarg, &o->so.severity)) {
                 return cli_usage_error(&cli_cmd_syst,
                                        "--severity expects fatal, error, warning, info, user1, user2, debug, max "
-                                       "or 0..7, not '%s'", optarg);
+                                       "or 0..7, not '%s'",
+                                       optarg);
             }
             break;
         case OPT_COLL: o->collateral = optarg; break;
@@ -153,10 +165,12 @@ static int parse(int argc, char **argv, syst_opts_t *o)
         }
     }
     if (o->so.use_guid && o->module_set) {
-        return cli_usage_error(&cli_cmd_syst, "--module is the origin without a GUID: give --guid or --module, not both");
+        return cli_usage_error(&cli_cmd_syst,
+                               "--module is the origin without a GUID: give --guid or --module, not both");
     }
     if (!o->so.use_guid && unit > 15u) {
-        return cli_usage_error(&cli_cmd_syst, "--unit above 15 needs --guid (the origin without a GUID has a 4-bit unit)");
+        return cli_usage_error(&cli_cmd_syst,
+                               "--unit above 15 needs --guid (the origin without a GUID has a 4-bit unit)");
     }
     o->so.unit = (uint16_t)unit;
     rc = cli_one_operand(&cli_cmd_syst, argc, argv, "FILE", &o->path);
@@ -170,7 +184,8 @@ static int parse(int argc, char **argv, syst_opts_t *o)
         o->out = "-";
     }
     if (o->out && strcmp(o->out, "-") == 0 && !o->text && isatty(STDOUT_FILENO)) {
-        return cli_usage_error(&cli_cmd_syst, "the binary stream is not written to a terminal: give -o OUT.syst, or --text");
+        return cli_usage_error(&cli_cmd_syst,
+                               "the binary stream is not written to a terminal: give -o OUT.syst, or --text");
     }
     if (o->collateral && o->out && strcmp(o->collateral, o->out) == 0 && strcmp(o->out, "-") != 0) {
         return cli_usage_error(&cli_cmd_syst, "--collateral and -o name the same file");
@@ -196,7 +211,10 @@ static int write_collateral(const syst_opts_t *o, const evrec_syst_map_t *map)
     return cli_output_commit(&out) ? CLI_OK : CLI_BAD_INPUT;
 }
 
-static int collateral(void *ctx, const evrec_syst_map_t *map) { return write_collateral(ctx, map); }
+static int collateral(void *ctx, const evrec_syst_map_t *map)
+{
+    return write_collateral(ctx, map);
+}
 
 /* --collateral without -o: the catalog only, no record is read. */
 static int collateral_only(const syst_opts_t *o)
@@ -226,10 +244,13 @@ static int run(int argc, char **argv)
         return collateral_only(&o);
     }
     /* The selection is compiled before anything is written: a usage error writes nothing. */
-    cli_syst_run_t sr = {.out = o.out, .text = o.text, .options = &o.so,
-                         .on_map = o.collateral ? collateral : NULL, .on_map_ctx = &o};
-    cli_pipeline_opts_t po = {.cmd = &cli_cmd_syst, .input = o.path, .select = &o.sel, .progress = -1,
-                              .output = o.out};
+    cli_syst_run_t sr = {.out = o.out,
+                         .text = o.text,
+                         .options = &o.so,
+                         .on_map = o.collateral ? collateral : NULL,
+                         .on_map_ctx = &o};
+    cli_pipeline_opts_t po = {
+        .cmd = &cli_cmd_syst, .input = o.path, .select = &o.sel, .progress = -1, .output = o.out};
     return cli_pipeline_run(&po, &cli_sink_syst, &sr);
 }
 

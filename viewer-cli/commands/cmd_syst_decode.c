@@ -71,7 +71,7 @@ static const char help[] =
 
 typedef struct dec_opts {
     cli_decode_opts_t d; /* STREAM, --meta/--schema, -o, --time-freq, --max-errors */
-    int form; /* -1 auto, else evrec_syst_input */
+    int form;            /* -1 auto, else evrec_syst_input */
 } dec_opts_t;
 
 static int parse(int argc, char **argv, dec_opts_t *o)
@@ -111,19 +111,19 @@ static int parse(int argc, char **argv, dec_opts_t *o)
 
 typedef struct dec {
     const dec_opts_t *o;
-    const evrec_meta_t *meta;   /* NULL without --meta */
-    evrec_syst_decoder_t *d;    /* with --meta */
-    evrec_syst_parser_t *p;     /* the parser in use (d->parser or a bare one) */
+    const evrec_meta_t *meta; /* NULL without --meta */
+    evrec_syst_decoder_t *d;  /* with --meta */
+    evrec_syst_parser_t *p;   /* the parser in use (d->parser or a bare one) */
     uint64_t errors_shown;
     int print_csv, print_events;
     cli_buf_t line;
-    cli_enum_index_t enums;     /* enum names of the dump-like lines (this run) */
-    char *text;                 /* CSV line buffer */
+    cli_enum_index_t enums; /* enum names of the dump-like lines (this run) */
+    char *text;             /* CSV line buffer */
     size_t text_size;
     /* time */
     int have_time, warned_no_ts;
     uint64_t first_ts;
-    uint64_t freq;              /* for printing */
+    uint64_t freq; /* for printing */
     size_t wname, wclass;
     cli_evr_records_t out;
 } dec_t;
@@ -165,13 +165,13 @@ static void on_item(void *ctx, const evrec_syst_item_t *it)
             const evrec_syst_msg_t *m = it->msg;
             int id64 = m->subtype == 2 || m->subtype == 6;
             unsigned long long id = (unsigned long long)catalog_id(m, id64);
-            error_line(s, "%s: message %llu: UNKNOWN_ID: catalog id 0x%0*llx is no event type of %s",
-                       where, (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->d.meta_path);
+            error_line(s, "%s: message %llu: UNKNOWN_ID: catalog id 0x%0*llx is no event type of %s", where,
+                       (unsigned long long)it->index, id64 ? 16 : 8, id, s->o->d.meta_path);
             break;
         }
         case EVREC_SYST_P_CHECKSUM:
-            error_line(s, "%s: message %llu: CHECKSUM_ERROR: CRC-32C 0x%08X sent, 0x%08X computed: dropped",
-                       where, (unsigned long long)it->index, it->msg->crc, it->msg->crc_calc);
+            error_line(s, "%s: message %llu: CHECKSUM_ERROR: CRC-32C 0x%08X sent, 0x%08X computed: dropped", where,
+                       (unsigned long long)it->index, it->msg->crc, it->msg->crc_calc);
             break;
         default:
             error_line(s, "%s: message %llu: %s: %s", where, (unsigned long long)it->index,
@@ -211,8 +211,8 @@ static void on_event(void *ctx, const evrec_syst_event_t *ev)
     }
     if (s->print_events) {
         uint64_t freq = s->o->d.clock.time_freq ? s->o->d.clock.time_freq
-                        : s->d->clock_freq   ? s->d->clock_freq
-                                             : s->freq;
+                        : s->d->clock_freq      ? s->d->clock_freq
+                                                : s->freq;
         s->line.len = 0;
         cli_event_line(&s->line, &s->enums, m, ev->native, ev->id, ts - s->first_ts, freq, s->wname, s->wclass);
         fwrite(s->line.p, 1, s->line.len, stdout);
@@ -358,7 +358,8 @@ static void print_counts(const dec_t *s, const char *stream, evrec_syst_input fo
             (unsigned long long)p->reserved, (unsigned long long)p->unknown_type,
             (unsigned long long)p->bad_payload, (unsigned long long)p->bad_lines, (unsigned long long)p->skipped);
     if (s->d) {
-        fprintf(stderr, "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
+        fprintf(stderr,
+                "; %llu events, %llu unknown catalog ids, %llu with wrong arguments, %llu clock, %llu other",
                 (unsigned long long)s->d->events, (unsigned long long)unknown_ids, (unsigned long long)bad_args,
                 (unsigned long long)s->d->clocks, (unsigned long long)s->d->other);
     }
@@ -376,7 +377,9 @@ static int finish(dec_t *s, const dec_opts_t *o, evrec_syst_input form, int resu
     uint64_t lost = p->checksum + p->truncated + p->length + p->no_length + p->reserved + p->bad_payload +
                     p->bad_lines + unknown_ids + bad_args;
     uint64_t problems = lost + p->unknown_type + (p->skipped ? 1u : 0u);
-    uint64_t freq = o->d.clock.time_freq ? o->d.clock.time_freq : s->d && s->d->clock_freq ? s->d->clock_freq : s->freq;
+    uint64_t freq = o->d.clock.time_freq       ? o->d.clock.time_freq
+                    : s->d && s->d->clock_freq ? s->d->clock_freq
+                                               : s->freq;
     if (s->d && s->d->clock_freq_changes) {
         cli_error("%s: note: %llu CLOCK messages changed the frequency; the first, %llu Hz, is used", o->d.stream,
                   (unsigned long long)s->d->clock_freq_changes, (unsigned long long)s->d->clock_freq);
@@ -403,7 +406,7 @@ static int decode(dec_t *s, const dec_opts_t *o, maps_t *maps, const evrec_reade
         return CLI_BAD_INPUT;
     }
     size_t have = read_head(&in);
-    evrec_syst_input form = o->form >= 0 ? (evrec_syst_input)o->form
+    evrec_syst_input form = o->form >= 0                             ? (evrec_syst_input)o->form
                             : evrec_syst_detect_text(in.chunk, have) ? EVREC_SYST_TEXT
                                                                      : EVREC_SYST_BINARY;
     start(s, maps, r, form);
@@ -411,7 +414,8 @@ static int decode(dec_t *s, const dec_opts_t *o, maps_t *maps, const evrec_reade
     read_rest(s, &in);
     int result = CLI_OK;
     if (in.failed) {
-        cli_error("%s: offset %llu: read failed: %s", o->d.stream, (unsigned long long)s->p->offset, strerror(errno));
+        cli_error("%s: offset %llu: read failed: %s", o->d.stream, (unsigned long long)s->p->offset,
+                  strerror(errno));
         result = CLI_BAD_INPUT;
     }
     if (in.fd != STDIN_FILENO) {

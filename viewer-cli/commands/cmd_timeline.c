@@ -53,8 +53,7 @@ static const char help[] =
     "  --tick-hz HZ       derive the clock from Tick records recorded at HZ\n"
     "  --time-freq HZ     timestamp frequency to use instead of the file's\n"
     "  -h, --help         this text\n"
-    "\n" CLI_SELECT_HELP
-    "\n"
+    "\n" CLI_SELECT_HELP "\n"
     "Examples:\n"
     "  evrec timeline demo.evr -o demo.png\n"
     "  evrec timeline demo.evr --from 500ms --to 520ms -o window.svg\n"
@@ -108,7 +107,8 @@ static int parse(int argc, char **argv, tl_opts_t *o)
             break;
         case OPT_HEIGHT:
             if (!cli_parse_u64(optarg, 20000, &v) || v < 150) {
-                return cli_usage_error(&cli_cmd_timeline, "--height: expected 150..20000 pixels, got '%s'", optarg);
+                return cli_usage_error(&cli_cmd_timeline, "--height: expected 150..20000 pixels, got '%s'",
+                                       optarg);
             }
             o->out.height = (int)v;
             break;
@@ -358,8 +358,8 @@ static int run(int argc, char **argv)
         return glyph_table(&o, is_svg);
     }
     tl_sink_t t = {.o = &o, .is_svg = is_svg};
-    cli_pipeline_opts_t po = {.cmd = &cli_cmd_timeline, .input = o.out.path, .clock = o.ropt, .select = &o.sel,
-                              .progress = -1};
+    cli_pipeline_opts_t po = {
+        .cmd = &cli_cmd_timeline, .input = o.out.path, .clock = o.ropt, .select = &o.sel, .progress = -1};
     return cli_pipeline_run(&po, &tl_sink, &t);
 }
 

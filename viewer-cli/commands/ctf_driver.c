@@ -157,12 +157,18 @@ static bt_logging_level log_level(void)
 {
     const char *s = getenv("EVREC_CTF_LOG_LEVEL");
     switch (s ? s[0] : 'N') {
-    case 'T': case 't': return BT_LOGGING_LEVEL_TRACE;
-    case 'D': case 'd': return BT_LOGGING_LEVEL_DEBUG;
-    case 'I': case 'i': return BT_LOGGING_LEVEL_INFO;
-    case 'W': case 'w': return BT_LOGGING_LEVEL_WARNING;
-    case 'E': case 'e': return BT_LOGGING_LEVEL_ERROR;
-    case 'F': case 'f': return BT_LOGGING_LEVEL_FATAL;
+    case 'T':
+    case 't': return BT_LOGGING_LEVEL_TRACE;
+    case 'D':
+    case 'd': return BT_LOGGING_LEVEL_DEBUG;
+    case 'I':
+    case 'i': return BT_LOGGING_LEVEL_INFO;
+    case 'W':
+    case 'w': return BT_LOGGING_LEVEL_WARNING;
+    case 'E':
+    case 'e': return BT_LOGGING_LEVEL_ERROR;
+    case 'F':
+    case 'f': return BT_LOGGING_LEVEL_FATAL;
     default: return BT_LOGGING_LEVEL_NONE;
     }
 }
@@ -194,8 +200,8 @@ static void report_bt_error(const char *what)
 
 static void summary(const char *dir, const char *file, const evrec_bt_stats_t *s, uint32_t window)
 {
-    printf("%s: CTF 1.8 trace of %s: %llu events, clock %llu Hz (%s)\n", dir, file,
-           (unsigned long long)s->events, (unsigned long long)s->clock_freq,
+    printf("%s: CTF 1.8 trace of %s: %llu events, clock %llu Hz (%s)\n", dir, file, (unsigned long long)s->events,
+           (unsigned long long)s->clock_freq,
            s->clock_ns ? "ns since the first record" : "ticks since the first record");
     if (s->dropped || s->overwritten || s->damage_lost || s->gaps ||
         (s->damage.status != EVREC_OK && !s->display_only && !s->resumed)) {
@@ -210,8 +216,8 @@ static void summary(const char *dir, const char *file, const evrec_bt_stats_t *s
             sep = ", ";
         }
         if (s->gaps) {
-            printf("%s%llu lost to damage in %llu gap%s (where reading resumed)", sep, (unsigned long long)s->gap_lost,
-                   (unsigned long long)s->gaps, s->gaps == 1 ? "" : "s");
+            printf("%s%llu lost to damage in %llu gap%s (where reading resumed)", sep,
+                   (unsigned long long)s->gap_lost, (unsigned long long)s->gaps, s->gaps == 1 ? "" : "s");
             sep = ", ";
         }
         if (s->damage.status != EVREC_OK && !s->display_only && !s->resumed) {
@@ -286,14 +292,17 @@ int cli_export_ctf(const char *in_path, const char *out_dir, const cli_export_ct
     }
     if (bt_value_map_insert_empty_array_entry(sp, "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
         bt_value_array_append_string_element(inputs, in_path) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
-        (opt->clock.tick_hz &&
-         bt_value_map_insert_unsigned_integer_entry(sp, "tick-hz", opt->clock.tick_hz) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
+        (opt->clock.tick_hz && bt_value_map_insert_unsigned_integer_entry(sp, "tick-hz", opt->clock.tick_hz) !=
+                                   BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
         (opt->clock.time_freq &&
-         bt_value_map_insert_unsigned_integer_entry(sp, "time-freq", opt->clock.time_freq) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
+         bt_value_map_insert_unsigned_integer_entry(sp, "time-freq", opt->clock.time_freq) !=
+             BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
         (opt->reorder_window &&
-         bt_value_map_insert_unsigned_integer_entry(sp, "reorder-window", opt->reorder_window) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
+         bt_value_map_insert_unsigned_integer_entry(sp, "reorder-window", opt->reorder_window) !=
+             BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) ||
         bt_value_map_insert_string_entry(kp, "path", tmp) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-        bt_value_map_insert_bool_entry(kp, "assume-single-trace", BT_TRUE) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+        bt_value_map_insert_bool_entry(kp, "assume-single-trace", BT_TRUE) !=
+            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
         bt_value_map_insert_bool_entry(kp, "quiet", BT_TRUE) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
         goto end;
     }
@@ -301,14 +310,12 @@ int cli_export_ctf(const char *in_path, const char *out_dir, const cli_export_ct
      * below with the "evrec: " prefix. */
     bt_logging_level level = log_level();
     step = "cannot create the evrec source";
-    if (bt_graph_add_source_component_with_initialize_method_data(g, src_cls, "evrec", sp, &init,
-                                                                  level, &src) !=
+    if (bt_graph_add_source_component_with_initialize_method_data(g, src_cls, "evrec", sp, &init, level, &src) !=
         BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
         goto end;
     }
     step = "cannot create sink.ctf.fs";
-    if (bt_graph_add_sink_component(g, sink_cls, "ctf", kp, level, &sink) !=
-        BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+    if (bt_graph_add_sink_component(g, sink_cls, "ctf", kp, level, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
         goto end;
     }
     step = "cannot connect the evrec source to sink.ctf.fs";

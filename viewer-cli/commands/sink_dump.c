@@ -28,7 +28,7 @@ typedef struct dump_state {
      * printed from it without walking the tables (same text as evrec_reader_visit_fields()). */
     struct dump_leaf **leaves;
     uint32_t *leaf_count;
-    uint32_t *rec_size; /* the packed size the program was made for */
+    uint32_t *rec_size;    /* the packed size the program was made for */
     uint8_t *prefix_state; /* 0 not built, 1 built, 2 not cacheable */
     size_t cache_bytes;
     const char *cur_prefix;
@@ -75,8 +75,8 @@ static void prepare(dump_state_t *d)
     d->rec_size = calloc(m->event_count, sizeof *d->rec_size);
     d->name_len = calloc(m->event_count, sizeof *d->name_len);
     d->class_len = calloc(m->event_count, sizeof *d->class_len);
-    if (!d->names || !d->classes || !d->prefix || !d->prefix_off || !d->prefix_state ||
-        !d->name_len || !d->class_len || !d->leaves || !d->leaf_count || !d->rec_size) {
+    if (!d->names || !d->classes || !d->prefix || !d->prefix_off || !d->prefix_state || !d->name_len ||
+        !d->class_len || !d->leaves || !d->leaf_count || !d->rec_size) {
         cli_error("out of memory");
         exit(CLI_BAD_INPUT);
     }

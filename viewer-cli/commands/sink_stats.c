@@ -11,8 +11,9 @@
 /* What the printing functions share. */
 typedef stats_out_t out_t;
 
-static void print_json(const out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s, evrec_time_source src,
-                       uint64_t unverified, evrec_status st, uint64_t last_index, int limit_hit)
+static void print_json(const out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s,
+                       evrec_time_source src, uint64_t unverified, evrec_status st, uint64_t last_index,
+                       int limit_hit)
 {
     stats_json_in_t in;
     memset(&in, 0, sizeof in);

@@ -14,11 +14,11 @@
 
 /** What the report shows (the sink's user pointer; borrowed, read during the run). */
 typedef struct cli_stats_display {
-    const char *path;             /**< the input as given, for the "file:" line */
-    int selection;                /**< 1: a selection narrowed the records ("selection:" line) */
-    int json;                     /**< 1: --format json */
-    uint32_t top;                 /**< --top N: locations and address values to list */
-    const evrec_symbols_t *syms;  /**< --elf symbols, or NULL */
+    const char *path;            /**< the input as given, for the "file:" line */
+    int selection;               /**< 1: a selection narrowed the records ("selection:" line) */
+    int json;                    /**< 1: --format json */
+    uint32_t top;                /**< --top N: locations and address values to list */
+    const evrec_symbols_t *syms; /**< --elf symbols, or NULL */
 } cli_stats_display_t;
 
 /** The sink; its user pointer is a `const cli_stats_display_t *`. */

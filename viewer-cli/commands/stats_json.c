@@ -14,8 +14,10 @@ typedef struct js {
     int first; /* no comma before the next member */
 } js_t;
 
-static void put(js_t *j, const char *s) { cli_buf_puts(&j->b, s); }
-
+static void put(js_t *j, const char *s)
+{
+    cli_buf_puts(&j->b, s);
+}
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -493,10 +495,11 @@ int stats_json_print(const stats_json_in_t *in)
     } else {
         knull(&j, "clock_hz");
     }
-    kstr(&j, "clock_source", in->src == EVREC_TIME_FILE     ? "file"
-                             : in->src == EVREC_TIME_OPTION ? "option"
-                             : in->src == EVREC_TIME_TICKS  ? "ticks"
-                                                            : NULL);
+    kstr(&j, "clock_source",
+         in->src == EVREC_TIME_FILE     ? "file"
+         : in->src == EVREC_TIME_OPTION ? "option"
+         : in->src == EVREC_TIME_TICKS  ? "ticks"
+                                        : NULL);
     kdur(&j, in->freq, "duration", span);
     ku64(&j, "records", sum->records);
     ku64(&j, "unverified", in->unverified);

@@ -18,12 +18,12 @@ typedef struct stats_json_in {
     const evrec_symbols_t *syms; /* or NULL */
     uint64_t freq;               /* effective Hz, 0 = unknown */
     evrec_time_source src;
-    uint64_t unverified;         /* records from a truncated chunk */
-    int selection;               /* a selection was given */
-    int stopped;                 /* reading stopped before the end (window or --limit) */
-    uint64_t stopped_at;         /* the record index where it stopped */
-    int limit_hit;               /* it stopped because of --limit */
-    int damaged;                 /* the reader's sticky error applies (the file is damaged) */
+    uint64_t unverified; /* records from a truncated chunk */
+    int selection;       /* a selection was given */
+    int stopped;         /* reading stopped before the end (window or --limit) */
+    uint64_t stopped_at; /* the record index where it stopped */
+    int limit_hit;       /* it stopped because of --limit */
+    int damaged;         /* the reader's sticky error applies (the file is damaged) */
 } stats_json_in_t;
 
 /* Print the object and a newline on stdout. Returns 1 when every write succeeded. */

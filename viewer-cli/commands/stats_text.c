@@ -96,8 +96,8 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
     printf("events: count, rate over the duration; first and last record; interval between consecutive records\n");
     cli_buf_puts(&o->b, "     id  name");
     cli_buf_pad(&o->b, 9 + wname);
-    cli_buf_printf(&o->b, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "count", "rate/s", "first", "last", "min interval",
-         "mean", "max");
+    cli_buf_printf(&o->b, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "count", "rate/s", "first", "last",
+                   "min interval", "mean", "max");
     flush_line(o);
     for (uint32_t i = 0; i < n; i++) {
         const evrec_stats_event_t *e = &ev[i];
@@ -114,14 +114,14 @@ static void print_events(out_t *o, const evrec_stats_t *s, uint64_t span)
             cli_buf_printf(&o->b, "  %10s  %12s  %16s  %16s  %12s  %12s  %12s", "0", r, "-", "-", "-", "-", "-");
         } else if (e->count == 1) {
             cli_buf_printf(&o->b, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
-                 at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), "-", "-", "-");
+                           at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), "-", "-", "-");
         } else {
             uint64_t mean = (e->last_t64 - e->first_t64) / (e->count - 1);
             dur_or_ticks(o, e->min_gap, mn, sizeof mn);
             dur_or_ticks(o, mean, me, sizeof me);
             dur_or_ticks(o, e->max_gap, mx, sizeof mx);
             cli_buf_printf(&o->b, "  %10llu  %12s  %16s  %16s  %12s  %12s  %12s", (unsigned long long)e->count, r,
-                 at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), mn, me, mx);
+                           at(o, e->first_t64, f, sizeof f), at(o, e->last_t64, l, sizeof l), mn, me, mx);
         }
         flush_line(o);
     }
@@ -134,14 +134,16 @@ static void print_context(out_t *o, const char *label, uint64_t ticks, uint64_t 
     char d[32], p[16], m[32];
     cli_buf_printf(&o->b, "  %s", label);
     cli_buf_pad(&o->b, 44);
-    cli_buf_printf(&o->b, " %12llu  %10s  %7s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d), pct(ticks, span, p, sizeof p));
+    cli_buf_printf(&o->b, " %12llu  %10s  %7s", (unsigned long long)ticks, dur(o, ticks, d, sizeof d),
+                   pct(ticks, span, p, sizeof p));
     if (show_runs) {
         if (longest) {
             snprintf(m, sizeof m, "%llu", (unsigned long long)longest);
         } else {
             snprintf(m, sizeof m, "-");
         }
-        cli_buf_printf(&o->b, "  %6llu  %12s  %10s", (unsigned long long)runs, m, longest ? dur(o, longest, d, sizeof d) : "");
+        cli_buf_printf(&o->b, "  %6llu  %12s  %10s", (unsigned long long)runs, m,
+                       longest ? dur(o, longest, d, sizeof d) : "");
     }
     flush_line(o);
 }
@@ -180,8 +182,9 @@ static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
             if (c[i].open_at_start) {
                 cli_buf_printf(&o->b, "%s%s ", any++ ? next : lead, isr ? "isr" : "task");
                 put_name(o, c[i].name, c[i].value);
-                cli_buf_printf(&o->b, " was running when the trace began (%s before any %s): charged from the first record",
-                     isr ? "IsrExit" : "TaskSwitchOut", isr ? "IsrEnter" : "TaskSwitchIn");
+                cli_buf_printf(
+                    &o->b, " was running when the trace began (%s before any %s): charged from the first record",
+                    isr ? "IsrExit" : "TaskSwitchOut", isr ? "IsrEnter" : "TaskSwitchIn");
                 flush_line(o);
             }
             if (c[i].open_at_end) {
@@ -193,7 +196,8 @@ static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
         }
     }
     if (rt->idle_open_at_start) {
-        cli_buf_printf(&o->b, "%sthe CPU was idle when the trace began (IdleWake first): charged to idle", any++ ? next : lead);
+        cli_buf_printf(&o->b, "%sthe CPU was idle when the trace began (IdleWake first): charged to idle",
+                       any++ ? next : lead);
         flush_line(o);
     }
     if (rt->idle_open_at_end) {
@@ -201,14 +205,15 @@ static void print_edges(out_t *o, const evrec_stats_rtos_t *rt)
         flush_line(o);
     }
     if (rt->unknown_ticks) {
-        cli_buf_printf(&o->b, "%s%llu ticks (%s) before the first event that tells what ran: unknown", any++ ? next : lead,
-             (unsigned long long)rt->unknown_ticks, dur(o, rt->unknown_ticks, d, sizeof d));
+        cli_buf_printf(&o->b, "%s%llu ticks (%s) before the first event that tells what ran: unknown",
+                       any++ ? next : lead, (unsigned long long)rt->unknown_ticks,
+                       dur(o, rt->unknown_ticks, d, sizeof d));
         flush_line(o);
     }
     if (rt->anomalies) {
         cli_buf_printf(&o->b, "  anomalies: %llu record(s) contradict the state; the first, at %s: %s",
-             (unsigned long long)rt->anomalies, at(o, rt->first_anomaly_t64, d, sizeof d),
-             rt->first_anomaly ? rt->first_anomaly : "?");
+                       (unsigned long long)rt->anomalies, at(o, rt->first_anomaly_t64, d, sizeof d),
+                       rt->first_anomaly ? rt->first_anomaly : "?");
         flush_line(o);
     }
 }
@@ -249,7 +254,7 @@ static void print_cpu(out_t *o, const evrec_stats_rtos_t *rt)
             cli_buf_printf(&o->b, "  isr ");
             put_name(o, c->name, c->value);
             cli_buf_printf(&o->b, ": longest entry to exit with nested handlers %llu ticks (%s)",
-                 (unsigned long long)c->max_inclusive, dur(o, c->max_inclusive, d, sizeof d));
+                           (unsigned long long)c->max_inclusive, dur(o, c->max_inclusive, d, sizeof d));
             flush_line(o);
         }
     }
@@ -265,8 +270,9 @@ static void print_int(out_t *o, const evrec_stats_rtos_t *rt)
     if (rt->int_spans) {
         const evrec_stats_int_span_t *l = &rt->longest;
         printf("  longest interrupt-disabled span: %llu ticks (%s) at %s, restored at %s, %s into the trace\n",
-               (unsigned long long)l->ticks, dur(o, l->ticks, d, sizeof d), where(o, l->disable_caller, w, sizeof w),
-               where(o, l->restore_caller, w2, sizeof w2), at(o, l->start_t64, t, sizeof t));
+               (unsigned long long)l->ticks, dur(o, l->ticks, d, sizeof d),
+               where(o, l->disable_caller, w, sizeof w), where(o, l->restore_caller, w2, sizeof w2),
+               at(o, l->start_t64, t, sizeof t));
     }
     if (rt->int_open_at_start) {
         printf("  open at the start: interrupts were disabled when the trace began, for at least %llu ticks (%s); "
@@ -301,8 +307,8 @@ static void print_sync(out_t *o, const evrec_stats_rtos_t *rt)
     if (rt->sync_count) {
         cli_buf_puts(&o->b, "  kind      object");
         cli_buf_pad(&o->b, 36);
-        cli_buf_printf(&o->b, " %10s  %8s  %8s  %8s  %12s  %12s  %s", "ops", "blocks", "timeouts", "waits", "total wait",
-             "longest wait", "(task)");
+        cli_buf_printf(&o->b, " %10s  %8s  %8s  %8s  %12s  %12s  %s", "ops", "blocks", "timeouts", "waits",
+                       "total wait", "longest wait", "(task)");
         flush_line(o);
     }
     for (uint32_t i = 0; i < rt->sync_count; i++) {
@@ -310,10 +316,10 @@ static void print_sync(out_t *o, const evrec_stats_rtos_t *rt)
         cli_buf_printf(&o->b, "  %-8s  ", evrec_reader_event_name(o->r, s->event_id));
         put_name(o, s->name, s->object);
         cli_buf_pad(&o->b, 36);
-        cli_buf_printf(&o->b, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops, (unsigned long long)s->blocks,
-             (unsigned long long)s->timeouts, (unsigned long long)s->waits,
-             s->waits ? dur_or_ticks(o, s->wait_ticks, d, sizeof d) : "-",
-             s->waits ? dur_or_ticks(o, s->wait_max, d2, sizeof d2) : "-");
+        cli_buf_printf(&o->b, " %10llu  %8llu  %8llu  %8llu  %12s  %12s", (unsigned long long)s->ops,
+                       (unsigned long long)s->blocks, (unsigned long long)s->timeouts,
+                       (unsigned long long)s->waits, s->waits ? dur_or_ticks(o, s->wait_ticks, d, sizeof d) : "-",
+                       s->waits ? dur_or_ticks(o, s->wait_max, d2, sizeof d2) : "-");
         if (s->waits) {
             cli_buf_printf(&o->b, "  (");
             put_name(o, s->wait_max_task_name, s->wait_max_task);
@@ -341,10 +347,12 @@ static void print_addresses(out_t *o, const evrec_stats_t *s)
         cli_buf_name(&o->b, evrec_reader_event_name(o->r, a[i].event_id));
         cli_buf_putc(&o->b, '.');
         cli_buf_name(&o->b, a[i].field);
-        cli_buf_printf(&o->b, ": %llu record(s), %u distinct value(s)", (unsigned long long)a[i].records, (unsigned)a[i].distinct);
+        cli_buf_printf(&o->b, ": %llu record(s), %u distinct value(s)", (unsigned long long)a[i].records,
+                       (unsigned)a[i].distinct);
         flush_line(o);
         for (uint32_t k = 0; k < a[i].top_count && k < o->top; k++) {
-            printf("  %10llu  %s\n", (unsigned long long)a[i].top[k].count, where(o, a[i].top[k].value, w, sizeof w));
+            printf("  %10llu  %s\n", (unsigned long long)a[i].top[k].count,
+                   where(o, a[i].top[k].value, w, sizeof w));
         }
     }
 }
@@ -363,7 +371,8 @@ static void put_durations(out_t *o, const evrec_stats_durations_t *d)
 {
     cli_buf_pad(&o->b, 30);
     cli_buf_printf(&o->b, " %10llu  %8llu  %8llu", (unsigned long long)d->count,
-         (unsigned long long)(d->begun_again + d->open_at_end + d->cut_by_damage), (unsigned long long)d->unmatched_end);
+                   (unsigned long long)(d->begun_again + d->open_at_end + d->cut_by_damage),
+                   (unsigned long long)d->unmatched_end);
     if (d->count == 0) {
         cli_buf_printf(&o->b, "  %10s  %10s  %10s  %10s  %10s  %10s  -", "-", "-", "-", "-", "-", "-");
     } else {
@@ -390,15 +399,16 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
     for (uint32_t i = 0; i < n; i++) {
         exact &= sp[i].all.exact || sp[i].all.count == 0;
     }
-    printf("spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
-           "  unmatched: begins never ended (cut by damage, or open at the last record) and ends that closed nothing;\n"
-           "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
-           o->freq ? "" : " (ticks)",
-           exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
+    printf(
+        "spans: begin to end of each complete pair%s; percentiles nearest-rank, %s;\n"
+        "  unmatched: begins never ended (cut by damage, or open at the last record) and ends that closed nothing;\n"
+        "  'longest at' is the begin of the longest (evrec dump --from '#N')\n",
+        o->freq ? "" : " (ticks)",
+        exact ? "exact" : "from a log-bucket sketch (DDSketch), within 1% of the exact value");
     cli_buf_puts(&o->b, "  span / track");
     cli_buf_pad(&o->b, 30);
-    cli_buf_printf(&o->b, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end", "min", "mean",
-         "p50", "p90", "p99", "max", "longest at");
+    cli_buf_printf(&o->b, " %10s  %8s  %8s  %10s  %10s  %10s  %10s  %10s  %10s  %s", "count", "unm.beg", "unm.end",
+                   "min", "mean", "p50", "p90", "p99", "max", "longest at");
     flush_line(o);
     for (uint32_t i = 0; i < n; i++) {
         cli_buf_puts(&o->b, "  ");
@@ -423,21 +433,25 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
             cli_buf_name(&o->b, sp[i].name);
             cli_buf_printf(&o->b, ": %llu still open at the last record", (unsigned long long)d->open_at_end);
             if (fi->format == EVREC_FILE_CONTAINER && fi->dropped && !(fi->flags & 1u)) {
-                cli_buf_printf(&o->b, " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
-                     (unsigned long long)fi->dropped);
+                cli_buf_printf(
+                    &o->b,
+                    " (the buffer filled and %llu event(s) were dropped from then on: their ends were lost)",
+                    (unsigned long long)fi->dropped);
             }
             flush_line(o);
         }
         if (d->across_gap) {
             cli_buf_printf(&o->b, "  ");
             cli_buf_name(&o->b, sp[i].name);
-            cli_buf_printf(&o->b, ": %llu across a gap in the records: not measured", (unsigned long long)d->across_gap);
+            cli_buf_printf(&o->b, ": %llu across a gap in the records: not measured",
+                           (unsigned long long)d->across_gap);
             flush_line(o);
         }
         if (d->cut_by_damage) {
             cli_buf_printf(&o->b, "  ");
             cli_buf_name(&o->b, sp[i].name);
-            cli_buf_printf(&o->b, ": %llu cut by damage (open when records were lost: not paired across, not measured)",
+            cli_buf_printf(&o->b,
+                           ": %llu cut by damage (open when records were lost: not paired across, not measured)",
                            (unsigned long long)d->cut_by_damage);
             flush_line(o);
         }
@@ -452,8 +466,8 @@ static void print_spans(out_t *o, const evrec_stats_t *s, const evrec_file_info_
 static void put_series(out_t *o, const evrec_stats_series_t *x, const char *unit)
 {
     cli_buf_pad(&o->b, 34);
-    cli_buf_printf(&o->b, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min, x->mean,
-         (unsigned)x->max, x->time_weighted_mean);
+    cli_buf_printf(&o->b, " %10llu  %10u  %12.3f  %10u  %14.3f", (unsigned long long)x->samples, (unsigned)x->min,
+                   x->mean, (unsigned)x->max, x->time_weighted_mean);
     if (unit) {
         cli_buf_puts(&o->b, "  ");
         cli_buf_name(&o->b, unit);
@@ -540,7 +554,7 @@ static void print_damage(const evrec_reader_t *r)
 
 /* The text report (everything but JSON). */
 void stats_print_text(out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s, evrec_time_source src,
-                       uint64_t unverified, const cli_sink_end_t *end)
+                      uint64_t unverified, const cli_sink_end_t *end)
 {
     const evrec_file_info_t *fi = evrec_reader_info(o->r);
     const evrec_stats_summary_t *sum = evrec_stats_summary(s);
@@ -549,7 +563,9 @@ void stats_print_text(out_t *o, const cli_stats_display_t *opt, const evrec_stat
     printf("file:        %s\n", opt->path);
     if (o->freq) {
         printf("clock:       %llu Hz (%s)\n", (unsigned long long)o->freq,
-               src == EVREC_TIME_FILE ? "from the file" : src == EVREC_TIME_OPTION ? "from --time-freq" : "derived from the ticks");
+               src == EVREC_TIME_FILE     ? "from the file"
+               : src == EVREC_TIME_OPTION ? "from --time-freq"
+                                          : "derived from the ticks");
         printf("duration:    %s (%llu ticks), first record to last\n", at(o, span, d, sizeof d),
                (unsigned long long)span);
     } else {
@@ -604,4 +620,3 @@ void stats_print_rtos(out_t *o, const evrec_stats_t *s)
     }
     print_addresses(o, s);
 }
-

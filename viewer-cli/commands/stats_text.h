@@ -17,8 +17,8 @@ typedef struct stats_out {
 } stats_out_t;
 
 /* The file, clock, records, damage, selection, events, spans and counters sections. */
-void stats_print_text(stats_out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s, evrec_time_source src,
-                      uint64_t unverified, const cli_sink_end_t *end);
+void stats_print_text(stats_out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s,
+                      evrec_time_source src, uint64_t unverified, const cli_sink_end_t *end);
 /* The RTOS catalogue's sections (CPU, interrupts, waits) and the address values. */
 void stats_print_rtos(stats_out_t *o, const evrec_stats_t *s);
 

@@ -18,14 +18,14 @@
 /* A leaf field of an event type: where its value lies in the packed record and which payload
  * member it fills (member index at each struct level). */
 typedef struct evbt_leaf {
-    uint16_t offset;                        /* bytes into the packed record */
-    uint8_t size;                           /* 1, 2 or 4 bytes, big-endian */
-    uint8_t depth;                          /* path[0..depth] */
+    uint16_t offset; /* bytes into the packed record */
+    uint8_t size;    /* 1, 2 or 4 bytes, big-endian */
+    uint8_t depth;   /* path[0..depth] */
     uint16_t path[EVREC_MAX_NESTING + 1];
 } evbt_leaf_t;
 
 typedef struct evbt_event {
-    bt_event_class *ec;  /* NULL until the first record of the type (build_event()) */
+    bt_event_class *ec; /* NULL until the first record of the type (build_event()) */
     uint32_t save_len;
     uint32_t leaf_count;
     evbt_leaf_t *leaves;
@@ -45,20 +45,20 @@ typedef struct evbt_enum {
 
 typedef struct evbt_input {
     char *path;
-    char *name;                 /* the file's base name without ".evr": the trace's name (the
+    char *name; /* the file's base name without ".evr": the trace's name (the
                                    directory sink.ctf.fs makes for it), "NAME-stream" the stream's */
     evrec_file_info_t info;
-    uint64_t reader_freq;       /* the reader's effective frequency, Hz (0 = unknown) */
+    uint64_t reader_freq; /* the reader's effective frequency, Hz (0 = unknown) */
     evrec_time_source time_source;
-    int clock_ns;               /* values are ns of t64 at reader_freq, else t64 ticks */
+    int clock_ns; /* values are ns of t64 at reader_freq, else t64 ticks */
     bt_trace_class *tc;
     bt_stream_class *sc;
     uint32_t event_count;
-    evbt_event_t *events;       /* event classes made on first use (build_event()) */
-    uint32_t classes_made;      /* at most EVREC_BT_MAX_EVENT_CLASSES */
+    evbt_event_t *events;  /* event classes made on first use (build_event()) */
+    uint32_t classes_made; /* at most EVREC_BT_MAX_EVENT_CLASSES */
     uint32_t enum_count;
-    evbt_enum_t *enums;         /* CTF labels of each enum, made on first use */
-    evrec_bt_stats_t *stats;    /* in-process user's, or NULL */
+    evbt_enum_t *enums;      /* CTF labels of each enum, made on first use */
+    evrec_bt_stats_t *stats; /* in-process user's, or NULL */
 } evbt_input_t;
 
 typedef struct evbt_comp {
@@ -88,8 +88,8 @@ typedef struct evbt_iter {
     evrec_status end_status;
     /* time order: the reader's ordered iteration (evrec_reader_order.h) over comp->reorder_window records */
     evrec_order_t *order;
-    uint64_t last_t64;     /* t64 of the last event sent (its time after clamping) */
-    uint64_t last_value;   /* clock value of the last message sent */
+    uint64_t last_t64;   /* t64 of the last event sent (its time after clamping) */
+    uint64_t last_value; /* clock value of the last message sent */
     evrec_bt_stats_t st;
     /* messages made but not yet handed out */
     const bt_message *queue[QUEUE_CAP];
@@ -346,11 +346,11 @@ typedef struct build_ctx {
     const evrec_reader_t *r;
     const evrec_meta_t *m;
     evbt_enum_t *enums;
-    evbt_leaf_t *leaves;   /* growing array */
+    evbt_leaf_t *leaves; /* growing array */
     uint32_t leaf_count, leaf_cap;
     uint16_t path[EVREC_MAX_NESTING + 1];
-    uint32_t offset;       /* bytes into the packed record */
-    const char *error;     /* static text of the first problem */
+    uint32_t offset;   /* bytes into the packed record */
+    const char *error; /* static text of the first problem */
 } build_ctx_t;
 
 static int add_leaf(build_ctx_t *b, unsigned depth, unsigned size)
@@ -478,9 +478,8 @@ static bt_field_class *build_struct(build_ctx_t *b, uint16_t sid, unsigned depth
             b->offset += size;
         }
         names[n_members] = member_name(f->name, names, (size_t)n_members);
-        if (!names[n_members] ||
-            bt_field_class_structure_append_member(st, names[n_members], fc) !=
-                BT_FIELD_CLASS_STRUCTURE_APPEND_MEMBER_STATUS_OK) {
+        if (!names[n_members] || bt_field_class_structure_append_member(st, names[n_members], fc) !=
+                                     BT_FIELD_CLASS_STRUCTURE_APPEND_MEMBER_STATUS_OK) {
             bt_field_class_put_ref(fc);
             b->error = "out of memory";
             goto fail;
@@ -595,8 +594,8 @@ static int build_payload(build_ctx_t *b, evbt_event_t *ev, uint16_t id, const ch
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
             self, "%s: event %u (%s): its fields make %u bytes, its records have %u", b->in->path, id, name,
             b->offset, ev->save_len);
-    } else if (b->leaf_count > 0 &&
-               bt_event_class_set_payload_field_class(ev->ec, payload) != BT_EVENT_CLASS_SET_FIELD_CLASS_STATUS_OK) {
+    } else if (b->leaf_count > 0 && bt_event_class_set_payload_field_class(ev->ec, payload) !=
+                                        BT_EVENT_CLASS_SET_FIELD_CLASS_STATUS_OK) {
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self, "%s: out of memory", b->in->path);
     } else if (b->leaf_count && !(ev->leaves = malloc(b->leaf_count * sizeof *ev->leaves))) {
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self, "%s: out of memory", b->in->path);
@@ -620,9 +619,9 @@ static int build_event(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *r
     const char *name = evrec_reader_event_name(r, id);
     name = name ? name : "?";
     if (in->classes_made == EVREC_BT_MAX_EVENT_CLASSES) { /* check_types_used() saw fewer */
-        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
-            c->self, "%s: event %u (%s): more than %u event types used", in->path, id, name,
-            EVREC_BT_MAX_EVENT_CLASSES);
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self,
+                                                            "%s: event %u (%s): more than %u event types used",
+                                                            in->path, id, name, EVREC_BT_MAX_EVENT_CLASSES);
         return -1;
     }
     in->classes_made++;
@@ -680,8 +679,8 @@ static void destroy_comp(evbt_comp_t *c)
 }
 
 /* An integer parameter >= min (signed or unsigned, as the CLI's `-p` makes them). */
-static int param_uint(evbt_comp_t *c, const bt_value *params, const char *key, uint64_t min,
-                      uint64_t max, uint64_t *out, int *given)
+static int param_uint(evbt_comp_t *c, const bt_value *params, const char *key, uint64_t min, uint64_t max,
+                      uint64_t *out, int *given)
 {
     const bt_value *v = bt_value_map_borrow_entry_value_const(params, key);
     *given = 0;
@@ -694,8 +693,7 @@ static int param_uint(evbt_comp_t *c, const bt_value *params, const char *key, u
     } else if (bt_value_is_signed_integer(v) && bt_value_integer_signed_get(v) >= 0) {
         x = (uint64_t)bt_value_integer_signed_get(v);
     } else {
-        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self,
-                                                            "parameter `%s` must be an integer >= %llu",
+        BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->self, "parameter `%s` must be an integer >= %llu",
                                                             key, (unsigned long long)min);
         return -1;
     }
@@ -895,7 +893,8 @@ static int make_classes(evbt_comp_t *c, evbt_input_t *in, const evrec_reader_t *
         return -1;
     }
     bt_stream_class_set_name(in->sc, "evrec");
-    if (bt_stream_class_set_default_clock_class(in->sc, c->cc) != BT_STREAM_CLASS_SET_DEFAULT_CLOCK_CLASS_STATUS_OK) {
+    if (bt_stream_class_set_default_clock_class(in->sc, c->cc) !=
+        BT_STREAM_CLASS_SET_DEFAULT_CLOCK_CLASS_STATUS_OK) {
         return -1;
     }
     bt_stream_class_set_assigns_automatic_event_class_id(in->sc, BT_FALSE);
@@ -956,8 +955,8 @@ bt_component_class_initialize_method_status evrec_bt_init(bt_self_component_sour
         }
         evrec_reader_close(readers[i]);
         readers[i] = NULL;
-        bt_self_component_add_port_status ps =
-            bt_self_component_source_add_output_port(self_src, in->path, in, NULL);
+        bt_self_component_add_port_status ps = bt_self_component_source_add_output_port(self_src, in->path, in,
+                                                                                        NULL);
         if (ps != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {
             status = ps == BT_SELF_COMPONENT_ADD_PORT_STATUS_MEMORY_ERROR
                          ? BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR
@@ -1009,17 +1008,21 @@ static double support_weight(const char *path)
 }
 
 bt_component_class_query_method_status evrec_bt_query(bt_self_component_class_source *cls,
-                                                      bt_private_query_executor *exec,
-                                                      const char *object, const bt_value *params,
-                                                      void *method_data, const bt_value **result)
+                                                      bt_private_query_executor *exec, const char *object,
+                                                      const bt_value *params, void *method_data,
+                                                      const bt_value **result)
 {
     (void)exec;
     (void)method_data;
     if (strcmp(object, "babeltrace.support-info") != 0) {
         return BT_COMPONENT_CLASS_QUERY_METHOD_STATUS_UNKNOWN_OBJECT;
     }
-    const bt_value *type = params && bt_value_is_map(params) ? bt_value_map_borrow_entry_value_const(params, "type") : NULL;
-    const bt_value *input = params && bt_value_is_map(params) ? bt_value_map_borrow_entry_value_const(params, "input") : NULL;
+    const bt_value *type = params && bt_value_is_map(params)
+                               ? bt_value_map_borrow_entry_value_const(params, "type")
+                               : NULL;
+    const bt_value *input = params && bt_value_is_map(params)
+                                ? bt_value_map_borrow_entry_value_const(params, "input")
+                                : NULL;
     if (!type || !input || !bt_value_is_string(type) || !bt_value_is_string(input)) {
         BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT_CLASS(
             bt_self_component_class_source_as_self_component_class(cls),
@@ -1091,7 +1094,8 @@ static int close_packet(evbt_iter_t *it, uint64_t value)
  * packet that carries its count in CTF 1.8 (sink.ctf.fs wants the range to end at a packet's end). */
 static int discard_range(evbt_iter_t *it, uint64_t begin, uint64_t end, uint64_t count, int known)
 {
-    bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(it->self, it->stream, begin, end);
+    bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(it->self, it->stream, begin,
+                                                                                    end);
     if (m && known && count) {
         bt_message_discarded_events_set_count(m, count);
     }
@@ -1217,7 +1221,8 @@ static int emit_event(evbt_iter_t *it, const evrec_record_t *rec, uint64_t late)
     if (!ev->ec && build_event(it->comp, it->in, it->r, rec->id) != 0) {
         return -1;
     }
-    bt_message *msg = bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ev->ec, it->packet, value);
+    bt_message *msg = bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ev->ec, it->packet,
+                                                                                     value);
     if (!msg) {
         return push(it, NULL);
     }
@@ -1264,8 +1269,8 @@ static int finish(evbt_iter_t *it)
             comp_warn(it->comp, "%s (display attributes only; every record was read)", msg);
         } else if (!stopped) {
             it->st.resumed = 1; /* the losses went out at the gaps */
-            comp_warn(it->comp, "%s; the reader resumed after each damaged range: %llu records lost in %llu gaps", msg,
-                      (unsigned long long)it->st.gap_lost, (unsigned long long)it->st.gaps);
+            comp_warn(it->comp, "%s; the reader resumed after each damaged range: %llu records lost in %llu gaps",
+                      msg, (unsigned long long)it->st.gap_lost, (unsigned long long)it->st.gaps);
         } else {
             uint64_t returned = it->st.events + it->st.gap_lost;
             uint64_t recorded = in->info.recorded;
@@ -1335,8 +1340,8 @@ static int make_trace(evbt_iter_t *it)
         if (in->info.recorded != UINT64_MAX && in->info.recorded <= INT64_MAX) {
             bt_trace_set_environment_entry_integer(it->trace, "evrec_recorded", (int64_t)in->info.recorded);
         }
-        bt_trace_set_environment_entry_integer(it->trace, "evrec_dropped",
-                                               in->info.dropped > INT64_MAX ? INT64_MAX : (int64_t)in->info.dropped);
+        bt_trace_set_environment_entry_integer(
+            it->trace, "evrec_dropped", in->info.dropped > INT64_MAX ? INT64_MAX : (int64_t)in->info.dropped);
         bt_trace_set_environment_entry_integer(it->trace, "evrec_overwritten", (int64_t)in->info.overwritten);
         bt_trace_set_environment_entry_integer(it->trace, "evrec_cyclic", (int64_t)(in->info.flags & 1u));
     }
@@ -1388,9 +1393,8 @@ void evrec_bt_iter_finalize(bt_self_message_iterator *self)
     iter_destroy(bt_self_message_iterator_get_data(self));
 }
 
-bt_message_iterator_class_next_method_status evrec_bt_iter_next(bt_self_message_iterator *self,
-                                                                bt_message_array_const msgs,
-                                                                uint64_t capacity, uint64_t *count)
+bt_message_iterator_class_next_method_status
+evrec_bt_iter_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t capacity, uint64_t *count)
 {
     evbt_iter_t *it = bt_self_message_iterator_get_data(self);
     uint64_t n = 0;

@@ -55,23 +55,23 @@ extern "C" {
  * the iterator has sent its stream end message (or failed). Used by `evrec export --ctf`.
  */
 typedef struct evrec_bt_stats {
-    uint64_t events;           /**< event messages sent (= records the reader returned) */
-    uint64_t dropped;          /**< header `dropped` sent as a discarded-events message */
-    uint64_t overwritten;      /**< header `overwritten` sent as a discarded-events message */
-    uint64_t damage_lost;      /**< records lost to the damage the reader stopped at (header
+    uint64_t events;             /**< event messages sent (= records the reader returned) */
+    uint64_t dropped;            /**< header `dropped` sent as a discarded-events message */
+    uint64_t overwritten;        /**< header `overwritten` sent as a discarded-events message */
+    uint64_t damage_lost;        /**< records lost to the damage the reader stopped at (header
                                     `recorded` - records read - gap_lost) */
-    int damage_lost_known;     /**< 1: damage_lost is a count; 0: no count (header lacks it) */
-    uint64_t out_of_order;     /**< records stamped earlier than a record read before them */
-    uint64_t clamped;          /**< of those, records beyond the reorder window: time raised */
-    uint64_t clock_freq;       /**< the clock class's frequency, Hz */
-    int clock_ns;              /**< 1: clock values are ns (t64 converted); 0: t64 ticks */
+    int damage_lost_known;       /**< 1: damage_lost is a count; 0: no count (header lacks it) */
+    uint64_t out_of_order;       /**< records stamped earlier than a record read before them */
+    uint64_t clamped;            /**< of those, records beyond the reorder window: time raised */
+    uint64_t clock_freq;         /**< the clock class's frequency, Hz */
+    int clock_ns;                /**< 1: clock values are ns (t64 converted); 0: t64 ticks */
     evrec_reader_error_t damage; /**< the reader's sticky error; status EVREC_OK when intact */
-    int display_only;          /**< 1: `damage` is a bad FIELD_INFO chunk (no record lost) */
-    int finished;              /**< 1: the stream end message was sent */
-    uint64_t gaps;             /**< damaged ranges in the middle of the file the reader resumed
+    int display_only;            /**< 1: `damage` is a bad FIELD_INFO chunk (no record lost) */
+    int finished;                /**< 1: the stream end message was sent */
+    uint64_t gaps;               /**< damaged ranges in the middle of the file the reader resumed
                                     after: a discarded-events message each, at the gap */
-    uint64_t gap_lost;         /**< records lost in them (the reader's counts) */
-    int resumed;               /**< 1: `damage` set, but the reader read on to the end: no loss
+    uint64_t gap_lost;           /**< records lost in them (the reader's counts) */
+    int resumed;                 /**< 1: `damage` set, but the reader read on to the end: no loss
                                     at the end (the losses are at the gaps, or none) */
 } evrec_bt_stats_t;
 
@@ -115,9 +115,9 @@ void evrec_bt_finalize(bt_self_component_source *self);
  * The result (a real value) is a new reference that babeltrace2 takes.
  * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_component_class_query_method_status evrec_bt_query(bt_self_component_class_source *cls,
-                                                      bt_private_query_executor *exec,
-                                                      const char *object, const bt_value *params,
-                                                      void *method_data, const bt_value **result);
+                                                      bt_private_query_executor *exec, const char *object,
+                                                      const bt_value *params, void *method_data,
+                                                      const bt_value **result);
 /** @brief Message iterator initialisation: opens the port's input again for reading.
  * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK ready.
  * @retval BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_ERROR the file cannot be read now.
@@ -138,8 +138,8 @@ void evrec_bt_iter_finalize(bt_self_message_iterator *self);
  * The messages are new references that babeltrace2 takes.
  * **Context:** called by babeltrace2 in the thread that runs the graph. */
 bt_message_iterator_class_next_method_status evrec_bt_iter_next(bt_self_message_iterator *self,
-                                                                bt_message_array_const msgs,
-                                                                uint64_t capacity, uint64_t *count);
+                                                                bt_message_array_const msgs, uint64_t capacity,
+                                                                uint64_t *count);
 /** @brief Rewind: reopens the input; the stream starts again with a stream beginning message.
  * @retval BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_OK rewound.
  * @retval BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_ERROR the file cannot be read now.

@@ -50,7 +50,10 @@ static inline void export_put(export_out_t *o, const void *s, size_t n)
     memcpy(export_out_room(o, n), s, n);
     o->len += n;
 }
-static inline void export_puts(export_out_t *o, const char *s) { export_put(o, s, strlen(s)); }
+static inline void export_puts(export_out_t *o, const char *s)
+{
+    export_put(o, s, strlen(s));
+}
 static inline void export_putc(export_out_t *o, char c)
 {
     *export_out_room(o, 1) = c;
@@ -89,7 +92,7 @@ extern const cli_sink_t cli_sink_ccore;
 /* Distinct strings numbered in the order added (CSV column names, JSONL keys): a path kept once
  * however many event types have it. Zero-initialise; free with export_names_free(). */
 typedef struct export_names {
-    char **names;    /* by number, malloc'd */
+    char **names; /* by number, malloc'd */
     uint32_t count, cap;
     uint32_t *slots; /* hash table of number + 1, 0 = empty */
     uint32_t nslots;
@@ -114,13 +117,13 @@ typedef struct export_leaf_memo {
 } export_leaf_memo_t;
 
 typedef struct export_leaf {
-    char *path;      /* dotted path: "frame.number" (malloc'd; a writer may free it once it has
+    char *path;               /* dotted path: "frame.number" (malloc'd; a writer may free it once it has
                         what it needs and set it NULL) */
-    uint8_t kind;    /* an ::evrec_kind, not STRUCT */
-    uint8_t width;   /* bytes: 1, 2 or 4 */
-    uint16_t enum_id;/* enum kinds: the enum; else 0 */
-    uint32_t offset; /* byte offset in the packed record */
-    uint32_t column; /* the writer's number for the leaf's name (CSV column, JSONL key) */
+    uint8_t kind;             /* an ::evrec_kind, not STRUCT */
+    uint8_t width;            /* bytes: 1, 2 or 4 */
+    uint16_t enum_id;         /* enum kinds: the enum; else 0 */
+    uint32_t offset;          /* byte offset in the packed record */
+    uint32_t column;          /* the writer's number for the leaf's name (CSV column, JSONL key) */
     export_leaf_memo_t *memo; /* enum leaves: the last value rendered (export_leaf_cache()); NULL
                                  until then; freed with the layout */
 } export_leaf_t;
@@ -158,13 +161,13 @@ int export_leaf_cache(export_leaf_t *l, uint32_t value, const char *text, size_t
 typedef struct export_layout {
     const evrec_meta_t *meta;
     uint32_t event_count;
-    uint32_t *leaf_count;    /* per event id: leaf_count[id] entries, valid when built[owner[id]] */
-    export_leaf_t **leaves;  /* per event id: NULL until built */
+    uint32_t *leaf_count;   /* per event id: leaf_count[id] entries, valid when built[owner[id]] */
+    export_leaf_t **leaves; /* per event id: NULL until built */
     /* per event id: the first event on the same struct, which owns the leaves (events on one
      * struct share them: a file may list 65,535 events on one wide struct in 8 bytes each).
      * Writers that keep per-leaf tables share them the same way: built for owner[id] == id. */
     uint32_t *owner;
-    uint8_t *built;          /* per event id: 1 once owner id's leaves are built */
+    uint8_t *built; /* per event id: 1 once owner id's leaves are built */
 } export_layout_t;
 
 /* Prepare the layout for the meta-info (which must outlive it): the owner of every event type;

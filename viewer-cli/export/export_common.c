@@ -66,7 +66,10 @@ void export_seconds(export_out_t *o, uint64_t ns)
 }
 
 /* 1 for bytes the JSON encoder must look at: controls, quote, backslash, DEL, non-ASCII. */
-static inline int json_special(unsigned char c) { return c < 0x20u || c == '"' || c == '\\' || c >= 0x7Fu; }
+static inline int json_special(unsigned char c)
+{
+    return c < 0x20u || c == '"' || c == '\\' || c >= 0x7Fu;
+}
 
 void export_json_string(export_out_t *o, const char *s, size_t n, export_text_stats_t *st)
 {
@@ -397,7 +400,8 @@ int export_layout_event(export_layout_t *l, uint32_t id)
     uint32_t o = l->owner[id];
     int built_now = 0;
     if (!l->built[o]) {
-        if (export_leaves_of_struct(l->meta, l->meta->events[o].struct_id, &l->leaves[o], &l->leaf_count[o]) != 0) {
+        if (export_leaves_of_struct(l->meta, l->meta->events[o].struct_id, &l->leaves[o], &l->leaf_count[o]) !=
+            0) {
             cli_error("out of memory");
             return -1;
         }

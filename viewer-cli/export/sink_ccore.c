@@ -37,12 +37,12 @@ typedef struct ccore {
     export_out_t *o;
     export_out_t meta; /* MetaInfo followed by the End record */
     const char *input;
-    held_t *heap;      /* min-heap by (t64, index) */
+    held_t *heap; /* min-heap by (t64, index) */
     uint32_t n, cap, window;
-    int written;       /* a record was written: last_t64/last32 hold */
+    int written; /* a record was written: last_t64/last32 hold */
     uint64_t last_t64;
     uint8_t last32[4];
-    uint64_t clamped;  /* records written with their predecessor's stamp */
+    uint64_t clamped; /* records written with their predecessor's stamp */
     int nomem;
 } ccore_t;
 

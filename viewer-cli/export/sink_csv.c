@@ -31,9 +31,9 @@ typedef struct csv {
     evrec_reader_t *r;
     int ns_known;
     export_layout_t layout;
-    uint32_t **raw_col;   /* per owner event, per leaf: the .raw column, UINT32_MAX = none; built
+    uint32_t **raw_col; /* per owner event, per leaf: the .raw column, UINT32_MAX = none; built
                              with the owner's leaves on its first record */
-    char **event_cells;   /* per event: ",event,class" rendered */
+    char **event_cells; /* per event: ",event,class" rendered */
     size_t *event_len;
     uint32_t ncols;
     /* the current row's cells */
@@ -42,7 +42,7 @@ typedef struct csv {
     cli_buf_t scratch;
     export_out_t cellbuf; /* cells are rendered here (never flushed: file is NULL) */
     export_text_stats_t text;
-    export_names_t *cols;  /* the header's column names (each path once), to find a leaf's column */
+    export_names_t *cols; /* the header's column names (each path once), to find a leaf's column */
 } csv_t;
 
 static void csv_free(csv_t *c)
@@ -180,8 +180,8 @@ static void *csv_begin(void *user, export_out_t *o, const cli_sink_info_t *meta)
         csv_free(c);
         return NULL;
     }
-    static const char *const fixed[] = {"index", "kind", "time_ns", "time_s", "event", "class",
-                                        "loss", "loss_count", "loss_offset", "loss_message"};
+    static const char *const fixed[] = {"index", "kind", "time_ns",    "time_s",      "event",
+                                        "class", "loss", "loss_count", "loss_offset", "loss_message"};
     export_puts(o, "index,kind,time_ns,time_s,event,class");
     for (uint32_t i = 0; i < c->cols->count; i++) {
         export_putc(o, ',');
@@ -203,7 +203,10 @@ static void cell_begin(csv_t *c, uint32_t col)
     c->stamp[col] = c->gen;
 }
 
-static void cell_end(csv_t *c, uint32_t col) { c->cell_len[col] = (uint32_t)c->cellbuf.len - c->cell_off[col]; }
+static void cell_end(csv_t *c, uint32_t col)
+{
+    c->cell_len[col] = (uint32_t)c->cellbuf.len - c->cell_off[col];
+}
 
 static void put_cell_u64(csv_t *c, uint32_t col, uint32_t v)
 {
@@ -336,7 +339,10 @@ static int csv_end(void *w, const cli_sink_end_t *end)
     return 0;
 }
 
-static uint64_t csv_invalid_utf8(void *w) { return ((csv_t *)w)->text.invalid_utf8; }
+static uint64_t csv_invalid_utf8(void *w)
+{
+    return ((csv_t *)w)->text.invalid_utf8;
+}
 
 const cli_sink_t cli_sink_csv = {
     .name = "csv",

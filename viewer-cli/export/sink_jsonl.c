@@ -29,10 +29,10 @@ typedef struct jsonl {
     evrec_reader_t *r;
     int ns_known;
     export_layout_t layout;
-    char **event_text;   /* per event: ,"event":"..","class":"..","fields":{ */
+    char **event_text; /* per event: ,"event":"..","class":"..","fields":{ */
     size_t *event_len;
-    export_names_t paths;/* distinct leaf paths; a leaf's `column` is its number here */
-    char **keys;         /* per path number: "path": */
+    export_names_t paths; /* distinct leaf paths; a leaf's `column` is its number here */
+    char **keys;          /* per path number: "path": */
     uint32_t *key_len;
     uint32_t key_cap;
     export_text_stats_t text;
@@ -264,7 +264,10 @@ static int jsonl_end(void *w, const cli_sink_end_t *end)
     return 0;
 }
 
-static uint64_t jsonl_invalid_utf8(void *w) { return ((jsonl_t *)w)->text.invalid_utf8; }
+static uint64_t jsonl_invalid_utf8(void *w)
+{
+    return ((jsonl_t *)w)->text.invalid_utf8;
+}
 
 const cli_sink_t cli_sink_jsonl = {
     .name = "jsonl",

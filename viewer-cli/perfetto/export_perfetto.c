@@ -12,29 +12,37 @@
 
 /* ---- limits (memory stays bounded whatever the file holds) -------------------------------- */
 
-#define PF_MAX_LANES 65536u      /* more distinct lanes go to one "(other lanes)" lane */
-#define PF_MAX_OPEN 65536u       /* spans open at once; more begins become instants */
-#define PF_MAX_SLOTS 64u         /* slice tracks per lane (overlapping spans); more: instants */
-#define PF_MAX_STRINGS (1u << 20)/* interned enum value names; more are written inline */
+#define PF_MAX_LANES 65536u       /* more distinct lanes go to one "(other lanes)" lane */
+#define PF_MAX_OPEN 65536u        /* spans open at once; more begins become instants */
+#define PF_MAX_SLOTS 64u          /* slice tracks per lane (overlapping spans); more: instants */
+#define PF_MAX_STRINGS (1u << 20) /* interned enum value names; more are written inline */
 #define PF_MAX_LEAVES EVREC_MAX_EVENT_SIZE
 #define PF_MAX_ANN (2u * PF_MAX_LEAVES + 16u)
 
-#define PF_SEQ_ID 1u             /* the one trusted_packet_sequence_id of the trace */
-#define PF_PID 1                 /* pid of the file's process-like track */
-#define PF_UUID_FILE 1u          /* track uuids: the file, the losses, then allocated from 16 */
+#define PF_SEQ_ID 1u    /* the one trusted_packet_sequence_id of the trace */
+#define PF_PID 1        /* pid of the file's process-like track */
+#define PF_UUID_FILE 1u /* track uuids: the file, the losses, then allocated from 16 */
 #define PF_UUID_LOSSES 2u
-#define PF_DAMAGE_KEPT 1000u     /* damage entries the reader keeps (evrec_reader_damage()) */
+#define PF_DAMAGE_KEPT 1000u /* damage entries the reader keeps (evrec_reader_damage()) */
 #define PF_UUID_FIRST 16u
 
 /* Fixed interned annotation names (iids 1..), then the per-leaf names. */
 enum {
-    AN_RECORD = 1, AN_MARKER, AN_UNVERIFIED, AN_CLAMPED, AN_UNMATCHED, AN_REFUSED,
-    AN_END_RECORD, AN_END_MARKER, AN_END_UNVERIFIED, AN_END_CLAMPED,
+    AN_RECORD = 1,
+    AN_MARKER,
+    AN_UNVERIFIED,
+    AN_CLAMPED,
+    AN_UNMATCHED,
+    AN_REFUSED,
+    AN_END_RECORD,
+    AN_END_MARKER,
+    AN_END_UNVERIFIED,
+    AN_END_CLAMPED,
     AN_FIXED_COUNT
 };
 static const char *const fixed_ann_names[AN_FIXED_COUNT] = {
-    NULL, "record", "marker", "unverified", "ts_clamped_ns", "unmatched_end", "span_refused",
-    "end.record", "end.marker", "end.unverified", "end.ts_clamped_ns",
+    NULL,           "record",     "marker",     "unverified",     "ts_clamped_ns",     "unmatched_end",
+    "span_refused", "end.record", "end.marker", "end.unverified", "end.ts_clamped_ns",
 };
 /* Interned string values: markers 0..15 are iids 1..16; enum value names from 32. */
 #define PF_STR_MARKER_BASE 1u
@@ -127,12 +135,12 @@ static void map_free(pf_map_t *m)
 /* ---- tables built at open --------------------------------------------------------------- */
 
 typedef struct pf_leaf {
-    uint32_t offset;    /* in the packed record */
-    uint8_t kind;       /* evrec_kind */
-    uint8_t display;    /* evrec_display */
-    uint16_t enum_id;   /* enum kinds */
-    int32_t counter;    /* index in tracks->counters, or -1 */
-    uint32_t path;      /* index of its dotted path in the writer's path set (pf_path_t) */
+    uint32_t offset;  /* in the packed record */
+    uint8_t kind;     /* evrec_kind */
+    uint8_t display;  /* evrec_display */
+    uint16_t enum_id; /* enum kinds */
+    int32_t counter;  /* index in tracks->counters, or -1 */
+    uint32_t path;    /* index of its dotted path in the writer's path set (pf_path_t) */
 } pf_leaf_t;
 
 /* The four annotation names of one leaf path: "path", "path_raw", "end.path", "end.path_raw".
@@ -145,30 +153,30 @@ typedef struct pf_path {
 typedef struct pf_event {
     const char *name;
     uint16_t class_id;
-    uint16_t track_leaf;   /* EVREC_TRACKS_NONE: the class's lane */
-    uint32_t domain;       /* lane domain of track_leaf */
-    uint32_t leaf_count;   /* leaves 2 .. leaf_count + 1 */
-    uint32_t owner;        /* the first event on the same struct (this one when not shared) */
-    pf_leaf_t *leaves;     /* [leaf - 2]; NULL until the event's (or its owner's) first record */
-    uint64_t ann_base;     /* iid of leaves[0].names[0]; names[v] of leaf i: base + 4 i + v */
-    uint8_t *ann_emitted;  /* [4 * leaf_count] */
+    uint16_t track_leaf;  /* EVREC_TRACKS_NONE: the class's lane */
+    uint32_t domain;      /* lane domain of track_leaf */
+    uint32_t leaf_count;  /* leaves 2 .. leaf_count + 1 */
+    uint32_t owner;       /* the first event on the same struct (this one when not shared) */
+    pf_leaf_t *leaves;    /* [leaf - 2]; NULL until the event's (or its owner's) first record */
+    uint64_t ann_base;    /* iid of leaves[0].names[0]; names[v] of leaf i: base + 4 i + v */
+    uint8_t *ann_emitted; /* [4 * leaf_count] */
     int has_counters;
-    int shared;            /* leaves and ann_* belong to the first event on the same struct */
-    int built;             /* leaves, ann_emitted and has_counters are set (first record) */
+    int shared; /* leaves and ann_* belong to the first event on the same struct */
+    int built;  /* leaves, ann_emitted and has_counters are set (first record) */
 } pf_event_t;
 
 /* A lane domain: the values of one enum, of one plain integer field path, or event classes. */
 typedef struct pf_domain {
-    uint32_t enum_id;  /* UINT32_MAX: plain integer (named by path); UINT32_MAX - 1: classes */
+    uint32_t enum_id; /* UINT32_MAX: plain integer (named by path); UINT32_MAX - 1: classes */
     char *path;
 } pf_domain_t;
 #define DOMAIN_CLASSES 0u
 
 typedef struct pf_lane {
-    uint64_t *slot_uuid;   /* [slot_cap]; slot 0 = the lane's own track */
-    uint32_t *slot_open;   /* open spans per slot (0 or 1: spans never nest on one slot) */
+    uint64_t *slot_uuid; /* [slot_cap]; slot 0 = the lane's own track */
+    uint32_t *slot_open; /* open spans per slot (0 or 1: spans never nest on one slot) */
     uint32_t slots, slot_cap;
-    uint64_t *counter_uuid;/* [tracks counter_count], 0 = not described yet */
+    uint64_t *counter_uuid; /* [tracks counter_count], 0 = not described yet */
     char *name;
 } pf_lane_t;
 
@@ -205,30 +213,30 @@ struct evrec_pf_writer {
 
     pf_event_t *events;
     uint32_t event_count;
-    pf_path_t *paths;          /* distinct leaf paths, by index */
+    pf_path_t *paths; /* distinct leaf paths, by index */
     uint32_t path_count, path_cap;
-    uint32_t *path_slots;      /* hash of path index + 1, 0 = empty */
+    uint32_t *path_slots; /* hash of path index + 1, 0 = empty */
     uint32_t path_nslots;
     pf_domain_t *domains;
     uint32_t domain_count;
-    uint8_t *name_emitted;     /* event names: events, then spans */
-    uint8_t *cat_emitted;      /* categories: per class id (an event id) */
+    uint8_t *name_emitted; /* event names: events, then spans */
+    uint8_t *cat_emitted;  /* categories: per class id (an event id) */
     uint8_t fixed_emitted[AN_FIXED_COUNT];
     uint8_t marker_emitted[16];
     int losses_described;
-    int started;               /* the first record was seen */
+    int started; /* the first record was seen */
     uint64_t last_ts;
     uint64_t next_uuid;
     uint64_t next_str_iid;
 
     pf_lane_t *lanes;
     uint32_t lane_count, lane_cap;
-    pf_map_t lane_map;         /* domain << 32 | value -> lane */
-    pf_map_t str_map;          /* enum_id << 32 | value -> string iid (0 = unnamed) */
-    evrec_spans_t *pair;       /* the spans' pairing (evrec_analysis.h); NULL without spans */
-    pf_inst_t *inst;           /* per span instance */
+    pf_map_t lane_map;   /* domain << 32 | value -> lane */
+    pf_map_t str_map;    /* enum_id << 32 | value -> string iid (0 = unnamed) */
+    evrec_spans_t *pair; /* the spans' pairing (evrec_analysis.h); NULL without spans */
+    pf_inst_t *inst;     /* per span instance */
     uint32_t inst_cap;
-    uint32_t open_count;       /* slices open */
+    uint32_t open_count; /* slices open */
     pf_cur_t cur;
     int unverified_seen;
     uint8_t damage_done[PF_DAMAGE_KEPT]; /* reader damage entries already written at a gap */
@@ -256,8 +264,8 @@ struct evrec_pf_writer {
     uint8_t *buf;
     size_t buf_cap;
 
-    uint64_t max_index;       /* largest record index written so far */
-    evrec_span_fn span_hook;  /* introspection (tests), or NULL */
+    uint64_t max_index;      /* largest record index written so far */
+    evrec_span_fn span_hook; /* introspection (tests), or NULL */
     void *span_hook_ctx;
     int started_index;
 };
@@ -265,9 +273,9 @@ struct evrec_pf_writer {
 static const char *status_name(evrec_status s)
 {
     static const char *const names[] = {
-        "ok", "bad argument", "bad meta-info", "unknown id", "not recording", "dropped", "busy",
-        "exhausted", "i/o error", "truncated", "corrupt", "checksum mismatch", "unsupported",
-        "out of memory", "end",
+        "ok",          "bad argument",  "bad meta-info", "unknown id", "not recording", "dropped",
+        "busy",        "exhausted",     "i/o error",     "truncated",  "corrupt",       "checksum mismatch",
+        "unsupported", "out of memory", "end",
     };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "error";
 }
@@ -574,7 +582,10 @@ static void ann_str(Perfetto__Protos__DebugAnnotation *a, const char *s)
 }
 
 /* A leaf's value from its packed big-endian bytes (the viewer's one byte-order helper). */
-static uint32_t load_be(const uint8_t *p, uint8_t kind) { return cli_be_field(p, evrec_kind_width(kind)); }
+static uint32_t load_be(const uint8_t *p, uint8_t kind)
+{
+    return cli_be_field(p, evrec_kind_width(kind));
+}
 
 /* The value of leaf (>= 2) of a record, read from its packed big-endian bytes. */
 static uint32_t leaf_value(const pf_event_t *e, const evrec_record_t *rec, uint32_t leaf)
@@ -1277,8 +1288,7 @@ static uint32_t domain_of(evrec_pf_writer_t *w, const pf_leaf_t *l, const char *
 {
     uint32_t enum_id = l->kind >= EVREC_KIND_ENUM_UINT8 ? l->enum_id : UINT32_MAX;
     for (uint32_t d = 1; d < w->domain_count; d++) {
-        if (w->domains[d].enum_id == enum_id &&
-            (enum_id != UINT32_MAX || strcmp(w->domains[d].path, path) == 0)) {
+        if (w->domains[d].enum_id == enum_id && (enum_id != UINT32_MAX || strcmp(w->domains[d].path, path) == 0)) {
             return d;
         }
     }
@@ -1339,7 +1349,8 @@ static int build_leaves(evrec_pf_writer_t *w, uint16_t id)
         const evrec_field_info_t *fi = evrec_reader_field_info(w->r, li.struct_id, li.field_index);
         l->display = fi ? fi->display : EVREC_DISPLAY_DEFAULT;
         for (uint32_t c = 0; w->tracks && c < w->tracks->counter_count; c++) {
-            if (w->tracks->counters[c].struct_id == li.struct_id && w->tracks->counters[c].field_index == li.field_index) {
+            if (w->tracks->counters[c].struct_id == li.struct_id &&
+                w->tracks->counters[c].field_index == li.field_index) {
                 l->counter = (int32_t)c;
                 e->has_counters = 1;
             }
@@ -1483,8 +1494,7 @@ static void first_packet(evrec_pf_writer_t *w, evrec_reader_t *r)
     uint64_t freq = evrec_reader_time_freq(r, &src);
     snprintf(desc, sizeof desc, "%s; timestamp frequency %llu Hz%s; schema hash 0x%016llx",
              fi->format == EVREC_FILE_CCORE ? "CCore EventRecorder stream" : "evrec container",
-             (unsigned long long)freq,
-             w->ns_known ? "" : " (unknown: times are ticks, not ns)",
+             (unsigned long long)freq, w->ns_known ? "" : " (unknown: times are ticks, not ns)",
              (unsigned long long)fi->schema_hash_computed);
     w->td.description = desc;
     pkt_write(w);

@@ -123,10 +123,10 @@ static void pf_summary(void *user, const cli_sink_end_t *end, int result)
             "evrec: %s: %llu records -> %llu instants, %llu slice begins, %llu slice ends "
             "(%llu open at the end), %llu counter values; %u lanes, %u tracks, %llu losses; "
             "%llu packets, %llu bytes\n",
-            out, (unsigned long long)s->records, (unsigned long long)s->instants,
-            (unsigned long long)s->begins, (unsigned long long)s->ends, (unsigned long long)s->open_at_end,
-            (unsigned long long)s->counters, (unsigned)s->lanes, (unsigned)s->tracks,
-            (unsigned long long)s->losses, (unsigned long long)s->packets, (unsigned long long)s->bytes);
+            out, (unsigned long long)s->records, (unsigned long long)s->instants, (unsigned long long)s->begins,
+            (unsigned long long)s->ends, (unsigned long long)s->open_at_end, (unsigned long long)s->counters,
+            (unsigned)s->lanes, (unsigned)s->tracks, (unsigned long long)s->losses, (unsigned long long)s->packets,
+            (unsigned long long)s->bytes);
     if (s->cut_by_damage) {
         fprintf(stderr,
                 "evrec: %s: %llu spans open where records were lost to damage end there "
@@ -147,9 +147,10 @@ static void pf_summary(void *user, const cli_sink_end_t *end, int result)
                 out, (unsigned long long)s->clamped, (unsigned long long)s->max_clamp_ns);
     }
     if (s->unmatched_ends || s->refused_begins) {
-        fprintf(stderr, "evrec: %s: %llu span ends without a begin, %llu span begins over the "
-                "limits: written as instants\n", out,
-                (unsigned long long)s->unmatched_ends, (unsigned long long)s->refused_begins);
+        fprintf(stderr,
+                "evrec: %s: %llu span ends without a begin, %llu span begins over the "
+                "limits: written as instants\n",
+                out, (unsigned long long)s->unmatched_ends, (unsigned long long)s->refused_begins);
     }
 }
 

@@ -24,10 +24,10 @@
 
 /** @brief The sink's user pointer: options in, the writer's counts out. Zero-initialise. */
 typedef struct cli_perfetto_run {
-    const char *out_path;  /**< OUT as given ("-": standard output), for messages */
-    int quiet;             /**< 1: no summary lines on stderr */
-    int written;           /**< set by the sink: the trace was finished (the summary's counts hold) */
-    evrec_pf_stats_t stats;/**< set by the sink: the writer's counts, copied at the end */
+    const char *out_path;   /**< OUT as given ("-": standard output), for messages */
+    int quiet;              /**< 1: no summary lines on stderr */
+    int written;            /**< set by the sink: the trace was finished (the summary's counts hold) */
+    evrec_pf_stats_t stats; /**< set by the sink: the writer's counts, copied at the end */
 } cli_perfetto_run_t;
 
 /**

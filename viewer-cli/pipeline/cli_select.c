@@ -128,8 +128,7 @@ int cli_select_option(const cli_command_t *cmd, cli_select_spec_t *spec, int c, 
         spec->limit = v;
         spec->has_limit = 1;
         return -1;
-    default:
-        return -2;
+    default: return -2;
     }
 }
 
@@ -156,16 +155,16 @@ typedef struct w_res {
 enum { V_FALSE = 0, V_TRUE = 1, V_UNKNOWN = 2 };
 
 struct cli_select {
-    uint8_t *pass;        /* per event id: 0 excluded; 1 passes (no --where or constant true);
+    uint8_t *pass; /* per event id: 0 excluded; 1 passes (no --where or constant true);
                              2 evaluate --where */
     uint32_t event_count;
     cli_where_t *where;
-    w_res_t *res;         /* event_count x nleaves */
+    w_res_t *res; /* event_count x nleaves */
     uint64_t from_index, to_index;
     uint64_t from_ns, to_ns;
-    uint64_t stop_t64;    /* a record later than this cannot be at or before --to */
-    uint64_t from_t64;    /* the first tick count whose ns is at least from_ns */
-    int started;          /* cli_select_next() has fast-forwarded */
+    uint64_t stop_t64; /* a record later than this cannot be at or before --to */
+    uint64_t from_t64; /* the first tick count whose ns is at least from_ns */
+    int started;       /* cli_select_next() has fast-forwarded */
     uint64_t limit, matched;
     int has_limit;
 };
@@ -183,15 +182,15 @@ static uint32_t packed_size(const evrec_meta_t *m, uint16_t sid, unsigned depth)
     for (uint32_t i = 0; i < st->field_count; i++) {
         const evrec_field_desc_t *f = &st->fields[i];
         size += f->kind == EVREC_KIND_STRUCT ? packed_size(m, f->ref, depth + 1)
-                : (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)  ? 1
+                : (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)   ? 1
                 : (f->kind == EVREC_KIND_UINT16 || f->kind == EVREC_KIND_ENUM_UINT16) ? 2
-                                                                                        : 4;
+                                                                                      : 4;
     }
     return size;
 }
 
-static const evrec_field_desc_t *find_path(const evrec_meta_t *m, uint16_t sid, const char *path,
-                                           uint32_t *offset, int *why)
+static const evrec_field_desc_t *find_path(const evrec_meta_t *m, uint16_t sid, const char *path, uint32_t *offset,
+                                           int *why)
 {
     uint32_t off = 0;
     *why = 0;
@@ -211,9 +210,9 @@ static const evrec_field_desc_t *find_path(const evrec_meta_t *m, uint16_t sid, 
                 break;
             }
             at += f->kind == EVREC_KIND_STRUCT ? packed_size(m, f->ref, depth + 1)
-                  : (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)  ? 1
+                  : (f->kind == EVREC_KIND_UINT8 || f->kind == EVREC_KIND_ENUM_UINT8)   ? 1
                   : (f->kind == EVREC_KIND_UINT16 || f->kind == EVREC_KIND_ENUM_UINT16) ? 2
-                                                                                          : 4;
+                                                                                        : 4;
         }
         if (!hit) {
             return NULL;
@@ -369,17 +368,19 @@ static inline int where_eval(const cli_where_t *w, const w_res_t *res, const uin
             st[sp++] = v;
             break;
         }
-        case W_NOT:
-            st[sp - 1] = st[sp - 1] == V_UNKNOWN ? V_UNKNOWN : (uint8_t)!st[sp - 1];
-            break;
+        case W_NOT: st[sp - 1] = st[sp - 1] == V_UNKNOWN ? V_UNKNOWN : (uint8_t)!st[sp - 1]; break;
         case W_AND: {
             uint8_t b = st[--sp], a = st[sp - 1];
-            st[sp - 1] = (a == V_FALSE || b == V_FALSE) ? V_FALSE : (a == V_TRUE && b == V_TRUE) ? V_TRUE : V_UNKNOWN;
+            st[sp - 1] = (a == V_FALSE || b == V_FALSE) ? V_FALSE
+                         : (a == V_TRUE && b == V_TRUE) ? V_TRUE
+                                                        : V_UNKNOWN;
             break;
         }
         default: {
             uint8_t b = st[--sp], a = st[sp - 1];
-            st[sp - 1] = (a == V_TRUE || b == V_TRUE) ? V_TRUE : (a == V_FALSE && b == V_FALSE) ? V_FALSE : V_UNKNOWN;
+            st[sp - 1] = (a == V_TRUE || b == V_TRUE)     ? V_TRUE
+                         : (a == V_FALSE && b == V_FALSE) ? V_FALSE
+                                                          : V_UNKNOWN;
             break;
         }
         }

@@ -27,51 +27,50 @@
 enum { CLI_OPT_EVENT = 0x1100, CLI_OPT_CLASS, CLI_OPT_WHERE, CLI_OPT_FROM, CLI_OPT_TO };
 
 /** The selection options' entries of a `struct option` table. */
-#define CLI_SELECT_LONGOPTS                                     \
-    {"event", required_argument, NULL, CLI_OPT_EVENT},          \
-    {"class", required_argument, NULL, CLI_OPT_CLASS},          \
-    {"where", required_argument, NULL, CLI_OPT_WHERE},          \
-    {"from", required_argument, NULL, CLI_OPT_FROM},            \
-    {"to", required_argument, NULL, CLI_OPT_TO},                \
-    {"limit", required_argument, NULL, 'n'}
+#define CLI_SELECT_LONGOPTS                                                                                       \
+    {"event", required_argument, NULL, CLI_OPT_EVENT}, {"class", required_argument, NULL, CLI_OPT_CLASS},         \
+        {"where", required_argument, NULL, CLI_OPT_WHERE}, {"from", required_argument, NULL, CLI_OPT_FROM},       \
+        {"to", required_argument, NULL, CLI_OPT_TO},                                                              \
+    {                                                                                                             \
+        "limit", required_argument, NULL, 'n'                                                                     \
+    }
 
 /** The options' text for a command's --help (a string literal, to be concatenated). */
-#define CLI_SELECT_HELP \
-    "selection (a record is shown when it passes all of them):\n" \
-    "  --event NAME,...  only these event types (repeatable)\n" \
-    "  --class NAME,...  only events of these classes (the class's event name; repeatable)\n" \
-    "  --where EXPR      only records whose fields satisfy EXPR: comparisons FIELD OP VALUE\n" \
-    "                    with OP one of == != < <= > >=, FIELD a field or a dotted struct member\n" \
-    "                    (frame.number), VALUE a number (42, 0x2A) or an enum value name (also\n" \
-    "                    those named at run time; \"quoted\" when it has blanks), combined with\n" \
-    "                    and, or, not and parentheses. A record without the field does not match\n" \
-    "                    (not even with != or under not). Example:\n" \
-    "                      --where 'stage == Encode and not (frame.number < 10 or type == Start)'\n" \
-    "  --from T, --to T  only records in the window, both ends included. T is a time since the\n" \
-    "                    first record (the time base dump prints) with a unit: 1.5s, 20ms, 250us,\n" \
-    "                    800ns; or #N, the record index (0-based, Start included)\n" \
+#define CLI_SELECT_HELP                                                                                           \
+    "selection (a record is shown when it passes all of them):\n"                                                 \
+    "  --event NAME,...  only these event types (repeatable)\n"                                                   \
+    "  --class NAME,...  only events of these classes (the class's event name; repeatable)\n"                     \
+    "  --where EXPR      only records whose fields satisfy EXPR: comparisons FIELD OP VALUE\n"                    \
+    "                    with OP one of == != < <= > >=, FIELD a field or a dotted struct member\n"               \
+    "                    (frame.number), VALUE a number (42, 0x2A) or an enum value name (also\n"                 \
+    "                    those named at run time; \"quoted\" when it has blanks), combined with\n"                \
+    "                    and, or, not and parentheses. A record without the field does not match\n"               \
+    "                    (not even with != or under not). Example:\n"                                             \
+    "                      --where 'stage == Encode and not (frame.number < 10 or type == Start)'\n"              \
+    "  --from T, --to T  only records in the window, both ends included. T is a time since the\n"                 \
+    "                    first record (the time base dump prints) with a unit: 1.5s, 20ms, 250us,\n"              \
+    "                    800ns; or #N, the record index (0-based, Start included)\n"                              \
     "  -n, --limit N     stop after N selected records\n"
-
 
 /** One end of the window: a time (ns since the first record) or a 0-based record index. */
 typedef struct cli_bound {
-    int set;         /**< 0: open end */
-    int is_index;    /**< 1: `#N` */
-    uint64_t value;  /**< ns, or the record index */
-    const char *text;/**< as typed, for messages */
+    int set;          /**< 0: open end */
+    int is_index;     /**< 1: `#N` */
+    uint64_t value;   /**< ns, or the record index */
+    const char *text; /**< as typed, for messages */
 } cli_bound_t;
 
 #define CLI_SELECT_MAX_LISTS 32u
 
 /** What the options asked for (filled by cli_select_option(); zero-initialise). */
 typedef struct cli_select_spec {
-    const char *events[CLI_SELECT_MAX_LISTS];  /**< --event values (comma lists) */
+    const char *events[CLI_SELECT_MAX_LISTS]; /**< --event values (comma lists) */
     unsigned event_lists;
     const char *classes[CLI_SELECT_MAX_LISTS]; /**< --class values */
     unsigned class_lists;
-    const char *where;                         /**< --where EXPR, or NULL */
+    const char *where; /**< --where EXPR, or NULL */
     cli_bound_t from, to;
-    uint64_t limit;                            /**< --limit N (has_limit) */
+    uint64_t limit; /**< --limit N (has_limit) */
     int has_limit;
 } cli_select_spec_t;
 

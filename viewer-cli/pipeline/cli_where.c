@@ -17,18 +17,17 @@ enum { T_END, T_IDENT, T_NUMBER, T_STRING, T_OP, T_LPAR, T_RPAR, T_AND, T_OR, T_
 
 typedef struct w_parser {
     const char *src;
-    size_t pos;       /* next byte */
-    int tok;          /* current token */
+    size_t pos; /* next byte */
+    int tok;    /* current token */
     size_t tstart, tlen;
-    uint8_t op;       /* T_OP */
-    uint64_t number;  /* T_NUMBER */
-    int number_bad;   /* number too large or malformed */
+    uint8_t op;      /* T_OP */
+    uint64_t number; /* T_NUMBER */
+    int number_bad;  /* number too large or malformed */
     cli_where_t *w;
     cli_where_error_t *err;
     unsigned depth;
     int failed;
 } w_parser_t;
-
 
 static int fail_at(w_parser_t *p, size_t pos, const char *fmt, const char *arg)
 {
@@ -306,10 +305,10 @@ static int parse_cmp(w_parser_t *p)
         l->name = dup_range(p->src + p->tstart + 1, p->tlen - 2);
         break;
     case T_BAD: return 0;
-    case T_END:
-        return fail_at(p, after_op, "expected a number or an enum value name after '%s'", op_text[l->op]);
+    case T_END: return fail_at(p, after_op, "expected a number or an enum value name after '%s'", op_text[l->op]);
     default:
-        return fail_at(p, p->tstart, "expected a number or an enum value name, found %s", tok_text(p, t, sizeof t));
+        return fail_at(p, p->tstart, "expected a number or an enum value name, found %s",
+                       tok_text(p, t, sizeof t));
     }
     if (l->is_name && !l->name) {
         return fail_at(p, 0, "out of memory%s", NULL);
@@ -444,4 +443,3 @@ void cli_where_report(const cli_command_t *cmd, const char *expr, const cli_wher
     }
     fputs("^\n", stderr);
 }
-

@@ -16,12 +16,12 @@ enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
 
 /* A comparison: path op value. */
 typedef struct w_leaf {
-    char *path;          /* dotted, as typed */
-    unsigned path_col;   /* 1-based */
+    char *path;        /* dotted, as typed */
+    unsigned path_col; /* 1-based */
     uint8_t op;
-    int is_name;         /* value is an enum value name */
-    char *name;          /* when is_name */
-    uint64_t number;     /* else */
+    int is_name;     /* value is an enum value name */
+    char *name;      /* when is_name */
+    uint64_t number; /* else */
     unsigned value_col;
 } w_leaf_t;
 
@@ -39,7 +39,13 @@ struct cli_where {
 };
 
 /* Characters of a field path or name: C identifiers. */
-static inline int is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-static inline int is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+static inline int is_ident_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+static inline int is_ident_char(char c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
 
 #endif /* EVREC_CLI_WHERE_INTERNAL_H */

@@ -25,17 +25,20 @@ typedef struct pipe_run {
     int has_file;
     export_out_t out;
     cli_progress_t prog;
-    uint64_t total;             /* input bytes, for the progress bar */
-    uint8_t done[DAMAGE_KEPT];  /* damage entries already delivered at a gap */
-    uint64_t next;              /* index after the last record read */
+    uint64_t total;            /* input bytes, for the progress bar */
+    uint8_t done[DAMAGE_KEPT]; /* damage entries already delivered at a gap */
+    uint64_t next;             /* index after the last record read */
     cli_sink_end_t end;
-    int failed;                 /* a sink call failed (CLI_SINK_FAILED or CLI_SINK_REPORTED) */
-    int reported;               /* ... and said so itself */
-    int keep_failed;            /* a sink failed but keeps what it wrote (CLI_SINK_KEEP_FAILED) */
-    int stopped;                /* GOING, or why reading stopped early */
+    int failed;      /* a sink call failed (CLI_SINK_FAILED or CLI_SINK_REPORTED) */
+    int reported;    /* ... and said so itself */
+    int keep_failed; /* a sink failed but keeps what it wrote (CLI_SINK_KEEP_FAILED) */
+    int stopped;     /* GOING, or why reading stopped early */
 } pipe_run_t;
 
-static int writes_losses(const pipe_run_t *p) { return (p->sink->flags & CLI_SINK_WRITES_LOSSES) != 0; }
+static int writes_losses(const pipe_run_t *p)
+{
+    return (p->sink->flags & CLI_SINK_WRITES_LOSSES) != 0;
+}
 
 /* A sink call's answer into the run's state; returns 1 when the run must stop. */
 static int sink_answer(pipe_run_t *p, int v)
@@ -68,8 +71,15 @@ static void gap_loss(pipe_run_t *p, const evrec_record_t *rec)
     uint64_t k = 0;
     const evrec_damage_t *d = cli_damage_before(p->r, rec->index, &k);
     uint64_t lost = cli_damage_lost(p->r, rec->index, p->next);
-    cli_loss_t l = {CLI_LOSS_DAMAGE, "damage", lost, rec->index - lost, 1, d ? d->offset : rec->offset,
-                    d ? d->message : "records lost to damage", d ? d->status : EVREC_E_CORRUPT, 1};
+    cli_loss_t l = {CLI_LOSS_DAMAGE,
+                    "damage",
+                    lost,
+                    rec->index - lost,
+                    1,
+                    d ? d->offset : rec->offset,
+                    d ? d->message : "records lost to damage",
+                    d ? d->status : EVREC_E_CORRUPT,
+                    1};
     if (d && k < DAMAGE_KEPT) {
         p->done[k] = 1;
     }
@@ -175,7 +185,8 @@ static evrec_status final_status(const pipe_run_t *p, evrec_status st)
         /* Export writers: past the window, the damage read before it still counts. */
         st = writes_losses(p) && p->stopped == STOP_WINDOW ? EVREC_E_END : EVREC_OK;
     }
-    int past = writes_losses(p) ? st == EVREC_E_END : (p->sink->flags & CLI_SINK_DAMAGE_PAST_STOP) && st == EVREC_OK;
+    int past = writes_losses(p) ? st == EVREC_E_END
+                                : (p->sink->flags & CLI_SINK_DAMAGE_PAST_STOP) && st == EVREC_OK;
     if (past && evrec_reader_damage_count(p->r)) {
         st = evrec_reader_error(p->r)->status; /* the selection ended after damage it read past */
     }
@@ -240,8 +251,12 @@ static int start(pipe_run_t *p)
         rc = CLI_BAD_INPUT;
     }
     if (rc < 0) {
-        cli_sink_info_t info = {o->input, p->r, evrec_reader_meta(p->r), evrec_reader_info(p->r),
-                                evrec_reader_time_freq(p->r, NULL), o->reorder_window};
+        cli_sink_info_t info = {o->input,
+                                p->r,
+                                evrec_reader_meta(p->r),
+                                evrec_reader_info(p->r),
+                                evrec_reader_time_freq(p->r, NULL),
+                                o->reorder_window};
         p->out.file = p->has_file ? &p->file : NULL;
         if (!(p->state = p->sink->begin(p->user, o->output ? &p->out : NULL, &info))) {
             rc = CLI_BAD_INPUT;

@@ -34,18 +34,18 @@
 
 /** How the pipeline runs. Zero-initialise, then set what the command needs. */
 typedef struct cli_pipeline_opts {
-    const cli_command_t *cmd;         /**< for usage errors of the selection */
-    const char *input;                /**< the recording: a path, or "-" for standard input */
-    evrec_reader_options_t clock;     /**< --tick-hz / --time-freq (cli_common_option()) */
-    const cli_select_spec_t *select;  /**< the selection options, or NULL: every record */
-    int time_order;                   /**< 1: deliver the records in time order */
+    const cli_command_t *cmd;        /**< for usage errors of the selection */
+    const char *input;               /**< the recording: a path, or "-" for standard input */
+    evrec_reader_options_t clock;    /**< --tick-hz / --time-freq (cli_common_option()) */
+    const cli_select_spec_t *select; /**< the selection options, or NULL: every record */
+    int time_order;                  /**< 1: deliver the records in time order */
     /** Time order: records held back (the ordered iteration's window); 0: ::EVREC_ORDER_DEFAULT_WINDOW.
      * Larger values are cut to ::EVREC_ORDER_MAX_WINDOW. */
     uint32_t order_window;
-    uint32_t reorder_window;          /**< handed to the sink (cli_sink_info_t::reorder_window) */
-    int progress;                     /**< progress bar on stderr: 0 when stderr is a terminal and
+    uint32_t reorder_window;   /**< handed to the sink (cli_sink_info_t::reorder_window) */
+    int progress;              /**< progress bar on stderr: 0 when stderr is a terminal and
                                            the run takes over a second, 1 always, -1 never */
-    const char *progress_what;        /**< the bar's label ("evrec export") */
+    const char *progress_what; /**< the bar's label ("evrec export") */
     /** The output file (the output-path rule; "-" is standard output), given to the sink as a
      * buffered export_out_t; NULL: the sink prints on standard output itself, which is flushed
      * and checked at the end (cli_stdout_done()). */

@@ -74,15 +74,18 @@ typedef struct cli_loss {
 } cli_loss_t;
 
 /** A loss's count is known (writers print it; else empty/null). */
-static inline int cli_loss_count_known(const cli_loss_t *l) { return l->count != 0 || l->count_known; }
+static inline int cli_loss_count_known(const cli_loss_t *l)
+{
+    return l->count != 0 || l->count_known;
+}
 
 /** How the stream ended, for end() and summary(). */
 typedef struct cli_sink_end {
-    uint64_t records;     /**< records given to record() and accepted */
-    uint64_t read;        /**< records read from the file (selected or not) */
-    uint64_t last_index;  /**< file index of the last record read (0 when none) */
-    int limit_hit;        /**< 1: reading stopped because --limit records were selected */
-    int stopped;          /**< 1: reading stopped before the input's end (--limit, past the
+    uint64_t records;    /**< records given to record() and accepted */
+    uint64_t read;       /**< records read from the file (selected or not) */
+    uint64_t last_index; /**< file index of the last record read (0 when none) */
+    int limit_hit;       /**< 1: reading stopped because --limit records were selected */
+    int stopped;         /**< 1: reading stopped before the input's end (--limit, past the
                                window, a sink or the output gave up) */
     /** EVREC_E_END: the file ended intact; EVREC_OK: reading stopped early (--limit, past the
      * window, a sink or the output gave up); else the reader's sticky error (damage). */
@@ -91,16 +94,16 @@ typedef struct cli_sink_end {
     evrec_status order_status;
     /** Time order: the ordering's counts (late records and the window), else NULL. */
     const evrec_order_stats_t *order;
-    int abandoned;        /**< 1: a sink call failed or the output failed: write no trailer */
-    int output_failed;    /**< (summary() only) 1: the output could not be written or was given up */
+    int abandoned;     /**< 1: a sink call failed or the output failed: write no trailer */
+    int output_failed; /**< (summary() only) 1: the output could not be written or was given up */
 } cli_sink_end_t;
 
 /** What record(), loss() and end() return. */
 enum {
-    CLI_SINK_GO_ON = 0,   /**< done; go on */
-    CLI_SINK_FAILED = 1,  /**< failed: the pipeline says "the NAME export failed" and leaves the
+    CLI_SINK_GO_ON = 0,    /**< done; go on */
+    CLI_SINK_FAILED = 1,   /**< failed: the pipeline says "the NAME export failed" and leaves the
                                output as it was */
-    CLI_SINK_STOP = 2,    /**< (record() only) stop reading; no failure: end() follows */
+    CLI_SINK_STOP = 2,     /**< (record() only) stop reading; no failure: end() follows */
     CLI_SINK_REPORTED = 3, /**< failed, and the sink reported it: the output is left as it was */
     /** failed (reported by the sink), but what was written is kept: reading stops, the output is
      * committed, the exit status is 1 */

@@ -43,17 +43,17 @@ enum { TL_ROW_LANE = 0, TL_ROW_COUNTER = 1 };
 
 /** Instant aggregate of one bin of one lane. */
 typedef struct tl_ibin {
-    uint32_t count;   /**< records in the bin */
-    uint16_t ev[2];   /**< event ids of the first two */
-    uint8_t mk[2];    /**< their markers */
+    uint32_t count; /**< records in the bin */
+    uint16_t ev[2]; /**< event ids of the first two */
+    uint8_t mk[2];  /**< their markers */
     uint8_t pad[2];
 } tl_ibin_t;
 
 /** Span coverage of one bin of one lane. */
 typedef struct tl_sbin {
-    float cov;        /**< fraction of the bin covered by spans (sum over spans, may exceed 1) */
-    uint16_t color;   /**< palette index of the span that covers it most (TL_NO_COLOR: none) */
-    uint16_t edges;   /**< span starts in the bin (saturating) */
+    float cov;      /**< fraction of the bin covered by spans (sum over spans, may exceed 1) */
+    uint16_t color; /**< palette index of the span that covers it most (TL_NO_COLOR: none) */
+    uint16_t edges; /**< span starts in the bin (saturating) */
 } tl_sbin_t;
 #define TL_NO_COLOR 0xFFFFu
 
@@ -70,24 +70,24 @@ typedef struct tl_row {
     uint32_t value;       /**< track value (lanes) or split value (counters) */
     uint64_t first_index; /**< index of the first record seen on it (order by appearance) */
     char label[96];
-    int order_class;      /**< sort class: 0 ISR, 1 tracks, 2 idle, 3 classes, 4 counters */
+    int order_class;          /**< sort class: 0 ISR, 1 tracks, 2 idle, 3 classes, 4 counters */
     uint64_t instants, spans; /**< totals drawn */
-    uint32_t cmin, cmax;  /**< counter range seen */
-    uint32_t counter_in;  /**< counter row: value before the window's first bin (has_in) */
+    uint32_t cmin, cmax;      /**< counter range seen */
+    uint32_t counter_in;      /**< counter row: value before the window's first bin (has_in) */
     int has_in;
-    tl_ibin_t *ib;        /**< lane bins (nbins) */
-    tl_sbin_t *sb;        /**< span bins: TL_SLOTS x nbins (slot-major); NULL until a span is drawn on the lane */
-    tl_cbin_t *cb;        /**< counter bins */
-    unsigned nslots;      /**< span kinds on this lane, each in its own bar (slot) */
+    tl_ibin_t *ib;   /**< lane bins (nbins) */
+    tl_sbin_t *sb;   /**< span bins: TL_SLOTS x nbins (slot-major); NULL until a span is drawn on the lane */
+    tl_cbin_t *cb;   /**< counter bins */
+    unsigned nslots; /**< span kinds on this lane, each in its own bar (slot) */
     uint16_t slot_desc[TL_SLOTS]; /**< span desc of each slot (the last is shared beyond) */
 } tl_row_t;
 
 /** Per-event facts, computed once. */
 typedef struct tl_event {
-    uint16_t track_leaf;       /**< EVREC_TRACKS_NONE: class lane */
-    uint32_t track_off;        /**< packed offset, width of the track leaf */
+    uint16_t track_leaf; /**< EVREC_TRACKS_NONE: class lane */
+    uint32_t track_off;  /**< packed offset, width of the track leaf */
     uint8_t track_w;
-    uint32_t group;            /**< lane group of the event's records */
+    uint32_t group; /**< lane group of the event's records */
     uint16_t class_id;
     int is_control;
     /* counters in this event (at most 4) */
@@ -95,7 +95,7 @@ typedef struct tl_event {
     uint16_t counter_desc[4];
     uint32_t counter_off[4];
     uint8_t counter_w[4];
-    int has_split;             /**< counter rows split by a plain enum field */
+    int has_split; /**< counter rows split by a plain enum field */
     uint32_t split_off;
     uint8_t split_w;
     uint16_t split_enum;
@@ -103,8 +103,8 @@ typedef struct tl_event {
 
 /** Per-span drawing facts, computed once (the pairing is evrec_spans_t's). */
 typedef struct tl_span {
-    int by_key;          /**< colour by key value (the key is not the lane) */
-    int has_track;       /**< the span has its own track field: lanes of group track_group */
+    int by_key;    /**< colour by key value (the key is not the lane) */
+    int has_track; /**< the span has its own track field: lanes of group track_group */
     uint32_t track_group;
 } tl_span_t;
 
@@ -114,59 +114,59 @@ typedef struct tl_span {
 
 /** @brief Records lost to damage between two records the reader returned (a gap strip). */
 typedef struct tl_gap {
-    uint64_t t0;      /**< time of the last record before the gap (ns or ticks, as the model) */
-    uint64_t t1;      /**< time of the first record after it */
-    uint64_t lost;    /**< records lost */
+    uint64_t t0;   /**< time of the last record before the gap (ns or ticks, as the model) */
+    uint64_t t1;   /**< time of the first record after it */
+    uint64_t lost; /**< records lost */
 } tl_gap_t;
 
 typedef struct tl_model {
     evrec_reader_t *r;
     const evrec_meta_t *meta;
-    const evrec_tracks_t *tracks;  /**< NULL: class lanes, instants only */
-    tl_event_t *ev;            /**< meta->event_count entries */
-    tl_span_t *sp;             /**< tracks->span_count entries */
+    const evrec_tracks_t *tracks; /**< NULL: class lanes, instants only */
+    tl_event_t *ev;               /**< meta->event_count entries */
+    tl_span_t *sp;                /**< tracks->span_count entries */
     /* time: ns when the clock is known, else ticks */
     int ns_known;
-    uint64_t t_from;           /**< window start (time units) */
-    uint64_t t_to;             /**< window end; grows with the records when open */
-    int to_fixed;              /**< --to given as a time */
+    uint64_t t_from; /**< window start (time units) */
+    uint64_t t_to;   /**< window end; grows with the records when open */
+    int to_fixed;    /**< --to given as a time */
     int from_fixed;
-    int started;               /**< t_from known */
-    uint64_t bw;               /**< bin width, time units (>= 1) */
-    uint64_t bin_from;         /**< time of bin 0's start (t_from during the pass) */
+    int started;       /**< t_from known */
+    uint64_t bw;       /**< bin width, time units (>= 1) */
+    uint64_t bin_from; /**< time of bin 0's start (t_from during the pass) */
     uint32_t nbins;
-    uint64_t last_t;           /**< time of the last selected record */
+    uint64_t last_t; /**< time of the last selected record */
     uint64_t first_t;
-    uint64_t records;          /**< selected records */
-    uint64_t per_event_any;    /**< event types seen (bitmap below) */
-    uint8_t *event_seen;       /**< per event id: 1 seen in the window */
-    uint16_t marker_seen;      /**< bit per marker drawn */
+    uint64_t records;       /**< selected records */
+    uint64_t per_event_any; /**< event types seen (bitmap below) */
+    uint8_t *event_seen;    /**< per event id: 1 seen in the window */
+    uint16_t marker_seen;   /**< bit per marker drawn */
     tl_row_t rows[TL_MAX_ROWS];
     unsigned nrows;
-    evrec_spans_t *pair;       /**< the spans' pairing (evrec_analysis.h), NULL without spans */
-    int cur_lane;              /**< lane of the record being paired (an end without a begin's) */
-    uint64_t t_end;            /**< where spans open at the end are drawn to (tl_agg_finish()) */
-    uint64_t seen[4096];       /**< (span, key) pairs seen in the window (hash set) */
+    evrec_spans_t *pair; /**< the spans' pairing (evrec_analysis.h), NULL without spans */
+    int cur_lane;        /**< lane of the record being paired (an end without a begin's) */
+    uint64_t t_end;      /**< where spans open at the end are drawn to (tl_agg_finish()) */
+    uint64_t seen[4096]; /**< (span, key) pairs seen in the window (hash set) */
     unsigned nseen;
     int seen_full;
-    uint64_t span_count;       /**< spans drawn in the window */
+    uint64_t span_count; /**< spans drawn in the window */
     /* gaps */
-    uint64_t dropped;          /**< header: events dropped after the Stop record */
-    uint32_t overwritten;      /**< header: cyclic records overwritten before the first record */
-    int damaged;               /**< the reader stopped on damage (the rest is unreadable) */
+    uint64_t dropped;     /**< header: events dropped after the Stop record */
+    uint32_t overwritten; /**< header: cyclic records overwritten before the first record */
+    int damaged;          /**< the reader stopped on damage (the rest is unreadable) */
     char damage_text[400];
-    int damage_notes;          /**< damaged ranges that lost no record (a display-only chunk ...) */
-    tl_gap_t gaps[TL_MAX_GAPS];/**< damaged ranges the reader resumed after, in time order */
+    int damage_notes;           /**< damaged ranges that lost no record (a display-only chunk ...) */
+    tl_gap_t gaps[TL_MAX_GAPS]; /**< damaged ranges the reader resumed after, in time order */
     unsigned ngaps;
-    uint64_t gaps_more;        /**< gaps beyond TL_MAX_GAPS (not drawn) */
-    uint64_t gap_lost;         /**< records lost in all the gaps */
-    uint64_t read_last_t;      /**< time of the last record read (selected or not) */
+    uint64_t gaps_more;   /**< gaps beyond TL_MAX_GAPS (not drawn) */
+    uint64_t gap_lost;    /**< records lost in all the gaps */
+    uint64_t read_last_t; /**< time of the last record read (selected or not) */
     int read_any;
-    int after_gap;             /**< a gap was met: orphan ends are drawn from its end, not t_from */
-    uint64_t orphan_from;      /**< where an end that closes nothing is drawn from */
-    int window_has_start;      /**< the window begins at the file's first record */
-    int window_has_end;        /**< the window reaches the file's last record */
-    uint64_t stop_t;           /**< time of the Stop record (drops follow it) */
+    int after_gap;        /**< a gap was met: orphan ends are drawn from its end, not t_from */
+    uint64_t orphan_from; /**< where an end that closes nothing is drawn from */
+    int window_has_start; /**< the window begins at the file's first record */
+    int window_has_end;   /**< the window reaches the file's last record */
+    uint64_t stop_t;      /**< time of the Stop record (drops follow it) */
     int stop_seen;
     /** Introspection (tests): called once per span drawn, cut, left open at the end or drawn
      * from the window's start (an end without its begin), with what it was paired with. NULL in
@@ -203,8 +203,9 @@ void tl_lanes_order(const tl_model_t *m, unsigned *order);
 /** @brief Read a big-endian unsigned of `w` (1, 2 or 4) bytes at `p`. **Context:** pure. */
 static inline uint32_t tl_be(const uint8_t *p, unsigned w)
 {
-    return w == 1 ? p[0] : w == 2 ? (uint32_t)(p[0] << 8 | p[1])
-                                  : ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
+    return w == 1   ? p[0]
+           : w == 2 ? (uint32_t)(p[0] << 8 | p[1])
+                    : ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
 }
 
 /* ---- timeline_agg.c ---- */
@@ -278,8 +279,7 @@ uint64_t tl_axis_step(uint64_t span, double px);
 void tl_axis_format(char *buf, size_t n, uint64_t t, uint64_t step, uint64_t ref, int ns_known);
 /** @brief Draw the time axis at `ybot` under the plot [x0, x1] (m->t_from at x0, m->t_to at x1):
  * grid lines from `ytop`, ticks, labels that do not overlap. **Context:** one thread. */
-void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double ytop, double ybot,
-                  int dark);
+void tl_axis_draw(cairo_t *cr, const tl_model_t *m, double x0, double x1, double ytop, double ybot, int dark);
 /**
  * @brief The legend (spans seen, event types seen with their glyph colour, markers seen, density
  * and gap keys), flowed into width `w` from (x0, y0).
@@ -293,11 +293,11 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
 /* ---- timeline_draw.c ---- */
 /** Output options. */
 typedef struct tl_out {
-    const char *path;     /**< input file (title) */
-    const char *out;      /**< output path (.png or .svg), for messages */
-    int width, height;    /**< px; height 0 = by the number of rows */
-    int dark;             /**< dark background */
-    const char *layout;   /**< optional: write the layout (plot columns, rows) as text here */
+    const char *path;   /**< input file (title) */
+    const char *out;    /**< output path (.png or .svg), for messages */
+    int width, height;  /**< px; height 0 = by the number of rows */
+    int dark;           /**< dark background */
+    const char *layout; /**< optional: write the layout (plot columns, rows) as text here */
 } tl_out_t;
 /**
  * @brief Render the model (after tl_agg_finish()) into the file `tmp`: a PNG image surface, or an

@@ -21,9 +21,12 @@
 static unsigned kw(uint8_t kind)
 {
     switch (kind) {
-    case EVREC_KIND_UINT8: case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16: case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32: case EVREC_KIND_ENUM_UINT32: return 4;
+    case EVREC_KIND_UINT8:
+    case EVREC_KIND_ENUM_UINT8: return 1;
+    case EVREC_KIND_UINT16:
+    case EVREC_KIND_ENUM_UINT16: return 2;
+    case EVREC_KIND_UINT32:
+    case EVREC_KIND_ENUM_UINT32: return 4;
     default: return 0;
     }
 }
@@ -46,8 +49,8 @@ static int spans_prepare(tl_model_t *m)
         tl_span_t *s = &m->sp[i];
         uint16_t lane_leaf = d->track_leaf;
         evrec_leaf_info_t li;
-        if (lane_leaf != EVREC_TRACKS_NONE && evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK &&
-            kw(li.kind)) {
+        if (lane_leaf != EVREC_TRACKS_NONE &&
+            evrec_reader_leaf(m->r, d->begin.event_id, lane_leaf, &li, NULL, 0) == EVREC_OK && kw(li.kind)) {
             s->has_track = 1;
             int is_enum = li.kind >= EVREC_KIND_ENUM_UINT8 && li.kind <= EVREC_KIND_ENUM_UINT32;
             s->track_group = is_enum ? li.ref : 0x10000u + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
@@ -87,8 +90,10 @@ static void merge_sbin(tl_sbin_t *o, const tl_sbin_t *a, const tl_sbin_t *b)
 {
     tl_sbin_t r;
     r.cov = (a->cov + b->cov) * 0.5f;
-    r.color = a->color == TL_NO_COLOR ? b->color : b->color == TL_NO_COLOR ? a->color
-              : a->cov >= b->cov ? a->color : b->color;
+    r.color = a->color == TL_NO_COLOR   ? b->color
+              : b->color == TL_NO_COLOR ? a->color
+              : a->cov >= b->cov        ? a->color
+                                        : b->color;
     unsigned e = (unsigned)a->edges + b->edges;
     r.edges = (uint16_t)(e > 0xFFFF ? 0xFFFF : e);
     *o = r;

@@ -360,14 +360,14 @@ void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, dou
     /* second line: gaps and damage */
     char notes[700] = "";
     size_t k = 0;
-#define NOTE(...)                                                                                  \
-    do {                                                                                           \
-        if (k < sizeof notes) {                                                                    \
-            k += (size_t)snprintf(notes + k, sizeof notes - k, k ? "   " : "");                   \
-        }                                                                                          \
-        if (k < sizeof notes) {                                                                    \
-            k += (size_t)snprintf(notes + k, sizeof notes - k, __VA_ARGS__);                       \
-        }                                                                                          \
+#define NOTE(...)                                                                                                 \
+    do {                                                                                                          \
+        if (k < sizeof notes) {                                                                                   \
+            k += (size_t)snprintf(notes + k, sizeof notes - k, k ? "   " : "");                                   \
+        }                                                                                                         \
+        if (k < sizeof notes) {                                                                                   \
+            k += (size_t)snprintf(notes + k, sizeof notes - k, __VA_ARGS__);                                      \
+        }                                                                                                         \
     } while (0)
     if (m->overwritten && m->window_has_start) {
         NOTE("%u records overwritten before the first (cyclic buffer)", (unsigned)m->overwritten);

@@ -92,8 +92,8 @@ static void label(cairo_t *cr, const char *s, double x, double y, double maxw)
 }
 
 typedef struct px_map {
-    double xa, xb;  /* plot x of t_from and t_to */
-    uint64_t span;  /* t_to - t_from (>= 1) */
+    double xa, xb; /* plot x of t_from and t_to */
+    uint64_t span; /* t_to - t_from (>= 1) */
     const tl_model_t *m;
     int npx;
 } px_map_t;
@@ -214,8 +214,8 @@ static void glyphs_at(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, int 
  * at most 3 events is drawn as glyphs; a larger one narrower than 2 glyphs as a badge with its
  * count; a wider one as a density band (a 1-px column per pixel, height ~ log count) with its
  * count above when there is room. Never more than 3 glyphs per glyph width. */
-static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h,
-                          int dark, uint64_t maxn)
+static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h, int dark,
+                          uint64_t maxn)
 {
     int n = pm->npx;
     uint64_t *cnt = calloc((size_t)n + 1, sizeof *cnt);
@@ -313,7 +313,7 @@ static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, u
 {
     double top = y + 6, bot = y + h - 5;
     double lo = row->cmin, hi = row->cmax > row->cmin ? row->cmax : row->cmin + 1;
-#define VY(v) (bot - ((double)(v) - lo) / (hi - lo) * (bot - top))
+#define VY(v) (bot - ((double)(v)-lo) / (hi - lo) * (bot - top))
     cairo_set_line_width(cr, 1.5);
     tl_color(cr, idx + 2, dark, 1);
     int started = 0;
@@ -469,13 +469,13 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
 
 /* Where things go in the picture (px). */
 typedef struct tl_geom {
-    double W, H;       /* picture size */
+    double W, H; /* picture size */
     int iw, ih;
-    double gutter;     /* the plot's left edge (labels on its left) */
+    double gutter; /* the plot's left edge (labels on its left) */
     double legend_h, rows_h, scale;
-    double ytop, yb;   /* the rows' top and bottom */
-    double x0, x1;     /* the rows' left and right ends */
-    double pre, post;  /* the strips of the losses before the first record and after the last */
+    double ytop, yb;  /* the rows' top and bottom */
+    double x0, x1;    /* the rows' left and right ends */
+    double pre, post; /* the strips of the losses before the first record and after the last */
 } tl_geom_t;
 
 /* The picture's size and the rows' scale: measured on a scratch surface. */
@@ -593,15 +593,15 @@ static void draw_row(cairo_t *cr, const tl_row_t *row, unsigned k, unsigned *cou
 }
 
 /* Every row top to bottom (or the note of an empty window). */
-static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, const tl_geom_t *g, const px_map_t *pm,
-                      FILE *lay, int dark)
+static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, const tl_geom_t *g,
+                      const px_map_t *pm, FILE *lay, int dark)
 {
     if (m->nrows == 0) {
         fg(cr, dark, 0.6);
         cairo_set_font_size(cr, 13);
         cairo_move_to(cr, g->x0 + 10, g->ytop + 19);
         tl_show_text(cr, m->records ? "no lane: only control records (Start, Tick, Stop) in the window"
-                                       : "no record in the selected window");
+                                    : "no record in the selected window");
     }
     uint64_t maxn = max_density(m, pm);
     tl_axis_draw(cr, m, pm->xa, pm->xb, g->ytop, g->yb, dark);
@@ -620,7 +620,8 @@ static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, c
 }
 
 /* A hatched strip over the rows from gx0 to gx1, its text along it (rotated), at x_text. */
-static void strip(cairo_t *cr, double gx0, double gx1, double x_text, const char *txt, const tl_geom_t *g, int dark)
+static void strip(cairo_t *cr, double gx0, double gx1, double x_text, const char *txt, const tl_geom_t *g,
+                  int dark)
 {
     tl_hatch(cr, gx0, g->ytop, gx1 - gx0, g->yb - g->ytop, dark);
     cairo_save(cr);

@@ -84,16 +84,12 @@ static int glyph_path(cairo_t *cr, unsigned mk, double x, double y, double s)
         tri(cr, x, y - h * 0.06, w, h * 0.28, 1);
         cairo_rectangle(cr, x - w * 0.3, y + h * 0.15, w * 0.6, h * 0.35);
         return 0;
-    case EVREC_MARKER_PUSH: /* square */
-        cairo_rectangle(cr, x - w * 0.4, y - h * 0.4, w * 0.8, h * 0.8);
-        return 0;
+    case EVREC_MARKER_PUSH: /* square */ cairo_rectangle(cr, x - w * 0.4, y - h * 0.4, w * 0.8, h * 0.8); return 0;
     case EVREC_MARKER_INC: /* plus */
         cairo_rectangle(cr, x - w / 2, y - h * 0.12, w, h * 0.24);
         cairo_rectangle(cr, x - w * 0.12, y - h / 2, w * 0.24, h);
         return 0;
-    case EVREC_MARKER_DEC: /* minus */
-        cairo_rectangle(cr, x - w / 2, y - h * 0.14, w, h * 0.28);
-        return 0;
+    case EVREC_MARKER_DEC: /* minus */ cairo_rectangle(cr, x - w / 2, y - h * 0.14, w, h * 0.28); return 0;
     case EVREC_MARKER_WAIT: /* hourglass */
         cairo_move_to(cr, x - w * 0.45, y - h / 2);
         cairo_line_to(cr, x + w * 0.45, y - h / 2);

@@ -19,9 +19,12 @@
 static unsigned kind_width(uint8_t kind)
 {
     switch (kind) {
-    case EVREC_KIND_UINT8: case EVREC_KIND_ENUM_UINT8: return 1;
-    case EVREC_KIND_UINT16: case EVREC_KIND_ENUM_UINT16: return 2;
-    case EVREC_KIND_UINT32: case EVREC_KIND_ENUM_UINT32: return 4;
+    case EVREC_KIND_UINT8:
+    case EVREC_KIND_ENUM_UINT8: return 1;
+    case EVREC_KIND_UINT16:
+    case EVREC_KIND_ENUM_UINT16: return 2;
+    case EVREC_KIND_UINT32:
+    case EVREC_KIND_ENUM_UINT32: return 4;
     default: return 0;
     }
 }
@@ -67,8 +70,9 @@ int tl_lanes_prepare(tl_model_t *m)
             kind_width(li.kind)) {
             e->track_off = li.packed_offset;
             e->track_w = (uint8_t)kind_width(li.kind);
-            e->group = is_enum_kind(li.kind) ? li.ref
-                                             : TL_GROUP_INT + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
+            e->group = is_enum_kind(li.kind)
+                           ? li.ref
+                           : TL_GROUP_INT + ((uint32_t)li.struct_id << 8) + (li.field_index & 0xFF);
         } else {
             e->track_leaf = EVREC_TRACKS_NONE;
         }
@@ -153,7 +157,8 @@ static void label_track(tl_model_t *m, tl_row_t *row)
     if (row->group < TL_GROUP_INT) {
         name = evrec_reader_enum_value(m->r, (uint16_t)row->group, row->value, NULL);
         const char *en = m->meta->enums[row->group].name;
-        row->order_class = contains_ci(en, "isr") || contains_ci(en, "irq") || contains_ci(en, "interrupt") ? 0 : 1;
+        row->order_class = contains_ci(en, "isr") || contains_ci(en, "irq") || contains_ci(en, "interrupt") ? 0
+                                                                                                            : 1;
     } else {
         group_field_name(m, row->group, field, sizeof field);
         row->order_class = contains_ci(field, "isr") || contains_ci(field, "irq") ? 0 : 1;
@@ -166,8 +171,8 @@ static void label_track(tl_model_t *m, tl_row_t *row)
         }
         snprintf(row->label, sizeof row->label, "%s %u", field, (unsigned)row->value);
     }
-    if (row->order_class == 1 && name && (strcmp(name, "Idle") == 0 || strcmp(name, "idle") == 0 ||
-                                          strcmp(name, "IDLE") == 0)) {
+    if (row->order_class == 1 && name &&
+        (strcmp(name, "Idle") == 0 || strcmp(name, "idle") == 0 || strcmp(name, "IDLE") == 0)) {
         row->order_class = 2;
     }
     for (char *p = row->label; *p; p++) {

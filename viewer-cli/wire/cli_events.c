@@ -14,7 +14,8 @@
 
 static int value_ptr_cmp(const void *a, const void *b)
 {
-    const evrec_enum_value_t *x = *(const evrec_enum_value_t *const *)a, *y = *(const evrec_enum_value_t *const *)b;
+    const evrec_enum_value_t *x = *(const evrec_enum_value_t *const *)a,
+                             *y = *(const evrec_enum_value_t *const *)b;
     if (x->value != y->value) {
         return x->value < y->value ? -1 : 1;
     }
@@ -121,8 +122,9 @@ static uint32_t load(const uint8_t *p, unsigned size)
 /* ---- dump-like lines --------------------------------------------------------------------- */
 
 /* Appends " path=value" for every leaf of struct sid at native+base; records the marker. */
-static void put_fields(cli_buf_t *b, cli_enum_index_t *x, const evrec_meta_t *m, uint32_t sid, const uint8_t *native, size_t base,
-                       unsigned depth, uint32_t first, char *path, size_t plen, int *marker_found, uint8_t *marker)
+static void put_fields(cli_buf_t *b, cli_enum_index_t *x, const evrec_meta_t *m, uint32_t sid,
+                       const uint8_t *native, size_t base, unsigned depth, uint32_t first, char *path, size_t plen,
+                       int *marker_found, uint8_t *marker)
 {
     const evrec_struct_desc_t *st = &m->structs[sid];
     for (uint32_t f = first; f < st->field_count; f++) {
@@ -180,8 +182,8 @@ void cli_event_columns(const evrec_meta_t *m, size_t *wname, size_t *wclass)
     *wclass = wc > 32 ? 32 : wc;
 }
 
-void cli_event_line(cli_buf_t *b, cli_enum_index_t *idx, const evrec_meta_t *m, const uint8_t *native, uint16_t id, uint64_t t64,
-                    uint64_t freq, size_t wname, size_t wclass)
+void cli_event_line(cli_buf_t *b, cli_enum_index_t *idx, const evrec_meta_t *m, const uint8_t *native, uint16_t id,
+                    uint64_t t64, uint64_t freq, size_t wname, size_t wclass)
 {
     size_t start = cli_line_time(b, freq != 0, freq ? evrec_ticks_to_ns(t64, freq) : 0, t64);
     cli_buf_name(b, m->structs[m->events[id].struct_id].name);

@@ -13,9 +13,9 @@ extern const cli_command_t cli_cmd_qs_decode;
 
 typedef struct cli_qs_map {
     evrec_qs_map_t map;
-    void *entries;       /* evrec_qs_map_entries_size() bytes, owned */
-    uint8_t **display;   /* per struct: NULL or one evrec_qs_display byte per field; owned */
-    uint32_t structs;    /* entries in display */
+    void *entries;     /* evrec_qs_map_entries_size() bytes, owned */
+    uint8_t **display; /* per struct: NULL or one evrec_qs_display byte per field; owned */
+    uint32_t structs;  /* entries in display */
 } cli_qs_map_t;
 
 /* Build the map of `meta` with `opts` (copied). Field display comes from meta->field_info

@@ -17,7 +17,7 @@ typedef struct qs_sink {
     const char *input;
     const evrec_meta_t *meta;
     const evrec_reader_t *r;
-    int werr;                 /* -1 a write failed */
+    int werr; /* -1 a write failed */
     uint8_t seq;
     evrec_qs_time_sync_t sync;
     uint64_t lost_over, lost_drop; /* the header's losses still to send */
@@ -174,9 +174,11 @@ static void qs_summary(void *user, const cli_sink_end_t *end, int result)
     if (run->time_size < 4) {
         snprintf(syncs_text, sizeof syncs_text, " + %llu time syncs", (unsigned long long)run->syncs);
     }
-    fprintf(to_stdout ? stderr : stdout, "%s%s: %llu events in %llu QS frames (%u-byte timestamps%s, %s), %llu bytes\n",
+    fprintf(to_stdout ? stderr : stdout,
+            "%s%s: %llu events in %llu QS frames (%u-byte timestamps%s, %s), %llu bytes\n",
             to_stdout ? "evrec: " : "", run->out, (unsigned long long)run->events, (unsigned long long)run->frames,
-            run->time_size, syncs_text, run->classes ? "one record id per event class" : "one record id per event type",
+            run->time_size, syncs_text,
+            run->classes ? "one record id per event class" : "one record id per event type",
             (unsigned long long)run->bytes);
 }
 

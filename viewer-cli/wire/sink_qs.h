@@ -16,9 +16,9 @@ typedef struct cli_qs_run {
     evrec_qs_options_t options; /**< time size, classes, enum names (copied into the map) */
     /* set by the sink */
     uint64_t frames, bytes, events, syncs;
-    unsigned time_size;         /**< timestamp bytes on the wire */
-    int classes;                /**< one record id per event class */
-    int started;                /**< the map was built: the summary applies */
+    unsigned time_size; /**< timestamp bytes on the wire */
+    int classes;        /**< one record id per event class */
+    int started;        /**< the map was built: the summary applies */
 } cli_qs_run_t;
 
 /** The sink; its user pointer is a ::cli_qs_run_t. Writes to the pipeline's output file. */

@@ -51,7 +51,8 @@ evrec_status cli_syst_map_build(evrec_syst_map_t *map, const evrec_meta_t *meta,
     evrec_status st = evrec_syst_map_alloc(map, meta, opt, &bad);
     if (st == EVREC_E_META) {
         cli_error("%s: event type %u has the catalog id of an earlier event type (same name and layout, or a "
-                  "hash collision): it cannot be sent as SyS-T", input, bad);
+                  "hash collision): it cannot be sent as SyS-T",
+                  input, bad);
     } else if (st != EVREC_OK) {
         cli_error("%s: %s", input, evrec_strerror(st));
     }
@@ -133,8 +134,9 @@ static void syst_summary(void *user, const cli_sink_end_t *end, int result)
     }
     int to_stdout = strcmp(run->out, "-") == 0;
     fprintf(to_stdout ? stderr : stdout, "%s%s: %llu events in %llu SyS-T messages (%s), %llu bytes\n",
-            to_stdout ? "evrec: " : "", run->out, (unsigned long long)run->events, (unsigned long long)run->messages,
-            run->text ? "text lines" : "binary", (unsigned long long)run->bytes);
+            to_stdout ? "evrec: " : "", run->out, (unsigned long long)run->events,
+            (unsigned long long)run->messages, run->text ? "text lines" : "binary",
+            (unsigned long long)run->bytes);
 }
 
 const cli_sink_t cli_sink_syst = {

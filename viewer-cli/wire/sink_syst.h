@@ -12,8 +12,8 @@
 
 /** The sink's user pointer: the encoder's options in, the counts for the summary out. */
 typedef struct cli_syst_run {
-    const char *out;             /**< OUT as given ("-": standard output), for the summary */
-    int text;                    /**< 1: text lines, 0: binary messages */
+    const char *out;                     /**< OUT as given ("-": standard output), for the summary */
+    int text;                            /**< 1: text lines, 0: binary messages */
     const evrec_syst_options_t *options; /**< origin, severity, ids, CRC, timestamps */
     /** Called once the catalog map is built (NULL: nothing): writes the collateral XML.
      * Returns CLI_OK, or an exit code after reporting a failure (nothing is converted then). */
@@ -21,7 +21,7 @@ typedef struct cli_syst_run {
     void *on_map_ctx;
     /* set by the sink */
     uint64_t messages, events, bytes;
-    int started;                 /**< the output was opened: the summary applies */
+    int started; /**< the output was opened: the summary applies */
 } cli_syst_run_t;
 
 /** The sink; its user pointer is a ::cli_syst_run_t. Writes to the pipeline's output file. */

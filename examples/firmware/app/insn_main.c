@@ -35,10 +35,19 @@ static evrec_host_t host;
 
 #define MEASURED __attribute__((noinline, noipa))
 void insn_mark(void);
-MEASURED void insn_mark(void) { __asm__ volatile("" ::: "memory"); }
+MEASURED void insn_mark(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
-MEASURED static void rec_empty(uint32_t v) { __asm__ volatile("" : : "r"(v) : "memory"); }
-MEASURED static void rec_value(uint32_t v) { fw_record_Value(&host, v); }
+MEASURED static void rec_empty(uint32_t v)
+{
+    __asm__ volatile("" : : "r"(v) : "memory");
+}
+MEASURED static void rec_value(uint32_t v)
+{
+    fw_record_Value(&host, v);
+}
 MEASURED static void rec_switch(uint32_t v)
 {
     fw_record_ContextSwitch(&host, fw_SwitchKind_SyncResume, v, v ^ 0x20000000u);
@@ -78,7 +87,8 @@ int main(void)
     evrec_recorder_t *rec = 0;
     (void)evrec_host_stop(&host, &rec);
     run(rec_value); /* detached */
-    int oneshot_ok = rec && evrec_recorder_counts(rec).dropped == 0 && evrec_recorder_counts(rec).recorded == 4u * INSN_N + 2u;
+    int oneshot_ok = rec && evrec_recorder_counts(rec).dropped == 0 &&
+                     evrec_recorder_counts(rec).recorded == 4u * INSN_N + 2u;
     if (evrec_recorder_init_cyclic(&recorder, trace, sizeof trace, 1024) != EVREC_OK ||
         evrec_host_start(&host, &recorder, &fw_meta, 0) != EVREC_OK) {
         sh_exit(3);
@@ -91,5 +101,8 @@ int main(void)
     run(rec_switch);
     rec = 0;
     (void)evrec_host_stop(&host, &rec);
-    sh_exit(oneshot_ok && rec && evrec_recorder_counts(rec).dropped == 0 && evrec_recorder_counts(rec).overwritten > 0 ? 0 : 1);
+    sh_exit(oneshot_ok && rec && evrec_recorder_counts(rec).dropped == 0 &&
+                    evrec_recorder_counts(rec).overwritten > 0
+                ? 0
+                : 1);
 }

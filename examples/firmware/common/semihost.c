@@ -64,7 +64,10 @@ int sh_close(long handle)
     return semihost_call(SYS_CLOSE, args) != 0;
 }
 
-void sh_puts(const char *s) { (void)semihost_call(SYS_WRITE0, s); }
+void sh_puts(const char *s)
+{
+    (void)semihost_call(SYS_WRITE0, s);
+}
 
 void sh_put_u32(uint32_t v)
 {

@@ -43,7 +43,10 @@ static evrec_cm_tick_t tick;
 void SysTick_Handler(void);
 void Irq8_Handler(void);
 
-void SysTick_Handler(void) { evrec_cm_systick_isr(&tick); }
+void SysTick_Handler(void)
+{
+    evrec_cm_systick_isr(&tick);
+}
 
 void Irq8_Handler(void)
 {
@@ -67,7 +70,10 @@ int board_init(evrec_host_t *host)
     return evrec_cm_systick_start(FW_CORE_HZ / FW_SYSTICK_HZ) != EVREC_OK;
 }
 
-uint64_t board_time_freq(void) { return EVREC_PORT_TIME_FREQ(); }
+uint64_t board_time_freq(void)
+{
+    return EVREC_PORT_TIME_FREQ();
+}
 
 void board_timer_start(uint32_t hz)
 {

@@ -60,7 +60,10 @@ int board_init(evrec_host_t *host)
     return 0;
 }
 
-uint64_t board_time_freq(void) { return EVREC_PORT_TIME_FREQ(); }
+uint64_t board_time_freq(void)
+{
+    return EVREC_PORT_TIME_FREQ();
+}
 
 void board_timer_start(uint32_t hz)
 {

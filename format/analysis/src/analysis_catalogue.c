@@ -32,15 +32,19 @@ static const cat_value_t v_task[] = {{"Idle", 0}, {"NoTask", 0xFFFF}};
 static const cat_value_t v_isr[] = {{"UnknownIsr", 0}};
 static const cat_value_t v_object[] = {{"UnknownObject", 0}};
 static const cat_value_t v_resume[] = {{"Resume", 2}, {"ResumeFromIsr", 3}, {"Start", 16}};
-static const cat_value_t v_suspend[] = {{"Preempted", 0}, {"Yield", 1}, {"Blocked", 2},
+static const cat_value_t v_suspend[] = {{"Preempted", 0}, {"Yield", 1},     {"Blocked", 2},
                                         {"Delay", 3},     {"Suspended", 4}, {"Exit", 5}};
-static const cat_value_t v_intctl[] = {{"Disable", 7}, {"Restore", 8}, {"DisableNested", 39}, {"RestoreEnable", 40}};
+static const cat_value_t v_intctl[] = {
+    {"Disable", 7}, {"Restore", 8}, {"DisableNested", 39}, {"RestoreEnable", 40}};
 static const cat_value_t v_mutex[] = {{"Lock", 0}, {"Unlock", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
 static const cat_value_t v_sem[] = {{"Give", 0}, {"Take", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
 static const cat_value_t v_queue[] = {{"Send", 0}, {"Receive", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
 static const cat_value_t v_event[] = {{"Set", 0}, {"Consume", 1}, {"Block", 2}, {"Unblock", 3}, {"Timeout", 4}};
 
-#define CAT_ENUM(name, kind, rt, v) {name, kind, rt, (uint8_t)(sizeof v / sizeof v[0]), v}
+#define CAT_ENUM(name, kind, rt, v)                                                                               \
+    {                                                                                                             \
+        name, kind, rt, (uint8_t)(sizeof v / sizeof v[0]), v                                                      \
+    }
 static const cat_enum_t cat_enums[] = {
     CAT_ENUM("RtosTask", EVREC_KIND_ENUM_UINT16, 1, v_task),
     CAT_ENUM("RtosIsr", EVREC_KIND_ENUM_UINT16, 1, v_isr),
@@ -68,8 +72,14 @@ typedef struct role_spec {
     cat_field_t fields[3];
 } role_spec_t;
 
-#define F_ENUM16(n, e) {n, EVREC_KIND_ENUM_UINT16, e}
-#define F_ENUM8(n, e) {n, EVREC_KIND_ENUM_UINT8, e}
+#define F_ENUM16(n, e)                                                                                            \
+    {                                                                                                             \
+        n, EVREC_KIND_ENUM_UINT16, e                                                                              \
+    }
+#define F_ENUM8(n, e)                                                                                             \
+    {                                                                                                             \
+        n, EVREC_KIND_ENUM_UINT8, e                                                                               \
+    }
 static const role_spec_t specs[] = {
     {"TaskSwitchIn", AN_SWITCH_IN, "TaskSwitchIn", 2, {F_ENUM16("task", E_TASK), F_ENUM8("type", E_RESUME)}},
     {"TaskSwitchOut", AN_SWITCH_OUT, "TaskSwitchIn", 2, {F_ENUM16("task", E_TASK), F_ENUM8("type", E_SUSPEND)}},
@@ -77,14 +87,33 @@ static const role_spec_t specs[] = {
     {"IsrExit", AN_ISR_EXIT, "IsrEnter", 2, {F_ENUM16("isr", E_ISR), {"vector", EVREC_KIND_UINT16, E_NONE}}},
     {"IdleSleep", AN_IDLE_SLEEP, "IdleSleep", 0, {{NULL, 0, E_NONE}}},
     {"IdleWake", AN_IDLE_WAKE, "IdleSleep", 0, {{NULL, 0, E_NONE}}},
-    {"IntControl", AN_INT_CONTROL, "IntControl", 2, {F_ENUM8("type", E_INTCTL), {"caller", EVREC_KIND_UINT32, E_NONE}}},
-    {"MutexOp", AN_SYNC, "MutexOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_MUTEX)}},
-    {"SemOp", AN_SYNC, "SemOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_SEM)}},
-    {"QueueOp", AN_SYNC, "QueueOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_QUEUE)}},
-    {"EventOp", AN_SYNC, "EventOp", 3, {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_EVENT)}},
+    {"IntControl",
+     AN_INT_CONTROL,
+     "IntControl",
+     2,
+     {F_ENUM8("type", E_INTCTL), {"caller", EVREC_KIND_UINT32, E_NONE}}},
+    {"MutexOp",
+     AN_SYNC,
+     "MutexOp",
+     3,
+     {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_MUTEX)}},
+    {"SemOp",
+     AN_SYNC,
+     "SemOp",
+     3,
+     {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_SEM)}},
+    {"QueueOp",
+     AN_SYNC,
+     "QueueOp",
+     3,
+     {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_QUEUE)}},
+    {"EventOp",
+     AN_SYNC,
+     "EventOp",
+     3,
+     {F_ENUM16("task", E_TASK), F_ENUM16("object", E_OBJECT), F_ENUM8("type", E_EVENT)}},
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
-
 
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out)
 {
@@ -209,8 +238,9 @@ static const char *layout_differs(const evrec_meta_t *m, uint32_t id, const role
     if (sd->field_count != 2u + spec->field_count) {
         return "other fields than the catalogue's";
     }
-    if (!sd->fields[0].name || strcmp(sd->fields[0].name, "time") != 0 || sd->fields[0].kind != EVREC_KIND_UINT32 ||
-        !sd->fields[1].name || strcmp(sd->fields[1].name, "id") != 0 || sd->fields[1].kind != EVREC_KIND_UINT16) {
+    if (!sd->fields[0].name || strcmp(sd->fields[0].name, "time") != 0 ||
+        sd->fields[0].kind != EVREC_KIND_UINT32 || !sd->fields[1].name || strcmp(sd->fields[1].name, "id") != 0 ||
+        sd->fields[1].kind != EVREC_KIND_UINT16) {
         return "not an event struct (time, id first)";
     }
     for (uint32_t j = 0; j < spec->field_count; j++) {

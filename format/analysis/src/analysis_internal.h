@@ -61,12 +61,7 @@ typedef struct an_event {
 
 /* The ThreadX logger's interrupt control types (its _tx_thread_interrupt_control; see
  * ports/rtos/README.md). */
-enum {
-    AN_INT_DISABLE = 7,
-    AN_INT_RESTORE = 8,
-    AN_INT_DISABLE_NESTED = 39,
-    AN_INT_RESTORE_ENABLE = 40
-};
+enum { AN_INT_DISABLE = 7, AN_INT_RESTORE = 8, AN_INT_DISABLE_NESTED = 39, AN_INT_RESTORE_ENABLE = 40 };
 
 /* Fill roles[] (meta->event_count entries) from the meta-info; append problems to mismatch
  * (a NUL-terminated buffer of mismatch_size bytes). Returns the number of events with a role. */
@@ -82,7 +77,7 @@ uint32_t an_field_value(const an_field_t *f, const evrec_record_t *rec);
 
 typedef struct an_addr {
     an_field_t field;
-    uint64_t *counts;    /* per distinct value, indexed through `map` */
+    uint64_t *counts; /* per distinct value, indexed through `map` */
     uint32_t *values;
     uint32_t cap;
     an_map_t map;
@@ -94,8 +89,8 @@ typedef struct an_addr {
  * (gamma^(i-1), gamma^i], gamma = (1 + a) / (1 - a); a dense array over the indexes seen. */
 typedef struct an_sketch {
     uint64_t *b;
-    int32_t lo;  /* index of b[0] */
-    uint32_t n;  /* buckets in b */
+    int32_t lo; /* index of b[0] */
+    uint32_t n; /* buckets in b */
     uint64_t zeros;
 } an_sketch_t;
 
@@ -159,7 +154,7 @@ typedef struct an_span_stats {
     an_dur_t *groups;
     uint32_t *group_value;
     uint32_t group_count, group_cap, value_cap;
-    an_map_t group_map; /* track value -> group */
+    an_map_t group_map;            /* track value -> group */
     uint32_t hot_value, hot_index; /* the last group looked up (hot_index UINT32_MAX: none) */
     uint16_t track_enum;
     int track_is_enum;
@@ -176,7 +171,7 @@ typedef struct an_tracks {
     uint32_t ctr_count;
     uint32_t *ctr_first; /* event_count + 1 */
     evrec_stats_counter_t *pub_ctr;
-    uint8_t *active;     /* per event: spans or counters to look at */
+    uint8_t *active; /* per event: spans or counters to look at */
     an_budget_t budget;
     int nomem;
 } an_tracks_t;
@@ -207,8 +202,8 @@ struct evrec_stats {
     const evrec_meta_t *m;
     uint32_t event_count;
     evrec_stats_event_t *ev;
-    uint32_t *ev_gap;     /* per event: gap_seq at its last record (no interval across a gap) */
-    uint32_t gap_seq;     /* records with evrec_record_t::gap seen */
+    uint32_t *ev_gap; /* per event: gap_seq at its last record (no interval across a gap) */
+    uint32_t gap_seq; /* records with evrec_record_t::gap seen */
     an_event_t *roles;
     uint32_t role_count;
     evrec_stats_summary_t sum;
@@ -228,18 +223,18 @@ struct evrec_stats {
     uint32_t tasks_cap, isrs_cap;
     an_map_t task_map, isr_map;
     an_base base;
-    uint32_t base_task;   /* index in tasks when base == AN_BASE_TASK */
-    uint64_t base_run;    /* exclusive ticks of the current task run */
-    uint64_t pending;     /* unknown-base ticks not yet claimed by an edge rule */
+    uint32_t base_task; /* index in tasks when base == AN_BASE_TASK */
+    uint64_t base_run;  /* exclusive ticks of the current task run */
+    uint64_t pending;   /* unknown-base ticks not yet claimed by an edge rule */
     an_frame_t *frames;
     uint32_t depth, frames_cap;
-    uint64_t last_t;      /* time up to which everything is charged */
+    uint64_t last_t; /* time up to which everything is charged */
 
     /* interrupt-disabled spans */
     an_int_state int_state;
     uint64_t span_start;
     uint32_t span_caller;
-    int span_open_start;  /* the current span began before the trace (or is uncertain) */
+    int span_open_start; /* the current span began before the trace (or is uncertain) */
     evrec_stats_int_site_t *sites;
     uint32_t sites_cap;
     an_map_t site_map;
@@ -250,9 +245,9 @@ struct evrec_stats {
     an_map_t sync_map;
     an_wait_t *waits;
     uint32_t waits_count, waits_cap;
-    an_map_t wait_map;   /* task value -> index in waits (active waits only) */
+    an_map_t wait_map; /* task value -> index in waits (active waits only) */
 
-    an_tracks_t tracks;      /* spans and counters */
+    an_tracks_t tracks; /* spans and counters */
 };
 
 /* analysis_cpu.c: charge ticks up to t, then apply one context record. */

@@ -150,8 +150,9 @@ evrec_status an_sync_record(evrec_stats_t *s, const an_event_t *e, const evrec_r
             if (o->waits == 1 || len > o->wait_max) {
                 o->wait_max = len;
                 o->wait_max_task = task;
-                o->wait_max_task_name =
-                    e->task.is_enum ? evrec_reader_enum_value(s->r, e->task.enum_id, task, NULL) : NULL;
+                o->wait_max_task_name = e->task.is_enum
+                                            ? evrec_reader_enum_value(s->r, e->task.enum_id, task, NULL)
+                                            : NULL;
             }
             /* Free the slot: move the last wait into it. */
             an_map_del(&s->wait_map, task);

@@ -316,8 +316,8 @@ evrec_status an_tracks_create(evrec_stats_t *s)
         ss->all.store = 1;
         uint16_t tl = an_span_track_leaf(s->r, d);
         evrec_leaf_info_t li;
-        if (tl != EVREC_TRACKS_NONE &&
-            evrec_reader_leaf(s->r, d->begin.event_id, tl, &li, ss->track_path, sizeof ss->track_path) == EVREC_OK) {
+        if (tl != EVREC_TRACKS_NONE && evrec_reader_leaf(s->r, d->begin.event_id, tl, &li, ss->track_path,
+                                                         sizeof ss->track_path) == EVREC_OK) {
             ss->pub.track_field = ss->track_path;
             ss->track_is_enum = is_enum_kind(li.kind);
             ss->track_enum = li.ref;
@@ -482,7 +482,8 @@ evrec_status an_tracks_finish(evrec_stats_t *s)
                     series_finish(&c->series[k], end);
                     c->pub_series[k] = c->series[k].pub;
                     c->pub_series[k].name = c->track_is_enum
-                                                ? evrec_reader_enum_value(s->r, c->track_enum, c->pub_series[k].value, NULL)
+                                                ? evrec_reader_enum_value(s->r, c->track_enum,
+                                                                          c->pub_series[k].value, NULL)
                                                 : NULL;
                 }
                 qsort(c->pub_series, c->series_count, sizeof *c->pub_series, by_series_value);

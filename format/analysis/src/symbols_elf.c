@@ -42,7 +42,7 @@ static int cmp_sym(const void *a, const void *b)
 {
     const sym_t *x = a, *y = b;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    if (x->func != y->func) return x->func ? -1 : 1;     /* functions first */
+    if (x->func != y->func) return x->func ? -1 : 1; /* functions first */
     if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
     if (x->size != y->size) return x->size > y->size ? -1 : 1; /* the largest extent */
     return (x->name > y->name) - (x->name < y->name);
@@ -80,7 +80,8 @@ static evrec_status read_symtab(evrec_symbols_t *t, Elf *e, Elf_Scn *scn, const 
         }
         size_t len = strlen(name) + 1;
         if (pool_len + len > pool_cap) {
-            while (pool_len + len > pool_cap) pool_cap *= 2;
+            while (pool_len + len > pool_cap)
+                pool_cap *= 2;
             char *p = realloc(t->pool, pool_cap);
             if (!p) {
                 return EVREC_E_NOMEM;
@@ -218,7 +219,8 @@ size_t evrec_symbols_format(const evrec_symbols_t *t, uint64_t addr, char *buf, 
     uint64_t off;
     int n;
     if (evrec_symbols_lookup(t, addr, &name, &off)) {
-        n = off ? snprintf(buf, size, "%s+0x%llx", name, (unsigned long long)off) : snprintf(buf, size, "%s", name);
+        n = off ? snprintf(buf, size, "%s+0x%llx", name, (unsigned long long)off)
+                : snprintf(buf, size, "%s", name);
     } else {
         n = snprintf(buf, size, addr > 0xFFFFFFFFu ? "0x%016llx" : "0x%08llx", (unsigned long long)addr);
     }

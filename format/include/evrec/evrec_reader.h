@@ -159,22 +159,22 @@ typedef struct evrec_reader_error {
 /** @brief What the file says about itself (header and meta-info), known after a successful open. */
 typedef struct evrec_file_info {
     evrec_file_format format;
-    uint16_t version_major;       /**< container only; 0 for CCore */
-    uint16_t version_minor;       /**< container only */
-    uint32_t flags;               /**< container header flags (bit 0: cyclic buffer) */
-    uint64_t time_freq;           /**< the file's time_freq, Hz (0 = unknown) */
-    uint64_t schema_hash_stored;  /**< container header's hash (0 = not computed or CCore) */
-    uint64_t schema_hash_computed;/**< evrec_meta_schema_hash() of the tables read */
-    uint64_t recorded;            /**< container header: records written, Start/Stop included;
+    uint16_t version_major;        /**< container only; 0 for CCore */
+    uint16_t version_minor;        /**< container only */
+    uint32_t flags;                /**< container header flags (bit 0: cyclic buffer) */
+    uint64_t time_freq;            /**< the file's time_freq, Hz (0 = unknown) */
+    uint64_t schema_hash_stored;   /**< container header's hash (0 = not computed or CCore) */
+    uint64_t schema_hash_computed; /**< evrec_meta_schema_hash() of the tables read */
+    uint64_t recorded;             /**< container header: records written, Start/Stop included;
                                        UINT64_MAX = not known (cyclic save while recording) */
-    uint64_t dropped;             /**< container header: events dropped (buffer full) */
-    uint32_t overwritten;         /**< container header: records overwritten in a cyclic buffer
+    uint64_t dropped;              /**< container header: events dropped (buffer full) */
+    uint32_t overwritten;          /**< container header: records overwritten in a cyclic buffer
                                        (saturates at 2^32-1) */
-    uint64_t meta_offset;         /**< file offset of the meta-info's first byte */
-    uint64_t records_offset;      /**< file offset of the first record */
-    uint64_t file_size;           /**< bytes, when known (paths, memory, regular files); else 0 */
-    uint16_t control_event;       /**< event id of EventControl (found by its struct name) */
-    uint32_t lanes;               /**< lanes of the recording (LANES chunk, FORMAT.md
+    uint64_t meta_offset;          /**< file offset of the meta-info's first byte */
+    uint64_t records_offset;       /**< file offset of the first record */
+    uint64_t file_size;            /**< bytes, when known (paths, memory, regular files); else 0 */
+    uint16_t control_event;        /**< event id of EventControl (found by its struct name) */
+    uint32_t lanes;                /**< lanes of the recording (LANES chunk, FORMAT.md
                                        section 2.3; evrec/evrec_lanes.h); 1 when the file has none */
 } evrec_file_info_t;
 
@@ -221,18 +221,18 @@ evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_i
 
 /** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
 typedef struct evrec_field_view {
-    const char *path;       /**< dotted name from the event struct: "time", "obj", "inner.a" */
-    const char *name;       /**< the last component of `path` */
-    uint32_t index;         /**< leaf number in walk order (0 = time, 1 = id) */
-    unsigned depth;         /**< 0 for the event struct's own fields, 1 inside a nested struct ... */
-    uint8_t kind;           /**< an ::evrec_kind other than EVREC_KIND_STRUCT */
-    uint16_t enum_id;       /**< for enum kinds: the enum id; else 0 */
-    uint32_t offset;        /**< byte offset of the field in the packed record */
-    uint32_t value;         /**< the value, host order */
-    const char *value_name; /**< enum kinds: the value's name, or NULL when it has none */
-    uint8_t marker;         /**< enum kinds: the named value's ::evrec_marker; else 0 */
-    uint16_t struct_id;     /**< the struct that declares this leaf (the event's, or a nested one) */
-    uint32_t field_index;   /**< the leaf's index in that struct's fields */
+    const char *path;               /**< dotted name from the event struct: "time", "obj", "inner.a" */
+    const char *name;               /**< the last component of `path` */
+    uint32_t index;                 /**< leaf number in walk order (0 = time, 1 = id) */
+    unsigned depth;                 /**< 0 for the event struct's own fields, 1 inside a nested struct ... */
+    uint8_t kind;                   /**< an ::evrec_kind other than EVREC_KIND_STRUCT */
+    uint16_t enum_id;               /**< for enum kinds: the enum id; else 0 */
+    uint32_t offset;                /**< byte offset of the field in the packed record */
+    uint32_t value;                 /**< the value, host order */
+    const char *value_name;         /**< enum kinds: the value's name, or NULL when it has none */
+    uint8_t marker;                 /**< enum kinds: the named value's ::evrec_marker; else 0 */
+    uint16_t struct_id;             /**< the struct that declares this leaf (the event's, or a nested one) */
+    uint32_t field_index;           /**< the leaf's index in that struct's fields */
     const evrec_field_info_t *info; /**< its display attributes (FIELD_INFO), or NULL when none */
 } evrec_field_view_t;
 
@@ -262,16 +262,16 @@ typedef struct evrec_damage {
 
 /** @brief Result of evrec_reader_summarize(). Arrays are reader-owned, valid until close. */
 typedef struct evrec_reader_summary {
-    uint64_t records;            /**< records returned (End not counted) */
-    uint64_t unverified;         /**< of those, records from a truncated chunk */
-    uint64_t ticks;              /**< EventControl Tick records */
-    uint32_t event_count;        /**< entries in `event_counts` (= the meta-info's events) */
-    const uint64_t *event_counts;/**< records per event id */
-    uint32_t first_time32;       /**< raw time of the first record (0 when none) */
-    uint32_t last_time32;        /**< raw time of the last record */
-    uint64_t last_t64;           /**< restored time of the last record, ticks (first is 0) */
-    uint64_t last_ns;            /**< = duration in ns (first record at 0 ns); 0 if unknown */
-    uint64_t time_freq;          /**< effective frequency, Hz (0 = unknown) */
+    uint64_t records;             /**< records returned (End not counted) */
+    uint64_t unverified;          /**< of those, records from a truncated chunk */
+    uint64_t ticks;               /**< EventControl Tick records */
+    uint32_t event_count;         /**< entries in `event_counts` (= the meta-info's events) */
+    const uint64_t *event_counts; /**< records per event id */
+    uint32_t first_time32;        /**< raw time of the first record (0 when none) */
+    uint32_t last_time32;         /**< raw time of the last record */
+    uint64_t last_t64;            /**< restored time of the last record, ticks (first is 0) */
+    uint64_t last_ns;             /**< = duration in ns (first record at 0 ns); 0 if unknown */
+    uint64_t time_freq;           /**< effective frequency, Hz (0 = unknown) */
     evrec_time_source time_source;
     int end_seen;                /**< 1: the End record (and, for a container, END) were read */
     evrec_reader_error_t damage; /**< status EVREC_OK when the file is intact */
@@ -309,8 +309,7 @@ typedef struct evrec_reader_summary {
  * evrec_reader_close(r);
  * @endcode
  */
-evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path,
-                                    const evrec_reader_options_t *opt);
+evrec_status evrec_reader_open_path(evrec_reader_t **out, const char *path, const evrec_reader_options_t *opt);
 
 /**
  * @brief As evrec_reader_open_path() on an open stream (a pipe works). Offsets count from the
@@ -428,8 +427,7 @@ const char *evrec_reader_event_name(const evrec_reader_t *r, uint16_t event_id);
  * @return the name (reader-owned), or NULL when the value has none or the enum id does not exist.
  * **Context:** thread (the reader's); reads only.
  */
-const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value,
-                                    uint8_t *marker);
+const char *evrec_reader_enum_value(const evrec_reader_t *r, uint16_t enum_id, uint32_t value, uint8_t *marker);
 
 /**
  * @brief Display attributes of a field (schema keys `format`, `unit`, `description`), from the
@@ -499,8 +497,8 @@ uint16_t evrec_reader_event_track(const evrec_reader_t *r, uint16_t event_id);
  * @retval EVREC_E_BAD_ID no such event or leaf, or no meta-info.
  * **Context:** thread; reads only.
  */
-evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf,
-                               evrec_leaf_info_t *out, char *path, size_t path_size);
+evrec_status evrec_reader_leaf(const evrec_reader_t *r, uint16_t event_id, uint32_t leaf, evrec_leaf_info_t *out,
+                               char *path, size_t path_size);
 
 /**
  * @brief The value of leaf `leaf` of a record (e.g. its track or span key), host order.

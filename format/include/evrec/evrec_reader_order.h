@@ -75,13 +75,13 @@ typedef evrec_status (*evrec_order_source_fn)(void *ctx, evrec_record_t *rec);
 
 /** @brief Counters of an ::evrec_order_t (final once evrec_order_next() returned non-EVREC_OK). */
 typedef struct evrec_order_stats {
-    uint64_t records;       /**< records delivered */
-    uint64_t reordered;     /**< records read with a t64 below the largest t64 read before them
+    uint64_t records;        /**< records delivered */
+    uint64_t reordered;      /**< records read with a t64 below the largest t64 read before them
                                  (stamped earlier than a record before them in the file) */
-    uint64_t late;          /**< of those, records delivered late (see the file comment) */
-    uint64_t max_late_ticks;/**< largest step back of a late record, ticks (0 when none) */
-    uint64_t max_late_ns;   /**< the same in ns (0 when none or the frequency is unknown) */
-    uint32_t window;        /**< the window, records */
+    uint64_t late;           /**< of those, records delivered late (see the file comment) */
+    uint64_t max_late_ticks; /**< largest step back of a late record, ticks (0 when none) */
+    uint64_t max_late_ns;    /**< the same in ns (0 when none or the frequency is unknown) */
+    uint32_t window;         /**< the window, records */
 } evrec_order_stats_t;
 
 /**
@@ -121,8 +121,7 @@ evrec_status evrec_order_create(evrec_order_t **out, evrec_reader_t *r, uint32_t
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  */
-evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evrec_order_source_fn fn,
-                                       void *ctx);
+evrec_status evrec_order_create_source(evrec_order_t **out, uint32_t window, evrec_order_source_fn fn, void *ctx);
 
 /**
  * @brief The next record in time order.

@@ -5,8 +5,8 @@
 
 #include "evrec/evrec_qs_decode.h"
 
-evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
-                                   evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx)
+evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map, evrec_qs_event_fn on_event,
+                                   evrec_qs_item_fn on_item, void *ctx)
 {
     if (!d || !map) {
         return EVREC_E_ARG;
@@ -238,7 +238,8 @@ static void decode_lost(evrec_qs_decoder_t *d, const evrec_qs_item_t *it)
 
 /* The event type of a record of `slot` whose elements are d->elems[0..count): *id, and *next =
  * the first field element. NULL, or what is wrong. */
-static const char *record_event(const evrec_qs_decoder_t *d, uint32_t slot, size_t count, size_t *next, uint32_t *id)
+static const char *record_event(const evrec_qs_decoder_t *d, uint32_t slot, size_t count, size_t *next,
+                                uint32_t *id)
 {
     const evrec_qs_map_t *map = d->map;
     *next = 0;
@@ -270,8 +271,9 @@ static int restore_time(evrec_qs_decoder_t *d, const evrec_qs_item_t *it, uint32
     }
     if (!d->time_ref_ok) {
         d->time_unknown++;
-        mismatch(d, it, "its time cannot be restored: no time-sync record since the stream's start or "
-                        "since a damaged frame (skipped until the next one)");
+        mismatch(d, it,
+                 "its time cannot be restored: no time-sync record since the stream's start or "
+                 "since a damaged frame (skipped until the next one)");
         return 0;
     }
     uint32_t bits = 8u * ts, mask = (1u << bits) - 1u, half = 1u << (bits - 1u);
@@ -313,7 +315,8 @@ static void emit_event(evrec_qs_decoder_t *d, const evrec_qs_item_t *it, uint32_
     for (unsigned i = 0; i < w.names; i++) {
         d->names++;
         if (d->on_name) {
-            d->on_name(d->ctx, w.name[i].enum_id, w.name[i].value, (const char *)w.name[i].e->data, w.name[i].len, 0);
+            d->on_name(d->ctx, w.name[i].enum_id, w.name[i].value, (const char *)w.name[i].e->data, w.name[i].len,
+                       0);
         }
     }
     d->events++;
@@ -390,7 +393,8 @@ static void on_parser_item(void *ctx, const evrec_qs_item_t *it)
 {
     evrec_qs_decoder_t *d = (evrec_qs_decoder_t *)ctx;
     if (it->kind == EVREC_QS_ITEM_BAD_CHECKSUM || it->kind == EVREC_QS_ITEM_TOO_SHORT ||
-        it->kind == EVREC_QS_ITEM_TOO_LONG || (it->kind == EVREC_QS_ITEM_RECORD && it->rec_id == EVREC_QS_REC_TARGET_INFO)) {
+        it->kind == EVREC_QS_ITEM_TOO_LONG ||
+        (it->kind == EVREC_QS_ITEM_RECORD && it->rec_id == EVREC_QS_REC_TARGET_INFO)) {
         /* A damaged frame may have been a time sync; a target info starts a new session. (A
          * sequence gap alone does not matter: the transmitter overwrites a time sync only with
          * the frames that depend on it.) */
@@ -409,7 +413,8 @@ static void on_parser_item(void *ctx, const evrec_qs_item_t *it)
             mismatch(d, it, "a dictionary or target-info record that does not parse");
         } else if (it->rec_id == EVREC_QS_REC_ENUM_DICT) {
             dict_name(d, it);
-        } else if (it->rec_id > EVREC_QS_REC_TARGET_INFO || (it->rec_id != EVREC_QS_REC_EMPTY && it->rec_id < EVREC_QS_REC_ENUM_DICT)) {
+        } else if (it->rec_id > EVREC_QS_REC_TARGET_INFO ||
+                   (it->rec_id != EVREC_QS_REC_EMPTY && it->rec_id < EVREC_QS_REC_ENUM_DICT)) {
             d->foreign++;
         }
     }

@@ -75,8 +75,8 @@ static char *take_name(const uint8_t *p, size_t at, size_t len, evrec_status *st
     return s;
 }
 
-static evrec_status put_entry(struct evrec_qs_dict_entry **a, size_t *n, size_t *cap, uint64_t key,
-                              uint64_t obj, char *name)
+static evrec_status put_entry(struct evrec_qs_dict_entry **a, size_t *n, size_t *cap, uint64_t key, uint64_t obj,
+                              char *name)
 {
     for (size_t i = 0; i < *n; i++) {
         if ((*a)[i].key == key && (*a)[i].obj == obj) {
@@ -126,9 +126,8 @@ evrec_status evrec_qs_dict_apply(evrec_qs_dict_t *d, uint8_t rec_id, const uint8
         if (!(name = take_name(p, ps, len, &st))) {
             return st;
         }
-        return rec_id == EVREC_QS_REC_OBJ_DICT
-                   ? put_entry(&d->obj, &d->obj_n, &d->obj_cap, le(p, ps), 0, name)
-                   : put_entry(&d->fun, &d->fun_n, &d->fun_cap, le(p, ps), 0, name);
+        return rec_id == EVREC_QS_REC_OBJ_DICT ? put_entry(&d->obj, &d->obj_n, &d->obj_cap, le(p, ps), 0, name)
+                                               : put_entry(&d->fun, &d->fun_n, &d->fun_cap, le(p, ps), 0, name);
     }
     case EVREC_QS_REC_SIG_DICT: {
         size_t need = (size_t)d->cfg.sig_size + d->cfg.obj_ptr_size;
@@ -161,8 +160,7 @@ evrec_status evrec_qs_dict_apply(evrec_qs_dict_t *d, uint8_t rec_id, const uint8
         free(d->usr[p[0]]);
         d->usr[p[0]] = name;
         return EVREC_OK;
-    default:
-        return EVREC_OK;
+    default: return EVREC_OK;
     }
 }
 

@@ -64,7 +64,7 @@ QS_INLINE uint32_t qs_esc_acc(uint32_t acc, uint32_t v)
 {
     return acc | qs_esc_bits(v);
 }
-#define qs_esc_hit(acc) (((acc) & 0x80808080u) != 0u)
+#define qs_esc_hit(acc) (((acc)&0x80808080u) != 0u)
 #define qs_esc_force(acc) ((acc) |= 0x80u)
 #endif
 
@@ -168,8 +168,8 @@ QS_INLINE uint8_t *qs_prog_fields(uint8_t *p, const uint32_t *op, uint32_t nops,
 uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
                                      uint32_t time, const void *native);
 
-QS_INLINE uint8_t *qs_prog_event_as(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                    uint32_t time, const void *native, const int plain, const int check)
+QS_INLINE uint8_t *qs_prog_event_as(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                                    const void *native, const int plain, const int check)
 {
     const qs_prog_hdr_t *h = (const qs_prog_hdr_t *)map->prog + id;
     const uint32_t hf = h->flags;
@@ -224,8 +224,8 @@ QS_INLINE uint8_t *qs_prog_event_as(const evrec_qs_map_t *map, uint8_t *p, uint8
 
 /* The instance for the common case: the plain one or not, enum values not checked (an event
  * with QS_PROG_WENUM goes to evrec_qs_enc_event_checked_()). */
-QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                 uint32_t time, const void *native, const int plain)
+QS_INLINE uint8_t *qs_prog_event(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                                 const void *native, const int plain)
 {
     return qs_prog_event_as(map, p, seq, id, time, native, plain, 0);
 }
@@ -237,7 +237,7 @@ static inline int qs_map_plain(const evrec_qs_map_t *map)
 }
 
 /* The per-byte writer into room for the worst case (qs_encode.c). */
-uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                 uint32_t time, const void *native) __attribute__((noinline));
+uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                                 const void *native) __attribute__((noinline));
 
 #endif /* EVREC_QS_ENC_INLINE_H */

@@ -7,8 +7,8 @@
 #include "qs_enc_inline.h"
 #include "qs_writer_internal.h"
 
-size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len,
-                      uint8_t *out, size_t out_size)
+size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len, uint8_t *out,
+                      size_t out_size)
 {
     if (!out || (len && !payload)) {
         return 0;
@@ -59,8 +59,8 @@ static uint32_t load(const uint8_t *p, unsigned size)
     return v;
 }
 
-uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                                 uint32_t time, const void *native)
+uint8_t *evrec_qs_enc_event_esc_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                                 const void *native)
 {
     /* the per-byte writer: the same bytes, escaped as they go (room: the worst case) */
     qs_writer_t w = {.buf = p, .size = evrec_qs_frame_worst_(map)};
@@ -77,8 +77,8 @@ uint8_t *evrec_qs_enc_event_checked_(const evrec_qs_map_t *map, uint8_t *p, uint
     return qs_prog_event_as(map, p, seq, id, time, native, 0, 1);
 }
 
-uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                             uint32_t time, const void *native)
+uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                             const void *native)
 {
     uint8_t *end = NULL;
     if (__builtin_expect(map->prog != NULL, 1)) {
@@ -117,8 +117,8 @@ static void put_struct(const evrec_qs_map_t *map, qs_writer_t *w, uint32_t sid, 
     }
 }
 
-evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native,
-                                 uint16_t id, uint32_t time)
+evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native, uint16_t id,
+                                 uint32_t time)
 {
     const evrec_qs_event_map_t *em = &map->events[id];
     qs_put_le(w, time, map->opts.time_size);
@@ -135,8 +135,8 @@ evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, cons
     return EVREC_OK;
 }
 
-evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
-                                   uint8_t *out, size_t out_size, size_t *out_len)
+evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native, uint8_t *out,
+                                   size_t out_size, size_t *out_len)
 {
     if (!map || !native || !out || !out_len) {
         return EVREC_E_ARG;
@@ -161,8 +161,8 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
     return EVREC_OK;
 }
 
-evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
-                                       uint8_t *out, size_t out_size, size_t *out_len)
+evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time, uint8_t *out,
+                                       size_t out_size, size_t *out_len)
 {
     if (!map || !out || !out_len) {
         return EVREC_E_ARG;
@@ -196,7 +196,6 @@ static uint32_t runtime_handed_out(const evrec_runtime_enum_t *rt)
     size_t top = next < rt->lim ? next : rt->lim;
     return top > rt->base ? (uint32_t)(top - rt->base) : 0u;
 }
-
 
 static size_t put_addr_entry(uint8_t *payload, const evrec_qs_name_t *e)
 {
@@ -281,8 +280,8 @@ static int stage_addr(const evrec_qs_name_t *names, uint32_t count, uint8_t rec,
     return 0;
 }
 
-static int stage_types(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
-                       size_t *len)
+static int stage_types(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id,
+                       uint8_t *payload, size_t *len)
 {
     const evrec_meta_t *m = map->meta;
     if (map->type_group != EVREC_QS_NO_GROUP && cur->index < m->event_count) {
@@ -326,8 +325,8 @@ static const char *next_enum_value(const evrec_enum_desc_t *en, evrec_qs_session
     return name;
 }
 
-static int stage_enums(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id, uint8_t *payload,
-                       size_t *len)
+static int stage_enums(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id,
+                       uint8_t *payload, size_t *len)
 {
     const evrec_meta_t *m = map->meta;
     if (cur->index >= map->group_count) {
@@ -388,8 +387,8 @@ static int stage_usr(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, 
     return 0;
 }
 
-evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur,
-                                   uint8_t *rec_id, uint8_t *payload, size_t *len)
+evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id,
+                                   uint8_t *payload, size_t *len)
 {
     if (!map || !cur || !rec_id || !payload || !len) {
         return EVREC_E_ARG;
@@ -420,8 +419,8 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
     return EVREC_OK;
 }
 
-evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,
-                                     size_t *out_len, uint8_t *next_seq)
+evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size, size_t *out_len,
+                                     uint8_t *next_seq)
 {
     if (!map || !out || !out_len) {
         return EVREC_E_ARG;

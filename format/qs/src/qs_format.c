@@ -105,9 +105,7 @@ static void add_elem(line_t *l, const evrec_qs_dict_t *d, const evrec_qs_elem_t 
     case EVREC_QS_T_OBJ:
     case EVREC_QS_T_FUN: add_ref(l, d, e); break;
     case EVREC_QS_T_I64: add(l, "%*" PRId64, w == 9 ? 0 : 2 * w + 2, e->i); break;
-    case EVREC_QS_T_U64:
-        hex ? add(l, "0x%16" PRIX64, e->u) : add(l, "%*" PRIu64, 2 * w + 2, e->u);
-        break;
+    case EVREC_QS_T_U64: hex ? add(l, "0x%16" PRIX64, e->u) : add(l, "%*" PRIu64, 2 * w + 2, e->u); break;
     case EVREC_QS_T_U32_HEX: add(l, "0x%0*" PRIX64, w, e->u); break;
     default: break;
     }
@@ -118,7 +116,8 @@ static void add_user(line_t *l, const evrec_qs_dict_t *d, const evrec_qs_item_t 
     uint32_t t;
     evrec_qs_elem_t el[EVREC_QS_MAX_PAYLOAD];
     size_t count = 0, bad = 0;
-    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->cfg, &t, el, EVREC_QS_MAX_PAYLOAD, &count, &bad);
+    evrec_status st = evrec_qs_parse_user(it->payload, it->len, &d->cfg, &t, el, EVREC_QS_MAX_PAYLOAD, &count,
+                                          &bad);
     if (st == EVREC_E_TRUNCATED && count == 0 && it->len < d->cfg.time_size) {
         add(l, "   <COMMS> ERROR    Record too short for a timestamp, Seq=%u", (unsigned)it->seq);
         return;

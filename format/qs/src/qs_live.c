@@ -77,7 +77,7 @@ static void unconfirm(struct evrec_qs_tx *tx, unsigned g, unsigned v)
 static void confirm(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned n)
 {
     if (n >= 4 && hdr[1] == EVREC_QS_REC_ENUM_DICT) {
-        __atomic_fetch_and(&tx->dict_unconfirmed[hdr[3] & 7u][hdr[2] >> 3], (uint8_t)~(1u << (hdr[2] & 7u)),
+        __atomic_fetch_and(&tx->dict_unconfirmed[hdr[3] & 7u][hdr[2] >> 3], (uint8_t) ~(1u << (hdr[2] & 7u)),
                            __ATOMIC_RELAXED);
     }
 }
@@ -93,7 +93,8 @@ void evrec_qs_tx_note_lost_(struct evrec_qs_tx *tx, const uint8_t *hdr, unsigned
         /* the value; the group too when the reader had handed it out, else every group */
         for (unsigned g = 0; g < EVREC_QS_ENUM_GROUPS; g++) {
             if (n < 4 || g == (hdr[3] & 7u)) {
-                __atomic_fetch_or(&tx->dict_pending[g][hdr[2] >> 3], (uint8_t)(1u << (hdr[2] & 7u)), __ATOMIC_RELAXED);
+                __atomic_fetch_or(&tx->dict_pending[g][hdr[2] >> 3], (uint8_t)(1u << (hdr[2] & 7u)),
+                                  __ATOMIC_RELAXED);
                 unconfirm(tx, g, hdr[2]);
             }
         }
@@ -130,7 +131,8 @@ static void lost_pend(struct evrec_qs_tx *tx, unsigned kind, uint32_t time, uint
             tx->lost_time[kind] = time;
         }
         nv = old + count < old ? 0xFFFFFFFFu : old + count;
-    } while (!__atomic_compare_exchange_n(&tx->lost_pending[kind], &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    } while (
+        !__atomic_compare_exchange_n(&tx->lost_pending[kind], &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     __atomic_store_n(&tx->dict_any, 1, __ATOMIC_RELAXED);
 }
 
@@ -315,7 +317,6 @@ static const char *dict_name(const evrec_qs_map_t *map, unsigned g, uint32_t v)
     return NULL;
 }
 
-
 /* Whether a dictionary frame may go into the ring now (QS.md 8.1, "Re-sending without starving
  * the link"): always while the ring has never lost a frame (the stream stays as it was); once it
  * has, only while at most 1/EVREC_QS_DICT_ROOM_DIV of it is waiting to be read. A frame queued
@@ -351,7 +352,8 @@ int evrec_qs_tx_dict_pending(const evrec_qs_tx_t *tx)
     if (!tx) {
         return 0;
     }
-    if (__atomic_load_n(&tx->dict_any, __ATOMIC_RELAXED) || __atomic_load_n(&tx->lost_pending[0], __ATOMIC_RELAXED) ||
+    if (__atomic_load_n(&tx->dict_any, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&tx->lost_pending[0], __ATOMIC_RELAXED) ||
         __atomic_load_n(&tx->lost_pending[1], __ATOMIC_RELAXED)) {
         return 1;
     }
@@ -413,7 +415,8 @@ static int dict_room_left(evrec_qs_tx_t *tx, int *room, int *deferred)
 
 /* 2a. The pending enum values of byte i of group g (values i x 8 .. i x 8 + 7). Returns the
  * frames sent. */
-static uint32_t send_enum_byte(evrec_qs_tx_t *tx, unsigned g, unsigned i, int *room, int *deferred, uint8_t *payload)
+static uint32_t send_enum_byte(evrec_qs_tx_t *tx, unsigned g, unsigned i, int *room, int *deferred,
+                               uint8_t *payload)
 {
     const evrec_qs_map_t *map = &tx->map;
     uint32_t sent = 0;

@@ -138,7 +138,8 @@ static uint32_t control_enum(const evrec_meta_t *m)
         return UINT32_MAX;
     }
     const evrec_struct_desc_t *s = &m->structs[m->events[0].struct_id];
-    if (s->field_count > 2 && s->fields[2].kind >= EVREC_KIND_ENUM_UINT8 && s->fields[2].kind <= EVREC_KIND_ENUM_UINT32) {
+    if (s->field_count > 2 && s->fields[2].kind >= EVREC_KIND_ENUM_UINT8 &&
+        s->fields[2].kind <= EVREC_KIND_ENUM_UINT32) {
         return s->fields[2].ref;
     }
     return UINT32_MAX;
@@ -179,7 +180,8 @@ static uint32_t enum_str_bytes(const evrec_enum_desc_t *e)
 }
 
 /* Worst-case element bytes of a struct's fields (top level skips time and id); 0 on error. */
-static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned depth, int top, int strings, int *bad)
+static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned depth, int top, int strings,
+                             int *bad)
 {
     const evrec_meta_t *m = map->meta;
     if (sid >= m->struct_count || depth > EVREC_MAX_NESTING) {
@@ -191,8 +193,7 @@ static uint32_t max_elements(const evrec_qs_map_t *map, uint32_t sid, unsigned d
     for (uint32_t f = top ? 2u : 0u; f < s->field_count; f++) {
         const evrec_field_desc_t *fd = &s->fields[f];
         uint8_t disp = display_of(&map->opts, sid, f);
-        if (disp > EVREC_QS_DISPLAY_FUN ||
-            (disp >= EVREC_QS_DISPLAY_OBJ && fd->kind != EVREC_KIND_UINT32)) {
+        if (disp > EVREC_QS_DISPLAY_FUN || (disp >= EVREC_QS_DISPLAY_OBJ && fd->kind != EVREC_KIND_UINT32)) {
             *bad = 1;
             return 0;
         }
@@ -310,7 +311,8 @@ static evrec_status map_options(evrec_qs_map_t *map, const evrec_meta_t *meta, c
                                 const void *entries, size_t entries_size)
 {
     if (!map || !meta || !entries || meta->event_count == 0 || !meta->events ||
-        entries_size < (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) || ((uintptr_t)entries % 2u) != 0) {
+        entries_size < (size_t)meta->event_count * sizeof(evrec_qs_event_map_t) ||
+        ((uintptr_t)entries % 2u) != 0) {
         return EVREC_E_ARG;
     }
     memset(map, 0, sizeof *map);
@@ -431,10 +433,12 @@ static int strings_fit(evrec_qs_map_t *map, const evrec_meta_t *meta, uint32_t n
     for (uint32_t e = 0; strings && e < n; e++) {
         int bad = 0;
         uint32_t p = map->opts.time_size + (map->classes ? 3u : 0u) +
-                     max_elements(map, meta->events[e].struct_id < meta->struct_count ? meta->events[e].struct_id : 0u,
+                     max_elements(map,
+                                  meta->events[e].struct_id < meta->struct_count ? meta->events[e].struct_id : 0u,
                                   0, 1, 1, &bad);
         if (!bad && p > EVREC_QS_MAX_PAYLOAD) {
-            map->opts.enum_as = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO ? EVREC_QS_ENUM_AS_GROUPS : EVREC_QS_ENUM_AS_INT;
+            map->opts.enum_as = map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO ? EVREC_QS_ENUM_AS_GROUPS
+                                                                           : EVREC_QS_ENUM_AS_INT;
             strings = 0;
         }
     }
@@ -503,8 +507,8 @@ static void build_programs(evrec_qs_map_t *map, const evrec_meta_t *meta, void *
     }
 }
 
-evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
-                               const evrec_qs_options_t *opts, void *entries, size_t entries_size)
+evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta, const evrec_qs_options_t *opts,
+                               void *entries, size_t entries_size)
 {
     evrec_status st = map_options(map, meta, opts, entries, entries_size);
     if (st != EVREC_OK) {
@@ -627,7 +631,8 @@ void evrec_qs_put_enum_(const evrec_qs_map_t *map, qs_writer_t *w, uint16_t enum
         /* A lossy live stream: the value's dictionary entry may not have reached the host. */
         const uint8_t *ib = __atomic_load_n(&map->inline_names, __ATOMIC_RELAXED);
         named_inline = ib && map->opts.enum_as == EVREC_QS_ENUM_AS_AUTO &&
-                       (((unsigned)__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u) != 0u;
+                       (((unsigned)__atomic_load_n(&ib[g * 32u + (v >> 3)], __ATOMIC_RELAXED) >> (v & 7u)) & 1u) !=
+                           0u;
         if (!named_inline) {
             qs_put(w, (uint8_t)(0x80u | ((unsigned)g << 4) | EVREC_QS_T_I8_ENUM));
             qs_put(w, (uint8_t)v);

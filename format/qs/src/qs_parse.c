@@ -71,8 +71,7 @@ static void end_frame(evrec_qs_parser_t *p, evrec_qs_item_fn fn, void *ctx)
     emit(fn, ctx, &it);
 }
 
-void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
-                          void *ctx)
+void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn, void *ctx)
 {
     for (size_t i = 0; i < len; i++) {
         uint8_t b = data[i];

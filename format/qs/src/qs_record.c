@@ -52,8 +52,8 @@ evrec_status evrec_qs_parse_target_info(const uint8_t *p, size_t len, evrec_qs_t
     x.max_pools = p[9] & 0x0F;
     x.max_tick_rates = (uint8_t)(p[9] >> 4);
     memcpy(x.build, p + 10, 6);
-    if (x.big_endian || !size_ok(x.sig_size, 0) || !size_ok(x.obj_ptr_size, 1) ||
-        !size_ok(x.fun_ptr_size, 1) || !size_ok(x.time_size, 0)) {
+    if (x.big_endian || !size_ok(x.sig_size, 0) || !size_ok(x.obj_ptr_size, 1) || !size_ok(x.fun_ptr_size, 1) ||
+        !size_ok(x.time_size, 0)) {
         return EVREC_E_UNSUPPORTED;
     }
     *t = x;
@@ -94,15 +94,24 @@ static int elem_size(evrec_qs_elem_t *e, const evrec_qs_target_info_t *cfg, size
         }
         return 1;
     case EVREC_QS_T_U8: *need = 1; return 1;
-    case EVREC_QS_T_I16: *need = 2; *ssize = 2; return 1;
+    case EVREC_QS_T_I16:
+        *need = 2;
+        *ssize = 2;
+        return 1;
     case EVREC_QS_T_U16: *need = 2; return 1;
-    case EVREC_QS_T_I32: *need = 4; *ssize = 4; return 1;
+    case EVREC_QS_T_I32:
+        *need = 4;
+        *ssize = 4;
+        return 1;
     case EVREC_QS_T_U32:
     case EVREC_QS_T_U32_HEX:
     case EVREC_QS_T_F32: *need = 4; return 1;
     case EVREC_QS_T_F64:
     case EVREC_QS_T_U64: *need = 8; return 1;
-    case EVREC_QS_T_I64: *need = 8; *ssize = 8; return 1;
+    case EVREC_QS_T_I64:
+        *need = 8;
+        *ssize = 8;
+        return 1;
     case EVREC_QS_T_OBJ: *need = cfg->obj_ptr_size; return 1;
     case EVREC_QS_T_FUN: *need = cfg->fun_ptr_size; return 1;
     case EVREC_QS_T_SIG: *need = (size_t)cfg->sig_size + cfg->obj_ptr_size; return 1;
@@ -181,9 +190,8 @@ static evrec_status parse_elem(const uint8_t *p, size_t len, size_t *at, evrec_q
     }
 }
 
-evrec_status evrec_qs_parse_user(const uint8_t *p, size_t len, const evrec_qs_target_info_t *cfg,
-                                 uint32_t *time, evrec_qs_elem_t *elems, size_t max, size_t *count,
-                                 size_t *bad_offset)
+evrec_status evrec_qs_parse_user(const uint8_t *p, size_t len, const evrec_qs_target_info_t *cfg, uint32_t *time,
+                                 evrec_qs_elem_t *elems, size_t max, size_t *count, size_t *bad_offset)
 {
     if (!p || !cfg || !time || !count || (max && !elems)) {
         return EVREC_E_ARG;

@@ -122,7 +122,7 @@ int evrec_qs_tx_drop_oldest_(struct evrec_qs_tx *tx, qs_writer_t *w)
          * flag was left, the frame arrives whole and is not lost. */
         if (k > 1) {
             tx->frames_cut++;
-            tx->need_flag = 2; /* cut: a filler byte, then the flag */
+            tx->need_flag = 2;  /* cut: a filler byte, then the flag */
             tx->sync.valid = 0; /* the host forgets its time sync at a bad frame (QS.md 4.1) */
         } else {
             tx->need_flag = 1; /* only the flag was left: the frame is whole */
@@ -275,10 +275,9 @@ static void ring_append(evrec_qs_tx_t *tx, const uint8_t *frame, size_t n)
 }
 
 /* The event frame when the fast path cannot take it. */
-static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
-                           const void *native) __attribute__((noinline));
-static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time,
-                           const void *native)
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time, const void *native)
+    __attribute__((noinline));
+static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t time, const void *native)
 {
     if (evrec_qs_frame_worst_(&tx->map) <= QS_SCRATCH) {
         uint8_t tmp[QS_SCRATCH];
@@ -295,7 +294,7 @@ static void put_event_slow(evrec_qs_tx_t *tx, uint8_t seq, uint16_t id, uint32_t
 
 /* One event frame, under the lock. Fast path: room for the worst case, contiguous. */
 static inline __attribute__((always_inline)) void put_event_as(evrec_qs_tx_t *tx, uint16_t id, uint32_t time,
-                                                              const void *native, const int plain)
+                                                               const void *native, const int plain)
 {
     uint8_t seq = ++tx->seq;
     size_t lim = tx->fast_lim;
@@ -343,8 +342,7 @@ static void put_event_short(evrec_qs_tx_t *tx, uint16_t id, uint32_t time, const
     put_event(tx, id, time, native);
 }
 
-evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
-                                  const void *native)
+evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time, const void *native)
 {
     if (!tx || !native) {
         return EVREC_E_ARG;

@@ -14,14 +14,14 @@
 struct evrec_qs_tx;
 
 typedef struct qs_writer {
-    uint8_t *buf;            /* flat buffer, or the ring's storage */
-    size_t size;             /* bytes in buf */
-    size_t head;             /* next byte to write */
-    size_t used;             /* bytes held (ring: from tail to head) */
-    size_t old;              /* ring: bytes of earlier frames at the start of `used` */
-    struct evrec_qs_tx *tx;  /* NULL = flat (overflow when full); else the ring drops old frames */
-    uint8_t sum;             /* running sum of un-escaped bytes of the current frame */
-    uint8_t overflow;        /* flat buffer ran out of room */
+    uint8_t *buf;           /* flat buffer, or the ring's storage */
+    size_t size;            /* bytes in buf */
+    size_t head;            /* next byte to write */
+    size_t used;            /* bytes held (ring: from tail to head) */
+    size_t old;             /* ring: bytes of earlier frames at the start of `used` */
+    struct evrec_qs_tx *tx; /* NULL = flat (overflow when full); else the ring drops old frames */
+    uint8_t sum;            /* running sum of un-escaped bytes of the current frame */
+    uint8_t overflow;       /* flat buffer ran out of room */
 } qs_writer_t;
 
 /* Ring only (qs_tx.c): drop the oldest frame to make room. Returns 0 if there is none. */
@@ -78,8 +78,8 @@ static inline void qs_end(qs_writer_t *w)
 
 /* Writes the payload of an event record (after seq and record id). Returns EVREC_E_BAD_ID if
  * the record's id is not an event of the map's meta-info (nothing written then). */
-evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native,
-                                 uint16_t id, uint32_t time);
+evrec_status evrec_qs_put_event_(const evrec_qs_map_t *map, qs_writer_t *w, const void *native, uint16_t id,
+                                 uint32_t time);
 
 /* Bytes a frame of the map's largest record may take on the wire: every byte escaped, + flag. */
 static inline size_t evrec_qs_frame_worst_(const evrec_qs_map_t *map)
@@ -89,8 +89,8 @@ static inline size_t evrec_qs_frame_worst_(const evrec_qs_map_t *map)
 
 /* The fast encoder (qs_encode.c): one whole event frame (seq .. flag) at p, which must have room
  * for evrec_qs_frame_worst_(map) bytes; `id` must be an event of the map. Returns the end. */
-uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id,
-                             uint32_t time, const void *native);
+uint8_t *evrec_qs_enc_event_(const evrec_qs_map_t *map, uint8_t *p, uint8_t seq, uint16_t id, uint32_t time,
+                             const void *native);
 
 /* One enum field's element (qs_map.c; QS.md "Enums"): ENUM of its group, STR with its name, or an
  * integer of `size` bytes shown as `disp`. */

@@ -9,8 +9,8 @@
 
 #include "evrec/evrec_syst_host.h"
 
-evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
-                                  uint32_t *bad_event)
+evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta,
+                                  const evrec_syst_options_t *opts, uint32_t *bad_event)
 {
     if (!map || !meta) {
         return EVREC_E_ARG;
@@ -89,7 +89,9 @@ static void format_fields(const evrec_meta_t *m, text_t *t, uint32_t sid, uint32
         const evrec_field_info_t *fi = fd->kind <= EVREC_KIND_UINT32 ? field_info(m, sid, f) : NULL;
         uint8_t disp = fi ? fi->display : EVREC_DISPLAY_DEFAULT;
         if (disp == EVREC_DISPLAY_HEX) {
-            put_s(t, fd->kind == EVREC_KIND_UINT8 ? "=0x%02X" : fd->kind == EVREC_KIND_UINT16 ? "=0x%04X" : "=0x%08X");
+            put_s(t, fd->kind == EVREC_KIND_UINT8    ? "=0x%02X"
+                     : fd->kind == EVREC_KIND_UINT16 ? "=0x%04X"
+                                                     : "=0x%08X");
         } else if (disp == EVREC_DISPLAY_ADDRESS) {
             put_s(t, "=0x%08x");
         } else {
@@ -138,11 +140,12 @@ static int enum_comments(xmlTextWriterPtr w, const evrec_meta_t *m)
         }
         len += (size_t)snprintf(c, cap, " enum %s:", e->name);
         for (uint32_t v = 0; v < e->value_count; v++) {
-            len += (size_t)snprintf(c + len, cap - len, " %lu=%s", (unsigned long)e->values[v].value, e->values[v].name);
+            len += (size_t)snprintf(c + len, cap - len, " %lu=%s", (unsigned long)e->values[v].value,
+                                    e->values[v].name);
         }
         if (e->runtime) {
-            len += (size_t)snprintf(c + len, cap - len, " (%lu..%lu named at run time)", (unsigned long)e->runtime->base,
-                                    (unsigned long)e->runtime->lim - 1ul);
+            len += (size_t)snprintf(c + len, cap - len, " (%lu..%lu named at run time)",
+                                    (unsigned long)e->runtime->base, (unsigned long)e->runtime->lim - 1ul);
         }
         snprintf(c + len, cap - len, " ");
         /* "--" is not allowed in a comment; names are C identifiers, so only a value list could
@@ -177,7 +180,7 @@ static int write_client(xmlTextWriterPtr w, const evrec_syst_map_t *map, const c
     rc |= xmlTextWriterStartElement(w, BAD_CAST "syst:Collateral");
     rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns:syst", BAD_CAST "http://www.mipi.org/1.0/sys-t");
     rc |= xmlTextWriterWriteComment(w, BAD_CAST " evrec catalog: one CATALOG message per event type; "
-                                               "ids and packing in evrec's format/syst/SYST.md ");
+                                                "ids and packing in evrec's format/syst/SYST.md ");
     rc |= xmlTextWriterStartElement(w, BAD_CAST "syst:Client");
     rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "Name", BAD_CAST(client ? client : "evrec"));
     rc |= xmlTextWriterStartElement(w, BAD_CAST "syst:Guids");

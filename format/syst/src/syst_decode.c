@@ -60,12 +60,12 @@ static int walk_struct(walk_t *w, uint32_t sid, size_t base, unsigned depth, uin
     return 1;
 }
 
-#define FAIL(p, text)                                                                                          \
-    do {                                                                                                       \
-        if (what) {                                                                                            \
-            *what = (text);                                                                                    \
-        }                                                                                                      \
-        return (p);                                                                                            \
+#define FAIL(p, text)                                                                                             \
+    do {                                                                                                          \
+        if (what) {                                                                                               \
+            *what = (text);                                                                                       \
+        }                                                                                                         \
+        return (p);                                                                                               \
     } while (0)
 
 evrec_syst_problem evrec_syst_decode_catalog(const evrec_syst_map_t *map, const evrec_syst_msg_t *m,

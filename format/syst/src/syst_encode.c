@@ -32,8 +32,8 @@ static uint32_t load(const uint8_t *p, uint8_t kind)
 }
 
 /* One 32-bit little-endian argument per leaf, in walk order; returns the end. */
-static uint8_t *put_struct(const evrec_meta_t *m, uint8_t *out, uint32_t sid, const uint8_t *base,
-                           unsigned depth, uint32_t first)
+static uint8_t *put_struct(const evrec_meta_t *m, uint8_t *out, uint32_t sid, const uint8_t *base, unsigned depth,
+                           uint32_t first)
 {
     const evrec_struct_desc_t *s = &m->structs[sid];
     for (uint32_t f = first; f < s->field_count; f++) {
@@ -115,14 +115,15 @@ evrec_status evrec_syst_encode_id_(const evrec_syst_map_t *map, uint16_t id, con
     return EVREC_OK;
 }
 
-evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock, uint64_t freq_hz,
-                                     uint8_t *out, size_t out_size, size_t *out_len)
+evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock, uint64_t freq_hz, uint8_t *out,
+                                     size_t out_size, size_t *out_len)
 {
     if (!map || !out || !out_len) {
         return EVREC_E_ARG;
     }
     const uint32_t header = (map->header & ~(EVREC_SYST_HDR_TYPE_MASK | EVREC_SYST_HDR_SUBTYPE_MASK)) |
-                            EVREC_SYST_TYPE_CLOCK | (EVREC_SYST_CLOCK_TRANSPORT_SYNC << EVREC_SYST_HDR_SUBTYPE_SHIFT) |
+                            EVREC_SYST_TYPE_CLOCK |
+                            (EVREC_SYST_CLOCK_TRANSPORT_SYNC << EVREC_SYST_HDR_SUBTYPE_SHIFT) |
                             (EVREC_SYST_SEV_MAX << EVREC_SYST_HDR_SEV_SHIFT);
     const size_t total = front_size(header) + 16u + ((header & EVREC_SYST_HDR_CHK) ? 4u : 0u);
     if (out_size < total) {

@@ -81,8 +81,7 @@ const char *evrec_syst_severity_name(unsigned severity)
 static const char *subtype_name(unsigned type, unsigned sub)
 {
     switch (type) {
-    case SYST_TYPE_BUILD:
-        return sub == 0 ? "COMPACT32" : sub == 1 ? "COMPACT64" : sub == 2 ? "LONG" : NULL;
+    case SYST_TYPE_BUILD: return sub == 0 ? "COMPACT32" : sub == 1 ? "COMPACT64" : sub == 2 ? "LONG" : NULL;
     case SYST_TYPE_STRING:
         switch (sub) {
         case 1: return "GENERIC";
@@ -109,8 +108,8 @@ static const char *subtype_name(unsigned type, unsigned sub)
 
 void evrec_syst_type_name(const evrec_syst_msg_t *m, char *buf, size_t size)
 {
-    static const char *const types[16] = {"BUILD", "SHORT32", "STRING", "CATALOG", NULL, NULL, "RAW", "SHORT64",
-                                          "CLOCK"};
+    static const char *const types[16] = {"BUILD", "SHORT32", "STRING",  "CATALOG", NULL,
+                                          NULL,    "RAW",     "SHORT64", "CLOCK"};
     out_t o = {buf, size, 0, 0};
     if (size) {
         buf[0] = 0;
@@ -402,8 +401,8 @@ size_t evrec_syst_format_item(const evrec_syst_item_t *it, char *buf, size_t siz
         /* no origin */
     } else if (m->has_guid) {
         const uint8_t *g = m->guid;
-        printf_(&o, "{%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x}", g[0], g[1], g[2], g[3],
-                g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+        printf_(&o, "{%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x}", g[0], g[1], g[2],
+                g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
     } else {
         printf_(&o, "module-0x%x", m->module);
     }

@@ -136,7 +136,8 @@ size_t evrec_syst_map_entries_size(const evrec_meta_t *meta)
 }
 
 /* The options of evrec_syst_map_init() (defaults when opts is NULL) into *o, checked. */
-static evrec_status map_options(const evrec_meta_t *meta, const evrec_syst_options_t *opts, evrec_syst_options_t *o)
+static evrec_status map_options(const evrec_meta_t *meta, const evrec_syst_options_t *opts,
+                                evrec_syst_options_t *o)
 {
     static const evrec_syst_options_t defaults = {{0}, 0, 0, 0, EVREC_SYST_SEV_INFO, 0, 0, 0, NULL};
     *o = opts ? *opts : defaults;
@@ -156,7 +157,8 @@ static evrec_status map_options(const evrec_meta_t *meta, const evrec_syst_optio
 static uint32_t map_header(const evrec_syst_options_t *o)
 {
     uint32_t h = EVREC_SYST_TYPE_CATALOG | EVREC_SYST_HDR_LEN |
-                 ((o->id64 ? EVREC_SYST_CATALOG_ID64_P32 : EVREC_SYST_CATALOG_ID32_P32) << EVREC_SYST_HDR_SUBTYPE_SHIFT);
+                 ((o->id64 ? EVREC_SYST_CATALOG_ID64_P32 : EVREC_SYST_CATALOG_ID32_P32)
+                  << EVREC_SYST_HDR_SUBTYPE_SHIFT);
     if (o->timestamp) {
         h |= EVREC_SYST_HDR_TS;
     }
@@ -166,7 +168,8 @@ static uint32_t map_header(const evrec_syst_options_t *o)
     if (o->use_guid) {
         h |= EVREC_SYST_HDR_GUID | ((uint32_t)o->unit << EVREC_SYST_HDR_UNIT_SHIFT);
     } else {
-        h |= ((uint32_t)o->module << EVREC_SYST_HDR_MODULE_SHIFT) | ((uint32_t)o->unit << EVREC_SYST_HDR_UNIT_SHIFT);
+        h |= ((uint32_t)o->module << EVREC_SYST_HDR_MODULE_SHIFT) |
+             ((uint32_t)o->unit << EVREC_SYST_HDR_UNIT_SHIFT);
     }
     return h;
 }
@@ -201,9 +204,8 @@ static evrec_status map_event(evrec_syst_map_t *map, uint32_t e)
     return EVREC_OK;
 }
 
-evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta,
-                                 const evrec_syst_options_t *opts, void *entries, size_t entries_size,
-                                 uint32_t *bad_event)
+evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
+                                 void *entries, size_t entries_size, uint32_t *bad_event)
 {
     if (!map || !meta || !entries || meta->event_count == 0 || !meta->events ||
         entries_size < evrec_syst_map_entries_size(meta) || ((uintptr_t)entries % 8u) != 0) {

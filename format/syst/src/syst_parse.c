@@ -27,8 +27,9 @@ uint64_t evrec_syst_le64(const uint8_t *p)
 const char *evrec_syst_problem_name(evrec_syst_problem p)
 {
     static const char *const names[] = {
-        "OK", "CHECKSUM_ERROR", "TOO_SHORT", "RESERVED_BITS", "UNKNOWN_TYPE", "LENGTH_MISMATCH",
-        "NO_LENGTH", "BAD_LOCATION", "BAD_PAYLOAD", "SKIPPED", "BAD_LINE", "UNKNOWN_ID", "BAD_ARGS",
+        "OK",        "CHECKSUM_ERROR", "TOO_SHORT",   "RESERVED_BITS", "UNKNOWN_TYPE", "LENGTH_MISMATCH",
+        "NO_LENGTH", "BAD_LOCATION",   "BAD_PAYLOAD", "SKIPPED",       "BAD_LINE",     "UNKNOWN_ID",
+        "BAD_ARGS",
     };
     return (unsigned)p < sizeof names / sizeof names[0] ? names[p] : "UNKNOWN_PROBLEM";
 }
@@ -93,12 +94,12 @@ static int known_subtype(unsigned type, unsigned sub)
 }
 
 /* Problem found, with its explanation. */
-#define FAIL(p, text)                                                                                          \
-    do {                                                                                                       \
-        if (what) {                                                                                            \
-            *what = (text);                                                                                    \
-        }                                                                                                      \
-        return (p);                                                                                            \
+#define FAIL(p, text)                                                                                             \
+    do {                                                                                                          \
+        if (what) {                                                                                               \
+            *what = (text);                                                                                       \
+        }                                                                                                         \
+        return (p);                                                                                               \
     } while (0)
 
 /* SHORT32 / SHORT64: one word. */
@@ -495,7 +496,8 @@ static void resync_byte(evrec_syst_parser_t *p, uint8_t b, evrec_syst_item_fn fn
 
 /* Bytes of one source (the replay or the caller's data) until it ends or a restart is due;
  * returns the bytes used. */
-static size_t bin_consume(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn, void *ctx)
+static size_t bin_consume(evrec_syst_parser_t *p, const uint8_t *data, size_t len, evrec_syst_item_fn fn,
+                          void *ctx)
 {
     size_t i = 0;
     while (i < len && !p->restart) {
@@ -595,10 +597,10 @@ static void line_end(evrec_syst_parser_t *p, evrec_syst_item_fn fn, void *ctx)
             it.problem = p->line_over ? EVREC_SYST_P_LENGTH : EVREC_SYST_P_BAD_LINE;
             it.offset = p->line_start;
             it.line = p->line_no;
-            it.what = p->line_over     ? "more bytes than the largest SyS-T message (65578)"
-                      : p->line_bad    ? "a character that is not a hex digit"
-                      : p->have == 0   ? "no message bytes"
-                                       : "an odd number of hex digits";
+            it.what = p->line_over   ? "more bytes than the largest SyS-T message (65578)"
+                      : p->line_bad  ? "a character that is not a hex digit"
+                      : p->have == 0 ? "no message bytes"
+                                     : "an odd number of hex digits";
             if (p->line_over) {
                 it.size = p->have;
                 p->length++;

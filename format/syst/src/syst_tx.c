@@ -187,7 +187,8 @@ evrec_status evrec_syst_tx_event(evrec_syst_tx_t *tx, uint16_t event_id, uint32_
         tx->messages_dropped++;
     } else if (tx->size - tx->head >= n) {
         size_t k = 0;
-        st = evrec_syst_encode_id_(&tx->map, event_id, native, (uint64_t)hi << 32 | time, tx->ring + tx->head, n, &k);
+        st = evrec_syst_encode_id_(&tx->map, event_id, native, (uint64_t)hi << 32 | time, tx->ring + tx->head, n,
+                                   &k);
         if (st == EVREC_OK) {
             tx->head = (tx->head + n) % tx->size;
             __atomic_store_n(&tx->used, tx->used + n, __ATOMIC_RELAXED);

@@ -39,7 +39,7 @@ evrec_status evrec_cm_systick_start(uint32_t reload_ticks)
     }
     EVREC_CM_SYST_CSR = 0;
     EVREC_CM_SYST_RVR = reload_ticks - 1u;
-    EVREC_CM_SYST_CVR = 0; /* any write clears the counter and COUNTFLAG */
+    EVREC_CM_SYST_CVR = 0;         /* any write clears the counter and COUNTFLAG */
     EVREC_CM_SHPR3 &= 0x00FFFFFFu; /* SysTick priority (bits 31:24) = 0, the highest */
     evrec_cm_systick_periods = 0;
     EVREC_CM_SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;

@@ -52,14 +52,14 @@ extern "C" {
 
 /** An output being written. All members are read-only for the caller. */
 typedef struct evrec_out_file {
-    const char *path; /**< OUT as given (the caller's string, not copied) */
-    char *target;     /**< the regular file renamed over (OUT, or what its link names); malloc'd;
+    const char *path;  /**< OUT as given (the caller's string, not copied) */
+    char *target;      /**< the regular file renamed over (OUT, or what its link names); malloc'd;
                            NULL when written in place */
-    char *tmp;        /**< the temporary file (malloc'd), NULL when written in place unnamed */
-    int fd;           /**< where evrec_out_file_write() writes; -1 when named or closed */
-    unsigned flags;   /**< as given to evrec_out_file_open() */
-    int err;          /**< errno of the first failure, 0 while none */
-    uint64_t bytes;   /**< bytes written by evrec_out_file_write() so far */
+    char *tmp;         /**< the temporary file (malloc'd), NULL when written in place unnamed */
+    int fd;            /**< where evrec_out_file_write() writes; -1 when named or closed */
+    unsigned flags;    /**< as given to evrec_out_file_open() */
+    int err;           /**< errno of the first failure, 0 while none */
+    uint64_t bytes;    /**< bytes written by evrec_out_file_write() so far */
     char message[384]; /**< the last failure, "OUT: what went wrong" (empty while none) */
 } evrec_out_file_t;
 

@@ -108,8 +108,7 @@ static inline uint32_t evrec_port_posix_crc32c(uint32_t crc, const void *data, s
             c2 = _mm_crc32_u64(c2, w2);
         }
         uint32_t k8 = EVREC_POSIX_CRC_LANE_SHIFT;
-        c = evrec_port_posix_crc_mul(k8, evrec_port_posix_crc_mul(k8, (uint32_t)c) ^ (uint32_t)c1) ^
-            (uint32_t)c2;
+        c = evrec_port_posix_crc_mul(k8, evrec_port_posix_crc_mul(k8, (uint32_t)c) ^ (uint32_t)c1) ^ (uint32_t)c2;
         p += 3u * EVREC_POSIX_CRC_LANE;
         len -= 3u * EVREC_POSIX_CRC_LANE;
     }
@@ -186,7 +185,7 @@ unsigned evrec_posix_thread_lane_assign(void);
 }
 #endif
 
-#if !defined(__cplusplus) && defined(__linux__) && defined(__GLIBC__) &&                           \
+#if !defined(__cplusplus) && defined(__linux__) && defined(__GLIBC__) &&                                          \
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) && (defined(__x86_64__) || defined(__aarch64__))
 extern const ptrdiff_t __rseq_offset; /* glibc 2.35+: the thread's registered struct rseq */
 /**
@@ -224,7 +223,10 @@ static inline unsigned evrec_posix_cpu(void)
  * @return the CPU number, 0 when sched_getcpu() fails.
  * **Context:** any thread.
  */
-static inline unsigned evrec_posix_cpu(void) { return evrec_posix_cpu_slow(); }
+static inline unsigned evrec_posix_cpu(void)
+{
+    return evrec_posix_cpu_slow();
+}
 #endif
 
 /**

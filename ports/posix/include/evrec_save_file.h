@@ -79,8 +79,8 @@ evrec_status evrec_save_file(const evrec_recorder_t *rec, FILE *f);
  * @retval EVREC_E_CORRUPT as evrec_save(): a record with an id the meta-info lacks.
  * **Context:** thread.
  */
-evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
-                                const evrec_save_options_t *opt, uint64_t *bytes);
+evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path, const evrec_save_options_t *opt,
+                                uint64_t *bytes);
 
 /**
  * @brief evrec_save_path_ex() with the defaults: the evrec container to the file `path`,

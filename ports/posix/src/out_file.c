@@ -22,7 +22,8 @@ static evrec_status fail(evrec_out_file_t *o, int err, const char *fmt, ...)
     }
     va_list ap;
     va_start(ap, fmt);
-    int n = snprintf(o->message, sizeof o->message, "%s: ", strcmp(o->path, "-") == 0 ? "standard output" : o->path);
+    int n = snprintf(o->message, sizeof o->message,
+                     "%s: ", strcmp(o->path, "-") == 0 ? "standard output" : o->path);
     if (n > 0 && (size_t)n < sizeof o->message) {
         vsnprintf(o->message + n, sizeof o->message - (size_t)n, fmt, ap);
     }
@@ -169,8 +170,10 @@ evrec_status evrec_out_file_open(evrec_out_file_t *o, const char *path, unsigned
     int is_link = S_ISLNK(lst.st_mode);
     if (stat(path, &st) != 0) {
         int e = errno;
-        return fail(o, e, is_link ? "the symbolic link names no file (%s): nothing is created through it"
-                                  : "cannot create: %s", strerror(e));
+        return fail(o, e,
+                    is_link ? "the symbolic link names no file (%s): nothing is created through it"
+                            : "cannot create: %s",
+                    strerror(e));
     }
     if (S_ISREG(st.st_mode)) {
         return open_replacing(o, &st, is_link);

@@ -61,8 +61,8 @@ static int out_write(void *ctx, const void *data, size_t len)
     return evrec_out_file_write((evrec_out_file_t *)ctx, data, len) != EVREC_OK;
 }
 
-evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path,
-                                const evrec_save_options_t *opt, uint64_t *bytes)
+evrec_status evrec_save_path_ex(const evrec_recorder_t *rec, const char *path, const evrec_save_options_t *opt,
+                                uint64_t *bytes)
 {
     if (bytes) {
         *bytes = 0;

@@ -56,11 +56,11 @@
 #endif
 
 /** @brief Read a CSR by name (`csrr`). */
-#define EVREC_RV_CSR_READ(csr)                                                                 \
-    __extension__({                                                                            \
-        unsigned long evrec_rv_v_;                                                             \
-        __asm__ volatile("csrr %0, " #csr : "=r"(evrec_rv_v_));                                \
-        evrec_rv_v_;                                                                           \
+#define EVREC_RV_CSR_READ(csr)                                                                                    \
+    __extension__({                                                                                               \
+        unsigned long evrec_rv_v_;                                                                                \
+        __asm__ volatile("csrr %0, " #csr : "=r"(evrec_rv_v_));                                                   \
+        evrec_rv_v_;                                                                                              \
     })
 
 #if EVREC_RV_CLOCK == EVREC_RV_CLOCK_MCYCLE
@@ -70,11 +70,20 @@
  * @return the counter's low 32 bits, ticks of its clock.
  * **Context:** machine mode (cycle and time: any mode the CSR is readable in); any context.
  */
-static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(mcycle); }
+static inline uint32_t evrec_rv_timestamp(void)
+{
+    return (uint32_t)EVREC_RV_CSR_READ(mcycle);
+}
 #elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_CYCLE
-static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(cycle); }
+static inline uint32_t evrec_rv_timestamp(void)
+{
+    return (uint32_t)EVREC_RV_CSR_READ(cycle);
+}
 #elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_TIME
-static inline uint32_t evrec_rv_timestamp(void) { return (uint32_t)EVREC_RV_CSR_READ(time); }
+static inline uint32_t evrec_rv_timestamp(void)
+{
+    return (uint32_t)EVREC_RV_CSR_READ(time);
+}
 #elif EVREC_RV_CLOCK == EVREC_RV_CLOCK_MTIME
 #ifndef EVREC_RV_MTIME_ADDR
 #error "evrec riscv port: EVREC_RV_CLOCK_MTIME needs EVREC_RV_MTIME_ADDR (e.g. 0x0200BFF8u)"

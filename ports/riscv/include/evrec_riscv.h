@@ -33,13 +33,13 @@ extern "C" {
 
 /** @brief State of the machine-timer tick hook. User memory; fields are private. */
 typedef struct evrec_rv_tick {
-    evrec_host_t *host;                /**< host that gets the Tick records */
-    const volatile uint64_t *mtime;    /**< the mtime register */
-    volatile uint64_t *mtimecmp;       /**< this hart's mtimecmp register */
-    uint64_t period;                   /**< mtime ticks between interrupts */
-    uint64_t next;                     /**< mtime of the next interrupt */
-    uint32_t divider;                  /**< interrupts per Tick */
-    uint32_t count;                    /**< interrupts since the last Tick */
+    evrec_host_t *host;             /**< host that gets the Tick records */
+    const volatile uint64_t *mtime; /**< the mtime register */
+    volatile uint64_t *mtimecmp;    /**< this hart's mtimecmp register */
+    uint64_t period;                /**< mtime ticks between interrupts */
+    uint64_t next;                  /**< mtime of the next interrupt */
+    uint32_t divider;               /**< interrupts per Tick */
+    uint32_t count;                 /**< interrupts since the last Tick */
 } evrec_rv_tick_t;
 
 /**
@@ -57,8 +57,7 @@ typedef struct evrec_rv_tick {
  * **Context:** machine mode, thread, once.
  */
 evrec_status evrec_rv_tick_start(evrec_rv_tick_t *t, evrec_host_t *host, uint32_t divider,
-                                 const volatile uint64_t *mtime, volatile uint64_t *mtimecmp,
-                                 uint64_t period);
+                                 const volatile uint64_t *mtime, volatile uint64_t *mtimecmp, uint64_t period);
 
 /**
  * @brief The machine timer interrupt hook: re-arms mtimecmp one period later (skipping periods

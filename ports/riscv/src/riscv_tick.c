@@ -34,8 +34,7 @@ static void write_mtimecmp(volatile uint64_t *mtimecmp, uint64_t v)
 }
 
 evrec_status evrec_rv_tick_start(evrec_rv_tick_t *t, evrec_host_t *host, uint32_t divider,
-                                 const volatile uint64_t *mtime, volatile uint64_t *mtimecmp,
-                                 uint64_t period)
+                                 const volatile uint64_t *mtime, volatile uint64_t *mtimecmp, uint64_t period)
 {
     if (!t || !mtime || !mtimecmp || period == 0) {
         return EVREC_E_ARG;

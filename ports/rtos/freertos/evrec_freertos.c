@@ -39,8 +39,8 @@
 enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
 
 typedef struct {
-    evrec_host_t *host;    /* records of this core go here (NULL: none) */
-    uint16_t current;      /* the task running on it, NO_TASK before the first switch-in */
+    evrec_host_t *host; /* records of this core go here (NULL: none) */
+    uint16_t current;   /* the task running on it, NO_TASK before the first switch-in */
 } core_state_t;
 
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
@@ -48,8 +48,8 @@ void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
     core_state_t core[EVREC_FREERTOS_MAX_CORES];
-    uint8_t started[TASK_SLOTS + 1u];       /* the task has run once (TaskSwitchIn Start) */
-    uint8_t blocked_on[TASK_SLOTS + 1u];    /* object the task blocked on, 0 = none */
+    uint8_t started[TASK_SLOTS + 1u];    /* the task has run once (TaskSwitchIn Start) */
+    uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the task blocked on, 0 = none */
     char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_FREERTOS_NAME_LEN];
     uint8_t isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
@@ -190,7 +190,7 @@ void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task,
  * mutex 1, counting semaphore 2, binary semaphore 3, recursive mutex 4. */
 static int kind_of(uint8_t queue_type)
 {
-    static const uint8_t kind_of_type[8] = {KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_SEM,
+    static const uint8_t kind_of_type[8] = {KIND_QUEUE, KIND_MUTEX, KIND_SEM,   KIND_SEM,
                                             KIND_MUTEX, KIND_QUEUE, KIND_QUEUE, KIND_QUEUE};
     return kind_of_type[queue_type & 7u];
 }

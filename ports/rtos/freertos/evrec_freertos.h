@@ -32,7 +32,7 @@
 
 /* evrec_freertos.c defines EVREC_FREERTOS_DECLARATIONS_ONLY: it is built without the kernel's
  * headers and needs only the declarations. */
-#if !defined(EVREC_FREERTOS_DECLARATIONS_ONLY) && \
+#if !defined(EVREC_FREERTOS_DECLARATIONS_ONLY) &&                                                                 \
     (!defined(configUSE_TRACE_FACILITY) || configUSE_TRACE_FACILITY != 1)
 #error "evrec_freertos.h needs configUSE_TRACE_FACILITY 1 (the TCB's uxTaskNumber and Queue_t's uxQueueNumber)"
 #endif
@@ -78,10 +78,10 @@ enum {
 
 /** A queue operation, as the queue.c hook saw it. */
 enum {
-    EVREC_FREERTOS_OP_SEND = 0,      /**< traceQUEUE_SEND: an item put (or a semaphore given, a mutex released) */
-    EVREC_FREERTOS_OP_RECEIVE = 1,   /**< traceQUEUE_RECEIVE: an item taken (semaphore taken, mutex locked) */
-    EVREC_FREERTOS_OP_BLOCK = 2,     /**< traceBLOCKING_ON_QUEUE_*: the caller blocks */
-    EVREC_FREERTOS_OP_FAILED = 3     /**< traceQUEUE_*_FAILED: nothing done (a timeout when the caller had blocked) */
+    EVREC_FREERTOS_OP_SEND = 0,    /**< traceQUEUE_SEND: an item put (or a semaphore given, a mutex released) */
+    EVREC_FREERTOS_OP_RECEIVE = 1, /**< traceQUEUE_RECEIVE: an item taken (semaphore taken, mutex locked) */
+    EVREC_FREERTOS_OP_BLOCK = 2,   /**< traceBLOCKING_ON_QUEUE_*: the caller blocks */
+    EVREC_FREERTOS_OP_FAILED = 3 /**< traceQUEUE_*_FAILED: nothing done (a timeout when the caller had blocked) */
 };
 
 /**
@@ -155,8 +155,7 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
  * that the macro reads the kernel's volatile pointers once each; `suspended` and `deleted` are
  * null when the kernel has no such list. */
 static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const void *delayed,
-                                             const void *overflow, const void *suspended,
-                                             const void *deleted)
+                                             const void *overflow, const void *suspended, const void *deleted)
 {
     if (deleted != (const void *)0 && c == deleted) {
         return EVREC_FREERTOS_EXIT;
@@ -169,39 +168,38 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
     }
     return EVREC_FREERTOS_PREEMPTED;
 }
-#define EVREC_FREERTOS_REASON_(c, e)                                                               \
-    evrec_freertos_reason_((c), (e), pxDelayedTaskList, pxOverflowDelayedTaskList,                 \
+#define EVREC_FREERTOS_REASON_(c, e)                                                                              \
+    evrec_freertos_reason_((c), (e), pxDelayedTaskList, pxOverflowDelayedTaskList,                                \
                            EVREC_FREERTOS_SUSPENDED_LIST_, EVREC_FREERTOS_DELETED_LIST_)
 
 #define EVREC_FREERTOS_TASK_(tcb) ((uint16_t)(tcb)->uxTaskNumber)
 #define EVREC_FREERTOS_OBJECT_(q) ((uint16_t)(q)->uxQueueNumber)
 /* A queue hook: evrec_freertos_queue_<fn>(core, object, type[, ...]), one entry per kind of
  * operation (fewer arguments and branches on the path of each). */
-#define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                          \
-    evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType,  \
-                              __VA_ARGS__)
-#define EVREC_FREERTOS_QCALL0_(fn, q)                                                              \
+#define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                                         \
+    evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType, __VA_ARGS__)
+#define EVREC_FREERTOS_QCALL0_(fn, q)                                                                             \
     evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType)
 
 /* ---- tasks (tasks.c) ---- */
 
 #ifndef traceTASK_CREATE
-#define traceTASK_CREATE(pxNewTCB)                                                                 \
-    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                \
-                                                           configIDLE_TASK_NAME,                   \
-                                                           (uint32_t)(pxNewTCB)->uxPriority))
+#define traceTASK_CREATE(pxNewTCB)                                                                                \
+    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(                                                       \
+         EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName, configIDLE_TASK_NAME, (uint32_t)(pxNewTCB)->uxPriority))
 #endif
 #ifndef traceTASK_DELETE
-#define traceTASK_DELETE(pxTaskToDelete)                                                           \
-    evrec_freertos_task_delete(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTaskToDelete),                               \
+#define traceTASK_DELETE(pxTaskToDelete)                                                                          \
+    evrec_freertos_task_delete(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTaskToDelete),                       \
                                (uint32_t)(pxTaskToDelete)->uxPriority)
 #endif
 #ifndef traceTASK_PRIORITY_SET
-#define traceTASK_PRIORITY_SET(pxTask, uxNewPriority)                                              \
+#define traceTASK_PRIORITY_SET(pxTask, uxNewPriority)                                                             \
     evrec_freertos_task_priority(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTask), (uint32_t)(uxNewPriority))
 #endif
 #ifndef traceMOVED_TASK_TO_READY_STATE
-#define traceMOVED_TASK_TO_READY_STATE(pxTCB) evrec_freertos_task_ready(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTCB))
+#define traceMOVED_TASK_TO_READY_STATE(pxTCB)                                                                     \
+    evrec_freertos_task_ready(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxTCB))
 #endif
 /* SWITCHED_OUT keeps the outgoing TCB (one store, no call); SWITCHED_IN, after the kernel picked
  * the next task, records the pair: nothing at all when it picked the same task (a tick with
@@ -211,31 +209,31 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceTASK_SWITCHED_OUT() (evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)pxCurrentTCB)
 #endif
 #ifndef traceTASK_SWITCHED_IN
-#define traceTASK_SWITCHED_IN()                                                                    \
-    do {                                                                                           \
-        TCB_t *evrec_old_ = (TCB_t *)evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()];               \
-        TCB_t *evrec_new_ = pxCurrentTCB;                                                          \
-        evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)0;                                 \
-        if (evrec_old_ != evrec_new_) {                                                            \
-            evrec_freertos_switched_in(                                                            \
-                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_),                           \
-                evrec_old_ != (TCB_t *)0 ? EVREC_FREERTOS_TASK_(evrec_old_) : (uint16_t)0,         \
-                evrec_old_ != (TCB_t *)0                                                           \
-                    ? EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem), \
-                                             listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem)) \
-                    : (uint8_t)EVREC_FREERTOS_NO_OUT);                                             \
-        }                                                                                          \
+#define traceTASK_SWITCHED_IN()                                                                                   \
+    do {                                                                                                          \
+        TCB_t *evrec_old_ = (TCB_t *)evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()];                               \
+        TCB_t *evrec_new_ = pxCurrentTCB;                                                                         \
+        evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)0;                                                \
+        if (evrec_old_ != evrec_new_) {                                                                           \
+            evrec_freertos_switched_in(                                                                           \
+                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_),                                          \
+                evrec_old_ != (TCB_t *)0 ? EVREC_FREERTOS_TASK_(evrec_old_) : (uint16_t)0,                        \
+                evrec_old_ != (TCB_t *)0                                                                          \
+                    ? EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem),                \
+                                             listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem))                \
+                    : (uint8_t)EVREC_FREERTOS_NO_OUT);                                                            \
+        }                                                                                                         \
     } while (0)
 #endif
 
 /* ---- queues, semaphores, mutexes (queue.c) ---- */
 
 #ifndef traceQUEUE_CREATE
-#define traceQUEUE_CREATE(pxNewQueue)                                                              \
+#define traceQUEUE_CREATE(pxNewQueue)                                                                             \
     ((pxNewQueue)->uxQueueNumber = evrec_freertos_object_create((pxNewQueue)->ucQueueType))
 #endif
 #ifndef traceQUEUE_REGISTRY_ADD
-#define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)                                               \
+#define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)                                                              \
     evrec_freertos_object_name(EVREC_FREERTOS_OBJECT_(xQueue), (pcQueueName))
 #endif
 #ifndef traceQUEUE_SEND
@@ -273,8 +271,7 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceISR_EXIT() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
 #endif
 #ifndef traceISR_EXIT_TO_SCHEDULER
-#define traceISR_EXIT_TO_SCHEDULER()                                                               \
-    evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#define traceISR_EXIT_TO_SCHEDULER() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
 #endif
 
 #endif /* EVREC_FREERTOS_DECLARATIONS_ONLY */

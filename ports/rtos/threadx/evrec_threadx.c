@@ -98,11 +98,11 @@ typedef struct {
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
     core_state_t core[EVREC_THREADX_MAX_CORES];
-    const void *map_key[MAP_SLOTS];  /* control block address */
-    uint16_t map_value[MAP_SLOTS];   /* RtosTask, or MAP_OBJECT | RtosObject */
-    uint8_t started[TASK_SLOTS + 1u];        /* the thread has run once (TaskSwitchIn Start) */
-    uint8_t preempted[TASK_SLOTS + 1u];      /* switched out by an interrupt (ResumeFromIsr next) */
-    uint8_t blocked_on[TASK_SLOTS + 1u];     /* object the thread blocked on, 0 = none */
+    const void *map_key[MAP_SLOTS];      /* control block address */
+    uint16_t map_value[MAP_SLOTS];       /* RtosTask, or MAP_OBJECT | RtosObject */
+    uint8_t started[TASK_SLOTS + 1u];    /* the thread has run once (TaskSwitchIn Start) */
+    uint8_t preempted[TASK_SLOTS + 1u];  /* switched out by an interrupt (ResumeFromIsr next) */
+    uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
     uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_THREADX_NAME_LEN];
@@ -267,8 +267,8 @@ static void object_create(const void *object, int kind, const char *name)
 static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_state)
 {
     evrec_host_t *h = host_of(core);
-    if (h == NULL || (new_state != TX_QUEUE_SUSP && new_state != TX_SEMAPHORE_SUSP &&
-                      new_state != TX_EVENT_FLAG && new_state != TX_MUTEX_SUSP)) {
+    if (h == NULL || (new_state != TX_QUEUE_SUSP && new_state != TX_SEMAPHORE_SUSP && new_state != TX_EVENT_FLAG &&
+                      new_state != TX_MUTEX_SUSP)) {
         return;
     }
     uint16_t task = task_of(t);
@@ -283,8 +283,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
 /* An API call on an object, at its start (the kernel's insert point): the operation is recorded
  * when the object's state says it completes at once; a call that waits is recorded as Block when
  * the thread suspends, and its end as Unblock or Timeout when it is made ready again. */
-static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3,
-                         uintptr_t i4)
+static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
 {
     evrec_host_t *h = host_of(core);
     uint16_t object = object_of((const void *)i1);
@@ -325,9 +324,7 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
             threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Unlock);
         }
         break;
-    case TX_TRACE_EVENT_FLAGS_SET:
-        threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Set);
-        break;
+    case TX_TRACE_EVENT_FLAGS_SET: threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Set); break;
     case TX_TRACE_EVENT_FLAGS_GET: /* requested i2, current i3, option i4 (TX_AND bit) */
         if ((i4 & TX_AND) != 0u ? (i3 & i2) == i2 : (i3 & i2) != 0u) {
             threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Consume);
@@ -345,9 +342,8 @@ static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 {
     switch (t->tx_thread_state) {
     case TX_READY: /* still ready: a higher priority, or the same one (relinquish, time slice) */
-        return (next != NULL && next->tx_thread_priority == t->tx_thread_priority)
-                   ? threadx_RtosSuspend_Yield
-                   : threadx_RtosSuspend_Preempted;
+        return (next != NULL && next->tx_thread_priority == t->tx_thread_priority) ? threadx_RtosSuspend_Yield
+                                                                                   : threadx_RtosSuspend_Preempted;
     case TX_COMPLETED:
     case TX_TERMINATED: return threadx_RtosSuspend_Exit;
     case TX_SUSPENDED: return threadx_RtosSuspend_Suspended;
@@ -498,7 +494,6 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller)
 
 /* ---- the execution-change notifications (the port calls them) ---- */
 
-
 static void isr_enter_notify(unsigned isr_id)
 {
     evrec_threadx_isr_enter(isr_id);
@@ -582,11 +577,15 @@ void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uint
     case TX_TRACE_THREAD_SUSPEND:
     case TX_TRACE_THREAD_DELETE:
     case TX_TRACE_THREAD_PRIORITY_CHANGE: thread_event(core, event, i1, i2); break;
-    case TX_TRACE_QUEUE_CREATE: object_create((const void *)i1, KIND_QUEUE, ((const TX_QUEUE *)i1)->tx_queue_name); break;
+    case TX_TRACE_QUEUE_CREATE:
+        object_create((const void *)i1, KIND_QUEUE, ((const TX_QUEUE *)i1)->tx_queue_name);
+        break;
     case TX_TRACE_SEMAPHORE_CREATE:
         object_create((const void *)i1, KIND_SEM, ((const TX_SEMAPHORE *)i1)->tx_semaphore_name);
         break;
-    case TX_TRACE_MUTEX_CREATE: object_create((const void *)i1, KIND_MUTEX, ((const TX_MUTEX *)i1)->tx_mutex_name); break;
+    case TX_TRACE_MUTEX_CREATE:
+        object_create((const void *)i1, KIND_MUTEX, ((const TX_MUTEX *)i1)->tx_mutex_name);
+        break;
     case TX_TRACE_EVENT_FLAGS_CREATE:
         object_create((const void *)i1, KIND_FLAGS, ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name);
         break;

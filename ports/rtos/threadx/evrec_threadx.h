@@ -47,10 +47,10 @@
 
 /** Every TX_TRACE_IN_LINE_INSERT(event, info1..info4, filter) of the kernel. The filter is not
  * used: each event the catalogue needs is recorded, the others cost a call and a switch. */
-#define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                 \
-    {                                                                                              \
-        evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), \
-                                   (uintptr_t)(d));                                                \
+#define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
+    {                                                                                                             \
+        evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c),                 \
+                                   (uintptr_t)(d));                                                               \
     }
 
 #ifdef __cplusplus

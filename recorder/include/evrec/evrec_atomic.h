@@ -89,10 +89,10 @@
  * uniprocessor port a compiler barrier and a plain store).
  * **Context:** any. */
 #if EVREC_UP_ORDER
-#define EVREC_STORE_RELEASE(p, v)                                                                  \
-    do {                                                                                           \
-        __atomic_signal_fence(__ATOMIC_RELEASE);                                                   \
-        __atomic_store_n((p), (v), __ATOMIC_RELAXED);                                              \
+#define EVREC_STORE_RELEASE(p, v)                                                                                 \
+    do {                                                                                                          \
+        __atomic_signal_fence(__ATOMIC_RELEASE);                                                                  \
+        __atomic_store_n((p), (v), __ATOMIC_RELAXED);                                                             \
     } while (0)
 #else
 #define EVREC_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -182,13 +182,11 @@ static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, siz
 {
 #if EVREC_UP_ORDER
     atomic_signal_fence(memory_order_release);
-    int ok = atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_relaxed,
-                                                   memory_order_relaxed);
+    int ok = atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_relaxed, memory_order_relaxed);
     atomic_signal_fence(memory_order_acquire);
     return ok;
 #else
-    return atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_acq_rel,
-                                                 memory_order_relaxed);
+    return atomic_compare_exchange_weak_explicit(p, expected, v, memory_order_acq_rel, memory_order_relaxed);
 #endif
 }
 
@@ -277,7 +275,10 @@ static inline int evrec_atomic_cas(evrec_atomic_size_t *p, size_t *expected, siz
     return ok;
 }
 
-static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p) { return *p; }
+static inline size_t evrec_atomic_load(const evrec_atomic_size_t *p)
+{
+    return *p;
+}
 #if EVREC_UP_ORDER
 #define EVREC_CS_FENCE_ __atomic_signal_fence
 #else

@@ -108,14 +108,14 @@ extern "C" {
  * memory (an array given to evrec_lanes_init()); fields are private. */
 typedef struct evrec_lane {
     _Alignas(EVREC_LANE_ALIGN) evrec_host_t host; /**< what the lane's contexts record through */
-    evrec_recorder_t rec;                          /**< the lane's slice of the buffer */
+    evrec_recorder_t rec;                         /**< the lane's slice of the buffer */
 } evrec_lane_t;
 
 /** @brief A set of lanes over one recorder. User memory; fields are private. */
 typedef struct evrec_lanes {
-    evrec_lane_t *lane;     /**< the user's array */
-    uint32_t count;         /**< lanes in it */
-    evrec_recorder_t *rec;  /**< the recorder while started */
+    evrec_lane_t *lane;    /**< the user's array */
+    uint32_t count;        /**< lanes in it */
+    evrec_recorder_t *rec; /**< the recorder while started */
 } evrec_lanes_t;
 
 /**

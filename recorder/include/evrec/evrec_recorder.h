@@ -76,8 +76,8 @@ extern "C" {
  * of 4): 0xFFC0 .. 0xFFFE, never ::EVREC_ID_NONE. */
 #define EVREC_ID_PROVISIONAL(slot_size) ((uint16_t)(0xFFBEu + (unsigned)(slot_size) / 4u))
 /** Slot size in bytes a provisional id says; 0 when `id` is not one. */
-#define EVREC_PROVISIONAL_SIZE(id) \
-    ((id) >= EVREC_ID_PROVISIONAL_MIN && (id) < EVREC_ID_NONE ? ((size_t)(id) - 0xFFBEu) * 4u : (size_t)0)
+#define EVREC_PROVISIONAL_SIZE(id)                                                                                \
+    ((id) >= EVREC_ID_PROVISIONAL_MIN && (id) < EVREC_ID_NONE ? ((size_t)(id)-0xFFBEu) * 4u : (size_t)0)
 /** Allocation offset that marks a host with no recorder attached. */
 #define EVREC_POS_CLOSED (((size_t)-1) / 2u + 1u)
 
@@ -117,29 +117,29 @@ extern "C" {
  * recording; read-only for the user (read the counts with evrec_recorder_counts()).
  */
 typedef struct evrec_buf_header {
-    uint32_t magic;          /**< [0] ::EVREC_BUF_MAGIC */
-    uint16_t version;        /**< [4] ::EVREC_BUF_VERSION */
-    uint16_t header_size;    /**< [6] ::EVREC_BUF_HEADER_SIZE */
-    uint32_t state;          /**< [8] EVREC_BUF_READY / _RECORDING / _STOPPED */
-    uint32_t flags;          /**< [12] EVREC_BUF_CYCLIC, EVREC_BUF_META */
-    uint64_t time_freq;      /**< [16] timestamp frequency, Hz (0 = unknown) */
-    uint64_t schema_hash;    /**< [24] the meta-info's schema hash (evrec_meta_t::schema_hash) */
-    uint64_t recorded;       /**< [32] after stop: records save writes (Start, Stop included) */
-    uint64_t buf_size;       /**< [40] bytes of the whole buffer (header included) */
-    uint32_t records_offset; /**< [48] where the record area starts, bytes from the header */
-    uint32_t records_size;   /**< [52] bytes of the record area (cyclic: the ring) */
-    uint32_t block_size;     /**< [56] cyclic: bytes per block (a power of two); 0 one-shot */
-    uint32_t block_count;    /**< [60] cyclic: blocks in the ring (a power of two); 0 one-shot */
-    uint32_t meta_offset;    /**< [64] meta-info blob, bytes from the header; 0 = none */
-    uint32_t meta_size;      /**< [68] bytes of the meta-info blob */
-    uint32_t full_time;      /**< [72] timestamp of the first drop (the buffer filled) */
-    uint32_t lanes;          /**< [76] allocation lanes: 1, or N after evrec_lanes_start() */
+    uint32_t magic;                  /**< [0] ::EVREC_BUF_MAGIC */
+    uint16_t version;                /**< [4] ::EVREC_BUF_VERSION */
+    uint16_t header_size;            /**< [6] ::EVREC_BUF_HEADER_SIZE */
+    uint32_t state;                  /**< [8] EVREC_BUF_READY / _RECORDING / _STOPPED */
+    uint32_t flags;                  /**< [12] EVREC_BUF_CYCLIC, EVREC_BUF_META */
+    uint64_t time_freq;              /**< [16] timestamp frequency, Hz (0 = unknown) */
+    uint64_t schema_hash;            /**< [24] the meta-info's schema hash (evrec_meta_t::schema_hash) */
+    uint64_t recorded;               /**< [32] after stop: records save writes (Start, Stop included) */
+    uint64_t buf_size;               /**< [40] bytes of the whole buffer (header included) */
+    uint32_t records_offset;         /**< [48] where the record area starts, bytes from the header */
+    uint32_t records_size;           /**< [52] bytes of the record area (cyclic: the ring) */
+    uint32_t block_size;             /**< [56] cyclic: bytes per block (a power of two); 0 one-shot */
+    uint32_t block_count;            /**< [60] cyclic: blocks in the ring (a power of two); 0 one-shot */
+    uint32_t meta_offset;            /**< [64] meta-info blob, bytes from the header; 0 = none */
+    uint32_t meta_size;              /**< [68] bytes of the meta-info blob */
+    uint32_t full_time;              /**< [72] timestamp of the first drop (the buffer filled) */
+    uint32_t lanes;                  /**< [76] allocation lanes: 1, or N after evrec_lanes_start() */
     evrec_atomic_size_t dropped;     /**< [80] drops in the recording (wraps at SIZE_MAX) */
     evrec_atomic_size_t fail_pos;    /**< [80+W] one-shot: smallest offset whose allocation failed */
     evrec_atomic_size_t overwritten; /**< [80+2W] cyclic: intact records cleared for reuse */
-    size_t end_pos;          /**< [80+3W] after stop: allocation position after Stop (virtual) */
-    size_t used;             /**< [80+4W] after stop: native bytes of the records save writes */
-    const evrec_meta_t *meta; /**< [80+5W] the meta-info's address on the target (informative) */
+    size_t end_pos;                  /**< [80+3W] after stop: allocation position after Stop (virtual) */
+    size_t used;                     /**< [80+4W] after stop: native bytes of the records save writes */
+    const evrec_meta_t *meta;        /**< [80+5W] the meta-info's address on the target (informative) */
 } evrec_buf_header_t;
 
 /**
@@ -148,8 +148,8 @@ typedef struct evrec_buf_header {
  * private (read the counts with evrec_recorder_counts()).
  */
 typedef struct evrec_recorder {
-    evrec_buf_header_t *hdr;  /**< the user's buffer: its header, then the record area */
-    struct evrec_host *host;  /**< the host while attached (cyclic save while recording) */
+    evrec_buf_header_t *hdr;               /**< the user's buffer: its header, then the record area */
+    struct evrec_host *host;               /**< the host while attached (cyclic save while recording) */
     const struct evrec_cyclic_ops *cyclic; /**< cyclic: the ring's code, so that it is linked only
                                                 when used; NULL in one-shot mode */
     evrec_status (*keep_meta)(struct evrec_recorder *rec, const evrec_meta_t *meta,
@@ -223,13 +223,13 @@ typedef struct evrec_block_header {
  * read-only part and the allocation offset that every record writes are on different cache lines.
  */
 typedef struct evrec_host {
-    evrec_atomic_size_t pos;  /**< next free offset (cyclic: plus, in the bits above the offset,
+    evrec_atomic_size_t pos; /**< next free offset (cyclic: plus, in the bits above the offset,
                                    the records allocated in the current block, in units of
                                    count_one); >= EVREC_POS_CLOSED when detached */
 #if EVREC_HOST_SPLIT_LINES
     _Alignas(EVREC_HOST_SPLIT_LINES) uint8_t *buf; /**< record area of the attached recorder */
 #else
-    uint8_t *buf;             /**< record area of the attached recorder */
+    uint8_t *buf; /**< record area of the attached recorder */
 #endif
     size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
@@ -257,7 +257,8 @@ typedef struct evrec_host {
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
 
 /** Bytes of a cyclic trace buffer of `blocks` blocks of `block_size` bytes (header included). */
-#define EVREC_CYCLIC_BUFFER_SIZE(blocks, block_size) ((size_t)(blocks) * (size_t)(block_size) + EVREC_BUF_HEADER_SIZE)
+#define EVREC_CYCLIC_BUFFER_SIZE(blocks, block_size)                                                              \
+    ((size_t)(blocks) * (size_t)(block_size) + EVREC_BUF_HEADER_SIZE)
 
 /**
  * @brief Give a recorder its trace buffer in cyclic (last-is-best) mode: the buffer is a ring of
@@ -346,10 +347,10 @@ evrec_status evrec_recorder_recover(evrec_recorder_t *rec, void *buf, size_t siz
 
 /** @brief What evrec_recorder_recover_ex() found besides the records it kept. */
 typedef struct evrec_recover_report {
-    uint64_t skipped;        /**< slots reserved and never committed (their context died between
+    uint64_t skipped;                       /**< slots reserved and never committed (their context died between
                                   evrec_reserve() and evrec_commit()): stepped over, not saved,
                                   and added to the header's `dropped` */
-    uint32_t offsets_kept;   /**< entries of `offset` used: min(skipped, ::EVREC_RECOVER_OFFSETS) */
+    uint32_t offsets_kept;                  /**< entries of `offset` used: min(skipped, ::EVREC_RECOVER_OFFSETS) */
     uint64_t offset[EVREC_RECOVER_OFFSETS]; /**< byte offsets of the first skipped slots, from the
                                                  start of the buffer given to recover */
 } evrec_recover_report_t;
@@ -511,8 +512,7 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
         /* cyclic: compare-and-swap while the record fits the current block */
         p = seen;
         for (;;) {
-            if (((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size >
-                block_mask + 1u - EVREC_BLOCK_HEADER) {
+            if (((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size > block_mask + 1u - EVREC_BLOCK_HEADER) {
                 p = evrec_reserve_cyclic_switch(host, p, slot_size);
                 if (p == EVREC_POS_CLOSED) {
                     return NULL;
@@ -529,7 +529,7 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
         }
     }
     evrec_record_header_t *r = (evrec_record_header_t *)(void *)(EVREC_LOAD_RELAXED(&host->buf) +
-                                                               (p & EVREC_LOAD_RELAXED(&host->ring_mask)));
+                                                                 (p & EVREC_LOAD_RELAXED(&host->ring_mask)));
     /* With the time, a provisional id: the slot's extent, for a recovery if this context dies
      * before evrec_commit() (a constant: slot_size is sizeof of the event struct in generated
      * code). One 8-byte store where it is one instruction (ARMv7 STRD, 64-bit hosts); the 2 bytes

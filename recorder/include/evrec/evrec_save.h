@@ -93,8 +93,7 @@ evrec_status evrec_save(const evrec_recorder_t *rec, const evrec_sink_t *sink);
  * @retval EVREC_E_IO the sink failed; the output is incomplete.
  * **Context:** thread; not reentrant for the same sink. Reads the buffer only.
  */
-evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink,
-                           const evrec_save_options_t *opt);
+evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink, const evrec_save_options_t *opt);
 
 /**
  * @brief Encode the records of a raw native buffer as the CCore stream (no container): helper
@@ -111,8 +110,8 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread.
  */
-evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records,
-                              size_t size, const evrec_sink_t *sink);
+evrec_status evrec_save_ccore(const evrec_meta_t *meta, uint64_t time_freq, const void *records, size_t size,
+                              const evrec_sink_t *sink);
 
 #ifdef __cplusplus
 }

@@ -92,12 +92,12 @@ void evrec_schema_free(evrec_schema_t *s);
 
 /** @brief Options of evrec_schema_to_yaml(). */
 typedef struct evrec_yaml_options {
-    const char *name;    /**< the schema's name (a C identifier); files carry none. Not NULL */
-    const char *version; /**< the `version:` to write; NULL = "0" (files carry none) */
-    const char *source;  /**< what the tables were read from, for the header comment; may be NULL */
+    const char *name;        /**< the schema's name (a C identifier); files carry none. Not NULL */
+    const char *version;     /**< the `version:` to write; NULL = "0" (files carry none) */
+    const char *source;      /**< what the tables were read from, for the header comment; may be NULL */
     const char *part_prefix; /**< file name prefix of the included parts when more than one file
                                   is needed (e.g. "trace" gives trace.part1.yaml); NULL = name */
-    int bare_ccore;      /**< 1: the tables come from a bare CCore stream (no run-time ranges,
+    int bare_ccore;          /**< 1: the tables come from a bare CCore stream (no run-time ranges,
                               no display attributes): say so in the header comment */
 } evrec_yaml_options_t;
 
@@ -147,8 +147,7 @@ typedef struct evrec_yaml {
  * @retval EVREC_E_ARG NULL argument or a name that is not an identifier.
  * **Context:** thread.
  */
-evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_options_t *opt,
-                                  evrec_yaml_t *out);
+evrec_status evrec_schema_to_yaml(const evrec_meta_t *meta, const evrec_yaml_options_t *opt, evrec_yaml_t *out);
 
 /**
  * @brief Free what evrec_schema_to_yaml() made.
@@ -190,8 +189,8 @@ typedef struct evrec_diff_options {
  * @return the number of differences; 0 means equal hashes (barring a hash collision).
  * **Context:** thread; reads only.
  */
-size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual,
-                       const evrec_diff_options_t *opt, evrec_diff_fn fn, void *ctx);
+size_t evrec_meta_diff(const evrec_meta_t *expected, const evrec_meta_t *actual, const evrec_diff_options_t *opt,
+                       evrec_diff_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -65,5 +65,6 @@ int main(int argc, char **argv)
     }
     printf("consumer_app: %lu records, %lu dropped\n", (unsigned long)evrec_recorder_counts(&rec).recorded,
            (unsigned long)evrec_recorder_counts(&rec).dropped);
-    return evrec_recorder_counts(&rec).dropped == 0 && evrec_recorder_counts(&rec).recorded == 2u * STEPS + 2u ? 0 : 1;
+    return evrec_recorder_counts(&rec).dropped == 0 && evrec_recorder_counts(&rec).recorded == 2u * STEPS + 2u ? 0
+                                                                                                               : 1;
 }

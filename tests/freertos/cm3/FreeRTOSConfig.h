@@ -73,12 +73,21 @@ void cm3_assert_failed(const char *file, int line);
 #define INCLUDE_xTaskGetCurrentTaskHandle 1
 #define INCLUDE_xTaskGetIdleTaskHandle 1
 
-#define configASSERT(x) do { if (!(x)) { cm3_assert_failed(__FILE__, __LINE__); } } while (0)
+#define configASSERT(x)                                                                                           \
+    do {                                                                                                          \
+        if (!(x)) {                                                                                               \
+            cm3_assert_failed(__FILE__, __LINE__);                                                                \
+        }                                                                                                         \
+    } while (0)
 
 #if CM3_TRACE
 /* IsrEnter/IsrExit carry the exception number from the IPSR (15 SysTick, 24 TIMER0). */
-#define EVREC_FREERTOS_ISR_VECTOR()                                                                \
-    (__extension__({ unsigned ipsr_; __asm volatile("mrs %0, ipsr" : "=r"(ipsr_)); ipsr_ & 0x1FFu; }))
+#define EVREC_FREERTOS_ISR_VECTOR()                                                                               \
+    (__extension__({                                                                                              \
+        unsigned ipsr_;                                                                                           \
+        __asm volatile("mrs %0, ipsr" : "=r"(ipsr_));                                                             \
+        ipsr_ & 0x1FFu;                                                                                           \
+    }))
 #include "evrec_freertos.h"
 #endif
 

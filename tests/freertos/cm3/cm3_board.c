@@ -43,9 +43,15 @@ void cm3_counter_start(void)
     TIMER_CTRL(CMSDK_TIMER1) = TIMER_CTRL_ENABLE;
 }
 
-void cm3_counter_zero(void) { counter_base = EVREC_PORT_TIMESTAMP(); }
+void cm3_counter_zero(void)
+{
+    counter_base = EVREC_PORT_TIMESTAMP();
+}
 
-uint32_t cm3_run_time_counter(void) { return EVREC_PORT_TIMESTAMP() - counter_base; }
+uint32_t cm3_run_time_counter(void)
+{
+    return EVREC_PORT_TIMESTAMP() - counter_base;
+}
 
 void cm3_timer_start(uint32_t hz)
 {

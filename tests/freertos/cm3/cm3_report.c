@@ -27,7 +27,10 @@ static TaskStatus_t status[MAX_TASKS];
 static UBaseType_t status_count;
 static configRUN_TIME_COUNTER_TYPE status_total;
 
-static void read_kernel(void) { status_count = uxTaskGetSystemState(status, MAX_TASKS, &status_total); }
+static void read_kernel(void)
+{
+    status_count = uxTaskGetSystemState(status, MAX_TASKS, &status_total);
+}
 
 static void print_kernel(void)
 {

@@ -139,7 +139,10 @@ static void reporter(void *arg)
     cm3_report("freertos_cm3.evr");
 }
 
-void cm3_timer_isr(BaseType_t *woken) { xSemaphoreGiveFromISR(tick_sem, woken); }
+void cm3_timer_isr(BaseType_t *woken)
+{
+    xSemaphoreGiveFromISR(tick_sem, woken);
+}
 
 void vApplicationTickHook(void)
 {

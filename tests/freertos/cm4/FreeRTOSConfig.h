@@ -32,7 +32,12 @@
 #define configCPU_CLOCK_HZ 16000000
 #define configMAX_SYSCALL_INTERRUPT_PRIORITY (5 << 4)
 #define configKERNEL_INTERRUPT_PRIORITY (15 << 4)
-#define EVREC_FREERTOS_ISR_VECTOR() (__extension__({ unsigned ipsr_; __asm volatile("mrs %0, ipsr" : "=r"(ipsr_)); ipsr_ & 0x1FFu; }))
+#define EVREC_FREERTOS_ISR_VECTOR()                                                                               \
+    (__extension__({                                                                                              \
+        unsigned ipsr_;                                                                                           \
+        __asm volatile("mrs %0, ipsr" : "=r"(ipsr_));                                                             \
+        ipsr_ & 0x1FFu;                                                                                           \
+    }))
 
 #include "evrec_freertos.h"
 

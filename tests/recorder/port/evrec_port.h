@@ -18,9 +18,9 @@ static inline uint32_t evrec_test_clock(void)
 
 /** Called at the named points of a cyclic block switch when set (tests stall a context there). */
 extern void (*volatile evrec_test_pause_hook)(int where);
-#define EVREC_TEST_PAUSE(where)                                                                    \
-    do {                                                                                           \
-        if (evrec_test_pause_hook) evrec_test_pause_hook(where);                                   \
+#define EVREC_TEST_PAUSE(where)                                                                                   \
+    do {                                                                                                          \
+        if (evrec_test_pause_hook) evrec_test_pause_hook(where);                                                  \
     } while (0)
 
 #define EVREC_PORT_TIMESTAMP() evrec_test_clock()

@@ -60,11 +60,11 @@ typedef struct evrec_stats evrec_stats_t;
 
 /** @brief Per event type numbers (any file). Times are restored ticks (evrec_record_t::t64). */
 typedef struct evrec_stats_event {
-    uint64_t count;     /**< records of this type */
-    uint64_t first_t64; /**< time of the first one, ticks (valid when count > 0) */
-    uint64_t last_t64;  /**< time of the last one, ticks */
-    uint64_t min_gap;   /**< shortest interval between consecutive records of the type, ticks (count >= 2) */
-    uint64_t max_gap;   /**< longest interval, ticks (count >= 2); mean = (last - first) / (count - 1) */
+    uint64_t count;         /**< records of this type */
+    uint64_t first_t64;     /**< time of the first one, ticks (valid when count > 0) */
+    uint64_t last_t64;      /**< time of the last one, ticks */
+    uint64_t min_gap;       /**< shortest interval between consecutive records of the type, ticks (count >= 2) */
+    uint64_t max_gap;       /**< longest interval, ticks (count >= 2); mean = (last - first) / (count - 1) */
     uint64_t intervals_cut; /**< intervals not measured: records lost to damage between the two
                                  (evrec_record_t::gap); min_gap and max_gap leave them out */
 } evrec_stats_event_t;
@@ -112,25 +112,25 @@ typedef struct evrec_stats_int_site {
 
 /** @brief Operations on one synchronisation object (one of MutexOp/SemOp/QueueOp/EventOp). */
 typedef struct evrec_stats_sync {
-    uint16_t event_id;      /**< the event type (its name says the object kind) */
-    uint32_t object;        /**< the `object` field's value */
-    const char *name;       /**< its enum name (reader-owned), or NULL */
-    uint64_t ops;           /**< records for this object */
+    uint16_t event_id;                        /**< the event type (its name says the object kind) */
+    uint32_t object;                          /**< the `object` field's value */
+    const char *name;                         /**< its enum name (reader-owned), or NULL */
+    uint64_t ops;                             /**< records for this object */
     uint64_t by_type[EVREC_STATS_SYNC_TYPES]; /**< records per `type` value (values >= 8 only in `ops`) */
-    uint64_t blocks;        /**< `Block` records */
-    uint64_t timeouts;      /**< `Timeout` records */
-    uint64_t waits;         /**< Block followed by Unblock or Timeout of the same task: completed waits */
-    uint64_t wait_ticks;    /**< their summed length */
-    uint64_t wait_max;      /**< the longest of them */
-    uint32_t wait_max_task; /**< the task of the longest wait */
+    uint64_t blocks;                          /**< `Block` records */
+    uint64_t timeouts;                        /**< `Timeout` records */
+    uint64_t waits;                 /**< Block followed by Unblock or Timeout of the same task: completed waits */
+    uint64_t wait_ticks;            /**< their summed length */
+    uint64_t wait_max;              /**< the longest of them */
+    uint32_t wait_max_task;         /**< the task of the longest wait */
     const char *wait_max_task_name; /**< its name (reader-owned), or NULL */
 } evrec_stats_sync_t;
 
 /** @brief What the catalogue analysis found. All arrays are owned by the stats object. */
 typedef struct evrec_stats_rtos {
-    int has_cpu;   /**< task/ISR/idle events present: the CPU accounting below is meaningful */
-    int has_int;   /**< IntControl present */
-    int has_sync;  /**< at least one of MutexOp/SemOp/QueueOp/EventOp present */
+    int has_cpu;  /**< task/ISR/idle events present: the CPU accounting below is meaningful */
+    int has_int;  /**< IntControl present */
+    int has_sync; /**< at least one of MutexOp/SemOp/QueueOp/EventOp present */
     /** NULL: the catalogue is recognised as a whole (every event matched), so nothing is left
      * over; kept for source compatibility. A partial catalogue is reported by
      * evrec_stats_mismatch() instead. */
@@ -145,19 +145,19 @@ typedef struct evrec_stats_rtos {
     int idle_open_at_start; /**< the trace began in idle (IdleWake first) */
     int idle_open_at_end;   /**< the trace ended in idle */
 
-    uint32_t task_count;                 /**< entries in `tasks` (idle not included) */
-    const evrec_stats_context_t *tasks;  /**< by descending ticks */
+    uint32_t task_count;                /**< entries in `tasks` (idle not included) */
+    const evrec_stats_context_t *tasks; /**< by descending ticks */
     uint32_t isr_count;
-    const evrec_stats_context_t *isrs;   /**< by descending ticks */
-    uint32_t max_isr_depth;              /**< deepest ISR nesting seen */
-    uint64_t anomalies;     /**< records that contradict the state (an exit of an ISR that is not running ...) */
+    const evrec_stats_context_t *isrs; /**< by descending ticks */
+    uint32_t max_isr_depth;            /**< deepest ISR nesting seen */
+    uint64_t anomalies; /**< records that contradict the state (an exit of an ISR that is not running ...) */
     const char *first_anomaly; /**< what the first one was (stats-owned), or NULL */
     uint64_t first_anomaly_t64;
 
-    uint64_t int_spans;            /**< complete interrupt-disabled spans */
-    uint64_t int_ticks;            /**< their summed length */
+    uint64_t int_spans;             /**< complete interrupt-disabled spans */
+    uint64_t int_ticks;             /**< their summed length */
     evrec_stats_int_span_t longest; /**< the longest complete span (int_spans > 0) */
-    int int_open_at_start;         /**< a span was open when the trace began (RestoreEnable or DisableNested first) */
+    int int_open_at_start; /**< a span was open when the trace began (RestoreEnable or DisableNested first) */
     uint64_t int_open_start_ticks; /**< its length within the trace: a lower bound */
     int int_open_at_end;           /**< interrupts were still disabled at the last record */
     uint64_t int_open_end_ticks;   /**< its length within the trace: a lower bound */
@@ -185,12 +185,12 @@ typedef struct evrec_stats_address_value {
  * the catalogue's IntControl.caller in any case. Symbolise the values with evrec_symbols.h.
  */
 typedef struct evrec_stats_address {
-    uint16_t event_id;     /**< the event type */
-    uint32_t field_index;  /**< index in the event's struct fields */
-    const char *field;     /**< the field's name (reader-owned) */
-    uint64_t records;      /**< records of the event seen */
-    uint32_t distinct;     /**< distinct values */
-    uint32_t top_count;    /**< entries in `top` (at most ::EVREC_STATS_ADDRESS_TOP) */
+    uint16_t event_id;    /**< the event type */
+    uint32_t field_index; /**< index in the event's struct fields */
+    const char *field;    /**< the field's name (reader-owned) */
+    uint64_t records;     /**< records of the event seen */
+    uint32_t distinct;    /**< distinct values */
+    uint32_t top_count;   /**< entries in `top` (at most ::EVREC_STATS_ADDRESS_TOP) */
     evrec_stats_address_value_t top[EVREC_STATS_ADDRESS_TOP]; /**< by descending count, then value */
 } evrec_stats_address_t;
 
@@ -325,10 +325,12 @@ typedef struct evrec_spans evrec_spans_t;
 #define EVREC_SPAN_ACROSS_GAP 0x1u /**< complete, but evrec_spans_gap() was called while it was open */
 #define EVREC_SPAN_NO_BEGIN 0x2u   /**< an end that closed nothing; begin_* = the first record given */
 #define EVREC_SPAN_NO_END 0x4u     /**< a begin never closed: open at finish (AT_FINISH) or cut (CUT) */
-#define EVREC_SPAN_AT_FINISH 0x8u  /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
-#define EVREC_SPAN_CUT 0x10u       /**< with NO_END: open when records were lost to damage (the next
+#define EVREC_SPAN_AT_FINISH 0x8u /**< with NO_END: still open at evrec_spans_finish() (end_* = the last record) */
+#define EVREC_SPAN_CUT                                                                                            \
+    0x10u /**< with NO_END: open when records were lost to damage (the next
                                         record has evrec_record_t::gap); end_* = the last record before */
-#define EVREC_SPAN_BEGIN 0x20u     /**< only to the evrec_spans_on_begin() callback: the span opens at
+#define EVREC_SPAN_BEGIN                                                                                          \
+    0x20u /**< only to the evrec_spans_on_begin() callback: the span opens at
                                         this record (end_* = begin_*) */
 
 /** ::evrec_span_t::instance of an unmatched end (no instance was open). */
@@ -346,12 +348,12 @@ typedef struct evrec_span {
     uint64_t begin_t64;   /**< restored time of the begin, ticks */
     uint64_t end_t64;     /**< restored time of the end, ticks (>= begin_t64 but for clock steps back) */
     unsigned flags;       /**< 0 or ::EVREC_SPAN_ACROSS_GAP, ::EVREC_SPAN_NO_BEGIN, ::EVREC_SPAN_NO_END ... */
-    uint32_t depth;       /**< instances of its identity open when it began: 0, or its nesting level (see the rule) */
-    uint32_t instance;    /**< a number for the instance, the same at its begin (evrec_spans_on_begin())
+    uint32_t depth;    /**< instances of its identity open when it began: 0, or its nesting level (see the rule) */
+    uint32_t instance; /**< a number for the instance, the same at its begin (evrec_spans_on_begin())
                                and at its close, reused after it (small: at most the spans open at
                                once); ::EVREC_SPAN_NO_INSTANCE for an unmatched end */
-    uint64_t begin_ns;    /**< evrec_record_t::ns of the begin (0 when the clock is unknown) */
-    uint64_t end_ns;      /**< evrec_record_t::ns of the end */
+    uint64_t begin_ns; /**< evrec_record_t::ns of the begin (0 when the clock is unknown) */
+    uint64_t end_ns;   /**< evrec_record_t::ns of the end */
 } evrec_span_t;
 
 /** @brief Called once per span closed (or unmatched end or begin); `span` is valid during the call. */
@@ -462,26 +464,26 @@ void evrec_spans_free(evrec_spans_t *p);
  * smallest). Ticks of the recording's clock. Only complete spans (flags 0) are measured.
  */
 typedef struct evrec_stats_durations {
-    uint64_t count;     /**< complete spans measured */
-    uint64_t total;     /**< sum of their durations, ticks (saturates at UINT64_MAX) */
-    uint64_t min, max;  /**< ticks (count > 0) */
-    double mean;        /**< ticks */
-    uint64_t p50, p90, p99; /**< ticks */
-    int exact;          /**< 1: percentiles from the sorted durations; 0: from the sketch */
+    uint64_t count;             /**< complete spans measured */
+    uint64_t total;             /**< sum of their durations, ticks (saturates at UINT64_MAX) */
+    uint64_t min, max;          /**< ticks (count > 0) */
+    double mean;                /**< ticks */
+    uint64_t p50, p90, p99;     /**< ticks */
+    int exact;                  /**< 1: percentiles from the sorted durations; 0: from the sketch */
     uint64_t worst_begin_index; /**< record index of the begin of the longest (the first of equals) */
     uint64_t worst_end_index;   /**< record index of its end */
     uint64_t worst_begin_t64;   /**< its begin time, ticks */
-    uint64_t begun_again;   /**< 0: a begin again nests (see the pairing rule); kept for the JSON output */
-    uint64_t open_at_end;   /**< unmatched begins: still open at the last record */
-    uint64_t unmatched_end; /**< ends that closed nothing (per track: the end's track value) */
-    uint64_t across_gap;    /**< paired across a gap (evrec_spans_gap()): not measured */
-    uint64_t cut_by_damage; /**< unmatched begins: open when records were lost to damage */
+    uint64_t begun_again;       /**< 0: a begin again nests (see the pairing rule); kept for the JSON output */
+    uint64_t open_at_end;       /**< unmatched begins: still open at the last record */
+    uint64_t unmatched_end;     /**< ends that closed nothing (per track: the end's track value) */
+    uint64_t across_gap;        /**< paired across a gap (evrec_spans_gap()): not measured */
+    uint64_t cut_by_damage;     /**< unmatched begins: open when records were lost to damage */
 } evrec_stats_durations_t;
 
 /** @brief One track (lane) of a span: its value and durations. */
 typedef struct evrec_stats_span_track {
-    uint32_t value;          /**< the track field's value */
-    const char *name;        /**< its enum name (reader-owned), or NULL */
+    uint32_t value;   /**< the track field's value */
+    const char *name; /**< its enum name (reader-owned), or NULL */
     evrec_stats_durations_t d;
 } evrec_stats_span_track_t;
 
@@ -491,20 +493,20 @@ typedef struct evrec_stats_span_track {
  * (per thread, hence per pipeline stage, in the demo; per task for RTOS TaskRunning).
  */
 typedef struct evrec_stats_span {
-    const char *name;         /**< the span's name (reader-owned) */
-    const char *track_field;  /**< the track field's path in the begin event ("thread"), or NULL */
+    const char *name;        /**< the span's name (reader-owned) */
+    const char *track_field; /**< the track field's path in the begin event ("thread"), or NULL */
     evrec_stats_durations_t all;
-    uint32_t track_count;     /**< entries in tracks (0 without a track field) */
+    uint32_t track_count;                   /**< entries in tracks (0 without a track field) */
     const evrec_stats_span_track_t *tracks; /**< by value */
 } evrec_stats_span_t;
 
 /** @brief One series of a counter field: samples and their time-weighted mean. */
 typedef struct evrec_stats_series {
-    uint32_t value;      /**< the track's value (per-track series) */
-    const char *name;    /**< its enum name (reader-owned), or NULL */
-    uint64_t samples;    /**< records carrying the field */
-    uint32_t min, max;   /**< of the samples */
-    double mean;         /**< of the samples */
+    uint32_t value;    /**< the track's value (per-track series) */
+    const char *name;  /**< its enum name (reader-owned), or NULL */
+    uint64_t samples;  /**< records carrying the field */
+    uint32_t min, max; /**< of the samples */
+    double mean;       /**< of the samples */
     /** Each sample's value held until the next sample of the series, the last one until the last
      * record given, divided by that time (first sample to last record). When no time passes: the
      * mean of the samples. */

@@ -64,10 +64,10 @@ extern "C" {
 
 /** @name Framing (QP/C "Observability Viewpoint", "Design Concerns"; QS.md section 1) */
 /**@{*/
-#define EVREC_QS_FLAG 0x7Eu       /**< HDLC flag: ends every frame */
-#define EVREC_QS_ESC 0x7Du        /**< escape byte: the next byte is XOR-ed with 0x20 */
-#define EVREC_QS_ESC_XOR 0x20u    /**< what an escaped byte is XOR-ed with */
-#define EVREC_QS_GOOD_SUM 0xFFu   /**< sum of un-escaped seq..checksum of a good frame */
+#define EVREC_QS_FLAG 0x7Eu     /**< HDLC flag: ends every frame */
+#define EVREC_QS_ESC 0x7Du      /**< escape byte: the next byte is XOR-ed with 0x20 */
+#define EVREC_QS_ESC_XOR 0x20u  /**< what an escaped byte is XOR-ed with */
+#define EVREC_QS_GOOD_SUM 0xFFu /**< sum of un-escaped seq..checksum of a good frame */
 /** Largest un-escaped frame QSPY accepts (seq + record id + payload + checksum), bytes. */
 #define EVREC_QS_MAX_FRAME 512u
 /** Largest payload (everything between record id and checksum), bytes. */
@@ -83,8 +83,8 @@ extern "C" {
 #define EVREC_QS_REC_FUN_DICT 62u
 #define EVREC_QS_REC_USR_DICT 63u
 #define EVREC_QS_REC_TARGET_INFO 64u
-#define EVREC_QS_REC_USER 100u     /**< first application-specific record id (QP >= 6.6) */
-#define EVREC_QS_USER_IDS 24u      /**< ids 100..123 are application ids; 124 is QUTEST_ON_POST */
+#define EVREC_QS_REC_USER 100u /**< first application-specific record id (QP >= 6.6) */
+#define EVREC_QS_USER_IDS 24u  /**< ids 100..123 are application ids; 124 is QUTEST_ON_POST */
 /** Application ids evrec events use: 100..121. The last two application ids are the bridge's
  * own records, reserved from the end (QS.md "Mapping"). */
 #define EVREC_QS_EVENT_IDS 22u
@@ -94,8 +94,8 @@ extern "C" {
 /** Bridge record: time sync, the full 32-bit time (1- and 2-byte timestamps; QS.md 4.1);
  * QS_USR_DICT names it "EvrecTimeSync". */
 #define EVREC_QS_REC_TIME_SYNC 123u
-#define EVREC_QS_QP_VERSION 740u   /**< QP version announced in the target info */
-#define EVREC_QS_ENUM_GROUPS 8u    /**< QS_ENUM_DICT groups 0..7 */
+#define EVREC_QS_QP_VERSION 740u /**< QP version announced in the target info */
+#define EVREC_QS_ENUM_GROUPS 8u  /**< QS_ENUM_DICT groups 0..7 */
 /**@}*/
 
 /** @brief Type nibble of a data element's format byte (qtools `qpc_qs.h`; QS.md section 4). */
@@ -115,7 +115,7 @@ typedef enum evrec_qs_type {
     EVREC_QS_T_FUN = 0xC,
     EVREC_QS_T_I64 = 0xD,
     EVREC_QS_T_U64 = 0xE,
-    EVREC_QS_T_U32_HEX = 0xF  /**< the former QS_U32_HEX_T; QSPY 7.4 still prints it in hex */
+    EVREC_QS_T_U32_HEX = 0xF /**< the former QS_U32_HEX_T; QSPY 7.4 still prints it in hex */
 } evrec_qs_type;
 
 /** Width nibble that makes QSPY print U8/U16/U32/U64 in hex (QS_HEX_FMT). */
@@ -165,9 +165,9 @@ typedef struct evrec_qs_name {
  * Both NULL = no lock (one context only). See evrec_qs_spin_enter() for a host spinlock.
  */
 typedef struct evrec_qs_lock {
-    uint32_t (*enter)(void *ctx);           /**< enter the critical section, return saved state */
+    uint32_t (*enter)(void *ctx);            /**< enter the critical section, return saved state */
     void (*exit)(void *ctx, uint32_t state); /**< leave it, restoring the saved state */
-    void *ctx;                              /**< passed to both */
+    void *ctx;                               /**< passed to both */
 } evrec_qs_lock_t;
 
 /** @brief Options of the mapping and of the transmit buffer. Zero-initialise, then set. */
@@ -200,8 +200,8 @@ typedef struct evrec_qs_options {
 
 /** @brief Per-event-type entry of the map (4 bytes). Private layout; see evrec_qs_map_t. */
 typedef struct evrec_qs_event_map {
-    uint8_t flags; /**< EVREC_QS_EV_* bits; bit 0 (global filter) changes at run time (atomic) */
-    uint8_t slot;  /**< record id - 100 */
+    uint8_t flags;  /**< EVREC_QS_EV_* bits; bit 0 (global filter) changes at run time (atomic) */
+    uint8_t slot;   /**< record id - 100 */
     uint16_t local; /**< class id, or byte offset of the local-id field */
 } evrec_qs_event_map_t;
 
@@ -222,16 +222,16 @@ typedef struct evrec_qs_event_map {
  * as read-only.
  */
 typedef struct evrec_qs_map {
-    const evrec_meta_t *meta;       /**< the meta-info (kept alive by the caller) */
-    evrec_qs_options_t opts;        /**< copy of the options (time_size resolved to 1/2/4) */
-    evrec_qs_event_map_t *events;   /**< user memory: meta->event_count entries */
+    const evrec_meta_t *meta;                  /**< the meta-info (kept alive by the caller) */
+    evrec_qs_options_t opts;                   /**< copy of the options (time_size resolved to 1/2/4) */
+    evrec_qs_event_map_t *events;              /**< user memory: meta->event_count entries */
     uint16_t group_enum[EVREC_QS_ENUM_GROUPS]; /**< enum id of each QS enum group, 0xFFFF = free */
-    uint8_t group_count;            /**< groups used, including the event-type group */
-    uint8_t classes;                /**< 1 = one record id per class, event type as 1st element */
-    uint8_t type_group;             /**< group of the event-type enum, or EVREC_QS_NO_GROUP (then
+    uint8_t group_count;                       /**< groups used, including the event-type group */
+    uint8_t classes;                           /**< 1 = one record id per class, event type as 1st element */
+    uint8_t type_group;                        /**< group of the event-type enum, or EVREC_QS_NO_GROUP (then
                                          the event type is a U16 element) */
-    uint8_t slot_count;             /**< record ids used: 100 .. 100 + slot_count - 1 (<= 22) */
-    uint16_t max_payload;           /**< largest un-escaped event payload, bytes (at least the
+    uint8_t slot_count;                        /**< record ids used: 100 .. 100 + slot_count - 1 (<= 22) */
+    uint16_t max_payload;                      /**< largest un-escaped event payload, bytes (at least the
                                          time-sync record's with 1- or 2-byte timestamps) */
     /** NULL, or 8 x 32 bytes, 1 bit per (group, value): send that value as a STR element with its
      * name instead of the ENUM element (set by the transmitter while the value's dictionary
@@ -285,8 +285,8 @@ size_t evrec_qs_map_entries_size(const evrec_meta_t *meta);
  *         byte is unknown, or OBJ/FUN display is set on a field that is not uint32.
  * **Context:** thread, before any codec uses the map.
  */
-evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta,
-                               const evrec_qs_options_t *opts, void *entries, size_t entries_size);
+evrec_status evrec_qs_map_init(evrec_qs_map_t *map, const evrec_meta_t *meta, const evrec_qs_options_t *opts,
+                               void *entries, size_t entries_size);
 
 /**
  * @brief QS record id of an event type (QS.md "Mapping").
@@ -352,8 +352,8 @@ evrec_status evrec_qs_encode_lost(const evrec_qs_map_t *map, uint8_t seq, uint32
  * @return frame length in bytes, or 0 if it does not fit out_size (out may be partly written).
  * **Context:** any; pure, ISR-safe.
  */
-size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len,
-                      uint8_t *out, size_t out_size);
+size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_t len, uint8_t *out,
+                      size_t out_size);
 
 /**
  * @brief Encode one native event record as a framed QS application-specific record
@@ -372,8 +372,8 @@ size_t evrec_qs_frame(uint8_t seq, uint8_t rec_id, const uint8_t *payload, size_
  * @retval EVREC_E_NO_SPACE out_size too small.
  * **Context:** any; pure (reads the map and the record), ISR-safe.
  */
-evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native,
-                                   uint8_t *out, size_t out_size, size_t *out_len);
+evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const void *native, uint8_t *out,
+                                   size_t out_size, size_t *out_len);
 
 /** Name of the time-sync record in the QS_USR_DICT (QSPY shows it with it). */
 #define EVREC_QS_TIME_SYNC_NAME "EvrecTimeSync"
@@ -383,8 +383,8 @@ evrec_status evrec_qs_encode_event(const evrec_qs_map_t *map, uint8_t seq, const
  * the last time-sync record, and whether one was sent. Zero-initialise at the stream's start.
  */
 typedef struct evrec_qs_time_sync {
-    uint32_t time;  /**< full 32-bit time of the last time-sync record, ticks */
-    uint8_t valid;  /**< 1 once a time-sync record was sent (and not lost) */
+    uint32_t time; /**< full 32-bit time of the last time-sync record, ticks */
+    uint8_t valid; /**< 1 once a time-sync record was sent (and not lost) */
 } evrec_qs_time_sync_t;
 
 /**
@@ -422,8 +422,8 @@ static inline int evrec_qs_time_sync_due(const evrec_qs_map_t *map, const evrec_
  * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** any; pure, ISR-safe.
  */
-evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time,
-                                       uint8_t *out, size_t out_size, size_t *out_len);
+evrec_status evrec_qs_encode_time_sync(const evrec_qs_map_t *map, uint8_t seq, uint32_t time, uint8_t *out,
+                                       size_t out_size, size_t *out_len);
 
 /** @brief Cursor over the session records; zero-initialise (or `= {0}`) to start. */
 typedef struct evrec_qs_session_cursor {
@@ -448,8 +448,8 @@ typedef struct evrec_qs_session_cursor {
  * @retval EVREC_E_ARG NULL pointer.
  * **Context:** thread (reads run-time enum names while they may be allocated: each is read once).
  */
-evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur,
-                                   uint8_t *rec_id, uint8_t *payload, size_t *len);
+evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_cursor_t *cur, uint8_t *rec_id,
+                                   uint8_t *payload, size_t *len);
 
 /**
  * @brief All session records as frames into a flat buffer, seq 1, 2, ... (offline use).
@@ -463,8 +463,8 @@ evrec_status evrec_qs_session_next(const evrec_qs_map_t *map, evrec_qs_session_c
  * @retval EVREC_E_NO_SPACE out too small.
  * **Context:** thread.
  */
-evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size,
-                                     size_t *out_len, uint8_t *next_seq);
+evrec_status evrec_qs_encode_session(const evrec_qs_map_t *map, uint8_t *out, size_t out_size, size_t *out_len,
+                                     uint8_t *next_seq);
 
 #ifdef __cplusplus
 }

@@ -74,12 +74,12 @@ typedef void (*evrec_qs_item_fn)(void *ctx, const evrec_qs_item_t *item);
 
 /** @brief Streaming frame parser. Initialise with evrec_qs_parser_init(). Counters public. */
 typedef struct evrec_qs_parser {
-    uint8_t frame[EVREC_QS_MAX_FRAME]; /**< private: un-escaped bytes of the current frame */
-    size_t len;                        /**< private */
-    uint64_t offset;                   /**< bytes consumed so far */
-    uint64_t frame_start;              /**< private */
+    uint8_t frame[EVREC_QS_MAX_FRAME];             /**< private: un-escaped bytes of the current frame */
+    size_t len;                                    /**< private */
+    uint64_t offset;                               /**< bytes consumed so far */
+    uint64_t frame_start;                          /**< private */
     uint8_t sum, esc, overlong, started, last_seq; /**< private */
-    uint64_t records;       /**< good frames */
+    uint64_t records;                              /**< good frames */
     uint64_t bad_checksums; /**< frames with a wrong checksum (after the first good frame) */
     uint64_t too_short;     /**< frames of 1 or 2 bytes */
     uint64_t too_long;      /**< frames over EVREC_QS_MAX_FRAME bytes */
@@ -104,18 +104,17 @@ void evrec_qs_parser_init(evrec_qs_parser_t *p);
  * @param[in] ctx passed to fn.
  * **Context:** one thread per parser.
  */
-void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn,
-                          void *ctx);
+void evrec_qs_parser_feed(evrec_qs_parser_t *p, const uint8_t *data, size_t len, evrec_qs_item_fn fn, void *ctx);
 
 /** @brief Target configuration from QS_TARGET_INFO (QP 7.x layout; QS.md section 2). */
 typedef struct evrec_qs_target_info {
-    uint8_t reset;         /**< 1 = target reset (0xFF), 0 = info only */
-    uint16_t version;      /**< QP version, e.g. 740 */
-    uint8_t big_endian;    /**< bit 15 of the version word */
+    uint8_t reset;      /**< 1 = target reset (0xFF), 0 = info only */
+    uint16_t version;   /**< QP version, e.g. 740 */
+    uint8_t big_endian; /**< bit 15 of the version word */
     uint8_t sig_size, evt_size, queue_ctr_size, te_ctr_size;
     uint8_t pool_blk_size, pool_ctr_size, obj_ptr_size, fun_ptr_size;
     uint8_t time_size, max_active, max_pools, max_tick_rates;
-    uint8_t build[6];      /**< sec, min, hour, day, month, year - 2000 */
+    uint8_t build[6]; /**< sec, min, hour, day, month, year - 2000 */
 } evrec_qs_target_info_t;
 
 /**
@@ -141,17 +140,17 @@ evrec_status evrec_qs_parse_target_info(const uint8_t *payload, size_t len, evre
 
 /** @brief One data element of an application-specific record. */
 typedef struct evrec_qs_elem {
-    uint8_t fmt;           /**< the format byte */
-    uint8_t type;          /**< an ::evrec_qs_type (0 with group != NO_GROUP means ENUM) */
-    uint8_t width;         /**< width nibble (0xF = hex for unsigned types) */
-    uint8_t group;         /**< ENUM group 0..7, else EVREC_QS_NO_GROUP */
-    uint64_t u;            /**< unsigned value (U*, ENUM, OBJ, FUN, SIG signal, raw bits of F32/F64) */
-    int64_t i;             /**< signed value (I8/I16/I32/I64) */
-    double f;              /**< F32/F64 value */
-    uint64_t obj;          /**< SIG: the object pointer */
-    const uint8_t *data;   /**< STR (without NUL) / MEM bytes, inside the payload */
-    size_t len;            /**< STR / MEM length */
-    size_t offset;         /**< offset of the format byte in the payload */
+    uint8_t fmt;         /**< the format byte */
+    uint8_t type;        /**< an ::evrec_qs_type (0 with group != NO_GROUP means ENUM) */
+    uint8_t width;       /**< width nibble (0xF = hex for unsigned types) */
+    uint8_t group;       /**< ENUM group 0..7, else EVREC_QS_NO_GROUP */
+    uint64_t u;          /**< unsigned value (U*, ENUM, OBJ, FUN, SIG signal, raw bits of F32/F64) */
+    int64_t i;           /**< signed value (I8/I16/I32/I64) */
+    double f;            /**< F32/F64 value */
+    uint64_t obj;        /**< SIG: the object pointer */
+    const uint8_t *data; /**< STR (without NUL) / MEM bytes, inside the payload */
+    size_t len;          /**< STR / MEM length */
+    size_t offset;       /**< offset of the format byte in the payload */
 } evrec_qs_elem_t;
 
 /**
@@ -177,12 +176,12 @@ evrec_status evrec_qs_parse_user(const uint8_t *payload, size_t len, const evrec
 
 /** @brief Dictionaries learnt from the stream (host memory). evrec_qs_dict_init() / _free(). */
 typedef struct evrec_qs_dict {
-    char *usr[256];                              /**< record id -> name */
-    char *enums[EVREC_QS_ENUM_GROUPS][256];      /**< group, value -> name */
-    struct evrec_qs_dict_entry *obj, *fun, *sig; /**< private arrays */
+    char *usr[256];                                        /**< record id -> name */
+    char *enums[EVREC_QS_ENUM_GROUPS][256];                /**< group, value -> name */
+    struct evrec_qs_dict_entry *obj, *fun, *sig;           /**< private arrays */
     size_t obj_n, fun_n, sig_n, obj_cap, fun_cap, sig_cap; /**< private */
-    evrec_qs_target_info_t cfg;                  /**< the last target info (or defaults) */
-    int have_cfg;                                /**< a target info was seen */
+    evrec_qs_target_info_t cfg;                            /**< the last target info (or defaults) */
+    int have_cfg;                                          /**< a target info was seen */
 } evrec_qs_dict_t;
 
 /**
@@ -299,29 +298,29 @@ typedef void (*evrec_qs_name_fn)(void *ctx, uint32_t enum_id, uint32_t value, co
 
 /** @brief Event decoder: parser + dictionaries + map. Counters public. */
 typedef struct evrec_qs_decoder {
-    evrec_qs_parser_t parser;       /**< frame layer and its counters */
-    evrec_qs_dict_t dict;           /**< what the stream announced */
-    const evrec_qs_map_t *map;      /**< the mapping of the meta-info */
-    evrec_qs_event_fn on_event;     /**< may be NULL */
-    evrec_qs_item_fn on_item;       /**< every parser item and MISMATCH; may be NULL */
-    void *ctx;                      /**< passed to both */
-    uint64_t events;                /**< events decoded */
-    uint64_t mismatches;            /**< application records that did not fit the schema */
-    uint64_t foreign;               /**< good records that are neither session nor ours */
-    uint64_t time_syncs;            /**< time-sync records received (QS.md 4.1) */
-    uint64_t time_unknown;          /**< events skipped: 1- or 2-byte timestamp and no valid time sync
+    evrec_qs_parser_t parser;   /**< frame layer and its counters */
+    evrec_qs_dict_t dict;       /**< what the stream announced */
+    const evrec_qs_map_t *map;  /**< the mapping of the meta-info */
+    evrec_qs_event_fn on_event; /**< may be NULL */
+    evrec_qs_item_fn on_item;   /**< every parser item and MISMATCH; may be NULL */
+    void *ctx;                  /**< passed to both */
+    uint64_t events;            /**< events decoded */
+    uint64_t mismatches;        /**< application records that did not fit the schema */
+    uint64_t foreign;           /**< good records that are neither session nor ours */
+    uint64_t time_syncs;        /**< time-sync records received (QS.md 4.1) */
+    uint64_t time_unknown;      /**< events skipped: 1- or 2-byte timestamp and no valid time sync
                                          (also counted in mismatches) */
-    uint32_t time_ref;              /**< private: full time of the last time sync */
-    uint8_t time_ref_ok;            /**< private: time_ref is valid (none yet, or lost at a bad frame) */
-    evrec_qs_event_t ev;            /**< private scratch */
+    uint32_t time_ref;          /**< private: full time of the last time sync */
+    uint8_t time_ref_ok;        /**< private: time_ref is valid (none yet, or lost at a bad frame) */
+    evrec_qs_event_t ev;        /**< private scratch */
     evrec_qs_elem_t elems[EVREC_QS_MAX_FIELDS + 2]; /**< private scratch */
-    uint64_t lost_reports;          /**< EVREC_LOST records (record id 122) received */
-    uint64_t lost_dropped;          /**< their "dropped" counts: recorder buffer full */
-    uint64_t lost_overwritten;      /**< their "overwritten" counts: cyclic overwrites */
+    uint64_t lost_reports;                          /**< EVREC_LOST records (record id 122) received */
+    uint64_t lost_dropped;                          /**< their "dropped" counts: recorder buffer full */
+    uint64_t lost_overwritten;                      /**< their "overwritten" counts: cyclic overwrites */
     /** Run-time names the stream announces (NULL: not reported); set after
      * evrec_qs_decoder_init(), gets `ctx`. */
     evrec_qs_name_fn on_name;
-    uint64_t names;                 /**< run-time names reported through on_name (or that would be) */
+    uint64_t names; /**< run-time names reported through on_name (or that would be) */
 } evrec_qs_decoder_t;
 
 /**
@@ -339,8 +338,8 @@ typedef struct evrec_qs_decoder {
  * @retval EVREC_E_ARG NULL d or map.
  * **Context:** any thread; one decoder per thread.
  */
-evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map,
-                                   evrec_qs_event_fn on_event, evrec_qs_item_fn on_item, void *ctx);
+evrec_status evrec_qs_decoder_init(evrec_qs_decoder_t *d, const evrec_qs_map_t *map, evrec_qs_event_fn on_event,
+                                   evrec_qs_item_fn on_item, void *ctx);
 
 /**
  * @brief Feed stream bytes (any chunk size); calls the callbacks for what they complete.

@@ -44,8 +44,8 @@ extern "C" {
  * @retval EVREC_E_ARG fields NULL, or no sink at all.
  * **Context:** any thread or ISR, under the rules of evrec_reserve().
  */
-static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *live_meta, uint16_t event_id,
-                                                 const void *fields, uint32_t *time, int *send)
+static inline evrec_status evrec_record_stamped_(evrec_host_t *host, const evrec_meta_t *live_meta,
+                                                 uint16_t event_id, const void *fields, uint32_t *time, int *send)
 {
     const evrec_meta_t *meta = live_meta ? live_meta : (host ? host->meta : NULL);
     *send = 0;

@@ -92,35 +92,35 @@ static inline int evrec_filter_test_(const uint8_t *map, uint32_t id)
  * (without the lock they can be momentarily stale).
  */
 typedef struct evrec_qs_tx {
-    evrec_qs_map_t map;       /**< id map, groups, options, global filter bits */
-    uint8_t *ring;            /**< frame storage (the part of the user buffer after the map) */
-    size_t size;              /**< bytes in ring */
-    size_t head;              /**< next byte written */
-    size_t used;              /**< bytes waiting to be read, from tail = head - used */
-    size_t fast_lim;          /**< size - worst-case frame: head and used at most this = room (private) */
-    uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
-    uint8_t seq;              /**< sequence number of the last frame */
-    uint8_t reader_mid;       /**< the reader has handed out part of the frame at the tail */
-    uint8_t need_flag;        /**< that frame was overwritten: the reader first sends 0x7E (1), or
+    evrec_qs_map_t map;  /**< id map, groups, options, global filter bits */
+    uint8_t *ring;       /**< frame storage (the part of the user buffer after the map) */
+    size_t size;         /**< bytes in ring */
+    size_t head;         /**< next byte written */
+    size_t used;         /**< bytes waiting to be read, from tail = head - used */
+    size_t fast_lim;     /**< size - worst-case frame: head and used at most this = room (private) */
+    uint32_t overwrites; /**< bumped by every overwrite (reader copy validation) */
+    uint8_t seq;         /**< sequence number of the last frame */
+    uint8_t reader_mid;  /**< the reader has handed out part of the frame at the tail */
+    uint8_t need_flag;   /**< that frame was overwritten: the reader first sends 0x7E (1), or
                                    a filler byte and 0x7E (2: it was cut) */
-    uint8_t rd_sum;           /**< reader: un-escaped sum of the part of the frame handed out */
-    uint8_t rd_esc;           /**< reader: the last byte handed out was an open escape (0x7D) */
-    uint8_t plain;            /**< private: 4-byte stamps, no type element, no display table */
+    uint8_t rd_sum;      /**< reader: un-escaped sum of the part of the frame handed out */
+    uint8_t rd_esc;      /**< reader: the last byte handed out was an open escape (0x7D) */
+    uint8_t plain;       /**< private: 4-byte stamps, no type element, no display table */
     uint8_t local_filter[EVREC_QS_LOCAL_IDS / 8u]; /**< 1 bit per local id, 1 = enabled */
-    uint64_t frames;          /**< frames written */
-    uint64_t frames_lost;     /**< whole frames overwritten before they were read */
-    uint64_t frames_cut;      /**< frames overwritten while partly read (sent cut short) */
-    uint64_t too_big;         /**< session records skipped: larger than the ring can hold */
-    evrec_qs_time_sync_t sync; /**< 1- and 2-byte timestamps: the last time sync (private) */
-    uint64_t time_syncs;      /**< time-sync records written (QS.md 4.1) */
+    uint64_t frames;                               /**< frames written */
+    uint64_t frames_lost;                          /**< whole frames overwritten before they were read */
+    uint64_t frames_cut;                           /**< frames overwritten while partly read (sent cut short) */
+    uint64_t too_big;                              /**< session records skipped: larger than the ring can hold */
+    evrec_qs_time_sync_t sync;                     /**< 1- and 2-byte timestamps: the last time sync (private) */
+    uint64_t time_syncs;                           /**< time-sync records written (QS.md 4.1) */
     /* Live dictionaries (QS.md "Live dictionaries"); private except the counter. */
     uint8_t dict_pending[EVREC_QS_ENUM_GROUPS][32]; /**< 1 bit per (group, value): ENUM_DICT to send */
-    uint32_t usr_pending;     /**< 1 bit per record id 100..131: USR_DICT to send */
-    uint8_t dict_any;         /**< some pending bit may be set */
-    uint8_t read_hdr[4];      /**< first un-escaped bytes of the frame the reader is in */
-    uint8_t read_hdr_n;       /**< bytes in read_hdr */
-    uint8_t read_esc;         /**< the reader's last byte was an escape */
-    uint32_t rt_announced[EVREC_QS_ENUM_GROUPS]; /**< run-time values of the group's enum seen */
+    uint32_t usr_pending;                           /**< 1 bit per record id 100..131: USR_DICT to send */
+    uint8_t dict_any;                               /**< some pending bit may be set */
+    uint8_t read_hdr[4];                            /**< first un-escaped bytes of the frame the reader is in */
+    uint8_t read_hdr_n;                             /**< bytes in read_hdr */
+    uint8_t read_esc;                               /**< the reader's last byte was an escape */
+    uint32_t rt_announced[EVREC_QS_ENUM_GROUPS];    /**< run-time values of the group's enum seen */
     uint64_t dict_sent;       /**< ENUM_DICT/USR_DICT frames sent by evrec_qs_tx_dict_update() */
     uint32_t lost_pending[2]; /**< counts of EVREC_LOST records the ring overwrote, per kind, to
                                    send again (private; saturates at 2^32 - 1) */
@@ -132,7 +132,7 @@ typedef struct evrec_qs_tx {
         uint32_t count;
         uint8_t seq, kind, used;
     } lost_recent[4];
-    uint8_t lost_next;        /**< next lost_recent entry to write (private) */
+    uint8_t lost_next;                                  /**< next lost_recent entry to write (private) */
     uint8_t dict_unconfirmed[EVREC_QS_ENUM_GROUPS][32]; /**< (group, value) whose ENUM_DICT frame was
                                    lost or, once the ring lost frames, is not read out yet */
 } evrec_qs_tx_t;
@@ -224,8 +224,7 @@ evrec_status evrec_qs_tx_event(evrec_qs_tx_t *tx, const void *native);
  * @retval EVREC_E_ARG NULL.
  * **Context:** as evrec_qs_tx_event().
  */
-evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time,
-                                  const void *native);
+evrec_status evrec_qs_tx_event_ex(evrec_qs_tx_t *tx, uint16_t event_id, uint32_t time, const void *native);
 
 /**
  * @brief Take up to `max` bytes of whole frames from the ring, oldest first, in any chunk size

@@ -92,26 +92,26 @@ extern "C" {
 #define EVREC_SYST_HDR_TYPE_MASK 0x0000000Fu /**< bits 0..3: message type */
 #define EVREC_SYST_HDR_SEV_SHIFT 4u          /**< bits 4..6: severity */
 #define EVREC_SYST_HDR_SEV_MASK 0x00000070u
-#define EVREC_SYST_HDR_RES7 0x00000080u      /**< bit 7: reserved, 0 */
-#define EVREC_SYST_HDR_LOC 0x00000100u       /**< bit 8: location record present */
-#define EVREC_SYST_HDR_LEN 0x00000200u       /**< bit 9: 16-bit payload length present */
-#define EVREC_SYST_HDR_CHK 0x00000400u       /**< bit 10: CRC-32C after the payload */
-#define EVREC_SYST_HDR_TS 0x00000800u        /**< bit 11: 64-bit timestamp present */
-#define EVREC_SYST_HDR_UNIT_SHIFT 12u        /**< bits 12..22: origin (unit; module << 4 | unit) */
+#define EVREC_SYST_HDR_RES7 0x00000080u /**< bit 7: reserved, 0 */
+#define EVREC_SYST_HDR_LOC 0x00000100u  /**< bit 8: location record present */
+#define EVREC_SYST_HDR_LEN 0x00000200u  /**< bit 9: 16-bit payload length present */
+#define EVREC_SYST_HDR_CHK 0x00000400u  /**< bit 10: CRC-32C after the payload */
+#define EVREC_SYST_HDR_TS 0x00000800u   /**< bit 11: 64-bit timestamp present */
+#define EVREC_SYST_HDR_UNIT_SHIFT 12u   /**< bits 12..22: origin (unit; module << 4 | unit) */
 #define EVREC_SYST_HDR_UNIT_MASK 0x007FF000u
-#define EVREC_SYST_HDR_MODULE_SHIFT 16u      /**< without GUID: 7-bit module at bits 16..22 */
-#define EVREC_SYST_HDR_GUID 0x00800000u      /**< bit 23: 16-byte GUID follows the header */
-#define EVREC_SYST_HDR_SUBTYPE_SHIFT 24u     /**< bits 24..29: type-dependent subtype */
+#define EVREC_SYST_HDR_MODULE_SHIFT 16u  /**< without GUID: 7-bit module at bits 16..22 */
+#define EVREC_SYST_HDR_GUID 0x00800000u  /**< bit 23: 16-byte GUID follows the header */
+#define EVREC_SYST_HDR_SUBTYPE_SHIFT 24u /**< bits 24..29: type-dependent subtype */
 #define EVREC_SYST_HDR_SUBTYPE_MASK 0x3F000000u
-#define EVREC_SYST_HDR_RES30 0xC0000000u     /**< bits 30..31: reserved, 0 */
+#define EVREC_SYST_HDR_RES30 0xC0000000u /**< bits 30..31: reserved, 0 */
 /**@}*/
 
 /** @name Subtypes (SyS-T "Catalog Messages", "Clock Synchronization Messages") */
 /**@{*/
-#define EVREC_SYST_CATALOG_ID32_P32 1u /**< 32-bit catalog id, 32-bit sender */
-#define EVREC_SYST_CATALOG_ID64_P32 2u /**< 64-bit catalog id, 32-bit sender */
-#define EVREC_SYST_CATALOG_ID32_P64 5u /**< 32-bit catalog id, 64-bit sender */
-#define EVREC_SYST_CATALOG_ID64_P64 6u /**< 64-bit catalog id, 64-bit sender */
+#define EVREC_SYST_CATALOG_ID32_P32 1u     /**< 32-bit catalog id, 32-bit sender */
+#define EVREC_SYST_CATALOG_ID64_P32 2u     /**< 64-bit catalog id, 32-bit sender */
+#define EVREC_SYST_CATALOG_ID32_P64 5u     /**< 32-bit catalog id, 64-bit sender */
+#define EVREC_SYST_CATALOG_ID64_P64 6u     /**< 64-bit catalog id, 64-bit sender */
 #define EVREC_SYST_CLOCK_TRANSPORT_SYNC 1u /**< payload: u64 clock value, u64 frequency in Hz */
 /**@}*/
 
@@ -133,13 +133,13 @@ typedef struct evrec_syst_options {
     /** The sender's GUID in RFC 4122 byte order (the bytes in the order of the `{...}` text);
      * used when `use_guid` is 1. */
     uint8_t guid[EVREC_SYST_GUID_SIZE];
-    uint8_t use_guid;   /**< 1: GUID bit and GUID in every message, `unit` is 11 bits */
-    uint8_t module;     /**< without GUID: 7-bit module id (0..127) */
-    uint16_t unit;      /**< with GUID: 0..2047; without: 0..15 */
-    uint8_t severity;   /**< default severity, an EVREC_SYST_SEV_* value; 0 = MAX (set INFO!) */
-    uint8_t id64;       /**< 1: 64-bit catalog ids (subtype ID64_P32), else 32-bit (ID32_P32) */
-    uint8_t timestamp;  /**< 1: every message carries the 64-bit timestamp (TS bit) */
-    uint8_t crc;        /**< 1: every message ends with its CRC-32C (CHK bit) */
+    uint8_t use_guid;  /**< 1: GUID bit and GUID in every message, `unit` is 11 bits */
+    uint8_t module;    /**< without GUID: 7-bit module id (0..127) */
+    uint16_t unit;     /**< with GUID: 0..2047; without: 0..15 */
+    uint8_t severity;  /**< default severity, an EVREC_SYST_SEV_* value; 0 = MAX (set INFO!) */
+    uint8_t id64;      /**< 1: 64-bit catalog ids (subtype ID64_P32), else 32-bit (ID32_P32) */
+    uint8_t timestamp; /**< 1: every message carries the 64-bit timestamp (TS bit) */
+    uint8_t crc;       /**< 1: every message ends with its CRC-32C (CHK bit) */
     /** NULL, or meta->event_count bytes: the severity of each event type, 0xFF = `severity`. */
     const uint8_t *event_severity;
 } evrec_syst_options_t;
@@ -165,12 +165,12 @@ typedef struct evrec_syst_event_map {
  * by evrec_syst_map_init(), read-only afterwards except the global-filter bits.
  */
 typedef struct evrec_syst_map {
-    const evrec_meta_t *meta;        /**< the meta-info (kept alive by the caller) */
-    evrec_syst_options_t opts;       /**< copy of the options */
-    evrec_syst_event_map_t *events;  /**< user memory: meta->event_count entries, by event id */
-    uint16_t *by_id;                 /**< user memory: event ids sorted by catalog id */
-    uint32_t header;                 /**< the CATALOG header word without severity */
-    uint16_t max_args;               /**< largest packed argument bytes of an event */
+    const evrec_meta_t *meta;       /**< the meta-info (kept alive by the caller) */
+    evrec_syst_options_t opts;      /**< copy of the options */
+    evrec_syst_event_map_t *events; /**< user memory: meta->event_count entries, by event id */
+    uint16_t *by_id;                /**< user memory: event ids sorted by catalog id */
+    uint32_t header;                /**< the CATALOG header word without severity */
+    uint16_t max_args;              /**< largest packed argument bytes of an event */
 } evrec_syst_map_t;
 
 /**
@@ -231,9 +231,8 @@ size_t evrec_syst_canonical_text(const evrec_meta_t *meta, uint32_t event_id, ch
  *         which other events a catalogue holds), or a table reference is out of range.
  * **Context:** thread, before any encoder uses the map.
  */
-evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta,
-                                 const evrec_syst_options_t *opts, void *entries, size_t entries_size,
-                                 uint32_t *bad_event);
+evrec_status evrec_syst_map_init(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
+                                 void *entries, size_t entries_size, uint32_t *bad_event);
 
 /**
  * @brief The event type of a catalog id (binary search over the sorted table).
@@ -281,8 +280,8 @@ evrec_status evrec_syst_encode_event(const evrec_syst_map_t *map, const void *na
  * @retval EVREC_E_NO_SPACE too small.
  * **Context:** any; pure, ISR-safe.
  */
-evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock, uint64_t freq_hz,
-                                     uint8_t *out, size_t out_size, size_t *out_len);
+evrec_status evrec_syst_encode_clock(const evrec_syst_map_t *map, uint64_t clock, uint64_t freq_hz, uint8_t *out,
+                                     size_t out_size, size_t *out_len);
 
 /**
  * @brief Parse a GUID text `{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}` (braces optional, hex digits

@@ -63,22 +63,22 @@ extern "C" {
 
 /** @brief What is wrong with a message (or a stretch of the stream); 0 = nothing. */
 typedef enum evrec_syst_problem {
-    EVREC_SYST_OK = 0,          /**< a good message */
-    EVREC_SYST_P_CHECKSUM,      /**< CHK set and the CRC-32C does not match (fields are as read) */
-    EVREC_SYST_P_TRUNCATED,     /**< the stream (or text line) ends inside the message */
-    EVREC_SYST_P_RESERVED,      /**< reserved header bit 7, 30 or 31 set (fields are as read) */
-    EVREC_SYST_P_UNKNOWN_TYPE,  /**< type 4, 5 or 9..15, or a CATALOG/CLOCK/BUILD subtype SyS-T does not define */
-    EVREC_SYST_P_LENGTH,        /**< LEN disagrees with the bytes (text line longer or shorter), or
+    EVREC_SYST_OK = 0,         /**< a good message */
+    EVREC_SYST_P_CHECKSUM,     /**< CHK set and the CRC-32C does not match (fields are as read) */
+    EVREC_SYST_P_TRUNCATED,    /**< the stream (or text line) ends inside the message */
+    EVREC_SYST_P_RESERVED,     /**< reserved header bit 7, 30 or 31 set (fields are as read) */
+    EVREC_SYST_P_UNKNOWN_TYPE, /**< type 4, 5 or 9..15, or a CATALOG/CLOCK/BUILD subtype SyS-T does not define */
+    EVREC_SYST_P_LENGTH,       /**< LEN disagrees with the bytes (text line longer or shorter), or
                                      the payload size does not fit the type (CLOCK not 16, a catalog
                                      payload shorter than its id) */
-    EVREC_SYST_P_NO_LENGTH,     /**< binary stream: a message without LEN; its end is unknown */
-    EVREC_SYST_P_LOCATION,      /**< a location format byte other than 0..3 */
-    EVREC_SYST_P_PAYLOAD,       /**< a payload that contradicts its type (a string without its NUL) */
-    EVREC_SYST_P_SKIPPED,       /**< bytes skipped while resynchronising (size = their count) */
-    EVREC_SYST_P_BAD_LINE,      /**< text form: a `SYS-T RAW DATA:` line whose hex is malformed */
-    EVREC_SYST_P_UNKNOWN_ID,    /**< event decoder: a catalog id the map does not have */
-    EVREC_SYST_P_ARGS,          /**< event decoder: argument bytes that do not match the event's packing */
-    EVREC_SYST_P_COUNT_         /**< number of values (not a problem) */
+    EVREC_SYST_P_NO_LENGTH,    /**< binary stream: a message without LEN; its end is unknown */
+    EVREC_SYST_P_LOCATION,     /**< a location format byte other than 0..3 */
+    EVREC_SYST_P_PAYLOAD,      /**< a payload that contradicts its type (a string without its NUL) */
+    EVREC_SYST_P_SKIPPED,      /**< bytes skipped while resynchronising (size = their count) */
+    EVREC_SYST_P_BAD_LINE,     /**< text form: a `SYS-T RAW DATA:` line whose hex is malformed */
+    EVREC_SYST_P_UNKNOWN_ID,   /**< event decoder: a catalog id the map does not have */
+    EVREC_SYST_P_ARGS,         /**< event decoder: argument bytes that do not match the event's packing */
+    EVREC_SYST_P_COUNT_        /**< number of values (not a problem) */
 } evrec_syst_problem;
 
 /**
@@ -94,44 +94,44 @@ const char *evrec_syst_problem_name(evrec_syst_problem p);
 
 /** @brief The fields of one message. Pointers are valid only during the callback. */
 typedef struct evrec_syst_msg {
-    const uint8_t *bytes;  /**< the whole message as received, header first */
-    size_t size;           /**< bytes of the whole message (the printer's "Raw Length") */
-    uint32_t header;       /**< the header word (SHORT64: its low 32 bits) */
-    uint8_t type;          /**< bits 0..3 */
-    uint8_t severity;      /**< bits 4..6 (0 for SHORT32/SHORT64) */
-    uint8_t subtype;       /**< bits 24..29 (0 for short messages) */
-    uint8_t is_short;      /**< 1: SHORT32 or SHORT64 (no other field below is set) */
-    uint64_t short_value;  /**< SHORT32: 28-bit value; SHORT64: 60-bit value */
-    uint32_t reserved;     /**< the reserved bits that are set (header & 0xC0000080) */
+    const uint8_t *bytes; /**< the whole message as received, header first */
+    size_t size;          /**< bytes of the whole message (the printer's "Raw Length") */
+    uint32_t header;      /**< the header word (SHORT64: its low 32 bits) */
+    uint8_t type;         /**< bits 0..3 */
+    uint8_t severity;     /**< bits 4..6 (0 for SHORT32/SHORT64) */
+    uint8_t subtype;      /**< bits 24..29 (0 for short messages) */
+    uint8_t is_short;     /**< 1: SHORT32 or SHORT64 (no other field below is set) */
+    uint64_t short_value; /**< SHORT32: 28-bit value; SHORT64: 60-bit value */
+    uint32_t reserved;    /**< the reserved bits that are set (header & 0xC0000080) */
     uint8_t has_guid, has_loc, has_len, has_ts, has_chk; /**< the header's option bits */
-    uint16_t unit;         /**< with GUID: the 11-bit unit; without: the 4-bit unit */
-    uint8_t module;        /**< without GUID: the 7-bit module (0 with GUID) */
-    uint8_t guid[16];      /**< GUID in RFC 4122 byte order (text order), when has_guid */
-    uint8_t loc_format;    /**< location format byte: 0 = u16 file + u16 line, 1 = u32 + u32,
+    uint16_t unit;          /**< with GUID: the 11-bit unit; without: the 4-bit unit */
+    uint8_t module;         /**< without GUID: the 7-bit module (0 with GUID) */
+    uint8_t guid[16];       /**< GUID in RFC 4122 byte order (text order), when has_guid */
+    uint8_t loc_format;     /**< location format byte: 0 = u16 file + u16 line, 1 = u32 + u32,
                                 2 = u32 address, 3 = u64 address */
-    uint32_t loc_file;     /**< formats 0 and 1: file id */
-    uint32_t loc_line;     /**< formats 0 and 1: line */
-    uint64_t loc_addr;     /**< formats 2 and 3: code address */
-    uint16_t length;       /**< the LEN field as sent, when has_len */
-    uint64_t timestamp;    /**< the message timestamp (sender's clock ticks), when has_ts */
-    const uint8_t *payload;/**< payload bytes (inside bytes) */
-    size_t payload_len;    /**< payload bytes */
-    uint32_t crc;          /**< the CRC as sent, when has_chk */
-    uint32_t crc_calc;     /**< the CRC-32C computed over header..payload, when has_chk */
+    uint32_t loc_file;      /**< formats 0 and 1: file id */
+    uint32_t loc_line;      /**< formats 0 and 1: line */
+    uint64_t loc_addr;      /**< formats 2 and 3: code address */
+    uint16_t length;        /**< the LEN field as sent, when has_len */
+    uint64_t timestamp;     /**< the message timestamp (sender's clock ticks), when has_ts */
+    const uint8_t *payload; /**< payload bytes (inside bytes) */
+    size_t payload_len;     /**< payload bytes */
+    uint32_t crc;           /**< the CRC as sent, when has_chk */
+    uint32_t crc_calc;      /**< the CRC-32C computed over header..payload, when has_chk */
 } evrec_syst_msg_t;
 
 /** @brief One parser result: a message (good or with a problem), or a stretch of skipped bytes. */
 typedef struct evrec_syst_item {
-    evrec_syst_problem problem; /**< EVREC_SYST_OK for a good message */
-    uint64_t offset;            /**< stream byte offset of the message's header (SKIPPED: of the
+    evrec_syst_problem problem;  /**< EVREC_SYST_OK for a good message */
+    uint64_t offset;             /**< stream byte offset of the message's header (SKIPPED: of the
                                      first skipped byte; text form: of the line) */
-    uint64_t line;              /**< text form: 1-based line number; binary: 0 */
-    uint64_t index;             /**< 0-based number of the message in the stream (the printer's
+    uint64_t line;               /**< text form: 1-based line number; binary: 0 */
+    uint64_t index;              /**< 0-based number of the message in the stream (the printer's
                                      "Context TimeStamp" without a transport) */
-    size_t size;                /**< bytes of the message, or skipped bytes */
-    const evrec_syst_msg_t *msg;/**< the fields read, or NULL when the header could not be read
+    size_t size;                 /**< bytes of the message, or skipped bytes */
+    const evrec_syst_msg_t *msg; /**< the fields read, or NULL when the header could not be read
                                      (SKIPPED, BAD_LINE, a TRUNCATED stub under 4 bytes) */
-    const char *what;           /**< a short static explanation of the problem, or NULL */
+    const char *what;            /**< a short static explanation of the problem, or NULL */
 } evrec_syst_item_t;
 
 /**
@@ -191,32 +191,32 @@ int evrec_syst_detect_text(const uint8_t *data, size_t len);
 
 /** @brief Streaming parser. Initialise with evrec_syst_parser_init(). Counters are public. */
 typedef struct evrec_syst_parser {
-    uint8_t buf[EVREC_SYST_DEC_MAX_MESSAGE]; /**< private: the message being collected */
+    uint8_t buf[EVREC_SYST_DEC_MAX_MESSAGE];    /**< private: the message being collected */
     uint8_t replay[EVREC_SYST_DEC_MAX_MESSAGE]; /**< private: bytes to read again after a lost boundary */
-    size_t replay_pos, replay_len;           /**< private */
-    int candidate, restart;                  /**< private */
-    size_t have, need;                       /**< private */
-    uint64_t start;                          /**< private: stream offset of buf[0] */
-    uint64_t offset;                         /**< bytes consumed so far */
-    evrec_syst_input input;                  /**< private */
-    int resync;                              /**< private: looking for a header */
-    uint64_t skip_start, skip_len;           /**< private */
+    size_t replay_pos, replay_len;              /**< private */
+    int candidate, restart;                     /**< private */
+    size_t have, need;                          /**< private */
+    uint64_t start;                             /**< private: stream offset of buf[0] */
+    uint64_t offset;                            /**< bytes consumed so far */
+    evrec_syst_input input;                     /**< private */
+    int resync;                                 /**< private: looking for a header */
+    uint64_t skip_start, skip_len;              /**< private */
     /* text form, private */
     uint64_t line_no, line_start;
     int line_state, nibble_hi, line_bad, line_over;
     size_t prefix_at;
     /* counters */
-    uint64_t messages;    /**< messages delimited (good and bad) */
-    uint64_t good;        /**< messages without a problem */
-    uint64_t checksum;    /**< CRC mismatches */
-    uint64_t truncated;   /**< messages cut by the end of the stream or of a line */
-    uint64_t reserved;    /**< messages with reserved bits set */
-    uint64_t unknown_type;/**< messages of an unknown type or subtype */
-    uint64_t length;      /**< length mismatches */
-    uint64_t no_length;   /**< binary messages without LEN (their boundary was lost) */
-    uint64_t bad_payload; /**< LOCATION and PAYLOAD problems */
-    uint64_t skipped;     /**< bytes skipped to resynchronise (with the candidates whose CRC failed) */
-    uint64_t bad_lines;   /**< malformed text lines */
+    uint64_t messages;     /**< messages delimited (good and bad) */
+    uint64_t good;         /**< messages without a problem */
+    uint64_t checksum;     /**< CRC mismatches */
+    uint64_t truncated;    /**< messages cut by the end of the stream or of a line */
+    uint64_t reserved;     /**< messages with reserved bits set */
+    uint64_t unknown_type; /**< messages of an unknown type or subtype */
+    uint64_t length;       /**< length mismatches */
+    uint64_t no_length;    /**< binary messages without LEN (their boundary was lost) */
+    uint64_t bad_payload;  /**< LOCATION and PAYLOAD problems */
+    uint64_t skipped;      /**< bytes skipped to resynchronise (with the candidates whose CRC failed) */
+    uint64_t bad_lines;    /**< malformed text lines */
 } evrec_syst_parser_t;
 
 /**
@@ -297,14 +297,14 @@ size_t evrec_syst_format_item(const evrec_syst_item_t *it, char *buf, size_t siz
 
 /** @brief An event rebuilt from a CATALOG message. */
 typedef struct evrec_syst_event {
-    uint16_t id;           /**< event type (index in the meta-info's events) */
-    uint8_t has_ts;        /**< the message had a timestamp */
-    uint8_t severity;      /**< the message's severity */
-    uint64_t catalog_id;   /**< the catalog id sent */
-    uint64_t timestamp;    /**< the message timestamp (sender's ticks), when has_ts */
-    uint64_t offset;       /**< stream offset of the message */
-    uint64_t index;        /**< number of the message in the stream */
-    uint32_t field_count;  /**< leaf fields filled (time and id excluded) */
+    uint16_t id;          /**< event type (index in the meta-info's events) */
+    uint8_t has_ts;       /**< the message had a timestamp */
+    uint8_t severity;     /**< the message's severity */
+    uint64_t catalog_id;  /**< the catalog id sent */
+    uint64_t timestamp;   /**< the message timestamp (sender's ticks), when has_ts */
+    uint64_t offset;      /**< stream offset of the message */
+    uint64_t index;       /**< number of the message in the stream */
+    uint32_t field_count; /**< leaf fields filled (time and id excluded) */
     /** The native record: u32 time (the timestamp's low 32 bits) at 0, u16 id at 4, every field
      * at its offset in the tables, the rest 0. */
     uint8_t native[EVREC_MAX_EVENT_SIZE];
@@ -337,21 +337,21 @@ typedef void (*evrec_syst_event_fn)(void *ctx, const evrec_syst_event_t *ev);
 
 /** @brief Event decoder: the parser, the maps, the clock. Counters are public. */
 typedef struct evrec_syst_decoder {
-    evrec_syst_parser_t parser;     /**< the message layer and its counters */
-    const evrec_syst_map_t *map32;  /**< map with 32-bit ids (ID32 subtypes); may be NULL */
-    const evrec_syst_map_t *map64;  /**< map with 64-bit ids (ID64 subtypes); may be NULL */
-    evrec_syst_event_fn on_event;   /**< may be NULL */
-    evrec_syst_item_fn on_item;     /**< every parser item, UNKNOWN_ID and ARGS; may be NULL */
-    void *ctx;                      /**< passed to both */
-    uint64_t events;                /**< events decoded */
-    uint64_t unknown_ids;           /**< CATALOG messages whose id the map does not have */
-    uint64_t bad_args;              /**< CATALOG messages whose arguments do not fit the event */
-    uint64_t other;                 /**< good messages that are neither CATALOG nor CLOCK */
-    uint64_t clocks;                /**< good CLOCK TRANSPORT_SYNC messages */
-    uint64_t clock_value;           /**< the last CLOCK message's clock value, ticks */
-    uint64_t clock_freq;            /**< the first CLOCK message's frequency, Hz (0: none yet) */
-    uint64_t clock_freq_changes;    /**< CLOCK messages whose frequency differed from the first */
-    evrec_syst_event_t ev;          /**< private scratch */
+    evrec_syst_parser_t parser;    /**< the message layer and its counters */
+    const evrec_syst_map_t *map32; /**< map with 32-bit ids (ID32 subtypes); may be NULL */
+    const evrec_syst_map_t *map64; /**< map with 64-bit ids (ID64 subtypes); may be NULL */
+    evrec_syst_event_fn on_event;  /**< may be NULL */
+    evrec_syst_item_fn on_item;    /**< every parser item, UNKNOWN_ID and ARGS; may be NULL */
+    void *ctx;                     /**< passed to both */
+    uint64_t events;               /**< events decoded */
+    uint64_t unknown_ids;          /**< CATALOG messages whose id the map does not have */
+    uint64_t bad_args;             /**< CATALOG messages whose arguments do not fit the event */
+    uint64_t other;                /**< good messages that are neither CATALOG nor CLOCK */
+    uint64_t clocks;               /**< good CLOCK TRANSPORT_SYNC messages */
+    uint64_t clock_value;          /**< the last CLOCK message's clock value, ticks */
+    uint64_t clock_freq;           /**< the first CLOCK message's frequency, Hz (0: none yet) */
+    uint64_t clock_freq_changes;   /**< CLOCK messages whose frequency differed from the first */
+    evrec_syst_event_t ev;         /**< private scratch */
 } evrec_syst_decoder_t;
 
 /**

@@ -39,8 +39,8 @@ extern "C" {
  *     (as evrec_syst_map_init(); nothing is left allocated).
  * **Context:** any thread; one map per thread while it is built.
  */
-evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta, const evrec_syst_options_t *opts,
-                                  uint32_t *bad_event);
+evrec_status evrec_syst_map_alloc(evrec_syst_map_t *map, const evrec_meta_t *meta,
+                                  const evrec_syst_options_t *opts, uint32_t *bad_event);
 
 /**
  * @brief Free the entries of a map made by evrec_syst_map_alloc().

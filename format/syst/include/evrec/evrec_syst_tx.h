@@ -69,26 +69,26 @@ extern "C" {
  * except the counters, which may be read (without the lock they can be momentarily stale).
  */
 typedef struct evrec_syst_tx {
-    evrec_syst_map_t map;     /**< ids, severities, options, global filter bits */
-    evrec_qs_lock_t lock;     /**< the critical section (zero = none: one context only) */
-    uint8_t *scratch;         /**< one message being encoded (inside the lock) */
-    size_t scratch_size;      /**< bytes at scratch: the largest message */
-    uint8_t *ring;            /**< message storage */
-    size_t size;              /**< bytes in ring */
-    size_t head;              /**< next byte written */
-    size_t used;              /**< bytes waiting to be read, from tail = head - used */
-    size_t tail_rem;          /**< bytes left of the message at the tail that the reader has
+    evrec_syst_map_t map; /**< ids, severities, options, global filter bits */
+    evrec_qs_lock_t lock; /**< the critical section (zero = none: one context only) */
+    uint8_t *scratch;     /**< one message being encoded (inside the lock) */
+    size_t scratch_size;  /**< bytes at scratch: the largest message */
+    uint8_t *ring;        /**< message storage */
+    size_t size;          /**< bytes in ring */
+    size_t head;          /**< next byte written */
+    size_t used;          /**< bytes waiting to be read, from tail = head - used */
+    size_t tail_rem;      /**< bytes left of the message at the tail that the reader has
                                    partly taken; 0 = the tail is at a message boundary */
-    uint32_t fixed;           /**< bytes of a message besides its payload (header, GUID, LEN, TS, CRC) */
-    uint32_t len_at;          /**< offset of the length field in a message */
-    uint32_t overwrites;      /**< bumped by every overwrite (reader copy validation) */
-    uint32_t time_hi;         /**< 64-bit time extension of 32-bit record times: high word */
-    uint32_t time_lo;         /**< the latest low word seen */
-    uint32_t time_seen;       /**< 0 until the first event: its low word starts the epoch 0 */
+    uint32_t fixed;       /**< bytes of a message besides its payload (header, GUID, LEN, TS, CRC) */
+    uint32_t len_at;      /**< offset of the length field in a message */
+    uint32_t overwrites;  /**< bumped by every overwrite (reader copy validation) */
+    uint32_t time_hi;     /**< 64-bit time extension of 32-bit record times: high word */
+    uint32_t time_lo;     /**< the latest low word seen */
+    uint32_t time_seen;   /**< 0 until the first event: its low word starts the epoch 0 */
     uint8_t local_filter[EVREC_SYST_LOCAL_IDS / 8u]; /**< 1 bit per class id, 1 = enabled */
-    uint64_t messages;        /**< messages queued */
-    uint64_t messages_lost;   /**< queued messages overwritten before they were read */
-    uint64_t messages_dropped;/**< new messages not queued: no room without cutting a message */
+    uint64_t messages;                               /**< messages queued */
+    uint64_t messages_lost;                          /**< queued messages overwritten before they were read */
+    uint64_t messages_dropped; /**< new messages not queued: no room without cutting a message */
 } evrec_syst_tx_t;
 
 /**

@@ -37,8 +37,12 @@
 #define INCLUDE_vTaskDelay 1
 
 #if HOOK_TRACE
-#define EVREC_FREERTOS_ISR_VECTOR()                                                                \
-    (__extension__({ unsigned ipsr_; __asm volatile("mrs %0, ipsr" : "=r"(ipsr_)); ipsr_ & 0x1FFu; }))
+#define EVREC_FREERTOS_ISR_VECTOR()                                                                               \
+    (__extension__({                                                                                              \
+        unsigned ipsr_;                                                                                           \
+        __asm volatile("mrs %0, ipsr" : "=r"(ipsr_));                                                             \
+        ipsr_ & 0x1FFu;                                                                                           \
+    }))
 #include "evrec_freertos.h"
 #endif
 

@@ -50,19 +50,46 @@ static uint32_t trace[16384] __attribute__((section(".evrec_trace")));
 
 #define MEASURED __attribute__((noinline, noipa))
 void insn_mark(void);
-MEASURED void insn_mark(void) { __asm__ volatile("" ::: "memory"); }
+MEASURED void insn_mark(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
 static QueueHandle_t queue, counting, mutex;
 static TaskHandle_t task_a, task_b, task_c, created[HOOK_N];
 
-static void never_runs(void *arg) { (void)arg; }
+static void never_runs(void *arg)
+{
+    (void)arg;
+}
 
-MEASURED static void op_empty(uint32_t i) { __asm__ volatile("" : : "r"(i) : "memory"); }
-MEASURED static void op_switch(uint32_t i) { (void)i; vTaskSwitchContext(); }
-MEASURED static void op_send(uint32_t i) { (void)xQueueSend(queue, &i, 0); }
-MEASURED static void op_receive(uint32_t i) { (void)xQueueReceive(queue, &i, 0); }
-MEASURED static void op_give(uint32_t i) { (void)i; (void)xSemaphoreGive(counting); }
-MEASURED static void op_take(uint32_t i) { (void)i; (void)xSemaphoreTake(counting, 0); }
+MEASURED static void op_empty(uint32_t i)
+{
+    __asm__ volatile("" : : "r"(i) : "memory");
+}
+MEASURED static void op_switch(uint32_t i)
+{
+    (void)i;
+    vTaskSwitchContext();
+}
+MEASURED static void op_send(uint32_t i)
+{
+    (void)xQueueSend(queue, &i, 0);
+}
+MEASURED static void op_receive(uint32_t i)
+{
+    (void)xQueueReceive(queue, &i, 0);
+}
+MEASURED static void op_give(uint32_t i)
+{
+    (void)i;
+    (void)xSemaphoreGive(counting);
+}
+MEASURED static void op_take(uint32_t i)
+{
+    (void)i;
+    (void)xSemaphoreTake(counting, 0);
+}
 MEASURED static void op_mutex(uint32_t i)
 {
     (void)i;
@@ -75,16 +102,30 @@ MEASURED static void op_ready(uint32_t i)
     vTaskSuspend(task_c);
     vTaskResume(task_c);
 }
-MEASURED static void op_priority(uint32_t i) { vTaskPrioritySet(task_c, 1u + (i & 1u)); }
-MEASURED static void op_isr_enter(uint32_t i) { (void)i; traceISR_ENTER(); }
-MEASURED static void op_isr_exit(uint32_t i) { (void)i; traceISR_EXIT(); }
+MEASURED static void op_priority(uint32_t i)
+{
+    vTaskPrioritySet(task_c, 1u + (i & 1u));
+}
+MEASURED static void op_isr_enter(uint32_t i)
+{
+    (void)i;
+    traceISR_ENTER();
+}
+MEASURED static void op_isr_exit(uint32_t i)
+{
+    (void)i;
+    traceISR_EXIT();
+}
 MEASURED static void op_create(uint32_t i)
 {
     if (xTaskCreate(never_runs, "created", configMINIMAL_STACK_SIZE, NULL, 1, &created[i]) != pdPASS) {
         sh_exit(2);
     }
 }
-MEASURED static void op_delete(uint32_t i) { vTaskDelete(created[i]); }
+MEASURED static void op_delete(uint32_t i)
+{
+    vTaskDelete(created[i]);
+}
 MEASURED static void op_object(uint32_t i)
 {
     (void)i;
