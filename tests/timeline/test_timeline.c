@@ -496,3 +496,20 @@ Test(timeline, output_paths_are_never_clobbered_by_mistake)
     cr_assert_gt(st.st_size, 1000);
     cr_assert_eq(sh("ls -a '%s' | grep -q evrec-timeline", dir), 1, "a temporary file was left");
 }
+
+/* An end that closes nothing in the window and ends two spans (Sleep and FullSleep both end at
+ * Woken): one bar from the window's start on its lane, not one per span (which of the two began
+ * before the window the records do not tell). */
+Test(timeline, an_end_shared_by_two_spans_is_one_bar)
+{
+    char path[128], png[128], lay[128];
+    snprintf(path, sizeof path, "%s/shared.evr", dir);
+    snprintf(png, sizeof png, "%s/shared.png", dir);
+    snprintf(lay, sizeof lay, "%s/shared.txt", dir);
+    cr_assert_eq(sh("'%s' '%s'", TL_SHARED_END_PATH, path), 0);
+    cr_assert_eq(
+        sh("'%s' timeline '%s' --from 500us -o '%s' --layout '%s' >/dev/null", EVREC_CLI_PATH, path, png, lay), 0);
+    layout_t l = read_layout(lay);
+    cr_assert_eq(row_of(&l, "Reader")->slots, 1, "the orphan Woken drew %u bars", row_of(&l, "Reader")->slots);
+    cr_assert_eq(row_of(&l, "Writer")->slots, 1);
+}

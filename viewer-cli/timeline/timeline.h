@@ -164,6 +164,7 @@ typedef struct tl_model {
     int read_any;
     int after_gap;        /**< a gap was met: orphan ends are drawn from its end, not t_from */
     uint64_t orphan_from; /**< where an end that closes nothing is drawn from */
+    uint64_t orphan_rec;  /**< index + 1 of the last record drawn as an end that closed nothing (0: none) */
     int window_has_start; /**< the window begins at the file's first record */
     int window_has_end;   /**< the window reaches the file's last record */
     uint64_t stop_t;      /**< time of the Stop record (drops follow it) */

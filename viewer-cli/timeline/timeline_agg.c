@@ -320,15 +320,21 @@ static void on_span(void *ctx, const evrec_span_t *sp)
     tl_model_t *m = ctx;
     uint64_t t0 = m->ns_known ? sp->begin_ns : sp->begin_t64;
     uint64_t t1 = m->ns_known ? sp->end_ns : sp->end_t64;
+    /* A record that ends several spans (QueueSleep and QueueFullSleep both end at Woken) and
+     * closed none: which one began before the window the records do not tell: one bar, the first. */
+    int draw = !(sp->flags & EVREC_SPAN_NO_BEGIN) || m->orphan_rec != sp->end_index + 1;
     if (sp->flags & EVREC_SPAN_NO_BEGIN) {
-        t0 = orphan_from(m, sp, t1);
+        if (draw) {
+            m->orphan_rec = sp->end_index + 1;
+            t0 = orphan_from(m, sp, t1);
+        }
     } else {
         seen_key(m, (uint16_t)sp->span, sp->key, 1);
         if (sp->flags & EVREC_SPAN_AT_FINISH) {
             t1 = m->t_end;
         }
     }
-    int row = span_row(m, sp);
+    int row = draw ? span_row(m, sp) : -1;
     if (row >= 0) {
         uint16_t color = (uint16_t)(m->sp[sp->span].by_key ? 64 + sp->key % 1024 : sp->span);
         cover(m, row, slot_of(m, row, (uint16_t)sp->span), t0, t1, color);
