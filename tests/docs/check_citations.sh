@@ -23,7 +23,6 @@ src=$(cd "$1" && pwd)
 
 # Headers whose citations are fixed elsewhere, and why (one per line: path, reason).
 exempt="
-format/analysis/include/evrec/evrec_analysis.h its API is being reworked; cites ports/rtos/README.md (installed as share/evrec/rtos.md) and format/FORMAT.md
 "
 
 bad='(^|[^A-Za-z0-9_])(src/|viewer-cli/|tests/|scripts/|examples/|bench/)'

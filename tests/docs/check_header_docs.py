@@ -20,7 +20,6 @@ import sys
 
 # Headers checked elsewhere, and why.
 EXEMPT = {
-    'format/analysis/include/evrec/evrec_analysis.h': 'its API is being reworked',
 }
 TAG = re.compile(r'(@param(\[[a-z,]+\])?\s|@retval\s|@returns?\s|@pre\s|\*\*Context:\*\*)')
 DECL = re.compile(r'^(?!typedef)(?:static\s+(?:inline|EVREC_ALWAYS_INLINE)\s+)?(?:const\s+)?[a-z][\w \t*]*?[ \t*]'

@@ -2,18 +2,28 @@
 /**
  * @file evrec_analysis.h
  * @brief Host analysis of a recording: per-event counts, rates and intervals for any file, and,
- * when the RTOS catalogue (ports/rtos/rtos.yaml) is in the meta-info, CPU time per task and per
+ * when the RTOS catalogue (rtos.yaml, installed in share/evrec/) is in the meta-info, CPU time per task and per
  * interrupt handler, idle time and load, interrupt-disabled spans and blocking on
  * synchronisation objects. With the file's track model (schema `spans`, `counter`): span pairing for any
  * consumer (evrec_spans_t, e.g. a timeline), span durations with percentiles per span and per
  * track, and counter fields' time-weighted means (evrec_stats_spans(), evrec_stats_counters()).
+ *
+ * API overview:
+ * - Whole-trace analysis: evrec_stats_create(), evrec_stats_set_exact_max(), evrec_stats_add(),
+ *   evrec_stats_gap(), evrec_stats_finish(), evrec_stats_free().
+ * - Results of any file: evrec_stats_summary(), evrec_stats_events(), evrec_stats_addresses().
+ * - Results of the RTOS catalogue: evrec_stats_rtos(), evrec_stats_mismatch().
+ * - Results of the track model: evrec_stats_spans(), evrec_stats_counters().
+ * - Span pairing for any consumer: evrec_spans_create(), evrec_spans_on_begin(),
+ *   evrec_spans_add(), evrec_spans_cut(), evrec_spans_gap(), evrec_spans_finish(),
+ *   evrec_spans_count(), evrec_spans_counts(), evrec_spans_track_leaf(), evrec_spans_free().
  *
  * Sources: the idle accounting and the interrupt disable/restore types 7/8/39/40 of the ThreadX
  * context-switch logger ("Debugging Threading issues in ThreadX circa 2011", coffeetocode.com:
  * "HOW" and its `_tx_thread_interrupt_control`), and CCore's synchronisation events
  * (`CCore/inc/task/TaskEvent.h`: task, object and `type` fields).
  *
- * **The catalogue contract** (ports/rtos/README.md): the catalogue is recognised by its identity,
+ * **The catalogue contract** (rtos.md, installed in share/evrec/): the catalogue is recognised by its identity,
  * as a set: the meta-info must hold every one of its events (TaskSwitchIn, TaskSwitchOut,
  * IsrEnter, IsrExit, IdleSleep, IdleWake, IntControl, MutexOp, SemOp, QueueOp, EventOp) with the
  * catalogue's layout: fields in order with their names and kinds, the enums they refer to with
@@ -41,6 +51,9 @@
  *
  * **Context:** one object per thread; host only (malloc). Keeps pointers into the reader (names):
  * close the reader after the stats object.
+ *
+ * FORMAT.md and SCHEMA.md, cited here by name and section, are installed with evrec in
+ * share/doc/evrec/; the catalogue's page rtos.md and the catalogue rtos.yaml in share/evrec/.
  */
 #ifndef EVREC_ANALYSIS_H
 #define EVREC_ANALYSIS_H
@@ -197,9 +210,10 @@ typedef struct evrec_stats_address {
 /**
  * @brief Prepare an analysis of the records of `r`: finds the catalogue's events and fields in
  * its meta-info.
- * @param[out] out the new object (NULL on failure). @param[in] r an open reader (its meta-info
- * is read; it must outlive the object).
- * @retval EVREC_OK ready. @retval EVREC_E_ARG NULL argument or a reader without meta-info.
+ * @param[out] out the new object (NULL on failure).
+ * @param[in] r an open reader (its meta-info is read; it must outlive the object).
+ * @retval EVREC_OK ready.
+ * @retval EVREC_E_ARG NULL argument or a reader without meta-info.
  * @retval EVREC_E_NOMEM allocation failed.
  * **Context:** thread.
  * @code
@@ -220,9 +234,13 @@ evrec_status evrec_stats_create(evrec_stats_t **out, const evrec_reader_t *r);
  * records keeps the flag for the next one it gives) is counted in the summary's `gaps`; no
  * interval of an event is measured across it (evrec_stats_event_t::intervals_cut) and the spans
  * open then are cut, not paired across it (::EVREC_SPAN_CUT, `cut_by_damage`).
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL, or a record id outside the meta-info.
- * @retval EVREC_E_BUSY called after evrec_stats_finish(). @retval EVREC_E_NOMEM allocation failed
- * (the object stays usable, the record is not fully counted).
+ * @param[in,out] s the analysis.
+ * @param[in] rec the record (from the reader given to evrec_stats_create()).
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL, or a record id outside the meta-info.
+ * @retval EVREC_E_BUSY called after evrec_stats_finish().
+ * @retval EVREC_E_NOMEM allocation failed (the object stays usable, the record is not fully
+ * counted).
  * **Context:** thread.
  */
 evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec);
@@ -230,38 +248,75 @@ evrec_status evrec_stats_add(evrec_stats_t *s, const evrec_record_t *rec);
 /**
  * @brief End the trace at the last record added: charges what still runs, closes the edges,
  * sorts the tables. Call once, after the last evrec_stats_add().
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY already finished.
- * @retval EVREC_E_NOMEM allocation failed.
+ * @param[in,out] s the analysis.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_BUSY already finished.
+ * @retval EVREC_E_NOMEM allocation failed for the tables of spans or counters (the object is
+ * finished all the same; the per-event, address and catalogue results are complete).
+ * **Context:** thread.
  */
 evrec_status evrec_stats_finish(evrec_stats_t *s);
 
-/** @brief Per event id numbers; `*count` = the meta-info's event count. Valid until free. */
+/**
+ * @brief Per event id numbers, indexed by event id.
+ * @param[in] s the analysis.
+ * @param[out] count the meta-info's event count (0 for NULL `s`); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL for NULL `s`.
+ * **Context:** thread; reads only.
+ */
 const evrec_stats_event_t *evrec_stats_events(const evrec_stats_t *s, uint32_t *count);
 
-/** @brief The address fields, by event id then field index (valid after evrec_stats_finish()). */
+/**
+ * @brief The address fields, by event id then field index.
+ * @param[in] s the analysis.
+ * @param[out] count entries (0 when NULL is returned); may be NULL.
+ * @return stats-owned array valid until evrec_stats_free(); NULL before evrec_stats_finish() or
+ * for NULL `s`.
+ * **Context:** thread; reads only.
+ */
 const evrec_stats_address_t *evrec_stats_addresses(const evrec_stats_t *s, uint32_t *count);
 
-/** @brief Whole-trace numbers. */
+/**
+ * @brief Whole-trace numbers (updated by each evrec_stats_add()).
+ * @param[in] s the analysis.
+ * @return stats-owned numbers valid until evrec_stats_free(); NULL for NULL `s`.
+ * **Context:** thread; reads only.
+ */
 const evrec_stats_summary_t *evrec_stats_summary(const evrec_stats_t *s);
 
 /**
  * @brief The catalogue analysis, or NULL when the meta-info does not hold the whole catalogue
  * (see the contract above) or before evrec_stats_finish(); evrec_stats_mismatch() then says why
  * when part of it is there.
+ * @param[in] s the analysis.
+ * @return stats-owned results valid until evrec_stats_free(); NULL without the whole catalogue,
+ * before evrec_stats_finish() or for NULL `s`.
+ * **Context:** thread; reads only.
  */
 const evrec_stats_rtos_t *evrec_stats_rtos(const evrec_stats_t *s);
 
-/** @brief Why the catalogue was not used although some of its events are in the meta-info with
- * its layout ("not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other fields than the
- * catalogue's; ..."; stats-owned text), or NULL (recognised, or no part of it there). */
+/**
+ * @brief Why the catalogue was not used although some of its events are in the meta-info with
+ * its layout.
+ * @param[in] s the analysis.
+ * @return stats-owned text, valid until evrec_stats_free() (it names the catalogue by its path
+ * in the evrec sources: "not the whole catalogue of ports/rtos/rtos.yaml: IsrEnter: other
+ * fields than the catalogue's; ..."), or NULL (recognised, no part of it there, or NULL `s`).
+ * **Context:** thread; reads only.
+ */
 const char *evrec_stats_mismatch(const evrec_stats_t *s);
 
-/** @brief Free the object and its tables. NULL is ignored. */
+/**
+ * @brief Free the object and its tables (the reader is not touched).
+ * @param[in] s the analysis, or NULL (ignored).
+ * **Context:** thread.
+ */
 void evrec_stats_free(evrec_stats_t *s);
 
 /* ============================================================================================
  * Spans and counters (the file's TRACKS: schema keys `spans`, `track`, `counter`; SCHEMA.md
- * "Tracks, spans and counters", format/FORMAT.md section 2.1).
+ * "Tracks, spans and counters", FORMAT.md section 2.1).
  * ========================================================================================== */
 
 /**
@@ -374,8 +429,10 @@ typedef struct evrec_spans_counts {
 
 /**
  * @brief Prepare the pairing of the spans of `r`'s track model (evrec_reader_tracks()).
- * @param[out] out the new object (NULL on failure). @param[in] r an open reader; it must outlive
- * the object. @param fn called per span (may be NULL: only counts). @param ctx given to fn.
+ * @param[out] out the new object (NULL on failure).
+ * @param[in] r an open reader; it must outlive the object.
+ * @param[in] fn called per span closed (may be NULL: only counts).
+ * @param[in] ctx given to fn.
  * @retval EVREC_OK ready (a file without a track model gives an object with no span).
  * @retval EVREC_E_ARG NULL out or r, or a reader without meta-info.
  * @retval EVREC_E_BAD_ID a span names a leaf the reader cannot resolve.
@@ -387,7 +444,11 @@ evrec_status evrec_spans_create(evrec_spans_t **out, const evrec_reader_t *r, ev
 /**
  * @brief Pair one record (file order, as evrec_reader_next() gives them; the records of a
  * selection may be given instead: spans are then paired among them). Calls fn for what closes.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY after finish.
+ * @param[in,out] p the pairing.
+ * @param[in] rec the record (from the reader given to evrec_spans_create()).
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL, or a record id outside the meta-info.
+ * @retval EVREC_E_BUSY after evrec_spans_finish().
  * @retval EVREC_E_NOMEM the open table could not grow (the begin is not opened: counted in
  * `not_opened`; its end will be an unmatched end).
  * **Context:** thread.
@@ -397,7 +458,11 @@ evrec_status evrec_spans_add(evrec_spans_t *p, const evrec_record_t *rec);
 /**
  * @brief Also call `fn` when a span opens, with ::EVREC_SPAN_BEGIN (a writer that streams, such
  * as the Perfetto export, starts the slice there; its close comes to the create() callback with
- * the same `instance`). `fn` NULL: no call. NULL `p` is ignored. **Context:** thread.
+ * the same `instance`).
+ * @param[in,out] p the pairing, or NULL (ignored).
+ * @param[in] fn called per span opened; NULL: no call.
+ * @param[in] ctx given to fn.
+ * **Context:** thread.
  */
 void evrec_spans_on_begin(evrec_spans_t *p, evrec_span_fn fn, void *ctx);
 
@@ -406,20 +471,27 @@ void evrec_spans_on_begin(evrec_spans_t *p, evrec_span_fn fn, void *ctx);
  * evrec_record_t::gap that it does not give, e.g. outside its window): every span open now is
  * cut (::EVREC_SPAN_NO_END | ::EVREC_SPAN_CUT, end_* = the last record given), and an end that
  * closes nothing after it begins at the next record given. Giving the flagged record itself does
- * the same. NULL, or before any record or after finish: nothing. **Context:** thread.
+ * the same. Before any record or after finish: nothing.
+ * @param[in,out] p the pairing, or NULL (ignored).
+ * **Context:** thread.
  */
 void evrec_spans_cut(evrec_spans_t *p);
 
 /**
  * @brief Records may be missing between the last record given and the next: the spans open now
- * will be reported with ::EVREC_SPAN_ACROSS_GAP. O(1). NULL is ignored. **Context:** thread.
+ * will be reported with ::EVREC_SPAN_ACROSS_GAP. O(1).
+ * @param[in,out] p the pairing, or NULL (ignored).
+ * **Context:** thread.
  */
 void evrec_spans_gap(evrec_spans_t *p);
 
 /**
  * @brief The end of the records: reports every span still open (NO_END | AT_FINISH), in order of
  * span, then of begin. Call once.
- * @retval EVREC_OK done. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY already finished.
+ * @param[in,out] p the pairing.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_BUSY already finished.
  * **Context:** thread.
  */
 evrec_status evrec_spans_finish(evrec_spans_t *p);
@@ -427,24 +499,37 @@ evrec_status evrec_spans_finish(evrec_spans_t *p);
 /**
  * @brief The leaf that gives span `span`'s track (its lane, and part of its identity; see the
  * pairing rule): the span's own `track`, else its begin event's track field.
- * @param[in] r an open reader with a track model. @param span an index in evrec_reader_tracks()->spans.
+ * @param[in] r an open reader with a track model.
+ * @param[in] span an index in evrec_reader_tracks()->spans.
  * @return a leaf index of the begin event (evrec_reader_leaf()), or EVREC_TRACKS_NONE: no track
  * (the begin event's class lane), no track model, NULL `r` or `span` out of range.
  * **Context:** thread; reads only.
  */
 uint16_t evrec_spans_track_leaf(const evrec_reader_t *r, uint32_t span);
 
-/** @brief Number of spans of the track model (0 without one, or for NULL). **Context:** thread; reads only. */
+/**
+ * @brief Number of spans of the track model.
+ * @param[in] p the pairing.
+ * @return evrec_reader_tracks()->span_count; 0 without a track model, or for NULL `p`.
+ * **Context:** thread; reads only.
+ */
 uint32_t evrec_spans_count(const evrec_spans_t *p);
 
 /**
- * @brief The counts of span `span` (an index in evrec_reader_tracks()->spans).
- * @return object-owned counts, valid until evrec_spans_free(); NULL for NULL or an index out of
- * range. **Context:** thread; reads only.
+ * @brief The counts of span `span`.
+ * @param[in] p the pairing.
+ * @param[in] span an index in evrec_reader_tracks()->spans.
+ * @return object-owned counts, valid until evrec_spans_free(); NULL for NULL `p` or an index out
+ * of range.
+ * **Context:** thread; reads only.
  */
 const evrec_spans_counts_t *evrec_spans_counts(const evrec_spans_t *p, uint32_t span);
 
-/** @brief Free the object (the reader is not touched). NULL is ignored. **Context:** thread. */
+/**
+ * @brief Free the object (the reader is not touched).
+ * @param[in] p the pairing, or NULL (ignored).
+ * **Context:** thread.
+ */
 void evrec_spans_free(evrec_spans_t *p);
 
 /**
@@ -532,7 +617,11 @@ typedef struct evrec_stats_counter {
 /**
  * @brief Set how many durations the exact percentiles may keep (all spans together) before the
  * sketch takes over; 0 = sketch from the start. Default ::EVREC_STATS_EXACT_MAX.
- * @retval EVREC_OK set. @retval EVREC_E_ARG NULL. @retval EVREC_E_BUSY records were added already.
+ * @param[in,out] s the analysis.
+ * @param[in] max_durations durations kept at most, all spans together.
+ * @retval EVREC_OK set.
+ * @retval EVREC_E_ARG NULL.
+ * @retval EVREC_E_BUSY records were added already.
  * **Context:** thread.
  */
 evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations);
@@ -540,23 +629,28 @@ evrec_status evrec_stats_set_exact_max(evrec_stats_t *s, uint64_t max_durations)
 /**
  * @brief A span whose duration may include lost records: call between the records where the gap
  * is (see evrec_spans_gap()); the spans open then are counted in `across_gap`, not measured.
- * NULL is ignored. **Context:** thread.
+ * @param[in,out] s the analysis, or NULL (ignored).
+ * **Context:** thread.
  */
 void evrec_stats_gap(evrec_stats_t *s);
 
 /**
  * @brief The spans' durations, in the track model's order, after evrec_stats_finish().
+ * @param[in] s the analysis.
  * @param[out] count entries (0 when NULL is returned); may be NULL.
  * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
- * spans, or for NULL. **Context:** thread; reads only.
+ * spans, or for NULL `s`.
+ * **Context:** thread; reads only.
  */
 const evrec_stats_span_t *evrec_stats_spans(const evrec_stats_t *s, uint32_t *count);
 
 /**
  * @brief The counter fields, by event id then leaf order, after evrec_stats_finish().
+ * @param[in] s the analysis.
  * @param[out] count entries (0 when NULL is returned); may be NULL.
  * @return stats-owned array valid until evrec_stats_free(); NULL before finish, for a file without
- * counters, or for NULL. **Context:** thread; reads only.
+ * counters, or for NULL `s`.
+ * **Context:** thread; reads only.
  */
 const evrec_stats_counter_t *evrec_stats_counters(const evrec_stats_t *s, uint32_t *count);
 
