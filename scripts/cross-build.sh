@@ -151,7 +151,7 @@ for t in $targets; do
         rec=$b/port/libevrec_recorder.a
         port=$(ls "$b"/port/libevrec_port_*.a)
         set -- $(sizes_of "$rec" | awk '
-            $1 == "save" || $1 == "view" || $1 == "save_recorder" || $1 == "save_lanes" { save += $2; next }
+            $1 == "save" || $1 == "tracks" || $1 == "save_recorder" || $1 == "save_lanes" { save += $2; next }
             $1 == "meta" { meta += $2; next }
             $1 == "crc32c" { crc += $2; next } $1 == "cyclic" { cyc += $2; next }
             $1 == "recover" || $1 == "keep_meta" { recov += $2; ram += $3 + $4; next }
