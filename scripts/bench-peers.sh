@@ -273,7 +273,7 @@ cmd="scripts/bench-peers.sh"
     echo "Other tracers (SystemView, CMSIS Event Recorder, Tracealyzer, Trice) are not in this table: their"
     echo "per-event costs are not measured here; the figures their projects publish are quoted below."
     echo
-    sed 1,1d bench/peers/PUBLISHED.md
+    sed 1,1d bench/peers/QUOTED.md
 } >"$out"
 [ -s "$out" ] || { say "$out was not written"; exit 1; }
 cat "$out"
