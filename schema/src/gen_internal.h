@@ -270,6 +270,9 @@ void gen_value_index_free(gen_value_index_t *x);
  * struct member and a parameter (field names). `buf` (n bytes) may hold the text returned. */
 const char *gen_ident_collision(const char *id, int file_scope, char *buf, size_t n);
 
+/** Whether `id` is a C keyword (C11 6.4.1 and C23's new ones): the one list evrec-gen checks. */
+int gen_c_keyword(const char *id);
+
 /** Deepest nesting of collections (sequences and mappings, the top-level mapping included) a
  * schema file may have (SCHEMA.md, Limits). */
 #define GEN_MAX_DEPTH 64

@@ -251,12 +251,20 @@ static const char *evrec_name(const char *id, char *buf, size_t n)
     return buf;
 }
 
-const char *gen_ident_collision(const char *id, int file_scope, char *buf, size_t n)
+int gen_c_keyword(const char *id)
 {
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
         if (strcmp(id, keywords[i]) == 0) {
-            return "a C keyword";
+            return 1;
         }
+    }
+    return 0;
+}
+
+const char *gen_ident_collision(const char *id, int file_scope, char *buf, size_t n)
+{
+    if (gen_c_keyword(id)) {
+        return "a C keyword";
     }
     if (id[0] == '_' && ((id[1] >= 'A' && id[1] <= 'Z') || id[1] == '_')) {
         return "the names C reserves everywhere (_ and a capital letter, or __)";

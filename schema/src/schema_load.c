@@ -16,55 +16,6 @@ const char *const gen_marker_names[16] = {
     "Push", "Inc", "Dec",  "Wait",    "Pass",      "Tick", "Stop",   "Error",
 };
 
-static const char *const c_keywords[] = {
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    /* C23 keywords: a schema must keep compiling with the next standard. */
-    "alignas",
-    "alignof",
-    "bool",
-    "constexpr",
-    "false",
-    "nullptr",
-    "static_assert",
-    "thread_local",
-    "true",
-    "typeof",
-    "typeof_unqual",
-};
-
 /* One file being read (load_internal.h). */
 typedef gen_ctx_t ctx_t;
 
@@ -164,14 +115,10 @@ static int parse_uint(ctx_t *c, const yaml_node_t *n, const char *what, uint64_t
     return 0;
 }
 
+/* A C keyword (ident_rules.c's list); the _Xxx ones are reported as reserved names by name_of(). */
 static int is_keyword(const char *v)
 {
-    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++) {
-        if (strcmp(v, c_keywords[i]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
+    return v[0] != '_' && gen_c_keyword(v);
 }
 
 /* A name: a C identifier, not a keyword, not reserved. Returns the text (also when invalid, so
