@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Event types from a schema or a recording, and the stream decoders' options (cli_event_types.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,20 @@ int cli_decode_end(const cli_command_t *cmd, cli_decode_opts_t *o, int argc, cha
         return cli_usage_error(cmd, "-o: empty file name");
     }
     return -1;
+}
+
+void cli_decode_error(const cli_decode_opts_t *o, uint64_t *shown, const char *fmt, ...)
+{
+    if ((*shown)++ >= o->max_errors) {
+        if (*shown == o->max_errors + 1 && o->max_errors > 0) {
+            cli_error("%s: further errors not shown (see the counts at the end)", o->stream);
+        }
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "evrec: %s: ", o->stream);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }

@@ -91,4 +91,15 @@ int cli_decode_option(const cli_command_t *cmd, cli_decode_opts_t *o, int c, cha
  */
 int cli_decode_end(const cli_command_t *cmd, cli_decode_opts_t *o, int argc, char **argv);
 
+/**
+ * @brief One problem of a decoded stream on stderr ("evrec: STREAM: ..."), the first
+ * o->max_errors of them; the next one says that further ones are not shown.
+ * @param[in] o the decoder's options (stream name, --max-errors).
+ * @param[in,out] shown problems seen so far (the caller's counter, starts at 0).
+ * @param[in] fmt printf format of the message, then its arguments.
+ * **Context:** one thread.
+ */
+void cli_decode_error(const cli_decode_opts_t *o, uint64_t *shown, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif /* EVREC_CLI_EVENT_TYPES_H */

@@ -128,22 +128,8 @@ typedef struct dec {
     cli_evr_records_t out;
 } dec_t;
 
-static void error_line(dec_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void error_line(dec_t *s, const char *fmt, ...)
-{
-    if (s->errors_shown++ >= s->o->d.max_errors) {
-        if (s->errors_shown == s->o->d.max_errors + 1 && s->o->d.max_errors > 0) {
-            cli_error("%s: further errors not shown (see the counts at the end)", s->o->d.stream);
-        }
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "evrec: %s: ", s->o->d.stream);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+/* One problem of the stream on stderr, up to --max-errors (cli_decode_error()). */
+#define error_line(s, ...) cli_decode_error(&(s)->o->d, &(s)->errors_shown, __VA_ARGS__)
 
 static void on_item(void *ctx, const evrec_syst_item_t *it)
 {
