@@ -7,11 +7,10 @@
 #include "recorder_internal.h"
 #include "save_internal.h" /* common/ */
 
-/* The recording's id for SEQ and TAIL chunks (FORMAT.md section 2.4): CRC-32C of the header,
- * the buffer's counters and the first 64 bytes of its record area (the Start record's time). */
-uint32_t evrec_save_file_id(const void *ctx, const uint8_t *header)
+/* CRC-32C of the file header and the buffer's counters: the part of the recording's id that
+ * writers never change while a cyclic ring is saved live. */
+static uint32_t file_id_counters(const evrec_recorder_t *rec, const uint8_t *header)
 {
-    const evrec_recorder_t *rec = *(const evrec_recorder_t *const *)ctx;
     const evrec_buf_header_t *bh = rec->hdr;
     uint8_t d[32];
     evrec_put_be64(d, bh->time_freq);
@@ -19,7 +18,17 @@ uint32_t evrec_save_file_id(const void *ctx, const uint8_t *header)
     evrec_put_be64(d + 16, (uint64_t)bh->used);
     evrec_put_be32(d + 24, bh->full_time);
     evrec_put_be32(d + 28, bh->records_size);
-    uint32_t id = evrec_crc32c(evrec_crc32c(0, header, EVREC_HEADER_SIZE), d, sizeof d);
+    return evrec_crc32c(evrec_crc32c(0, header, EVREC_HEADER_SIZE), d, sizeof d);
+}
+
+/* The recording's id for SEQ and TAIL chunks (FORMAT.md section 2.4): CRC-32C of the header,
+ * the buffer's counters and the first 64 bytes of its record area (the Start record's time).
+ * Only for a recorder that no thread writes (stopped). */
+uint32_t evrec_save_file_id(const void *ctx, const uint8_t *header)
+{
+    const evrec_recorder_t *rec = *(const evrec_recorder_t *const *)ctx;
+    const evrec_buf_header_t *bh = rec->hdr;
+    uint32_t id = file_id_counters(rec, header);
     return evrec_crc32c(id, evrec_records(rec), bh->records_size < 64u ? bh->records_size : 64u);
 }
 
@@ -69,7 +78,18 @@ static evrec_status save_oneshot(const evrec_recorder_t *rec, const evrec_sink_t
 typedef struct cyclic_save {
     const evrec_recorder_t *rec; /* first: evrec_save_file_id() */
     evrec_ring_view_t v;
+    size_t pos; /* the ring's write position when the save began */
 } cyclic_save_t;
+
+/* The id of a ring saved while threads record into it: its record area is being overwritten,
+ * so the write position at the start of the save stands for its first 64 bytes. */
+static uint32_t live_ring_file_id(const void *ctx, const uint8_t *header)
+{
+    const cyclic_save_t *c = (const cyclic_save_t *)ctx;
+    uint8_t d[8];
+    evrec_put_be64(d, (uint64_t)c->pos);
+    return evrec_crc32c(file_id_counters(c->rec, header), d, sizeof d);
+}
 
 typedef struct block_ref {
     const evrec_recorder_t *rec;
@@ -119,7 +139,7 @@ static evrec_status save_cyclic(const evrec_recorder_t *rec, const evrec_sink_t 
                                 uint64_t schema_hash)
 {
     const evrec_buf_header_t *bh = rec->hdr;
-    cyclic_save_t c = {rec, {0, 0, 0, 0}};
+    cyclic_save_t c = {rec, {0, 0, 0, 0}, 0};
     unsigned shift = evrec_log2(bh->block_size);
     c.v.modulus = evrec_block_modulus(shift);
     size_t p;
@@ -136,6 +156,7 @@ static evrec_status save_cyclic(const evrec_recorder_t *rec, const evrec_sink_t 
         p &= evrec_count_one(shift) - 1u; /* the virtual position, without the record count */
         c.v.concurrent = 1;
     }
+    c.pos = p;
     c.v.newest = (p - 1u) >> shift;
     c.v.fill = p - (c.v.newest << shift);
     evrec_save_source_t src = source_of(rec, schema_hash, &c);
@@ -146,6 +167,9 @@ static evrec_status save_cyclic(const evrec_recorder_t *rec, const evrec_sink_t 
     src.recorded = UINT64_MAX;
     src.count_first = !c.v.concurrent;
     src.records = ring_records;
+    if (c.v.concurrent) {
+        src.file_id = live_ring_file_id;
+    }
     return evrec_save_write(&src, sink, container);
 }
 
