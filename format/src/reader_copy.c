@@ -11,7 +11,7 @@
 static int pre_stream_type(uint8_t t)
 {
     return t == EVREC_CHUNK_RUNTIME_ENUMS || t == EVREC_CHUNK_FIELD_INFO || t == EVREC_CHUNK_TRACKS ||
-           t == EVREC_CHUNK_LANES;
+           t == EVREC_CHUNK_COUNTER_SERIES || t == EVREC_CHUNK_LANES;
 }
 
 /* Reads the chunk at `off` whole: 1 when its CRC checks (*p malloc'd: the payload). */
@@ -126,6 +126,7 @@ static int apply_copy(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_
     case EVREC_CHUNK_RUNTIME_ENUMS: return rd_runtime_ranges_chunk(r, off, q, n) == EVREC_OK;
     case EVREC_CHUNK_FIELD_INFO: rd_field_info_chunk(r, off, q, n); return 1;
     case EVREC_CHUNK_TRACKS: rd_tracks_chunk(r, off, q, n); return 1;
+    case EVREC_CHUNK_COUNTER_SERIES: rd_counter_series_chunk(r, off, q, n); return 1;
     case EVREC_CHUNK_LANES: rd_lanes_chunk(r, off, q, n); return 1;
     default: return 1; /* a copy of a chunk type this reader does not know */
     }

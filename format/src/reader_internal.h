@@ -304,6 +304,10 @@ typedef struct rd_vw {
     evrec_counter_desc_t *counters;
     evrec_tracks_t model; /* the tables above, as evrec_reader_tracks() gives them */
     evrec_reader_error_t err;
+    uint8_t *series_raw; /* the COUNTER_SERIES chunk, parsed after TRACKS; a problem drops only it */
+    uint32_t series_len;
+    uint64_t series_offset;
+    int series_dropped;
 } rd_vw_t;
 
 /* lanes (lanes.c): the LANES chunk's counts, the last LANE_IDS chunk. */
@@ -509,6 +513,8 @@ void rd_tracks_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t
 evrec_status rd_tracks_parse(evrec_reader_t *r);
 /* A TRACKS chunk before the stream whose CRC is wrong: dropped, with a deferred error. */
 void rd_tracks_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
+void rd_counter_series_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+void rd_counter_series_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc);
 evrec_status rd_tracks_deferred(evrec_reader_t *r);
 void rd_tracks_free(evrec_reader_t *r);
 

@@ -24,6 +24,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_SEQ: return "SEQ";
     case EVREC_CHUNK_COPY: return "COPY";
     case EVREC_CHUNK_TAIL: return "TAIL";
+    case EVREC_CHUNK_COUNTER_SERIES: return "COUNTER_SERIES";
     default: return "unknown";
     }
 }
@@ -293,6 +294,11 @@ static int bad_crc_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, uint32_t
         r->stream.over = 0;
         return SEG_AGAIN;
     }
+    if (type == EVREC_CHUNK_COUNTER_SERIES && !r->stream.started) {
+        rd_counter_series_damaged(r, off, len, stored, crc); /* loses only the counters' series */
+        r->stream.over = 0;
+        return SEG_AGAIN;
+    }
     char what[200];
     snprintf(what, sizeof what,
              "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X",
@@ -374,6 +380,8 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
         rd_field_info_chunk(r, off, p, len); /* display attributes: a problem is deferred, never fatal */
     } else if (type == EVREC_CHUNK_TRACKS) {
         rd_tracks_chunk(r, off, p, len); /* tracks, spans, counters: like FIELD_INFO */
+    } else if (type == EVREC_CHUNK_COUNTER_SERIES) {
+        rd_counter_series_chunk(r, off, p, len);
     } else if (type == EVREC_CHUNK_LANES) {
         rd_lanes_chunk(r, off, p, len);
     } else if (type == EVREC_CHUNK_LANE_IDS) {

@@ -68,6 +68,90 @@ void rd_tracks_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t s
     r->vw.dropped = 1;
 }
 
+void rd_counter_series_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+{
+    if (r->vw.series_raw || r->stream.started) {
+        vw_problem(r, EVREC_E_CORRUPT, off,
+                   "COUNTER_SERIES chunk at offset %llu %s (expected one, before the first STREAM chunk); "
+                   "each counter is one series",
+                   (unsigned long long)off, r->vw.series_raw ? "is the second one" : "comes after STREAM data");
+        free(r->vw.series_raw);
+        r->vw.series_raw = NULL;
+        r->vw.series_dropped = 1;
+        return;
+    }
+    if (r->vw.series_dropped) {
+        return;
+    }
+    r->vw.series_raw = malloc(len ? len : 1u);
+    if (!r->vw.series_raw) {
+        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the COUNTER_SERIES chunk (%u bytes)", (unsigned)len);
+        return;
+    }
+    if (len) {
+        memcpy(r->vw.series_raw, p, len);
+    }
+    r->vw.series_len = len;
+    r->vw.series_offset = off;
+}
+
+void rd_counter_series_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
+{
+    vw_problem(r, EVREC_E_CHECKSUM, off,
+               "COUNTER_SERIES chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "
+               "give 0x%08X; each counter is one series",
+               (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
+    free(r->vw.series_raw);
+    r->vw.series_raw = NULL;
+    r->vw.series_dropped = 1;
+}
+
+/* The counter of (struct_id, field), or NULL. */
+static evrec_counter_desc_t *find_counter(evrec_reader_t *r, uint16_t struct_id, uint16_t field)
+{
+    for (uint32_t i = 0; i < r->vw.model.counter_count; i++) {
+        if (r->vw.counters[i].struct_id == struct_id && r->vw.counters[i].field_index == field) {
+            return &r->vw.counters[i];
+        }
+    }
+    return NULL;
+}
+
+/* COUNTER_SERIES: u32 count, count x {u16 struct_id, u16 field_index, u16 series_field}. Each entry
+ * must name a counter of the track model once; evrec_tracks_validate() checks the series field. A
+ * problem drops every series (the counters stay, one series each). */
+static void parse_counter_series(evrec_reader_t *r)
+{
+    const uint8_t *p = r->vw.series_raw;
+    uint32_t len = r->vw.series_len;
+    uint32_t n = len >= 4 ? rd_be32(p) : 0;
+    const char *why = NULL;
+    if (len < 4 || (uint64_t)n * 6u != len - 4u) {
+        why = "its length is not 4 + 6 bytes per entry";
+    }
+    for (uint32_t i = 0; !why && i < n; i++) {
+        const uint8_t *e = p + 4 + 6u * i;
+        evrec_counter_desc_t *c = find_counter(r, rd_be16(e), rd_be16(e + 2));
+        const evrec_struct_desc_t *st = c ? &r->tables.meta.structs[c->struct_id] : NULL;
+        uint32_t f = rd_be16(e + 4);
+        if (!c || c->series) {
+            why = c ? "a counter named twice" : "an entry that names no counter of the TRACKS chunk";
+        } else if (f >= st->field_count || f == c->field_index || !evrec_kind_width(st->fields[f].kind)) {
+            why = "a series field that is not another integer or enum field of the counter's struct";
+        } else {
+            c->series = (uint16_t)(rd_be16(e + 4) + 1u);
+        }
+    }
+    if (why) {
+        for (uint32_t i = 0; i < r->vw.model.counter_count; i++) {
+            r->vw.counters[i].series = 0;
+        }
+        vw_problem(r, EVREC_E_CORRUPT, r->vw.series_offset,
+                   "COUNTER_SERIES chunk at offset %llu: %s; each counter is one series",
+                   (unsigned long long)r->vw.series_offset, why);
+    }
+}
+
 typedef struct cur {
     const uint8_t *p;
     uint32_t len, pos;
@@ -242,6 +326,11 @@ static int parse_counters(evrec_reader_t *r, cur_t *c)
 evrec_status rd_tracks_parse(evrec_reader_t *r)
 {
     if (!r->vw.raw) {
+        if (r->vw.series_raw && !r->vw.dropped) {
+            vw_problem(r, EVREC_E_CORRUPT, r->vw.series_offset,
+                       "COUNTER_SERIES chunk at offset %llu without a TRACKS chunk (expected after one); "
+                       "ignored", (unsigned long long)r->vw.series_offset);
+        }
         return EVREC_OK;
     }
     cur_t c = {r->vw.raw, r->vw.raw_len, 0, r->vw.offset + 8};
@@ -266,6 +355,8 @@ evrec_status rd_tracks_parse(evrec_reader_t *r)
                    "tracks, spans and counters are ignored",
                    (unsigned long long)r->vw.offset, (unsigned)bad, what ? what : "?");
         drop(r);
+    } else if (r->vw.series_raw) {
+        parse_counter_series(r); /* after the counters are known to fit the meta-info */
     }
     return EVREC_OK;
 }
@@ -281,6 +372,7 @@ evrec_status rd_tracks_deferred(evrec_reader_t *r)
 void rd_tracks_free(evrec_reader_t *r)
 {
     free(r->vw.raw);
+    free(r->vw.series_raw);
     free(r->vw.tracks);
     free(r->vw.spans);
     free(r->vw.counters);

@@ -1078,13 +1078,16 @@ static void put_field_info_chunk(out_t *o, const evrec_meta_t *m)
     o->container = was_container;
 }
 
-/* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, TRACKS), in order. */
+/* The chunks before the stream (RUNTIME_ENUMS, FIELD_INFO, TRACKS, COUNTER_SERIES), in order. */
 static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
 {
     put_runtime_ranges(o, m, 1);
     put_field_info_chunk(o, m);
     if (o->status == EVREC_OK) {
         o->status = evrec_tracks_put_chunk(m, o->sink);
+    }
+    if (o->status == EVREC_OK) {
+        o->status = evrec_counter_series_put_chunk(m, o->sink);
     }
 }
 
@@ -1224,6 +1227,13 @@ static void emit_tracks(out_t *o, const void *m)
     }
 }
 
+static void emit_counter_series(out_t *o, const void *m)
+{
+    if (o->status == EVREC_OK) {
+        o->status = evrec_counter_series_put_chunk((const evrec_meta_t *)m, o->sink);
+    }
+}
+
 static void emit_meta(out_t *o, const void *src)
 {
     const evrec_save_source_t *s = (const evrec_save_source_t *)src;
@@ -1245,6 +1255,7 @@ static void finish_container(out_t *o, const evrec_save_source_t *src)
     put_copy(o, emit_runtime, m, 0);
     put_copy(o, emit_field_info, m, 0);
     put_copy(o, emit_tracks, m, 0);
+    put_copy(o, emit_counter_series, m, 0);
     if (src->lanes) {
         put_copy(o, emit_lanes, src, 0);
     }

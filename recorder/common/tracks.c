@@ -67,6 +67,41 @@ evrec_status evrec_meta_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32
     return w.found ? EVREC_OK : EVREC_E_BAD_ID;
 }
 
+/* The leaf of the sibling of leaf `li` (same struct instance) that is field `f` of its struct. */
+static uint16_t sibling_leaf(const evrec_meta_t *meta, uint32_t event_id, const evrec_leaf_info_t *li, uint32_t f)
+{
+    evrec_leaf_info_t x;
+    for (uint32_t leaf = 2; leaf < EVREC_TRACKS_NONE; leaf++) {
+        if (evrec_meta_leaf(meta, event_id, leaf, &x) != EVREC_OK) {
+            break;
+        }
+        int same = x.depth == li->depth && x.struct_id == li->struct_id && x.field_index == f;
+        for (unsigned d = 0; same && d < li->depth; d++) {
+            same = x.path_struct[d] == li->path_struct[d] && x.path_field[d] == li->path_field[d];
+        }
+        if (same) {
+            return (uint16_t)leaf;
+        }
+    }
+    return EVREC_TRACKS_NONE;
+}
+
+uint16_t evrec_meta_counter_series_leaf(const evrec_meta_t *meta, uint32_t event_id, uint32_t leaf)
+{
+    evrec_leaf_info_t li;
+    const evrec_tracks_t *v = meta ? meta->tracks : NULL;
+    if (!v || evrec_meta_leaf(meta, event_id, leaf, &li) != EVREC_OK) {
+        return EVREC_TRACKS_NONE;
+    }
+    for (uint32_t i = 0; i < v->counter_count; i++) {
+        const evrec_counter_desc_t *c = &v->counters[i];
+        if (c->struct_id == li.struct_id && c->field_index == li.field_index) {
+            return c->series ? sibling_leaf(meta, event_id, &li, c->series - 1u) : EVREC_TRACKS_NONE;
+        }
+    }
+    return EVREC_TRACKS_NONE;
+}
+
 /* ---- checks ---- */
 
 static evrec_status fail(uint32_t i, const char *msg, uint32_t *bad_index, const char **what)
@@ -126,6 +161,13 @@ static const char *counter_problem(const evrec_meta_t *meta, const evrec_tracks_
     if (i && (c->struct_id < v->counters[i - 1].struct_id || (c->struct_id == v->counters[i - 1].struct_id &&
                                                               c->field_index <= v->counters[i - 1].field_index))) {
         return "counters: not ascending by (struct, field)";
+    }
+    if (c->series) {
+        const evrec_struct_desc_t *st = &meta->structs[c->struct_id];
+        uint32_t f = c->series - 1u;
+        if (f >= st->field_count || f == c->field_index || evrec_kind_width(st->fields[f].kind) == 0) {
+            return "counter: its series field is not another integer or enum field of its struct";
+        }
     }
     return NULL;
 }
@@ -234,6 +276,38 @@ void evrec_tracks_payload(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, vo
     }
 }
 
+/* ---- the COUNTER_SERIES payload ---- */
+
+int evrec_counter_series_present(const evrec_meta_t *meta)
+{
+    const evrec_tracks_t *v = meta->tracks;
+    for (uint32_t i = 0; v && i < v->counter_count; i++) {
+        if (v->counters[i].series) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void evrec_counter_series_payload(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, void *ctx)
+{
+    uint8_t d[6];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < v->counter_count; i++) {
+        n += v->counters[i].series != 0;
+    }
+    be32(d, n);
+    emit(ctx, d, 4);
+    for (uint32_t i = 0; i < v->counter_count; i++) {
+        if (v->counters[i].series) {
+            be16(d, v->counters[i].struct_id);
+            be16(d + 2, v->counters[i].field_index);
+            be16(d + 4, v->counters[i].series - 1u);
+            emit(ctx, d, 6);
+        }
+    }
+}
+
 /* Three passes as for FIELD_INFO: measure, CRC (after the header word), send. */
 typedef struct pass {
     const evrec_sink_t *sink; /* NULL: measuring */
@@ -257,27 +331,42 @@ static void pass_emit(void *ctx, const void *p, size_t n)
     }
 }
 
-evrec_status evrec_tracks_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink)
+typedef void (*payload_fn)(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, void *ctx);
+
+static evrec_status put_chunk(const evrec_tracks_t *v, uint8_t type, payload_fn payload, const evrec_sink_t *sink)
 {
-    if (!evrec_tracks_present(meta)) {
-        return EVREC_OK;
-    }
     pass_t m = {NULL, 0, 0, 0};
-    evrec_tracks_payload(meta->tracks, pass_emit, &m);
+    payload(v, pass_emit, &m);
     if (m.len > 0xFFFFFFu) {
         return EVREC_E_ARG;
     }
     uint8_t h[EVREC_CHUNK_HEADER_SIZE];
-    be32(h, ((uint32_t)EVREC_CHUNK_TRACKS << 24) | m.len);
+    be32(h, ((uint32_t)type << 24) | m.len);
     pass_t c = {NULL, 0, evrec_crc32c(0, h, 4), 0};
-    evrec_tracks_payload(meta->tracks, pass_emit, &c);
+    payload(v, pass_emit, &c);
     be32(h + 4, c.crc);
     if (sink->write(sink->ctx, h, sizeof h) != 0) {
         return EVREC_E_IO;
     }
     pass_t s = {sink, 0, 0, 0};
-    evrec_tracks_payload(meta->tracks, pass_emit, &s);
+    payload(v, pass_emit, &s);
     return s.failed ? EVREC_E_IO : EVREC_OK;
+}
+
+evrec_status evrec_tracks_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink)
+{
+    if (!evrec_tracks_present(meta)) {
+        return EVREC_OK;
+    }
+    return put_chunk(meta->tracks, EVREC_CHUNK_TRACKS, evrec_tracks_payload, sink);
+}
+
+evrec_status evrec_counter_series_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink)
+{
+    if (!evrec_counter_series_present(meta)) {
+        return EVREC_OK;
+    }
+    return put_chunk(meta->tracks, EVREC_CHUNK_COUNTER_SERIES, evrec_counter_series_payload, sink);
 }
 
 evrec_status evrec_tracks_put_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink)
@@ -287,5 +376,8 @@ evrec_status evrec_tracks_put_canonical(const evrec_meta_t *meta, const evrec_si
     }
     pass_t s = {sink, 0, 0, 0};
     evrec_tracks_payload(meta->tracks, pass_emit, &s);
+    if (evrec_counter_series_present(meta)) {
+        evrec_counter_series_payload(meta->tracks, pass_emit, &s);
+    }
     return s.failed ? EVREC_E_IO : EVREC_OK;
 }

@@ -15,7 +15,14 @@ int evrec_tracks_present(const evrec_meta_t *meta);
 void evrec_tracks_payload(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, void *ctx);
 /* The TRACKS chunk (header, CRC, payload) straight to the sink; nothing when no track model. */
 evrec_status evrec_tracks_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink);
-/* The payload alone (the tail of the canonical meta-info); nothing when no track model. */
+/* 1 when a counter of meta->tracks has a series field (only then is COUNTER_SERIES written). */
+int evrec_counter_series_present(const evrec_meta_t *meta);
+/* The COUNTER_SERIES payload (FORMAT.md section 2.1), in pieces, through emit. */
+void evrec_counter_series_payload(const evrec_tracks_t *v, evrec_tracks_emit_fn emit, void *ctx);
+/* The COUNTER_SERIES chunk straight to the sink; nothing when no counter has a series field. */
+evrec_status evrec_counter_series_put_chunk(const evrec_meta_t *meta, const evrec_sink_t *sink);
+/* The payload alone (the tail of the canonical meta-info), then the COUNTER_SERIES payload when a
+ * counter has a series field; nothing when no track model. */
 evrec_status evrec_tracks_put_canonical(const evrec_meta_t *meta, const evrec_sink_t *sink);
 
 #endif /* EVREC_TRACKS_INTERNAL_H */

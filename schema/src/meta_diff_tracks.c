@@ -250,6 +250,18 @@ static int find_counter(const evrec_meta_t *m, const char *sname, const char *fn
     return -1;
 }
 
+/* A counter in both: its series field (by name; none = one series). */
+static void diff_series(vd_t *d, const char *fname, const evrec_struct_desc_t *es, uint16_t e,
+                        const evrec_struct_desc_t *as, uint16_t a)
+{
+    const char *en = e && e - 1u < es->field_count ? es->fields[e - 1u].name : NULL;
+    const char *an = a && a - 1u < as->field_count ? as->fields[a - 1u].name : NULL;
+    if ((en || an) && (!en || !an || strcmp(en, an) != 0)) {
+        say(d, "counter %s.%s: series %s in %s, %s in %s", es->name, fname, en ? en : "(none)", d->en,
+            an ? an : "(none)", d->an);
+    }
+}
+
 static void diff_counters(vd_t *d)
 {
     for (int side = 0; side < 2; side++) {
@@ -258,9 +270,13 @@ static void diff_counters(vd_t *d)
         for (uint32_t i = 0; v && i < v->counter_count; i++) {
             const evrec_struct_desc_t *st = &m->structs[v->counters[i].struct_id];
             const char *fname = st->fields[v->counters[i].field_index].name;
-            if (find_counter(o, st->name, fname) < 0) {
+            int k = find_counter(o, st->name, fname);
+            if (k < 0) {
                 say(d, "counter %s.%s: in %s, not in %s (counter %s)", st->name, fname, side ? d->an : d->en,
                     side ? d->en : d->an, side ? "added" : "removed");
+            } else if (!side) {
+                diff_series(d, fname, st, v->counters[i].series, &o->structs[o->tracks->counters[k].struct_id],
+                            o->tracks->counters[k].series);
             }
         }
     }

@@ -19,7 +19,7 @@ typedef struct ym {
     int skip_enum_id, skip_struct_id; /* EventControlType, EventControl (built in); -1 if absent */
     int32_t *event_of_struct;         /* per struct: the first event using it, -1 if none */
     const evrec_field_info_t **info;  /* per leaf field of every struct */
-    uint8_t *counter;                 /* per field of every struct: 1 when it is a counter */
+    uint8_t *counter;                 /* per field of every struct: 1 + its series (evrec_counter_desc_t) when a counter, else 0 */
     uint32_t *info_base;              /* per struct */
     uint32_t *segment_of_struct;      /* per struct: its file (0-based segment) */
     uint32_t segments;
@@ -425,7 +425,7 @@ static void map_view(ym_t *y)
     for (uint32_t i = 0; v && i < v->counter_count; i++) {
         const evrec_counter_desc_t *c = &v->counters[i];
         if (c->struct_id < m->struct_count && c->field_index < m->structs[c->struct_id].field_count) {
-            y->counter[y->info_base[c->struct_id] + c->field_index] = 1;
+            y->counter[y->info_base[c->struct_id] + c->field_index] = (uint8_t)(1u + (c->series < 255u ? c->series : 0u));
         }
     }
     for (uint32_t i = v ? v->track_count : 0; i-- > 0;) { /* the first of an event's wins */
@@ -691,6 +691,10 @@ static void put_fields(ym_t *y, gen_buf_t *b, uint32_t sid, uint32_t first)
         }
         if (is_counter(y, sid, f)) {
             gen_buf_puts(b, ", counter: true");
+            uint32_t series = y->counter[y->info_base[sid] + f] - 1u;
+            if (series && series - 1u < st->field_count) {
+                gen_buf_printf(b, ", series: %s", st->fields[series - 1u].name);
+            }
         }
         gen_buf_puts(b, "}\n");
     }

@@ -674,12 +674,32 @@ static int field_counter(ctx_t *c, const yaml_node_t *node, int type)
     return counter;
 }
 
+/* The field's `series:` key: the name of the sibling field that separates a counter's series
+ * (resolved against the struct's fields in schema_tracks.c). Only with `counter: true`. */
+static void field_series(ctx_t *c, gen_field_t *f, const yaml_node_t *node)
+{
+    if (!node) {
+        return;
+    }
+    int valid = 0;
+    const char *name = name_of(c, node, "series field", &valid);
+    if (!valid) {
+        return;
+    }
+    if (!f->counter) {
+        gen_error(c->s, pos_of(c, node), "series applies to a counter (counter: true) only");
+        return;
+    }
+    f->series = gen_xstrdup(name);
+    f->series_pos = pos_of(c, node);
+}
+
 /* Parse one field into `st`. *layout_ok becomes 0 when the field cannot be laid out. */
 static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *layout_ok)
 {
-    map_key_t keys[] = {{"name", 0, 0},   {"type", 0, 0}, {"description", 0, 0},
-                        {"format", 0, 0}, {"unit", 0, 0}, {"counter", 0, 0}};
-    if (!read_map(c, n, "field", keys, 6)) {
+    map_key_t keys[] = {{"name", 0, 0}, {"type", 0, 0},    {"description", 0, 0}, {"format", 0, 0},
+                        {"unit", 0, 0}, {"counter", 0, 0}, {"series", 0, 0}};
+    if (!read_map(c, n, "field", keys, 7)) {
         *layout_ok = 0;
         return;
     }
@@ -706,6 +726,7 @@ static void parse_field(ctx_t *c, gen_struct_t *st, const yaml_node_t *n, int *l
     f->unit = unit;
     f->display = display;
     f->counter = counter;
+    field_series(c, f, keys[6].value);
 }
 
 /* Native layout. A struct used as a field type: natural C layout in schema order (users write
@@ -876,6 +897,7 @@ static void struct_free(gen_struct_t *st)
         free(st->fields[i].name);
         free(st->fields[i].description);
         free(st->fields[i].unit);
+        free(st->fields[i].series);
     }
     free(st->fields);
     free(st->name);
@@ -1507,6 +1529,7 @@ void gen_schema_free(gen_schema_t *s)
             free(st->fields[f].name);
             free(st->fields[f].description);
             free(st->fields[f].unit);
+            free(st->fields[f].series);
         }
         free(st->fields);
         free(st->name);

@@ -283,8 +283,36 @@ static int resolve_end(gen_schema_t *s, const gen_span_t *sp, gen_span_end_t *e,
     return ok;
 }
 
+/* Counters' `series:` keys: a sibling field (same struct), integer or enum, not the counter. */
+static void resolve_series(gen_schema_t *s)
+{
+    for (size_t i = 0; i < s->struct_count; i++) {
+        gen_struct_t *st = &s->structs[i];
+        for (size_t f = 0; f < st->field_count; f++) {
+            gen_field_t *fd = &st->fields[f];
+            if (!fd->series) {
+                continue;
+            }
+            size_t k = 0;
+            while (k < st->field_count && strcmp(st->fields[k].name, fd->series) != 0) {
+                k++;
+            }
+            if (k == st->field_count || k == f || st->fields[k].type == GEN_T_STRUCT ||
+                (st->event && k < 2)) {
+                gen_error(s, fd->series_pos,
+                          "series of counter %s.%s: '%s' is not another integer or enum field of %s "
+                          "(the field whose value separates the series, e.g. a queue)",
+                          st->name, fd->name, fd->series, st->name);
+                continue;
+            }
+            fd->series_of = (uint16_t)(k + 1);
+        }
+    }
+}
+
 void gen_tracks_resolve(gen_schema_t *s)
 {
+    resolve_series(s);
     /* Own tracks, then class defaults (an event without one takes its class event's path when it
      * has a field there). */
     for (size_t i = 0; i < s->event_count; i++) {
@@ -371,6 +399,7 @@ void gen_tracks_build(const gen_schema_t *s, gen_meta_t *m)
             if (s->structs[i].fields[f].counter) {
                 m->counters[k].struct_id = (uint16_t)i;
                 m->counters[k].field_index = (uint16_t)f;
+                m->counters[k].series = s->structs[i].fields[f].series_of;
                 k++;
             }
         }

@@ -123,7 +123,7 @@ Test(cli_schema, full_schema_round_trip_keeps_the_hash)
     assert_has(top, "  - name: Heartbeat\n");
     /* Tracks, spans and counters come back (spans in the top-level file: they name any event). */
     assert_has(top, "  - name: Sent\n    class: PhaseChange\n    track: packet.channel\n");
-    assert_has(top, "{name: length, type: uint8, unit: \"bytes\", counter: true}");
+    assert_has(top, "{name: length, type: uint8, unit: \"bytes\", counter: true, series: channel}");
     assert_has(top, "spans:\n  - name: TaskRunning\n    begin: {event: TaskSwitch, key: to}\n"
                     "    end: {event: TaskSwitch, key: from}\n");
     assert_has(top, "  - name: IsrActive\n    begin: IsrEnter\n    end: IsrExit\n    key: irq\n");

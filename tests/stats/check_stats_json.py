@@ -45,8 +45,12 @@ with tempfile.TemporaryDirectory() as d:
                            capture_output=True, text=True).stdout
     assert "FrameEvent" in first and "type=Start" in first, first
     c = j["counters"][0]
-    assert (c["event"], c["field"], c["track_field"]) == ("QueueEvent", "depth", "thread"), c
+    assert (c["event"], c["field"], c["series_field"]) == ("QueueEvent", "depth", "queue"), c
     assert c["min"] <= c["time_weighted_mean"] <= c["max"], c
+    # One series per queue (the schema's `series: queue`), never per thread; they share the samples.
+    names = {x["name"] for x in c["series"]}
+    assert names <= {"FreePool", "ToProcess", "ToEncode", "ToSink"} and len(names) >= 2, c["series"]
+    assert sum(x["samples"] for x in c["series"]) == c["samples"], c
     ev = {e["name"]: e for e in j["events"]}
     assert ev["FrameEvent"]["count"] >= 2 * delivered * stages, ev["FrameEvent"]
     # A selection: the JSON says so, and the bad --format is a usage error.

@@ -399,19 +399,19 @@ Test(stats_spans, counter_time_weighted_mean)
     cr_assert_eq(n, 1);
     cr_assert_str_eq(c->path, "depth");
     cr_assert_str_eq(c->unit, "frames");
-    cr_assert_str_eq(c->track_field, "thread");
+    cr_assert_str_eq(c->series_field, "thread");
     cr_assert_eq(c->all.samples, 4);
     cr_assert_eq(c->all.min, 0);
     cr_assert_eq(c->all.max, 20);
     cr_assert_float_eq(c->all.mean, 34.0 / 4.0, 1e-12);
     /* all samples in order: 10 [0,5), 4 [5,10), 20 [10,40), 0 [40,50) = (50+20+600)/50 */
     cr_assert_float_eq(c->all.time_weighted_mean, 670.0 / 50.0, 1e-12);
-    cr_assert_eq(c->track_count, 2);
-    cr_assert_eq(c->tracks[0].value, view_Thread_Capture);
-    cr_assert_str_eq(c->tracks[0].name, "Capture");
-    cr_assert_float_eq(c->tracks[0].time_weighted_mean, 14.0, 1e-12);
-    cr_assert_float_eq(c->tracks[0].mean, 10.0, 1e-12);
-    cr_assert_float_eq(c->tracks[1].time_weighted_mean, 4.0, 1e-12);
+    cr_assert_eq(c->series_count, 2);
+    cr_assert_eq(c->series[0].value, view_Thread_Capture);
+    cr_assert_str_eq(c->series[0].name, "Capture");
+    cr_assert_float_eq(c->series[0].time_weighted_mean, 14.0, 1e-12);
+    cr_assert_float_eq(c->series[0].mean, 10.0, 1e-12);
+    cr_assert_float_eq(c->series[1].time_weighted_mean, 4.0, 1e-12);
     evrec_stats_free(an.s);
     evrec_reader_close(an.r);
     trace_free(&tr);

@@ -67,6 +67,58 @@ static void collect(void *ctx, const evrec_span_t *sp)
              kind_of(sp->flags), sp->depth);
 }
 
+/* ---- counters: (counter, series value) -> samples, min, max in each consumer ---- */
+
+typedef struct ctr_agg {
+    struct {
+        uint32_t counter, series, min, max;
+        uint64_t n;
+    } e[256];
+    unsigned n;
+} ctr_agg_t;
+
+static void ctr_add(ctr_agg_t *a, uint32_t counter, uint32_t series, uint64_t n, uint32_t min, uint32_t max)
+{
+    unsigned i = 0;
+    while (i < a->n && (a->e[i].counter != counter || a->e[i].series != series)) {
+        i++;
+    }
+    if (i == a->n) {
+        cr_assert_lt(a->n, 256u);
+        a->e[a->n].counter = counter;
+        a->e[a->n].series = series;
+        a->e[a->n].n = 0;
+        a->n++;
+    }
+    if (!a->e[i].n || min < a->e[i].min) {
+        a->e[i].min = min;
+    }
+    if (!a->e[i].n || max > a->e[i].max) {
+        a->e[i].max = max;
+    }
+    a->e[i].n += n;
+}
+
+static void ctr_hook(void *ctx, uint32_t counter, uint32_t series, uint32_t value)
+{
+    ctr_add(ctx, counter, series, 1, value, value);
+}
+
+static void ctr_list(const ctr_agg_t *a, list_t *out)
+{
+    out->n = 0;
+    for (unsigned i = 0; i < a->n; i++) {
+        if (a->e[i].n) {
+            snprintf(out->s[out->n++], sizeof out->s[0], "counter %u series %d: %llu samples, %u .. %u",
+                     (unsigned)a->e[i].counter, a->e[i].series == UINT32_MAX ? -1 : (int)a->e[i].series,
+                     (unsigned long long)a->e[i].n, (unsigned)a->e[i].min, (unsigned)a->e[i].max);
+        }
+    }
+}
+
+static ctr_agg_t stats_ctr, timeline_ctr, perfetto_ctr;
+static unsigned last_counter_series; /* series the last agree() compared */
+
 static int by_text(const void *a, const void *b)
 {
     return strcmp(a, b);
@@ -101,6 +153,8 @@ static void pair_model(const trace_mem_t *file, const feed_t *f, list_t *out)
     cr_assert_eq(evrec_reader_open_memory(&r, file->data, file->len, NULL), EVREC_OK);
     evrec_spans_t *p;
     cr_assert_eq(evrec_spans_create(&p, r, collect, out), EVREC_OK);
+    evrec_stats_t *s;
+    cr_assert_eq(evrec_stats_create(&s, r), EVREC_OK);
     evrec_record_t rec;
     int gap = 0;
     while (next(r, f, &rec)) {
@@ -109,10 +163,25 @@ static void pair_model(const trace_mem_t *file, const feed_t *f, list_t *out)
             rec.gap = gap; /* a gap before records the window skipped: kept for the next one */
             gap = 0;
             cr_assert_eq(evrec_spans_add(p, &rec), EVREC_OK);
+            cr_assert_eq(evrec_stats_add(s, &rec), EVREC_OK);
         }
     }
     cr_assert_eq(evrec_spans_finish(p), EVREC_OK);
     evrec_spans_free(p);
+    cr_assert_eq(evrec_stats_finish(s), EVREC_OK);
+    uint32_t nc = 0;
+    const evrec_stats_counter_t *c = evrec_stats_counters(s, &nc);
+    stats_ctr.n = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        if (!c[i].series_count && c[i].all.samples) {
+            ctr_add(&stats_ctr, c[i].counter, UINT32_MAX, c[i].all.samples, c[i].all.min, c[i].all.max);
+        }
+        for (uint32_t k = 0; k < c[i].series_count; k++) {
+            const evrec_stats_series_t *x = &c[i].series[k];
+            ctr_add(&stats_ctr, c[i].counter, x->value, x->samples, x->min, x->max);
+        }
+    }
+    evrec_stats_free(s);
     evrec_reader_close(r);
 }
 
@@ -138,6 +207,13 @@ static void pair_timeline(const trace_mem_t *file, const feed_t *f, list_t *out)
         }
     }
     tl_agg_finish(m);
+    timeline_ctr.n = 0;
+    for (unsigned i = 0; i < m->nrows; i++) {
+        const tl_row_t *row = &m->rows[i];
+        if (row->kind == TL_ROW_COUNTER && row->instants) {
+            ctr_add(&timeline_ctr, row->group, row->value, row->instants, row->cmin, row->cmax);
+        }
+    }
     tl_agg_free(m);
     free(m);
     evrec_reader_close(r);
@@ -153,6 +229,8 @@ static void pair_perfetto(const trace_mem_t *file, const feed_t *f, list_t *out)
     evrec_pf_writer_t *w;
     cr_assert_eq(evrec_pf_open(&w, r, sink, "agreement"), EVREC_OK);
     evrec_pf_set_span_hook(w, collect, out);
+    perfetto_ctr.n = 0;
+    evrec_pf_set_counter_hook(w, ctr_hook, &perfetto_ctr);
     evrec_record_t rec;
     int gap = 0;
     while (next(r, f, &rec)) {
@@ -207,6 +285,20 @@ static void agree(const char *what, const trace_mem_t *file, const feed_t *f)
     bad += diff(what, "stats", &model, "perfetto", &perfetto);
 #endif
     cr_expect_eq(bad, 0, "%s: %u span(s) paired differently (listed above)", what, bad);
+    /* Counters: the same series (counter, series field value) with the same samples everywhere. */
+    static list_t cs, ct, cp;
+    ctr_list(&stats_ctr, &cs);
+    ctr_list(&timeline_ctr, &ct);
+    qsort(cs.s, cs.n, sizeof cs.s[0], by_text);
+    qsort(ct.s, ct.n, sizeof ct.s[0], by_text);
+    unsigned cbad = diff(what, "stats", &cs, "timeline", &ct);
+#ifdef EVREC_AGREE_PERFETTO
+    ctr_list(&perfetto_ctr, &cp);
+    qsort(cp.s, cp.n, sizeof cp.s[0], by_text);
+    cbad += diff(what, "stats", &cs, "perfetto", &cp);
+#endif
+    cr_expect_eq(cbad, 0, "%s: %u counter series differ (listed above)", what, cbad);
+    last_counter_series = cs.n;
 }
 
 /* ---- recordings ---- */
@@ -450,6 +542,7 @@ Test(span_agreement, demo_recording)
     fclose(in);
     remove(path);
     agree("demo", &file, &ALL);
+    cr_assert_geq(last_counter_series, 2, "demo: one queue depth series per queue");
     feed_t f = {200, 900, 500};
     agree("demo, window #200..#900, damage before #500", &file, &f);
     free(file.data);

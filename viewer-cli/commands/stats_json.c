@@ -244,16 +244,16 @@ static void counters(js_t *j, const stats_json_in_t *in)
         kstr(j, "event", evrec_reader_event_name(in->r, c[i].event_id));
         kstr(j, "field", c[i].path);
         kstr(j, "unit", c[i].unit);
-        kstr(j, "track_field", c[i].track_field);
+        kstr(j, "series_field", c[i].series_field);
         series(j, &c[i].all);
-        key(j, "tracks");
+        key(j, "series");
         open_(j, '[');
-        for (uint32_t k = 0; k < c[i].track_count; k++) {
+        for (uint32_t k = 0; k < c[i].series_count; k++) {
             item(j);
             open_(j, '{');
-            ku64(j, "value", c[i].tracks[k].value);
-            kstr(j, "name", c[i].tracks[k].name);
-            series(j, &c[i].tracks[k]);
+            ku64(j, "value", c[i].series[k].value);
+            kstr(j, "name", c[i].series[k].name);
+            series(j, &c[i].series[k]);
             close_(j, '}');
         }
         close_(j, ']');

@@ -484,7 +484,7 @@ static void print_counters(out_t *o, const evrec_stats_t *s)
     }
     printf("counters: samples, their min/mean/max, and the time-weighted mean (each value held until the next\n"
            "  sample, the last one until the last record)\n");
-    cli_buf_puts(&o->b, "  counter / track");
+    cli_buf_puts(&o->b, "  counter / series");
     cli_buf_pad(&o->b, 34);
     cli_buf_printf(&o->b, " %10s  %10s  %12s  %10s  %14s", "samples", "min", "mean", "max", "time-weighted");
     flush_line(o);
@@ -493,16 +493,16 @@ static void print_counters(out_t *o, const evrec_stats_t *s)
         cli_buf_name(&o->b, evrec_reader_event_name(o->r, c[i].event_id));
         cli_buf_putc(&o->b, '.');
         cli_buf_name(&o->b, c[i].path);
-        if (c[i].track_count) {
+        if (c[i].series_count) {
             cli_buf_puts(&o->b, " (all)");
         }
         put_series(o, &c[i].all, c[i].unit);
-        for (uint32_t k = 0; k < c[i].track_count; k++) {
+        for (uint32_t k = 0; k < c[i].series_count; k++) {
             cli_buf_puts(&o->b, "    ");
-            cli_buf_name(&o->b, c[i].track_field);
+            cli_buf_name(&o->b, c[i].series_field);
             cli_buf_putc(&o->b, ' ');
-            put_name(o, c[i].tracks[k].name, c[i].tracks[k].value);
-            put_series(o, &c[i].tracks[k], c[i].unit);
+            put_name(o, c[i].series[k].name, c[i].series[k].value);
+            put_series(o, &c[i].series[k], c[i].unit);
         }
     }
 }

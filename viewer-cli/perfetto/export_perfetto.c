@@ -141,6 +141,10 @@ typedef struct pf_leaf {
     uint16_t enum_id; /* enum kinds */
     int32_t counter;  /* index in tracks->counters, or -1 */
     uint32_t path;    /* index of its dotted path in the writer's path set (pf_path_t) */
+    /* a counter's series field (evrec_meta_counter_series_leaf()): one counter track per value */
+    uint32_t series_off;
+    uint8_t series_kind; /* EVREC_KIND_STRUCT: no series field */
+    uint16_t series_enum;
 } pf_leaf_t;
 
 /* The four annotation names of one leaf path: "path", "path_raw", "end.path", "end.path_raw".
@@ -176,7 +180,6 @@ typedef struct pf_lane {
     uint64_t *slot_uuid; /* [slot_cap]; slot 0 = the lane's own track */
     uint32_t *slot_open; /* open spans per slot (0 or 1: spans never nest on one slot) */
     uint32_t slots, slot_cap;
-    uint64_t *counter_uuid; /* [tracks counter_count], 0 = not described yet */
     char *name;
 } pf_lane_t;
 
@@ -233,6 +236,9 @@ struct evrec_pf_writer {
     uint32_t lane_count, lane_cap;
     pf_map_t lane_map;   /* domain << 32 | value -> lane */
     pf_map_t str_map;    /* enum_id << 32 | value -> string iid (0 = unnamed) */
+    pf_map_t ctr_map;    /* counter << 32 | series value -> index in ctr_uuid */
+    uint64_t *ctr_uuid;  /* the counter tracks described so far */
+    uint32_t ctr_count, ctr_cap;
     evrec_spans_t *pair; /* the spans' pairing (evrec_analysis.h); NULL without spans */
     pf_inst_t *inst;     /* per span instance */
     uint32_t inst_cap;
@@ -267,6 +273,8 @@ struct evrec_pf_writer {
     uint64_t max_index;      /* largest record index written so far */
     evrec_span_fn span_hook; /* introspection (tests), or NULL */
     void *span_hook_ctx;
+    evrec_pf_counter_fn counter_hook; /* introspection (tests), or NULL */
+    void *counter_hook_ctx;
     int started_index;
 };
 
@@ -736,14 +744,10 @@ static uint32_t lane_get(evrec_pf_writer_t *w, uint32_t domain, uint32_t value)
     ln->slots = 1;
     ln->slot_uuid = calloc(1, sizeof(uint64_t));
     ln->slot_open = calloc(1, sizeof(uint32_t));
-    uint32_t cc = w->tracks ? w->tracks->counter_count : 0;
-    ln->counter_uuid = cc ? calloc(cc, sizeof(uint64_t)) : NULL;
-    if (!ln->name || !ln->slot_uuid || !ln->slot_open || (cc && !ln->counter_uuid) ||
-        !map_put(&w->lane_map, key, w->lane_count)) {
+    if (!ln->name || !ln->slot_uuid || !ln->slot_open || !map_put(&w->lane_map, key, w->lane_count)) {
         free(ln->name);
         free(ln->slot_uuid);
         free(ln->slot_open);
-        free(ln->counter_uuid);
         w->nomem = 1;
         return UINT32_MAX;
     }
@@ -792,18 +796,44 @@ static uint32_t slot_get(evrec_pf_writer_t *w, pf_lane_t *ln)
     return s;
 }
 
-static uint64_t counter_track(evrec_pf_writer_t *w, uint32_t lane, uint32_t ci)
+/* The track of counter `ci`'s series `value` (UINT32_MAX: the counter has no series field), named
+ * as the timeline names its row: "<series value> Struct.field". 0 when memory ran out. */
+static uint64_t counter_track(evrec_pf_writer_t *w, uint32_t ci, const pf_leaf_t *l, uint32_t value)
 {
-    pf_lane_t *ln = &w->lanes[lane];
-    if (ln->counter_uuid[ci]) {
-        return ln->counter_uuid[ci];
+    uint64_t key = (uint64_t)ci << 32 | value;
+    uint32_t k = map_find(&w->ctr_map, key);
+    if (k != UINT32_MAX) {
+        return w->ctr_uuid[k];
     }
+    if (w->ctr_count == w->ctr_cap) {
+        uint32_t cap = w->ctr_cap ? 2 * w->ctr_cap : 16;
+        uint64_t *p = realloc(w->ctr_uuid, cap * sizeof *p);
+        if (!p) {
+            w->nomem = 1;
+            return 0;
+        }
+        w->ctr_uuid = p;
+        w->ctr_cap = cap;
+    }
+    if (!map_put(&w->ctr_map, key, w->ctr_count)) {
+        w->nomem = 1;
+        return 0;
+    }
+    uint64_t uuid = w->ctr_uuid[w->ctr_count++] = w->next_uuid++;
     const evrec_counter_desc_t *c = &w->tracks->counters[ci];
     const evrec_struct_desc_t *s = &w->meta->structs[c->struct_id];
-    char name[EVREC_READER_MAX_NAME * 3 + 16];
-    snprintf(name, sizeof name, "%s: %s.%s", ln->name, s->name, s->fields[c->field_index].name);
-    ln->counter_uuid[ci] = w->next_uuid++;
-    td_begin(w, ln->counter_uuid[ci], PF_UUID_FILE, name);
+    char name[EVREC_READER_MAX_NAME * 3 + 16], num[16];
+    const char *sv = NULL;
+    if (l->series_kind != EVREC_KIND_STRUCT) {
+        sv = l->series_kind >= EVREC_KIND_ENUM_UINT8 ? evrec_reader_enum_value(w->r, l->series_enum, value, NULL)
+                                                     : NULL;
+        if (!sv) {
+            snprintf(num, sizeof num, "%u", (unsigned)value);
+            sv = num;
+        }
+    }
+    snprintf(name, sizeof name, "%s%s%s.%s", sv ? sv : "", sv ? " " : "", s->name, s->fields[c->field_index].name);
+    td_begin(w, uuid, PF_UUID_FILE, name);
     Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
     w->cd = cd;
     const evrec_field_info_t *fi = evrec_reader_field_info(w->r, c->struct_id, c->field_index);
@@ -823,7 +853,7 @@ static uint64_t counter_track(evrec_pf_writer_t *w, uint32_t lane, uint32_t ci)
         w->td.description = (char *)fi->description;
     }
     pkt_write(w);
-    return ln->counter_uuid[ci];
+    return uuid;
 }
 
 static uint32_t domain_of(evrec_pf_writer_t *w, const pf_leaf_t *l, const char *path);
@@ -923,6 +953,12 @@ static void hook(evrec_pf_writer_t *w, const evrec_span_t *sp, unsigned extra)
         x.flags |= extra;
         w->span_hook(w->span_hook_ctx, &x);
     }
+}
+
+void evrec_pf_set_counter_hook(evrec_pf_writer_t *w, evrec_pf_counter_fn fn, void *ctx)
+{
+    w->counter_hook = fn;
+    w->counter_hook_ctx = ctx;
 }
 
 void evrec_pf_set_span_hook(evrec_pf_writer_t *w, evrec_span_fn fn, void *ctx)
@@ -1158,10 +1194,19 @@ static void record_counters(evrec_pf_writer_t *w)
         if (l->counter < 0) {
             continue;
         }
-        uint64_t track = counter_track(w, c->lane, (uint32_t)l->counter);
+        uint32_t value = l->series_kind != EVREC_KIND_STRUCT ? (uint32_t)load_be(c->rec->data + l->series_off,
+                                                                                  l->series_kind)
+                                                             : UINT32_MAX;
+        uint64_t track = counter_track(w, (uint32_t)l->counter, l, value);
+        if (!track) {
+            return;
+        }
         te_begin(w, c->ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER, track);
         w->te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
         w->te.counter_value = load_be(c->rec->data + l->offset, l->kind);
+        if (w->counter_hook) {
+            w->counter_hook(w->counter_hook_ctx, (uint32_t)l->counter, value, (uint32_t)w->te.counter_value);
+        }
         te_write(w);
         w->st.counters++;
     }
@@ -1354,6 +1399,14 @@ static int build_leaves(evrec_pf_writer_t *w, uint16_t id)
                 l->counter = (int32_t)c;
                 e->has_counters = 1;
             }
+        }
+        l->series_kind = EVREC_KIND_STRUCT;
+        evrec_leaf_info_t si;
+        uint16_t sl = l->counter >= 0 ? evrec_meta_counter_series_leaf(w->meta, id, i + 2) : EVREC_TRACKS_NONE;
+        if (sl != EVREC_TRACKS_NONE && evrec_reader_leaf(w->r, id, sl, &si, NULL, 0) == EVREC_OK) {
+            l->series_off = si.packed_offset;
+            l->series_kind = si.kind;
+            l->series_enum = si.ref;
         }
         l->path = path_index(w, path);
         if (w->nomem) {
@@ -1553,8 +1606,9 @@ void evrec_pf_close(evrec_pf_writer_t *w)
         free(w->lanes[l].name);
         free(w->lanes[l].slot_uuid);
         free(w->lanes[l].slot_open);
-        free(w->lanes[l].counter_uuid);
     }
+    map_free(&w->ctr_map);
+    free(w->ctr_uuid);
     free(w->lanes);
     free(w->domains);
     free(w->events);

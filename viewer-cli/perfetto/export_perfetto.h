@@ -107,6 +107,20 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
 /** @brief What the writer has produced so far. @return writer-owned, valid until close. */
 const evrec_pf_stats_t *evrec_pf_stats(const evrec_pf_writer_t *w);
 
+/** A counter value as written: counter index (evrec_reader_tracks()->counters), its series value
+ * (UINT32_MAX: the counter has no series field), the value. */
+typedef void (*evrec_pf_counter_fn)(void *ctx, uint32_t counter, uint32_t series, uint32_t value);
+
+/**
+ * @brief Introspection for tests: call `fn` for every counter value written (the counter model
+ * agreement test compares it with stats and the timeline).
+ * @param[in,out] w the writer.
+ * @param[in] fn the hook, or NULL (none).
+ * @param[in] ctx given to fn.
+ * **Context:** thread; before the first record.
+ */
+void evrec_pf_set_counter_hook(evrec_pf_writer_t *w, evrec_pf_counter_fn fn, void *ctx);
+
 /**
  * @brief Introspection for tests: `fn` is called once per span the trace holds as it is ended
  * (a slice end, a cut at damage), at evrec_pf_finish() for each span left open, and once per

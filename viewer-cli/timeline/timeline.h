@@ -95,10 +95,11 @@ typedef struct tl_event {
     uint16_t counter_desc[4];
     uint32_t counter_off[4];
     uint8_t counter_w[4];
-    int has_split; /**< counter rows split by a plain enum field */
-    uint32_t split_off;
-    uint8_t split_w;
-    uint16_t split_enum;
+    /* each counter's series field (evrec_meta_counter_series_leaf()): one row per value */
+    uint32_t split_off[4];
+    uint8_t split_w[4];      /**< 0: no series field (one row) */
+    uint16_t split_enum[4];  /**< its enum, when split_is_enum */
+    uint8_t split_is_enum[4];
 } tl_event_t;
 
 /** Per-span drawing facts, computed once (the pairing is evrec_spans_t's). */

@@ -415,8 +415,8 @@ static void add_counters(tl_model_t *m, const evrec_record_t *rec, const tl_even
         if (!field(rec, e->counter_off[k], e->counter_w[k], &v)) {
             continue;
         }
-        if (e->has_split) {
-            field(rec, e->split_off, e->split_w, &split);
+        if (e->split_w[k]) {
+            field(rec, e->split_off[k], e->split_w[k], &split);
         }
         int r = tl_lanes_row(m, TL_ROW_COUNTER, e->counter_desc[k], split, rec->index);
         if (r < 0 || !m->rows[r].cb) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec timeline`: the rows of the picture. A lane per track value (its enum name or the field
  * and number), a lane per event class when an event has no track (or the file has no TRACKS), a
- * row per counter (split by the event's first plain enum field, e.g. a queue), and their order:
+ * row per counter series (the counter's series field, schema `series:`, e.g. a queue; one row
+ * without one), and their order:
  * interrupt lanes first, then tracks by first appearance, the idle lane, class lanes, counters. */
 #include <ctype.h>
 #include <stdio.h>
@@ -49,6 +50,20 @@ static int contains_ci(const char *s, const char *w)
     return 0;
 }
 
+/* Counter k of event `id` (its leaf `leaf`): where its series field is. */
+static void series_of(tl_model_t *m, uint32_t id, uint32_t leaf, tl_event_t *e, unsigned k)
+{
+    evrec_leaf_info_t si;
+    uint16_t sl = evrec_meta_counter_series_leaf(m->meta, id, leaf);
+    if (sl != EVREC_TRACKS_NONE && evrec_reader_leaf(m->r, (uint16_t)id, sl, &si, NULL, 0) == EVREC_OK &&
+        kind_width(si.kind)) {
+        e->split_off[k] = si.packed_offset;
+        e->split_w[k] = (uint8_t)kind_width(si.kind);
+        e->split_enum[k] = si.ref;
+        e->split_is_enum[k] = (uint8_t)is_enum_kind(si.kind);
+    }
+}
+
 int tl_lanes_prepare(tl_model_t *m)
 {
     const evrec_meta_t *meta = m->meta;
@@ -93,15 +108,9 @@ int tl_lanes_prepare(tl_model_t *m)
                     e->counter_desc[e->ncounters] = (uint16_t)c;
                     e->counter_off[e->ncounters] = li.packed_offset;
                     e->counter_w[e->ncounters] = (uint8_t)w;
+                    series_of(m, id, leaf, e, e->ncounters);
                     e->ncounters++;
                 }
-            }
-            if (!e->has_split && leaf != e->track_leaf && is_enum_kind(li.kind) &&
-                !evrec_reader_enum_has_markers(m->r, li.ref)) {
-                e->has_split = 1;
-                e->split_off = li.packed_offset;
-                e->split_w = (uint8_t)w;
-                e->split_enum = li.ref;
             }
         }
     }
@@ -133,8 +142,8 @@ static void label_counter(tl_model_t *m, tl_row_t *row)
     for (uint32_t id = 0; id < m->meta->event_count && row->value != UINT32_MAX && !split; id++) {
         const tl_event_t *e = &m->ev[id];
         for (unsigned k = 0; k < e->ncounters; k++) {
-            if (e->counter_desc[k] == row->group && e->has_split) {
-                split = evrec_reader_enum_value(m->r, e->split_enum, row->value, NULL);
+            if (e->counter_desc[k] == row->group && e->split_w[k] && e->split_is_enum[k]) {
+                split = evrec_reader_enum_value(m->r, e->split_enum[k], row->value, NULL);
             }
         }
     }

@@ -135,17 +135,17 @@ typedef struct an_counter {
     evrec_stats_counter_t pub;
     uint32_t off;
     uint8_t width;
-    uint32_t track_off;
-    uint8_t track_width; /* 0: no track */
-    uint16_t track_enum;
-    int track_is_enum;
+    uint32_t series_off;
+    uint8_t series_width; /* 0: no series field (one series) */
+    uint16_t series_enum;
+    int series_is_enum;
     an_series_t all;
     an_series_t *series;
     uint32_t series_count, series_cap;
     an_map_t series_map;
     uint32_t hot_value, hot_index; /* the last series looked up (hot_index UINT32_MAX: none) */
     evrec_stats_series_t *pub_series;
-    char path[256], track_path[256];
+    char path[256], series_path[256];
 } an_counter_t;
 
 typedef struct an_span_stats {

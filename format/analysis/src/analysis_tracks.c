@@ -181,12 +181,12 @@ static evrec_status counters_create(evrec_stats_t *s, const evrec_tracks_t *vw)
         }
         evrec_leaf_info_t li;
         char path[256];
-        uint16_t tl = evrec_reader_event_track(r, (uint16_t)ev);
         for (uint32_t leaf = 2; leaf < EVREC_TRACKS_NONE; leaf++) {
             if (evrec_reader_leaf(r, (uint16_t)ev, leaf, &li, path, sizeof path) != EVREC_OK) {
                 break;
             }
-            if (!counter_of(vw, li.struct_id, li.field_index) || !width_of(li.kind)) {
+            const evrec_counter_desc_t *cd = counter_of(vw, li.struct_id, li.field_index);
+            if (!cd || !width_of(li.kind)) {
                 continue;
             }
             if (an_grow((void **)&v->ctr, &cap, v->ctr_count, sizeof *v->ctr) != 0) {
@@ -199,18 +199,20 @@ static evrec_status counters_create(evrec_stats_t *s, const evrec_tracks_t *vw)
             c->off = li.packed_offset;
             c->width = width_of(li.kind);
             c->pub.event_id = (uint16_t)ev;
+            c->pub.counter = (uint32_t)(cd - vw->counters);
             c->pub.path = c->path;
             const evrec_field_info_t *fi = evrec_reader_field_info(r, li.struct_id, li.field_index);
             c->pub.unit = fi ? fi->unit : NULL;
             evrec_leaf_info_t ti;
-            if (tl != EVREC_TRACKS_NONE &&
-                evrec_reader_leaf(r, (uint16_t)ev, tl, &ti, c->track_path, sizeof c->track_path) == EVREC_OK &&
+            uint16_t sl = evrec_meta_counter_series_leaf(evrec_reader_meta(r), ev, leaf);
+            if (sl != EVREC_TRACKS_NONE &&
+                evrec_reader_leaf(r, (uint16_t)ev, sl, &ti, c->series_path, sizeof c->series_path) == EVREC_OK &&
                 width_of(ti.kind)) {
-                c->track_off = ti.packed_offset;
-                c->track_width = width_of(ti.kind);
-                c->track_is_enum = is_enum_kind(ti.kind);
-                c->track_enum = ti.ref;
-                c->pub.track_field = c->track_path;
+                c->series_off = ti.packed_offset;
+                c->series_width = width_of(ti.kind);
+                c->series_is_enum = is_enum_kind(ti.kind);
+                c->series_enum = ti.ref;
+                c->pub.series_field = c->series_path;
             }
         }
     }
@@ -369,8 +371,8 @@ evrec_status an_tracks_record(evrec_stats_t *s, const evrec_record_t *rec)
         an_counter_t *c = &v->ctr[i];
         uint32_t val = load(rec, c->off, c->width);
         series_add(&c->all, val, rec->t64);
-        if (c->track_width) {
-            an_series_t *x = series_of(c, load(rec, c->track_off, c->track_width));
+        if (c->series_width) {
+            an_series_t *x = series_of(c, load(rec, c->series_off, c->series_width));
             if (!x) {
                 st = EVREC_E_NOMEM;
                 continue;
@@ -481,14 +483,14 @@ evrec_status an_tracks_finish(evrec_stats_t *s)
                 for (uint32_t k = 0; k < c->series_count; k++) {
                     series_finish(&c->series[k], end);
                     c->pub_series[k] = c->series[k].pub;
-                    c->pub_series[k].name = c->track_is_enum
-                                                ? evrec_reader_enum_value(s->r, c->track_enum,
+                    c->pub_series[k].name = c->series_is_enum
+                                                ? evrec_reader_enum_value(s->r, c->series_enum,
                                                                           c->pub_series[k].value, NULL)
                                                 : NULL;
                 }
                 qsort(c->pub_series, c->series_count, sizeof *c->pub_series, by_series_value);
-                c->pub.tracks = c->pub_series;
-                c->pub.track_count = c->series_count;
+                c->pub.series = c->pub_series;
+                c->pub.series_count = c->series_count;
             }
         }
         v->pub_ctr[i] = c->pub;

@@ -66,11 +66,13 @@ enum evrec_chunk_type {
                                (FORMAT.md section 2.4; version 1.3) */
     EVREC_CHUNK_COPY = 9,          /**< at the end: u8 type, then a copy of a chunk written before the
                                stream, or (type 1) the meta-info (section 2.4; version 1.3) */
-    EVREC_CHUNK_TAIL = 10          /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
+    EVREC_CHUNK_TAIL = 10,         /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
                                u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
+    EVREC_CHUNK_COUNTER_SERIES = 11 /**< after TRACKS: u32 count, {u16 struct id, u16 counter field, u16
+                                   series field} (FORMAT.md section 2.1; evrec 0.4) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_TAIL
+#define EVREC_CHUNK_LAST EVREC_CHUNK_COUNTER_SERIES
 
 /** Payload size of a SEQ chunk, bytes: u32 file id, u32 seq, u32 STREAM CRC, u32 SYNC CRC. */
 #define EVREC_SEQ_SIZE 16u

@@ -587,7 +587,7 @@ typedef struct evrec_stats_span {
 
 /** @brief One series of a counter field: samples and their time-weighted mean. */
 typedef struct evrec_stats_series {
-    uint32_t value;    /**< the track's value (per-track series) */
+    uint32_t value;    /**< the series field's value (per-series entries; 0 in `all`) */
     const char *name;  /**< its enum name (reader-owned), or NULL */
     uint64_t samples;  /**< records carrying the field */
     uint32_t min, max; /**< of the samples */
@@ -601,17 +601,22 @@ typedef struct evrec_stats_series {
 
 /**
  * @brief A counter field (schema `counter: true`) as carried by one event (a counter in a struct
- * appears once per event containing it). The series `all` takes every record of the event; the
- * per-track series split them by the event's track field (a timeline draws one plot per lane).
+ * appears once per event containing it). The series `all` takes every record of the event; when
+ * the counter has a series field (schema `series:`, evrec_meta_counter_series_leaf()), the
+ * per-series entries split them by that field's value (one queue depth per queue), as the
+ * timeline's plots and the Perfetto export's counter tracks do. Without one (older files
+ * too) there is one series: `all`. Named track_field/tracks in evrec 0.3, where they split by the
+ * event's track field (a per-thread queue depth, which misleads).
  */
 typedef struct evrec_stats_counter {
-    uint16_t event_id;       /**< the event carrying it */
-    const char *path;        /**< the field's path in the event ("depth", "stats.level"), stats-owned */
-    const char *unit;        /**< its FIELD_INFO unit (reader-owned), or NULL */
-    const char *track_field; /**< the event's track field path (stats-owned), or NULL */
+    uint16_t event_id;        /**< the event carrying it */
+    const char *path;         /**< the field's path in the event ("depth", "stats.level"), stats-owned */
+    const char *unit;         /**< its FIELD_INFO unit (reader-owned), or NULL */
+    const char *series_field; /**< the series field's path in the event (stats-owned), or NULL: one series */
     evrec_stats_series_t all;
-    uint32_t track_count;
-    const evrec_stats_series_t *tracks; /**< by value */
+    uint32_t series_count;
+    const evrec_stats_series_t *series; /**< by value; NULL when series_count is 0 */
+    uint32_t counter;                   /**< its index in evrec_reader_tracks()->counters */
 } evrec_stats_counter_t;
 
 /**

@@ -193,10 +193,10 @@ static const evrec_span_desc_t demo_spans[4] = {
     {"Transfer", {5, 3, 64, EVREC_TRACKS_NONE}, {6, 5, 3, EVREC_TRACKS_NONE}, 4},
 };
 
-/* Counters: {struct id, field index} of fields to plot over time. */
+/* Counters: {struct id, field index, 1 + series field index or 0} of fields to plot over time. */
 static const evrec_counter_desc_t demo_counters[2] = {
-    {5, 1}, /* Packet.length */
-    {8, 4}, /* Fault.count */
+    {5, 1, 1}, /* Packet.length */
+    {8, 4, 0}, /* Fault.count */
 };
 
 static const evrec_tracks_t demo_track_model = {

@@ -27,7 +27,7 @@
 #define demo_SCHEMA_VERSION "1.0"
 /** xxHash64 of the canonical meta-info (format/FORMAT.md section 4); equals demo_meta.schema_hash.
  */
-#define demo_SCHEMA_HASH UINT64_C(0x86eaad45cf14a77c)
+#define demo_SCHEMA_HASH UINT64_C(0xe6445956bad8aa52)
 
 /* ---- Enums ---- */
 
