@@ -183,6 +183,19 @@ static void expect(size_t k, uint32_t task, evrec_task_state_t st, unsigned caus
     cr_expect_eq(iv->begin_ns, G.t64[ib] * 10u, "100 MHz: 10 ns per tick");
     cr_expect_eq(iv->end_ns, G.t64[ie] * 10u);
     cr_expect_eq(iv->flags, flags, "interval %zu: flags %u, expected %u", k, iv->flags, flags);
+    if (flags & (EVREC_SCHED_AT_FINISH | EVREC_SCHED_CUT)) {
+        cr_expect_eq(iv->next_state, 0, "interval %zu: next state %u at an edge", k, iv->next_state);
+    } else if (st != EVREC_TASK_DEAD) {
+        cr_expect_neq(iv->next_state, 0, "interval %zu: no next state", k);
+    }
+}
+
+/* The state interval k's task entered at its end. */
+static void expect_next(size_t k, unsigned next)
+{
+    cr_assert_lt(k, G.n);
+    cr_expect_eq(G.iv[k].next_state, next, "interval %zu: next state %u, expected %u", k, G.iv[k].next_state,
+                 next);
 }
 
 #define RUN EVREC_TASK_RUNNING
@@ -244,6 +257,10 @@ Test(sched, block_on_object_ready_then_running)
     expect(4, ta, RUN, NOC, 0, NOOBJ, 0, 1310, 2000, FIN);
     expect(5, 0, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1310, 2000, FIN);
     cr_expect_eq(G.n, 6);
+    expect_next(0, BLK);
+    expect_next(1, RDY);
+    expect_next(2, RDY);
+    expect_next(3, RUN);
 }
 
 /* ThreadX's order: Unblock of the waiting task (then TaskReady) at the wake-up; and a Block
@@ -355,6 +372,9 @@ Test(sched, delete)
     expect(3, ta, DEAD, RS_EXIT, 0, NOOBJ, 0, 1140, 1140, 0);
     expect(4, tc, RUN, NOC, 0, NOOBJ, 0, 1150, 1200, FIN);
     cr_expect_eq(G.n, 5);
+    expect_next(0, DEAD);
+    expect_next(1, 0);
+    expect_next(2, DEAD);
 }
 
 /* A file without the catalogue is not a kernel trace. */

@@ -60,7 +60,7 @@ struct evrec_sched {
     int nomem;
 };
 
-static void report(evrec_sched_t *s, sc_task_t *t, const sc_point_t *end, unsigned flags)
+static void report(evrec_sched_t *s, sc_task_t *t, const sc_point_t *end, unsigned flags, unsigned next)
 {
     if (!t->open) {
         return;
@@ -88,6 +88,7 @@ static void report(evrec_sched_t *s, sc_task_t *t, const sc_point_t *end, unsign
     iv.end_t64 = end->t64;
     iv.end_ns = end->ns;
     iv.flags = t->flags | flags;
+    iv.next_state = next;
     s->fn(s->ctx, &iv);
 }
 
@@ -107,9 +108,9 @@ static void enter(sc_task_t *t, evrec_task_state_t st, unsigned cause, const sc_
 /* DEAD: reported at once, begin = end. */
 static void die(evrec_sched_t *s, sc_task_t *t, const sc_point_t *at)
 {
-    report(s, t, at, 0);
+    report(s, t, at, 0, EVREC_TASK_DEAD);
     enter(t, EVREC_TASK_DEAD, RS_EXIT, at, 0);
-    report(s, t, at, 0);
+    report(s, t, at, 0, 0);
     t->dead = 1;
     t->dying = 0;
     t->pend_event = EVREC_SCHED_NONE;
@@ -156,15 +157,28 @@ static uint32_t *core_slot(evrec_sched_t *s, uint16_t core)
 }
 
 /* A task leaves RUNNING (at `at`) into `st`; its core is freed. */
-static void leave_running(evrec_sched_t *s, sc_task_t *t, uint32_t ix, const sc_point_t *at)
+static void leave_running(evrec_sched_t *s, sc_task_t *t, uint32_t ix, const sc_point_t *at, unsigned next)
 {
     if (t->open && t->state == EVREC_TASK_RUNNING && t->core < s->core_cap && s->running[t->core] == ix) {
         s->running[t->core] = NONE;
     }
-    report(s, t, at, 0);
+    report(s, t, at, 0, next);
 }
 
 /* The state a switch-out reason leads to. */
+static unsigned next_of(const sc_task_t *t, unsigned why)
+{
+    if (t->dying || why == RS_EXIT) {
+        return EVREC_TASK_DEAD;
+    }
+    switch (why) {
+    case RS_PREEMPTED:
+    case RS_YIELD: return EVREC_TASK_READY;
+    case RS_SUSPENDED: return EVREC_TASK_SUSPENDED;
+    default: return EVREC_TASK_BLOCKED;
+    }
+}
+
 static void after_switch_out(evrec_sched_t *s, sc_task_t *t, unsigned why, const sc_point_t *at)
 {
     if (t->dying || why == RS_EXIT) {
@@ -199,14 +213,15 @@ static void on_switch_in(evrec_sched_t *s, uint32_t value, uint16_t core, const 
     if (*slot != NONE) { /* the previous task was switched out without a record: preempted */
         uint32_t prev = *slot;
         sc_task_t *p = &s->tasks[prev];
-        leave_running(s, p, prev, at);
+        leave_running(s, p, prev, at, next_of(p, RS_PREEMPTED));
         after_switch_out(s, p, RS_PREEMPTED, at);
     }
     sc_task_t *t = &s->tasks[ix];
     if (t->open && t->state == EVREC_TASK_RUNNING) {
-        leave_running(s, t, ix, at); /* it migrated: its switch-out on the other core is missing */
+        leave_running(s, t, ix, at,
+                      EVREC_TASK_RUNNING); /* it migrated: its switch-out on the other core is missing */
     }
-    report(s, t, at, 0);
+    report(s, t, at, 0, EVREC_TASK_RUNNING);
     enter(t, EVREC_TASK_RUNNING, EVREC_SCHED_NO_CAUSE, at, 0);
     t->core = core;
     s->running[core] = ix;
@@ -234,9 +249,9 @@ static void on_switch_out(evrec_sched_t *s, uint32_t value, unsigned why, uint16
         s->anomalies++;
     }
     if (t->open && t->state == EVREC_TASK_RUNNING) {
-        leave_running(s, t, ix, at);
+        leave_running(s, t, ix, at, next_of(t, why));
     } else {
-        report(s, t, at, 0);
+        report(s, t, at, 0, next_of(t, why));
     }
     if (*slot == ix) {
         *slot = NONE;
@@ -256,7 +271,7 @@ static void on_wake(evrec_sched_t *s, uint32_t value, const sc_point_t *at)
     if (t->open && (t->state == EVREC_TASK_READY || t->state == EVREC_TASK_RUNNING)) {
         return;
     }
-    report(s, t, at, 0);
+    report(s, t, at, 0, EVREC_TASK_READY);
     enter(t, EVREC_TASK_READY, EVREC_READY_WOKEN, at, 0);
 }
 
@@ -362,7 +377,7 @@ static void close_all(evrec_sched_t *s, unsigned flags)
 {
     for (uint32_t i = 0; i < s->task_count; i++) {
         sc_task_t *t = &s->tasks[i];
-        report(s, t, &s->last, flags);
+        report(s, t, &s->last, flags, 0);
         t->dying = 0;
         t->pend_event = EVREC_SCHED_NONE;
         t->dead = 0;

@@ -125,7 +125,10 @@ typedef struct evrec_task_interval {
     uint64_t end_t64;
     uint64_t begin_ns; /**< evrec_record_t::ns of those records (0 when the frequency is unknown) */
     uint64_t end_ns;
-    unsigned flags; /**< EVREC_SCHED_NO_BEGIN, EVREC_SCHED_AT_FINISH, EVREC_SCHED_CUT */
+    unsigned flags;      /**< EVREC_SCHED_NO_BEGIN, EVREC_SCHED_AT_FINISH, EVREC_SCHED_CUT */
+    unsigned next_state; /**< the ::evrec_task_state_t the task entered at end_index (RUNNING for a
+                              READY interval that ended in a switch-in); 0 when it ended at a gap
+                              or at the finish */
 } evrec_task_interval_t;
 
 /** @brief Receives each interval once, when it ends. @p iv is valid during the call only. */
