@@ -9,7 +9,8 @@ compared:
 
 - on the two-core synthetic schedule (timeline_rtos_trace smp, tests/timeline/rtos_trace.c) with
   the sequence that schedule must give, event for event (cpu, time, prev, prev_state, next);
-- on that schedule and on a FreeRTOS POSIX run (when --freertos gives the workload) with the
+- on that schedule and on a FreeRTOS POSIX run and a ThreadX Linux run (when --freertos and
+  --threadx give their workloads, tests/freertos and tests/threadx) with the
   switches derived from `evrec dump` by the README's rules ("Scheduling"), independently of the
   task-state model: per lane, a TaskSwitchOut directly followed by a TaskSwitchIn is one switch
   at the switch-in, prev_state from the switch-out's reason (Preempted R+, Yield R, Blocked and
@@ -200,20 +201,21 @@ def test_smp(args, tmp):
     check_threads("smp", sw, threads, "Idle")
 
 
-def test_freertos(args, tmp):
-    evr, out = os.path.join(tmp, "freertos.evr"), os.path.join(tmp, "freertos.pftrace")
-    run([args.freertos, evr, os.path.join(tmp, "kernel.txt")])
+def test_kernel(args, tmp, name, workload):
+    """A real kernel's run (its workload writes OUT.evr OUT-kernel.txt)."""
+    evr, out = os.path.join(tmp, name + ".evr"), os.path.join(tmp, name + ".pftrace")
+    run([workload, evr, os.path.join(tmp, name + "-kernel.txt")])
     run([args.evrec, "export", "--perfetto", out, evr])
     sw, wk, threads = sched_events(args, out)
     recs = dump_records(args, evr)
-    cp.check(len(sw) > 100, "freertos: only %d switches" % len(sw))
-    cp.check(len(wk) > 10, "freertos: only %d wakings" % len(wk))
-    compare("freertos (rules on the dump)", as_names(sw, "Idle"), expected_switches(recs, "Idle"))
-    check_wakings("freertos", wk, recs, threads)
-    check_threads("freertos", sw, threads, "Idle")
+    cp.check(len(sw) > 100, "%s: only %d switches" % (name, len(sw)))
+    cp.check(len(wk) > 10, "%s: only %d wakings" % (name, len(wk)))
+    compare(name + " (rules on the dump)", as_names(sw, "Idle"), expected_switches(recs, "Idle"))
+    check_wakings(name, wk, recs, threads)
+    check_threads(name, sw, threads, "Idle")
     states = sorted({s[3] for s in as_names(sw, "Idle")})
-    print("freertos: %d sched_switch, %d sched_waking, %d threads, prev_state values %s"
-          % (len(sw), len(wk), len(threads), states))
+    print("%s: %d sched_switch, %d sched_waking, %d threads, prev_state values %s"
+          % (name, len(sw), len(wk), len(threads), states))
 
 
 def main():
@@ -222,6 +224,7 @@ def main():
     ap.add_argument("--proto", required=True)
     ap.add_argument("--rtos-trace", required=True)
     ap.add_argument("--freertos", help="the FreeRTOS POSIX workload (tests/freertos); skipped without it")
+    ap.add_argument("--threadx", help="the ThreadX Linux workload (tests/threadx); skipped without it")
     ap.add_argument("--protoc", default=shutil.which("protoc"))
     args = ap.parse_args()
     if not args.protoc:
@@ -229,10 +232,12 @@ def main():
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         test_smp(args, tmp)
-        if args.freertos:
-            test_freertos(args, tmp)
-        else:
-            print("freertos: skipped (no EVREC_FREERTOS_KERNEL_DIR: the workload is not built)")
+        for name, workload, var in (("freertos", args.freertos, "EVREC_FREERTOS_KERNEL_DIR"),
+                                    ("threadx", args.threadx, "EVREC_THREADX_DIR")):
+            if workload:
+                test_kernel(args, tmp, name, workload)
+            else:
+                print("%s: skipped (no %s: its workload is not built)" % (name, var))
     if cp.FAILURES:
         print("%d failures" % len(cp.FAILURES), file=sys.stderr)
         return 1

@@ -377,34 +377,9 @@ static void xml_attr(FILE *f, const char *s)
     }
 }
 
-/* Cairo draws text as glyph outlines: the SVG gets the lanes and the legend as text in a
- * <metadata> element too (`tl:lane`, `tl:legend`), for search, accessibility and scripts. */
-static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *order, const char *path)
+/* The <title> and the <metadata> element: lanes and legend as text (`tl:lane`, `tl:legend`). */
+static void svg_metadata(FILE *f, const tl_model_t *m, const unsigned *order, const char *path)
 {
-    FILE *f = fopen(tmp, "rb");
-    if (!f) {
-        return -1;
-    }
-    cli_buf_t b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        cli_buf_put(&b, chunk, n);
-    }
-    fclose(f);
-    cli_buf_putc(&b, 0);
-    char *svg = strstr(b.p, "<svg");
-    char *end = svg ? strchr(svg, '>') : NULL;
-    if (!end) {
-        cli_buf_free(&b);
-        return -1;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        cli_buf_free(&b);
-        return -1;
-    }
-    fwrite(b.p, 1, (size_t)(end + 1 - b.p), f);
     fputs("\n<title>evrec timeline: ", f);
     xml_attr(f, path);
     fputs("</title>\n<metadata><tl:timeline xmlns:tl=\"urn:evrec:timeline\" file=\"", f);
@@ -452,6 +427,38 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
         }
     }
     fputs("</tl:timeline></metadata>\n", f);
+}
+
+/* Cairo draws text as glyph outlines: the SVG gets the lanes and the legend as text in a
+ * <metadata> element too, for search, accessibility and scripts; a kernel trace's task waits get
+ * tooltips last (over everything). */
+static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *order, const char *path)
+{
+    FILE *f = fopen(tmp, "rb");
+    if (!f) {
+        return -1;
+    }
+    cli_buf_t b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        cli_buf_put(&b, chunk, n);
+    }
+    fclose(f);
+    cli_buf_putc(&b, 0);
+    char *svg = strstr(b.p, "<svg");
+    char *end = svg ? strchr(svg, '>') : NULL;
+    if (!end) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    fwrite(b.p, 1, (size_t)(end + 1 - b.p), f);
+    svg_metadata(f, m, order, path);
     size_t rest = strlen(end + 1);
     char *close = m->st.sched ? strstr(end + 1, "</svg>") : NULL;
     if (close) { /* the tooltips of the task waits go last: over everything */
