@@ -12,11 +12,15 @@
  *   cyclic    `random` into a cyclic buffer: the oldest records are overwritten
  *   damaged   `random`, then one byte of a chunk in the middle of the file flipped (bad CRC)
  *   one       Start, one task switch-in, Stop
- *   dense     task_a switched in, then 100000 semaphore operations one tick apart, switched out */
+ *   dense     task_a switched in, then 100000 semaphore operations one tick apart, switched out
+ *   smp       two cores (one evrec lane each, evrec_lanes): the known schedule of smp_schedule(),
+ *             with a wake-up across cores, preemption without a switch-out, a migration, a
+ *             delay, a suspension and an exit (the Perfetto sched_switch and timeline tests) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evrec/evrec_lanes.h"
 #include "evrec/evrec_save.h"
 #include "rtos_events.h"
 
@@ -119,6 +123,80 @@ static void scenario(evrec_host_t *h)
     rtos_record_TaskSwitchOut(h, task_a, rtos_RtosSuspend_Delay);
 }
 
+/* The two-core schedule, in ticks from Start at 1000 (ns = (tick - 1000) * 10); c0/c1 = the lane.
+ *   c0 1100 a in            c1 1105 b in
+ *   c0 1200 a blocks on sem_rx, 1210 a out (Blocked), 1220 Idle in
+ *   c1 1300 b gives sem_rx: a unblocked (woken; last ran on core 0)
+ *   c0 1400 a in (Idle preempted, no switch-out)
+ *   c1 1500 c in (b preempted, no switch-out)
+ *   c1 1600 c out (Delay)   c1 1610 b in
+ *   c0 1700 a out (Yield)   c0 1710 Idle in
+ *   c1 1800 b out (Suspended)   c1 1810 a in (a migrates to core 1)
+ *   c1 1900 a out (Exit)    Stop 2000 (Idle still running on core 0) */
+static void smp_schedule(evrec_host_t *c0, evrec_host_t *c1)
+{
+    static const struct {
+        uint32_t t;
+        int core, what; /* what: 0 in, 1 out, 2 sem block, 3 sem unblock */
+        int task;       /* 0 Idle, 1 a, 2 b, 3 c */
+        uint8_t type;
+    } s[] = {
+        {1100, 0, 0, 1, rtos_RtosResume_Start},    {1105, 1, 0, 2, rtos_RtosResume_Start},
+        {1200, 0, 2, 1, rtos_RtosSemOp_Block},     {1210, 0, 1, 1, rtos_RtosSuspend_Blocked},
+        {1220, 0, 0, 0, rtos_RtosResume_Resume},   {1300, 1, 3, 1, rtos_RtosSemOp_Unblock},
+        {1400, 0, 0, 1, rtos_RtosResume_ResumeFromIsr}, {1500, 1, 0, 3, rtos_RtosResume_Start},
+        {1600, 1, 1, 3, rtos_RtosSuspend_Delay},   {1610, 1, 0, 2, rtos_RtosResume_Resume},
+        {1700, 0, 1, 1, rtos_RtosSuspend_Yield},   {1710, 0, 0, 0, rtos_RtosResume_Resume},
+        {1800, 1, 1, 2, rtos_RtosSuspend_Suspended}, {1810, 1, 0, 1, rtos_RtosResume_Resume},
+        {1900, 1, 1, 1, rtos_RtosSuspend_Exit},
+    };
+    rtos_RtosTask_t tasks[4] = {0, task_a, task_b, task_c};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        evrec_host_t *h = s[i].core ? c1 : c0;
+        rtos_RtosTask_t t = tasks[s[i].task];
+        at(s[i].t);
+        if (s[i].what == 0) {
+            rtos_record_TaskSwitchIn(h, t, s[i].type);
+        } else if (s[i].what == 1) {
+            rtos_record_TaskSwitchOut(h, t, s[i].type);
+        } else {
+            rtos_record_SemOp(h, t, sem_rx, s[i].type);
+        }
+    }
+}
+
+/* The `smp` mode: two lanes of one recorder, saved merged into `file`. */
+static void record_smp(mem_t *file)
+{
+    static uint64_t buf[8192];
+    static evrec_lane_t lane_mem[2];
+    evrec_recorder_t rec;
+    evrec_lanes_t lanes;
+    if (rtos_runtime_init() != EVREC_OK || evrec_recorder_init(&rec, buf, sizeof buf) != EVREC_OK ||
+        evrec_lanes_init(&lanes, lane_mem, 2) != EVREC_OK) {
+        die("recorder init failed");
+    }
+    at(1000);
+    if (evrec_lanes_start(&lanes, &rec, &rtos_meta, 100000000u) != EVREC_OK) {
+        die("start failed");
+    }
+    name_things();
+    smp_schedule(evrec_lane_host_at(&lanes, 0), evrec_lane_host_at(&lanes, 1));
+    at(2000);
+    evrec_sink_t sink = {mem_write, file};
+    if (evrec_lanes_stop(&lanes, NULL) != EVREC_OK || evrec_save(&rec, &sink) != EVREC_OK) {
+        die("stop or save failed");
+    }
+}
+
+static void write_file(const char *path, const mem_t *file)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(file->p, 1, file->len, f) != file->len || fclose(f) != 0) {
+        die("cannot write the file");
+    }
+}
+
 static uint32_t rng_state;
 static uint32_t rnd(uint32_t n)
 {
@@ -173,10 +251,18 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr,
-                "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one|dense OUT.evr [SEED]\n");
+                "usage: timeline_rtos_trace scenario|random|drops|cyclic|damaged|one|dense|smp OUT.evr [SEED]\n");
         return 2;
     }
     const char *mode = argv[1];
+    if (strcmp(mode, "smp") == 0) {
+        mem_t file = {NULL, 0, 0};
+        record_smp(&file);
+        write_file(argv[2], &file);
+        printf("%s: %zu bytes, 2 lanes\n", argv[2], file.len);
+        free(file.p);
+        return 0;
+    }
     rng_state = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 1u;
     size_t size = 4u << 20;
     int cyclic = strcmp(mode, "cyclic") == 0;
@@ -240,10 +326,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "damaged") == 0) {
         file.p[file.len * 6 / 10] ^= 0x5A;
     }
-    FILE *f = fopen(argv[2], "wb");
-    if (!f || fwrite(file.p, 1, file.len, f) != file.len || fclose(f) != 0) {
-        die("cannot write the file");
-    }
+    write_file(argv[2], &file);
     printf("%s: %zu bytes, dropped %llu, overwritten %llu\n", argv[2], file.len,
            (unsigned long long)evrec_recorder_counts(&rec).dropped,
            (unsigned long long)evrec_recorder_counts(&rec).overwritten);

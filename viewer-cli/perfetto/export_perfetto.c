@@ -9,6 +9,7 @@
 
 #include "cli_bytes.h"
 #include "export_perfetto.h"
+#include "perfetto_sched.h"
 
 /* ---- limits (memory stays bounded whatever the file holds) -------------------------------- */
 
@@ -19,7 +20,8 @@
 #define PF_MAX_LEAVES EVREC_MAX_EVENT_SIZE
 #define PF_MAX_ANN (2u * PF_MAX_LEAVES + 16u)
 
-#define PF_SEQ_ID 1u    /* the one trusted_packet_sequence_id of the trace */
+#define PF_SEQ_ID 1u    /* the trusted_packet_sequence_id of the tracks and events */
+#define PF_SEQ_ID_SCHED 2u /* that of the scheduling data of a kernel trace (perfetto_sched.c) */
 #define PF_PID 1        /* pid of the file's process-like track */
 #define PF_UUID_FILE 1u /* track uuids: the file, the losses, then allocated from 16 */
 #define PF_UUID_LOSSES 2u
@@ -271,6 +273,7 @@ struct evrec_pf_writer {
     size_t buf_cap;
 
     uint64_t max_index;      /* largest record index written so far */
+    pf_sched_t *sched;       /* scheduling data of a kernel trace, or NULL */
     evrec_span_fn span_hook; /* introspection (tests), or NULL */
     void *span_hook_ctx;
     evrec_pf_counter_fn counter_hook; /* introspection (tests), or NULL */
@@ -400,17 +403,13 @@ static void pkt_reset(evrec_pf_writer_t *w, uint64_t ts)
     w->ann_n = 0;
 }
 
-/* Write the packet: tag of Trace.packet (field 1, length-delimited = 0x0A), varint length, bytes. */
-static void pkt_write(evrec_pf_writer_t *w)
+/* Write packet `m`: tag of Trace.packet (field 1, length-delimited = 0x0A), varint length, bytes. */
+static void frame_write(evrec_pf_writer_t *w, const ProtobufCMessage *m)
 {
     if (w->io_error) {
         return;
     }
-    if (w->idata.n_event_names || w->idata.n_event_categories || w->idata.n_debug_annotation_names ||
-        w->idata.n_debug_annotation_string_values) {
-        w->pkt.interned_data = &w->idata;
-    }
-    size_t len = protobuf_c_message_get_packed_size(&w->pkt.base);
+    size_t len = protobuf_c_message_get_packed_size(m);
     if (len + 16 > w->buf_cap) {
         size_t cap = w->buf_cap ? w->buf_cap : 4096;
         while (cap < len + 16) {
@@ -434,13 +433,32 @@ static void pkt_write(evrec_pf_writer_t *w)
         }
         w->buf[h++] = (uint8_t)(v | 0x80);
     }
-    size_t packed = protobuf_c_message_pack(&w->pkt.base, w->buf + h);
+    size_t packed = protobuf_c_message_pack(m, w->buf + h);
     if (packed != len || fwrite(w->buf, 1, h + len, w->f) != h + len) {
         w->io_error = 1;
         return;
     }
     w->st.packets++;
     w->st.bytes += h + len;
+}
+
+/* Write the packet being built, with its interned data when it has some. */
+static void pkt_write(evrec_pf_writer_t *w)
+{
+    if (w->idata.n_event_names || w->idata.n_event_categories || w->idata.n_debug_annotation_names ||
+        w->idata.n_debug_annotation_string_values) {
+        w->pkt.interned_data = &w->idata;
+    }
+    frame_write(w, &w->pkt.base);
+}
+
+/* A packet of the scheduling data (perfetto_sched.c), on a sequence of its own (no interning). */
+static void sched_write(void *ctx, Perfetto__Protos__TracePacket *pkt)
+{
+    pkt->optional_trusted_packet_sequence_id_case =
+        PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
+    pkt->trusted_packet_sequence_id = PF_SEQ_ID_SCHED;
+    frame_write(ctx, &pkt->base);
 }
 
 /* ---- interning ----------------------------------------------------------------------- */
@@ -1248,6 +1266,10 @@ static evrec_status process_record(evrec_pf_writer_t *w, const evrec_record_t *r
         record_instant(w);
     }
     record_counters(w);
+    if (w->sched && pf_sched_record(w->sched, rec) == EVREC_E_NOMEM) {
+        w->io_error = 1;
+        w->nomem = 1;
+    }
     if (w->io_error) {
         return w->nomem ? EVREC_E_NOMEM : EVREC_E_IO;
     }
@@ -1314,6 +1336,14 @@ evrec_status evrec_pf_finish(evrec_pf_writer_t *w, const evrec_reader_error_t *d
     }
     if (w->pair) {
         (void)evrec_spans_finish(w->pair); /* what is open stays open ("did not end"): open_at_end */
+    }
+    if (w->sched) {
+        if (pf_sched_finish(w->sched) == EVREC_E_NOMEM) {
+            w->io_error = w->nomem = 1;
+        }
+        w->st.sched_switches = pf_sched_stats(w->sched)->switches;
+        w->st.sched_wakings = pf_sched_stats(w->sched)->wakings;
+        w->st.sched_threads = pf_sched_stats(w->sched)->threads;
     }
     if (w->io_error || fflush(w->f) != 0 || ferror(w->f)) {
         w->io_error = 1;
@@ -1520,7 +1550,8 @@ static int writer_tables(evrec_pf_writer_t *w, evrec_reader_t *r, FILE *f, const
         }
         evrec_spans_on_begin(w->pair, on_begin, w);
     }
-    return 1;
+    evrec_status st = pf_sched_create(&w->sched, r, w->ns_known, PF_PID, sched_write, w);
+    return st == EVREC_OK || st == EVREC_E_UNSUPPORTED; /* not a kernel trace: no sched data */
 }
 
 /* The first packet: the file's process-like track; it clears the sequence's incremental state
@@ -1616,6 +1647,7 @@ void evrec_pf_close(evrec_pf_writer_t *w)
     free(w->cat_emitted);
     free(w->trace_name);
     evrec_spans_free(w->pair);
+    pf_sched_free(w->sched);
     free(w->inst);
     free(w->buf);
     map_free(&w->lane_map);

@@ -58,6 +58,9 @@ typedef struct evrec_pf_stats {
     uint64_t cut_by_damage;  /**< spans open when records were lost to damage (evrec_record_t::gap):
                                   ended at the last record before the gap (a TYPE_SLICE_END with
                                   the annotation cut_by_damage, no record), never across it */
+    uint64_t sched_switches; /**< kernel trace: sched_switch events (README "Scheduling"); else 0 */
+    uint64_t sched_wakings;  /**< kernel trace: sched_waking events */
+    uint32_t sched_threads;  /**< kernel trace: tasks described as ProcessTree threads */
 } evrec_pf_stats_t;
 
 /** Default `--reorder-window` of `evrec export --perfetto`: records held back besides the one

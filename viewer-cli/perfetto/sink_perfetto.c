@@ -127,6 +127,13 @@ static void pf_summary(void *user, const cli_sink_end_t *end, int result)
             (unsigned long long)s->ends, (unsigned long long)s->open_at_end, (unsigned long long)s->counters,
             (unsigned)s->lanes, (unsigned)s->tracks, (unsigned long long)s->losses, (unsigned long long)s->packets,
             (unsigned long long)s->bytes);
+    if (s->sched_switches || s->sched_wakings) {
+        fprintf(stderr,
+                "evrec: %s: kernel trace: %llu sched_switch, %llu sched_waking events, %u task threads "
+                "(Perfetto's CPU and thread-state tracks)\n",
+                out, (unsigned long long)s->sched_switches, (unsigned long long)s->sched_wakings,
+                (unsigned)s->sched_threads);
+    }
     if (s->cut_by_damage) {
         fprintf(stderr,
                 "evrec: %s: %llu spans open where records were lost to damage end there "

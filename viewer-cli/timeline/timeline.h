@@ -10,6 +10,9 @@
  *   bins doubling in width when the window has no given end; memory is rows x bins;
  * - timeline_glyphs.c: the 16 marker glyphs (None and the 15 CCore markers) and the palette;
  * - timeline_axis.c: the time axis (units, 1-2-5 ticks), the title and the legend;
+ * - timeline_states.c: the task states of a kernel trace (evrec_sched) into the task lanes' bins;
+ * - timeline_states_draw.c: drawing them (running per core, ready, blocked, suspended), the
+ *   labels of long waits, their SVG tooltips and their --layout lines;
  * - timeline_draw.c: the picture (cairo, PNG or SVG).
  *
  * **Context:** host tool, one thread.
@@ -19,9 +22,11 @@
 
 #include <cairo.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
+#include "evrec/evrec_sched.h"
 
 /** Most rows a picture has; values beyond go to one "(other)" lane per group. */
 #define TL_MAX_ROWS 200u
@@ -57,6 +62,16 @@ typedef struct tl_sbin {
 } tl_sbin_t;
 #define TL_NO_COLOR 0xFFFFu
 
+/** Task states drawn on a task lane (kernel traces). */
+enum { TL_ST_RUNNING = 0, TL_ST_READY, TL_ST_BLOCKED, TL_ST_SUSPENDED, TL_ST_COUNT };
+/** Task-state coverage of one bin of one task lane. */
+typedef struct tl_tbin {
+    float cov[TL_ST_COUNT]; /**< fraction of the bin in each state */
+    uint16_t core;          /**< the core that ran the task most in the bin (TL_NO_CORE: none) */
+    uint16_t pad;
+} tl_tbin_t;
+#define TL_NO_CORE 0xFFFFu
+
 /** Counter values of one bin. */
 typedef struct tl_cbin {
     uint32_t min, max, last;
@@ -80,6 +95,9 @@ typedef struct tl_row {
     tl_cbin_t *cb;   /**< counter bins */
     unsigned nslots; /**< span kinds on this lane, each in its own bar (slot) */
     uint16_t slot_desc[TL_SLOTS]; /**< span desc of each slot (the last is shared beyond) */
+    tl_tbin_t *tb;                /**< task-state bins (kernel traces, task lanes), or NULL */
+    uint64_t st_time[TL_ST_COUNT]; /**< time in each state within the window (time units) */
+    uint32_t cores;               /**< bit per core (< 32) the task ran on in the window */
 } tl_row_t;
 
 /** Per-event facts, computed once. */
@@ -119,6 +137,38 @@ typedef struct tl_gap {
     uint64_t t1;   /**< time of the first record after it */
     uint64_t lost; /**< records lost */
 } tl_gap_t;
+
+/** Most waits on named objects kept for their labels and SVG tooltips (the longest). */
+#define TL_MAX_BLOCKS 256u
+
+/** A task blocked on a named object (a label when wide enough; an SVG tooltip). */
+typedef struct tl_block {
+    int row;            /**< its task lane */
+    uint64_t t0, t1;    /**< clipped to the window (time units) */
+    const char *object; /**< the object's name (reader-owned) */
+    uint16_t op;        /**< the event id of its Block record (MutexOp, SemOp ...) */
+    double x0, x1, y, h; /**< where it was drawn (tl_draw), px; h 0: not drawn */
+    int labelled;        /**< its object's name was written on it */
+} tl_block_t;
+
+/** The task-state part of the model (timeline_states.c); sched NULL: not a kernel trace. */
+typedef struct tl_states {
+    evrec_sched_t *sched;
+    uint16_t switch_in;  /**< TaskSwitchIn's event id */
+    uint32_t task_group; /**< the lane group of the task lanes */
+    uint16_t prio_id[2]; /**< TaskCreate, TaskPriority (UINT16_MAX: absent) */
+    uint32_t prio_task_off[2], prio_off[2];
+    int prio_low_first; /**< a smaller priority number is the more important task */
+    struct {
+        uint32_t task, prio;
+    } prio[TL_MAX_ROWS]; /**< the first priority recorded per task */
+    unsigned nprio;
+    uint32_t cores;      /**< bit per core seen running a task */
+    unsigned seen;       /**< bit per state drawn */
+    tl_block_t blocks[TL_MAX_BLOCKS];
+    unsigned nblocks;
+    int nomem;
+} tl_states_t;
 
 typedef struct tl_model {
     evrec_reader_t *r;
@@ -175,6 +225,7 @@ typedef struct tl_model {
      * the tool. */
     evrec_span_fn span_hook;
     void *span_hook_ctx;
+    tl_states_t st; /**< task states (kernel traces) */
 } tl_model_t;
 
 /* ---- timeline_lanes.c ---- */
@@ -196,8 +247,9 @@ int tl_lanes_prepare(tl_model_t *m);
  */
 int tl_lanes_row(tl_model_t *m, int kind, uint32_t group, uint32_t value, uint64_t index);
 /**
- * @brief The drawing order of the rows, top to bottom: interrupt lanes, track lanes by first
- * appearance, the idle lane, class lanes, counter rows.
+ * @brief The drawing order of the rows, top to bottom: interrupt lanes, track lanes (task lanes
+ * of known priority first, the more important first: tl_states_priority()) by first appearance,
+ * the idle lane, class lanes, counter rows.
  * @param[out] order m->nrows row indices (caller's array of at least TL_MAX_ROWS).
  * **Context:** one thread (uses a static for qsort).
  */
@@ -242,6 +294,26 @@ void tl_agg_finish(tl_model_t *m);
 /** @brief Free everything the model allocated (bins, per-event and per-span facts); not the model
  * itself, not the reader. **Context:** one thread. */
 void tl_agg_free(tl_model_t *m);
+
+/** @brief The bin of time t (clamped to the bins; grows their reach when the window's end is
+ * open). **Context:** one thread. */
+uint32_t tl_agg_bin(tl_model_t *m, uint64_t t);
+
+/* ---- timeline_states.c ---- */
+/** @brief After tl_lanes_prepare(): the task-state model when the file is a kernel trace (else
+ * nothing). @retval 0 done. @retval -1 out of memory. **Context:** one thread. */
+int tl_states_prepare(tl_model_t *m);
+/** @brief One record read (selected or not, in file order): priorities, the task-state model;
+ * the intervals it ends go into the task lanes. **Context:** one thread. */
+void tl_states_read(tl_model_t *m, const evrec_record_t *rec);
+/** @brief At tl_agg_finish(): the intervals still open, drawn to the window's end. */
+void tl_states_finish(tl_model_t *m);
+/** @brief The lane-order rank of a task lane by its priority (smaller first); 0 when unknown. */
+int tl_states_priority(const tl_model_t *m, const tl_row_t *row, long *rank);
+/** @brief Bins a and b merged into o (coarsening). **Context:** pure. */
+void tl_states_merge(tl_tbin_t *o, const tl_tbin_t *a, const tl_tbin_t *b);
+/** @brief Free the task-state model (not the bins: tl_agg_free()). */
+void tl_states_free(tl_model_t *m);
 
 /* ---- timeline_glyphs.c ---- */
 /**
@@ -293,6 +365,28 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
 void tl_title(cairo_t *cr, const tl_model_t *m, const char *path, double x0, double y0, int dark);
 
 /* ---- timeline_draw.c ---- */
+/** Where the window is drawn: plot x of t_from and t_to, the pixel columns. */
+typedef struct tl_px {
+    double xa, xb; /**< plot x of t_from and t_to */
+    uint64_t span; /**< t_to - t_from (>= 1) */
+    const tl_model_t *m;
+    int npx;
+} tl_px_t;
+/** @brief The bins [*b0, *b1) of pixel column p (a bin goes to the column holding its centre
+ * when it is wider than a column). **Context:** pure. */
+void tl_px_bins(const tl_px_t *pm, int p, uint32_t *b0, uint32_t *b1);
+
+/* ---- timeline_states_draw.c ---- */
+/** @brief Draw the states of row `ri` (a task lane of a kernel trace; else nothing) at (y, h) and
+ * the names of its longest waits where they fit (their places kept for tl_states_svg()). */
+void tl_states_draw(cairo_t *cr, const tl_px_t *pm, tl_model_t *m, int ri, double y, double h, int dark);
+/** @brief A legend swatch of state `st` (running on `core`) in the box (x, y, w, h). */
+void tl_states_swatch(cairo_t *cr, unsigned st, unsigned core, double x, double y, double w, double h, int dark);
+/** @brief The SVG tooltips of the waits drawn: transparent rectangles with a <title>. */
+void tl_states_svg(FILE *f, const tl_model_t *m);
+/** @brief The --layout lines: `task RUN READY BLOCKED SUSPENDED CORES LABEL` per task lane (time
+ * units in the window; CORES a bit mask), `wait X0 X1 LABELLED LANE<TAB>OBJECT` per wait kept. */
+void tl_states_layout(FILE *lay, const tl_model_t *m, const unsigned *order);
 /** Output options. */
 typedef struct tl_out {
     const char *path;   /**< input file (title) */

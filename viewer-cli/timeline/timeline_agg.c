@@ -68,7 +68,7 @@ int tl_agg_init(tl_model_t *m, uint32_t nbins)
 {
     m->nbins = nbins;
     m->bw = 1;
-    return spans_prepare(m);
+    return spans_prepare(m) != 0 || tl_states_prepare(m) != 0 ? -1 : 0;
 }
 
 void tl_agg_free(tl_model_t *m)
@@ -77,7 +77,9 @@ void tl_agg_free(tl_model_t *m)
         free(m->rows[i].ib);
         free(m->rows[i].sb);
         free(m->rows[i].cb);
+        free(m->rows[i].tb);
     }
+    tl_states_free(m);
     evrec_spans_free(m->pair);
     free(m->ev);
     free(m->sp);
@@ -143,6 +145,13 @@ static void coarsen(tl_model_t *m)
                 merge_ibin(&row->ib[i], &row->ib[2 * i], &row->ib[2 * i + 1]);
             }
             memset(row->ib + h, 0, (n - h) * sizeof *row->ib);
+            for (uint32_t i = 0; row->tb && i < h; i++) {
+                tl_states_merge(&row->tb[i], &row->tb[2 * i], &row->tb[2 * i + 1]);
+            }
+            for (uint32_t i = h; row->tb && i < n; i++) {
+                memset(&row->tb[i], 0, sizeof row->tb[i]);
+                row->tb[i].core = TL_NO_CORE;
+            }
             for (unsigned s = 0; row->sb && s < TL_SLOTS; s++) {
                 tl_sbin_t *sb = row->sb + (size_t)s * n;
                 for (uint32_t i = 0; i < h; i++) {
@@ -157,6 +166,13 @@ static void coarsen(tl_model_t *m)
         }
     }
     m->bw *= 2;
+}
+
+static uint32_t bin_of(tl_model_t *m, uint64_t t);
+
+uint32_t tl_agg_bin(tl_model_t *m, uint64_t t)
+{
+    return bin_of(m, t);
 }
 
 /* The bin of time t (clamped to the bins; grows the bins' reach when the end is open). */
@@ -335,7 +351,12 @@ static void on_span(void *ctx, const evrec_span_t *sp)
         }
     }
     int row = draw ? span_row(m, sp) : -1;
-    if (row >= 0) {
+    if (row >= 0 && m->st.sched && m->tracks->spans[sp->span].begin.event_id == m->st.switch_in) {
+        /* a task running: drawn by the task states (per core), counted here */
+        slot_of(m, row, (uint16_t)sp->span);
+        m->rows[row].spans++;
+        m->span_count++;
+    } else if (row >= 0) {
         uint16_t color = (uint16_t)(m->sp[sp->span].by_key ? 64 + sp->key % 1024 : sp->span);
         cover(m, row, slot_of(m, row, (uint16_t)sp->span), t0, t1, color);
     }
@@ -368,6 +389,7 @@ void tl_agg_read(tl_model_t *m, const evrec_record_t *rec, uint64_t lost)
     }
     m->read_last_t = t;
     m->read_any = 1;
+    tl_states_read(m, rec); /* every record read: the task states need them all */
 }
 
 /* The first selected record: the window's start (unless --from), the bins' width (--to). */
@@ -484,4 +506,5 @@ void tl_agg_finish(tl_model_t *m)
     if (m->pair) {
         (void)evrec_spans_finish(m->pair); /* what is still open: drawn up to the window's end */
     }
+    tl_states_finish(m);
 }

@@ -187,7 +187,8 @@ static void legend_spans(flow_t *f, const tl_model_t *m)
     for (unsigned r = 0; r < m->nrows; r++) {
         for (unsigned s = 0; s < m->rows[r].nslots; s++) {
             uint16_t d = m->rows[r].slot_desc[s];
-            if (d < 256) {
+            int as_state = m->st.sched && m->tracks->spans[d].begin.event_id == m->st.switch_in;
+            if (d < 256 && !as_state) { /* a task running is in the "task states" line */
                 seen_spans[d / 32] |= 1u << (d % 32);
             }
         }
@@ -290,6 +291,40 @@ static void legend_markers(flow_t *f, const tl_model_t *m)
     }
 }
 
+static void legend_state_item(flow_t *f, unsigned st, unsigned core, const char *lab)
+{
+    flow_space(f, item_width(f->cr, lab));
+    if (f->draw) {
+        tl_states_swatch(f->cr, st, core, f->x, f->y + 3, 18, 11, f->dark);
+    }
+    f->x += 22;
+    flow_text(f, lab, 0.9);
+}
+
+/* The "task states" line of a kernel trace: running (per core when several ran tasks), ready,
+ * blocked, suspended; the states drawn only. */
+static void legend_states(flow_t *f, const tl_model_t *m)
+{
+    static const char *const names[] = {"running", "ready", "blocked (on the object named)", "suspended"};
+    if (!m->st.sched || !m->st.seen) {
+        return;
+    }
+    flow_heading(f, "states");
+    char lab[48];
+    for (unsigned core = 0; core < 32 && m->st.cores > 1; core++) {
+        if (m->st.cores & (1u << core)) {
+            snprintf(lab, sizeof lab, "running on core %u", core);
+            legend_state_item(f, TL_ST_RUNNING, core, lab);
+        }
+    }
+    for (unsigned st = m->st.cores > 1 ? TL_ST_READY : TL_ST_RUNNING; st < TL_ST_COUNT; st++) {
+        if (m->st.seen & (1u << st)) {
+            legend_state_item(f, st, 0, names[st]);
+        }
+    }
+    f->y += f->line_h;
+}
+
 /* The "also" line: how to read the density band and the gap strips. */
 static void legend_also(flow_t *f)
 {
@@ -322,6 +357,7 @@ double tl_legend(cairo_t *cr, const tl_model_t *m, double x0, double y0, double 
     legend_spans(&f, m);
     legend_events(&f, m);
     legend_markers(&f, m);
+    legend_states(&f, m);
     legend_also(&f);
     return f.y - y0;
 }

@@ -91,15 +91,7 @@ static void label(cairo_t *cr, const char *s, double x, double y, double maxw)
     tl_show_text(cr, buf);
 }
 
-typedef struct px_map {
-    double xa, xb; /* plot x of t_from and t_to */
-    uint64_t span; /* t_to - t_from (>= 1) */
-    const tl_model_t *m;
-    int npx;
-} px_map_t;
-
-/* Bins [*b0, *b1) of pixel column p. */
-static void px_bins(const px_map_t *pm, int p, uint32_t *b0, uint32_t *b1)
+void tl_px_bins(const tl_px_t *pm, int p, uint32_t *b0, uint32_t *b1)
 {
     const tl_model_t *m = pm->m;
     double w = pm->xb - pm->xa;
@@ -133,7 +125,7 @@ static void px_bins(const px_map_t *pm, int p, uint32_t *b0, uint32_t *b1)
     *b1 = (uint32_t)hi;
 }
 
-static double bin_x(const px_map_t *pm, uint32_t b)
+static double bin_x(const tl_px_t *pm, uint32_t b)
 {
     double t = ((double)b + 0.5) * (double)pm->m->bw - ((double)pm->m->t_from - (double)pm->m->bin_from);
     if (t > (double)pm->span) {
@@ -142,7 +134,7 @@ static double bin_x(const px_map_t *pm, uint32_t b)
     return pm->xa + t / (double)pm->span * (pm->xb - pm->xa);
 }
 
-static void draw_spans(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h, int dark)
+static void draw_spans(cairo_t *cr, const tl_px_t *pm, const tl_row_t *row, double y, double h, int dark)
 {
     if (!row->nslots || !row->sb) {
         return;
@@ -159,7 +151,7 @@ static void draw_spans(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, dou
             double alpha = 0;
             if (p < pm->npx) {
                 uint32_t b0, b1;
-                px_bins(pm, p, &b0, &b1);
+                tl_px_bins(pm, p, &b0, &b1);
                 double cov = 0, best = -1;
                 unsigned edges = 0;
                 for (uint32_t b = b0; b < b1; b++) {
@@ -194,12 +186,12 @@ static void draw_spans(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, dou
 }
 
 /* Glyphs of the bins of pixel columns [p0, p1). */
-static void glyphs_at(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, int p0, int p1, double yc, double gs,
+static void glyphs_at(cairo_t *cr, const tl_px_t *pm, const tl_row_t *row, int p0, int p1, double yc, double gs,
                       int dark)
 {
     for (int p = p0; p < p1; p++) {
         uint32_t b0, b1;
-        px_bins(pm, p, &b0, &b1);
+        tl_px_bins(pm, p, &b0, &b1);
         for (uint32_t b = b0; b < b1; b++) {
             const tl_ibin_t *ib = &row->ib[b];
             for (unsigned k = 0; k < ib->count && k < 2; k++) {
@@ -214,7 +206,7 @@ static void glyphs_at(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, int 
  * at most 3 events is drawn as glyphs; a larger one narrower than 2 glyphs as a badge with its
  * count; a wider one as a density band (a 1-px column per pixel, height ~ log count) with its
  * count above when there is room. Never more than 3 glyphs per glyph width. */
-static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, double y, double h, int dark,
+static void draw_instants(cairo_t *cr, const tl_px_t *pm, const tl_row_t *row, double y, double h, int dark,
                           uint64_t maxn)
 {
     int n = pm->npx;
@@ -224,7 +216,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
     }
     for (int p = 0; p < n; p++) {
         uint32_t b0, b1;
-        px_bins(pm, p, &b0, &b1);
+        tl_px_bins(pm, p, &b0, &b1);
         for (uint32_t b = b0; b < b1; b++) {
             cnt[p] += row->ib[b].count;
         }
@@ -283,7 +275,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
             /* at most half the lane high: the span bars stay visible above and below */
             double hh = 2 + (h * 0.5 - 2) * log((double)cnt[q] + 1) / lmax;
             uint32_t b0, b1;
-            px_bins(pm, q, &b0, &b1);
+            tl_px_bins(pm, q, &b0, &b1);
             unsigned ev = 0;
             for (uint32_t b = b0; b < b1; b++) {
                 if (row->ib[b].count) {
@@ -308,7 +300,7 @@ static void draw_instants(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, 
     free(cnt);
 }
 
-static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, unsigned idx, double y, double h,
+static void draw_counter(cairo_t *cr, const tl_px_t *pm, const tl_row_t *row, unsigned idx, double y, double h,
                          int dark)
 {
     double top = y + 6, bot = y + h - 5;
@@ -320,7 +312,7 @@ static void draw_counter(cairo_t *cr, const px_map_t *pm, const tl_row_t *row, u
     uint32_t last = 0;
     for (int p = 0; p < pm->npx; p++) {
         uint32_t b0, b1;
-        px_bins(pm, p, &b0, &b1);
+        tl_px_bins(pm, p, &b0, &b1);
         uint32_t mn = UINT32_MAX, mx = 0, lv = 0;
         int has = 0;
         for (uint32_t b = b0; b < b1; b++) {
@@ -385,34 +377,9 @@ static void xml_attr(FILE *f, const char *s)
     }
 }
 
-/* Cairo draws text as glyph outlines: the SVG gets the lanes and the legend as text in a
- * <metadata> element too (`tl:lane`, `tl:legend`), for search, accessibility and scripts. */
-static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *order, const char *path)
+/* The <title> and the <metadata> element: lanes and legend as text (`tl:lane`, `tl:legend`). */
+static void svg_metadata(FILE *f, const tl_model_t *m, const unsigned *order, const char *path)
 {
-    FILE *f = fopen(tmp, "rb");
-    if (!f) {
-        return -1;
-    }
-    cli_buf_t b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        cli_buf_put(&b, chunk, n);
-    }
-    fclose(f);
-    cli_buf_putc(&b, 0);
-    char *svg = strstr(b.p, "<svg");
-    char *end = svg ? strchr(svg, '>') : NULL;
-    if (!end) {
-        cli_buf_free(&b);
-        return -1;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        cli_buf_free(&b);
-        return -1;
-    }
-    fwrite(b.p, 1, (size_t)(end + 1 - b.p), f);
     fputs("\n<title>evrec timeline: ", f);
     xml_attr(f, path);
     fputs("</title>\n<metadata><tl:timeline xmlns:tl=\"urn:evrec:timeline\" file=\"", f);
@@ -460,8 +427,48 @@ static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *or
         }
     }
     fputs("</tl:timeline></metadata>\n", f);
+}
+
+/* Cairo draws text as glyph outlines: the SVG gets the lanes and the legend as text in a
+ * <metadata> element too, for search, accessibility and scripts; a kernel trace's task waits get
+ * tooltips last (over everything). */
+static int svg_annotate(const char *tmp, const tl_model_t *m, const unsigned *order, const char *path)
+{
+    FILE *f = fopen(tmp, "rb");
+    if (!f) {
+        return -1;
+    }
+    cli_buf_t b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        cli_buf_put(&b, chunk, n);
+    }
+    fclose(f);
+    cli_buf_putc(&b, 0);
+    char *svg = strstr(b.p, "<svg");
+    char *end = svg ? strchr(svg, '>') : NULL;
+    if (!end) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        cli_buf_free(&b);
+        return -1;
+    }
+    fwrite(b.p, 1, (size_t)(end + 1 - b.p), f);
+    svg_metadata(f, m, order, path);
     size_t rest = strlen(end + 1);
+    char *close = m->st.sched ? strstr(end + 1, "</svg>") : NULL;
+    if (close) { /* the tooltips of the task waits go last: over everything */
+        rest = (size_t)(close - (end + 1));
+    }
     int ok = fwrite(end + 1, 1, rest, f) == rest;
+    if (close) {
+        tl_states_svg(f, m);
+        ok = fputs(close, f) >= 0 && ok;
+    }
     ok = (fclose(f) == 0) && ok;
     cli_buf_free(&b);
     return ok ? 0 : -1;
@@ -514,7 +521,7 @@ static void measure(tl_model_t *m, const tl_out_t *o, tl_geom_t *g)
     g->yb = g->ytop + (m->nrows ? g->rows_h * g->scale : LANE_H);
 }
 
-static void px_map_init(px_map_t *pm, const tl_model_t *m, const tl_geom_t *g)
+static void px_map_init(tl_px_t *pm, const tl_model_t *m, const tl_geom_t *g)
 {
     pm->m = m;
     pm->xa = floor(g->x0 + g->pre + 6);
@@ -527,14 +534,14 @@ static void px_map_init(px_map_t *pm, const tl_model_t *m, const tl_geom_t *g)
 }
 
 /* The largest count of records in one pixel column of one lane (the density scale), at least 2. */
-static uint64_t max_density(const tl_model_t *m, const px_map_t *pm)
+static uint64_t max_density(const tl_model_t *m, const tl_px_t *pm)
 {
     uint64_t maxn = 2;
     for (unsigned i = 0; i < m->nrows; i++) {
         const tl_row_t *row = &m->rows[i];
         for (int p = 0; row->ib && p < pm->npx; p++) {
             uint32_t b0, b1;
-            px_bins(pm, p, &b0, &b1);
+            tl_px_bins(pm, p, &b0, &b1);
             uint64_t c = 0;
             for (uint32_t b = b0; b < b1; b++) {
                 c += row->ib[b].count;
@@ -546,7 +553,7 @@ static uint64_t max_density(const tl_model_t *m, const px_map_t *pm)
 }
 
 /* The layout file (--layout), with the picture's size, the plot and the window; NULL: none. */
-static FILE *layout_open(const tl_model_t *m, const tl_out_t *o, const tl_geom_t *g, const px_map_t *pm)
+static FILE *layout_open(const tl_model_t *m, const tl_out_t *o, const tl_geom_t *g, const tl_px_t *pm)
 {
     if (!o->layout) {
         return NULL;
@@ -562,10 +569,11 @@ static FILE *layout_open(const tl_model_t *m, const tl_out_t *o, const tl_geom_t
     return lay;
 }
 
-/* Row k (in drawing order) at y, h px high: its band, rule, label, then its bins. */
-static void draw_row(cairo_t *cr, const tl_row_t *row, unsigned k, unsigned *counter_idx, double y, double h,
-                     const tl_geom_t *g, const px_map_t *pm, uint64_t maxn, int dark)
+/* Row k (in drawing order; m->rows[ri]) at y, h px high: its band, rule, label, then its bins. */
+static void draw_row(cairo_t *cr, tl_model_t *m, int ri, unsigned k, unsigned *counter_idx, double y, double h,
+                     const tl_geom_t *g, const tl_px_t *pm, uint64_t maxn, int dark)
 {
+    const tl_row_t *row = &m->rows[ri];
     if (k % 2 == 0) {
         fg(cr, dark, 0.035);
         cairo_rectangle(cr, 0, y, g->W, h);
@@ -586,6 +594,7 @@ static void draw_row(cairo_t *cr, const tl_row_t *row, unsigned k, unsigned *cou
     if (row->kind == TL_ROW_COUNTER) {
         draw_counter(cr, pm, row, (*counter_idx)++, y, h, dark);
     } else {
+        tl_states_draw(cr, pm, m, ri, y, h, dark);
         draw_spans(cr, pm, row, y, h, dark);
         draw_instants(cr, pm, row, y, h, dark, maxn);
     }
@@ -593,8 +602,8 @@ static void draw_row(cairo_t *cr, const tl_row_t *row, unsigned k, unsigned *cou
 }
 
 /* Every row top to bottom (or the note of an empty window). */
-static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, const tl_geom_t *g,
-                      const px_map_t *pm, FILE *lay, int dark)
+static void draw_rows(cairo_t *cr, tl_model_t *m, const unsigned *order, const tl_geom_t *g,
+                      const tl_px_t *pm, FILE *lay, int dark)
 {
     if (m->nrows == 0) {
         fg(cr, dark, 0.6);
@@ -614,7 +623,7 @@ static void draw_rows(cairo_t *cr, const tl_model_t *m, const unsigned *order, c
             fprintf(lay, "row %s %.2f %.2f %u %s\n", row->kind == TL_ROW_COUNTER ? "counter" : "lane", y, h,
                     row->nslots, row->label);
         }
-        draw_row(cr, row, k, &counter_idx, y, h, g, pm, maxn, dark);
+        draw_row(cr, m, (int)order[k], k, &counter_idx, y, h, g, pm, maxn, dark);
         y += h;
     }
 }
@@ -635,7 +644,7 @@ static void strip(cairo_t *cr, double gx0, double gx1, double x_text, const char
 
 /* Records lost to damage in the middle of the file: a hatched strip from the last record before
  * to the first after (at least 6 px wide), labelled along it. */
-static void draw_damage(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const px_map_t *pm, FILE *lay,
+static void draw_damage(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const tl_px_t *pm, FILE *lay,
                         int dark)
 {
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -668,7 +677,7 @@ static void draw_damage(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, co
 
 /* The losses at the window's edges: overwritten before the first record, dropped (or the rest
  * unreadable) after the last. */
-static void draw_edges(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const px_map_t *pm, int dark)
+static void draw_edges(cairo_t *cr, const tl_model_t *m, const tl_geom_t *g, const tl_px_t *pm, int dark)
 {
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     cairo_set_font_size(cr, 11);
@@ -726,12 +735,13 @@ int tl_draw(tl_model_t *m, const tl_out_t *o, const char *tmp, int is_svg)
     cairo_paint(cr);
     tl_title(cr, m, o->path, MARGIN, MARGIN, o->dark);
     tl_legend(cr, m, MARGIN, MARGIN + TITLE_H, g.W - 2 * MARGIN, 1, o->dark);
-    px_map_t pm;
+    tl_px_t pm;
     px_map_init(&pm, m, &g);
     FILE *lay = layout_open(m, o, &g, &pm);
     draw_rows(cr, m, order, &g, &pm, lay, o->dark);
     draw_damage(cr, m, &g, &pm, lay, o->dark);
     if (lay) {
+        tl_states_layout(lay, m, order);
         fclose(lay);
     }
     draw_edges(cr, m, &g, &pm, o->dark);

@@ -2,8 +2,8 @@
 /* `evrec timeline`: the rows of the picture. A lane per track value (its enum name or the field
  * and number), a lane per event class when an event has no track (or the file has no TRACKS), a
  * row per counter series (the counter's series field, schema `series:`, e.g. a queue; one row
- * without one), and their order:
- * interrupt lanes first, then tracks by first appearance, the idle lane, class lanes, counters. */
+ * without one), and their order: interrupt lanes first, then tracks (tasks of a kernel trace by
+ * priority when it is recorded) by first appearance, the idle lane, class lanes, counters. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +258,14 @@ static int row_cmp(const void *a, const void *b)
     }
     if (x->order_class == 4 && x->group != y->group) {
         return x->group < y->group ? -1 : 1;
+    }
+    long px, py;
+    int hx = tl_states_priority(sort_model, x, &px), hy = tl_states_priority(sort_model, y, &py);
+    if (hx != hy) {
+        return hx ? -1 : 1; /* tasks of known priority first */
+    }
+    if (hx && px != py) {
+        return px < py ? -1 : 1; /* the more important first */
     }
     return x->first_index < y->first_index ? -1 : x->first_index > y->first_index;
 }

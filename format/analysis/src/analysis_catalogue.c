@@ -319,3 +319,48 @@ uint32_t an_field_value(const an_field_t *f, const evrec_record_t *rec)
     default: return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
     }
 }
+
+/* ---- the kernel ports' task lifecycle events (ports/rtos/freertos/freertos.yaml,
+ * ports/rtos/threadx/threadx.yaml): TaskReady {task}, TaskCreate/TaskDelete {task, priority} ---- */
+
+/* 1 when event `id` is named `name` and has the fields time, id, task: RtosTask, then `extra`
+ * more uint16 fields named `priority`; the task field into *task. */
+static int lifecycle_is(const evrec_meta_t *m, uint32_t id, const char *name, uint32_t extra, an_field_t *task)
+{
+    uint16_t sid = m->events[id].struct_id;
+    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, name) != 0) {
+        return 0;
+    }
+    const evrec_struct_desc_t *sd = &m->structs[sid];
+    if (sd->field_count != 3u + extra || !sd->fields[0].name || strcmp(sd->fields[0].name, "time") != 0 ||
+        !sd->fields[1].name || strcmp(sd->fields[1].name, "id") != 0) {
+        return 0;
+    }
+    const evrec_field_desc_t *f = &sd->fields[2];
+    if (!f->name || strcmp(f->name, "task") != 0 || !enum_is(m, f->ref, &cat_enums[E_TASK]) ||
+        f->kind != EVREC_KIND_ENUM_UINT16) {
+        return 0;
+    }
+    if (extra && (!sd->fields[3].name || strcmp(sd->fields[3].name, "priority") != 0 ||
+                  sd->fields[3].kind != EVREC_KIND_UINT16)) {
+        return 0;
+    }
+    return an_field_at(m, sd, 2, task);
+}
+
+an_life an_catalogue_lifecycle(const evrec_meta_t *m, uint32_t id, an_field_t *task)
+{
+    if (id >= m->event_count) {
+        return AN_LIFE_NONE;
+    }
+    if (lifecycle_is(m, id, "TaskReady", 0, task)) {
+        return AN_LIFE_READY;
+    }
+    if (lifecycle_is(m, id, "TaskCreate", 1, task)) {
+        return AN_LIFE_CREATE;
+    }
+    if (lifecycle_is(m, id, "TaskDelete", 1, task)) {
+        return AN_LIFE_DELETE;
+    }
+    return AN_LIFE_NONE;
+}

@@ -67,6 +67,12 @@ enum { AN_INT_DISABLE = 7, AN_INT_RESTORE = 8, AN_INT_DISABLE_NESTED = 39, AN_IN
  * (a NUL-terminated buffer of mismatch_size bytes). Returns the number of events with a role. */
 uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *mismatch, size_t mismatch_size);
 
+/* The kernel ports' lifecycle events (TaskReady, TaskCreate, TaskDelete of
+ * ports/rtos/freertos/freertos.yaml and ports/rtos/threadx/threadx.yaml), recognised by name and
+ * layout; *task gets the `task` field. */
+typedef enum an_life { AN_LIFE_NONE = 0, AN_LIFE_READY, AN_LIFE_CREATE, AN_LIFE_DELETE } an_life;
+an_life an_catalogue_lifecycle(const evrec_meta_t *m, uint32_t id, an_field_t *task);
+
 /* The field at `index` of a struct, when it is an integer or enum: 1, else 0. */
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out);
 

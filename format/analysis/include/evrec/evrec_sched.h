@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file evrec_sched.h
+ * @brief The task-state model of a kernel trace: the intervals each task spends RUNNING (on which
+ * core), READY (woken, preempted or yielding), BLOCKED (on which object, or a delay), SUSPENDED,
+ * and when it died, computed from the RTOS catalogue's records (ports/rtos/rtos.yaml and its page
+ * rtos.md) on one CPU or several (a file with lanes, one per core: evrec_record_t::lane = core).
+ *
+ * API overview: evrec_sched_create(), evrec_sched_add() (records in file order), evrec_sched_gap(),
+ * evrec_sched_finish(), evrec_sched_free(); queries during the run: evrec_sched_running(),
+ * evrec_sched_anomalies(). Each interval is given to the callback once, when it ends.
+ *
+ * **Events** are recognised like evrec_stats_create() does (the whole catalogue with its layout),
+ * plus, when present with the layout of the kernel ports' schemas (ports/rtos/freertos/freertos.yaml,
+ * ports/rtos/threadx/threadx.yaml: a struct named so whose only field after time and id is
+ * `task: RtosTask`, or `task` then `priority: uint16`), TaskReady, TaskCreate and TaskDelete. A
+ * file without them works; fewer wake-ups are known (a BLOCKED interval then ends at the
+ * switch-in, not at the wake-up).
+ *
+ * **Rules** (r = the record, c = r's lane, the core; A, B tasks):
+ * - `TaskSwitchIn(B)` on c (FreeRTOS traceTASK_SWITCHED_IN, ThreadX's context switch to a thread):
+ *   B's current interval ends at r and B is RUNNING on c from r. If another task A is RUNNING on c
+ *   (no `TaskSwitchOut` of it was recorded), A's RUNNING ends at r and A is READY with cause
+ *   EVREC_READY_PREEMPTED. If B is RUNNING on another core, that RUNNING ends at r (B migrated; the
+ *   switch-out on the other core was not recorded). A switch-in of the task already running on c
+ *   (a return from an interrupt, ThreadX's ISR return) changes nothing.
+ * - `TaskSwitchOut(A, why)` on c (traceTASK_SWITCHED_OUT): A's interval ends at r; then by `why`
+ *   (RtosSuspend): Preempted -> READY cause PREEMPTED; Yield -> READY cause YIELD; Blocked ->
+ *   BLOCKED (on the object of A's pending `Block` operation, if any); Delay -> BLOCKED with no
+ *   object (a delay); Suspended -> SUSPENDED; Exit -> DEAD. `cause` of BLOCKED/SUSPENDED/DEAD is
+ *   the RtosSuspend value. Nothing runs on c afterwards until the next switch-in.
+ * - A sync operation `Block` (MutexOp/SemOp/QueueOp/EventOp, FreeRTOS traceBLOCKING_ON_QUEUE_*,
+ *   ThreadX's suspension on an object) of A: remembered for A's next switch-out; if A is already
+ *   BLOCKED with no object, its interval gets this object.
+ * - `TaskReady(A)` (FreeRTOS traceMOVED_TASK_TO_READY_STATE, ThreadX TX_TRACE_THREAD_RESUME), or
+ *   `Unblock`/`Timeout` naming A: when A is BLOCKED or SUSPENDED, that interval ends at r and A is
+ *   READY cause EVREC_READY_WOKEN from r; when A is READY or RUNNING it changes nothing (FreeRTOS
+ *   records Unblock in the woken task's context after it runs again; a priority change re-queues a
+ *   ready task). A task whose state is unknown becomes READY WOKEN from r.
+ * - `TaskDelete(A)`: A is DEAD at r (cause Exit); a task deleting itself while RUNNING stays
+ *   RUNNING until its switch-out (or a switch-in on its core), then is DEAD.
+ * - DEAD has no end: it is reported once, at r, with begin = end (duration 0). A dead task that
+ *   switches in again (an id reused) starts a new life.
+ * - Task 0 (`Idle`) is a task like the others here (its RUNNING time on a core is the core's idle
+ *   time); `NoTask` (0xFFFF, an operation from an interrupt handler) is never a task.
+ *
+ * **Trace edges and damage.** Before the first record (and after records lost to damage) every
+ * task's state is unknown. A task's first `TaskSwitchOut` with no `TaskSwitchIn` before it was
+ * RUNNING since the state became unknown: that RUNNING interval is reported with
+ * EVREC_SCHED_NO_BEGIN and begins at the first record the model saw (or the first record after the
+ * gap). No other earlier state is inferred (a first switch-in says nothing of how long the task was
+ * ready). At evrec_sched_finish() the open intervals end at the last record (EVREC_SCHED_AT_FINISH);
+ * at a gap they end at the last record before it (EVREC_SCHED_CUT) and the state is unknown again.
+ * An interval may carry both NO_BEGIN and AT_FINISH or CUT.
+ *
+ * Records that contradict the state (a switch-out of a task that is not running, a switch-out on
+ * another core than the task runs on) are applied as they say and counted
+ * (evrec_sched_anomalies()).
+ *
+ * **Context:** one object per thread; host only (malloc). Keeps pointers into the reader (names):
+ * free the model before closing the reader.
+ */
+#ifndef EVREC_SCHED_H
+#define EVREC_SCHED_H
+
+#include <stdint.h>
+
+#include "evrec/evrec_reader.h"
+#include "evrec/evrec_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief An opaque task-state model. Create with evrec_sched_create(). */
+typedef struct evrec_sched evrec_sched_t;
+
+/** @brief A task's state. */
+typedef enum evrec_task_state {
+    EVREC_TASK_RUNNING = 1, /**< on a CPU (core = the lane of its TaskSwitchIn) */
+    EVREC_TASK_READY,       /**< runnable, waiting for a CPU */
+    EVREC_TASK_BLOCKED,     /**< waiting: on an object (object_event set) or a delay */
+    EVREC_TASK_SUSPENDED,   /**< suspended (TaskSwitchOut Suspended) */
+    EVREC_TASK_DEAD         /**< exited or deleted (no end: reported once, duration 0) */
+} evrec_task_state_t;
+
+/** @brief How a READY interval began. */
+typedef enum evrec_ready_cause {
+    EVREC_READY_WOKEN = 1, /**< TaskReady, or an Unblock/Timeout naming it: a wake-up */
+    EVREC_READY_PREEMPTED, /**< TaskSwitchOut Preempted, or another task switched in on its core without a switch-out */
+    EVREC_READY_YIELD      /**< TaskSwitchOut Yield */
+} evrec_ready_cause_t;
+
+/** evrec_task_interval_t::cause when nothing says why (BLOCKED/SUSPENDED/DEAD). */
+#define EVREC_SCHED_NO_CAUSE 0xFFFFFFFFu
+/** evrec_task_interval_t::object_event when the interval is on no object. */
+#define EVREC_SCHED_NONE 0xFFFFu
+
+/** evrec_task_interval_t::flags: the state was inferred; begin = the first record the model saw
+ * (or the first after a gap), not a record that began it. */
+#define EVREC_SCHED_NO_BEGIN 1u
+/** evrec_task_interval_t::flags: still open at evrec_sched_finish(): end = the last record. */
+#define EVREC_SCHED_AT_FINISH 2u
+/** evrec_task_interval_t::flags: records were lost to damage while open: end = the last record
+ * before the gap. */
+#define EVREC_SCHED_CUT 4u
+
+/** @brief One interval of one task in one state. Valid during the callback only. */
+typedef struct evrec_task_interval {
+    uint32_t task;         /**< the RtosTask value (0 = Idle) */
+    const char *task_name; /**< its enum name (reader-owned), or NULL */
+    evrec_task_state_t state;
+    unsigned cause;          /**< READY: an ::evrec_ready_cause_t; BLOCKED/SUSPENDED/DEAD: the
+                                 RtosSuspend value (Blocked 2, Delay 3, Suspended 4, Exit 5), or
+                                 ::EVREC_SCHED_NO_CAUSE; RUNNING: ::EVREC_SCHED_NO_CAUSE */
+    uint16_t core;           /**< RUNNING: its core (the record's lane); other states: the core it
+                                 last ran on, or ::EVREC_LANE_UNKNOWN */
+    uint16_t object_event;   /**< BLOCKED on an object: the event id of its Block record (MutexOp,
+                                 SemOp, QueueOp or EventOp); else ::EVREC_SCHED_NONE */
+    uint32_t object;         /**< the `object` value (valid with object_event) */
+    const char *object_name; /**< its enum name (reader-owned), or NULL */
+    uint64_t begin_index;    /**< evrec_record_t::index of the record that began the state */
+    uint64_t end_index;      /**< ... and of the one that ended it */
+    uint64_t begin_t64;      /**< evrec_record_t::t64 of those records, ticks */
+    uint64_t end_t64;
+    uint64_t begin_ns; /**< evrec_record_t::ns of those records (0 when the frequency is unknown) */
+    uint64_t end_ns;
+    unsigned flags;      /**< EVREC_SCHED_NO_BEGIN, EVREC_SCHED_AT_FINISH, EVREC_SCHED_CUT */
+    unsigned next_state; /**< the ::evrec_task_state_t the task entered at end_index (RUNNING for a
+                              READY interval that ended in a switch-in); 0 when it ended at a gap
+                              or at the finish */
+} evrec_task_interval_t;
+
+/** @brief Receives each interval once, when it ends. @p iv is valid during the call only. */
+typedef void (*evrec_task_interval_fn)(void *ctx, const evrec_task_interval_t *iv);
+
+/**
+ * @brief Create a task-state model for the records of reader @p r.
+ * @param[out] out the model (free with evrec_sched_free()); NULL on error.
+ * @param[in] r the reader; it must outlive the model (names, meta-info). Not modified.
+ * @param[in] fn called once per interval, when it ends (may be NULL: count only).
+ * @param[in] ctx passed to @p fn.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG @p out or @p r is NULL.
+ * @retval EVREC_E_UNSUPPORTED the file is not a kernel trace: its meta-info does not hold the RTOS
+ *     catalogue with its layout (TaskSwitchIn ... EventOp, see the file comment).
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** thread; host only (malloc).
+ *
+ * @code
+ * static void on_interval(void *ctx, const evrec_task_interval_t *iv) {
+ *     if (iv->state == EVREC_TASK_RUNNING) ((uint64_t *)ctx)[iv->core & 3] += iv->end_t64 - iv->begin_t64;
+ * }
+ * uint64_t busy[4] = {0};
+ * evrec_sched_t *s;
+ * if (evrec_sched_create(&s, r, on_interval, busy) == EVREC_OK) {
+ *     evrec_record_t rec;
+ *     while (evrec_reader_next(r, &rec) == EVREC_OK) evrec_sched_add(s, &rec);
+ *     evrec_sched_finish(s);
+ *     evrec_sched_free(s);
+ * }
+ * @endcode
+ */
+evrec_status evrec_sched_create(evrec_sched_t **out, const evrec_reader_t *r, evrec_task_interval_fn fn,
+                                void *ctx);
+
+/**
+ * @brief Apply one record (any event; those of the catalogue change states).
+ * @param[in,out] s the model.
+ * @param[in] rec the next record in file (time) order; rec->lane is its core. A record with
+ *     evrec_record_t::gap set first closes everything as evrec_sched_gap() does.
+ * @retval EVREC_OK applied (or ignored: not a task event, NoTask, a lane of ::EVREC_LANE_UNKNOWN
+ *     for a switch).
+ * @retval EVREC_E_ARG @p s or @p rec is NULL.
+ * @retval EVREC_E_NOMEM out of memory (the model stays usable; the record's effect may be lost).
+ * **Context:** thread; calls the interval callback.
+ */
+evrec_status evrec_sched_add(evrec_sched_t *s, const evrec_record_t *rec);
+
+/**
+ * @brief Records were lost (damage): end every open interval at the last record seen, flagged
+ * EVREC_SCHED_CUT; every state is unknown afterwards. Calling it twice in a row is harmless.
+ * @param[in,out] s the model (NULL: nothing).
+ * **Context:** thread; calls the interval callback.
+ */
+void evrec_sched_gap(evrec_sched_t *s);
+
+/**
+ * @brief End of the records: report the open intervals (ending at the last record, flagged
+ * EVREC_SCHED_AT_FINISH). Further records start afresh.
+ * @param[in,out] s the model.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG @p s is NULL.
+ * **Context:** thread; calls the interval callback.
+ */
+evrec_status evrec_sched_finish(evrec_sched_t *s);
+
+/**
+ * @brief The task RUNNING on @p core now (after the records added so far).
+ * @param[in] s the model.
+ * @param[in] core a lane.
+ * @return its RtosTask value, or UINT32_MAX when no task is known to run there.
+ * **Context:** thread; reads only.
+ */
+uint32_t evrec_sched_running(const evrec_sched_t *s, uint16_t core);
+
+/**
+ * @brief Records that contradicted the state (see the file comment), so far.
+ * @param[in] s the model (NULL: 0).
+ * @return their count.
+ * **Context:** thread; reads only.
+ */
+uint64_t evrec_sched_anomalies(const evrec_sched_t *s);
+
+/**
+ * @brief Free the model (open intervals are not reported: call evrec_sched_finish() first).
+ * @param[in] s the model, or NULL.
+ * **Context:** thread.
+ */
+void evrec_sched_free(evrec_sched_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVREC_SCHED_H */

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The task-state model (evrec_sched.h) on small recordings made through the FreeRTOS port's
+ * schema (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete) and the fake-clock
+ * recorder, one lane or two (one per core): every interval is checked (task, state, cause, core,
+ * object, the records that began and ended it, flags). Each record has a time of its own, so a
+ * record is named by its time; its index is looked up in the saved file. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evrec/evrec_lanes.h"
+#include "evrec/evrec_reader.h"
+#include "evrec/evrec_save.h"
+#include "evrec/evrec_sched.h"
+#include "freertos_events.h"
+#include "view_events.h"
+
+extern uint32_t evrec_test_clock_now;
+extern uint32_t evrec_test_clock_step;
+
+static void at(uint32_t t)
+{
+    evrec_test_clock_now = t;
+    evrec_test_clock_step = 0;
+}
+
+typedef struct mem {
+    unsigned char *data;
+    size_t len, cap;
+} mem_t;
+
+static int mem_write(void *ctx, const void *p, size_t n)
+{
+    mem_t *m = ctx;
+    if (m->len + n > m->cap) {
+        m->cap = (m->len + n) * 2;
+        m->data = realloc(m->data, m->cap);
+        cr_assert_not_null(m->data);
+    }
+    memcpy(m->data + m->len, p, n);
+    m->len += n;
+    return 0;
+}
+
+/* A recording with one lane per core. */
+typedef struct rec {
+    evrec_recorder_t rec;
+    evrec_lane_t lane[2];
+    evrec_lanes_t lanes;
+    uint64_t buf[4096];
+    mem_t file;
+} rec_t;
+
+static rec_t R;
+static evrec_host_t *c0, *c1;
+static freertos_RtosTask_t ta, tb, tc;
+static freertos_RtosObject_t sem;
+
+static void start(unsigned cores, uint32_t t0, const evrec_meta_t *meta)
+{
+    memset(&R, 0, sizeof R);
+    cr_assert_eq(evrec_recorder_init(&R.rec, R.buf, sizeof R.buf), EVREC_OK);
+    cr_assert_eq(evrec_lanes_init(&R.lanes, R.lane, cores), EVREC_OK);
+    cr_assert_eq(freertos_runtime_init(), EVREC_OK);
+    at(t0);
+    cr_assert_eq(evrec_lanes_start(&R.lanes, &R.rec, meta ? meta : &freertos_meta, 100000000u), EVREC_OK);
+    c0 = evrec_lane_host_at(&R.lanes, 0);
+    c1 = cores > 1 ? evrec_lane_host_at(&R.lanes, 1) : NULL;
+    cr_assert_eq(freertos_RtosTask_alloc("a", &ta), EVREC_OK);
+    cr_assert_eq(freertos_RtosTask_alloc("b", &tb), EVREC_OK);
+    cr_assert_eq(freertos_RtosTask_alloc("c", &tc), EVREC_OK);
+    cr_assert_eq(freertos_RtosObject_alloc("sem", &sem), EVREC_OK);
+}
+
+static void stop(uint32_t t1)
+{
+    at(t1);
+    cr_assert_eq(evrec_lanes_stop(&R.lanes, NULL), EVREC_OK);
+    cr_assert_eq(evrec_recorder_counts(&R.rec).dropped, 0);
+    evrec_sink_t sink = {mem_write, &R.file};
+    cr_assert_eq(evrec_save(&R.rec, &sink), EVREC_OK);
+}
+
+/* ---- the intervals the model reports ---- */
+
+#define MAX_IV 64
+typedef struct got {
+    evrec_task_interval_t iv[MAX_IV];
+    char name[MAX_IV][16];
+    size_t n;
+    /* the saved file's records: time32 -> index, t64 */
+    uint32_t time[256];
+    uint64_t index[256], t64[256];
+    size_t records;
+    uint64_t last_index;
+} got_t;
+
+static got_t G;
+
+static void on_iv(void *ctx, const evrec_task_interval_t *iv)
+{
+    got_t *g = ctx;
+    cr_assert_lt(g->n, MAX_IV);
+    g->iv[g->n] = *iv;
+    if (iv->task_name) {
+        strncpy(g->name[g->n], iv->task_name, sizeof g->name[0] - 1);
+    }
+    g->n++;
+}
+
+/* Feed the file to a model; records with a time in [drop_from, drop_to] are lost to damage (the
+ * next one carries evrec_record_t::gap, as the reader would give it). */
+static void run_model(uint32_t drop_from, uint32_t drop_to)
+{
+    memset(&G, 0, sizeof G);
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_t *s;
+    cr_assert_eq(evrec_sched_create(&s, r, on_iv, &G), EVREC_OK);
+    evrec_record_t rec;
+    int lost = 0;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        cr_assert_lt(G.records, 256);
+        G.time[G.records] = rec.time32;
+        G.index[G.records] = rec.index;
+        G.t64[G.records++] = rec.t64;
+        if (rec.time32 >= drop_from && rec.time32 <= drop_to) {
+            lost = 1;
+            continue;
+        }
+        rec.gap = (uint8_t)lost;
+        lost = 0;
+        G.last_index = rec.index;
+        cr_assert_eq(evrec_sched_add(s, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_sched_finish(s), EVREC_OK);
+    cr_assert_eq(evrec_sched_anomalies(s), 0);
+    evrec_sched_free(s);
+    evrec_reader_close(r);
+}
+
+/* The record stamped t (exactly one). */
+static size_t rec_at(uint32_t t)
+{
+    size_t found = SIZE_MAX;
+    for (size_t i = 0; i < G.records; i++) {
+        if (G.time[i] == t) {
+            cr_assert_eq(found, SIZE_MAX, "two records at %u", (unsigned)t);
+            found = i;
+        }
+    }
+    cr_assert_neq(found, SIZE_MAX, "no record at %u", (unsigned)t);
+    return found;
+}
+
+#define NOC EVREC_SCHED_NO_CAUSE
+#define NOOBJ EVREC_SCHED_NONE
+enum { RS_BLOCKED = 2, RS_DELAY = 3, RS_EXIT = 5 };
+
+/* Interval k is (task, state, cause, core, object event, object) from the record at time b to
+ * the one at time e, with flags. */
+static void expect(size_t k, uint32_t task, evrec_task_state_t st, unsigned cause, uint16_t core, uint16_t oev,
+                   uint32_t obj, uint32_t b, uint32_t e, unsigned flags)
+{
+    cr_assert_lt(k, G.n, "interval %zu missing (%zu reported)", k, G.n);
+    const evrec_task_interval_t *iv = &G.iv[k];
+    cr_expect_eq(iv->task, task, "interval %zu: task %u", k, iv->task);
+    cr_expect_eq(iv->state, st, "interval %zu: state %d, expected %d", k, iv->state, st);
+    cr_expect_eq(iv->cause, cause, "interval %zu: cause %u, expected %u", k, iv->cause, cause);
+    cr_expect_eq(iv->core, core, "interval %zu: core %u", k, iv->core);
+    cr_expect_eq(iv->object_event, oev, "interval %zu: object event %u", k, iv->object_event);
+    if (oev != NOOBJ) {
+        cr_expect_eq(iv->object, obj, "interval %zu: object %u", k, iv->object);
+        cr_expect_str_eq(iv->object_name, "sem");
+    }
+    size_t ib = rec_at(b), ie = rec_at(e);
+    cr_expect_eq(iv->begin_index, G.index[ib], "interval %zu: begins at #%llu, expected #%llu (t %u)", k,
+                 (unsigned long long)iv->begin_index, (unsigned long long)G.index[ib], (unsigned)b);
+    cr_expect_eq(iv->end_index, G.index[ie], "interval %zu: ends at #%llu, expected #%llu (t %u)", k,
+                 (unsigned long long)iv->end_index, (unsigned long long)G.index[ie], (unsigned)e);
+    cr_expect_eq(iv->begin_t64, G.t64[ib]);
+    cr_expect_eq(iv->end_t64, G.t64[ie]);
+    cr_expect_eq(iv->begin_ns, G.t64[ib] * 10u, "100 MHz: 10 ns per tick");
+    cr_expect_eq(iv->end_ns, G.t64[ie] * 10u);
+    cr_expect_eq(iv->flags, flags, "interval %zu: flags %u, expected %u", k, iv->flags, flags);
+    if (flags & (EVREC_SCHED_AT_FINISH | EVREC_SCHED_CUT)) {
+        cr_expect_eq(iv->next_state, 0, "interval %zu: next state %u at an edge", k, iv->next_state);
+    } else if (st != EVREC_TASK_DEAD) {
+        cr_expect_neq(iv->next_state, 0, "interval %zu: no next state", k);
+    }
+}
+
+/* The state interval k's task entered at its end. */
+static void expect_next(size_t k, unsigned next)
+{
+    cr_assert_lt(k, G.n);
+    cr_expect_eq(G.iv[k].next_state, next, "interval %zu: next state %u, expected %u", k, G.iv[k].next_state,
+                 next);
+}
+
+#define RUN EVREC_TASK_RUNNING
+#define RDY EVREC_TASK_READY
+#define BLK EVREC_TASK_BLOCKED
+#define DEAD EVREC_TASK_DEAD
+#define FIN EVREC_SCHED_AT_FINISH
+#define SEM_EV ((uint16_t)freertos_ID_SemOp)
+#define QUEUE_EV ((uint16_t)freertos_ID_QueueOp)
+
+Test(sched, one_core_preemption_yield_delay_wake)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1200), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start); /* a: implied preemption */
+    at(1300), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Yield);
+    at(1301), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    at(1400), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay);
+    at(1401), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);
+    at(1500), freertos_record_TaskReady(c0, ta);
+    at(1550), freertos_record_TaskReady(c0, tb); /* running: nothing */
+    at(1600), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Preempted);
+    at(1601), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    stop(2000);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1200, 0);
+    expect(1, tb, RUN, NOC, 0, NOOBJ, 0, 1200, 1300, 0);
+    expect(2, ta, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1200, 1301, 0);
+    expect(3, ta, RUN, NOC, 0, NOOBJ, 0, 1301, 1400, 0);
+    expect(4, tb, RDY, EVREC_READY_YIELD, 0, NOOBJ, 0, 1300, 1401, 0);
+    expect(5, ta, BLK, RS_DELAY, 0, NOOBJ, 0, 1400, 1500, 0);
+    expect(6, tb, RUN, NOC, 0, NOOBJ, 0, 1401, 1600, 0);
+    expect(7, ta, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1500, 1601, 0);
+    expect(8, ta, RUN, NOC, 0, NOOBJ, 0, 1601, 2000, FIN);
+    expect(9, tb, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1600, 2000, FIN);
+    cr_expect_eq(G.n, 10);
+    cr_expect_str_eq(G.name[0], "a");
+}
+
+/* Block on an object, switch out Blocked, TaskReady, switch in: BLOCKED on the semaphore, READY
+ * woken, RUNNING; the Unblock the FreeRTOS port records once the task runs again changes nothing.
+ * The idle task (0) is a task here. */
+Test(sched, block_on_object_ready_then_running)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1200), freertos_record_SemOp(c0, ta, sem, freertos_RtosSemOp_Block);
+    at(1210), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Blocked);
+    at(1220), freertos_record_TaskSwitchIn(c0, freertos_RtosTask_Idle, freertos_RtosResume_Resume);
+    at(1300), freertos_record_TaskReady(c0, ta);
+    at(1310), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    at(1320), freertos_record_SemOp(c0, ta, sem, freertos_RtosSemOp_Unblock);
+    stop(2000);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1210, 0);
+    expect(1, ta, BLK, RS_BLOCKED, 0, SEM_EV, sem, 1210, 1300, 0);
+    expect(2, 0, RUN, NOC, 0, NOOBJ, 0, 1220, 1310, 0);
+    expect(3, ta, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1300, 1310, 0);
+    expect(4, ta, RUN, NOC, 0, NOOBJ, 0, 1310, 2000, FIN);
+    expect(5, 0, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1310, 2000, FIN);
+    cr_expect_eq(G.n, 6);
+    expect_next(0, BLK);
+    expect_next(1, RDY);
+    expect_next(2, RDY);
+    expect_next(3, RUN);
+}
+
+/* ThreadX's order: Unblock of the waiting task (then TaskReady) at the wake-up; and a Block
+ * recorded after the switch-out gives the BLOCKED interval its object. */
+Test(sched, unblock_op_wakes)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1110), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Blocked);
+    at(1120), freertos_record_QueueOp(c0, ta, sem, freertos_RtosQueueOp_Block);
+    at(1130), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start);
+    at(1200), freertos_record_QueueOp(c0, ta, sem, freertos_RtosQueueOp_Unblock);
+    at(1201), freertos_record_TaskReady(c0, ta);
+    at(1300), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Delay);
+    at(1301), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    stop(1400);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1110, 0);
+    expect(1, ta, BLK, RS_BLOCKED, 0, QUEUE_EV, sem, 1110, 1200, 0);
+    expect(2, tb, RUN, NOC, 0, NOOBJ, 0, 1130, 1300, 0);
+    expect(3, ta, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1200, 1301, 0);
+    expect(4, ta, RUN, NOC, 0, NOOBJ, 0, 1301, 1400, FIN);
+    expect(5, tb, BLK, RS_DELAY, 0, NOOBJ, 0, 1300, 1400, FIN);
+    cr_expect_eq(G.n, 6);
+}
+
+/* Two cores: a task preempted on core 0 resumes on core 1, then moves back to core 0 with no
+ * switch-out recorded on core 1 (its RUNNING on core 1 ends where it starts on core 0). */
+Test(sched, two_cores_migration)
+{
+    start(2, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1110), freertos_record_TaskSwitchIn(c1, tb, freertos_RtosResume_Start);
+    at(1200), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Preempted);
+    at(1201), freertos_record_TaskSwitchIn(c0, tc, freertos_RtosResume_Start);
+    at(1300), freertos_record_TaskSwitchOut(c1, tb, freertos_RtosSuspend_Delay);
+    at(1301), freertos_record_TaskSwitchIn(c1, ta, freertos_RtosResume_Resume);
+    at(1400), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    stop(1500);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1200, 0);
+    expect(1, tb, RUN, NOC, 1, NOOBJ, 0, 1110, 1300, 0);
+    expect(2, ta, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1200, 1301, 0);
+    expect(3, tc, RUN, NOC, 0, NOOBJ, 0, 1201, 1400, 0);
+    expect(4, ta, RUN, NOC, 1, NOOBJ, 0, 1301, 1400, 0);
+    /* core 1 is free now (nothing known runs there); the model says so */
+    expect(5, ta, RUN, NOC, 0, NOOBJ, 0, 1400, 1500, FIN);
+    expect(6, tb, BLK, RS_DELAY, 1, NOOBJ, 0, 1300, 1500, FIN);
+    expect(7, tc, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1400, 1500, FIN);
+    cr_expect_eq(G.n, 8);
+}
+
+/* A trace that starts mid-run: a's first record is its switch-out (RUNNING since the first
+ * record, NO_BEGIN); b's first is a switch-in (nothing before it is inferred). */
+Test(sched, starts_mid_run)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_SemOp(c0, ta, sem, freertos_RtosSemOp_Block);
+    at(1110), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Blocked);
+    at(1111), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);
+    stop(1200);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1000, 1110, EVREC_SCHED_NO_BEGIN);
+    expect(1, ta, BLK, RS_BLOCKED, 0, SEM_EV, sem, 1110, 1200, FIN);
+    expect(2, tb, RUN, NOC, 0, NOOBJ, 0, 1111, 1200, FIN);
+    cr_expect_eq(G.n, 3);
+}
+
+/* Records lost to damage while intervals are open: they end at the last record before the gap
+ * (CUT); after it every state is unknown again (a's first switch-out after it: NO_BEGIN from the
+ * gap's record). */
+Test(sched, gap_while_open)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1200), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Preempted);
+    at(1201), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start);
+    at(1300), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Blocked); /* lost */
+    at(1301), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);    /* lost */
+    at(1400), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay);   /* gap */
+    at(1401), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);
+    stop(2000);
+    run_model(1300, 1301);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1200, 0);
+    expect(1, ta, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1200, 1201, EVREC_SCHED_CUT);
+    expect(2, tb, RUN, NOC, 0, NOOBJ, 0, 1201, 1201, EVREC_SCHED_CUT);
+    expect(3, ta, RUN, NOC, 0, NOOBJ, 0, 1400, 1400, EVREC_SCHED_NO_BEGIN);
+    expect(4, ta, BLK, RS_DELAY, 0, NOOBJ, 0, 1400, 2000, FIN);
+    expect(5, tb, RUN, NOC, 0, NOOBJ, 0, 1401, 2000, FIN);
+    cr_expect_eq(G.n, 6);
+}
+
+/* TaskDelete of a ready task: DEAD at once (begin = end); of the running task (it deletes
+ * itself): RUNNING until its switch-out, then DEAD. */
+Test(sched, delete)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1110), freertos_record_TaskReady(c0, tb);
+    at(1120), freertos_record_TaskDelete(c0, tb, 3);
+    at(1130), freertos_record_TaskDelete(c0, ta, 3);
+    at(1140), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Exit);
+    at(1150), freertos_record_TaskSwitchIn(c0, tc, freertos_RtosResume_Start);
+    stop(1200);
+    run_model(1, 0);
+    expect(0, tb, RDY, EVREC_READY_WOKEN, EVREC_LANE_UNKNOWN, NOOBJ, 0, 1110, 1120, 0);
+    expect(1, tb, DEAD, RS_EXIT, EVREC_LANE_UNKNOWN, NOOBJ, 0, 1120, 1120, 0);
+    expect(2, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1140, 0);
+    expect(3, ta, DEAD, RS_EXIT, 0, NOOBJ, 0, 1140, 1140, 0);
+    expect(4, tc, RUN, NOC, 0, NOOBJ, 0, 1150, 1200, FIN);
+    cr_expect_eq(G.n, 5);
+    expect_next(0, DEAD);
+    expect_next(1, 0);
+    expect_next(2, DEAD);
+}
+
+/* A file without the catalogue is not a kernel trace. */
+Test(sched, not_a_kernel_trace)
+{
+    start(1, 1000, &view_meta);
+    stop(1100);
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_t *s = (evrec_sched_t *)&r;
+    cr_expect_eq(evrec_sched_create(&s, r, on_iv, &G), EVREC_E_UNSUPPORTED);
+    cr_expect_null(s);
+    cr_expect_eq(evrec_sched_create(NULL, r, on_iv, &G), EVREC_E_ARG);
+    evrec_reader_close(r);
+}
