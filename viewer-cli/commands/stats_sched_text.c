@@ -60,9 +60,9 @@ static void latency_row(out_t *o, const evrec_sched_task_t *t, const char *cause
 
 static void print_latency(out_t *o, const evrec_sched_result_t *res, size_t w)
 {
-    printf("ready to running (READY until the switch-in; nearest-rank percentiles, %s; worst: its first "
-           "record, see it with evrec dump --from '#N'):\n",
-           res->exact ? "exact" : "within 1% (sketch)");
+    printf("ready to running: from a wake-up or a preemption to the switch-in (nearest-rank percentiles, %s;\n"
+           "  worst: the READY interval's first record, evrec dump FILE --from '#N'):\n",
+           res->exact ? "exact" : "within 1%, sketched");
     cli_buf_puts(&o->b, "  task");
     pad(o, 2 + w);
     cli_buf_printf(&o->b, "  %-9s  %8s  %10s  %10s  %10s  %s", "after", "count", "p50", "p99", "max", "worst");
@@ -102,7 +102,7 @@ static void put_wait_on(out_t *o, const evrec_sched_wait_t *x)
 static void print_waits(out_t *o, const evrec_sched_result_t *res, size_t w)
 {
     char a[32], b[32], c[32];
-    printf("blocked (complete BLOCKED and SUSPENDED intervals, by task and object):\n");
+    printf("blocked and suspended (complete intervals, by task and object; longest: its first record):\n");
     if (!res->wait_count) {
         printf("  (none)\n");
         return;
@@ -155,7 +155,8 @@ static void put_core_tasks(out_t *o, const evrec_sched_result_t *res, uint16_t c
 static void print_cores(out_t *o, const evrec_sched_result_t *res)
 {
     char a[32], b[32], c[32], u[32], p[16];
-    printf("cores (each over the whole trace; load = (tasks + isr) / (trace - unknown)):\n");
+    printf("cores (each over the whole trace; load = (tasks + isr) / (trace - unknown); unknown: before the "
+           "first switch):\n");
     printf("  %4s  %12s  %12s  %12s  %12s  %7s  %9s  %s\n", "core", "tasks", "isr", "idle", "unknown", "load",
            "switches", "tasks that ran there (share of the trace)");
     for (uint32_t i = 0; i < res->core_count; i++) {
@@ -176,11 +177,14 @@ void stats_print_sched(out_t *o, const evrec_sched_result_t *res)
 {
     char d[32];
     size_t w = name_width(res, 4);
-    printf("tasks (task-state model, %u core%s, over %s): CPU time excludes interrupt handlers; share of the "
-           "trace's duration%s\n",
+    printf("tasks (task-state model, %u core%s, %s): CPU time excludes interrupt handlers, share is of the "
+           "trace\n",
            (unsigned)res->core_count, res->core_count == 1 ? "" : "s",
-           stats_text_dur(o, res->span_ticks, d, sizeof d),
-           res->core_count > 1 ? " (per core below; the CPU time table above counts one CPU)" : "");
+           stats_text_dur(o, res->span_ticks, d, sizeof d));
+    if (res->core_count > 1) {
+        printf(
+            "  (summed over the cores, per core below; the CPU time table above counts the cores as one CPU)\n");
+    }
     print_tasks(o, res, w);
     if (res->anomalies) {
         printf("  anomalies: %llu task record(s) contradict the state (lost records, or a hook in the wrong "
