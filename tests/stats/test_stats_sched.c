@@ -5,8 +5,13 @@
  * object, the records that began and ended it, flags). Each record has a time of its own, so a
  * record is named by its time; its index is looked up in the saved file. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/test_tmp.h"
 
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_reader.h"
@@ -406,7 +411,8 @@ static const evrec_sched_task_t *stask(const evrec_sched_result_t *res, uint32_t
 
 /* Two cores, an interrupt, a wake-up across cores, a migration; CPU time per task and core to
  * the tick (the comments give each interval). */
-Test(sched_stats, two_cores_to_the_tick)
+/* The two-core scenario of the statistics tests. */
+static void record_two_cores(void)
 {
     freertos_RtosIsr_t isr;
     start(2, 1000, NULL);
@@ -428,7 +434,11 @@ Test(sched_stats, two_cores_to_the_tick)
     at(1800), freertos_record_TaskSwitchOut(c1, tc, freertos_RtosSuspend_Yield);     /* c 299 */
     at(1801), freertos_record_TaskSwitchIn(c1, ta, freertos_RtosResume_Resume);      /* preempted 101 */
     stop(2000);                                                                      /* b 299 on c0, a 199 on c1 */
+}
 
+Test(sched_stats, two_cores_to_the_tick)
+{
+    record_two_cores();
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
     evrec_sched_stats_t *k;
@@ -538,4 +548,66 @@ Test(sched_stats, running_at_start_claims_the_unknown_time)
     cr_expect_eq(res->cores[0].idle_ticks, 1);
     evrec_sched_stats_free(k);
     evrec_reader_close(r);
+}
+
+/* ---- evrec stats end to end ---- */
+
+static char *run_cli(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", EVREC_CLI_PATH, args);
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t cap = 1 << 16, n = 0, k;
+    char *out = malloc(cap);
+    cr_assert_not_null(out);
+    while ((k = fread(out + n, 1, cap - 1 - n, p)) > 0) {
+        n += k;
+        if (n + 1 == cap) {
+            cap *= 2;
+            out = realloc(out, cap);
+            cr_assert_not_null(out);
+        }
+    }
+    out[n] = 0;
+    int st = pclose(p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", out);
+    return out;
+}
+
+/* The text and JSON of the two-core scenario (100 MHz: 1 tick = 10 ns). */
+Test(sched_stats, cli_text_and_json)
+{
+    record_two_cores();
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "sched"); /* removed at exit, also on failure */
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, R.file.data, R.file.len), (ssize_t)R.file.len);
+    close(fd);
+    char args[512];
+    snprintf(args, sizeof args, "stats '%s'", path);
+    char *out = run_cli(args);
+    cr_expect(strstr(out, "tasks (task-state model, 2 cores, 10.0 us): CPU time excludes interrupt handlers"),
+              "%s", out);
+    cr_expect(strstr(out, "\n  b           6.9 us   68.90%          2\n"), "%s", out);
+    cr_expect(strstr(out, "\n  a           6.1 us   60.90%          3\n"), "%s", out);
+    cr_expect(strstr(out, "\n  a     wake-up           1      500 ns      500 ns      500 ns  #8\n"), "%s", out);
+    cr_expect(
+        strstr(out,
+               "\n  b     delay                                1        1.0 us      1.0 us      1.0 us  #10\n"),
+        "%s", out);
+    cr_expect(strstr(out,
+                     "\n     0        7.1 us        500 ns        1.4 us        1.0 us   84.33%          4  a "
+                     "41.00%, b 29.90%\n"),
+              "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "stats --format json '%s'", path);
+    out = run_cli(args);
+    cr_expect(
+        strstr(out, "\"sched\":{\"span_ticks\":1000,\"span_ns\":10000,\"percentiles\":\"exact\",\"anomalies\":0,"),
+        "%s", out);
+    cr_expect(strstr(out, "{\"task\":1,\"name\":\"a\",\"cpu_ticks\":609,\"cpu_ns\":6090,"), "%s", out);
+    cr_expect(strstr(out, "{\"core\":1,\"task_ticks\":888,\"task_ns\":8880,\"isr_ticks\":0,"), "%s", out);
+    free(out);
 }
