@@ -92,6 +92,7 @@ static void stop(uint32_t t1)
 typedef struct got {
     evrec_task_interval_t iv[MAX_IV];
     char name[MAX_IV][16];
+    char object_name[MAX_IV][16]; /* copies: the reader is closed before the checks */
     size_t n;
     /* the saved file's records: time32 -> index, t64 */
     uint32_t time[256];
@@ -109,6 +110,9 @@ static void on_iv(void *ctx, const evrec_task_interval_t *iv)
     g->iv[g->n] = *iv;
     if (iv->task_name) {
         strncpy(g->name[g->n], iv->task_name, sizeof g->name[0] - 1);
+    }
+    if (iv->object_name) {
+        strncpy(g->object_name[g->n], iv->object_name, sizeof g->object_name[0] - 1);
     }
     g->n++;
 }
@@ -176,7 +180,7 @@ static void expect(size_t k, uint32_t task, evrec_task_state_t st, unsigned caus
     cr_expect_eq(iv->object_event, oev, "interval %zu: object event %u", k, iv->object_event);
     if (oev != NOOBJ) {
         cr_expect_eq(iv->object, obj, "interval %zu: object %u", k, iv->object);
-        cr_expect_str_eq(iv->object_name, "sem");
+        cr_expect_str_eq(G.object_name[k], "sem");
     }
     size_t ib = rec_at(b), ie = rec_at(e);
     cr_expect_eq(iv->begin_index, G.index[ib], "interval %zu: begins at #%llu, expected #%llu (t %u)", k,
