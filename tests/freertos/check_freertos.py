@@ -112,7 +112,9 @@ def check_sched_figures(stats, kernel):
     limit = TOLERANCE * span
     cpu = {t["name"]: t for t in s["tasks"]}
     idle = sum(c["idle_ticks"] for c in s["cores"])
-    print("task-state model (evrec stats 'sched'), ticks: cpu, switches, wake-up to running p50/p99/max")
+    print("task-state model (evrec stats 'sched'), ticks: cpu, diff to the kernel, switches, wake-up to running "
+          "p50/p99/max")
+    worst = 0.0
     for name, kticks in sorted(kernel.items(), key=lambda kv: -kv[1]):
         t = cpu.get(name)
         mine = idle if name == "IDLE" else t["cpu_ticks"] if t else None
@@ -123,8 +125,10 @@ def check_sched_figures(stats, kernel):
         print("  %-14s %14d %12d %8s %10s %10s %10s" % (
             name, mine, mine - kticks, t["switches"] if t else "-", w.get("p50_ticks", "-"),
             w.get("p99_ticks", "-"), w.get("max_ticks", "-")))
+        worst = max(worst, abs(mine - kticks) / span)
         if abs(mine - kticks) > limit:
             errors.append("sched: task %s: %d vs kernel %d ticks" % (name, mine, kticks))
+    print("  largest |diff|: %.4f%% of the run" % (100.0 * worst))
     blocked = {(w["name"], w["object_name"]) for w in s["blocked"] if w["on"] == "object"}
     for task, obj in BLOCKS_ON.items():
         if (task, obj) not in blocked:

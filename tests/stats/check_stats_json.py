@@ -41,8 +41,8 @@ def check_sched(j):
     assert s["percentiles"] in ("exact", "sketch") and isinstance(s["anomalies"], int), s
     per_task = {}
     for c in s["cores"]:
-        parts = [_dur(c, k) for k in ("task", "isr", "idle", "unknown")]
-        assert sum(parts) == span, ("core %d: task+isr+idle+unknown != span" % c["core"], parts, span)
+        parts = [_dur(c, k) for k in ("task", "isr", "idle", "kernel", "unknown")]
+        assert sum(parts) == span, ("core %d: task+isr+idle+kernel+unknown != span" % c["core"], parts, span)
         assert 0.0 <= c["load"] <= 100.0 and isinstance(c["switches"], int), c
         assert sum(_dur(t, "cpu") for t in c["tasks"]) == c["task_ticks"], c
         for t in c["tasks"]:

@@ -506,13 +506,15 @@ Test(sched_stats, two_cores_to_the_tick)
     const evrec_sched_core_t *k0 = &res->cores[0], *k1 = &res->cores[1];
     cr_expect_eq(k0->task_ticks, 100 + 60 + 250 + 299);
     cr_expect_eq(k0->isr_ticks, 50);
-    cr_expect_eq(k0->idle_ticks, 1 + 139 + 1);
+    cr_expect_eq(k0->idle_ticks, 139, "the idle task");
+    cr_expect_eq(k0->kernel_ticks, 1 + 1, "between a switch-out and the next switch-in");
     cr_expect_eq(k0->unknown_ticks, 100);
     cr_expect_eq(k0->switches, 4);
     cr_expect_eq(k0->task_count, 2);
     cr_expect_eq(k1->task_ticks, 390 + 299 + 199);
     cr_expect_eq(k1->isr_ticks, 0);
-    cr_expect_eq(k1->idle_ticks, 2);
+    cr_expect_eq(k1->idle_ticks, 0);
+    cr_expect_eq(k1->kernel_ticks, 2);
     cr_expect_eq(k1->unknown_ticks, 110, "core 1 unknown %llu", (unsigned long long)k1->unknown_ticks);
     cr_expect_eq(k1->switches, 3);
     cr_expect_eq(k1->task_count, 3);
@@ -549,7 +551,8 @@ Test(sched_stats, running_at_start_claims_the_unknown_time)
     cr_expect_eq(stask(res, ta)->switches, 0);
     cr_expect_eq(stask(res, tb)->cpu_ticks, 99);
     cr_expect_eq(res->cores[0].unknown_ticks, 0);
-    cr_expect_eq(res->cores[0].idle_ticks, 1);
+    cr_expect_eq(res->cores[0].idle_ticks, 0);
+    cr_expect_eq(res->cores[0].kernel_ticks, 1);
     evrec_sched_stats_free(k);
     evrec_reader_close(r);
 }
@@ -601,10 +604,11 @@ Test(sched_stats, cli_text_and_json)
         strstr(out,
                "\n  b     delay                                1        1.0 us      1.0 us      1.0 us  #10\n"),
         "%s", out);
-    cr_expect(strstr(out,
-                     "\n     0        7.1 us        500 ns        1.4 us        1.0 us   84.33%          4  a "
-                     "41.00%, b 29.90%\n"),
-              "%s", out);
+    cr_expect(
+        strstr(out,
+               "\n     0       7.1 us       500 ns       1.4 us        20 ns       1.0 us   84.56%         4  a "
+               "41.00%, b 29.90%\n"),
+        "%s", out);
     free(out);
     snprintf(args, sizeof args, "stats --format json '%s'", path);
     out = run_cli(args);
@@ -614,4 +618,37 @@ Test(sched_stats, cli_text_and_json)
     cr_expect(strstr(out, "{\"task\":1,\"name\":\"a\",\"cpu_ticks\":609,\"cpu_ns\":6090,"), "%s", out);
     cr_expect(strstr(out, "{\"core\":1,\"task_ticks\":888,\"task_ns\":8880,\"isr_ticks\":0,"), "%s", out);
     free(out);
+}
+
+/* A kernel without an idle task (ThreadX): IdleSleep to IdleWake is idle, the scheduler's time
+ * between a switch-out and the sleep is kernel time; a first IdleWake claims the time before it. */
+Test(sched_stats, idle_sleep_and_kernel_time)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_IdleWake(c0);                                      /* idle 100 */
+    at(1101), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);   /* kernel 1 */
+    at(1200), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay); /* a 99 */
+    at(1210), freertos_record_IdleSleep(c0);                                     /* kernel 10 */
+    at(1300), freertos_record_IdleWake(c0);                                      /* idle 90 */
+    at(1310), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start);   /* kernel 10 */
+    stop(1400);                                                                  /* b 90 */
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_stats_t *k;
+    cr_assert_eq(evrec_sched_stats_create(&k, r), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        cr_assert_eq(evrec_sched_stats_add(k, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_sched_stats_finish(k), EVREC_OK);
+    const evrec_sched_result_t *res = evrec_sched_stats_result(k);
+    const evrec_sched_core_t *c = &res->cores[0];
+    cr_expect_eq(c->idle_ticks, 100 + 90);
+    cr_expect_eq(c->kernel_ticks, 1 + 10 + 10);
+    cr_expect_eq(c->unknown_ticks, 0);
+    cr_expect_eq(c->task_ticks, 99 + 90);
+    cr_expect_eq(stask(res, ta)->cpu_ticks, 99);
+    cr_expect_eq(stask(res, tb)->cpu_ticks, 90);
+    evrec_sched_stats_free(k);
+    evrec_reader_close(r);
 }

@@ -11,7 +11,8 @@ traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace
   - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
     consistent, find no anomaly, and per thread: its switch count equals the kernel's run count;
     its CPU time (summed over the cores) agrees with the kit on one core, and on SMP with the
-    per-lane replay here, within 0.5% of the run;
+    per-lane replay here, within 0.5% of the run; on one core, its idle time (asleep) and
+    interrupt time agree with the kit's (_tx_execution_idle_time_get, _isr_time_get) alike;
   - every thread the kernel lists (its created list) is in the trace by name, and:
     its CPU time from the trace agrees with the execution profile kit's time for it (on the same
     TSC) within 0.5% of the run's duration (one core: the SMP kit cannot be fed by the Linux SMP
@@ -160,6 +161,18 @@ def check_threads(kernel, stats, records, cores, errors):
         errors.append("only %d threads" % len(kernel))
 
 
+def check_core_times(stats, other, errors):
+    """One core: the task-state model's idle and interrupt time against the kit's."""
+    c = stats["sched"]["cores"][0]
+    span = stats["duration_ticks"]
+    for what, mine in (("idle", c["idle_ticks"]), ("isr", c["isr_ticks"])):
+        kit = other[what][0]
+        print("core 0 %-4s: sched %d, kit %d ticks, diff %.4f%% of the run"
+              % (what, mine, kit, 100.0 * (mine - kit) / span))
+        if abs(mine - kit) > TOLERANCE * span:
+            errors.append("core 0 %s: sched %d vs kit %d ticks" % (what, mine, kit))
+
+
 def check_objects(rtos, errors):
     sync = {s["name"]: s for s in rtos["sync"]}
     for name, kind in OBJECTS.items():
@@ -187,6 +200,8 @@ def main():
     if cores == 1 and stats["rtos"]["anomalies"] != 0:
         errors.append("%d anomalies, the first: %s" % (stats["rtos"]["anomalies"], stats["rtos"]["first_anomaly"]))
     check_threads(kernel, stats, dump_records(evrec, evr), cores, errors)
+    if cores == 1:
+        check_core_times(stats, other, errors)
     check_objects(stats["rtos"], errors)
     for e in errors:
         print("FAIL: " + e)

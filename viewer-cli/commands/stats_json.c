@@ -568,8 +568,9 @@ static void sched_cores(js_t *j, const stats_json_in_t *in, const evrec_sched_re
         kdur(j, in->freq, "task", c->task_ticks);
         kdur(j, in->freq, "isr", c->isr_ticks);
         kdur(j, in->freq, "idle", c->idle_ticks);
+        kdur(j, in->freq, "kernel", c->kernel_ticks);
         kdur(j, in->freq, "unknown", c->unknown_ticks);
-        kdbl(j, "load", known ? (double)(c->task_ticks + c->isr_ticks) * 100.0 / (double)known : 0.0);
+        kdbl(j, "load", known ? (double)(known - c->idle_ticks) * 100.0 / (double)known : 0.0);
         ku64(j, "switches", c->switches);
         key(j, "tasks");
         open_(j, '[');

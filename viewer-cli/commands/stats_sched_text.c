@@ -154,20 +154,22 @@ static void put_core_tasks(out_t *o, const evrec_sched_result_t *res, uint16_t c
 
 static void print_cores(out_t *o, const evrec_sched_result_t *res)
 {
-    char a[32], b[32], c[32], u[32], p[16];
-    printf("cores (each over the whole trace; load = (tasks + isr) / (trace - unknown); unknown: before the "
-           "first switch):\n");
-    printf("  %4s  %12s  %12s  %12s  %12s  %7s  %9s  %s\n", "core", "tasks", "isr", "idle", "unknown", "load",
-           "switches", "tasks that ran there (share of the trace)");
+    char a[32], b[32], c[32], k2[32], u[32], p[16];
+    printf("cores (each over the whole trace; kernel: no task, not asleep; unknown: before the first switch;\n"
+           "  load = 100%% - idle / (trace - unknown)):\n");
+    printf("  %4s  %11s  %11s  %11s  %11s  %11s  %7s  %8s  %s\n", "core", "tasks", "isr", "idle", "kernel",
+           "unknown", "load", "switches", "tasks that ran there (share of the trace)");
     for (uint32_t i = 0; i < res->core_count; i++) {
         const evrec_sched_core_t *k = &res->cores[i];
         uint64_t known = res->span_ticks -
                          (k->unknown_ticks < res->span_ticks ? k->unknown_ticks : res->span_ticks);
-        cli_buf_printf(
-            &o->b, "  %4u  %12s  %12s  %12s  %12s  %7s  %9llu", (unsigned)k->core,
-            stats_text_dur(o, k->task_ticks, a, sizeof a), stats_text_dur(o, k->isr_ticks, b, sizeof b),
-            stats_text_dur(o, k->idle_ticks, c, sizeof c), stats_text_dur(o, k->unknown_ticks, u, sizeof u),
-            stats_text_pct(k->task_ticks + k->isr_ticks, known, p, sizeof p), (unsigned long long)k->switches);
+        cli_buf_printf(&o->b, "  %4u  %11s  %11s  %11s  %11s  %11s  %7s  %8llu", (unsigned)k->core,
+                       stats_text_dur(o, k->task_ticks, a, sizeof a), stats_text_dur(o, k->isr_ticks, b, sizeof b),
+                       stats_text_dur(o, k->idle_ticks, c, sizeof c),
+                       stats_text_dur(o, k->kernel_ticks, k2, sizeof k2),
+                       stats_text_dur(o, k->unknown_ticks, u, sizeof u),
+                       stats_text_pct(known - (k->idle_ticks < known ? k->idle_ticks : known), known, p, sizeof p),
+                       (unsigned long long)k->switches);
         put_core_tasks(o, res, k->core, res->span_ticks);
         stats_text_flush(o);
     }

@@ -21,6 +21,7 @@ typedef struct ks_core {
     uint32_t running; /* task value, or NONE */
     uint32_t isr_depth;
     int known;          /* a switch or idle record seen on it since the start or the last gap */
+    int sleeping;       /* between IdleSleep and IdleWake */
     uint64_t claimable; /* unknown ticks since the model's first record or gap: a task's first
                            switch-out (NO_BEGIN) claims them */
 } ks_core_t;
@@ -244,8 +245,10 @@ static void charge(evrec_sched_stats_t *k, uint64_t t)
                 ct->cpu_ticks += d;
             }
             c->pub.task_ticks += d;
-        } else if (c->running == 0 || c->known) {
+        } else if (c->running == 0 || (c->known && c->sleeping)) {
             c->pub.idle_ticks += d;
+        } else if (c->known) {
+            c->pub.kernel_ticks += d;
         } else {
             c->pub.unknown_ticks += d;
             c->claimable += d;
@@ -271,8 +274,14 @@ static void core_record(evrec_sched_stats_t *k, const evrec_record_t *rec)
         c->isr_depth++;
     } else if (role == AN_ISR_EXIT) {
         c->isr_depth -= c->isr_depth > 0;
-    } else {
+    } else if (role == AN_IDLE_WAKE && !c->known) { /* asleep since the state became unknown */
+        c->pub.idle_ticks += c->claimable;
+        c->pub.unknown_ticks -= c->claimable;
+        c->claimable = 0;
+    }
+    if (role != AN_ISR_ENTER && role != AN_ISR_EXIT) {
         c->known = 1; /* a switch, or idle sleep or wake */
+        c->sleeping = role == AN_IDLE_SLEEP;
     }
 }
 
@@ -291,6 +300,7 @@ evrec_status evrec_sched_stats_add(evrec_sched_stats_t *k, const evrec_record_t 
             k->cores[i].running = NONE;
             k->cores[i].isr_depth = 0;
             k->cores[i].known = 0;
+            k->cores[i].sleeping = 0;
         }
         charge(k, rec->t64);
         for (uint32_t i = 0; i < k->core_count; i++) {

@@ -264,18 +264,20 @@ typedef struct evrec_sched_wait {
 } evrec_sched_wait_t;
 
 /** @brief One core: one lane of the file (a file without lanes has core 0 only). Every core is
- * accounted over the whole trace (first to last record): task + isr + idle + unknown = span. */
+ * accounted over the whole trace (first to last record): task + isr + idle + kernel + unknown =
+ * span. Load = 100% - idle / (span - unknown), as the one-CPU table's. */
 typedef struct evrec_sched_core {
-    uint16_t core;       /**< the lane */
-    uint64_t task_ticks; /**< time a task other than idle ran there, interrupt handlers excluded */
-    uint64_t isr_ticks;  /**< time in interrupt handlers there (IsrEnter to IsrExit, nesting included) */
-    uint64_t
-        idle_ticks; /**< the rest of the known time: the idle task, idle sleep, the scheduler between a switch-out and the next switch-in */
-    uint64_t
-        unknown_ticks; /**< before the first record that tells what ran there (and after damage), not claimed by a task's first switch-out */
-    uint64_t switches; /**< switch-ins there (a return to the task already running not counted) */
-    uint32_t
-        task_count; /**< tasks (idle not included) that ran there: entries of evrec_sched_result_t::core_tasks */
+    uint16_t core;          /**< the lane */
+    uint64_t task_ticks;    /**< time a task other than idle ran there, interrupt handlers excluded */
+    uint64_t isr_ticks;     /**< time in interrupt handlers there (IsrEnter to IsrExit, nesting included) */
+    uint64_t idle_ticks;    /**< the idle task (0) running, or the core asleep (IdleSleep to IdleWake) */
+    uint64_t kernel_ticks;  /**< no task running, not asleep: the scheduler between a switch-out and
+                                 the next switch-in or IdleSleep */
+    uint64_t unknown_ticks; /**< before the first record that tells what ran there (and after
+                                 damage), not claimed by a task's first switch-out or an IdleWake */
+    uint64_t switches;      /**< switch-ins there (a return to the task already running not counted) */
+    uint32_t task_count;    /**< tasks (idle not included) that ran there: entries of
+                                 evrec_sched_result_t::core_tasks */
 } evrec_sched_core_t;
 
 /** @brief A task's time on one core. */
