@@ -10,13 +10,21 @@ Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced 
     from the trace agrees with the kernel's run-time counter (configGENERATE_RUN_TIME_STATS on the
     same TSC) within 0.5% of the run's duration; the kernel's IDLE task is the trace's idle time;
   - every queue, semaphore and mutex is in the trace by its registry name, with operations, and
-    the blocking ones (the queue, the two semaphores) with waits (Block ... Unblock pairs).
+    the blocking ones (the queue, the two semaphores) with waits (Block ... Unblock pairs);
+  - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
+    consistent and find no anomaly; its CPU time per task agrees with the kernel's counter the
+    same way, its idle time (the idle task and the scheduler between tasks) with IDLE's, and
+    every task that blocks on an object is shown blocked on it. (FreeRTOS keeps no per-task
+    switch count to compare the switches with.)
 Prints the per-task table (trace vs kernel).
 """
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stats"))
+from check_stats_json import check_sched  # noqa: E402
 
 TOLERANCE = 0.005  # of the run's duration
 OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "timer_sem": "SemOp"}
@@ -91,6 +99,43 @@ def check_objects(stats):
     return errors
 
 
+BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem"}
+
+
+def check_sched_figures(stats, kernel):
+    """The task-state model against the kernel: a list of errors, the table printed."""
+    s = check_sched(stats)
+    errors = []
+    if s["anomalies"] != 0:
+        errors.append("task-state model: %d anomalies" % s["anomalies"])
+    span = stats["duration_ticks"]
+    limit = TOLERANCE * span
+    cpu = {t["name"]: t for t in s["tasks"]}
+    idle = sum(c["idle_ticks"] for c in s["cores"])
+    print("task-state model (evrec stats 'sched'), ticks: cpu, diff to the kernel, switches, wake-up to running "
+          "p50/p99/max")
+    worst = 0.0
+    for name, kticks in sorted(kernel.items(), key=lambda kv: -kv[1]):
+        t = cpu.get(name)
+        mine = idle if name == "IDLE" else t["cpu_ticks"] if t else None
+        if mine is None:
+            errors.append("sched: task %s is not listed" % name)
+            continue
+        w = t["ready_after_wakeup"] if t else {"count": 0}
+        print("  %-14s %14d %12d %8s %10s %10s %10s" % (
+            name, mine, mine - kticks, t["switches"] if t else "-", w.get("p50_ticks", "-"),
+            w.get("p99_ticks", "-"), w.get("max_ticks", "-")))
+        worst = max(worst, abs(mine - kticks) / span)
+        if abs(mine - kticks) > limit:
+            errors.append("sched: task %s: %d vs kernel %d ticks" % (name, mine, kticks))
+    print("  largest |diff|: %.4f%% of the run" % (100.0 * worst))
+    blocked = {(w["name"], w["object_name"]) for w in s["blocked"] if w["on"] == "object"}
+    for task, obj in BLOCKS_ON.items():
+        if (task, obj) not in blocked:
+            errors.append("sched: %s is never blocked on %s" % (task, obj))
+    return errors
+
+
 def check_clean(stats):
     """No drop, no anomaly: a list of errors."""
     rtos = stats["rtos"]
@@ -112,6 +157,7 @@ def main():
     errors = check_clean(stats)
     errors += compare_tasks(stats, kernel_table(ktxt))
     errors += check_objects(stats)
+    errors += check_sched_figures(stats, kernel_table(ktxt))
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

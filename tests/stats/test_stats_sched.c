@@ -5,8 +5,13 @@
  * object, the records that began and ended it, flags). Each record has a time of its own, so a
  * record is named by its time; its index is looked up in the saved file. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/test_tmp.h"
 
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_reader.h"
@@ -87,6 +92,7 @@ static void stop(uint32_t t1)
 typedef struct got {
     evrec_task_interval_t iv[MAX_IV];
     char name[MAX_IV][16];
+    char object_name[MAX_IV][16]; /* copies: the reader is closed before the checks */
     size_t n;
     /* the saved file's records: time32 -> index, t64 */
     uint32_t time[256];
@@ -104,6 +110,9 @@ static void on_iv(void *ctx, const evrec_task_interval_t *iv)
     g->iv[g->n] = *iv;
     if (iv->task_name) {
         strncpy(g->name[g->n], iv->task_name, sizeof g->name[0] - 1);
+    }
+    if (iv->object_name) {
+        strncpy(g->object_name[g->n], iv->object_name, sizeof g->object_name[0] - 1);
     }
     g->n++;
 }
@@ -171,7 +180,7 @@ static void expect(size_t k, uint32_t task, evrec_task_state_t st, unsigned caus
     cr_expect_eq(iv->object_event, oev, "interval %zu: object event %u", k, iv->object_event);
     if (oev != NOOBJ) {
         cr_expect_eq(iv->object, obj, "interval %zu: object %u", k, iv->object);
-        cr_expect_str_eq(iv->object_name, "sem");
+        cr_expect_str_eq(G.object_name[k], "sem");
     }
     size_t ib = rec_at(b), ie = rec_at(e);
     cr_expect_eq(iv->begin_index, G.index[ib], "interval %zu: begins at #%llu, expected #%llu (t %u)", k,
@@ -388,5 +397,258 @@ Test(sched, not_a_kernel_trace)
     cr_expect_eq(evrec_sched_create(&s, r, on_iv, &G), EVREC_E_UNSUPPORTED);
     cr_expect_null(s);
     cr_expect_eq(evrec_sched_create(NULL, r, on_iv, &G), EVREC_E_ARG);
+    evrec_reader_close(r);
+}
+
+/* ---- the statistics over the model ---- */
+
+static const evrec_sched_task_t *stask(const evrec_sched_result_t *res, uint32_t task)
+{
+    for (uint32_t i = 0; i < res->task_count; i++) {
+        if (res->tasks[i].task == task) {
+            return &res->tasks[i];
+        }
+    }
+    cr_assert_fail("no task %u", (unsigned)task);
+    return NULL;
+}
+
+/* Two cores, an interrupt, a wake-up across cores, a migration; CPU time per task and core to
+ * the tick (the comments give each interval). */
+/* The two-core scenario of the statistics tests. */
+static void record_two_cores(void)
+{
+    freertos_RtosIsr_t isr;
+    start(2, 1000, NULL);
+    cr_assert_eq(freertos_RtosIsr_alloc("tim", &isr), EVREC_OK);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start); /* c0 [1000,1100) unknown */
+    at(1110), freertos_record_TaskSwitchIn(c1, tb, freertos_RtosResume_Start); /* c1 [1000,1110) unknown */
+    at(1200), freertos_record_IsrEnter(c0, isr, 9);                            /* a 100 */
+    at(1250), freertos_record_IsrExit(c0, isr, 9);                             /* isr 50 */
+    at(1300), freertos_record_SemOp(c0, ta, sem, freertos_RtosSemOp_Block);
+    at(1310), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Blocked); /* a 60 */
+    at(1311), freertos_record_TaskSwitchIn(c0, freertos_RtosTask_Idle, freertos_RtosResume_Resume);
+    at(1400), freertos_record_TaskReady(c1, ta);                                 /* blocked 90 */
+    at(1450), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);  /* idle 139, woken 50 */
+    at(1500), freertos_record_TaskSwitchOut(c1, tb, freertos_RtosSuspend_Delay); /* b 390 */
+    at(1501), freertos_record_TaskSwitchIn(c1, tc, freertos_RtosResume_Start);
+    at(1600), freertos_record_TaskReady(c1, tb);                                     /* delay 100 */
+    at(1700), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Preempted); /* a 250 */
+    at(1701), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);      /* woken 101 */
+    at(1800), freertos_record_TaskSwitchOut(c1, tc, freertos_RtosSuspend_Yield);     /* c 299 */
+    at(1801), freertos_record_TaskSwitchIn(c1, ta, freertos_RtosResume_Resume);      /* preempted 101 */
+    stop(2000);                                                                      /* b 299 on c0, a 199 on c1 */
+}
+
+Test(sched_stats, two_cores_to_the_tick)
+{
+    record_two_cores();
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_stats_t *k;
+    cr_assert_eq(evrec_sched_stats_create(&k, r), EVREC_OK);
+    evrec_record_t rec;
+    memset(&G, 0, sizeof G);
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        G.time[G.records] = rec.time32;
+        G.index[G.records++] = rec.index;
+        cr_assert_eq(evrec_sched_stats_add(k, &rec), EVREC_OK);
+    }
+    cr_assert_null(evrec_sched_stats_result(k));
+    cr_assert_eq(evrec_sched_stats_finish(k), EVREC_OK);
+    const evrec_sched_result_t *res = evrec_sched_stats_result(k);
+    cr_assert_not_null(res);
+    cr_expect_eq(res->span_ticks, 1000);
+    cr_expect_eq(res->anomalies, 0);
+    cr_expect(res->exact);
+    cr_assert_eq(res->task_count, 3, "idle is not listed");
+    cr_expect_eq(res->tasks[0].task, tb, "by descending CPU time");
+    cr_expect_eq(res->tasks[1].task, ta);
+    cr_expect_eq(res->tasks[2].task, tc);
+    const evrec_sched_task_t *a = stask(res, ta), *b = stask(res, tb), *c = stask(res, tc);
+    cr_expect_eq(a->cpu_ticks, 100 + 60 + 250 + 199, "the interrupt's 50 ticks are not a's");
+    cr_expect_eq(b->cpu_ticks, 390 + 299);
+    cr_expect_eq(c->cpu_ticks, 299);
+    cr_expect_str_eq(a->name, "a");
+    cr_expect_eq(a->switches, 3);
+    cr_expect_eq(b->switches, 2);
+    cr_expect_eq(c->switches, 1);
+    cr_expect_eq(a->woken.count, 1);
+    cr_expect_eq(a->woken.max, 50);
+    cr_expect_eq(a->woken.p50, 50);
+    cr_expect_eq(a->woken.p99, 50);
+    cr_expect_eq(a->woken.worst_begin_index, G.index[rec_at(1400)]);
+    cr_expect_eq(a->woken.worst_end_index, G.index[rec_at(1450)]);
+    cr_expect_eq(a->preempted.count, 1);
+    cr_expect_eq(a->preempted.max, 101);
+    cr_expect_eq(a->preempted.worst_begin_index, G.index[rec_at(1700)]);
+    cr_expect_eq(b->woken.count, 1);
+    cr_expect_eq(b->woken.max, 101);
+    cr_expect_eq(b->preempted.count, 0);
+    cr_expect_eq(c->woken.count + c->preempted.count, 0, "c's yield is still open at the end");
+
+    cr_assert_eq(res->wait_count, 2);
+    const evrec_sched_wait_t *w0 = &res->waits[0], *w1 = &res->waits[1];
+    cr_expect_eq(w0->task, tb, "b first: the tasks' order");
+    cr_expect_eq(w0->object_event, EVREC_SCHED_NONE);
+    cr_expect_eq(w0->cause, RS_DELAY);
+    cr_expect_eq(w0->total_ticks, 100);
+    cr_expect_eq(w1->task, ta);
+    cr_expect_eq(w1->object_event, SEM_EV);
+    cr_expect_eq(w1->object, sem);
+    cr_expect_str_eq(w1->object_name, "sem");
+    cr_expect_eq(w1->count, 1);
+    cr_expect_eq(w1->total_ticks, 90);
+    cr_expect_eq(w1->max_ticks, 90);
+    cr_expect_eq(w1->max_begin_index, G.index[rec_at(1310)]);
+
+    cr_assert_eq(res->core_count, 2);
+    const evrec_sched_core_t *k0 = &res->cores[0], *k1 = &res->cores[1];
+    cr_expect_eq(k0->task_ticks, 100 + 60 + 250 + 299);
+    cr_expect_eq(k0->isr_ticks, 50);
+    cr_expect_eq(k0->idle_ticks, 139, "the idle task");
+    cr_expect_eq(k0->kernel_ticks, 1 + 1, "between a switch-out and the next switch-in");
+    cr_expect_eq(k0->unknown_ticks, 100);
+    cr_expect_eq(k0->switches, 4);
+    cr_expect_eq(k0->task_count, 2);
+    cr_expect_eq(k1->task_ticks, 390 + 299 + 199);
+    cr_expect_eq(k1->isr_ticks, 0);
+    cr_expect_eq(k1->idle_ticks, 0);
+    cr_expect_eq(k1->kernel_ticks, 2);
+    cr_expect_eq(k1->unknown_ticks, 110, "core 1 unknown %llu", (unsigned long long)k1->unknown_ticks);
+    cr_expect_eq(k1->switches, 3);
+    cr_expect_eq(k1->task_count, 3);
+    cr_assert_eq(res->core_task_count, 5);
+    const evrec_sched_core_task_t *ct = res->core_tasks;
+    cr_expect(ct[0].core == 0 && ct[0].task == ta && ct[0].cpu_ticks == 410 && ct[0].switches == 2);
+    cr_expect(ct[1].core == 0 && ct[1].task == tb && ct[1].cpu_ticks == 299 && ct[1].switches == 1);
+    cr_expect(ct[2].core == 1 && ct[2].task == tb && ct[2].cpu_ticks == 390);
+    cr_expect(ct[3].core == 1 && ct[3].task == tc && ct[3].cpu_ticks == 299);
+    cr_expect(ct[4].core == 1 && ct[4].task == ta && ct[4].cpu_ticks == 199);
+    cr_expect_str_eq(ct[4].name, "a");
+    evrec_sched_stats_free(k);
+    evrec_reader_close(r);
+}
+
+/* A trace that starts while a task runs: its first switch-out claims the time before it. */
+Test(sched_stats, running_at_start_claims_the_unknown_time)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay);
+    at(1101), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);
+    stop(1200);
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_stats_t *k;
+    cr_assert_eq(evrec_sched_stats_create(&k, r), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        cr_assert_eq(evrec_sched_stats_add(k, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_sched_stats_finish(k), EVREC_OK);
+    const evrec_sched_result_t *res = evrec_sched_stats_result(k);
+    cr_expect_eq(stask(res, ta)->cpu_ticks, 100);
+    cr_expect_eq(stask(res, ta)->switches, 0);
+    cr_expect_eq(stask(res, tb)->cpu_ticks, 99);
+    cr_expect_eq(res->cores[0].unknown_ticks, 0);
+    cr_expect_eq(res->cores[0].idle_ticks, 0);
+    cr_expect_eq(res->cores[0].kernel_ticks, 1);
+    evrec_sched_stats_free(k);
+    evrec_reader_close(r);
+}
+
+/* ---- evrec stats end to end ---- */
+
+static char *run_cli(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", EVREC_CLI_PATH, args);
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t cap = 1 << 16, n = 0, k;
+    char *out = malloc(cap);
+    cr_assert_not_null(out);
+    while ((k = fread(out + n, 1, cap - 1 - n, p)) > 0) {
+        n += k;
+        if (n + 1 == cap) {
+            cap *= 2;
+            out = realloc(out, cap);
+            cr_assert_not_null(out);
+        }
+    }
+    out[n] = 0;
+    int st = pclose(p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", out);
+    return out;
+}
+
+/* The text and JSON of the two-core scenario (100 MHz: 1 tick = 10 ns). */
+Test(sched_stats, cli_text_and_json)
+{
+    record_two_cores();
+    char path[256];
+    int fd = test_tmp_file(path, sizeof path, "sched"); /* removed at exit, also on failure */
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, R.file.data, R.file.len), (ssize_t)R.file.len);
+    close(fd);
+    char args[512];
+    snprintf(args, sizeof args, "stats '%s'", path);
+    char *out = run_cli(args);
+    cr_expect(strstr(out, "tasks (task-state model, 2 cores, 10.0 us): CPU time excludes interrupt handlers"),
+              "%s", out);
+    cr_expect(strstr(out, "\n  b           6.9 us   68.90%          2\n"), "%s", out);
+    cr_expect(strstr(out, "\n  a           6.1 us   60.90%          3\n"), "%s", out);
+    cr_expect(strstr(out, "\n  a     wake-up           1      500 ns      500 ns      500 ns  #8\n"), "%s", out);
+    cr_expect(
+        strstr(out,
+               "\n  b     delay                                1        1.0 us      1.0 us      1.0 us  #10\n"),
+        "%s", out);
+    cr_expect(
+        strstr(out,
+               "\n     0       7.1 us       500 ns       1.4 us        20 ns       1.0 us   84.56%         4  a "
+               "41.00%, b 29.90%\n"),
+        "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "stats --format json '%s'", path);
+    out = run_cli(args);
+    cr_expect(
+        strstr(out, "\"sched\":{\"span_ticks\":1000,\"span_ns\":10000,\"percentiles\":\"exact\",\"anomalies\":0,"),
+        "%s", out);
+    cr_expect(strstr(out, "{\"task\":1,\"name\":\"a\",\"cpu_ticks\":609,\"cpu_ns\":6090,"), "%s", out);
+    cr_expect(strstr(out, "{\"core\":1,\"task_ticks\":888,\"task_ns\":8880,\"isr_ticks\":0,"), "%s", out);
+    free(out);
+}
+
+/* A kernel without an idle task (ThreadX): IdleSleep to IdleWake is idle, the scheduler's time
+ * between a switch-out and the sleep is kernel time; a first IdleWake claims the time before it. */
+Test(sched_stats, idle_sleep_and_kernel_time)
+{
+    start(1, 1000, NULL);
+    at(1100), freertos_record_IdleWake(c0);                                      /* idle 100 */
+    at(1101), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);   /* kernel 1 */
+    at(1200), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay); /* a 99 */
+    at(1210), freertos_record_IdleSleep(c0);                                     /* kernel 10 */
+    at(1300), freertos_record_IdleWake(c0);                                      /* idle 90 */
+    at(1310), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start);   /* kernel 10 */
+    stop(1400);                                                                  /* b 90 */
+    evrec_reader_t *r;
+    cr_assert_eq(evrec_reader_open_memory(&r, R.file.data, R.file.len, NULL), EVREC_OK);
+    evrec_sched_stats_t *k;
+    cr_assert_eq(evrec_sched_stats_create(&k, r), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        cr_assert_eq(evrec_sched_stats_add(k, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_sched_stats_finish(k), EVREC_OK);
+    const evrec_sched_result_t *res = evrec_sched_stats_result(k);
+    const evrec_sched_core_t *c = &res->cores[0];
+    cr_expect_eq(c->idle_ticks, 100 + 90);
+    cr_expect_eq(c->kernel_ticks, 1 + 10 + 10);
+    cr_expect_eq(c->unknown_ticks, 0);
+    cr_expect_eq(c->task_ticks, 99 + 90);
+    cr_expect_eq(stask(res, ta)->cpu_ticks, 99);
+    cr_expect_eq(stask(res, tb)->cpu_ticks, 90);
+    evrec_sched_stats_free(k);
     evrec_reader_close(r);
 }

@@ -6,9 +6,13 @@ Usage: check_threadx.py WORKLOAD EVREC OUTDIR [CORES]
 Runs the workload (threadx_workload.c: ThreadX's Linux port, or Linux SMP port with CORES > 1,
 traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace, and checks:
   - no record was dropped (the recorder's count and the file's), and the analysis found no
-    anomaly (records in the wrong place); on SMP, where `evrec stats` (one CPU) does not apply,
-    each core's lane is replayed here: no thread switched in while another runs on that core,
-    none switched out that does not run there;
+    anomaly (records in the wrong place); on SMP each core's lane is also replayed here: no thread
+    switched in while another runs on that core, none switched out that does not run there;
+  - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
+    consistent, find no anomaly, and per thread: its switch count equals the kernel's run count;
+    its CPU time (summed over the cores) agrees with the kit on one core, and on SMP with the
+    per-lane replay here, within 0.5% of the run; on one core, its idle time (asleep) and
+    interrupt time agree with the kit's (_tx_execution_idle_time_get, _isr_time_get) alike;
   - every thread the kernel lists (its created list) is in the trace by name, and:
     its CPU time from the trace agrees with the execution profile kit's time for it (on the same
     TSC) within 0.5% of the run's duration (one core: the SMP kit cannot be fed by the Linux SMP
@@ -25,6 +29,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stats"))
+from check_stats_json import check_sched  # noqa: E402
 
 TOLERANCE = 0.005  # of the run's duration
 NAME_LEN = 23      # EVREC_THREADX_NAME_LEN - 1: names are kept to this length
@@ -89,51 +96,81 @@ def lane_accounting(records):
     return cpu, contradictions
 
 
+def thread_row(name, k, tticks, sched, span, counts, errors):
+    """One thread's line of the table and its checks; the |diff| in % of the run (kit), or 0."""
+    limit = TOLERANCE * span
+    sw, ready = counts[("TaskSwitchIn", name)], counts[("TaskReady", name)]
+    st = sched.get(name, {"cpu_ticks": 0, "switches": 0})
+    ref = k["ticks"] if k["ticks"] >= 0 else tticks  # SMP: no kit figure: the lane replay
+    diff = "%10d %8.4f%%" % (tticks - k["ticks"], 100.0 * (tticks - k["ticks"]) / span) if k["ticks"] >= 0 else \
+        "%10s %9s" % ("-", "-")
+    print("  %-20s %12d %12s %s %12d %7d %7d %7d %7d %7d"
+          % (name, tticks, k["ticks"] if k["ticks"] >= 0 else "-", diff, st["cpu_ticks"], sw, st["switches"],
+             k["runs"], ready, k["resumptions"]))
+    if k["ticks"] >= 0 and abs(tticks - k["ticks"]) > limit:
+        errors.append("thread %s: trace %d vs kernel %d ticks" % (name, tticks, k["ticks"]))
+    if abs(st["cpu_ticks"] - ref) > limit:
+        errors.append("thread %s: sched CPU time %d vs %s %d ticks" % (name, st["cpu_ticks"],
+                      "kernel" if k["ticks"] >= 0 else "lane replay", ref))
+    if sw != k["runs"]:
+        errors.append("thread %s: %d TaskSwitchIn vs run count %d" % (name, sw, k["runs"]))
+    if st["switches"] != k["runs"]:
+        errors.append("thread %s: sched switches %d vs run count %d" % (name, st["switches"], k["runs"]))
+    if ready != k["resumptions"]:
+        errors.append("thread %s: %d TaskReady vs %d resumptions" % (name, ready, k["resumptions"]))
+    return abs(100.0 * (tticks - k["ticks"]) / span) if k["ticks"] >= 0 else 0.0
+
+
 def check_threads(kernel, stats, records, cores, errors):
     rtos = stats["rtos"]
     counts = collections.Counter((r[2], r[3]) for r in records)
+    sched = {t["name"]: t for t in check_sched(stats)["tasks"]}
+    if stats["sched"]["anomalies"] != 0:
+        errors.append("task-state model: %d anomalies" % stats["sched"]["anomalies"])
     if cores == 1:
         trace = {t["name"]: t["ticks"] for t in rtos["tasks"]}
-    else:  # `evrec stats` accounts one CPU: per core from the lanes
+    else:  # the one-CPU table does not apply: per core from the lanes, replayed here
         cpu, contradictions = lane_accounting(records)
         trace = {n: int(round(sec * stats["clock_hz"])) for n, sec in cpu.items()}
         errors.extend("per-core state: " + c for c in contradictions[:5])
     span = stats["duration_ticks"]
-    limit = TOLERANCE * span
     print("per-thread CPU time, TSC ticks (%d Hz), run %d ticks; limit |trace - kernel| <= %.0f"
-          % (stats["clock_hz"], span, limit))
-    print("  %-20s %12s %12s %10s %9s %7s %7s %7s %7s" % ("thread", "trace", "kit", "diff", "% of run",
-                                                         "in", "runs", "ready", "resum."))
+          % (stats["clock_hz"], span, TOLERANCE * span))
+    print("  trace: %s; sched: the task-state model (evrec stats, all cores); sw: its switches"
+          % ("the one-CPU table" if cores == 1 else "replay of the lanes here"))
+    print("  %-20s %12s %12s %10s %9s %12s %7s %7s %7s %7s %7s" % ("thread", "trace", "kit", "diff", "% of run",
+                                                                 "sched", "in", "sw", "runs", "ready", "resum."))
     worst = 0.0
     for name, k in sorted(kernel.items(), key=lambda kv: -kv[1]["ticks"]):
-        tticks = trace.get(name)
-        sw, ready = counts[("TaskSwitchIn", name)], counts[("TaskReady", name)]
-        if tticks is None:
+        if name not in trace:
             errors.append("thread %s (kernel: %d ticks, %d runs) is not in the trace" % (name, k["ticks"], k["runs"]))
             continue
-        if k["ticks"] < 0:  # no kernel figure (SMP: see the README)
-            print("  %-20s %12d %12s %10s %9s %7d %7d %7d %7d"
-                  % (name, tticks, "-", "-", "-", sw, k["runs"], ready, k["resumptions"]))
-        else:
-            diff = tticks - k["ticks"]
-            worst = max(worst, abs(100.0 * diff / span))
-            print("  %-20s %12d %12d %10d %8.4f%% %7d %7d %7d %7d"
-                  % (name, tticks, k["ticks"], diff, 100.0 * diff / span, sw, k["runs"], ready, k["resumptions"]))
-        if k["ticks"] >= 0 and abs(tticks - k["ticks"]) > limit:
-            errors.append("thread %s: trace %d vs kernel %d ticks" % (name, tticks, k["ticks"]))
-        if sw != k["runs"]:
-            errors.append("thread %s: %d TaskSwitchIn vs run count %d" % (name, sw, k["runs"]))
-        if ready != k["resumptions"]:
-            errors.append("thread %s: %d TaskReady vs %d resumptions" % (name, ready, k["resumptions"]))
+        worst = max(worst, thread_row(name, k, trace[name], sched, span, counts, errors))
     if cores == 1:
         print("largest CPU time difference: %.4f%% of the run" % worst)
     else:
         print("CPU time per thread: summed over the %d cores' lanes; no kernel figure to compare" % cores)
+        for c in stats["sched"]["cores"]:
+            print("  core %d: tasks %d, isr %d, idle %d, unknown %d ticks; load %.2f%%; %d switches"
+                  % (c["core"], c["task_ticks"], c["isr_ticks"], c["idle_ticks"], c["unknown_ticks"], c["load"],
+                     c["switches"]))
     extra = set(trace) - set(kernel)
     if extra:
         errors.append("threads in the trace the kernel does not list: %s" % sorted(extra))
     if len(kernel) < MIN_THREADS:
         errors.append("only %d threads" % len(kernel))
+
+
+def check_core_times(stats, other, errors):
+    """One core: the task-state model's idle and interrupt time against the kit's."""
+    c = stats["sched"]["cores"][0]
+    span = stats["duration_ticks"]
+    for what, mine in (("idle", c["idle_ticks"]), ("isr", c["isr_ticks"])):
+        kit = other[what][0]
+        print("core 0 %-4s: sched %d, kit %d ticks, diff %.4f%% of the run"
+              % (what, mine, kit, 100.0 * (mine - kit) / span))
+        if abs(mine - kit) > TOLERANCE * span:
+            errors.append("core 0 %s: sched %d vs kit %d ticks" % (what, mine, kit))
 
 
 def check_objects(rtos, errors):
@@ -163,6 +200,8 @@ def main():
     if cores == 1 and stats["rtos"]["anomalies"] != 0:
         errors.append("%d anomalies, the first: %s" % (stats["rtos"]["anomalies"], stats["rtos"]["first_anomaly"]))
     check_threads(kernel, stats, dump_records(evrec, evr), cores, errors)
+    if cores == 1:
+        check_core_times(stats, other, errors)
     check_objects(stats["rtos"], errors)
     for e in errors:
         print("FAIL: " + e)

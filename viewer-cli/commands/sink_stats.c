@@ -12,14 +12,15 @@
 typedef stats_out_t out_t;
 
 static void print_json(const out_t *o, const cli_stats_display_t *opt, const evrec_stats_t *s,
-                       evrec_time_source src, uint64_t unverified, evrec_status st, uint64_t last_index,
-                       int limit_hit)
+                       const evrec_sched_result_t *sched, evrec_time_source src, uint64_t unverified,
+                       evrec_status st, uint64_t last_index, int limit_hit)
 {
     stats_json_in_t in;
     memset(&in, 0, sizeof in);
     in.path = opt->path;
     in.r = o->r;
     in.s = s;
+    in.sched = sched;
     in.syms = o->syms;
     in.freq = o->freq;
     in.src = src;
@@ -36,6 +37,7 @@ typedef struct stats_sink {
     const cli_stats_display_t *opt;
     evrec_reader_t *r;
     evrec_stats_t *s;
+    evrec_sched_stats_t *sched; /* a kernel trace: the task-state model's statistics; else NULL */
     uint64_t unverified;
     int gap_pending; /* damage before records the selection skipped: kept for the next one */
 } stats_sink_t;
@@ -51,6 +53,13 @@ static void *stats_begin(void *user, export_out_t *out, const cli_sink_info_t *i
     }
     k->opt = user;
     k->r = info->reader;
+    evrec_status st = evrec_sched_stats_create(&k->sched, info->reader);
+    if (st != EVREC_OK && st != EVREC_E_UNSUPPORTED) {
+        cli_error("%s: out of memory", info->input);
+        evrec_stats_free(k->s);
+        free(k);
+        return NULL;
+    }
     return k;
 }
 
@@ -69,7 +78,8 @@ static int stats_record(void *state, const evrec_record_t *rec, uint64_t late)
     k->unverified += r.unverified != 0;
     r.gap |= k->gap_pending; /* a gap before records the selection skipped: kept for this one */
     k->gap_pending = 0;
-    if (evrec_stats_add(k->s, &r) == EVREC_E_NOMEM) {
+    if (evrec_stats_add(k->s, &r) == EVREC_E_NOMEM ||
+        (k->sched && evrec_sched_stats_add(k->sched, &r) == EVREC_E_NOMEM)) {
         cli_error("%s: out of memory", k->opt->path);
         return CLI_SINK_STOP;
     }
@@ -80,16 +90,23 @@ static int stats_end(void *state, const cli_sink_end_t *end)
 {
     stats_sink_t *k = state;
     evrec_stats_finish(k->s);
+    const evrec_sched_result_t *sched = NULL;
+    if (k->sched && evrec_sched_stats_finish(k->sched) == EVREC_OK) {
+        sched = evrec_sched_stats_result(k->sched);
+    } else if (k->sched) {
+        cli_error("%s: out of memory: no task-state statistics", k->opt->path);
+    }
     evrec_time_source src;
     out_t o = {k->r, evrec_reader_time_freq(k->r, &src), k->opt->syms, k->opt->top, {0}};
     if (k->opt->json) {
-        print_json(&o, k->opt, k->s, src, k->unverified, end->status, end->last_index, end->limit_hit);
+        print_json(&o, k->opt, k->s, sched, src, k->unverified, end->status, end->last_index, end->limit_hit);
     } else {
         stats_print_text(&o, k->opt, k->s, src, k->unverified, end);
-        stats_print_rtos(&o, k->s);
+        stats_print_rtos(&o, k->s, sched);
     }
     cli_buf_free(&o.b);
     evrec_stats_free(k->s);
+    evrec_sched_stats_free(k->sched);
     free(k);
     return CLI_SINK_GO_ON;
 }

@@ -482,6 +482,134 @@ static void addresses(js_t *j, const stats_json_in_t *in)
     close_(j, ']');
 }
 
+/* ---- "sched": the task-state model's figures (kernel traces only) ---- */
+
+static void latency(js_t *j, uint64_t freq, const char *k, const evrec_stats_durations_t *d)
+{
+    key(j, k);
+    open_(j, '{');
+    ku64(j, "count", d->count);
+    kstr(j, "percentiles", d->count == 0 ? NULL : d->exact ? "exact" : "sketch");
+    if (d->count) {
+        kdur(j, freq, "total", d->total);
+        kdur(j, freq, "p50", d->p50);
+        kdur(j, freq, "p90", d->p90);
+        kdur(j, freq, "p99", d->p99);
+        kdur(j, freq, "max", d->max);
+        ku64(j, "worst_begin_index", d->worst_begin_index);
+        ku64(j, "worst_end_index", d->worst_end_index);
+    }
+    close_(j, '}');
+}
+
+static void sched_tasks(js_t *j, const stats_json_in_t *in, const evrec_sched_result_t *x)
+{
+    key(j, "tasks");
+    open_(j, '[');
+    for (uint32_t i = 0; i < x->task_count; i++) {
+        const evrec_sched_task_t *t = &x->tasks[i];
+        item(j);
+        open_(j, '{');
+        ku64(j, "task", t->task);
+        kstr(j, "name", t->name);
+        kdur(j, in->freq, "cpu", t->cpu_ticks);
+        kdbl(j, "share", x->span_ticks ? (double)t->cpu_ticks * 100.0 / (double)x->span_ticks : 0.0);
+        ku64(j, "switches", t->switches);
+        kbool(j, "deleted", t->dead);
+        latency(j, in->freq, "ready_after_wakeup", &t->woken);
+        latency(j, in->freq, "ready_after_preemption", &t->preempted);
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void sched_waits(js_t *j, const stats_json_in_t *in, const evrec_sched_result_t *x)
+{
+    key(j, "blocked");
+    open_(j, '[');
+    for (uint32_t i = 0; i < x->wait_count; i++) {
+        const evrec_sched_wait_t *w = &x->waits[i];
+        int obj = w->object_event != EVREC_SCHED_NONE;
+        item(j);
+        open_(j, '{');
+        ku64(j, "task", w->task);
+        kstr(j, "name", w->task_name);
+        kstr(j, "on",
+             obj                               ? "object"
+             : w->what == EVREC_TASK_SUSPENDED ? "suspended"
+             : w->cause == 3u                  ? "delay"
+                                               : "unknown");
+        kstr(j, "event", obj ? evrec_reader_event_name(in->r, w->object_event) : NULL);
+        if (obj) {
+            ku64(j, "object", w->object);
+        } else {
+            knull(j, "object");
+        }
+        kstr(j, "object_name", obj ? w->object_name : NULL);
+        ku64(j, "count", w->count);
+        kdur(j, in->freq, "total", w->total_ticks);
+        kdur(j, in->freq, "max", w->max_ticks);
+        ku64(j, "longest_begin_index", w->max_begin_index);
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+static void sched_cores(js_t *j, const stats_json_in_t *in, const evrec_sched_result_t *x)
+{
+    key(j, "cores");
+    open_(j, '[');
+    for (uint32_t i = 0; i < x->core_count; i++) {
+        const evrec_sched_core_t *c = &x->cores[i];
+        uint64_t known = x->span_ticks - (c->unknown_ticks < x->span_ticks ? c->unknown_ticks : x->span_ticks);
+        item(j);
+        open_(j, '{');
+        ku64(j, "core", c->core);
+        kdur(j, in->freq, "task", c->task_ticks);
+        kdur(j, in->freq, "isr", c->isr_ticks);
+        kdur(j, in->freq, "idle", c->idle_ticks);
+        kdur(j, in->freq, "kernel", c->kernel_ticks);
+        kdur(j, in->freq, "unknown", c->unknown_ticks);
+        kdbl(j, "load", known ? (double)(known - c->idle_ticks) * 100.0 / (double)known : 0.0);
+        ku64(j, "switches", c->switches);
+        key(j, "tasks");
+        open_(j, '[');
+        for (uint32_t k = 0; k < x->core_task_count; k++) {
+            const evrec_sched_core_task_t *ct = &x->core_tasks[k];
+            if (ct->core == c->core) {
+                item(j);
+                open_(j, '{');
+                ku64(j, "task", ct->task);
+                kstr(j, "name", ct->name);
+                kdur(j, in->freq, "cpu", ct->cpu_ticks);
+                ku64(j, "switches", ct->switches);
+                close_(j, '}');
+            }
+        }
+        close_(j, ']');
+        close_(j, '}');
+    }
+    close_(j, ']');
+}
+
+/* Only for a kernel trace: other files' output stays as it was. */
+static void sched(js_t *j, const stats_json_in_t *in)
+{
+    const evrec_sched_result_t *x = in->sched;
+    if (!x) {
+        return;
+    }
+    key(j, "sched");
+    open_(j, '{');
+    kdur(j, in->freq, "span", x->span_ticks);
+    kstr(j, "percentiles", x->exact ? "exact" : "sketch");
+    ku64(j, "anomalies", x->anomalies);
+    sched_tasks(j, in, x);
+    sched_waits(j, in, x);
+    sched_cores(j, in, x);
+    close_(j, '}');
+}
+
 int stats_json_print(const stats_json_in_t *in)
 {
     js_t j = {{0}, 1};
@@ -529,6 +657,7 @@ int stats_json_print(const stats_json_in_t *in)
     spans(&j, in);
     counters(&j, in);
     rtos(&j, in);
+    sched(&j, in);
     addresses(&j, in);
     damage(&j, in);
     key(&j, "error");

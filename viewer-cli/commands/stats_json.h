@@ -8,6 +8,7 @@
 
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
+#include "evrec/evrec_sched.h"
 #include "evrec/evrec_symbols.h"
 
 /* What the statistics were made of. All pointers are borrowed. */
@@ -15,8 +16,9 @@ typedef struct stats_json_in {
     const char *path;
     const evrec_reader_t *r;
     const evrec_stats_t *s;
-    const evrec_symbols_t *syms; /* or NULL */
-    uint64_t freq;               /* effective Hz, 0 = unknown */
+    const evrec_sched_result_t *sched; /* a kernel trace: the task-state model's figures ("sched"); else NULL */
+    const evrec_symbols_t *syms;       /* or NULL */
+    uint64_t freq;                     /* effective Hz, 0 = unknown */
     evrec_time_source src;
     uint64_t unverified; /* records from a truncated chunk */
     int selection;       /* a selection was given */

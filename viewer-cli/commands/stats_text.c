@@ -596,7 +596,7 @@ void stats_print_text(out_t *o, const cli_stats_display_t *opt, const evrec_stat
 }
 
 /* The RTOS part of the text report. */
-void stats_print_rtos(out_t *o, const evrec_stats_t *s)
+void stats_print_rtos(out_t *o, const evrec_stats_t *s, const evrec_sched_result_t *sched)
 {
     const evrec_stats_rtos_t *rt = evrec_stats_rtos(s);
     if (rt) {
@@ -612,6 +612,9 @@ void stats_print_rtos(out_t *o, const evrec_stats_t *s)
         if (rt->has_sync) {
             print_sync(o, rt);
         }
+        if (sched) {
+            stats_print_sched(o, sched);
+        }
     } else if (evrec_stats_mismatch(s)) {
         printf("RTOS catalogue: not used: %s\n", evrec_stats_mismatch(s));
     } else {
@@ -619,4 +622,26 @@ void stats_print_rtos(out_t *o, const evrec_stats_t *s)
                "see ports/rtos/README.md)\n");
     }
     print_addresses(o, s);
+}
+
+/* ---- shared with the kernel sections (stats_sched_text.c) ---- */
+
+void stats_text_flush(out_t *o)
+{
+    flush_line(o);
+}
+
+const char *stats_text_dur(const out_t *o, uint64_t ticks, char *buf, size_t size)
+{
+    return dur_or_ticks(o, ticks, buf, size);
+}
+
+const char *stats_text_pct(uint64_t part, uint64_t whole, char *buf, size_t size)
+{
+    return pct(part, whole, buf, size);
+}
+
+void stats_text_name(out_t *o, const char *name, uint32_t value)
+{
+    put_name(o, name, value);
 }

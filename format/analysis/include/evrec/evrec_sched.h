@@ -9,6 +9,9 @@
  * API overview: evrec_sched_create(), evrec_sched_add() (records in file order), evrec_sched_gap(),
  * evrec_sched_finish(), evrec_sched_free(); queries during the run: evrec_sched_running(),
  * evrec_sched_anomalies(). Each interval is given to the callback once, when it ends.
+ * Statistics built on it (`evrec stats` of a kernel trace): evrec_sched_stats_create(),
+ * evrec_sched_stats_add(), evrec_sched_stats_finish(), evrec_sched_stats_result(),
+ * evrec_sched_stats_free().
  *
  * **Events** are recognised like evrec_stats_create() does (the whole catalogue with its layout),
  * plus, when present with the layout of the kernel ports' schemas (ports/rtos/freertos/freertos.yaml,
@@ -65,6 +68,7 @@
 
 #include <stdint.h>
 
+#include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_status.h"
 
@@ -218,6 +222,137 @@ uint64_t evrec_sched_anomalies(const evrec_sched_t *s);
  * **Context:** thread.
  */
 void evrec_sched_free(evrec_sched_t *s);
+
+/* ---- kernel statistics built on the model (what `evrec stats` prints for a kernel trace) ---- */
+
+/** @brief An opaque kernel statistics object. Create with evrec_sched_stats_create(). */
+typedef struct evrec_sched_stats evrec_sched_stats_t;
+
+/** @brief One task (idle, task 0, is not listed: its time is its cores' idle time). */
+typedef struct evrec_sched_task {
+    uint32_t task;      /**< the RtosTask value */
+    const char *name;   /**< its enum name (reader-owned), or NULL */
+    uint64_t cpu_ticks; /**< RUNNING time on any core, minus the interrupt handlers that ran on
+                               its core meanwhile (exclusive CPU time, as evrec_stats_context_t) */
+    uint64_t switches;  /**< switch-ins (RUNNING intervals begun in the trace) */
+    /** READY intervals that began with a wake-up and ended in RUNNING (complete: flags 0): the
+     * scheduling latency. Durations in ticks; percentiles as evrec_stats_durations_t says
+     * (nearest rank, exact while the analysis keeps at most ::EVREC_STATS_EXACT_MAX durations,
+     * else within ::EVREC_STATS_SKETCH_ERROR); worst_begin_index/worst_end_index = the READY
+     * interval's first and last record. */
+    evrec_stats_durations_t woken;
+    /** READY intervals begun by a preemption or a yield, ended in RUNNING: waiting for the CPU back. */
+    evrec_stats_durations_t preempted;
+    int dead; /**< deleted or exited in the trace */
+} evrec_sched_task_t;
+
+/** @brief Complete BLOCKED or SUSPENDED intervals of one task on one object (or a delay). */
+typedef struct evrec_sched_wait {
+    uint32_t task;         /**< the RtosTask value */
+    const char *task_name; /**< reader-owned, or NULL */
+    unsigned what;         /**< EVREC_TASK_BLOCKED or EVREC_TASK_SUSPENDED */
+    unsigned
+        cause; /**< the RtosSuspend value of the switch-out (Blocked 2, Delay 3, Suspended 4), or ::EVREC_SCHED_NO_CAUSE */
+    uint16_t
+        object_event; /**< the Block record's event id, or ::EVREC_SCHED_NONE (a delay, or no Block recorded) */
+    uint32_t object;  /**< the object's value (with object_event) */
+    const char *object_name;  /**< its enum name (reader-owned), or NULL */
+    uint64_t count;           /**< complete intervals */
+    uint64_t total_ticks;     /**< their summed length */
+    uint64_t max_ticks;       /**< the longest */
+    uint64_t max_begin_index; /**< record index where the longest began */
+} evrec_sched_wait_t;
+
+/** @brief One core: one lane of the file (a file without lanes has core 0 only). Every core is
+ * accounted over the whole trace (first to last record): task + isr + idle + kernel + unknown =
+ * span. Load = 100% - idle / (span - unknown), as the one-CPU table's. */
+typedef struct evrec_sched_core {
+    uint16_t core;          /**< the lane */
+    uint64_t task_ticks;    /**< time a task other than idle ran there, interrupt handlers excluded */
+    uint64_t isr_ticks;     /**< time in interrupt handlers there (IsrEnter to IsrExit, nesting included) */
+    uint64_t idle_ticks;    /**< the idle task (0) running, or the core asleep (IdleSleep to IdleWake) */
+    uint64_t kernel_ticks;  /**< no task running, not asleep: the scheduler between a switch-out and
+                                 the next switch-in or IdleSleep */
+    uint64_t unknown_ticks; /**< before the first record that tells what ran there (and after
+                                 damage), not claimed by a task's first switch-out or an IdleWake */
+    uint64_t switches;      /**< switch-ins there (a return to the task already running not counted) */
+    uint32_t task_count;    /**< tasks (idle not included) that ran there: entries of
+                                 evrec_sched_result_t::core_tasks */
+} evrec_sched_core_t;
+
+/** @brief A task's time on one core. */
+typedef struct evrec_sched_core_task {
+    uint16_t core;
+    uint32_t task;
+    const char *name;   /**< reader-owned, or NULL */
+    uint64_t cpu_ticks; /**< as evrec_sched_task_t::cpu_ticks, on this core */
+    uint64_t switches;  /**< switch-ins on this core */
+} evrec_sched_core_task_t;
+
+/** @brief What evrec_sched_stats_finish() computed. Arrays are owned by the statistics object. */
+typedef struct evrec_sched_result {
+    uint64_t span_ticks; /**< last record - first record */
+    uint32_t task_count;
+    const evrec_sched_task_t *tasks; /**< by descending cpu_ticks, then value */
+    uint32_t wait_count;
+    const evrec_sched_wait_t *waits; /**< by task (in the order of `tasks`), then descending total_ticks */
+    uint32_t core_count;
+    const evrec_sched_core_t *cores; /**< by core */
+    uint32_t core_task_count;
+    const evrec_sched_core_task_t *core_tasks; /**< by core, then descending cpu_ticks */
+    uint64_t anomalies;                        /**< evrec_sched_anomalies() of the model */
+    int exact;                                 /**< 1: every percentile is exact (see evrec_sched_task_t::woken) */
+} evrec_sched_result_t;
+
+/**
+ * @brief Create kernel statistics over the task-state model: per task CPU time, switches,
+ * ready-to-running latency (woken, preempted), blocked time per object; per core busy, idle and
+ * switches. Correct on several cores (one lane per core).
+ * @param[out] out the object (free with evrec_sched_stats_free()); NULL on error.
+ * @param[in] r the reader; it must outlive the object.
+ * @retval EVREC_OK created.
+ * @retval EVREC_E_ARG @p out or @p r is NULL.
+ * @retval EVREC_E_UNSUPPORTED not a kernel trace (see evrec_sched_create()).
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** thread; host only (malloc).
+ */
+evrec_status evrec_sched_stats_create(evrec_sched_stats_t **out, const evrec_reader_t *r);
+
+/**
+ * @brief Account one record (file order; rec->lane = core; rec->gap = records lost before it).
+ * @param[in,out] k the statistics.
+ * @param[in] rec the record.
+ * @retval EVREC_OK accounted.
+ * @retval EVREC_E_ARG @p k or @p rec is NULL.
+ * @retval EVREC_E_NOMEM out of memory (the figures may miss this record).
+ * **Context:** thread.
+ */
+evrec_status evrec_sched_stats_add(evrec_sched_stats_t *k, const evrec_record_t *rec);
+
+/**
+ * @brief End of the records: close the model, sort, compute the percentiles.
+ * @param[in,out] k the statistics.
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_ARG @p k is NULL.
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** thread.
+ */
+evrec_status evrec_sched_stats_finish(evrec_sched_stats_t *k);
+
+/**
+ * @brief The results (valid after evrec_sched_stats_finish(), until evrec_sched_stats_free()).
+ * @param[in] k the statistics.
+ * @return the results, or NULL when @p k is NULL or not finished.
+ * **Context:** thread; reads only.
+ */
+const evrec_sched_result_t *evrec_sched_stats_result(const evrec_sched_stats_t *k);
+
+/**
+ * @brief Free the statistics.
+ * @param[in] k the statistics, or NULL.
+ * **Context:** thread.
+ */
+void evrec_sched_stats_free(evrec_sched_stats_t *k);
 
 #ifdef __cplusplus
 }
