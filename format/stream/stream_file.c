@@ -6,6 +6,7 @@
  * between two is a truncated file a reader reads to its last chunk. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_meta.h"
@@ -17,6 +18,7 @@ struct evrec_sfile {
     uint32_t file_id, seq;
     int first_is_start; /* the first record in the file is EventControl Start (index 0) */
     int any;
+    int seekable; /* a regular file: the header is written again at the end */
     evrec_status err;
 };
 
@@ -76,7 +78,9 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
         free(w);
         return st;
     }
+    struct stat fs;
     w->f = f;
+    w->seekable = fstat(fileno(f), &fs) == 0 && S_ISREG(fs.st_mode);
     w->file_id = evrec_crc32c(0, doc, size) | 1u;
     uint8_t h[EVREC_HEADER_SIZE];
     header(h, 0, UINT64_MAX, 0);
@@ -119,6 +123,11 @@ evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
     static const uint8_t end_record[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
     stream_chunk(w, end_record, sizeof end_record, 0);
     (void)chunk(w, EVREC_CHUNK_END, NULL, 0);
+    if (!w->seekable) {
+        evrec_status st = evrec_sfile_flush(w);
+        free(w);
+        return st; /* a pipe or a device: the header stays as written first (counts unknown) */
+    }
     uint8_t h[EVREC_HEADER_SIZE];
     /* a capture that did not start at the recording's Start says so as a cyclic one does */
     header(h, w->any && !w->first_is_start ? 1u : 0u, w->records, dropped);

@@ -154,7 +154,8 @@ typedef struct evrec_sfile evrec_sfile_t;
  * MetaInfo as STREAM chunk 0.
  * @param[out] out the writer; evrec_sfile_close() frees it.
  * @param[in] f an open file (the caller's; flushed by evrec_sfile_flush(), not closed here),
- *     positioned at its start, seekable for the final header.
+ *     positioned at its start. A regular file gets its header again with the final counts at
+ *     the end; a pipe or device keeps the first header (counts unknown).
  * @param[in] doc the meta document.
  * @param[in] size its bytes.
  * @retval EVREC_OK written.
@@ -208,6 +209,29 @@ evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped);
  * **Context:** thread.
  */
 uint64_t evrec_sfile_records_written(const evrec_sfile_t *w);
+
+/**
+ * @brief Whether bytes start like a captured stream (a frame's sync magic, FORMAT.md section 8.3).
+ * @param[in] head the first bytes of a file.
+ * @param[in] size bytes at head.
+ * @return 1 when they do, else 0.
+ * **Context:** any; pure.
+ */
+int evrec_srx_is_capture(const void *head, size_t size);
+
+/**
+ * @brief A whole captured stream to a container file (receiver and writer in one go). The file
+ * has the records of the first stream id met; its header's `dropped` counts the target's drops
+ * and the records lost in transport.
+ * @param[in] in the capture, read to its end (the caller's).
+ * @param[in] out the file to write, seekable, at its start (the caller's; not closed).
+ * @retval EVREC_OK written.
+ * @retval EVREC_E_CORRUPT no complete meta document in the capture: no file can be made.
+ * @retval EVREC_E_IO reading `in` or writing `out` failed.
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** thread; not reentrant (a static input buffer).
+ */
+evrec_status evrec_srx_convert(FILE *in, FILE *out);
 
 #ifdef __cplusplus
 }
