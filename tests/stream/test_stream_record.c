@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,5 +231,56 @@ Test(stream_record, a_capture_file_is_a_recording)
              cap);
     int status = system(cmd);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "evrec stats / dump on a capture");
+    free(dir);
+}
+
+Test(stream_record, killed_recorder_leaves_a_readable_file)
+{
+    /* Half a stream into `evrec record`, then SIGKILL once the file has grown (it is pushed to
+     * the file at least once a second): the file opens and its records read, in order, up to
+     * where it stops (no END chunk: a truncated file). */
+    char *dir = test_tmp_dir("stream");
+    char cap[TEST_TMP_PATH], out[TEST_TMP_PATH];
+    snprintf(cap, sizeof cap, "%s/capture.bin", dir);
+    snprintf(out, sizeof out, "%s/killed.evr", dir);
+    FILE *f = fopen(cap, "wb+");
+    record_into(dup(fileno(f)));
+    long size = (fseek(f, 0, SEEK_END), ftell(f));
+    cr_assert_gt(size, 100000);
+    uint8_t *bytes = malloc((size_t)size);
+    rewind(f);
+    cr_assert_eq(fread(bytes, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t pid = spawn_record("-", out, p[0]);
+    close(p[0]);
+    cr_assert_eq(write(p[1], bytes, (size_t)size / 2u), size / 2);
+    struct stat st;
+    for (int i = 0; i < 600 && (stat(out, &st) != 0 || st.st_size < size / 4); i++) {
+        usleep(10000); /* until the file has a quarter of the stream's bytes */
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(p[1]);
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_path(&r, out, NULL), EVREC_OK);
+    evrec_record_t rec;
+    uint64_t n = 0;
+    int64_t last[THREADS] = {-1, -1, -1, -1};
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        if (rec.id == PROBE_EVENT_PROBE) {
+            uint16_t src = (uint16_t)(rec.data[6] << 8 | rec.data[7]);
+            int64_t seq = (int64_t)((uint32_t)rec.data[8] << 24 | (uint32_t)rec.data[9] << 16 |
+                                    (uint32_t)rec.data[10] << 8 | rec.data[11]);
+            cr_assert_lt(src, THREADS);
+            cr_assert_gt(seq, last[src]);
+            last[src] = seq;
+        }
+        n++;
+    }
+    cr_assert_gt(n, 1000, "the records pushed before the kill read back (%llu)", (unsigned long long)n);
+    evrec_reader_close(r);
+    free(bytes);
     free(dir);
 }

@@ -5,7 +5,7 @@
  * in pieces of any size, checks them, accounts every loss, and hands out the records; writes them
  * as a normal evrec file as they come.
  *
- * Layers (sources in format/stream/):
+ * API overview (sources in format/stream/):
  * - evrec_srx_feed() / evrec_srx_finish(): the receiver. Frames are found by their sync magic,
  *   type, length and CRC-32C; bytes that are not an intact frame are **damage** (offset and
  *   length in the input). The meta document is assembled from S_META pieces and used once its

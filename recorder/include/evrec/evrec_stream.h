@@ -10,10 +10,18 @@
  * event is dropped (drop-newest) and counted; the count goes out in an S_LOSS frame as soon as the
  * drain has room for it, placed before the records that follow the drops.
  *
+ * API overview:
+ * - The stream: evrec_stream_init() (the ring), evrec_stream_start() (recording through a host;
+ *   stop with evrec_host_stop()), evrec_stream_counts().
+ * - The transport's side: evrec_stream_drain() (whole frames into the caller's buffer),
+ *   evrec_stream_done() (the last frame went out).
+ * - The bytes: evrec/evrec_stream_format.h; the host's receiver: evrec/evrec_stream_rx.h.
+ *
  * Typical use:
  * @code
  * static evrec_stream_t stream;
  * static uint8_t ring[EVREC_CYCLIC_BUFFER_SIZE(16, 1024)] __attribute__((aligned(8)));
+ * static uint8_t tx[512];
  * evrec_stream_init(&stream, ring, sizeof ring, 1024, 64);
  * evrec_stream_start(&stream, &host, &my_meta, EVREC_PORT_TIME_FREQ(), 0);
  * // idle loop, timer or DMA-complete interrupt:

@@ -4,6 +4,9 @@
  * @brief The bytes of the stream format (FORMAT.md section 8): frame magic, frame types and
  * payload sizes. Shared by the target's drain (evrec/evrec_stream.h) and the host's receiver
  * (evrec/evrec_stream_rx.h); needs no port.
+ *
+ * API overview: EVREC_STREAM_MAGIC and EVREC_STREAM_FRAME_HEADER (every frame), the frame types
+ * EVREC_FRAME_META, _RECORDS, _LOSS, _END, and the fixed parts of their payloads.
  */
 #ifndef EVREC_STREAM_FORMAT_H
 #define EVREC_STREAM_FORMAT_H
