@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 #include "evrec/evrec_reader.h"
+#include "evrec/evrec_save.h"
 #include "evrec/evrec_stream.h"
+#include "mem_sink.h"
 #include "stream_harness.h"
 
 extern uint32_t evrec_test_clock_now;
@@ -185,7 +187,7 @@ static int file_records(void *ctx, unsigned lane, const uint8_t *d, size_t size,
 }
 
 /* Reads a file back: every record in order, the probes' seq consecutive, t64 = index * step. */
-static uint64_t read_file(FILE *f, uint64_t step, uint64_t *damage)
+static uint64_t read_back_file(FILE *f, uint64_t step, uint64_t *damage)
 {
     evrec_reader_t *r = NULL;
     rewind(f);
@@ -234,9 +236,9 @@ Test(stream, file_from_stream_reads_back)
     uint64_t damage = 0;
     /* while recording (no END yet): a truncated file, every record read */
     cr_assert_eq(evrec_sfile_flush(t.w), EVREC_OK);
-    cr_assert_eq(read_file(t.f, 0x30000000u, &damage), 5002);
+    cr_assert_eq(read_back_file(t.f, 0x30000000u, &damage), 5002);
     cr_assert_eq(evrec_sfile_close(t.w, 0), EVREC_OK);
-    cr_assert_eq(read_file(t.f, 0x30000000u, &damage), 5002);
+    cr_assert_eq(read_back_file(t.f, 0x30000000u, &damage), 5002);
     cr_assert_eq(damage, 0, "a finished file is intact");
     evrec_srx_free(rx);
     fclose(t.f);
@@ -371,4 +373,22 @@ Test(stream, damaged_capture_resyncs_within_one_frame)
     evrec_srx_free(rx);
     free(c.data);
     free(bad.data);
+}
+
+Test(stream, save_refuses_a_streaming_ring)
+{
+    /* Its records leave through the drain: evrec_save() says so instead of walking blocks the
+     * drain clears (its block walk is the cyclic ring's, not this one's). */
+    evrec_stream_t s;
+    evrec_host_t h;
+    capture_t c = {0};
+    evrec_host_init(&h);
+    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
+    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    record_run(&s, &h, &c, 100, 0, 1000, NULL, 1);
+    mem_sink_t m = {0};
+    evrec_sink_t sink = mem_sink_of(&m);
+    cr_assert_eq(evrec_save(&s.rec, &sink), EVREC_E_UNSUPPORTED);
+    free(m.data);
+    free(c.data);
 }

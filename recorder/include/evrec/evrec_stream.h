@@ -54,8 +54,6 @@
 extern "C" {
 #endif
 
-/** Header flag of a buffer in streaming mode (evrec_buf_header_t::flags, with EVREC_BUF_CYCLIC). */
-#define EVREC_BUF_STREAM 16u
 /** Smallest `cap` evrec_stream_drain() can use, bytes: a frame of one largest record. */
 #define EVREC_STREAM_MIN_CAP (EVREC_STREAM_FRAME_HEADER + EVREC_FRAME_RECORDS_HEAD + EVREC_MAX_EVENT_SIZE)
 
