@@ -266,7 +266,8 @@ static void put_state(const evrec_stream_t *s, uint8_t *p)
 static size_t put_records(evrec_stream_t *s, const ring_t *r, uint8_t *f, size_t room)
 {
     uint8_t *p = f + EVREC_STREAM_FRAME_HEADER;
-    uint8_t *d = p + EVREC_FRAME_RECORDS_HEAD, *lim = f + room;
+    size_t most = EVREC_STREAM_FRAME_HEADER + EVREC_STREAM_MAX_PAYLOAD; /* what a receiver accepts */
+    uint8_t *d = p + EVREC_FRAME_RECORDS_HEAD, *lim = f + (room < most ? room : most);
     __builtin_memset(p, 0, 8);
     evrec_put_be32(p, s->stream_id);
     put_state(s, p + 8);

@@ -392,3 +392,33 @@ Test(stream, save_refuses_a_streaming_ring)
     free(m.data);
     free(c.data);
 }
+
+Test(stream, frames_stay_within_the_receivers_limit)
+{
+    /* A drain buffer larger than a frame may be: the frames of records stop at 65,536 payload
+     * bytes (a receiver refuses longer ones as damage). */
+    static _Alignas(8) uint8_t big_ring[EVREC_CYCLIC_BUFFER_SIZE(64, 4096)];
+    static uint8_t buf[300000];
+    evrec_stream_t s;
+    evrec_host_t h;
+    capture_t c = {0};
+    evrec_host_init(&h);
+    cr_assert_eq(evrec_stream_init(&s, big_ring, sizeof big_ring, 4096, 0), EVREC_OK);
+    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    for (uint32_t i = 0; i < 15000; i++) {
+        cr_assert(probe_record(&h, 1, i));
+    }
+    cr_assert_eq(evrec_host_stop(&h, NULL), EVREC_OK);
+    while (!evrec_stream_done(&s)) {
+        capture_put(&c, buf, evrec_stream_drain(&s, buf, sizeof buf));
+    }
+    seen_t seen = {0};
+    evrec_srx_sink_t sink = seen_sink(&seen);
+    evrec_srx_t *rx;
+    cr_assert_eq(evrec_srx_new(&rx, &sink), EVREC_OK);
+    const evrec_srx_stats_t *st = receive(rx, &c);
+    cr_assert_eq(st->damaged_bytes, 0);
+    cr_assert_eq(seen.probes, 15000);
+    evrec_srx_free(rx);
+    free(c.data);
+}
