@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "evrec/evrec_stream_rx.h"
 #include "reader_internal.h"
 
 /* Size and seekability of a FILE*, from its current position. */
@@ -22,6 +23,31 @@ static void probe_file(rd_source_t *s)
     }
 }
 
+/* A regular file that is a captured stream (FORMAT.md section 8.3) is read as the container it
+ * converts to, in a temporary file (offsets are then that file's); anything else is read as is. */
+static void capture_to_file(rd_source_t *s)
+{
+    struct stat st;
+    uint8_t head[4];
+    if (fstat(fileno(s->f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        return;
+    }
+    size_t n = fread(head, 1, sizeof head, s->f);
+    rewind(s->f);
+    FILE *tmp = evrec_srx_is_capture(head, n) ? tmpfile() : NULL;
+    if (!tmp) {
+        return;
+    }
+    if (evrec_srx_convert(s->f, tmp) != EVREC_OK) {
+        fclose(tmp); /* read as it is: the reader says why it is not a recording */
+        rewind(s->f);
+        return;
+    }
+    fclose(s->f);
+    rewind(tmp);
+    s->f = tmp;
+}
+
 int src_open_path(rd_source_t *s, const char *path)
 {
     s->kind = SRC_FILE;
@@ -35,6 +61,7 @@ int src_open_path(rd_source_t *s, const char *path)
         return 2;
     }
     s->own_file = 1;
+    capture_to_file(s);
     probe_file(s);
     return 0;
 }

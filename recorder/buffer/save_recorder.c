@@ -179,6 +179,9 @@ evrec_status evrec_save_ex(const evrec_recorder_t *rec, const evrec_sink_t *sink
         return EVREC_E_ARG;
     }
     const evrec_buf_header_t *bh = rec->hdr;
+    if (bh->flags & EVREC_BUF_STREAM) {
+        return EVREC_E_UNSUPPORTED; /* its records leave through evrec_stream_drain() */
+    }
     int cyclic_live = bh->block_size && bh->state == EVREC_BUF_RECORDING && !(bh->flags & EVREC_BUF_LANES);
     if ((bh->state != EVREC_BUF_STOPPED && !cyclic_live) || !bh->meta) {
         return EVREC_E_BUSY;

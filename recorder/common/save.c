@@ -1380,3 +1380,27 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
     flush(&o);
     return o.status != EVREC_OK ? o.status : evrec_tracks_put_canonical(meta, sink);
 }
+
+/* ---- pieces for the streaming mode (buffer/stream_drain.c; FORMAT.md section 8) ---- */
+
+uint8_t *evrec_save_pack_record(const evrec_meta_t *m, uint8_t *d, const uint8_t *s, uint16_t id)
+{
+    return walk_struct(d, m, m->events[id].struct_id, s, 0);
+}
+
+evrec_status evrec_save_meta_raw(const evrec_meta_t *m, uint64_t time_freq, const evrec_sink_t *sink)
+{
+    out_t o;
+    out_init(&o, sink, 0);
+    put_meta(&o, m, time_freq, 0);
+    flush(&o);
+    return o.status;
+}
+
+evrec_status evrec_save_pre_chunks(const evrec_meta_t *m, const evrec_sink_t *sink)
+{
+    out_t o;
+    out_init(&o, sink, 1);
+    put_pre_stream_chunks(&o, m);
+    return o.status;
+}

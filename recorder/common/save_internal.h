@@ -56,6 +56,17 @@ void evrec_save_put_lane_record(evrec_save_out_t *o, const uint8_t *rec, size_t 
 /** EVREC_SAVE_CHUNK as the writer was built with (the largest block a live save can convert). */
 size_t evrec_save_chunk_size(void);
 
+/** Streaming mode (FORMAT.md section 8): the native record at `s` (event `id`, known to `m`)
+ * packed big-endian at `d` (CCore layout, section 3); returns the end of the bytes written. */
+uint8_t *evrec_save_pack_record(const evrec_meta_t *m, uint8_t *d, const uint8_t *s, uint16_t id);
+
+/** Streaming mode: the MetaInfo of section 3 (time_freq to the event list) to `sink`, bare. */
+evrec_status evrec_save_meta_raw(const evrec_meta_t *m, uint64_t time_freq, const evrec_sink_t *sink);
+
+/** Streaming mode: the chunks a file has before its first STREAM chunk (RUNTIME_ENUMS,
+ * FIELD_INFO, TRACKS), whole, to `sink`. */
+evrec_status evrec_save_pre_chunks(const evrec_meta_t *m, const evrec_sink_t *sink);
+
 /** Stores v big-endian at d. */
 static inline void evrec_put_be32(uint8_t *d, uint32_t v)
 {

@@ -15,6 +15,11 @@
  *   6 detached  fw_record_Value() with no recorder attached (after evrec_host_stop())
  *   7 cvalue    fw_record_Value() into the same buffer in cyclic mode (1 KiB blocks)
  *   8 cswitch   fw_record_ContextSwitch() in cyclic mode
+ *   9 svalue    fw_record_Value() into the same buffer in streaming mode (evrec/evrec_stream.h)
+ *  10 sswitch   fw_record_ContextSwitch() in streaming mode
+ * The streaming loops run after three laps drained by evrec_stream_drain() (outside the
+ * measured loops: the drain is another context's cost), with the ring drained empty first, so
+ * they never drop; their block switches are in the figure.
  * The cyclic loops run in the steady state: the ring has lapped three times before, so every
  * block switch inside them also clears one block ahead and counts the records it overwrites;
  * that cost, spread over the records of a block, is in the figure.
@@ -22,6 +27,7 @@
 #include <stdint.h>
 
 #include "evrec/evrec_recorder.h"
+#include "evrec/evrec_stream.h"
 #include "fw_events.h"
 #include "semihost.h"
 
@@ -31,6 +37,8 @@
 
 static uint64_t trace[(INSN_N * 64u + 1024u) / 8u] __attribute__((section(".evrec_trace")));
 static evrec_recorder_t recorder;
+static evrec_stream_t stream;
+static uint8_t frames[1024];
 static evrec_host_t host;
 
 #define MEASURED __attribute__((noinline, noipa))
@@ -101,8 +109,27 @@ int main(void)
     run(rec_switch);
     rec = 0;
     (void)evrec_host_stop(&host, &rec);
-    sh_exit(oneshot_ok && rec && evrec_recorder_counts(rec).dropped == 0 &&
-                    evrec_recorder_counts(rec).overwritten > 0
-                ? 0
-                : 1);
+    int cyclic_ok = rec && evrec_recorder_counts(rec).dropped == 0 && evrec_recorder_counts(rec).overwritten > 0;
+    if (evrec_stream_init(&stream, trace, sizeof trace, 1024, 0) != EVREC_OK ||
+        evrec_stream_start(&stream, &host, &fw_meta, 0, 1) != EVREC_OK) {
+        sh_exit(4);
+    }
+    for (uint32_t i = 0; i < warm * sizeof trace / 16u; i++) {
+        rec_switch(i); /* three laps, drained as they fill */
+        if (i % 16u == 15u) {
+            while (evrec_stream_drain(&stream, frames, sizeof frames) != 0) {
+            }
+        }
+    }
+    while (evrec_stream_drain(&stream, frames, sizeof frames) != 0) {
+    }
+    run(rec_value);
+    while (evrec_stream_drain(&stream, frames, sizeof frames) != 0) {
+    }
+    run(rec_switch);
+    (void)evrec_host_stop(&host, NULL);
+    while (evrec_stream_drain(&stream, frames, sizeof frames) != 0) {
+    }
+    sh_exit(oneshot_ok && cyclic_ok && evrec_stream_done(&stream) && evrec_stream_counts(&stream).dropped == 0 ? 0
+                                                                                                                : 1);
 }

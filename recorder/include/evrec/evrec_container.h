@@ -68,8 +68,9 @@ enum evrec_chunk_type {
                                stream, or (type 1) the meta-info (section 2.4; version 1.3) */
     EVREC_CHUNK_TAIL = 10,         /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
                                u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
-    EVREC_CHUNK_COUNTER_SERIES = 11 /**< after TRACKS: u32 count, {u16 struct id, u16 counter field, u16
-                                   series field} (FORMAT.md section 2.1; evrec 0.4) */
+    EVREC_CHUNK_COUNTER_SERIES = 15 /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
+                                   u16 series field} (FORMAT.md section 2.1; evrec 0.4); 11..14 are
+                                   the stream's frames (evrec_stream_format.h) */
 };
 /** Highest chunk type this build knows. */
 #define EVREC_CHUNK_LAST EVREC_CHUNK_COUNTER_SERIES

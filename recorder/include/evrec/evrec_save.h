@@ -66,7 +66,8 @@ typedef struct evrec_save_options {
  * @retval EVREC_E_ARG NULL pointer, or more lanes than ::EVREC_SAVE_LANES.
  * @retval EVREC_E_BUSY the recorder is still attached (stop first; a recorder split into lanes is
  *     saved only after evrec_lanes_stop()), or never recorded.
- * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
+ * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0; or a
+ *     recorder in streaming mode (its records leave through evrec_stream_drain()).
  * @retval EVREC_E_CORRUPT a record in the buffer has an id the meta-info lacks (memory was
  *     overwritten); the records before it are saved and the stream is ended properly.
  * @retval EVREC_E_IO the sink failed; the output is incomplete.
@@ -87,7 +88,8 @@ evrec_status evrec_save(const evrec_recorder_t *rec, const evrec_sink_t *sink);
  * @retval EVREC_OK every byte was written.
  * @retval EVREC_E_ARG NULL pointer, or more lanes than ::EVREC_SAVE_LANES.
  * @retval EVREC_E_BUSY the recorder is still attached, or never recorded.
- * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0.
+ * @retval EVREC_E_UNSUPPORTED a recorder split into lanes, in a build with EVREC_SAVE_LANES 0; or a
+ *     recorder in streaming mode (its records leave through evrec_stream_drain()).
  * @retval EVREC_E_CORRUPT a record in the buffer has an id the meta-info lacks; the records before
  *     it are saved and the stream is ended properly.
  * @retval EVREC_E_IO the sink failed; the output is incomplete.

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A container written as a stream is received (FORMAT.md section 8.3): the header with counts
+ * unknown, the meta document's chunks, the MetaInfo as STREAM chunk 0, then per batch of records
+ * SYNC, SEQ and STREAM chunks (sections 2.2, 2.4); at the end the End record, END, and the
+ * header again with the final counts. Every chunk is whole when written, so a file cut short
+ * between two is a truncated file a reader reads to its last chunk. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "evrec/evrec_container.h"
+#include "evrec/evrec_meta.h"
+#include "stream_internal.h"
+
+struct evrec_sfile {
+    FILE *f;
+    uint64_t records;
+    uint32_t file_id, seq;
+    int first_is_start; /* the first record in the file is EventControl Start (index 0) */
+    int any;
+    int seekable; /* a regular file: the header is written again at the end */
+    evrec_status err;
+};
+
+static void put(evrec_sfile_t *w, const void *p, size_t n)
+{
+    if (w->err == EVREC_OK && n && fwrite(p, 1, n, w->f) != n) {
+        w->err = EVREC_E_IO;
+    }
+}
+
+/* Writes a chunk; returns its CRC. */
+static uint32_t chunk(evrec_sfile_t *w, unsigned type, const uint8_t *payload, size_t len)
+{
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    srx_put32(h, (uint32_t)type << 24 | (uint32_t)len);
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, h, 4), payload, len);
+    srx_put32(h + 4, crc);
+    put(w, h, sizeof h);
+    put(w, payload, len);
+    return crc;
+}
+
+/* SEQ then STREAM (section 2.4). */
+static void stream_chunk(evrec_sfile_t *w, const uint8_t *data, size_t len, uint32_t sync_crc)
+{
+    uint8_t h[4];
+    srx_put32(h, (uint32_t)EVREC_CHUNK_STREAM << 24 | (uint32_t)len);
+    uint8_t seq[EVREC_SEQ_SIZE];
+    srx_put32(seq, w->file_id);
+    srx_put32(seq + 4, w->seq++);
+    srx_put32(seq + 8, evrec_crc32c(evrec_crc32c(0, h, 4), data, len));
+    srx_put32(seq + 12, sync_crc);
+    (void)chunk(w, EVREC_CHUNK_SEQ, seq, sizeof seq);
+    (void)chunk(w, EVREC_CHUNK_STREAM, data, len);
+}
+
+static void header(uint8_t h[EVREC_HEADER_SIZE], uint32_t flags, uint64_t recorded, uint64_t dropped)
+{
+    memset(h, 0, EVREC_HEADER_SIZE);
+    memcpy(h, EVREC_MAGIC, 8);
+    h[9] = (uint8_t)EVREC_FORMAT_MAJOR;
+    h[11] = (uint8_t)EVREC_FORMAT_MINOR;
+    srx_put32(h + 12, flags);
+    srx_put64(h + 24, recorded);
+    srx_put64(h + 32, dropped);
+    srx_put32(h + 44, evrec_crc32c(0, h, 44));
+}
+
+evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, size_t size)
+{
+    uint32_t *sl = malloc(65536u * sizeof *sl);
+    evrec_sfile_t *w = calloc(1, sizeof *w);
+    size_t off = 0, len = 0;
+    evrec_status st = !sl || !w ? EVREC_E_NOMEM : evrec_srx_doc_events(doc, size, sl, &off, &len);
+    free(sl);
+    if (st != EVREC_OK) {
+        free(w);
+        return st;
+    }
+    struct stat fs;
+    w->f = f;
+    w->seekable = fstat(fileno(f), &fs) == 0 && S_ISREG(fs.st_mode);
+    w->file_id = evrec_crc32c(0, doc, size) | 1u;
+    uint8_t h[EVREC_HEADER_SIZE];
+    header(h, 0, UINT64_MAX, 0);
+    put(w, h, sizeof h);
+    put(w, doc + off + len, size - off - len); /* the chunks before the stream, whole */
+    stream_chunk(w, doc + off, len, 0);
+    *out = w;
+    return w->err;
+}
+
+evrec_status evrec_sfile_records(evrec_sfile_t *w, const uint8_t *data, size_t size, uint64_t count,
+                                 const uint8_t state[36])
+{
+    if (!w->any) {
+        w->any = 1;
+        w->first_is_start = srx_be64(state) == 0;
+    }
+    uint8_t sync[EVREC_SYNC_SIZE];
+    memcpy(sync, state, sizeof sync);
+    srx_put64(sync, w->records);
+    uint32_t sync_crc = chunk(w, EVREC_CHUNK_SYNC, sync, sizeof sync);
+    stream_chunk(w, data, size, sync_crc);
+    w->records += count;
+    return w->err;
+}
+
+evrec_status evrec_sfile_flush(evrec_sfile_t *w)
+{
+    if (w->err == EVREC_OK && fflush(w->f) != 0) {
+        w->err = EVREC_E_IO;
+    }
+    return w->err;
+}
+
+evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
+{
+    if (!w) {
+        return EVREC_OK;
+    }
+    static const uint8_t end_record[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
+    stream_chunk(w, end_record, sizeof end_record, 0);
+    (void)chunk(w, EVREC_CHUNK_END, NULL, 0);
+    if (!w->seekable) {
+        evrec_status st = evrec_sfile_flush(w);
+        free(w);
+        return st; /* a pipe or a device: the header stays as written first (counts unknown) */
+    }
+    uint8_t h[EVREC_HEADER_SIZE];
+    /* a capture that did not start at the recording's Start says so as a cyclic one does */
+    header(h, w->any && !w->first_is_start ? 1u : 0u, w->records, dropped);
+    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, 0, SEEK_SET) != 0)) {
+        w->err = EVREC_E_IO;
+    }
+    put(w, h, sizeof h);
+    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, 0, SEEK_END) != 0)) {
+        w->err = EVREC_E_IO;
+    }
+    evrec_status st = w->err;
+    free(w);
+    return st;
+}
+
+uint64_t evrec_sfile_records_written(const evrec_sfile_t *w)
+{
+    return w->records;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Streaming mode's ring (evrec_stream_init(), evrec/evrec_stream.h): the cyclic ring's layout
+ * and record path (cyclic.c), with another block switch: block b's slot is reused for block b + n
+ * (n blocks) only after the drain (stream_drain.c) has sent its records and cleared it. A switch
+ * that finds the next slot not given back drops the event (drop-newest) and counts it.
+ *
+ * A slot's `ready` word, in streaming mode:
+ *  - the block number the slot is free for (the drain stores it, release, after clearing the
+ *    slot; the start stores the first lap's numbers);
+ *  - once the block is opened, STREAM_OPENED | the recorder's drop count (masked) as the opener
+ *    read it just after opening: the drain takes the drops between two blocks from these.
+ * Neither value is ever mistaken for the other (the tag bit), so a context that read `pos` before
+ * a block was opened and then sees its slot taken goes back to `pos` instead of dropping. */
+#include "evrec/evrec_stream.h"
+#include "recorder_internal.h"
+#include "stream_internal.h"
+
+static evrec_block_header_t *slot_of(const evrec_host_t *h, size_t b)
+{
+    return evrec_block_at(h->buf, h->ring_mask, h->block_mask, b << h->block_shift);
+}
+
+/* The opener of `next` marks it opened with the drops so far, closes `full` and stamps `next`
+ * (the seq stamp last, with release: the drain reads `ready` after seeing the stamp). */
+static void open_block(const evrec_host_t *h, size_t full, size_t fill, size_t count, size_t next)
+{
+    const evrec_recorder_t *rec = __atomic_load_n(&h->rec, __ATOMIC_ACQUIRE);
+    size_t drops = rec ? evrec_atomic_load(&rec->hdr->dropped) : 0;
+    evrec_block_header_t *nh = slot_of(h, next);
+    evrec_atomic_store(&nh->ready, EVREC_STREAM_OPENED | (drops & EVREC_STREAM_DROP_MASK));
+    __atomic_store_n(&slot_of(h, full)->closed, evrec_closed_word(fill, count), __ATOMIC_RELEASE);
+    size_t mod = evrec_block_modulus(h->block_shift);
+    __atomic_store_n(&nh->seq, evrec_seq_stamp(next, (next - full) & (mod - 1u)), __ATOMIC_RELEASE);
+}
+
+static size_t stream_switch(evrec_host_t *h, size_t cur, size_t len)
+{
+    size_t bsize = h->block_mask + 1u;
+    size_t mod = evrec_block_modulus(h->block_shift);
+    for (;;) {
+        if (cur >= EVREC_POS_CLOSED) {
+            return EVREC_POS_CLOSED;
+        }
+        size_t off = cur & h->block_mask;
+        if (off >= EVREC_BLOCK_HEADER && off + len <= bsize) {
+            if (evrec_atomic_cas(&h->pos, &cur, cur + len + h->count_one)) {
+                return cur;
+            }
+            continue;
+        }
+        size_t vcur = cur & (h->count_one - 1u);
+        size_t count = cur / h->count_one; /* records allocated in `full` */
+        size_t full = (vcur - 1u) >> h->block_shift;
+        size_t fill = vcur - (full << h->block_shift);
+        size_t next = (full + 1u) & (mod - 1u);
+        if (evrec_atomic_load_acquire(&slot_of(h, next)->ready) != next) {
+            size_t again = evrec_atomic_load(&h->pos);
+            if (again != cur) {
+                cur = again; /* another context opened it meanwhile */
+                continue;
+            }
+            evrec_reserve_failed(h, cur); /* the drain is behind: drop the newest, counted */
+            return EVREC_POS_CLOSED;
+        }
+        size_t start = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+        if (!evrec_atomic_cas(&h->pos, &cur, start + len + h->count_one)) {
+            continue;
+        }
+        open_block(h, full, fill, count, next);
+        return start;
+    }
+}
+
+static size_t stream_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t start_time)
+{
+    evrec_buf_header_t *bh = rec->hdr;
+    size_t n = bh->block_count, bsize = bh->block_size;
+    uint8_t *records = evrec_records(rec);
+    for (size_t s = 0; s < n; s++) {
+        evrec_block_header_t *hdr = (evrec_block_header_t *)(void *)(records + s * bsize);
+        hdr->closed = 0;
+        evrec_atomic_store(&hdr->ready, s);
+    }
+    evrec_block_header_t *h0 = (evrec_block_header_t *)(void *)records;
+    evrec_atomic_store(&h0->ready, EVREC_STREAM_OPENED); /* opened, no drops before it */
+    h0->seq = evrec_seq_stamp(0, 0);
+    evrec_write_control(records + EVREC_BLOCK_HEADER, start_time, EVREC_CONTROL_START);
+    unsigned shift = evrec_log2(bsize);
+    size_t count_one = evrec_count_one(shift);
+    EVREC_STORE_RELAXED(&host->block_mask, bsize - 1u);
+    EVREC_STORE_RELAXED(&host->ring_mask, n * bsize - 1u);
+    EVREC_STORE_RELAXED(&host->block_shift, shift);
+    EVREC_STORE_RELAXED(&host->count_one, count_one);
+    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT + count_one; /* Start: one record */
+}
+
+/* Stop goes after the last allocation, or opens the next block when it does not fit and the
+ * drain has given that slot back; otherwise it is dropped (counted). The last block is closed, so
+ * the drain knows where the stream ends (end_pos). Records still being written are not waited
+ * for: the drain sends them once committed. */
+static void stream_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end_word, uint32_t stop_time)
+{
+    evrec_buf_header_t *bh = rec->hdr;
+    size_t bsize = h->block_mask + 1u;
+    size_t mod = evrec_block_modulus(h->block_shift);
+    size_t end = end_word & (h->count_one - 1u);
+    size_t count = end_word / h->count_one;
+    size_t cur = (end - 1u) >> h->block_shift;
+    size_t fill = end - (cur << h->block_shift);
+    size_t pos = end;
+    if (fill + EVREC_CONTROL_SLOT > bsize) {
+        size_t next = (cur + 1u) & (mod - 1u);
+        if (evrec_atomic_load_acquire(&slot_of(h, next)->ready) != next) {
+            evrec_atomic_fetch_add(&bh->dropped, 1); /* no room for Stop */
+            __atomic_store_n(&slot_of(h, cur)->closed, evrec_closed_word(fill, count), __ATOMIC_RELEASE);
+            bh->end_pos = end;
+            return;
+        }
+        open_block(h, cur, fill, count, next);
+        pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+        count = 0;
+    }
+    evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);
+    pos += EVREC_CONTROL_SLOT;
+    evrec_block_header_t *last = evrec_block_at(h->buf, h->ring_mask, h->block_mask, pos - 1u);
+    __atomic_store_n(&last->closed, evrec_closed_word(pos - ((pos - 1u) & ~h->block_mask), count + 1u),
+                     __ATOMIC_RELEASE);
+    bh->end_pos = pos;
+}
+
+static const struct evrec_cyclic_ops stream_ops = {stream_start, stream_stop, stream_switch, NULL, NULL};
+
+evrec_status evrec_stream_init(evrec_stream_t *s, void *buf, size_t size, size_t block_size, uint32_t meta_every)
+{
+    if (!s) {
+        return EVREC_E_ARG;
+    }
+    __builtin_memset(s, 0, sizeof *s);
+    evrec_status st = evrec_recorder_init_cyclic(&s->rec, buf, size, block_size);
+    if (st != EVREC_OK) {
+        return st;
+    }
+    s->rec.cyclic = &stream_ops;
+    s->rec.hdr->flags |= EVREC_BUF_STREAM;
+    s->meta_every = meta_every;
+    return EVREC_OK;
+}
