@@ -15,8 +15,9 @@ compared:
   task-state model: per lane, a TaskSwitchOut directly followed by a TaskSwitchIn is one switch
   at the switch-in, prev_state from the switch-out's reason (Preempted R+, Yield R, Blocked and
   Delay S, Suspended T, Exit X), a switch-in without a switch-out preempts (R+), a switch-out
-  followed by anything else switches to the swapper; the idle task is the swapper (pid 0) and
-  always leaves runnable;
+  followed by anything else switches to the swapper, a switch-in of a task running on another
+  core ends it there (to the swapper, R); the idle task is the swapper (pid 0) and always leaves
+  runnable;
 - wake-ups: every sched_waking is at a record that wakes that task (TaskReady, or an Unblock /
   Timeout operation naming it), in the bundle of that record's lane, with the task running there
   as the waker (FtraceEvent.pid, which trace_processor takes as the waker);
@@ -109,8 +110,14 @@ def expected_switches(recs, idle):
         if ev == "TaskSwitchOut":
             ln.out = (f["task"], REASON_STATE[f["type"]], ns, idx)
             ln.running = None
+        elif ev == "TaskSwitchIn" and ln.running == f["task"] and not ln.out:
+            pass  # the task already running there (a return from an interrupt): nothing changes
         elif ev == "TaskSwitchIn":
             nxt = f["task"]
+            for cpu, other in lanes.items():
+                if other is not ln and other.running == nxt and nxt != idle:
+                    add(ns, cpu, nxt, R, idle)  # it migrated: no switch-out was recorded there
+                    other.running = None
             if ln.out and ln.out[3] == ln.last:
                 add(ns, lane, ln.out[0], ln.out[1], nxt)
             else:

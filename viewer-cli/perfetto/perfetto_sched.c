@@ -42,6 +42,7 @@ typedef struct ps_pend {
 
 typedef struct ps_core {
     uint32_t out;      /* the pending switch-out to pair, or PS_NONE */
+    int out_here;      /* its switch-out was a record of this lane (not a migration seen elsewhere) */
     int has_next;      /* a record of this lane came after it: */
     uint64_t next_rec; /* the first one's index */
 } ps_core_t;
@@ -239,6 +240,7 @@ static int core_grow(pf_sched_t *s, uint16_t core)
     }
     for (uint32_t c = s->ncores; c <= core; c++) {
         p[c].out = PS_NONE;
+        p[c].out_here = 0;
         p[c].has_next = 0;
     }
     s->cores = p;
@@ -316,7 +318,8 @@ static int on_running(pf_sched_t *s, const evrec_task_interval_t *iv, uint32_t t
     ps_core_t *cr = &s->cores[c];
     uint32_t o = cr->out;
     int joined = o != PS_NONE && !(iv->flags & EVREC_SCHED_NO_BEGIN) &&
-                 (s->pend[o].index == iv->begin_index || (cr->has_next && cr->next_rec == iv->begin_index));
+                 (s->pend[o].index == iv->begin_index ||
+                  (cr->out_here && cr->has_next && cr->next_rec == iv->begin_index));
     cr->out = PS_NONE;
     if (o != PS_NONE) {
         s->pend[o].paired = 1;
@@ -363,6 +366,7 @@ static int on_running(pf_sched_t *s, const evrec_task_interval_t *iv, uint32_t t
         pend_try(s, i);
     } else {
         s->cores[c].out = i;
+        s->cores[c].out_here = s->cur_lane == c;
         s->cores[c].has_next = 0;
     }
     return 1;
