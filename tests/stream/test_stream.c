@@ -256,7 +256,8 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng_state % n);
 }
 
-/* Marks got[] for every probe a clean RECORDS frame holds (to know what each frame carries). */
+/* The probes a clean S_RECORDS frame holds: the first one's seq and their count (0 for another
+ * frame type). */
 static void frame_probes(const uint8_t *f, size_t len, uint32_t *first, uint32_t *count)
 {
     *count = 0;
@@ -311,8 +312,6 @@ static size_t damage_capture(const capture_t *c, capture_t *bad, uint8_t *hit, s
                 lost = 1;
                 q += len2;
                 frames++;
-                uint32_t f2 = 0, n2 = 0;
-                frame_probes(f + len, len2, &f2, &n2); /* received: not hit */
             } else {
                 capture_put(bad, f, len);
             }
