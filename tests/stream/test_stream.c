@@ -256,7 +256,8 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng_state % n);
 }
 
-/* Marks got[] for every probe a clean RECORDS frame holds (to know what each frame carries). */
+/* The probes a clean S_RECORDS frame holds: the first one's seq and their count (0 for another
+ * frame type). */
 static void frame_probes(const uint8_t *f, size_t len, uint32_t *first, uint32_t *count)
 {
     *count = 0;
@@ -277,6 +278,70 @@ static void frame_probes(const uint8_t *f, size_t len, uint32_t *first, uint32_t
     }
 }
 
+/* The frames of `c` into `bad`, about 8% of them cut short, hit by a flipped byte, duplicated,
+ * swapped with the next or preceded by garbage (never the first four, the meta document, nor the
+ * last, S_END); hit[seq] is set for every probe of a frame whose records are lost that way (a
+ * frame swapped with the next comes late: lost). Returns the frames. */
+static size_t damage_capture(const capture_t *c, capture_t *bad, uint8_t *hit, size_t *hit_probes)
+{
+    size_t frames = 0;
+    size_t q = 0;
+    while (q < c->len) {
+        size_t len = EVREC_STREAM_FRAME_HEADER + (t_be32(c->data + q + 4) & 0xFFFFFFu);
+        uint8_t *f = c->data + q;
+        uint32_t first = 0, count = 0;
+        frame_probes(f, len, &first, &count);
+        uint32_t op = frames < 4 || q + len == c->len ? 100 : rnd(100); /* not the document, not END */
+        int lost = 0;
+        if (op < 2) { /* cut short */
+            capture_put(bad, f, rnd((uint32_t)len));
+            lost = 1;
+        } else if (op < 4) { /* one byte flipped */
+            size_t at = bad->len + rnd((uint32_t)len);
+            capture_put(bad, f, len);
+            bad->data[at] ^= (uint8_t)(1u << rnd(8));
+            lost = 1;
+        } else if (op < 5) { /* duplicated */
+            capture_put(bad, f, len);
+            capture_put(bad, f, len);
+        } else if (op < 6 && q + len < c->len) { /* swapped with the next: comes late */
+            size_t len2 = EVREC_STREAM_FRAME_HEADER + (t_be32(f + len + 4) & 0xFFFFFFu);
+            if (q + len + len2 < c->len) {
+                capture_put(bad, f + len, len2);
+                capture_put(bad, f, len);
+                lost = 1;
+                q += len2;
+                frames++;
+            } else {
+                capture_put(bad, f, len);
+            }
+        } else if (op < 8) { /* garbage before it */
+            uint8_t g[64];
+            uint32_t n = 1 + rnd(64);
+            for (uint32_t k = 0; k < n; k++) {
+                g[k] = (uint8_t)rnd(256);
+            }
+            g[0] = 0xEB; /* a false start, now and then a magic */
+            if (n >= 4 && rnd(2)) {
+                memcpy(g, EVREC_STREAM_MAGIC, 4);
+            }
+            capture_put(bad, g, n);
+            capture_put(bad, f, len);
+        } else {
+            capture_put(bad, f, len);
+        }
+        if (lost) {
+            for (uint32_t k = 0; k < count; k++) {
+                hit[first + k] = 1;
+            }
+            *hit_probes += count;
+        }
+        q += len;
+        frames++;
+    }
+    return frames;
+}
+
 Test(stream, damaged_capture_resyncs_within_one_frame)
 {
     /* 100,000 frames; about 8% of them cut short, hit by a flipped byte, duplicated, swapped with
@@ -293,65 +358,9 @@ Test(stream, damaged_capture_resyncs_within_one_frame)
     cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
     record_run(&s, &h, &c, PROBES, 12, EVREC_STREAM_MIN_CAP, recorded, 1);
     capture_t bad = {0};
-    size_t frames = 0, hit_probes = 0;
-    size_t q = 0;
     static uint8_t hit[PROBES];
-    memset(hit, 0, sizeof hit);
-    while (q < c.len) {
-        size_t len = EVREC_STREAM_FRAME_HEADER + (t_be32(c.data + q + 4) & 0xFFFFFFu);
-        uint8_t *f = c.data + q;
-        uint32_t first = 0, count = 0;
-        frame_probes(f, len, &first, &count);
-        uint32_t op = frames < 4 || q + len == c.len ? 100 : rnd(100); /* not the document, not END */
-        int lost = 0;
-        if (op < 2) { /* cut short */
-            capture_put(&bad, f, rnd((uint32_t)len));
-            lost = 1;
-        } else if (op < 4) { /* one byte flipped */
-            size_t at = bad.len + rnd((uint32_t)len);
-            capture_put(&bad, f, len);
-            bad.data[at] ^= (uint8_t)(1u << rnd(8));
-            lost = 1;
-        } else if (op < 5) { /* duplicated */
-            capture_put(&bad, f, len);
-            capture_put(&bad, f, len);
-        } else if (op < 6 && q + len < c.len) { /* swapped with the next: comes late */
-            size_t len2 = EVREC_STREAM_FRAME_HEADER + (t_be32(f + len + 4) & 0xFFFFFFu);
-            if (q + len + len2 < c.len) {
-                capture_put(&bad, f + len, len2);
-                capture_put(&bad, f, len);
-                lost = 1;
-                q += len2;
-                frames++;
-                uint32_t f2 = 0, n2 = 0;
-                frame_probes(f + len, len2, &f2, &n2); /* received: not hit */
-            } else {
-                capture_put(&bad, f, len);
-            }
-        } else if (op < 8) { /* garbage before it */
-            uint8_t g[64];
-            uint32_t n = 1 + rnd(64);
-            for (uint32_t k = 0; k < n; k++) {
-                g[k] = (uint8_t)rnd(256);
-            }
-            g[0] = 0xEB; /* a false start, now and then a magic */
-            if (n >= 4 && rnd(2)) {
-                memcpy(g, EVREC_STREAM_MAGIC, 4);
-            }
-            capture_put(&bad, g, n);
-            capture_put(&bad, f, len);
-        } else {
-            capture_put(&bad, f, len);
-        }
-        if (lost) {
-            for (uint32_t k = 0; k < count; k++) {
-                hit[first + k] = 1;
-            }
-            hit_probes += count;
-        }
-        q += len;
-        frames++;
-    }
+    size_t hit_probes = 0;
+    size_t frames = damage_capture(&c, &bad, hit, &hit_probes);
     cr_assert_gt(frames, 100000, "%zu frames", frames);
     seen_t seen = {.recorded = recorded, .got = got, .seq_limit = PROBES};
     evrec_srx_sink_t sink = seen_sink(&seen);
