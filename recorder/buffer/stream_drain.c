@@ -183,9 +183,16 @@ static uint8_t *block_now(evrec_stream_t *s, const ring_t *r, size_t *end, size_
             return NULL;
         }
         if (!s->block_seen) {
+            /* Openers read the drop count after their compare-and-swap: the opener of a later
+             * block may have read it before the opener of this one did (it was delayed between
+             * the two). A count that went back is no news: the drops stay pending for a later
+             * block, or for the final count at the end, so the total stays exact. */
             size_t snap = evrec_atomic_load(&hdr->ready) & EVREC_STREAM_DROP_MASK;
-            s->loss_pending += (snap - s->snapshot) & EVREC_STREAM_DROP_MASK;
-            s->snapshot = snap;
+            size_t news = (snap - s->snapshot) & EVREC_STREAM_DROP_MASK;
+            if (news <= EVREC_STREAM_DROP_MASK / 2u) {
+                s->loss_pending += news;
+                s->snapshot = snap;
+            }
             s->block_seen = 1;
         }
         size_t used = __atomic_load_n(&hdr->closed, __ATOMIC_ACQUIRE) & EVREC_CLOSED_USED_MASK;

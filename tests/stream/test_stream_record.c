@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <string.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -84,6 +85,9 @@ static pid_t spawn_record(const char *source, const char *out, int in_fd)
 
 static void record_into(int fd)
 {
+    memset(took, 0, sizeof took); /* a runner may run several tests in one process (TSan's) */
+    memset(took_count, 0, sizeof took_count);
+    __atomic_store_n(&empties, 0, __ATOMIC_RELAXED);
     evrec_host_init(&host);
     cr_assert_eq(evrec_stream_init(&stream, ring, sizeof ring, 1024, 200), EVREC_OK);
     cr_assert_eq(evrec_stream_start(&stream, &host, &probe_meta, 1000000000, 0), EVREC_OK);

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef void (*evrec_inproc_fn)(void);
 
@@ -54,6 +55,9 @@ void evrec_inproc_fail(const char *file, int line, const char *what);
     EVREC_INPROC_CHECK((EVREC_INPROC_FIRST(__VA_ARGS__, 0)) == NULL, "cr_assert_null(" #__VA_ARGS__ ")")
 #define cr_assert_not_null(...)                                                                                   \
     EVREC_INPROC_CHECK((EVREC_INPROC_FIRST(__VA_ARGS__, 0)) != NULL, "cr_assert_not_null(" #__VA_ARGS__ ")")
+#define cr_assert_str_eq(a, ...)                                                                                  \
+    EVREC_INPROC_CHECK(strcmp((a), (EVREC_INPROC_FIRST(__VA_ARGS__, 0))) == 0,                                    \
+                       "cr_assert_str_eq(" #a ", " #__VA_ARGS__ ")")
 #define cr_assert_fail(...) evrec_inproc_fail(__FILE__, __LINE__, "cr_assert_fail(" #__VA_ARGS__ ")")
 
 #endif
