@@ -93,7 +93,9 @@ static size_t scan(evrec_srx_t *rx, int at_end)
 static evrec_status run(evrec_srx_t *rx, int at_end)
 {
     size_t p = scan(rx, at_end);
-    memmove(rx->buf, rx->buf + p, rx->len - p);
+    if (p && rx->buf) { /* nothing fed yet: no buffer */
+        memmove(rx->buf, rx->buf + p, rx->len - p);
+    }
     rx->len -= p;
     rx->base += p;
     if (at_end) {
