@@ -30,80 +30,93 @@ static void vw_problem(evrec_reader_t *r, evrec_status st, uint64_t off, const c
     va_end(ap);
 }
 
-void rd_tracks_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+/* A chunk kept as bytes until the meta-info is read (TRACKS, COUNTER_SERIES): its slot. */
+typedef struct kept {
+    const char *name;   /* the chunk type's name in messages */
+    const char *effect; /* what its loss means */
+    uint8_t **raw;
+    uint32_t *len;
+    uint64_t *offset;
+    int *dropped;
+} kept_t;
+
+static kept_t kept_tracks(evrec_reader_t *r)
 {
-    if (r->vw.raw || r->stream.started) {
+    kept_t k = {"TRACKS", "the file's tracks, spans and counters are ignored", &r->vw.raw, &r->vw.raw_len,
+                &r->vw.offset, &r->vw.dropped};
+    return k;
+}
+
+static kept_t kept_series(evrec_reader_t *r)
+{
+    kept_t k = {"COUNTER_SERIES", "each counter is one series", &r->vw.series_raw, &r->vw.series_len,
+                &r->vw.series_offset, &r->vw.series_dropped};
+    return k;
+}
+
+static void kept_drop(const kept_t *k)
+{
+    free(*k->raw);
+    *k->raw = NULL;
+    *k->dropped = 1;
+}
+
+/* Keep one copy of the chunk; a second one, or one after STREAM data, drops it (reported). */
+static void keep_chunk(evrec_reader_t *r, const kept_t *k, uint64_t off, const uint8_t *p, uint32_t len)
+{
+    if (*k->raw || r->stream.started) {
         vw_problem(r, EVREC_E_CORRUPT, off,
-                   "TRACKS chunk at offset %llu %s (expected one, before the first STREAM chunk); the "
-                   "file's tracks, spans and counters are ignored",
-                   (unsigned long long)off, r->vw.raw ? "is the second one" : "comes after STREAM data");
-        free(r->vw.raw);
-        r->vw.raw = NULL;
-        r->vw.dropped = 1;
+                   "%s chunk at offset %llu %s (expected one, before the first STREAM chunk); %s", k->name,
+                   (unsigned long long)off, *k->raw ? "is the second one" : "comes after STREAM data", k->effect);
+        kept_drop(k);
         return;
     }
-    if (r->vw.dropped) {
+    if (*k->dropped) {
         return;
     }
-    r->vw.raw = malloc(len ? len : 1u);
-    if (!r->vw.raw) {
-        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the TRACKS chunk (%u bytes)", (unsigned)len);
+    *k->raw = malloc(len ? len : 1u);
+    if (!*k->raw) {
+        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the %s chunk (%u bytes)", k->name, (unsigned)len);
         return;
     }
     if (len) {
-        memcpy(r->vw.raw, p, len);
+        memcpy(*k->raw, p, len);
     }
-    r->vw.raw_len = len;
-    r->vw.offset = off;
+    *k->len = len;
+    *k->offset = off;
+}
+
+static void kept_damaged(evrec_reader_t *r, const kept_t *k, uint64_t off, uint32_t len, uint32_t stored,
+                         uint32_t crc)
+{
+    vw_problem(r, EVREC_E_CHECKSUM, off,
+               "%s chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; %s",
+               k->name, (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc, k->effect);
+    kept_drop(k);
+}
+
+void rd_tracks_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
+{
+    kept_t k = kept_tracks(r);
+    keep_chunk(r, &k, off, p, len);
 }
 
 void rd_tracks_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
 {
-    vw_problem(r, EVREC_E_CHECKSUM, off,
-               "TRACKS chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give 0x%08X; "
-               "the file's tracks, spans and counters are ignored",
-               (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
-    free(r->vw.raw);
-    r->vw.raw = NULL;
-    r->vw.dropped = 1;
+    kept_t k = kept_tracks(r);
+    kept_damaged(r, &k, off, len, stored, crc);
 }
 
 void rd_counter_series_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
-    if (r->vw.series_raw || r->stream.started) {
-        vw_problem(r, EVREC_E_CORRUPT, off,
-                   "COUNTER_SERIES chunk at offset %llu %s (expected one, before the first STREAM chunk); "
-                   "each counter is one series",
-                   (unsigned long long)off, r->vw.series_raw ? "is the second one" : "comes after STREAM data");
-        free(r->vw.series_raw);
-        r->vw.series_raw = NULL;
-        r->vw.series_dropped = 1;
-        return;
-    }
-    if (r->vw.series_dropped) {
-        return;
-    }
-    r->vw.series_raw = malloc(len ? len : 1u);
-    if (!r->vw.series_raw) {
-        vw_problem(r, EVREC_E_NOMEM, off, "out of memory for the COUNTER_SERIES chunk (%u bytes)", (unsigned)len);
-        return;
-    }
-    if (len) {
-        memcpy(r->vw.series_raw, p, len);
-    }
-    r->vw.series_len = len;
-    r->vw.series_offset = off;
+    kept_t k = kept_series(r);
+    keep_chunk(r, &k, off, p, len);
 }
 
 void rd_counter_series_damaged(evrec_reader_t *r, uint64_t off, uint32_t len, uint32_t stored, uint32_t crc)
 {
-    vw_problem(r, EVREC_E_CHECKSUM, off,
-               "COUNTER_SERIES chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes "
-               "give 0x%08X; each counter is one series",
-               (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
-    free(r->vw.series_raw);
-    r->vw.series_raw = NULL;
-    r->vw.series_dropped = 1;
+    kept_t k = kept_series(r);
+    kept_damaged(r, &k, off, len, stored, crc);
 }
 
 /* The counter of (struct_id, field), or NULL. */
