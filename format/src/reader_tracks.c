@@ -42,15 +42,16 @@ typedef struct kept {
 
 static kept_t kept_tracks(evrec_reader_t *r)
 {
-    kept_t k = {"TRACKS", "the file's tracks, spans and counters are ignored", &r->vw.raw, &r->vw.raw_len,
+    kept_t k = {"TRACKS",      "the file's tracks, spans and counters are ignored",
+                &r->vw.raw,    &r->vw.raw_len,
                 &r->vw.offset, &r->vw.dropped};
     return k;
 }
 
 static kept_t kept_series(evrec_reader_t *r)
 {
-    kept_t k = {"COUNTER_SERIES", "each counter is one series", &r->vw.series_raw, &r->vw.series_len,
-                &r->vw.series_offset, &r->vw.series_dropped};
+    kept_t k = {"COUNTER_SERIES",  "each counter is one series", &r->vw.series_raw,
+                &r->vw.series_len, &r->vw.series_offset,         &r->vw.series_dropped};
     return k;
 }
 
@@ -342,7 +343,8 @@ evrec_status rd_tracks_parse(evrec_reader_t *r)
         if (r->vw.series_raw && !r->vw.dropped) {
             vw_problem(r, EVREC_E_CORRUPT, r->vw.series_offset,
                        "COUNTER_SERIES chunk at offset %llu without a TRACKS chunk (expected after one); "
-                       "ignored", (unsigned long long)r->vw.series_offset);
+                       "ignored",
+                       (unsigned long long)r->vw.series_offset);
         }
         return EVREC_OK;
     }

@@ -19,7 +19,7 @@ struct evrec_srx {
     evrec_srx_stats_t st;
     uint8_t *doc; /* the meta document being assembled, then the one in use */
     uint32_t doc_crc, doc_size, doc_filled;
-    uint32_t *save_len; /* 65536 packed sizes, once the document is in use */
+    uint32_t *save_len;             /* 65536 packed sizes, once the document is in use */
     uint64_t next[EVREC_SRX_LANES]; /* each lane's next expected sequence number */
 };
 

@@ -190,18 +190,10 @@ void evrec_srx_frame(evrec_srx_t *rx, unsigned type, const uint8_t *p, size_t le
         return; /* a duplicate after the end */
     }
     switch (type) {
-    case EVREC_FRAME_META:
-        on_meta(rx, p, len);
-        break;
-    case EVREC_FRAME_RECORDS:
-        on_records(rx, p, len);
-        break;
-    case EVREC_FRAME_LOSS:
-        on_loss(rx, p, len);
-        break;
-    default:
-        on_end(rx, p, len);
-        break;
+    case EVREC_FRAME_META: on_meta(rx, p, len); break;
+    case EVREC_FRAME_RECORDS: on_records(rx, p, len); break;
+    case EVREC_FRAME_LOSS: on_loss(rx, p, len); break;
+    default: on_end(rx, p, len); break;
     }
 }
 

@@ -84,7 +84,8 @@ static size_t scan(evrec_srx_t *rx, int at_end)
         damage_upto(rx, rx->base + p);
         rx->st.frames++;
         const uint8_t *b = rx->buf + p;
-        evrec_srx_frame(rx, srx_be32(b + 4) >> 24, b + EVREC_STREAM_FRAME_HEADER, flen - EVREC_STREAM_FRAME_HEADER);
+        evrec_srx_frame(rx, srx_be32(b + 4) >> 24, b + EVREC_STREAM_FRAME_HEADER,
+                        flen - EVREC_STREAM_FRAME_HEADER);
         p += flen;
     }
     return p;

@@ -111,7 +111,8 @@ static size_t put_meta_piece(evrec_stream_t *s, uint8_t *f, size_t room)
     }
     size_t left = s->doc_size - s->doc_pos, k = room - head;
     k = k < left ? k : left;
-    k = k < EVREC_STREAM_MAX_PAYLOAD - EVREC_FRAME_META_HEAD ? k : EVREC_STREAM_MAX_PAYLOAD - EVREC_FRAME_META_HEAD;
+    k = k < EVREC_STREAM_MAX_PAYLOAD - EVREC_FRAME_META_HEAD ? k
+                                                             : EVREC_STREAM_MAX_PAYLOAD - EVREC_FRAME_META_HEAD;
     uint8_t *p = f + EVREC_STREAM_FRAME_HEADER;
     evrec_put_be32(p, s->stream_id);
     evrec_put_be32(p + 4, s->doc_crc);
@@ -355,8 +356,8 @@ evrec_stream_counts_t evrec_stream_counts(const evrec_stream_t *s)
     return c;
 }
 
-evrec_status evrec_stream_start(evrec_stream_t *s, evrec_host_t *host, const evrec_meta_t *meta, uint64_t time_freq,
-                                uint32_t stream_id)
+evrec_status evrec_stream_start(evrec_stream_t *s, evrec_host_t *host, const evrec_meta_t *meta,
+                                uint64_t time_freq, uint32_t stream_id)
 {
     if (!s || !host || !meta || !s->rec.hdr || !(s->rec.hdr->flags & EVREC_BUF_STREAM)) {
         return EVREC_E_ARG;

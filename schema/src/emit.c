@@ -642,10 +642,11 @@ static void emit_tracks(const gen_schema_t *s, gen_buf_t *b)
         gen_buf_puts(b, "};\n");
     }
     if (v->counter_count) {
-        gen_buf_printf(b,
-                       "\n/* Counters: {struct id, field index, 1 + series field index or 0} of fields to plot over time. */\n"
-                       "static const evrec_counter_desc_t %s_counters[%lu] = {\n",
-                       p, (unsigned long)v->counter_count);
+        gen_buf_printf(
+            b,
+            "\n/* Counters: {struct id, field index, 1 + series field index or 0} of fields to plot over time. */\n"
+            "static const evrec_counter_desc_t %s_counters[%lu] = {\n",
+            p, (unsigned long)v->counter_count);
         for (uint32_t i = 0; i < v->counter_count; i++) {
             const evrec_counter_desc_t *c = &v->counters[i];
             gen_buf_printf(b, "    {%u, %u, %u}, /* %s.%s */\n", (unsigned)c->struct_id, (unsigned)c->field_index,

@@ -114,8 +114,8 @@ typedef struct gen_field {
     char *unit;
     gen_pos_t pos;
     uint32_t offset, size, align;
-    int counter;        /* `counter: true` */
-    char *series;       /* `series: FIELD` (a counter's series key, a sibling field), or NULL */
+    int counter;  /* `counter: true` */
+    char *series; /* `series: FIELD` (a counter's series key, a sibling field), or NULL */
     gen_pos_t series_pos;
     uint16_t series_of; /* resolved: 1 + the sibling's index; 0 none (schema_tracks.c) */
 } gen_field_t;

@@ -19,9 +19,9 @@ typedef struct ym {
     int skip_enum_id, skip_struct_id; /* EventControlType, EventControl (built in); -1 if absent */
     int32_t *event_of_struct;         /* per struct: the first event using it, -1 if none */
     const evrec_field_info_t **info;  /* per leaf field of every struct */
-    uint8_t *counter;                 /* per field of every struct: 1 + its series (evrec_counter_desc_t) when a counter, else 0 */
-    uint32_t *info_base;              /* per struct */
-    uint32_t *segment_of_struct;      /* per struct: its file (0-based segment) */
+    uint8_t *counter; /* per field of every struct: 1 + its series (evrec_counter_desc_t) when a counter, else 0 */
+    uint32_t *info_base;         /* per struct */
+    uint32_t *segment_of_struct; /* per struct: its file (0-based segment) */
     uint32_t segments;
     uint16_t *track_leaf; /* per event: its track's leaf, EVREC_TRACKS_NONE if none */
     size_t *note_slot;    /* open addressing: 1 + index into out->notes, 0 = empty */
@@ -425,7 +425,8 @@ static void map_view(ym_t *y)
     for (uint32_t i = 0; v && i < v->counter_count; i++) {
         const evrec_counter_desc_t *c = &v->counters[i];
         if (c->struct_id < m->struct_count && c->field_index < m->structs[c->struct_id].field_count) {
-            y->counter[y->info_base[c->struct_id] + c->field_index] = (uint8_t)(1u + (c->series < 255u ? c->series : 0u));
+            y->counter[y->info_base[c->struct_id] + c->field_index] = (uint8_t)(1u + (c->series < 255u ? c->series
+                                                                                                       : 0u));
         }
     }
     for (uint32_t i = v ? v->track_count : 0; i-- > 0;) { /* the first of an event's wins */

@@ -297,8 +297,7 @@ static void resolve_series(gen_schema_t *s)
             while (k < st->field_count && strcmp(st->fields[k].name, fd->series) != 0) {
                 k++;
             }
-            if (k == st->field_count || k == f || st->fields[k].type == GEN_T_STRUCT ||
-                (st->event && k < 2)) {
+            if (k == st->field_count || k == f || st->fields[k].type == GEN_T_STRUCT || (st->event && k < 2)) {
                 gen_error(s, fd->series_pos,
                           "series of counter %s.%s: '%s' is not another integer or enum field of %s "
                           "(the field whose value separates the series, e.g. a queue)",

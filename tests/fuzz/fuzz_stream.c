@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint64_t sink;
 
-static int on_records(void *ctx, unsigned lane, const uint8_t *d, size_t n, uint64_t count, const uint8_t state[36])
+static int on_records(void *ctx, unsigned lane, const uint8_t *d, size_t n, uint64_t count,
+                      const uint8_t state[36])
 {
     uint64_t *acc = ctx;
     if (count == 0 || n < 6u * count || lane >= EVREC_SRX_LANES) {

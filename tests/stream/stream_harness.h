@@ -39,7 +39,7 @@ static inline uint64_t t_be64(const uint8_t *p)
 /* What a checking sink saw. */
 typedef struct seen {
     uint64_t records, probes, bad, out_of_order, meta;
-    int64_t last_seq; /* -1: none yet */
+    int64_t last_seq;    /* -1: none yet */
     uint64_t t64_errors; /* records whose restored time is not `step` per record (time tests) */
     uint64_t time_step;  /* ticks between two records; 0: not checked */
     uint64_t t64_last;

@@ -191,7 +191,8 @@ static uint64_t read_back_file(FILE *f, uint64_t step, uint64_t *damage)
 {
     evrec_reader_t *r = NULL;
     rewind(f);
-    cr_assert_eq(evrec_reader_open_file(&r, f, NULL), EVREC_OK, "open: %s", r ? evrec_reader_error(r)->message : "");
+    cr_assert_eq(evrec_reader_open_file(&r, f, NULL), EVREC_OK, "open: %s",
+                 r ? evrec_reader_error(r)->message : "");
     evrec_record_t rec;
     uint64_t n = 0;
     int64_t last = -1;

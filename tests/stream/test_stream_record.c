@@ -117,8 +117,8 @@ static void check_file(const char *path)
         records++;
         if (rec.id == PROBE_EVENT_PROBE) {
             uint16_t src = (uint16_t)(rec.data[6] << 8 | rec.data[7]);
-            uint32_t seq = (uint32_t)rec.data[8] << 24 | (uint32_t)rec.data[9] << 16 | (uint32_t)rec.data[10] << 8 |
-                           rec.data[11];
+            uint32_t seq = (uint32_t)rec.data[8] << 24 | (uint32_t)rec.data[9] << 16 |
+                           (uint32_t)rec.data[10] << 8 | rec.data[11];
             cr_assert_lt(src, THREADS);
             cr_assert_lt(seq, PER_THREAD);
             cr_assert(took[src][seq], "thread %u probe %u in the file was not recorded", src, seq);
@@ -130,10 +130,11 @@ static void check_file(const char *path)
     cr_assert_eq(evrec_reader_damage_count(r), 0, "an intact file");
     evrec_stream_counts_t sc = evrec_stream_counts(&stream);
     uint64_t attempted = 2u + (uint64_t)THREADS * PER_THREAD; /* Start, Stop and the probes */
-    fprintf(stderr, "%s: recorded %llu (Start, Stop, %d x %d probes), sent %llu, dropped %llu; file: %llu records, "
-            "header dropped %llu\n", path, (unsigned long long)attempted, THREADS, PER_THREAD,
-            (unsigned long long)sc.sent, (unsigned long long)sc.dropped, (unsigned long long)records,
-            (unsigned long long)fi->dropped);
+    fprintf(stderr,
+            "%s: recorded %llu (Start, Stop, %d x %d probes), sent %llu, dropped %llu; file: %llu records, "
+            "header dropped %llu\n",
+            path, (unsigned long long)attempted, THREADS, PER_THREAD, (unsigned long long)sc.sent,
+            (unsigned long long)sc.dropped, (unsigned long long)records, (unsigned long long)fi->dropped);
     cr_assert_gt(sc.dropped, 0, "the ring overflowed part of the time");
     cr_assert_gt(sc.sent, attempted / 20u, "the ring did not overflow all the time");
     cr_assert_eq(records, sc.sent, "every record sent is in the file");

@@ -141,13 +141,13 @@ static void smp_schedule(evrec_host_t *c0, evrec_host_t *c1)
         int task;       /* 0 Idle, 1 a, 2 b, 3 c */
         uint8_t type;
     } s[] = {
-        {1100, 0, 0, 1, rtos_RtosResume_Start},    {1105, 1, 0, 2, rtos_RtosResume_Start},
-        {1200, 0, 2, 1, rtos_RtosSemOp_Block},     {1210, 0, 1, 1, rtos_RtosSuspend_Blocked},
-        {1220, 0, 0, 0, rtos_RtosResume_Resume},   {1300, 1, 3, 1, rtos_RtosSemOp_Unblock},
+        {1100, 0, 0, 1, rtos_RtosResume_Start},         {1105, 1, 0, 2, rtos_RtosResume_Start},
+        {1200, 0, 2, 1, rtos_RtosSemOp_Block},          {1210, 0, 1, 1, rtos_RtosSuspend_Blocked},
+        {1220, 0, 0, 0, rtos_RtosResume_Resume},        {1300, 1, 3, 1, rtos_RtosSemOp_Unblock},
         {1400, 0, 0, 1, rtos_RtosResume_ResumeFromIsr}, {1500, 1, 0, 3, rtos_RtosResume_Start},
-        {1600, 1, 1, 3, rtos_RtosSuspend_Delay},   {1610, 1, 0, 2, rtos_RtosResume_Resume},
-        {1700, 0, 1, 1, rtos_RtosSuspend_Yield},   {1710, 0, 0, 0, rtos_RtosResume_Resume},
-        {1800, 1, 1, 2, rtos_RtosSuspend_Suspended}, {1810, 1, 0, 1, rtos_RtosResume_Resume},
+        {1600, 1, 1, 3, rtos_RtosSuspend_Delay},        {1610, 1, 0, 2, rtos_RtosResume_Resume},
+        {1700, 0, 1, 1, rtos_RtosSuspend_Yield},        {1710, 0, 0, 0, rtos_RtosResume_Resume},
+        {1800, 1, 1, 2, rtos_RtosSuspend_Suspended},    {1810, 1, 0, 1, rtos_RtosResume_Resume},
         {1900, 1, 1, 1, rtos_RtosSuspend_Exit},
     };
     rtos_RtosTask_t tasks[4] = {0, task_a, task_b, task_c};

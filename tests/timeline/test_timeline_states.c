@@ -72,13 +72,15 @@ static states_t read_states(const char *path)
         double y, h;
         unsigned slots;
         char kind[16], rest[256];
-        if (sscanf(line, "plot %lf %lf", &s.xa, &s.xb) == 2 || sscanf(line, "window %llu %llu", &s.from, &s.to) == 2) {
+        if (sscanf(line, "plot %lf %lf", &s.xa, &s.xb) == 2 ||
+            sscanf(line, "window %llu %llu", &s.from, &s.to) == 2) {
             continue;
         }
-        if (s.nrows < 16 && sscanf(line, "row %15s %lf %lf %u %95[^\n]", kind, &y, &h, &slots, s.rows[s.nrows]) == 5) {
+        if (s.nrows < 16 &&
+            sscanf(line, "row %15s %lf %lf %u %95[^\n]", kind, &y, &h, &slots, s.rows[s.nrows]) == 5) {
             s.nrows++;
-        } else if (s.ntasks < 16 && sscanf(line, "task %llu %llu %llu %llu %x %95[^\n]", &t->t[0], &t->t[1], &t->t[2],
-                                           &t->t[3], &t->cores, t->label) == 6) {
+        } else if (s.ntasks < 16 && sscanf(line, "task %llu %llu %llu %llu %x %95[^\n]", &t->t[0], &t->t[1],
+                                           &t->t[2], &t->t[3], &t->cores, t->label) == 6) {
             s.ntasks++;
         } else if (sscanf(line, "wait %lf %lf %d %255[^\n]", &s.wx0, &s.wx1, &s.wlabelled, rest) == 4) {
             s.nwaits++;

@@ -55,9 +55,12 @@ static int parse(int argc, char **argv, record_opts_t *o)
 {
     enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE };
     static const struct option longopts[] = {
-        {"baud", required_argument, NULL, OPT_BAUD},         {"duration", required_argument, NULL, OPT_DURATION},
-        {"max-size", required_argument, NULL, OPT_MAX_SIZE}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},                   {"help", no_argument, NULL, 'h'},
+        {"baud", required_argument, NULL, OPT_BAUD},
+        {"duration", required_argument, NULL, OPT_DURATION},
+        {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+        {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -198,8 +201,9 @@ static void status_line(const evrec_srx_stats_t *s, uint64_t recs, double rate_r
                         int final)
 {
     uint64_t dropped, lost = lost_total(s, &dropped);
-    fprintf(stderr, "\r%s%llu records (%.0f/s), %.1f KiB/s, dropped %llu", final ? "" : "recording: ",
-            (unsigned long long)recs, rate_r, rate_b / 1024.0, (unsigned long long)dropped);
+    fprintf(stderr, "\r%s%llu records (%.0f/s), %.1f KiB/s, dropped %llu",
+            final ? "" : "recording: ", (unsigned long long)recs, rate_r, rate_b / 1024.0,
+            (unsigned long long)dropped);
     for (unsigned k = 1; k < EVREC_SRX_LANES; k++) {
         if (s->lane[k].dropped) {
             fprintf(stderr, " (lane %u: %llu)", k, (unsigned long long)s->lane[k].dropped);
@@ -316,7 +320,8 @@ static int run(int argc, char **argv)
     uint64_t dropped, lost = lost_total(evrec_srx_stats(rx), &dropped);
     if (evrec_srx_stats(rx)->other_stream) {
         cli_error("%s: %llu frames of another stream (the target started again) left out: record it "
-                  "into another file", o.source, (unsigned long long)evrec_srx_stats(rx)->other_stream);
+                  "into another file",
+                  o.source, (unsigned long long)evrec_srx_stats(rx)->other_stream);
     }
     if (out.w && evrec_sfile_close(out.w, dropped + lost) != EVREC_OK) {
         out.failed = 1;

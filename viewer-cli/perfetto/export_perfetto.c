@@ -20,10 +20,10 @@
 #define PF_MAX_LEAVES EVREC_MAX_EVENT_SIZE
 #define PF_MAX_ANN (2u * PF_MAX_LEAVES + 16u)
 
-#define PF_SEQ_ID 1u    /* the trusted_packet_sequence_id of the tracks and events */
+#define PF_SEQ_ID 1u       /* the trusted_packet_sequence_id of the tracks and events */
 #define PF_SEQ_ID_SCHED 2u /* that of the scheduling data of a kernel trace (perfetto_sched.c) */
-#define PF_PID 1        /* pid of the file's process-like track */
-#define PF_UUID_FILE 1u /* track uuids: the file, the losses, then allocated from 16 */
+#define PF_PID 1           /* pid of the file's process-like track */
+#define PF_UUID_FILE 1u    /* track uuids: the file, the losses, then allocated from 16 */
 #define PF_UUID_LOSSES 2u
 #define PF_DAMAGE_KEPT 1000u /* damage entries the reader keeps (evrec_reader_damage()) */
 #define PF_UUID_FIRST 16u
@@ -236,10 +236,10 @@ struct evrec_pf_writer {
 
     pf_lane_t *lanes;
     uint32_t lane_count, lane_cap;
-    pf_map_t lane_map;   /* domain << 32 | value -> lane */
-    pf_map_t str_map;    /* enum_id << 32 | value -> string iid (0 = unnamed) */
-    pf_map_t ctr_map;    /* counter << 32 | series value -> index in ctr_uuid */
-    uint64_t *ctr_uuid;  /* the counter tracks described so far */
+    pf_map_t lane_map;  /* domain << 32 | value -> lane */
+    pf_map_t str_map;   /* enum_id << 32 | value -> string iid (0 = unnamed) */
+    pf_map_t ctr_map;   /* counter << 32 | series value -> index in ctr_uuid */
+    uint64_t *ctr_uuid; /* the counter tracks described so far */
     uint32_t ctr_count, ctr_cap;
     evrec_spans_t *pair; /* the spans' pairing (evrec_analysis.h); NULL without spans */
     pf_inst_t *inst;     /* per span instance */
@@ -1212,9 +1212,9 @@ static void record_counters(evrec_pf_writer_t *w)
         if (l->counter < 0) {
             continue;
         }
-        uint32_t value = l->series_kind != EVREC_KIND_STRUCT ? (uint32_t)load_be(c->rec->data + l->series_off,
-                                                                                  l->series_kind)
-                                                             : UINT32_MAX;
+        uint32_t value = l->series_kind != EVREC_KIND_STRUCT
+                             ? (uint32_t)load_be(c->rec->data + l->series_off, l->series_kind)
+                             : UINT32_MAX;
         uint64_t track = counter_track(w, (uint32_t)l->counter, l, value);
         if (!track) {
             return;

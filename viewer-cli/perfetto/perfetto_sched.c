@@ -168,7 +168,8 @@ static int32_t pid_of(uint32_t task)
 
 /* A wake-up of `t` at `ts`, recorded on core `cpu` while task `waker` ran there (UINT32_MAX:
  * none known: the swapper); `target` the core it last ran on. */
-static void emit_waking(pf_sched_t *s, uint16_t cpu, uint64_t ts, const ps_task_t *t, uint32_t waker, uint16_t target)
+static void emit_waking(pf_sched_t *s, uint16_t cpu, uint64_t ts, const ps_task_t *t, uint32_t waker,
+                        uint16_t target)
 {
     Perfetto__Protos__SchedWakingFtraceEvent wk = PERFETTO__PROTOS__SCHED_WAKING_FTRACE_EVENT__INIT;
     wk.comm = (char *)t->comm;
@@ -281,16 +282,11 @@ static void pend_try(pf_sched_t *s, uint32_t i)
 static int64_t state_of(const evrec_task_interval_t *iv)
 {
     switch (iv->state) {
-    case EVREC_TASK_READY:
-        return iv->cause == EVREC_READY_PREEMPTED ? PF_STATE_PREEMPTED : PF_STATE_RUNNABLE;
-    case EVREC_TASK_BLOCKED:
-        return PF_STATE_SLEEPING;
-    case EVREC_TASK_SUSPENDED:
-        return PF_STATE_STOPPED;
-    case EVREC_TASK_DEAD:
-        return PF_STATE_DEAD;
-    default:
-        return PF_STATE_RUNNABLE;
+    case EVREC_TASK_READY: return iv->cause == EVREC_READY_PREEMPTED ? PF_STATE_PREEMPTED : PF_STATE_RUNNABLE;
+    case EVREC_TASK_BLOCKED: return PF_STATE_SLEEPING;
+    case EVREC_TASK_SUSPENDED: return PF_STATE_STOPPED;
+    case EVREC_TASK_DEAD: return PF_STATE_DEAD;
+    default: return PF_STATE_RUNNABLE;
     }
 }
 

@@ -37,12 +37,12 @@ typedef struct pf_sched_stats {
 
 /** prev_state values written: Linux's task state bits as trace_processor decodes them without
  * a kernel version (its 4.4 layout, src/trace_processor/types/task_state.cc). */
-#define PF_STATE_RUNNABLE 0x0      /**< R: yielded, or not known */
-#define PF_STATE_SLEEPING 0x1      /**< S: blocked on an object or a delay */
-#define PF_STATE_STOPPED 0x4       /**< T: suspended */
-#define PF_STATE_DEAD 0x10         /**< X: exited or deleted */
-#define PF_STATE_PREEMPTED 0x800   /**< R+: preempted (TASK_STATE_MAX of 4.4) */
-#define PF_PRIO_DEFAULT 120        /**< prev_prio/next_prio/prio: Linux's default (no priority known) */
+#define PF_STATE_RUNNABLE 0x0    /**< R: yielded, or not known */
+#define PF_STATE_SLEEPING 0x1    /**< S: blocked on an object or a delay */
+#define PF_STATE_STOPPED 0x4     /**< T: suspended */
+#define PF_STATE_DEAD 0x10       /**< X: exited or deleted */
+#define PF_STATE_PREEMPTED 0x800 /**< R+: preempted (TASK_STATE_MAX of 4.4) */
+#define PF_PRIO_DEFAULT 120      /**< prev_prio/next_prio/prio: Linux's default (no priority known) */
 
 /**
  * @brief Create the writer of the scheduling data of reader `r`.

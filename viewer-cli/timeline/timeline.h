@@ -94,10 +94,10 @@ typedef struct tl_row {
     tl_sbin_t *sb;   /**< span bins: TL_SLOTS x nbins (slot-major); NULL until a span is drawn on the lane */
     tl_cbin_t *cb;   /**< counter bins */
     unsigned nslots; /**< span kinds on this lane, each in its own bar (slot) */
-    uint16_t slot_desc[TL_SLOTS]; /**< span desc of each slot (the last is shared beyond) */
-    tl_tbin_t *tb;                /**< task-state bins (kernel traces, task lanes), or NULL */
+    uint16_t slot_desc[TL_SLOTS];  /**< span desc of each slot (the last is shared beyond) */
+    tl_tbin_t *tb;                 /**< task-state bins (kernel traces, task lanes), or NULL */
     uint64_t st_time[TL_ST_COUNT]; /**< time in each state within the window (time units) */
-    uint32_t cores;               /**< bit per core (< 32) the task ran on in the window */
+    uint32_t cores;                /**< bit per core (< 32) the task ran on in the window */
 } tl_row_t;
 
 /** Per-event facts, computed once. */
@@ -115,8 +115,8 @@ typedef struct tl_event {
     uint8_t counter_w[4];
     /* each counter's series field (evrec_meta_counter_series_leaf()): one row per value */
     uint32_t split_off[4];
-    uint8_t split_w[4];      /**< 0: no series field (one row) */
-    uint16_t split_enum[4];  /**< its enum, when split_is_enum */
+    uint8_t split_w[4];     /**< 0: no series field (one row) */
+    uint16_t split_enum[4]; /**< its enum, when split_is_enum */
     uint8_t split_is_enum[4];
 } tl_event_t;
 
@@ -143,10 +143,10 @@ typedef struct tl_gap {
 
 /** A task blocked on a named object (a label when wide enough; an SVG tooltip). */
 typedef struct tl_block {
-    int row;            /**< its task lane */
-    uint64_t t0, t1;    /**< clipped to the window (time units) */
-    const char *object; /**< the object's name (reader-owned) */
-    uint16_t op;        /**< the event id of its Block record (MutexOp, SemOp ...) */
+    int row;             /**< its task lane */
+    uint64_t t0, t1;     /**< clipped to the window (time units) */
+    const char *object;  /**< the object's name (reader-owned) */
+    uint16_t op;         /**< the event id of its Block record (MutexOp, SemOp ...) */
     double x0, x1, y, h; /**< where it was drawn (tl_draw), px; h 0: not drawn */
     int labelled;        /**< its object's name was written on it */
 } tl_block_t;
@@ -163,8 +163,8 @@ typedef struct tl_states {
         uint32_t task, prio;
     } prio[TL_MAX_ROWS]; /**< the first priority recorded per task */
     unsigned nprio;
-    uint32_t cores;      /**< bit per core seen running a task */
-    unsigned seen;       /**< bit per state drawn */
+    uint32_t cores; /**< bit per core seen running a task */
+    unsigned seen;  /**< bit per state drawn */
     tl_block_t blocks[TL_MAX_BLOCKS];
     unsigned nblocks;
     int nomem;

@@ -602,8 +602,8 @@ static void draw_row(cairo_t *cr, tl_model_t *m, int ri, unsigned k, unsigned *c
 }
 
 /* Every row top to bottom (or the note of an empty window). */
-static void draw_rows(cairo_t *cr, tl_model_t *m, const unsigned *order, const tl_geom_t *g,
-                      const tl_px_t *pm, FILE *lay, int dark)
+static void draw_rows(cairo_t *cr, tl_model_t *m, const unsigned *order, const tl_geom_t *g, const tl_px_t *pm,
+                      FILE *lay, int dark)
 {
     if (m->nrows == 0) {
         fg(cr, dark, 0.6);

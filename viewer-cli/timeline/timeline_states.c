@@ -19,8 +19,8 @@ static int prio_event(tl_model_t *m, const char *name, unsigned k)
         const char *n = evrec_reader_event_name(m->r, (uint16_t)id);
         evrec_leaf_info_t t, p;
         if (!n || strcmp(n, name) != 0 || evrec_reader_leaf(m->r, (uint16_t)id, 2, &t, NULL, 0) != EVREC_OK ||
-            evrec_reader_leaf(m->r, (uint16_t)id, 3, &p, NULL, 0) != EVREC_OK || t.kind != EVREC_KIND_ENUM_UINT16 ||
-            p.kind != EVREC_KIND_UINT16) {
+            evrec_reader_leaf(m->r, (uint16_t)id, 3, &p, NULL, 0) != EVREC_OK ||
+            t.kind != EVREC_KIND_ENUM_UINT16 || p.kind != EVREC_KIND_UINT16) {
             continue;
         }
         s->prio_id[k] = (uint16_t)id;
@@ -232,10 +232,10 @@ void tl_states_merge(tl_tbin_t *o, const tl_tbin_t *a, const tl_tbin_t *b)
     for (unsigned k = 0; k < TL_ST_COUNT; k++) {
         r.cov[k] = (a->cov[k] + b->cov[k]) * 0.5f;
     }
-    r.core = a->core == TL_NO_CORE                                    ? b->core
-             : b->core == TL_NO_CORE                                  ? a->core
+    r.core = a->core == TL_NO_CORE                            ? b->core
+             : b->core == TL_NO_CORE                          ? a->core
              : a->cov[TL_ST_RUNNING] >= b->cov[TL_ST_RUNNING] ? a->core
-                                                                      : b->core;
+                                                              : b->core;
     *o = r;
 }
 

@@ -13,7 +13,8 @@
 
 /* Core colours: core 0 is the colour of the first span kind (a single core looks as the running
  * span did), the others avoid the ISR and interrupts-disabled colours (Tableau 10). */
-static const uint32_t core_rgb[] = {0x4e79a7, 0xb07aa1, 0x76b7b2, 0x9c755f, 0xff9da7, 0xedc948, 0xbab0ac, 0xe15759};
+static const uint32_t core_rgb[] = {0x4e79a7, 0xb07aa1, 0x76b7b2, 0x9c755f,
+                                    0xff9da7, 0xedc948, 0xbab0ac, 0xe15759};
 #define NCORE_RGB (sizeof core_rgb / sizeof core_rgb[0])
 
 static void core_color(cairo_t *cr, unsigned core, int dark, double alpha)
@@ -210,7 +211,8 @@ void tl_states_svg(FILE *f, const tl_model_t *m)
         const char *op = evrec_reader_event_name(m->r, b->op);
         fputs(" (", f);
         xml_text(f, op ? op : "?");
-        fprintf(f, "), %llu %s</title></rect>\n", (unsigned long long)(b->t1 - b->t0), m->ns_known ? "ns" : "ticks");
+        fprintf(f, "), %llu %s</title></rect>\n", (unsigned long long)(b->t1 - b->t0),
+                m->ns_known ? "ns" : "ticks");
     }
     fputs("</g>\n", f);
 }
@@ -231,7 +233,8 @@ void tl_states_layout(FILE *lay, const tl_model_t *m, const unsigned *order)
     for (unsigned i = 0; i < m->st.nblocks; i++) {
         const tl_block_t *b = &m->st.blocks[i];
         if (b->h > 0) {
-            fprintf(lay, "wait %.0f %.0f %d %s\t%s\n", b->x0, b->x1, b->labelled, m->rows[b->row].label, b->object);
+            fprintf(lay, "wait %.0f %.0f %d %s\t%s\n", b->x0, b->x1, b->labelled, m->rows[b->row].label,
+                    b->object);
         }
     }
 }

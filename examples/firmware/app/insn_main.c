@@ -130,6 +130,7 @@ int main(void)
     (void)evrec_host_stop(&host, NULL);
     while (evrec_stream_drain(&stream, frames, sizeof frames) != 0) {
     }
-    sh_exit(oneshot_ok && cyclic_ok && evrec_stream_done(&stream) && evrec_stream_counts(&stream).dropped == 0 ? 0
-                                                                                                                : 1);
+    sh_exit(oneshot_ok && cyclic_ok && evrec_stream_done(&stream) && evrec_stream_counts(&stream).dropped == 0
+                ? 0
+                : 1);
 }

@@ -104,7 +104,8 @@ extern "C" {
 #define EVREC_BUF_META 2u      /**< a meta-info blob is kept at meta_offset (evrec_recorder_keep_meta()) */
 #define EVREC_BUF_WANT_META 4u /**< keep_meta was asked: start writes the blob */
 #define EVREC_BUF_LANES 8u     /**< the record area is split into `lanes` sub-buffers (version 2) */
-#define EVREC_BUF_STREAM 16u   /**< streaming mode (evrec/evrec_stream.h): with EVREC_BUF_CYCLIC, a ring the drain empties */
+#define EVREC_BUF_STREAM                                                                                          \
+    16u /**< streaming mode (evrec/evrec_stream.h): with EVREC_BUF_CYCLIC, a ring the drain empties */
 
 /**
  * @brief Header at the start of the user's trace buffer (the idea of ThreadX's TX_TRACE_HEADER):

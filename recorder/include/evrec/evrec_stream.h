@@ -62,26 +62,26 @@ extern "C" {
  * private (read the counts with evrec_stream_counts()).
  */
 typedef struct evrec_stream {
-    evrec_recorder_t rec;      /**< the ring (its buffer is the user's) */
-    const evrec_meta_t *meta;  /**< meta-info of the running stream */
-    uint64_t time_freq;        /**< Hz, as given to evrec_stream_start() */
-    uint32_t stream_id;        /**< FORMAT.md section 8.2 */
-    uint32_t meta_every;       /**< frames of records between two meta documents */
-    uint32_t doc_size;         /**< bytes of the meta document */
-    uint32_t doc_crc;          /**< its CRC-32C */
-    uint32_t meta_len;         /**< bytes of its MetaInfo part */
-    uint32_t doc_pos;          /**< next document byte to send; doc_size when none is due */
-    uint32_t since_meta;       /**< frames of records since the last document was complete */
-    size_t block;              /**< block number the drain reads */
-    size_t offset;             /**< offset in that block of the next record to send */
-    size_t snapshot;           /**< drop count (masked) as of the block the drain is in */
-    int block_seen;            /**< the drops before `block` are accounted */
-    int ended;                 /**< S_END sent */
-    uint64_t loss_pending;     /**< drops counted, not sent yet */
-    uint64_t loss_sent;        /**< drops sent in S_LOSS frames (the lane's `total`) */
-    uint64_t index;            /**< records sent (the lane's sequence number) */
+    evrec_recorder_t rec;         /**< the ring (its buffer is the user's) */
+    const evrec_meta_t *meta;     /**< meta-info of the running stream */
+    uint64_t time_freq;           /**< Hz, as given to evrec_stream_start() */
+    uint32_t stream_id;           /**< FORMAT.md section 8.2 */
+    uint32_t meta_every;          /**< frames of records between two meta documents */
+    uint32_t doc_size;            /**< bytes of the meta document */
+    uint32_t doc_crc;             /**< its CRC-32C */
+    uint32_t meta_len;            /**< bytes of its MetaInfo part */
+    uint32_t doc_pos;             /**< next document byte to send; doc_size when none is due */
+    uint32_t since_meta;          /**< frames of records since the last document was complete */
+    size_t block;                 /**< block number the drain reads */
+    size_t offset;                /**< offset in that block of the next record to send */
+    size_t snapshot;              /**< drop count (masked) as of the block the drain is in */
+    int block_seen;               /**< the drops before `block` are accounted */
+    int ended;                    /**< S_END sent */
+    uint64_t loss_pending;        /**< drops counted, not sent yet */
+    uint64_t loss_sent;           /**< drops sent in S_LOSS frames (the lane's `total`) */
+    uint64_t index;               /**< records sent (the lane's sequence number) */
     uint64_t t64, t64_max, ticks; /**< time state after the records sent (FORMAT.md section 2.2) */
-    uint32_t prev32;           /**< time field of the last record sent */
+    uint32_t prev32;              /**< time field of the last record sent */
 } evrec_stream_t;
 
 /** @brief What a stream has sent: evrec_stream_counts(). */
@@ -125,8 +125,8 @@ evrec_status evrec_stream_init(evrec_stream_t *s, void *buf, size_t size, size_t
  *     evrec-gen tables).
  * **Context:** thread.
  */
-evrec_status evrec_stream_start(evrec_stream_t *s, evrec_host_t *host, const evrec_meta_t *meta, uint64_t time_freq,
-                                uint32_t stream_id);
+evrec_status evrec_stream_start(evrec_stream_t *s, evrec_host_t *host, const evrec_meta_t *meta,
+                                uint64_t time_freq, uint32_t stream_id);
 
 /**
  * @brief Take whole frames out of the stream: the meta document when due, S_LOSS when records

@@ -12,7 +12,9 @@
 #define EVREC_STREAM_FORMAT_H
 
 /** The 4 bytes that start every frame (FORMAT.md section 8.1). */
-#define EVREC_STREAM_MAGIC "\xEB" "EVS"
+#define EVREC_STREAM_MAGIC                                                                                        \
+    "\xEB"                                                                                                        \
+    "EVS"
 /** Bytes of framing per frame: magic, type and length, CRC-32C. */
 #define EVREC_STREAM_FRAME_HEADER 12u
 /** Largest payload a frame may have, bytes (a receiver refuses longer lengths). */
