@@ -20,7 +20,7 @@
 #include "record_source.h"
 
 static const char help[] =
-    "usage: evrec record [--baud N] [--duration SEC] [--max-size BYTES] -o OUT.evr SOURCE\n"
+    "usage: evrec record [--baud N] [--elf FW.elf] [--duration SEC] [--max-size BYTES] -o OUT.evr SOURCE\n"
     "\n"
     "Record a target's event stream (evrec_stream_drain() frames: FORMAT.md section 8) into a\n"
     "normal evrec file, written as the stream comes and pushed to the file at least once a\n"
@@ -30,13 +30,22 @@ static const char help[] =
     "next intact frame). A host that joins late starts at the next complete meta-info.\n"
     "\n"
     "SOURCE is '-' (standard input: a pipe), a file (a capture), tcp:HOST:PORT (connects to it),\n"
-    "or a serial device (set to raw 8N1; --baud sets its rate).\n"
+    "a serial device (set to raw 8N1; --baud sets its rate), or gdb:HOST:PORT with --elf FW.elf:\n"
+    "the RTT up buffer of the firmware (evrec_rtt.h; its control block is the ELF symbol\n"
+    "_SEGGER_RTT) read through a GDB server (QEMU, OpenOCD, pyOCD, J-Link GDB Server). A GDB\n"
+    "server reads memory only while the target is stopped: every poll (about 100 per second,\n"
+    "more while the buffer is over half full) stops the target, reads, and lets it continue;\n"
+    "the target stands still for the round trips of 2 to 4 packets per poll (about 0.1-0.5 ms\n"
+    "with QEMU on the same machine, 1-10 ms through a probe) and the summary at the end says\n"
+    "how long it was stopped. To read without stopping the target, use the probe's own RTT\n"
+    "server with tcp:HOST:PORT (OpenOCD's `rtt server start`, J-Link's RTT telnet port).\n"
     "\n"
     "options:\n"
     "  -o, --output OUT     the file to write (required). It must not exist: evrec record creates\n"
     "                       it and never replaces or truncates a file it did not create; a FIFO or\n"
     "                       a device (or '-') is written in place\n"
     "  --baud N             serial port rate (50 .. 4000000)\n"
+    "  --elf FW.elf         gdb: source: the firmware, for the RTT control block's address\n"
     "  --duration SEC       stop after SEC seconds\n"
     "  --max-size BYTES     stop once the file has BYTES bytes\n"
     "  -q, --quiet          no live status line (it is shown only on a terminal anyway)\n"
@@ -46,18 +55,19 @@ static const char help[] =
     "1 nothing could be recorded (no meta-info received) or a read or write failed, 2 bad usage.\n";
 
 typedef struct record_opts {
-    const char *source, *out;
+    const char *source, *out, *elf;
     uint64_t baud, duration, max_size;
     int quiet;
 } record_opts_t;
 
 static int parse(int argc, char **argv, record_opts_t *o)
 {
-    enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE };
+    enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_ELF };
     static const struct option longopts[] = {
         {"baud", required_argument, NULL, OPT_BAUD},
         {"duration", required_argument, NULL, OPT_DURATION},
         {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+        {"elf", required_argument, NULL, OPT_ELF},
         {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -83,6 +93,7 @@ static int parse(int argc, char **argv, record_opts_t *o)
                 return cli_usage_error(&cli_cmd_record, "--max-size: expected bytes > 0: %s", optarg);
             }
             break;
+        case OPT_ELF: o->elf = optarg; break;
         case 'o': o->out = optarg; break;
         case 'q': o->quiet = 1; break;
         default:
@@ -93,6 +104,9 @@ static int parse(int argc, char **argv, record_opts_t *o)
     }
     if ((rc = cli_one_operand(&cli_cmd_record, argc, argv, "SOURCE", &o->source)) >= 0) {
         return rc;
+    }
+    if (strncmp(o->source, "gdb:", 4) == 0 && !o->elf) {
+        return cli_usage_error(&cli_cmd_record, "%s: needs --elf FW.elf (the RTT control block's address)", o->source);
     }
     return o->out ? -1 : cli_usage_error(&cli_cmd_record, "missing -o OUT.evr");
 }
@@ -292,7 +306,7 @@ static int run(int argc, char **argv)
     if (!out_allowed(o.out)) {
         return CLI_BAD_INPUT;
     }
-    int fd = record_source_open(o.source, (unsigned long)o.baud);
+    int fd = record_source_open(o.source, (unsigned long)o.baud, o.elf);
     if (fd < 0) {
         return CLI_BAD_INPUT;
     }

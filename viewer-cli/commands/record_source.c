@@ -64,11 +64,11 @@ static int serial_setup(int fd, const char *path, unsigned long baud)
 }
 
 /* "tcp:HOST:PORT": the last colon separates the port (HOST may be [v6] or a name). */
-static int tcp_open(const char *source)
+int record_tcp_connect(const char *source)
 {
     const char *spec = source + 4, *colon = strrchr(spec, ':');
     if (!colon || colon == spec || !colon[1]) {
-        cli_error("%s: expected tcp:HOST:PORT", source);
+        cli_error("%s: expected %.4sHOST:PORT", source, source);
         return -1;
     }
     char host[256];
@@ -107,13 +107,16 @@ static int tcp_open(const char *source)
     return fd;
 }
 
-int record_source_open(const char *source, unsigned long baud)
+int record_source_open(const char *source, unsigned long baud, const char *elf)
 {
     if (strcmp(source, "-") == 0) {
         return STDIN_FILENO;
     }
     if (strncmp(source, "tcp:", 4) == 0) {
-        return tcp_open(source);
+        return record_tcp_connect(source);
+    }
+    if (strncmp(source, "gdb:", 4) == 0) {
+        return record_gdb_open(source, elf);
     }
     int fd = open(source, O_RDONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
