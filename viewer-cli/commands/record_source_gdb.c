@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -159,9 +161,12 @@ static int poll_loop(poller_t *p, uint8_t *buf, size_t cap)
         if (n && send(p->out, buf, n, MSG_NOSIGNAL) != (ssize_t)n) {
             return running;
         }
-        if (st != GDB_RSP_OK || reader_gone(p->out)) {
-            if (st != GDB_RSP_OK && st != GDB_RSP_EXITED) {
-                fprintf(stderr, "evrec: gdb: %s\n", p->g.err);
+        if (reader_gone(p->out)) {
+            return running; /* evrec record has what it wanted */
+        }
+        if (st != GDB_RSP_OK) {
+            if (st != GDB_RSP_EXITED) { /* a server that ends with its target closes without W */
+                fprintf(stderr, "evrec: gdb: %s\n", st == GDB_RSP_IO ? "the GDB server closed the connection" : p->g.err);
             }
             return running;
         }
@@ -211,6 +216,10 @@ int record_gdb_open(const char *source, const char *elf)
     if (fd < 0) {
         return -1;
     }
+    /* Small packets each way, each waiting for the other side's: without TCP_NODELAY, Nagle's
+     * algorithm and delayed acknowledgements add up to 40 ms per packet. */
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     gdb_rsp_init(&p.g, fd, 5000);
     gdb_rsp_status_t st = gdb_rsp_halt_reason(&p.g);
     if (st != GDB_RSP_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
