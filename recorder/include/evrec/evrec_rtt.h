@@ -7,8 +7,8 @@
  * `rtt server`), probe-rs, pyOCD and `evrec record gdb:HOST:PORT --elf FW.elf` find and read it
  * without SEGGER's code.
  *
- * The layout (SEGGER's RTT documentation, wiki.segger.com/RTT "Implementation"; OpenOCD's
- * src/target/rtt.c; probe-rs' probe-rs/src/rtt): a control block of
+ * The layout (SEGGER's RTT documentation, wiki.segger.com/RTT "Implementation"; the RTT support
+ * of OpenOCD's target layer and probe-rs' rtt module read it so): a control block of
  * - `acID[16]`: "SEGGER RTT", NUL-padded: what a host searches RAM for (OpenOCD: byte by byte,
  *   any alignment) or finds by the ELF symbol `_SEGGER_RTT` (probe-rs, `evrec record`);
  * - `int MaxNumUpBuffers`, `int MaxNumDownBuffers`;
@@ -28,12 +28,18 @@
  *
  * Typical use (the idle loop, a timer or a DMA-complete interrupt of the firmware):
  * @code
- * evrec_rtt_t _SEGGER_RTT;             // the name probe-rs and evrec record look for
- * static uint8_t up[4096];              // the up buffer a probe reads
+ * evrec_rtt_t _SEGGER_RTT;              // a global, by the name probe-rs and evrec record look for
+ * static evrec_stream_t stream;
+ * static uint8_t ring[EVREC_CYCLIC_BUFFER_SIZE(16, 1024)] __attribute__((aligned(8)));
+ * static uint8_t up[4096];               // the up buffer a probe reads
  * static uint8_t scratch[EVREC_STREAM_MIN_CAP + 256];
  * evrec_rtt_init(&_SEGGER_RTT, up, sizeof up, "evrec", EVREC_RTT_SKIP);
- * // ... evrec_stream_init(), evrec_stream_start() ...
- * for (;;) { evrec_rtt_drain(&_SEGGER_RTT, &stream, scratch, sizeof scratch); idle(); }
+ * evrec_stream_init(&stream, ring, sizeof ring, 1024, 64);
+ * evrec_stream_start(&stream, &host, &my_meta, 0, 0);
+ * for (;;) {
+ *     evrec_rtt_drain(&_SEGGER_RTT, &stream, scratch, sizeof scratch);
+ *     ... sleep until the next interrupt ...
+ * }
  * @endcode
  *
  * Context rules: evrec_rtt_drain() and evrec_rtt_write() are the single writer of the up buffer
@@ -41,7 +47,8 @@
  * (Cortex-M7), put the control block and the up buffer in memory the probe sees (non-cacheable
  * or write-through): a probe reads RAM behind the cache.
  *
- * Freestanding: no malloc, no stdio.
+ * Freestanding: no malloc, no stdio. RTT.md (installed with evrec in share/doc/evrec/) tells how
+ * each host tool reads the block and what polling through a GDB server costs the target.
  */
 #ifndef EVREC_RTT_H
 #define EVREC_RTT_H
