@@ -147,12 +147,13 @@ static int poll_loop(poller_t *p, uint8_t *buf, size_t cap)
         gdb_rsp_status_t st = running ? gdb_rsp_interrupt(&p->g) : GDB_RSP_OK;
         size_t n = 0;
         if (st == GDB_RSP_OK) {
-            st = poll_once(p, buf, cap, &n);
+            gdb_rsp_status_t polled = poll_once(p, buf, cap, &n);
+            st = gdb_rsp_continue(&p->g); /* also after a failed read: never leave it stopped */
+            running = st == GDB_RSP_OK;
+            st = polled != GDB_RSP_OK ? polled : st;
+        } else {
+            running = 0;
         }
-        if (st == GDB_RSP_OK) {
-            st = gdb_rsp_continue(&p->g);
-        }
-        running = st == GDB_RSP_OK;
         double dt = now_s() - t0;
         p->polls++;
         p->stopped += dt;
