@@ -39,6 +39,7 @@ static uint8_t took[BURSTS * BURST];
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* held by the server: target stopped */
 static int target_ended;                                       /* atomic */
 static int answer_e01;
+static int continues; /* `c` packets received */
 static int target_stuck; /* the host stopped reading: the target gave up waiting (a failure) */
 
 /* ---- the target ---- */
@@ -135,6 +136,7 @@ static int srv_packet(server_t *s, const char *pkt)
     if (pkt[0] == '?') {
         srv_reply(s, "S05");
     } else if (pkt[0] == 'c') {
+        continues++;
         srv_run(s);
     } else if (pkt[0] == 'D') {
         srv_reply(s, "OK");
@@ -305,5 +307,6 @@ Test(rtt_gdb, a_server_that_answers_e01_fails_with_the_command_named)
     fclose(f);
     cr_assert(strstr(text, "evrec: gdb: the GDB server answered E01 to m"), "%s", text);
     cr_assert(strstr(text, "no complete meta-info received"), "%s", text);
+    cr_assert_gt(continues, 0, "the target was let go on after the failed read, not left stopped");
     free(dir);
 }
