@@ -153,7 +153,8 @@ static void check_accounting(evrec_rtt_mode_t mode, size_t up_size, size_t per_r
     cr_assert_eq(st->damaged_bytes, 0, "only whole frames in the up buffer");
     cr_assert_eq(seen.bad, 0);
     cr_assert_eq(seen.out_of_order, 0);
-    cr_assert_eq(l->received + l->dropped + l->lost_transport, N + 2, "recorded (with Start, Stop) = received + dropped + lost");
+    cr_assert_eq(l->received + l->dropped + l->lost_transport, N + 2,
+                 "recorded (with Start, Stop) = received + dropped + lost");
     cr_assert_eq(l->dropped, N - ok, "the target's drops are exactly the probes it refused");
     if (mode == EVREC_RTT_SKIP) {
         cr_assert_eq(l->lost_transport, 0, "skip mode loses nothing in transport");

@@ -37,9 +37,9 @@ static evrec_host_t host;
 static uint8_t took[BURSTS * BURST];
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* held by the server: target stopped */
-static int target_ended;                                       /* atomic */
+static int target_ended;                                     /* atomic */
 static int answer_e01;
-static int continues; /* `c` packets received */
+static int continues;    /* `c` packets received */
 static int target_stuck; /* the host stopped reading: the target gave up waiting (a failure) */
 
 /* ---- the target ---- */
@@ -266,8 +266,8 @@ Test(rtt_gdb, evrec_record_reads_the_up_channel_through_a_gdb_server)
     while (evrec_reader_next(r, &rec) == EVREC_OK) {
         records++;
         if (rec.id == PROBE_EVENT_PROBE) {
-            uint32_t seq = (uint32_t)rec.data[8] << 24 | (uint32_t)rec.data[9] << 16 | (uint32_t)rec.data[10] << 8 |
-                           rec.data[11];
+            uint32_t seq = (uint32_t)rec.data[8] << 24 | (uint32_t)rec.data[9] << 16 |
+                           (uint32_t)rec.data[10] << 8 | rec.data[11];
             cr_assert_lt(seq, BURSTS * BURST);
             cr_assert(took[seq], "probe %u in the file was not recorded", seq);
             cr_assert_gt((int64_t)seq, last, "in order, once");

@@ -107,7 +107,8 @@ static int parse(int argc, char **argv, record_opts_t *o)
         return rc;
     }
     if (strncmp(o->source, "gdb:", 4) == 0 && !o->elf) {
-        return cli_usage_error(&cli_cmd_record, "%s: needs --elf FW.elf (the RTT control block's address)", o->source);
+        return cli_usage_error(&cli_cmd_record, "%s: needs --elf FW.elf (the RTT control block's address)",
+                               o->source);
     }
     return o->out ? -1 : cli_usage_error(&cli_cmd_record, "missing -o OUT.evr");
 }

@@ -27,13 +27,13 @@ typedef enum gdb_rsp_status {
 } gdb_rsp_status_t;
 
 typedef struct gdb_rsp {
-    int fd;                 /* the connection (caller's: not closed here) */
-    int timeout_ms;         /* per reply */
-    uint8_t in[4096];       /* bytes received and not used yet */
+    int fd;           /* the connection (caller's: not closed here) */
+    int timeout_ms;   /* per reply */
+    uint8_t in[4096]; /* bytes received and not used yet */
     size_t in_pos, in_len;
     char raw[GDB_RSP_MAX_PACKET]; /* the packet being received */
-    uint64_t bad_checksums; /* packets refused with `-` (counts) */
-    char err[160];          /* what the last failure was */
+    uint64_t bad_checksums;       /* packets refused with `-` (counts) */
+    char err[160];                /* what the last failure was */
 } gdb_rsp_t;
 
 /* Starts a client on a connected descriptor. */

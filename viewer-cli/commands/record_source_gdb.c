@@ -33,11 +33,11 @@
 typedef struct poller {
     gdb_rsp_t g;
     record_elf_symbol_t sym;
-    int out;           /* socket to evrec record */
-    uint64_t up;       /* address of up buffer 0's descriptor */
-    uint64_t data;     /* its pBuffer */
-    uint32_t size;     /* its SizeOfBuffer */
-    int found;         /* the control block was seen initialised */
+    int out;       /* socket to evrec record */
+    uint64_t up;   /* address of up buffer 0's descriptor */
+    uint64_t data; /* its pBuffer */
+    uint32_t size; /* its SizeOfBuffer */
+    int found;     /* the control block was seen initialised */
     uint64_t polls, bytes;
     double stopped, stopped_max, start;
 } poller_t;
@@ -167,7 +167,8 @@ static int poll_loop(poller_t *p, uint8_t *buf, size_t cap)
         }
         if (st != GDB_RSP_OK) {
             if (st != GDB_RSP_EXITED) { /* a server that ends with its target closes without W */
-                fprintf(stderr, "evrec: gdb: %s\n", st == GDB_RSP_IO ? "the GDB server closed the connection" : p->g.err);
+                fprintf(stderr, "evrec: gdb: %s\n",
+                        st == GDB_RSP_IO ? "the GDB server closed the connection" : p->g.err);
             }
             return running;
         }

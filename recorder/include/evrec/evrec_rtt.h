@@ -80,11 +80,11 @@ typedef struct evrec_rtt_buffer {
 
 /** @brief The control block, SEGGER's public layout with one up and one down buffer. */
 typedef struct evrec_rtt_cb {
-    char id[16];              /**< acID: EVREC_RTT_ID, written last by evrec_rtt_init() */
-    int32_t max_up;           /**< MaxNumUpBuffers: 1 */
-    int32_t max_down;         /**< MaxNumDownBuffers: 1 */
-    evrec_rtt_buffer_t up;    /**< up buffer 0: the stream */
-    evrec_rtt_buffer_t down;  /**< down buffer 0: no memory (size 0) */
+    char id[16];             /**< acID: EVREC_RTT_ID, written last by evrec_rtt_init() */
+    int32_t max_up;          /**< MaxNumUpBuffers: 1 */
+    int32_t max_down;        /**< MaxNumDownBuffers: 1 */
+    evrec_rtt_buffer_t up;   /**< up buffer 0: the stream */
+    evrec_rtt_buffer_t down; /**< down buffer 0: no memory (size 0) */
 } evrec_rtt_cb_t;
 
 /** @brief What evrec_rtt_drain() does with frames when the host reads slower than they come. */
@@ -105,11 +105,11 @@ typedef enum evrec_rtt_mode {
  * `evrec record gdb:`.
  */
 typedef struct evrec_rtt {
-    evrec_rtt_cb_t cb;        /**< what the host reads */
-    evrec_rtt_mode_t mode;    /**< as given to evrec_rtt_init() */
-    uint64_t frames_dropped;  /**< EVREC_RTT_DROP: frames that did not fit */
-    uint64_t bytes_dropped;   /**< EVREC_RTT_DROP: their bytes */
-    uint64_t bytes_written;   /**< bytes written into the up buffer */
+    evrec_rtt_cb_t cb;       /**< what the host reads */
+    evrec_rtt_mode_t mode;   /**< as given to evrec_rtt_init() */
+    uint64_t frames_dropped; /**< EVREC_RTT_DROP: frames that did not fit */
+    uint64_t bytes_dropped;  /**< EVREC_RTT_DROP: their bytes */
+    uint64_t bytes_written;  /**< bytes written into the up buffer */
 } evrec_rtt_t;
 
 /** @brief Counts of an RTT transport: evrec_rtt_counts(). */
