@@ -17,6 +17,9 @@ evrec_status evrec_rtt_init(evrec_rtt_t *rtt, void *up, size_t up_size, const ch
         (mode != EVREC_RTT_SKIP && mode != EVREC_RTT_DROP)) {
         return EVREC_E_ARG;
     }
+    /* A block a host already found (a second init) stops matching before its fields change. */
+    ((volatile char *)rtt->cb.id)[0] = '\0';
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     memset(rtt, 0, sizeof *rtt);
     rtt->mode = mode;
     rtt->cb.max_up = 1;
