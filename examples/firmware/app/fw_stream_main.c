@@ -36,7 +36,7 @@
 #define FW_BURST_MS 500u
 #endif
 #ifndef FW_BURST_VALUES
-#define FW_BURST_VALUES 40u
+#define FW_BURST_VALUES 20u
 #endif
 #ifndef FW_RING_BLOCKS
 #define FW_RING_BLOCKS 16u
