@@ -6,12 +6,15 @@
  * duplicated one changes nothing. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <sys/wait.h>
 
+#include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
 #include "evrec/evrec_stream.h"
 #include "evrec/evrec_stream_boot.h"
 #include "mem_sink.h"
 #include "stream_harness.h"
+#include "test_tmp.h"
 
 static _Alignas(8) uint8_t crash_buf[8192];
 static _Alignas(8) uint8_t ring[EVREC_CYCLIC_BUFFER_SIZE(16, 256)];
@@ -192,4 +195,93 @@ Test(stream_boot, refuses_bad_arguments)
     cr_assert_eq(evrec_stream_send_prev_boot(&prev, 1, &t, frame, sizeof frame), EVREC_E_IO);
     free(m.data);
     free(saved.data);
+}
+
+/* ---- `evrec record`: NAME.prev-boot.evr next to -o NAME.evr ---- */
+
+static uint64_t records_in(const char *path)
+{
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_path(&r, path, NULL), EVREC_OK, "%s opens", path);
+    evrec_record_t rec;
+    uint64_t n = 0;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        n++;
+    }
+    evrec_reader_close(r);
+    return n;
+}
+
+/* A capture of a boot (the previous boot's 300 probes, then 500 live ones) into dir/cap.bin;
+ * `saved` gets the previous boot's file as evrec_save() writes it. */
+static void capture_file(const char *dir, mem_sink_t *saved)
+{
+    evrec_recorder_t prev;
+    previous_boot(&prev, 300, saved);
+    capture_t c = {0};
+    boot_capture(&prev, 0x5EED0003u, 512, 500, &c);
+    char cap[TEST_TMP_PATH];
+    snprintf(cap, sizeof cap, "%s/cap.bin", dir);
+    FILE *f = fopen(cap, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(c.data, 1, c.len, f), c.len);
+    fclose(f);
+    free(c.data);
+}
+
+static int run_record(const char *dir, const char *name)
+{
+    char cmd[4 * TEST_TMP_PATH];
+    snprintf(cmd, sizeof cmd, "'%s' record -q '%s/cap.bin' -o '%s/%s' 2>'%s/stderr.txt'", EVREC_CLI, dir, dir, name,
+             dir);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+Test(stream_boot, evrec_record_saves_it_next_to_the_output)
+{
+    char *dir = test_tmp_dir("stream_boot");
+    mem_sink_t saved = {0};
+    capture_file(dir, &saved);
+    cr_assert_eq(run_record(dir, "live.evr"), 0);
+    char path[TEST_TMP_PATH];
+    snprintf(path, sizeof path, "%s/live.prev-boot.evr", dir);
+    size_t len = 0;
+    unsigned char *got = read_file(path, &len);
+    cr_assert_not_null(got, "%s written", path);
+    cr_assert_eq(len, saved.len);
+    cr_assert(memcmp(got, saved.data, len) == 0, "the previous boot's file, byte for byte");
+    cr_assert_eq(records_in(path), 301, "its Start and 300 probes (cut short: no Stop)");
+    snprintf(path, sizeof path, "%s/live.evr", dir);
+    cr_assert_eq(records_in(path), 502, "the live file: Start, 500 probes, Stop");
+    snprintf(path, sizeof path, "%s/stderr.txt", dir);
+    unsigned char *err = read_file(path, &len);
+    cr_assert(err && strstr((char *)err, "previous boot's recording (") && strstr((char *)err, "live.prev-boot.evr"),
+              "evrec record says where it went: %s", err ? (char *)err : "");
+    free(err);
+    free(got);
+    free(saved.data);
+    free(dir);
+}
+
+Test(stream_boot, evrec_record_never_replaces_a_path)
+{
+    char *dir = test_tmp_dir("stream_boot");
+    mem_sink_t saved = {0};
+    capture_file(dir, &saved);
+    char path[TEST_TMP_PATH];
+    snprintf(path, sizeof path, "%s/x.prev-boot.evr", dir);
+    FILE *f = fopen(path, "w");
+    fputs("mine", f);
+    fclose(f);
+    cr_assert_eq(run_record(dir, "x.evr"), 1, "said: the previous boot's recording was not saved");
+    size_t len = 0;
+    unsigned char *got = read_file(path, &len);
+    cr_assert(len == 4 && memcmp(got, "mine", 4) == 0, "the existing file is left as it was");
+    snprintf(path, sizeof path, "%s/x.evr", dir);
+    cr_assert_eq(records_in(path), 502, "the live recording is written all the same");
+    free(got);
+    free(saved.data);
+    free(dir);
 }
