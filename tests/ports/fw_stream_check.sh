@@ -2,7 +2,7 @@
 # Checks shared by the streaming firmware's tests (sourced by fw_stream_test.sh): a file that
 # evrec record wrote against the counts the firmware printed (app/fw_stream_main.c):
 #
-#   fw-stream: lane 0 recorded R sent S dropped D values V irqs I ticks T
+#   fw-stream: boot B lane 0 recorded R sent S dropped D values V irqs I ticks T
 #
 # check_counts FILE LINE LOST_OK: `evrec info FILE` gives records N and dropped L (the target's
 #   drops plus the records lost in transport); R = N + L exactly, L = D, N = S (LOST_OK=0: nothing

@@ -11,13 +11,20 @@
 # QEMU runs with -icount shift=4,sleep=off: virtual time advances 16 ns per instruction and skips
 # idle time, so 30 s of target time take a few seconds and the run is deterministic.
 #
-#   fw_stream_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU MACHINE STREAM_MS
+# With CRASH_VALUES > 0, the previous boot's crash: the first boot records CRASH_VALUES Values
+# into its .noinit crash buffer and resets itself (SYSRESETREQ) in the middle of its recording;
+# the second boot recovers that buffer and sends it through the UART before its live stream.
+# Checked: evrec record saved it as live.prev-boot.evr, which holds exactly the first boot's
+# records (the accounting and sequence checks above, of boot 1: Values 1 << 24 | seq, no Stop),
+# and live.evr exactly the second boot's (Values 2 << 24 | seq).
+#
+#   fw_stream_test.sh ROOT BUILD_DIR EVREC_GEN EVREC CPU MACHINE STREAM_MS CRASH_VALUES
 #
 # Exit status: 0 pass, 1 fail, 77 skipped because qemu-system-arm or arm-none-eabi-gcc is not
 # installed.
 set -eu
-[ $# -eq 7 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU MACHINE STREAM_MS" >&2; exit 2; }
-root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 machine=$6 stream_ms=$7
+[ $# -eq 8 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU MACHINE STREAM_MS CRASH_VALUES" >&2; exit 2; }
+root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 machine=$6 stream_ms=$7 crash=$8
 
 for tool in qemu-system-arm arm-none-eabi-gcc; do
     if ! command -v $tool >/dev/null 2>&1; then
@@ -31,7 +38,7 @@ mkdir -p "$b"
 if ! { cmake -S "$root/examples/firmware" -B "$b" \
            -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/arm-none-eabi.cmake" \
            -DEVREC_CPU="$cpu" -DEVREC_FW_CLOCK=systick -DEVREC_FW_OPT=-Os \
-           -DEVREC_FW_DEFINES="FW_STREAM_MS=$stream_ms" -DEVREC_GEN_EXECUTABLE="$gen" &&
+           -DEVREC_FW_DEFINES="FW_STREAM_MS=$stream_ms;FW_CRASH_VALUES=$crash" -DEVREC_GEN_EXECUTABLE="$gen" &&
        cmake --build "$b" --target evrec-fw-stream.elf; } >"$b/build.log" 2>&1; then
     cat "$b/build.log"
     fail "cross build for $cpu failed"
@@ -76,10 +83,26 @@ qemu_pid=
 cat console.txt record.txt
 [ "$rc" -eq 0 ] || fail "the firmware exited with status $rc"
 . "$root/tests/ports/fw_stream_check.sh"
-line=$(grep '^fw-stream: lane 0 recorded' console.txt || true)
+live_boot=1
+if [ "$crash" -gt 0 ]; then
+    live_boot=2
+    line=$(grep '^fw-stream: boot 1 lane 0 recorded' console.txt || true)
+    grep -q "previous boot's recording (.*) saved to .*live.prev-boot.evr" record.txt ||
+        fail "evrec record did not say it saved the previous boot's recording"
+    check_counts live.prev-boot.evr "$line"
+    check_sequence live.prev-boot.evr "$line" 1 0
+    [ "$(count_field "$line" values)" = "$crash" ] || fail "boot 1 did not record $crash Values"
+    prev_summary=$summary
+fi
+line=$(grep "^fw-stream: boot $live_boot lane 0 recorded" console.txt || true)
 check_counts live.evr "$line"
-check_sequence live.evr "$line" 0 1
+check_sequence live.evr "$line" $live_boot 1
 d=$(count_field "$line" dropped) r=$(count_field "$line" recorded)
 [ "$d" -gt 0 ] || fail "the ring never overflowed (nothing dropped)"
 [ $((2 * d)) -lt "$r" ] || fail "$d of $r records dropped: the ring overflowed all the time"
-echo "PASS: $cpu ($machine), $stream_ms ms streamed over the UART: $summary"
+if [ "$crash" -gt 0 ]; then
+    echo "PASS: $cpu ($machine): the previous boot's crash, $prev_summary; then live, $summary"
+else
+    [ ! -e live.prev-boot.evr ] || fail "a previous boot's file after a cold boot"
+    echo "PASS: $cpu ($machine), $stream_ms ms streamed over the UART: $summary"
+fi

@@ -4,20 +4,30 @@
  * UART0, from the idle loop, for FW_STREAM_MS ms; then stops, sends the rest and S_END, and prints
  * its own counts on the semihosting console (the second channel):
  *
- *   fw-stream: lane 0 recorded R sent S dropped D values V irqs I ticks T
+ *   fw-stream: boot B lane 0 recorded R sent S dropped D values V irqs I ticks T
  *
  * R counts every record call the firmware made while recording (Start, Stop, Ticks, TimerIrq,
  * Value), independently of the recorder: a host that received the stream must find R = records
  * received + records reported lost. Workload, per SysTick (1 kHz): TimerIrq(count) in the
- * interrupt, an EventControl Tick every 10 ms, and in the main loop Value(seq) once per
+ * interrupt, an EventControl Tick every 10 ms, and in the main loop Value(B << 24 | seq) once per
  * millisecond, FW_BURST_VALUES per millisecond during the last FW_BURST_MS of every FW_PERIOD_MS
  * (more than the UART carries: the ring fills and drops on purpose). The UART's rate is
  * FW_UART_BAUD: the drain sends at most FW_UART_BAUD / 10 bytes per second (8N1), whatever the
- * emulator's UART would take, so that the emulated link is as slow as a real one. */
+ * emulator's UART would take, so that the emulated link is as slow as a real one.
+ *
+ * The previous boot's crash: a one-shot trace buffer in .noinit survives a reset. At every boot
+ * the firmware recovers it (evrec_recorder_recover()) and, when it holds a recording, sends it
+ * through the UART before the live stream, in S_PREV_BOOT frames with the live stream's id
+ * (evrec_stream_send_prev_boot()), so that `evrec record` saves it as a file of its own. With
+ * FW_CRASH_VALUES > 0, the first boot after power-on (B = 1) records that many Values into the
+ * .noinit buffer instead of streaming, prints its counts ("... sent S" = the records kept in the
+ * buffer) and resets the MCU (SYSRESETREQ) in the middle of its recording: a survivable crash. The
+ * boot number B is kept in .noinit too. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "evrec/evrec_stream.h"
+#include "evrec/evrec_stream_boot.h"
 #include "fw_board.h"
 #include "fw_events.h"
 #include "semihost.h"
@@ -44,12 +54,27 @@
 #ifndef FW_RING_BLOCK
 #define FW_RING_BLOCK 512u
 #endif
+#ifndef FW_CRASH_VALUES
+#define FW_CRASH_VALUES 0u
+#endif
+#ifndef FW_CRASH_BYTES
+#define FW_CRASH_BYTES 65536u
+#endif
 #define FW_SYSTICK_PER_TICK 10u  /* an EventControl Tick every 10 SysTick periods (board: 1 kHz) */
 #define FW_CLOCK_HZ 25000000u    /* MPS2 APB clock */
 #define FW_UART_CREDIT_MAX 2048u /* bytes the link may owe when the drain had nothing to send */
 
 static uint64_t ring[EVREC_CYCLIC_BUFFER_SIZE(FW_RING_BLOCKS, FW_RING_BLOCK) / 8u];
 static evrec_stream_t stream;
+/* Survive a reset: the crash buffer, and the boot count (valid when magic is BOOT_MAGIC). */
+static uint64_t crash_buf[FW_CRASH_BYTES / 8u] __attribute__((section(".noinit")));
+static struct {
+    uint32_t magic, boots;
+} boot_state __attribute__((section(".noinit")));
+#define BOOT_MAGIC 0x426F6F74u /* "Boot" */
+#define AIRCR (*(volatile uint32_t *)0xE000ED0Cu)
+#define AIRCR_SYSRESETREQ 0x05FA0004u /* VECTKEY | SYSRESETREQ */
+static uint32_t boot;
 evrec_host_t fw_host;   /* the host the firmware records through */
 static evrec_host_t idle_host; /* the board's tick hook: never started (Ticks are recorded here) */
 
@@ -125,15 +150,17 @@ static void fail(const char *what)
     sh_exit(2);
 }
 
-static void print_counts(uint32_t values)
+/* `recorded`: Start (and Stop unless the recording is cut short), and every record call. */
+static void print_counts(uint32_t recorded, uint64_t sent, uint64_t dropped, uint32_t values)
 {
-    evrec_stream_counts_t c = evrec_stream_counts(&stream);
-    sh_puts("fw-stream: lane 0 recorded ");
-    sh_put_u32(2u + values + irq_count + tick_count); /* Start and Stop, and every record call */
+    sh_puts("fw-stream: boot ");
+    sh_put_u32(boot);
+    sh_puts(" lane 0 recorded ");
+    sh_put_u32(recorded + values + irq_count + tick_count);
     sh_puts(" sent ");
-    sh_put_u32((uint32_t)c.sent);
+    sh_put_u32((uint32_t)sent);
     sh_puts(" dropped ");
-    sh_put_u32((uint32_t)c.dropped);
+    sh_put_u32((uint32_t)dropped);
     sh_puts(" values ");
     sh_put_u32(values);
     sh_puts(" irqs ");
@@ -148,19 +175,75 @@ static uint32_t workload(uint32_t ms, uint32_t seq)
 {
     uint32_t n = ms % FW_PERIOD_MS >= FW_PERIOD_MS - FW_BURST_MS ? FW_BURST_VALUES : 1u;
     for (uint32_t i = 0; i < n; i++) {
-        fw_record_Value(&fw_host, seq++);
+        fw_record_Value(&fw_host, boot << 24 | seq++);
     }
     return seq;
 }
 
-int main(void)
+/* A transport that takes every byte: waits for the link's credit (at boot, nothing records). */
+static int uart_write_all(void *ctx, const void *data, size_t len)
 {
-    if (board_init(&idle_host) != 0) {
-        fail("the timestamp counter does not run");
+    const uint8_t *d = (const uint8_t *)data;
+    (void)ctx;
+    while (len) {
+        uint32_t now = ms_count;
+        size_t k = uart_credit();
+        k = uart_cmsdk_write(FW_UART0_BASE, d, k < len ? k : len);
+        uart_spent += (uint32_t)k * 1000u;
+        d += k;
+        len -= k;
+        if (k == 0) {
+            board_wait_change(&ms_count, now);
+        }
     }
-    uart_cmsdk_init(FW_UART0_BASE, FW_CLOCK_HZ, FW_UART_BAUD);
+    return 0;
+}
+
+/* The previous boot's recording, if the .noinit buffer holds one, out through the UART; then the
+ * buffer is marked empty (its header's magic cleared) so that it goes out once. */
+static void send_prev_boot(uint32_t stream_id)
+{
+    evrec_recorder_t prev;
+    evrec_status st = evrec_recorder_recover(&prev, crash_buf, sizeof crash_buf, &fw_meta, NULL);
+    if (st == EVREC_OK || st == EVREC_E_END) {
+        evrec_sink_t uart = {uart_write_all, NULL};
+        if (evrec_stream_send_prev_boot(&prev, stream_id, &uart, tx, sizeof tx) != EVREC_OK) {
+            fail("evrec_stream_send_prev_boot");
+        }
+    }
+    crash_buf[0] = 0;
+}
+
+#if FW_CRASH_VALUES > 0
+/* Boot 1 with FW_CRASH_VALUES: record into the .noinit buffer, then reset while recording. */
+static void crash_run(void)
+{
+    static evrec_recorder_t crash_rec;
+    if (evrec_recorder_init(&crash_rec, crash_buf, sizeof crash_buf) != EVREC_OK ||
+        evrec_host_start(&fw_host, &crash_rec, &fw_meta, board_time_freq()) != EVREC_OK) {
+        fail("evrec_host_start (crash buffer)");
+    }
+    recording = 1;
+    uint32_t seq = 0;
+    for (uint32_t done = ms_count; seq < FW_CRASH_VALUES; done++) {
+        board_wait_change(&ms_count, done);
+        seq = workload(done, seq);
+    }
+    recording = 0;
+    evrec_recorder_counts_t c = evrec_recorder_counts(&crash_rec);
+    print_counts(1u, 1u + seq + irq_count + tick_count - c.dropped, c.dropped, seq);
+    AIRCR = AIRCR_SYSRESETREQ; /* a crash: the recording is never stopped */
+    for (;;) {
+        __asm__ volatile("wfi");
+    }
+}
+#endif
+
+/* The live stream, FW_STREAM_MS ms, then its end; prints the counts. */
+static void live_run(uint32_t stream_id)
+{
     if (evrec_stream_init(&stream, ring, sizeof ring, FW_RING_BLOCK, 64) != EVREC_OK ||
-        evrec_stream_start(&stream, &fw_host, &fw_meta, board_time_freq(), 0) != EVREC_OK) {
+        evrec_stream_start(&stream, &fw_host, &fw_meta, board_time_freq(), stream_id) != EVREC_OK) {
         fail("evrec_stream_start");
     }
     recording = 1;
@@ -183,6 +266,28 @@ int main(void)
         pump_uart();
         board_wait_change(&ms_count, now);
     }
-    print_counts(seq);
+    evrec_stream_counts_t c = evrec_stream_counts(&stream);
+    print_counts(2u, c.sent, c.dropped, seq);
+}
+
+int main(void)
+{
+    boot = boot_state.magic == BOOT_MAGIC ? boot_state.boots + 1u : 1u;
+    boot_state.magic = BOOT_MAGIC;
+    boot_state.boots = boot;
+    if (board_init(&idle_host) != 0) {
+        fail("the timestamp counter does not run");
+    }
+    uart_cmsdk_init(FW_UART0_BASE, FW_CLOCK_HZ, FW_UART_BAUD);
+    /* a new id at every boot: the host tells this boot's stream from the previous one's */
+    uint32_t seed[3] = {boot, EVREC_PORT_TIMESTAMP(), (uint32_t)(uintptr_t)ring};
+    uint32_t stream_id = evrec_crc32c(0, seed, sizeof seed) | 1u;
+    send_prev_boot(stream_id);
+#if FW_CRASH_VALUES > 0
+    if (boot == 1u) {
+        crash_run();
+    }
+#endif
+    live_run(stream_id);
     sh_exit(0);
 }
