@@ -84,8 +84,8 @@ evrec_status evrec_stream_send_prev_boot(const evrec_recorder_t *rec, uint32_t s
     }
     size_t room = frame_cap - EVREC_STREAM_FRAME_HEADER - EVREC_FRAME_PREV_BOOT_HEAD;
     size_t most = EVREC_STREAM_MAX_PAYLOAD - EVREC_FRAME_PREV_BOOT_HEAD;
-    framer_t w = {(uint8_t *)frame, room < most ? room : most, 0, stream_id, m.crc, (uint32_t)m.size, 0,
-                  transport, 0};
+    framer_t w = {
+        (uint8_t *)frame, room < most ? room : most, 0, stream_id, m.crc, (uint32_t)m.size, 0, transport, 0};
     evrec_sink_t fs = {framer_write, &w};
     st = evrec_save(rec, &fs);
     if (st == EVREC_OK && w.fill) {

@@ -34,7 +34,8 @@ static int on_prev(void *ctx, const uint8_t *d, size_t size, uint64_t offset, ui
     return mem_sink_write(&b->prev, d, size);
 }
 
-static int on_records(void *ctx, unsigned lane, const uint8_t *d, size_t size, uint64_t count, const uint8_t st[36])
+static int on_records(void *ctx, unsigned lane, const uint8_t *d, size_t size, uint64_t count,
+                      const uint8_t st[36])
 {
     return seen_records(&((boot_seen_t *)ctx)->live, lane, d, size, count, st);
 }
@@ -232,8 +233,8 @@ static void capture_file(const char *dir, mem_sink_t *saved)
 static int run_record(const char *dir, const char *name)
 {
     char cmd[4 * TEST_TMP_PATH];
-    snprintf(cmd, sizeof cmd, "'%s' record -q '%s/cap.bin' -o '%s/%s' 2>'%s/stderr.txt'", EVREC_CLI, dir, dir, name,
-             dir);
+    snprintf(cmd, sizeof cmd, "'%s' record -q '%s/cap.bin' -o '%s/%s' 2>'%s/stderr.txt'", EVREC_CLI, dir, dir,
+             name, dir);
     int status = system(cmd);
     cr_assert(WIFEXITED(status));
     return WEXITSTATUS(status);
@@ -257,7 +258,8 @@ Test(stream_boot, evrec_record_saves_it_next_to_the_output)
     cr_assert_eq(records_in(path), 502, "the live file: Start, 500 probes, Stop");
     snprintf(path, sizeof path, "%s/stderr.txt", dir);
     unsigned char *err = read_file(path, &len);
-    cr_assert(err && strstr((char *)err, "previous boot's recording (") && strstr((char *)err, "live.prev-boot.evr"),
+    cr_assert(err && strstr((char *)err, "previous boot's recording (") &&
+                  strstr((char *)err, "live.prev-boot.evr"),
               "evrec record says where it went: %s", err ? (char *)err : "");
     free(err);
     free(got);

@@ -75,13 +75,13 @@ static struct {
 #define AIRCR (*(volatile uint32_t *)0xE000ED0Cu)
 #define AIRCR_SYSRESETREQ 0x05FA0004u /* VECTKEY | SYSRESETREQ */
 static uint32_t boot;
-evrec_host_t fw_host;   /* the host the firmware records through */
+evrec_host_t fw_host;          /* the host the firmware records through */
 static evrec_host_t idle_host; /* the board's tick hook: never started (Ticks are recorded here) */
 
 /* Written by the SysTick interrupt, read by the main loop. */
-static volatile uint32_t ms_count;      /* SysTick periods */
-static volatile uint32_t uart_allowed;  /* bytes the UART's rate allows so far, in 1/1000 byte */
-static volatile uint32_t recording;     /* 1 while the interrupt records */
+static volatile uint32_t ms_count;     /* SysTick periods */
+static volatile uint32_t uart_allowed; /* bytes the UART's rate allows so far, in 1/1000 byte */
+static volatile uint32_t recording;    /* 1 while the interrupt records */
 static volatile uint32_t irq_count, tick_count;
 
 static uint32_t uart_spent; /* 1/1000 bytes sent (main loop only) */

@@ -92,7 +92,8 @@ typedef struct evrec_srx_sink {
  * holds bytes [offset, offset + size) (valid during the call only). The stats' `prev_ok` is up to
  * date when the last piece comes. Non-zero stops the receiver (evrec_srx_feed() returns
  * EVREC_E_IO). */
-typedef int (*evrec_srx_prev_boot_fn)(void *ctx, const uint8_t *data, size_t size, uint64_t offset, uint64_t total);
+typedef int (*evrec_srx_prev_boot_fn)(void *ctx, const uint8_t *data, size_t size, uint64_t offset,
+                                      uint64_t total);
 
 /** @brief A receiver (opaque). */
 typedef struct evrec_srx evrec_srx_t;

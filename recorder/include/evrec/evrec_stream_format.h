@@ -24,7 +24,8 @@
 #define EVREC_FRAME_RECORDS 12u /**< records of one lane, with their time state */
 #define EVREC_FRAME_LOSS 13u    /**< records the target dropped */
 #define EVREC_FRAME_END 14u     /**< the end of the stream, final counts */
-#define EVREC_FRAME_PREV_BOOT 17u /**< a piece of the previous boot's recording (an evrec file) */
+/** A piece of the previous boot's recording, an evrec file (evrec/evrec_stream_boot.h). */
+#define EVREC_FRAME_PREV_BOOT 17u
 /** Payload bytes of an S_META frame before its piece of the document. */
 #define EVREC_FRAME_META_HEAD 16u
 /** Payload bytes of an S_PREV_BOOT frame before its piece of the file (as S_META). */
