@@ -76,8 +76,8 @@ evrec_status evrec_stream_send_prev_boot(const evrec_recorder_t *rec, uint32_t s
     measure_t m = {0, 0};
     evrec_sink_t ms = {measure_write, &m};
     evrec_status st = evrec_save(rec, &ms);
-    if (st != EVREC_OK) {
-        return st;
+    if (st != EVREC_OK && st != EVREC_E_CORRUPT) {
+        return st; /* E_CORRUPT: the records before the bad one, in a file ended properly */
     }
     if (m.size > 0xFFFFFFFFu) {
         return EVREC_E_IO;
@@ -88,8 +88,8 @@ evrec_status evrec_stream_send_prev_boot(const evrec_recorder_t *rec, uint32_t s
         (uint8_t *)frame, room < most ? room : most, 0, stream_id, m.crc, (uint32_t)m.size, 0, transport, 0};
     evrec_sink_t fs = {framer_write, &w};
     st = evrec_save(rec, &fs);
-    if (st == EVREC_OK && w.fill) {
+    if (st != EVREC_E_IO && w.fill) {
         (void)framer_flush(&w);
     }
-    return st == EVREC_OK && (w.failed || w.offset != m.size) ? EVREC_E_IO : st;
+    return w.failed || w.offset != m.size ? EVREC_E_IO : st;
 }

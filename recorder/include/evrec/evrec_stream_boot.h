@@ -7,19 +7,26 @@
  * before that stream starts, so that the host (`evrec record`) gets the last crash without a
  * debugger and saves it as a file of its own.
  *
- * Typical use, at boot, before evrec_stream_start():
+ * API overview: evrec_stream_send_prev_boot() (the frames), ::EVREC_STREAM_PREV_BOOT_MIN_FRAME;
+ * the recovery it follows: evrec_recorder_recover() (evrec/evrec_recorder.h); the live stream it
+ * precedes: evrec_stream_start() (evrec/evrec_stream.h).
+ *
+ * Typical use, at boot, before the live stream starts:
  * @code
  * static uint64_t crash_buf[8192] __attribute__((section(".noinit")));
+ * static uint8_t ring[EVREC_CYCLIC_BUFFER_SIZE(16, 1024)] __attribute__((aligned(8)));
  * static uint8_t frame[512];
+ * static evrec_stream_t stream;
+ * uint32_t id = 0x5EED0001u; // nonzero and new at every boot (a boot count kept in .noinit, a timestamp)
  * evrec_recorder_t prev;
- * uint32_t id = my_fresh_stream_id();                  // nonzero, new at every boot
  * evrec_status st = evrec_recorder_recover(&prev, crash_buf, sizeof crash_buf, &app_meta, NULL);
  * if (st == EVREC_OK || st == EVREC_E_END) {
- *     evrec_sink_t uart = {uart_write_all, NULL};      // blocking writes are fine at boot
- *     evrec_stream_send_prev_boot(&prev, id, &uart, frame, sizeof frame);
+ *     evrec_sink_t tx = {my_uart_write, &uart}; // may wait for the UART: nothing records yet
+ *     evrec_stream_send_prev_boot(&prev, id, &tx, frame, sizeof frame);
  * }
- * evrec_recorder_init(&crash_rec, crash_buf, sizeof crash_buf);   // ready for this boot
- * evrec_stream_start(&stream, &host, &app_meta, EVREC_PORT_TIME_FREQ(), id);   // the same id
+ * crash_buf[0] = 0; // sent once: the next boot finds no header
+ * evrec_stream_init(&stream, ring, sizeof ring, 1024, 64);
+ * evrec_stream_start(&stream, &host, &app_meta, EVREC_PORT_TIME_FREQ(), id); // the same id
  * @endcode
  *
  * Freestanding: no malloc, no stdio.
@@ -33,6 +40,7 @@
 #include "evrec/evrec_container.h"
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_status.h"
+#include "evrec/evrec_stream.h"
 #include "evrec/evrec_stream_format.h"
 
 #ifdef __cplusplus
@@ -57,7 +65,11 @@ extern "C" {
  *     up to frame_cap - 28 bytes of the file (at most 65,520).
  * @retval EVREC_OK every frame was written.
  * @retval EVREC_E_ARG NULL pointer, stream_id 0, or frame_cap too small.
- * @retval EVREC_E_BUSY, EVREC_E_UNSUPPORTED, EVREC_E_CORRUPT as evrec_save() (nothing sent).
+ * @retval EVREC_E_BUSY the recorder is still attached to a host, or never recorded (nothing sent).
+ * @retval EVREC_E_UNSUPPORTED a recorder in streaming mode, or split into lanes in a build without
+ *     EVREC_SAVE_LANES (nothing sent).
+ * @retval EVREC_E_CORRUPT a record has an id the meta-info lacks (memory overwritten): the file
+ *     sent has the records before it and is ended properly, as evrec_save() writes it.
  * @retval EVREC_E_IO the transport failed (the host gets an incomplete file), or the file is
  *     larger than 2^32 - 1 bytes.
  * **Context:** thread, at boot: nothing may record into `rec` meanwhile. Cost: two saves of the
