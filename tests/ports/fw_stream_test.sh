@@ -99,7 +99,9 @@ check_counts live.evr "$line"
 check_sequence live.evr "$line" $live_boot 1
 d=$(count_field "$line" dropped) r=$(count_field "$line" recorded)
 [ "$d" -gt 0 ] || fail "the ring never overflowed (nothing dropped)"
-[ $((2 * d)) -lt "$r" ] || fail "$d of $r records dropped: the ring overflowed all the time"
+# Deterministic under -icount: a third dropped (the bursts); more only if the host stalls QEMU's
+# socket for long (the UART then holds its bytes while virtual time goes on), never nearly all.
+[ $((4 * d)) -lt $((3 * r)) ] || fail "$d of $r records dropped: the ring overflowed all the time"
 if [ "$crash" -gt 0 ]; then
     echo "PASS: $cpu ($machine): the previous boot's crash, $prev_summary; then live, $summary"
 else
