@@ -48,7 +48,8 @@ static const char help[] =
     "  -h, --help           this text\n"
     "\n"
     "Exit status: 0 the file was written (losses, if any, are in its header and the summary),\n"
-    "1 nothing could be recorded (no meta-info received) or a read or write failed, 2 bad usage.\n";
+    "1 nothing could be recorded (no meta-info received), a read or write failed, or the previous\n"
+    "boot's recording could not be saved (its path exists, or the output is '-'), 2 bad usage.\n";
 
 typedef struct record_opts {
     const char *source, *out;
