@@ -76,7 +76,7 @@ static struct {
 #define AIRCR_SYSRESETREQ 0x05FA0004u /* VECTKEY | SYSRESETREQ */
 static uint32_t boot;
 evrec_host_t fw_host;          /* the host the firmware records through */
-static evrec_host_t idle_host; /* the board's tick hook: never started (Ticks are recorded here) */
+static evrec_host_t idle_host; /* the port's tick hook records into it: never started (Ticks: fw_systick_hook) */
 
 /* Written by the SysTick interrupt, read by the main loop. */
 static volatile uint32_t ms_count;     /* SysTick periods */
