@@ -2,7 +2,7 @@
 /* What the receiver does with an intact frame (FORMAT.md section 8.2): assembles the meta
  * document, checks each S_RECORDS frame's sequence number against its lane (records lost in
  * transport, duplicates), splits it into records with the document's event sizes, takes the
- * target's drops from S_LOSS and S_END. */
+ * target's drops from S_LOSS and S_END, hands out the previous boot's file from S_PREV_BOOT. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,6 +174,34 @@ static void on_end(evrec_srx_t *rx, const uint8_t *p, size_t len)
     rx->st.ended = 1;
 }
 
+/* S_PREV_BOOT: the pieces of the previous boot's file, handed out in order from offset 0; a piece
+ * after a gap (its predecessor damaged) is not, the file stays incomplete. */
+static void on_prev_boot(evrec_srx_t *rx, const uint8_t *p, size_t len)
+{
+    if (len < EVREC_FRAME_PREV_BOOT_HEAD) {
+        return;
+    }
+    uint32_t crc = srx_be32(p + 4), size = srx_be32(p + 8), off = srx_be32(p + 12);
+    size_t k = len - EVREC_FRAME_PREV_BOOT_HEAD;
+    evrec_srx_stats_t *st = &rx->st;
+    if (off > size || k > size - off || (st->prev_size && (size != st->prev_size || crc != rx->prev_crc))) {
+        return; /* not a piece of the file the first piece announced */
+    }
+    if (off != st->prev_received || (st->prev_size == 0 && off != 0)) {
+        return; /* a duplicate, or after a gap */
+    }
+    st->prev_size = size;
+    rx->prev_crc = crc;
+    rx->prev_run = evrec_crc32c(rx->prev_run, p + EVREC_FRAME_PREV_BOOT_HEAD, k);
+    st->prev_received += k;
+    if (st->prev_received == size) {
+        st->prev_ok = rx->prev_run == crc ? 1 : -1;
+    }
+    if (rx->prev_fn && rx->prev_fn(rx->prev_ctx, p + EVREC_FRAME_PREV_BOOT_HEAD, k, off, size) != 0) {
+        fail(rx, EVREC_E_IO);
+    }
+}
+
 void evrec_srx_frame(evrec_srx_t *rx, unsigned type, const uint8_t *p, size_t len)
 {
     if (len < 4) {
@@ -193,6 +221,7 @@ void evrec_srx_frame(evrec_srx_t *rx, unsigned type, const uint8_t *p, size_t le
     case EVREC_FRAME_META: on_meta(rx, p, len); break;
     case EVREC_FRAME_RECORDS: on_records(rx, p, len); break;
     case EVREC_FRAME_LOSS: on_loss(rx, p, len); break;
+    case EVREC_FRAME_PREV_BOOT: on_prev_boot(rx, p, len); break;
     default: on_end(rx, p, len); break;
     }
 }
@@ -212,6 +241,14 @@ evrec_status evrec_srx_new(evrec_srx_t **out, const evrec_srx_sink_t *sink)
     rx->dmg_from = SRX_NONE;
     *out = rx;
     return EVREC_OK;
+}
+
+void evrec_srx_set_prev_boot(evrec_srx_t *rx, evrec_srx_prev_boot_fn fn, void *ctx)
+{
+    if (rx) {
+        rx->prev_fn = fn;
+        rx->prev_ctx = ctx;
+    }
 }
 
 const evrec_srx_stats_t *evrec_srx_stats(const evrec_srx_t *rx)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Finding frames in the input (FORMAT.md section 8.1): sync magic, a known type, a length that
+/* Finding frames in the input (FORMAT.md section 8.1): sync magic, a known type (11..14, 17), a length that
  * fits, a good CRC-32C. Bytes that are in no intact frame are damage, reported as ranges (offset
  * and length in the input) when the next intact frame or the end of the input is reached. The
  * window keeps at most the bytes of a frame not complete yet. */
@@ -51,7 +51,10 @@ static int frame_at(const evrec_srx_t *rx, size_t p, int at_end, size_t *flen)
     }
     uint32_t word = srx_be32(b + 4), len = word & 0xFFFFFFu;
     unsigned type = word >> 24;
-    if (type < EVREC_FRAME_META || type > EVREC_FRAME_END || len > EVREC_STREAM_MAX_PAYLOAD) {
+    if ((type < EVREC_FRAME_META || type > EVREC_FRAME_END) && type != EVREC_FRAME_PREV_BOOT) {
+        return 0;
+    }
+    if (len > EVREC_STREAM_MAX_PAYLOAD) {
         return 0;
     }
     if (have < EVREC_STREAM_FRAME_HEADER + (size_t)len) {

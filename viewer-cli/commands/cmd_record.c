@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "evrec/evrec_stream_rx.h"
+#include "record_prev.h"
 #include "record_source.h"
 
 static const char help[] =
@@ -41,6 +42,10 @@ static const char help[] =
     "tcp:HOST:PORT (OpenOCD's `rtt server start`, J-Link's RTT telnet port).\n"
     "RTT.md (in share/doc/evrec) has the details.\n"
     "\n"
+    "A target that sends its previous boot's recording at boot (S_PREV_BOOT frames: a crash kept\n"
+    "in a .noinit buffer) gets it saved to OUT.prev-boot.evr next to OUT.evr (created; an existing\n"
+    "path is not replaced); evrec record says where it went and whether it came whole.\n"
+    "\n"
     "options:\n"
     "  -o, --output OUT     the file to write (required). It must not exist: evrec record creates\n"
     "                       it and never replaces or truncates a file it did not create; a FIFO or\n"
@@ -53,7 +58,8 @@ static const char help[] =
     "  -h, --help           this text\n"
     "\n"
     "Exit status: 0 the file was written (losses, if any, are in its header and the summary),\n"
-    "1 nothing could be recorded (no meta-info received) or a read or write failed, 2 bad usage.\n";
+    "1 nothing could be recorded (no meta-info received), a read or write failed, or the previous\n"
+    "boot's recording could not be saved (its path exists, or the output is '-'), 2 bad usage.\n";
 
 typedef struct record_opts {
     const char *source, *out, *elf;
@@ -319,6 +325,9 @@ static int run(int argc, char **argv)
         cli_error("out of memory");
         return CLI_BAD_INPUT;
     }
+    record_prev_t prev; /* the previous boot's recording, if the target sends one */
+    record_prev_init(&prev, o.out, rx);
+    evrec_srx_set_prev_boot(rx, record_prev_piece, &prev);
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -339,6 +348,7 @@ static int run(int argc, char **argv)
                   "into another file",
                   o.source, (unsigned long long)evrec_srx_stats(rx)->other_stream);
     }
+    int prev_failed = record_prev_finish(&prev);
     if (out.w && evrec_sfile_close(out.w, dropped + lost) != EVREC_OK) {
         out.failed = 1;
     }
@@ -356,7 +366,7 @@ static int run(int argc, char **argv)
         close(fd);
     }
     evrec_srx_free(rx);
-    return ok && out.f && !out.failed ? CLI_OK : CLI_BAD_INPUT;
+    return ok && out.f && !out.failed && !prev_failed ? CLI_OK : CLI_BAD_INPUT;
 }
 
 const cli_command_t cli_cmd_record = {"record", "record a target's live event stream into an evrec file", help,

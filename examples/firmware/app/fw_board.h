@@ -28,4 +28,8 @@ void board_wait_change(const volatile uint32_t *counter, uint32_t seen);
 /** The application's timer interrupt body (app/fw_main.c). */
 void fw_timer_isr(void);
 
+/** Called from the SysTick interrupt after the port's tick hook, FW_SYSTICK_HZ times per second
+ * (Cortex-M boards; weak, empty unless the application defines it). */
+void fw_systick_hook(void);
+
 #endif /* FW_BOARD_H */

@@ -43,9 +43,15 @@ static evrec_cm_tick_t tick;
 void SysTick_Handler(void);
 void Irq8_Handler(void);
 
+/* The application's SysTick work (app/fw_stream_main.c has one); none by default. */
+__attribute__((weak)) void fw_systick_hook(void)
+{
+}
+
 void SysTick_Handler(void)
 {
     evrec_cm_systick_isr(&tick);
+    fw_systick_hook();
 }
 
 void Irq8_Handler(void)

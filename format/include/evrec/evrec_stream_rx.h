@@ -12,6 +12,7 @@
  *   CRC checks. S_RECORDS frames are checked against each lane's sequence number: a frame from
  *   further on counts the records in between as lost in transport; a frame already seen
  *   (duplicated, or come late) is not shown again. S_LOSS and S_END give the target's drops.
+ *   S_PREV_BOOT frames carry the previous boot's recording, handed out as a file in pieces.
  * - ::evrec_srx_sink_t: what the receiver hands out, in input order (the meta document, each
  *   batch of new records, the end).
  * - evrec_sfile_open() ... evrec_sfile_close(): a container file written as frames come
@@ -63,6 +64,10 @@ typedef struct evrec_srx_stats {
     uint32_t stream_id;       /**< the stream followed; 0 before its first frame */
     int have_meta;            /**< a complete meta document was received */
     int ended;                /**< its S_END frame was received */
+    uint64_t prev_size;       /**< S_PREV_BOOT: bytes of the previous boot's file; 0 when none came */
+    uint64_t prev_received;   /**< bytes of it handed out (in order, from offset 0) */
+    int prev_ok;              /**< 1: all of it was handed out and its CRC-32C checks; -1: all
+                                   of it came but the CRC does not check; 0: not complete */
     evrec_srx_lane_t lane[EVREC_SRX_LANES];
 } evrec_srx_stats_t;
 
@@ -82,6 +87,14 @@ typedef struct evrec_srx_sink {
     void *ctx;
 } evrec_srx_sink_t;
 
+/** @brief Takes the next piece of the previous boot's recording (S_PREV_BOOT, FORMAT.md section
+ * 8.2): an evrec file of `total` bytes, handed out in order from offset 0, each byte once; `data`
+ * holds bytes [offset, offset + size) (valid during the call only). The stats' `prev_ok` is up to
+ * date when the last piece comes. Non-zero stops the receiver (evrec_srx_feed() returns
+ * EVREC_E_IO). */
+typedef int (*evrec_srx_prev_boot_fn)(void *ctx, const uint8_t *data, size_t size, uint64_t offset,
+                                      uint64_t total);
+
 /** @brief A receiver (opaque). */
 typedef struct evrec_srx evrec_srx_t;
 
@@ -95,6 +108,16 @@ typedef struct evrec_srx evrec_srx_t;
  * **Context:** thread.
  */
 evrec_status evrec_srx_new(evrec_srx_t **out, const evrec_srx_sink_t *sink);
+
+/**
+ * @brief Where the receiver hands out the previous boot's recording (S_PREV_BOOT frames); without
+ * it those frames are only counted (the stats' `prev_*`).
+ * @param[in,out] rx the receiver, before its first evrec_srx_feed().
+ * @param[in] fn the callback, or NULL.
+ * @param[in] ctx passed to fn (the caller's).
+ * **Context:** thread.
+ */
+void evrec_srx_set_prev_boot(evrec_srx_t *rx, evrec_srx_prev_boot_fn fn, void *ctx);
 
 /**
  * @brief Give the receiver the next bytes of the input (any size, any cut).
