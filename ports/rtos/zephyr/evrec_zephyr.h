@@ -27,6 +27,7 @@ extern "C" {
 #endif
 
 struct evrec_host;
+struct evrec_recorder;
 
 /**
  * @brief Reset the hooks' state (thread and object ids, names) and give the host of each CPU.
@@ -64,6 +65,34 @@ int evrec_zephyr_isr_name(unsigned isr_id, const char *name);
  * **Context:** thread or ISR; takes the hooks' spinlock for a few loads and stores.
  */
 int evrec_zephyr_object_name(const void *object, const char *name);
+
+/* ---- the module (CONFIG_EVREC, evrec_zephyr_module.c) ---- */
+
+/**
+ * @brief Start recording into the module's buffer (CONFIG_EVREC_BUFFER_SIZE bytes, one lane per
+ * CPU, one-shot or cyclic per CONFIG_EVREC_MODE) and its tick timer; done at boot with
+ * CONFIG_EVREC_AUTOSTART. Starting again after evrec_zephyr_stop() begins a new recording.
+ * @retval EVREC_OK recording.
+ * @retval EVREC_E_ARG the buffer is too small for a lane per CPU.
+ * @retval EVREC_E_BUSY already recording.
+ * **Context:** thread (POST_KERNEL or later).
+ */
+int evrec_zephyr_start(void);
+
+/**
+ * @brief Stop the tick timer and every lane; the recorder then holds the trace for evrec_save().
+ * @retval EVREC_OK stopped.
+ * @retval EVREC_E_NOT_RECORDING not started.
+ * **Context:** thread (it waits for records in flight on other CPUs).
+ */
+int evrec_zephyr_stop(void);
+
+/**
+ * @brief The module's recorder, for evrec_save() (evrec/evrec_save.h) after evrec_zephyr_stop().
+ * @return the recorder, owned by the module (static storage).
+ * **Context:** any.
+ */
+struct evrec_recorder *evrec_zephyr_recorder(void);
 
 #ifdef __cplusplus
 }

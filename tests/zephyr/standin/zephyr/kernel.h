@@ -3,16 +3,19 @@
  * A stand-in for Zephyr's <zephyr/kernel.h>: only what ports/rtos/zephyr reads, with the
  * kernel's names (include/zephyr/kernel_structs.h: the thread_state bits; include/zephyr/kernel.h:
  * K_IDLE_PRIO, k_current_get(), k_is_in_isr(), k_thread_name_get(); include/zephyr/spinlock.h;
- * arch_curr_cpu()) and the tracing callbacks' declarations as
+ * arch_curr_cpu(); the k_timer and cycle counter calls the module uses) and the tracing callbacks' declarations as
  * subsys/tracing/user/tracing_user.h gives them. Written for the hooks' test, not copied from
  * the kernel; the test (test_zephyr_hooks.c) defines the functions.
  */
 #ifndef STANDIN_ZEPHYR_KERNEL_H
 #define STANDIN_ZEPHYR_KERNEL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define __aligned(x) __attribute__((aligned(x)))
 
 #define BIT(n) (1UL << (n))
 
@@ -42,6 +45,16 @@ struct k_thread {
 typedef struct {
     int64_t ticks;
 } k_timeout_t;
+
+#define K_MSEC(ms) ((k_timeout_t){(int64_t)(ms)})
+
+struct k_timer;
+typedef void (*k_timer_expiry_t)(struct k_timer *timer);
+struct k_timer {
+    k_timer_expiry_t expiry;
+    k_timeout_t period;
+    int running;
+};
 
 struct k_sem {
     unsigned count;
@@ -84,6 +97,11 @@ struct _cpu *arch_curr_cpu(void);
 struct k_thread *k_current_get(void);
 bool k_is_in_isr(void);
 const char *k_thread_name_get(struct k_thread *thread);
+uint32_t k_cycle_get_32(void);
+uint32_t sys_clock_hw_cycles_per_sec(void);
+void k_timer_init(struct k_timer *timer, k_timer_expiry_t expiry, k_timer_expiry_t stop);
+void k_timer_start(struct k_timer *timer, k_timeout_t duration, k_timeout_t period);
+void k_timer_stop(struct k_timer *timer);
 
 /* The CONFIG_TRACING_USER callbacks (subsys/tracing/user/tracing_user.h). */
 void sys_trace_thread_create_user(struct k_thread *thread);
