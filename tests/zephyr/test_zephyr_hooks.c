@@ -11,9 +11,11 @@
 #include <string.h>
 #include <zephyr/kernel.h>
 
+#include "evrec/evrec_analysis.h"
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
+#include "evrec/evrec_sched.h"
 #include "evrec_zephyr.h"
 #include "mem_sink.h"
 #include "zephyr_events.h"
@@ -83,6 +85,8 @@ typedef struct {
     unsigned n;
     char task_name[8][24]; /* RtosTask 1..7 as saved */
     char object_name[8][24];
+    int catalogue;                    /* evrec stats recognised the RTOS catalogue */
+    uint64_t anomalies, sched_anomalies; /* its CPU accounting's, the task-state model's */
 } trace_t;
 
 static uint16_t be16(const uint8_t *p)
@@ -113,6 +117,31 @@ static void read_names(evrec_reader_t *r, trace_t *t)
     }
 }
 
+/* What `evrec stats` makes of the file: the catalogue recognised, the anomalies of its one-CPU
+ * accounting and of the task-state model (every CPU). */
+static void analyse(const mem_sink_t *out, trace_t *t)
+{
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, out->data, out->len, NULL), EVREC_OK);
+    evrec_stats_t *st = NULL;
+    evrec_sched_t *sc = NULL;
+    cr_assert_eq(evrec_stats_create(&st, r), EVREC_OK);
+    cr_assert_eq(evrec_sched_create(&sc, r, NULL, NULL), EVREC_OK);
+    evrec_record_t x;
+    while (evrec_reader_next(r, &x) == EVREC_OK) {
+        cr_assert_eq(evrec_stats_add(st, &x), EVREC_OK);
+        cr_assert_eq(evrec_sched_add(sc, &x), EVREC_OK);
+    }
+    cr_assert_eq(evrec_stats_finish(st), EVREC_OK);
+    cr_assert_eq(evrec_sched_finish(sc), EVREC_OK);
+    t->catalogue = evrec_stats_mismatch(st) == NULL && evrec_stats_rtos(st) != NULL && evrec_stats_rtos(st)->has_cpu;
+    t->anomalies = evrec_stats_rtos(st) != NULL ? evrec_stats_rtos(st)->anomalies : 0;
+    t->sched_anomalies = evrec_sched_anomalies(sc);
+    evrec_sched_free(sc);
+    evrec_stats_free(st);
+    evrec_reader_close(r);
+}
+
 /* Stops, saves, reads back every record but EventControl. */
 static trace_t *stop(void)
 {
@@ -140,6 +169,7 @@ static trace_t *stop(void)
     cr_assert_eq(evrec_reader_info(r)->dropped, 0);
     read_names(r, t);
     evrec_reader_close(r);
+    analyse(&out, t);
     free(out.data);
     free(mem);
     return t;
@@ -275,6 +305,8 @@ Test(zephyr_hooks, switches_per_cpu_with_reasons_and_names)
     cr_assert_str_eq(t->task_name[P], "producer");
     cr_assert_str_eq(t->task_name[C], "renamed");
     cr_assert_str_eq(t->task_name[M], "main");
+    cr_assert(t->catalogue, "evrec stats recognises the RTOS catalogue");
+    cr_assert_eq(t->sched_anomalies, 0, "the task-state model finds every switch consistent");
     free(t);
 }
 
@@ -344,5 +376,7 @@ Test(zephyr_hooks, object_operations_and_waits)
     cr_assert_str_eq(t->object_name[Q], "work_q");
     cr_assert_str_eq(t->object_name[OTHER], "sem2", "tick_sem was sem1 until named");
     cr_assert_str_eq(t->object_name[EV], "event1");
+    cr_assert(t->catalogue);
+    cr_assert_eq(t->sched_anomalies, 0);
     free(t);
 }
