@@ -119,11 +119,13 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
 }
 
 /* The records of the lanes that save writes once (FORMAT.md section 2.3): every lane's Stop but
- * one, every Start there but one, the Tick copies of evrec_lanes_tick(). */
-static uint64_t merged_copies(const evrec_lanes_t *lanes, uint32_t starts)
+ * one, every Start still there but one, and the Tick copies of evrec_lanes_tick() -- unless a
+ * cyclic lane overwrote records: which copies are still there is then not known here (they stay
+ * counted; the saved file's header has the exact count). */
+static uint64_t merged_copies(const evrec_lanes_t *lanes, uint32_t starts, uint64_t overwritten)
 {
     uint64_t copies = (uint64_t)lanes->count - 1u + (starts ? starts - 1u : 0u);
-    return copies + evrec_atomic_load(&lanes->tick_copies);
+    return copies + (overwritten == 0u ? evrec_atomic_load(&lanes->tick_copies) : 0u);
 }
 
 evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
@@ -154,8 +156,9 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
         overwritten += evrec_atomic_load(&lh->overwritten);
         used += lh->used;
     }
-    h->recorded = recorded - merged_copies(lanes, starts);
-    h->used = (size_t)used;
+    uint64_t copies = merged_copies(lanes, starts, overwritten);
+    h->recorded = recorded - copies;
+    h->used = (size_t)(used - copies * EVREC_CONTROL_SLOT); /* the copies' bytes are not saved either */
     h->end_pos = 0;
     h->full_time = full_time;
     evrec_atomic_store(&h->dropped, (size_t)dropped);

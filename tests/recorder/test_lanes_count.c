@@ -133,3 +133,29 @@ Test(lanes_count, cyclic_count_is_the_file)
     cr_assert_eq(records_in_file(&rec), c.recorded);
     free(mem);
 }
+
+/* Cyclic lanes that overwrote many ticks: the count never goes below the file's (no Tick copy
+ * taken off that is not there) and never above the lanes' sum. */
+Test(lanes_count, cyclic_overwritten_count_is_bounded)
+{
+    const size_t bs = 512;
+    const size_t size = EVREC_BUF_HEADER_SIZE + 2u * (EVREC_BUF_HEADER_SIZE + 8u * bs);
+    void *mem = aligned_buffer(size);
+    evrec_recorder_t rec;
+    evrec_lane_t lane[2];
+    evrec_lanes_t lanes;
+    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, bs), EVREC_OK);
+    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
+    evrec_test_clock_now = 9000;
+    evrec_test_clock_step = 0;
+    cr_assert_eq(evrec_lanes_start(&lanes, &rec, &probe_meta, 0), EVREC_OK);
+    workload(&lanes, 5000, 2); /* 2500 ticks: far more copies than the rings hold */
+    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
+    uint64_t sum = evrec_recorder_lane_counts(&rec, 0).recorded + evrec_recorder_lane_counts(&rec, 1).recorded;
+    cr_assert_gt(c.overwritten, 0);
+    uint64_t n = records_in_file(&rec);
+    cr_assert_geq(c.recorded, n, "count %llu, file %llu", (unsigned long long)c.recorded, (unsigned long long)n);
+    cr_assert_leq(c.recorded, sum);
+    free(mem);
+}

@@ -164,9 +164,9 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
  * counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
  * `recorded` is the number of records that file holds: the lanes' records less the copies save
  * merges (FORMAT.md section 2.3: one Start, one Stop, each evrec_lanes_tick() once). A cyclic
- * recording whose lanes overwrote records is the exception: the copies of an overwritten Tick
- * are still taken off, so `recorded` may be below the file's count by those (the file's header
- * then has the exact count).
+ * recording whose lanes overwrote records is the exception: which Tick copies are still in the
+ * rings is not known at stop, so they stay counted and `recorded` may exceed the file's count by
+ * them (the saved file's header has the exact count).
  * @pre evrec_lanes_start() succeeded on `lanes`.
  * @param[in,out] lanes started lanes.
  * @param[out] rec_out optional: the recorder.
