@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The kernel-object callbacks of Zephyr's CONFIG_TRACING_USER (k_sem, k_mutex, k_msgq, k_event;
- * subsys/tracing/user/tracing_user.h of 2025 on): SemOp, MutexOp, QueueOp, EventOp with the
- * object's RtosObject value. A call that succeeds at once records its operation at its exit
- * (Give, Take, Lock, Unlock, Send, Receive, Set, Consume); a call that waits records Block when
- * it is about to wait (the *_blocking callback) and Unblock (success) or Timeout (failure) at
- * its exit; a call that fails without waiting records nothing. From an ISR, task is NoTask.
+ * subsys/tracing/user/tracing_user.h of Zephyr's main branch, not of older releases): SemOp,
+ * MutexOp, QueueOp, EventOp with the object's RtosObject value. A call that succeeds at once
+ * records its operation at its exit (Give, Take, Lock, Unlock, Send, Receive, Set, Consume); a
+ * call that waits records Block when it is about to wait (the *_blocking callback) and Unblock
+ * (success) or Timeout (failure) at its exit; a call that fails without waiting records nothing.
+ * From an ISR, task is NoTask.
  */
 #include "evrec_zephyr_internal.h"
 
