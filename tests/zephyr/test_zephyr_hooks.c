@@ -85,7 +85,7 @@ typedef struct {
     unsigned n;
     char task_name[8][24]; /* RtosTask 1..7 as saved */
     char object_name[8][24];
-    int catalogue;                    /* evrec stats recognised the RTOS catalogue */
+    int catalogue;                       /* evrec stats recognised the RTOS catalogue */
     uint64_t anomalies, sched_anomalies; /* its CPU accounting's, the task-state model's */
 } trace_t;
 
@@ -134,7 +134,8 @@ static void analyse(const mem_sink_t *out, trace_t *t)
     }
     cr_assert_eq(evrec_stats_finish(st), EVREC_OK);
     cr_assert_eq(evrec_sched_finish(sc), EVREC_OK);
-    t->catalogue = evrec_stats_mismatch(st) == NULL && evrec_stats_rtos(st) != NULL && evrec_stats_rtos(st)->has_cpu;
+    t->catalogue = evrec_stats_mismatch(st) == NULL && evrec_stats_rtos(st) != NULL &&
+                   evrec_stats_rtos(st)->has_cpu;
     t->anomalies = evrec_stats_rtos(st) != NULL ? evrec_stats_rtos(st)->anomalies : 0;
     t->sched_anomalies = evrec_sched_anomalies(sc);
     evrec_sched_free(sc);
@@ -249,27 +250,27 @@ Test(zephyr_hooks, switches_per_cpu_with_reasons_and_names)
     main_thread.base.prio = 0;
     cr_assert_eq(evrec_zephyr_isr_name(0, "timer_isr"), EVREC_OK);
 
-    switch_to(0, &prod);            /* 2: Start on CPU 0 */
-    switch_to(1, &cons);            /* 3: Start on CPU 1 */
+    switch_to(0, &prod); /* 2: Start on CPU 0 */
+    switch_to(1, &cons); /* 3: Start on CPU 1 */
     cpu_now = 0;
     in_isr = true;
     sys_trace_isr_enter_user();                      /* 4 */
     sys_trace_thread_sched_ready_user(&main_thread); /* 5: the handler makes main ready */
     sys_trace_isr_exit_user();                       /* 6 */
     in_isr = false;
-    switch_to(0, &main_thread);     /* 7 out Preempted, 8 in Start */
+    switch_to(0, &main_thread); /* 7 out Preempted, 8 in Start */
     prod.base.thread_state = 0;
     main_thread.base.thread_state = (uint8_t)_THREAD_SLEEPING;
-    switch_to(0, &prod);            /* 9 out Delay, 10 in ResumeFromIsr */
+    switch_to(0, &prod); /* 9 out Delay, 10 in ResumeFromIsr */
     cons.base.thread_state = (uint8_t)_THREAD_PENDING;
-    switch_to(1, &idle0);           /* 11 out Blocked, 12 in Idle */
+    switch_to(1, &idle0); /* 11 out Blocked, 12 in Idle */
     cpu_now = 1;
-    sys_trace_idle_user();          /* 13 IdleSleep */
-    isr(1);                         /* 14 IdleWake, 15, 16 */
+    sys_trace_idle_user(); /* 13 IdleSleep */
+    isr(1);                /* 14 IdleWake, 15, 16 */
     prod.base.thread_state = 0;
     cpu_now = 0;
     sys_trace_k_thread_yield_user();
-    switch_to(0, &main_thread);     /* 17 out Yield, 18 in Resume */
+    switch_to(0, &main_thread); /* 17 out Yield, 18 in Resume */
     snprintf(cons.name, sizeof cons.name, "renamed");
     sys_trace_thread_name_set_user(&cons);
     sys_trace_thread_priority_set_user(&prod, -2); /* 19 */
@@ -328,26 +329,26 @@ Test(zephyr_hooks, object_operations_and_waits)
     sys_trace_k_mutex_init_user(&mtx, 0);
     cr_assert_eq(evrec_zephyr_object_name(&q, "work_q"), EVREC_OK, "named before it is seen");
 
-    sys_trace_k_sem_take_exit_user(&sem, forever, 0);          /* 2 Take */
-    sys_trace_k_sem_take_blocking_user(&sem, forever);         /* 3 Block */
-    sys_trace_k_sem_take_exit_user(&sem, forever, 0);          /* 4 Unblock */
-    sys_trace_k_sem_take_blocking_user(&sem, forever);         /* 5 Block */
-    sys_trace_k_sem_take_exit_user(&sem, forever, -11);        /* 6 Timeout */
+    sys_trace_k_sem_take_exit_user(&sem, forever, 0);            /* 2 Take */
+    sys_trace_k_sem_take_blocking_user(&sem, forever);           /* 3 Block */
+    sys_trace_k_sem_take_exit_user(&sem, forever, 0);            /* 4 Unblock */
+    sys_trace_k_sem_take_blocking_user(&sem, forever);           /* 5 Block */
+    sys_trace_k_sem_take_exit_user(&sem, forever, -11);          /* 6 Timeout */
     sys_trace_k_sem_take_exit_user(&sem, (k_timeout_t){0}, -16); /* no wait, failed: nothing */
     in_isr = true;
-    sys_trace_k_sem_give_enter_user(&other_sem);               /* 7 Give from an ISR */
+    sys_trace_k_sem_give_enter_user(&other_sem); /* 7 Give from an ISR */
     in_isr = false;
-    sys_trace_k_mutex_lock_exit_user(&mtx, forever, 0);        /* 8 Lock */
-    sys_trace_k_mutex_unlock_exit_user(&mtx, 0);               /* 9 Unlock */
-    sys_trace_k_mutex_unlock_exit_user(&mtx, -1);              /* not the owner: nothing */
-    sys_trace_k_msgq_put_exit_user(&q, forever, 0);            /* 10 Send */
-    sys_trace_k_msgq_get_blocking_user(&q, forever);           /* 11 Block */
-    sys_trace_k_msgq_get_exit_user(&q, forever, 0);            /* 12 Unblock */
+    sys_trace_k_mutex_lock_exit_user(&mtx, forever, 0); /* 8 Lock */
+    sys_trace_k_mutex_unlock_exit_user(&mtx, 0);        /* 9 Unlock */
+    sys_trace_k_mutex_unlock_exit_user(&mtx, -1);       /* not the owner: nothing */
+    sys_trace_k_msgq_put_exit_user(&q, forever, 0);     /* 10 Send */
+    sys_trace_k_msgq_get_blocking_user(&q, forever);    /* 11 Block */
+    sys_trace_k_msgq_get_exit_user(&q, forever, 0);     /* 12 Unblock */
     sys_trace_k_event_init_user(&ev);
-    sys_trace_k_event_post_exit_user(&ev, 1u, 1u);             /* 13 Set */
-    sys_trace_k_event_wait_exit_user(&ev, 1u, 1);              /* 14 Consume */
+    sys_trace_k_event_post_exit_user(&ev, 1u, 1u);              /* 13 Set */
+    sys_trace_k_event_wait_exit_user(&ev, 1u, 1);               /* 14 Consume */
     sys_trace_k_event_wait_blocking_user(&ev, 2u, 0u, forever); /* 15 Block */
-    sys_trace_k_event_wait_exit_user(&ev, 2u, 0);              /* 16 Timeout (nothing received) */
+    sys_trace_k_event_wait_exit_user(&ev, 2u, 0);               /* 16 Timeout (nothing received) */
 
     trace_t *t = stop();
     const uint16_t W = 1, SEM = 1, MTX = 2, Q = 3, OTHER = 4, EV = 5, NO = zephyr_RtosTask_NoTask;
@@ -355,13 +356,20 @@ Test(zephyr_hooks, object_operations_and_waits)
         uint16_t id, task, object;
         uint8_t type;
     } want[] = {
-        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Take},       {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Block},
-        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Unblock},    {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Block},
-        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Timeout},    {zephyr_ID_SemOp, NO, OTHER, zephyr_RtosSemOp_Give},
-        {zephyr_ID_MutexOp, W, MTX, zephyr_RtosMutexOp_Lock},   {zephyr_ID_MutexOp, W, MTX, zephyr_RtosMutexOp_Unlock},
-        {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Send},     {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Block},
-        {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Unblock},  {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Set},
-        {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Consume}, {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Block},
+        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Take},
+        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Block},
+        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Unblock},
+        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Block},
+        {zephyr_ID_SemOp, W, SEM, zephyr_RtosSemOp_Timeout},
+        {zephyr_ID_SemOp, NO, OTHER, zephyr_RtosSemOp_Give},
+        {zephyr_ID_MutexOp, W, MTX, zephyr_RtosMutexOp_Lock},
+        {zephyr_ID_MutexOp, W, MTX, zephyr_RtosMutexOp_Unlock},
+        {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Send},
+        {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Block},
+        {zephyr_ID_QueueOp, W, Q, zephyr_RtosQueueOp_Unblock},
+        {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Set},
+        {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Consume},
+        {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Block},
         {zephyr_ID_EventOp, W, EV, zephyr_RtosEventOp_Timeout},
     };
     const unsigned first = 2; /* TaskCreate, TaskSwitchIn */

@@ -105,4 +105,3 @@ static inline uint8_t *evrec_zephyr_slot(uint8_t *table, uint16_t task)
 }
 
 #endif /* EVREC_ZEPHYR_INTERNAL_H */
-

@@ -113,9 +113,9 @@ typedef struct evrec_lane {
 
 /** @brief A set of lanes over one recorder. User memory; fields are private. */
 typedef struct evrec_lanes {
-    evrec_lane_t *lane;    /**< the user's array */
-    uint32_t count;        /**< lanes in it */
-    evrec_recorder_t *rec; /**< the recorder while started */
+    evrec_lane_t *lane;              /**< the user's array */
+    uint32_t count;                  /**< lanes in it */
+    evrec_recorder_t *rec;           /**< the recorder while started */
     evrec_atomic_size_t tick_copies; /**< Tick copies beyond the first of each evrec_lanes_tick()
                                           (save writes one): taken off `recorded` at stop */
 } evrec_lanes_t;

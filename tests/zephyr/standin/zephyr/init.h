@@ -4,12 +4,12 @@
 #ifndef STANDIN_ZEPHYR_INIT_H
 #define STANDIN_ZEPHYR_INIT_H
 
-#define SYS_INIT(fn, level, prio)                                                                                      \
-    int standin_sys_init_##fn(void);                                                                                   \
-    int standin_sys_init_##fn(void)                                                                                    \
-    {                                                                                                                  \
-        return fn();                                                                                                   \
-    }                                                                                                                  \
+#define SYS_INIT(fn, level, prio)                                                                                 \
+    int standin_sys_init_##fn(void);                                                                              \
+    int standin_sys_init_##fn(void)                                                                               \
+    {                                                                                                             \
+        return fn();                                                                                              \
+    }                                                                                                             \
     extern int standin_sys_init_##fn##_end /* takes the `;` */
 
 #endif /* STANDIN_ZEPHYR_INIT_H */
