@@ -21,6 +21,7 @@ evrec_status evrec_lanes_init(evrec_lanes_t *lanes, evrec_lane_t *lane, uint32_t
     lanes->lane = lane;
     lanes->count = count;
     lanes->rec = NULL;
+    evrec_atomic_store(&lanes->tick_copies, 0);
     return EVREC_OK;
 }
 
@@ -87,6 +88,7 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
     evrec_atomic_store(&h->dropped, 0);
     evrec_atomic_store(&h->overwritten, 0);
     evrec_atomic_store(&h->fail_pos, EVREC_POS_CLOSED);
+    evrec_atomic_store(&lanes->tick_copies, 0);
     /* Each lane's Start has its own timestamp, a little later than the previous lane's: save puts
      * one-shot lanes on the common time axis by them (format/FORMAT.md section 2.3). */
     for (uint32_t k = 0; k < lanes->count; k++) {
@@ -116,6 +118,16 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
     return EVREC_OK;
 }
 
+/* The records of the lanes that save writes once (FORMAT.md section 2.3): every lane's Stop but
+ * one, every Start still there but one, and the Tick copies of evrec_lanes_tick() -- unless a
+ * cyclic lane overwrote records: which copies are still there is then not known here (they stay
+ * counted; the saved file's header has the exact count). */
+static uint64_t merged_copies(const evrec_lanes_t *lanes, uint32_t starts, uint64_t overwritten)
+{
+    uint64_t copies = (uint64_t)lanes->count - 1u + (starts ? starts - 1u : 0u);
+    return copies + (overwritten == 0u ? evrec_atomic_load(&lanes->tick_copies) : 0u);
+}
+
 evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
 {
     evrec_recorder_t *rec = lanes ? __atomic_load_n(&lanes->rec, __ATOMIC_ACQUIRE) : NULL;
@@ -129,7 +141,7 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
     /* Each lane's Stop has its own timestamp (a one-shot lane that dropped: its first drop's):
      * save puts cyclic lanes on the common time axis by them. */
     uint64_t recorded = 0, dropped = 0, overwritten = 0, used = 0;
-    uint32_t full_time = 0;
+    uint32_t full_time = 0, starts = 0;
     for (uint32_t k = 0; k < lanes->count; k++) {
         evrec_lane_t *l = &lanes->lane[k];
         (void)evrec_host_stop(&l->host, NULL);
@@ -140,11 +152,13 @@ evrec_status evrec_lanes_stop(evrec_lanes_t *lanes, evrec_recorder_t **rec_out)
         }
         recorded += lh->recorded;
         dropped += d;
+        starts += !h->block_size || evrec_atomic_load(&lh->overwritten) == 0; /* its Start is there */
         overwritten += evrec_atomic_load(&lh->overwritten);
         used += lh->used;
     }
-    h->recorded = recorded;
-    h->used = (size_t)used;
+    uint64_t copies = merged_copies(lanes, starts, overwritten);
+    h->recorded = recorded - copies;
+    h->used = (size_t)(used - copies * EVREC_CONTROL_SLOT); /* the copies' bytes are not saved either */
     h->end_pos = 0;
     h->full_time = full_time;
     evrec_atomic_store(&h->dropped, (size_t)dropped);
@@ -163,6 +177,7 @@ evrec_status evrec_lanes_tick(evrec_lanes_t *lanes)
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
     evrec_status st = EVREC_OK;
+    size_t copies = 0;
     for (uint32_t k = 0; k < lanes->count; k++) {
         evrec_control_event_t *e = (evrec_control_event_t *)evrec_reserve(&lanes->lane[k].host,
                                                                           EVREC_CONTROL_SLOT);
@@ -176,6 +191,10 @@ evrec_status evrec_lanes_tick(evrec_lanes_t *lanes)
         e->time = t; /* one timestamp in every lane: save writes the tick once */
         e->type = EVREC_CONTROL_TICK;
         evrec_commit(e, EVREC_CONTROL_EVENT_ID);
+        copies++;
+    }
+    if (copies > 1u) {
+        (void)evrec_atomic_fetch_add(&lanes->tick_copies, copies - 1u); /* save writes one */
     }
     return st;
 }

@@ -113,9 +113,11 @@ typedef struct evrec_lane {
 
 /** @brief A set of lanes over one recorder. User memory; fields are private. */
 typedef struct evrec_lanes {
-    evrec_lane_t *lane;    /**< the user's array */
-    uint32_t count;        /**< lanes in it */
-    evrec_recorder_t *rec; /**< the recorder while started */
+    evrec_lane_t *lane;              /**< the user's array */
+    uint32_t count;                  /**< lanes in it */
+    evrec_recorder_t *rec;           /**< the recorder while started */
+    evrec_atomic_size_t tick_copies; /**< Tick copies beyond the first of each evrec_lanes_tick()
+                                          (save writes one): taken off `recorded` at stop */
 } evrec_lanes_t;
 
 /**
@@ -160,6 +162,11 @@ evrec_status evrec_lanes_start(evrec_lanes_t *lanes, evrec_recorder_t *rec, cons
  * @brief Stop every lane, lane 0 first (as evrec_host_stop(): waits for records in flight,
  * writes Stop, with a one-shot lane's first-drop time when it dropped) and store the summed
  * counts in the recorder's header. evrec_save() on the recorder then writes the merged file.
+ * `recorded` is the number of records that file holds: the lanes' records less the copies save
+ * merges (FORMAT.md section 2.3: one Start, one Stop, each evrec_lanes_tick() once). A cyclic
+ * recording whose lanes overwrote records is the exception: which Tick copies are still in the
+ * rings is not known at stop, so they stay counted and `recorded` may exceed the file's count by
+ * them (the saved file's header has the exact count).
  * @pre evrec_lanes_start() succeeded on `lanes`.
  * @param[in,out] lanes started lanes.
  * @param[out] rec_out optional: the recorder.

@@ -178,8 +178,9 @@ typedef struct evrec_recorder_counts {
  * @return the counts; all zero for a NULL recorder or one never initialised. While recording goes
  *     on, `dropped` and `overwritten` are live and the others are those of the last stop. A
  *     recorder split into lanes (evrec/evrec_lanes.h) holds the sums over its lanes from
- *     evrec_lanes_stop() on (`recorded` then counts each lane's Start and Stop, which save writes
- *     once); while its lanes record, each lane's live counts are evrec_recorder_lane_counts()'s.
+ *     evrec_lanes_stop() on (`recorded` and `used` less the copies save writes once: the lanes'
+ *     Starts, Stops and evrec_lanes_tick() Ticks but one each, see evrec_lanes_stop()); while its lanes
+ *     record, each lane's live counts are evrec_recorder_lane_counts()'s.
  * **Context:** any; lock-free (plain loads).
  */
 evrec_recorder_counts_t evrec_recorder_counts(const evrec_recorder_t *rec);
