@@ -412,6 +412,9 @@ int rd_find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *ou
 /* Start of a segment after a gap: take the index and time from the SYNC chunk before it and
  * close the damage entry's count of lost records. */
 void rd_resume(evrec_reader_t *r);
+/* An intact STREAM chunk after its SYNC chunk: the time goes on from the SYNC chunk's state, which
+ * a writer that saw a gap the file does not show (a stream's lost frames) knows better. */
+void rd_sync_time(evrec_reader_t *r);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);

@@ -350,6 +350,8 @@ static int stream_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint3
         }
         r->resync.discont = 0;
         r->resync.resuming = 1; /* the item being read is lost; records restart here */
+    } else if (r->resync.seg_sync) {
+        rd_sync_time(r);
     }
     return SEG_SERVED;
 }
