@@ -7,6 +7,7 @@
 void rd_resume(evrec_reader_t *r)
 {
     r->resync.resuming = 0;
+    r->resync.sync_time = 0; /* the same state is taken here */
     r->iter.gap_next = 1;
     evrec_damage_t *d = rd_damage_last(r);
     if (d && d->records_lost == UINT64_MAX && r->resync.sync.index >= r->iter.index) {
@@ -31,6 +32,7 @@ void rd_resume(evrec_reader_t *r)
 void rd_sync_time(evrec_reader_t *r)
 {
     const rd_sync_t *s = &r->resync.sync;
+    r->resync.sync_time = 0;
     if (s->index != r->iter.index || (s->index == 0 && s->t64 == 0 && s->prev32 == 0)) {
         return;
     }

@@ -68,12 +68,24 @@ enum evrec_chunk_type {
                                stream, or (type 1) the meta-info (section 2.4; version 1.3) */
     EVREC_CHUNK_TAIL = 10,          /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
                                u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
-    EVREC_CHUNK_COUNTER_SERIES = 15 /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
+    EVREC_CHUNK_COUNTER_SERIES = 15, /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
                                    u16 series field} (FORMAT.md section 2.1; evrec 0.4); 11..14 are
                                    the stream's frames (evrec_stream_format.h) */
+    EVREC_CHUNK_LOSSES = 16          /**< a recording made from a stream: per lane the records the target
+                                   dropped and those lost in transport, the damaged input ranges
+                                   (FORMAT.md section 8.4; evrec 0.4) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_COUNTER_SERIES
+#define EVREC_CHUNK_LAST EVREC_CHUNK_LOSSES
+
+/** LOSSES chunk (FORMAT.md section 8.4): bytes before the lanes, per lane, per damaged range. */
+#define EVREC_LOSSES_HEAD 32u
+#define EVREC_LOSSES_LANE 32u
+#define EVREC_LOSSES_RANGE 16u
+/** LOSSES flags: the counts are final (the writer closed the file). */
+#define EVREC_LOSSES_FINAL 1u
+/** LOSSES flags: the stream's S_END frame was received (every lane's counts are exact). */
+#define EVREC_LOSSES_ENDED 2u
 
 /** Payload size of a SEQ chunk, bytes: u32 file id, u32 seq, u32 STREAM CRC, u32 SYNC CRC. */
 #define EVREC_SEQ_SIZE 16u
