@@ -143,6 +143,52 @@ static void check_losses(const lossy_t *l, const char *path)
     evrec_reader_close(r);
 }
 
+/* The whole standard output of `evrec ARGS` (malloc'd). */
+static char *cli_output(const char *args)
+{
+    char cmd[4 * TEST_TMP_PATH];
+    snprintf(cmd, sizeof cmd, "'%s' %s", EVREC_CLI, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    capture_t c = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) != 0) {
+        capture_put(&c, buf, n);
+    }
+    capture_put(&c, "", 1);
+    cr_assert_eq(pclose(p), 0, "evrec %s", args);
+    return (char *)c.data;
+}
+
+/* `evrec info`, `evrec stats` and `evrec stats --format json` say first that the file is lossy,
+ * with the numbers told apart. */
+static void check_cli(const lossy_t *l, const char *path)
+{
+    char args[2 * TEST_TMP_PATH], want[200], lane[200];
+    snprintf(want, sizeof want, "LOSSY:       %llu records lost: %llu dropped by the target (buffer full), %llu lost in "
+             "transport; %llu damaged input bytes\n",
+             (unsigned long long)(l->dropped + l->lost), (unsigned long long)l->dropped, (unsigned long long)l->lost,
+             (unsigned long long)(l->garbage_len[0] + l->garbage_len[1] + l->garbage_len[2]));
+    static const char *const cmds[] = {"info", "stats"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "%s '%s'", cmds[i], path);
+        char *out = cli_output(args);
+        cr_assert(strncmp(out, want, strlen(want)) == 0, "evrec %s starts with\n%s, not\n%.300s", cmds[i], want, out);
+        snprintf(lane, sizeof lane, "lane 0: %llu dropped by the target (buffer full) at 3 place(s); %llu lost",
+                 (unsigned long long)l->dropped, (unsigned long long)l->lost);
+        cr_assert_not_null(strstr(out, lane), "evrec %s: %s", cmds[i], lane);
+        free(out);
+    }
+    snprintf(args, sizeof args, "stats --format json '%s'", path);
+    char *out = cli_output(args);
+    snprintf(want, sizeof want, "\"lossy\":true,\"stream_losses\":{\"final\":true,\"exact\":true,\"lanes\":[{\"lane\":0,"
+             "\"dropped\":%llu,\"drop_places\":3,\"lost_transport\":%llu,",
+             (unsigned long long)l->dropped, (unsigned long long)l->lost);
+    cr_assert_not_null(strstr(out, want), "stats json has %s:\n%.400s", want, out);
+    free(out);
+}
+
 static lossy_t lossy;
 
 Test(stream_losses, target_drops_and_transport_losses_apart)
@@ -160,6 +206,7 @@ Test(stream_losses, target_drops_and_transport_losses_apart)
     int status = system(cmd);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "evrec record");
     check_losses(&lossy, out);
+    check_cli(&lossy, out);
     free(lossy.cap.data);
     free(dir);
 }

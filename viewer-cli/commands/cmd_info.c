@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_tracks.h"
+#include "stream_losses.h"
 
 static const char help[] =
     "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
@@ -259,10 +260,12 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     const evrec_file_info_t *fi = evrec_reader_info(r);
+    cli_losses_headline(r); /* a lossy recording says so first */
     print_file(o.path, fi, &s);
     print_events(r, &s);
     cli_print_tracks(r);
     print_counts(r, fi, &s);
+    cli_losses_detail(r);
     printf("ticks:       %llu\n", (unsigned long long)s.ticks);
     print_times(&s);
     print_damage(r, &s);
