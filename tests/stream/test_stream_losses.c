@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
+#include "evrec/evrec_container.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_stream.h"
 #include "stream_harness.h"
@@ -210,3 +211,47 @@ Test(stream_losses, target_drops_and_transport_losses_apart)
     free(lossy.cap.data);
     free(dir);
 }
+
+Test(stream_losses, a_bad_losses_chunk_costs_no_record)
+{
+    /* A LOSSES chunk whose counts do not fit its bytes (17 lanes in a chunk made for 16), CRC
+     * good: the reader says where and what it expected, shows no losses, and reads every record. */
+    make_lossy(&lossy);
+    FILE *in = fmemopen(lossy.cap.data, lossy.cap.len, "rb");
+    FILE *out = tmpfile();
+    cr_assert_eq(evrec_srx_convert(in, out), EVREC_OK);
+    fclose(in);
+    long size = (fseek(out, 0, SEEK_END), ftell(out));
+    uint8_t *b = malloc((size_t)size);
+    rewind(out);
+    cr_assert_eq(fread(b, 1, (size_t)size, out), (size_t)size);
+    fclose(out);
+    size_t at = EVREC_HEADER_SIZE;
+    while (b[at] != EVREC_CHUNK_LOSSES) {
+        at += EVREC_CHUNK_HEADER_SIZE + (t_be32(b + at) & 0xFFFFFFu); /* the meta document's chunks */
+    }
+    uint32_t len = t_be32(b + at) & 0xFFFFFFu;
+    b[at + EVREC_CHUNK_HEADER_SIZE + 7] = 17; /* lanes */
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, b + at, 4), b + at + EVREC_CHUNK_HEADER_SIZE, len);
+    for (int k = 0; k < 4; k++) {
+        b[at + 4 + (size_t)k] = (uint8_t)(crc >> (24 - 8 * k));
+    }
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, b, (size_t)size, NULL), EVREC_OK);
+    cr_assert_null(evrec_reader_stream_losses(r));
+    evrec_record_t rec;
+    uint64_t n = 0;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        n++;
+    }
+    cr_assert_eq(n + lossy.dropped + lossy.lost, lossy.recorded, "every record is read");
+    cr_assert_eq(evrec_reader_damage_count(r), 1);
+    const evrec_damage_t *d = evrec_reader_damage(r, 0);
+    cr_assert_eq(d->offset, at);
+    cr_assert_eq(d->records_lost, 0);
+    cr_assert_not_null(strstr(d->message, "expected a length of 32 + 32 x lanes"), "%s", d->message);
+    evrec_reader_close(r);
+    free(b);
+    free(lossy.cap.data);
+}
+
