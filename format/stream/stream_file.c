@@ -18,7 +18,7 @@ struct evrec_sfile {
     uint32_t file_id, seq;
     int first_is_start; /* the first record in the file is EventControl Start (index 0) */
     int any;
-    int seekable; /* a regular file: the header and the LOSSES chunk are written again at the end */
+    int seekable;        /* a regular file: the header and the LOSSES chunk are written again at the end */
     uint64_t losses_off; /* where the LOSSES chunk is */
     evrec_status err;
 };

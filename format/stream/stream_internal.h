@@ -23,15 +23,16 @@ struct evrec_srx {
     evrec_srx_stats_t st;
     uint8_t *doc; /* the meta document being assembled, then the one in use */
     uint32_t doc_crc, doc_size, doc_filled;
-    uint32_t *save_len;             /* 65536 packed sizes, once the document is in use */
-    uint64_t next[EVREC_SRX_LANES]; /* each lane's next expected sequence number */
+    uint32_t *save_len;                    /* 65536 packed sizes, once the document is in use */
+    uint64_t next[EVREC_SRX_LANES];        /* each lane's next expected sequence number */
     uint64_t dmg_list[SRX_DAMAGE_LIST][2]; /* the first damaged ranges: offset, bytes */
 };
 
 #define SRX_NONE UINT64_MAX
 
 /** Bytes of the LOSSES chunk payload a receiver makes (stream_losses.c): 16 lanes, 16 ranges. */
-#define SRX_LOSSES_SIZE (EVREC_LOSSES_HEAD + EVREC_SRX_LANES * EVREC_LOSSES_LANE + SRX_DAMAGE_LIST * EVREC_LOSSES_RANGE)
+#define SRX_LOSSES_SIZE                                                                                           \
+    (EVREC_LOSSES_HEAD + EVREC_SRX_LANES * EVREC_LOSSES_LANE + SRX_DAMAGE_LIST * EVREC_LOSSES_RANGE)
 
 /** The LOSSES chunk payload (FORMAT.md section 8.4) of a receiver's counts so far; rx NULL: all
  * zero (the chunk a file starts with). `flags`: EVREC_LOSSES_FINAL or 0; ENDED is added here. */

@@ -56,7 +56,8 @@ static void stream_losses(const evrec_reader_t *r, uint64_t *acc)
         return;
     }
     for (uint32_t k = 0; k < l->lanes; k++) {
-        *acc += l->lane[k].dropped + l->lane[k].drop_places + l->lane[k].lost_transport + l->lane[k].transport_gaps;
+        *acc += l->lane[k].dropped + l->lane[k].drop_places + l->lane[k].lost_transport +
+                l->lane[k].transport_gaps;
     }
     for (uint32_t i = 0; i < l->listed; i++) {
         *acc += l->range[i].offset + l->range[i].bytes;

@@ -195,7 +195,6 @@ Test(stream, file_from_stream_reads_back)
     free(c.data);
 }
 
-
 Test(stream, damaged_capture_resyncs_within_one_frame)
 {
     /* 100,000 frames; about 8% of them cut short, hit by a flipped byte, duplicated, swapped with

@@ -164,7 +164,8 @@ Test(stream_gap, time_is_exact_across_lost_frames)
         (void)gap_record(&run, gap, 0);
         char name[32];
         snprintf(name, sizeof name, "gap-%g", wraps[i]);
-        cr_assert_eq(check_both(&run, &run.kept, 0, name), BEFORE + AFTER, "%s: every probe of a frame kept", name);
+        cr_assert_eq(check_both(&run, &run.kept, 0, name), BEFORE + AFTER, "%s: every probe of a frame kept",
+                     name);
     }
 }
 
@@ -237,4 +238,3 @@ Test(stream_gap, time_is_exact_with_duplicated_and_reordered_frames)
     cr_assert_eq(check_both(&run, &c, 0, "reordered"), want, "every probe of a frame in order is read once");
     free(c.data);
 }
-

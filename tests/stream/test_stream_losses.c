@@ -167,15 +167,18 @@ static char *cli_output(const char *args)
 static void check_cli(const lossy_t *l, const char *path)
 {
     char args[2 * TEST_TMP_PATH], want[200], lane[200];
-    snprintf(want, sizeof want, "LOSSY:       %llu records lost: %llu dropped by the target (buffer full), %llu lost in "
+    snprintf(want, sizeof want,
+             "LOSSY:       %llu records lost: %llu dropped by the target (buffer full), %llu lost in "
              "transport; %llu damaged input bytes\n",
-             (unsigned long long)(l->dropped + l->lost), (unsigned long long)l->dropped, (unsigned long long)l->lost,
+             (unsigned long long)(l->dropped + l->lost), (unsigned long long)l->dropped,
+             (unsigned long long)l->lost,
              (unsigned long long)(l->garbage_len[0] + l->garbage_len[1] + l->garbage_len[2]));
     static const char *const cmds[] = {"info", "stats"};
     for (int i = 0; i < 2; i++) {
         snprintf(args, sizeof args, "%s '%s'", cmds[i], path);
         char *out = cli_output(args);
-        cr_assert(strncmp(out, want, strlen(want)) == 0, "evrec %s starts with\n%s, not\n%.300s", cmds[i], want, out);
+        cr_assert(strncmp(out, want, strlen(want)) == 0, "evrec %s starts with\n%s, not\n%.300s", cmds[i], want,
+                  out);
         snprintf(lane, sizeof lane, "lane 0: %llu dropped by the target (buffer full) at 3 place(s); %llu lost",
                  (unsigned long long)l->dropped, (unsigned long long)l->lost);
         cr_assert_not_null(strstr(out, lane), "evrec %s: %s", cmds[i], lane);
@@ -183,7 +186,8 @@ static void check_cli(const lossy_t *l, const char *path)
     }
     snprintf(args, sizeof args, "stats --format json '%s'", path);
     char *out = cli_output(args);
-    snprintf(want, sizeof want, "\"lossy\":true,\"stream_losses\":{\"final\":true,\"exact\":true,\"lanes\":[{\"lane\":0,"
+    snprintf(want, sizeof want,
+             "\"lossy\":true,\"stream_losses\":{\"final\":true,\"exact\":true,\"lanes\":[{\"lane\":0,"
              "\"dropped\":%llu,\"drop_places\":3,\"lost_transport\":%llu,",
              (unsigned long long)l->dropped, (unsigned long long)l->lost);
     cr_assert_not_null(strstr(out, want), "stats json has %s:\n%.400s", want, out);
@@ -254,4 +258,3 @@ Test(stream_losses, a_bad_losses_chunk_costs_no_record)
     free(b);
     free(lossy.cap.data);
 }
-

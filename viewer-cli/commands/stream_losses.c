@@ -87,6 +87,7 @@ void cli_losses_detail(const evrec_reader_t *r)
         label = "            ";
     }
     printf("%s %s\n", label,
-           l->ended ? "exact: the stream's end was received"
-                    : "lower bounds: the stream's end was not received (frames after the last one are not counted)");
+           l->ended
+               ? "exact: the stream's end was received"
+               : "lower bounds: the stream's end was not received (frames after the last one are not counted)");
 }
