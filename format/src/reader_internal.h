@@ -18,6 +18,7 @@
  *                         reader_runtime_enums.c, reader_field_info.c and reader_tracks.c (their
  *                         entries in meta); reader_open.c (drops a damaged meta-info)
  *   fi, vw, lanes         reader_field_info.c, reader_tracks.c, lanes.c (only): chunks beside the stream
+ *   losses  stream losses reader_losses.c (only): the LOSSES chunk
  *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
  *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
  *
@@ -34,6 +35,7 @@
  *   2   reader_field_info.c      names
  *   2   reader_tracks.c            names
  *   2   lanes.c                  -
+ *   2   reader_losses.c          -
  *   2   reader_chunk.c           -
  *   3   reader_fields.c          field info
  *   3   reader_seq.c             -
@@ -235,6 +237,8 @@ typedef struct rd_resync {
     int seg_sync;     /* the current segment came right after `sync` */
     int discont;      /* stream bytes were lost: the next segment starts after a gap */
     int resuming;     /* the current segment starts after a gap: restart the item */
+    int sync_time;    /* the current segment came right after `sync`, no gap: its first record's
+                         time goes on from `sync` (rd_sync_time) */
 } rd_resync_t;
 
 /* order of STREAM chunks (reader_seq.c; version 1.3) and the TAIL chunk. */
@@ -340,6 +344,15 @@ typedef struct rd_time {
     evrec_time_source source;
 } rd_time_t;
 
+/* The LOSSES chunk (reader_losses.c): `have` once an intact one was parsed; lane and range are
+ * malloc'd, bounded by the chunk's bytes. */
+typedef struct rd_losses {
+    int have;
+    evrec_stream_losses_t pub;
+    evrec_lane_losses_t *lane;
+    evrec_byte_range_t *range;
+} rd_losses_t;
+
 struct evrec_reader {
     int opened; /* open succeeded */
     rd_errors_t errs;
@@ -353,6 +366,7 @@ struct evrec_reader {
     rd_copy_t copy;
     rd_field_info_t fi;
     rd_vw_t vw;
+    rd_losses_t losses;
     rd_source_t src;
     evrec_reader_options_t opt;
     evrec_file_info_t info;
@@ -412,6 +426,10 @@ int rd_find_sync(evrec_reader_t *r, uint64_t from, uint64_t limit, rd_sync_t *ou
 /* Start of a segment after a gap: take the index and time from the SYNC chunk before it and
  * close the damage entry's count of lost records. */
 void rd_resume(evrec_reader_t *r);
+/* The first record of an intact STREAM chunk after its SYNC chunk (resync.sync_time): the time
+ * goes on from the SYNC chunk's state, which a writer that saw a gap the file does not show (a
+ * stream's lost frames) knows better. */
+void rd_sync_time(evrec_reader_t *r);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
@@ -496,6 +514,11 @@ evrec_status rd_finish_stream(evrec_reader_t *r, uint64_t end_off);
 
 /* Records (reader_records.c): derive the frequency from the ticks this reader has seen. */
 void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
+
+/* LOSSES (reader_losses.c): parse the chunk (the first intact one is kept; a malformed one is
+ * recorded as damage that lost no record). */
+void rd_losses_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+void rd_losses_free(evrec_reader_t *r);
 
 /* FIELD_INFO (reader_field_info.c). Keep a copy of the chunk's payload (at most one chunk;
  * a second one, or one after STREAM data, becomes the deferred error). */

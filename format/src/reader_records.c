@@ -351,6 +351,9 @@ static __attribute__((noinline)) evrec_status next_any(evrec_reader_t *r, evrec_
     if (control && d[6] == EVREC_CONTROL_END) {
         return end_of_stream(r, off);
     }
+    if (r->resync.sync_time) {
+        rd_sync_time(r); /* the first record after a SYNC chunk (FORMAT.md section 2.2) */
+    }
     advance_time(r, rd_be32(d), control && d[6] == EVREC_CONTROL_TICK);
     fill_record(r, rec, d, id, size, off);
     return EVREC_OK;

@@ -7,6 +7,7 @@
 void rd_resume(evrec_reader_t *r)
 {
     r->resync.resuming = 0;
+    r->resync.sync_time = 0; /* the same state is taken here */
     r->iter.gap_next = 1;
     evrec_damage_t *d = rd_damage_last(r);
     if (d && d->records_lost == UINT64_MAX && r->resync.sync.index >= r->iter.index) {
@@ -20,6 +21,24 @@ void rd_resume(evrec_reader_t *r)
     r->iter.prev32 = r->resync.sync.prev32;
     r->iter.ticks = r->resync.sync.ticks;
     r->iter.started = r->resync.sync.index > 0;
+}
+
+/* FORMAT.md section 2.2: the SYNC chunk's time state is the one before its STREAM chunk's first
+ * record. A file saved from a RAM buffer has the state the reader reaches by section 5's rule
+ * anyway; a file written from a stream (section 8.3) has the target's own, exact across a gap of
+ * frames lost in transport however long, where the rule would see at most 3/4 of a wrap. A SYNC
+ * chunk of record 0 with an all-zero state has no record before it (the stream's Start follows);
+ * a non-zero one is a stream joined late, its state that of the record sent before. */
+void rd_sync_time(evrec_reader_t *r)
+{
+    const rd_sync_t *s = &r->resync.sync;
+    r->resync.sync_time = 0;
+    if (s->index != r->iter.index || (s->index == 0 && s->t64 == 0 && s->prev32 == 0)) {
+        return;
+    }
+    r->iter.t64 = s->t64;
+    r->iter.prev32 = s->prev32;
+    r->iter.started = 1;
 }
 
 /* A seek: find the last SYNC chunk from which the target is still ahead, by bisection over file

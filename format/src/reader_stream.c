@@ -25,6 +25,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_COPY: return "COPY";
     case EVREC_CHUNK_TAIL: return "TAIL";
     case EVREC_CHUNK_COUNTER_SERIES: return "COUNTER_SERIES";
+    case EVREC_CHUNK_LOSSES: return "LOSSES";
     default: return "unknown";
     }
 }
@@ -350,6 +351,8 @@ static int stream_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint3
         }
         r->resync.discont = 0;
         r->resync.resuming = 1; /* the item being read is lost; records restart here */
+    } else {
+        r->resync.sync_time = r->resync.seg_sync; /* applied before its first record's time */
     }
     return SEG_SERVED;
 }
@@ -386,6 +389,8 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
         rd_lanes_chunk(r, off, p, len);
     } else if (type == EVREC_CHUNK_LANE_IDS) {
         rd_lane_ids_chunk(r, p, len);
+    } else if (type == EVREC_CHUNK_LOSSES) {
+        rd_losses_chunk(r, off, p, len);
     } /* else a chunk type of a newer minor version: skipped */
     r->stream.over = 0;
     return SEG_AGAIN;

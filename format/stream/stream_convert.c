@@ -49,12 +49,7 @@ evrec_status evrec_srx_convert(FILE *in, FILE *out)
         st = EVREC_E_CORRUPT; /* no complete meta-info in the capture */
     }
     if (c.w) {
-        const evrec_srx_stats_t *s = evrec_srx_stats(rx);
-        uint64_t lost = 0;
-        for (unsigned k = 0; k < EVREC_SRX_LANES; k++) {
-            lost += s->lane[k].dropped + s->lane[k].lost_transport;
-        }
-        evrec_status cs = evrec_sfile_close(c.w, lost);
+        evrec_status cs = evrec_sfile_close_rx(c.w, rx);
         st = st == EVREC_OK ? cs : st;
     }
     evrec_srx_free(rx);

@@ -18,7 +18,8 @@ struct evrec_sfile {
     uint32_t file_id, seq;
     int first_is_start; /* the first record in the file is EventControl Start (index 0) */
     int any;
-    int seekable; /* a regular file: the header is written again at the end */
+    int seekable;        /* a regular file: the header and the LOSSES chunk are written again at the end */
+    uint64_t losses_off; /* where the LOSSES chunk is */
     evrec_status err;
 };
 
@@ -86,6 +87,10 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
     header(h, 0, UINT64_MAX, 0);
     put(w, h, sizeof h);
     put(w, doc + off + len, size - off - len); /* the chunks before the stream, whole */
+    uint8_t losses[SRX_LOSSES_SIZE];
+    evrec_srx_losses(NULL, 0, losses); /* not final: what a pipe or a killed recorder leaves */
+    w->losses_off = EVREC_HEADER_SIZE + (size - off - len);
+    (void)chunk(w, EVREC_CHUNK_LOSSES, losses, sizeof losses);
     stream_chunk(w, doc + off, len, 0);
     *out = w;
     return w->err;
@@ -115,11 +120,22 @@ evrec_status evrec_sfile_flush(evrec_sfile_t *w)
     return w->err;
 }
 
-evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
+/* Writes `len` bytes at file offset `at`, then goes back to the end. */
+static void put_at(evrec_sfile_t *w, uint64_t at, const uint8_t *p, size_t len)
 {
-    if (!w) {
-        return EVREC_OK;
+    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, (off_t)at, SEEK_SET) != 0)) {
+        w->err = EVREC_E_IO;
     }
+    put(w, p, len);
+    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, 0, SEEK_END) != 0)) {
+        w->err = EVREC_E_IO;
+    }
+}
+
+/* The End record, END, and (a regular file) the header with the final counts and the LOSSES
+ * chunk `losses` (NULL: left as written first); frees w. */
+static evrec_status finish(evrec_sfile_t *w, uint64_t dropped, const uint8_t *losses)
+{
     static const uint8_t end_record[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
     stream_chunk(w, end_record, sizeof end_record, 0);
     (void)chunk(w, EVREC_CHUNK_END, NULL, 0);
@@ -128,19 +144,39 @@ evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
         free(w);
         return st; /* a pipe or a device: the header stays as written first (counts unknown) */
     }
+    if (losses) {
+        uint8_t c[EVREC_CHUNK_HEADER_SIZE + SRX_LOSSES_SIZE];
+        srx_put32(c, (uint32_t)EVREC_CHUNK_LOSSES << 24 | SRX_LOSSES_SIZE);
+        srx_put32(c + 4, evrec_crc32c(evrec_crc32c(0, c, 4), losses, SRX_LOSSES_SIZE));
+        memcpy(c + EVREC_CHUNK_HEADER_SIZE, losses, SRX_LOSSES_SIZE);
+        put_at(w, w->losses_off, c, sizeof c);
+    }
     uint8_t h[EVREC_HEADER_SIZE];
     /* a capture that did not start at the recording's Start says so as a cyclic one does */
     header(h, w->any && !w->first_is_start ? 1u : 0u, w->records, dropped);
-    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, 0, SEEK_SET) != 0)) {
-        w->err = EVREC_E_IO;
-    }
-    put(w, h, sizeof h);
-    if (w->err == EVREC_OK && (fflush(w->f) != 0 || fseeko(w->f, 0, SEEK_END) != 0)) {
-        w->err = EVREC_E_IO;
-    }
+    put_at(w, 0, h, sizeof h);
     evrec_status st = w->err;
     free(w);
     return st;
+}
+
+evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
+{
+    return w ? finish(w, dropped, NULL) : EVREC_OK;
+}
+
+evrec_status evrec_sfile_close_rx(evrec_sfile_t *w, const evrec_srx_t *rx)
+{
+    if (!w) {
+        return EVREC_OK;
+    }
+    uint8_t losses[SRX_LOSSES_SIZE];
+    evrec_srx_losses(rx, EVREC_LOSSES_FINAL, losses);
+    uint64_t dropped = 0;
+    for (unsigned k = 0; k < EVREC_SRX_LANES; k++) {
+        dropped += evrec_srx_stats(rx)->lane[k].dropped; /* the target's drops only (FORMAT.md section 1) */
+    }
+    return finish(w, dropped, losses);
 }
 
 uint64_t evrec_sfile_records_written(const evrec_sfile_t *w)

@@ -6,7 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evrec/evrec_container.h"
 #include "evrec/evrec_stream_rx.h"
+
+/** Damaged input ranges a receiver lists (the first ones; all are counted). */
+#define SRX_DAMAGE_LIST 16u
 
 /** The receiver (evrec_stream_rx.h). */
 struct evrec_srx {
@@ -19,14 +23,23 @@ struct evrec_srx {
     evrec_srx_stats_t st;
     uint8_t *doc; /* the meta document being assembled, then the one in use */
     uint32_t doc_crc, doc_size, doc_filled;
-    uint32_t *save_len;             /* 65536 packed sizes, once the document is in use */
-    uint32_t prev_crc, prev_run;    /* S_PREV_BOOT: the file's CRC-32C, and that of the bytes handed out */
-    evrec_srx_prev_boot_fn prev_fn; /* where its pieces go; NULL: counted only */
+    uint32_t *save_len;                    /* 65536 packed sizes, once the document is in use */
+    uint32_t prev_crc, prev_run;           /* S_PREV_BOOT: the file's CRC-32C, and that of the bytes handed out */
+    evrec_srx_prev_boot_fn prev_fn;        /* where its pieces go; NULL: counted only */
     void *prev_ctx;
-    uint64_t next[EVREC_SRX_LANES]; /* each lane's next expected sequence number */
+    uint64_t next[EVREC_SRX_LANES];        /* each lane's next expected sequence number */
+    uint64_t dmg_list[SRX_DAMAGE_LIST][2]; /* the first damaged ranges: offset, bytes */
 };
 
 #define SRX_NONE UINT64_MAX
+
+/** Bytes of the LOSSES chunk payload a receiver makes (stream_losses.c): 16 lanes, 16 ranges. */
+#define SRX_LOSSES_SIZE                                                                                           \
+    (EVREC_LOSSES_HEAD + EVREC_SRX_LANES * EVREC_LOSSES_LANE + SRX_DAMAGE_LIST * EVREC_LOSSES_RANGE)
+
+/** The LOSSES chunk payload (FORMAT.md section 8.4) of a receiver's counts so far; rx NULL: all
+ * zero (the chunk a file starts with). `flags`: EVREC_LOSSES_FINAL or 0; ENDED is added here. */
+void evrec_srx_losses(const struct evrec_srx *rx, uint32_t flags, uint8_t out[SRX_LOSSES_SIZE]);
 
 /** Handles one intact frame (stream_rx.c): its type, payload and length. */
 void evrec_srx_frame(struct evrec_srx *rx, unsigned type, const uint8_t *p, size_t len);

@@ -133,6 +133,7 @@ static void on_records(evrec_srx_t *rx, const uint8_t *p, size_t len)
     }
     if (idx > expected) {
         ln->lost_transport += idx - expected;
+        ln->transport_gaps++;
     }
     uint64_t k = idx < expected ? expected - idx : 0;
     ln->duplicates += k;
@@ -152,7 +153,10 @@ static void on_loss(evrec_srx_t *rx, const uint8_t *p, size_t len)
     }
     evrec_srx_lane_t *ln = &rx->st.lane[p[4]];
     uint64_t total = srx_be64(p + 24);
-    ln->dropped = total > ln->dropped ? total : ln->dropped;
+    if (total > ln->dropped) {
+        ln->dropped = total;
+        ln->drop_places++;
+    }
 }
 
 static void on_end(evrec_srx_t *rx, const uint8_t *p, size_t len)
@@ -165,9 +169,13 @@ static void on_end(evrec_srx_t *rx, const uint8_t *p, size_t len)
         evrec_srx_lane_t *ln = &rx->st.lane[k];
         ln->end_sent = srx_be64(p + 8 + 16u * k);
         ln->end_dropped = srx_be64(p + 16 + 16u * k);
-        ln->dropped = ln->end_dropped > ln->dropped ? ln->end_dropped : ln->dropped;
+        if (ln->end_dropped > ln->dropped) {
+            ln->dropped = ln->end_dropped; /* drops whose S_LOSS frame was lost, or came last */
+            ln->drop_places++;
+        }
         if (ln->end_sent > rx->next[k]) {
             ln->lost_transport += ln->end_sent - rx->next[k]; /* the last frames never came */
+            ln->transport_gaps++;
             rx->next[k] = ln->end_sent;
         }
     }

@@ -20,6 +20,10 @@ static void damage_upto(evrec_srx_t *rx, uint64_t at)
     if (rx->st.damaged_ranges == 0) {
         rx->st.first_damage_at = rx->dmg_from;
     }
+    if (rx->st.damaged_ranges < SRX_DAMAGE_LIST) {
+        rx->dmg_list[rx->st.damaged_ranges][0] = rx->dmg_from;
+        rx->dmg_list[rx->st.damaged_ranges][1] = n;
+    }
     rx->st.damaged_ranges++;
     rx->st.damaged_bytes += n;
     if (rx->sink.damage) {

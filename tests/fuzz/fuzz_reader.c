@@ -48,10 +48,28 @@ static void leaf_value(const evrec_reader_t *r, const evrec_record_t *rec, uint1
     }
 }
 
+/* The LOSSES chunk of a recording made from a stream: every entry it says it has is there. */
+static void stream_losses(const evrec_reader_t *r, uint64_t *acc)
+{
+    const evrec_stream_losses_t *l = evrec_reader_stream_losses(r);
+    if (!l) {
+        return;
+    }
+    for (uint32_t k = 0; k < l->lanes; k++) {
+        *acc += l->lane[k].dropped + l->lane[k].drop_places + l->lane[k].lost_transport +
+                l->lane[k].transport_gaps;
+    }
+    for (uint32_t i = 0; i < l->listed; i++) {
+        *acc += l->range[i].offset + l->range[i].bytes;
+    }
+    *acc += l->lost + l->damaged_bytes + l->damaged_ranges + (uint64_t)l->final + (uint64_t)l->ended;
+}
+
 static void meta_lookups(const evrec_reader_t *r, uint64_t *acc)
 {
     const evrec_file_info_t *info = evrec_reader_info(r);
     *acc += info->time_freq + info->recorded + info->dropped + info->schema_hash_computed;
+    stream_losses(r, acc);
     const evrec_meta_t *m = evrec_reader_meta(r);
     if (!m) {
         return;

@@ -4,7 +4,8 @@
  *  1. the receiver, fed in odd-sized chunks, whose counts must add up (records handed out are
  *     whole records of the document's sizes, damage never exceeds the input, the previous boot's
  *     file is handed out in order, each byte once, never beyond the size its frames give);
- *  2. evrec_srx_convert() into a file that the reader then reads to its end.
+ *  2. evrec_srx_convert() into a file that the reader then reads to its end; the file's LOSSES
+ *     chunk is final and fits the input.
  * Only what the API promises is asserted. */
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,12 @@ static void convert(const uint8_t *data, size_t size)
         rewind(out);
         evrec_reader_t *r = NULL;
         if (evrec_reader_open_file(&r, out, NULL) == EVREC_OK) {
+            /* the file has the receiver's final losses (FORMAT.md section 8.4) */
+            const evrec_stream_losses_t *l = evrec_reader_stream_losses(r);
+            if (!l || !l->final || l->listed > l->damaged_ranges || l->damaged_bytes > size) {
+                fprintf(stderr, "convert: no final LOSSES chunk, or one that does not fit the input\n");
+                abort();
+            }
             evrec_record_t rec;
             while (evrec_reader_next(r, &rec) == EVREC_OK) {
                 sink += rec.id;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_tracks.h"
+#include "stream_losses.h"
 
 static const char help[] =
     "usage: evrec info [--tick-hz HZ] [--time-freq HZ] FILE\n"
@@ -14,7 +15,10 @@ static const char help[] =
     "Summarise a recording: format, timestamp frequency, schema hash, event types (id, name,\n"
     "class, saved length, count), the tracks, spans and counters the file declares (one line\n"
     "each), records and drops (and, for a cyclic buffer, the records overwritten before the\n"
-    "save), duration, and damage ('intact' when every checksum and count agrees).\n"
+    "save), duration, and damage ('intact' when every checksum and count agrees). A recording\n"
+    "made from a stream (evrec record) that lost records says so on the first line (LOSSY:),\n"
+    "and its 'losses:' lines tell apart per lane the records the target dropped, those lost in\n"
+    "transport, and the damaged input ranges.\n"
     "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
@@ -259,10 +263,12 @@ static int run(int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     const evrec_file_info_t *fi = evrec_reader_info(r);
+    cli_losses_headline(r); /* a lossy recording says so first */
     print_file(o.path, fi, &s);
     print_events(r, &s);
     cli_print_tracks(r);
     print_counts(r, fi, &s);
+    cli_losses_detail(r);
     printf("ticks:       %llu\n", (unsigned long long)s.ticks);
     print_times(&s);
     print_damage(r, &s);

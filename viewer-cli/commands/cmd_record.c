@@ -342,14 +342,13 @@ static int run(int argc, char **argv)
     if (!out.failed) {
         (void)evrec_srx_finish(rx);
     }
-    uint64_t dropped, lost = lost_total(evrec_srx_stats(rx), &dropped);
     if (evrec_srx_stats(rx)->other_stream) {
         cli_error("%s: %llu frames of another stream (the target started again) left out: record it "
                   "into another file",
                   o.source, (unsigned long long)evrec_srx_stats(rx)->other_stream);
     }
     int prev_failed = record_prev_finish(&prev);
-    if (out.w && evrec_sfile_close(out.w, dropped + lost) != EVREC_OK) {
+    if (out.w && evrec_sfile_close_rx(out.w, rx) != EVREC_OK) {
         out.failed = 1;
     }
     if (out.f && out.f != stdout && fclose(out.f) != 0) {

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "stats_json.h"
+#include "stream_losses.h"
 
 typedef struct js {
     cli_buf_t b;
@@ -454,6 +455,53 @@ static void damage(js_t *j, const stats_json_in_t *in)
     close_(j, '}');
 }
 
+/* A recording made from a stream (a LOSSES chunk, FORMAT.md section 8.4; other files have
+ * neither key): "lossy", true when it lost records or bytes or its losses are unknown, and
+ * "stream_losses": {"final","exact","lanes":[{"lane",
+ * "dropped","drop_places","lost_transport","transport_gaps"} for each lane that lost records],
+ * "damaged_bytes","damaged_ranges","ranges":[{"offset","length"}]} (input offsets). */
+static void stream_losses(js_t *j, const stats_json_in_t *in)
+{
+    const evrec_stream_losses_t *l = evrec_reader_stream_losses(in->r);
+    if (!l) {
+        return;
+    }
+    kbool(j, "lossy", cli_losses_lossy(in->r));
+    key(j, "stream_losses");
+    open_(j, '{');
+    kbool(j, "final", l->final);
+    kbool(j, "exact", l->final && l->ended);
+    key(j, "lanes");
+    open_(j, '[');
+    for (uint32_t k = 0; k < l->lanes; k++) {
+        const evrec_lane_losses_t *x = &l->lane[k];
+        if (x->dropped || x->lost_transport) {
+            item(j);
+            open_(j, '{');
+            ku64(j, "lane", k);
+            ku64(j, "dropped", x->dropped);
+            ku64(j, "drop_places", x->drop_places);
+            ku64(j, "lost_transport", x->lost_transport);
+            ku64(j, "transport_gaps", x->transport_gaps);
+            close_(j, '}');
+        }
+    }
+    close_(j, ']');
+    ku64(j, "damaged_bytes", l->damaged_bytes);
+    ku64(j, "damaged_ranges", l->damaged_ranges);
+    key(j, "ranges");
+    open_(j, '[');
+    for (uint32_t i = 0; i < l->listed; i++) {
+        item(j);
+        open_(j, '{');
+        ku64(j, "offset", l->range[i].offset);
+        ku64(j, "length", l->range[i].bytes);
+        close_(j, '}');
+    }
+    close_(j, ']');
+    close_(j, '}');
+}
+
 static void addresses(js_t *j, const stats_json_in_t *in)
 {
     uint32_t n;
@@ -618,6 +666,7 @@ int stats_json_print(const stats_json_in_t *in)
     uint64_t span = sum->last_t64 - sum->first_t64;
     open_(&j, '{');
     kstr(&j, "file", in->path);
+    stream_losses(&j, in); /* a lossy recording says so first */
     if (in->freq) {
         ku64(&j, "clock_hz", in->freq);
     } else {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stats_text.h"
+#include "stream_losses.h"
 
 typedef stats_out_t out_t;
 
@@ -560,6 +561,7 @@ void stats_print_text(out_t *o, const cli_stats_display_t *opt, const evrec_stat
     const evrec_stats_summary_t *sum = evrec_stats_summary(s);
     uint64_t span = sum->last_t64 - sum->first_t64;
     char d[40];
+    cli_losses_headline(o->r); /* a lossy recording says so first */
     printf("file:        %s\n", opt->path);
     if (o->freq) {
         printf("clock:       %llu Hz (%s)\n", (unsigned long long)o->freq,
@@ -581,6 +583,7 @@ void stats_print_text(out_t *o, const cli_stats_display_t *opt, const evrec_stat
     } else {
         printf("; dropped: unknown (CCore files do not count drops)\n");
     }
+    cli_losses_detail(o->r);
     print_damage(o->r);
     if (opt->selection) {
         printf("selection:   %llu record(s)", (unsigned long long)sum->records);

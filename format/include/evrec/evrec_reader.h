@@ -22,7 +22,7 @@
  * - Display attributes and the track model: evrec_reader_field_info(), evrec_reader_field_info_error(),
  *   evrec_reader_tracks(), evrec_reader_tracks_error(), evrec_reader_event_track(),
  *   evrec_reader_leaf().
- * - Lanes: evrec_reader_lane().
+ * - Lanes: evrec_reader_lane(); a recording made from a stream: evrec_reader_stream_losses().
  * - Errors and damage: evrec_reader_error(), evrec_reader_damage_count(), evrec_reader_damage().
  * - Time: evrec_reader_time_freq(), evrec_ticks_to_ns(), evrec_time_extend(); seeking and
  *   time order: evrec/evrec_reader_seek.h, evrec/evrec_reader_order.h.
@@ -218,6 +218,52 @@ typedef struct evrec_lane_info {
  * **Context:** thread; reads only.
  */
 evrec_status evrec_reader_lane(const evrec_reader_t *r, uint32_t k, evrec_lane_info_t *out);
+
+/** @brief One lane of a recording made from a stream: what it lost (LOSSES chunk, FORMAT.md
+ * section 8.4). */
+typedef struct evrec_lane_losses {
+    uint64_t dropped;        /**< records the target dropped, its buffer full (drop-newest): exact */
+    uint64_t drop_places;    /**< places where it dropped them (S_LOSS frames; at least) */
+    uint64_t lost_transport; /**< records sent but never received (damaged or missing frames, or
+                                  sent before the host had the meta-info): exact as far as
+                                  evrec_stream_losses_t::ended says */
+    uint64_t transport_gaps; /**< places where they were lost: at least one frame each */
+} evrec_lane_losses_t;
+
+/** @brief A damaged range of a stream's input: evrec_stream_losses_t::range. */
+typedef struct evrec_byte_range {
+    uint64_t offset; /**< bytes from the start of the input (the capture), not of this file */
+    uint64_t bytes;  /**< its length, bytes */
+} evrec_byte_range_t;
+
+/** @brief What a recording made from a stream lost (`evrec record`): evrec_reader_stream_losses(). */
+typedef struct evrec_stream_losses {
+    int final;                       /**< 1: the final counts; 0: the counts written at the start
+                                          (all zero) were never updated: the output was a pipe, or
+                                          the recorder was killed; losses unknown */
+    int ended;                       /**< 1: the stream's end (S_END) was received: every count is
+                                          exact; 0: records lost after the last frame received are
+                                          not counted (lost_transport is a lower bound) */
+    uint32_t lanes;                  /**< entries of `lane` */
+    const evrec_lane_losses_t *lane; /**< per lane (reader-owned) */
+    uint64_t damaged_bytes;          /**< input bytes in no intact frame */
+    uint64_t damaged_ranges;         /**< separate damaged ranges of the input */
+    uint32_t listed;                 /**< entries of `range`: the first damaged ranges */
+    const evrec_byte_range_t *range; /**< reader-owned */
+    uint64_t lost;                   /**< sum of every lane's dropped and lost_transport */
+} evrec_stream_losses_t;
+
+/**
+ * @brief What a recording made from a stream lost, per lane: the records its target dropped and
+ * those lost between target and host, and the damaged input ranges (LOSSES chunk, FORMAT.md
+ * section 8.4). The header's `dropped` (evrec_reader_info()) counts the target's drops only.
+ * @param[in] r an open reader.
+ * @return the losses (reader-owned, valid until evrec_reader_close()), or NULL when the file has
+ *     no intact LOSSES chunk (it was not made from a stream, or by an older evrec), or r is NULL.
+ * **Context:** thread; reads only. Known once the reader is open (the chunk comes before the
+ * records).
+ */
+const evrec_stream_losses_t *evrec_reader_stream_losses(const evrec_reader_t *r);
 
 /** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
 typedef struct evrec_field_view {

@@ -15,7 +15,7 @@
  *   S_PREV_BOOT frames carry the previous boot's recording, handed out as a file in pieces.
  * - ::evrec_srx_sink_t: what the receiver hands out, in input order (the meta document, each
  *   batch of new records, the end).
- * - evrec_sfile_open() ... evrec_sfile_close(): a container file written as frames come
+ * - evrec_sfile_open() ... evrec_sfile_close_rx(): a container file written as frames come
  *   (FORMAT.md section 8.3), valid after every batch: a file cut short is read up to its last
  *   whole chunk.
  *
@@ -51,6 +51,10 @@ typedef struct evrec_srx_lane {
     uint64_t duplicates;     /**< records received again (duplicated or late frames), not handed out */
     uint64_t end_sent;       /**< S_END: records the lane sent; 0 before S_END */
     uint64_t end_dropped;    /**< S_END: records the lane dropped */
+    uint64_t transport_gaps; /**< places where the sequence numbers jump (records lost in transport):
+                                  at least one frame was lost at each */
+    uint64_t drop_places;    /**< S_LOSS frames that reported new drops: places where the target
+                                  dropped (at least: an S_LOSS frame lost in transport hides one) */
 } evrec_srx_lane_t;
 
 /** @brief Counts of a receiver. */
@@ -216,14 +220,28 @@ evrec_status evrec_sfile_flush(evrec_sfile_t *w);
 
 /**
  * @brief End the file: the End record, the END chunk, and the header again with the final
- * counts; frees the writer (also on error).
+ * counts; frees the writer (also on error). The LOSSES chunk stays as written at the start (not
+ * final): use evrec_sfile_close_rx() when the receiver is at hand.
  * @param[in] w the writer (NULL is ignored).
- * @param[in] dropped records lost (the target's drops and those lost in transport), for the header.
+ * @param[in] dropped records the target dropped (its buffer full), for the header.
  * @retval EVREC_OK done.
  * @retval EVREC_E_IO a write or the seek failed.
  * **Context:** thread.
  */
 evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped);
+
+/**
+ * @brief End the file as evrec_sfile_close() does, with the receiver's final counts: the header's
+ * `dropped` is the target's drops (all lanes), and the LOSSES chunk (FORMAT.md section 8.4) is
+ * written again with each lane's drops and records lost in transport and the damaged input
+ * ranges. A pipe or a device keeps both as written first (counts not final).
+ * @param[in] w the writer (NULL is ignored); freed, also on error.
+ * @param[in] rx the receiver that fed it (its counts are read, not changed).
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_IO a write or a seek failed.
+ * **Context:** thread.
+ */
+evrec_status evrec_sfile_close_rx(evrec_sfile_t *w, const evrec_srx_t *rx);
 
 /**
  * @brief Records written so far.
@@ -244,8 +262,8 @@ int evrec_srx_is_capture(const void *head, size_t size);
 
 /**
  * @brief A whole captured stream to a container file (receiver and writer in one go). The file
- * has the records of the first stream id met; its header's `dropped` counts the target's drops
- * and the records lost in transport.
+ * has the records of the first stream id met; its header's `dropped` counts the target's drops,
+ * its LOSSES chunk (FORMAT.md section 8.4) tells them apart from the records lost in transport.
  * @param[in] in the capture, read to its end (the caller's).
  * @param[in] out the file to write, seekable, at its start (the caller's; not closed).
  * @retval EVREC_OK written.

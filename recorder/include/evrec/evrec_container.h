@@ -49,31 +49,43 @@ extern "C" {
 
 /** Chunk types of the container (FORMAT.md, "Chunks"). */
 enum evrec_chunk_type {
-    EVREC_CHUNK_END = 0,            /**< last chunk, empty */
-    EVREC_CHUNK_STREAM = 1,         /**< the next bytes of the CCore stream */
-    EVREC_CHUNK_RUNTIME_ENUMS = 2,  /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
-    EVREC_CHUNK_FIELD_INFO = 3,     /**< field display attributes (FORMAT.md section 2) */
-    EVREC_CHUNK_TRACKS = 4,         /**< tracks, spans and counters (FORMAT.md section 2) */
-    EVREC_CHUNK_VIEW = 4,           /**< @deprecated the name of EVREC_CHUNK_TRACKS in evrec 0.2; removed in 0.4 */
-    EVREC_CHUNK_SYNC = 5,           /**< where the next STREAM chunk starts: record index, time state
+    EVREC_CHUNK_END = 0,           /**< last chunk, empty */
+    EVREC_CHUNK_STREAM = 1,        /**< the next bytes of the CCore stream */
+    EVREC_CHUNK_RUNTIME_ENUMS = 2, /**< run-time enum ranges: u32 count, {u32 enum_id, base, lim} */
+    EVREC_CHUNK_FIELD_INFO = 3,    /**< field display attributes (FORMAT.md section 2) */
+    EVREC_CHUNK_TRACKS = 4,        /**< tracks, spans and counters (FORMAT.md section 2) */
+    EVREC_CHUNK_VIEW = 4,          /**< @deprecated the name of EVREC_CHUNK_TRACKS in evrec 0.2; removed in 0.4 */
+    EVREC_CHUNK_SYNC = 5,          /**< where the next STREAM chunk starts: record index, time state
                                (FORMAT.md section 2.2; version 1.1) */
-    EVREC_CHUNK_LANES = 6,          /**< lanes of the recording: u32 count, per lane u64 records, u64
+    EVREC_CHUNK_LANES = 6,         /**< lanes of the recording: u32 count, per lane u64 records, u64
                                 dropped, u64 overwritten (FORMAT.md section 2.3; version 1.2) */
-    EVREC_CHUNK_LANE_IDS = 7,       /**< u64 first record index, then the u8 lane of each record of the
+    EVREC_CHUNK_LANE_IDS = 7,      /**< u64 first record index, then the u8 lane of each record of the
                                    next STREAM chunk (FORMAT.md section 2.3; version 1.2) */
-    EVREC_CHUNK_SEQ = 8,            /**< right before each STREAM chunk: u32 file id, u32 sequence number,
+    EVREC_CHUNK_SEQ = 8,           /**< right before each STREAM chunk: u32 file id, u32 sequence number,
                                u32 the STREAM chunk's CRC, u32 the SYNC chunk's CRC or 0
                                (FORMAT.md section 2.4; version 1.3) */
-    EVREC_CHUNK_COPY = 9,           /**< at the end: u8 type, then a copy of a chunk written before the
+    EVREC_CHUNK_COPY = 9,          /**< at the end: u8 type, then a copy of a chunk written before the
                                stream, or (type 1) the meta-info (section 2.4; version 1.3) */
-    EVREC_CHUNK_TAIL = 10,          /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
+    EVREC_CHUNK_TAIL = 10,         /**< right before END: u64 bytes of the COPY chunks before it, u32 file id,
                                u32 STREAM chunks, the 48-byte header (section 2.4; version 1.3) */
-    EVREC_CHUNK_COUNTER_SERIES = 15 /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
+    EVREC_CHUNK_COUNTER_SERIES = 15, /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
                                    u16 series field} (FORMAT.md section 2.1; evrec 0.4); 11..14 are
                                    the stream's frames (evrec_stream_format.h) */
+    EVREC_CHUNK_LOSSES = 16          /**< a recording made from a stream: per lane the records the target
+                                   dropped and those lost in transport, the damaged input ranges
+                                   (FORMAT.md section 8.4; evrec 0.4) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_COUNTER_SERIES
+#define EVREC_CHUNK_LAST EVREC_CHUNK_LOSSES
+
+/** LOSSES chunk (FORMAT.md section 8.4): bytes before the lanes, per lane, per damaged range. */
+#define EVREC_LOSSES_HEAD 32u
+#define EVREC_LOSSES_LANE 32u
+#define EVREC_LOSSES_RANGE 16u
+/** LOSSES flags: the counts are final (the writer closed the file). */
+#define EVREC_LOSSES_FINAL 1u
+/** LOSSES flags: the stream's S_END frame was received (every lane's counts are exact). */
+#define EVREC_LOSSES_ENDED 2u
 
 /** Payload size of a SEQ chunk, bytes: u32 file id, u32 seq, u32 STREAM CRC, u32 SYNC CRC. */
 #define EVREC_SEQ_SIZE 16u
