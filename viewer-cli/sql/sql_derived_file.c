@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tables about the files themselves: `file` (header and clock), `track` (the track model:
+ * tracks, spans, counters) and `loss` (drops, overwritten records, damaged ranges, the error that
+ * ended a file early: never silently absent). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evrec/evrec_analysis.h"
+#include "sql_derived.h"
+
+static int no_state_begin(sql_pump_t *p)
+{
+    p->state = NULL;
+    return 0;
+}
+
+static void no_add(sql_pump_t *p, const evrec_record_t *rec)
+{
+    (void)p;
+    (void)rec;
+}
+
+static void no_end(sql_pump_t *p)
+{
+    free(p->state);
+}
+
+/* ---- file ---- */
+
+static const char *clock_source(evrec_time_source s)
+{
+    switch (s) {
+    case EVREC_TIME_FILE: return "file";
+    case EVREC_TIME_OPTION: return "option";
+    case EVREC_TIME_TICKS: return "ticks";
+    default: return "unknown";
+    }
+}
+
+/* Hashes as 16 hex digits (text: SQLite integers are signed). */
+typedef struct file_state {
+    char hash[17], hash_computed[17], version[16];
+} file_state_t;
+
+static void file_finish(sql_pump_t *p)
+{
+    const sql_file_t *sf = &p->db->files[p->f];
+    const evrec_file_info_t *in = evrec_reader_info(sf->meta);
+    file_state_t *st = calloc(1, sizeof *st);
+    sql_val_t *v = st ? sql_pump_row(p) : NULL;
+    p->state = st;
+    if (!v) {
+        return;
+    }
+    snprintf(st->hash, sizeof st->hash, "%016llx", (unsigned long long)in->schema_hash_stored);
+    snprintf(st->hash_computed, sizeof st->hash_computed, "%016llx", (unsigned long long)in->schema_hash_computed);
+    snprintf(st->version, sizeof st->version, "%u.%u", in->version_major, in->version_minor);
+    sql_set_text(&v[1], sf->path);
+    sql_set_text(&v[2], in->format == EVREC_FILE_CCORE ? "ccore" : "evrec");
+    sql_set_text(&v[3], in->format == EVREC_FILE_CCORE ? NULL : st->version);
+    sql_set_text(&v[4], in->schema_hash_stored ? st->hash : NULL);
+    sql_set_text(&v[5], st->hash_computed);
+    sql_set_u64(&v[6], in->time_freq);
+    sql_set_u64(&v[7], sf->time_freq);
+    sql_set_text(&v[8], clock_source(sf->time_src));
+    if (in->recorded != UINT64_MAX) {
+        sql_set_u64(&v[9], in->recorded);
+    }
+    sql_set_u64(&v[10], in->dropped);
+    sql_set_u64(&v[11], in->overwritten);
+    sql_set_int(&v[12], in->lanes);
+    sql_set_int(&v[13], (in->flags & 1u) != 0);
+    sql_set_u64(&v[14], in->file_size);
+    const evrec_meta_t *m = evrec_reader_meta(sf->meta);
+    sql_set_int(&v[15], m ? m->event_count : 0);
+}
+
+const sql_derived_def_t sql_table_file = {
+    .name = "file",
+    .columns = "path TEXT, format TEXT, version TEXT, schema_hash TEXT, schema_hash_computed TEXT, "
+               "time_freq INTEGER, clock_hz INTEGER, clock_source TEXT, recorded INTEGER, dropped INTEGER, "
+               "overwritten INTEGER, lanes INTEGER, cyclic INTEGER, size INTEGER, event_types INTEGER",
+    .reads_records = 0,
+    .begin = no_state_begin,
+    .add = no_add,
+    .finish = file_finish,
+    .end = no_end,
+};
+
+/* ---- track ---- */
+
+/* Leaf paths named by the track rows, kept until the rows are read. */
+typedef struct track_state {
+    size_t count;
+    char **paths; /* each its own block: rows point at them while the array grows */
+} track_state_t;
+
+static const char *leaf_path(sql_pump_t *p, uint16_t event, uint32_t leaf)
+{
+    track_state_t *st = p->state;
+    evrec_leaf_info_t li;
+    char buf[200];
+    if (leaf == EVREC_TRACKS_NONE || evrec_reader_leaf(p->r, event, leaf, &li, buf, sizeof buf) != EVREC_OK) {
+        return NULL;
+    }
+    char **n = realloc(st->paths, (st->count + 1) * sizeof *n);
+    if (!n) {
+        return NULL;
+    }
+    st->paths = n;
+    size_t len = strlen(buf) + 1;
+    if (!(n[st->count] = malloc(len))) {
+        return NULL;
+    }
+    memcpy(n[st->count], buf, len);
+    return n[st->count++];
+}
+
+static void track_span_row(sql_pump_t *p, const evrec_span_desc_t *s, uint32_t i)
+{
+    sql_val_t *v = sql_pump_row(p);
+    if (v) {
+        sql_set_text(&v[1], "span");
+        sql_set_text(&v[2], s->name);
+        sql_set_text(&v[3], evrec_reader_event_name(p->r, s->begin.event_id));
+        sql_set_text(&v[4], leaf_path(p, s->begin.event_id, evrec_spans_track_leaf(p->r, i)));
+        sql_set_text(&v[5], leaf_path(p, s->begin.event_id, s->begin.key_leaf));
+        sql_set_text(&v[6], evrec_reader_event_name(p->r, s->end.event_id));
+    }
+}
+
+static void track_finish(sql_pump_t *p)
+{
+    const evrec_tracks_t *t = evrec_reader_tracks(p->r);
+    const evrec_meta_t *m = evrec_reader_meta(p->r);
+    for (uint32_t i = 0; t && i < t->track_count; i++) {
+        sql_val_t *v = sql_pump_row(p);
+        if (v) {
+            sql_set_text(&v[1], "track");
+            sql_set_text(&v[2], evrec_reader_event_name(p->r, t->tracks[i].event_id));
+            sql_set_text(&v[3], evrec_reader_event_name(p->r, t->tracks[i].event_id));
+            sql_set_text(&v[4], leaf_path(p, t->tracks[i].event_id, t->tracks[i].leaf));
+        }
+    }
+    for (uint32_t i = 0; t && i < t->span_count; i++) {
+        track_span_row(p, &t->spans[i], i);
+    }
+    for (uint32_t i = 0; t && m && i < t->counter_count; i++) {
+        const evrec_counter_desc_t *d = &t->counters[i];
+        sql_val_t *v = sql_pump_row(p);
+        if (v && d->struct_id < m->struct_count && d->field_index < m->structs[d->struct_id].field_count) {
+            const evrec_struct_desc_t *sd = &m->structs[d->struct_id];
+            sql_set_text(&v[1], "counter");
+            sql_set_text(&v[2], sd->fields[d->field_index].name);
+            sql_set_text(&v[3], sd->name);
+            sql_set_text(&v[4], sd->fields[d->field_index].name);
+            if (d->series && d->series - 1u < sd->field_count) {
+                sql_set_text(&v[5], sd->fields[d->series - 1u].name);
+            }
+        }
+    }
+}
+
+static int track_begin(sql_pump_t *p)
+{
+    p->state = calloc(1, sizeof(track_state_t));
+    return p->state ? 0 : -1;
+}
+
+static void track_end(sql_pump_t *p)
+{
+    track_state_t *st = p->state;
+    for (size_t i = 0; st && i < st->count; i++) {
+        free(st->paths[i]);
+    }
+    if (st) {
+        free(st->paths);
+        free(st);
+    }
+}
+
+const sql_derived_def_t sql_table_track = {
+    .name = "track",
+    .columns = "kind TEXT, name TEXT, event TEXT, field TEXT, key_field TEXT, end_event TEXT",
+    .reads_records = 0,
+    .begin = track_begin,
+    .add = no_add,
+    .finish = track_finish,
+    .end = track_end,
+};
+
+/* ---- loss ---- */
+
+/* A row of kind `kind` with a count, for a lane or the whole file (lane < 0). */
+static void loss_count(sql_pump_t *p, const char *kind, int64_t lane, uint64_t count)
+{
+    sql_val_t *v = count ? sql_pump_row(p) : NULL;
+    if (v) {
+        sql_set_text(&v[1], kind);
+        if (lane >= 0) {
+            sql_set_int(&v[2], lane);
+        }
+        sql_set_u64(&v[3], count);
+    }
+}
+
+static void loss_damage(sql_pump_t *p, const char *kind, evrec_status st, uint64_t off, uint64_t len,
+                        uint64_t lost, uint64_t after, const char *msg)
+{
+    sql_val_t *v = sql_pump_row(p);
+    if (!v) {
+        return;
+    }
+    sql_set_text(&v[1], kind);
+    sql_set_u64(&v[4], off);
+    sql_set_u64(&v[5], len);
+    if (lost != UINT64_MAX) {
+        sql_set_u64(&v[3], lost);
+        sql_set_u64(&v[6], lost);
+    }
+    if (after != UINT64_MAX) {
+        sql_set_u64(&v[7], after);
+    }
+    sql_set_text(&v[8], evrec_strerror(st));
+    sql_set_text(&v[9], msg);
+}
+
+static void loss_finish(sql_pump_t *p)
+{
+    const evrec_file_info_t *in = evrec_reader_info(p->r);
+    loss_count(p, "dropped", -1, in->dropped);
+    loss_count(p, "overwritten", -1, in->overwritten);
+    for (uint32_t k = 0; in->lanes > 1 && k < in->lanes; k++) {
+        evrec_lane_info_t li;
+        if (evrec_reader_lane(p->r, k, &li) == EVREC_OK) {
+            loss_count(p, "lane_dropped", k, li.dropped);
+            loss_count(p, "lane_overwritten", k, li.overwritten);
+        }
+    }
+    uint64_t n = evrec_reader_damage_count(p->r);
+    for (uint64_t i = 0; i < n; i++) {
+        const evrec_damage_t *d = evrec_reader_damage(p->r, i);
+        if (!d) {
+            loss_count(p, "damaged_unlisted", -1, n - i);
+            break;
+        }
+        loss_damage(p, "damaged", d->status, d->offset, d->length, d->records_lost, d->index_after, d->message);
+    }
+    const evrec_reader_error_t *e = evrec_reader_error(p->r);
+    if (e->status != EVREC_OK && e->status != EVREC_E_END && n == 0) {
+        loss_damage(p, e->status == EVREC_E_TRUNCATED ? "truncated" : "error", e->status, e->offset, 0, UINT64_MAX,
+                    UINT64_MAX, e->message);
+    }
+}
+
+const sql_derived_def_t sql_table_loss = {
+    .name = "loss",
+    .columns = "kind TEXT, lane INTEGER, count INTEGER, offset INTEGER, length INTEGER, records_lost INTEGER, "
+               "index_after INTEGER, status TEXT, message TEXT",
+    .reads_records = 1,
+    .begin = no_state_begin,
+    .add = no_add,
+    .finish = loss_finish,
+    .end = no_end,
+};
