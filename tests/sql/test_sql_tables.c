@@ -3,7 +3,8 @@
  * row as the reader returns the records (what `evrec dump` prints), every event table's columns
  * as evrec_reader_visit_fields() walks the fields (dump's field values), `span` and `counter`
  * aggregated as evrec_stats_t measures them (the numbers `evrec stats --format json` prints),
- * `file` as the header says; several files form one database. */
+ * `file` as the header says, `event_type` as evrec_reader_summarize() counts; several files form
+ * one database. */
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 #include "sql_test_util.h"
@@ -169,6 +170,12 @@ Test(sql, file_table_and_several_files)
         free(got);
         sqlite3_free(sql);
         cr_assert_eq(evrec_reader_summarize(r, &s), EVREC_OK);
+        for (uint32_t e = 0; e < s.event_count; e++) {
+            sql = sqlite3_mprintf("SELECT count FROM event_type WHERE file = %d AND event = %Q", f,
+                                  evrec_reader_event_name(r, (uint16_t)e));
+            cr_assert_eq(q_int(h, sql), (long long)s.event_counts[e]);
+            sqlite3_free(sql);
+        }
         sql = sqlite3_mprintf("SELECT count(*) FROM record WHERE file = %d", f);
         cr_assert_eq(q_int(h, sql), (long long)s.records);
         sqlite3_free(sql);

@@ -10,7 +10,7 @@
 
 /* Names of the tables that are not event types: an event type of the same name gets "event_". */
 static const char *const builtin_tables[] = {"record", "span", "counter", "track", "loss",
-                                             "task_state", "sched", "file"};
+                                             "task_state", "sched", "file", "event_type"};
 
 evrec_reader_t *sql_file_reader(const sql_db_t *db, size_t f)
 {
@@ -71,6 +71,7 @@ static sql_event_table_t *add_table(sql_db_t *db, const char *event)
              event ? event : "record");
     t->event = event ? dup_str(event) : NULL;
     t->table = dup_str(name);
+    t->event_len = event ? (int)strlen(event) : 0;
     if ((event && !t->event) || !t->table) {
         free(t->event);
         free(t->table);

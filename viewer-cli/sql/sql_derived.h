@@ -56,6 +56,6 @@ static inline void sql_set_real(sql_val_t *v, double d)
 
 /* The tables (sql_derived_tables.c, sql_derived_sched.c). */
 extern const sql_derived_def_t sql_table_span, sql_table_counter, sql_table_track, sql_table_loss,
-    sql_table_task_state, sql_table_file;
+    sql_table_task_state, sql_table_file, sql_table_event_type;
 
 #endif /* EVREC_SQL_DERIVED_H */

@@ -264,3 +264,38 @@ const sql_derived_def_t sql_table_loss = {
     .finish = loss_finish,
     .end = no_end,
 };
+
+/* ---- event_type ---- */
+
+/* One row per event type of the file with its record count (one counting pass of the reader,
+ * evrec_reader_summarize(): the fast way to count records per type). */
+static void event_type_finish(sql_pump_t *p)
+{
+    evrec_reader_summary_t s;
+    const evrec_meta_t *m = evrec_reader_meta(p->r);
+    if (!m || evrec_reader_summarize(p->r, &s) != EVREC_OK) {
+        return;
+    }
+    for (uint32_t e = 0; e < m->event_count; e++) {
+        sql_val_t *v = sql_pump_row(p);
+        if (!v) {
+            return;
+        }
+        sql_set_text(&v[1], evrec_reader_event_name(p->r, (uint16_t)e));
+        sql_set_int(&v[2], e);
+        sql_set_int(&v[3], m->events[e].class_id);
+        sql_set_text(&v[4], evrec_reader_event_name(p->r, m->events[e].class_id));
+        sql_set_int(&v[5], evrec_reader_event_size(p->r, (uint16_t)e));
+        sql_set_u64(&v[6], e < s.event_count ? s.event_counts[e] : 0);
+    }
+}
+
+const sql_derived_def_t sql_table_event_type = {
+    .name = "event_type",
+    .columns = "event TEXT, event_id INTEGER, class_id INTEGER, class TEXT, size INTEGER, count INTEGER",
+    .reads_records = 0,
+    .begin = no_state_begin,
+    .add = no_add,
+    .finish = event_type_finish,
+    .end = no_end,
+};

@@ -30,6 +30,7 @@ typedef struct sql_field_col {
 /* Columns of one event table (or of `record` when event is NULL). */
 typedef struct sql_event_table {
     char *event; /* the event's name; NULL for `record` */
+    int event_len; /* strlen(event) */
     char *table; /* the SQL name */
     uint32_t col_count;
     sql_field_col_t *cols;

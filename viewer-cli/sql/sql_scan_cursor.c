@@ -155,7 +155,7 @@ int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
     const sql_db_t *db = c->vt->db;
     if (c->counting) {
         if (col == SCAN_EVENT) {
-            sqlite3_result_text(ctx, db->tables[c->group].event, -1, SQLITE_STATIC);
+            sqlite3_result_text(ctx, db->tables[c->group].event, db->tables[c->group].event_len, SQLITE_STATIC);
         }
         return SQLITE_OK;
     }
