@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Running statements and printing their results: an aligned table (widths from the first 1,000
  * rows, the rest streamed in those columns), CSV (RFC 4180) or JSON (an array of objects). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +53,9 @@ static void json_row(sqlite3_stmt *st, FILE *out, int first)
         switch (sqlite3_column_type(st, i)) {
         case SQLITE_NULL: fputs("null", out); break;
         case SQLITE_INTEGER: fprintf(out, "%lld", (long long)sqlite3_column_int64(st, i)); break;
-        case SQLITE_FLOAT: fprintf(out, "%.17g", sqlite3_column_double(st, i)); break;
+        case SQLITE_FLOAT: /* SQLite's own text of a real (15 digits); JSON has no Inf or NaN */
+            fputs(isfinite(sqlite3_column_double(st, i)) ? (const char *)sqlite3_column_text(st, i) : "null", out);
+            break;
         default: json_string(out, (const char *)sqlite3_column_text(st, i)); break;
         }
     }
@@ -127,10 +130,40 @@ static int table_row(table_out_t *t, sqlite3_stmt *st, FILE *out, int streaming)
     return 0;
 }
 
+static void csv_row(sqlite3_stmt *st, FILE *out, int header)
+{
+    int n = sqlite3_column_count(st);
+    for (int i = 0; header && i < n; i++) {
+        fputs(i ? "," : "", out);
+        csv_field(out, sqlite3_column_name(st, i));
+    }
+    fputs(header && n ? "\n" : "", out);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? "," : "", out);
+        csv_field(out, cell(st, i));
+    }
+    fputc('\n', out);
+}
+
+/* One row in `fmt`; `count` rows came before it. Returns 0, or -1 when memory ran out. */
+static int print_row(sqlite3_stmt *st, sql_out_format_t fmt, FILE *out, table_out_t *t, uint64_t count)
+{
+    if (fmt == SQL_OUT_CSV) {
+        csv_row(st, out, count == 0);
+    } else if (fmt == SQL_OUT_JSON) {
+        json_row(st, out, count == 0);
+    } else if (table_row(t, st, out, count >= TABLE_BATCH) != 0) {
+        return -1;
+    } else if (count + 1 == TABLE_BATCH) {
+        table_flush(t, st, out);
+    }
+    return 0;
+}
+
 /* Step one prepared statement to its end, printing its rows. */
 static int print_rows(sqlite3_stmt *st, sql_out_format_t fmt, FILE *out)
 {
-    int n = sqlite3_column_count(st), rc, first = 1;
+    int n = sqlite3_column_count(st), rc;
     table_out_t t = {n, calloc((size_t)n + 1, sizeof(size_t)), NULL, 0};
     t.batch = fmt == SQL_OUT_TABLE ? calloc((size_t)TABLE_BATCH * (size_t)(n ? n : 1), sizeof(char *)) : NULL;
     if (!t.width || (fmt == SQL_OUT_TABLE && !t.batch)) {
@@ -140,31 +173,18 @@ static int print_rows(sqlite3_stmt *st, sql_out_format_t fmt, FILE *out)
     }
     uint64_t count = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (fmt == SQL_OUT_CSV) {
-            for (int i = 0; first && i < n; i++) {
-                fputs(i ? "," : "", out);
-                csv_field(out, sqlite3_column_name(st, i));
-            }
-            fputs(first && n ? "\n" : "", out);
-            for (int i = 0; i < n; i++) {
-                fputs(i ? "," : "", out);
-                csv_field(out, cell(st, i));
-            }
-            fputc('\n', out);
-        } else if (fmt == SQL_OUT_JSON) {
-            json_row(st, out, first);
-        } else if (table_row(&t, st, out, count >= TABLE_BATCH) != 0) {
+        if (print_row(st, fmt, out, &t, count++) != 0) {
             rc = SQLITE_NOMEM;
             break;
-        } else if (++count == TABLE_BATCH) {
-            table_flush(&t, st, out);
         }
-        first = 0;
     }
     if (fmt == SQL_OUT_TABLE && count < TABLE_BATCH && n > 0 && (count > 0 || rc == SQLITE_DONE)) {
         table_flush(&t, st, out);
     } else if (fmt == SQL_OUT_JSON && n > 0) {
-        fputs(first ? "]\n" : "\n]\n", out); /* sql_run() wrote the '[' */
+        fputs(count == 0 ? "]\n" : "\n]\n", out); /* sql_run() wrote the '[' */
+    }
+    for (size_t i = 0; i < t.rows * (size_t)n; i++) {
+        free(t.batch[i]); /* a batch cut short by a failure */
     }
     free(t.width);
     free(t.batch);
