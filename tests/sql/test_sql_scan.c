@@ -2,7 +2,8 @@
 /* `evrec sql`: constraints pushed down to the reader give the rows of a full scan (the same
  * constraint written `+column` is not pushed down, SQLite filters it); a damaged, a truncated
  * and a dropping recording have `loss` rows naming what was lost; the command line: -c with
- * --format csv, -o writes a new SQLite file and never replaces an existing one. */
+ * --format csv, statements on standard input, -o writes a new SQLite file and never replaces an
+ * existing one. */
 #include <sys/stat.h>
 
 #include "evrec/evrec_reader.h"
@@ -197,4 +198,14 @@ Test(sql, command_line_output_file_is_new_only)
     cr_assert_eq(memcmp(text, "x,y\n\"a,b\",2\n", n), 0);
     free(text);
     cr_assert_eq(run_cmd("'%s' sql '%s' -c 'SELECT * FROM nosuchtable' 2>/dev/null", EVREC_CLI_PATH, path), 1);
+    cr_assert_eq(run_cmd("'%s' sql 2>/dev/null", EVREC_CLI_PATH), 2, "no FILE: bad usage");
+    /* statements on standard input when it is not a terminal */
+    cr_assert_eq(run_cmd("printf 'SELECT 40 + 2 AS a;\\nSELECT count(*) AS n FROM file;\\n' | '%s' sql '%s' "
+                         "--format csv > '%s'",
+                         EVREC_CLI_PATH, path, csv),
+                 0);
+    text = read_all(csv, &n);
+    cr_assert_eq(n, strlen("a\n42\nn\n1\n"));
+    cr_assert_eq(memcmp(text, "a\n42\nn\n1\n", n), 0);
+    free(text);
 }
