@@ -81,14 +81,15 @@ static int plan_code(const scan_vtab_t *vt, int col, unsigned char op, char out[
     return 1;
 }
 
-/* Only `event` is read, in event order or in none: the counting pass answers it. */
+/* No column is read (count(*)), or only `event` in event order (a count per event type): the
+ * counting pass answers it. (`event` alone without an order stays a scan: rows in file order.) */
 static int counting_plan(const scan_vtab_t *vt, const sqlite3_index_info *ii, int bounded)
 {
     if (vt->t->event || bounded || (ii->colUsed & ~((sqlite3_uint64)1 << SCAN_EVENT)) != 0) {
         return 0;
     }
     if (ii->nOrderBy == 0) {
-        return 1;
+        return ii->colUsed == 0;
     }
     return ii->nOrderBy == 1 && ii->aOrderBy[0].iColumn == SCAN_EVENT && !ii->aOrderBy[0].desc;
 }
