@@ -90,7 +90,8 @@ static inline void make_demo(char *out, size_t size, unsigned frames, const char
     cr_assert_not_null(dir);
     snprintf(out, size, "%s/demo.evr", dir);
     free(dir);
-    cr_assert_eq(run_cmd("'%s' -o '%s' --frames %u --fps 0 %s >/dev/null", EVREC_DEMO_PATH, out, frames, extra), 0);
+    cr_assert_eq(run_cmd("'%s' -o '%s' --frames %u --fps 0 %s >/dev/null", EVREC_DEMO_PATH, out, frames, extra),
+                 0);
 }
 
 /* The database over `n` files. */

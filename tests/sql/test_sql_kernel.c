@@ -31,7 +31,8 @@ Test(sql, kernel_trace_task_state_equals_sched_stats)
     for (uint32_t i = 0; i < res->task_count; i++) {
         const evrec_sched_task_t *t = &res->tasks[i];
         char *sql = sqlite3_mprintf("SELECT count(*) FROM task_state WHERE task = %u AND state = 'RUNNING' "
-                                    "AND NOT no_begin", t->task);
+                                    "AND NOT no_begin",
+                                    t->task);
         cr_assert_eq(q_int(h, sql), (long long)t->switches, "task %s", t->name);
         sqlite3_free(sql);
         sql = sqlite3_mprintf("SELECT count(*) FROM task_state WHERE task = %u AND state = 'DEAD'", t->task);

@@ -33,11 +33,30 @@ Test(sql, pushdown_gives_the_rows_of_a_full_scan)
     long long n = q_int(h, "SELECT count(*) FROM record WHERE +file = 0");
     cr_assert(mid > 0 && n > 5000, "%lld records", n);
     static const char *const clauses[] = {
-        "ts >= %1$lld", "ts > %1$lld", "ts = %1$lld", "ts < %1$lld", "ts <= %1$lld", "ts >= %1$lld AND ts < %1$lld + 50000",
-        "ts >= %1$lld.5", "ts > -3", "ts >= 'x'", "ts <= 'x'", "ts = NULL",
-        "idx >= 100", "idx > 100 AND idx < 200", "idx = 5", "idx <= 7", "idx > 1.5", "idx < -1", "idx = 2.5",
-        "event = 'QueueEvent'", "event = 'NoSuchEvent'", "event = 'QueueEvent' AND ts >= %1$lld AND idx < 5000",
-        "file = 1 AND idx >= 4000", "file = 7", "ts >= %1$lld AND file = 0",
+        "ts >= %1$lld",
+        "ts > %1$lld",
+        "ts = %1$lld",
+        "ts < %1$lld",
+        "ts <= %1$lld",
+        "ts >= %1$lld AND ts < %1$lld + 50000",
+        "ts >= %1$lld.5",
+        "ts > -3",
+        "ts >= 'x'",
+        "ts <= 'x'",
+        "ts = NULL",
+        "idx >= 100",
+        "idx > 100 AND idx < 200",
+        "idx = 5",
+        "idx <= 7",
+        "idx > 1.5",
+        "idx < -1",
+        "idx = 2.5",
+        "event = 'QueueEvent'",
+        "event = 'NoSuchEvent'",
+        "event = 'QueueEvent' AND ts >= %1$lld AND idx < 5000",
+        "file = 1 AND idx >= 4000",
+        "file = 7",
+        "ts >= %1$lld AND file = 0",
     };
     for (size_t i = 0; i < sizeof clauses / sizeof clauses[0]; i++) {
         char pushed[300], plain[300], fmt[300];
@@ -47,8 +66,8 @@ Test(sql, pushdown_gives_the_rows_of_a_full_scan)
         size_t o = 0;
         for (const char *s = pushed; *s && o + 2 < sizeof plain; s++) {
             int word_start = s == pushed || s[-1] == ' ';
-            if (word_start && (strncmp(s, "ts ", 3) == 0 || strncmp(s, "idx ", 4) == 0 || strncmp(s, "event ", 6) == 0 ||
-                               strncmp(s, "file ", 5) == 0)) {
+            if (word_start && (strncmp(s, "ts ", 3) == 0 || strncmp(s, "idx ", 4) == 0 ||
+                               strncmp(s, "event ", 6) == 0 || strncmp(s, "file ", 5) == 0)) {
                 plain[o++] = '+';
             }
             plain[o++] = *s;
@@ -139,14 +158,17 @@ Test(sql, loss_names_the_damage)
         evrec_reader_error_t e;
         long long n = reader_damage(paths[f], &want, &e);
         cr_assert(want.len > 0, "%s: the reader found damage", paths[f]);
-        char *sql = sqlite3_mprintf("SELECT offset, length, records_lost FROM loss WHERE file = %d AND kind = 'damaged'", f);
+        char *sql = sqlite3_mprintf(
+            "SELECT offset, length, records_lost FROM loss WHERE file = %d AND kind = 'damaged'", f);
         char *got = q_text(h, sql);
         cr_assert_str_eq(got, want.p, "file %d", f);
         free(got);
         sqlite3_free(sql);
-        sql = sqlite3_mprintf("SELECT count(*) FROM loss WHERE file = %d AND offset = %llu AND message IS NOT NULL", f,
-                              (unsigned long long)e.offset);
-        cr_assert(q_int(h, sql) >= 1, "file %d: the error at offset %llu is a loss row", f, (unsigned long long)e.offset);
+        sql = sqlite3_mprintf(
+            "SELECT count(*) FROM loss WHERE file = %d AND offset = %llu AND message IS NOT NULL", f,
+            (unsigned long long)e.offset);
+        cr_assert(q_int(h, sql) >= 1, "file %d: the error at offset %llu is a loss row", f,
+                  (unsigned long long)e.offset);
         sqlite3_free(sql);
         sql = sqlite3_mprintf("SELECT count(*) FROM record WHERE file = %d", f);
         cr_assert_eq(q_int(h, sql), n, "every intact record is a row");
@@ -193,11 +215,14 @@ Test(sql, command_line_output_file_is_new_only)
     sql_db_close(db);
     struct stat before, after;
     cr_assert_eq(stat(out, &before), 0);
-    cr_assert_eq(run_cmd("'%s' sql '%s' -o '%s' 2>/dev/null", EVREC_CLI_PATH, path, out), 1, "an existing path is refused");
+    cr_assert_eq(run_cmd("'%s' sql '%s' -o '%s' 2>/dev/null", EVREC_CLI_PATH, path, out), 1,
+                 "an existing path is refused");
     cr_assert_eq(stat(out, &after), 0);
     cr_assert_eq(before.st_size, after.st_size);
     cr_assert_eq(before.st_ino, after.st_ino);
-    cr_assert_eq(run_cmd("'%s' sql '%s' --format csv -c \"SELECT 'a,b' AS x, 2 AS y\" > '%s'", EVREC_CLI_PATH, path, csv), 0);
+    cr_assert_eq(
+        run_cmd("'%s' sql '%s' --format csv -c \"SELECT 'a,b' AS x, 2 AS y\" > '%s'", EVREC_CLI_PATH, path, csv),
+        0);
     size_t n;
     unsigned char *text = read_all(csv, &n);
     cr_assert_eq(n, strlen("x,y\n\"a,b\",2\n"));

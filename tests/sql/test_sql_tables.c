@@ -21,7 +21,8 @@ static int add_leaf(void *ctx, const evrec_field_view_t *f)
     if (f->index < 2) {
         return 0;
     }
-    if (f->kind == EVREC_KIND_ENUM_UINT8 || f->kind == EVREC_KIND_ENUM_UINT16 || f->kind == EVREC_KIND_ENUM_UINT32) {
+    if (f->kind == EVREC_KIND_ENUM_UINT8 || f->kind == EVREC_KIND_ENUM_UINT16 ||
+        f->kind == EVREC_KIND_ENUM_UINT32) {
         text_printf(t, "|%s|%u", f->value_name ? f->value_name : "", f->value);
     } else {
         text_printf(t, "|%u", f->value);
@@ -42,11 +43,11 @@ static void read_expect(const char *path, expect_t *x, uint32_t *event_count)
     evrec_record_t rec;
     while (evrec_reader_next(r, &rec) == EVREC_OK) {
         const char *name = evrec_reader_event_name(r, rec.id);
-        text_printf(&x->record, "%llu|%llu|%s|%u\n", (unsigned long long)rec.index, (unsigned long long)rec.ns, name,
-                    rec.lane);
+        text_printf(&x->record, "%llu|%llu|%s|%u\n", (unsigned long long)rec.index, (unsigned long long)rec.ns,
+                    name, rec.lane);
         text_t *t = &x->events[rec.id];
-        text_printf(t, "%llu|%llu|%s|%u|0|%llu|%u", (unsigned long long)rec.index, (unsigned long long)rec.ns, name,
-                    rec.lane, (unsigned long long)rec.t64, rec.gap);
+        text_printf(t, "%llu|%llu|%s|%u|0|%llu|%u", (unsigned long long)rec.index, (unsigned long long)rec.ns,
+                    name, rec.lane, (unsigned long long)rec.t64, rec.gap);
         evrec_reader_visit_fields(r, &rec, add_leaf, t);
         text_printf(t, "\n");
     }
@@ -127,7 +128,8 @@ static void check_stats(sqlite3 *h, const char *path)
                                     "WHERE event = %Q AND field = %Q",
                                     evrec_reader_event_name(r, c[i].event_id), c[i].path);
         char want[100];
-        snprintf(want, sizeof want, "%llu|%u|%u\n", (unsigned long long)c[i].all.samples, c[i].all.min, c[i].all.max);
+        snprintf(want, sizeof want, "%llu|%u|%u\n", (unsigned long long)c[i].all.samples, c[i].all.min,
+                 c[i].all.max);
         char *got = q_text(h, sql);
         cr_assert_str_eq(got, want, "counter %s", c[i].path);
         free(got);
@@ -160,7 +162,8 @@ Test(sql, file_table_and_several_files)
         evrec_reader_summary_t s;
         cr_assert_eq(evrec_reader_open_path(&r, paths[f], NULL), EVREC_OK);
         const evrec_file_info_t *in = evrec_reader_info(r);
-        char *sql = sqlite3_mprintf("SELECT path, recorded, dropped, schema_hash, time_freq FROM file WHERE file = %d", f);
+        char *sql = sqlite3_mprintf(
+            "SELECT path, recorded, dropped, schema_hash, time_freq FROM file WHERE file = %d", f);
         char want[TEST_TMP_PATH + 200];
         snprintf(want, sizeof want, "%s|%llu|%llu|%016llx|%llu\n", paths[f], (unsigned long long)in->recorded,
                  (unsigned long long)in->dropped, (unsigned long long)in->schema_hash_stored,

@@ -106,8 +106,8 @@ static int run(int argc, char **argv)
     }
     sql_db_t *db = NULL;
     char err[1400];
-    if (sql_db_open(&db, (const char *const *)(argv + optind), (size_t)(argc - optind), &o.ropt, err, sizeof err) !=
-        0) {
+    if (sql_db_open(&db, (const char *const *)(argv + optind), (size_t)(argc - optind), &o.ropt, err,
+                    sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_BAD_INPUT;
     }

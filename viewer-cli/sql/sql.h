@@ -20,8 +20,8 @@ typedef struct sql_db sql_db_t;
  * Returns 0 and *out on success; else -1 with a message naming the file in err[0..err_size).
  * A damaged file opens (its intact records are rows; its damage is in `loss`); only a file whose
  * header or meta-info cannot be read fails. Context: one thread. */
-int sql_db_open(sql_db_t **out, const char *const *paths, size_t n, const evrec_reader_options_t *ropt,
-                char *err, size_t err_size);
+int sql_db_open(sql_db_t **out, const char *const *paths, size_t n, const evrec_reader_options_t *ropt, char *err,
+                size_t err_size);
 /* The connection (owned by the database object). */
 sqlite3 *sql_db_handle(const sql_db_t *db);
 /* Close the connection and the readers. NULL is ignored. */

@@ -9,8 +9,8 @@
 #include "sql_internal.h"
 
 /* Names of the tables that are not event types: an event type of the same name gets "event_". */
-static const char *const builtin_tables[] = {"record", "span", "counter", "track", "loss",
-                                             "task_state", "sched", "file", "event_type"};
+static const char *const builtin_tables[] = {"record",     "span",  "counter", "track",     "loss",
+                                             "task_state", "sched", "file",    "event_type"};
 
 evrec_reader_t *sql_file_reader(const sql_db_t *db, size_t f)
 {
@@ -101,7 +101,8 @@ static int add_field(sql_event_table_t *t, const char *path, int is_enum)
     for (uint32_t k = 0; k < add; k++) {
         sql_field_col_t *col = &t->cols[t->col_count];
         char name[600];
-        snprintf(name, sizeof name, "%s%s%s", sql_is_fixed_column(path) ? "field_" : "", path, k == 1 ? "_raw" : "");
+        snprintf(name, sizeof name, "%s%s%s", sql_is_fixed_column(path) ? "field_" : "", path,
+                 k == 1 ? "_raw" : "");
         for (char *q = name; *q; q++) {
             *q = *q == '.' ? '_' : *q;
         }
@@ -133,7 +134,8 @@ static int add_file_tables(sql_db_t *db, const evrec_reader_t *r)
         }
         char path[480];
         evrec_leaf_info_t li;
-        for (uint32_t leaf = 2; evrec_reader_leaf(r, (uint16_t)e, leaf, &li, path, sizeof path) == EVREC_OK; leaf++) {
+        for (uint32_t leaf = 2; evrec_reader_leaf(r, (uint16_t)e, leaf, &li, path, sizeof path) == EVREC_OK;
+             leaf++) {
             int is_enum = li.kind == EVREC_KIND_ENUM_UINT8 || li.kind == EVREC_KIND_ENUM_UINT16 ||
                           li.kind == EVREC_KIND_ENUM_UINT32;
             if (add_field(t, path, is_enum) != 0) {
@@ -157,8 +159,8 @@ static int open_files(sql_db_t *db, const char *const *paths, size_t n, char *er
         evrec_status st = evrec_reader_open_path(&sf->meta, paths[f], &db->ropt);
         if (st != EVREC_OK) {
             const evrec_reader_error_t *e = evrec_reader_error(sf->meta);
-            snprintf(err, err_size, "%s: offset %llu: %s", paths[f], sf->meta ? (unsigned long long)e->offset : 0ull,
-                     sf->meta ? e->message : "out of memory");
+            snprintf(err, err_size, "%s: offset %llu: %s", paths[f],
+                     sf->meta ? (unsigned long long)e->offset : 0ull, sf->meta ? e->message : "out of memory");
             evrec_reader_close(sf->meta);
             sf->meta = NULL;
             return -1;
@@ -173,8 +175,8 @@ static int open_files(sql_db_t *db, const char *const *paths, size_t n, char *er
     return 0;
 }
 
-int sql_db_open(sql_db_t **out, const char *const *paths, size_t n, const evrec_reader_options_t *ropt,
-                char *err, size_t err_size)
+int sql_db_open(sql_db_t **out, const char *const *paths, size_t n, const evrec_reader_options_t *ropt, char *err,
+                size_t err_size)
 {
     *out = NULL;
     sql_db_t *db = calloc(1, sizeof *db);

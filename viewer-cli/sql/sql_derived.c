@@ -9,8 +9,8 @@
 #include "sql_derived.h"
 
 static const sql_derived_def_t *const derived_tables[] = {
-    &sql_table_span, &sql_table_counter, &sql_table_track, &sql_table_loss, &sql_table_task_state, &sql_table_file,
-    &sql_table_event_type,
+    &sql_table_span,       &sql_table_counter, &sql_table_track,      &sql_table_loss,
+    &sql_table_task_state, &sql_table_file,    &sql_table_event_type,
 };
 #define DERIVED_COUNT (sizeof derived_tables / sizeof derived_tables[0])
 
@@ -261,12 +261,13 @@ int sql_derived_register(sql_db_t *db, char *err, size_t err_size)
         return -1;
     }
     for (size_t i = 0; i <= DERIVED_COUNT; i++) {
-        char *sql = i < DERIVED_COUNT ? sqlite3_mprintf("CREATE VIRTUAL TABLE %s USING evrec_derived(%s)",
-                                                        derived_tables[i]->name, derived_tables[i]->name)
-                                      : sqlite3_mprintf("%s", "CREATE VIEW sched AS SELECT file, ts, dur, core AS cpu, "
-                                                              "task, task_name, next_state AS end_state, begin_idx, "
-                                                              "end_idx, ticks, dur_ticks, flags FROM task_state "
-                                                              "WHERE state = 'RUNNING'");
+        char *sql = i < DERIVED_COUNT
+                        ? sqlite3_mprintf("CREATE VIRTUAL TABLE %s USING evrec_derived(%s)",
+                                          derived_tables[i]->name, derived_tables[i]->name)
+                        : sqlite3_mprintf("%s", "CREATE VIEW sched AS SELECT file, ts, dur, core AS cpu, "
+                                                "task, task_name, next_state AS end_state, begin_idx, "
+                                                "end_idx, ticks, dur_ticks, flags FROM task_state "
+                                                "WHERE state = 'RUNNING'");
         int rc = sql ? sqlite3_exec(db->db, sql, NULL, NULL, NULL) : SQLITE_NOMEM;
         sqlite3_free(sql);
         if (rc != SQLITE_OK) {

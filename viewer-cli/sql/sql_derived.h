@@ -21,9 +21,9 @@ typedef struct sql_pump {
 
 typedef struct sql_derived_def {
     const char *name;
-    const char *columns;  /* the columns after `file INTEGER`: "ts INTEGER, dur INTEGER, ..." */
-    int reads_records;    /* 0: begin() then finish() without reading the records */
-    int (*begin)(sql_pump_t *p);                           /* 0 ok, -1: no rows for this file */
+    const char *columns;         /* the columns after `file INTEGER`: "ts INTEGER, dur INTEGER, ..." */
+    int reads_records;           /* 0: begin() then finish() without reading the records */
+    int (*begin)(sql_pump_t *p); /* 0 ok, -1: no rows for this file */
     void (*add)(sql_pump_t *p, const evrec_record_t *rec); /* one record, file order */
     void (*finish)(sql_pump_t *p);                         /* the end of the records */
     void (*end)(sql_pump_t *p);                            /* free p->state (rows are drained) */

@@ -87,8 +87,8 @@ typedef struct ctr_leaf {
 
 typedef struct ctr_state {
     size_t count;
-    ctr_leaf_t *leaves;     /* by event, then leaf order */
-    uint32_t *first;        /* per event id: index of its first leaf in `leaves`, event_count + 1 entries */
+    ctr_leaf_t *leaves; /* by event, then leaf order */
+    uint32_t *first;    /* per event id: index of its first leaf in `leaves`, event_count + 1 entries */
 } ctr_state_t;
 
 /* The leaf of field `field_index` of struct `sid` in the same struct instance as `li`. */
@@ -96,8 +96,8 @@ static int series_leaf(const evrec_reader_t *r, uint16_t e, const evrec_leaf_inf
                        ctr_leaf_t *out)
 {
     evrec_leaf_info_t s;
-    for (uint32_t leaf = 2; evrec_reader_leaf(r, e, leaf, &s, out->series_path, sizeof out->series_path) == EVREC_OK;
-         leaf++) {
+    for (uint32_t leaf = 2;
+         evrec_reader_leaf(r, e, leaf, &s, out->series_path, sizeof out->series_path) == EVREC_OK; leaf++) {
         if (s.struct_id == li->struct_id && s.field_index == field_index && s.depth == li->depth &&
             memcmp(s.path_field, li->path_field, li->depth * sizeof s.path_field[0]) == 0) {
             out->series_off = s.packed_offset;

@@ -16,22 +16,22 @@
 typedef struct sql_file {
     const char *path;
     evrec_reader_t *meta;
-    uint64_t time_freq;        /* effective, Hz (0 = unknown) */
+    uint64_t time_freq; /* effective, Hz (0 = unknown) */
     evrec_time_source time_src;
 } sql_file_t;
 
 /* One column of an event table: the leaf's path, as the column name gives it ('.' -> '_'). */
 typedef struct sql_field_col {
-    char *name;  /* column name: the path with '_' for '.', or <path>_raw for an enum's value */
-    char *path;  /* the dotted path, to find the leaf in every file */
+    char *name;    /* column name: the path with '_' for '.', or <path>_raw for an enum's value */
+    char *path;    /* the dotted path, to find the leaf in every file */
     int enum_name; /* 1: the value's name (text); 0: the number */
 } sql_field_col_t;
 
 /* Columns of one event table (or of `record` when event is NULL). */
 typedef struct sql_event_table {
-    char *event; /* the event's name; NULL for `record` */
+    char *event;   /* the event's name; NULL for `record` */
     int event_len; /* strlen(event) */
-    char *table; /* the SQL name */
+    char *table;   /* the SQL name */
     uint32_t col_count;
     sql_field_col_t *cols;
 } sql_event_table_t;
@@ -68,8 +68,9 @@ int sql_derived_register(sql_db_t *db, char *err, size_t err_size);
 /* Read a leaf of `size` bytes (1, 2, 4) at `off` of a packed big-endian record. */
 static inline uint32_t sql_be(const uint8_t *p, uint32_t size)
 {
-    return size == 1 ? p[0] : size == 2 ? (uint32_t)(p[0] << 8 | p[1])
-                                        : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return size == 1   ? p[0]
+           : size == 2 ? (uint32_t)(p[0] << 8 | p[1])
+                       : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 #endif /* EVREC_SQL_INTERNAL_H */

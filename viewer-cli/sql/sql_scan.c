@@ -68,11 +68,17 @@ static int scan_disconnect(sqlite3_vtab *tab)
  * the operator; 0 when we leave it to SQLite. */
 static int plan_code(const scan_vtab_t *vt, int col, unsigned char op, char out[2])
 {
-    char c = col == SCAN_IDX ? 'i' : col == SCAN_TS ? 't' : col == SCAN_EVENT && !vt->t->event ? 'n'
-                                                        : col == SCAN_FILE ? 'f' : 0;
-    char o = op == SQLITE_INDEX_CONSTRAINT_EQ ? '=' : op == SQLITE_INDEX_CONSTRAINT_GT ? '>'
-             : op == SQLITE_INDEX_CONSTRAINT_GE ? 'G' : op == SQLITE_INDEX_CONSTRAINT_LT ? '<'
-             : op == SQLITE_INDEX_CONSTRAINT_LE ? 'L' : 0;
+    char c = col == SCAN_IDX                      ? 'i'
+             : col == SCAN_TS                     ? 't'
+             : col == SCAN_EVENT && !vt->t->event ? 'n'
+             : col == SCAN_FILE                   ? 'f'
+                                                  : 0;
+    char o = op == SQLITE_INDEX_CONSTRAINT_EQ   ? '='
+             : op == SQLITE_INDEX_CONSTRAINT_GT ? '>'
+             : op == SQLITE_INDEX_CONSTRAINT_GE ? 'G'
+             : op == SQLITE_INDEX_CONSTRAINT_LT ? '<'
+             : op == SQLITE_INDEX_CONSTRAINT_LE ? 'L'
+                                                : 0;
     if (!c || !o || ((c == 'n' || c == 'f') && o != '=')) {
         return 0;
     }

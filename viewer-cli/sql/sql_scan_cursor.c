@@ -48,8 +48,8 @@ static int map_columns(scan_cursor_t *c, const evrec_reader_t *r, int id)
     }
     char path[480];
     evrec_leaf_info_t li;
-    for (uint32_t leaf = 2; id >= 0 && evrec_reader_leaf(r, (uint16_t)id, leaf, &li, path, sizeof path) == EVREC_OK;
-         leaf++) {
+    for (uint32_t leaf = 2;
+         id >= 0 && evrec_reader_leaf(r, (uint16_t)id, leaf, &li, path, sizeof path) == EVREC_OK; leaf++) {
         for (uint32_t k = 0; k < t->col_count; k++) {
             if (strcmp(t->cols[k].path, path) == 0) {
                 c->cols[k].off = li.packed_offset;

@@ -16,8 +16,8 @@ typedef struct scan_vtab {
 
 /* Where a field column is in the current file's records. */
 typedef struct scan_col {
-    uint32_t off;   /* byte offset in the packed record */
-    uint8_t size;   /* 1, 2, 4; 0 = the event has no such field in this file (NULL) */
+    uint32_t off; /* byte offset in the packed record */
+    uint8_t size; /* 1, 2, 4; 0 = the event has no such field in this file (NULL) */
     uint8_t is_enum_name;
     uint16_t enum_id;
 } scan_col_t;
@@ -33,12 +33,12 @@ typedef struct scan_cursor {
     evrec_reader_t *r; /* its reader (NULL between files) */
     evrec_record_t rec;
     int eof;
-    int want_id;       /* the event id kept in this file; -1 = every event */
-    scan_col_t *cols;  /* per field column of the table */
+    int want_id;      /* the event id kept in this file; -1 = every event */
+    scan_col_t *cols; /* per field column of the table */
     /* the counting pass */
     int counting;
-    uint64_t *counts;  /* records per table of the database (by the event's name) */
-    size_t group;      /* the table whose rows are being returned */
+    uint64_t *counts; /* records per table of the database (by the event's name) */
+    size_t group;     /* the table whose rows are being returned */
 } scan_cursor_t;
 
 /* Close the reader and free what the last filter made (the cursor can be filtered again). */

@@ -34,8 +34,9 @@ static int dot_command(sqlite3 *db, const char *line, sql_out_format_t *fmt)
         }
         sqlite3_free(q);
     } else if (sscanf(line, ".mode %255s", arg) == 1) {
-        sql_out_format_t f = strcmp(arg, "csv") == 0 ? SQL_OUT_CSV : strcmp(arg, "json") == 0 ? SQL_OUT_JSON
-                                                                                             : SQL_OUT_TABLE;
+        sql_out_format_t f = strcmp(arg, "csv") == 0    ? SQL_OUT_CSV
+                             : strcmp(arg, "json") == 0 ? SQL_OUT_JSON
+                                                        : SQL_OUT_TABLE;
         if (f == SQL_OUT_TABLE && strcmp(arg, "table") != 0) {
             fprintf(stderr, "evrec: sql: .mode expects table, csv or json\n");
         } else {
