@@ -21,7 +21,7 @@ static const char help[] =
     "file (path, schema hash, clock, counts), event_type (records per type, one fast pass).\n"
     "Several files form one database: every table has a `file` column (the file's position on\n"
     "the command line, from 0). Filters on idx, ts, event and file are pushed down to the\n"
-    "reader. Every table and column: docs/SQL.md.\n"
+    "reader. Every table and column, and worked queries: SQL.md (share/doc/evrec/).\n"
     "\n"
     "options:\n"
     "  -c, --command QUERY  run QUERY (one or more statements) and print the results; without\n"
