@@ -4,7 +4,7 @@
  * as evrec_reader_visit_fields() walks the fields (dump's field values), `span` and `counter`
  * aggregated as evrec_stats_t measures them (the numbers `evrec stats --format json` prints),
  * `file` as the header says, `event_type` as evrec_reader_summarize() counts; several files form
- * one database. */
+ * one database; CCore's own recording (tests/data/ccore/ref.bin) likewise. */
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 #include "sql_test_util.h"
@@ -54,10 +54,9 @@ static void read_expect(const char *path, expect_t *x, uint32_t *event_count)
     evrec_reader_close(r);
 }
 
-Test(sql, record_and_event_tables_equal_the_reader)
+/* `record` and every event table of `path` against the reader's walk. */
+static void check_against_reader(const char *path)
 {
-    char path[TEST_TMP_PATH];
-    make_demo(path, sizeof path, 300, "");
     expect_t x = {0};
     uint32_t events;
     read_expect(path, &x, &events);
@@ -80,6 +79,28 @@ Test(sql, record_and_event_tables_equal_the_reader)
     evrec_reader_close(r);
     free(x.events);
     free(x.record.p);
+    sql_db_close(db);
+}
+
+Test(sql, record_and_event_tables_equal_the_reader)
+{
+    char path[TEST_TMP_PATH];
+    make_demo(path, sizeof path, 300, "");
+    check_against_reader(path);
+}
+
+/* CCore's own recording (tests/data/README.md): a bare CCore stream, a nested struct. */
+Test(sql, ccore_vector)
+{
+    const char *path = EVREC_TEST_DATA "/ccore/ref.bin";
+    check_against_reader(path);
+    sql_db_t *db = open_db(&path, 1);
+    char *got = q_text(sql_db_handle(db), "SELECT ts, obj, obj_raw, inner_a, inner_b FROM NestEvent");
+    cr_assert_str_eq(got, "3000000|ObjB|11|90|16909060\n");
+    free(got);
+    got = q_text(sql_db_handle(db), "SELECT format, recorded, dropped, time_freq FROM file");
+    cr_assert_str_eq(got, "ccore|||1000000\n", "a CCore stream has no header counts");
+    free(got);
     sql_db_close(db);
 }
 

@@ -64,11 +64,13 @@ static void file_finish(sql_pump_t *p)
     sql_set_u64(&v[6], in->time_freq);
     sql_set_u64(&v[7], sf->time_freq);
     sql_set_text(&v[8], clock_source(sf->time_src));
-    if (in->recorded != UINT64_MAX) {
-        sql_set_u64(&v[9], in->recorded);
+    if (in->format != EVREC_FILE_CCORE) { /* a bare CCore stream has no header: not known */
+        if (in->recorded != UINT64_MAX) {
+            sql_set_u64(&v[9], in->recorded);
+        }
+        sql_set_u64(&v[10], in->dropped);
+        sql_set_u64(&v[11], in->overwritten);
     }
-    sql_set_u64(&v[10], in->dropped);
-    sql_set_u64(&v[11], in->overwritten);
     sql_set_int(&v[12], in->lanes);
     sql_set_int(&v[13], (in->flags & 1u) != 0);
     sql_set_u64(&v[14], in->file_size);
