@@ -3,8 +3,9 @@
  * row as the reader returns the records (what `evrec dump` prints), every event table's columns
  * as evrec_reader_visit_fields() walks the fields (dump's field values), `span` and `counter`
  * aggregated as evrec_stats_t measures them (the numbers `evrec stats --format json` prints),
- * `file` as the header says, `event_type` as evrec_reader_summarize() counts; several files form
- * one database; CCore's own recording (tests/data/ccore/ref.bin) likewise. */
+ * `track` as the reader's track model, `file` as the header says, `event_type` as evrec_reader_summarize() counts; several files form
+ * one database; CCore's own recording (tests/data/ccore/ref.bin) likewise; a FreeRTOS kernel trace:
+ * the same, and `task_state`/`sched` against the kernel statistics. */
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 #include "sql_test_util.h"
@@ -105,7 +106,7 @@ Test(sql, ccore_vector)
 }
 
 /* The spans' and counters' numbers of evrec_stats_t (what `evrec stats --format json` prints). */
-static void check_stats(sqlite3 *h, const char *path)
+static void check_stats(sqlite3 *h, const char *path, int has_counters)
 {
     evrec_reader_t *r = NULL;
     evrec_stats_t *s = NULL;
@@ -143,7 +144,7 @@ static void check_stats(sqlite3 *h, const char *path)
         sqlite3_free(sql);
     }
     const evrec_stats_counter_t *c = evrec_stats_counters(s, &n);
-    cr_assert(n > 0, "the demo has a counter");
+    cr_assert_eq(n > 0, has_counters != 0);
     for (uint32_t i = 0; i < n; i++) {
         char *sql = sqlite3_mprintf("SELECT count(*) || '|' || min(value) || '|' || max(value) FROM counter "
                                     "WHERE event = %Q AND field = %Q",
@@ -166,7 +167,26 @@ Test(sql, span_and_counter_equal_stats)
     make_demo(path, sizeof path, 400, "");
     const char *paths[] = {path};
     sql_db_t *db = open_db(paths, 1);
-    check_stats(sql_db_handle(db), path);
+    check_stats(sql_db_handle(db), path, 1);
+    /* the track model, as the reader has it */
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_path(&r, path, NULL), EVREC_OK);
+    const evrec_tracks_t *t = evrec_reader_tracks(r);
+    char want[300];
+    snprintf(want, sizeof want, "counter|%u\nspan|%u\ntrack|%u\n", t->counter_count, t->span_count,
+             t->track_count);
+    char *got = q_text(sql_db_handle(db), "SELECT kind, count(*) FROM track GROUP BY kind ORDER BY kind");
+    cr_assert_str_eq(got, want);
+    free(got);
+    for (uint32_t i = 0; i < t->span_count; i++) {
+        char *sql = sqlite3_mprintf("SELECT count(*) FROM track WHERE kind = 'span' AND name = %Q AND event = %Q "
+                                    "AND end_event = %Q",
+                                    t->spans[i].name, evrec_reader_event_name(r, t->spans[i].begin.event_id),
+                                    evrec_reader_event_name(r, t->spans[i].end.event_id));
+        cr_assert_eq(q_int(sql_db_handle(db), sql), 1, "span %s", t->spans[i].name);
+        sqlite3_free(sql);
+    }
+    evrec_reader_close(r);
     sql_db_close(db);
 }
 
@@ -221,3 +241,67 @@ Test(sql, file_table_and_several_files)
     sql_db_close(one);
     sql_db_close(db);
 }
+
+#ifdef EVREC_FREERTOS_WORKLOAD
+#include "evrec/evrec_sched.h"
+
+/* The kernel trace's task states against the kernel statistics (`stats --format json`'s
+ * `sched`): switch-ins per task and per core, deleted tasks; `sched` is task_state's RUNNING. */
+static void check_sched(sqlite3 *h, const char *path)
+{
+    evrec_reader_t *r = NULL;
+    evrec_sched_stats_t *k = NULL;
+    cr_assert_eq(evrec_reader_open_path(&r, path, NULL), EVREC_OK);
+    cr_assert_eq(evrec_sched_stats_create(&k, r), EVREC_OK);
+    evrec_record_t rec;
+    while (evrec_reader_next(r, &rec) == EVREC_OK) {
+        cr_assert_eq(evrec_sched_stats_add(k, &rec), EVREC_OK);
+    }
+    cr_assert_eq(evrec_sched_stats_finish(k), EVREC_OK);
+    const evrec_sched_result_t *res = evrec_sched_stats_result(k);
+    cr_assert(res->task_count > 2 && res->core_count >= 1);
+    for (uint32_t i = 0; i < res->task_count; i++) {
+        const evrec_sched_task_t *t = &res->tasks[i];
+        char *sql = sqlite3_mprintf("SELECT count(*) FROM task_state WHERE task = %u AND state = 'RUNNING' "
+                                    "AND NOT no_begin",
+                                    t->task);
+        cr_assert_eq(q_int(h, sql), (long long)t->switches, "task %s", t->name);
+        sqlite3_free(sql);
+        sql = sqlite3_mprintf("SELECT count(*) FROM task_state WHERE task = %u AND state = 'DEAD'", t->task);
+        cr_assert_eq(q_int(h, sql) > 0, t->dead != 0, "task %s", t->name);
+        sqlite3_free(sql);
+    }
+    for (uint32_t c = 0; c < res->core_count; c++) {
+        char *sql = sqlite3_mprintf("SELECT count(*) FROM sched WHERE cpu = %u AND NOT (flags & 1)",
+                                    res->cores[c].core);
+        cr_assert_eq(q_int(h, sql), (long long)res->cores[c].switches, "core %u", res->cores[c].core);
+        sqlite3_free(sql);
+    }
+    char *a = q_text(h, "SELECT ts, dur, core, task FROM task_state WHERE state = 'RUNNING'");
+    char *b = q_text(h, "SELECT ts, dur, cpu, task FROM sched");
+    cr_assert_str_eq(a, b);
+    cr_assert(strlen(a) > 100);
+    free(a);
+    free(b);
+    evrec_sched_stats_free(k);
+    evrec_reader_close(r);
+}
+
+/* A FreeRTOS kernel trace (tests/freertos' workload on the kernel's POSIX port): every table
+ * against the reader, the spans (TaskRunning ...) against evrec_stats_t, the task states. */
+Test(sql, kernel_trace)
+{
+    char *dir = test_tmp_dir("sql-kernel");
+    cr_assert_not_null(dir);
+    char path[TEST_TMP_PATH + 16];
+    snprintf(path, sizeof path, "%s/k.evr", dir);
+    cr_assert_eq(run_cmd("'%s' '%s' '%s/k.txt' >/dev/null", EVREC_FREERTOS_WORKLOAD, path, dir), 0);
+    free(dir);
+    check_against_reader(path);
+    const char *paths[] = {path};
+    sql_db_t *db = open_db(paths, 1);
+    check_stats(sql_db_handle(db), path, 0);
+    check_sched(sql_db_handle(db), path);
+    sql_db_close(db);
+}
+#endif
