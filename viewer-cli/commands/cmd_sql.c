@@ -79,6 +79,12 @@ static int parse(int argc, char **argv, sql_opts_t *o)
     if (optind >= argc) {
         return cli_usage_error(&cli_cmd_sql, "missing FILE");
     }
+    for (int i = optind; i < argc; i++) {
+        if (strcmp(argv[i], "-") == 0) {
+            return cli_usage_error(&cli_cmd_sql, "FILE '-': every query reads the files again, standard input "
+                                                 "cannot be one (save it to a file first)");
+        }
+    }
     return -1;
 }
 
