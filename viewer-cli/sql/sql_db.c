@@ -159,8 +159,12 @@ static int open_files(sql_db_t *db, const char *const *paths, size_t n, char *er
         evrec_status st = evrec_reader_open_path(&sf->meta, paths[f], &db->ropt);
         if (st != EVREC_OK) {
             const evrec_reader_error_t *e = evrec_reader_error(sf->meta);
-            snprintf(err, err_size, "%s: offset %llu: %s", paths[f],
-                     sf->meta ? (unsigned long long)e->offset : 0ull, sf->meta ? e->message : "out of memory");
+            if (!sf->meta || (e->status == EVREC_E_IO && e->offset == 0)) {
+                snprintf(err, err_size, "%s: %s", paths[f], sf->meta ? e->message : "out of memory");
+            } else {
+                snprintf(err, err_size, "%s: offset %llu: %s", paths[f], (unsigned long long)e->offset,
+                         e->message);
+            }
             evrec_reader_close(sf->meta);
             sf->meta = NULL;
             return -1;
