@@ -144,6 +144,7 @@ static int scan_close(sqlite3_vtab_cursor *cur)
 {
     scan_cursor_t *c = (scan_cursor_t *)cur;
     scan_cursor_reset(c);
+    evrec_reader_close(c->park);
     sqlite3_free(c);
     return SQLITE_OK;
 }

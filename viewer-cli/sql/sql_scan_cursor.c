@@ -19,6 +19,7 @@ void scan_cursor_reset(scan_cursor_t *c)
     free(c->counts);
     c->counts = NULL;
     c->counting = 0;
+    c->resume = 0;
     c->eof = 0;
     c->f = 0;
     c->idx_lo = c->ts_lo = c->file_lo = 0;
@@ -62,6 +63,28 @@ static int map_columns(scan_cursor_t *c, const evrec_reader_t *r, int id)
     return 0;
 }
 
+/* A reader for file c->f: the parked one when this scan starts at or after the record it kept
+ * (a join on idx looking up ascending records), else the file opened again. */
+static evrec_reader_t *take_reader(scan_cursor_t *c)
+{
+    if (c->park && c->park_f == c->f && c->ts_lo == 0 && c->idx_lo >= c->park_rec.index) {
+        evrec_reader_t *r = c->park;
+        c->park = NULL;
+        c->resume = 1;
+        return r;
+    }
+    return sql_file_reader(c->vt->db, c->f);
+}
+
+/* Keep the reader of a scan that stopped at its idx upper bound, with the record read past it. */
+static void park_reader(scan_cursor_t *c)
+{
+    evrec_reader_close(c->park);
+    c->park = c->r;
+    c->park_f = c->f;
+    c->park_rec = c->rec;
+}
+
 /* Open the next file (from c->f) that can have rows; 0 when there is none. */
 static int open_next_file(scan_cursor_t *c)
 {
@@ -76,7 +99,7 @@ static int open_next_file(scan_cursor_t *c)
         if (name && c->want_id < 0) {
             continue;
         }
-        if (map_columns(c, meta, c->want_id) != 0 || !(c->r = sql_file_reader(db, c->f))) {
+        if (map_columns(c, meta, c->want_id) != 0 || !(c->r = take_reader(c))) {
             continue;
         }
         return 1;
@@ -102,7 +125,11 @@ int scan_advance(scan_cursor_t *c, int first)
             first = 1;
         }
         evrec_status st;
-        if (first && (c->idx_lo || c->ts_lo)) {
+        if (first && c->resume) { /* the parked reader: its kept record first */
+            c->resume = 0;
+            c->rec = c->park_rec;
+            st = c->rec.index < c->idx_lo ? evrec_reader_next_at(c->r, &c->rec, c->idx_lo, 0) : EVREC_OK;
+        } else if (first && (c->idx_lo || c->ts_lo)) {
             uint64_t t = ticks_at_most(c->ts_lo, c->vt->db->files[c->f].time_freq);
             st = evrec_reader_next_at(c->r, &c->rec, c->idx_lo, t);
         } else {
@@ -110,7 +137,11 @@ int scan_advance(scan_cursor_t *c, int first)
         }
         first = 0;
         if (st != EVREC_OK || c->rec.index > c->idx_hi) {
-            evrec_reader_close(c->r);
+            if (st == EVREC_OK) {
+                park_reader(c);
+            } else {
+                evrec_reader_close(c->r);
+            }
             c->r = NULL;
             c->f++;
             continue;

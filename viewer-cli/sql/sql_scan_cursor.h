@@ -35,13 +35,20 @@ typedef struct scan_cursor {
     int eof;
     int want_id;      /* the event id kept in this file; -1 = every event */
     scan_col_t *cols; /* per field column of the table */
+    /* the reader kept by a scan that stopped at its idx upper bound, and the record it read past
+     * the bound (its data still valid: the reader was not called again) */
+    evrec_reader_t *park;
+    size_t park_f;
+    evrec_record_t park_rec;
+    int resume; /* 1: c->r is the parked reader: start at park_rec */
     /* the counting pass */
     int counting;
     uint64_t *counts; /* records per table of the database (by the event's name) */
     size_t group;     /* the table whose rows are being returned */
 } scan_cursor_t;
 
-/* Close the reader and free what the last filter made (the cursor can be filtered again). */
+/* Close the reader and free what the last filter made (the cursor can be filtered again); the
+ * parked reader stays (scan_close() closes it). */
 void scan_cursor_reset(scan_cursor_t *c);
 /* Start the walk at the first file with a row (c's filters set). */
 int scan_start(scan_cursor_t *c);
