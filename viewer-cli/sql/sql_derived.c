@@ -51,6 +51,23 @@ sql_val_t *sql_pump_row(sql_pump_t *p)
     return v;
 }
 
+int sql_derived_no_begin(sql_pump_t *p)
+{
+    p->state = NULL;
+    return 0;
+}
+
+void sql_derived_no_add(sql_pump_t *p, const evrec_record_t *rec)
+{
+    (void)p;
+    (void)rec;
+}
+
+void sql_derived_free_state(sql_pump_t *p)
+{
+    free(p->state);
+}
+
 static int derived_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                            char **err)
 {

@@ -54,7 +54,13 @@ static inline void sql_set_real(sql_val_t *v, double d)
     v->d = d;
 }
 
-/* The tables (sql_derived_tables.c, sql_derived_sched.c). */
+/* For tables without state or records: begin() that keeps no state, add() that does nothing,
+ * end() that frees p->state (malloc'd or NULL). */
+int sql_derived_no_begin(sql_pump_t *p);
+void sql_derived_no_add(sql_pump_t *p, const evrec_record_t *rec);
+void sql_derived_free_state(sql_pump_t *p);
+
+/* The tables (sql_derived_spans.c, sql_derived_file.c, sql_derived_loss.c, sql_derived_sched.c). */
 extern const sql_derived_def_t sql_table_span, sql_table_counter, sql_table_track, sql_table_loss,
     sql_table_task_state, sql_table_file, sql_table_event_type;
 
