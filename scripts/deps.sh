@@ -7,7 +7,7 @@
 # prints the apt-get line to run as root. EVREC_EXTRA_PKGS adds packages.
 set -eu
 PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libelf-dev libcairo2-dev libxml2-dev \
-    libsqlite3-dev libreadline-dev"
+    libsqlite3-dev libedit-dev"
 # The exports (CTF through libbabeltrace2, Perfetto through protobuf-c) and the test suite's
 # tools: the demo builds without them.
 [ "${1:-}" = "--demo" ] || PKGS="$PKGS libcriterion-dev libbabeltrace2-dev babeltrace2 \

@@ -43,7 +43,7 @@ int sql_run(sqlite3 *db, const char *sql, sql_out_format_t fmt, FILE *out, FILE 
 int sql_materialise(sqlite3 *db, const char *path, char *err, size_t err_size);
 
 /* The interactive prompt: reads statements (ending in ';') from the terminal with line editing
- * and history (GNU readline; history kept in $HOME/.evrec_sql_history) and prints their results
+ * and history (libedit; history kept in $HOME/.evrec_sql_history) and prints their results
  * as sql_run() does. Dot commands: .tables, .schema [TABLE], .mode table|csv|json, .quit.
  * Returns 0 at end of input or .quit. */
 int sql_shell(sqlite3 *db, sql_out_format_t fmt);

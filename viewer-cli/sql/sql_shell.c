@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The interactive prompt of `evrec sql`: GNU readline for line editing, its history kept in
+/* The interactive prompt of `evrec sql`: libedit (BSD licence; its readline interface) for line
+ * editing, its history kept in
  * $HOME/.evrec_sql_history; a statement runs when the input so far is complete
  * (sqlite3_complete(): it ends in ';'); a few dot commands. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
+#include <editline/readline.h>
 
 #include "sql.h"
 
