@@ -8,7 +8,7 @@
 #   lib/cmake/evrec/           evrecConfig.cmake, evrecConfigVersion.cmake, evrecTargets*.cmake
 #   lib/pkgconfig/             evrec-*.pc
 #   share/evrec/               rtos.yaml (the RTOS catalogue), cmake/EvrecGenerate.cmake
-#   share/doc/evrec/           README.md, LICENSE, FORMAT.md, SCHEMA.md, QS.md, SYST.md, PORTING.md, RTT.md
+#   share/doc/evrec/           README.md, LICENSE, FORMAT.md, SCHEMA.md, QS.md, SYST.md, PORTING.md, RTT.md, SQL.md
 #
 # Components: `tools` (the programs, the catalogue, the docs) and `dev` (headers, libraries,
 # CMake and pkg-config files), packaged as two .deb files by EvrecPackage.cmake.
@@ -44,7 +44,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/EvrecGenerate.cmake
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
   ${PROJECT_SOURCE_DIR}/format/FORMAT.md ${PROJECT_SOURCE_DIR}/schema/SCHEMA.md
   ${PROJECT_SOURCE_DIR}/format/qs/QS.md ${PROJECT_SOURCE_DIR}/format/syst/SYST.md ${PROJECT_SOURCE_DIR}/format/syst/SYST-DECODE.md
-  ${PROJECT_SOURCE_DIR}/ports/PORTING.md ${PROJECT_SOURCE_DIR}/recorder/transport/RTT.md
+  ${PROJECT_SOURCE_DIR}/ports/PORTING.md ${PROJECT_SOURCE_DIR}/recorder/transport/RTT.md, SQL.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 
 install(EXPORT evrecTargets NAMESPACE evrec:: DESTINATION ${EVREC_CMAKE_DIR} COMPONENT dev)

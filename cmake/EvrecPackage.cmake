@@ -25,12 +25,14 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME evrec)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION devel)
+# dpkg-shlibdeps writes the tools' Depends from the libraries they link (libyaml, libcairo2,
+# libsqlite3-0 and libedit2 for `evrec sql`, ...): tests/package checks some of them.
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "event recorder tools: the evrec trace viewer and the evrec-gen code generator\n\
 evrec records events on embedded targets and hosts into a RAM trace buffer and saves them in a\n\
 self-describing file (the CCore EventRecorder format in a container that detects damage).\n\
-This package holds `evrec` (info, dump, stats, check, schema, QS, SyS-T), `evrec-gen` (YAML schema to\n\
+This package holds `evrec` (info, dump, stats, check, schema, QS, SyS-T, sql), `evrec-gen` (YAML schema to\n\
 C event types) and the RTOS event catalogue.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libevrec-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)

@@ -6,7 +6,8 @@
 # As root it runs apt-get itself, else through sudo when there is one; otherwise it stops and
 # prints the apt-get line to run as root. EVREC_EXTRA_PKGS adds packages.
 set -eu
-PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libelf-dev libcairo2-dev libxml2-dev"
+PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libelf-dev libcairo2-dev libxml2-dev \
+    libsqlite3-dev libedit-dev"
 # The exports (CTF through libbabeltrace2, Perfetto through protobuf-c) and the test suite's
 # tools: the demo builds without them.
 [ "${1:-}" = "--demo" ] || PKGS="$PKGS libcriterion-dev libbabeltrace2-dev babeltrace2 \
