@@ -124,7 +124,7 @@ static int run_follow(const dump_opts_t *o)
     if (o->time_order || o->sel.from.set || o->sel.to.set || o->sel.has_limit) {
         return cli_usage_error(&cli_cmd_dump, "-f: not with --from, --to, -n or --time-order");
     }
-    cli_follow_opts_t fo = {o->path, o->ropt, &o->sel, &o->display, 100};
+    cli_follow_opts_t fo = {o->path, o->ropt, &o->sel, &o->display, 100, 0};
     return cli_dump_follow(&fo);
 }
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -16,11 +17,12 @@
 #include "evrec/evrec_reader_seek.h"
 #include "evrec/evrec_stream_rx.h"
 
-typedef struct follow {
+struct cli_follow {
     const cli_follow_opts_t *o;
-    uint64_t next; /* index of the first record not printed yet */
-    int have;      /* the file was seen at the last look */
-    dev_t dev;     /* ... and which file it was */
+    const char *path; /* the file followed (o->path, or the one given to cli_follow_switch()) */
+    uint64_t next;    /* index of the first record not printed yet */
+    int have;         /* the file was seen at the last look */
+    dev_t dev;        /* ... and which file it was */
     ino_t ino;
     off_t size;         /* its bytes at the last look */
     int waiting_noted;  /* "waiting for it" was said */
@@ -28,7 +30,8 @@ typedef struct follow {
     int clock_noted;    /* the note on an unknown clock was said */
     int capture;        /* the file is a raw capture (it always converts to a complete file) */
     uint64_t damage_at; /* offset + 1 of the last damage reported, 0: none */
-} follow_t;
+};
+typedef struct cli_follow follow_t;
 
 static volatile sig_atomic_t follow_stop;
 
@@ -49,10 +52,10 @@ static void restart(follow_t *f)
 static int missing(follow_t *f)
 {
     if (f->have) {
-        cli_error("%s: removed: waiting for it to appear again", f->o->path);
+        cli_error("%s: removed: waiting for it to appear again", f->path);
         restart(f);
-    } else if (!f->waiting_noted) {
-        cli_error("%s: does not exist yet: waiting for it", f->o->path);
+    } else if (!f->waiting_noted && !f->o->quiet) {
+        cli_error("%s: does not exist yet: waiting for it", f->path);
     }
     f->have = 0;
     f->waiting_noted = 1;
@@ -65,18 +68,18 @@ static int missing(follow_t *f)
 static int look(follow_t *f)
 {
     struct stat st;
-    if (stat(f->o->path, &st) != 0) {
+    if (stat(f->path, &st) != 0) {
         return missing(f);
     }
     if (!S_ISREG(st.st_mode)) {
-        cli_error("%s: not a regular file: dump -f follows a file as it grows (a pipe: evrec dump -)", f->o->path);
+        cli_error("%s: not a regular file: dump -f follows a file as it grows (a pipe: evrec dump -)", f->path);
         return -1;
     }
     if (f->have && (st.st_dev != f->dev || st.st_ino != f->ino)) {
-        cli_error("%s: replaced by another file: following the new one from its start", f->o->path);
+        cli_error("%s: replaced by another file: following the new one from its start", f->path);
         restart(f);
     } else if (f->have && st.st_size < f->size) {
-        cli_error("%s: truncated (%lld bytes, was %lld): following it from its start", f->o->path,
+        cli_error("%s: truncated (%lld bytes, was %lld): following it from its start", f->path,
                   (long long)st.st_size, (long long)f->size);
         restart(f);
     } else if (f->have && st.st_size == f->size) {
@@ -92,12 +95,12 @@ static int look(follow_t *f)
 /* After a look's records: the stream's state as notes, each said once. */
 static void notes(follow_t *f, evrec_reader_t *r, evrec_status st)
 {
-    const char *path = f->o->path;
+    const char *path = f->path;
     if (!f->clock_noted && evrec_reader_time_freq(r, NULL) == 0) {
         cli_error("%s: note: time_freq is 0 and fewer than 2 ticks were recorded: times are in ticks", path);
         f->clock_noted = 1;
     }
-    if (st == EVREC_E_END && !f->ended_noted && !f->capture) {
+    if (st == EVREC_E_END && !f->ended_noted && !f->capture && !f->o->quiet) {
         cli_error("%s: note: the recording is complete (its End record); still following: Ctrl-C stops", path);
         f->ended_noted = 1;
     }
@@ -112,7 +115,7 @@ static void notes(follow_t *f, evrec_reader_t *r, evrec_status st)
 static int print_new(follow_t *f, evrec_reader_t *r, cli_select_t *sel)
 {
     cli_sink_info_t info = {
-        f->o->path, r, evrec_reader_meta(r), evrec_reader_info(r), evrec_reader_time_freq(r, NULL), 0};
+        f->path, r, evrec_reader_meta(r), evrec_reader_info(r), evrec_reader_time_freq(r, NULL), 0};
     void *state = cli_sink_dump.begin((void *)f->o->display, NULL, &info);
     if (!state) {
         return CLI_BAD_INPUT;
@@ -154,16 +157,16 @@ static int read_new(follow_t *f)
 {
     static const cli_select_spec_t everything;
     evrec_reader_t *r = NULL;
-    evrec_status st = evrec_reader_open_path(&r, f->o->path, &f->o->clock);
+    evrec_status st = evrec_reader_open_path(&r, f->path, &f->o->clock);
     struct stat gone;
-    f->capture = is_capture(f->o->path);
-    if (st == EVREC_E_TRUNCATED || (st != EVREC_OK && (f->capture || stat(f->o->path, &gone) != 0))) {
+    f->capture = is_capture(f->path);
+    if (st == EVREC_E_TRUNCATED || (st != EVREC_OK && (f->capture || stat(f->path, &gone) != 0))) {
         /* no complete meta-info yet (a capture: no complete meta document), or gone again */
         evrec_reader_close(r);
         return -1;
     }
     if (st != EVREC_OK) {
-        cli_report_reader_error(f->o->path, r);
+        cli_report_reader_error(f->path, r);
         evrec_reader_close(r);
         return CLI_BAD_INPUT;
     }
@@ -183,9 +186,49 @@ static void pause_ms(unsigned ms)
     (void)nanosleep(&ts, NULL); /* a signal ends it early */
 }
 
+cli_follow_t *cli_follow_new(const cli_follow_opts_t *o)
+{
+    follow_t *f = calloc(1, sizeof *f);
+    if (f) {
+        f->o = o;
+        f->path = o->path;
+    }
+    return f;
+}
+
+int cli_follow_step(cli_follow_t *f)
+{
+    int changed = look(f);
+    return changed < 0 ? CLI_BAD_INPUT : changed ? read_new(f) : -1;
+}
+
+void cli_follow_switch(cli_follow_t *f, const char *path)
+{
+    f->path = path;
+    f->have = 0;
+    f->waiting_noted = 1;
+    f->size = 0;
+    restart(f);
+}
+
+const char *cli_follow_path(const cli_follow_t *f)
+{
+    return f->path;
+}
+
+void cli_follow_free(cli_follow_t *f)
+{
+    free(f);
+}
+
 int cli_dump_follow(const cli_follow_opts_t *o)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    follow_t *f = cli_follow_new(o);
+    if (!f) {
+        cli_error("out of memory");
+        return CLI_BAD_INPUT;
+    }
     struct sigaction sa, old[3];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: the pause ends at once */
@@ -193,17 +236,9 @@ int cli_dump_follow(const cli_follow_opts_t *o)
     for (int i = 0; i < 3; i++) {
         sigaction(sigs[i], &sa, &old[i]);
     }
-    follow_t f;
-    memset(&f, 0, sizeof f);
-    f.o = o;
     int rc = -1;
     while (!follow_stop && rc < 0) {
-        int changed = look(&f);
-        if (changed < 0) {
-            rc = CLI_BAD_INPUT;
-        } else if (changed) {
-            rc = read_new(&f);
-        }
+        rc = cli_follow_step(f);
         if (rc < 0 && !follow_stop) {
             pause_ms(o->interval_ms ? o->interval_ms : 100u);
         }
@@ -211,5 +246,6 @@ int cli_dump_follow(const cli_follow_opts_t *o)
     for (int i = 0; i < 3; i++) {
         sigaction(sigs[i], &old[i], NULL);
     }
+    cli_follow_free(f);
     return rc < 0 ? CLI_OK : rc;
 }

@@ -15,7 +15,44 @@ typedef struct cli_follow_opts {
     const cli_select_spec_t *select;   /**< --event, --class, --where (no window, no limit), or NULL */
     const cli_dump_display_t *display; /**< the dump sink's options */
     unsigned interval_ms;              /**< how often the file is looked at, ms (100) */
+    int quiet;                         /**< 1: no notes (waiting, complete): `evrec record --show` */
 } cli_follow_opts_t;
+
+/** A follower (opaque): what cli_dump_follow() runs, for `evrec record --show` to drive. */
+typedef struct cli_follow cli_follow_t;
+
+/**
+ * @brief A follower of `o->path`, nothing read yet.
+ * @param[in] o what to follow (kept: it must outlive the follower).
+ * @return the follower (free with cli_follow_free()), or NULL when out of memory.
+ * **Context:** the command's thread.
+ */
+cli_follow_t *cli_follow_new(const cli_follow_opts_t *o);
+
+/**
+ * @brief One look: when the file changed, print the records added since the last look (on
+ * standard output, flushed), and say on stderr what happened to the file.
+ * @param[in,out] f the follower.
+ * @retval -1 go on.
+ * @retval CLI_BAD_INPUT the file is not a recording, or writing standard output failed (said).
+ * @retval CLI_USAGE the selection does not fit the file (said).
+ * **Context:** the command's thread.
+ */
+int cli_follow_step(cli_follow_t *f);
+
+/**
+ * @brief Follow another file from its start, without a note (the next file of a split series).
+ * @param[in,out] f the follower.
+ * @param[in] path the file (the caller's; it must outlive the follower or the next switch).
+ * **Context:** the command's thread.
+ */
+void cli_follow_switch(cli_follow_t *f, const char *path);
+
+/** The file followed now (o->path, or the last given to cli_follow_switch()). */
+const char *cli_follow_path(const cli_follow_t *f);
+
+/** Free a follower (NULL is ignored). **Context:** the command's thread. */
+void cli_follow_free(cli_follow_t *f);
 
 /**
  * @brief Print the records of `o->path` already there, then each record appended to it, once and
