@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,5 +231,137 @@ Test(stream_follow, a_file_cut_shorter_is_reported_and_read_again)
     cr_assert_not_null(strstr(text, "truncated"), "stderr: %s", text);
     free(text);
     free(c.data);
+    free(dir);
+}
+
+/* Runs `evrec record -q ARGS -o OUT CAPTURE > STDOUT`; returns the exit status. */
+static int record_capture(const char *args, const char *out, const char *capture, const char *stdout_path)
+{
+    char cmd[5 * TEST_TMP_PATH];
+    snprintf(cmd, sizeof cmd, "'%s' record -q %s -o '%s' '%s' >'%s' 2>/dev/null", EVREC_CLI, args, out, capture,
+             stdout_path);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status), "%s", cmd);
+    return WEXITSTATUS(status);
+}
+
+static void append_text(const char *to, const char *from)
+{
+    size_t n;
+    uint8_t *p = get_file(from, &n);
+    put_file(to, "ab", p, n);
+    free(p);
+}
+
+/* A capture of `n` probes in DIR/capture.bin. */
+static void capture_file(const char *dir, uint32_t n, char path[TEST_TMP_PATH])
+{
+    capture_t c = {0};
+    make_capture(&c, n);
+    snprintf(path, TEST_TMP_PATH, "%s/capture.bin", dir);
+    put_file(path, "wb", c.data, c.len);
+    free(c.data);
+}
+
+Test(stream_follow, record_show_prints_what_dump_prints_of_the_file)
+{
+    char *dir = test_tmp_dir("follow");
+    char cap[TEST_TMP_PATH], out[TEST_TMP_PATH], shown[TEST_TMP_PATH], want[TEST_TMP_PATH];
+    capture_file(dir, 5000, cap);
+    snprintf(out, sizeof out, "%s/shown.evr", dir);
+    snprintf(shown, sizeof shown, "%s/shown.txt", dir);
+    snprintf(want, sizeof want, "%s/want.txt", dir);
+    cr_assert_eq(record_capture("--show", out, cap, shown), 0);
+    dump_to(out, want);
+    cr_assert_eq(lines_in(want), 5002, "Start, 5000 probes, Stop");
+    assert_same_text(shown, want);
+    free(dir);
+}
+
+/* Reads split file `path`: intact, its header's count right; marks the probes it has in `got`
+ * (each once, in order after `*last`). Returns its records. */
+static uint64_t read_split(const char *path, uint8_t *got, uint32_t n, int64_t *last)
+{
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_path(&r, path, NULL), EVREC_OK, "%s opens", path);
+    evrec_record_t rec;
+    evrec_status st;
+    uint64_t records = 0;
+    while ((st = evrec_reader_next(r, &rec)) == EVREC_OK) {
+        records++;
+        if (rec.id == PROBE_EVENT_PROBE) {
+            uint32_t seq = t_be32(rec.data + 8);
+            cr_assert_lt(seq, n);
+            cr_assert_eq(got[seq], 0, "probe %u once", seq);
+            cr_assert_gt((int64_t)seq, *last, "in order");
+            got[seq] = 1;
+            *last = seq;
+        }
+    }
+    cr_assert_eq(st, EVREC_E_END, "%s: a complete file: %s", path, evrec_reader_error(r)->message);
+    cr_assert_eq(evrec_reader_info(r)->recorded, records, "%s: its own count", path);
+    evrec_reader_close(r);
+    return records;
+}
+
+Test(stream_follow, split_files_each_read_back_and_hold_every_record_once)
+{
+    enum { N = 60000 };
+    char *dir = test_tmp_dir("follow");
+    char cap[TEST_TMP_PATH], out[TEST_TMP_PATH], shown[TEST_TMP_PATH], want[TEST_TMP_PATH], part[TEST_TMP_PATH];
+    capture_file(dir, N, cap);
+    snprintf(out, sizeof out, "%s/rec.evr", dir);
+    snprintf(shown, sizeof shown, "%s/shown.txt", dir);
+    snprintf(want, sizeof want, "%s/want.txt", dir);
+    cr_assert_eq(record_capture("--split-size 100000 --show", out, cap, shown), 0);
+    static uint8_t got[N];
+    memset(got, 0, sizeof got);
+    int64_t last = -1;
+    uint64_t records = 0;
+    unsigned files = 0;
+    put_file(want, "wb", NULL, 0);
+    for (unsigned k = 1;; k++) {
+        char path[TEST_TMP_PATH];
+        snprintf(path, sizeof path, "%s/rec-%04u.evr", dir, k);
+        if (access(path, F_OK) != 0) {
+            break;
+        }
+        struct stat st;
+        cr_assert_eq(stat(path, &st), 0);
+        cr_assert_leq(st.st_size, 100000, "%s: %lld bytes", path, (long long)st.st_size);
+        records += read_split(path, got, N, &last);
+        snprintf(part, sizeof part, "%s/part.txt", dir);
+        dump_to(path, part);
+        append_text(want, part);
+        files++;
+    }
+    cr_assert_gt(files, 5, "%u files", files);
+    cr_assert_eq(records, N + 2u, "Start, the probes and Stop, once");
+    for (uint32_t i = 0; i < N; i++) {
+        cr_assert(got[i], "probe %u is in a file", i);
+    }
+    assert_same_text(shown, want); /* --show across the files = their dumps one after the other */
+    free(dir);
+}
+
+Test(stream_follow, keep_removes_only_files_of_its_run_and_never_replaces_one)
+{
+    char *dir = test_tmp_dir("follow");
+    char cap[TEST_TMP_PATH], out[TEST_TMP_PATH], devnull[] = "/dev/null", mine[TEST_TMP_PATH];
+    capture_file(dir, 60000, cap);
+    snprintf(out, sizeof out, "%s/k.evr", dir);
+    snprintf(mine, sizeof mine, "%s/k-0005.evr", dir);
+    put_file(mine, "wb", (const uint8_t *)"mine", 4);
+    cr_assert_eq(record_capture("--split-size 100000 --keep 2", out, cap, devnull), 1,
+                 "stops at a file it did not make");
+    for (unsigned k = 1; k <= 4; k++) {
+        char path[TEST_TMP_PATH];
+        snprintf(path, sizeof path, "%s/k-%04u.evr", dir, k);
+        cr_assert_eq(access(path, F_OK) == 0, k >= 3, "%s: only the last two kept", path);
+    }
+    size_t n;
+    char *text = (char *)get_file(mine, &n);
+    cr_assert_str_eq(text, "mine", "the file it did not make is left as it was");
+    free(text);
     free(dir);
 }
