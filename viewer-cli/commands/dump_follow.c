@@ -6,12 +6,17 @@
  * record whose chunk is not whole yet (the reader returns it `unverified`) ends the look: it is
  * printed at a later one, once its chunk is complete. Records are printed by the dump sink. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 
 #include "dump_follow.h"
 #include "evrec/evrec_reader_seek.h"
@@ -30,6 +35,7 @@ struct cli_follow {
     int clock_noted;    /* the note on an unknown clock was said */
     int capture;        /* the file is a raw capture (it always converts to a complete file) */
     uint64_t damage_at; /* offset + 1 of the last damage reported, 0: none */
+    int ifd, wd;        /* inotify (Linux): wakes the wait when the file is written; -1: none */
 };
 typedef struct cli_follow follow_t;
 
@@ -62,6 +68,42 @@ static int missing(follow_t *f)
     return 0;
 }
 
+/* Linux: wake the wait when the file followed is written, so that a record is printed as soon as
+ * its chunk is pushed, not at the next interval. Elsewhere (or without inotify) the interval. */
+static void watch(follow_t *f)
+{
+#ifdef __linux__
+    if (f->ifd >= 0 && f->wd >= 0) {
+        inotify_rm_watch(f->ifd, f->wd);
+    }
+    f->wd = f->ifd >= 0 ? inotify_add_watch(f->ifd, f->path, IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+                        : -1;
+#else
+    (void)f;
+#endif
+}
+
+/* Waits `ms`, or less: until the file is written (inotify) or a signal comes. */
+static void wait_change(follow_t *f, unsigned ms)
+{
+#ifdef __linux__
+    if (f->ifd >= 0 && f->wd >= 0) {
+        struct pollfd p = {f->ifd, POLLIN, 0};
+        if (poll(&p, 1, (int)ms) > 0) {
+            char events[4096];
+            struct timespec settle = {0, 20000000L}; /* 20 ms: a burst of writes is one look */
+            (void)nanosleep(&settle, NULL);
+            while (read(f->ifd, events, sizeof events) > 0) {
+                /* what happened is read from the file */
+            }
+        }
+        return;
+    }
+#endif
+    struct timespec ts = {(time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L};
+    (void)nanosleep(&ts, NULL); /* a signal ends it early */
+}
+
 /* Looks at the file: 1 when it changed since the last look (bytes added, another file, cut
  * shorter: the last two said and followed from their start), 0 when not (or missing), -1 when it
  * is not a regular file. */
@@ -84,6 +126,9 @@ static int look(follow_t *f)
         restart(f);
     } else if (f->have && st.st_size == f->size) {
         return 0;
+    }
+    if (!f->have || st.st_ino != f->ino || st.st_dev != f->dev) {
+        watch(f);
     }
     f->have = 1;
     f->dev = st.st_dev;
@@ -180,18 +225,18 @@ static int read_new(follow_t *f)
     return rc;
 }
 
-static void pause_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L};
-    (void)nanosleep(&ts, NULL); /* a signal ends it early */
-}
-
 cli_follow_t *cli_follow_new(const cli_follow_opts_t *o)
 {
     follow_t *f = calloc(1, sizeof *f);
     if (f) {
         f->o = o;
         f->path = o->path;
+        f->wd = -1;
+#ifdef __linux__
+        f->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+#else
+        f->ifd = -1;
+#endif
     }
     return f;
 }
@@ -218,6 +263,9 @@ const char *cli_follow_path(const cli_follow_t *f)
 
 void cli_follow_free(cli_follow_t *f)
 {
+    if (f && f->ifd >= 0) {
+        close(f->ifd);
+    }
     free(f);
 }
 
@@ -240,7 +288,7 @@ int cli_dump_follow(const cli_follow_opts_t *o)
     while (!follow_stop && rc < 0) {
         rc = cli_follow_step(f);
         if (rc < 0 && !follow_stop) {
-            pause_ms(o->interval_ms ? o->interval_ms : 100u);
+            wait_change(f, o->interval_ms ? o->interval_ms : 100u);
         }
     }
     for (int i = 0; i < 3; i++) {

@@ -109,7 +109,9 @@ static FILE *open_new(const char *path, int in_place)
         }
     }
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
+    if (f) {
+        setvbuf(f, NULL, _IOFBF, 1u << 20); /* written out when pushed (every 50 ms), not per 4 KiB */
+    } else {
         cli_error("%s: cannot create: %s", path, strerror(errno));
         if (fd >= 0) {
             close(fd);
