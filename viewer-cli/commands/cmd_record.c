@@ -209,7 +209,7 @@ static void status_text(live_t *l, double rate_r, double rate_b, int final)
 
 static void status_draw(live_t *l, int final)
 {
-    fprintf(stderr, "\r%s%s", l->line, final ? "\n" : "\033[K");
+    fprintf(stderr, "\r%s\033[K%s", l->line, final ? "\n" : "");
     fflush(stderr);
     l->drawn = !final;
 }
