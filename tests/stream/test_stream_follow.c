@@ -365,3 +365,29 @@ Test(stream_follow, keep_removes_only_files_of_its_run_and_never_replaces_one)
     free(text);
     free(dir);
 }
+
+Test(stream_follow, a_file_replaced_is_reported_and_read_from_its_start)
+{
+    capture_t c = {0};
+    make_capture(&c, 2000);
+    char *dir = test_tmp_dir("follow");
+    char grow[TEST_TMP_PATH], other[TEST_TMP_PATH], out[TEST_TMP_PATH], err[TEST_TMP_PATH];
+    snprintf(grow, sizeof grow, "%s/f.bin", dir);
+    snprintf(other, sizeof other, "%s/other.bin", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    pid_t pid = grow_followed(grow, out, err, c.data, c.len);
+    uint64_t all = whole_records(grow);
+    put_file(other, "wb", c.data, c.len / 3u);
+    uint64_t third = whole_records(other);
+    cr_assert_gt(third, 0);
+    cr_assert_eq(rename(other, grow), 0); /* another file (inode) under the same name */
+    cr_assert_eq(wait_lines(out, all + third), all + third, "the new file printed from its start");
+    stop_follow(pid);
+    size_t n;
+    char *text = (char *)get_file(err, &n);
+    cr_assert_not_null(strstr(text, "replaced by another file"), "stderr: %s", text);
+    free(text);
+    free(c.data);
+    free(dir);
+}
