@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec record SOURCE -o FILE.evr`: receive a target's stream (format/FORMAT.md section 8) from
  * a pipe, a file, a TCP connection or a serial port and write a normal evrec file as it comes
- * (section 8.3), pushed to the file at least once a second, so that the file reads at any moment
- * (a kill -9 loses at most the last second). Stops at the stream's end, the source's end, Ctrl-C,
- * --duration or --max-size. With --show it prints the records as `evrec dump` does while they
+ * (section 8.3), new records pushed to the file within 50 ms, so that the file reads at any
+ * moment (a kill -9 loses at most what came in the last 50 ms). Stops at the stream's end, the
+ * source's end, Ctrl-C, --duration or --max-size. With --show it prints the records as `evrec dump` does while they
  * come (it follows the file it writes, dump_follow.h); with --split-size / --split-time it writes
  * a series of files (record_out.h). */
 #include <errno.h>
@@ -28,8 +28,8 @@ static const char help[] =
     "                    [--split-size BYTES] [--split-time SEC] [--keep N] -o OUT.evr SOURCE\n"
     "\n"
     "Record a target's event stream (evrec_stream_drain() frames: FORMAT.md section 8) into a\n"
-    "normal evrec file, written as the stream comes and pushed to the file at least once a\n"
-    "second: the file reads at any moment, also after the recorder is killed. Every loss is\n"
+    "normal evrec file, written as the stream comes, new records pushed to the file within\n"
+    "50 ms: the file reads at any moment, also after the recorder is killed. Every loss is\n"
     "counted: records the target dropped (its buffer full), records lost in transport (the\n"
     "sequence numbers of the frames say how many), damaged bytes (skipped: reading resumes at the\n"
     "next intact frame). A host that joins late starts at the next complete meta-info.\n"
@@ -49,7 +49,8 @@ static const char help[] =
     "                       arrive); on a terminal the status line stays below them\n"
     "  --split-size BYTES   write a series of files OUT-0001.evr, OUT-0002.evr ... (OUT without\n"
     "                       its .evr), the next one begun before a file would pass BYTES; each\n"
-    "                       is a complete file with its own meta-info and counts\n"
+    "                       is a complete file with its own meta-info and counts (its times\n"
+    "                       count from its own first record, as dump prints any file)\n"
     "  --split-time SEC     ... and/or the next one begun every SEC seconds\n"
     "  --keep N             with a series: keep the last N files, removing older ones this run\n"
     "                       made (never a file it did not make)\n"
@@ -267,6 +268,16 @@ static int tick(live_t *l)
     return l->o->max_size && record_out_bytes(l->out) >= l->o->max_size;
 }
 
+/* How long the loop may wait for input: until new records are due to be pushed, else 200 ms. */
+static int wait_ms(const live_t *l)
+{
+    if (record_out_count(l->out) == l->pushed) {
+        return 200;
+    }
+    double left = PUSH_EVERY_S - (now_s() - l->last_push);
+    return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+}
+
 /* Reads SOURCE until its end, the stream's end, a signal, --duration or --max-size. */
 static int pump(live_t *l, int fd)
 {
@@ -277,7 +288,7 @@ static int pump(live_t *l, int fd)
             break;
         }
         struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, 50);
+        int r = poll(&p, 1, wait_ms(l));
         if (r < 0 && errno != EINTR) {
             cli_error("%s: %s", o->source, strerror(errno));
             return 0;
