@@ -391,3 +391,20 @@ Test(stream_follow, a_file_replaced_is_reported_and_read_from_its_start)
     free(c.data);
     free(dir);
 }
+
+Test(stream_follow, record_show_into_a_pipe_closed_early_still_records_everything)
+{
+    enum { N = 60000 };
+    char *dir = test_tmp_dir("follow");
+    char cap[TEST_TMP_PATH], out[TEST_TMP_PATH], cmd[4 * TEST_TMP_PATH];
+    capture_file(dir, N, cap);
+    snprintf(out, sizeof out, "%s/closed.evr", dir);
+    snprintf(cmd, sizeof cmd, "'%s' record --show -q -o '%s' '%s' 2>/dev/null | head -n 1 >/dev/null", EVREC_CLI,
+             out, cap);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", cmd);
+    static uint8_t got[N];
+    int64_t last = -1;
+    cr_assert_eq(read_split(out, got, N, &last), N + 2u, "every record in a complete file");
+    free(dir);
+}

@@ -174,7 +174,7 @@ typedef struct live {
     cli_follow_t *show; /* --show: follows the file written, or NULL */
     int status;         /* a status line is shown (a terminal) */
     int drawn;          /* ... and is on the screen now */
-    int failed;         /* --show failed (said) */
+    int failed;         /* --show stopped: standard output failed (said); the recording goes on */
     char line[768];     /* the status line last drawn */
     double start, last_second, last_push;
     uint64_t last_records, last_bytes, pushed;
@@ -228,7 +228,10 @@ static void show_step(live_t *l)
     if (strcmp(cli_follow_path(l->show), l->out->name) != 0) {
         cli_follow_switch(l->show, l->out->name); /* the next file of the series */
     }
-    l->failed = cli_follow_step(l->show) >= 0;
+    if (cli_follow_step(l->show) >= 0) {
+        cli_error("--show stopped (standard output closed?); still recording into %s", l->out->name);
+        l->failed = 1;
+    }
     if (l->drawn) {
         status_draw(l, 0);
     }
@@ -283,7 +286,7 @@ static int pump(live_t *l, int fd)
 {
     static uint8_t buf[1u << 16];
     const record_opts_t *o = l->o;
-    while (!stop_signal && !l->out->failed && !l->failed && !evrec_srx_stats(l->rx)->ended) {
+    while (!stop_signal && !l->out->failed && !evrec_srx_stats(l->rx)->ended) {
         if (o->duration && now_s() - l->start >= (double)o->duration) {
             break;
         }
@@ -333,7 +336,7 @@ static int finish(live_t *l, int pumped)
                   l->o->source, (unsigned long long)evrec_srx_stats(l->rx)->other_stream);
     }
     int made = out->f != NULL || out->made_count > 0;
-    int ok = record_out_close(out) && !l->failed;
+    int ok = record_out_close(out);
     if (ok && !made) {
         cli_error("%s: no complete meta-info received: nothing recorded", l->o->source);
     }
@@ -361,17 +364,20 @@ static int record(const record_opts_t *o, int fd, record_out_t *out)
     out->rx = l.rx;
     out->closed = on_closed;
     out->closed_ctx = &l;
-    struct sigaction sa, old_int, old_term, old_hup;
+    struct sigaction sa, old_int, old_term, old_hup, old_pipe;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     stop_signal = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
+    sa.sa_handler = SIG_IGN; /* --show into a pipe closed early: a write error, not the end */
+    sigaction(SIGPIPE, &sa, &old_pipe);
     int ok = finish(&l, pump(&l, fd));
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     cli_follow_free(l.show);
     evrec_srx_free(l.rx);
     return ok ? CLI_OK : CLI_BAD_INPUT;
