@@ -104,7 +104,7 @@ say "dump -f: $lat_f"
     echo "noisy; the CPU-time ones less so). The stream: \`evrec-bench-stream\`, a host target in"
     echo "streaming mode (20-byte Stamp records, 4 KiB blocks, frames as FORMAT.md section 8)."
     echo
-    echo "| what | figure | target (the issue) | command |"
+    echo "| what | figure | target | command |"
     echo "|---|---:|---:|---|"
     echo "| from a pipe, wall clock (median of $runs) | $wall MB/s | >= 100 MB/s | \`cat CAP \\| evrec record -q -o OUT -\`, CAP = \`evrec-bench-stream --records $records\` ($bytes bytes), in $scratch |"
     echo "| from a pipe, per CPU second of evrec record (user + sys, median of $runs) | $cpu MB/s | | as above, \`/usr/bin/time\` on evrec record alone |"
