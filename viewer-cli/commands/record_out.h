@@ -45,22 +45,58 @@ typedef struct record_out {
     void *closed_ctx;
 } record_out_t;
 
-/** 1 when the options fit the path and the first file may be created (reports why not). */
+/* Every function below runs on the command's one thread and reports its errors on stderr
+ * ("evrec: PATH: ..."). */
+
+/**
+ * @brief Check the options against -o before anything is read.
+ * @param[in] o the output, options set.
+ * @retval 1 the path fits (a series: -o names a file, and NAME-0001.evr does not exist; one
+ * file: it does not exist, or is "-", a FIFO or a device).
+ * @retval 0 it does not (said).
+ */
 int record_out_check(record_out_t *o);
-/** The receiver's meta callback (evrec_srx_sink_t::meta): opens the first file. */
+
+/**
+ * @brief The receiver's meta callback (evrec_srx_sink_t::meta): keeps a copy of the document
+ * (malloc, freed by record_out_close()) and opens the first file.
+ * @retval 0 opened.
+ * @retval 1 the file could not be created or written, or memory ran out (said; o->failed set).
+ */
 int record_out_meta(void *ctx, const uint8_t *doc, size_t size);
-/** The receiver's records callback: splits when due, then writes. */
+
+/**
+ * @brief The receiver's records callback: begins the next file of a series when due, then
+ * writes the batch (buffered until record_out_flush()).
+ * @retval 0 written.
+ * @retval 1 a write failed, or the next file could not be created (said; o->failed set).
+ */
 int record_out_records(void *ctx, unsigned lane, const uint8_t *data, size_t size, uint64_t count,
                        const uint8_t state[36]);
-/** Pushes what was written to the file; 0 when it failed (reported by the caller). */
+
+/**
+ * @brief Push what was written to the file (fflush).
+ * @retval 1 pushed (or nothing open yet).
+ * @retval 0 it failed (said; o->failed set).
+ */
 int record_out_flush(record_out_t *o);
-/** Bytes written in all files (those removed by --keep included). */
+
+/** Bytes written in all files (those removed by --keep included); pure. */
 uint64_t record_out_bytes(const record_out_t *o);
-/** Records written in all files. */
+
+/** Records written in all files; pure. */
 uint64_t record_out_count(const record_out_t *o);
-/** Ends the file being written (End, END, final header) and frees everything; 0 on failure. */
+
+/**
+ * @brief End the file being written (End record, END chunk, its header with its own counts) and
+ * free the document and the list of files made.
+ * @retval 1 every file was written and closed.
+ * @retval 0 a write, close or earlier step failed (said).
+ */
 int record_out_close(record_out_t *o);
-/** Records lost so far by the receiver: the target's drops and those lost in transport. */
+
+/** Records lost so far by a receiver: returns those lost in transport, `*dropped` the target's
+ * drops (all lanes). Pure. */
 uint64_t record_lost_total(const evrec_srx_stats_t *s, uint64_t *dropped);
 
 #endif /* EVREC_CLI_RECORD_OUT_H */
