@@ -47,7 +47,7 @@ static void put_file(const char *path, const char *mode, const uint8_t *p, size_
 {
     FILE *f = fopen(path, mode);
     cr_assert_not_null(f, "%s", path);
-    cr_assert_eq(fwrite(p, 1, n, f), n);
+    cr_assert(n == 0 || fwrite(p, 1, n, f) == n);
     cr_assert_eq(fclose(f), 0);
 }
 
