@@ -290,10 +290,10 @@ int cli_dump_follow(const cli_follow_opts_t *o)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         rc = cli_follow_step(f);
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        /* a look that took long (a large raw capture is converted again at each look) is
+        /* a look that took over 50 ms (a large raw capture is converted again at each look) is
          * followed by a rest 4 times as long: dump -f takes at most a fifth of a core */
         long busy_ms = (long)(t1.tv_sec - t0.tv_sec) * 1000L + (t1.tv_nsec - t0.tv_nsec) / 1000000L;
-        if (rc < 0 && !follow_stop && busy_ms > 10) {
+        if (rc < 0 && !follow_stop && busy_ms > 50) {
             struct timespec rest = {(time_t)(busy_ms * 4 / 1000), (busy_ms * 4 % 1000) * 1000000L};
             (void)nanosleep(&rest, NULL);
         }
