@@ -54,6 +54,7 @@ while [ $i -lt $runs ]; do
     rm -f "$work/out.evr"
     /usr/bin/time -f '%e' -o "$work/t1" sh -c "cat '$work/cap.bin' | '$evrec' record -q -o '$work/out.evr' -"
     rm -f "$work/out.evr"
+    # shellcheck disable=SC2002 # a pipe on purpose: the figure is from a pipe
     cat "$work/cap.bin" | /usr/bin/time -f '%U %S' -o "$work/t2" "$evrec" record -q -o "$work/out.evr" -
     awk -v b="$bytes" '{ printf "%.0f\n", b / $1 / 1e6 }' "$work/t1" >>"$work/wall"
     awk -v b="$bytes" '{ s = $1 + $2; if (s < 0.01) s = 0.01; printf "%.0f\n", b / s / 1e6 }' "$work/t2" >>"$work/cpu"
