@@ -87,7 +87,7 @@ reader=$!
 follower=$!
 sleep 1
 "$stream" --rate 1000000 --seconds $paced 2>/dev/null | "$evrec" record -q -o "$work/f.evr" -
-sleep 1
+sleep 3 # the follower prints the last records (a loaded machine may make it rest after a long look)
 kill -INT "$follower"
 wait "$follower" || true
 wait "$reader" || true
