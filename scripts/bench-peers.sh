@@ -273,6 +273,10 @@ cmd="scripts/bench-peers.sh"
     echo "Other tracers (SystemView, CMSIS Event Recorder, Tracealyzer, Trice) are not in this table: their"
     echo "per-event costs are not measured here; the figures their projects publish are quoted below."
     echo
+    if [ -f bench/peers/RECORD.md ]; then # written by scripts/bench-record.sh
+        sed 1,1d bench/peers/RECORD.md
+        echo
+    fi
     sed 1,1d bench/peers/QUOTED.md
 } >"$out"
 [ -s "$out" ] || { say "$out was not written"; exit 1; }

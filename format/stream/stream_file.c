@@ -88,7 +88,7 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
     put(w, h, sizeof h);
     put(w, doc + off + len, size - off - len); /* the chunks before the stream, whole */
     uint8_t losses[SRX_LOSSES_SIZE];
-    evrec_srx_losses(NULL, 0, losses); /* not final: what a pipe or a killed recorder leaves */
+    evrec_srx_losses(NULL, NULL, 0, losses); /* not final: what a pipe or a killed recorder leaves */
     w->losses_off = EVREC_HEADER_SIZE + (size - off - len);
     (void)chunk(w, EVREC_CHUNK_LOSSES, losses, sizeof losses);
     stream_chunk(w, doc + off, len, 0);
@@ -165,18 +165,26 @@ evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped)
     return w ? finish(w, dropped, NULL) : EVREC_OK;
 }
 
-evrec_status evrec_sfile_close_rx(evrec_sfile_t *w, const evrec_srx_t *rx)
+evrec_status evrec_sfile_close_part(evrec_sfile_t *w, const evrec_srx_t *rx, const evrec_srx_stats_t *base)
 {
     if (!w) {
         return EVREC_OK;
     }
+    static const evrec_srx_stats_t zero;
+    const evrec_srx_stats_t *b = base ? base : &zero;
     uint8_t losses[SRX_LOSSES_SIZE];
-    evrec_srx_losses(rx, EVREC_LOSSES_FINAL, losses);
+    evrec_srx_losses(rx, base, EVREC_LOSSES_FINAL, losses);
     uint64_t dropped = 0;
     for (unsigned k = 0; k < EVREC_SRX_LANES; k++) {
-        dropped += evrec_srx_stats(rx)->lane[k].dropped; /* the target's drops only (FORMAT.md section 1) */
+        /* the target's drops only (FORMAT.md section 1) */
+        dropped += evrec_srx_stats(rx)->lane[k].dropped - b->lane[k].dropped;
     }
     return finish(w, dropped, losses);
+}
+
+evrec_status evrec_sfile_close_rx(evrec_sfile_t *w, const evrec_srx_t *rx)
+{
+    return evrec_sfile_close_part(w, rx, NULL);
 }
 
 uint64_t evrec_sfile_records_written(const evrec_sfile_t *w)

@@ -37,9 +37,11 @@ struct evrec_srx {
 #define SRX_LOSSES_SIZE                                                                                           \
     (EVREC_LOSSES_HEAD + EVREC_SRX_LANES * EVREC_LOSSES_LANE + SRX_DAMAGE_LIST * EVREC_LOSSES_RANGE)
 
-/** The LOSSES chunk payload (FORMAT.md section 8.4) of a receiver's counts so far; rx NULL: all
- * zero (the chunk a file starts with). `flags`: EVREC_LOSSES_FINAL or 0; ENDED is added here. */
-void evrec_srx_losses(const struct evrec_srx *rx, uint32_t flags, uint8_t out[SRX_LOSSES_SIZE]);
+/** The LOSSES chunk payload (FORMAT.md section 8.4) of a receiver's counts so far, less those of
+ * `base` (an earlier evrec_srx_stats() copy; NULL: none); rx NULL: all zero (the chunk a file
+ * starts with). `flags`: EVREC_LOSSES_FINAL or 0; ENDED is added here. */
+void evrec_srx_losses(const struct evrec_srx *rx, const evrec_srx_stats_t *base, uint32_t flags,
+                      uint8_t out[SRX_LOSSES_SIZE]);
 
 /** Handles one intact frame (stream_rx.c): its type, payload and length. */
 void evrec_srx_frame(struct evrec_srx *rx, unsigned type, const uint8_t *p, size_t len);

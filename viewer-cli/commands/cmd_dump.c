@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dump_follow.h"
 #include "pipeline.h"
 #include "sink_dump.h"
 
 static const char help[] =
     "usage: evrec dump [selection] [--tick-hz HZ] [--time-freq HZ] [--hex] [--raw] [--offsets]\n"
     "                  [--index] [--time-order] FILE\n"
+    "       evrec dump -f [--event ..] [--class ..] [--where ..] [display options] FILE\n"
     "\n"
     "Print the records, one line each, in file order (the order of the slots in the trace buffer,\n"
     "which is the order in which they were allocated; with several threads or interrupts a\n"
@@ -44,6 +46,13 @@ static const char help[] =
     "                   holding up to 4096 of them; a record stamped earlier than one already\n"
     "                   printed (from further back than that) is printed at its place in the\n"
     "                   file with its own time and '(late by T)', and counted on stderr\n"
+    "  -f, --follow     follow FILE as it grows (as `tail -f`), until Ctrl-C: print the records\n"
+    "                   already there, then each record appended (by `evrec record`, or to a\n"
+    "                   raw capture of the stream), once and in order, as soon as the chunk or\n"
+    "                   frame that carries it is whole (woken when FILE is written, or every\n"
+    "                   100 ms where the system cannot tell). A file replaced by another or\n"
+    "                   cut shorter is said on stderr and followed again from its start;\n"
+    "                   damage is said once. Not with --from, --to, -n or --time-order\n"
     "  -h, --help       this text\n"
     "\n" CLI_SELECT_HELP "\n"
     "Examples:\n"
@@ -60,6 +69,7 @@ typedef struct dump_opts {
     cli_select_spec_t sel;
     cli_dump_display_t display;
     int time_order;
+    int follow;
     const char *path;
 } dump_opts_t;
 
@@ -75,13 +85,14 @@ static int parse(int argc, char **argv, dump_opts_t *o)
         {"hex", no_argument, NULL, 'x'},
         {"raw", no_argument, NULL, 'r'},
         {"offsets", no_argument, NULL, OPT_OFFSETS},
+        {"follow", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     cli_getopt_begin();
     int c, rc;
-    while ((c = getopt_long(argc, argv, ":n:xrh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:xrfh", longopts, NULL)) != -1) {
         if ((rc = cli_select_option(&cli_cmd_dump, &o->sel, c, optarg)) != -2) {
             if (rc >= 0) {
                 return rc;
@@ -94,6 +105,7 @@ static int parse(int argc, char **argv, dump_opts_t *o)
         case OPT_OFFSETS: o->display.offsets = 1; break;
         case OPT_INDEX: o->display.index = 1; break;
         case OPT_TIME_ORDER: o->time_order = 1; break;
+        case 'f': o->follow = 1; break;
         default:
             if ((rc = cli_common_option(&cli_cmd_dump, c, argv, &o->ropt)) >= 0) {
                 return rc;
@@ -103,12 +115,28 @@ static int parse(int argc, char **argv, dump_opts_t *o)
     return cli_one_operand(&cli_cmd_dump, argc, argv, "FILE", &o->path);
 }
 
+/* -f: what it cannot do is a usage error; then follow. */
+static int run_follow(const dump_opts_t *o)
+{
+    if (strcmp(o->path, "-") == 0) {
+        return cli_usage_error(&cli_cmd_dump, "-f follows a file: not standard input");
+    }
+    if (o->time_order || o->sel.from.set || o->sel.to.set || o->sel.has_limit) {
+        return cli_usage_error(&cli_cmd_dump, "-f: not with --from, --to, -n or --time-order");
+    }
+    cli_follow_opts_t fo = {o->path, o->ropt, &o->sel, &o->display, 100, 0};
+    return cli_dump_follow(&fo);
+}
+
 static int run(int argc, char **argv)
 {
     dump_opts_t o;
     int rc = parse(argc, argv, &o);
     if (rc >= 0) {
         return rc;
+    }
+    if (o.follow) {
+        return run_follow(&o);
     }
     cli_pipeline_opts_t po = {.cmd = &cli_cmd_dump,
                               .input = o.path,

@@ -244,6 +244,23 @@ evrec_status evrec_sfile_close(evrec_sfile_t *w, uint64_t dropped);
 evrec_status evrec_sfile_close_rx(evrec_sfile_t *w, const evrec_srx_t *rx);
 
 /**
+ * @brief End one file of a series (`evrec record --split-size`) as evrec_sfile_close_rx() does,
+ * with the losses since `base`: the header's `dropped` and the LOSSES chunk count what the
+ * receiver counted after the copy `base` was taken (when this file was begun). Damaged ranges
+ * are listed while they are among the input's first 16 (section 8.4: `listed` <= `slots`);
+ * the others are counted. Records lost in a gap are counted in the file whose frame showed the
+ * gap.
+ * @param[in] w the writer (NULL is ignored); freed, also on error.
+ * @param[in] rx the receiver that fed it (its counts are read, not changed).
+ * @param[in] base a copy of evrec_srx_stats(rx) taken when this file was begun; NULL: from the
+ *     start (as evrec_sfile_close_rx()).
+ * @retval EVREC_OK done.
+ * @retval EVREC_E_IO a write or a seek failed.
+ * **Context:** thread.
+ */
+evrec_status evrec_sfile_close_part(evrec_sfile_t *w, const evrec_srx_t *rx, const evrec_srx_stats_t *base);
+
+/**
  * @brief Records written so far.
  * @param[in] w the writer.
  * @return records in the file.
