@@ -258,3 +258,60 @@ Test(stream_losses, a_bad_losses_chunk_costs_no_record)
     free(b);
     free(lossy.cap.data);
 }
+
+/* Sums the losses and records of the split files `stem`-0001.evr ... written by
+ * `evrec record --split-size`; each file's header counts its own target drops. */
+static unsigned sum_split(const char *stem, uint64_t *records, uint64_t *dropped, uint64_t *lost, uint64_t *damaged)
+{
+    unsigned files = 0;
+    for (unsigned i = 1;; i++) {
+        char path[TEST_TMP_PATH + 16];
+        snprintf(path, sizeof path, "%s-%04u.evr", stem, i);
+        evrec_reader_t *r = NULL;
+        if (access(path, F_OK) != 0) {
+            return files;
+        }
+        cr_assert_eq(evrec_reader_open_path(&r, path, NULL), EVREC_OK, "open %s", path);
+        const evrec_stream_losses_t *sl = evrec_reader_stream_losses(r);
+        cr_assert_not_null(sl, "%s: a LOSSES chunk", path);
+        cr_assert(sl->final, "%s: its counts are final", path);
+        cr_assert_eq(evrec_reader_info(r)->dropped, sl->lane[0].dropped, "%s: header = its LOSSES drops", path);
+        *dropped += sl->lane[0].dropped;
+        *lost += sl->lane[0].lost_transport;
+        *damaged += sl->damaged_bytes;
+        evrec_record_t rec;
+        while (evrec_reader_next(r, &rec) == EVREC_OK) {
+            ++*records;
+        }
+        evrec_reader_close(r);
+        remove(path);
+        files++;
+    }
+}
+
+Test(stream_losses, split_files_each_count_their_own_losses)
+{
+    /* The same capture recorded as a series of files: each file's header and LOSSES chunk count
+     * what was lost while it was written, so that the files together count every loss once. */
+    make_lossy(&lossy);
+    char *dir = test_tmp_dir("stream_losses_split");
+    char cap[TEST_TMP_PATH], stem[TEST_TMP_PATH], cmd[3 * TEST_TMP_PATH];
+    snprintf(cap, sizeof cap, "%s/lossy.bin", dir);
+    snprintf(stem, sizeof stem, "%s/part", dir);
+    FILE *f = fopen(cap, "wb");
+    cr_assert_eq(fwrite(lossy.cap.data, 1, lossy.cap.len, f), lossy.cap.len);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' record -q --split-size 8192 -o '%s.evr' '%s'", EVREC_CLI, stem, cap);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "evrec record --split-size");
+    uint64_t records = 0, dropped = 0, lost = 0, damaged = 0;
+    unsigned files = sum_split(stem, &records, &dropped, &lost, &damaged);
+    cr_assert_gt(files, 2, "a series of files (%u)", files);
+    cr_assert_eq(dropped, lossy.dropped, "target drops over the files: %llu", (unsigned long long)dropped);
+    cr_assert_eq(lost, lossy.lost, "lost in transport over the files: %llu", (unsigned long long)lost);
+    cr_assert_eq(damaged, lossy.garbage_len[0] + lossy.garbage_len[1] + lossy.garbage_len[2]);
+    cr_assert_eq(records + dropped + lost, lossy.recorded, "recorded = in the files + dropped + lost");
+    remove(cap);
+    free(lossy.cap.data);
+    free(dir);
+}
