@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file evrec_port.h (Zephyr port)
- * @brief The recorder's port for any Zephyr target (ports/PORTING.md): the kernel's 32-bit
- * hardware cycle counter, its frequency, the CPU number for the lanes, and Zephyr's interrupt
- * lock where the core has no atomics.
+ * @brief The recorder's port for any Zephyr target (the port contract: PORTING.md): the kernel's
+ * 32-bit hardware cycle counter, its frequency, the CPU number for the lanes, and Zephyr's
+ * interrupt lock where the core has no atomics.
  *
+ * Overview:
  * - EVREC_PORT_TIMESTAMP(): k_cycle_get_32(), hardware cycles (the system timer's clock, e.g.
  *   SysTick's core clock on Cortex-M, 1 MHz... on native_sim), counting up, wrapping at 2^32;
  *   callable from threads and ISRs.
