@@ -23,6 +23,19 @@ static inline evrec_status evrec_buf_begin(evrec_recorder_t *rec, const evrec_me
     return rec->keep_meta ? rec->keep_meta(rec, meta, time_freq) : EVREC_OK;
 }
 
+/** The recorder attached to `host`, with acquire order (on a uniprocessor port a relaxed load and
+ * a compiler barrier: evrec/evrec_atomic.h, EVREC_PORT_UNIPROCESSOR). */
+static inline evrec_recorder_t *evrec_host_rec_acquire(const evrec_host_t *host)
+{
+#if EVREC_UP_ORDER
+    evrec_recorder_t *rec = __atomic_load_n(&host->rec, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_ACQUIRE);
+    return rec;
+#else
+    return __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE);
+#endif
+}
+
 /** Stores an EventControl record of `type` at `slot` and commits it. */
 void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type);
 

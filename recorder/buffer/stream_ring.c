@@ -20,51 +20,46 @@ static evrec_block_header_t *slot_of(const evrec_host_t *h, size_t b)
     return (evrec_block_header_t *)(void *)(h->buf + ((b << h->block_shift) & h->ring_mask));
 }
 
-/* The opener of `next` marks it opened with the drops so far, closes `full` and stamps `next`
- * (the seq stamp last, with release: the drain reads `ready` after seeing the stamp). */
-static void open_block(const evrec_host_t *h, size_t full, size_t fill, size_t next)
+/* The opener of `next` (its slot `nh`) marks it opened with the drops so far, closes `full` (the
+ * first `fill` bytes of its slot used) and stamps `next` (the seq stamp last, with release: the
+ * drain reads `ready` after seeing the stamp). `nmask`: block numbers run modulo nmask + 1. */
+static EVREC_ALWAYS_INLINE void open_block(const evrec_host_t *h, size_t full, size_t fill, size_t next,
+                                           evrec_block_header_t *nh, size_t nmask)
 {
-    const evrec_recorder_t *rec = __atomic_load_n(&h->rec, __ATOMIC_ACQUIRE);
+    const evrec_recorder_t *rec = evrec_host_rec_acquire(h);
     size_t drops = rec ? evrec_atomic_load(&rec->hdr->dropped) : 0;
-    evrec_block_header_t *nh = slot_of(h, next);
     evrec_atomic_store(&nh->ready, EVREC_STREAM_OPENED | (drops & EVREC_STREAM_DROP_MASK));
-    __atomic_store_n(&slot_of(h, full)->closed, evrec_closed_word(fill, 0), __ATOMIC_RELEASE);
-    size_t mod = evrec_block_modulus(h->block_shift);
-    __atomic_store_n(&nh->seq, evrec_seq_stamp(next, (next - full) & (mod - 1u)), __ATOMIC_RELEASE);
-}
-
-/* The fast path's limit (evrec_reserve()) once `pos` is in block `b`: the end of b. Compare-and-
- * swap from `seen`, the value read before `pos` moved into b: a context that opened an older block
- * and stores late finds the value changed and leaves it (a limit only ever belongs to a block
- * `pos` is in or has left: never beyond the end of the block being filled). */
-static void cap_publish(evrec_host_t *h, size_t seen, size_t b)
-{
-    (void)evrec_atomic_cas((evrec_atomic_size_t *)(void *)&h->cap, &seen, (b + 1u) << h->block_shift);
+    EVREC_STORE_RELEASE(&slot_of(h, full)->closed, evrec_closed_word(fill, 0));
+    EVREC_STORE_RELEASE(&nh->seq, evrec_seq_stamp(next, (next - full) & nmask));
 }
 
 /* Out-of-line part of evrec_reserve() in streaming mode: the record does not fit below the
- * limit, or its compare-and-swap failed. Allocates in the block `pos` is in (the limit may lag
- * behind `pos` while the context that moved it is preempted: the block's end is computed here),
- * else opens the next block if the drain has given its slot back, else drops the event
- * (drop-newest, counted). Positions: block b spans (b << shift) .. ((b + 1) << shift), its
- * records start after its header; `pos` = the end of b means b is full. */
+ * limit, or its compare-and-swap failed (`cur`: the allocation word it last read). Allocates in
+ * the block `pos` is in (the limit may lag behind `pos` while the context that moved it is
+ * preempted: the block's end is computed here), else opens the next block if the drain has given
+ * its slot back, else drops the event (drop-newest, counted). Positions: block b spans
+ * (b << shift) .. ((b + 1) << shift), its records start after its header; `pos` = the end of b
+ * means b is full. The limit is published with a compare-and-swap from the value read before
+ * `pos` moved on: a context that opened an older block and stores late finds it changed and
+ * leaves it, so the limit never lies beyond the end of the block being filled. */
 static size_t stream_switch(evrec_host_t *h, size_t cur, size_t len)
 {
-    size_t mod = evrec_block_modulus(h->block_shift);
-    cur = evrec_atomic_load_acquire(&h->pos);
+    unsigned shift = h->block_shift;
+    size_t nmask = h->count_one; /* streaming: block numbers - 1 */
     for (;;) {
         if (cur >= EVREC_POS_CLOSED) {
             return EVREC_POS_CLOSED;
         }
-        size_t full = (cur - 1u) >> h->block_shift;
-        if (cur + len <= (full + 1u) << h->block_shift) {
+        size_t full = (cur - 1u) >> shift;
+        if (cur + len <= (full + 1u) << shift) {
             if (evrec_atomic_cas(&h->pos, &cur, cur + len)) {
                 return cur;
             }
             continue;
         }
-        size_t next = (full + 1u) & (mod - 1u);
-        if (evrec_atomic_load_acquire(&slot_of(h, next)->ready) != next) {
+        size_t next = (full + 1u) & nmask;
+        evrec_block_header_t *nh = slot_of(h, next);
+        if (evrec_atomic_load_acquire(&nh->ready) != next) {
             size_t again = evrec_atomic_load(&h->pos);
             if (again != cur) {
                 cur = again; /* another context opened it meanwhile */
@@ -75,17 +70,17 @@ static size_t stream_switch(evrec_host_t *h, size_t cur, size_t len)
         }
         size_t cap = EVREC_LOAD_RELAXED(&h->cap);
         if (next == 0) {
-            /* The numbering wraps: no limit is valid until the new one is published (an old
-             * one lies beyond every position of block 0). 0 sends every record here meanwhile. */
+            /* The numbering wraps: every old limit lies beyond block 0's positions. 0 sends every
+             * record here until the new one is published. */
             cap = 0;
             EVREC_STORE_RELAXED(&h->cap, cap);
         }
-        size_t start = (next << h->block_shift) + EVREC_BLOCK_HEADER;
+        size_t start = (next << shift) + EVREC_BLOCK_HEADER;
         if (!evrec_atomic_cas(&h->pos, &cur, start + len)) {
             continue;
         }
-        open_block(h, full, cur - (full << h->block_shift), next);
-        cap_publish(h, cap, next);
+        open_block(h, full, cur - (full << shift), next, nh, nmask);
+        (void)evrec_atomic_cas((evrec_atomic_size_t *)(void *)&h->cap, &cap, (next + 1u) << shift);
         return start;
     }
 }
@@ -107,7 +102,7 @@ static size_t stream_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t s
     EVREC_STORE_RELAXED(&host->block_mask, EVREC_STREAM_BLOCK_MASK);
     EVREC_STORE_RELAXED(&host->ring_mask, n * bsize - 1u);
     EVREC_STORE_RELAXED(&host->block_shift, evrec_log2(bsize));
-    EVREC_STORE_RELAXED(&host->count_one, 0);
+    EVREC_STORE_RELAXED(&host->count_one, evrec_block_modulus(evrec_log2(bsize)) - 1u); /* block numbers - 1 */
     EVREC_STORE_RELAXED(&host->cap, bsize); /* the end of block 0 */
     return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT; /* after Start */
 }
@@ -120,19 +115,20 @@ static void stream_stop(evrec_host_t *h, evrec_recorder_t *rec, size_t end, uint
 {
     evrec_buf_header_t *bh = rec->hdr;
     size_t bsize = (size_t)1 << h->block_shift;
-    size_t mod = evrec_block_modulus(h->block_shift);
+    size_t nmask = h->count_one;
     size_t cur = (end - 1u) >> h->block_shift;
     size_t fill = end - (cur << h->block_shift);
     size_t pos = end;
     if (fill + EVREC_CONTROL_SLOT > bsize) {
-        size_t next = (cur + 1u) & (mod - 1u);
-        if (evrec_atomic_load_acquire(&slot_of(h, next)->ready) != next) {
+        size_t next = (cur + 1u) & nmask;
+        evrec_block_header_t *nh = slot_of(h, next);
+        if (evrec_atomic_load_acquire(&nh->ready) != next) {
             evrec_atomic_fetch_add(&bh->dropped, 1); /* no room for Stop */
             __atomic_store_n(&slot_of(h, cur)->closed, evrec_closed_word(fill, 0), __ATOMIC_RELEASE);
             bh->end_pos = end;
             return;
         }
-        open_block(h, cur, fill, next);
+        open_block(h, cur, fill, next, nh, nmask);
         pos = (next << h->block_shift) + EVREC_BLOCK_HEADER;
     }
     evrec_write_control(h->buf + (pos & h->ring_mask), stop_time, EVREC_CONTROL_STOP);

@@ -241,7 +241,8 @@ typedef struct evrec_host {
     size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode; ::EVREC_STREAM_BLOCK_MASK
                                    in streaming mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
-    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset) */
+    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset);
+                                   streaming: block numbers - 1 (they run modulo a power of two) */
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
@@ -480,7 +481,12 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
 /* The compare-and-swap of evrec_reserve() with its orders (evrec_atomic_cas()) as fences around
  * the caller's whole test: on a uniprocessor port the compiler then branches on the store's status
  * instead of materialising a flag between two barriers (four instructions less per record). */
-#if EVREC_PORT_HAS_ATOMICS && EVREC_UP_ORDER
+#if EVREC_PORT_HAS_ATOMICS && EVREC_UP_ORDER && defined(EVREC_PORT_CAS_FAILED)
+/* the port's own (ports/cortex-m: LDREX/STREX without an IT block); *e is not updated, the slow
+ * path reads `pos` again */
+#define EVREC_CAS_(p, e, v) (EVREC_PORT_CAS_FAILED((p), *(e), (v)) == 0)
+#define EVREC_CAS_FENCE_(order) __atomic_signal_fence(order)
+#elif EVREC_PORT_HAS_ATOMICS && EVREC_UP_ORDER
 #define EVREC_CAS_(p, e, v) __atomic_compare_exchange_n((p), (e), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 #define EVREC_CAS_FENCE_(order) __atomic_signal_fence(order)
 #else
