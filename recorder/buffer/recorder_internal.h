@@ -83,7 +83,12 @@ static inline size_t evrec_block_modulus(unsigned block_shift)
     unsigned bits = (unsigned)(sizeof(size_t) * 8u - 2u); /* below EVREC_POS_CLOSED, guard bit */
     unsigned count_bits = block_shift - 3u;
     unsigned nb = bits > count_bits + block_shift ? bits - count_bits - block_shift : 0u;
-    return nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
+    size_t mod = nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
+#ifdef EVREC_TEST_BLOCK_NUMBERS
+    /* a test build (tests/stream) that wraps the numbering after a few laps of the ring */
+    mod = mod > (size_t)EVREC_TEST_BLOCK_NUMBERS ? (size_t)EVREC_TEST_BLOCK_NUMBERS : mod;
+#endif
+    return mod;
 }
 
 /** 1 in the count bits of a cyclic `pos`. */

@@ -15,6 +15,10 @@
 #include "recorder_internal.h"
 #include "stream_internal.h"
 
+#ifndef EVREC_TEST_PAUSE
+#define EVREC_TEST_PAUSE(where) ((void)0)
+#endif
+
 static evrec_block_header_t *slot_of(const evrec_host_t *h, size_t b)
 {
     return (evrec_block_header_t *)(void *)(h->buf + ((b << h->block_shift) & h->ring_mask));
@@ -80,6 +84,7 @@ static size_t stream_switch(evrec_host_t *h, size_t cur, size_t len)
             continue;
         }
         open_block(h, full, cur - (full << shift), next, nh, nmask);
+        EVREC_TEST_PAUSE(3); /* `pos` in `next`, its limit not published yet */
         (void)evrec_atomic_cas((evrec_atomic_size_t *)(void *)&h->cap, &cap, (next + 1u) << shift);
         return start;
     }
