@@ -607,6 +607,79 @@ static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
 }
 
 /**
+ * @brief Reserve two records in one allocation, stamped with one timestamp read: for a pair of
+ * events that always go together (a kernel's context switch: the task switched out, the task
+ * switched in). The second record starts `first_size` bytes after the first.
+ *
+ * The whole slot carries EVREC_ID_PROVISIONAL(first_size + second_size), the second record's
+ * header EVREC_ID_PROVISIONAL(second_size); commit the first record, then the second (each with
+ * evrec_commit()). Only the lock-free fast path is tried: when it cannot allocate the pair at once
+ * (a cyclic or streaming block boundary, another context came first, a one-shot buffer already
+ * full, no recorder attached) `*split` is set and the caller records the two events one by one
+ * (evrec_reserve() each: their own slow paths count what they drop). When a one-shot buffer fills
+ * inside the pair, both records are dropped and counted (two drops).
+ * @param[in,out] host the host.
+ * @param[in] first_size slot size of the first record, bytes (sizeof its event struct).
+ * @param[in] second_size slot size of the second, bytes; first_size + second_size <=
+ *     ::EVREC_MAX_EVENT_SIZE.
+ * @param[out] split set to 1 when the caller must record the two events one by one, else 0.
+ * @return the first record's slot (time and provisional ids written), or NULL.
+ * **Context:** lock-free, wait-free in one-shot mode; any thread, interrupt or signal handler.
+ * Cost: that of one evrec_reserve() plus two stores.
+ */
+static EVREC_ALWAYS_INLINE void *evrec_reserve_pair(evrec_host_t *host, size_t first_size, size_t second_size,
+                                                    int *split)
+{
+    size_t n = first_size + second_size;
+    size_t seen = evrec_atomic_load_acquire(&host->pos);
+    size_t cap = EVREC_LOAD_RELAXED(&host->cap);
+    size_t block_mask = EVREC_LOAD_RELAXED(&host->block_mask);
+    uint32_t t;
+    size_t p = seen;
+    size_t expected = seen;
+    *split = 1;
+    if (__builtin_expect(block_mask == 0, 1)) {
+        if (__builtin_expect(seen >= cap, 0)) {
+            return NULL;
+        }
+        t = EVREC_PORT_TIMESTAMP();
+        p = evrec_atomic_fetch_add(&host->pos, n);
+        if (__builtin_expect(p + n > EVREC_LOAD_RELAXED(&host->cap), 0)) {
+            *split = 0;
+            (void)evrec_reserve_failed(host, p);
+            return evrec_reserve_failed(host, p); /* both dropped, both counted */
+        }
+    } else if (block_mask == EVREC_STREAM_BLOCK_MASK) {
+        t = EVREC_PORT_TIMESTAMP();
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (__builtin_expect(seen + n > cap, 0) || __builtin_expect(!EVREC_CAS_(&host->pos, &expected, seen + n), 0)) {
+            return NULL;
+        }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
+    } else {
+        if (__builtin_expect(seen >= cap, 0)) {
+            return NULL;
+        }
+        t = EVREC_PORT_TIMESTAMP();
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (((seen - EVREC_BLOCK_HEADER) & block_mask) + n > block_mask + 1u - EVREC_BLOCK_HEADER ||
+            !EVREC_CAS_(&host->pos, &expected, seen + n + 2u * EVREC_LOAD_RELAXED(&host->count_one))) {
+            return NULL; /* two records: two in the block's count */
+        }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
+    }
+    *split = 0;
+    uint8_t *slot = EVREC_LOAD_RELAXED(&host->buf) + (p & EVREC_LOAD_RELAXED(&host->ring_mask));
+    evrec_record_header_t *r = (evrec_record_header_t *)(void *)slot;
+    evrec_record_header_t *r2 = (evrec_record_header_t *)(void *)(slot + first_size);
+    r->time = t;
+    EVREC_STORE_RELAXED(&r->id, EVREC_ID_PROVISIONAL(n));
+    r2->time = t;
+    EVREC_STORE_RELAXED(&r2->id, EVREC_ID_PROVISIONAL(second_size));
+    return r;
+}
+
+/**
  * @brief Record one event from a complete native event struct (the generic, table-driven path).
  * @param[in,out] host the host.
  * @param[in] event_id index in the meta-info's events.
