@@ -181,3 +181,79 @@ Test(stream_ring, the_block_numbering_wraps_without_loss)
         free(c.data);
     }
 }
+
+/* evrec_reserve_pair(): two probes in one allocation. */
+static int pair_record(evrec_host_t *h, uint32_t seq)
+{
+    int split;
+    probe_event_t *a = evrec_reserve_pair(h, sizeof *a, sizeof *a, &split);
+    if (a == NULL) {
+        return split ? probe_record(h, 1, seq) + probe_record(h, 1, seq + 1u) : 0;
+    }
+    probe_event_t *b = a + 1;
+    cr_assert_eq(b->time, a->time, "one timestamp for both");
+    cr_assert_eq(a->id, EVREC_ID_PROVISIONAL(2u * sizeof *a), "the whole slot's extent");
+    cr_assert_eq(b->id, EVREC_ID_PROVISIONAL(sizeof *b));
+    a->source = b->source = 1;
+    a->seq = seq;
+    b->seq = seq + 1u;
+    a->check = probe_check(1, seq);
+    b->check = probe_check(1, seq + 1u);
+    evrec_commit(a, PROBE_EVENT_PROBE);
+    evrec_commit(b, PROBE_EVENT_PROBE);
+    return 2;
+}
+
+Test(stream_ring, pairs_cross_block_boundaries_and_the_limit)
+{
+    /* Pairs in streaming mode: at a block's end the pair is recorded one by one (each may open
+     * the next block or be dropped): every probe is received once or counted as dropped. */
+    static uint8_t recorded[40000];
+    evrec_stream_t s;
+    evrec_host_t h;
+    capture_t c = {0};
+    start(&s, &h);
+    uint64_t ok = 0;
+    for (uint32_t k = 0; k < 40000u; k += 2u) {
+        int n = pair_record(&h, k);
+        recorded[k] = n >= 1;
+        recorded[k + 1u] = n == 2;
+        ok += (uint64_t)n;
+        if (k % 700u == 698u) {
+            drain_once(&s, &c);
+        }
+    }
+    cr_assert_eq(evrec_host_stop(&h, NULL), EVREC_OK);
+    drain_to_end(&s, &c);
+    seen_t seen = {.recorded = recorded, .seq_limit = 40000u};
+    evrec_srx_t *rx;
+    const evrec_srx_stats_t *st = receive(&rx, &seen, &c);
+    cr_assert_gt(40000u - ok, 0, "some pairs were dropped");
+    cr_assert_eq(seen.probes, ok);
+    cr_assert_eq(st->lane[0].dropped, 40000u - ok, "dropped = probes refused");
+    evrec_srx_free(rx);
+    free(c.data);
+}
+
+Test(stream_ring, a_oneshot_pair_that_does_not_fit_is_two_drops)
+{
+    /* One-shot: pairs until the buffer is full; the pair that crosses the end is two drops. */
+    static _Alignas(8) uint8_t buf[EVREC_BUF_HEADER_SIZE + 512];
+    evrec_recorder_t rec;
+    evrec_host_t h;
+    evrec_host_init(&h);
+    cr_assert_eq(evrec_recorder_init(&rec, buf, sizeof buf), EVREC_OK);
+    cr_assert_eq(evrec_host_start(&h, &rec, &probe_meta, 0), EVREC_OK);
+    size_t room = 512u - 2u * EVREC_CONTROL_SLOT; /* Start, and the slot kept for Stop */
+    size_t pairs = room / (2u * sizeof(probe_event_t));
+    for (uint32_t k = 0; k < pairs; k++) {
+        cr_assert_eq(pair_record(&h, 2u * k), 2);
+    }
+    cr_assert_gt(room - pairs * 2u * sizeof(probe_event_t), 0, "the last pair crosses the end");
+    cr_assert_eq(pair_record(&h, 2u * (uint32_t)pairs), 0, "the pair that crosses the end is dropped");
+    cr_assert_eq(pair_record(&h, 2u * (uint32_t)pairs + 2u), 0, "and every pair after it");
+    cr_assert_eq(evrec_host_stop(&h, NULL), EVREC_OK);
+    evrec_recorder_counts_t rc = evrec_recorder_counts(&rec);
+    cr_assert_eq(rc.dropped, 4, "two drops per pair");
+    cr_assert_eq(rc.recorded, 2u * pairs + 2u, "the pairs that fit, Start and Stop");
+}
