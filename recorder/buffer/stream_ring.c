@@ -107,9 +107,10 @@ static size_t stream_start(evrec_host_t *host, evrec_recorder_t *rec, uint32_t s
     EVREC_STORE_RELAXED(&host->block_mask, EVREC_STREAM_BLOCK_MASK);
     EVREC_STORE_RELAXED(&host->ring_mask, n * bsize - 1u);
     EVREC_STORE_RELAXED(&host->block_shift, evrec_log2(bsize));
-    EVREC_STORE_RELAXED(&host->count_one, evrec_block_modulus(evrec_log2(bsize)) - 1u); /* block numbers - 1 */
-    EVREC_STORE_RELAXED(&host->cap, bsize); /* the end of block 0 */
-    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT; /* after Start */
+    /* count_one: block numbers - 1; cap: the end of block 0; pos: after Start */
+    EVREC_STORE_RELAXED(&host->count_one, evrec_block_modulus(evrec_log2(bsize)) - 1u);
+    EVREC_STORE_RELAXED(&host->cap, bsize);
+    return EVREC_BLOCK_HEADER + EVREC_CONTROL_SLOT;
 }
 
 /* Stop goes after the last allocation, or opens the next block when it does not fit and the

@@ -215,7 +215,7 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
         TCB_t *evrec_new_ = pxCurrentTCB;                                                                         \
         evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)0;                                                \
         if (evrec_old_ == (TCB_t *)0) {                                                                           \
-            evrec_freertos_first_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_));                      \
+            evrec_freertos_first_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_));                     \
         } else if (evrec_old_ != evrec_new_) {                                                                    \
             evrec_freertos_switched_in(                                                                           \
                 EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_), EVREC_FREERTOS_TASK_(evrec_old_),        \

@@ -563,9 +563,8 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
         p = seen;
         size_t expected = seen;
         EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
-        if (__builtin_expect(((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size >
-                                 block_mask + 1u - EVREC_BLOCK_HEADER,
-                             0) ||
+        if (__builtin_expect(
+                ((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size > block_mask + 1u - EVREC_BLOCK_HEADER, 0) ||
             __builtin_expect(
                 !EVREC_CAS_(&host->pos, &expected, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one)), 0)) {
             p = evrec_reserve_cyclic_switch(host, expected, slot_size);
@@ -652,7 +651,8 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve_pair(evrec_host_t *host, size_t f
     } else if (block_mask == EVREC_STREAM_BLOCK_MASK) {
         t = EVREC_PORT_TIMESTAMP();
         EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
-        if (__builtin_expect(seen + n > cap, 0) || __builtin_expect(!EVREC_CAS_(&host->pos, &expected, seen + n), 0)) {
+        if (__builtin_expect(seen + n > cap, 0) ||
+            __builtin_expect(!EVREC_CAS_(&host->pos, &expected, seen + n), 0)) {
             return NULL;
         }
         EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
