@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Streaming mode's ring (evrec_stream_init(), evrec/evrec_stream.h): the cyclic ring's layout
- * and record path (cyclic.c), with another block switch: block b's slot is reused for block b + n
- * (n blocks) only after the drain (stream_drain.c) has sent its records and cleared it. A switch
+ * (cyclic.c), its own record path and block switch: block b's slot is reused for block b + n (n
+ * blocks) only after the drain (stream_drain.c) has sent its records and cleared it. A switch
  * that finds the next slot not given back drops the event (drop-newest) and counts it.
+ *
+ * The record path (evrec_reserve(), host->block_mask == EVREC_STREAM_BLOCK_MASK): `pos` is the
+ * virtual position (block number << shift | offset, no record count above it), host->cap the end
+ * of the block `pos` is in; a record is allocated with one compare-and-swap of `pos` when it fits
+ * below cap, so no allocation ever goes past a block's end and a failed one leaves nothing to undo
+ * (a fetch-and-add would: the slots of failed allocations would be holes the drain could not tell
+ * from records not yet written). Everything else is stream_switch(), out of line.
  *
  * A slot's `ready` word, in streaming mode:
  *  - the block number the slot is free for (the drain stores it, release, after clearing the
