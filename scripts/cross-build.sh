@@ -46,6 +46,8 @@
 #             machine of this repo runs the image (Cortex-M33, RISC-V).
 #   c3fld     the 3-field event in cyclic mode (1 KiB blocks, after three laps of the ring): the
 #             block switches, each clearing one block ahead, spread over the records
+#   s3fld     the 3-field event in streaming mode (evrec/evrec_stream.h; 1 KiB blocks, drained
+#             between loops): the block switches spread over the records
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$root
@@ -140,8 +142,8 @@ symbol_size() {
 }
 
 miss=0
-printf '%-14s %-3s | %5s %6s %5s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s %5s\n' \
-    target opt core cyclic recov save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick c3fld
+printf '%-14s %-3s | %5s %6s %5s %5s %5s %6s %5s | %6s %4s %5s %5s | %5s %4s %4s %5s %5s\n' \
+    target opt core cyclic recov save meta crc32c port libRAM objs fwROM fwRAM value 3fld tick c3fld s3fld
 for t in $targets; do
     p=$(prefix_of "$t")
     size=$p-size
@@ -173,7 +175,7 @@ for t in $targets; do
         trace=$(section_size "$elf" .evrec_trace)
         fwrom=$(($1 + $2))
         fwram=$(($2 + $3 - trace))
-        value=- sw=- tick=- csw=-
+        value=- sw=- tick=- csw=- ssw=-
         machine=""
         case $t in
         cortex-m4) machine=mps2-an386 ;;
@@ -186,10 +188,11 @@ for t in $targets; do
             sw=$(echo "$counts" | awk '$1 == "switch" { print $2 }')
             tick=$(echo "$counts" | awk '$1 == "tick" { print $2 }')
             csw=$(echo "$counts" | awk '$1 == "cswitch" { printf "%.1f", $2 }')
+            ssw=$(echo "$counts" | awk '$1 == "sswitch" { printf "%.1f", $2 }')
         fi
-        printf '%-14s %-3s | %5d %6d %5d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s %5s\n' \
+        printf '%-14s %-3s | %5d %6d %5d %5d %5d %6d %5d | %6d %4d %5d %5d | %5s %4s %4s %5s %5s\n' \
             "$t" "$o" "$core" "$cyclic" "$recov" "$save" "$meta" "$crc" "$porttext" "$libram" "$objs" "$fwrom" "$fwram" \
-            "$value" "$sw" "$tick" "$csw"
+            "$value" "$sw" "$tick" "$csw" "$ssw"
         if [ "$check" -eq 1 ] && [ "$t" = cortex-m4 ]; then
             budget() { # name value limit [soft]
                 if [ "$2" = - ]; then
@@ -209,7 +212,8 @@ for t in $targets; do
                      $((libram + objs)) 64 "$ram_kind" ;;
             -O2) budget "cortex-m4 -O2 3-field record (instructions)" "$sw" 34
                  budget "cortex-m4 -O2 3-field record, cyclic steady state (instructions)" \
-                     "$csw" 52 ;;
+                     "$csw" 52
+                 budget "cortex-m4 -O2 3-field record, streaming (instructions)" "$ssw" 36 ;;
             esac
         fi
     done

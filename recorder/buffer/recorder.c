@@ -194,7 +194,7 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos)
 
 size_t evrec_reserve_cyclic_switch(evrec_host_t *host, size_t cur, size_t len)
 {
-    const evrec_recorder_t *rec = __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE);
+    const evrec_recorder_t *rec = evrec_host_rec_acquire(host);
     if (rec == NULL) {
         return EVREC_POS_CLOSED; /* stopped since this context read pos */
     }

@@ -23,6 +23,19 @@ static inline evrec_status evrec_buf_begin(evrec_recorder_t *rec, const evrec_me
     return rec->keep_meta ? rec->keep_meta(rec, meta, time_freq) : EVREC_OK;
 }
 
+/** The recorder attached to `host`, with acquire order (on a uniprocessor port a relaxed load and
+ * a compiler barrier: evrec/evrec_atomic.h, EVREC_PORT_UNIPROCESSOR). */
+static inline evrec_recorder_t *evrec_host_rec_acquire(const evrec_host_t *host)
+{
+#if EVREC_UP_ORDER
+    evrec_recorder_t *rec = __atomic_load_n(&host->rec, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_ACQUIRE);
+    return rec;
+#else
+    return __atomic_load_n(&host->rec, __ATOMIC_ACQUIRE);
+#endif
+}
+
 /** Stores an EventControl record of `type` at `slot` and commits it. */
 void evrec_write_control(uint8_t *slot, uint32_t time, uint8_t type);
 
@@ -70,7 +83,12 @@ static inline size_t evrec_block_modulus(unsigned block_shift)
     unsigned bits = (unsigned)(sizeof(size_t) * 8u - 2u); /* below EVREC_POS_CLOSED, guard bit */
     unsigned count_bits = block_shift - 3u;
     unsigned nb = bits > count_bits + block_shift ? bits - count_bits - block_shift : 0u;
-    return nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
+    size_t mod = nb >= 24u ? (size_t)EVREC_SEQ_NUMBER_MASK + 1u : (size_t)1 << nb;
+#ifdef EVREC_TEST_BLOCK_NUMBERS
+    /* a test build (tests/stream) that wraps the numbering after a few laps of the ring */
+    mod = mod > (size_t)EVREC_TEST_BLOCK_NUMBERS ? (size_t)EVREC_TEST_BLOCK_NUMBERS : mod;
+#endif
+    return mod;
 }
 
 /** 1 in the count bits of a cyclic `pos`. */

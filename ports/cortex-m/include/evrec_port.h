@@ -206,6 +206,34 @@ static inline void evrec_cm_irq_restore(uint32_t primask)
 #else
 /** LDREX/STREX through C11 atomics. */
 #define EVREC_PORT_HAS_ATOMICS 1
+
+/**
+ * @brief The record path's compare-and-swap (evrec_reserve() in cyclic and streaming mode, used
+ * when EVREC_PORT_UNIPROCESSOR is 1): LDREX, compare, STREX, with a branch where GCC's expansion of
+ * the C11 operation puts an IT block (one instruction less per record).
+ * @param[in,out] p the allocation word.
+ * @param[in] expected the value `*p` must hold.
+ * @param[in] desired the value stored if it does.
+ * @return 0 when `desired` was stored; nonzero when `*p` held another value or the exclusive
+ *     monitor was lost (an exception came in between): the caller takes its slow path.
+ * **Context:** any, thread or handler. Relaxed order with a compiler barrier: correct only when
+ * every context that records runs on this core (EVREC_PORT_UNIPROCESSOR).
+ */
+static inline size_t evrec_cm_cas_failed(volatile size_t *p, size_t expected, size_t desired)
+{
+    size_t fail;
+    __asm__ volatile("ldrex %0, [%1]\n\t"
+                     "subs %0, %0, %2\n\t"
+                     "bne 1f\n\t"
+                     "strex %0, %3, [%1]\n"
+                     "1:"
+                     : "=&r"(fail)
+                     : "r"(p), "r"(expected), "r"(desired)
+                     : "cc", "memory");
+    return fail;
+}
+#define EVREC_PORT_CAS_FAILED(p, expected, desired)                                                               \
+    evrec_cm_cas_failed((volatile size_t *)(uintptr_t)(p), (expected), (desired))
 #endif
 
 /** All recording contexts run on this one core (evrec_atomic.h): acquire/release orders compile

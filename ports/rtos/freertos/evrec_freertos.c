@@ -164,24 +164,62 @@ void evrec_freertos_task_ready(unsigned core, uint16_t task)
 }
 
 /* vTaskSwitchContext() calls SWITCHED_OUT then SWITCHED_IN; the macros call this only when the
- * scheduler picked another task than the one it switched out (out_reason EVREC_FREERTOS_NO_OUT:
- * none was, the first task). TaskSwitchOut and TaskSwitchIn are recorded together. */
+ * scheduler picked another task than the one it switched out (evrec_freertos_first_in() when none
+ * was: the first task). TaskSwitchOut and TaskSwitchIn are recorded together. */
+/* TaskSwitchIn's type: Start the first time the task runs. Task values are 0 (idle) .. 63 (the
+ * catalogue's RtosTask range, the only values traceTASK_CREATE stores): the mask is no bound
+ * check but keeps a value set by hand within the table. */
+static uint8_t resume_type(uint16_t task)
+{
+    uint8_t *started = &ft.started[task & TASK_SLOTS];
+    if (__builtin_expect(*started == 0u, 0)) {
+        *started = 1u;
+        return freertos_RtosResume_Start;
+    }
+    return freertos_RtosResume_Resume;
+}
+
+/* The pair one by one, when it could not be allocated at once (evrec_reserve_pair()); out of
+ * line: its registers stay off the common path. */
+static __attribute__((noinline)) void record_switch_split(evrec_host_t *h, uint16_t out_task, uint8_t out_reason,
+                                                          uint16_t task, uint8_t type)
+{
+    freertos_record_TaskSwitchOut(h, out_task, out_reason);
+    freertos_record_TaskSwitchIn(h, task, type);
+}
+
+void evrec_freertos_first_in(unsigned core, uint16_t task)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        uint8_t type = resume_type(task);
+        CORE_STATE(core)->current = task;
+        freertos_record_TaskSwitchIn(h, task, type);
+    }
+}
+
 void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
-    if (out_reason != EVREC_FREERTOS_NO_OUT) {
-        freertos_record_TaskSwitchOut(h, out_task, out_reason);
-    }
-    uint8_t type = freertos_RtosResume_Resume;
-    if (task <= TASK_SLOTS && ft.started[task] == 0u) {
-        ft.started[task] = 1u;
-        type = freertos_RtosResume_Start;
-    }
+    uint8_t type = resume_type(task);
     CORE_STATE(core)->current = task;
-    freertos_record_TaskSwitchIn(h, task, type);
+    /* The pair in one allocation, one timestamp (evrec_reserve_pair()). */
+    int split;
+    freertos_TaskSwitchOut_t *o = evrec_reserve_pair(h, sizeof *o, sizeof(freertos_TaskSwitchIn_t), &split);
+    if (o != NULL) {
+        freertos_TaskSwitchIn_t *in = (freertos_TaskSwitchIn_t *)(void *)((uint8_t *)o + sizeof *o);
+        o->task = out_task;
+        o->type = out_reason;
+        in->task = task;
+        in->type = type;
+        evrec_commit(o, freertos_ID_TaskSwitchOut);
+        evrec_commit(in, freertos_ID_TaskSwitchIn);
+    } else if (split) {
+        record_switch_split(h, out_task, out_reason, task, type);
+    }
 }
 
 /* ---- queues, semaphores and mutexes (all of them are queues in FreeRTOS) ---- */
@@ -278,6 +316,12 @@ static int wait_ends(uint16_t task, uint16_t object)
     return 0;
 }
 
+/* Out of line: the rare Unblock record stays off the registers of the common path. */
+static __attribute__((noinline)) void record_unblock(evrec_host_t *h, int kind, uint16_t task, uint16_t object)
+{
+    record_op(h, kind, task, object, freertos_RtosQueueOp_Unblock);
+}
+
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     evrec_host_t *h = host_of(core);
@@ -287,7 +331,7 @@ void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_typ
     int kind = kind_of(queue_type);
     uint16_t task = CORE_STATE(core)->current;
     if (__builtin_expect(wait_ends(task, object), 0)) {
-        record_op(h, kind, task, object, freertos_RtosQueueOp_Unblock);
+        record_unblock(h, kind, task, object);
     }
     record_op(h, kind, task, object, done_op(kind, what));
 }

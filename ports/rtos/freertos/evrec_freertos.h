@@ -117,8 +117,8 @@ void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority)
 void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_ready(unsigned core, uint16_t task);
 void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason);
-/** out_reason of evrec_freertos_switched_in() when no task was switched out (the first task). */
-#define EVREC_FREERTOS_NO_OUT 0xFFu
+/** The first switch-in on `core` (no task switched out): TaskSwitchIn alone. */
+void evrec_freertos_first_in(unsigned core, uint16_t task);
 /** The TCB traceTASK_SWITCHED_OUT saw, per core, until traceTASK_SWITCHED_IN (evrec_freertos.c). */
 extern void *evrec_freertos_out_tcb[];
 uint16_t evrec_freertos_object_create(uint8_t queue_type);
@@ -214,14 +214,13 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
         TCB_t *evrec_old_ = (TCB_t *)evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()];                               \
         TCB_t *evrec_new_ = pxCurrentTCB;                                                                         \
         evrec_freertos_out_tcb[EVREC_FREERTOS_CORE()] = (void *)0;                                                \
-        if (evrec_old_ != evrec_new_) {                                                                           \
+        if (evrec_old_ == (TCB_t *)0) {                                                                           \
+            evrec_freertos_first_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_));                     \
+        } else if (evrec_old_ != evrec_new_) {                                                                    \
             evrec_freertos_switched_in(                                                                           \
-                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_),                                          \
-                evrec_old_ != (TCB_t *)0 ? EVREC_FREERTOS_TASK_(evrec_old_) : (uint16_t)0,                        \
-                evrec_old_ != (TCB_t *)0                                                                          \
-                    ? EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem),                \
-                                             listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem))                \
-                    : (uint8_t)EVREC_FREERTOS_NO_OUT);                                                            \
+                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_), EVREC_FREERTOS_TASK_(evrec_old_),        \
+                EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem),                      \
+                                       listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem)));                    \
         }                                                                                                         \
     } while (0)
 #endif

@@ -80,6 +80,8 @@ extern "C" {
     ((id) >= EVREC_ID_PROVISIONAL_MIN && (id) < EVREC_ID_NONE ? ((size_t)(id)-0xFFBEu) * 4u : (size_t)0)
 /** Allocation offset that marks a host with no recorder attached. */
 #define EVREC_POS_CLOSED (((size_t)-1) / 2u + 1u)
+/** evrec_host_t::block_mask of a host recording in streaming mode (evrec/evrec_stream.h). */
+#define EVREC_STREAM_BLOCK_MASK ((size_t)-1)
 
 /** Bytes at the start of the user's trace buffer that hold its header (::evrec_buf_header_t):
  * the record area starts after it (and after the meta-info blob, if one is kept). */
@@ -234,10 +236,14 @@ typedef struct evrec_host {
 #else
     uint8_t *buf; /**< record area of the attached recorder */
 #endif
-    size_t cap;               /**< bytes usable by events (buffer size minus the Stop slot) */
-    size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode */
+    size_t cap;               /**< one-shot: bytes usable by events (buffer size minus the Stop slot);
+                                   cyclic: EVREC_POS_CLOSED; streaming: the end of the block `pos` is in
+                                   (lower, even 0, while a block switch is being published) */
+    size_t block_mask;        /**< cyclic: block_size - 1; 0 in one-shot mode; ::EVREC_STREAM_BLOCK_MASK
+                                   in streaming mode */
     size_t ring_mask;         /**< cyclic: ring bytes - 1; SIZE_MAX in one-shot mode */
-    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset) */
+    size_t count_one;         /**< cyclic: 1 in the record-count bits of pos (above the offset);
+                                   streaming: block numbers - 1 (they run modulo a power of two) */
     const evrec_meta_t *meta; /**< meta-info of the attached recording */
     evrec_recorder_t *rec;    /**< attached recorder */
     unsigned block_shift;     /**< cyclic: log2(block_size) */
@@ -473,6 +479,22 @@ evrec_status evrec_host_stop(evrec_host_t *host, evrec_recorder_t **rec_out);
  */
 void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
 
+/* The compare-and-swap of evrec_reserve() with its orders (evrec_atomic_cas()) as fences around
+ * the caller's whole test: on a uniprocessor port the compiler then branches on the store's status
+ * instead of materialising a flag between two barriers (four instructions less per record). */
+#if EVREC_PORT_HAS_ATOMICS && EVREC_UP_ORDER && defined(EVREC_PORT_CAS_FAILED)
+/* the port's own (ports/cortex-m: LDREX/STREX without an IT block); *e is not updated, the slow
+ * path reads `pos` again */
+#define EVREC_CAS_(p, e, v) (EVREC_PORT_CAS_FAILED((p), *(e), (v)) == 0)
+#define EVREC_CAS_FENCE_(order) __atomic_signal_fence(order)
+#elif EVREC_PORT_HAS_ATOMICS && EVREC_UP_ORDER
+#define EVREC_CAS_(p, e, v) __atomic_compare_exchange_n((p), (e), (v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+#define EVREC_CAS_FENCE_(order) __atomic_signal_fence(order)
+#else
+#define EVREC_CAS_(p, e, v) evrec_atomic_cas((p), (e), (v))
+#define EVREC_CAS_FENCE_(order) ((void)0)
+#endif
+
 /**
  * @brief Reserve a slot of `slot_size` bytes and stamp it: the fast path used by generated code.
  *
@@ -485,9 +507,10 @@ void *evrec_reserve_failed(evrec_host_t *host, size_t pos);
  *     (counted as a drop; in cyclic mode, a drop happens only when another context is clearing
  *     the next block at that very moment).
  * **Context:** lock-free; wait-free in one-shot mode; any thread, interrupt or signal handler.
- * Cost: one timestamp read, one relaxed load, one atomic fetch-and-add (one-shot) or
- * compare-and-swap (cyclic; at a block boundary also the clearing of one block ahead), the
- * stores of the time and of the provisional id.
+ * Cost: one timestamp read, three relaxed loads, one atomic fetch-and-add (one-shot) or
+ * compare-and-swap (cyclic: at a block boundary also the clearing of one block ahead; streaming:
+ * against the end of the current block, the block switch out of line), the stores of the time
+ * and of the provisional id.
  * @code
  * my_event_t *e = evrec_reserve(&host, sizeof(my_event_t));
  * if (e) { e->a = 1; e->b = 2; evrec_commit(e, MY_EVENT_ID); }
@@ -499,37 +522,58 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
      * geometry (buf, cap, block_mask, ring_mask) read here; relaxed atomic loads of those (plain
      * loads) because a restart may rewrite them while a context that saw the host closed reads. */
     size_t seen = evrec_atomic_load_acquire(&host->pos);
-    if (__builtin_expect(seen >= EVREC_LOAD_RELAXED(&host->cap), 0)) {
-        return evrec_reserve_failed(host, seen);
-    }
-    uint32_t t = EVREC_PORT_TIMESTAMP();
-    size_t p;
+    size_t cap = EVREC_LOAD_RELAXED(&host->cap);
     size_t block_mask = EVREC_LOAD_RELAXED(&host->block_mask);
+    uint32_t t;
+    size_t p;
     if (__builtin_expect(block_mask == 0, 1)) {
         /* one-shot: one fetch-and-add */
+        if (__builtin_expect(seen >= cap, 0)) {
+            return evrec_reserve_failed(host, seen);
+        }
+        t = EVREC_PORT_TIMESTAMP();
         p = evrec_atomic_fetch_add(&host->pos, slot_size);
         if (__builtin_expect(p + slot_size > EVREC_LOAD_RELAXED(&host->cap), 0)) {
             return evrec_reserve_failed(host, p);
         }
-    } else {
-        /* cyclic: compare-and-swap while the record fits the current block */
+    } else if (__builtin_expect(block_mask == EVREC_STREAM_BLOCK_MASK, 1)) {
+        /* streaming: one compare-and-swap while the record fits below cap, the end of the block
+         * `pos` is in (so nothing is ever allocated beyond it: no failed allocation to undo);
+         * else, or when another context came first, the out-of-line path (block switch, retry,
+         * drop). cap is never EVREC_POS_CLOSED: a detached host fails the test. */
+        t = EVREC_PORT_TIMESTAMP();
         p = seen;
-        for (;;) {
-            if (((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size > block_mask + 1u - EVREC_BLOCK_HEADER) {
-                p = evrec_reserve_cyclic_switch(host, p, slot_size);
-                if (p == EVREC_POS_CLOSED) {
-                    return NULL;
-                }
-                break;
-            }
-            /* the count bits above the position count the block's records (count_one each) */
-            if (evrec_atomic_cas(&host->pos, &p, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one))) {
-                break;
-            }
-            if (p >= EVREC_POS_CLOSED) {
+        size_t expected = seen; /* not p: the failure's update would cost a move on the fast path */
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (__builtin_expect(p + slot_size > cap, 0) ||
+            __builtin_expect(!EVREC_CAS_(&host->pos, &expected, p + slot_size), 0)) {
+            p = evrec_reserve_cyclic_switch(host, expected, slot_size);
+            if (p == EVREC_POS_CLOSED) {
                 return NULL;
             }
         }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
+    } else {
+        if (__builtin_expect(seen >= cap, 0)) {
+            return evrec_reserve_failed(host, seen); /* cap is EVREC_POS_CLOSED: detached */
+        }
+        /* cyclic: one compare-and-swap while the record fits the current block, the count bits
+         * above the position counting its records (count_one each); else, or when another
+         * context came first, the out-of-line path (block switch or retry) */
+        t = EVREC_PORT_TIMESTAMP();
+        p = seen;
+        size_t expected = seen;
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (__builtin_expect(
+                ((p - EVREC_BLOCK_HEADER) & block_mask) + slot_size > block_mask + 1u - EVREC_BLOCK_HEADER, 0) ||
+            __builtin_expect(
+                !EVREC_CAS_(&host->pos, &expected, p + slot_size + EVREC_LOAD_RELAXED(&host->count_one)), 0)) {
+            p = evrec_reserve_cyclic_switch(host, expected, slot_size);
+            if (p == EVREC_POS_CLOSED) {
+                return NULL;
+            }
+        }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
     }
     evrec_record_header_t *r = (evrec_record_header_t *)(void *)(EVREC_LOAD_RELAXED(&host->buf) +
                                                                  (p & EVREC_LOAD_RELAXED(&host->ring_mask)));
@@ -560,6 +604,80 @@ static EVREC_ALWAYS_INLINE void *evrec_reserve(evrec_host_t *host, size_t slot_s
 static EVREC_ALWAYS_INLINE void evrec_commit(void *slot, uint16_t id)
 {
     EVREC_STORE_RELEASE(&((evrec_record_header_t *)slot)->id, id);
+}
+
+/**
+ * @brief Reserve two records in one allocation, stamped with one timestamp read: for a pair of
+ * events that always go together (a kernel's context switch: the task switched out, the task
+ * switched in). The second record starts `first_size` bytes after the first.
+ *
+ * The whole slot carries EVREC_ID_PROVISIONAL(first_size + second_size), the second record's
+ * header EVREC_ID_PROVISIONAL(second_size); commit the first record, then the second (each with
+ * evrec_commit()). Only the lock-free fast path is tried: when it cannot allocate the pair at once
+ * (a cyclic or streaming block boundary, another context came first, a one-shot buffer already
+ * full, no recorder attached) `*split` is set and the caller records the two events one by one
+ * (evrec_reserve() each: their own slow paths count what they drop). When a one-shot buffer fills
+ * inside the pair, both records are dropped and counted (two drops).
+ * @param[in,out] host the host.
+ * @param[in] first_size slot size of the first record, bytes (sizeof its event struct).
+ * @param[in] second_size slot size of the second, bytes; first_size + second_size <=
+ *     ::EVREC_MAX_EVENT_SIZE.
+ * @param[out] split set to 1 when the caller must record the two events one by one, else 0.
+ * @return the first record's slot (time and provisional ids written), or NULL.
+ * **Context:** lock-free, wait-free in one-shot mode; any thread, interrupt or signal handler.
+ * Cost: that of one evrec_reserve() plus two stores.
+ */
+static EVREC_ALWAYS_INLINE void *evrec_reserve_pair(evrec_host_t *host, size_t first_size, size_t second_size,
+                                                    int *split)
+{
+    size_t n = first_size + second_size;
+    size_t seen = evrec_atomic_load_acquire(&host->pos);
+    size_t cap = EVREC_LOAD_RELAXED(&host->cap);
+    size_t block_mask = EVREC_LOAD_RELAXED(&host->block_mask);
+    uint32_t t;
+    size_t p = seen;
+    size_t expected = seen;
+    *split = 1;
+    if (__builtin_expect(block_mask == 0, 1)) {
+        if (__builtin_expect(seen >= cap, 0)) {
+            return NULL;
+        }
+        t = EVREC_PORT_TIMESTAMP();
+        p = evrec_atomic_fetch_add(&host->pos, n);
+        if (__builtin_expect(p + n > EVREC_LOAD_RELAXED(&host->cap), 0)) {
+            *split = 0;
+            (void)evrec_reserve_failed(host, p);
+            return evrec_reserve_failed(host, p); /* both dropped, both counted */
+        }
+    } else if (block_mask == EVREC_STREAM_BLOCK_MASK) {
+        t = EVREC_PORT_TIMESTAMP();
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (__builtin_expect(seen + n > cap, 0) ||
+            __builtin_expect(!EVREC_CAS_(&host->pos, &expected, seen + n), 0)) {
+            return NULL;
+        }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
+    } else {
+        if (__builtin_expect(seen >= cap, 0)) {
+            return NULL;
+        }
+        t = EVREC_PORT_TIMESTAMP();
+        EVREC_CAS_FENCE_(__ATOMIC_RELEASE);
+        if (((seen - EVREC_BLOCK_HEADER) & block_mask) + n > block_mask + 1u - EVREC_BLOCK_HEADER ||
+            !EVREC_CAS_(&host->pos, &expected, seen + n + 2u * EVREC_LOAD_RELAXED(&host->count_one))) {
+            return NULL; /* two records: two in the block's count */
+        }
+        EVREC_CAS_FENCE_(__ATOMIC_ACQUIRE);
+    }
+    *split = 0;
+    uint8_t *slot = EVREC_LOAD_RELAXED(&host->buf) + (p & EVREC_LOAD_RELAXED(&host->ring_mask));
+    evrec_record_header_t *r = (evrec_record_header_t *)(void *)slot;
+    evrec_record_header_t *r2 = (evrec_record_header_t *)(void *)(slot + first_size);
+    r->time = t;
+    EVREC_STORE_RELAXED(&r->id, EVREC_ID_PROVISIONAL(n));
+    r2->time = t;
+    EVREC_STORE_RELAXED(&r2->id, EVREC_ID_PROVISIONAL(second_size));
+    return r;
 }
 
 /**

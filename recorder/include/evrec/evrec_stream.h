@@ -4,9 +4,11 @@
  * @brief Streaming mode: the trace buffer is a ring that a transport drains continuously, as
  * frames of the stream format (FORMAT.md section 8).
  *
- * The record path is the usual evrec_reserve() + evrec_commit() (the cyclic ring's lock-free
- * path, unchanged): the buffer is a ring of blocks, as in cyclic mode, except that a block is
- * reused only after evrec_stream_drain() has sent its records. When the ring is full the newest
+ * The record path is the usual evrec_reserve() + evrec_commit(), lock-free: one compare-and-swap
+ * of the allocation offset against a limit, the end of the block being filled (so nothing is ever
+ * allocated beyond it, and a failed allocation leaves nothing to undo); the block switch is out
+ * of line. The buffer is a ring of blocks, as in cyclic mode, except that a block is reused only
+ * after evrec_stream_drain() has sent its records. When the ring is full the newest
  * event is dropped (drop-newest) and counted; the count goes out in an S_LOSS frame as soon as the
  * drain has room for it, placed before the records that follow the drops.
  *
