@@ -23,9 +23,9 @@ struct evrec_srx {
     evrec_srx_stats_t st;
     uint8_t *doc; /* the meta document being assembled, then the one in use */
     uint32_t doc_crc, doc_size, doc_filled;
-    uint32_t *save_len;                    /* 65536 packed sizes, once the document is in use */
-    uint32_t prev_crc, prev_run;           /* S_PREV_BOOT: the file's CRC-32C, and that of the bytes handed out */
-    evrec_srx_prev_boot_fn prev_fn;        /* where its pieces go; NULL: counted only */
+    uint32_t *save_len;             /* 65536 packed sizes, once the document is in use */
+    uint32_t prev_crc, prev_run;    /* S_PREV_BOOT: the file's CRC-32C, and that of the bytes handed out */
+    evrec_srx_prev_boot_fn prev_fn; /* where its pieces go; NULL: counted only */
     void *prev_ctx;
     uint64_t next[EVREC_SRX_LANES];        /* each lane's next expected sequence number */
     uint64_t dmg_list[SRX_DAMAGE_LIST][2]; /* the first damaged ranges: offset, bytes */

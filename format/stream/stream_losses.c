@@ -23,7 +23,8 @@ void evrec_srx_losses(const struct evrec_srx *rx, const evrec_srx_stats_t *base,
         return;
     }
     /* The ranges since the base that the receiver's list holds (it keeps the input's first ones). */
-    uint64_t first = b->damaged_ranges, kept = st->damaged_ranges < SRX_DAMAGE_LIST ? st->damaged_ranges : SRX_DAMAGE_LIST;
+    uint64_t first = b->damaged_ranges,
+             kept = st->damaged_ranges < SRX_DAMAGE_LIST ? st->damaged_ranges : SRX_DAMAGE_LIST;
     uint64_t listed = kept > first ? kept - first : 0;
     srx_put32(out + 12, (uint32_t)listed);
     srx_put64(out + 16, st->damaged_bytes - b->damaged_bytes);

@@ -261,7 +261,8 @@ Test(stream_losses, a_bad_losses_chunk_costs_no_record)
 
 /* Sums the losses and records of the split files `stem`-0001.evr ... written by
  * `evrec record --split-size`; each file's header counts its own target drops. */
-static unsigned sum_split(const char *stem, uint64_t *records, uint64_t *dropped, uint64_t *lost, uint64_t *damaged)
+static unsigned sum_split(const char *stem, uint64_t *records, uint64_t *dropped, uint64_t *lost,
+                          uint64_t *damaged)
 {
     unsigned files = 0;
     for (unsigned i = 1;; i++) {

@@ -32,12 +32,12 @@ typedef struct record_out {
     char *name;   /**< the file being written ("-" for standard output) */
     uint8_t *doc; /**< the meta document (split: written again in every file) */
     size_t doc_size;
-    unsigned number;         /**< split: the number of the file being written (1 ...) */
-    double opened;           /**< CLOCK_MONOTONIC seconds when it was opened */
-    uint64_t bytes_closed;   /**< bytes of the files already closed */
-    uint64_t records_closed; /**< records in the files already closed */
+    unsigned number;           /**< split: the number of the file being written (1 ...) */
+    double opened;             /**< CLOCK_MONOTONIC seconds when it was opened */
+    uint64_t bytes_closed;     /**< bytes of the files already closed */
+    uint64_t records_closed;   /**< records in the files already closed */
     evrec_srx_stats_t at_open; /**< the receiver's counts when it was opened (its losses are those since) */
-    record_made_t *made;     /**< split: the files made, oldest first (those removed included) */
+    record_made_t *made;       /**< split: the files made, oldest first (those removed included) */
     size_t made_count, removed;
     int failed; /**< a write, create or remove failed (reported) */
     /** Called after a split file was closed and before the next is opened (--show follows it). */
