@@ -11,12 +11,10 @@
  *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 4..64,
  *                             default 16 (configMAX_TASK_NAME_LEN's default). RAM: 190 names.
  *   EVREC_FREERTOS_ISR_VECTORS interrupt numbers that can be named, 1..1024, default 256.
- *                             RAM: one byte each.
+ *                             RAM: one byte each. The inline ISR hooks read it too (evrec_freertos.h).
  */
 #define EVREC_FREERTOS_DECLARATIONS_ONLY 1
-#include "evrec_freertos.h"
-
-#include "freertos_events.h"
+#include "evrec_freertos.h" /* with freertos_events.h and the inline record paths */
 
 #include <stddef.h>
 #include <string.h>
@@ -27,9 +25,6 @@
 #ifndef EVREC_FREERTOS_NAME_LEN
 #define EVREC_FREERTOS_NAME_LEN 16
 #endif
-#ifndef EVREC_FREERTOS_ISR_VECTORS
-#define EVREC_FREERTOS_ISR_VECTORS 256
-#endif
 
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
@@ -38,21 +33,17 @@
 
 enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
 
-typedef struct {
-    evrec_host_t *host; /* records of this core go here (NULL: none) */
-    uint16_t current;   /* the task running on it, NO_TASK before the first switch-in */
-} core_state_t;
-
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
+/* Read by the inline hooks of evrec_freertos.h (in the kernel's code) as well. */
+struct evrec_freertos_core evrec_freertos_cores[EVREC_FREERTOS_MAX_CORES];
+uint8_t evrec_freertos_blocked_on[TASK_SLOTS + 1u];
+uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
-    core_state_t core[EVREC_FREERTOS_MAX_CORES];
-    uint8_t started[TASK_SLOTS + 1u];    /* the task has run once (TaskSwitchIn Start) */
-    uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the task blocked on, 0 = none */
+    uint8_t started[TASK_SLOTS + 1u]; /* the task has run once (TaskSwitchIn Start) */
     char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_FREERTOS_NAME_LEN];
-    uint8_t isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 } ft;
 
 static void copy_name(char *dst, const char *src)
@@ -66,18 +57,18 @@ static void copy_name(char *dst, const char *src)
 
 /* One core: the hooks pass 0 (EVREC_FREERTOS_CORE()), no check, no index. */
 #if EVREC_FREERTOS_MAX_CORES == 1
-#define CORE_STATE(core) (&ft.core[0])
+#define CORE_STATE(core) (&evrec_freertos_cores[0])
 #else
-#define CORE_STATE(core) (&ft.core[core])
+#define CORE_STATE(core) (&evrec_freertos_cores[core])
 #endif
 
 static evrec_host_t *host_of(unsigned core)
 {
 #if EVREC_FREERTOS_MAX_CORES == 1
     (void)core;
-    return ft.core[0].host;
+    return evrec_freertos_cores[0].host;
 #else
-    return core < EVREC_FREERTOS_MAX_CORES ? ft.core[core].host : NULL;
+    return core < EVREC_FREERTOS_MAX_CORES ? evrec_freertos_cores[core].host : NULL;
 #endif
 }
 
@@ -88,9 +79,12 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
     }
     memset(&ft, 0, sizeof ft);
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
+    memset(evrec_freertos_cores, 0, sizeof evrec_freertos_cores);
+    memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
+    memset(evrec_freertos_isr_of_vector, 0, sizeof evrec_freertos_isr_of_vector);
     for (unsigned c = 0; c < cores; c++) {
-        ft.core[c].host = hosts[c];
-        ft.core[c].current = NO_TASK;
+        evrec_freertos_cores[c].host = hosts[c];
+        evrec_freertos_cores[c].current = NO_TASK;
     }
     return (int)freertos_runtime_init();
 }
@@ -103,7 +97,7 @@ int evrec_freertos_isr_name(unsigned vector, const char *name)
     freertos_RtosIsr_t isr;
     evrec_status st = freertos_RtosIsr_alloc(name, &isr);
     if (st == EVREC_OK) {
-        ft.isr_of_vector[vector] = (uint8_t)isr;
+        evrec_freertos_isr_of_vector[vector] = (uint8_t)isr;
     }
     return (int)st;
 }
@@ -295,53 +289,58 @@ static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int
 }
 
 /* The op value of `what` (EVREC_FREERTOS_OP_SEND/RECEIVE) for the kind: Send/Unlock/Give and
- * Receive/Lock/Take, that is 0/1/0 and 1/0/1 (the enums' values, checked below). Block, Unblock
- * and Timeout have the same value (2, 3, 4) in all three enums. */
+ * Receive/Lock/Take, that is 0/1/0 and 1/0/1 (the enums' values, checked below: the inline
+ * evrec_freertos_queue_record_() swaps them for mutexes). Block, Unblock and Timeout have the
+ * same value (2, 3, 4) in all three enums. */
 _Static_assert(freertos_RtosQueueOp_Send == 0 && freertos_RtosQueueOp_Receive == 1 &&
                    freertos_RtosMutexOp_Unlock == 1 && freertos_RtosMutexOp_Lock == 0 &&
                    freertos_RtosSemOp_Give == 0 && freertos_RtosSemOp_Take == 1,
                "Send/Receive, Unlock/Lock, Give/Take values");
-static uint8_t done_op(int kind, uint8_t what)
-{
-    return (uint8_t)(what ^ (kind == KIND_MUTEX ? 1u : 0u));
-}
 
 /* The calling task's wait on `object`, if it blocked on it (BLOCK below): ended now. */
 static int wait_ends(uint16_t task, uint16_t object)
 {
-    if (task <= TASK_SLOTS && object != 0u && ft.blocked_on[task] == (uint8_t)object) {
-        ft.blocked_on[task] = 0u;
+    if (task <= TASK_SLOTS && object != 0u && evrec_freertos_blocked_on[task] == (uint8_t)object) {
+        evrec_freertos_blocked_on[task] = 0u;
         return 1;
     }
     return 0;
 }
 
-/* Out of line: the rare Unblock record stays off the registers of the common path. */
-static __attribute__((noinline)) void record_unblock(evrec_host_t *h, int kind, uint16_t task, uint16_t object)
-{
-    record_op(h, kind, task, object, freertos_RtosQueueOp_Unblock);
-}
+/* The hooks' core index: 0 on one core (as host_of()), else `core` checked. */
+#if EVREC_FREERTOS_MAX_CORES == 1
+#define CORE_OK(core) ((void)(core), 1)
+#define CORE_INDEX(core) 0u
+#else
+#define CORE_OK(core) ((core) < EVREC_FREERTOS_MAX_CORES)
+#define CORE_INDEX(core) (core)
+#endif
 
-void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
+/* Called by evrec_freertos_queue_done_() when the task's wait slot holds the object's value: the
+ * Unblock record if it really waited (a value past the tables' ranges never waits). */
+void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue_type)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
-    int kind = kind_of(queue_type);
     uint16_t task = CORE_STATE(core)->current;
-    if (__builtin_expect(wait_ends(task, object), 0)) {
-        record_unblock(h, kind, task, object);
+    if (wait_ends(task, object)) {
+        record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Unblock);
     }
-    record_op(h, kind, task, object, done_op(kind, what));
+}
+
+void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_queue_done_(CORE_INDEX(core), object, queue_type, what);
+    }
 }
 
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
-    evrec_host_t *h = host_of(core);
-    if (h != NULL) {
-        int kind = kind_of(queue_type);
-        record_op(h, kind, NO_TASK, object, done_op(kind, what));
+    if (CORE_OK(core)) {
+        evrec_freertos_queue_isr_(CORE_INDEX(core), object, queue_type, what);
     }
 }
 
@@ -352,12 +351,12 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
         return;
     }
     uint16_t task = CORE_STATE(core)->current;
-    if (task <= TASK_SLOTS && object != 0u && ft.blocked_on[task] == (uint8_t)object) {
+    if (task <= TASK_SLOTS && object != 0u && evrec_freertos_blocked_on[task] == (uint8_t)object) {
         return; /* the retry loop may block again on the same object: one wait */
     }
     record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
     if (task <= TASK_SLOTS) {
-        ft.blocked_on[task] = (uint8_t)object;
+        evrec_freertos_blocked_on[task] = (uint8_t)object;
     }
 }
 
@@ -375,23 +374,16 @@ void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_t
 
 /* ---- interrupts ---- */
 
-static freertos_RtosIsr_t isr_of(unsigned vector)
-{
-    return vector < EVREC_FREERTOS_ISR_VECTORS ? ft.isr_of_vector[vector] : freertos_RtosIsr_UnknownIsr;
-}
-
 void evrec_freertos_isr_enter(unsigned core, unsigned vector)
 {
-    evrec_host_t *h = host_of(core);
-    if (h != NULL) {
-        freertos_record_IsrEnter(h, isr_of(vector), (uint16_t)vector);
+    if (CORE_OK(core)) {
+        evrec_freertos_isr_(CORE_INDEX(core), vector, 0);
     }
 }
 
 void evrec_freertos_isr_exit(unsigned core, unsigned vector)
 {
-    evrec_host_t *h = host_of(core);
-    if (h != NULL) {
-        freertos_record_IsrExit(h, isr_of(vector), (uint16_t)vector);
+    if (CORE_OK(core)) {
+        evrec_freertos_isr_(CORE_INDEX(core), vector, 1);
     }
 }

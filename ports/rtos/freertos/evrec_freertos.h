@@ -60,6 +60,33 @@
 #define EVREC_FREERTOS_ISR_VECTOR() 0u
 #endif
 
+/**
+ * Interrupt numbers that can be named, 1..1024, default 256 (RAM: one byte each). Read by
+ * evrec_freertos.c and by the inline ISR hooks: give the kernel's files the same value (define it
+ * before the include in FreeRTOSConfig.h and for evrec_freertos.c).
+ */
+#ifndef EVREC_FREERTOS_ISR_VECTORS
+#define EVREC_FREERTOS_ISR_VECTORS 256
+#endif
+
+/**
+ * 1: the hot hooks (queue operations, ISR enter/exit) record inline in the kernel's code, no call
+ * (about 20 instructions less per hook on Cortex-M4); they then need the generated
+ * `freertos_events.h` and the recorder's headers on the kernel's include path (in CMake: link the
+ * kernel's library with the generated library). 0: every hook calls evrec_freertos.c. Default: 1
+ * when `freertos_events.h` can be included, else 0.
+ */
+#ifndef EVREC_FREERTOS_INLINE
+#if defined(__has_include)
+#if __has_include("freertos_events.h")
+#define EVREC_FREERTOS_INLINE 1
+#endif
+#endif
+#endif
+#ifndef EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_INLINE 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -129,10 +156,96 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
 void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_type);
 void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
+/** The rare part of an inline queue hook: the caller's wait on the object ends (Unblock). */
+void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue_type);
+
+/* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
+/** Per core: its host (NULL: record nothing) and the task running on it (NoTask before the first). */
+struct evrec_freertos_core {
+    struct evrec_host *host;
+    uint16_t current;
+};
+extern struct evrec_freertos_core evrec_freertos_cores[];
+/** Per task value (0..63): the object (its RtosObject value) it blocked on, 0 = none. */
+extern uint8_t evrec_freertos_blocked_on[64];
+/** Per interrupt number: its RtosIsr value (0 = unnamed). */
+extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 
 #ifdef __cplusplus
 }
 #endif
+
+#if EVREC_FREERTOS_INLINE || defined(EVREC_FREERTOS_DECLARATIONS_ONLY)
+/* ---- the hot hooks' record paths, inline (also the bodies of evrec_freertos.c's functions) ---- */
+#include "freertos_events.h"
+
+_Static_assert(freertos_ID_QueueOp < 128 && freertos_ID_MutexOp < 128 && freertos_ID_SemOp < 128,
+               "a sync event id fits 7 bits");
+
+/* A queue operation's record (QueueOp, MutexOp or SemOp by the object's Queue_t ucQueueType, the
+ * kernel's queueQUEUE_TYPE_*: base 0 (also sets), mutex 1, counting semaphore 2, binary
+ * semaphore 3, recursive mutex 4). The three events share one layout (evrec_freertos.c checks);
+ * `what` is EVREC_FREERTOS_OP_SEND/RECEIVE, which a mutex records as Unlock/Lock (values 1/0). */
+static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(struct evrec_host *h, uint16_t task,
+                                                                              uint16_t object, uint8_t queue_type,
+                                                                              uint8_t what)
+{
+    /* per type: the event id, bit 7 set where Send/Receive values are swapped (mutexes) */
+    static const uint8_t event_of_type[8] = {
+        freertos_ID_QueueOp, freertos_ID_MutexOp | 0x80u, freertos_ID_SemOp, freertos_ID_SemOp,
+        freertos_ID_MutexOp | 0x80u, freertos_ID_QueueOp, freertos_ID_QueueOp, freertos_ID_QueueOp};
+    unsigned event = event_of_type[queue_type & 7u];
+    freertos_QueueOp_t *e = (freertos_QueueOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_QueueOp_t *)0) {
+        e->task = task;
+        e->object = object;
+        e->type = (uint8_t)(what ^ (event >> 7));
+        evrec_commit(e, (uint16_t)(event & 0x7Fu));
+    }
+}
+
+/* traceQUEUE_SEND/RECEIVE: the operation, preceded by Unblock (out of line, rare) when the calling
+ * task had blocked on the object. */
+static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(unsigned core, uint16_t object,
+                                                                            uint8_t queue_type, uint8_t what)
+{
+    struct evrec_host *h = evrec_freertos_cores[core].host;
+    if (h == (struct evrec_host *)0) {
+        return;
+    }
+    uint16_t task = evrec_freertos_cores[core].current;
+    if (__builtin_expect(evrec_freertos_blocked_on[task & 63u] == (uint8_t)object, 0)) {
+        evrec_freertos_queue_wait_end(core, object, queue_type); /* checks task and object itself */
+    }
+    evrec_freertos_queue_record_(h, task, object, queue_type, what);
+}
+
+/* traceQUEUE_SEND/RECEIVE_FROM_ISR: the operation with task NoTask. */
+static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsigned core, uint16_t object,
+                                                                           uint8_t queue_type, uint8_t what)
+{
+    struct evrec_host *h = evrec_freertos_cores[core].host;
+    if (h != (struct evrec_host *)0) {
+        evrec_freertos_queue_record_(h, (uint16_t)freertos_RtosTask_NoTask, object, queue_type, what);
+    }
+}
+
+/* traceISR_ENTER/EXIT: IsrEnter or IsrExit (`exit` a constant), the handler's name by number. */
+static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned core, unsigned vector, int exit)
+{
+    struct evrec_host *h = evrec_freertos_cores[core].host;
+    if (h == (struct evrec_host *)0) {
+        return;
+    }
+    freertos_RtosIsr_t isr =
+        vector < EVREC_FREERTOS_ISR_VECTORS ? evrec_freertos_isr_of_vector[vector] : freertos_RtosIsr_UnknownIsr;
+    if (exit) {
+        freertos_record_IsrExit(h, isr, (uint16_t)vector);
+    } else {
+        freertos_record_IsrEnter(h, isr, (uint16_t)vector);
+    }
+}
+#endif /* EVREC_FREERTOS_INLINE */
 
 #ifndef EVREC_FREERTOS_DECLARATIONS_ONLY
 
@@ -176,8 +289,13 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define EVREC_FREERTOS_OBJECT_(q) ((uint16_t)(q)->uxQueueNumber)
 /* A queue hook: evrec_freertos_queue_<fn>(core, object, type[, ...]), one entry per kind of
  * operation (fewer arguments and branches on the path of each). */
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                                         \
+    evrec_freertos_queue_##fn##_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType, __VA_ARGS__)
+#else
 #define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                                         \
     evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType, __VA_ARGS__)
+#endif
 #define EVREC_FREERTOS_QCALL0_(fn, q)                                                                             \
     evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType)
 
@@ -263,14 +381,21 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 
 /* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
 
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_ISR_ENTER_() evrec_freertos_isr_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR(), 0)
+#define EVREC_FREERTOS_ISR_EXIT_() evrec_freertos_isr_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR(), 1)
+#else
+#define EVREC_FREERTOS_ISR_ENTER_() evrec_freertos_isr_enter(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#define EVREC_FREERTOS_ISR_EXIT_() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#endif
 #ifndef traceISR_ENTER
-#define traceISR_ENTER() evrec_freertos_isr_enter(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#define traceISR_ENTER() EVREC_FREERTOS_ISR_ENTER_()
 #endif
 #ifndef traceISR_EXIT
-#define traceISR_EXIT() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#define traceISR_EXIT() EVREC_FREERTOS_ISR_EXIT_()
 #endif
 #ifndef traceISR_EXIT_TO_SCHEDULER
-#define traceISR_EXIT_TO_SCHEDULER() evrec_freertos_isr_exit(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_ISR_VECTOR())
+#define traceISR_EXIT_TO_SCHEDULER() EVREC_FREERTOS_ISR_EXIT_()
 #endif
 
 #endif /* EVREC_FREERTOS_DECLARATIONS_ONLY */
