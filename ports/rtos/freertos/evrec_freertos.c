@@ -57,7 +57,7 @@ static void copy_name(char *dst, const char *src)
 
 /* One core: the hooks pass 0 (EVREC_FREERTOS_CORE()), no check, no index. */
 #if EVREC_FREERTOS_MAX_CORES == 1
-#define CORE_STATE(core) (&evrec_freertos_cores[0])
+#define CORE_STATE(core) ((void)(core), &evrec_freertos_cores[0])
 #else
 #define CORE_STATE(core) (&evrec_freertos_cores[core])
 #endif
@@ -188,6 +188,7 @@ void evrec_freertos_first_in(unsigned core, uint16_t task)
     if (h != NULL) {
         uint8_t type = resume_type(task);
         CORE_STATE(core)->current = task;
+        CORE_STATE(core)->wait = evrec_freertos_blocked_on[task & TASK_SLOTS];
         freertos_record_TaskSwitchIn(h, task, type);
     }
 }
@@ -200,6 +201,7 @@ void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task,
     }
     uint8_t type = resume_type(task);
     CORE_STATE(core)->current = task;
+    CORE_STATE(core)->wait = evrec_freertos_blocked_on[task & TASK_SLOTS]; /* the queue hooks' copy */
     /* The pair in one allocation, one timestamp (evrec_reserve_pair()). */
     int split;
     freertos_TaskSwitchOut_t *o = evrec_reserve_pair(h, sizeof *o, sizeof(freertos_TaskSwitchIn_t), &split);
@@ -246,7 +248,7 @@ static void default_name(char *dst, int kind, unsigned number)
     dst[i] = '\0';
 }
 
-uint16_t evrec_freertos_object_create(uint8_t queue_type)
+uint32_t evrec_freertos_object_create(uint8_t queue_type)
 {
     freertos_RtosObject_t object = freertos_RtosObject_UnknownObject;
     (void)freertos_RtosObject_alloc("?", &object);
@@ -255,7 +257,7 @@ uint16_t evrec_freertos_object_create(uint8_t queue_type)
         default_name(slot, kind_of(queue_type), object);
         freertos_RtosObject_runtime_names[object - 1u] = slot;
     }
-    return object;
+    return object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16;
 }
 
 void evrec_freertos_object_name(uint16_t object, const char *name)
@@ -298,10 +300,11 @@ _Static_assert(freertos_RtosQueueOp_Send == 0 && freertos_RtosQueueOp_Receive ==
                "Send/Receive, Unlock/Lock, Give/Take values");
 
 /* The calling task's wait on `object`, if it blocked on it (BLOCK below): ended now. */
-static int wait_ends(uint16_t task, uint16_t object)
+static int wait_ends(unsigned core, uint16_t task, uint16_t object)
 {
     if (task <= TASK_SLOTS && object != 0u && evrec_freertos_blocked_on[task] == (uint8_t)object) {
         evrec_freertos_blocked_on[task] = 0u;
+        CORE_STATE(core)->wait = 0u;
         return 1;
     }
     return 0;
@@ -325,7 +328,7 @@ void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue
         return;
     }
     uint16_t task = CORE_STATE(core)->current;
-    if (wait_ends(task, object)) {
+    if (wait_ends(core, task, object)) {
         record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Unblock);
     }
 }
@@ -333,14 +336,16 @@ void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_queue_done_(CORE_INDEX(core), object, queue_type, what);
+        evrec_freertos_queue_done_(CORE_INDEX(core), object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16,
+                                   queue_type, what);
     }
 }
 
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_queue_isr_(CORE_INDEX(core), object, queue_type, what);
+        evrec_freertos_queue_isr_(CORE_INDEX(core), object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16,
+                                  queue_type, what);
     }
 }
 
@@ -357,6 +362,7 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
     record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
     if (task <= TASK_SLOTS) {
         evrec_freertos_blocked_on[task] = (uint8_t)object;
+        CORE_STATE(core)->wait = (uint8_t)object;
     }
 }
 
@@ -367,7 +373,7 @@ void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_t
         return;
     }
     uint16_t task = CORE_STATE(core)->current;
-    if (wait_ends(task, object)) { /* nothing for a poll that found the queue full or empty */
+    if (wait_ends(core, task, object)) { /* nothing for a poll that found the queue full or empty */
         record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Timeout);
     }
 }

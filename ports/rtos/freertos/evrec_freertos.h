@@ -148,7 +148,10 @@ void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task,
 void evrec_freertos_first_in(unsigned core, uint16_t task);
 /** The TCB traceTASK_SWITCHED_OUT saw, per core, until traceTASK_SWITCHED_IN (evrec_freertos.c). */
 extern void *evrec_freertos_out_tcb[];
-uint16_t evrec_freertos_object_create(uint8_t queue_type);
+/** The value traceQUEUE_CREATE stores in uxQueueNumber: the object's RtosObject value (bits 0..15)
+ * and its record's event id (bits 16..22; bit 23 set for a mutex: Send/Receive are Unlock/Lock),
+ * evrec_freertos_event_of_type_() of its type. */
+uint32_t evrec_freertos_object_create(uint8_t queue_type);
 void evrec_freertos_object_name(uint16_t object, const char *name);
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
@@ -160,10 +163,12 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue_type);
 
 /* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
-/** Per core: its host (NULL: record nothing) and the task running on it (NoTask before the first). */
+/** Per core: its host (NULL: record nothing), the task running on it (NoTask before the first)
+ * and that task's evrec_freertos_blocked_on[] entry (a copy, set at switch-in: one load). */
 struct evrec_freertos_core {
     struct evrec_host *host;
     uint16_t current;
+    uint16_t wait;
 };
 extern struct evrec_freertos_core evrec_freertos_cores[];
 /** Per task value (0..63): the object (its RtosObject value) it blocked on, 0 = none. */
@@ -182,51 +187,56 @@ extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 _Static_assert(freertos_ID_QueueOp < 128 && freertos_ID_MutexOp < 128 && freertos_ID_SemOp < 128,
                "a sync event id fits 7 bits");
 
-/* A queue operation's record (QueueOp, MutexOp or SemOp by the object's Queue_t ucQueueType, the
- * kernel's queueQUEUE_TYPE_*: base 0 (also sets), mutex 1, counting semaphore 2, binary
- * semaphore 3, recursive mutex 4). The three events share one layout (evrec_freertos.c checks);
- * `what` is EVREC_FREERTOS_OP_SEND/RECEIVE, which a mutex records as Unlock/Lock (values 1/0). */
-static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(struct evrec_host *h, uint16_t task,
-                                                                              uint16_t object, uint8_t queue_type,
-                                                                              uint8_t what)
+/* A queue's sync event by its Queue_t ucQueueType (the kernel's queueQUEUE_TYPE_*: base 0 (also
+ * sets), mutex 1, counting semaphore 2, binary semaphore 3, recursive mutex 4): the event id
+ * (QueueOp, MutexOp or SemOp), bit 7 set where Send/Receive values are swapped (Unlock/Lock). */
+static inline uint8_t evrec_freertos_event_of_type_(uint8_t queue_type)
 {
-    /* per type: the event id, bit 7 set where Send/Receive values are swapped (mutexes) */
     static const uint8_t event_of_type[8] = {
         freertos_ID_QueueOp, freertos_ID_MutexOp | 0x80u, freertos_ID_SemOp, freertos_ID_SemOp,
         freertos_ID_MutexOp | 0x80u, freertos_ID_QueueOp, freertos_ID_QueueOp, freertos_ID_QueueOp};
-    unsigned event = event_of_type[queue_type & 7u];
+    return event_of_type[queue_type & 7u];
+}
+
+/* A queue operation's record: `key` is the object's uxQueueNumber as evrec_freertos_object_create()
+ * gave it (object, event); the three events share one layout (evrec_freertos.c checks). `what` is
+ * EVREC_FREERTOS_OP_SEND/RECEIVE, which a mutex records as Unlock/Lock (values 1/0). */
+static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(struct evrec_host *h, uint16_t task,
+                                                                              uint32_t key, uint8_t what)
+{
     freertos_QueueOp_t *e = (freertos_QueueOp_t *)evrec_reserve(h, sizeof *e);
     if (e != (freertos_QueueOp_t *)0) {
         e->task = task;
-        e->object = object;
-        e->type = (uint8_t)(what ^ (event >> 7));
-        evrec_commit(e, (uint16_t)(event & 0x7Fu));
+        e->object = (uint16_t)key;
+        e->type = (uint8_t)(what ^ ((key >> 23) & 1u));
+        evrec_commit(e, (uint16_t)((key >> 16) & 0x7Fu));
     }
 }
 
 /* traceQUEUE_SEND/RECEIVE: the operation, preceded by Unblock (out of line, rare) when the calling
  * task had blocked on the object. */
-static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(unsigned core, uint16_t object,
+static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(unsigned core, uint32_t key,
                                                                             uint8_t queue_type, uint8_t what)
 {
-    struct evrec_host *h = evrec_freertos_cores[core].host;
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
     if (h == (struct evrec_host *)0) {
         return;
     }
-    uint16_t task = evrec_freertos_cores[core].current;
-    if (__builtin_expect(evrec_freertos_blocked_on[task & 63u] == (uint8_t)object, 0)) {
-        evrec_freertos_queue_wait_end(core, object, queue_type); /* checks task and object itself */
+    if (__builtin_expect(c->wait == (uint16_t)key, 0)) {
+        evrec_freertos_queue_wait_end(core, (uint16_t)key, queue_type); /* checks task and object itself */
     }
-    evrec_freertos_queue_record_(h, task, object, queue_type, what);
+    evrec_freertos_queue_record_(h, c->current, key, what);
 }
 
 /* traceQUEUE_SEND/RECEIVE_FROM_ISR: the operation with task NoTask. */
-static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsigned core, uint16_t object,
+static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsigned core, uint32_t key,
                                                                            uint8_t queue_type, uint8_t what)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
+    (void)queue_type;
     if (h != (struct evrec_host *)0) {
-        evrec_freertos_queue_record_(h, (uint16_t)freertos_RtosTask_NoTask, object, queue_type, what);
+        evrec_freertos_queue_record_(h, (uint16_t)freertos_RtosTask_NoTask, key, what);
     }
 }
 
@@ -290,8 +300,13 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* A queue hook: evrec_freertos_queue_<fn>(core, object, type[, ...]), one entry per kind of
  * operation (fewer arguments and branches on the path of each). */
 #if EVREC_FREERTOS_INLINE
+/* The object and its event in one load where uxQueueNumber has 32 bits, else from the type. */
+#define EVREC_FREERTOS_QKEY_(q)                                                                                   \
+    (sizeof((q)->uxQueueNumber) >= 4u                                                                             \
+         ? (uint32_t)(q)->uxQueueNumber                                                                           \
+         : (uint32_t)EVREC_FREERTOS_OBJECT_(q) | (uint32_t)evrec_freertos_event_of_type_((q)->ucQueueType) << 16)
 #define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                                         \
-    evrec_freertos_queue_##fn##_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType, __VA_ARGS__)
+    evrec_freertos_queue_##fn##_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_QKEY_(q), (q)->ucQueueType, __VA_ARGS__)
 #else
 #define EVREC_FREERTOS_QCALL_(fn, q, ...)                                                                         \
     evrec_freertos_queue_##fn(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_OBJECT_(q), (q)->ucQueueType, __VA_ARGS__)
