@@ -297,7 +297,10 @@ static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int
 _Static_assert(freertos_RtosQueueOp_Send == 0 && freertos_RtosQueueOp_Receive == 1 &&
                    freertos_RtosMutexOp_Unlock == 1 && freertos_RtosMutexOp_Lock == 0 &&
                    freertos_RtosSemOp_Give == 0 && freertos_RtosSemOp_Take == 1,
-               "Send/Receive, Unlock/Lock, Give/Take values");
+               "Send/Receive, Unlock/Lock, Give/Take values (evrec_freertos_event_of_type_())");
+_Static_assert((int)freertos_RtosQueueOp_Unblock == (int)freertos_RtosMutexOp_Unblock &&
+                   (int)freertos_RtosQueueOp_Unblock == (int)freertos_RtosSemOp_Unblock,
+               "Unblock has one value in the three enums");
 
 /* The calling task's wait on `object`, if it blocked on it (BLOCK below): ended now. */
 static int wait_ends(unsigned core, uint16_t task, uint16_t object)
@@ -321,15 +324,21 @@ static int wait_ends(unsigned core, uint16_t task, uint16_t object)
 
 /* Called by evrec_freertos_queue_done_() when the task's wait slot holds the object's value: the
  * Unblock record if it really waited (a value past the tables' ranges never waits). */
-void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue_type)
+void evrec_freertos_queue_wait_end(unsigned core, uint32_t key)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
     uint16_t task = CORE_STATE(core)->current;
-    if (wait_ends(core, task, object)) {
-        record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Unblock);
+    if (wait_ends(core, task, (uint16_t)key)) {
+        freertos_QueueOp_t *e = evrec_reserve(h, sizeof *e);
+        if (e != NULL) {
+            e->task = task;
+            e->object = (uint16_t)key;
+            e->type = freertos_RtosQueueOp_Unblock;
+            evrec_commit(e, (uint16_t)((key >> 16) & 0xFFu));
+        }
     }
 }
 

@@ -149,8 +149,7 @@ void evrec_freertos_first_in(unsigned core, uint16_t task);
 /** The TCB traceTASK_SWITCHED_OUT saw, per core, until traceTASK_SWITCHED_IN (evrec_freertos.c). */
 extern void *evrec_freertos_out_tcb[];
 /** The value traceQUEUE_CREATE stores in uxQueueNumber: the object's RtosObject value (bits 0..15)
- * and its record's event id (bits 16..22; bit 23 set for a mutex: Send/Receive are Unlock/Lock),
- * evrec_freertos_event_of_type_() of its type. */
+ * and from bit 16 evrec_freertos_event_of_type_() of its type (its record's event id and op values). */
 uint32_t evrec_freertos_object_create(uint8_t queue_type);
 void evrec_freertos_object_name(uint16_t object, const char *name);
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
@@ -160,7 +159,7 @@ void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_t
 void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 /** The rare part of an inline queue hook: the caller's wait on the object ends (Unblock). */
-void evrec_freertos_queue_wait_end(unsigned core, uint16_t object, uint8_t queue_type);
+void evrec_freertos_queue_wait_end(unsigned core, uint32_t key);
 
 /* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
 /** Per core: its host (NULL: record nothing), the task running on it (NoTask before the first)
@@ -184,23 +183,28 @@ extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 /* ---- the hot hooks' record paths, inline (also the bodies of evrec_freertos.c's functions) ---- */
 #include "freertos_events.h"
 
-_Static_assert(freertos_ID_QueueOp < 128 && freertos_ID_MutexOp < 128 && freertos_ID_SemOp < 128,
-               "a sync event id fits 7 bits");
+_Static_assert(freertos_ID_QueueOp < 256 && freertos_ID_MutexOp < 256 && freertos_ID_SemOp < 256,
+               "a sync event id fits 8 bits");
 
-/* A queue's sync event by its Queue_t ucQueueType (the kernel's queueQUEUE_TYPE_*: base 0 (also
- * sets), mutex 1, counting semaphore 2, binary semaphore 3, recursive mutex 4): the event id
- * (QueueOp, MutexOp or SemOp), bit 7 set where Send/Receive values are swapped (Unlock/Lock). */
-static inline uint8_t evrec_freertos_event_of_type_(uint8_t queue_type)
+/* A queue's record by its Queue_t ucQueueType (the kernel's queueQUEUE_TYPE_*: base 0 (also
+ * sets), mutex 1, counting semaphore 2, binary semaphore 3, recursive mutex 4): bits 0..7 its
+ * event id (QueueOp, MutexOp or SemOp), bit 8 the op value of a Send (Send, Unlock, Give: 0, 1,
+ * 0), bit 9 that of a Receive (Receive, Lock, Take: 1, 0, 1). evrec_freertos.c checks the values. */
+#define EVREC_FREERTOS_KEY_QUEUE_ (freertos_ID_QueueOp | 1u << 9)
+#define EVREC_FREERTOS_KEY_MUTEX_ (freertos_ID_MutexOp | 1u << 8)
+#define EVREC_FREERTOS_KEY_SEM_ (freertos_ID_SemOp | 1u << 9)
+static inline uint32_t evrec_freertos_event_of_type_(uint8_t queue_type)
 {
-    static const uint8_t event_of_type[8] = {
-        freertos_ID_QueueOp, freertos_ID_MutexOp | 0x80u, freertos_ID_SemOp, freertos_ID_SemOp,
-        freertos_ID_MutexOp | 0x80u, freertos_ID_QueueOp, freertos_ID_QueueOp, freertos_ID_QueueOp};
+    static const uint16_t event_of_type[8] = {EVREC_FREERTOS_KEY_QUEUE_, EVREC_FREERTOS_KEY_MUTEX_,
+                                              EVREC_FREERTOS_KEY_SEM_,   EVREC_FREERTOS_KEY_SEM_,
+                                              EVREC_FREERTOS_KEY_MUTEX_, EVREC_FREERTOS_KEY_QUEUE_,
+                                              EVREC_FREERTOS_KEY_QUEUE_, EVREC_FREERTOS_KEY_QUEUE_};
     return event_of_type[queue_type & 7u];
 }
 
 /* A queue operation's record: `key` is the object's uxQueueNumber as evrec_freertos_object_create()
- * gave it (object, event); the three events share one layout (evrec_freertos.c checks). `what` is
- * EVREC_FREERTOS_OP_SEND/RECEIVE, which a mutex records as Unlock/Lock (values 1/0). */
+ * gave it (object, then evrec_freertos_event_of_type_() from bit 16); the three events share one
+ * layout (evrec_freertos.c checks). `what`: EVREC_FREERTOS_OP_SEND or _RECEIVE. */
 static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(struct evrec_host *h, uint16_t task,
                                                                               uint32_t key, uint8_t what)
 {
@@ -208,8 +212,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(s
     if (e != (freertos_QueueOp_t *)0) {
         e->task = task;
         e->object = (uint16_t)key;
-        e->type = (uint8_t)(what ^ ((key >> 23) & 1u));
-        evrec_commit(e, (uint16_t)((key >> 16) & 0x7Fu));
+        e->type = (uint8_t)((key >> (24u + what)) & 1u);
+        evrec_commit(e, (uint16_t)((key >> 16) & 0xFFu));
     }
 }
 
@@ -220,11 +224,12 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(uns
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
+    (void)queue_type; /* in the key */
     if (h == (struct evrec_host *)0) {
         return;
     }
     if (__builtin_expect(c->wait == (uint16_t)key, 0)) {
-        evrec_freertos_queue_wait_end(core, (uint16_t)key, queue_type); /* checks task and object itself */
+        evrec_freertos_queue_wait_end(core, key); /* checks task and object itself */
     }
     evrec_freertos_queue_record_(h, c->current, key, what);
 }
@@ -234,7 +239,7 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsi
                                                                            uint8_t queue_type, uint8_t what)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
-    (void)queue_type;
+    (void)queue_type; /* in the key */
     if (h != (struct evrec_host *)0) {
         evrec_freertos_queue_record_(h, (uint16_t)freertos_RtosTask_NoTask, key, what);
     }
