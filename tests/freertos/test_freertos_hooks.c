@@ -210,6 +210,48 @@ Test(freertos_hooks, objects_waits_and_isr)
     cr_assert_eq(r.id[11], freertos_ID_IsrExit);
 }
 
+/* The queue hooks read the running task's wait from its core's copy, which every switch-in
+ * refreshes: a task that blocked, was switched out and runs again gets its Unblock (also when the
+ * task that ran in between blocked on another object); that task, which never waited on the first
+ * object, gets none for it. */
+Test(freertos_hooks, waits_follow_the_switches)
+{
+    static TCB_t a, b;
+    static Queue_t q = {0, 0}, p = {0, 0};
+    start();
+    create(&a, "a", 2);
+    create(&b, "b", 1);
+    traceQUEUE_CREATE(&q);
+    traceQUEUE_CREATE(&p);
+    pxCurrentTCB = NULL;
+    switch_to(&a);
+    traceBLOCKING_ON_QUEUE_RECEIVE(&q);
+    a.xStateListItem.pvContainer = pxDelayedTaskList; /* blocked with a timeout */
+    a.xEventListItem.pvContainer = &waiters;
+    switch_to(&b);
+    traceQUEUE_SEND(&q); /* b never waited on q: no Unblock */
+    traceBLOCKING_ON_QUEUE_RECEIVE(&p);
+    b.xStateListItem.pvContainer = pxDelayedTaskList;
+    b.xEventListItem.pvContainer = &waiters;
+    a.xStateListItem.pvContainer = &ready_list;
+    a.xEventListItem.pvContainer = NULL;
+    switch_to(&a);
+    traceQUEUE_RECEIVE(&q); /* a waited on q: Unblock, then Receive */
+    traceQUEUE_RECEIVE(&q); /* its wait ended: Receive alone */
+    recs_t r = stop();
+    cr_assert_eq(r.n, 13u);
+    check_op(r, 3, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Block);
+    check_switch(r, 4, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Blocked);
+    check_switch(r, 5, freertos_ID_TaskSwitchIn, 2, freertos_RtosResume_Start);
+    check_op(r, 6, freertos_ID_QueueOp, 2, 1, freertos_RtosQueueOp_Send);
+    check_op(r, 7, freertos_ID_QueueOp, 2, 2, freertos_RtosQueueOp_Block);
+    check_switch(r, 8, freertos_ID_TaskSwitchOut, 2, freertos_RtosSuspend_Blocked);
+    check_switch(r, 9, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Resume);
+    check_op(r, 10, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Unblock);
+    check_op(r, 11, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+    check_op(r, 12, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+}
+
 Test(freertos_hooks, init_refuses_bad_arguments)
 {
     evrec_host_t *hosts[2] = {&host, &host};
