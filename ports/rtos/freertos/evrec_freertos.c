@@ -174,12 +174,12 @@ static uint8_t resume_type(uint16_t task)
 }
 
 /* The pair one by one, when it could not be allocated at once (evrec_reserve_pair()); out of
- * line: its registers stay off the common path. */
-static __attribute__((noinline)) void record_switch_split(evrec_host_t *h, uint16_t out_task, uint8_t out_reason,
-                                                          uint16_t task, uint8_t type)
+ * line: its registers stay off the common path. `out` and `in` are each a task value (bits 0..15)
+ * and a type (from bit 16): three arguments in registers, no stack frame on the common path. */
+static __attribute__((noinline)) void record_switch_split(evrec_host_t *h, uint32_t out, uint32_t in)
 {
-    freertos_record_TaskSwitchOut(h, out_task, out_reason);
-    freertos_record_TaskSwitchIn(h, task, type);
+    freertos_record_TaskSwitchOut(h, (uint16_t)out, (uint8_t)(out >> 16));
+    freertos_record_TaskSwitchIn(h, (uint16_t)in, (uint8_t)(in >> 16));
 }
 
 void evrec_freertos_first_in(unsigned core, uint16_t task)
@@ -214,7 +214,7 @@ void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task,
         evrec_commit(o, freertos_ID_TaskSwitchOut);
         evrec_commit(in, freertos_ID_TaskSwitchIn);
     } else if (split) {
-        record_switch_split(h, out_task, out_reason, task, type);
+        record_switch_split(h, out_task | (uint32_t)out_reason << 16, task | (uint32_t)type << 16);
     }
 }
 
