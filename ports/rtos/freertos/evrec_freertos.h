@@ -10,12 +10,15 @@
  * #include "evrec_freertos.h"
  * @endcode
  * It defines the kernel's trace macros (the list is in the kernel's include/FreeRTOS.h) to call
- * the small out-of-line functions of evrec_freertos.c, which record the events of
+ * the small out-of-line functions of evrec_freertos.c, or for the hot queue and ISR hooks to
+ * record inline (EVREC_FREERTOS_INLINE, when freertos_events.h is on the kernel's include path),
+ * which record the events of
  * ports/rtos/freertos/freertos.yaml (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete,
  * TaskPriority). A macro the application defined before this include is kept.
  *
  * Ids: a task's RtosTask value is kept in its TCB's uxTaskNumber (the field the kernel reserves
- * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber; the
+ * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber (bits
+ * 0..15; its record's event and op values above, evrec_freertos_object_create()); the
  * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
