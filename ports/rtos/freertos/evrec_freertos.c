@@ -345,16 +345,18 @@ void evrec_freertos_queue_wait_end(unsigned core, uint32_t key)
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_queue_done_(CORE_INDEX(core), object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16,
-                                   queue_type, what);
+        evrec_freertos_queue_done_(CORE_INDEX(core),
+                                   object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16, queue_type,
+                                   what);
     }
 }
 
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_queue_isr_(CORE_INDEX(core), object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16,
-                                  queue_type, what);
+        evrec_freertos_queue_isr_(CORE_INDEX(core),
+                                  object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16, queue_type,
+                                  what);
     }
 }
 

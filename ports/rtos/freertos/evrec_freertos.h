@@ -209,7 +209,7 @@ static inline uint32_t evrec_freertos_event_of_type_(uint8_t queue_type)
  * gave it (object, then evrec_freertos_event_of_type_() from bit 16); the three events share one
  * layout (evrec_freertos.c checks). `what`: EVREC_FREERTOS_OP_SEND or _RECEIVE. */
 static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(struct evrec_host *h, uint16_t task,
-                                                                              uint32_t key, uint8_t what)
+                                                                               uint32_t key, uint8_t what)
 {
     freertos_QueueOp_t *e = (freertos_QueueOp_t *)evrec_reserve(h, sizeof *e);
     if (e != (freertos_QueueOp_t *)0) {
@@ -223,7 +223,7 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_record_(s
 /* traceQUEUE_SEND/RECEIVE: the operation, preceded by Unblock (out of line, rare) when the calling
  * task had blocked on the object. */
 static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(unsigned core, uint32_t key,
-                                                                            uint8_t queue_type, uint8_t what)
+                                                                             uint8_t queue_type, uint8_t what)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_done_(uns
 
 /* traceQUEUE_SEND/RECEIVE_FROM_ISR: the operation with task NoTask. */
 static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsigned core, uint32_t key,
-                                                                           uint8_t queue_type, uint8_t what)
+                                                                            uint8_t queue_type, uint8_t what)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
     (void)queue_type; /* in the key */
@@ -255,8 +255,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned c
     if (h == (struct evrec_host *)0) {
         return;
     }
-    freertos_RtosIsr_t isr =
-        vector < EVREC_FREERTOS_ISR_VECTORS ? evrec_freertos_isr_of_vector[vector] : freertos_RtosIsr_UnknownIsr;
+    freertos_RtosIsr_t isr = vector < EVREC_FREERTOS_ISR_VECTORS ? evrec_freertos_isr_of_vector[vector]
+                                                                 : freertos_RtosIsr_UnknownIsr;
     if (exit) {
         freertos_record_IsrExit(h, isr, (uint16_t)vector);
     } else {
