@@ -5,13 +5,16 @@
 # `-singlestep -d exec,nochain` and the instructions executed between two insn_mark() calls are
 # counted (as scripts/insn-count.sh does). bench/peers/m4/README.md gives the table.
 #
-#   scripts/bench-stream-m4.sh [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-t TRICE_DIR] [-d DIR]
+#   scripts/bench-stream-m4.sh [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR] [-t TRICE_DIR]
+#                              [-d DIR]
 #
 # -O  optimisation of every firmware (default 2).
 # -g  the host evrec-gen (default build/schema/evrec-gen); evrec's row is built from
 #     examples/firmware (evrec-insn-stream.elf, app/insn_stream_main.c).
 # -s  a SystemView checkout (SEGGER's public target sources: SYSVIEW/SEGGER_SYSVIEW.c ...);
-#     its RTT (SEGGER_RTT.c) from SYSVIEW_DIR/RTT or SEGGER_RTT_DIR. Skipped when not given.
+#     skipped when not given.
+# -r  the folder of SEGGER_RTT.c/.h SystemView is built with (default SYSVIEW_DIR/RTT, else
+#     TRICE_DIR/src, which holds SEGGER's RTT: SystemView's public repository has no RTT of its own).
 # -t  a Trice checkout (github.com/rokath/trice: src/trice.c ...). Skipped when not given.
 # -d  the build folder (default a temporary one, removed at the end).
 # Prints one row per measured figure:  <who> <what> <instructions>
@@ -28,16 +31,19 @@ set -eu
 opt=2
 gen=""
 sysview=""
+rtt=""
 trice=""
 dir=""
-while getopts O:g:s:t:d: o; do
+while getopts O:g:s:r:t:d: o; do
     case $o in
     O) opt=$OPTARG ;;
     g) gen=$OPTARG ;;
     s) sysview=$OPTARG ;;
+    r) rtt=$OPTARG ;;
     t) trice=$OPTARG ;;
     d) dir=$OPTARG ;;
-    *) echo "usage: $0 [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-t TRICE_DIR] [-d DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR] [-t TRICE_DIR] [-d DIR]" >&2
+       exit 2 ;;
     esac
 done
 for t in arm-none-eabi-gcc arm-none-eabi-nm qemu-system-arm cmake; do
@@ -118,9 +124,17 @@ if [ -z "$sysview" ] && [ -z "$trice" ]; then
     echo "bench-stream-m4: no -s SYSVIEW_DIR or -t TRICE_DIR: peers skipped" >&2
     exit 0
 fi
+if [ -n "$sysview" ] && [ -z "$rtt" ]; then
+    if [ -f "$sysview/RTT/SEGGER_RTT.c" ]; then rtt=$sysview/RTT
+    elif [ -n "$trice" ] && [ -f "$trice/src/SEGGER_RTT.c" ]; then rtt=$trice/src
+    else echo "bench-stream-m4: no SEGGER_RTT.c for SystemView: give -r RTT_DIR" >&2; exit 1
+    fi
+    echo "bench-stream-m4: SystemView built with the RTT of $rtt" >&2
+fi
 p=$dir/peers
 { cmake -S "$root/bench/peers/m4" -B "$p" -DCMAKE_TOOLCHAIN_FILE="$tc" -DEVREC_CPU=cortex-m4 \
-      -DEVREC_FW_OPT="-O$opt" -DEVREC_SYSVIEW_DIR="$sysview" -DEVREC_TRICE_DIR="$trice" &&
+      -DEVREC_FW_OPT="-O$opt" -DEVREC_SYSVIEW_DIR="$sysview" -DEVREC_SEGGER_RTT_DIR="$rtt" \
+      -DEVREC_TRICE_DIR="$trice" &&
   cmake --build "$p" -j1; } >"$p-build.log" 2>&1 ||
     { cat "$p-build.log" >&2; echo "bench-stream-m4: the peers' build failed" >&2; exit 1; }
 if [ -n "$sysview" ]; then rows sysview "$p/sysview-insn.elf"; else echo "bench-stream-m4: SystemView skipped (no -s)" >&2; fi
