@@ -26,6 +26,8 @@
 #   sysview byte        per byte it put into the RTT buffer
 #   trice   record3     per TRice(iD(n), "...", a, b, c) in direct RTT mode (total)
 #   trice   byte        per byte it put into the RTT buffer
+#   trice-l record3     the same with a critical section (BASEPRI) around each message
+#   *       bytes_rec   bytes per record put into the RTT buffer (evrec: by the drain)
 # Exit status: 0 ok, 1 a build or run failed, 77 the cross compiler or QEMU is missing.
 set -eu
 opt=2
@@ -138,4 +140,9 @@ p=$dir/peers
   cmake --build "$p" -j1; } >"$p-build.log" 2>&1 ||
     { cat "$p-build.log" >&2; echo "bench-stream-m4: the peers' build failed" >&2; exit 1; }
 if [ -n "$sysview" ]; then rows sysview "$p/sysview-insn.elf"; else echo "bench-stream-m4: SystemView skipped (no -s)" >&2; fi
-if [ -n "$trice" ]; then rows trice "$p/trice-insn.elf"; else echo "bench-stream-m4: Trice skipped (no -t)" >&2; fi
+if [ -n "$trice" ]; then
+    rows trice "$p/trice-insn.elf"
+    rows trice-l "$p/trice-insn-locked.elf"
+else
+    echo "bench-stream-m4: Trice skipped (no -t)" >&2
+fi

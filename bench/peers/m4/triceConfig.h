@@ -20,4 +20,17 @@
 #define TRICE_SEGGER_RTT_PRINTF_BUFFER_SIZE 0
 #define TriceStamp32 (*(volatile uint32_t *)0xE0001004u)
 
+/* trice-insn-locked.elf: the same with Trice's documented critical section around each message
+ * (SEGGER_RTT_LOCK, BASEPRI), which a TRice called from more than one context needs; Trice's
+ * default is no lock. */
+#ifdef BENCH_TRICE_LOCKED
+#define TRICE_ENTER_CRITICAL_SECTION                                                                                \
+    {                                                                                                              \
+        SEGGER_RTT_LOCK() {
+#define TRICE_LEAVE_CRITICAL_SECTION                                                                                \
+    }                                                                                                              \
+    SEGGER_RTT_UNLOCK()                                                                                            \
+    }
+#endif
+
 #endif /* TRICE_CONFIG_H_ */
