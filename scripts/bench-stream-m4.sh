@@ -96,7 +96,10 @@ rows() {
     r=$(echo "$s" | sed -n 2p)
     bytes=$(value bytes "$dir/$1.log.out")
     n=$(value records "$dir/$1.log.out")
-    [ -n "$r" ] && [ -n "$bytes" ] && [ -n "$n" ] || { echo "bench-stream-m4: $1: no count" >&2; return 1; }
+    if [ -z "$r" ] || [ -z "$bytes" ] || [ -z "$n" ]; then
+        echo "bench-stream-m4: $1: no count" >&2
+        return 1
+    fi
     awk -v w="$1" -v e="$e" -v r="$r" -v b="$bytes" -v n="$n" 'BEGIN {
         printf "%-7s %-10s %.2f\n", w, "record3", (r - e) / n
         printf "%-7s %-10s %.2f\n", w, "byte", (r - e) / b

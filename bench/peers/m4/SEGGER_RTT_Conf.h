@@ -18,15 +18,15 @@
 #define SEGGER_RTT_MEMCPY_USE_BYTELOOP 0
 #define SEGGER_RTT_MAX_INTERRUPT_PRIORITY 0x20
 
-#define SEGGER_RTT_LOCK()                                                                                          \
-    {                                                                                                              \
-        unsigned int bench_rtt_basepri_;                                                                           \
-        __asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1"                                                    \
-                       : "=&r"(bench_rtt_basepri_)                                                                 \
-                       : "r"(SEGGER_RTT_MAX_INTERRUPT_PRIORITY)                                                    \
+#define SEGGER_RTT_LOCK()                                                                                         \
+    {                                                                                                             \
+        unsigned int bench_rtt_basepri_;                                                                          \
+        __asm volatile("mrs %0, basepri\n\tmsr basepri_max, %1"                                                   \
+                       : "=&r"(bench_rtt_basepri_)                                                                \
+                       : "r"(SEGGER_RTT_MAX_INTERRUPT_PRIORITY)                                                   \
                        : "memory");
-#define SEGGER_RTT_UNLOCK()                                                                                        \
-    __asm volatile("msr basepri, %0" : : "r"(bench_rtt_basepri_) : "memory");                                      \
+#define SEGGER_RTT_UNLOCK()                                                                                       \
+    __asm volatile("msr basepri, %0" : : "r"(bench_rtt_basepri_) : "memory");                                     \
     }
 
 #endif /* SEGGER_RTT_CONF_H */

@@ -24,12 +24,13 @@
  * (SEGGER_RTT_LOCK, BASEPRI), which a TRice called from more than one context needs; Trice's
  * default is no lock. */
 #ifdef BENCH_TRICE_LOCKED
-#define TRICE_ENTER_CRITICAL_SECTION                                                                                \
-    {                                                                                                              \
-        SEGGER_RTT_LOCK() {
-#define TRICE_LEAVE_CRITICAL_SECTION                                                                                \
-    }                                                                                                              \
-    SEGGER_RTT_UNLOCK()                                                                                            \
+#define TRICE_ENTER_CRITICAL_SECTION                                                                              \
+    {                                                                                                             \
+        SEGGER_RTT_LOCK()                                                                                         \
+        {
+#define TRICE_LEAVE_CRITICAL_SECTION                                                                              \
+    }                                                                                                             \
+    SEGGER_RTT_UNLOCK()                                                                                           \
     }
 #endif
 
