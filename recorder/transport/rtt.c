@@ -4,7 +4,6 @@
  * its up buffer, fed by evrec_stream_drain(). The host owns RdOff, this writer owns WrOff; every
  * offset read back from the block is checked against the buffer's size before it is used (a
  * debugger may write anything there). */
-#include <string.h>
 
 #include "evrec/evrec_rtt.h"
 
@@ -20,7 +19,7 @@ evrec_status evrec_rtt_init(evrec_rtt_t *rtt, void *up, size_t up_size, const ch
     /* A block a host already found (a second init) stops matching before its fields change. */
     ((volatile char *)rtt->cb.id)[0] = '\0';
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    memset(rtt, 0, sizeof *rtt);
+    __builtin_memset(rtt, 0, sizeof *rtt);
     rtt->mode = mode;
     rtt->cb.max_up = 1;
     rtt->cb.max_down = 1;
@@ -84,8 +83,8 @@ static void copy_in(evrec_rtt_t *rtt, const room_t *r, const uint8_t *data, size
     if (first > len) {
         first = len;
     }
-    memcpy(b->buffer + r->wr, data, first);
-    memcpy(b->buffer, data + first, len - first);
+    __builtin_memcpy(b->buffer + r->wr, data, first);
+    __builtin_memcpy(b->buffer, data + first, len - first);
     publish(rtt, r->wr, len);
 }
 
