@@ -270,8 +270,10 @@ cmd="scripts/bench-peers.sh"
         echo "$m4_barectf"
     fi
     echo
-    echo "Other tracers (SystemView, CMSIS Event Recorder, Tracealyzer, Trice) are not in this table: their"
-    echo "per-event costs are not measured here; the figures their projects publish are quoted below."
+    echo "Other tracers (SystemView, CMSIS Event Recorder, Tracealyzer, Trice) are not in this table."
+    echo "SystemView's continuous RTT recording and Trice's direct RTT mode are measured from their public"
+    echo "sources next to evrec's streaming record and drain in bench/peers/m4/README.md"
+    echo "(scripts/bench-stream-m4.sh, given their checkouts); the figures the projects publish are quoted below."
     echo
     if [ -f bench/peers/RECORD.md ]; then # written by scripts/bench-record.sh
         sed 1,1d bench/peers/RECORD.md
