@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_export_ctf.h"
+#include "clickhouse.h"
 #include "export.h"
 #include "pipeline.h"
 #ifdef EVREC_WITH_PERFETTO
@@ -19,6 +20,8 @@
 static const char help[] =
     "usage: evrec export [selection] [--tick-hz HZ] [--time-freq HZ] [--progress|--quiet]\n"
     "                    (--csv OUT | --jsonl OUT | --ccore OUT | --perfetto OUT | --ctf DIR) FILE\n"
+    "       evrec export --clickhouse URL [--database DB] [--cluster NAME] [--tag K=V]... FILE...\n"
+    "                    (`evrec export --clickhouse URL --help`; docs/FLEET.md)\n"
     "\n"
     "Convert a recording, streaming (memory does not grow with the file). OUT '-' is standard\n"
     "output. A regular OUT is written to a temporary file beside it that replaces OUT only when\n"
@@ -227,6 +230,11 @@ static int parse(int argc, char **argv, export_opts_t *o)
 
 static int run(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--clickhouse") == 0 || strncmp(argv[i], "--clickhouse=", 13) == 0) {
+            return cli_export_clickhouse(argc, argv); /* many files, options of its own */
+        }
+    }
     export_opts_t o;
     int rc = parse(argc, argv, &o);
     if (rc >= 0) {
