@@ -18,6 +18,7 @@
 
 typedef struct ch_file {
     const char *path;
+    ch_tags_t tags; /* the --tag options given before it */
     uint64_t id, size;
     int state; /* 0 to send, 1 already there, 2 unreadable, 3 a second copy of an earlier file */
 } ch_file_t;
@@ -50,8 +51,9 @@ static const char help_text[] =
     "  --database DB     the database (letters, digits, '_')\n"
     "  --cluster NAME    the tables are Distributed over <table>_local on the cluster NAME of\n"
     "                    the server's remote_servers (run once per node to create them there)\n"
-    "  --tag KEY=VALUE   a tag of every recording of the command (device, fw and boot are also\n"
-    "                    columns of every row); repeatable, at most 32\n"
+    "  --tag KEY=VALUE   a tag of the FILEs given after it (device, fw and boot are also columns\n"
+    "                    of every row; a later --tag KEY=... replaces it for the FILEs after that):\n"
+    "                    --tag fw=1.0 a.evr b.evr --tag fw=1.1 c.evr; at most 32 keys\n"
     "\n"
     "Exit status: 0 ok, 1 damaged input (what could be read is sent) or ClickHouse failed (what\n"
     "was sent before is said), 2 bad usage.\n";
@@ -113,6 +115,16 @@ static int check_name(const char *what, const char *s)
     return -1;
 }
 
+static int add_file(ch_run_t *x, const char *path)
+{
+    if (strcmp(path, "-") == 0) {
+        return cli_usage_error(&ch_cmd, "--clickhouse reads files (their hash is the recording's id), not '-'");
+    }
+    x->files[x->nfiles].path = path;
+    x->files[x->nfiles++].tags = x->given;
+    return -1;
+}
+
 enum { OPT_CH = 256, OPT_DB, OPT_CLUSTER, OPT_TAG, OPT_PROGRESS };
 
 static int parse(int argc, char **argv, ch_run_t *x, const char **url)
@@ -127,9 +139,14 @@ static int parse(int argc, char **argv, ch_run_t *x, const char **url)
     };
     const char *db = "evrec";
     int c, rc = -1;
+    x->files = calloc((size_t)argc, sizeof *x->files);
+    if (!x->files) {
+        return CLI_BAD_INPUT;
+    }
     cli_getopt_begin();
-    while (rc < 0 && (c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+    while (rc < 0 && (c = getopt_long(argc, argv, "-:qh", longopts, NULL)) != -1) {
         switch (c) {
+        case 1: rc = add_file(x, optarg); break; /* "-": operands in order, with the tags before them */
         case OPT_CH: *url = optarg; break;
         case OPT_DB: db = optarg; break;
         case OPT_CLUSTER: rc = check_name("--cluster", x->cluster = optarg); break;
@@ -146,15 +163,10 @@ static int parse(int argc, char **argv, ch_run_t *x, const char **url)
     if (!*url || !**url) {
         return cli_usage_error(&ch_cmd, "--clickhouse needs the server's URL (http://host:8123/)");
     }
-    x->nfiles = (size_t)(argc - optind);
-    x->files = calloc(x->nfiles + 1, sizeof *x->files);
-    for (size_t i = 0; x->files && i < x->nfiles; i++) {
-        x->files[i].path = argv[optind + (int)i];
-        if (strcmp(x->files[i].path, "-") == 0) {
-            return cli_usage_error(&ch_cmd, "--clickhouse reads files (their hash is the recording's id), not '-'");
-        }
+    while (rc < 0 && optind < argc) {
+        rc = add_file(x, argv[optind++]); /* after "--" */
     }
-    return x->files ? -1 : CLI_BAD_INPUT;
+    return rc;
 }
 
 /* ---- recording ids ---- */
@@ -343,7 +355,7 @@ static int send_file(ch_run_t *x, const ch_file_t *f)
                         .recording_id = f->id,
                         .file = f->path,
                         .size_bytes = f->size,
-                        .given = &x->given,
+                        .given = &f->tags,
                         .flush_at = BATCH_BYTES,
                         .flush = flush_data,
                         .flush_ctx = x};
