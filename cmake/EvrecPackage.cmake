@@ -26,7 +26,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME evrec)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION devel)
 # dpkg-shlibdeps writes the tools' Depends from the libraries they link (libyaml, libcairo2,
-# libsqlite3-0 and libedit2 for `evrec sql`, ...): tests/package checks some of them.
+# libsqlite3-0 and libedit2 for `evrec sql`, libcurl4 for `evrec export --clickhouse`, ...): tests/package
+# checks some of them.
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
   "event recorder tools: the evrec trace viewer and the evrec-gen code generator\n\

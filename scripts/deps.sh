@@ -7,11 +7,11 @@
 # prints the apt-get line to run as root. EVREC_EXTRA_PKGS adds packages.
 set -eu
 PKGS="build-essential cmake pkg-config libyaml-dev libxxhash-dev libelf-dev libcairo2-dev libxml2-dev \
-    libsqlite3-dev libedit-dev"
+    libsqlite3-dev libedit-dev libcurl4-openssl-dev"
 # The exports (CTF through libbabeltrace2, Perfetto through protobuf-c) and the test suite's
 # tools: the demo builds without them.
 [ "${1:-}" = "--demo" ] || PKGS="$PKGS libcriterion-dev libbabeltrace2-dev babeltrace2 \
-    protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3"
+    protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3 clickhouse-server"
 PKGS="$PKGS ${EVREC_EXTRA_PKGS:-}"
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "evrec: not a Debian system: install these or their equivalents: $PKGS" >&2
