@@ -124,6 +124,47 @@ def row_counts(server, suffix=""):
             for t in ("recordings", "records", "spans", "counters", "losses")}
 
 
+def wait_mutations(server):
+    for _ in range(600):
+        if server.query("SELECT count() FROM system.mutations WHERE database = 'fleet' AND is_done = 0") \
+                .strip() == "0":
+            return
+        time.sleep(0.1)
+    raise AssertionError("the mutations did not finish")
+
+
+def partial_upload(evrec, s, files, rows):
+    """An upload cut short: rows of a recording that `recordings` does not list (here: the rows of
+    one recording twice, its recordings row deleted). The next export deletes them and sends it
+    again: the tables hold what they held."""
+    rid = s.query("SELECT toString(recording_id) FROM recordings WHERE file = '%s'" % files[1][0], "fleet").strip()
+    for t in ("records", "spans", "counters", "losses"):
+        s.query("INSERT INTO %s SELECT * FROM %s WHERE recording_id = %s" % (t, t, rid), "fleet")
+    s.query("ALTER TABLE recordings DELETE WHERE recording_id = %s" % rid, "fleet")
+    wait_mutations(s)
+    assert row_counts(s)["recordings"] == rows["recordings"] - 1
+    r, m, _ = run_export(export_cmd(evrec, s.url, files))
+    assert int(m.group(2)) == 1 and int(m.group(3)) == len(files) - 1, r.stderr[-500:]
+    wait_mutations(s)
+    assert row_counts(s) == rows, ("the partial rows deleted, the recording sent once", row_counts(s), rows)
+
+
+def failures(evrec, s, files):
+    """ClickHouse's error text on stderr, exit 1, what was uploaded before said; a server that does
+    not answer."""
+    s.query("CREATE DATABASE IF NOT EXISTS broken")
+    s.query("CREATE VIEW IF NOT EXISTS broken.spans AS SELECT toUInt64(0) AS recording_id")  # takes no INSERT
+    cmd = [evrec, "export", "--clickhouse", s.url, "--database", "broken", "--quiet"] + [p for p, _ in files[:3]]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert re.search(r"clickhouse: INSERT INTO spans failed: HTTP \d+: .*Code: \d+", r.stderr), r.stderr
+    assert "uploaded before the failure: 0 recordings" in r.stderr, r.stderr
+    assert s.query("SELECT count() FROM broken.recordings").strip() == "0"
+    url = "http://127.0.0.1:%d/" % ch_server.free_port()
+    r = subprocess.run([evrec, "export", "--clickhouse", url, files[0][0]], capture_output=True, text=True)
+    assert r.returncode == 1 and re.search(r"clickhouse: .*onnect", r.stderr), (r.returncode, r.stderr)
+
+
 def one_server(evrec, src, work, program, files, exp, report):
     s = ch_server.Server(os.path.join(work, "single"), ch_server.free_port(), ch_server.free_port())
     try:
@@ -137,6 +178,8 @@ def one_server(evrec, src, work, program, files, exp, report):
         r2, m2, _ = run_export(export_cmd(evrec, s.url, files))
         assert int(m2.group(2)) == 0 and int(m2.group(3)) == len(files), r2.stderr[-500:]
         assert row_counts(s) == rows, "a second export adds no row"
+        partial_upload(evrec, s, files, rows)
+        failures(evrec, s, files)
         fleet_times = {}
         for q in QUERIES:  # as shipped: per fw / device
             t = time.time()
