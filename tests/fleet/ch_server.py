@@ -12,8 +12,9 @@ SERVER = "/usr/bin/clickhouse-server"
 
 
 def find_server():
-    """The clickhouse-server program, or None."""
-    for p in (os.environ.get("EVREC_CLICKHOUSE_SERVER"), "/usr/sbin/clickhouse-server", SERVER):
+    """The clickhouse-server program, or None. EVREC_CLICKHOUSE_SERVER names it (only it)."""
+    env = os.environ.get("EVREC_CLICKHOUSE_SERVER")
+    for p in ((env,) if env else ("/usr/sbin/clickhouse-server", SERVER)):
         if p and os.access(p, os.X_OK):
             return p
     return None

@@ -82,14 +82,14 @@ typedef struct ch_batch {
 typedef struct ch_sink_user {
     ch_batch_t *batch;
     uint64_t recording_id;
-    const char *file;    /* the path as given */
-    uint64_t size_bytes; /* the file's size */
+    const char *file;       /* the path as given */
+    uint64_t size_bytes;    /* the file's size */
     const ch_tags_t *given; /* --tag key=value */
     ch_tags_t tags;         /* the file's tags (ch_file_tags(), at the sink's begin) */
     /* out: filled by the sink's end() for the recordings row */
     uint64_t records, dropped, overwritten, damaged_ranges, duration_ns, time_freq, schema_hash;
     int damaged;
-    size_t flush_at;     /* bytes in the batch at which the sink asks for a flush */
+    size_t flush_at;         /* bytes in the batch at which the sink asks for a flush */
     int (*flush)(void *ctx); /* sends the data tables; 0, or -1 (reported) */
     void *flush_ctx;
 } ch_sink_user_t;

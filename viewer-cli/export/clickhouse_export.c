@@ -130,12 +130,16 @@ enum { OPT_CH = 256, OPT_DB, OPT_CLUSTER, OPT_TAG, OPT_PROGRESS };
 static int parse(int argc, char **argv, ch_run_t *x, const char **url)
 {
     static const struct option longopts[] = {
-        {"clickhouse", required_argument, NULL, OPT_CH}, {"database", required_argument, NULL, OPT_DB},
-        {"cluster", required_argument, NULL, OPT_CLUSTER}, {"tag", required_argument, NULL, OPT_TAG},
-        {"progress", no_argument, NULL, OPT_PROGRESS},    {"quiet", no_argument, NULL, 'q'},
+        {"clickhouse", required_argument, NULL, OPT_CH},
+        {"database", required_argument, NULL, OPT_DB},
+        {"cluster", required_argument, NULL, OPT_CLUSTER},
+        {"tag", required_argument, NULL, OPT_TAG},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
-        {"help", no_argument, NULL, 'h'},                 {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *db = "evrec";
     int c, rc = -1;
@@ -283,8 +287,9 @@ static int drop_partial(ch_run_t *x)
         }
     }
     if (ids && x->cluster) {
-        snprintf(q, sizeof q, "rows of recordings an earlier upload did not finish were deleted on this node; on "
-                              "the other nodes run the same ALTER TABLE <table>_local DELETE WHERE recording_id IN");
+        snprintf(q, sizeof q,
+                 "rows of recordings an earlier upload did not finish were deleted on this node; on "
+                 "the other nodes run the same ALTER TABLE <table>_local DELETE WHERE recording_id IN");
         cli_error("note: %s (%s)", q, ids);
     }
     for (size_t i = 0; i < x->nfiles; i++) {
@@ -378,8 +383,9 @@ static void summary(const ch_run_t *x, const size_t count[5], double secs)
             (unsigned long long)x->rows[CH_COUNTERS], (unsigned long long)x->rows[CH_LOSSES],
             (unsigned long long)x->rows[CH_RECORDINGS], mb, secs, secs > 0 ? mb / secs : 0.0);
     if (x->failed) {
-        fprintf(stderr, "evrec export: uploaded before the failure: %llu recordings, complete and listed; "
-                        "the rest is not listed (the next export of the same files sends it again)\n",
+        fprintf(stderr,
+                "evrec export: uploaded before the failure: %llu recordings, complete and listed; "
+                "the rest is not listed (the next export of the same files sends it again)\n",
                 (unsigned long long)x->sent_files);
     }
 }

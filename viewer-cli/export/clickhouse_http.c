@@ -73,8 +73,8 @@ static char *make_url(ch_conn_t *c, int use_db, const char *extra)
     char *u = malloc(n);
     if (u) {
         const char *sep = strchr(c->url, '?') ? "&" : "?";
-        snprintf(u, n, "%s%s%s%s%s%s", c->url, sep, db ? "database=" : "", db ? db : "",
-                 db && extra ? "&" : "", extra ? extra : "");
+        snprintf(u, n, "%s%s%s%s%s%s", c->url, sep, db ? "database=" : "", db ? db : "", db && extra ? "&" : "",
+                 extra ? extra : "");
     }
     curl_free(db);
     return u;

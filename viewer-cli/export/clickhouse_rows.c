@@ -34,10 +34,22 @@ static void put_le(ch_buf_t *b, uint64_t v, unsigned n)
     ch_put(b, x, n);
 }
 
-void ch_u8(ch_buf_t *b, uint8_t v) { put_le(b, v, 1); }
-void ch_u16(ch_buf_t *b, uint16_t v) { put_le(b, v, 2); }
-void ch_u32(ch_buf_t *b, uint32_t v) { put_le(b, v, 4); }
-void ch_u64(ch_buf_t *b, uint64_t v) { put_le(b, v, 8); }
+void ch_u8(ch_buf_t *b, uint8_t v)
+{
+    put_le(b, v, 1);
+}
+void ch_u16(ch_buf_t *b, uint16_t v)
+{
+    put_le(b, v, 2);
+}
+void ch_u32(ch_buf_t *b, uint32_t v)
+{
+    put_le(b, v, 4);
+}
+void ch_u64(ch_buf_t *b, uint64_t v)
+{
+    put_le(b, v, 8);
+}
 
 void ch_varuint(ch_buf_t *b, uint64_t v)
 {

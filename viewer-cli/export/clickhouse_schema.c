@@ -77,8 +77,8 @@ int ch_create_tables(ch_conn_t *c, const char *cluster)
         }
         if (cluster) {
             /* the local table in the database each node has under the same name */
-            snprintf(engine, sizeof engine, "Distributed(`%s`, `%s`, %s_local, intHash64(recording_id))",
-                     cluster, c->database ? c->database : "default", ch_table_names[t]);
+            snprintf(engine, sizeof engine, "Distributed(`%s`, `%s`, %s_local, intHash64(recording_id))", cluster,
+                     c->database ? c->database : "default", ch_table_names[t]);
             if (create(c, t, "", engine) != 0) {
                 return -1;
             }

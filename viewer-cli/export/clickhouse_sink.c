@@ -13,7 +13,6 @@
 #include "evrec/evrec_analysis.h"
 #include "export.h"
 
-
 /* The counter leaves of one event type (built on its first record). */
 typedef struct ctr_leaf {
     uint32_t off, series_off;
@@ -130,8 +129,9 @@ static int counter_leaf(ch_sink_t *k, uint16_t e, const evrec_leaf_info_t *li, c
     n->off = li->packed_offset;
     n->width = (uint8_t)evrec_kind_width(li->kind);
     evrec_leaf_info_t s;
-    for (uint32_t leaf = 2; d->series &&
-         evrec_reader_leaf(k->r, e, leaf, &s, n->series_path, sizeof n->series_path) == EVREC_OK; leaf++) {
+    for (uint32_t leaf = 2;
+         d->series && evrec_reader_leaf(k->r, e, leaf, &s, n->series_path, sizeof n->series_path) == EVREC_OK;
+         leaf++) {
         if (s.struct_id == li->struct_id && s.field_index == d->series - 1u && s.depth == li->depth &&
             memcmp(s.path_field, li->path_field, li->depth * sizeof s.path_field[0]) == 0) {
             n->series_off = s.packed_offset;
