@@ -30,6 +30,7 @@ expect "$dev" include/evrec/evrec_reader.h include/evrec/evrec_recorder.h includ
     share/evrec/cmake/EvrecGenerate.cmake
 dpkg-deb -f "$tools" Depends | grep -q "libyaml" || { echo "FAIL: evrec does not depend on libyaml" >&2; fail=1; }
 dpkg-deb -f "$tools" Depends | grep -q "libsqlite3" || { echo "FAIL: evrec does not depend on libsqlite3 (evrec sql)" >&2; fail=1; }
+dpkg-deb -f "$tools" Depends | grep -q "libcurl" || { echo "FAIL: evrec does not depend on libcurl (export --clickhouse)" >&2; fail=1; }
 dpkg-deb -f "$dev" Depends | grep -q "^evrec (= " || { echo "FAIL: libevrec-dev does not depend on evrec" >&2; fail=1; }
 dpkg-deb -f "$dev" Depends | grep -q "libxxhash-dev" || { echo "FAIL: libevrec-dev lacks libxxhash-dev" >&2; fail=1; }
 [ $fail -eq 0 ] || exit 1

@@ -20,7 +20,9 @@ typedef struct ch_file {
     const char *path;
     ch_tags_t tags; /* the --tag options given before it */
     uint64_t id, size;
-    int state; /* 0 to send, 1 already there, 2 unreadable, 3 a second copy of an earlier file */
+    /* 0 to send, 1 already there, 2 unreadable, 3 a second copy of an earlier file, 4 rows of an
+     * upload cut short (deleted, then 0), 5 not a recording the reader could open */
+    int state;
 } ch_file_t;
 
 typedef struct ch_run {
@@ -354,7 +356,7 @@ static int flush_data(void *ctx)
 /* ---- the command ---- */
 
 /* One recording through the pipeline into the batch. The pipeline's exit code. */
-static int send_file(ch_run_t *x, const ch_file_t *f)
+static int send_file(ch_run_t *x, ch_file_t *f)
 {
     ch_sink_user_t u = {.batch = &x->batch,
                         .recording_id = f->id,
@@ -367,18 +369,20 @@ static int send_file(ch_run_t *x, const ch_file_t *f)
     cli_pipeline_opts_t po = {.cmd = &ch_cmd, .input = f->path, .clock = x->ropt, .progress = -1};
     uint64_t before = x->batch.t[CH_RECORDINGS].rows;
     int rc = cli_pipeline_run(&po, &cli_sink_clickhouse, &u);
-    x->pending_files += x->batch.t[CH_RECORDINGS].rows - before;
+    uint64_t listed = x->batch.t[CH_RECORDINGS].rows - before;
+    x->pending_files += listed;
+    f->state = listed == 0 && !x->failed ? 5 : f->state; /* not a recording evrec could open */
     return rc;
 }
 
-static void summary(const ch_run_t *x, const size_t count[5], double secs)
+static void summary(const ch_run_t *x, const size_t count[6], double secs)
 {
     double mb = (double)x->c.bytes_sent / 1e6;
     fprintf(stderr,
             "evrec export: %zu files: %llu sent, %zu already there, %zu repeated, %zu unreadable; rows: "
             "records %llu, spans %llu, counters %llu, losses %llu, recordings %llu; %.2f MB sent in %.2f s "
             "(%.1f MB/s)\n",
-            x->nfiles, (unsigned long long)x->sent_files, count[1], count[3], count[2],
+            x->nfiles, (unsigned long long)x->sent_files, count[1], count[3], count[2] + count[5],
             (unsigned long long)x->rows[CH_RECORDS], (unsigned long long)x->rows[CH_SPANS],
             (unsigned long long)x->rows[CH_COUNTERS], (unsigned long long)x->rows[CH_LOSSES],
             (unsigned long long)x->rows[CH_RECORDINGS], mb, secs, secs > 0 ? mb / secs : 0.0);
@@ -441,7 +445,7 @@ int cli_export_clickhouse(int argc, char **argv)
     }
     x.c.insert_settings = x.cluster ? "insert_distributed_sync=1" : NULL;
     rc = send_all(&x);
-    size_t count[5] = {0};
+    size_t count[6] = {0};
     for (size_t i = 0; i < x.nfiles; i++) {
         count[x.files[i].state]++;
     }
