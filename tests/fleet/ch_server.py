@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """A private clickhouse-server for the fleet test: its own config, users and data directory under
 `root`, on free local ports, stopped by stop(). Never the system instance or its data."""
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -18,6 +20,14 @@ def find_server():
         if p and os.access(p, os.X_OK):
             return p
     return None
+
+
+def _die_with_parent():
+    """In the child: SIGTERM when the test dies (ctest's timeout kills it): no server outlives it."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port():
@@ -76,7 +86,7 @@ class Server:
     def start(self, program, timeout=60):
         log = open(os.path.join(self.root, "log", "stdout.log"), "w")
         self.proc = subprocess.Popen([program, "--config-file=" + self.config], stdout=log, stderr=log,
-                                     cwd=self.root)
+                                     cwd=self.root, preexec_fn=_die_with_parent)
         end = time.time() + timeout
         while time.time() < end:
             if self.proc.poll() is not None:
