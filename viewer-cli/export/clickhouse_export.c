@@ -209,21 +209,29 @@ static int hash_file(ch_file_t *f)
     return 0;
 }
 
-/* The ids of the files in state `state` as "id,id,..." (malloc'd); NULL when there is none. */
-static char *id_list(const ch_run_t *x, int state)
+/* Ids per query: ClickHouse refuses a query text over max_query_size (256 KiB by default); the
+ * check of partial uploads names each id four times (21 bytes each at most). */
+#define IDS_PER_QUERY 1000u
+
+/* The next ids (at most IDS_PER_QUERY) of the files in state `state` from file *from on, as
+ * "id,id,..." (malloc'd); *from moves past them. NULL when there is none left (or no memory:
+ * *from is then not moved). */
+static char *id_list(const ch_run_t *x, int state, size_t *from)
 {
-    size_t cap = 24 * x->nfiles + 1, len = 0;
+    size_t cap = 24 * IDS_PER_QUERY + 1, len = 0, i = *from;
     char *s = malloc(cap);
-    for (size_t i = 0; s && i < x->nfiles; i++) {
+    for (unsigned n = 0; s && i < x->nfiles && n < IDS_PER_QUERY; i++) {
         if (x->files[i].state == state) {
             len += (size_t)snprintf(s + len, cap - len, "%s%llu", len ? "," : "",
                                     (unsigned long long)x->files[i].id);
+            n++;
         }
     }
     if (s && len == 0) {
         free(s);
-        s = NULL;
+        return NULL;
     }
+    *from = s ? i : *from;
     return s;
 }
 
@@ -246,58 +254,66 @@ static void mark(ch_run_t *x, const char *ans, int state)
 /* Ask `sql` with the list of state-0 ids in place of %s; mark the ids answered with `state`. */
 static int ask_ids(ch_run_t *x, const char *fmt, int state)
 {
-    char *ids = id_list(x, 0), *ans = NULL;
-    if (!ids) {
-        return 0;
-    }
-    size_t n = strlen(fmt) + 4 * strlen(ids) + 1;
-    char *q = malloc(n);
-    if (!q) {
+    size_t from = 0;
+    char *ids, *ans = NULL;
+    while ((ids = id_list(x, 0, &from)) != NULL) {
+        size_t n = strlen(fmt) + 4 * strlen(ids) + 1;
+        char *q = malloc(n);
+        int rc = -1;
+        if (q) {
+            snprintf(q, n, fmt, ids, ids, ids, ids);
+            rc = ch_query(&x->c, q, 1, &ans);
+        } else {
+            snprintf(x->c.error, sizeof x->c.error, "out of memory");
+        }
+        if (rc == 0) {
+            mark(x, ans, state);
+        }
+        free(ans);
+        ans = NULL;
+        free(q);
         free(ids);
-        snprintf(x->c.error, sizeof x->c.error, "out of memory");
-        return -1;
+        if (rc != 0) {
+            return -1;
+        }
     }
-    snprintf(q, n, fmt, ids, ids, ids, ids);
-    int rc = ch_query(&x->c, q, 1, &ans);
-    if (rc == 0) {
-        mark(x, ans, state);
-    }
-    free(ans);
-    free(q);
-    free(ids);
-    return rc;
+    return 0;
 }
 
 /* Rows of recordings that are not listed (an upload cut short): deleted before they are sent
  * again. On a cluster the node asked deletes its own; the others are named on stderr. */
 static int drop_partial(ch_run_t *x)
 {
-    char *ids = id_list(x, 4), q[256];
-    for (int t = 0; ids && t < CH_RECORDINGS; t++) {
-        size_t n = strlen(ids) + 128;
-        char *a = malloc(n);
-        if (!a) {
-            break;
+    size_t from = 0;
+    char *ids;
+    while ((ids = id_list(x, 4, &from)) != NULL) {
+        for (int t = 0; t < CH_RECORDINGS; t++) {
+            size_t n = strlen(ids) + 128;
+            char *a = malloc(n);
+            int rc = -1;
+            if (a) {
+                snprintf(a, n, "ALTER TABLE %s%s DELETE WHERE recording_id IN (%s)", ch_table_names[t],
+                         x->cluster ? "_local" : "", ids);
+                rc = ch_query(&x->c, a, 1, NULL);
+            } else {
+                snprintf(x->c.error, sizeof x->c.error, "out of memory");
+            }
+            free(a);
+            if (rc != 0) {
+                free(ids);
+                return -1;
+            }
         }
-        snprintf(a, n, "ALTER TABLE %s%s DELETE WHERE recording_id IN (%s)", ch_table_names[t],
-                 x->cluster ? "_local" : "", ids);
-        int rc = ch_query(&x->c, a, 1, NULL);
-        free(a);
-        if (rc != 0) {
-            free(ids);
-            return -1;
+        if (x->cluster) {
+            cli_error("note: rows of recordings an earlier upload did not finish were deleted on this node; on "
+                      "the other nodes run ALTER TABLE <table>_local DELETE WHERE recording_id IN (%s)",
+                      ids);
         }
-    }
-    if (ids && x->cluster) {
-        snprintf(q, sizeof q,
-                 "rows of recordings an earlier upload did not finish were deleted on this node; on "
-                 "the other nodes run the same ALTER TABLE <table>_local DELETE WHERE recording_id IN");
-        cli_error("note: %s (%s)", q, ids);
+        free(ids);
     }
     for (size_t i = 0; i < x->nfiles; i++) {
         x->files[i].state = x->files[i].state == 4 ? 0 : x->files[i].state;
     }
-    free(ids);
     return 0;
 }
 
