@@ -8,7 +8,7 @@
  * Build knobs (compile definitions of this file):
  *   EVREC_FREERTOS_MAX_CORES  hosts (cores) it can serve, 1..32, default 1. Set it to
  *                             configNUMBER_OF_CORES on SMP. RAM: 12 bytes per core.
- *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 4..64,
+ *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 9..64,
  *                             default 16 (configMAX_TASK_NAME_LEN's default). RAM: 190 names.
  *   EVREC_FREERTOS_ISR_VECTORS interrupt numbers that can be named, 1..1024, default 256.
  *                             RAM: one byte each. The inline ISR hooks read it too (evrec_freertos.h).
@@ -108,27 +108,29 @@ int evrec_freertos_isr_name(unsigned vector, const char *name)
     return (int)st;
 }
 
-static int is_idle_name(const char *name, const char *idle_name)
+/* A task's name into its table slot: when the TCB's name has at least the slot's size, a copy of
+ * EVREC_FREERTOS_NAME_LEN bytes of constant length (word loads and stores, no loop; the kernel
+ * ends its name with a NUL, bytes after it are copied too), else byte by byte up to the NUL. */
+static void copy_task_name(char *slot, const char *name, uint32_t name_size)
 {
-    size_t i = 0;
-    for (; idle_name[i] != '\0'; i++) {
-        if (name[i] != idle_name[i]) {
-            return 0;
-        }
+    if (name_size >= EVREC_FREERTOS_NAME_LEN) {
+        __builtin_memcpy(slot, name, EVREC_FREERTOS_NAME_LEN);
+        slot[EVREC_FREERTOS_NAME_LEN - 1u] = '\0';
+    } else {
+        copy_name(slot, name);
     }
-    return 1; /* "IDLE", and on SMP "IDLE0", "IDLE1"... */
 }
 
-uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority)
+uint16_t evrec_freertos_task_create(unsigned core, const char *name, uint32_t name_size, int idle, uint32_t priority)
 {
     freertos_RtosTask_t task = freertos_RtosTask_Idle;
-    if (!is_idle_name(name, idle_name)) {
+    if (!idle) {
         /* Allocate first (lock-free), then fill the value's own name slot: tasks created on
          * two cores at once cannot share a slot. */
         (void)freertos_RtosTask_alloc("?", &task);
         if (task >= 1u && task <= TASK_SLOTS) {
             char *slot = ft.task_name[task - 1u];
-            copy_name(slot, name);
+            copy_task_name(slot, name, name_size);
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
@@ -256,23 +258,24 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. */
+/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. The
+ * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
+ * (object values are at most OBJECT_SLOTS): no loop. */
+_Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
 static void default_name(char *dst, int kind, unsigned number)
 {
-    static const char *const prefix[] = {"queue", "mutex", "sem"};
-    char digits[4];
-    size_t n = 0, i = 0;
-    for (const char *p = prefix[kind]; *p != '\0'; p++) {
-        dst[i++] = *p;
+    static const char prefix[3][8] = {"queue", "mutex", "sem"};
+    static const uint8_t prefix_len[3] = {5, 5, 3};
+    __builtin_memcpy(dst, prefix[kind], 8);
+    char *p = dst + prefix_len[kind];
+    if (number >= 100u) {
+        *p++ = (char)('0' + number / 100u);
     }
-    do {
-        digits[n++] = (char)('0' + number % 10u);
-        number /= 10u;
-    } while (number != 0u && n < sizeof digits);
-    while (n > 0u) {
-        dst[i++] = digits[--n];
+    if (number >= 10u) {
+        *p++ = (char)('0' + number / 10u % 10u);
     }
-    dst[i] = '\0';
+    p[0] = (char)('0' + number % 10u);
+    p[1] = '\0';
 }
 
 uint32_t evrec_freertos_object_create(uint8_t queue_type)
