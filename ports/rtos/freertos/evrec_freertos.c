@@ -121,7 +121,7 @@ static void copy_task_name(char *slot, const char *name, uint32_t name_size)
     }
 }
 
-uint16_t evrec_freertos_task_create(unsigned core, const char *name, uint32_t name_size, int idle, uint32_t priority)
+uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle)
 {
     freertos_RtosTask_t task = freertos_RtosTask_Idle;
     if (!idle) {
@@ -134,11 +134,15 @@ uint16_t evrec_freertos_task_create(unsigned core, const char *name, uint32_t na
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
+    return task;
+}
+
+void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority)
+{
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskCreate(h, task, (uint16_t)priority);
     }
-    return task;
 }
 
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority)

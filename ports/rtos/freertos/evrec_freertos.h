@@ -142,9 +142,12 @@ int evrec_freertos_isr_name(unsigned vector, const char *name);
 
 /* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
  * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
-/** `name`: the TCB's pcTaskName, `name_size` bytes (sizeof it); `idle`: the name starts with
- * configIDLE_TASK_NAME (the idle task, value 0). */
-uint16_t evrec_freertos_task_create(unsigned core, const char *name, uint32_t name_size, int idle, uint32_t priority);
+/** A new task's RtosTask value, its name copied: `name` is the TCB's pcTaskName, `name_size`
+ * bytes (sizeof it); `idle`: the name starts with configIDLE_TASK_NAME (the idle task, value 0).
+ * Records nothing. */
+uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle);
+/** TaskCreate(task, priority). */
+void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_ready(unsigned core, uint16_t task);
@@ -339,9 +342,12 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
     (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
-    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(                                                       \
-         EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName, (uint32_t)sizeof((pxNewTCB)->pcTaskName),                 \
-         EVREC_FREERTOS_IS_IDLE_(pxNewTCB), (uint32_t)(pxNewTCB)->uxPriority))
+    do {                                                                                                          \
+        (pxNewTCB)->uxTaskNumber = evrec_freertos_task_name(                                                      \
+            (pxNewTCB)->pcTaskName, (uint32_t)sizeof((pxNewTCB)->pcTaskName), EVREC_FREERTOS_IS_IDLE_(pxNewTCB)); \
+        evrec_freertos_task_create(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxNewTCB),                         \
+                                   (uint32_t)(pxNewTCB)->uxPriority);                                             \
+    } while (0)
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
