@@ -31,8 +31,8 @@ typedef struct {
     unsigned uxQueueNumber;
     uint8_t ucQueueType;
 } Queue_t;
-static List_t ready_list, delayed1, delayed2, xSuspendedTaskList, xTasksWaitingTermination, waiters;
-static List_t *pxDelayedTaskList = &delayed1, *pxOverflowDelayedTaskList = &delayed2;
+static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2, xSuspendedTaskList, xTasksWaitingTermination, waiters;
+static List_t *pxDelayedTaskList = &xDelayedTaskList1, *pxOverflowDelayedTaskList = &xDelayedTaskList2;
 static TCB_t *pxCurrentTCB;
 
 static evrec_host_t host;
@@ -250,6 +250,34 @@ Test(freertos_hooks, waits_follow_the_switches)
     check_op(r, 10, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Unblock);
     check_op(r, 11, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
     check_op(r, 12, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+}
+
+/* A task's wait and its "has run" mark share one byte: ending the wait (Unblock, Timeout) keeps
+ * the mark, so the task's next switch-in is a Resume, not a second Start. */
+Test(freertos_hooks, a_wait_ending_keeps_the_task_started)
+{
+    static TCB_t a, b;
+    static Queue_t q = {0, 0};
+    start();
+    create(&a, "a", 1);
+    create(&b, "b", 1);
+    traceQUEUE_CREATE(&q);
+    pxCurrentTCB = NULL;
+    switch_to(&a);
+    traceBLOCKING_ON_QUEUE_RECEIVE(&q);
+    traceQUEUE_RECEIVE_FAILED(&q); /* Timeout: the wait ends */
+    switch_to(&b);
+    traceBLOCKING_ON_QUEUE_SEND(&q);
+    traceQUEUE_SEND(&q); /* Unblock: the wait ends */
+    switch_to(&a);
+    switch_to(&b);
+    recs_t r = stop();
+    cr_assert_eq(r.n, 2u + 1u + 2u + 2u + 3u + 2u + 2u);
+    check_op(r, 4, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Timeout);
+    check_switch(r, 6, freertos_ID_TaskSwitchIn, 2, freertos_RtosResume_Start);
+    check_op(r, 8, freertos_ID_QueueOp, 2, 1, freertos_RtosQueueOp_Unblock);
+    check_switch(r, 11, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Resume);
+    check_switch(r, 13, freertos_ID_TaskSwitchIn, 2, freertos_RtosResume_Resume);
 }
 
 Test(freertos_hooks, init_refuses_bad_arguments)

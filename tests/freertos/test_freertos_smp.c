@@ -27,8 +27,7 @@ typedef struct {
     unsigned uxPriority, uxTaskNumber;
     char pcTaskName[16];
 } TCB_t;
-static List_t ready_list, delayed1, delayed2;
-static List_t *pxDelayedTaskList = &delayed1, *pxOverflowDelayedTaskList = &delayed2;
+static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2;
 static TCB_t *current_tcb[2];
 #define pxCurrentTCB current_tcb[mock_core] /* the SMP kernel: xTaskGetCurrentTaskHandle() */
 

@@ -8,7 +8,7 @@
  * Build knobs (compile definitions of this file):
  *   EVREC_FREERTOS_MAX_CORES  hosts (cores) it can serve, 1..32, default 1. Set it to
  *                             configNUMBER_OF_CORES on SMP. RAM: 12 bytes per core.
- *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 4..64,
+ *   EVREC_FREERTOS_NAME_LEN   bytes kept of a task or object name (with the NUL), 9..64,
  *                             default 16 (configMAX_TASK_NAME_LEN's default). RAM: 190 names.
  *   EVREC_FREERTOS_ISR_VECTORS interrupt numbers that can be named, 1..1024, default 256.
  *                             RAM: one byte each. The inline ISR hooks read it too (evrec_freertos.h).
@@ -39,9 +39,15 @@ struct evrec_freertos_core evrec_freertos_cores[EVREC_FREERTOS_MAX_CORES];
 uint8_t evrec_freertos_blocked_on[TASK_SLOTS + 1u];
 uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 
+/* evrec_freertos_blocked_on[]: bits 0..6 the object a task waits on (values 1..127), bit 7 set
+ * once the task has run (its next TaskSwitchIn is Resume, not Start): a switch reads both with
+ * one load. */
+#define WAIT_MASK 0x7Fu
+#define STARTED 0x80u
+_Static_assert(OBJECT_SLOTS <= WAIT_MASK, "an object value fits the wait bits");
+
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
-    uint8_t started[TASK_SLOTS + 1u]; /* the task has run once (TaskSwitchIn Start) */
     char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_FREERTOS_NAME_LEN];
 } ft;
@@ -102,35 +108,41 @@ int evrec_freertos_isr_name(unsigned vector, const char *name)
     return (int)st;
 }
 
-static int is_idle_name(const char *name, const char *idle_name)
+/* A task's name into its table slot: when the TCB's name has at least the slot's size, a copy of
+ * EVREC_FREERTOS_NAME_LEN bytes of constant length (word loads and stores, no loop; the kernel
+ * ends its name with a NUL, bytes after it are copied too), else byte by byte up to the NUL. */
+static void copy_task_name(char *slot, const char *name, uint32_t name_size)
 {
-    size_t i = 0;
-    for (; idle_name[i] != '\0'; i++) {
-        if (name[i] != idle_name[i]) {
-            return 0;
-        }
+    if (name_size >= EVREC_FREERTOS_NAME_LEN) {
+        __builtin_memcpy(slot, name, EVREC_FREERTOS_NAME_LEN);
+        slot[EVREC_FREERTOS_NAME_LEN - 1u] = '\0';
+    } else {
+        copy_name(slot, name);
     }
-    return 1; /* "IDLE", and on SMP "IDLE0", "IDLE1"... */
 }
 
-uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority)
+uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle)
 {
     freertos_RtosTask_t task = freertos_RtosTask_Idle;
-    if (!is_idle_name(name, idle_name)) {
+    if (!idle) {
         /* Allocate first (lock-free), then fill the value's own name slot: tasks created on
          * two cores at once cannot share a slot. */
         (void)freertos_RtosTask_alloc("?", &task);
         if (task >= 1u && task <= TASK_SLOTS) {
             char *slot = ft.task_name[task - 1u];
-            copy_name(slot, name);
+            copy_task_name(slot, name, name_size);
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
+    return task;
+}
+
+void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority)
+{
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskCreate(h, task, (uint16_t)priority);
     }
-    return task;
 }
 
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority)
@@ -160,17 +172,27 @@ void evrec_freertos_task_ready(unsigned core, uint16_t task)
 /* vTaskSwitchContext() calls SWITCHED_OUT then SWITCHED_IN; the macros call this only when the
  * scheduler picked another task than the one it switched out (evrec_freertos_first_in() when none
  * was: the first task). TaskSwitchOut and TaskSwitchIn are recorded together. */
-/* TaskSwitchIn's type: Start the first time the task runs. Task values are 0 (idle) .. 63 (the
- * catalogue's RtosTask range, the only values traceTASK_CREATE stores): the mask is no bound
- * check but keeps a value set by hand within the table. */
-static uint8_t resume_type(uint16_t task)
+/* `task` gets the CPU on `core`: the core's current task and wait copy (the queue hooks') are
+ * set; returns TaskSwitchIn's type, Start the first time the task runs. Task values are 0 (idle)
+ * .. 63 (the catalogue's RtosTask range, the only values traceTASK_CREATE stores): the mask is no
+ * bound check but keeps a value set by hand within the table. */
+static __attribute__((noinline)) uint8_t first_run(uint8_t *slot)
 {
-    uint8_t *started = &ft.started[task & TASK_SLOTS];
-    if (__builtin_expect(*started == 0u, 0)) {
-        *started = 1u;
-        return freertos_RtosResume_Start;
+    *slot = (uint8_t)(*slot | STARTED);
+    return freertos_RtosResume_Start;
+}
+static inline __attribute__((always_inline)) uint8_t switch_to(struct evrec_freertos_core *c, uint16_t task)
+{
+    uint8_t *slot = &evrec_freertos_blocked_on[task & TASK_SLOTS];
+    int32_t state = (int8_t)*slot; /* STARTED is the sign bit */
+    __asm__("" : "+r"(state));     /* one load: else the compiler loads the byte again for the mask */
+    uint8_t type = freertos_RtosResume_Resume;
+    if (__builtin_expect(state >= 0, 0)) {
+        type = first_run(slot); /* out of line: no conditional stores on the common path */
     }
-    return freertos_RtosResume_Resume;
+    c->current = task;
+    c->wait = (uint16_t)((uint32_t)state & WAIT_MASK);
+    return type;
 }
 
 /* The pair one by one, when it could not be allocated at once (evrec_reserve_pair()); out of
@@ -186,35 +208,46 @@ void evrec_freertos_first_in(unsigned core, uint16_t task)
 {
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
-        uint8_t type = resume_type(task);
-        CORE_STATE(core)->current = task;
-        CORE_STATE(core)->wait = evrec_freertos_blocked_on[task & TASK_SLOTS];
-        freertos_record_TaskSwitchIn(h, task, type);
+        freertos_record_TaskSwitchIn(h, task, switch_to(CORE_STATE(core), task));
     }
 }
 
-void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason)
+/* A switch record's task and type as one 4-byte store: `word` is the task value (bits 0..15) and
+ * the type (bits 16..23); the byte after the type is the record's padding (stored as 0). */
+_Static_assert(offsetof(freertos_TaskSwitchOut_t, type) == offsetof(freertos_TaskSwitchOut_t, task) + 2u &&
+                   offsetof(freertos_TaskSwitchIn_t, type) == offsetof(freertos_TaskSwitchIn_t, task) + 2u &&
+                   offsetof(freertos_TaskSwitchOut_t, task) + 4u <= sizeof(freertos_TaskSwitchOut_t) &&
+                   offsetof(freertos_TaskSwitchIn_t, task) + 4u <= sizeof(freertos_TaskSwitchIn_t),
+               "a switch record's task, type and a padding byte are 4 consecutive bytes");
+static inline __attribute__((always_inline)) void store_task_type(uint16_t *task_field, uint32_t word)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    __builtin_memcpy(task_field, &word, 4);
+#else
+    *task_field = (uint16_t)word;
+    ((uint8_t *)task_field)[2] = (uint8_t)(word >> 16);
+#endif
+}
+
+/* `out`: the task switched out (bits 0..15) and why (bits 16..23, an RtosSuspend value). */
+void evrec_freertos_switched_in(unsigned core, uint16_t task, uint32_t out)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
         return;
     }
-    uint8_t type = resume_type(task);
-    CORE_STATE(core)->current = task;
-    CORE_STATE(core)->wait = evrec_freertos_blocked_on[task & TASK_SLOTS]; /* the queue hooks' copy */
+    uint32_t in = task | (uint32_t)switch_to(CORE_STATE(core), task) << 16;
     /* The pair in one allocation, one timestamp (evrec_reserve_pair()). */
     int split;
     freertos_TaskSwitchOut_t *o = evrec_reserve_pair(h, sizeof *o, sizeof(freertos_TaskSwitchIn_t), &split);
     if (o != NULL) {
-        freertos_TaskSwitchIn_t *in = (freertos_TaskSwitchIn_t *)(void *)((uint8_t *)o + sizeof *o);
-        o->task = out_task;
-        o->type = out_reason;
-        in->task = task;
-        in->type = type;
+        freertos_TaskSwitchIn_t *i = (freertos_TaskSwitchIn_t *)(void *)((uint8_t *)o + sizeof *o);
+        store_task_type(&o->task, out); /* bits 24..31 are 0 */
+        store_task_type(&i->task, in);
         evrec_commit(o, freertos_ID_TaskSwitchOut);
-        evrec_commit(in, freertos_ID_TaskSwitchIn);
+        evrec_commit(i, freertos_ID_TaskSwitchIn);
     } else if (split) {
-        record_switch_split(h, out_task | (uint32_t)out_reason << 16, task | (uint32_t)type << 16);
+        record_switch_split(h, out, in);
     }
 }
 
@@ -229,23 +262,24 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. */
+/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. The
+ * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
+ * (object values are at most OBJECT_SLOTS): no loop. */
+_Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
 static void default_name(char *dst, int kind, unsigned number)
 {
-    static const char *const prefix[] = {"queue", "mutex", "sem"};
-    char digits[4];
-    size_t n = 0, i = 0;
-    for (const char *p = prefix[kind]; *p != '\0'; p++) {
-        dst[i++] = *p;
+    static const char prefix[3][8] = {"queue", "mutex", "sem"};
+    static const uint8_t prefix_len[3] = {5, 5, 3};
+    __builtin_memcpy(dst, prefix[kind], 8);
+    char *p = dst + prefix_len[kind];
+    if (number >= 100u) {
+        *p++ = (char)('0' + number / 100u);
     }
-    do {
-        digits[n++] = (char)('0' + number % 10u);
-        number /= 10u;
-    } while (number != 0u && n < sizeof digits);
-    while (n > 0u) {
-        dst[i++] = digits[--n];
+    if (number >= 10u) {
+        *p++ = (char)('0' + number / 10u % 10u);
     }
-    dst[i] = '\0';
+    p[0] = (char)('0' + number % 10u);
+    p[1] = '\0';
 }
 
 uint32_t evrec_freertos_object_create(uint8_t queue_type)
@@ -305,8 +339,8 @@ _Static_assert((int)freertos_RtosQueueOp_Unblock == (int)freertos_RtosMutexOp_Un
 /* The calling task's wait on `object`, if it blocked on it (BLOCK below): ended now. */
 static int wait_ends(unsigned core, uint16_t task, uint16_t object)
 {
-    if (task <= TASK_SLOTS && object != 0u && evrec_freertos_blocked_on[task] == (uint8_t)object) {
-        evrec_freertos_blocked_on[task] = 0u;
+    if (task <= TASK_SLOTS && object != 0u && (evrec_freertos_blocked_on[task] & WAIT_MASK) == object) {
+        evrec_freertos_blocked_on[task] &= (uint8_t)STARTED;
         CORE_STATE(core)->wait = 0u;
         return 1;
     }
@@ -367,13 +401,13 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
         return;
     }
     uint16_t task = CORE_STATE(core)->current;
-    if (task <= TASK_SLOTS && object != 0u && evrec_freertos_blocked_on[task] == (uint8_t)object) {
+    if (task <= TASK_SLOTS && object != 0u && (evrec_freertos_blocked_on[task] & WAIT_MASK) == object) {
         return; /* the retry loop may block again on the same object: one wait */
     }
     record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
-    if (task <= TASK_SLOTS) {
-        evrec_freertos_blocked_on[task] = (uint8_t)object;
-        CORE_STATE(core)->wait = (uint8_t)object;
+    if (task <= TASK_SLOTS && object <= WAIT_MASK) {
+        evrec_freertos_blocked_on[task] = (uint8_t)((evrec_freertos_blocked_on[task] & STARTED) | object);
+        CORE_STATE(core)->wait = object;
     }
 }
 

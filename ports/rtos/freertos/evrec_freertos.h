@@ -23,8 +23,8 @@
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
  * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, the
- * delayed and suspended lists, Queue_t's ucQueueType): they only expand inside tasks.c and
- * queue.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
+ * delayed lists xDelayedTaskList1/2 and the suspended list, Queue_t's ucQueueType): they only expand
+ * inside tasks.c and queue.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
  */
 #ifndef EVREC_FREERTOS_H
 #define EVREC_FREERTOS_H
@@ -142,11 +142,17 @@ int evrec_freertos_isr_name(unsigned vector, const char *name);
 
 /* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
  * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
-uint16_t evrec_freertos_task_create(unsigned core, const char *name, const char *idle_name, uint32_t priority);
+/** A new task's RtosTask value, its name copied: `name` is the TCB's pcTaskName, `name_size`
+ * bytes (sizeof it); `idle`: the name starts with configIDLE_TASK_NAME (the idle task, value 0).
+ * Records nothing. */
+uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle);
+/** TaskCreate(task, priority). */
+void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_priority(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_ready(unsigned core, uint16_t task);
-void evrec_freertos_switched_in(unsigned core, uint16_t task, uint16_t out_task, uint8_t out_reason);
+/** `out`: the task switched out (bits 0..15) and its RtosSuspend reason (bits 16..23). */
+void evrec_freertos_switched_in(unsigned core, uint16_t task, uint32_t out);
 /** The first switch-in on `core` (no task switched out): TaskSwitchIn alone. */
 void evrec_freertos_first_in(unsigned core, uint16_t task);
 /** The TCB traceTASK_SWITCHED_OUT saw, per core, until traceTASK_SWITCHED_IN (evrec_freertos.c). */
@@ -173,7 +179,8 @@ struct evrec_freertos_core {
     uint16_t wait;
 };
 extern struct evrec_freertos_core evrec_freertos_cores[];
-/** Per task value (0..63): the object (its RtosObject value) it blocked on, 0 = none. */
+/** Per task value (0..63): bits 0..6 the object (its RtosObject value) it blocked on, 0 = none;
+ * bit 7 set once the task has run. */
 extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
@@ -299,8 +306,10 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
     }
     return EVREC_FREERTOS_PREEMPTED;
 }
+/* The two delayed lists by their addresses (tasks.c's xDelayedTaskList1 and 2, which
+ * pxDelayedTaskList and pxOverflowDelayedTaskList point to, in turn): constants, no load. */
 #define EVREC_FREERTOS_REASON_(c, e)                                                                              \
-    evrec_freertos_reason_((c), (e), pxDelayedTaskList, pxOverflowDelayedTaskList,                                \
+    evrec_freertos_reason_((c), (e), (const void *)&xDelayedTaskList1, (const void *)&xDelayedTaskList2,          \
                            EVREC_FREERTOS_SUSPENDED_LIST_, EVREC_FREERTOS_DELETED_LIST_)
 
 #define EVREC_FREERTOS_TASK_(tcb) ((uint16_t)(tcb)->uxTaskNumber)
@@ -324,10 +333,21 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 
 /* ---- tasks (tasks.c) ---- */
 
+/* The idle task ("IDLE", on SMP "IDLE0", "IDLE1"...): its name starts with configIDLE_TASK_NAME,
+ * compared here with a constant length (a word compare, no loop). */
+#define EVREC_FREERTOS_IDLE_LEN_(tcb)                                                                             \
+    (sizeof(configIDLE_TASK_NAME) - 1u < sizeof((tcb)->pcTaskName) ? sizeof(configIDLE_TASK_NAME) - 1u           \
+                                                                   : sizeof((tcb)->pcTaskName))
+#define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
+    (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
-    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_create(                                                       \
-         EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName, configIDLE_TASK_NAME, (uint32_t)(pxNewTCB)->uxPriority))
+    do {                                                                                                          \
+        (pxNewTCB)->uxTaskNumber = evrec_freertos_task_name(                                                      \
+            (pxNewTCB)->pcTaskName, (uint32_t)sizeof((pxNewTCB)->pcTaskName), EVREC_FREERTOS_IS_IDLE_(pxNewTCB)); \
+        evrec_freertos_task_create(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxNewTCB),                         \
+                                   (uint32_t)(pxNewTCB)->uxPriority);                                             \
+    } while (0)
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
@@ -359,9 +379,11 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
             evrec_freertos_first_in(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_));                     \
         } else if (evrec_old_ != evrec_new_) {                                                                    \
             evrec_freertos_switched_in(                                                                           \
-                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_), EVREC_FREERTOS_TASK_(evrec_old_),        \
-                EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem),                      \
-                                       listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem)));                    \
+                EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(evrec_new_),                                          \
+                EVREC_FREERTOS_TASK_(evrec_old_) |                                                                \
+                    (uint32_t)EVREC_FREERTOS_REASON_(listLIST_ITEM_CONTAINER(&evrec_old_->xStateListItem),        \
+                                                     listLIST_ITEM_CONTAINER(&evrec_old_->xEventListItem))        \
+                        << 16);                                                                                   \
         }                                                                                                         \
     } while (0)
 #endif

@@ -70,7 +70,7 @@ BEGIN {
     split("empty switch send receive give take mutex ready priority isr_enter isr_exit create delete object same", name, " ")
     split("-|vTaskSwitchContext() to another task|xQueueSend()|xQueueReceive()|xSemaphoreGive() (counting)|xSemaphoreTake() (counting)|xSemaphoreTake() + xSemaphoreGive() (mutex)|vTaskSuspend() + vTaskResume()|vTaskPrioritySet()|traceISR_ENTER()|traceISR_EXIT()|xTaskCreate()|vTaskDelete()|xSemaphoreCreateBinary() + vSemaphoreDelete()|vTaskSwitchContext() to the same task", call, "|")
     split("-|SWITCHED_OUT + SWITCHED_IN|QUEUE_SEND|QUEUE_RECEIVE|QUEUE_SEND|QUEUE_RECEIVE|QUEUE_RECEIVE + QUEUE_SEND|MOVED_TASK_TO_READY_STATE|TASK_PRIORITY_SET + MOVED_TASK_TO_READY_STATE|ISR_ENTER|ISR_EXIT|TASK_CREATE + MOVED_TASK_TO_READY_STATE|TASK_DELETE|QUEUE_CREATE|SWITCHED_OUT + SWITCHED_IN", hooks, "|")
-    split("0 2 1 1 1 1 2 1 2 1 1 2 1 1 0", recs, " ")
+    split("0 2 1 1 1 1 2 1 2 1 1 2 1 0 0", recs, " ")
     split("1 2 1 1 1 1 2 1 2 1 1 2 1 1 2", nhooks, " ")
 }
 FNR == 1 { file++ }

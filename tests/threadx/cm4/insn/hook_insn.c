@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Instructions the evrec ThreadX hooks add to the kernel's calls on Cortex-M4
+ * (../hook-insn-count.sh), counted as tests/freertos/cm4/hook-insn-count.sh counts FreeRTOS's: the
+ * firmware runs each kernel call HOOK_N times between two calls of insn_mark(), in a thread
+ * (ThreadX's own Cortex-M4 port schedules), built with the hooks (HOOK_TRACE=1: the kernel's
+ * event-trace insert points and execution-change notifications, evrec_threadx.c) and without
+ * (0); QEMU logs every executed instruction and the script divides each loop's difference by
+ * HOOK_N. Loops, in order (the script's names):
+ *   empty     a call of an empty function (both builds alike: a check of the method)
+ *   switch    tx_thread_relinquish() to a thread of the same priority, which relinquishes back:
+ *             two switches (TaskSwitchOut Yield + TaskSwitchIn Resume each)
+ *   send      tx_queue_send() into a queue with room (QueueOp Send)
+ *   receive   tx_queue_receive() of a message (QueueOp Receive)
+ *   put       tx_semaphore_put() with no waiter (SemOp Give)
+ *   get       tx_semaphore_get() of a count (SemOp Take)
+ *   mutex     tx_mutex_get() + tx_mutex_put() of a free mutex (MutexOp Lock, Unlock)
+ *   flags     tx_event_flags_set() + tx_event_flags_get() (EventOp Set, Consume)
+ *   isr       an interrupt (NVIC set-pending) whose handler calls _tx_execution_isr_enter() and
+ *             _tx_execution_isr_exit(), as the port's example handler does (IsrEnter, IsrExit)
+ *   create    tx_thread_create() of a thread not started (TaskCreate, its name copied)
+ *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete)
+ *   object    tx_semaphore_create() + tx_semaphore_delete() (the object's value and name)
+ * Exit code 0 when everything ran (and, with the hooks, no record was dropped), else 1..3.
+ */
+#include <stdint.h>
+
+#include "tx_api.h"
+
+#include "semihost.h"
+
+#if HOOK_TRACE
+#include "evrec_threadx.h"
+#include "threadx_events.h"
+static evrec_host_t host;
+static evrec_recorder_t rec;
+static uint32_t trace[16384];
+#endif
+
+#ifndef HOOK_N
+#define HOOK_N 32u
+#endif
+#define STACK 1024u
+
+#define MEASURED __attribute__((noinline, noipa))
+void insn_mark(void);
+MEASURED void insn_mark(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+static TX_THREAD bench, partner, created[HOOK_N];
+static TX_QUEUE queue;
+static TX_SEMAPHORE sem;
+static TX_MUTEX mutex;
+static TX_EVENT_FLAGS_GROUP flags;
+static ULONG queue_mem[HOOK_N];
+static uint64_t bench_stack[STACK / 8], partner_stack[STACK / 8], created_stack[HOOK_N][STACK / 8];
+
+static void never_runs(ULONG arg)
+{
+    (void)arg;
+}
+
+MEASURED static void op_empty(uint32_t i)
+{
+    __asm__ volatile("" : : "r"(i) : "memory");
+}
+MEASURED static void op_switch(uint32_t i)
+{
+    (void)i;
+    tx_thread_relinquish();
+}
+MEASURED static void op_send(uint32_t i)
+{
+    ULONG m = i;
+    (void)tx_queue_send(&queue, &m, TX_NO_WAIT);
+}
+MEASURED static void op_receive(uint32_t i)
+{
+    ULONG m = i;
+    (void)tx_queue_receive(&queue, &m, TX_NO_WAIT);
+}
+MEASURED static void op_put(uint32_t i)
+{
+    (void)i;
+    (void)tx_semaphore_put(&sem);
+}
+MEASURED static void op_get(uint32_t i)
+{
+    (void)i;
+    (void)tx_semaphore_get(&sem, TX_NO_WAIT);
+}
+MEASURED static void op_mutex(uint32_t i)
+{
+    (void)i;
+    (void)tx_mutex_get(&mutex, TX_NO_WAIT);
+    (void)tx_mutex_put(&mutex);
+}
+MEASURED static void op_flags(uint32_t i)
+{
+    ULONG got;
+    (void)tx_event_flags_set(&flags, 1u << (i & 7u), TX_OR);
+    (void)tx_event_flags_get(&flags, 1u << (i & 7u), TX_OR_CLEAR, &got, TX_NO_WAIT);
+}
+MEASURED static void op_isr(uint32_t i)
+{
+    (void)i;
+    *(volatile uint32_t *)0xE000E200u = 1u << 8; /* NVIC ISPR0: IRQ 8 pending */
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}
+MEASURED static void op_create(uint32_t i)
+{
+    if (tx_thread_create(&created[i], "created", never_runs, 0, created_stack[i], STACK, 20, 20, TX_NO_TIME_SLICE,
+                         TX_DONT_START) != TX_SUCCESS) {
+        sh_exit(2);
+    }
+}
+MEASURED static void op_delete(uint32_t i)
+{
+    (void)tx_thread_terminate(&created[i]);
+    (void)tx_thread_delete(&created[i]);
+}
+MEASURED static void op_object(uint32_t i)
+{
+    (void)i;
+    TX_SEMAPHORE s;
+    if (tx_semaphore_create(&s, "object", 0) != TX_SUCCESS) {
+        sh_exit(2);
+    }
+    (void)tx_semaphore_delete(&s);
+}
+
+/* IRQ 8: the handler of the isr loop. */
+#if HOOK_TRACE
+VOID _tx_execution_isr_enter(VOID); /* the kernel's notifications (evrec_threadx.c defines them) */
+VOID _tx_execution_isr_exit(VOID);
+#endif
+void Irq8_Handler(void);
+void Irq8_Handler(void)
+{
+#if HOOK_TRACE
+    _tx_execution_isr_enter();
+    _tx_execution_isr_exit();
+#endif
+}
+
+/* One segment: from the first insn_mark() to the second, the same code around every loop. */
+static void run(void (*fn)(uint32_t))
+{
+    insn_mark();
+    for (uint32_t i = 0; i < HOOK_N; i++) {
+        fn(i);
+    }
+    insn_mark();
+}
+
+static void partner_entry(ULONG arg)
+{
+    (void)arg;
+    for (;;) {
+        tx_thread_relinquish();
+    }
+}
+
+static void bench_entry(ULONG arg)
+{
+    (void)arg;
+    run(op_empty);
+    run(op_switch);
+    (void)tx_thread_suspend(&partner); /* the other loops alone */
+    run(op_send);
+    run(op_receive);
+    run(op_put);
+    run(op_get);
+    run(op_mutex);
+    run(op_flags);
+    run(op_isr);
+    run(op_create);
+    run(op_delete);
+    run(op_object);
+#if HOOK_TRACE
+    evrec_recorder_t *r = NULL;
+    (void)evrec_host_stop(&host, &r);
+    sh_exit(r != NULL && evrec_recorder_counts(r).dropped == 0 ? 0 : 1);
+#else
+    sh_exit(0);
+#endif
+}
+
+void tx_application_define(void *first_unused_memory)
+{
+    (void)first_unused_memory;
+    *(volatile uint32_t *)0xE000E100u = 1u << 8; /* NVIC ISER0: IRQ 8 enabled */
+    if (tx_queue_create(&queue, "queue", TX_1_ULONG, queue_mem, sizeof queue_mem) != TX_SUCCESS ||
+        tx_semaphore_create(&sem, "sem", 0) != TX_SUCCESS ||
+        tx_mutex_create(&mutex, "mutex", TX_NO_INHERIT) != TX_SUCCESS ||
+        tx_event_flags_create(&flags, "flags") != TX_SUCCESS ||
+        tx_thread_create(&bench, "bench", bench_entry, 0, bench_stack, STACK, 10, 10, TX_NO_TIME_SLICE,
+                         TX_AUTO_START) != TX_SUCCESS ||
+        tx_thread_create(&partner, "partner", partner_entry, 0, partner_stack, STACK, 10, 10, TX_NO_TIME_SLICE,
+                         TX_AUTO_START) != TX_SUCCESS) {
+        sh_exit(2);
+    }
+}
+
+/* The port's low-level initialisation (ThreadX's example_build has it in assembly with its own
+ * vector table): free memory, the system stack, the exception priorities (PendSV lowest), the
+ * DWT cycle counter. No SysTick: the loops need no timer. */
+extern uint32_t __bss_end__[], __stack_top__[];
+extern VOID *_tx_initialize_unused_memory;
+extern VOID *_tx_thread_system_stack_ptr;
+void _tx_initialize_low_level(void);
+void _tx_initialize_low_level(void)
+{
+    __asm__ volatile("cpsid i" ::: "memory");
+    _tx_initialize_unused_memory = (VOID *)__bss_end__;
+    _tx_thread_system_stack_ptr = (VOID *)__stack_top__;
+    *(volatile uint32_t *)0xE000ED1Cu = 0xFF000000u; /* SHPR2: SVCall lowest */
+    *(volatile uint32_t *)0xE000ED20u = 0x40FF0000u; /* SHPR3: SysTick 0x40, PendSV lowest */
+    *(volatile uint32_t *)0xE0001000u |= 1u;         /* DWT CYCCNTENA */
+}
+
+int main(void)
+{
+#if HOOK_TRACE
+    evrec_host_t *hosts[1] = {&host};
+    if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK || evrec_threadx_init(hosts, 1) != 0 ||
+        evrec_host_start(&host, &rec, &threadx_meta, 0) != EVREC_OK) {
+        sh_exit(3);
+    }
+#endif
+    tx_kernel_enter();
+    sh_exit(3);
+}
