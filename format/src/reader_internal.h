@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evrec/evrec_index.h"
 #include "evrec/evrec_reader.h"
 
 /* ---- byte source: path, FILE* or memory; 64-bit offsets (reader_source.c) ---- */
@@ -353,6 +354,15 @@ typedef struct rd_losses {
     evrec_byte_range_t *range;
 } rd_losses_t;
 
+/* The INDEX chunk (reader_index.c, FORMAT.md section 2.5), loaded at the first seek; `e` is
+ * malloc'd, bounded by the chunk's bytes. state: 0 not looked for, 1 loaded, -1 none or dropped. */
+typedef struct rd_index {
+    int state;
+    uint64_t off; /* the INDEX chunk */
+    uint32_t count, stride;
+    evrec_index_entry_t *e;
+} rd_index_t;
+
 struct evrec_reader {
     int opened; /* open succeeded */
     rd_errors_t errs;
@@ -367,6 +377,7 @@ struct evrec_reader {
     rd_field_info_t fi;
     rd_vw_t vw;
     rd_losses_t losses;
+    rd_index_t index;
     rd_source_t src;
     evrec_reader_options_t opt;
     evrec_file_info_t info;
@@ -433,6 +444,16 @@ void rd_sync_time(evrec_reader_t *r);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
+
+/* ---- the seek index (reader_index.c) ---- */
+
+/* Narrow [*a, *b), where a seek bisects for the last SYNC chunk qualifying for the target, with
+ * the INDEX chunk: *best and *have set from the last entry that qualifies, *b to the next entry.
+ * Every entry used is checked against the SYNC chunk at its offset; a damaged or lying index is
+ * reported as damage (nothing lost) and dropped: the bounds are then left as they were. */
+void rd_index_bounds(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64, uint64_t *a, uint64_t *b,
+                     rd_sync_t *best, int *have);
+void rd_index_free(evrec_reader_t *r);
 
 /* Lanes (lanes.c). A LANES chunk (before the first STREAM chunk) and a LANE_IDS chunk. */
 void rd_lanes_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
