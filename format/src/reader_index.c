@@ -103,9 +103,6 @@ static int load_at(evrec_reader_t *r, uint64_t off, uint32_t len)
         ok = parse(r, off, pl, len);
     }
     free(p);
-    if (ok) {
-        r->index.off = off;
-    }
     return ok;
 }
 
@@ -132,6 +129,7 @@ static int load(evrec_reader_t *r)
     if (src_pread(&r->src, off, b, 4) != 4 || rd_be32(b) != ((uint32_t)EVREC_CHUNK_INDEX << 24 | len)) {
         return 0;
     }
+    r->index.off = off;
     if (!load_at(r, off, len)) {
         drop(r);
         return 0;
@@ -207,4 +205,34 @@ void rd_index_bounds(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64, ui
     } else if (!use_hi && lo == r->index.count && r->index.off < *b) {
         *b = r->index.off; /* no SYNC chunk after the index's place */
     }
+}
+
+evrec_status evrec_reader_index_check(evrec_reader_t *r, evrec_index_info_t *info)
+{
+    if (!r || !info || !r->opened) {
+        return EVREC_E_ARG;
+    }
+    memset(info, 0, sizeof *info);
+    if (!r->stream.container || !src_random_access(&r->src)) {
+        return EVREC_E_END;
+    }
+    uint64_t before = r->errs.damage_total;
+    r->index.state = 0; /* look again: a check always reads the chunk */
+    rd_index_free(r);
+    int ok = load(r);
+    info->offset = r->index.off;
+    info->entries = r->index.count;
+    info->stride = r->index.stride;
+    for (uint32_t i = 0; ok && i < r->index.count; i++) {
+        rd_sync_t s;
+        ok = verify(r, i, &s);
+    }
+    if (ok) {
+        return EVREC_OK;
+    }
+    if (r->errs.damage_total == before) {
+        return EVREC_E_END;
+    }
+    const evrec_damage_t *d = rd_damage_last(r);
+    return d ? d->status : EVREC_E_CORRUPT;
 }
