@@ -2,7 +2,8 @@
 /* The seek index (FORMAT.md section 2.5): the INDEX chunk, found back from the end of a
  * random-access file, loaded at the first seek, and never trusted over the records: every entry a
  * seek uses is checked against the SYNC chunk at its offset. A damaged or lying index is reported
- * (damage that loses nothing) and dropped; the seek then bisects over the file (section 2.2). */
+ * (a warning: no record is lost, so not damage) and dropped; the seek then bisects over the file (section 2.2). */
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "evrec/evrec_container.h"
@@ -17,6 +18,27 @@ void rd_index_free(evrec_reader_t *r)
     free(r->index.e);
     r->index.e = NULL;
     r->index.count = 0;
+}
+
+/* An index problem: kept (the first one) for evrec_reader_index_warning(); never damage, since no
+ * record is lost. */
+static void warn(evrec_reader_t *r, evrec_status st, uint64_t off, const char *fmt, ...)
+{
+    evrec_reader_error_t *w = &r->index.warning;
+    if (w->status != EVREC_OK) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    va_end(ap);
+    w->status = st;
+    w->offset = off;
+}
+
+const evrec_reader_error_t *evrec_reader_index_warning(const evrec_reader_t *r)
+{
+    return r && r->index.warning.status != EVREC_OK ? &r->index.warning : NULL;
 }
 
 static void drop(evrec_reader_t *r)
@@ -47,11 +69,10 @@ static int parse(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len
 {
     uint32_t n = rd_be32(p + 4);
     if (n == 0 || (uint64_t)n * EVREC_INDEX_ENTRY + EVREC_INDEX_HEAD + EVREC_INDEX_TRAILER != len) {
-        rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+        warn(r, EVREC_E_CORRUPT, off,
                   "INDEX chunk at offset %llu: %u entries do not fill its %u payload bytes; the index is "
                   "ignored, a seek searches the file",
                   (unsigned long long)off, (unsigned)n, (unsigned)len);
-        rd_damage_nothing_lost(r);
         return 0;
     }
     r->index.e = malloc((size_t)n * sizeof *r->index.e);
@@ -68,13 +89,12 @@ static int parse(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len
         const evrec_index_entry_t *prev = i ? e - 1 : NULL;
         if (e->offset < EVREC_HEADER_SIZE || e->offset + EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE > off ||
             (prev && (e->offset <= prev->offset || e->index < prev->index || e->t64_max < prev->t64_max))) {
-            rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+            warn(r, EVREC_E_CORRUPT, off,
                       "INDEX chunk at offset %llu: entry %u (offset %llu, index %llu) is out of order or "
                       "outside the stream; the index is ignored, a seek searches the file",
                       (unsigned long long)off, (unsigned)i, (unsigned long long)e->offset,
                       (unsigned long long)e->index);
-            rd_damage_nothing_lost(r);
-            return 0;
+                return 0;
         }
     }
     r->index.count = n;
@@ -94,11 +114,10 @@ static int load_at(evrec_reader_t *r, uint64_t off, uint32_t len)
     uint32_t crc = evrec_crc32c(evrec_crc32c(0, p, 4), pl, len), stored = rd_be32(p + 4);
     int ok = 0;
     if (crc != stored) {
-        rd_damage(r, EVREC_E_CHECKSUM, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+        warn(r, EVREC_E_CHECKSUM, off,
                   "INDEX chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give "
                   "0x%08X; the index is ignored, a seek searches the file",
                   (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
-        rd_damage_nothing_lost(r);
     } else {
         ok = parse(r, off, pl, len);
     }
@@ -155,12 +174,11 @@ static int verify(evrec_reader_t *r, uint32_t i, rd_sync_t *s)
         why = "the SYNC chunk there has another index or time";
     }
     if (why) {
-        rd_damage(r, EVREC_E_CORRUPT, r->index.off, 0,
+        warn(r, EVREC_E_CORRUPT, r->index.off,
                   "INDEX chunk at offset %llu: entry %u names a SYNC chunk at offset %llu (index %llu, t64 %llu) "
                   "but %s; the index is ignored, a seek searches the file",
                   (unsigned long long)r->index.off, (unsigned)i, (unsigned long long)e->offset,
                   (unsigned long long)e->index, (unsigned long long)e->t64, why);
-        rd_damage_nothing_lost(r);
         drop(r);
         return 0;
     }
@@ -216,7 +234,7 @@ evrec_status evrec_reader_index_check(evrec_reader_t *r, evrec_index_info_t *inf
     if (!r->stream.container || !src_random_access(&r->src)) {
         return EVREC_E_END;
     }
-    uint64_t before = r->errs.damage_total;
+    r->index.warning.status = EVREC_OK;
     r->index.state = 0; /* look again: a check always reads the chunk */
     rd_index_free(r);
     int ok = load(r);
@@ -230,9 +248,5 @@ evrec_status evrec_reader_index_check(evrec_reader_t *r, evrec_index_info_t *inf
     if (ok) {
         return EVREC_OK;
     }
-    if (r->errs.damage_total == before) {
-        return EVREC_E_END;
-    }
-    const evrec_damage_t *d = rd_damage_last(r);
-    return d ? d->status : EVREC_E_CORRUPT;
+    return r->index.warning.status != EVREC_OK ? r->index.warning.status : EVREC_E_END;
 }

@@ -361,6 +361,7 @@ typedef struct rd_index {
     uint64_t off; /* the INDEX chunk */
     uint32_t count, stride;
     evrec_index_entry_t *e;
+    evrec_reader_error_t warning; /* the first problem found (status EVREC_OK: none) */
 } rd_index_t;
 
 struct evrec_reader {
@@ -450,7 +451,7 @@ void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
 /* Narrow [*a, *b), where a seek bisects for the last SYNC chunk qualifying for the target, with
  * the INDEX chunk: *best and *have set from the last entry that qualifies, *b to the next entry.
  * Every entry used is checked against the SYNC chunk at its offset; a damaged or lying index is
- * reported as damage (nothing lost) and dropped: the bounds are then left as they were. */
+ * reported as a warning (evrec_reader_index_warning()) and dropped: the bounds then stay. */
 void rd_index_bounds(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64, uint64_t *a, uint64_t *b,
                      rd_sync_t *best, int *have);
 void rd_index_free(evrec_reader_t *r);

@@ -67,10 +67,9 @@ static int check(const char *path, evrec_reader_t *r)
         cli_error("%s: no INDEX chunk (add one with 'evrec index %s')", path, path);
         return CLI_BAD_INPUT;
     }
-    uint64_t n = evrec_reader_damage_count(r);
-    const evrec_damage_t *d = n ? evrec_reader_damage(r, n - 1u) : NULL;
-    cli_error("%s: offset %llu: %s", path, (unsigned long long)(d ? d->offset : info.offset),
-              d ? d->message : evrec_strerror(st));
+    const evrec_reader_error_t *w = evrec_reader_index_warning(r);
+    cli_error("%s: offset %llu: %s", path, (unsigned long long)(w ? w->offset : info.offset),
+              w ? w->message : evrec_strerror(st));
     return CLI_BAD_INPUT;
 }
 
