@@ -19,6 +19,7 @@
  *                         entries in meta); reader_open.c (drops a damaged meta-info)
  *   fi, vw, lanes         reader_field_info.c, reader_tracks.c, lanes.c (only): chunks beside the stream
  *   losses  stream losses reader_losses.c (only): the LOSSES chunk
+ *   index   seek index    reader_index.c (only): the INDEX chunk, its entries checked
  *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
  *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
  *
@@ -42,6 +43,7 @@
  *   4   reader_copy.c            chunk, side tables (runtime enums, field info, tracks, lanes)
  *   4   reader_header.c          chunk, seq (the TAIL chunk)
  *   5   reader_stream.c          chunk, seq, side tables
+ *   5   reader_index.c           chunk (parse a SYNC chunk)
  *   6   reader_resync.c          chunk (find a SYNC chunk), lanes
  *   7   reader_meta.c            stream, names, runtime enums, tracks, field info, fields, hash
  *   8   reader_open.c            header, copy, meta, stream, frees

@@ -64,9 +64,9 @@ void evrec_index_init(evrec_index_t *x, evrec_index_entry_t *entries, uint32_t c
 void evrec_index_add(evrec_index_t *x, const evrec_index_entry_t *e);
 
 /**
- * @brief Bytes of the INDEX chunk evrec_index_write() writes, chunk header included: 8 + 8 + 32
- * count + 4; 0 when the table is empty (then nothing is written).
+ * @brief Bytes of the INDEX chunk evrec_index_write() writes, chunk header included.
  * @param[in] x the table.
+ * @return 8 + 8 + 32 count + 4 bytes; 0 when the table is empty or NULL (nothing is written).
  * **Context:** any.
  */
 size_t evrec_index_chunk_size(const evrec_index_t *x);
