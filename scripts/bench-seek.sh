@@ -65,23 +65,24 @@ fi
 records=$("$evrec" info "$with" | sed -n 's/^records: *\([0-9]*\).*/\1/p')
 target=$((records - 10))
 
-# Median and minimum of RUNS wall times in ms of: evrec dump FILE --from '#target' --limit 1.
+# Median and minimum of RUNS wall times in ms of: evrec dump FILE --from '#K' --limit 1.
 time_case() {
-    local f=$1 i t0 t1 all=()
+    local f=$1 k=$2 i t0 t1 all=()
     for ((i = 0; i < runs; i++)); do
         t0=$(date +%s%N)
-        "$evrec" dump "$f" --from "#$target" --limit 1 > "$work/out"
+        "$evrec" dump "$f" --from "#$k" --limit 1 > "$work/out"
         t1=$(date +%s%N)
         all+=($(((t1 - t0) / 1000)))
     done
     printf '%s\n' "${all[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f | %.1f", v[int((NR + 1) / 2)] / 1000, v[1] / 1000 }'
 }
+# Read calls on the recording itself (strace -P: that path only), and the bytes they returned.
 reads() {
     if command -v strace > /dev/null; then
-        strace -f -c -e trace=read,pread64 "$evrec" dump "$1" --from "#$target" --limit 1 2>&1 > /dev/null |
-            awk '/total/ { print $4 }'
+        strace -P "$1" -e trace=read,pread64 "$evrec" dump "$1" --from "#$2" --limit 1 2>&1 > /dev/null |
+            awk -F'= ' '/^(read|pread64)\(/ { n++; b += $NF } END { printf "%d | %.1f", n, b / 1048576 }'
     else
-        echo "-"
+        echo "- | -"
     fi
 }
 first_with=$("$evrec" dump "$with" --from "#$target" --limit 1)
@@ -89,7 +90,8 @@ first_without=$("$evrec" dump "$without" --from "#$target" --limit 1)
 [ "$first_with" = "$first_without" ] || { echo "bench-seek: the two files disagree" >&2; exit 1; }
 
 bytes=$(stat -c %s "$with")
-echo "| file | size | records | \`dump --from '#$target' --limit 1\`: median ms | min ms | read calls |"
+echo "| file ($bytes bytes, $records records) | \`dump --from '#K' --limit 1\` | median ms | min ms | reads of the file | MiB read |"
 echo "|---|---|---|---|---|---|"
-echo "| with INDEX ($entries entries) | $bytes | $records | $(time_case "$with") | $(reads "$with") |"
-echo "| without (bisection) | $(stat -c %s "$without") | $records | $(time_case "$without") | $(reads "$without") |"
+echo "| with INDEX ($entries entries) | K = $target | $(time_case "$with" "$target") | $(reads "$with" "$target") |"
+echo "| without (bisection, section 2.2) | K = $target | $(time_case "$without" "$target") | $(reads "$without" "$target") |"
+echo "| with INDEX: the first record (no seek; the program's start) | K = 0 | $(time_case "$with" 0) | $(reads "$with" 0) |"
