@@ -70,9 +70,9 @@ static int parse(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len
     uint32_t n = rd_be32(p + 4);
     if (n == 0 || (uint64_t)n * EVREC_INDEX_ENTRY + EVREC_INDEX_HEAD + EVREC_INDEX_TRAILER != len) {
         warn(r, EVREC_E_CORRUPT, off,
-                  "INDEX chunk at offset %llu: %u entries do not fill its %u payload bytes; the index is "
-                  "ignored, a seek searches the file",
-                  (unsigned long long)off, (unsigned)n, (unsigned)len);
+             "INDEX chunk at offset %llu: %u entries do not fill its %u payload bytes; the index is "
+             "ignored, a seek searches the file",
+             (unsigned long long)off, (unsigned)n, (unsigned)len);
         return 0;
     }
     r->index.e = malloc((size_t)n * sizeof *r->index.e);
@@ -90,11 +90,11 @@ static int parse(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len
         if (e->offset < EVREC_HEADER_SIZE || e->offset + EVREC_CHUNK_HEADER_SIZE + EVREC_SYNC_SIZE > off ||
             (prev && (e->offset <= prev->offset || e->index < prev->index || e->t64_max < prev->t64_max))) {
             warn(r, EVREC_E_CORRUPT, off,
-                      "INDEX chunk at offset %llu: entry %u (offset %llu, index %llu) is out of order or "
-                      "outside the stream; the index is ignored, a seek searches the file",
-                      (unsigned long long)off, (unsigned)i, (unsigned long long)e->offset,
-                      (unsigned long long)e->index);
-                return 0;
+                 "INDEX chunk at offset %llu: entry %u (offset %llu, index %llu) is out of order or "
+                 "outside the stream; the index is ignored, a seek searches the file",
+                 (unsigned long long)off, (unsigned)i, (unsigned long long)e->offset,
+                 (unsigned long long)e->index);
+            return 0;
         }
     }
     r->index.count = n;
@@ -115,9 +115,9 @@ static int load_at(evrec_reader_t *r, uint64_t off, uint32_t len)
     int ok = 0;
     if (crc != stored) {
         warn(r, EVREC_E_CHECKSUM, off,
-                  "INDEX chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give "
-                  "0x%08X; the index is ignored, a seek searches the file",
-                  (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
+             "INDEX chunk at offset %llu (%u payload bytes): stored CRC-32C 0x%08X, the bytes give "
+             "0x%08X; the index is ignored, a seek searches the file",
+             (unsigned long long)off, (unsigned)len, (unsigned)stored, (unsigned)crc);
     } else {
         ok = parse(r, off, pl, len);
     }
@@ -167,18 +167,19 @@ static int verify(evrec_reader_t *r, uint32_t i, rd_sync_t *s)
     if (src_pread(&r->src, e->offset, c, sizeof c) != sizeof c ||
         rd_be32(c) != ((uint32_t)EVREC_CHUNK_SYNC << 24 | EVREC_SYNC_SIZE)) {
         why = "no SYNC chunk there";
-    } else if (evrec_crc32c(evrec_crc32c(0, c, 4), c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE) != rd_be32(c + 4)) {
+    } else if (evrec_crc32c(evrec_crc32c(0, c, 4), c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE) !=
+               rd_be32(c + 4)) {
         why = "the SYNC chunk there fails its CRC-32C";
-    } else if (!rd_sync_parse(s, e->offset, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE) || s->index != e->index ||
-               s->t64 != e->t64 || s->t64_max != e->t64_max) {
+    } else if (!rd_sync_parse(s, e->offset, c + EVREC_CHUNK_HEADER_SIZE, EVREC_SYNC_SIZE) ||
+               s->index != e->index || s->t64 != e->t64 || s->t64_max != e->t64_max) {
         why = "the SYNC chunk there has another index or time";
     }
     if (why) {
         warn(r, EVREC_E_CORRUPT, r->index.off,
-                  "INDEX chunk at offset %llu: entry %u names a SYNC chunk at offset %llu (index %llu, t64 %llu) "
-                  "but %s; the index is ignored, a seek searches the file",
-                  (unsigned long long)r->index.off, (unsigned)i, (unsigned long long)e->offset,
-                  (unsigned long long)e->index, (unsigned long long)e->t64, why);
+             "INDEX chunk at offset %llu: entry %u names a SYNC chunk at offset %llu (index %llu, t64 %llu) "
+             "but %s; the index is ignored, a seek searches the file",
+             (unsigned long long)r->index.off, (unsigned)i, (unsigned long long)e->offset,
+             (unsigned long long)e->index, (unsigned long long)e->t64, why);
         drop(r);
         return 0;
     }

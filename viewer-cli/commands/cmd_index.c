@@ -110,8 +110,7 @@ static int run(int argc, char **argv)
         if ((st == EVREC_E_END || evrec_reader_damage_count(r) > 0) && index_rewrite(path, r, &res)) {
             printf("%s: %u index entries for %llu SYNC chunks (stride %u)%s; %llu bytes\n", path,
                    (unsigned)res.entries, (unsigned long long)res.sync_chunks, (unsigned)res.stride,
-                   res.old_index ? ", the old index replaced" : "",
-                   (unsigned long long)res.size);
+                   res.old_index ? ", the old index replaced" : "", (unsigned long long)res.size);
             rc = CLI_OK;
         } else if (st != EVREC_E_END && evrec_reader_damage_count(r) == 0) {
             cli_report_reader_error(path, r);

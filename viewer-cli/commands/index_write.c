@@ -23,11 +23,11 @@
 typedef struct walk {
     const char *path;
     FILE *in, *out;
-    uint64_t size;      /* of the input */
-    uint64_t insert_at; /* input offset the new INDEX chunk goes before */
+    uint64_t size;             /* of the input */
+    uint64_t insert_at;        /* input offset the new INDEX chunk goes before */
     uint64_t old_off, old_end; /* the old INDEX chunk at the index's place (old_end 0: none) */
-    uint64_t out_off;   /* bytes written */
-    uint8_t *buf;       /* one chunk */
+    uint64_t out_off;          /* bytes written */
+    uint8_t *buf;              /* one chunk */
     evrec_index_t idx;
     index_result_t *res;
 } walk_t;
@@ -139,7 +139,8 @@ static int copy_chunks(walk_t *w)
             return 0;
         }
         uint32_t len = be32(h) & 0xFFFFFFu;
-        if (off + EVREC_CHUNK_HEADER_SIZE + len > w->size || (off < w->insert_at && off + 8u + len > w->insert_at)) {
+        if (off + EVREC_CHUNK_HEADER_SIZE + len > w->size ||
+            (off < w->insert_at && off + 8u + len > w->insert_at)) {
             cli_error("%s: offset %llu: a chunk of %u payload bytes runs past %s: the file is damaged; not "
                       "rewritten",
                       w->path, (unsigned long long)off, (unsigned)len,
