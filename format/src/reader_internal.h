@@ -19,6 +19,7 @@
  *                         entries in meta); reader_open.c (drops a damaged meta-info)
  *   fi, vw, lanes         reader_field_info.c, reader_tracks.c, lanes.c (only): chunks beside the stream
  *   losses  stream losses reader_losses.c (only): the LOSSES chunk
+ *   index   seek index    reader_index.c (only): the INDEX chunk, its entries checked
  *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
  *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
  *
@@ -42,6 +43,7 @@
  *   4   reader_copy.c            chunk, side tables (runtime enums, field info, tracks, lanes)
  *   4   reader_header.c          chunk, seq (the TAIL chunk)
  *   5   reader_stream.c          chunk, seq, side tables
+ *   5   reader_index.c           chunk (parse a SYNC chunk)
  *   6   reader_resync.c          chunk (find a SYNC chunk), lanes
  *   7   reader_meta.c            stream, names, runtime enums, tracks, field info, fields, hash
  *   8   reader_open.c            header, copy, meta, stream, frees
@@ -57,6 +59,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evrec/evrec_index.h"
 #include "evrec/evrec_reader.h"
 
 /* ---- byte source: path, FILE* or memory; 64-bit offsets (reader_source.c) ---- */
@@ -353,6 +356,16 @@ typedef struct rd_losses {
     evrec_byte_range_t *range;
 } rd_losses_t;
 
+/* The INDEX chunk (reader_index.c, FORMAT.md section 2.5), loaded at the first seek; `e` is
+ * malloc'd, bounded by the chunk's bytes. state: 0 not looked for, 1 loaded, -1 none or dropped. */
+typedef struct rd_index {
+    int state;
+    uint64_t off; /* the INDEX chunk */
+    uint32_t count, stride;
+    evrec_index_entry_t *e;
+    evrec_reader_error_t warning; /* the first problem found (status EVREC_OK: none) */
+} rd_index_t;
+
 struct evrec_reader {
     int opened; /* open succeeded */
     rd_errors_t errs;
@@ -367,6 +380,7 @@ struct evrec_reader {
     rd_field_info_t fi;
     rd_vw_t vw;
     rd_losses_t losses;
+    rd_index_t index;
     rd_source_t src;
     evrec_reader_options_t opt;
     evrec_file_info_t info;
@@ -433,6 +447,16 @@ void rd_sync_time(evrec_reader_t *r);
 /* Jump (random-access containers) to the last SYNC point from which the first record with index
  * >= min_index and t64 >= min_t64 is still ahead; nothing when there is none past the position. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64);
+
+/* ---- the seek index (reader_index.c) ---- */
+
+/* Narrow [*a, *b), where a seek bisects for the last SYNC chunk qualifying for the target, with
+ * the INDEX chunk: *best and *have set from the last entry that qualifies, *b to the next entry.
+ * Every entry used is checked against the SYNC chunk at its offset; a damaged or lying index is
+ * reported as a warning (evrec_reader_index_warning()) and dropped: the bounds then stay. */
+void rd_index_bounds(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64, uint64_t *a, uint64_t *b,
+                     rd_sync_t *best, int *have);
+void rd_index_free(evrec_reader_t *r);
 
 /* Lanes (lanes.c). A LANES chunk (before the first STREAM chunk) and a LANE_IDS chunk. */
 void rd_lanes_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);

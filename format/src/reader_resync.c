@@ -46,7 +46,8 @@ void rd_sync_time(evrec_reader_t *r)
  * S may be jumped to when no record before it can be the target: its records have index <
  * S.index and t64 <= S.t64_max, so S qualifies when S.index <= min_index or S.t64_max < min_t64.
  * Both grow along the file, so the qualifying SYNC chunks come first. Chunks jumped over are not
- * read, so damage in them is not reported. */
+ * read, so damage in them is not reported. An INDEX chunk (section 2.5) narrows the bisection to
+ * the SYNC chunks between two of its entries. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
     if (!r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont ||
@@ -56,6 +57,7 @@ void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
     uint64_t a = r->src.pos, b = r->src.size;
     rd_sync_t best, s;
     int have = 0;
+    rd_index_bounds(r, min_index, min_t64, &a, &b, &best, &have); /* the INDEX chunk, when valid */
     while (b > a && b - a > 4u * 65536u) {
         uint64_t mid = a + (b - a) / 2u;
         if (!rd_find_sync(r, mid, b, &s)) {

@@ -26,6 +26,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_TAIL: return "TAIL";
     case EVREC_CHUNK_COUNTER_SERIES: return "COUNTER_SERIES";
     case EVREC_CHUNK_LOSSES: return "LOSSES";
+    case EVREC_CHUNK_INDEX: return "INDEX";
     default: return "unknown";
     }
 }

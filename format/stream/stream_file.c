@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A container written as a stream is received (FORMAT.md section 8.3): the header with counts
  * unknown, the meta document's chunks, the MetaInfo as STREAM chunk 0, then per batch of records
- * SYNC, SEQ and STREAM chunks (sections 2.2, 2.4); at the end the End record, END, and the
- * header again with the final counts. Every chunk is whole when written, so a file cut short
- * between two is a truncated file a reader reads to its last chunk. */
+ * SYNC, SEQ and STREAM chunks (sections 2.2, 2.4); at the end the End record, the INDEX chunk of
+ * the SYNC chunks (section 2.5), END, and the header again with the final counts. Every chunk is
+ * whole when written, so a file cut short between two is a truncated file a reader reads to its
+ * last chunk. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "evrec/evrec_container.h"
+#include "evrec/evrec_index.h"
 #include "evrec/evrec_meta.h"
 #include "stream_internal.h"
+
+/* Entries of the seek index a recording keeps (32 bytes each). */
+#define SFILE_INDEX_ENTRIES 4096u
 
 struct evrec_sfile {
     FILE *f;
@@ -20,6 +25,9 @@ struct evrec_sfile {
     int any;
     int seekable;        /* a regular file: the header and the LOSSES chunk are written again at the end */
     uint64_t losses_off; /* where the LOSSES chunk is */
+    uint64_t written;    /* bytes written: the next chunk's offset */
+    evrec_index_t idx;   /* the SYNC chunks (FORMAT.md section 2.5) */
+    evrec_index_entry_t entries[SFILE_INDEX_ENTRIES];
     evrec_status err;
 };
 
@@ -28,6 +36,14 @@ static void put(evrec_sfile_t *w, const void *p, size_t n)
     if (w->err == EVREC_OK && n && fwrite(p, 1, n, w->f) != n) {
         w->err = EVREC_E_IO;
     }
+    w->written += n;
+}
+
+static int index_sink(void *ctx, const void *data, size_t len)
+{
+    evrec_sfile_t *w = (evrec_sfile_t *)ctx;
+    put(w, data, len);
+    return w->err != EVREC_OK;
 }
 
 /* Writes a chunk; returns its CRC. */
@@ -83,6 +99,7 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
     w->f = f;
     w->seekable = fstat(fileno(f), &fs) == 0 && S_ISREG(fs.st_mode);
     w->file_id = evrec_crc32c(0, doc, size) | 1u;
+    evrec_index_init(&w->idx, w->entries, SFILE_INDEX_ENTRIES);
     uint8_t h[EVREC_HEADER_SIZE];
     header(h, 0, UINT64_MAX, 0);
     put(w, h, sizeof h);
@@ -106,6 +123,8 @@ evrec_status evrec_sfile_records(evrec_sfile_t *w, const uint8_t *data, size_t s
     uint8_t sync[EVREC_SYNC_SIZE];
     memcpy(sync, state, sizeof sync);
     srx_put64(sync, w->records);
+    evrec_index_entry_t e = {w->written, w->records, srx_be64(sync + 8), srx_be64(sync + 16)};
+    evrec_index_add(&w->idx, &e);
     uint32_t sync_crc = chunk(w, EVREC_CHUNK_SYNC, sync, sizeof sync);
     stream_chunk(w, data, size, sync_crc);
     w->records += count;
@@ -138,6 +157,8 @@ static evrec_status finish(evrec_sfile_t *w, uint64_t dropped, const uint8_t *lo
 {
     static const uint8_t end_record[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
     stream_chunk(w, end_record, sizeof end_record, 0);
+    evrec_sink_t sink = {index_sink, w};
+    (void)evrec_index_write(&w->idx, &sink); /* an error is in w->err */
     (void)chunk(w, EVREC_CHUNK_END, NULL, 0);
     if (!w->seekable) {
         evrec_status st = evrec_sfile_flush(w);

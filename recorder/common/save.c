@@ -4,6 +4,7 @@
  * evrec_sink_t in chunks of EVREC_SAVE_CHUNK bytes; no heap. A recording reaches it as a source
  * of records (save_internal.h; buffer/save_recorder.c walks a recorder's buffer), CCore records
  * as one area (evrec_save_ccore()). */
+#include "evrec/evrec_index.h"
 #include "evrec/evrec_save.h"
 #include "meta_internal.h"
 #include "save_internal.h"
@@ -15,6 +16,10 @@
 
 #if EVREC_SAVE_SYNC_EVERY < 0
 #error "EVREC_SAVE_SYNC_EVERY must be >= 0"
+#endif
+
+#if EVREC_SAVE_INDEX_ENTRIES < 0 || EVREC_SAVE_INDEX_ENTRIES > 65536
+#error "EVREC_SAVE_INDEX_ENTRIES must be in 0..65536"
 #endif
 
 /* Where the stream is, for SYNC chunks (FORMAT.md section 2.2): records converted so far, the
@@ -42,6 +47,7 @@ typedef struct out {
     uint32_t file_id;                  /* SEQ and TAIL chunks (FORMAT.md section 2.4) */
     uint32_t seq;                      /* STREAM chunks written so far */
     uint64_t written;                  /* bytes given to the sink */
+    evrec_index_t idx;                 /* the SYNC chunks for the INDEX chunk (FORMAT.md section 2.5) */
     uint8_t header[EVREC_HEADER_SIZE]; /* as written at offset 0, for the TAIL chunk */
     uint8_t buf[EVREC_SAVE_CHUNK];
 } out_t;
@@ -63,6 +69,7 @@ static void out_init(out_t *o, const evrec_sink_t *sink, int container)
     o->file_id = 0;
     o->seq = 0;
     o->written = 0;
+    evrec_index_init(&o->idx, NULL, 0);
 }
 
 static void sink_write(out_t *o, const void *p, size_t len)
@@ -142,6 +149,8 @@ static void flush(out_t *o)
         }
         uint32_t sync_crc = 0;
         if (o->at_buf_ok && EVREC_SAVE_SYNC_EVERY > 0 && ++o->since_sync >= (unsigned)EVREC_SAVE_SYNC_EVERY) {
+            evrec_index_entry_t e = {o->written, o->at_buf.index, o->at_buf.t64, o->at_buf.t64_max};
+            evrec_index_add(&o->idx, &e);
             sync_crc = write_sync(o, &o->at_buf);
             o->since_sync = 0;
         }
@@ -1246,11 +1255,22 @@ static void emit_lanes(out_t *o, const void *src)
     put_lanes_chunk(o, (const evrec_save_source_t *)src);
 }
 
-/* After the stream: the copies of the chunks a reader needs before the records (with lanes, the
- * LANES chunk's), the TAIL chunk, the END chunk. */
+/* The INDEX chunk (FORMAT.md section 2.5), right before the copies: the TAIL chunk leads to it. */
+static void put_index(out_t *o)
+{
+    size_t n = evrec_index_chunk_size(&o->idx);
+    if (o->status == EVREC_OK && evrec_index_write(&o->idx, o->sink) != EVREC_OK) {
+        o->status = EVREC_E_IO;
+    }
+    o->written += n;
+}
+
+/* After the stream: the seek index, the copies of the chunks a reader needs before the records
+ * (with lanes, the LANES chunk's), the TAIL chunk, the END chunk. */
 static void finish_container(out_t *o, const evrec_save_source_t *src)
 {
     const evrec_meta_t *m = src->meta;
+    put_index(o);
     uint64_t copy_off = o->written;
     put_copy(o, emit_runtime, m, 0);
     put_copy(o, emit_field_info, m, 0);
@@ -1284,6 +1304,10 @@ __attribute__((noinline)) static evrec_status write_source(out_t *o, const evrec
         recorded = 0;
         (void)src->records(src->ctx, NULL, &recorded);
     }
+#if EVREC_SAVE_INDEX_ENTRIES > 0
+    evrec_index_entry_t idx_entries[EVREC_SAVE_INDEX_ENTRIES];
+    evrec_index_init(&o->idx, idx_entries, EVREC_SAVE_INDEX_ENTRIES);
+#endif
     if (o->container) {
         put_header(o, src, recorded);
         if (src->lanes) {

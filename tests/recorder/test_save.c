@@ -101,6 +101,11 @@ static unsigned char *unchunk(const mem_sink_t *m, size_t *stream_len, int *saw_
             cr_assert_eq(len, EVREC_SYNC_SIZE);
             cr_assert_gt(n, 0, "a SYNC chunk before the meta-info");
             last_sync_crc = crc;
+        } else if (type == EVREC_CHUNK_INDEX) {
+            /* FORMAT.md section 2.5: after the stream, right before the copies */
+            cr_assert_gt(n, 0, "an INDEX chunk before the stream");
+            cr_assert_eq(copy_off, 0, "an INDEX chunk among the copies");
+            cr_assert_eq(be32(m->data + q + 8 + len - 4), len, "the INDEX payload ends with its length");
         } else if (type == EVREC_CHUNK_RUNTIME_ENUMS || type == EVREC_CHUNK_FIELD_INFO) {
             *saw_runtime |= type == EVREC_CHUNK_RUNTIME_ENUMS;
             cr_assert_eq(n, 0, "meta chunks must precede the stream");

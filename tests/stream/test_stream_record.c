@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "evrec/evrec_reader.h"
+#include "evrec/evrec_reader_seek.h"
 #include "evrec/evrec_stream.h"
 #include "probe_meta.h"
 #include "test_tmp.h"
@@ -128,6 +129,9 @@ static void check_file(const char *path)
         }
     }
     cr_assert_eq(evrec_reader_damage_count(r), 0, "an intact file");
+    evrec_index_info_t index;
+    cr_assert_eq(evrec_reader_index_check(r, &index), EVREC_OK, "a seek index (FORMAT.md section 2.5)");
+    cr_assert_gt(index.entries, 0u);
     evrec_stream_counts_t sc = evrec_stream_counts(&stream);
     uint64_t attempted = 2u + (uint64_t)THREADS * PER_THREAD; /* Start, Stop and the probes */
     fprintf(stderr,

@@ -13,7 +13,13 @@
  * evrec_reader_next() for the records skipped (no ::evrec_record_t, no nanoseconds). Either way
  * the result is the record a linear read would reach.
  *
- * API overview: evrec_reader_next_at() (by record index, by restored time, or both).
+ * When the file has an INDEX chunk (FORMAT.md section 2.5), the bisection only runs between two of
+ * its entries (a 10 GB file: a handful of reads); each entry used is first checked against the
+ * SYNC chunk it names, and a damaged or lying index is reported (evrec_reader_index_warning(): a
+ * warning, not damage, since no record is lost) and not used.
+ *
+ * API overview: evrec_reader_next_at() (by record index, by restored time, or both),
+ * evrec_reader_index_check() (is the INDEX chunk right?), evrec_reader_index_warning().
  *
  * **Context:** as evrec_reader_next(): one thread per reader.
  *
@@ -54,6 +60,44 @@ extern "C" {
  * **Context:** thread.
  */
 evrec_status evrec_reader_next_at(evrec_reader_t *r, evrec_record_t *rec, uint64_t min_index, uint64_t min_t64);
+
+/** @brief What evrec_reader_index_check() found: the INDEX chunk (FORMAT.md section 2.5). */
+typedef struct evrec_index_info {
+    uint64_t offset;  /**< file offset of the INDEX chunk, bytes */
+    uint32_t entries; /**< its entries (SYNC chunks named) */
+    uint32_t stride;  /**< SYNC chunks of the file per entry, as the writer says */
+} evrec_index_info_t;
+
+/**
+ * @brief Find the file's INDEX chunk (FORMAT.md section 2.5) and check every entry against the
+ * SYNC chunk at its offset (header word, CRC-32C, index, t64, t64_max), as a seek checks the ones
+ * it uses. Reads with positioned reads only: the reader's place in the records does not move. A
+ * problem is kept as evrec_reader_index_warning() (its message names the offset), and the index
+ * is then not used by evrec_reader_next_at().
+ * @param[in,out] r an open reader over a path, a regular FILE or memory.
+ * @param[out] info filled when an INDEX chunk was found (also when it fails a check).
+ * @retval EVREC_OK every entry matches its SYNC chunk.
+ * @retval EVREC_E_END no INDEX chunk where section 2.5 puts it (an older file, a pipe, a bare
+ * CCore stream).
+ * @retval EVREC_E_CHECKSUM the INDEX chunk fails its CRC-32C.
+ * @retval EVREC_E_CORRUPT its entries are out of order, or one names no matching SYNC chunk.
+ * @retval EVREC_E_NOMEM allocation failed.
+ * @retval EVREC_E_ARG NULL argument, or a reader that did not open.
+ * **Context:** thread (one thread per reader).
+ */
+evrec_status evrec_reader_index_check(evrec_reader_t *r, evrec_index_info_t *info);
+
+/**
+ * @brief The first problem found in the INDEX chunk by a seek or a check (a CRC that fails,
+ * entries out of order, an entry that names no matching SYNC chunk): status, the INDEX chunk's
+ * offset, and a message naming the entry and what was expected. No record is lost by it (the
+ * seek searched the file instead), so it is not in the damage list.
+ * @param[in] r a reader.
+ * @return NULL when there was none (or `r` is NULL); else owned by the reader, valid until
+ * evrec_reader_close().
+ * **Context:** thread (one thread per reader).
+ */
+const evrec_reader_error_t *evrec_reader_index_warning(const evrec_reader_t *r);
 
 #ifdef __cplusplus
 }

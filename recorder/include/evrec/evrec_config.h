@@ -8,7 +8,7 @@
  *
  * Overview:
  * - Compiling recording out: EVREC_ENABLE.
- * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points),
+ * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points), EVREC_SAVE_INDEX_ENTRIES (seek index),
  *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
  *   stack), EVREC_SAVE_LANES (merging lanes).
  * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
@@ -43,6 +43,18 @@
  */
 #ifndef EVREC_SAVE_SYNC_EVERY
 #define EVREC_SAVE_SYNC_EVERY ((EVREC_SAVE_CHUNK) >= 4096 ? 1 : 8)
+#endif
+
+/**
+ * EVREC_SAVE_INDEX_ENTRIES (entries, 0..65536, even; default 512 when EVREC_SAVE_CHUNK >= 4096,
+ * else 16): the seek index evrec_save() keeps on its stack (32 bytes each: 512 bytes by default
+ * on a target) and writes as an INDEX chunk at the end of the file (FORMAT.md section 2.5), so
+ * that a reader finds the SYNC chunk nearest a record index or a time in a few reads. When the
+ * table is full it keeps every other SYNC chunk (the stride doubles): any recording is covered
+ * evenly. 0: no INDEX chunk (a reader then bisects over the file, section 2.2).
+ */
+#ifndef EVREC_SAVE_INDEX_ENTRIES
+#define EVREC_SAVE_INDEX_ENTRIES ((EVREC_SAVE_CHUNK) >= 4096 ? 512 : 16)
 #endif
 
 /**

@@ -71,12 +71,14 @@ enum evrec_chunk_type {
     EVREC_CHUNK_COUNTER_SERIES = 15, /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
                                    u16 series field} (FORMAT.md section 2.1; evrec 0.4); 11..14 are
                                    the stream's frames (evrec_stream_format.h) */
-    EVREC_CHUNK_LOSSES = 16          /**< a recording made from a stream: per lane the records the target
+    EVREC_CHUNK_LOSSES = 16,         /**< a recording made from a stream: per lane the records the target
                                    dropped and those lost in transport, the damaged input ranges
                                    (FORMAT.md section 8.4; evrec 0.4) */
+    EVREC_CHUNK_INDEX = 18           /**< seek index: u32 stride, u32 count, {u64 SYNC chunk offset, u64 index,
+                                   u64 t64, u64 t64_max}, u32 payload length (FORMAT.md section 2.5) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_LOSSES
+#define EVREC_CHUNK_LAST EVREC_CHUNK_INDEX
 
 /** LOSSES chunk (FORMAT.md section 8.4): bytes before the lanes, per lane, per damaged range. */
 #define EVREC_LOSSES_HEAD 32u
@@ -94,6 +96,11 @@ enum evrec_chunk_type {
 
 /** Payload size of a SYNC chunk, bytes: u64 index, u64 t64, u64 t64_max, u64 ticks, u32 prev32. */
 #define EVREC_SYNC_SIZE 36u
+
+/** INDEX chunk (FORMAT.md section 2.5): bytes before the entries, per entry, after them. */
+#define EVREC_INDEX_HEAD 8u
+#define EVREC_INDEX_ENTRY 32u
+#define EVREC_INDEX_TRAILER 4u
 
 /**
  * @brief Where saved bytes go. `write` is called with consecutive pieces of the file.

@@ -24,12 +24,15 @@
  * lanes). The copies written at the end (FORMAT.md section 2.4: the meta-info and the
  * chunks before the stream, produced again from the tables) add about 0.2 KB at their deepest
  * on Cortex-M4 (GCC -fstack-usage: the chain evrec_save_ex, finish_container, put_copy,
- * put_meta, flush).
+ * put_meta, flush). The seek index (FORMAT.md section 2.5: EVREC_SAVE_INDEX_ENTRIES entries of
+ * 32 bytes, 16 on a target) adds 0.5 KB of stack on Cortex-M4 (write_source: 1,016 -> 1,528
+ * bytes, GCC -fstack-usage) and about 0.6 KB of code (-Os).
  *
  * The container is version 1.3: a SEQ chunk before every STREAM chunk (the recording's id, the
  * chunk's number, its CRC and its SYNC chunk's CRC) lets a reader see chunks swapped, duplicated,
  * removed or from another recording; COPY chunks and a TAIL chunk at the end let it read a file
- * whose header or first STREAM chunk (the meta-info) is damaged.
+ * whose header or first STREAM chunk (the meta-info) is damaged. An INDEX chunk before the copies
+ * lists the SYNC chunks (section 2.5), so that a reader seeks in a few reads.
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
  */
