@@ -128,6 +128,7 @@ static int parse_args(int argc, char **argv, options_t *o)
     o->cfg.frames = DEFAULT_FRAMES;
     o->cfg.stages = DEMO_STAGE_COUNT;
     o->cfg.fps = DEFAULT_FPS;
+    o->cfg.slow_us = 0;
     o->buffer = DEFAULT_BUFFER;
     o->tick_hz = 10;
     o->qs_path = NULL;
