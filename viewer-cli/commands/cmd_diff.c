@@ -39,7 +39,7 @@ static const char help[] =
     "(percentage points over A), '+200us' (over A by at most a time: ns, us, ms, s, or a bare\n"
     "number in the metric's unit), '20us' or '0' (at most this value). A rule that names\n"
     "something neither recording defines is an error. Each violation is one line on stdout with\n"
-    "the record to look at in B ('evrec dump B.evr --from #N').\n"
+    "the record to look at in B ('evrec dump B.evr --from #N'); with --format json on stderr.\n"
     "\n"
     "options:\n"
     "  --span NAME        show only this span (and its tracks); repeatable\n"
@@ -148,7 +148,7 @@ static int compare(const diff_opts_t *o, const diff_side_t side[2])
     diff_explain(&d);
     int rc = cli_stdout_done(diff_print(&d, o->format)) ? CLI_OK : CLI_BAD_INPUT;
     if (rc == CLI_OK && o->budget.count) {
-        rc = diff_budget_check(&o->budget, &d);
+        rc = diff_budget_check(&o->budget, &d, o->format == DIFF_JSON ? stderr : stdout); /* JSON stays one object */
         if (!cli_stdout_done(1) && rc == CLI_OK) {
             rc = CLI_BAD_INPUT;
         }

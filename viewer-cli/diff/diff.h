@@ -9,6 +9,7 @@
 #define EVREC_CLI_DIFF_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "evrec/evrec_reader.h"
@@ -146,10 +147,11 @@ int diff_budget_add(diff_budget_t *bu, const char *rule, const char *where);
 /* Load the rules of a YAML file (a mapping "KIND NAME METRIC": LIMIT). Returns 0, or -1 after a
  * message (the file, line and column) on stderr. */
 int diff_budget_load(diff_budget_t *bu, const char *path);
-/* Check the rules against the comparison: prints one line per violation on stdout. Returns 0
+/* Check the rules against the comparison: prints one line per violation, then a summary, on
+ * `out`. Returns 0
  * within budget, 1 over budget, 2 when a rule names something absent or not measured (message
  * on stderr). */
-int diff_budget_check(const diff_budget_t *bu, const diff_t *d);
+int diff_budget_check(const diff_budget_t *bu, const diff_t *d, FILE *out);
 void diff_budget_free(diff_budget_t *bu);
 
 #endif /* EVREC_CLI_DIFF_H */

@@ -56,7 +56,7 @@ static const char *unusable(const diff_rule_t *r, const diff_item_t *a, const di
 }
 
 /* Returns 1 when the rule is broken (the line printed), 0 within it, -1 unusable (reported). */
-static int check_rule(const diff_rule_t *r, const diff_t *d)
+static int check_rule(const diff_rule_t *r, const diff_t *d, FILE *out)
 {
     const diff_item_t *a = diff_side_find(d->a, r->kind, r->name), *b = diff_side_find(d->b, r->kind, r->name);
     const char *why = unusable(r, a, b, d);
@@ -76,29 +76,29 @@ static int check_rule(const diff_rule_t *r, const diff_t *d)
     fmt(sb, sizeof sb, r, d->b, vb, 0);
     fmt(sbound, sizeof sbound, r, d->b, bound, 0);
     fmt(sover, sizeof sover, r, d->b, vb - bound, 1);
-    printf("over budget: %s: %s -> %s", r->text, sa, sb);
+    fprintf(out, "over budget: %s: %s -> %s", r->text, sa, sb);
     if (a && va != 0) {
-        printf(" (%+.1f%%)", 100 * (vb - va) / va);
+        fprintf(out, " (%+.1f%%)", 100 * (vb - va) / va);
     }
-    printf(", limit %s: %s over", sbound, sover);
+    fprintf(out, ", limit %s: %s over", sbound, sover);
     if (b->worst_index != UINT64_MAX && r->metric != M_COUNT && r->metric != M_RATE) {
-        printf("; worst: evrec dump %s --from '#%llu'", d->b->path, (unsigned long long)b->worst_index);
+        fprintf(out, "; worst: evrec dump %s --from '#%llu'", d->b->path, (unsigned long long)b->worst_index);
     }
-    printf("\n");
+    fprintf(out, "\n");
     return 1;
 }
 
-int diff_budget_check(const diff_budget_t *bu, const diff_t *d)
+int diff_budget_check(const diff_budget_t *bu, const diff_t *d, FILE *out)
 {
     int over = 0, bad = 0;
     for (size_t i = 0; i < bu->count; i++) {
-        int rc = check_rule(&bu->rules[i], d);
+        int rc = check_rule(&bu->rules[i], d, out);
         over += rc == 1;
         bad += rc < 0;
     }
     if (bad) {
         return CLI_USAGE;
     }
-    printf("budget: %zu rule(s), %d over budget\n", bu->count, over);
+    fprintf(out, "budget: %zu rule(s), %d over budget\n", bu->count, over);
     return over ? CLI_BAD_INPUT : CLI_OK;
 }
