@@ -18,6 +18,8 @@ typedef struct diff_group {
     uint32_t span, value;
     int kind;
     diff_samples_t s;
+    uint64_t worst;       /* the longest duration ... */
+    uint64_t worst_index; /* ... and the record index of its begin */
 } diff_group_t;
 
 typedef struct diff_collect {

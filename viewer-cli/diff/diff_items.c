@@ -58,6 +58,9 @@ static void take_samples(diff_collect_t *k, diff_item_t *it, uint32_t span, uint
         diff_group_t *g = &k->groups[i];
         if (g->span == span && g->value == value && g->kind == kind) {
             qsort(g->s.v, g->s.n, sizeof *g->s.v, cmp_u64);
+            if (kind == DIFF_GROUP_KEY && g->s.n) {
+                it->worst_index = g->worst_index;
+            }
             it->samples = g->s;
             memset(&g->s, 0, sizeof g->s);
             return;

@@ -70,6 +70,10 @@ static void on_span(void *ctx, const evrec_span_t *sp)
         diff_samples_add(&g->s, d);
     }
     if (sp->span == k->isr_span && (g = group_of(k, sp->span, sp->key, DIFF_GROUP_KEY)) != NULL) {
+        if (g->s.n == 0 || d > g->worst) {
+            g->worst = d;
+            g->worst_index = sp->begin_index;
+        }
         diff_samples_add(&g->s, d);
     }
 }
