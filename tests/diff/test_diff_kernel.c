@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec diff` on kernel traces made through the FreeRTOS port's schema (the RTOS catalogue plus
- * TaskReady): every millisecond task a is woken and runs 100 us, interrupted once by handler
- * uart0, and task b runs 90 us; on B uart0 takes 10 us longer. The task and ISR rows, the test
- * of the handler's durations, and budgets on tasks and handlers. */
+ * TaskReady): every millisecond task a is woken and runs 100 us of its own, interrupted once by
+ * handler uart0 (a's slice lasts 100 us + the handler's), and task b runs 90 us; on B uart0 takes
+ * 10 us longer. The task and ISR rows, the test of the handler's durations, "where the time
+ * went" (a's slice grew by the handler's time), and budgets on tasks and handlers. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ static void cycle(evrec_host_t *h, uint32_t t, uint32_t isr_us, const freertos_R
     at(t + 5), freertos_record_TaskSwitchIn(h, task[0], freertos_RtosResume_Resume);
     at(t + 20), freertos_record_IsrEnter(h, uart0, 37);
     at(t + 20 + isr_us), freertos_record_IsrExit(h, uart0, 37);
-    at(t + 105), freertos_record_TaskSwitchOut(h, task[0], freertos_RtosSuspend_Delay);
+    at(t + 105 + isr_us), freertos_record_TaskSwitchOut(h, task[0], freertos_RtosSuspend_Delay);
     at(t + 500), freertos_record_TaskReady(h, task[1]);
     at(t + 510), freertos_record_TaskSwitchIn(h, task[1], freertos_RtosResume_Resume);
     at(t + 600), freertos_record_TaskSwitchOut(h, task[1], freertos_RtosSuspend_Delay);
@@ -143,10 +144,15 @@ Test(diff_kernel, task_and_isr_rows_and_budgets)
     double change = json_num(isr, "\"change\":");
     cr_assert(change > (ISR_SHIFT - 3) * 1000.0 && change < (ISR_SHIFT + 3) * 1000.0, "%s", isr);
     const char *ta = json_row(r.out, "task", "a");
-    /* a's CPU share excludes the handler: (100 - 7) us of 1000 on A, 10 us less on B */
+    /* a's CPU share excludes the handler: 100 us of 1000 on both */
     double share_a = json_num(strstr(ta, "\"a\":{"), "\"value\":");
     double share_b = json_num(strstr(ta, "\"b\":{"), "\"value\":");
-    cr_assert(share_a > 9.1 && share_a < 9.5 && share_b > 8.1 && share_b < 8.5, "%s", ta);
+    cr_assert(share_a > 9.9 && share_a < 10.1 && share_b > 9.9 && share_b < 10.1, "%s", ta);
+    const char *run = json_row(r.out, "span", "TaskRunning[a]");
+    const char *why = strstr(run, "\"explain\":\"isr uart0 +");
+    cr_assert_not_null(why, "the handler first: %s", run);
+    double share = strtod(strstr(why, "per span (") + strlen("per span ("), NULL);
+    cr_assert(share > 95 && share < 105 && !strstr(why, "task a"), "%s", run);
     json_row(r.out, "task", "b");
     cli_run_free(&r);
 

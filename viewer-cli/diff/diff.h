@@ -37,6 +37,9 @@ typedef struct diff_item {
     uint64_t worst_index;   /* record index of the worst's first record; UINT64_MAX: none */
     int has_dist;           /* p50..max are meaningful */
     diff_samples_t samples; /* spans, ISRs: the durations (for the test); else empty */
+    uint32_t span;          /* spans: the index in the file's track model */
+    uint32_t value;         /* span tracks: the track's value; tasks, ISRs: the enum value */
+    int per_track;          /* spans: 1 for the row of one track */
 } diff_item_t;
 
 /* What a recording lost. */
@@ -52,6 +55,7 @@ typedef struct diff_losses {
 /* One recording. */
 typedef struct diff_side {
     const char *path;  /* as given (borrowed) */
+    evrec_reader_options_t clock; /* how it was read (read again by diff_explain()) */
     int ns;            /* 1: times in ns (the clock is known); 0: ticks */
     double seconds;    /* duration (first to last record), s; with ns 0: ticks / 1e6 */
     uint64_t records;

@@ -93,6 +93,7 @@ static int make_spans(diff_collect_t *k)
         }
         put_durations(k, it, &sp[i].all);
         take_samples(k, it, i, 0, DIFF_GROUP_ALL);
+        it->span = i;
         for (uint32_t t = 0; t < sp[i].track_count; t++) {
             const evrec_stats_span_track_t *tr = &sp[i].tracks[t];
             if (tr->name) {
@@ -107,6 +108,9 @@ static int make_spans(diff_collect_t *k)
             put_durations(k, it, &tr->d);
             k->side->loss.spans_cut = cut; /* counted once, in the span's `all` */
             take_samples(k, it, i, tr->value, DIFF_GROUP_TRACK);
+            it->span = i;
+            it->value = tr->value;
+            it->per_track = 1;
         }
     }
     return 0;
@@ -172,6 +176,7 @@ static int make_tasks(diff_collect_t *k)
             return -1;
         }
         it->count = t->switches;
+        it->value = t->task;
         it->rate = rate(k->side, t->switches);
         it->mean = sr->span_ticks ? 100.0 * (double)t->cpu_ticks / (double)sr->span_ticks : 0;
         it->has_dist = t->woken.count > 0;
@@ -206,6 +211,7 @@ static int make_isrs(diff_collect_t *k)
             return -1;
         }
         it->count = c->activations;
+        it->value = c->value;
         it->rate = rate(k->side, c->activations);
         it->mean = rt->span_ticks ? 100.0 * (double)c->ticks / (double)rt->span_ticks : 0;
         it->max = unit(k, c->max_inclusive);

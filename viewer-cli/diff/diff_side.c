@@ -192,6 +192,7 @@ int diff_side_read(diff_side_t *side, const char *path, const evrec_reader_optio
     cli_pipeline_opts_t po = {.cmd = &cli_cmd_diff, .input = path, .progress = -1};
     if (clock) {
         po.clock = *clock;
+        side->clock = *clock;
     }
     return cli_pipeline_run(&po, &diff_sink, side);
 }
