@@ -297,3 +297,28 @@ Test(diff, json_parses_and_markdown_is_a_table)
     cli_run_free(&r);
     free(p.dir);
 }
+
+/* ---- a lossy side: said first, before the table; the comparison is still made ---- */
+
+Test(diff, losses_come_first)
+{
+    pair_t p;
+    make_pair(&p, 11, 0);
+    size_t len;
+    char *data = cli_read_file(p.b, &len);
+    cr_assert_not_null(data);
+    FILE *f = fopen(p.b, "wb"); /* cut: the reader stops at the damage */
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(data, 1, len * 2 / 3, f), len * 2 / 3);
+    cr_assert_eq(fclose(f), 0);
+    free(data);
+    cli_run_t r = cli_run(EVREC_CLI_PATH, "diff", p.a, p.b, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *lossy = strstr(r.out, "THIS COMPARISON IS LOSSY: records are missing on B");
+    const char *damage = strstr(r.out, "losses B: 1 damaged range(s)");
+    const char *table = strstr(r.out, "\nKIND ");
+    cr_assert(lossy && damage && table && damage < table && lossy < table, "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "losses A: none"), "%s", r.out);
+    cli_run_free(&r);
+    free(p.dir);
+}

@@ -132,8 +132,12 @@ static void print_loss(const diff_side_t *s, const char *which)
         printf(" %llu record(s) overwritten (cyclic buffer);", (unsigned long long)l->overwritten), any = 1;
     }
     if (l->damaged) {
-        printf(" %llu damaged range(s), %s%llu record(s) lost;", (unsigned long long)l->damaged,
-               l->damage_unknown ? "at least " : "", (unsigned long long)l->damage_lost);
+        printf(" %llu damaged range(s), ", (unsigned long long)l->damaged);
+        if (l->damage_unknown) {
+            printf("an unknown number of records lost (the reader stopped at damage);");
+        } else {
+            printf("%llu record(s) lost;", (unsigned long long)l->damage_lost);
+        }
         any = 1;
     }
     if (l->spans_cut) {
@@ -161,7 +165,7 @@ static void print_head(const diff_t *d, int md)
         print_loss(s[i], i ? "B" : "A");
     }
     if (diff_lossy(d->a) || diff_lossy(d->b)) {
-        printf("%sTHIS COMPARISON IS LOSSY: records are missing on %s; counts and rates are lower bounds\n", pre,
+        printf("%sTHIS COMPARISON IS LOSSY: records are missing on %s; its counts are lower bounds\n", pre,
                diff_lossy(d->a) && diff_lossy(d->b) ? "both sides" : diff_lossy(d->a) ? "A" : "B");
     }
     if (d->a->ns != d->b->ns) {
