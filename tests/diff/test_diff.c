@@ -17,7 +17,7 @@ extern uint32_t evrec_test_clock_now;
 extern uint32_t evrec_test_clock_step;
 
 #define SHIFT 30u /* ticks = us (time_freq 1 MHz) */
-#define SPANS 400u /* per track and side */
+#define SPANS 600u /* per track and side (a p99 interval needs about 500) */
 
 typedef struct mem {
     unsigned char *p;
@@ -137,6 +137,17 @@ static double json_num(const char *row, const char *member)
     return strtod(p + strlen(key), NULL);
 }
 
+/* The p99 change interval of a row contains x. */
+static int ci_has(const char *row, double x)
+{
+    const char *p = strstr(row, "\"p99_change_ci\":[");
+    cr_assert_not_null(p, "no p99 interval: %s", row);
+    char *end;
+    double lo = strtod(p + strlen("\"p99_change_ci\":["), &end);
+    double hi = strtod(end + 1, NULL);
+    return lo <= x && x <= hi;
+}
+
 static int significant(const char *row)
 {
     return strstr(row, "\"significant\":true") != NULL;
@@ -144,7 +155,7 @@ static int significant(const char *row)
 
 Test(diff, shifted_found_unchanged_and_noisy_not_over_100_seeds)
 {
-    unsigned fp_same = 0, fp_noisy = 0, found = 0;
+    unsigned fp_same = 0, fp_noisy = 0, found = 0, ci_shift = 0, ci_same = 0, ci_noisy = 0;
     for (uint64_t seed = 1; seed <= 100; seed++) {
         pair_t p;
         make_pair(&p, seed, 0);
@@ -155,14 +166,22 @@ Test(diff, shifted_found_unchanged_and_noisy_not_over_100_seeds)
         double change = json_num(row, "change"); /* p50, ns */
         cr_assert(change > (SHIFT - 15) * 1000.0 && change < (SHIFT + 15) * 1000.0,
                   "seed %llu: p50 change %g ns, expected about %u us", (unsigned long long)seed, change, SHIFT);
+        ci_shift += ci_has(row, SHIFT * 1000.0) && !ci_has(row, 0);
         fp_same += significant(json_row(r.out, "Step[Same]"));
         fp_noisy += significant(json_row(r.out, "Step[Noisy]"));
+        ci_same += ci_has(json_row(r.out, "Step[Same]"), 0);
+        ci_noisy += ci_has(json_row(r.out, "Step[Noisy]"), 0);
         cli_run_free(&r);
         free(p.dir);
     }
     cr_log_info("shift found in %u of 100 seeds; false positives: unchanged %u, noisy %u (alpha 0.01)", found,
                 fp_same, fp_noisy);
+    cr_log_info("p99 change intervals: shifted holds +%u us and not 0 in %u of 100, unchanged holds 0 in %u, "
+                "noisy in %u", SHIFT, ci_shift, ci_same, ci_noisy);
     cr_assert_eq(found, 100u, "the shift was found in %u of 100 seeds", found);
+    cr_assert_geq(ci_shift, 90u, "the p99 interval held the shift (and not 0) in %u of 100 seeds", ci_shift);
+    cr_assert_geq(ci_same, 90u, "the p99 interval of the unchanged held 0 in %u of 100 seeds", ci_same);
+    cr_assert_geq(ci_noisy, 90u, "the p99 interval of the noisy held 0 in %u of 100 seeds", ci_noisy);
     cr_assert_leq(fp_same, 5u, "unchanged reported significant in %u of 100 seeds", fp_same);
     cr_assert_leq(fp_noisy, 5u, "noisy reported significant in %u of 100 seeds", fp_noisy);
 }

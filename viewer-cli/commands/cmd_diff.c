@@ -31,6 +31,8 @@ static const char help[] =
     "values, else it uses the normal approximation with the tie correction. Event counts use the\n"
     "test of the ratio of two Poisson rates (normal approximation). Tasks and counters are not\n"
     "tested (the analysis keeps their totals, not samples). A row is significant when p < alpha.\n"
+    "The p99's change gets a 95% interval from order statistics (distribution-free; each side's\n"
+    "p99 interval at 97.5%, combined), given with about 500 samples a side or more.\n"
     "Percentiles are nearest-rank, as `evrec stats` gives them.\n"
     "\n"
     "Where the time went (kernel traces: the RTOS catalogue): for the first three spans that grew\n"

@@ -85,6 +85,10 @@ void diff_samples_add(diff_samples_t *s, uint64_t v);
 #define DIFF_EXACT_MAX 20u
 int diff_mann_whitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, double *p, double *auc,
                       int *exact);
+/* Distribution-free confidence interval [*lo, *hi] of the q-quantile of n sorted samples: the
+ * order statistics at ranks n q -+ z sqrt(n q (1 - q)) (normal approximation of the binomial).
+ * Returns 0 when those ranks fall outside the samples (too few of them for this q). */
+int diff_quantile_ci(const uint64_t *v, size_t n, double q, double z, double *lo, double *hi);
 /* Two rates (counts over durations, seconds): the conditional binomial test of a Poisson rate
  * ratio in its normal approximation (counts >= 5). Returns 0 when not testable. */
 int diff_rate_test(uint64_t ca, double ta, uint64_t cb, double tb, double *p);
@@ -99,6 +103,8 @@ typedef struct diff_row {
     int exact;                 /* the test was exact */
     double p;                  /* p-value (1 when not tested) */
     double auc;                /* spans: P(B > A) */
+    int p99_ci;                /* 1: [p99_lo, p99_hi] is a 95% interval of B's p99 - A's p99 */
+    double p99_lo, p99_hi;
     int significant;           /* tested and p < alpha */
     double change;             /* the headline value's change: p50 (spans, ISRs), rate (events),
                                   mean (counters), CPU share (tasks) */

@@ -3,7 +3,7 @@
  * time_unit "ns"|"ticks", kernel, lossy, losses {dropped, overwritten, damaged_ranges,
  * records_lost, records_lost_known, spans_not_measured}}, lossy, test, alpha, rows[] {kind,
  * name, a, b (null: only on the other side; else count, rate, p50, p90, p99, max, value,
- * worst_index), change, relative, p, exact, significant, verdict, explain}. Numbers that are not
+ * worst_index), change, relative, p99_change_ci ([low, high], 95%, or null), p, exact, significant, verdict, explain}. Numbers that are not
  * finite are null. */
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +86,16 @@ static void row(const diff_row_t *r)
     jnum(r->a && r->b ? r->change : NAN);
     printf(",\"relative\":");
     jnum(r->rel);
+    printf(",\"p99_change_ci\":");
+    if (r->p99_ci) {
+        putchar('[');
+        jnum(r->p99_lo);
+        putchar(',');
+        jnum(r->p99_hi);
+        putchar(']');
+    } else {
+        printf("null");
+    }
     printf(",\"p\":");
     jnum(r->tested ? r->p : NAN);
     printf(",\"exact\":%s,\"significant\":%s,\"verdict\":", r->exact ? "true" : "false",

@@ -90,7 +90,7 @@ static void pair(char *buf, size_t n, const diff_t *d, const diff_row_t *r, int 
 }
 
 static const char *const heads[DIFF_COLS] = {"KIND", "NAME", "COUNT", "RATE", "P50", "P90", "P99", "MAX",
-                                             "VALUE", "CHANGE", "REL", "P", "VERDICT"};
+                                             "VALUE", "CHANGE", "REL", "P99 CHANGE (95%)", "P", "VERDICT"};
 
 void diff_cells(const diff_t *d, const diff_row_t *r, char cells[DIFF_COLS][DIFF_CELL])
 {
@@ -112,12 +112,19 @@ void diff_cells(const diff_t *d, const diff_row_t *r, char cells[DIFF_COLS][DIFF
             snprintf(cells[10], DIFF_CELL, "%+.1f%%", 100 * r->rel);
         }
     }
-    if (r->tested) {
-        snprintf(cells[11], DIFF_CELL, r->p < 1e-4 ? "%.1e%s" : "%.4f%s", r->p, r->exact ? " exact" : "");
-    } else {
-        strcpy(cells[11], "-");
+    strcpy(cells[11], "-");
+    if (r->p99_ci) {
+        char lo[40], hi[40];
+        fmt_value(lo, sizeof lo, d, r->kind, r->p99_lo, 1);
+        fmt_value(hi, sizeof hi, d, r->kind, r->p99_hi, 1);
+        snprintf(cells[11], DIFF_CELL, "%s .. %s", lo, hi);
     }
-    snprintf(cells[12], DIFF_CELL, "%s", diff_verdict(r));
+    if (r->tested) {
+        snprintf(cells[12], DIFF_CELL, r->p < 1e-4 ? "%.1e%s" : "%.4f%s", r->p, r->exact ? " exact" : "");
+    } else {
+        strcpy(cells[12], "-");
+    }
+    snprintf(cells[13], DIFF_CELL, "%s", diff_verdict(r));
 }
 
 static void print_loss(const diff_side_t *s, const char *which)

@@ -5,7 +5,7 @@
 
 #include "diff.h"
 
-enum { DIFF_COLS = 13, DIFF_CELL = 96 };
+enum { DIFF_COLS = 14, DIFF_CELL = 96 };
 
 /* The cells of one row of the table (the header's are fixed). */
 void diff_cells(const diff_t *d, const diff_row_t *r, char cells[DIFF_COLS][DIFF_CELL]);

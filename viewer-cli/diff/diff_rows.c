@@ -65,6 +65,14 @@ static void test_row(diff_row_t *r, const diff_t *d)
         r->tested = diff_rate_test(a->count, d->a->seconds, b->count, d->b->seconds, &r->p);
     }
     r->significant = r->tested && r->p < d->alpha;
+    /* Each side's interval at 97.5%: the difference's covers at least 95% (independent sides). */
+    double alo, ahi, blo, bhi;
+    if (diff_quantile_ci(a->samples.v, a->samples.n, 0.99, 2.2414, &alo, &ahi) &&
+        diff_quantile_ci(b->samples.v, b->samples.n, 0.99, 2.2414, &blo, &bhi)) {
+        r->p99_ci = 1;
+        r->p99_lo = blo - ahi;
+        r->p99_hi = bhi - alo;
+    }
 }
 
 static int row_cmp(const void *x, const void *y)

@@ -4,7 +4,10 @@
  * Methods", section 4.1): rank-based, so it assumes no distribution (span durations are skewed
  * and heavy-tailed) and one outlier cannot make a difference significant; it answers "do B's
  * values tend to be larger than A's" (a location shift). Counts: the conditional test of the
- * ratio of two Poisson rates (given the total, B's count is binomial), normal approximation. */
+ * ratio of two Poisson rates (given the total, B's count is binomial), normal approximation.
+ * The p99's change: the distribution-free confidence interval of a quantile from order
+ * statistics (the number of samples below the true quantile is binomial; Hollander and Wolfe,
+ * section 3.6), on each side, combined into an interval of the difference. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -102,5 +105,17 @@ int diff_rate_test(uint64_t ca, double ta, uint64_t cb, double tb, double *p)
     double sd = sqrt(n * q * (1 - q));
     double z = (fabs((double)cb - n * q) - 0.5) / sd;
     *p = z <= 0 ? 1 : erfc(z / sqrt(2));
+    return 1;
+}
+
+int diff_quantile_ci(const uint64_t *v, size_t n, double q, double z, double *lo, double *hi)
+{
+    double m = (double)n * q, sd = sqrt((double)n * q * (1 - q));
+    double j = floor(m - z * sd), k = ceil(m + z * sd); /* ranks, 1-based */
+    if (n == 0 || j < 1 || k > (double)n) {
+        return 0;
+    }
+    *lo = (double)v[(size_t)j - 1];
+    *hi = (double)v[(size_t)k - 1];
     return 1;
 }
