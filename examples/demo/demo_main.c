@@ -4,7 +4,7 @@
  * stream in the evrec container, format/FORMAT.md).
  *
  *   evrec-demo [-o FILE] [--frames N] [--buffer BYTES] [--tick-hz HZ] [--stages N] [--fps N]
- *              [--qs FILE [--qs-ring BYTES] [--qs-baud N]]
+ *              [--qs FILE [--qs-ring BYTES] [--qs-baud N]] [--slow-stage STAGE:USEC]
  *
  * Exit status: 0 done, 1 run-time failure (a bad frame, a write error), 2 bad usage. */
 #include <errno.h>
@@ -41,7 +41,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: evrec-demo [-o FILE] [--frames N] [--buffer BYTES] [--tick-hz HZ]\n"
-            "                  [--stages N] [--fps N]\n"
+            "                  [--stages N] [--fps N] [--slow-stage STAGE:USEC]\n"
             "Runs a camera pipeline (capture -> process -> encode -> sink) on threads, records\n"
             "it with evrec and saves the trace.\n"
             "  -o, --output FILE   trace file to write (default demo.evr)\n"
@@ -57,6 +57,10 @@ static void usage(FILE *to)
             "  --qs-ring BYTES     QS transmit ring, K and M suffixes (default 64K); when it\n"
             "                      overflows the oldest frames are lost (last-is-best)\n"
             "  --qs-baud N         drain the ring at N baud, 8N1 (default 0 = unlimited)\n"
+            "  --slow-stage STAGE:USEC\n"
+            "                      make STAGE (capture, process, encode, sink) spend USEC us more\n"
+            "                      on each frame, busy (1..1000000): a regression to find with\n"
+            "                      'evrec diff' (examples/ci)\n"
             "  -h, --help          this text\n",
             DEFAULT_FRAMES, DEFAULT_FPS);
 }
@@ -83,6 +87,26 @@ static int parse_num(const char *opt, const char *s, int suffix, uint64_t lo, ui
     return 0;
 }
 
+/* --slow-stage NAME:USEC (a stage's name as demo_stage_name() gives it). Returns 0, or -1 after
+ * a message. */
+static int parse_slow(const char *arg, demo_config_t *cfg)
+{
+    const char *colon = strchr(arg, ':');
+    uint64_t v;
+    for (unsigned s = 0; colon && s < DEMO_STAGE_COUNT; s++) {
+        const char *name = demo_stage_name((demo_Stage_t)s);
+        if (strlen(name) == (size_t)(colon - arg) && strncmp(arg, name, strlen(name)) == 0) {
+            if (parse_num("--slow-stage", colon + 1, 0, 1, 1000000u, &v)) return -1;
+            cfg->slow_stage = (demo_Stage_t)s;
+            cfg->slow_us = (uint32_t)v;
+            return 0;
+        }
+    }
+    fprintf(stderr, "evrec-demo: --slow-stage expects STAGE:USEC, STAGE one of capture, process, encode, sink "
+                    "(got '%s')\n", arg);
+    return -1;
+}
+
 /* Returns 0 to run, 1 when --help was given, -1 on bad usage (message printed). */
 static int parse_args(int argc, char **argv, options_t *o)
 {
@@ -97,12 +121,14 @@ static int parse_args(int argc, char **argv, options_t *o)
         {"qs", required_argument, NULL, 'Q'},
         {"qs-ring", required_argument, NULL, 'R'},
         {"qs-baud", required_argument, NULL, 'B'},
+        {"slow-stage", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     o->path = "demo.evr";
     o->cfg.frames = DEFAULT_FRAMES;
     o->cfg.stages = DEMO_STAGE_COUNT;
     o->cfg.fps = DEFAULT_FPS;
+    o->cfg.slow_us = 0;
     o->buffer = DEFAULT_BUFFER;
     o->tick_hz = 10;
     o->qs_path = NULL;
@@ -153,6 +179,9 @@ static int parse_args(int argc, char **argv, options_t *o)
         case 'B':
             if (parse_num("--qs-baud", optarg, 0, 0, 100000000u, &v)) return -1;
             o->qs_baud = v;
+            break;
+        case 'S':
+            if (parse_slow(optarg, &o->cfg)) return -1;
             break;
         case 'h': usage(stdout); return 1;
         default: fprintf(stderr, "Try 'evrec-demo --help'.\n"); return -1;

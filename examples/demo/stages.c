@@ -38,6 +38,16 @@ static void sleep_until(uint64_t t_ns)
     }
 }
 
+/* --slow-stage: the stage `s` spends cfg.slow_us more (busy, as more work would) on each frame. */
+static void slow_down(const demo_pipeline_t *p, demo_Stage_t s)
+{
+    if (p->cfg.slow_us && s == p->cfg.slow_stage) {
+        uint64_t end = demo_now_ns() + (uint64_t)p->cfg.slow_us * 1000u;
+        while (demo_now_ns() < end) {
+        }
+    }
+}
+
 /* Capture: a sensor at cfg.fps. It must not wait for a buffer: no free one = a lost frame. */
 static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who)
 {
@@ -68,6 +78,7 @@ static void run_capture(demo_pipeline_t *p, unsigned i, const demo_caller_t *who
         demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Start,
                                demo_frame_info(f), 0);
         demo_frame_draw(f->pixels, n);
+        slow_down(p, demo_Stage_Capture);
         demo_record_FrameEvent(who->host, who->thread, demo_Stage_Capture, demo_FrameType_Done, demo_frame_info(f),
                                DEMO_FRAME_BYTES);
         st->frames++;
@@ -139,6 +150,7 @@ static void run_worker(demo_pipeline_t *p, unsigned i, const demo_caller_t *who)
         } else {
             good = work_sink(f, p->sink_scratch, p->sink_expect, &out_bytes);
         }
+        slow_down(p, s);
         demo_record_FrameEvent(who->host, who->thread, s, demo_FrameType_Done, demo_frame_info(f), out_bytes);
         if (good) {
             st->frames++;

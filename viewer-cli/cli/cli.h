@@ -36,6 +36,7 @@ extern const cli_command_t cli_cmd_recover;
 extern const cli_command_t cli_cmd_record;
 extern const cli_command_t cli_cmd_sql;
 extern const cli_command_t cli_cmd_index;
+extern const cli_command_t cli_cmd_diff;
 
 /* "evrec: <fmt>\n" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
