@@ -11,6 +11,7 @@
  * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points),
  *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
  *   stack), EVREC_SAVE_LANES (merging lanes).
+ * - Checksum: EVREC_CRC32C_TABLE (ROM against instructions per byte).
  * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -85,6 +86,18 @@
  */
 #ifndef EVREC_SAVE_LANES
 #define EVREC_SAVE_LANES ((EVREC_SAVE_CHUNK) >= 4096 ? 255 : 8)
+#endif
+
+/**
+ * EVREC_CRC32C_TABLE (0, 1 or 4; default 4): how evrec_crc32c() computes the CRC-32C of chunks
+ * and stream frames when the port has no CRC instruction (EVREC_PORT_CRC32C). 4: slice-by-4,
+ * four 1 KiB tables in ROM (4 KiB), a 32-bit word per step (on a Cortex-M4 about 3 instructions
+ * per byte). 1: one 1 KiB table, a byte per step (about 7 per byte). 0: no table, bit by bit
+ * (about 50 per byte, a few dozen bytes of code): for the smallest parts that save rarely and
+ * do not stream.
+ */
+#ifndef EVREC_CRC32C_TABLE
+#define EVREC_CRC32C_TABLE 4
 #endif
 
 /**
