@@ -54,9 +54,9 @@ EVREC_NO_TSAN static inline uint8_t *evrec_stream_pack(const evrec_stream_plan_t
             } while (--k);
             break;
         default:
-            do {
+            while (k--) {
                 *d++ = *p++;
-            } while (--k);
+            }
         }
     }
     return d;

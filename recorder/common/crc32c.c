@@ -24,8 +24,7 @@
 #define BITS(x, k0, k1, k2, k3, k4, k5, k6, k7)                                                                   \
     ((((x)&1u) ? k0 : 0u) ^ (((x)&2u) ? k1 : 0u) ^ (((x)&4u) ? k2 : 0u) ^ (((x)&8u) ? k3 : 0u) ^                  \
      (((x)&16u) ? k4 : 0u) ^ (((x)&32u) ? k5 : 0u) ^ (((x)&64u) ? k6 : 0u) ^ (((x)&128u) ? k7 : 0u))
-#define B0(x)                                                                                                     \
-    BITS(x, 0xF26B8303u, 0xE13B70F7u, 0xC79A971Fu, 0x8AD958CFu, 0x105EC76Fu, 0x20BD8EDEu, 0x417B1DBCu, P)
+#define B0(x) BITS(x, 0xF26B8303u, 0xE13B70F7u, 0xC79A971Fu, 0x8AD958CFu, 0x105EC76Fu, 0x20BD8EDEu, 0x417B1DBCu, P)
 #define B1(x)                                                                                                     \
     BITS(x, 0x13A29877u, 0x274530EEu, 0x4E8A61DCu, 0x9D14C3B8u, 0x3FC5F181u, 0x7F8BE302u, 0xFF17C604u, 0xFBC3FAF9u)
 #define B2(x)                                                                                                     \
@@ -35,7 +34,10 @@
 #define T4(R, n) R((uint32_t)(n)), R((uint32_t)(n) + 1u), R((uint32_t)(n) + 2u), R((uint32_t)(n) + 3u)
 #define T16(R, n) T4(R, n), T4(R, (n) + 4u), T4(R, (n) + 8u), T4(R, (n) + 12u)
 #define T64(R, n) T16(R, n), T16(R, (n) + 16u), T16(R, (n) + 32u), T16(R, (n) + 48u)
-#define T256(R) {T64(R, 0u), T64(R, 64u), T64(R, 128u), T64(R, 192u)}
+#define T256(R)                                                                                                   \
+    {                                                                                                             \
+        T64(R, 0u), T64(R, 64u), T64(R, 128u), T64(R, 192u)                                                       \
+    }
 #if EVREC_CRC32C_TABLE == 4
 static const uint32_t crc_table[4][256] = {T256(B0), T256(B1), T256(B2), T256(B3)};
 #else

@@ -37,7 +37,8 @@ static char *lanes_image(int cyclic, uint32_t nl, size_t size, uint32_t per_lane
     evrec_recorder_t rec;
     evrec_lane_t lane[4];
     evrec_lanes_t lanes;
-    evrec_status st = cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 512) : evrec_recorder_init(&rec, buf, size);
+    evrec_status st = cyclic ? evrec_recorder_init_cyclic(&rec, buf, size, 512)
+                             : evrec_recorder_init(&rec, buf, size);
     cr_assert_eq(st, EVREC_OK);
     cr_assert_eq(evrec_recorder_keep_meta(&rec), EVREC_OK);
     cr_assert_eq(evrec_lanes_init(&lanes, lane, nl), EVREC_OK);

@@ -11,21 +11,30 @@
 
 enum { U8 = EVREC_KIND_UINT8, U16 = EVREC_KIND_UINT16, U32 = EVREC_KIND_UINT32, E16 = EVREC_KIND_ENUM_UINT16 };
 
-#define HDR {"time", U32, 0, 0}, {"id", U16, 0, 4}
+#define HDR                                                                                                       \
+    {"time", U32, 0, 0},                                                                                          \
+    {                                                                                                             \
+        "id", U16, 0, 4                                                                                           \
+    }
 static const evrec_field_desc_t control[] = {HDR, {"type", U8, 0, 6}};
 static const evrec_field_desc_t words[] = {HDR, {"a", U32, 0, 8}, {"b", U32, 0, 12}, {"c", U32, 0, 16}};
 /* out of order, with holes and every width */
-static const evrec_field_desc_t scattered[] = {HDR, {"a", U8, 0, 21}, {"b", U32, 0, 8}, {"c", E16, 0, 6},
-                                               {"d", U8, 0, 20}, {"e", U16, 0, 18}, {"f", U32, 0, 12}};
+static const evrec_field_desc_t scattered[] = {HDR,
+                                               {"a", U8, 0, 21},
+                                               {"b", U32, 0, 8},
+                                               {"c", E16, 0, 6},
+                                               {"d", U8, 0, 20},
+                                               {"e", U16, 0, 18},
+                                               {"f", U32, 0, 12}};
 static const evrec_field_desc_t inner2[] = {{"x", U8, 0, 0}, {"y", U32, 0, 4}};
 static const evrec_field_desc_t inner1[] = {{"p", U16, 0, 0}, {"q", EVREC_KIND_STRUCT, 3, 4}, {"r", U8, 0, 12}};
-static const evrec_field_desc_t nested[] = {HDR, {"in", EVREC_KIND_STRUCT, 4, 8}, {"z", U16, 0, 6},
-                                            {"in2", EVREC_KIND_STRUCT, 4, 24}};
+static const evrec_field_desc_t nested[] = {
+    HDR, {"in", EVREC_KIND_STRUCT, 4, 8}, {"z", U16, 0, 6}, {"in2", EVREC_KIND_STRUCT, 4, 24}};
 static evrec_field_desc_t bytes[2 + 150]; /* 150 u8 fields in a row: three runs */
 
 static const evrec_struct_desc_t structs[] = {
-    {"EventControl", 3, control, 8}, {"Words", 5, words, 20},       {"Scattered", 8, scattered, 24},
-    {"Inner2", 2, inner2, 8},        {"Inner1", 3, inner1, 16},     {"Nested", 5, nested, 40},
+    {"EventControl", 3, control, 8}, {"Words", 5, words, 20},   {"Scattered", 8, scattered, 24},
+    {"Inner2", 2, inner2, 8},        {"Inner1", 3, inner1, 16}, {"Nested", 5, nested, 40},
     {"Bytes", 152, bytes, 156},
 };
 static const evrec_event_desc_t events[] = {{0, 0}, {1, 1}, {2, 2}, {5, 3}, {6, 4}, {1, 5}, {2, 6}};
@@ -38,8 +47,9 @@ static const evrec_meta_t *meta(void)
     for (unsigned i = 0; i < 150; i++) {
         bytes[2 + i] = (evrec_field_desc_t){"b", U8, 0, (uint16_t)(6 + i)};
     }
-    m = (evrec_meta_t){0, 0, NULL, sizeof structs / sizeof structs[0], structs, sizeof events / sizeof events[0],
-                       events, 0, NULL, NULL};
+    m = (evrec_meta_t){
+        0, 0,    NULL, sizeof structs / sizeof structs[0], structs, sizeof events / sizeof events[0], events,
+        0, NULL, NULL};
     return &m;
 }
 

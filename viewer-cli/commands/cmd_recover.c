@@ -409,9 +409,10 @@ static void report_counts(const char *path, const evrec_recorder_t *rec, evrec_s
     fprintf(stderr,
             "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
             "%llu uncommitted slot%s skipped (counted as dropped)\n",
-            path, c.block_count ? "cyclic" : "one-shot", st == EVREC_E_END ? "stopped normally" : "recording was cut",
-            (unsigned long long)c.recorded, (unsigned long long)c.dropped, (unsigned long long)c.overwritten,
-            (unsigned long long)rep->skipped, rep->skipped == 1 ? "" : "s");
+            path, c.block_count ? "cyclic" : "one-shot",
+            st == EVREC_E_END ? "stopped normally" : "recording was cut", (unsigned long long)c.recorded,
+            (unsigned long long)c.dropped, (unsigned long long)c.overwritten, (unsigned long long)rep->skipped,
+            rep->skipped == 1 ? "" : "s");
     for (uint32_t k = 0; lanes > 1 && k < lanes; k++) {
         evrec_recorder_counts_t l = evrec_recorder_lane_counts(rec, k);
         fprintf(stderr, "evrec: %s: lane %u: %llu dropped, %llu overwritten\n", path, (unsigned)k,

@@ -142,7 +142,7 @@
  * four 1 KiB tables in ROM (4256 bytes of Cortex-M4 text), a 32-bit word per step (about 4.5
  * instructions per byte in the stream's drain at -O2). 1: one 1 KiB table, a byte per step (1064
  * bytes, about 7 per byte). 0: no table, bit by bit (44 bytes, about 53 per byte): for the
- * smallest parts that save rarely and do not stream. bench/peers/m4/README.md has the figures.
+ * smallest parts that save rarely and do not stream.
  */
 #ifndef EVREC_CRC32C_TABLE
 #define EVREC_CRC32C_TABLE 4

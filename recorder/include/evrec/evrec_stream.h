@@ -73,11 +73,11 @@ extern "C" {
  * EVREC_STREAM_PLAN_RUNS). Part of ::evrec_stream_t; private.
  */
 typedef struct evrec_stream_plan {
-    uint16_t events;                               /**< ids below this have runs; the others
-                                                        are converted by the table walk */
-    uint16_t first[EVREC_STREAM_PLAN_EVENTS + 1];  /**< event e's runs: run[first[e] .. first[e + 1]) */
-    uint8_t run[EVREC_STREAM_PLAN_RUNS][2];        /**< native offset; width (bits 7-6: 0 one byte,
-                                                        1 two, 2 four) and fields - 1 (bits 5-0) */
+    uint16_t events;                              /**< ids below this have runs; the others
+                                                       are converted by the table walk */
+    uint16_t first[EVREC_STREAM_PLAN_EVENTS + 1]; /**< event e's runs: run[first[e] .. first[e + 1]) */
+    uint8_t run[EVREC_STREAM_PLAN_RUNS][2];       /**< native offset; width (bits 7-6: 0 one byte,
+                                                       1 two, 2 four) and fields - 1 (bits 5-0) */
 } evrec_stream_plan_t;
 #endif
 
