@@ -163,6 +163,16 @@ static size_t damage_capture(const capture_t *c, capture_t *bad, uint8_t *hit, s
     return frames;
 }
 
+/* A host and a stream over the shared ring (blocks of 256 bytes, a meta document every
+ * `meta_every` frames of records), started with the probe meta-info at `time_freq` Hz and stream
+ * id `id` (0: made by the stream). */
+static void stream_begin(evrec_stream_t *s, evrec_host_t *h, uint32_t meta_every, uint64_t time_freq, uint32_t id)
+{
+    evrec_host_init(h);
+    cr_assert_eq(evrec_stream_init(s, ring, sizeof ring, 256, meta_every), EVREC_OK);
+    cr_assert_eq(evrec_stream_start(s, h, &probe_meta, time_freq, id), EVREC_OK);
+}
+
 /* The damaged-stream run both stream tests make: `probes` probes streamed (blocks of 256 bytes,
  * a meta document every `meta_every` frames, 0: at start only) and drained every `every` records
  * in frames of one smallest drain into `c` (recorded[k]: probe k was recorded), the capture then
@@ -171,9 +181,7 @@ static size_t damaged_run(evrec_stream_t *s, uint32_t probes, uint32_t every, ui
                           uint8_t *recorded, capture_t *c, capture_t *bad, uint8_t *hit, size_t *hit_probes)
 {
     evrec_host_t h;
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(s, ring, sizeof ring, 256, meta_every), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    stream_begin(s, &h, meta_every, 1000, 0);
     record_run(s, &h, c, probes, every, EVREC_STREAM_MIN_CAP, recorded, 1);
     return damage_capture(c, bad, hit, hit_probes);
 }

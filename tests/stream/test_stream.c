@@ -24,9 +24,7 @@ Test(stream, interleavings_lose_nothing)
             evrec_stream_t s;
             evrec_host_t h;
             capture_t c = {0};
-            evrec_host_init(&h);
-            cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 5), EVREC_OK);
-            cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+            stream_begin(&s, &h, 5, 1000, 0);
             record_run(&s, &h, &c, 3000, every[i], caps[j], NULL, 1);
             seen_t seen = {0};
             evrec_srx_sink_t sink = seen_sink(&seen);
@@ -60,9 +58,7 @@ Test(stream, drops_are_counted_exactly)
         evrec_stream_t s;
         evrec_host_t h;
         capture_t c = {0};
-        evrec_host_init(&h);
-        cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-        cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 0, 7), EVREC_OK);
+        stream_begin(&s, &h, 0, 0, 7);
         record_run(&s, &h, &c, 200000, every[i], 4096, recorded, 0);
         uint64_t ok = 0;
         for (uint32_t k = 0; k < 200000; k++) {
@@ -96,9 +92,7 @@ Test(stream, time_survives_3400_wraps)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000000, 9), EVREC_OK);
+    stream_begin(&s, &h, 0, 1000000, 9);
     record_run(&s, &h, &c, 13600, 10, 1000, NULL, 1);
     evrec_test_clock_step = saved_step;
     seen_t seen = {.time_step = 0x40000000u};
@@ -171,9 +165,7 @@ Test(stream, file_from_stream_reads_back)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 3), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    stream_begin(&s, &h, 3, 1000, 0);
     record_run(&s, &h, &c, 5000, 11, 700, NULL, 1);
     evrec_test_clock_step = saved_step;
     to_file_t t = {tmpfile(), NULL};
@@ -228,9 +220,7 @@ Test(stream, save_refuses_a_streaming_ring)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    stream_begin(&s, &h, 0, 1000, 0);
     record_run(&s, &h, &c, 100, 0, 1000, NULL, 1);
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);
