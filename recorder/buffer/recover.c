@@ -201,15 +201,21 @@ static int lanes_hdr_check(const evrec_buf_header_t *h, size_t size)
 /* The recovered lanes' `recorded` and `used` as the file saved from them has them: the lanes'
  * sums (`recorded`, `used`) less the copies of Start, Stop and each Tick that save writes once
  * (FORMAT.md section 2.3), counted exactly here (evrec_lanes_stop() cannot tell which Tick copies
- * a cyclic lane overwrote). */
-static void lanes_count_file(evrec_recorder_t *rec, uint64_t recorded, uint64_t used)
+ * a cyclic lane overwrote). In a build that cannot save lanes: the sums when the recording was
+ * cut (`cut`), else evrec_lanes_stop()'s counts, kept. */
+static void lanes_count_file(evrec_recorder_t *rec, uint64_t recorded, uint64_t used, int cut)
 {
     evrec_buf_header_t *h = rec->hdr;
-    h->recorded = recorded;
     uint64_t file = evrec_lanes_file_records(rec);
-    uint64_t copies = file <= recorded ? recorded - file : 0u;
+    if (file > recorded) {
+        if (cut) {
+            h->recorded = recorded;
+            h->used = (size_t)used;
+        }
+        return;
+    }
     h->recorded = file;
-    h->used = (size_t)(used - copies * EVREC_CONTROL_SLOT);
+    h->used = (size_t)(used - (recorded - file) * EVREC_CONTROL_SLOT);
 }
 
 /* A version-2 buffer split into lanes (evrec_lanes_start()): the fixed header's geometry, then
@@ -253,13 +259,12 @@ static evrec_status lanes_recover(evrec_recorder_t *rec, evrec_buf_header_t *h, 
     }
     evrec_status st = EVREC_E_END;
     if (h->state != EVREC_BUF_STOPPED) {
-        h->recorded = recorded;
         evrec_atomic_store(&h->dropped, (size_t)dropped);
         evrec_atomic_store(&h->overwritten, (size_t)overwritten);
         h->state = EVREC_BUF_STOPPED;
         st = EVREC_OK;
     }
-    lanes_count_file(rec, recorded, used);
+    lanes_count_file(rec, recorded, used, st == EVREC_OK);
     return st;
 }
 
