@@ -5,10 +5,12 @@
 # `-singlestep -d exec,nochain` and the instructions executed between two insn_mark() calls are
 # counted (as scripts/insn-count.sh does). bench/peers/m4/README.md gives the table.
 #
-#   scripts/bench-stream-m4.sh [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR] [-t TRICE_DIR]
-#                              [-d DIR]
+#   scripts/bench-stream-m4.sh [-O LEVEL] [-D NAME=VALUE]... [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR]
+#                              [-t TRICE_DIR] [-d DIR]
 #
 # -O  optimisation of every firmware (default 2).
+# -D  a definition for evrec's firmware (an evrec_config.h knob, e.g. -D EVREC_CRC32C_TABLE=1);
+#     repeatable.
 # -g  the host evrec-gen (default build/schema/evrec-gen); evrec's row is built from
 #     examples/firmware (evrec-insn-stream.elf, app/insn_stream_main.c).
 # -s  a SystemView checkout (SEGGER's public target sources: SYSVIEW/SEGGER_SYSVIEW.c ...);
@@ -36,15 +38,18 @@ sysview=""
 rtt=""
 trice=""
 dir=""
-while getopts O:g:s:r:t:d: o; do
+defs=""
+while getopts O:D:g:s:r:t:d: o; do
     case $o in
     O) opt=$OPTARG ;;
+    D) defs="$defs;-D$OPTARG" ;; # EVREC_FW_OPT is a list given to add_compile_options(): the
+                                 # recorder library sees it too (EVREC_FW_DEFINES reaches only the app)
     g) gen=$OPTARG ;;
     s) sysview=$OPTARG ;;
     r) rtt=$OPTARG ;;
     t) trice=$OPTARG ;;
     d) dir=$OPTARG ;;
-    *) echo "usage: $0 [-O LEVEL] [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR] [-t TRICE_DIR] [-d DIR]" >&2
+    *) echo "usage: $0 [-O LEVEL] [-D NAME=VALUE]... [-g EVREC_GEN] [-s SYSVIEW_DIR] [-r RTT_DIR] [-t TRICE_DIR] [-d DIR]" >&2
        exit 2 ;;
     esac
 done
@@ -109,7 +114,7 @@ rows() {
 # ---- evrec ----
 b=$dir/evrec
 { cmake -S "$root/examples/firmware" -B "$b" -DCMAKE_TOOLCHAIN_FILE="$tc" -DEVREC_CPU=cortex-m4 \
-      -DEVREC_FW_OPT="-O$opt" -DEVREC_GEN_EXECUTABLE="$gen" &&
+      -DEVREC_FW_OPT="-O$opt$defs" -DEVREC_GEN_EXECUTABLE="$gen" &&
   cmake --build "$b" -j1 --target evrec-insn-stream.elf; } >"$b-build.log" 2>&1 ||
     { cat "$b-build.log" >&2; echo "bench-stream-m4: the evrec build failed" >&2; exit 1; }
 s=$(segments "$b/evrec-insn-stream.elf" "$dir/evrec.log")

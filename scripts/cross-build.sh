@@ -159,7 +159,7 @@ for t in $targets; do
             $1 == "recover" || $1 == "keep_meta" { recov += $2; ram += $3 + $4; next }
             $1 == "lanes" { ram += $3 + $4; next } # evrec_lanes_*: linked only when called
             $1 == "rtt" { ram += $3 + $4; next } # evrec_rtt_* (transport/rtt.c): likewise
-            $1 == "stream_ring" || $1 == "stream_drain" || $1 == "stream_boot" { ram += $3 + $4; next } # evrec_stream_*: likewise
+            $1 == "stream_ring" || $1 == "stream_drain" || $1 == "stream_plan" || $1 == "stream_boot" { ram += $3 + $4; next } # evrec_stream_*: likewise
             { core += $2 }
             $1 != "recorder" && $1 != "runtime_enum" && $1 != "status" {
                 printf "cross-build: %s (%d B) counted in core\n", $1, $2 > "/dev/stderr" }

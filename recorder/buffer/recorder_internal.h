@@ -207,4 +207,11 @@ uint32_t evrec_save_file_id(const void *ctx, const uint8_t *header);
 evrec_status evrec_save_lanes(const evrec_recorder_t *rec, const evrec_sink_t *sink, int container,
                               uint64_t schema_hash);
 
+/** Records the save of a stopped recorder split into lanes writes (save_lanes.c): the lanes'
+ * records less the copies it merges (one Start, one Stop, each Tick of evrec_lanes_tick() once;
+ * FORMAT.md section 2.3); UINT64_MAX when save would refuse it (more lanes than EVREC_SAVE_LANES,
+ * or a build with EVREC_SAVE_LANES 0). No heap; about 140 bytes of stack per lane of
+ * EVREC_SAVE_LANES. */
+uint64_t evrec_lanes_file_records(const evrec_recorder_t *rec);
+
 #endif

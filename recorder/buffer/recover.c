@@ -198,8 +198,29 @@ static int lanes_hdr_check(const evrec_buf_header_t *h, size_t size)
     return 0;
 }
 
+/* The recovered lanes' `recorded` and `used` as the file saved from them has them: the lanes'
+ * sums (`recorded`, `used`) less the copies of Start, Stop and each Tick that save writes once
+ * (FORMAT.md section 2.3), counted exactly here (evrec_lanes_stop() cannot tell which Tick copies
+ * a cyclic lane overwrote). In a build that cannot save lanes: the sums when the recording was
+ * cut (`cut`), else evrec_lanes_stop()'s counts, kept. */
+static void lanes_count_file(evrec_recorder_t *rec, uint64_t recorded, uint64_t used, int cut)
+{
+    evrec_buf_header_t *h = rec->hdr;
+    uint64_t file = evrec_lanes_file_records(rec);
+    if (file > recorded) {
+        if (cut) {
+            h->recorded = recorded;
+            h->used = (size_t)used;
+        }
+        return;
+    }
+    h->recorded = file;
+    h->used = (size_t)(used - (recorded - file) * EVREC_CONTROL_SLOT);
+}
+
 /* A version-2 buffer split into lanes (evrec_lanes_start()): the fixed header's geometry, then
- * each lane's sub-buffer recovered as a buffer of its own; the summed counts go to the header. */
+ * each lane's sub-buffer recovered as a buffer of its own; the summed counts go to the header,
+ * `recorded` and `used` those of the file save writes from it. */
 static evrec_status lanes_recover(evrec_recorder_t *rec, evrec_buf_header_t *h, size_t size,
                                   const evrec_meta_t *meta, uint64_t base, evrec_recover_report_t *rep)
 {
@@ -236,15 +257,15 @@ static evrec_status lanes_recover(evrec_recorder_t *rec, evrec_buf_header_t *h, 
     if (h->flags & EVREC_BUF_CYCLIC) {
         rec->cyclic = evrec_cyclic_ops_get();
     }
-    if (h->state == EVREC_BUF_STOPPED) {
-        return EVREC_E_END;
+    evrec_status st = EVREC_E_END;
+    if (h->state != EVREC_BUF_STOPPED) {
+        evrec_atomic_store(&h->dropped, (size_t)dropped);
+        evrec_atomic_store(&h->overwritten, (size_t)overwritten);
+        h->state = EVREC_BUF_STOPPED;
+        st = EVREC_OK;
     }
-    h->recorded = recorded;
-    h->used = (size_t)used;
-    evrec_atomic_store(&h->dropped, (size_t)dropped);
-    evrec_atomic_store(&h->overwritten, (size_t)overwritten);
-    h->state = EVREC_BUF_STOPPED;
-    return EVREC_OK;
+    lanes_count_file(rec, recorded, used, st == EVREC_OK);
+    return st;
 }
 
 /* The magic of a header that is not this target's: another target's buffer, or none at all. */

@@ -247,4 +247,24 @@ __attribute__((noinline)) evrec_status evrec_save_lanes(const evrec_recorder_t *
     return evrec_save_write(&src, sink, container);
 }
 
+/* Not inlined, for the same reason. */
+__attribute__((noinline)) uint64_t evrec_lanes_file_records(const evrec_recorder_t *rec)
+{
+    const evrec_buf_header_t *h = rec->hdr;
+    if (h->lanes == 0 || h->lanes > EVREC_SAVE_LANES || (h->block_size && !rec->cyclic)) {
+        return UINT64_MAX; /* not saved either (evrec_save_lanes() refuses it) */
+    }
+    lane_cur_t cur[EVREC_SAVE_LANES];
+    __builtin_memset(cur, 0, sizeof cur[0] * h->lanes);
+    return lanes_merge(NULL, rec, cur);
+}
+
+#else
+
+uint64_t evrec_lanes_file_records(const evrec_recorder_t *rec)
+{
+    (void)rec;
+    return UINT64_MAX; /* this build saves no lanes */
+}
+
 #endif /* EVREC_SAVE_LANES > 0 */

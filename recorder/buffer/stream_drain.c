@@ -231,6 +231,18 @@ static void time_step(evrec_stream_t *s, const uint8_t *rec, uint16_t id)
     s->index++;
 }
 
+/* The record at `rec` (event `id`) packed at d: by the plan made at start, or, for an event type
+ * without one, by the table walk. */
+EVREC_NO_TSAN static inline uint8_t *pack(const evrec_stream_t *s, uint8_t *d, const uint8_t *rec, uint16_t id)
+{
+#if EVREC_STREAM_PLAN_EVENTS > 0
+    if (id < s->plan.events) {
+        return evrec_stream_pack(&s->plan, id, d, rec);
+    }
+#endif
+    return evrec_save_pack_record(s->meta, d, rec, id);
+}
+
 /* Converts the committed records of the block at `blk` from s->offset to `end` into d (up to
  * lim); returns the new output position. A record of an unknown id (memory overwritten) ends the
  * block when it is closed (`used`, its extent, nonzero: the rest is skipped), else waits. */
@@ -253,7 +265,7 @@ static uint8_t *walk_block(evrec_stream_t *s, const uint8_t *blk, size_t end, si
             break; /* packed <= native: the frame is full */
         }
         time_step(s, rec, id);
-        d = evrec_save_pack_record(s->meta, d, rec, id);
+        d = pack(s, d, rec, id);
         q += n;
     }
     s->offset = q;
@@ -368,6 +380,9 @@ evrec_status evrec_stream_start(evrec_stream_t *s, evrec_host_t *host, const evr
         return st;
     }
     s->meta = meta;
+#if EVREC_STREAM_PLAN_EVENTS > 0
+    evrec_stream_plan_build(&s->plan, meta);
+#endif
     s->time_freq = time_freq;
     s->stream_id = stream_id ? stream_id : evrec_crc32c(0, seed, sizeof seed) | 1u;
     s->block = 0;

@@ -22,33 +22,12 @@ root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 clock=$6
 rounds=500        # FW_ROUNDS of app/fw_main.c
 jobs="checksum fibonacci popcount xorshift"
 
-if ! command -v qemu-system-arm >/dev/null 2>&1; then
-    echo "SKIP: qemu-system-arm is not installed (apt-get install qemu-system-arm)"
-    exit 77
-fi
-if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-    echo "SKIP: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"
-    exit 77
-fi
-fail() { echo "FAIL: $*"; exit 1; }
-
-mkdir -p "$b"
-if ! { cmake -S "$root/examples/firmware" -B "$b" \
-           -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/arm-none-eabi.cmake" \
-           -DEVREC_CPU="$cpu" -DEVREC_FW_CLOCK="$clock" -DEVREC_FW_OPT=-Os \
-           -DEVREC_GEN_EXECUTABLE="$gen" &&
-       cmake --build "$b" --target evrec-fw.elf; } >"$b/build.log" 2>&1; then
-    cat "$b/build.log"
-    fail "cross build for $cpu failed"
-fi
-
-run=$b/run
-rm -rf "$run"
-mkdir -p "$run"
-cd "$run"
+. "$root/tests/ports/fw_common.sh"
+fw_need_tools
+fw_build "$cpu" evrec-fw.elf -DEVREC_FW_CLOCK="$clock"
+fw_run_dir "$b/run"
 rc=0
-timeout 120 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none \
-    -icount shift=4 -semihosting-config enable=on,target=native -kernel "$b/evrec-fw.elf" \
+timeout 120 qemu-system-arm -M mps2-an385 $fw_qemu_opts -serial none -icount shift=4 -kernel "$b/evrec-fw.elf" \
     >console.txt 2>&1 || rc=$?
 cat console.txt
 [ "$rc" -eq 0 ] || fail "the firmware exited with status $rc"

@@ -18,38 +18,17 @@ set -eu
 [ $# -eq 6 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU CLOCK" >&2; exit 2; }
 root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 clock=$6
 
-if ! command -v qemu-system-arm >/dev/null 2>&1; then
-    echo "SKIP: qemu-system-arm is not installed (apt-get install qemu-system-arm)"
-    exit 77
-fi
-if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-    echo "SKIP: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"
-    exit 77
-fi
-fail() { echo "FAIL: $*"; exit 1; }
-
-mkdir -p "$b"
-if ! { cmake -S "$root/examples/firmware" -B "$b" \
-           -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/arm-none-eabi.cmake" \
-           -DEVREC_CPU="$cpu" -DEVREC_FW_CLOCK="$clock" -DEVREC_FW_OPT=-Os \
-           -DEVREC_GEN_EXECUTABLE="$gen" &&
-       cmake --build "$b" --target evrec-fw-rtt.elf; } >"$b/build.log" 2>&1; then
-    cat "$b/build.log"
-    fail "cross build for $cpu failed"
-fi
+. "$root/tests/ports/fw_common.sh"
+fw_need_tools
+fw_build "$cpu" evrec-fw-rtt.elf -DEVREC_FW_CLOCK="$clock"
 elf=$b/evrec-fw-rtt.elf
-
-run=$b/run-rtt
-rm -rf "$run"
-mkdir -p "$run"
-cd "$run"
+fw_run_dir "$b/run-rtt"
 
 # A port nobody listens on: QEMU exits at once when it cannot bind; then try another.
 qemu_pid=
 for try in 1 2 3 4 5; do
     port=$(( 20000 + ($$ * 7 + try * 131) % 30000 ))
-    qemu-system-arm -M mps2-an385 -nographic -monitor none -serial none -icount shift=4 \
-        -semihosting-config enable=on,target=native -gdb tcp:127.0.0.1:$port -S \
+    qemu-system-arm -M mps2-an385 $fw_qemu_opts -serial none -icount shift=4 -gdb tcp:127.0.0.1:$port -S \
         -kernel "$elf" >console.txt 2>&1 &
     qemu_pid=$!
     sleep 1

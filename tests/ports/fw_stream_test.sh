@@ -26,28 +26,11 @@ set -eu
 [ $# -eq 8 ] || { echo "usage: $0 ROOT BUILD_DIR EVREC_GEN EVREC CPU MACHINE STREAM_MS CRASH_VALUES" >&2; exit 2; }
 root=$1 b=$2 gen=$3 evrec=$4 cpu=$5 machine=$6 stream_ms=$7 crash=$8
 
-for tool in qemu-system-arm arm-none-eabi-gcc; do
-    if ! command -v $tool >/dev/null 2>&1; then
-        echo "SKIP: $tool is not installed (apt-get install qemu-system-arm gcc-arm-none-eabi)"
-        exit 77
-    fi
-done
-fail() { echo "FAIL: $*"; exit 1; }
-
-mkdir -p "$b"
-if ! { cmake -S "$root/examples/firmware" -B "$b" \
-           -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/arm-none-eabi.cmake" \
-           -DEVREC_CPU="$cpu" -DEVREC_FW_CLOCK=systick -DEVREC_FW_OPT=-Os \
-           -DEVREC_FW_DEFINES="FW_STREAM_MS=$stream_ms;FW_CRASH_VALUES=$crash" -DEVREC_GEN_EXECUTABLE="$gen" &&
-       cmake --build "$b" --target evrec-fw-stream.elf; } >"$b/build.log" 2>&1; then
-    cat "$b/build.log"
-    fail "cross build for $cpu failed"
-fi
-
-run=$b/run
-rm -rf "$run"
-mkdir -p "$run"
-cd "$run"
+. "$root/tests/ports/fw_common.sh"
+fw_need_tools
+fw_build "$cpu" evrec-fw-stream.elf -DEVREC_FW_CLOCK=systick \
+    -DEVREC_FW_DEFINES="FW_STREAM_MS=$stream_ms;FW_CRASH_VALUES=$crash"
+fw_run_dir "$b/run"
 
 # QEMU waits for the connection before it starts the CPU (server=on,wait=on). A port that is
 # taken makes QEMU exit at once: try the next one.
@@ -57,10 +40,9 @@ trap cleanup EXIT
 port=$((20000 + $$ % 20000))
 for attempt in 1 2 3 4 5 6 7 8; do
     port=$((port + 1))
-    timeout 120 qemu-system-arm -M "$machine" -nographic -monitor none \
+    timeout 120 qemu-system-arm -M "$machine" $fw_qemu_opts \
         -serial "tcp:127.0.0.1:$port,server=on,wait=on" -icount shift=4,sleep=off \
-        -semihosting-config enable=on,target=native -kernel "$b/evrec-fw-stream.elf" \
-        >console.txt 2>&1 &
+        -kernel "$b/evrec-fw-stream.elf" >console.txt 2>&1 &
     qemu_pid=$!
     connected=0
     for i in $(seq 1 50); do

@@ -9,19 +9,9 @@
 #include "evrec/evrec_lanes.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
+#include "lanes_fixture.h"
 #include "mem_sink.h"
 #include "probe_meta.h"
-
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
-static void *aligned_buffer(size_t size)
-{
-    void *p = NULL;
-    cr_assert_eq(posix_memalign(&p, 64, size), 0);
-    memset(p, 0x5A, size);
-    return p;
-}
 
 /* One record read back. */
 typedef struct got {
@@ -93,7 +83,7 @@ Test(lanes, init_and_start_reject_bad_arguments)
     probe_event_t e = {0};
     cr_assert_eq(evrec_record(evrec_lane_host(&lanes), PROBE_EVENT_PROBE, &e), EVREC_E_NOT_RECORDING);
     /* a buffer too small for two lanes of EVREC_MIN_BUFFER record bytes */
-    void *mem = aligned_buffer(1024);
+    void *mem = lanes_fx_buffer(1024);
     evrec_recorder_t rec;
     cr_assert_eq(evrec_recorder_init(&rec, mem, 600), EVREC_OK);
     cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_E_ARG);
@@ -123,35 +113,28 @@ Test(lanes, init_and_start_reject_bad_arguments)
 Test(lanes, oneshot_merge_by_time)
 {
     const size_t size = 64u << 10;
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[3];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 3), EVREC_OK);
-    evrec_test_clock_now = 1000;
-    evrec_test_clock_step = 0;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 1000000), EVREC_OK);
-    cr_assert_eq(rec.hdr->version, EVREC_BUF_VERSION_LANES);
-    cr_assert_eq(rec.hdr->lanes, 3);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, 0, 3, 1000, 0, 1000000);
+    cr_assert_eq(f.rec.hdr->version, EVREC_BUF_VERSION_LANES);
+    cr_assert_eq(f.rec.hdr->lanes, 3);
     /* lane of record i: a pattern that is not round-robin, time grows by 5 per record */
     for (uint32_t i = 0; i < 300; i++) {
         evrec_test_clock_now = 2000 + 5 * i;
         unsigned k = (i * 7u + i / 11u) % 3u;
-        cr_assert(probe_record(evrec_lane_host_at(&lanes, k), (uint16_t)k, i));
+        cr_assert(probe_record(evrec_lane_host_at(&f.lanes, k), (uint16_t)k, i));
         if (i % 50 == 0) {
-            cr_assert_eq(evrec_lanes_tick(&lanes), EVREC_OK);
+            cr_assert_eq(evrec_lanes_tick(&f.lanes), EVREC_OK);
         }
     }
     evrec_test_clock_now = 9000;
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
-    evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
+    evrec_recorder_counts_t c = evrec_recorder_counts(&f.rec);
     cr_assert_eq(c.dropped, 0);
     cr_assert_eq(c.state, EVREC_BUF_STOPPED);
     size_t n;
     mem_sink_t out;
     evrec_reader_t *r;
-    got_t *g = save_and_read(&rec, &n, &out, &r);
+    got_t *g = save_and_read(&f.rec, &n, &out, &r);
     cr_assert_eq(out.data[11], EVREC_FORMAT_MINOR_LANES, "a lanes file is version 1.3");
     cr_assert_eq(evrec_reader_info(r)->lanes, 3);
     cr_assert_eq(n, 1 + 300 + 6 + 1, "Start, 300 probes, 6 ticks once each, Stop: %zu", n);
@@ -185,7 +168,7 @@ Test(lanes, oneshot_merge_by_time)
     evrec_reader_close(r);
     free(g);
     free(out.data);
-    free(mem);
+    lanes_fx_free(&f);
 }
 
 /* A lane that fills drops (counted in that lane only) while the others go on; the file's header
@@ -193,39 +176,32 @@ Test(lanes, oneshot_merge_by_time)
 Test(lanes, drops_are_per_lane)
 {
     const size_t size = 8192;
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[2];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
-    evrec_test_clock_now = 100;
-    evrec_test_clock_step = 1;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, 0, 2, 100, 1, 0);
     uint32_t ok0 = 0, drop0 = 0, ok1 = 0;
     for (uint32_t i = 0; i < 1000; i++) {
-        if (probe_record(evrec_lane_host_at(&lanes, 0), 0, i)) {
+        if (probe_record(evrec_lane_host_at(&f.lanes, 0), 0, i)) {
             ok0++;
         } else {
             drop0++;
         }
         if (i % 20 == 0) {
-            cr_assert(probe_record(evrec_lane_host_at(&lanes, 1), 1, i));
+            cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 1), 1, i));
             ok1++;
         }
     }
     cr_assert_gt(drop0, 0);
-    cr_assert_eq(evrec_recorder_lane_counts(&rec, 0).dropped, drop0);
-    cr_assert_eq(evrec_recorder_lane_counts(&rec, 1).dropped, 0);
-    cr_assert_eq(evrec_recorder_counts(&rec).dropped, 0, "live counts are the lanes' (the sums come at stop)");
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
-    cr_assert_eq(evrec_recorder_counts(&rec).dropped, drop0);
-    cr_assert_eq(evrec_recorder_lane_counts(&rec, 0).recorded, ok0 + 2);
-    cr_assert_eq(evrec_recorder_lane_counts(&rec, 1).recorded, ok1 + 2);
+    cr_assert_eq(evrec_recorder_lane_counts(&f.rec, 0).dropped, drop0);
+    cr_assert_eq(evrec_recorder_lane_counts(&f.rec, 1).dropped, 0);
+    cr_assert_eq(evrec_recorder_counts(&f.rec).dropped, 0, "live counts are the lanes' (the sums come at stop)");
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
+    cr_assert_eq(evrec_recorder_counts(&f.rec).dropped, drop0);
+    cr_assert_eq(evrec_recorder_lane_counts(&f.rec, 0).recorded, ok0 + 2);
+    cr_assert_eq(evrec_recorder_lane_counts(&f.rec, 1).recorded, ok1 + 2);
     size_t n;
     mem_sink_t out;
     evrec_reader_t *r;
-    got_t *g = save_and_read(&rec, &n, &out, &r);
+    got_t *g = save_and_read(&f.rec, &n, &out, &r);
     cr_assert_eq(evrec_reader_info(r)->dropped, drop0);
     evrec_lane_info_t l0, l1;
     cr_assert_eq(evrec_reader_lane(r, 0, &l0), EVREC_OK);
@@ -250,7 +226,7 @@ Test(lanes, drops_are_per_lane)
     evrec_reader_close(r);
     free(g);
     free(out.data);
-    free(mem);
+    lanes_fx_free(&f);
 }
 
 /* A lane idle for more than a 32-bit wrap: the ticks recorded into every lane keep each lane's
@@ -258,32 +234,25 @@ Test(lanes, drops_are_per_lane)
 Test(lanes, idle_lane_across_wraps_with_lane_ticks)
 {
     const size_t size = 32u << 10;
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[2];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
-    evrec_test_clock_now = 0xFFFFFF00u;
-    evrec_test_clock_step = 0;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, 0, 2, 0xFFFFFF00u, 0, 0);
     uint64_t t = 0xFFFFFF00u;
     const uint64_t step = 0x20000000u; /* 1/8 of a wrap between ticks */
-    cr_assert(probe_record(evrec_lane_host_at(&lanes, 1), 1, 0));
+    cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 1), 1, 0));
     for (uint32_t i = 1; i <= 40; i++) { /* 5 wraps; lane 1 records only at the end */
         t += step;
         evrec_test_clock_now = (uint32_t)t;
-        cr_assert_eq(evrec_lanes_tick(&lanes), EVREC_OK);
+        cr_assert_eq(evrec_lanes_tick(&f.lanes), EVREC_OK);
         evrec_test_clock_now = (uint32_t)(t + 7);
-        cr_assert(probe_record(evrec_lane_host_at(&lanes, 0), 0, i));
+        cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 0), 0, i));
     }
     evrec_test_clock_now = (uint32_t)(t + 9); /* after lane 0's last record (t + 7) */
-    cr_assert(probe_record(evrec_lane_host_at(&lanes, 1), 1, 41));
+    cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 1), 1, 41));
     evrec_test_clock_now = (uint32_t)(t + 100);
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
     size_t n;
     mem_sink_t out;
-    got_t *g = save_and_read(&rec, &n, &out, NULL);
+    got_t *g = save_and_read(&f.rec, &n, &out, NULL);
     cr_assert_eq(n, 1 + 1 + 40 * 2 + 1 + 1);
     uint32_t next = 0;
     for (size_t i = 1; i < n; i++) {
@@ -295,7 +264,7 @@ Test(lanes, idle_lane_across_wraps_with_lane_ticks)
     cr_assert_eq(g[n - 1].t64, t + 100 - 0xFFFFFF00u, "restored across 5 wraps");
     free(g);
     free(out.data);
-    free(mem);
+    lanes_fx_free(&f);
 }
 
 /* Cyclic lanes: a busy lane wraps its ring (overwritten counted in it), a quiet one keeps all;
@@ -304,34 +273,27 @@ Test(lanes, cyclic_lanes_merge_and_count_overwrites)
 {
     const size_t bs = 512;
     const size_t size = EVREC_BUF_HEADER_SIZE + 2 * (EVREC_BUF_HEADER_SIZE + 8 * bs);
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[2];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init_cyclic(&rec, mem, size, bs), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
-    evrec_test_clock_now = 5000;
-    evrec_test_clock_step = 3;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
-    cr_assert_eq(evrec_recorder_lane_counts(&rec, 0).block_count, 8);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, bs, 2, 5000, 3, 0);
+    cr_assert_eq(evrec_recorder_lane_counts(&f.rec, 0).block_count, 8);
     for (uint32_t i = 0; i < 2000; i++) {
-        cr_assert(probe_record(evrec_lane_host_at(&lanes, 0), 0, i));
+        cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 0), 0, i));
         if (i % 100 == 99) {
-            cr_assert(probe_record(evrec_lane_host_at(&lanes, 1), 1, i));
+            cr_assert(probe_record(evrec_lane_host_at(&f.lanes, 1), 1, i));
         }
         if (i % 64 == 0) {
-            (void)evrec_lanes_tick(&lanes);
+            (void)evrec_lanes_tick(&f.lanes);
         }
     }
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
-    evrec_recorder_counts_t c0 = evrec_recorder_lane_counts(&rec, 0), c1 = evrec_recorder_lane_counts(&rec, 1);
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
+    evrec_recorder_counts_t c0 = evrec_recorder_lane_counts(&f.rec, 0), c1 = evrec_recorder_lane_counts(&f.rec, 1);
     cr_assert_gt(c0.overwritten, 0);
     cr_assert_eq(c1.overwritten, 0);
-    cr_assert_eq(evrec_recorder_counts(&rec).overwritten, c0.overwritten);
+    cr_assert_eq(evrec_recorder_counts(&f.rec).overwritten, c0.overwritten);
     size_t n;
     mem_sink_t out;
     evrec_reader_t *r;
-    got_t *g = save_and_read(&rec, &n, &out, &r);
+    got_t *g = save_and_read(&f.rec, &n, &out, &r);
     cr_assert_eq(evrec_reader_info(r)->flags & 1u, 1u, "cyclic");
     cr_assert_eq(evrec_reader_info(r)->overwritten, c0.overwritten);
     evrec_lane_info_t l0;
@@ -362,7 +324,7 @@ Test(lanes, cyclic_lanes_merge_and_count_overwrites)
     evrec_reader_close(r);
     free(g);
     free(out.data);
-    free(mem);
+    lanes_fx_free(&f);
 }
 
 /* A lanes buffer cut short (no stop) is recovered lane by lane and saved merged; a buffer
@@ -370,21 +332,14 @@ Test(lanes, cyclic_lanes_merge_and_count_overwrites)
 Test(lanes, recover_a_lanes_buffer)
 {
     const size_t size = 16u << 10;
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[4];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 4), EVREC_OK);
-    evrec_test_clock_now = 10;
-    evrec_test_clock_step = 2;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, 0, 4, 10, 2, 0);
     for (uint32_t i = 0; i < 100; i++) {
-        cr_assert(probe_record(evrec_lane_host_at(&lanes, i % 4), (uint16_t)(i % 4), i));
+        cr_assert(probe_record(evrec_lane_host_at(&f.lanes, i % 4), (uint16_t)(i % 4), i));
     }
     /* the "crash": the buffer is all that is left */
-    void *img = aligned_buffer(size);
-    memcpy(img, mem, size);
+    void *img = lanes_fx_buffer(size);
+    memcpy(img, f.mem, size);
     evrec_recorder_t back;
     uint64_t partial = 7;
     cr_assert_eq(evrec_recorder_recover(&back, img, size, meta(), &partial), EVREC_OK);
@@ -405,33 +360,26 @@ Test(lanes, recover_a_lanes_buffer)
     ((evrec_buf_header_t *)img)->records_size -= 64;
     ((evrec_buf_header_t *)img)->state = EVREC_BUF_RECORDING;
     cr_assert_eq(evrec_recorder_recover(&back, img, size, meta(), NULL), EVREC_E_CORRUPT);
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
     free(img);
-    free(mem);
+    lanes_fx_free(&f);
 }
 
 /* A bare CCore save of a lanes buffer is the merged stream without chunks (no lane numbers). */
 Test(lanes, bare_ccore_save_is_the_merged_stream)
 {
     const size_t size = 8192;
-    void *mem = aligned_buffer(size);
-    evrec_recorder_t rec;
-    evrec_lane_t lane[2];
-    evrec_lanes_t lanes;
-    cr_assert_eq(evrec_recorder_init(&rec, mem, size), EVREC_OK);
-    cr_assert_eq(evrec_lanes_init(&lanes, lane, 2), EVREC_OK);
-    evrec_test_clock_now = 10;
-    evrec_test_clock_step = 1;
-    cr_assert_eq(evrec_lanes_start(&lanes, &rec, meta(), 0), EVREC_OK);
+    lanes_fx_t f;
+    lanes_fx_start(&f, size, 0, 2, 10, 1, 0);
     for (uint32_t i = 0; i < 10; i++) {
-        cr_assert(probe_record(evrec_lane_host_at(&lanes, i & 1), (uint16_t)(i & 1), i));
+        cr_assert(probe_record(evrec_lane_host_at(&f.lanes, i & 1), (uint16_t)(i & 1), i));
     }
-    cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
+    cr_assert_eq(evrec_lanes_stop(&f.lanes, NULL), EVREC_OK);
     mem_sink_t out;
     memset(&out, 0, sizeof out);
     evrec_sink_t sink = mem_sink_of(&out);
     evrec_save_options_t opt = {0, 1};
-    cr_assert_eq(evrec_save_ex(&rec, &sink, &opt), EVREC_OK);
+    cr_assert_eq(evrec_save_ex(&f.rec, &sink, &opt), EVREC_OK);
     evrec_reader_t *r = NULL;
     cr_assert_eq(evrec_reader_open_memory(&r, out.data, out.len, NULL), EVREC_OK);
     cr_assert_eq(evrec_reader_info(r)->format, EVREC_FILE_CCORE);
@@ -444,5 +392,5 @@ Test(lanes, bare_ccore_save_is_the_merged_stream)
     cr_assert_eq(k, 12);
     evrec_reader_close(r);
     free(out.data);
-    free(mem);
+    lanes_fx_free(&f);
 }

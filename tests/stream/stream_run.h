@@ -163,4 +163,46 @@ static size_t damage_capture(const capture_t *c, capture_t *bad, uint8_t *hit, s
     return frames;
 }
 
+/* A host and a stream over the shared ring (blocks of 256 bytes, a meta document every
+ * `meta_every` frames of records), started with the probe meta-info at `time_freq` Hz and stream
+ * id `id` (0: made by the stream). */
+static void stream_begin(evrec_stream_t *s, evrec_host_t *h, uint32_t meta_every, uint64_t time_freq, uint32_t id)
+{
+    evrec_host_init(h);
+    cr_assert_eq(evrec_stream_init(s, ring, sizeof ring, 256, meta_every), EVREC_OK);
+    cr_assert_eq(evrec_stream_start(s, h, &probe_meta, time_freq, id), EVREC_OK);
+}
+
+/* The damaged-stream run both stream tests make: `probes` probes streamed (blocks of 256 bytes,
+ * a meta document every `meta_every` frames, 0: at start only) and drained every `every` records
+ * in frames of one smallest drain into `c` (recorded[k]: probe k was recorded), the capture then
+ * damaged frame by frame into `bad` (hit[k]: probe k's frame was hit). Returns the frames. */
+static size_t damaged_run(evrec_stream_t *s, uint32_t probes, uint32_t every, uint32_t meta_every,
+                          uint8_t *recorded, capture_t *c, capture_t *bad, uint8_t *hit, size_t *hit_probes)
+{
+    evrec_host_t h;
+    stream_begin(s, &h, meta_every, 1000, 0);
+    record_run(s, &h, c, probes, every, EVREC_STREAM_MIN_CAP, recorded, 1);
+    return damage_capture(c, bad, hit, hit_probes);
+}
+
+/* What a damaged run received must show: only probes that were recorded, none twice or out of
+ * order; every probe of a frame not hit; the stream's end; records received + lost in transport =
+ * records sent, and the target's drops exact. */
+static void check_damaged_run(const evrec_srx_stats_t *st, const seen_t *seen, uint32_t probes,
+                              const uint8_t *recorded, const uint8_t *got, const uint8_t *hit)
+{
+    cr_assert_eq(seen->bad, 0, "only records that were recorded are shown");
+    cr_assert_eq(seen->out_of_order, 0, "none twice, none out of order");
+    uint64_t missing = 0;
+    for (uint32_t k = 0; k < probes; k++) {
+        missing += recorded[k] && !hit[k] && !got[k];
+    }
+    cr_assert_eq(missing, 0, "every probe of a frame not hit is received");
+    cr_assert(st->ended);
+    const evrec_srx_lane_t *ln = &st->lane[0];
+    cr_assert_eq(ln->received + ln->lost_transport, ln->end_sent, "no loss undetected");
+    cr_assert_eq(ln->dropped, ln->end_dropped);
+}
+
 #endif

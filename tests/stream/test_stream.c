@@ -24,9 +24,7 @@ Test(stream, interleavings_lose_nothing)
             evrec_stream_t s;
             evrec_host_t h;
             capture_t c = {0};
-            evrec_host_init(&h);
-            cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 5), EVREC_OK);
-            cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+            stream_begin(&s, &h, 5, 1000, 0);
             record_run(&s, &h, &c, 3000, every[i], caps[j], NULL, 1);
             seen_t seen = {0};
             evrec_srx_sink_t sink = seen_sink(&seen);
@@ -60,9 +58,7 @@ Test(stream, drops_are_counted_exactly)
         evrec_stream_t s;
         evrec_host_t h;
         capture_t c = {0};
-        evrec_host_init(&h);
-        cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-        cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 0, 7), EVREC_OK);
+        stream_begin(&s, &h, 0, 0, 7);
         record_run(&s, &h, &c, 200000, every[i], 4096, recorded, 0);
         uint64_t ok = 0;
         for (uint32_t k = 0; k < 200000; k++) {
@@ -96,9 +92,7 @@ Test(stream, time_survives_3400_wraps)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000000, 9), EVREC_OK);
+    stream_begin(&s, &h, 0, 1000000, 9);
     record_run(&s, &h, &c, 13600, 10, 1000, NULL, 1);
     evrec_test_clock_step = saved_step;
     seen_t seen = {.time_step = 0x40000000u};
@@ -171,9 +165,7 @@ Test(stream, file_from_stream_reads_back)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 3), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    stream_begin(&s, &h, 3, 1000, 0);
     record_run(&s, &h, &c, 5000, 11, 700, NULL, 1);
     evrec_test_clock_step = saved_step;
     to_file_t t = {tmpfile(), NULL};
@@ -202,34 +194,18 @@ Test(stream, damaged_capture_resyncs_within_one_frame)
      * order; every frame not hit (a swapped frame comes late: it counts as hit) is received whole;
      * records received + lost in transport = records sent, exactly. */
     enum { PROBES = 1700000 };
-    static uint8_t recorded[PROBES], got[PROBES];
+    static uint8_t recorded[PROBES], got[PROBES], hit[PROBES];
     evrec_stream_t s;
-    evrec_host_t h;
-    capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
-    record_run(&s, &h, &c, PROBES, 12, EVREC_STREAM_MIN_CAP, recorded, 1);
-    capture_t bad = {0};
-    static uint8_t hit[PROBES];
+    capture_t c = {0}, bad = {0};
     size_t hit_probes = 0;
-    size_t frames = damage_capture(&c, &bad, hit, &hit_probes);
+    size_t frames = damaged_run(&s, PROBES, 12, 0, recorded, &c, &bad, hit, &hit_probes);
     cr_assert_gt(frames, 100000, "%zu frames", frames);
     seen_t seen = {.recorded = recorded, .got = got, .seq_limit = PROBES};
     evrec_srx_sink_t sink = seen_sink(&seen);
     evrec_srx_t *rx;
     cr_assert_eq(evrec_srx_new(&rx, &sink), EVREC_OK);
     const evrec_srx_stats_t *st = receive(rx, &bad);
-    cr_assert_eq(seen.bad, 0, "only records that were recorded are shown");
-    cr_assert_eq(seen.out_of_order, 0, "none twice, none out of order");
-    uint64_t missing = 0;
-    for (uint32_t k = 0; k < PROBES; k++) {
-        missing += recorded[k] && !hit[k] && !got[k];
-    }
-    cr_assert_eq(missing, 0, "every probe of a frame not hit is received");
-    cr_assert(st->ended);
-    cr_assert_eq(st->lane[0].received + st->lane[0].lost_transport, st->lane[0].end_sent);
-    cr_assert_eq(st->lane[0].dropped, st->lane[0].end_dropped);
+    check_damaged_run(st, &seen, PROBES, recorded, got, hit);
     cr_assert_gt(st->damaged_ranges, 1000);
     cr_assert_gt(hit_probes, 0);
     evrec_srx_free(rx);
@@ -244,9 +220,7 @@ Test(stream, save_refuses_a_streaming_ring)
     evrec_stream_t s;
     evrec_host_t h;
     capture_t c = {0};
-    evrec_host_init(&h);
-    cr_assert_eq(evrec_stream_init(&s, ring, sizeof ring, 256, 0), EVREC_OK);
-    cr_assert_eq(evrec_stream_start(&s, &h, &probe_meta, 1000, 0), EVREC_OK);
+    stream_begin(&s, &h, 0, 1000, 0);
     record_run(&s, &h, &c, 100, 0, 1000, NULL, 1);
     mem_sink_t m = {0};
     evrec_sink_t sink = mem_sink_of(&m);

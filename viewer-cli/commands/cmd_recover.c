@@ -393,6 +393,34 @@ static void report_skipped(const char *path, const evrec_recover_report_t *rep)
     fprintf(stderr, "%s\n", rep->skipped > rep->offsets_kept ? ", ..." : "");
 }
 
+/* The counts of the file written: its records, drops and overwritten records (per lane too when
+ * the buffer was split into lanes: the file's LANES chunk has the same), then the skipped slots. */
+static void report_counts(const char *path, const evrec_recorder_t *rec, evrec_status st,
+                          const evrec_recover_report_t *rep)
+{
+    evrec_recorder_counts_t c = evrec_recorder_counts(rec);
+    uint32_t lanes = evrec_recorder_lane_count(rec);
+    if (lanes > 1) {
+        fprintf(stderr,
+                "evrec: %s: %u lanes, merged by time into one stream (one Start, one Stop and each "
+                "lanes Tick written once)\n",
+                path, (unsigned)lanes);
+    }
+    fprintf(stderr,
+            "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
+            "%llu uncommitted slot%s skipped (counted as dropped)\n",
+            path, c.block_count ? "cyclic" : "one-shot",
+            st == EVREC_E_END ? "stopped normally" : "recording was cut", (unsigned long long)c.recorded,
+            (unsigned long long)c.dropped, (unsigned long long)c.overwritten, (unsigned long long)rep->skipped,
+            rep->skipped == 1 ? "" : "s");
+    for (uint32_t k = 0; lanes > 1 && k < lanes; k++) {
+        evrec_recorder_counts_t l = evrec_recorder_lane_counts(rec, k);
+        fprintf(stderr, "evrec: %s: lane %u: %llu dropped, %llu overwritten\n", path, (unsigned)k,
+                (unsigned long long)l.dropped, (unsigned long long)l.overwritten);
+    }
+    report_skipped(path, rep);
+}
+
 /* The header fields recovery relies on, checked against the image with a message naming the
  * field and its offset (the library refuses them too, with one status for all). */
 static int header_fits(const char *path, const evrec_buf_header_t *h, size_t size)
@@ -497,26 +525,10 @@ static int run(int argc, char **argv)
                   st == EVREC_E_CORRUPT ? "its header's geometry does not fit the image" : evrec_strerror(st));
         goto done;
     }
-    uint64_t partial = rep.skipped;
-    evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     if (write_out(o.out, &rec, hash) != 0) {
         goto done;
     }
-    if (evrec_recorder_lane_count(&rec) > 1) {
-        /* the counts are the lanes' sums: each lane has its own Start (and Stop), written once */
-        fprintf(stderr,
-                "evrec: %s: %u lanes, merged by time into one stream (the counts below are the "
-                "lanes' sums, each lane's Start and Stop included)\n",
-                o.image, (unsigned)evrec_recorder_lane_count(&rec));
-    }
-    fprintf(stderr,
-            "evrec: %s: %s buffer, %s: %llu records written, %llu dropped, %llu overwritten, "
-            "%llu uncommitted slot%s skipped (counted as dropped)\n",
-            o.image, c.block_count ? "cyclic" : "one-shot",
-            st == EVREC_E_END ? "stopped normally" : "recording was cut", (unsigned long long)c.recorded,
-            (unsigned long long)c.dropped, (unsigned long long)c.overwritten, (unsigned long long)partial,
-            partial == 1 ? "" : "s");
-    report_skipped(o.image, &rep);
+    report_counts(o.image, &rec, st, &rep);
     rc = CLI_OK;
 done:
     native_free(&nm);

@@ -11,6 +11,11 @@
  * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points), EVREC_SAVE_INDEX_ENTRIES (seek index),
  *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
  *   stack), EVREC_SAVE_LANES (merging lanes).
+ * - Streaming drain: EVREC_STREAM_PLAN_EVENTS, EVREC_STREAM_PLAN_RUNS (conversion plans in the
+ *   stream object).
+ * - Streaming drain: EVREC_STREAM_PLAN_EVENTS, EVREC_STREAM_PLAN_RUNS (conversion plans in the
+ *   stream object).
+ * - Checksum: EVREC_CRC32C_TABLE (ROM against instructions per byte).
  * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -97,6 +102,62 @@
  */
 #ifndef EVREC_SAVE_LANES
 #define EVREC_SAVE_LANES ((EVREC_SAVE_CHUNK) >= 4096 ? 255 : 8)
+#endif
+
+/**
+ * EVREC_STREAM_PLAN_EVENTS (entries, 0..4095, default 32): event ids below this get a conversion
+ * plan in the stream object (evrec_stream_t, evrec/evrec_stream.h), made by evrec_stream_start():
+ * evrec_stream_drain() then packs their records by runs of same-width fields instead of walking
+ * the meta-info tables per field (same bytes; on a Cortex-M4 about a third of the walk's
+ * instructions). Costs 2 bytes of RAM each, plus the runs below. 0 leaves the plan out (the
+ * table walk for every record, the smallest stream object).
+ */
+#ifndef EVREC_STREAM_PLAN_EVENTS
+#define EVREC_STREAM_PLAN_EVENTS 32
+#endif
+
+/**
+ * EVREC_STREAM_PLAN_RUNS (runs, 1..65535, default 4 x EVREC_STREAM_PLAN_EVENTS): room for the
+ * plans' runs, 2 bytes of RAM each. A run is up to 64 fields of one width at consecutive native
+ * offsets: time and id are two runs, a struct of u32 fields in natural layout one more. Event
+ * types whose runs no longer fit take the table walk.
+ */
+#ifndef EVREC_STREAM_PLAN_RUNS
+#define EVREC_STREAM_PLAN_RUNS (4 * (EVREC_STREAM_PLAN_EVENTS))
+#endif
+
+/**
+ * EVREC_STREAM_PLAN_EVENTS (entries, 0..4095, default 32): event ids below this get a conversion
+ * plan in the stream object (evrec_stream_t, evrec/evrec_stream.h), made by evrec_stream_start():
+ * evrec_stream_drain() then packs their records by runs of same-width fields instead of walking
+ * the meta-info tables field by field (same bytes, fewer instructions). Costs 2 bytes of RAM
+ * each, plus the runs below. 0 leaves the plan out (the table walk for every record, the
+ * smallest stream object).
+ */
+#ifndef EVREC_STREAM_PLAN_EVENTS
+#define EVREC_STREAM_PLAN_EVENTS 32
+#endif
+
+/**
+ * EVREC_STREAM_PLAN_RUNS (runs, 1..65535, default 4 x EVREC_STREAM_PLAN_EVENTS): room for the
+ * plans' runs, 2 bytes of RAM each. A run is up to 64 fields of one width at consecutive native
+ * offsets: time and id are two runs, a struct of u32 fields in natural layout one more. Event
+ * types whose runs no longer fit take the table walk.
+ */
+#ifndef EVREC_STREAM_PLAN_RUNS
+#define EVREC_STREAM_PLAN_RUNS (4 * (EVREC_STREAM_PLAN_EVENTS))
+#endif
+
+/**
+ * EVREC_CRC32C_TABLE (0, 1 or 4; default 4): how evrec_crc32c() computes the CRC-32C of chunks
+ * and stream frames when the port has no CRC instruction (EVREC_PORT_CRC32C). 4: slice-by-4,
+ * four 1 KiB tables in ROM (4256 bytes of Cortex-M4 text), a 32-bit word per step (about 4.5
+ * instructions per byte in the stream's drain at -O2). 1: one 1 KiB table, a byte per step (1064
+ * bytes, about 7 per byte). 0: no table, bit by bit (44 bytes, about 53 per byte): for the
+ * smallest parts that save rarely and do not stream.
+ */
+#ifndef EVREC_CRC32C_TABLE
+#define EVREC_CRC32C_TABLE 4
 #endif
 
 /**

@@ -373,7 +373,9 @@ typedef struct evrec_recover_report {
  * gives, or, when its context died before even that was written, by finding the next record
  * after its 0xFF bytes; the records after it are moved down over it (the buffer is rewritten), so
  * that save reads them back to back. Each skipped slot is counted in the header's `dropped`, so the
- * saved file does not claim a complete recording.
+ * saved file does not claim a complete recording. A buffer split into lanes gets the lanes' summed
+ * `dropped` and `overwritten`, and as `recorded` the records the saved file holds (the lanes'
+ * copies of Start, Stop and each evrec_lanes_tick() Tick, which save writes once, not counted).
  * @pre Nothing records into `buf` meanwhile.
  * @param[out] rec the recorder to set up over the buffer, as evrec_recorder_recover().
  * @param[in,out] buf the buffer, as the previous run gave it to evrec_recorder_init*().

@@ -59,6 +59,28 @@ extern "C" {
 /** Smallest `cap` evrec_stream_drain() can use, bytes: a frame of one largest record. */
 #define EVREC_STREAM_MIN_CAP (EVREC_STREAM_FRAME_HEADER + EVREC_FRAME_RECORDS_HEAD + EVREC_MAX_EVENT_SIZE)
 
+#if EVREC_STREAM_PLAN_EVENTS < 0 || EVREC_STREAM_PLAN_EVENTS > 4095
+#error "EVREC_STREAM_PLAN_EVENTS must be in 0..4095"
+#endif
+#if EVREC_STREAM_PLAN_EVENTS > 0
+#if EVREC_STREAM_PLAN_RUNS < 1 || EVREC_STREAM_PLAN_RUNS > 65535
+#error "EVREC_STREAM_PLAN_RUNS must be in 1..65535"
+#endif
+/**
+ * @brief How the drain packs each event type's records (FORMAT.md section 3: the fields in schema
+ * order, big-endian): runs of fields of one width at consecutive native offsets, made by
+ * evrec_stream_start() from the meta-info (evrec_config.h: EVREC_STREAM_PLAN_EVENTS,
+ * EVREC_STREAM_PLAN_RUNS). Part of ::evrec_stream_t; private.
+ */
+typedef struct evrec_stream_plan {
+    uint16_t events;                              /**< ids below this have runs; the others
+                                                       are converted by the table walk */
+    uint16_t first[EVREC_STREAM_PLAN_EVENTS + 1]; /**< event e's runs: run[first[e] .. first[e + 1]) */
+    uint8_t run[EVREC_STREAM_PLAN_RUNS][2];       /**< native offset; width (bits 7-6: 0 one byte,
+                                                       1 two, 2 four) and fields - 1 (bits 5-0) */
+} evrec_stream_plan_t;
+#endif
+
 /**
  * @brief A trace buffer in streaming mode and the state of its drain. User memory; fields are
  * private (read the counts with evrec_stream_counts()).
@@ -84,6 +106,9 @@ typedef struct evrec_stream {
     uint64_t index;               /**< records sent (the lane's sequence number) */
     uint64_t t64, t64_max, ticks; /**< time state after the records sent (FORMAT.md section 2.2) */
     uint32_t prev32;              /**< time field of the last record sent */
+#if EVREC_STREAM_PLAN_EVENTS > 0
+    evrec_stream_plan_t plan; /**< the records' conversion, made at start */
+#endif
 } evrec_stream_t;
 
 /** @brief What a stream has sent: evrec_stream_counts(). */
