@@ -70,3 +70,39 @@ Test(reader_dup_runtime, a_second_runtime_enums_chunk_loses_no_record)
     fx_buf_free(&one);
     fx_buf_free(&two);
 }
+
+/* The same chunk after STREAM data (another recording's, inserted between two STREAM chunks):
+ * skipped as damage that loses no record; reading stopped there. */
+Test(reader_dup_runtime, a_runtime_enums_chunk_after_stream_data_loses_no_record)
+{
+    static const uint8_t p[4] = {0, 0, 0, 0};
+    fx_buf_t f = {0}, c = {0}, g = {0};
+    fx_record(60, 0, &f);
+    fx_rechunk(f.p, f.len, 64, 0, &c);
+    fx_chunk_t ch[256];
+    size_t n = fx_chunks(c.p, c.len, ch, 256), streams = 0;
+    uint64_t at = 0;
+    cr_assert_lt(n, 256u);
+    fx_buf_write(&g, c.p, EVREC_HEADER_SIZE);
+    for (size_t i = 0; i < n; i++) {
+        fx_buf_write(&g, c.p + ch[i].off, EVREC_CHUNK_HEADER_SIZE + ch[i].len);
+        if (ch[i].type == EVREC_CHUNK_STREAM && ++streams == 3) {
+            at = g.len;
+            fx_put_chunk(&g, EVREC_CHUNK_RUNTIME_ENUMS, p, sizeof p);
+        }
+    }
+    cr_assert_neq(at, 0u, "three STREAM chunks at least");
+    evrec_status end;
+    const evrec_reader_error_t *err;
+    evrec_reader_t *r1, *r2;
+    uint64_t n1 = read_all(&c, &end, &err, &r1);
+    cr_assert_eq(end, EVREC_E_END, "%s", err->message);
+    uint64_t n2 = read_all(&g, &end, &err, &r2);
+    cr_expect_eq(n2, n1, "every record is read: %llu of %llu", (unsigned long long)n2, (unsigned long long)n1);
+    cr_expect_eq(err->offset, at, "the chunk is named: %s", err->message);
+    evrec_reader_close(r1);
+    evrec_reader_close(r2);
+    fx_buf_free(&f);
+    fx_buf_free(&c);
+    fx_buf_free(&g);
+}
