@@ -136,3 +136,38 @@ Test(stream_copies, through_a_pipe_too)
 {
     meta_damaged_loses_nothing(1);
 }
+
+/* The LOSSES chunk's per-lane counts as a hostile file gives them (CRC recomputed): lane 0 claims
+ * UINT64_MAX records dropped, lane 1 one more. Their sum saturates; it wrapped to 0, "nothing
+ * lost", and `evrec info` called the recording lossless. */
+Test(stream_copies, losses_that_overflow_do_not_add_up_to_nothing)
+{
+    capture_t c = record_probes();
+    size_t len;
+    uint8_t *f = convert(&c, 0, &len);
+    size_t q = EVREC_HEADER_SIZE;
+    while (q + EVREC_CHUNK_HEADER_SIZE <= len && f[q] != EVREC_CHUNK_LOSSES) {
+        q += EVREC_CHUNK_HEADER_SIZE + (t_be32(f + q) & 0xFFFFFFu);
+    }
+    cr_assert_lt(q + EVREC_CHUNK_HEADER_SIZE, len, "a LOSSES chunk");
+    uint32_t n = t_be32(f + q) & 0xFFFFFFu;
+    uint8_t *p = f + q + EVREC_CHUNK_HEADER_SIZE;
+    cr_assert_geq(t_be32(p + 4), 2u, "two lanes at least");
+    memset(p + 32, 0xFF, 8);      /* lane 0: dropped */
+    memset(p + 32 + 32, 0, 8);    /* lane 1: dropped */
+    p[32 + 32 + 7] = 1;
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, f + q, 4), p, n);
+    f[q + 4] = (uint8_t)(crc >> 24);
+    f[q + 5] = (uint8_t)(crc >> 16);
+    f[q + 6] = (uint8_t)(crc >> 8);
+    f[q + 7] = (uint8_t)crc;
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, f, len, NULL), EVREC_OK);
+    const evrec_stream_losses_t *l = evrec_reader_stream_losses(r);
+    cr_assert_not_null(l);
+    cr_expect_eq(l->lane[0].dropped, UINT64_MAX);
+    cr_expect_eq(l->lost, UINT64_MAX, "the sum saturates: %llu", (unsigned long long)l->lost);
+    evrec_reader_close(r);
+    free(f);
+    free(c.data);
+}
