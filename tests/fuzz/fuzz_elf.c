@@ -13,7 +13,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[] = "/tmp/evrec-fuzz-elf-XXXXXX";
+static char path[512]; /* $TMPDIR/evrec-fuzz-elf-XXXXXX */
 static int fd = -1;
 static FILE *devnull; /* the lookup's messages go here (sanitizers write to descriptor 2) */
 
@@ -27,6 +27,8 @@ static int setup(void)
     if (fd >= 0) {
         return 1;
     }
+    const char *t = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/evrec-fuzz-elf-XXXXXX", t && *t ? t : "/tmp");
     fd = mkstemp(path);
     if (fd < 0) {
         perror("fuzz_elf: mkstemp");
