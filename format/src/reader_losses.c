@@ -26,6 +26,12 @@ static const char *losses_shape(const uint8_t *p, uint32_t len)
     return NULL;
 }
 
+/* a + b, at most UINT64_MAX: counts that a file merely claims never wrap to "nothing lost". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* The chunk's counts into r->losses (its arrays made for them). */
 static void fill(rd_losses_t *rl, const uint8_t *p)
 {
@@ -41,7 +47,7 @@ static void fill(rd_losses_t *rl, const uint8_t *p)
         ln->drop_places = rd_be64(q + 8);
         ln->lost_transport = rd_be64(q + 16);
         ln->transport_gaps = rd_be64(q + 24);
-        l->lost += ln->dropped + ln->lost_transport;
+        l->lost = sat_add(sat_add(l->lost, ln->dropped), ln->lost_transport);
     }
     for (uint32_t i = 0; i < l->listed; i++, q += EVREC_LOSSES_RANGE) {
         rl->range[i].offset = rd_be64(q);

@@ -3,12 +3,21 @@
  * as ranges until the meta-info is read, then attached to the enums it names. */
 #include <stdlib.h>
 
+#include "evrec/evrec_container.h"
 #include "reader_internal.h"
 
 evrec_status rd_runtime_ranges_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len)
 {
     if (r->tables.rt_ranges) {
-        return rd_fail(r, EVREC_E_CORRUPT, off, "a second RUNTIME_ENUMS chunk (expected at most one)");
+        /* written twice, or another recording's (FORMAT.md section 2, "Chunks out of place"): which
+         * names are right is not known, so none are used; a record is never lost for them */
+        rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+                  "a second RUNTIME_ENUMS chunk at offset %llu (expected at most one): the run-time enum names "
+                  "are not used, every record is read",
+                  (unsigned long long)off);
+        rd_damage_nothing_lost(r);
+        r->tables.rt_count = 0;
+        return EVREC_OK;
     }
     uint32_t count = len >= 4 ? rd_be32(p) : 0;
     if (len < 4 || (uint64_t)len != 4u + 12u * (uint64_t)count) {

@@ -2,9 +2,10 @@
 /* A container written as a stream is received (FORMAT.md section 8.3): the header with counts
  * unknown, the meta document's chunks, the MetaInfo as STREAM chunk 0, then per batch of records
  * SYNC, SEQ and STREAM chunks (sections 2.2, 2.4); at the end the End record, the INDEX chunk of
- * the SYNC chunks (section 2.5), END, and the header again with the final counts. Every chunk is
- * whole when written, so a file cut short between two is a truncated file a reader reads to its
- * last chunk. */
+ * the SYNC chunks (section 2.5), the COPY chunks and the TAIL chunk (section 2.4: a reader takes
+ * the meta-info from them when STREAM chunk 0 is damaged), END, and the header again with the
+ * final counts. Every chunk is whole when written, so a file cut short between two is a truncated
+ * file a reader reads to its last chunk. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,8 @@ struct evrec_sfile {
     uint64_t written;    /* bytes written: the next chunk's offset */
     evrec_index_t idx;   /* the SYNC chunks (FORMAT.md section 2.5) */
     evrec_index_entry_t entries[SFILE_INDEX_ENTRIES];
+    uint8_t *doc;        /* the meta document (malloc'd), copied at the end */
+    size_t meta_off, meta_len, doc_size; /* the MetaInfo in it; the chunks follow it */
     evrec_status err;
 };
 
@@ -56,6 +59,51 @@ static uint32_t chunk(evrec_sfile_t *w, unsigned type, const uint8_t *payload, s
     put(w, h, sizeof h);
     put(w, payload, len);
     return crc;
+}
+
+/* One COPY chunk (section 2.4): `type`, then `payload`; returns its bytes. */
+static uint64_t copy_chunk(evrec_sfile_t *w, uint8_t type, const uint8_t *payload, size_t len)
+{
+    uint8_t h[EVREC_CHUNK_HEADER_SIZE];
+    srx_put32(h, (uint32_t)EVREC_CHUNK_COPY << 24 | (uint32_t)(len + 1u));
+    srx_put32(h + 4, evrec_crc32c(evrec_crc32c(evrec_crc32c(0, h, 4), &type, 1), payload, len));
+    put(w, h, sizeof h);
+    put(w, &type, 1);
+    put(w, payload, len);
+    return EVREC_CHUNK_HEADER_SIZE + 1u + len;
+}
+
+static int pre_stream_type(uint8_t t)
+{
+    return t == EVREC_CHUNK_RUNTIME_ENUMS || t == EVREC_CHUNK_FIELD_INFO || t == EVREC_CHUNK_TRACKS ||
+           t == EVREC_CHUNK_COUNTER_SERIES || t == EVREC_CHUNK_LANES;
+}
+
+/* The copies at the end (section 2.4): each chunk of the meta document, the MetaInfo, then TAIL
+ * with the header `h` that the file keeps at offset 0. */
+static void copies(evrec_sfile_t *w, const uint8_t h[EVREC_HEADER_SIZE])
+{
+    uint64_t bytes = 0;
+    const uint8_t *c = w->doc + w->meta_off + w->meta_len;
+    size_t left = w->doc_size - w->meta_off - w->meta_len;
+    while (left >= EVREC_CHUNK_HEADER_SIZE) {
+        size_t n = srx_be32(c) & 0xFFFFFFu;
+        if (n > left - EVREC_CHUNK_HEADER_SIZE || n >= 0xFFFFFFu) {
+            break; /* the document's chunks were checked when it was taken: not reached */
+        }
+        if (pre_stream_type(c[0])) {
+            bytes += copy_chunk(w, c[0], c + EVREC_CHUNK_HEADER_SIZE, n);
+        }
+        c += EVREC_CHUNK_HEADER_SIZE + n;
+        left -= EVREC_CHUNK_HEADER_SIZE + n;
+    }
+    bytes += copy_chunk(w, EVREC_CHUNK_STREAM, w->doc + w->meta_off, w->meta_len);
+    uint8_t t[EVREC_TAIL_SIZE];
+    srx_put64(t, bytes);
+    srx_put32(t + 8, w->file_id);
+    srx_put32(t + 12, w->seq);
+    memcpy(t + 16, h, EVREC_HEADER_SIZE);
+    (void)chunk(w, EVREC_CHUNK_TAIL, t, sizeof t);
 }
 
 /* SEQ then STREAM (section 2.4). */
@@ -88,13 +136,20 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
 {
     uint32_t *sl = malloc(65536u * sizeof *sl);
     evrec_sfile_t *w = calloc(1, sizeof *w);
+    uint8_t *copy = malloc(size ? size : 1u);
     size_t off = 0, len = 0;
-    evrec_status st = !sl || !w ? EVREC_E_NOMEM : evrec_srx_doc_events(doc, size, sl, &off, &len);
+    evrec_status st = !sl || !w || !copy ? EVREC_E_NOMEM : evrec_srx_doc_events(doc, size, sl, &off, &len);
     free(sl);
     if (st != EVREC_OK) {
+        free(copy);
         free(w);
         return st;
     }
+    memcpy(copy, doc, size);
+    w->doc = copy;
+    w->doc_size = size;
+    w->meta_off = off;
+    w->meta_len = len;
     struct stat fs;
     w->f = f;
     w->seekable = fstat(fileno(f), &fs) == 0 && S_ISREG(fs.st_mode);
@@ -151,15 +206,24 @@ static void put_at(evrec_sfile_t *w, uint64_t at, const uint8_t *p, size_t len)
     }
 }
 
-/* The End record, END, and (a regular file) the header with the final counts and the LOSSES
- * chunk `losses` (NULL: left as written first); frees w. */
+/* The End record, the copies and TAIL, END, and (a regular file) the header with the final
+ * counts and the LOSSES chunk `losses` (NULL: left as written first); frees w. */
 static evrec_status finish(evrec_sfile_t *w, uint64_t dropped, const uint8_t *losses)
 {
     static const uint8_t end_record[7] = {0, 0, 0, 0, 0, EVREC_CONTROL_EVENT_ID, EVREC_CONTROL_END};
     stream_chunk(w, end_record, sizeof end_record, 0);
     evrec_sink_t sink = {index_sink, w};
     (void)evrec_index_write(&w->idx, &sink); /* an error is in w->err */
+    uint8_t h[EVREC_HEADER_SIZE];
+    if (w->seekable) {
+        /* a capture that did not start at the recording's Start says so as a cyclic one does */
+        header(h, w->any && !w->first_is_start ? 1u : 0u, w->records, dropped);
+    } else {
+        header(h, 0, UINT64_MAX, 0); /* a pipe or a device keeps the header written first */
+    }
+    copies(w, h);
     (void)chunk(w, EVREC_CHUNK_END, NULL, 0);
+    free(w->doc);
     if (!w->seekable) {
         evrec_status st = evrec_sfile_flush(w);
         free(w);
@@ -172,9 +236,6 @@ static evrec_status finish(evrec_sfile_t *w, uint64_t dropped, const uint8_t *lo
         memcpy(c + EVREC_CHUNK_HEADER_SIZE, losses, SRX_LOSSES_SIZE);
         put_at(w, w->losses_off, c, sizeof c);
     }
-    uint8_t h[EVREC_HEADER_SIZE];
-    /* a capture that did not start at the recording's Start says so as a cyclic one does */
-    header(h, w->any && !w->first_is_start ? 1u : 0u, w->records, dropped);
     put_at(w, 0, h, sizeof h);
     evrec_status st = w->err;
     free(w);

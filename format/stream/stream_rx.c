@@ -195,8 +195,8 @@ static void on_prev_boot(evrec_srx_t *rx, const uint8_t *p, size_t len)
     if (off > size || k > size - off || (st->prev_size && (size != st->prev_size || crc != rx->prev_crc))) {
         return; /* not a piece of the file the first piece announced */
     }
-    if (off != st->prev_received || (st->prev_size == 0 && off != 0)) {
-        return; /* a duplicate, or after a gap */
+    if (off != st->prev_received || (st->prev_size == 0 && off != 0) || st->prev_ok) {
+        return; /* a duplicate (of any piece once the file came whole: an empty one too), or after a gap */
     }
     st->prev_size = size;
     rx->prev_crc = crc;

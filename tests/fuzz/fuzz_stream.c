@@ -3,7 +3,8 @@
  * the file it writes (FORMAT.md section 8). The input is a captured stream; it goes through
  *  1. the receiver, fed in odd-sized chunks, whose counts must add up (records handed out are
  *     whole records of the document's sizes, damage never exceeds the input, the previous boot's
- *     file is handed out in order, each byte once, never beyond the size its frames give);
+ *     file is handed out in order, each byte once, never beyond the size its frames give, and
+ *     nothing after its last piece, not even an empty piece);
  *  2. evrec_srx_convert() into a file that the reader then reads to its end; the file's LOSSES
  *     chunk is final and fits the input.
  * Only what the API promises is asserted. */
@@ -31,28 +32,36 @@ static int on_records(void *ctx, unsigned lane, const uint8_t *d, size_t n, uint
     return 0;
 }
 
+typedef struct prev_seen {
+    uint64_t handed; /* bytes handed out */
+    int whole;       /* the last piece came (offset + size == total): nothing may follow */
+} prev_seen_t;
+
 static int on_prev_boot(void *ctx, const uint8_t *d, size_t n, uint64_t offset, uint64_t total)
 {
-    uint64_t *handed = ctx;
-    if (offset != *handed || n > total || offset > total - n) {
+    prev_seen_t *ps = ctx;
+    uint64_t *handed = &ps->handed;
+    if (ps->whole || offset != *handed || n > total || offset > total - n) {
         fprintf(stderr, "previous boot: %zu bytes at %llu of %llu, %llu handed out before\n", n,
                 (unsigned long long)offset, (unsigned long long)total, (unsigned long long)*handed);
         abort();
     }
     *handed += n;
+    ps->whole = *handed == total;
     sink += n ? d[0] : 0;
     return 0;
 }
 
 static void receive(const uint8_t *data, size_t size)
 {
-    uint64_t acc = 0, handed = 0;
+    uint64_t acc = 0;
+    prev_seen_t prev = {0, 0};
     evrec_srx_sink_t s = {NULL, on_records, NULL, &acc};
     evrec_srx_t *rx = NULL;
     if (evrec_srx_new(&rx, &s) != EVREC_OK) {
         return;
     }
-    evrec_srx_set_prev_boot(rx, on_prev_boot, &handed);
+    evrec_srx_set_prev_boot(rx, on_prev_boot, &prev);
     size_t q = 0, k = 1;
     while (q < size) {
         size_t n = size - q < k ? size - q : k;
@@ -62,7 +71,7 @@ static void receive(const uint8_t *data, size_t size)
     }
     (void)evrec_srx_finish(rx);
     const evrec_srx_stats_t *st = evrec_srx_stats(rx);
-    if (st->bytes != size || st->damaged_bytes > size || st->prev_received != handed ||
+    if (st->bytes != size || st->damaged_bytes > size || st->prev_received != prev.handed ||
         st->prev_received > st->prev_size) {
         fprintf(stderr, "receiver: %llu bytes counted of %zu, %llu damaged\n", (unsigned long long)st->bytes, size,
                 (unsigned long long)st->damaged_bytes);

@@ -201,9 +201,11 @@ static gdb_rsp_status_t error_reply(gdb_rsp_t *g, const char *reply, size_t len,
     return GDB_RSP_OK;
 }
 
+/* A stop reply may carry registers and thread data, console output as long as the server's
+ * packets: any packet up to GDB_RSP_MAX_PACKET bytes is taken. */
 static gdb_rsp_status_t stop_reply(gdb_rsp_t *g)
 {
-    char r[256];
+    char r[GDB_RSP_MAX_PACKET + 1];
     size_t n;
     for (;;) {
         gdb_rsp_status_t st = gdb_rsp_recv(g, r, sizeof r, &n);

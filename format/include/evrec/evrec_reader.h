@@ -250,7 +250,7 @@ typedef struct evrec_stream_losses {
     uint64_t damaged_ranges;         /**< separate damaged ranges of the input */
     uint32_t listed;                 /**< entries of `range`: the first damaged ranges */
     const evrec_byte_range_t *range; /**< reader-owned */
-    uint64_t lost;                   /**< sum of every lane's dropped and lost_transport */
+    uint64_t lost;                   /**< sum of every lane's dropped and lost_transport (at most UINT64_MAX) */
 } evrec_stream_losses_t;
 
 /**
