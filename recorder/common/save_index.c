@@ -14,12 +14,14 @@ void evrec_index_init(evrec_index_t *x, evrec_index_entry_t *entries, uint32_t c
     x->seen = 0;
 }
 
+/* The stride is a power of two: a mask, not a 64-bit division (a Cortex-M has none in hardware
+ * and a freestanding link may have no __aeabi_uldivmod). */
 void evrec_index_add(evrec_index_t *x, const evrec_index_entry_t *e)
 {
     if (x->capacity < 2u) {
         return;
     }
-    if (x->seen % x->stride == 0u) {
+    if ((x->seen & ((uint64_t)x->stride - 1u)) == 0u) {
         if (x->count == x->capacity) {
             /* Keep entries 0, 2, 4...: SYNC chunks 0, 2s, 4s... The next one (seen = capacity x s)
              * is a multiple of the new stride 2s, so it is kept below. */
@@ -29,7 +31,7 @@ void evrec_index_add(evrec_index_t *x, const evrec_index_entry_t *e)
             x->count /= 2u;
             x->stride *= 2u;
         }
-        if (x->seen % x->stride == 0u) {
+        if ((x->seen & ((uint64_t)x->stride - 1u)) == 0u) {
             x->entries[x->count++] = *e;
         }
     }
