@@ -273,3 +273,31 @@ uint64_t evrec_sfile_records_written(const evrec_sfile_t *w)
 {
     return w->records;
 }
+
+/* The copies' bytes (as copies() writes them). */
+static uint64_t copies_size(const evrec_sfile_t *w)
+{
+    uint64_t bytes = EVREC_CHUNK_HEADER_SIZE + 1u + (uint64_t)w->meta_len;
+    const uint8_t *c = w->doc + w->meta_off + w->meta_len;
+    size_t left = w->doc_size - w->meta_off - w->meta_len;
+    while (left >= EVREC_CHUNK_HEADER_SIZE) {
+        size_t n = srx_be32(c) & 0xFFFFFFu;
+        if (n > left - EVREC_CHUNK_HEADER_SIZE || n >= 0xFFFFFFu) {
+            break;
+        }
+        bytes += pre_stream_type(c[0]) ? EVREC_CHUNK_HEADER_SIZE + 1u + n : 0u;
+        c += EVREC_CHUNK_HEADER_SIZE + n;
+        left -= EVREC_CHUNK_HEADER_SIZE + n;
+    }
+    return bytes;
+}
+
+uint64_t evrec_sfile_end_size(const evrec_sfile_t *w)
+{
+    const uint64_t end_record = 2u * EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE + 7u; /* SEQ + STREAM */
+    /* the INDEX chunk with one more entry (the next SYNC chunk) */
+    uint64_t index = EVREC_CHUNK_HEADER_SIZE + EVREC_INDEX_HEAD + ((uint64_t)w->idx.count + 1u) * EVREC_INDEX_ENTRY +
+                     EVREC_INDEX_TRAILER;
+    return end_record + index + (w->doc ? copies_size(w) : 0u) + EVREC_CHUNK_HEADER_SIZE + EVREC_TAIL_SIZE +
+           EVREC_CHUNK_HEADER_SIZE; /* TAIL, END */
+}

@@ -223,7 +223,9 @@ static int split_due(const record_out_t *o, size_t size)
     }
     off_t at = ftello(o->f);
     uint64_t bytes = at > 0 ? (uint64_t)at : 0;
-    return (o->split_size && bytes + size + 128u > o->split_size) ||
+    /* a batch costs its SYNC, SEQ and STREAM chunk headers too (under 128 bytes) */
+    uint64_t need = bytes + size + 128u + evrec_sfile_end_size(o->w);
+    return (o->split_size && need > o->split_size) ||
            (o->split_time && mono_s() - o->opened >= (double)o->split_time);
 }
 

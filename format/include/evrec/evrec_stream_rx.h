@@ -269,6 +269,16 @@ evrec_status evrec_sfile_close_part(evrec_sfile_t *w, const evrec_srx_t *rx, con
 uint64_t evrec_sfile_records_written(const evrec_sfile_t *w);
 
 /**
+ * @brief Bytes that closing the file would still write after one more batch of records: the End
+ *     record, the INDEX chunk with one more entry (FORMAT.md section 2.5), the COPY chunks, TAIL
+ *     and END (section 2.4). A split by size (`evrec record --split-size`) keeps room for them.
+ * @param[in] w the writer.
+ * @return bytes (an upper bound).
+ * **Context:** thread.
+ */
+uint64_t evrec_sfile_end_size(const evrec_sfile_t *w);
+
+/**
  * @brief Whether bytes start like a captured stream (a frame's sync magic, FORMAT.md section 8.3).
  * @param[in] head the first bytes of a file.
  * @param[in] size bytes at head.
