@@ -11,6 +11,8 @@
  * - Save: EVREC_SAVE_CHUNK (chunk and staging buffer, bytes), EVREC_SAVE_SYNC_EVERY (seek points),
  *   EVREC_SAVE_PLAN_BYTES, EVREC_SAVE_PLAN_OPS, EVREC_SAVE_PLAN_EVENTS (conversion plans on the
  *   stack), EVREC_SAVE_LANES (merging lanes).
+ * - Recording attributes (evrec/evrec_attrs.h): EVREC_ATTRS_MAX, EVREC_ATTRS_KEY_MAX,
+ *   EVREC_ATTRS_VALUE_MAX.
  * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -85,6 +87,23 @@
  */
 #ifndef EVREC_SAVE_LANES
 #define EVREC_SAVE_LANES ((EVREC_SAVE_CHUNK) >= 4096 ? 255 : 8)
+#endif
+
+/**
+ * EVREC_ATTRS_MAX (attributes, 1..64, default 4), EVREC_ATTRS_KEY_MAX (bytes, 1..32, default 16),
+ * EVREC_ATTRS_VALUE_MAX (bytes, 0..255, default 48): the room of an ::evrec_attrs_t
+ * (evrec/evrec_attrs.h), which copies each key and value: EVREC_ATTRS_MAX x (KEY_MAX + VALUE_MAX
+ * + 2) + 4 bytes of RAM, 268 with the defaults. The format allows 64 attributes of
+ * 32-byte keys and 255-byte values (FORMAT.md section 2.5); raise these on a host.
+ */
+#ifndef EVREC_ATTRS_MAX
+#define EVREC_ATTRS_MAX 4
+#endif
+#ifndef EVREC_ATTRS_KEY_MAX
+#define EVREC_ATTRS_KEY_MAX 16
+#endif
+#ifndef EVREC_ATTRS_VALUE_MAX
+#define EVREC_ATTRS_VALUE_MAX 48
 #endif
 
 /**

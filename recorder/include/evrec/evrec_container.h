@@ -71,12 +71,14 @@ enum evrec_chunk_type {
     EVREC_CHUNK_COUNTER_SERIES = 15, /**< after TRACKS: u32 count, {u16 struct id, u16 counter field,
                                    u16 series field} (FORMAT.md section 2.1; evrec 0.4); 11..14 are
                                    the stream's frames (evrec_stream_format.h) */
-    EVREC_CHUNK_LOSSES = 16          /**< a recording made from a stream: per lane the records the target
+    EVREC_CHUNK_LOSSES = 16,         /**< a recording made from a stream: per lane the records the target
                                    dropped and those lost in transport, the damaged input ranges
                                    (FORMAT.md section 8.4; evrec 0.4) */
+    EVREC_CHUNK_ATTRS = 19           /**< the recording's attributes: u8 count, {u8 key length, key,
+                                   u8 value length, value} (FORMAT.md section 2.5; evrec 0.4) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_LOSSES
+#define EVREC_CHUNK_LAST EVREC_CHUNK_ATTRS
 
 /** LOSSES chunk (FORMAT.md section 8.4): bytes before the lanes, per lane, per damaged range. */
 #define EVREC_LOSSES_HEAD 32u
