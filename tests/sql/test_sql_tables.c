@@ -287,11 +287,8 @@ static void check_sched(sqlite3 *h, const char *path)
     evrec_reader_close(r);
 }
 
-/* A FreeRTOS kernel trace (tests/freertos' workload on the kernel's POSIX port): every table
- * against the reader, the spans (TaskRunning ...) against evrec_stats_t, the task states. */
 /* The recording's attributes (FORMAT.md section 2.5), in the order they were set: the `file`
- * columns and the `attr` table;
- * NULL and no rows for a file without them. */
+ * columns and the `attr` table; NULL and no rows for a file without them. */
 Test(sql, attributes_in_file_and_attr)
 {
     char a[TEST_TMP_PATH], b[TEST_TMP_PATH];
@@ -312,6 +309,8 @@ Test(sql, attributes_in_file_and_attr)
     sql_db_close(db);
 }
 
+/* A FreeRTOS kernel trace (tests/freertos' workload on the kernel's POSIX port): every table
+ * against the reader, the spans (TaskRunning ...) against evrec_stats_t, the task states. */
 Test(sql, kernel_trace)
 {
     char *dir = test_tmp_dir("sql-kernel");
