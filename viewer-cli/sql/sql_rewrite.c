@@ -81,31 +81,35 @@ static int own_tables(sqlite3 *db)
     return ok;
 }
 
+/* 1 when the n tokens are `SELECT event , count ( * ) [[AS] alias] FROM record GROUP BY event`;
+ * *alias = the alias' token (0: none), *k = the token FROM's. */
+static int count_shape(const tok_t *t, size_t n, size_t *alias, size_t *k)
+{
+    if (n < 12 || n > 14 || !is(&t[0], "select") || !is(&t[1], "event") || !is(&t[2], ",") ||
+        !is(&t[3], "count") || !is(&t[4], "(") || !is(&t[5], "*") || !is(&t[6], ")")) {
+        return 0;
+    }
+    *k = n == 14 && is(&t[7], "as") ? 8u : 7u;
+    *alias = 0;
+    if (n >= 13) {
+        *alias = (*k)++;
+        unsigned char c = (unsigned char)t[*alias].p[0];
+        if (!(isalpha(c) || c == '_' || c == '"') || is(&t[*alias], "from")) {
+            return 0;
+        }
+    }
+    return *k + 5 == n && is(&t[*k], "from") && is(&t[*k + 1], "record") && is(&t[*k + 2], "group") &&
+           is(&t[*k + 3], "by") && is(&t[*k + 4], "event");
+}
+
 char *sql_rewrite_count(sqlite3 *db, const char *sql, size_t len)
 {
     tok_t t[16];
-    size_t n = lex(sql, len, t, 16);
+    size_t n = lex(sql, len, t, 16), alias, k;
     if (n != SIZE_MAX && n > 0 && is(&t[n - 1], ";")) {
         n--;
     }
-    /* SELECT event , count ( * ) [[AS] alias] FROM record GROUP BY event */
-    if (n < 12 || n > 14 || !is(&t[0], "select") || !is(&t[1], "event") || !is(&t[2], ",") ||
-        !is(&t[3], "count") || !is(&t[4], "(") || !is(&t[5], "*") || !is(&t[6], ")")) {
-        return NULL;
-    }
-    size_t k = 7, alias = 0;
-    if (n == 14 && is(&t[7], "as")) {
-        k++;
-    }
-    if (n >= 13) {
-        alias = k++;
-        if (!(isalpha((unsigned char)t[alias].p[0]) || t[alias].p[0] == '_' || t[alias].p[0] == '"') ||
-            is(&t[alias], "from")) {
-            return NULL;
-        }
-    }
-    if (k + 5 != n || !is(&t[k], "from") || !is(&t[k + 1], "record") || !is(&t[k + 2], "group") ||
-        !is(&t[k + 3], "by") || !is(&t[k + 4], "event") || !own_tables(db)) {
+    if (n == SIZE_MAX || !count_shape(t, n, &alias, &k) || !own_tables(db)) {
         return NULL;
     }
     /* the column names SQLite gives the original: the alias, else the text of count(...) */
