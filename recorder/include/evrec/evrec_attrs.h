@@ -18,16 +18,19 @@
  * (a crash handler, a recovered buffer). Pointers would make the caller keep every string alive
  * for that long; the copy costs 268 bytes of RAM with the defaults (evrec_config.h).
  *
+ * API overview: ::evrec_attrs_t, evrec_attrs_init(), evrec_attrs_set(); attached to a recorder
+ * with evrec_recorder_set_attrs() (evrec/evrec_recorder.h); written as a chunk by
+ * evrec_attrs_put_chunk() (the save and the stream call it). Room: EVREC_ATTRS_MAX,
+ * EVREC_ATTRS_KEY_MAX, EVREC_ATTRS_VALUE_MAX (evrec/evrec_config.h).
+ *
  * Well-known keys (FORMAT.md section 2.5): `device` (a unique id of the unit), `firmware` (its
  * firmware version), `boot` (an id of this boot: a counter or a random number). Other keys are
  * allowed.
  * @code
- * static evrec_attrs_t attrs;
- * evrec_attrs_init(&attrs);
+ * static evrec_attrs_t attrs; // then, after evrec_recorder_init(&rec, ...):
+ * evrec_attrs_init(&attrs);   // evrec_recorder_set_attrs(&rec, &attrs);
  * evrec_attrs_set(&attrs, "device", "sn-00412");
  * evrec_attrs_set(&attrs, "firmware", "1.4.2");
- * evrec_recorder_init(&rec, buf, sizeof buf);
- * evrec_recorder_set_attrs(&rec, &attrs);
  * @endcode
  * Freestanding: usable on the target.
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
