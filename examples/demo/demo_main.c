@@ -5,6 +5,7 @@
  *
  *   evrec-demo [-o FILE] [--frames N] [--buffer BYTES] [--tick-hz HZ] [--stages N] [--fps N]
  *              [--qs FILE [--qs-ring BYTES] [--qs-baud N]] [--slow-stage STAGE:USEC]
+ *              [--device ID] [--firmware VER] [--boot ID]
  *
  * Exit status: 0 done, 1 run-time failure (a bad frame, a write error), 2 bad usage. */
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "demo_events.h"
 #include "demo_qs.h"
+#include "evrec/evrec_attrs.h"
 #include "evrec/evrec_hash.h"
 #include "evrec/evrec_save.h"
 #include "evrec_posix.h"
@@ -35,6 +37,7 @@ typedef struct options {
     const char *qs_path; /* --qs: live QS stream file, or NULL */
     size_t qs_ring;      /* --qs-ring: transmit ring bytes */
     uint64_t qs_baud;    /* --qs-baud: drain rate, 0 = unlimited */
+    evrec_attrs_t attrs; /* --device, --firmware, --boot: the recording's attributes */
 } options_t;
 
 static void usage(FILE *to)
@@ -61,8 +64,13 @@ static void usage(FILE *to)
             "                      make STAGE (capture, process, encode, sink) spend USEC us more\n"
             "                      on each frame, busy (1..1000000): a regression to find with\n"
             "                      'evrec diff' (examples/ci)\n"
+            "  --device ID         the recording's attribute `device` (FORMAT.md section 2.6;\n"
+            "                      `evrec info` shows it), at most %u bytes; none by default\n"
+            "  --firmware VER      the attribute `firmware`, at most %u bytes; none by default\n"
+            "  --boot ID           the attribute `boot`, at most %u bytes; none by default\n"
             "  -h, --help          this text\n",
-            DEFAULT_FRAMES, DEFAULT_FPS);
+            DEFAULT_FRAMES, DEFAULT_FPS, (unsigned)EVREC_ATTRS_VALUE_MAX, (unsigned)EVREC_ATTRS_VALUE_MAX,
+            (unsigned)EVREC_ATTRS_VALUE_MAX);
 }
 
 /* Parse an unsigned decimal with an optional K or M suffix (binary) into [lo, hi]. */
@@ -107,6 +115,17 @@ static int parse_slow(const char *arg, demo_config_t *cfg)
     return -1;
 }
 
+/* --device, --firmware, --boot: the attribute `key` set to `value`. */
+static int parse_attr(options_t *o, const char *key, const char *value)
+{
+    if (evrec_attrs_set(&o->attrs, key, value) != EVREC_OK) {
+        fprintf(stderr, "evrec-demo: --%s: '%s' is longer than %u bytes\n", key, value,
+                (unsigned)EVREC_ATTRS_VALUE_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 /* Returns 0 to run, 1 when --help was given, -1 on bad usage (message printed). */
 static int parse_args(int argc, char **argv, options_t *o)
 {
@@ -122,6 +141,9 @@ static int parse_args(int argc, char **argv, options_t *o)
         {"qs-ring", required_argument, NULL, 'R'},
         {"qs-baud", required_argument, NULL, 'B'},
         {"slow-stage", required_argument, NULL, 'S'},
+        {"device", required_argument, NULL, 'D'},
+        {"firmware", required_argument, NULL, 'F'},
+        {"boot", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     o->path = "demo.evr";
@@ -134,6 +156,7 @@ static int parse_args(int argc, char **argv, options_t *o)
     o->qs_path = NULL;
     o->qs_ring = 64u * 1024u;
     o->qs_baud = 0;
+    (void)evrec_attrs_init(&o->attrs);
     int c;
     uint64_t v;
     while ((c = getopt_long(argc, argv, "o:n:b:t:s:f:h", longs, NULL)) != -1) {
@@ -182,6 +205,15 @@ static int parse_args(int argc, char **argv, options_t *o)
             break;
         case 'S':
             if (parse_slow(optarg, &o->cfg)) return -1;
+            break;
+        case 'D':
+            if (parse_attr(o, "device", optarg)) return -1;
+            break;
+        case 'F':
+            if (parse_attr(o, "firmware", optarg)) return -1;
+            break;
+        case 'I':
+            if (parse_attr(o, "boot", optarg)) return -1;
             break;
         case 'h': usage(stdout); return 1;
         default: fprintf(stderr, "Try 'evrec-demo --help'.\n"); return -1;
@@ -268,6 +300,7 @@ int main(int argc, char **argv)
         free(buf);
         return fail("trace buffer", st);
     }
+    (void)evrec_recorder_set_attrs(&rec, &o.attrs); /* saved with the trace (none when empty) */
     static demo_pipeline_t pipe; /* about 400 bytes of pointers plus the queues: keep off the stack */
     static evrec_host_t host;
     evrec_host_init(&host);

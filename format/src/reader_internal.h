@@ -20,6 +20,7 @@
  *   fi, vw, lanes         reader_field_info.c, reader_tracks.c, lanes.c (only): chunks beside the stream
  *   losses  stream losses reader_losses.c (only): the LOSSES chunk
  *   index   seek index    reader_index.c (only): the INDEX chunk, its entries checked
+ *   attrs   attributes    reader_attrs.c (only): the ATTRS chunk
  *   iter    records       reader_records.c: iteration, 64-bit time; reader_resync.c (resume, seek)
  *   time    time base     reader_records.c: the frequency, ticks to ns; reader_summary.c
  *
@@ -37,6 +38,7 @@
  *   2   reader_tracks.c            names
  *   2   lanes.c                  -
  *   2   reader_losses.c          -
+ *   2   reader_attrs.c           -
  *   2   reader_chunk.c           -
  *   3   reader_fields.c          field info
  *   3   reader_seq.c             -
@@ -347,6 +349,16 @@ typedef struct rd_time {
     evrec_time_source source;
 } rd_time_t;
 
+/* The ATTRS chunk (reader_attrs.c): `have` once an intact one was parsed; `text` (malloc'd, the
+ * chunk's bytes) holds the NUL-terminated keys and values that key[] and value[] point to. */
+typedef struct rd_attrs {
+    int have;
+    uint32_t count;
+    size_t used; /* bytes of text filled */
+    char *text;
+    const char *key[64], *value[64];
+} rd_attrs_t;
+
 /* The LOSSES chunk (reader_losses.c): `have` once an intact one was parsed; lane and range are
  * malloc'd, bounded by the chunk's bytes. */
 typedef struct rd_losses {
@@ -381,6 +393,7 @@ struct evrec_reader {
     rd_vw_t vw;
     rd_losses_t losses;
     rd_index_t index;
+    rd_attrs_t attrs;
     rd_source_t src;
     evrec_reader_options_t opt;
     evrec_file_info_t info;
@@ -543,6 +556,11 @@ void rd_resolve_freq_from_own_ticks(evrec_reader_t *r);
  * recorded as damage that lost no record). */
 void rd_losses_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
 void rd_losses_free(evrec_reader_t *r);
+
+/* ATTRS (reader_attrs.c): parse the chunk (the first intact one is kept; a malformed one is
+ * recorded as damage at its offset that lost no record). */
+void rd_attrs_chunk(evrec_reader_t *r, uint64_t off, const uint8_t *p, uint32_t len);
+void rd_attrs_free(evrec_reader_t *r);
 
 /* FIELD_INFO (reader_field_info.c). Keep a copy of the chunk's payload (at most one chunk;
  * a second one, or one after STREAM data, becomes the deferred error). */

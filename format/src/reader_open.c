@@ -129,6 +129,7 @@ void evrec_reader_close(evrec_reader_t *r)
     rd_lanes_free(r);
     rd_losses_free(r);
     rd_index_free(r);
+    rd_attrs_free(r);
     free(r->copy.meta);
     free(r->stream.buf);
     free(r->event_counts);

@@ -27,6 +27,7 @@ static const char *chunk_type_name(uint8_t type)
     case EVREC_CHUNK_COUNTER_SERIES: return "COUNTER_SERIES";
     case EVREC_CHUNK_LOSSES: return "LOSSES";
     case EVREC_CHUNK_INDEX: return "INDEX";
+    case EVREC_CHUNK_ATTRS: return "ATTRS";
     default: return "unknown";
     }
 }
@@ -392,6 +393,8 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
         rd_lane_ids_chunk(r, p, len);
     } else if (type == EVREC_CHUNK_LOSSES) {
         rd_losses_chunk(r, off, p, len);
+    } else if (type == EVREC_CHUNK_ATTRS) {
+        rd_attrs_chunk(r, off, p, len);
     } /* else a chunk type of a newer minor version: skipped */
     r->stream.over = 0;
     return SEG_AGAIN;

@@ -36,6 +36,15 @@ evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size)
     return EVREC_OK;
 }
 
+evrec_status evrec_recorder_set_attrs(evrec_recorder_t *rec, const struct evrec_attrs *attrs)
+{
+    if (!rec) {
+        return EVREC_E_ARG;
+    }
+    rec->attrs = attrs;
+    return EVREC_OK;
+}
+
 /* Used by evrec_recorder_init_cyclic() (cyclic.c). */
 void evrec_recorder_init_ring(evrec_recorder_t *rec, void *buf, size_t size, size_t block_size, size_t block_count,
                               const struct evrec_cyclic_ops *ops);

@@ -244,6 +244,7 @@ __attribute__((noinline)) evrec_status evrec_save_lanes(const evrec_recorder_t *
     src.records = lanes_records;
     src.file_id = evrec_save_file_id;
     src.lane_counts = lane_counts;
+    src.attrs = rec->attrs;
     return evrec_save_write(&src, sink, container);
 }
 

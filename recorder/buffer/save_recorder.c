@@ -44,6 +44,7 @@ static evrec_save_source_t source_of(const evrec_recorder_t *rec, uint64_t schem
     s.dropped = evrec_atomic_load(&bh->dropped);
     s.ctx = ctx;
     s.file_id = evrec_save_file_id;
+    s.attrs = rec->attrs;
     return s;
 }
 

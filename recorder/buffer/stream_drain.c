@@ -79,6 +79,9 @@ static evrec_status doc_render(const evrec_stream_t *s, doc_window_t *w, int who
     if (st == EVREC_OK && whole) {
         st = evrec_save_pre_chunks(s->meta, &sink);
     }
+    if (st == EVREC_OK && whole) {
+        st = evrec_attrs_put_chunk(s->rec.attrs, &sink); /* FORMAT.md section 2.6 */
+    }
     return st;
 }
 

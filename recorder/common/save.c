@@ -1116,6 +1116,9 @@ static void put_header(out_t *o, const evrec_save_source_t *src, uint64_t record
     o->file_id = src->file_id(src->ctx, h);
     sink_write(o, h, EVREC_HEADER_SIZE);
     put_pre_stream_chunks(o, src->meta);
+    if (o->status == EVREC_OK && src->attrs) {
+        o->status = evrec_attrs_put_chunk(src->attrs, o->sink); /* FORMAT.md section 2.6 */
+    }
 }
 
 /* LANES payload (FORMAT.md section 2.3): u32 count, then per lane u64 records, u64 dropped,

@@ -6,6 +6,7 @@
 #ifndef EVREC_SAVE_INTERNAL_H
 #define EVREC_SAVE_INTERNAL_H
 
+#include "evrec/evrec_attrs.h"
 #include "evrec/evrec_save.h"
 
 /** The writer's staging (opaque to the buffer). */
@@ -22,6 +23,7 @@ typedef struct evrec_save_source {
     uint32_t flags;       /* the container header's flags (FORMAT.md section 1) */
     uint32_t lanes;       /* 0, or the number of lanes (a LANES chunk, minor version LANES) */
     int count_first;      /* 1: `recorded` is counted by records(ctx, NULL, &n) first */
+    const evrec_attrs_t *attrs; /* the recording's attributes (an ATTRS chunk), or NULL */
     const void *ctx;
     /** With `o` NULL: adds the records to *count and writes nothing. Else writes them, oldest
      * first, with evrec_save_put_records() (or the _block and _lane variants). Returns EVREC_OK

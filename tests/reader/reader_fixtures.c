@@ -156,6 +156,11 @@ uint32_t fx_expect_simple(uint32_t k)
 
 uint64_t fx_record(size_t n, int bare, fx_buf_t *out)
 {
+    return fx_record_ex(n, bare, NULL, out);
+}
+
+uint64_t fx_record_ex(size_t n, int bare, const evrec_attrs_t *attrs, fx_buf_t *out)
+{
     const evrec_meta_t *m = fx_meta_init();
     uint32_t v;
     evrec_runtime_enum_alloc(&obj_runtime, "TaskA", &v);
@@ -167,6 +172,7 @@ uint64_t fx_record(size_t n, int bare, fx_buf_t *out)
     evrec_recorder_t rec;
     evrec_host_t host;
     evrec_recorder_init(&rec, buf, size);
+    evrec_recorder_set_attrs(&rec, attrs);
     evrec_host_init(&host);
     evrec_host_start(&host, &rec, m, 1000000000u);
     for (uint32_t k = 0; k < n; k++) {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evrec/evrec_attrs.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_recorder.h"
 #include "evrec/evrec_save.h"
@@ -70,6 +71,8 @@ evrec_runtime_enum_t *fx_runtime_enum(void);
  * Values are a function of the index (fx_expect_all / fx_expect_simple). Saves to *out as a
  * container (bare = 0) or bare CCore stream (bare = 1). Returns the recorder's record count. */
 uint64_t fx_record(size_t n, int bare, fx_buf_t *out);
+/* fx_record() with the recording's attributes (NULL: none) attached to the recorder. */
+uint64_t fx_record_ex(size_t n, int bare, const evrec_attrs_t *attrs, fx_buf_t *out);
 void fx_expect_all(uint32_t k, fx_ev_all_t *e);
 uint32_t fx_expect_simple(uint32_t k);
 

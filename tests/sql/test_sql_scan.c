@@ -3,10 +3,12 @@
  * constraint written `+column` is not pushed down, SQLite filters it); a damaged, a truncated
  * and a dropping recording have `loss` rows naming what was lost; the command line: -c with
  * --format csv, statements on standard input, -o writes a new SQLite file and never replaces an
- * existing one. */
+ * existing one; an upper bound on `ts` ends the scan. */
 #include <sys/stat.h>
 
 #include "evrec/evrec_reader.h"
+#include "reader_fixtures.h"
+#include "sql_internal.h"
 #include "sql_test_util.h"
 
 /* `select` with `where` pushed down and not: the same rows in the same order. */
@@ -264,4 +266,128 @@ Test(sql, command_line_output_file_is_new_only)
     cr_assert_eq(n, strlen("a\n42\nn\n1\n"));
     cr_assert_eq(memcmp(text, "a\n42\nn\n1\n", n), 0);
     free(text);
+}
+
+/* A hand-timed recording at 1 GHz: Start, then `n` EvSimple records 1 ms (10^6 ticks) apart,
+ * with a Tick every 100; written to a scratch file, its path in out[size]. */
+static void make_timed(char *out, size_t size, uint32_t n)
+{
+    fx_native_t nat = {0};
+    fx_native_control(&nat, 0, EVREC_CONTROL_START);
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t t = (uint32_t)((uint64_t)i * 1000000u); /* wraps every 4.29 s: restored by the reader */
+        fx_native_simple(&nat, t, i);
+        if (i % 100 == 0) {
+            fx_native_control(&nat, t, EVREC_CONTROL_TICK);
+        }
+    }
+    fx_native_control(&nat, (uint32_t)((uint64_t)(n + 1) * 1000000u), EVREC_CONTROL_STOP);
+    fx_buf_t file = {0};
+    fx_native_save(&nat, 1000000000u, 0, &file);
+    char *dir = test_tmp_dir("sql-timed");
+    cr_assert_not_null(dir);
+    snprintf(out, size, "%s/timed.evr", dir);
+    free(dir);
+    FILE *f = fopen(out, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(file.p, 1, file.len, f), file.len);
+    fclose(f);
+    fx_buf_free(&file);
+    fx_native_free(&nat);
+}
+
+/* An upper bound on `ts` ends the file's scan once the records are 2^30 ticks past it (FORMAT.md
+ * section 5: restored time steps back by less), as one on `idx` does: it reads a part of the
+ * file, not all of it, and gives the rows of the full scan. */
+Test(sql, ts_upper_bound_stops_the_scan)
+{
+    char path[TEST_TMP_PATH];
+    make_timed(path, sizeof path, 10000); /* 10 s */
+    const char *paths[] = {path};
+    sql_db_t *db = open_db(paths, 1);
+    sqlite3 *h = sql_db_handle(db);
+    static const char *const bounds[][2] = {
+        {"ts < 2000000000", "+ts < 2000000000"},
+        {"ts BETWEEN 1000000000 AND 2000000000", "+ts BETWEEN 1000000000 AND 2000000000"},
+        {"ts <= 2000000000 AND idx < 9000", "+ts <= 2000000000 AND +idx < 9000"},
+    };
+    uint64_t total = 10000 + 10000 / 100 + 2;
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        db->scanned = 0;
+        same_rows(h, "SELECT idx, ts, event, v FROM EvSimple", bounds[i][0], bounds[i][1]);
+        cr_assert_gt(db->scanned, total, "the +ts form reads every record");
+        db->scanned = 0;
+        char *sql = sqlite3_mprintf("SELECT count(*) FROM record WHERE %s", bounds[i][0]);
+        long long rows = q_int(h, sql);
+        sqlite3_free(sql);
+        cr_assert_geq(rows, 1000);
+        /* 2 s plus 2^30 ticks (1.07 s) of records at most, of 10 s */
+        cr_assert_lt(db->scanned, total / 3, "%s: %llu records read of %llu", bounds[i][0],
+                     (unsigned long long)db->scanned, (unsigned long long)total);
+    }
+    sql_db_close(db);
+}
+
+/* Every row of `sql` prepared as written (no rewrite), with its column names first. */
+static char *rows_and_names(sqlite3 *h, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(h));
+    text_t t = {0};
+    text_printf(&t, "%s", "");
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+        text_printf(&t, "%s%s", i ? "|" : "", sqlite3_column_name(st, i));
+    }
+    text_printf(&t, "\n");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(st); i++) {
+            text_printf(&t, "%s%s:%d", i ? "|" : "", (const char *)sqlite3_column_text(st, i),
+                        sqlite3_column_type(st, i));
+        }
+        text_printf(&t, "\n");
+    }
+    sqlite3_finalize(st);
+    return t.p;
+}
+
+/* The count per event type is rewritten to event_type: the same rows, types and column names as
+ * SQLite's own answer, over two files; other shapes, or a TEMP table called record, are not. */
+Test(sql, count_per_event_rewrite_gives_the_same_answer)
+{
+    char a[TEST_TMP_PATH], b[TEST_TMP_PATH];
+    make_demo(a, sizeof a, 200, "");
+    make_timed(b, sizeof b, 3000);
+    const char *paths[] = {a, b};
+    sql_db_t *db = open_db(paths, 2);
+    sqlite3 *h = sql_db_handle(db);
+    static const char *const same[] = {
+        "SELECT event, count(*) FROM record GROUP BY event",
+        "select EVENT,COUNT( * ) from RECORD group by Event ;",
+        "SELECT event, count(*) n FROM record GROUP BY event",
+        "SELECT event, count(*) AS \"per event\" FROM record\n  GROUP BY event -- note",
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char *fast = sql_rewrite_count(h, same[i], strlen(same[i]));
+        cr_assert_not_null(fast, "%s is rewritten", same[i]);
+        char *want = rows_and_names(h, same[i]), *got = rows_and_names(h, fast);
+        cr_assert_str_eq(got, want, "%s", fast);
+        cr_assert(strstr(want, "\nEvSimple:3|3000:1\n"), "%s", want);
+        free(want);
+        free(got);
+        sqlite3_free(fast);
+    }
+    static const char *const other[] = {
+        "SELECT event, count(*) FROM record WHERE idx > 5 GROUP BY event",
+        "SELECT event, count(*) FROM record GROUP BY event ORDER BY 2",
+        "SELECT event, count(lane) FROM record GROUP BY event",
+        "SELECT event, count(*) FROM EvSimple GROUP BY event",
+        "SELECT event, count(*) FROM 'record' GROUP BY event",
+        "SELECT event, count(*) from FROM record GROUP BY event",
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        cr_assert_null(sql_rewrite_count(h, other[i], strlen(other[i])), "%s", other[i]);
+    }
+    cr_assert_eq(sqlite3_exec(h, "CREATE TEMP TABLE record(event TEXT)", NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_null(sql_rewrite_count(h, same[0], strlen(same[0])), "record is the TEMP table now");
+    sql_db_close(db);
 }

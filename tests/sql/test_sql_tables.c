@@ -287,6 +287,28 @@ static void check_sched(sqlite3 *h, const char *path)
     evrec_reader_close(r);
 }
 
+/* The recording's attributes (FORMAT.md section 2.6), in the order they were set: the `file`
+ * columns and the `attr` table; NULL and no rows for a file without them. */
+Test(sql, attributes_in_file_and_attr)
+{
+    char a[TEST_TMP_PATH], b[TEST_TMP_PATH];
+    make_demo(a, sizeof a, 20, "--device unit-9 --firmware 1.1");
+    make_demo(b, sizeof b, 20, "--boot 'b 7' --firmware 1.0");
+    const char *paths[] = {a, b, EVREC_TEST_DATA "/ccore/ref.bin"};
+    sql_db_t *db = open_db(paths, 3);
+    sqlite3 *h = sql_db_handle(db);
+    char *got = q_text(h, "SELECT file, device, firmware, boot FROM file ORDER BY file");
+    cr_assert_str_eq(got, "0|unit-9|1.1|\n1||1.0|b 7\n2|||\n");
+    free(got);
+    got = q_text(h, "SELECT file, key, value FROM attr");
+    cr_assert_str_eq(got, "0|device|unit-9\n0|firmware|1.1\n1|boot|b 7\n1|firmware|1.0\n");
+    free(got);
+    got = q_text(h, "SELECT f.file FROM file f JOIN attr a USING (file) WHERE a.key = 'firmware' AND a.value = '1.0'");
+    cr_assert_str_eq(got, "1\n");
+    free(got);
+    sql_db_close(db);
+}
+
 /* A FreeRTOS kernel trace (tests/freertos' workload on the kernel's POSIX port): every table
  * against the reader, the spans (TaskRunning ...) against evrec_stats_t, the task states. */
 Test(sql, kernel_trace)

@@ -18,7 +18,9 @@ static const char help[] =
     "save), duration, and damage ('intact' when every checksum and count agrees). A recording\n"
     "made from a stream (evrec record) that lost records says so on the first line (LOSSY:),\n"
     "and its 'losses:' lines tell apart per lane the records the target dropped, those lost in\n"
-    "transport, and the damaged input ranges.\n"
+    "transport, and the damaged input ranges. The recording's attributes (device, firmware,\n"
+    "boot and others: FORMAT.md section 2.6), when it has any, follow the schema hash, one per\n"
+    "line ('attributes:  device = sn-00412').\n"
     "\n"
     "options:\n"
     "  --tick-hz HZ     EventControl Tick was recorded at HZ: derive the timestamp frequency\n"
@@ -150,6 +152,26 @@ static void print_file(const char *path, const evrec_file_info_t *fi, const evre
     }
 }
 
+/* The recording's attributes (ATTRS chunk, FORMAT.md section 2.6), one per line; nothing when
+ * it has none. Values are printed as cli_buf_name() prints names (control bytes escaped). */
+static void print_attrs(const evrec_reader_t *r)
+{
+    cli_buf_t b = {0};
+    for (uint32_t i = 0, n = evrec_reader_attr_count(r); i < n; i++) {
+        const char *k, *v;
+        if (evrec_reader_attr(r, i, &k, &v) != EVREC_OK) {
+            continue;
+        }
+        cli_buf_puts(&b, i == 0 ? "attributes:  " : "             ");
+        cli_buf_puts(&b, k);
+        cli_buf_puts(&b, " = ");
+        cli_buf_name(&b, v);
+        cli_buf_putc(&b, '\n');
+        print_line(&b);
+    }
+    cli_buf_free(&b);
+}
+
 /* The record counts: records, drops, overwritten, lanes. */
 static void print_counts(const evrec_reader_t *r, const evrec_file_info_t *fi, const evrec_reader_summary_t *s)
 {
@@ -265,6 +287,7 @@ static int run(int argc, char **argv)
     const evrec_file_info_t *fi = evrec_reader_info(r);
     cli_losses_headline(r); /* a lossy recording says so first */
     print_file(o.path, fi, &s);
+    print_attrs(r);
     print_events(r, &s);
     cli_print_tracks(r);
     print_counts(r, fi, &s);

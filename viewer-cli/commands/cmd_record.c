@@ -26,7 +26,8 @@
 
 static const char help[] =
     "usage: evrec record [--baud N] [--elf FW.elf] [--duration SEC] [--max-size BYTES] [--show]\n"
-    "                    [--split-size BYTES] [--split-time SEC] [--keep N] -o OUT.evr SOURCE\n"
+    "                    [--split-size BYTES] [--split-time SEC] [--keep N] [--tag KEY=VALUE]...\n"
+    "                    -o OUT.evr SOURCE\n"
     "\n"
     "Record a target's event stream (evrec_stream_drain() frames: FORMAT.md section 8) into a\n"
     "normal evrec file, written as the stream comes, new records pushed to the file within\n"
@@ -69,6 +70,10 @@ static const char help[] =
     "  --split-time SEC     ... and/or the next one begun every SEC seconds\n"
     "  --keep N             with a series: keep the last N files, removing older ones this run\n"
     "                       made (never a file it did not make)\n"
+    "  --tag KEY=VALUE      set an attribute of the recording (FORMAT.md section 2.6; `evrec info`\n"
+    "                       shows them): device, firmware, boot or a key of your own (1..32\n"
+    "                       bytes of A-Z a-z 0-9 _ . -), the value at most 255 bytes of UTF-8;\n"
+    "                       replaces the target's value of that key. Repeatable (64 in all)\n"
     "  -q, --quiet          no live status line (it is shown only on a terminal anyway: on\n"
     "                       stderr, and with --show only when standard output is one too)\n"
     "  -h, --help           this text\n"
@@ -81,9 +86,11 @@ typedef struct record_opts {
     const char *source, *out, *elf;
     uint64_t baud, duration, max_size, split_size, split_time, keep;
     int quiet, show;
+    const char *tags[64]; /* --tag KEY=VALUE */
+    size_t ntags;
 } record_opts_t;
 
-enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_SHOW, OPT_SPLIT_SIZE, OPT_SPLIT_TIME, OPT_KEEP, OPT_ELF };
+enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_SHOW, OPT_SPLIT_SIZE, OPT_SPLIT_TIME, OPT_KEEP, OPT_ELF, OPT_TAG };
 
 /* The series and --show options: -1 taken, -2 not one of them, else the exit code. */
 static int parse_more(record_opts_t *o, int c)
@@ -91,6 +98,15 @@ static int parse_more(record_opts_t *o, int c)
     switch (c) {
     case OPT_SHOW: o->show = 1; return -1;
     case OPT_ELF: o->elf = optarg; return -1;
+    case OPT_TAG: {
+        const char *why = evrec_srx_tag_error(optarg);
+        if (why || o->ntags == sizeof o->tags / sizeof o->tags[0]) {
+            return cli_usage_error(&cli_cmd_record, "--tag: expected %s (at most 64 tags): %s",
+                                   why ? why : "key=value", optarg);
+        }
+        o->tags[o->ntags++] = optarg;
+        return -1;
+    }
     case OPT_SPLIT_SIZE:
         if (!cli_parse_u64(optarg, UINT64_MAX / 2, &o->split_size) || o->split_size < 4096) {
             return cli_usage_error(&cli_cmd_record, "--split-size: expected bytes >= 4096: %s", optarg);
@@ -121,6 +137,7 @@ static int parse(int argc, char **argv, record_opts_t *o)
         {"split-size", required_argument, NULL, OPT_SPLIT_SIZE},
         {"split-time", required_argument, NULL, OPT_SPLIT_TIME},
         {"keep", required_argument, NULL, OPT_KEEP},
+        {"tag", required_argument, NULL, OPT_TAG},
         {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -432,6 +449,8 @@ static int run(int argc, char **argv)
     out.split_size = o.split_size;
     out.split_time = o.split_time;
     out.keep = o.keep;
+    out.tags = o.tags;
+    out.ntags = o.ntags;
     if (!record_out_check(&out)) {
         return CLI_BAD_INPUT;
     }

@@ -26,6 +26,8 @@ typedef struct record_out {
     uint64_t split_time;   /**< --split-time, seconds per file (0: no split by time) */
     uint64_t keep;         /**< --keep, files kept (0: all) */
     const evrec_srx_t *rx; /**< for the losses of each file (set once made) */
+    const char *const *tags; /**< --tag KEY=VALUE: attributes set on the meta document's */
+    size_t ntags;
     /* state */
     FILE *f;
     evrec_sfile_t *w;

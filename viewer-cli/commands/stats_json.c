@@ -658,6 +658,25 @@ static void sched(js_t *j, const stats_json_in_t *in)
     close_(j, '}');
 }
 
+/* "attrs": {key: value...}, the recording's attributes (FORMAT.md section 2.6); left out when it
+ * has none. */
+static void attrs(js_t *j, const stats_json_in_t *in)
+{
+    uint32_t n = evrec_reader_attr_count(in->r);
+    if (n == 0) {
+        return;
+    }
+    key(j, "attrs");
+    open_(j, '{');
+    for (uint32_t i = 0; i < n; i++) {
+        const char *k, *v;
+        if (evrec_reader_attr(in->r, i, &k, &v) == EVREC_OK) {
+            kstr(j, k, v);
+        }
+    }
+    close_(j, '}');
+}
+
 int stats_json_print(const stats_json_in_t *in)
 {
     js_t j = {{0}, 1};
@@ -667,6 +686,7 @@ int stats_json_print(const stats_json_in_t *in)
     open_(&j, '{');
     kstr(&j, "file", in->path);
     stream_losses(&j, in); /* a lossy recording says so first */
+    attrs(&j, in);
     if (in->freq) {
         ku64(&j, "clock_hz", in->freq);
     } else {

@@ -36,6 +36,12 @@ typedef enum { SQL_OUT_TABLE = 0, SQL_OUT_CSV, SQL_OUT_JSON } sql_out_format_t;
  * ran, else -1 (the statements before the failing one have printed their rows). */
 int sql_run(sqlite3 *db, const char *sql, sql_out_format_t fmt, FILE *out, FILE *err);
 
+/* The statement sql[0, len), when it is `SELECT event, count(*) [[AS] alias] FROM record GROUP BY
+ * event` (any case and spacing, an optional `;`) and `record` and `event_type` are the
+ * database's own: the same query on `event_type` (one counting pass per file instead of a row per
+ * record), giving the same rows and column names; sqlite3_malloc'd. NULL otherwise. */
+char *sql_rewrite_count(sqlite3 *db, const char *sql, size_t len);
+
 /* Copy every table and view of the main schema into a new SQLite file at `path` (real tables,
  * the same names and columns). The path must not exist: it is created exclusively and removed
  * again when the copy fails (an existing file is never replaced). Returns 0 on success, else -1

@@ -10,7 +10,7 @@
 
 static const sql_derived_def_t *const derived_tables[] = {
     &sql_table_span,       &sql_table_counter, &sql_table_track,      &sql_table_loss,
-    &sql_table_task_state, &sql_table_file,    &sql_table_event_type,
+    &sql_table_task_state, &sql_table_file,    &sql_table_event_type, &sql_table_attr,
 };
 #define DERIVED_COUNT (sizeof derived_tables / sizeof derived_tables[0])
 

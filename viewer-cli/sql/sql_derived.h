@@ -62,6 +62,6 @@ void sql_derived_free_state(sql_pump_t *p);
 
 /* The tables (sql_derived_spans.c, sql_derived_file.c, sql_derived_loss.c, sql_derived_sched.c). */
 extern const sql_derived_def_t sql_table_span, sql_table_counter, sql_table_track, sql_table_loss,
-    sql_table_task_state, sql_table_file, sql_table_event_type;
+    sql_table_task_state, sql_table_file, sql_table_event_type, sql_table_attr;
 
 #endif /* EVREC_SQL_DERIVED_H */

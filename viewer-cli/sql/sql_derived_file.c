@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The tables about the files themselves: `file` (header and clock), `track` (the track model:
- * tracks, spans, counters) and `event_type` (records per event type). */
+/* The tables about the files themselves: `file` (header, clock, the well-known attributes),
+ * `attr` (every attribute), `track` (the track model: tracks, spans, counters) and `event_type`
+ * (records per event type). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +59,48 @@ static void file_finish(sql_pump_t *p)
     sql_set_u64(&v[14], in->file_size);
     const evrec_meta_t *m = evrec_reader_meta(sf->meta);
     sql_set_int(&v[15], m ? m->event_count : 0);
+    /* the attributes (FORMAT.md section 2.6): reader-owned, the reader outlives the query */
+    sql_set_text(&v[16], evrec_reader_attr_find(sf->meta, "device"));
+    sql_set_text(&v[17], evrec_reader_attr_find(sf->meta, "firmware"));
+    sql_set_text(&v[18], evrec_reader_attr_find(sf->meta, "boot"));
 }
 
 const sql_derived_def_t sql_table_file = {
     .name = "file",
     .columns = "path TEXT, format TEXT, version TEXT, schema_hash TEXT, schema_hash_computed TEXT, "
                "time_freq INTEGER, clock_hz INTEGER, clock_source TEXT, recorded INTEGER, dropped INTEGER, "
-               "overwritten INTEGER, lanes INTEGER, cyclic INTEGER, size INTEGER, event_types INTEGER",
+               "overwritten INTEGER, lanes INTEGER, cyclic INTEGER, size INTEGER, event_types INTEGER, "
+               "device TEXT, firmware TEXT, boot TEXT",
     .reads_records = 0,
     .begin = sql_derived_no_begin,
     .add = sql_derived_no_add,
     .finish = file_finish,
+    .end = sql_derived_free_state,
+};
+
+/* ---- attr ---- */
+
+/* One row per attribute of the file (ATTRS chunk), in the file's order. */
+static void attr_finish(sql_pump_t *p)
+{
+    const evrec_reader_t *r = p->db->files[p->f].meta;
+    for (uint32_t i = 0, n = evrec_reader_attr_count(r); i < n; i++) {
+        const char *k, *val;
+        sql_val_t *v = evrec_reader_attr(r, i, &k, &val) == EVREC_OK ? sql_pump_row(p) : NULL;
+        if (v) {
+            sql_set_text(&v[1], k);
+            sql_set_text(&v[2], val);
+        }
+    }
+}
+
+const sql_derived_def_t sql_table_attr = {
+    .name = "attr",
+    .columns = "key TEXT, value TEXT",
+    .reads_records = 0,
+    .begin = sql_derived_no_begin,
+    .add = sql_derived_no_add,
+    .finish = attr_finish,
     .end = sql_derived_free_state,
 };
 

@@ -43,6 +43,7 @@ struct sql_db {
     evrec_reader_options_t ropt;
     size_t table_count;
     sql_event_table_t *tables;
+    uint64_t scanned; /* records the scanning tables read from the files (all queries) */
 };
 
 /* A value of a derived row; text points at storage that lives until the cursor's reader closes

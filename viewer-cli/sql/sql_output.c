@@ -198,6 +198,13 @@ int sql_run(sqlite3 *db, const char *sql, sql_out_format_t fmt, FILE *out, FILE 
         sqlite3_stmt *st = NULL;
         const char *next = NULL;
         int rc = sqlite3_prepare_v2(db, tail, -1, &st, &next);
+        char *fast = rc == SQLITE_OK && st ? sql_rewrite_count(db, tail, (size_t)(next - tail)) : NULL;
+        if (fast) { /* a count per event type: from the counting pass (sql_rewrite.c) */
+            sqlite3_finalize(st);
+            st = NULL;
+            rc = sqlite3_prepare_v2(db, fast, -1, &st, NULL);
+            sqlite3_free(fast);
+        }
         if (rc == SQLITE_OK && st) {
             if (fmt == SQL_OUT_JSON && sqlite3_column_count(st) > 0) {
                 fputc('[', out);

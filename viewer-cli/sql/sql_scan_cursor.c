@@ -85,6 +85,18 @@ static void park_reader(scan_cursor_t *c)
     c->park_rec = c->rec;
 }
 
+/* The t64 past which no record has ns <= ts_hi: restored time steps back by less than 2^30 ticks
+ * (FORMAT.md section 5), so once a record is that far past the bound no later one can be at or
+ * before it (the rule of `evrec dump --to`). UINT64_MAX: no bound, or the clock is unknown. */
+static uint64_t ts_stop_ticks(uint64_t ts_hi, uint64_t freq)
+{
+    if (ts_hi == UINT64_MAX || freq == 0) {
+        return UINT64_MAX;
+    }
+    unsigned __int128 t = ((unsigned __int128)ts_hi + 1u) * freq / 1000000000u + 1u + ((unsigned __int128)1u << 30);
+    return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
 /* Open the next file (from c->f) that can have rows; 0 when there is none. */
 static int open_next_file(scan_cursor_t *c)
 {
@@ -102,6 +114,7 @@ static int open_next_file(scan_cursor_t *c)
         if (map_columns(c, meta, c->want_id) != 0 || !(c->r = take_reader(c))) {
             continue;
         }
+        c->ts_stop = ts_stop_ticks(c->ts_hi, db->files[c->f].time_freq);
         return 1;
     }
     return 0;
@@ -136,7 +149,8 @@ int scan_advance(scan_cursor_t *c, int first)
             st = evrec_reader_next(c->r, &c->rec);
         }
         first = 0;
-        if (st != EVREC_OK || c->rec.index > c->idx_hi) {
+        c->vt->db->scanned += st == EVREC_OK;
+        if (st != EVREC_OK || c->rec.index > c->idx_hi || c->rec.t64 > c->ts_stop) {
             if (st == EVREC_OK) {
                 park_reader(c);
             } else {

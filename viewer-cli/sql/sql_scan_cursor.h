@@ -34,6 +34,7 @@ typedef struct scan_cursor {
     evrec_record_t rec;
     int eof;
     int want_id;      /* the event id kept in this file; -1 = every event */
+    uint64_t ts_stop; /* ts upper bound: ticks (t64) past which this file has no row left */
     scan_col_t *cols; /* per field column of the table */
     /* the reader kept by a scan that stopped at its idx upper bound, and the record it read past
      * the bound (its data still valid: the reader was not called again) */

@@ -23,6 +23,8 @@
  *   evrec_reader_tracks(), evrec_reader_tracks_error(), evrec_reader_event_track(),
  *   evrec_reader_leaf().
  * - Lanes: evrec_reader_lane(); a recording made from a stream: evrec_reader_stream_losses().
+ * - The recording's attributes (device, firmware, boot...): evrec_reader_attr_count(),
+ *   evrec_reader_attr(), evrec_reader_attr_find().
  * - Errors and damage: evrec_reader_error(), evrec_reader_damage_count(), evrec_reader_damage().
  * - Time: evrec_reader_time_freq(), evrec_ticks_to_ns(), evrec_time_extend(); seeking and
  *   time order: evrec/evrec_reader_seek.h, evrec/evrec_reader_order.h.
@@ -264,6 +266,42 @@ typedef struct evrec_stream_losses {
  * records).
  */
 const evrec_stream_losses_t *evrec_reader_stream_losses(const evrec_reader_t *r);
+
+/**
+ * @brief The number of the recording's attributes (ATTRS chunk, FORMAT.md section 2.6: well-known
+ * keys `device`, `firmware`, `boot`; others allowed).
+ * @param[in] r an open reader, or NULL.
+ * @return 0..64; 0 when the file has no intact ATTRS chunk (an older file, a bare CCore stream, or
+ *     a malformed chunk, which is reported as a damaged range at its offset that lost no record),
+ *     or r is NULL.
+ * **Context:** thread; reads only. Known once the reader is open (the chunk comes before the
+ * records).
+ */
+uint32_t evrec_reader_attr_count(const evrec_reader_t *r);
+
+/**
+ * @brief One attribute of the recording, in the order of the file.
+ * @param[in] r an open reader.
+ * @param[in] i 0 .. evrec_reader_attr_count() - 1.
+ * @param[out] key the key: 1..32 bytes of `A-Z a-z 0-9 _ . -`, NUL-terminated (reader-owned,
+ *     valid until evrec_reader_close()).
+ * @param[out] value the value: 0..255 bytes of UTF-8 without NUL, NUL-terminated (reader-owned,
+ *     valid until evrec_reader_close()).
+ * @retval EVREC_OK filled.
+ * @retval EVREC_E_ARG a NULL pointer, or i out of range.
+ * **Context:** thread; reads only.
+ */
+evrec_status evrec_reader_attr(const evrec_reader_t *r, uint32_t i, const char **key, const char **value);
+
+/**
+ * @brief The value of the attribute `key`.
+ * @param[in] r an open reader, or NULL.
+ * @param[in] key the key (NUL-terminated), or NULL.
+ * @return the value (reader-owned, valid until evrec_reader_close()), or NULL when the recording
+ *     has no such attribute (or a NULL argument).
+ * **Context:** thread; reads only.
+ */
+const char *evrec_reader_attr_find(const evrec_reader_t *r, const char *key);
 
 /** @brief One leaf field of a record, as given to an ::evrec_field_visitor_t. */
 typedef struct evrec_field_view {

@@ -173,6 +173,36 @@ void evrec_srx_free(evrec_srx_t *rx);
 evrec_status evrec_srx_doc_events(const uint8_t *doc, size_t size, uint32_t *save_len, size_t *meta_off,
                                   size_t *meta_len);
 
+/**
+ * @brief Check one `--tag` of `evrec record`: `key=value`, the key 1..32 bytes of
+ * `A-Z a-z 0-9 _ . -`, the value at most 255 bytes of UTF-8 (FORMAT.md section 2.6).
+ * @param[in] tag the tag (NUL-terminated), or NULL.
+ * @return NULL when it is valid, else what was expected (a static string).
+ * **Context:** any; pure.
+ */
+const char *evrec_srx_tag_error(const char *tag);
+
+/**
+ * @brief The meta document `doc` with its attributes (ATTRS chunk, FORMAT.md section 2.6)
+ * merged with `tags`: a tag replaces the value of a key the target set, or adds one. The ATTRS
+ * chunk then follows the document's other chunks; a document whose ATTRS chunk is malformed
+ * keeps the tags only.
+ * @param[in] doc the meta document (evrec_srx_sink_t::meta), `size` bytes.
+ * @param[in] size bytes of doc.
+ * @param[in] tags `ntags` strings `key=value` (evrec_srx_tag_error() NULL for each).
+ * @param[in] ntags entries of tags; 0 leaves the attributes as they are.
+ * @param[out] out the new document (malloc'd; the caller frees it).
+ * @param[out] out_size its bytes.
+ * @retval EVREC_OK made.
+ * @retval EVREC_E_ARG a tag is not valid.
+ * @retval EVREC_E_NO_SPACE more than 64 attributes in all.
+ * @retval EVREC_E_CORRUPT the document is not a valid one.
+ * @retval EVREC_E_NOMEM out of memory.
+ * **Context:** thread.
+ */
+evrec_status evrec_srx_doc_tag(const uint8_t *doc, size_t size, const char *const *tags, size_t ntags,
+                               uint8_t **out, size_t *out_size);
+
 /** @brief A container written as a stream is received (FORMAT.md section 8.3). Opaque. */
 typedef struct evrec_sfile evrec_sfile_t;
 

@@ -13,9 +13,9 @@
  *   stack), EVREC_SAVE_LANES (merging lanes).
  * - Streaming drain: EVREC_STREAM_PLAN_EVENTS, EVREC_STREAM_PLAN_RUNS (conversion plans in the
  *   stream object).
- * - Streaming drain: EVREC_STREAM_PLAN_EVENTS, EVREC_STREAM_PLAN_RUNS (conversion plans in the
- *   stream object).
  * - Checksum: EVREC_CRC32C_TABLE (ROM against instructions per byte).
+ * - Recording attributes (evrec/evrec_attrs.h): EVREC_ATTRS_MAX, EVREC_ATTRS_KEY_MAX,
+ *   EVREC_ATTRS_VALUE_MAX.
  * - Record path: EVREC_CYCLIC_GUARD, EVREC_HOST_SPLIT_LINES (cache-line split of the host).
  *
  * FORMAT.md, cited here by name and section, is installed with evrec in share/doc/evrec/.
@@ -127,28 +127,6 @@
 #endif
 
 /**
- * EVREC_STREAM_PLAN_EVENTS (entries, 0..4095, default 32): event ids below this get a conversion
- * plan in the stream object (evrec_stream_t, evrec/evrec_stream.h), made by evrec_stream_start():
- * evrec_stream_drain() then packs their records by runs of same-width fields instead of walking
- * the meta-info tables field by field (same bytes, fewer instructions). Costs 2 bytes of RAM
- * each, plus the runs below. 0 leaves the plan out (the table walk for every record, the
- * smallest stream object).
- */
-#ifndef EVREC_STREAM_PLAN_EVENTS
-#define EVREC_STREAM_PLAN_EVENTS 32
-#endif
-
-/**
- * EVREC_STREAM_PLAN_RUNS (runs, 1..65535, default 4 x EVREC_STREAM_PLAN_EVENTS): room for the
- * plans' runs, 2 bytes of RAM each. A run is up to 64 fields of one width at consecutive native
- * offsets: time and id are two runs, a struct of u32 fields in natural layout one more. Event
- * types whose runs no longer fit take the table walk.
- */
-#ifndef EVREC_STREAM_PLAN_RUNS
-#define EVREC_STREAM_PLAN_RUNS (4 * (EVREC_STREAM_PLAN_EVENTS))
-#endif
-
-/**
  * EVREC_CRC32C_TABLE (0, 1 or 4; default 4): how evrec_crc32c() computes the CRC-32C of chunks
  * and stream frames when the port has no CRC instruction (EVREC_PORT_CRC32C). 4: slice-by-4,
  * four 1 KiB tables in ROM (4256 bytes of Cortex-M4 text), a 32-bit word per step (about 4.5
@@ -158,6 +136,23 @@
  */
 #ifndef EVREC_CRC32C_TABLE
 #define EVREC_CRC32C_TABLE 4
+#endif
+
+/**
+ * EVREC_ATTRS_MAX (attributes, 1..64, default 4), EVREC_ATTRS_KEY_MAX (bytes, 1..32, default 16),
+ * EVREC_ATTRS_VALUE_MAX (bytes, 0..255, default 48): the room of an ::evrec_attrs_t
+ * (evrec/evrec_attrs.h), which copies each key and value: EVREC_ATTRS_MAX x (KEY_MAX + VALUE_MAX
+ * + 2) + 4 bytes of RAM, 268 with the defaults. The format allows 64 attributes of
+ * 32-byte keys and 255-byte values (FORMAT.md section 2.6); raise these on a host.
+ */
+#ifndef EVREC_ATTRS_MAX
+#define EVREC_ATTRS_MAX 4
+#endif
+#ifndef EVREC_ATTRS_KEY_MAX
+#define EVREC_ATTRS_KEY_MAX 16
+#endif
+#ifndef EVREC_ATTRS_VALUE_MAX
+#define EVREC_ATTRS_VALUE_MAX 48
 #endif
 
 /**

@@ -74,11 +74,13 @@ enum evrec_chunk_type {
     EVREC_CHUNK_LOSSES = 16,         /**< a recording made from a stream: per lane the records the target
                                    dropped and those lost in transport, the damaged input ranges
                                    (FORMAT.md section 8.4; evrec 0.4) */
-    EVREC_CHUNK_INDEX = 18           /**< seek index: u32 stride, u32 count, {u64 SYNC chunk offset, u64 index,
+    EVREC_CHUNK_INDEX = 18,          /**< seek index: u32 stride, u32 count, {u64 SYNC chunk offset, u64 index,
                                    u64 t64, u64 t64_max}, u32 payload length (FORMAT.md section 2.5) */
+    EVREC_CHUNK_ATTRS = 19           /**< the recording's attributes: u8 count, {u8 key length, key,
+                                   u8 value length, value} (FORMAT.md section 2.6; evrec 0.4) */
 };
 /** Highest chunk type this build knows. */
-#define EVREC_CHUNK_LAST EVREC_CHUNK_INDEX
+#define EVREC_CHUNK_LAST EVREC_CHUNK_ATTRS
 
 /** LOSSES chunk (FORMAT.md section 8.4): bytes before the lanes, per lane, per damaged range. */
 #define EVREC_LOSSES_HEAD 32u

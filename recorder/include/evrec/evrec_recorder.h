@@ -159,6 +159,7 @@ typedef struct evrec_recorder {
     evrec_status (*keep_meta)(struct evrec_recorder *rec, const evrec_meta_t *meta,
                               uint64_t time_freq); /**< writes the meta-info blob at start (set by
                                                        evrec_recorder_keep_meta()), else NULL */
+    const struct evrec_attrs *attrs; /**< the recording's attributes (evrec_recorder_set_attrs()), or NULL */
 } evrec_recorder_t;
 
 /** @brief What a recording left in a buffer: evrec_recorder_counts(). */
@@ -264,6 +265,20 @@ typedef struct evrec_host {
  * **Context:** thread, not while the recorder is attached.
  */
 evrec_status evrec_recorder_init(evrec_recorder_t *rec, void *buf, size_t size);
+
+/**
+ * @brief Attach the recording's attributes (evrec/evrec_attrs.h): the saves of `rec` write them
+ * as an ATTRS chunk (FORMAT.md section 2.6), and a stream (evrec_stream_t::rec) sends them in its
+ * meta document. The object is read at each save (and at each meta document), not copied: its
+ * values may still be set or changed after this call.
+ * @pre `rec` was initialised: evrec_recorder_init() and the other initialisers clear the pointer.
+ * @param[in,out] rec the recorder.
+ * @param[in] attrs the attributes (caller-owned, kept until the last save), or NULL to detach.
+ * @retval EVREC_OK attached.
+ * @retval EVREC_E_ARG `rec` is NULL.
+ * **Context:** thread; not concurrent with a save of `rec`.
+ */
+evrec_status evrec_recorder_set_attrs(evrec_recorder_t *rec, const struct evrec_attrs *attrs);
 
 /** Bytes of a cyclic trace buffer of `blocks` blocks of `block_size` bytes (header included). */
 #define EVREC_CYCLIC_BUFFER_SIZE(blocks, block_size)                                                              \
