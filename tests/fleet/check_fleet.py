@@ -165,7 +165,24 @@ def failures(evrec, s, files):
     assert r.returncode == 1 and re.search(r"clickhouse: .*onnect", r.stderr), (r.returncode, r.stderr)
 
 
-def one_server(evrec, src, work, program, files, exp, report):
+def attributes(evrec, demo, s, work):
+    """A recording's own attributes (`evrec-demo --device/--firmware/--boot`, the ATTRS chunk) fill
+    device, fw and boot with no --tag; a --tag overrides one of them."""
+    p = os.path.join(work, "attrs.evr")
+    subprocess.run([demo, "--frames", "5", "--fps", "0", "--device", "cam-9", "--firmware", "2.0",
+                    "--boot", "b7", "-o", p], check=True, capture_output=True)
+    for db, tags, want in (("attrs", [], ["cam-9", "2.0", "b7"]),
+                           ("attrs_tag", ["--tag", "fw=2.1"], ["cam-9", "2.1", "b7"])):
+        r = subprocess.run([evrec, "export", "--clickhouse", s.url, "--database", db, "--quiet"] + tags + [p],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        got = [row for row in s.query("SELECT device, fw, boot FROM recordings FORMAT TSV", db).splitlines()]
+        assert got == ["\t".join(want)], (db, got)
+        got = s.query("SELECT DISTINCT device, fw, boot FROM records FORMAT TSV", db).splitlines()
+        assert got == ["\t".join(want)], (db, got)
+
+
+def one_server(evrec, src, work, program, files, exp, report, demo):
     s = ch_server.Server(os.path.join(work, "single"), ch_server.free_port(), ch_server.free_port())
     try:
         s.start(program)
@@ -180,6 +197,7 @@ def one_server(evrec, src, work, program, files, exp, report):
         assert row_counts(s) == rows, "a second export adds no row"
         partial_upload(evrec, s, files, rows)
         failures(evrec, s, files)
+        attributes(evrec, demo, s, work)
         fleet_times = {}
         for q in QUERIES:  # as shipped: per fw / device
             t = time.time()
@@ -243,7 +261,7 @@ def main():
     assert sum(e["dropped"] > 0 for e in exp.values()) >= count // 10, "some recordings with drops"
     assert sum(e["damaged"] for e in exp.values()) >= count // 20, "some damaged recordings"
     report = []
-    rows = one_server(evrec, src, work, program, files, exp, report)
+    rows = one_server(evrec, src, work, program, files, exp, report, demo)
     cluster(evrec, src, work, program, files, exp, rows, report)
     print("\n".join(report))
     shutil.rmtree(work, ignore_errors=True)

@@ -101,9 +101,10 @@ extern const cli_sink_t cli_sink_clickhouse;
 /* The leading columns of a data row: recording_id, device, fw, boot. */
 void ch_row_head(ch_buf_t *b, uint64_t recording_id, const ch_tags_t *tags);
 
-/* The tags of one recording: the file's own (its attributes, when the format has them), then
- * the `--tag` ones over them. The strings are the reader's or `given`'s: valid until the sink's
- * end() (which writes the recordings row). */
+/* The tags of one recording: the file's own attributes (FORMAT.md section 2.6), then the
+ * `--tag` ones over them (same key: the tag's value); `fw` is the key `fw`, else `firmware`.
+ * The strings are the reader's or `given`'s: valid until the sink's end() (which writes the
+ * recordings row). */
 void ch_file_tags(ch_tags_t *out, const ch_tags_t *given, const evrec_reader_t *r);
 
 /* The command (clickhouse_export.c): `evrec export --clickhouse URL ... FILE...`. */

@@ -62,16 +62,40 @@ static const char help_text[] =
 
 static const cli_command_t ch_cmd = {"export", "send recordings to ClickHouse", help_text, NULL};
 
+/* Sets `key` to `value` in `t`: replaces a key it has, else appends (up to 32 keys). */
+static void tag_set(ch_tags_t *t, const char *key, const char *value)
+{
+    uint32_t i = 0;
+    while (i < t->count && strcmp(t->keys[i], key) != 0) {
+        i++;
+    }
+    if (i == sizeof t->keys / sizeof t->keys[0]) {
+        return;
+    }
+    t->keys[i] = key;
+    t->values[i] = value;
+    t->count += i == t->count;
+}
+
 void ch_file_tags(ch_tags_t *out, const ch_tags_t *given, const evrec_reader_t *r)
 {
-    (void)r; /* the file's own attributes go here first, when the format carries them */
-    *out = *given;
+    memset(out, 0, sizeof *out);
+    /* the file's attributes (FORMAT.md section 2.6), then --tag over them */
+    for (uint32_t i = 0, n = r ? evrec_reader_attr_count(r) : 0; i < n; i++) {
+        const char *k, *v;
+        if (evrec_reader_attr(r, i, &k, &v) == EVREC_OK) {
+            tag_set(out, k, v);
+        }
+    }
+    for (uint32_t i = 0; i < given->count; i++) {
+        tag_set(out, given->keys[i], given->values[i]);
+    }
     out->device = out->fw = out->boot = "";
     for (uint32_t i = 0; i < out->count; i++) {
         const char *k = out->keys[i];
         if (strcmp(k, "device") == 0) {
             out->device = out->values[i];
-        } else if (strcmp(k, "fw") == 0) {
+        } else if (strcmp(k, "fw") == 0 || (strcmp(k, "firmware") == 0 && !*out->fw)) {
             out->fw = out->values[i];
         } else if (strcmp(k, "boot") == 0) {
             out->boot = out->values[i];
