@@ -110,8 +110,10 @@ static int parse_slow(const char *arg, demo_config_t *cfg)
             return 0;
         }
     }
-    fprintf(stderr, "evrec-demo: --slow-stage expects STAGE:USEC, STAGE one of capture, process, encode, sink "
-                    "(got '%s')\n", arg);
+    fprintf(stderr,
+            "evrec-demo: --slow-stage expects STAGE:USEC, STAGE one of capture, process, encode, sink "
+            "(got '%s')\n",
+            arg);
     return -1;
 }
 

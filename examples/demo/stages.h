@@ -35,9 +35,9 @@
 
 /** @brief What to run. */
 typedef struct demo_config {
-    uint32_t frames; /**< frames to capture */
-    unsigned stages; /**< 2..4 */
-    unsigned fps;    /**< capture rate, frames per second; 0 = free-running (drops frames) */
+    uint32_t frames;         /**< frames to capture */
+    unsigned stages;         /**< 2..4 */
+    unsigned fps;            /**< capture rate, frames per second; 0 = free-running (drops frames) */
     demo_Stage_t slow_stage; /**< the stage slowed by slow_us (with slow_us > 0) */
     uint32_t slow_us;        /**< extra busy time per frame in slow_stage, us; 0 = none */
 } demo_config_t;

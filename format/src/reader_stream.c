@@ -368,10 +368,11 @@ static int side_chunk(evrec_reader_t *r, uint64_t off, uint8_t type, const uint8
         r->resync.sync_pending = 0;
         if (r->stream.started) {
             /* out of place (another recording's): its names cannot apply any more; no record lost */
-            rd_damage(r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
-                      "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before the first STREAM "
-                      "chunk): skipped, every record is read",
-                      (unsigned long long)off);
+            rd_damage(
+                r, EVREC_E_CORRUPT, off, EVREC_CHUNK_HEADER_SIZE + (uint64_t)len,
+                "RUNTIME_ENUMS chunk at offset %llu comes after STREAM data (expected before the first STREAM "
+                "chunk): skipped, every record is read",
+                (unsigned long long)off);
             rd_damage_nothing_lost(r);
         } else if (rd_runtime_ranges_chunk(r, off, p, len) != EVREC_OK) {
             return SEG_NONE;

@@ -29,7 +29,7 @@ struct evrec_sfile {
     uint64_t written;    /* bytes written: the next chunk's offset */
     evrec_index_t idx;   /* the SYNC chunks (FORMAT.md section 2.5) */
     evrec_index_entry_t entries[SFILE_INDEX_ENTRIES];
-    uint8_t *doc;        /* the meta document (malloc'd), copied at the end */
+    uint8_t *doc;                        /* the meta document (malloc'd), copied at the end */
     size_t meta_off, meta_len, doc_size; /* the MetaInfo in it; the chunks follow it */
     evrec_status err;
 };
@@ -296,8 +296,8 @@ uint64_t evrec_sfile_end_size(const evrec_sfile_t *w)
 {
     const uint64_t end_record = 2u * EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE + 7u; /* SEQ + STREAM */
     /* the INDEX chunk with one more entry (the next SYNC chunk) */
-    uint64_t index = EVREC_CHUNK_HEADER_SIZE + EVREC_INDEX_HEAD + ((uint64_t)w->idx.count + 1u) * EVREC_INDEX_ENTRY +
-                     EVREC_INDEX_TRAILER;
+    uint64_t index = EVREC_CHUNK_HEADER_SIZE + EVREC_INDEX_HEAD +
+                     ((uint64_t)w->idx.count + 1u) * EVREC_INDEX_ENTRY + EVREC_INDEX_TRAILER;
     return end_record + index + (w->doc ? copies_size(w) : 0u) + EVREC_CHUNK_HEADER_SIZE + EVREC_TAIL_SIZE +
            EVREC_CHUNK_HEADER_SIZE; /* TAIL, END */
 }

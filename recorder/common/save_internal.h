@@ -15,14 +15,14 @@ typedef struct out evrec_save_out_t;
 /** A recording as the writer sees it. The callbacks get `ctx`. */
 typedef struct evrec_save_source {
     const evrec_meta_t *meta;
-    uint64_t time_freq;   /* counter ticks per second, 0 unknown */
-    uint64_t schema_hash; /* for the container header */
-    uint64_t recorded;    /* records in the file; unless count_first */
-    uint64_t dropped;     /* records lost because the buffer was full */
-    uint64_t overwritten; /* cyclic: records overwritten by newer ones */
-    uint32_t flags;       /* the container header's flags (FORMAT.md section 1) */
-    uint32_t lanes;       /* 0, or the number of lanes (a LANES chunk, minor version LANES) */
-    int count_first;      /* 1: `recorded` is counted by records(ctx, NULL, &n) first */
+    uint64_t time_freq;         /* counter ticks per second, 0 unknown */
+    uint64_t schema_hash;       /* for the container header */
+    uint64_t recorded;          /* records in the file; unless count_first */
+    uint64_t dropped;           /* records lost because the buffer was full */
+    uint64_t overwritten;       /* cyclic: records overwritten by newer ones */
+    uint32_t flags;             /* the container header's flags (FORMAT.md section 1) */
+    uint32_t lanes;             /* 0, or the number of lanes (a LANES chunk, minor version LANES) */
+    int count_first;            /* 1: `recorded` is counted by records(ctx, NULL, &n) first */
     const evrec_attrs_t *attrs; /* the recording's attributes (an ATTRS chunk), or NULL */
     const void *ctx;
     /** With `o` NULL: adds the records to *count and writes nothing. Else writes them, oldest

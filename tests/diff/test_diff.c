@@ -16,7 +16,7 @@
 extern uint32_t evrec_test_clock_now;
 extern uint32_t evrec_test_clock_step;
 
-#define SHIFT 30u /* ticks = us (time_freq 1 MHz) */
+#define SHIFT 30u  /* ticks = us (time_freq 1 MHz) */
 #define SPANS 600u /* per track and side (a p99 interval needs about 500) */
 
 typedef struct mem {
@@ -177,7 +177,8 @@ Test(diff, shifted_found_unchanged_and_noisy_not_over_100_seeds)
     cr_log_info("shift found in %u of 100 seeds; false positives: unchanged %u, noisy %u (alpha 0.01)", found,
                 fp_same, fp_noisy);
     cr_log_info("p99 change intervals: shifted holds +%u us and not 0 in %u of 100, unchanged holds 0 in %u, "
-                "noisy in %u", SHIFT, ci_shift, ci_same, ci_noisy);
+                "noisy in %u",
+                SHIFT, ci_shift, ci_same, ci_noisy);
     cr_assert_eq(found, 100u, "the shift was found in %u of 100 seeds", found);
     cr_assert_geq(ci_shift, 90u, "the p99 interval held the shift (and not 0) in %u of 100 seeds", ci_shift);
     cr_assert_geq(ci_same, 90u, "the p99 interval of the unchanged held 0 in %u of 100 seeds", ci_same);
@@ -233,7 +234,7 @@ Test(diff, a_rule_on_something_absent_or_malformed_is_an_error)
 {
     pair_t p;
     make_pair(&p, 8, 0);
-    static const char *const bad[] = {"span Nope p99: +5%", "span Step[Nope] p50: +5%", "span Step p99 +5%",
+    static const char *const bad[] = {"span Nope p99: +5%",  "span Step[Nope] p50: +5%", "span Step p99 +5%",
                                       "span Step cpu: +1pt", "task Step p99: 5furlongs", "gizmo Step p99: +5%",
                                       "event Drop p99: 1us", "span Step p99: 5%"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

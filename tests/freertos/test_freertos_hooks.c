@@ -31,7 +31,8 @@ typedef struct {
     unsigned uxQueueNumber;
     uint8_t ucQueueType;
 } Queue_t;
-static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2, xSuspendedTaskList, xTasksWaitingTermination, waiters;
+static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2, xSuspendedTaskList, xTasksWaitingTermination,
+    waiters;
 static List_t *pxDelayedTaskList = &xDelayedTaskList1, *pxOverflowDelayedTaskList = &xDelayedTaskList2;
 static TCB_t *pxCurrentTCB;
 

@@ -54,7 +54,8 @@ static void not_replaced(const char *in, const char *out, const char *prev)
     char *o1 = slurp(out, &n1), *q1 = slurp(prev, &p1);
     if ((o0 && rc == 0) || !o0 != !o1 || !q0 != !q1 || n0 != n1 || p0 != p1 || (o0 && memcmp(o0, o1, n0)) ||
         (q0 && memcmp(q0, q1, p0))) {
-        fprintf(stderr, "fuzz_cli_record: a second record (status %d) replaced or changed %s or %s\n", rc, out, prev);
+        fprintf(stderr, "fuzz_cli_record: a second record (status %d) replaced or changed %s or %s\n", rc, out,
+                prev);
         abort();
     }
     free(o0);

@@ -16,7 +16,7 @@ static void three_attrs(evrec_attrs_t *a)
     cr_assert_eq(evrec_attrs_set(a, "device", "sn-00412-A7"), EVREC_OK);
     cr_assert_eq(evrec_attrs_set(a, "firmware", "1.0"), EVREC_OK);
     cr_assert_eq(evrec_attrs_set(a, "boot", "\xc3\xa9t\xc3\xa9-42"), EVREC_OK); /* UTF-8 */
-    cr_assert_eq(evrec_attrs_set(a, "firmware", "1.1"), EVREC_OK);           /* replaced in place */
+    cr_assert_eq(evrec_attrs_set(a, "firmware", "1.1"), EVREC_OK);              /* replaced in place */
 }
 
 /* The chunks of `file` of type `type`: the first one's index in ch, or -1. */

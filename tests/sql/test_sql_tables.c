@@ -303,7 +303,8 @@ Test(sql, attributes_in_file_and_attr)
     got = q_text(h, "SELECT file, key, value FROM attr");
     cr_assert_str_eq(got, "0|device|unit-9\n0|firmware|1.1\n1|boot|b 7\n1|firmware|1.0\n");
     free(got);
-    got = q_text(h, "SELECT f.file FROM file f JOIN attr a USING (file) WHERE a.key = 'firmware' AND a.value = '1.0'");
+    got = q_text(
+        h, "SELECT f.file FROM file f JOIN attr a USING (file) WHERE a.key = 'firmware' AND a.value = '1.0'");
     cr_assert_str_eq(got, "1\n");
     free(got);
     sql_db_close(db);

@@ -153,8 +153,8 @@ Test(stream_copies, losses_that_overflow_do_not_add_up_to_nothing)
     uint32_t n = t_be32(f + q) & 0xFFFFFFu;
     uint8_t *p = f + q + EVREC_CHUNK_HEADER_SIZE;
     cr_assert_geq(t_be32(p + 4), 2u, "two lanes at least");
-    memset(p + 32, 0xFF, 8);      /* lane 0: dropped */
-    memset(p + 32 + 32, 0, 8);    /* lane 1: dropped */
+    memset(p + 32, 0xFF, 8);   /* lane 0: dropped */
+    memset(p + 32 + 32, 0, 8); /* lane 1: dropped */
     p[32 + 32 + 7] = 1;
     uint32_t crc = evrec_crc32c(evrec_crc32c(0, f + q, 4), p, n);
     f[q + 4] = (uint8_t)(crc >> 24);

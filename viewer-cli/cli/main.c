@@ -17,10 +17,9 @@
 
 /* The command table: add a subcommand here (and its cmd_<name>.c to CMakeLists.txt). */
 static const cli_command_t *const commands[] = {
-    &cli_cmd_info,   &cli_cmd_dump,        &cli_cmd_stats,   &cli_cmd_qs,     &cli_cmd_qs_decode,
-    &cli_cmd_syst,   &cli_cmd_syst_decode, &cli_cmd_recover, &cli_cmd_schema, &cli_cmd_check,
-    &cli_cmd_export, &cli_cmd_timeline,    &cli_cmd_record,  &cli_cmd_sql,     &cli_cmd_index,
-    &cli_cmd_diff,
+    &cli_cmd_info,        &cli_cmd_dump,    &cli_cmd_stats,  &cli_cmd_qs,    &cli_cmd_qs_decode, &cli_cmd_syst,
+    &cli_cmd_syst_decode, &cli_cmd_recover, &cli_cmd_schema, &cli_cmd_check, &cli_cmd_export,    &cli_cmd_timeline,
+    &cli_cmd_record,      &cli_cmd_sql,     &cli_cmd_index,  &cli_cmd_diff,
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -100,12 +100,16 @@ static int parse_value(diff_opts_t *o, int c, const char *v)
 static int parse(int argc, char **argv, diff_opts_t *o)
 {
     static const struct option longopts[] = {
-        {"span", required_argument, NULL, 's'},     {"event", required_argument, NULL, 'e'},
-        {"format", required_argument, NULL, 'f'},   {"alpha", required_argument, NULL, 'a'},
-        {"budget", required_argument, NULL, 'b'},   {"max", required_argument, NULL, 'm'},
+        {"span", required_argument, NULL, 's'},
+        {"event", required_argument, NULL, 'e'},
+        {"format", required_argument, NULL, 'f'},
+        {"alpha", required_argument, NULL, 'a'},
+        {"budget", required_argument, NULL, 'b'},
+        {"max", required_argument, NULL, 'm'},
         {"tick-hz", required_argument, NULL, CLI_OPT_TICK_HZ},
         {"time-freq", required_argument, NULL, CLI_OPT_TIME_FREQ},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     o->alpha = 0.01;
     o->filter.spans = calloc((size_t)argc, sizeof *o->filter.spans);
@@ -155,7 +159,8 @@ static int compare(const diff_opts_t *o, const diff_side_t side[2])
     diff_explain(&d);
     int rc = cli_stdout_done(diff_print(&d, o->format)) ? CLI_OK : CLI_BAD_INPUT;
     if (rc == CLI_OK && o->budget.count) {
-        rc = diff_budget_check(&o->budget, &d, o->format == DIFF_JSON ? stderr : stdout); /* JSON stays one object */
+        rc = diff_budget_check(&o->budget, &d,
+                               o->format == DIFF_JSON ? stderr : stdout); /* JSON stays one object */
         if (!cli_stdout_done(1) && rc == CLI_OK) {
             rc = CLI_BAD_INPUT;
         }

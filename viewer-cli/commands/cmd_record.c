@@ -90,7 +90,17 @@ typedef struct record_opts {
     size_t ntags;
 } record_opts_t;
 
-enum { OPT_BAUD = 256, OPT_DURATION, OPT_MAX_SIZE, OPT_SHOW, OPT_SPLIT_SIZE, OPT_SPLIT_TIME, OPT_KEEP, OPT_ELF, OPT_TAG };
+enum {
+    OPT_BAUD = 256,
+    OPT_DURATION,
+    OPT_MAX_SIZE,
+    OPT_SHOW,
+    OPT_SPLIT_SIZE,
+    OPT_SPLIT_TIME,
+    OPT_KEEP,
+    OPT_ELF,
+    OPT_TAG
+};
 
 /* The series and --show options: -1 taken, -2 not one of them, else the exit code. */
 static int parse_more(record_opts_t *o, int c)

@@ -205,8 +205,8 @@ int record_out_meta(void *ctx, const uint8_t *doc, size_t size)
     evrec_status st = evrec_srx_doc_tag(doc, size, o->tags, o->ntags, &o->doc, &o->doc_size);
     if (st != EVREC_OK) {
         cli_error("%s", st == EVREC_E_NO_SPACE ? "--tag: more than 64 attributes with the target's"
-                                               : st == EVREC_E_NOMEM ? "out of memory"
-                                                                     : "the meta document is not a valid one");
+                        : st == EVREC_E_NOMEM  ? "out of memory"
+                                               : "the meta document is not a valid one");
         o->failed = 1;
         return 1;
     }

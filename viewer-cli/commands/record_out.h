@@ -21,11 +21,11 @@ typedef struct record_made {
 
 /** The output of `evrec record`. Zero-initialise, set the options, then record_out_check(). */
 typedef struct record_out {
-    const char *path;      /**< -o as given: a path, "-", a FIFO or a device */
-    uint64_t split_size;   /**< --split-size, bytes per file (0: no split by size) */
-    uint64_t split_time;   /**< --split-time, seconds per file (0: no split by time) */
-    uint64_t keep;         /**< --keep, files kept (0: all) */
-    const evrec_srx_t *rx; /**< for the losses of each file (set once made) */
+    const char *path;        /**< -o as given: a path, "-", a FIFO or a device */
+    uint64_t split_size;     /**< --split-size, bytes per file (0: no split by size) */
+    uint64_t split_time;     /**< --split-time, seconds per file (0: no split by time) */
+    uint64_t keep;           /**< --keep, files kept (0: all) */
+    const evrec_srx_t *rx;   /**< for the losses of each file (set once made) */
     const char *const *tags; /**< --tag KEY=VALUE: attributes set on the meta document's */
     size_t ntags;
     /* state */

@@ -44,22 +44,22 @@ typedef struct diff_item {
 
 /* What a recording lost. */
 typedef struct diff_losses {
-    uint64_t dropped;      /* events dropped, the trace buffer full */
-    uint64_t overwritten;  /* records overwritten in a cyclic buffer */
-    uint64_t damaged;      /* damaged ranges */
-    uint64_t damage_lost;  /* records lost to them (where known) */
-    int damage_unknown;    /* a damaged range lost an unknown number of records */
-    uint64_t spans_cut;    /* spans not measured: cut by damage, open at the end, ends unmatched */
+    uint64_t dropped;     /* events dropped, the trace buffer full */
+    uint64_t overwritten; /* records overwritten in a cyclic buffer */
+    uint64_t damaged;     /* damaged ranges */
+    uint64_t damage_lost; /* records lost to them (where known) */
+    int damage_unknown;   /* a damaged range lost an unknown number of records */
+    uint64_t spans_cut;   /* spans not measured: cut by damage, open at the end, ends unmatched */
 } diff_losses_t;
 
 /* One recording. */
 typedef struct diff_side {
-    const char *path;  /* as given (borrowed) */
+    const char *path;             /* as given (borrowed) */
     evrec_reader_options_t clock; /* how it was read (read again by diff_explain()) */
-    int ns;            /* 1: times in ns (the clock is known); 0: ticks */
-    double seconds;    /* duration (first to last record), s; with ns 0: ticks / 1e6 */
+    int ns;                       /* 1: times in ns (the clock is known); 0: ticks */
+    double seconds;               /* duration (first to last record), s; with ns 0: ticks / 1e6 */
     uint64_t records;
-    int kernel;        /* the task-state model ran (a kernel trace) */
+    int kernel; /* the task-state model ran (a kernel trace) */
     diff_losses_t loss;
     diff_item_t *items;
     size_t count, cap;
@@ -97,19 +97,19 @@ int diff_rate_test(uint64_t ca, double ta, uint64_t cb, double tb, double *p);
 
 typedef struct diff_row {
     diff_kind_t kind;
-    const char *name;          /* the item's name (owned by a side) */
-    const diff_item_t *a, *b;  /* NULL: only on the other side */
-    int tested;                /* 1: p is a test's */
-    int exact;                 /* the test was exact */
-    double p;                  /* p-value (1 when not tested) */
-    double auc;                /* spans: P(B > A) */
-    int p99_ci;                /* 1: [p99_lo, p99_hi] is a 95% interval of B's p99 - A's p99 */
+    const char *name;         /* the item's name (owned by a side) */
+    const diff_item_t *a, *b; /* NULL: only on the other side */
+    int tested;               /* 1: p is a test's */
+    int exact;                /* the test was exact */
+    double p;                 /* p-value (1 when not tested) */
+    double auc;               /* spans: P(B > A) */
+    int p99_ci;               /* 1: [p99_lo, p99_hi] is a 95% interval of B's p99 - A's p99 */
     double p99_lo, p99_hi;
-    int significant;           /* tested and p < alpha */
-    double change;             /* the headline value's change: p50 (spans, ISRs), rate (events),
+    int significant;     /* tested and p < alpha */
+    double change;       /* the headline value's change: p50 (spans, ISRs), rate (events),
                                   mean (counters), CPU share (tasks) */
-    double rel;                /* change relative to A's value (NaN when A's is 0) */
-    const char *explain;       /* "where the time went" text (owned by the comparison), or NULL */
+    double rel;          /* change relative to A's value (NaN when A's is 0) */
+    const char *explain; /* "where the time went" text (owned by the comparison), or NULL */
 } diff_row_t;
 
 typedef struct diff_filter {
@@ -121,8 +121,8 @@ typedef struct diff_filter {
 
 typedef struct diff {
     const diff_side_t *a, *b;
-    double alpha;       /* significance level */
-    diff_row_t *rows;   /* sorted: significant first, by p, then by |rel| */
+    double alpha;     /* significance level */
+    diff_row_t *rows; /* sorted: significant first, by p, then by |rel| */
     size_t count;
 } diff_t;
 

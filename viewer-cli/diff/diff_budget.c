@@ -12,7 +12,7 @@
 #include "diff.h"
 #include "diff_budget.h"
 
-static const char *const metric_names[M_COUNT_OF] = {"count", "rate", "p50", "p90", "p99",
+static const char *const metric_names[M_COUNT_OF] = {"count", "rate", "p50",      "p90", "p99",
                                                      "max",   "cpu",  "switches", "mean"};
 
 /* The metrics a kind has (bit per metric). */
@@ -36,8 +36,10 @@ int diff_metric_is_time(const diff_rule_t *r)
 /* LIMIT: [+|-]NUMBER[%|pt|ns|us|ms|s]. */
 static const char *parse_limit(diff_rule_t *r, const char *s)
 {
-    static const struct { const char *suffix; double scale; } times[] = {
-        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    static const struct {
+        const char *suffix;
+        double scale;
+    } times[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     r->mode = (*s == '+' || *s == '-') ? LIM_DELTA : LIM_ABS;
     char *end;
     r->limit = strtod(s, &end);

@@ -11,13 +11,13 @@ enum { M_COUNT, M_RATE, M_P50, M_P90, M_P99, M_MAX, M_CPU, M_SWITCHES, M_MEAN, M
 enum { LIM_ABS, LIM_DELTA, LIM_REL, LIM_PT };
 
 struct diff_rule {
-    char *text;       /* as written */
+    char *text; /* as written */
     diff_kind_t kind;
     char *name;
-    int metric;       /* M_* */
-    int mode;         /* LIM_* */
-    double limit;     /* in ns when `timed`, in % for REL, pt for PT, else the metric's unit */
-    int timed;        /* the limit had a time unit */
+    int metric;   /* M_* */
+    int mode;     /* LIM_* */
+    double limit; /* in ns when `timed`, in % for REL, pt for PT, else the metric's unit */
+    int timed;    /* the limit had a time unit */
 };
 
 /* The metric is a duration (ns, or ticks when the clock is unknown). */

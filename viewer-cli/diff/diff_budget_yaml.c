@@ -85,8 +85,8 @@ int diff_budget_load(diff_budget_t *bu, const char *path)
         if (t == YAML_MAPPING_START_EVENT && !seen) {
             seen = 1;
             rc = pairs(bu, &p, path);
-        } else if (t != YAML_STREAM_START_EVENT && t != YAML_DOCUMENT_START_EVENT && t != YAML_DOCUMENT_END_EVENT &&
-                   t != YAML_STREAM_END_EVENT) {
+        } else if (t != YAML_STREAM_START_EVENT && t != YAML_DOCUMENT_START_EVENT &&
+                   t != YAML_DOCUMENT_END_EVENT && t != YAML_STREAM_END_EVENT) {
             rc = bad(path, &e, "one mapping of rules ('span FrameStage p99: +5%')");
         }
         yaml_event_delete(&e);

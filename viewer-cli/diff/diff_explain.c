@@ -174,10 +174,10 @@ static int read_pass(pass_t *p, const diff_side_t *side)
 
 /* What ran inside the instances of one target on one side. */
 typedef struct inside {
-    uint64_t n;            /* instances */
-    double total;          /* their summed duration */
-    uint32_t src[64];      /* sources seen (at most 64) ... */
-    double time[64];       /* ... and their time inside the instances */
+    uint64_t n;       /* instances */
+    double total;     /* their summed duration */
+    uint32_t src[64]; /* sources seen (at most 64) ... */
+    double time[64];  /* ... and their time inside the instances */
     size_t count;
 } inside_t;
 
@@ -281,7 +281,8 @@ static char *explain_one(const diff_t *d, const inside_t *a, const inside_t *b)
             break;
         }
         diff_fmt_time(t, sizeof t, best, d->a->ns && d->b->ns);
-        cli_buf_printf(&out, "%s%s +%s per span", shown ? "; " : "", source_name(d, best_src, name, sizeof name), t);
+        cli_buf_printf(&out, "%s%s +%s per span", shown ? "; " : "", source_name(d, best_src, name, sizeof name),
+                       t);
         taken[shown++] = best_src;
         if (grow > 0) {
             cli_buf_printf(&out, " (%.0f%% of the growth)", 100 * best / grow);

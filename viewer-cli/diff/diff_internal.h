@@ -9,7 +9,6 @@
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_sched.h"
 
-
 enum { DIFF_GROUP_ALL, DIFF_GROUP_TRACK, DIFF_GROUP_KEY };
 
 /* The durations of one span (kind ALL), of one of its tracks (TRACK: value = the track's) or of
@@ -25,11 +24,11 @@ typedef struct diff_group {
 typedef struct diff_collect {
     diff_side_t *side;
     evrec_reader_t *r;
-    uint64_t freq;                /* Hz; 0 unknown */
+    uint64_t freq; /* Hz; 0 unknown */
     evrec_stats_t *stats;
-    evrec_spans_t *spans;         /* NULL without a track model */
-    evrec_sched_stats_t *sched;   /* NULL: not a kernel trace */
-    uint32_t isr_span;            /* the span index of IsrActive, or UINT32_MAX */
+    evrec_spans_t *spans;       /* NULL without a track model */
+    evrec_sched_stats_t *sched; /* NULL: not a kernel trace */
+    uint32_t isr_span;          /* the span index of IsrActive, or UINT32_MAX */
     diff_group_t *groups;
     size_t group_count, group_cap;
     int gap_pending;

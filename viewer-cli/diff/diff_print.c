@@ -89,8 +89,9 @@ static void pair(char *buf, size_t n, const diff_t *d, const diff_row_t *r, int 
     }
 }
 
-static const char *const heads[DIFF_COLS] = {"KIND", "NAME", "COUNT", "RATE", "P50", "P90", "P99", "MAX",
-                                             "VALUE", "CHANGE", "REL", "P99 CHANGE (95%)", "P", "VERDICT"};
+static const char *const heads[DIFF_COLS] = {"KIND", "NAME",   "COUNT", "RATE",   "P50", "P90",
+                                             "P99",  "MAX",    "VALUE", "CHANGE", "REL", "P99 CHANGE (95%)",
+                                             "P",    "VERDICT"};
 
 void diff_cells(const diff_t *d, const diff_row_t *r, char cells[DIFF_COLS][DIFF_CELL])
 {
@@ -148,7 +149,8 @@ static void print_loss(const diff_side_t *s, const char *which)
         any = 1;
     }
     if (l->spans_cut) {
-        printf(" %llu span(s) not measured (unmatched, cut or open at an edge);", (unsigned long long)l->spans_cut);
+        printf(" %llu span(s) not measured (unmatched, cut or open at an edge);",
+               (unsigned long long)l->spans_cut);
     }
     printf("%s\n", any ? "" : " none");
 }
@@ -173,7 +175,9 @@ static void print_head(const diff_t *d, int md)
     }
     if (diff_lossy(d->a) || diff_lossy(d->b)) {
         printf("%sTHIS COMPARISON IS LOSSY: records are missing on %s; its counts are lower bounds\n", pre,
-               diff_lossy(d->a) && diff_lossy(d->b) ? "both sides" : diff_lossy(d->a) ? "A" : "B");
+               diff_lossy(d->a) && diff_lossy(d->b) ? "both sides"
+               : diff_lossy(d->a)                   ? "A"
+                                                    : "B");
     }
     if (d->a->ns != d->b->ns) {
         printf("%sthe clock of %s is unknown: its times are ticks, not comparable with ns\n", pre,
@@ -213,8 +217,9 @@ static void print_table(const diff_t *d, int md)
         printf(md ? "|\n" : "\n");
         if (md && i == 0) {
             for (int c = 0; c < DIFF_COLS; c++) {
-                printf("|%.*s", (int)w[c] + 2, "---------------------------------------------------------------"
-                                                    "-------------------------------------------------------------");
+                printf("|%.*s", (int)w[c] + 2,
+                       "---------------------------------------------------------------"
+                       "-------------------------------------------------------------");
             }
             printf("|\n");
         }

@@ -139,7 +139,8 @@ static int side_record(void *state, const evrec_record_t *rec, uint64_t late)
     evrec_record_t r = *rec;
     r.gap |= k->gap_pending;
     k->gap_pending = 0;
-    if (evrec_stats_add(k->stats, &r) == EVREC_E_NOMEM || (k->spans && evrec_spans_add(k->spans, &r) == EVREC_E_NOMEM) ||
+    if (evrec_stats_add(k->stats, &r) == EVREC_E_NOMEM ||
+        (k->spans && evrec_spans_add(k->spans, &r) == EVREC_E_NOMEM) ||
         (k->sched && evrec_sched_stats_add(k->sched, &r) == EVREC_E_NOMEM)) {
         cli_error("%s: out of memory", k->side->path);
         return CLI_SINK_REPORTED;

@@ -93,7 +93,8 @@ static uint64_t ts_stop_ticks(uint64_t ts_hi, uint64_t freq)
     if (ts_hi == UINT64_MAX || freq == 0) {
         return UINT64_MAX;
     }
-    unsigned __int128 t = ((unsigned __int128)ts_hi + 1u) * freq / 1000000000u + 1u + ((unsigned __int128)1u << 30);
+    unsigned __int128 t = ((unsigned __int128)ts_hi + 1u) * freq / 1000000000u + 1u +
+                          ((unsigned __int128)1u << 30);
     return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 

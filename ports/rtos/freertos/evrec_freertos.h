@@ -336,7 +336,7 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* The idle task ("IDLE", on SMP "IDLE0", "IDLE1"...): its name starts with configIDLE_TASK_NAME,
  * compared here with a constant length (a word compare, no loop). */
 #define EVREC_FREERTOS_IDLE_LEN_(tcb)                                                                             \
-    (sizeof(configIDLE_TASK_NAME) - 1u < sizeof((tcb)->pcTaskName) ? sizeof(configIDLE_TASK_NAME) - 1u           \
+    (sizeof(configIDLE_TASK_NAME) - 1u < sizeof((tcb)->pcTaskName) ? sizeof(configIDLE_TASK_NAME) - 1u            \
                                                                    : sizeof((tcb)->pcTaskName))
 #define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
     (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
