@@ -80,6 +80,16 @@ static void sink_write(out_t *o, const void *p, size_t len)
     o->written += len;
 }
 
+/* A sink for the chunk writers outside this file (tracks, counter series, attributes): their
+ * bytes go through sink_write(), so that o->written stays the next chunk's file offset (the
+ * INDEX chunk's entries are such offsets, FORMAT.md section 2.5). */
+static int counted_write(void *ctx, const void *p, size_t len)
+{
+    out_t *o = (out_t *)ctx;
+    sink_write(o, p, len);
+    return o->status != EVREC_OK;
+}
+
 /* The chunk header of a payload: type and length, then the CRC-32C of both and the payload. */
 static void chunk_header(uint8_t *h, uint8_t type, const uint8_t *payload, size_t len)
 {
@@ -1092,11 +1102,12 @@ static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
 {
     put_runtime_ranges(o, m, 1);
     put_field_info_chunk(o, m);
+    const evrec_sink_t counted = {counted_write, o};
     if (o->status == EVREC_OK) {
-        o->status = evrec_tracks_put_chunk(m, o->sink);
+        o->status = evrec_tracks_put_chunk(m, &counted);
     }
     if (o->status == EVREC_OK) {
-        o->status = evrec_counter_series_put_chunk(m, o->sink);
+        o->status = evrec_counter_series_put_chunk(m, &counted);
     }
 }
 
@@ -1117,7 +1128,8 @@ static void put_header(out_t *o, const evrec_save_source_t *src, uint64_t record
     sink_write(o, h, EVREC_HEADER_SIZE);
     put_pre_stream_chunks(o, src->meta);
     if (o->status == EVREC_OK && src->attrs) {
-        o->status = evrec_attrs_put_chunk(src->attrs, o->sink); /* FORMAT.md section 2.6 */
+        const evrec_sink_t counted = {counted_write, o};
+        o->status = evrec_attrs_put_chunk(src->attrs, &counted); /* FORMAT.md section 2.6 */
     }
 }
 
@@ -1235,14 +1247,16 @@ static void emit_field_info(out_t *o, const void *m)
 static void emit_tracks(out_t *o, const void *m)
 {
     if (o->status == EVREC_OK) {
-        o->status = evrec_tracks_put_chunk((const evrec_meta_t *)m, o->sink);
+        const evrec_sink_t counted = {counted_write, o};
+        o->status = evrec_tracks_put_chunk((const evrec_meta_t *)m, &counted);
     }
 }
 
 static void emit_counter_series(out_t *o, const void *m)
 {
     if (o->status == EVREC_OK) {
-        o->status = evrec_counter_series_put_chunk((const evrec_meta_t *)m, o->sink);
+        const evrec_sink_t counted = {counted_write, o};
+        o->status = evrec_counter_series_put_chunk((const evrec_meta_t *)m, &counted);
     }
 }
 
