@@ -31,9 +31,9 @@
 #             (evrec_recorder_recover()) and keeping the meta-info in the buffer
 #             (evrec_recorder_keep_meta()); linked only into programs that call them
 #   save meta crc32c   the save path (the writer common/save.c, common/tracks.c for the TRACKS
-#             chunk, common/attrs.c for the ATTRS chunk, buffer/save_recorder.c and save_lanes.c
-#             for the walk of a recorder's records), the meta-info validation, the CRC table,
-#             each on its own
+#             chunk, common/attrs.c for the ATTRS chunk, common/save_index.c for the INDEX
+#             chunk, buffer/save_recorder.c and save_lanes.c for the walk of a recorder's
+#             records), the meta-info validation, the CRC table, each on its own
 #   port      text of the port library (clock enabling, tick hook)
 #   libRAM    data + bss of the core and port objects
 #   objs      sizeof evrec_host_t + evrec_recorder_t (the firmware's fw_host and recorder): the
@@ -154,7 +154,7 @@ for t in $targets; do
         rec=$b/port/libevrec_recorder.a
         port=$(ls "$b"/port/libevrec_port_*.a)
         set -- $(sizes_of "$rec" | awk '
-            $1 == "save" || $1 == "tracks" || $1 == "attrs" || $1 == "save_recorder" || $1 == "save_lanes" { save += $2; next }
+            $1 == "save" || $1 == "tracks" || $1 == "attrs" || $1 == "save_index" || $1 == "save_recorder" || $1 == "save_lanes" { save += $2; next }
             $1 == "meta" { meta += $2; next }
             $1 == "crc32c" { crc += $2; next } $1 == "cyclic" { cyc += $2; next }
             $1 == "recover" || $1 == "keep_meta" { recov += $2; ram += $3 + $4; next }
