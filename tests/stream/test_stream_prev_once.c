@@ -28,7 +28,9 @@ static size_t prev_frame(uint8_t *f, uint32_t crc, uint32_t size, uint32_t off, 
     be32(f + 16, crc);
     be32(f + 20, size);
     be32(f + 24, off);
-    memcpy(f + 28, d, n);
+    if (n) { /* an empty piece: d may be NULL */
+        memcpy(f + 28, d, n);
+    }
     be32(f + 8, evrec_crc32c(evrec_crc32c(0, f + 4, 4), f + 12, 16u + n));
     return 28u + n;
 }

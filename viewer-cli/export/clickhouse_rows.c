@@ -21,7 +21,9 @@ void ch_put(ch_buf_t *b, const void *s, size_t n)
         b->p = p;
         b->cap = cap;
     }
-    memcpy(b->p + b->len, s, n);
+    if (n) { /* an empty string may come as NULL */
+        memcpy(b->p + b->len, s, n);
+    }
     b->len += n;
 }
 
