@@ -30,9 +30,27 @@ typedef struct sync_state {
     uint32_t prev32;
 } sync_state_t;
 
+/* The file as every writer of a save sees it: a sink that counts the bytes it passes on, so that
+ * `written` is the file offset of the next chunk whoever writes it (the INDEX chunk's entries are
+ * such offsets, FORMAT.md section 2.5). The caller's sink is stored here alone and only
+ * count_write() calls it: a chunk writer can be given no sink that does not count. */
+typedef struct counted_sink {
+    evrec_sink_t sink;        /* {count_write, this}: what the writers write to */
+    const evrec_sink_t *file; /* the caller's sink: for count_write() only */
+    uint64_t written;         /* bytes passed on to the file */
+} counted_sink_t;
+
+static int count_write(void *ctx, const void *p, size_t len)
+{
+    counted_sink_t *c = (counted_sink_t *)ctx;
+    c->written += len;
+    return c->file->write(c->file->ctx, p, len);
+}
+
 /* Output staging: records are converted straight into `buf`; a full buffer becomes one chunk. */
 typedef struct out {
-    const evrec_sink_t *sink;
+    const evrec_sink_t *to; /* where every byte goes: &file.sink, or a COPY chunk's pass over it */
+    counted_sink_t file;
     const evrec_meta_t *meta;  /* of the records converted */
     const struct plans *plans; /* their conversion plans */
     int container;
@@ -46,7 +64,6 @@ typedef struct out {
     size_t ids_n;
     uint32_t file_id;                  /* SEQ and TAIL chunks (FORMAT.md section 2.4) */
     uint32_t seq;                      /* STREAM chunks written so far */
-    uint64_t written;                  /* bytes given to the sink */
     evrec_index_t idx;                 /* the SYNC chunks for the INDEX chunk (FORMAT.md section 2.5) */
     uint8_t header[EVREC_HEADER_SIZE]; /* as written at offset 0, for the TAIL chunk */
     uint8_t buf[EVREC_SAVE_CHUNK];
@@ -54,7 +71,11 @@ typedef struct out {
 
 static void out_init(out_t *o, const evrec_sink_t *sink, int container)
 {
-    o->sink = sink;
+    o->file.sink.write = count_write;
+    o->file.sink.ctx = &o->file;
+    o->file.file = sink;
+    o->file.written = 0;
+    o->to = &o->file.sink;
     o->meta = NULL;
     o->plans = NULL;
     o->container = container;
@@ -68,26 +89,14 @@ static void out_init(out_t *o, const evrec_sink_t *sink, int container)
     o->ids_n = 0;
     o->file_id = 0;
     o->seq = 0;
-    o->written = 0;
     evrec_index_init(&o->idx, NULL, 0);
 }
 
 static void sink_write(out_t *o, const void *p, size_t len)
 {
-    if (o->status == EVREC_OK && len && o->sink->write(o->sink->ctx, p, len) != 0) {
+    if (o->status == EVREC_OK && len && o->to->write(o->to->ctx, p, len) != 0) {
         o->status = EVREC_E_IO;
     }
-    o->written += len;
-}
-
-/* A sink for the chunk writers outside this file (tracks, counter series, attributes): their
- * bytes go through sink_write(), so that o->written stays the next chunk's file offset (the
- * INDEX chunk's entries are such offsets, FORMAT.md section 2.5). */
-static int counted_write(void *ctx, const void *p, size_t len)
-{
-    out_t *o = (out_t *)ctx;
-    sink_write(o, p, len);
-    return o->status != EVREC_OK;
 }
 
 /* The chunk header of a payload: type and length, then the CRC-32C of both and the payload. */
@@ -159,7 +168,7 @@ static void flush(out_t *o)
         }
         uint32_t sync_crc = 0;
         if (o->at_buf_ok && EVREC_SAVE_SYNC_EVERY > 0 && ++o->since_sync >= (unsigned)EVREC_SAVE_SYNC_EVERY) {
-            evrec_index_entry_t e = {o->written, o->at_buf.index, o->at_buf.t64, o->at_buf.t64_max};
+            evrec_index_entry_t e = {o->file.written, o->at_buf.index, o->at_buf.t64, o->at_buf.t64_max};
             evrec_index_add(&o->idx, &e);
             sync_crc = write_sync(o, &o->at_buf);
             o->since_sync = 0;
@@ -1102,12 +1111,11 @@ static void put_pre_stream_chunks(out_t *o, const evrec_meta_t *m)
 {
     put_runtime_ranges(o, m, 1);
     put_field_info_chunk(o, m);
-    const evrec_sink_t counted = {counted_write, o};
     if (o->status == EVREC_OK) {
-        o->status = evrec_tracks_put_chunk(m, &counted);
+        o->status = evrec_tracks_put_chunk(m, o->to);
     }
     if (o->status == EVREC_OK) {
-        o->status = evrec_counter_series_put_chunk(m, &counted);
+        o->status = evrec_counter_series_put_chunk(m, o->to);
     }
 }
 
@@ -1128,8 +1136,7 @@ static void put_header(out_t *o, const evrec_save_source_t *src, uint64_t record
     sink_write(o, h, EVREC_HEADER_SIZE);
     put_pre_stream_chunks(o, src->meta);
     if (o->status == EVREC_OK && src->attrs) {
-        const evrec_sink_t counted = {counted_write, o};
-        o->status = evrec_attrs_put_chunk(src->attrs, &counted); /* FORMAT.md section 2.6 */
+        o->status = evrec_attrs_put_chunk(src->attrs, o->to); /* FORMAT.md section 2.6 */
     }
 }
 
@@ -1168,10 +1175,9 @@ static void put_lanes_chunk(out_t *o, const evrec_save_source_t *src)
  * emitted chunk header (taking its type), then measures the payload, or chains the CRC over it,
  * or sends it on. So each COPY chunk is produced from the tables again, never from a buffer. */
 typedef struct copy_sink {
-    out_t *o;
-    const evrec_sink_t *down;
-    int pass;    /* 0 measure, 1 CRC, 2 send */
-    size_t skip; /* header bytes still to drop */
+    const evrec_sink_t *down; /* the counting sink */
+    int pass;                 /* 0 measure, 1 CRC, 2 send */
+    size_t skip;              /* header bytes still to drop */
     uint8_t type;
     uint32_t len, crc;
 } copy_sink_t;
@@ -1204,11 +1210,9 @@ typedef void (*emit_fn)(out_t *o, const void *arg);
  * raw bytes of that type). Nothing when `emit` writes nothing. */
 static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
 {
-    const evrec_sink_t *down = o->sink;
+    const evrec_sink_t *down = o->to;
     int was_container = o->container;
-    uint64_t written = o->written; /* the passes count bytes that are not all sent */
-    int sent = 0;
-    copy_sink_t c = {o, down, 0, 0, raw_type, 0, 0};
+    copy_sink_t c = {down, 0, 0, raw_type, 0, 0};
     evrec_sink_t via = {copy_write, &c};
     uint8_t h[EVREC_CHUNK_HEADER_SIZE + 1];
     for (c.pass = 0; c.pass < 3 && o->status == EVREC_OK; c.pass++) {
@@ -1222,17 +1226,14 @@ static void put_copy(out_t *o, emit_fn emit, const void *arg, uint8_t raw_type)
             c.crc = evrec_crc32c(evrec_crc32c(0, h, 4), &c.type, 1);
         } else if (c.pass == 2) {
             evrec_put_be32(h + 4, c.crc);
-            o->sink = down;
             sink_write(o, h, sizeof h);
-            sent = 1;
         }
-        o->sink = &via;
+        o->to = &via; /* passes 0 and 1 send nothing on, so count nothing */
         o->container = 0;
         emit(o, arg);
-        o->sink = down;
+        o->to = down;
         o->container = was_container;
     }
-    o->written = written + (sent ? sizeof h + c.len : 0u);
 }
 
 static void emit_runtime(out_t *o, const void *m)
@@ -1247,16 +1248,14 @@ static void emit_field_info(out_t *o, const void *m)
 static void emit_tracks(out_t *o, const void *m)
 {
     if (o->status == EVREC_OK) {
-        const evrec_sink_t counted = {counted_write, o};
-        o->status = evrec_tracks_put_chunk((const evrec_meta_t *)m, &counted);
+        o->status = evrec_tracks_put_chunk((const evrec_meta_t *)m, o->to);
     }
 }
 
 static void emit_counter_series(out_t *o, const void *m)
 {
     if (o->status == EVREC_OK) {
-        const evrec_sink_t counted = {counted_write, o};
-        o->status = evrec_counter_series_put_chunk((const evrec_meta_t *)m, &counted);
+        o->status = evrec_counter_series_put_chunk((const evrec_meta_t *)m, o->to);
     }
 }
 
@@ -1275,11 +1274,9 @@ static void emit_lanes(out_t *o, const void *src)
 /* The INDEX chunk (FORMAT.md section 2.5), right before the copies: the TAIL chunk leads to it. */
 static void put_index(out_t *o)
 {
-    size_t n = evrec_index_chunk_size(&o->idx);
-    if (o->status == EVREC_OK && evrec_index_write(&o->idx, o->sink) != EVREC_OK) {
+    if (o->status == EVREC_OK && evrec_index_write(&o->idx, o->to) != EVREC_OK) {
         o->status = EVREC_E_IO;
     }
-    o->written += n;
 }
 
 /* After the stream: the seek index, the copies of the chunks a reader needs before the records
@@ -1288,7 +1285,7 @@ static void finish_container(out_t *o, const evrec_save_source_t *src)
 {
     const evrec_meta_t *m = src->meta;
     put_index(o);
-    uint64_t copy_off = o->written;
+    uint64_t copy_off = o->file.written;
     put_copy(o, emit_runtime, m, 0);
     put_copy(o, emit_field_info, m, 0);
     put_copy(o, emit_tracks, m, 0);
@@ -1298,7 +1295,7 @@ static void finish_container(out_t *o, const evrec_save_source_t *src)
     }
     put_copy(o, emit_meta, src, EVREC_CHUNK_STREAM);
     uint8_t d[EVREC_TAIL_SIZE];
-    evrec_put_be64(d, o->written - copy_off); /* the copies' bytes: found back from the end */
+    evrec_put_be64(d, o->file.written - copy_off); /* the copies' bytes: found back from the end */
     evrec_put_be32(d + 8, o->file_id);
     evrec_put_be32(d + 12, o->seq);
     __builtin_memcpy(d + 16, o->header, EVREC_HEADER_SIZE);
@@ -1419,7 +1416,7 @@ evrec_status evrec_meta_write_canonical(const evrec_meta_t *meta, const evrec_si
     put_meta(&o, meta, 0, 1);
     put_runtime_ranges(&o, meta, 0);
     flush(&o);
-    return o.status != EVREC_OK ? o.status : evrec_tracks_put_canonical(meta, sink);
+    return o.status != EVREC_OK ? o.status : evrec_tracks_put_canonical(meta, o.to);
 }
 
 /* ---- pieces for the streaming mode (buffer/stream_drain.c; FORMAT.md section 8) ---- */
