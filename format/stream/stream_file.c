@@ -31,6 +31,7 @@ struct evrec_sfile {
     evrec_index_entry_t entries[SFILE_INDEX_ENTRIES];
     uint8_t *doc;                        /* the meta document (malloc'd), copied at the end */
     size_t meta_off, meta_len, doc_size; /* the MetaInfo in it; the chunks follow it */
+    uint64_t copies_bytes;               /* what copies() writes before TAIL: set when doc is */
     evrec_status err;
 };
 
@@ -120,6 +121,24 @@ static void stream_chunk(evrec_sfile_t *w, const uint8_t *data, size_t len, uint
     (void)chunk(w, EVREC_CHUNK_STREAM, data, len);
 }
 
+/* The copies' bytes (as copies() writes them), from the meta document: walked once, at open. */
+static uint64_t copies_size(const evrec_sfile_t *w)
+{
+    uint64_t bytes = EVREC_CHUNK_HEADER_SIZE + 1u + (uint64_t)w->meta_len;
+    const uint8_t *c = w->doc + w->meta_off + w->meta_len;
+    size_t left = w->doc_size - w->meta_off - w->meta_len;
+    while (left >= EVREC_CHUNK_HEADER_SIZE) {
+        size_t n = srx_be32(c) & 0xFFFFFFu;
+        if (n > left - EVREC_CHUNK_HEADER_SIZE || n >= 0xFFFFFFu) {
+            break;
+        }
+        bytes += pre_stream_type(c[0]) ? EVREC_CHUNK_HEADER_SIZE + 1u + n : 0u;
+        c += EVREC_CHUNK_HEADER_SIZE + n;
+        left -= EVREC_CHUNK_HEADER_SIZE + n;
+    }
+    return bytes;
+}
+
 static void header(uint8_t h[EVREC_HEADER_SIZE], uint32_t flags, uint64_t recorded, uint64_t dropped)
 {
     memset(h, 0, EVREC_HEADER_SIZE);
@@ -150,6 +169,7 @@ evrec_status evrec_sfile_open(evrec_sfile_t **out, FILE *f, const uint8_t *doc, 
     w->doc_size = size;
     w->meta_off = off;
     w->meta_len = len;
+    w->copies_bytes = copies_size(w);
     struct stat fs;
     w->f = f;
     w->seekable = fstat(fileno(f), &fs) == 0 && S_ISREG(fs.st_mode);
@@ -274,30 +294,12 @@ uint64_t evrec_sfile_records_written(const evrec_sfile_t *w)
     return w->records;
 }
 
-/* The copies' bytes (as copies() writes them). */
-static uint64_t copies_size(const evrec_sfile_t *w)
-{
-    uint64_t bytes = EVREC_CHUNK_HEADER_SIZE + 1u + (uint64_t)w->meta_len;
-    const uint8_t *c = w->doc + w->meta_off + w->meta_len;
-    size_t left = w->doc_size - w->meta_off - w->meta_len;
-    while (left >= EVREC_CHUNK_HEADER_SIZE) {
-        size_t n = srx_be32(c) & 0xFFFFFFu;
-        if (n > left - EVREC_CHUNK_HEADER_SIZE || n >= 0xFFFFFFu) {
-            break;
-        }
-        bytes += pre_stream_type(c[0]) ? EVREC_CHUNK_HEADER_SIZE + 1u + n : 0u;
-        c += EVREC_CHUNK_HEADER_SIZE + n;
-        left -= EVREC_CHUNK_HEADER_SIZE + n;
-    }
-    return bytes;
-}
-
 uint64_t evrec_sfile_end_size(const evrec_sfile_t *w)
 {
     const uint64_t end_record = 2u * EVREC_CHUNK_HEADER_SIZE + EVREC_SEQ_SIZE + 7u; /* SEQ + STREAM */
     /* the INDEX chunk with one more entry (the next SYNC chunk) */
     uint64_t index = EVREC_CHUNK_HEADER_SIZE + EVREC_INDEX_HEAD +
                      ((uint64_t)w->idx.count + 1u) * EVREC_INDEX_ENTRY + EVREC_INDEX_TRAILER;
-    return end_record + index + (w->doc ? copies_size(w) : 0u) + EVREC_CHUNK_HEADER_SIZE + EVREC_TAIL_SIZE +
+    return end_record + index + w->copies_bytes + EVREC_CHUNK_HEADER_SIZE + EVREC_TAIL_SIZE +
            EVREC_CHUNK_HEADER_SIZE; /* TAIL, END */
 }

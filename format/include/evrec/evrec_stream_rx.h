@@ -302,6 +302,8 @@ uint64_t evrec_sfile_records_written(const evrec_sfile_t *w);
  * @brief Bytes that closing the file would still write after one more batch of records: the End
  *     record, the INDEX chunk with one more entry (FORMAT.md section 2.5), the COPY chunks, TAIL
  *     and END (section 2.4). A split by size (`evrec record --split-size`) keeps room for them.
+ *     Constant time: the copies' size is taken from the meta document when the file is opened,
+ *     so it may be asked after every batch.
  * @param[in] w the writer.
  * @return bytes (an upper bound).
  * **Context:** thread.
