@@ -44,6 +44,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const cli_command_t *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The reader's sticky error as "evrec: FILE: offset N: message". */
 void cli_report_reader_error(const char *path, const evrec_reader_t *r);
+/* The problem a seek found in the INDEX chunk (evrec_reader_index_warning()), when there is one,
+ * as "evrec: FILE: warning: offset N: message" (N: the INDEX chunk's offset); returns 1 when it
+ * printed it, else 0. `evrec sql` prints the same words (sql_db.c). */
+int cli_report_index_warning(const char *path, const evrec_reader_t *r);
 /* The damaged range a record with `gap` set follows: the entry of evrec_reader_damage() whose
  * index_after is `index` (its position in *k when k is not NULL); NULL when the reader kept none
  * (more than 1,000 ranges). */

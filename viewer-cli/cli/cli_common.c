@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "evrec/evrec_reader_seek.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -72,6 +73,15 @@ int cli_damage_stopped(const evrec_reader_t *r)
 
 /* Damaged ranges listed one per line; more are summed up in one line. */
 #define CLI_MAX_DAMAGE_LINES 20u
+
+int cli_report_index_warning(const char *path, const evrec_reader_t *r)
+{
+    const evrec_reader_error_t *w = evrec_reader_index_warning(r);
+    if (w) {
+        cli_error("%s: warning: offset %llu: %s", path, (unsigned long long)w->offset, w->message);
+    }
+    return w != NULL;
+}
 
 void cli_report_reader_error(const char *path, const evrec_reader_t *r)
 {

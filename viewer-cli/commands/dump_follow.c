@@ -35,6 +35,7 @@ struct cli_follow {
     int clock_noted;    /* the note on an unknown clock was said */
     int capture;        /* the file is a raw capture (it always converts to a complete file) */
     uint64_t damage_at; /* offset + 1 of the last damage reported, 0: none */
+    int index_noted;    /* a seek found the INDEX chunk wrong and it was said (for this file) */
     int ifd, wd;        /* inotify (Linux): wakes the wait when the file is written; -1: none */
 };
 typedef struct cli_follow follow_t;
@@ -52,6 +53,7 @@ static void restart(follow_t *f)
     f->next = 0;
     f->ended_noted = 0;
     f->damage_at = 0;
+    f->index_noted = 0;
 }
 
 /* The file is missing: say so once; a file that comes back is read from its start. */
@@ -175,6 +177,9 @@ static int print_new(follow_t *f, evrec_reader_t *r, cli_select_t *sel)
             end.records++;
         }
         f->next = rec.index >= f->next ? rec.index + 1 : f->next;
+    }
+    if (!f->index_noted) { /* each look opens the file again: said once, as `dump --from` says it */
+        f->index_noted = cli_report_index_warning(f->path, r);
     }
     end.status = st;
     cli_sink_dump.end(state, &end);

@@ -282,10 +282,7 @@ static int finish(pipe_run_t *p)
         cli_error("%s: note: %llu invalid UTF-8 sequence(s) in names written as U+FFFD", p->o->input,
                   (unsigned long long)bad);
     }
-    const evrec_reader_error_t *iw = evrec_reader_index_warning(p->r); /* a seek found it wrong */
-    if (iw) {
-        cli_error("%s: warning: offset %llu: %s", p->o->input, (unsigned long long)iw->offset, iw->message);
-    }
+    (void)cli_report_index_warning(p->o->input, p->r); /* a seek found it wrong */
     p->end.abandoned = p->failed || (p->has_file && p->file.err);
     sink_answer(p, p->sink->end(p->state, &p->end));
     int result = CLI_OK;

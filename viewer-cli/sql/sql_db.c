@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "evrec/evrec_reader_seek.h"
 #include "sql_internal.h"
 
 /* Names of the tables that are not event types: an event type of the same name gets "event_". */
@@ -20,6 +21,16 @@ evrec_reader_t *sql_file_reader(const sql_db_t *db, size_t f)
         return NULL;
     }
     return r;
+}
+
+void sql_file_index_warning(sql_db_t *db, size_t f, const evrec_reader_t *r)
+{
+    const evrec_reader_error_t *w = evrec_reader_index_warning(r);
+    if (w && !db->files[f].index_warned) {
+        db->files[f].index_warned = 1;
+        fprintf(stderr, "evrec: %s: warning: offset %llu: %s\n", db->files[f].path, (unsigned long long)w->offset,
+                w->message);
+    }
 }
 
 static char *dup_str(const char *s)

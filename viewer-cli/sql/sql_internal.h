@@ -18,6 +18,7 @@ typedef struct sql_file {
     evrec_reader_t *meta;
     uint64_t time_freq; /* effective, Hz (0 = unknown) */
     evrec_time_source time_src;
+    int index_warned; /* a seek found its INDEX chunk wrong, and that was said */
 } sql_file_t;
 
 /* One column of an event table: the leaf's path, as the column name gives it ('.' -> '_'). */
@@ -57,6 +58,9 @@ typedef struct sql_val {
 
 /* Open a reader of file `f` with the database's options; NULL when it cannot be opened again. */
 evrec_reader_t *sql_file_reader(const sql_db_t *db, size_t f);
+/* After a seek in reader `r` of file `f`: the problem it found in the INDEX chunk, if any, on
+ * stderr in the words of `evrec dump --from` (cli_report_index_warning()), once per file. */
+void sql_file_index_warning(sql_db_t *db, size_t f, const evrec_reader_t *r);
 
 /* 1 when `name` is one of the columns every scanning table starts with (idx, ts, event, lane,
  * file, ticks, gap; ASCII case ignored): a field of that name is called field_<name>. */

@@ -143,9 +143,11 @@ int scan_advance(scan_cursor_t *c, int first)
             c->resume = 0;
             c->rec = c->park_rec;
             st = c->rec.index < c->idx_lo ? evrec_reader_next_at(c->r, &c->rec, c->idx_lo, 0) : EVREC_OK;
+            sql_file_index_warning(c->vt->db, c->f, c->r);
         } else if (first && (c->idx_lo || c->ts_lo)) {
             uint64_t t = ticks_at_most(c->ts_lo, c->vt->db->files[c->f].time_freq);
             st = evrec_reader_next_at(c->r, &c->rec, c->idx_lo, t);
+            sql_file_index_warning(c->vt->db, c->f, c->r);
         } else {
             st = evrec_reader_next(c->r, &c->rec);
         }
