@@ -10,32 +10,13 @@
 #include <string.h>
 
 #include "../cli/cli_run.h"
+#include "../common/fake_clock.h"
+#include "../common/mem_sink.h"
 #include "difftest_events.h"
 #include "evrec/evrec_save.h"
 
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
 #define SHIFT 30u  /* ticks = us (time_freq 1 MHz) */
 #define SPANS 600u /* per track and side (a p99 interval needs about 500) */
-
-typedef struct mem {
-    unsigned char *p;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->p = realloc(m->p, m->cap);
-        cr_assert_not_null(m->p);
-    }
-    memcpy(m->p + m->len, p, n);
-    m->len += n;
-    return 0;
-}
 
 static uint64_t rnd(uint64_t *s) /* xorshift64* */
 {
@@ -52,12 +33,6 @@ static uint32_t duration(uint64_t *s, int which, uint32_t shift)
         return 50u + (uint32_t)(-500.0 * log(u));
     }
     return 100u + (uint32_t)(rnd(s) % 100u) + (which == difftest_Which_Shifted ? shift : 0u);
-}
-
-static void at(uint32_t t)
-{
-    evrec_test_clock_now = t;
-    evrec_test_clock_step = 0;
 }
 
 /* Record one side into `path`: SPANS spans per track, then `drops` Drop events. */
@@ -93,9 +68,9 @@ static void record_side(const char *path, uint64_t seed, uint32_t shift, unsigne
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
-    cr_assert_eq(fwrite(m.p, 1, m.len, f), m.len);
+    cr_assert_eq(fwrite(m.data, 1, m.len, f), m.len);
     cr_assert_eq(fclose(f), 0);
-    free(m.p);
+    free(m.data);
 }
 
 typedef struct pair {

@@ -10,38 +10,13 @@
 #include <string.h>
 
 #include "../cli/cli_run.h"
+#include "../common/fake_clock.h"
+#include "../common/mem_sink.h"
 #include "evrec/evrec_save.h"
 #include "freertos_events.h"
 
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
 #define CYCLES 300u
 #define ISR_SHIFT 10u /* us (time_freq 1 MHz) */
-
-typedef struct mem {
-    unsigned char *p;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->p = realloc(m->p, m->cap);
-        cr_assert_not_null(m->p);
-    }
-    memcpy(m->p + m->len, p, n);
-    m->len += n;
-    return 0;
-}
-
-static void at(uint32_t t)
-{
-    evrec_test_clock_now = t;
-    evrec_test_clock_step = 0;
-}
 
 static void cycle(evrec_host_t *h, uint32_t t, uint32_t isr_us, const freertos_RtosTask_t task[2],
                   freertos_RtosIsr_t uart0)
@@ -84,9 +59,9 @@ static void record_side(const char *path, uint64_t seed, uint32_t isr_shift)
     cr_assert_eq(evrec_save(&rec, &sink), EVREC_OK);
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
-    cr_assert_eq(fwrite(m.p, 1, m.len, f), m.len);
+    cr_assert_eq(fwrite(m.data, 1, m.len, f), m.len);
     cr_assert_eq(fclose(f), 0);
-    free(m.p);
+    free(m.data);
 }
 
 /* The JSON row of (kind, name): its line in a static buffer. */

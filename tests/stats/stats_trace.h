@@ -12,28 +12,9 @@
 #include "evrec/evrec_analysis.h"
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
+#include "../common/fake_clock.h"
+#include "../common/mem_sink.h"
 #include "rtos_events.h"
-
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
-typedef struct trace_mem {
-    unsigned char *data;
-    size_t len, cap;
-} trace_mem_t;
-
-static inline int trace_mem_write(void *ctx, const void *p, size_t n)
-{
-    trace_mem_t *m = (trace_mem_t *)ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = (unsigned char *)realloc(m->data, m->cap);
-        cr_assert_not_null(m->data);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
 
 /* The recording under way. */
 typedef struct trace {
@@ -41,15 +22,8 @@ typedef struct trace {
     evrec_recorder_t rec;
     uint32_t *buf;
     size_t buf_size;
-    trace_mem_t file;
+    mem_t file;
 } trace_t;
-
-/* Pin the clock: the next record is stamped `t`. */
-static inline void at(uint32_t t)
-{
-    evrec_test_clock_now = t;
-    evrec_test_clock_step = 0;
-}
 
 /* Start recording at time t0 with a buffer of `bytes`. */
 static inline void trace_start(trace_t *tr, size_t bytes, uint32_t t0)
@@ -71,7 +45,7 @@ static inline void trace_stop(trace_t *tr, uint32_t t1)
     at(t1);
     cr_assert_eq(evrec_host_stop(&tr->host, NULL), EVREC_OK);
     cr_assert_eq(evrec_recorder_counts(&tr->rec).dropped, 0, "the test buffer is too small");
-    evrec_sink_t sink = {trace_mem_write, &tr->file};
+    evrec_sink_t sink = {mem_write, &tr->file};
     cr_assert_eq(evrec_save(&tr->rec, &sink), EVREC_OK);
 }
 
@@ -88,7 +62,7 @@ typedef struct analysed {
     const evrec_stats_rtos_t *rt;
 } analysed_t;
 
-static inline analysed_t analyse(const trace_mem_t *file)
+static inline analysed_t analyse(const mem_t *file)
 {
     analysed_t a = {NULL, NULL, NULL};
     cr_assert_eq(evrec_reader_open_memory(&a.r, file->data, file->len, NULL), EVREC_OK);

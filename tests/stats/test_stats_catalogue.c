@@ -15,26 +15,8 @@
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_save.h"
 
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-        cr_assert_not_null(m->data);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
+#include "../common/fake_clock.h"
+#include "../common/mem_sink.h"
 
 /* The catalogue's events come first, in the catalogue's order, then the application's. */
 _Static_assert(app_ID_TaskSwitchIn == 1, "catalogue first");

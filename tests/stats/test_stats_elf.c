@@ -114,7 +114,7 @@ static char *run(const char *args, int *status)
     return out;
 }
 
-static void write_file(const char *path, const trace_mem_t *m)
+static void write_file(const char *path, const mem_t *m)
 {
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/fake_clock.h"
+#include "../common/mem_sink.h"
 #include "../common/test_tmp.h"
 
 #include "evrec/evrec_lanes.h"
@@ -19,33 +21,6 @@
 #include "evrec/evrec_sched.h"
 #include "freertos_events.h"
 #include "view_events.h"
-
-extern uint32_t evrec_test_clock_now;
-extern uint32_t evrec_test_clock_step;
-
-static void at(uint32_t t)
-{
-    evrec_test_clock_now = t;
-    evrec_test_clock_step = 0;
-}
-
-typedef struct mem {
-    unsigned char *data;
-    size_t len, cap;
-} mem_t;
-
-static int mem_write(void *ctx, const void *p, size_t n)
-{
-    mem_t *m = ctx;
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2;
-        m->data = realloc(m->data, m->cap);
-        cr_assert_not_null(m->data);
-    }
-    memcpy(m->data + m->len, p, n);
-    m->len += n;
-    return 0;
-}
 
 /* A recording with one lane per core. */
 typedef struct rec {

@@ -41,8 +41,7 @@ static void start_meta(trace_t *tr, size_t bytes, uint32_t t0, const evrec_meta_
 }
 
 /* Pair every record of a saved file; `gap_before` (an index, or UINT64_MAX) gets a gap first. */
-static void pair_file(const trace_mem_t *f, got_t *g, uint64_t gap_before, evrec_spans_counts_t *counts,
-                      uint32_t span)
+static void pair_file(const mem_t *f, got_t *g, uint64_t gap_before, evrec_spans_counts_t *counts, uint32_t span)
 {
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, f->data, f->len, NULL), EVREC_OK);
@@ -284,7 +283,7 @@ Test(stats_spans, a_full_buffer_leaves_the_span_open_at_the_end)
     at(2100);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
     cr_assert_gt(evrec_recorder_counts(&tr.rec).dropped, 0);
-    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    evrec_sink_t sink = {mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     analysed_t an = analyse(&tr.file);
     uint32_t n;
@@ -341,7 +340,7 @@ Test(stats_spans, key_and_track_pair_per_thread_and_per_end_keys)
     view_record_Switch(h, 2, 1); /* #8 2: 20; opens 1 */
     at(250);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
-    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    evrec_sink_t sink = {mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
 
     got_t g = {0};
@@ -384,7 +383,7 @@ Test(stats_spans, counter_time_weighted_mean)
     view_record_Level(h, view_Thread_Capture, 0);
     at(50);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
-    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    evrec_sink_t sink = {mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     analysed_t an = {0};
     cr_assert_eq(evrec_reader_open_memory(&an.r, tr.file.data, tr.file.len, NULL), EVREC_OK);
@@ -543,7 +542,7 @@ Test(stats_spans, percentiles_sketch_after_the_budget)
 
 /* `evrec stats --format json` on the file: the TaskRunning totals per task, read by python3's
  * json module, must be the generator's. */
-static void cli_totals(const trace_mem_t *f, const rtos_RtosTask_t tasks[3], const uint64_t total[3],
+static void cli_totals(const mem_t *f, const rtos_RtosTask_t tasks[3], const uint64_t total[3],
                        const uint64_t count[3])
 {
     char path[256];
