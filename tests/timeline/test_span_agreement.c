@@ -147,7 +147,7 @@ static int selected(const feed_t *f, const evrec_record_t *rec)
     return rec->index >= f->lo && rec->index <= f->hi;
 }
 
-static void pair_model(const trace_mem_t *file, const feed_t *f, list_t *out)
+static void pair_model(const mem_t *file, const feed_t *f, list_t *out)
 {
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, file->data, file->len, NULL), EVREC_OK);
@@ -185,7 +185,7 @@ static void pair_model(const trace_mem_t *file, const feed_t *f, list_t *out)
     evrec_reader_close(r);
 }
 
-static void pair_timeline(const trace_mem_t *file, const feed_t *f, list_t *out)
+static void pair_timeline(const mem_t *file, const feed_t *f, list_t *out)
 {
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, file->data, file->len, NULL), EVREC_OK);
@@ -220,7 +220,7 @@ static void pair_timeline(const trace_mem_t *file, const feed_t *f, list_t *out)
 }
 
 #ifdef EVREC_AGREE_PERFETTO
-static void pair_perfetto(const trace_mem_t *file, const feed_t *f, list_t *out)
+static void pair_perfetto(const mem_t *file, const feed_t *f, list_t *out)
 {
     evrec_reader_t *r;
     cr_assert_eq(evrec_reader_open_memory(&r, file->data, file->len, NULL), EVREC_OK);
@@ -269,7 +269,7 @@ static unsigned diff(const char *what, const char *na, const list_t *a, const ch
     return bad;
 }
 
-static void agree(const char *what, const trace_mem_t *file, const feed_t *f)
+static void agree(const char *what, const mem_t *file, const feed_t *f)
 {
     static list_t model, timeline, perfetto;
     model.n = timeline.n = perfetto.n = 0;
@@ -377,7 +377,7 @@ static void record_frames(trace_t *tr)
     view_record_Work(h, view_Thread_Encode, view_Phase_Start, f8); /* #13 open at the end */
     at(300);
     cr_assert_eq(evrec_host_stop(&tr->host, NULL), EVREC_OK);
-    evrec_sink_t sink = {trace_mem_write, &tr->file};
+    evrec_sink_t sink = {mem_write, &tr->file};
     cr_assert_eq(evrec_save(&tr->rec, &sink), EVREC_OK);
 }
 
@@ -440,7 +440,7 @@ Test(span_agreement, a_full_buffer)
     at(2100);
     cr_assert_eq(evrec_host_stop(&tr.host, NULL), EVREC_OK);
     cr_assert_gt(evrec_recorder_counts(&tr.rec).dropped, 0);
-    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    evrec_sink_t sink = {mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     agree("full buffer", &tr.file, &ALL);
     trace_free(&tr);
@@ -510,7 +510,7 @@ Test(span_agreement, recorder_lanes)
     }
     at(2000);
     cr_assert_eq(evrec_lanes_stop(&lanes, NULL), EVREC_OK);
-    evrec_sink_t sink = {trace_mem_write, &tr.file};
+    evrec_sink_t sink = {mem_write, &tr.file};
     cr_assert_eq(evrec_save(&tr.rec, &sink), EVREC_OK);
     agree("recorder lanes", &tr.file, &ALL);
     feed_t f = {17, 60, 40};
@@ -533,11 +533,11 @@ Test(span_agreement, demo_recording)
     cr_assert_eq(system(cmd), 0);
     FILE *in = fopen(path, "rb");
     cr_assert_not_null(in);
-    trace_mem_t file = {0};
+    mem_t file = {0};
     unsigned char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
-        trace_mem_write(&file, chunk, n);
+        mem_write(&file, chunk, n);
     }
     fclose(in);
     remove(path);
