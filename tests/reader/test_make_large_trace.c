@@ -77,6 +77,7 @@ Test(make_large_trace, streamed_records_are_the_saved_ones)
     snprintf(line, sizeof line, "%llu records (0 dropped) streamed", want);
     cr_assert(strstr(out_of(dir), line), "%s", out_of(dir));
     cr_assert_eq(same_records(a, b), want, "every record the tool counted");
+    free(dir);
 }
 
 Test(make_large_trace, bare_past_the_buffer_limit_is_refused_with_the_limit)
@@ -91,4 +92,5 @@ Test(make_large_trace, bare_past_the_buffer_limit_is_refused_with_the_limit)
     cr_assert_neq(stat(f, &st), 0, "no file is made");
     snprintf(args, sizeof args, "'%s' 1000 --raw", f);
     cr_assert_eq(run(dir, args), 2, "an unknown option");
+    free(dir);
 }
