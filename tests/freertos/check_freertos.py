@@ -11,6 +11,9 @@ Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced 
     same TSC) within 0.5% of the run's duration; the kernel's IDLE task is the trace's idle time;
   - every queue, semaphore and mutex is in the trace by its registry name, with operations, and
     the blocking ones (the queue, the two semaphores) with waits (Block ... Unblock pairs);
+  - the task notifications (NotifyOp): every type is recorded, each Block ends in an Unblock or a
+    Timeout (the last may still be open), the waiter is named as task and the notifiers (the
+    producer, the tick hook as NoTask) as givers;
   - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
     consistent and find no anomaly; its CPU time per task agrees with the kernel's counter the
     same way, its idle time (the idle task and the scheduler between tasks) with IDLE's, and
@@ -99,7 +102,32 @@ def check_objects(stats):
     return errors
 
 
-BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem"}
+BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem",
+             "notified": "notification"}
+NOTIFY_TYPES = ("Give", "Take", "Block", "Unblock", "Timeout")
+
+
+def check_notify(dump):
+    """The NotifyOp records of `evrec dump`: a list of errors, the counts printed."""
+    types, givers, tasks = {}, set(), set()
+    for line in dump.splitlines():
+        if " NotifyOp " not in line:
+            continue
+        fields = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        types[fields.get("type")] = types.get(fields.get("type"), 0) + 1
+        tasks.add(fields.get("task"))
+        if fields.get("type") in ("Give", "Unblock"):
+            givers.add(fields.get("giver"))
+    print("task notifications: %s; givers %s" % (types, sorted(givers)))
+    errors = ["NotifyOp: no %s record" % t for t in NOTIFY_TYPES if types.get(t, 0) == 0]
+    ends = types.get("Unblock", 0) + types.get("Timeout", 0)
+    if not 0 <= types.get("Block", 0) - ends <= 1:
+        errors.append("NotifyOp: %d Block but %d Unblock + Timeout" % (types.get("Block", 0), ends))
+    if tasks != {"notified"}:
+        errors.append("NotifyOp: tasks %s, expected only 'notified'" % sorted(tasks))
+    if not {"producer", "NoTask"} <= givers:
+        errors.append("NotifyOp: givers %s, expected producer and NoTask (the tick hook)" % sorted(givers))
+    return errors
 
 
 def check_sched_figures(stats, kernel):
@@ -158,6 +186,7 @@ def main():
     errors += compare_tasks(stats, kernel_table(ktxt))
     errors += check_objects(stats)
     errors += check_sched_figures(stats, kernel_table(ktxt))
+    errors += check_notify(run([evrec, "dump", evr]))
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

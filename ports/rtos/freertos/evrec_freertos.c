@@ -438,3 +438,28 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector)
         evrec_freertos_isr_(CORE_INDEX(core), vector, 1);
     }
 }
+
+/* ---- task notifications ---- */
+
+_Static_assert(freertos_RtosNotifyOp_Give == 0 && freertos_RtosNotifyOp_Take == 1 &&
+                   freertos_RtosNotifyOp_Block == 2 && freertos_RtosNotifyOp_Unblock == 3 &&
+                   freertos_RtosNotifyOp_Timeout == 4,
+               "RtosNotifyOp values (the EVREC_FREERTOS_NOTIFY_*_ macros)");
+_Static_assert(offsetof(freertos_NotifyOp_t, giver) % 4u == 0u &&
+                   offsetof(freertos_NotifyOp_t, type) == offsetof(freertos_NotifyOp_t, giver) + 2u &&
+                   offsetof(freertos_NotifyOp_t, index) == offsetof(freertos_NotifyOp_t, giver) + 3u,
+               "NotifyOp's giver, type and index are one aligned word (evrec_freertos_notify_record_())");
+
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t op)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_notify_(CORE_INDEX(core), task, giver, op);
+    }
+}
+
+void evrec_freertos_notify_self(unsigned core, uint32_t op)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_notify_self_(CORE_INDEX(core), op);
+    }
+}

@@ -106,6 +106,10 @@ enum {
     EVREC_FREERTOS_EXIT = 5
 };
 
+/** evrec_freertos_notify()'s giver: the core's current task, or NoTask (an interrupt handler). */
+#define EVREC_FREERTOS_GIVER_SELF 0x10000u
+#define EVREC_FREERTOS_GIVER_ISR 0xFFFFu
+
 /** A queue operation, as the queue.c hook saw it. */
 enum {
     EVREC_FREERTOS_OP_SEND = 0,    /**< traceQUEUE_SEND: an item put (or a semaphore given, a mutex released) */
@@ -169,6 +173,12 @@ void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 /** The rare part of an inline queue hook: the caller's wait on the object ends (Unblock). */
 void evrec_freertos_queue_wait_end(unsigned core, uint32_t key);
+/** NotifyOp(task, giver, type, index): `giver` is a task value or EVREC_FREERTOS_GIVER_SELF (the
+ * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `op` the RtosNotifyOp value (bits
+ * 0..7) and the index (bits 8..15). */
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t op);
+/** NotifyOp of the calling task itself (Take, Block, Timeout); `op` as evrec_freertos_notify(). */
+void evrec_freertos_notify_self(unsigned core, uint32_t op);
 
 /* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
 /** Per core: its host (NULL: record nothing), the task running on it (NoTask before the first)
@@ -268,6 +278,49 @@ static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned c
         freertos_record_IsrExit(h, isr, (uint16_t)vector);
     } else {
         freertos_record_IsrEnter(h, isr, (uint16_t)vector);
+    }
+}
+
+/* NotifyOp: the task, then the giver, type and index as one 4-byte store (`word`: giver bits
+ * 0..15, type 16..23, index 24..31; evrec_freertos.c checks the layout). */
+static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(struct evrec_host *h, uint16_t task,
+                                                                                uint32_t word)
+{
+    freertos_NotifyOp_t *e = (freertos_NotifyOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_NotifyOp_t *)0) {
+        e->task = task;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        __builtin_memcpy(&e->giver, &word, 4);
+#else
+        e->giver = (uint16_t)word;
+        e->type = (uint8_t)(word >> 16);
+        e->index = (uint8_t)(word >> 24);
+#endif
+        evrec_commit(e, freertos_ID_NotifyOp);
+    }
+}
+
+/* traceTASK_NOTIFY*: `giver` a task value, EVREC_FREERTOS_GIVER_SELF or _ISR (constants where the
+ * macros give them: the select folds); `op` the type (bits 0..7) and index (8..15). */
+static inline __attribute__((always_inline)) void evrec_freertos_notify_(unsigned core, uint16_t task,
+                                                                         uint32_t giver, uint32_t op)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        uint32_t g = giver == EVREC_FREERTOS_GIVER_SELF ? (uint32_t)c->current : giver;
+        evrec_freertos_notify_record_(h, task, (g & 0xFFFFu) | op << 16);
+    }
+}
+
+/* The calling task's own notification operation (Take, Block, Timeout). */
+static inline __attribute__((always_inline)) void evrec_freertos_notify_self_(unsigned core, uint32_t op)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        uint16_t self = c->current;
+        evrec_freertos_notify_record_(h, self, (uint32_t)self | op << 16);
     }
 }
 #endif /* EVREC_FREERTOS_INLINE */
@@ -423,6 +476,70 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 /* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
+
+/* ---- task notifications (tasks.c) ---- */
+
+/* The RtosNotifyOp values (freertos.yaml; evrec_freertos.c checks them). */
+#define EVREC_FREERTOS_NOTIFY_GIVE_ 0u
+#define EVREC_FREERTOS_NOTIFY_TAKE_ 1u
+#define EVREC_FREERTOS_NOTIFY_BLOCK_ 2u
+#define EVREC_FREERTOS_NOTIFY_UNBLOCK_ 3u
+#define EVREC_FREERTOS_NOTIFY_TIMEOUT_ 4u
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, op)                                                              \
+    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (op))
+#define EVREC_FREERTOS_NOTIFY_SELF_(op) evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (op))
+#else
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, op)                                                              \
+    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (op))
+#define EVREC_FREERTOS_NOTIFY_SELF_(op) evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (op))
+#endif
+/* The notifier's side (xTaskGenericNotify, xTaskGenericNotifyFromISR, vTaskGenericNotifyGiveFromISR):
+ * the notified TCB is their pxTCB, its state before the call their ucOriginalNotifyState: Unblock
+ * when the task was waiting (taskWAITING_NOTIFICATION), else Give. */
+#define EVREC_FREERTOS_NOTIFIED_(index, giver)                                                                    \
+    EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver),                                             \
+                                (ucOriginalNotifyState == taskWAITING_NOTIFICATION ? EVREC_FREERTOS_NOTIFY_UNBLOCK_ \
+                                                                                   : EVREC_FREERTOS_NOTIFY_GIVE_) | \
+                                    ((uint32_t)(index) & 0xFFu) << 8)
+#ifndef traceTASK_NOTIFY
+#define traceTASK_NOTIFY(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_SELF)
+#endif
+#ifndef traceTASK_NOTIFY_FROM_ISR
+#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
+#endif
+#ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)                                                           \
+    EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
+#endif
+/* The waiter's side (ulTaskGenericNotifyTake, xTaskGenericNotifyWait): Block before it blocks;
+ * after the wait Take when it got a notification (Take: the count is not 0; Wait: the state is
+ * taskNOTIFICATION_RECEIVED), else Timeout when it could wait (their xTicksToWait is not 0),
+ * else nothing (a poll that found none). */
+#define EVREC_FREERTOS_NOTIFY_END_(got, index)                                                                    \
+    do {                                                                                                          \
+        if (got) {                                                                                                \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TAKE_ | ((uint32_t)(index) & 0xFFu) << 8);          \
+        } else if (xTicksToWait != (TickType_t)0) {                                                               \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TIMEOUT_ | ((uint32_t)(index) & 0xFFu) << 8);       \
+        }                                                                                                         \
+    } while (0)
+#ifndef traceTASK_NOTIFY_TAKE_BLOCK
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_ | ((uint32_t)(uxIndexToWait) & 0xFFu) << 8)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT_BLOCK
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_ | ((uint32_t)(uxIndexToWait) & 0xFFu) << 8)
+#endif
+#ifndef traceTASK_NOTIFY_TAKE
+#define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
+    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ulNotifiedValue[uxIndexToWait] != 0u, uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT
+#define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                      \
+    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[uxIndexToWait] == taskNOTIFICATION_RECEIVED, uxIndexToWait)
+#endif
 
 /* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
 
