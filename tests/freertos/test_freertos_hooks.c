@@ -26,11 +26,19 @@ typedef struct {
     ListItem_t xStateListItem, xEventListItem;
     unsigned uxPriority, uxTaskNumber;
     char pcTaskName[16];
+    uint32_t ulNotifiedValue[2];
+    uint8_t ucNotifyState[2];
 } TCB_t;
 typedef struct {
     unsigned uxQueueNumber;
     uint8_t ucQueueType;
 } Queue_t;
+typedef struct {
+    unsigned uxEventGroupNumber;
+} EventGroup_t;
+typedef uint32_t TickType_t;
+#define taskWAITING_NOTIFICATION ((uint8_t)1)
+#define taskNOTIFICATION_RECEIVED ((uint8_t)2)
 static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2, xSuspendedTaskList, xTasksWaitingTermination,
     waiters;
 static List_t *pxDelayedTaskList = &xDelayedTaskList1, *pxOverflowDelayedTaskList = &xDelayedTaskList2;
@@ -209,6 +217,112 @@ Test(freertos_hooks, objects_waits_and_isr)
     check_op(r, 9, freertos_ID_SemOp, freertos_RtosTask_NoTask, 3, freertos_RtosSemOp_Give);
     cr_assert_eq(r.id[10], freertos_ID_IsrEnter);
     cr_assert_eq(r.id[11], freertos_ID_IsrExit);
+}
+
+static void check_notify(recs_t r, unsigned k, unsigned task, unsigned giver, unsigned type, unsigned index)
+{
+    cr_assert_eq(r.id[k], freertos_ID_NotifyOp, "record %u: id %u, expected NotifyOp", k, r.id[k]);
+    const freertos_NotifyOp_t *e = FIELD(r, k, freertos_NotifyOp_t);
+    cr_expect_eq(e->task, task, "record %u: task %u, expected %u", k, e->task, task);
+    cr_expect_eq(e->giver, giver, "record %u: giver %u, expected %u", k, e->giver, giver);
+    cr_expect_eq(e->type, type, "record %u: type %u, expected %u", k, e->type, type);
+    cr_expect_eq(e->index, index, "record %u: index %u, expected %u", k, e->index, index);
+}
+
+/* The notifier's side: Unblock when the task waited (the kernel's ucOriginalNotifyState), else
+ * Give; the giver is the running task, NoTask from an interrupt. The waiter's side: Block; after
+ * the wait Take when it got one (Take: the count; Wait: the state), Timeout when it could wait,
+ * nothing for a poll. */
+Test(freertos_hooks, notifications)
+{
+    static TCB_t a, b;
+    TCB_t *pxTCB = &a;
+    uint8_t ucOriginalNotifyState = taskWAITING_NOTIFICATION;
+    TickType_t xTicksToWait = 5;
+    start();
+    create(&a, "a", 2);
+    create(&b, "b", 1);
+    pxCurrentTCB = NULL;
+    switch_to(&a);
+    traceTASK_NOTIFY_TAKE_BLOCK(0);
+    a.xStateListItem.pvContainer = pxDelayedTaskList;
+    switch_to(&b);
+    traceTASK_NOTIFY(0); /* a waited: Unblock, given by b */
+    ucOriginalNotifyState = 0;
+    traceTASK_NOTIFY_GIVE_FROM_ISR(1); /* a did not wait on index 1: Give, from an interrupt */
+    traceTASK_NOTIFY_FROM_ISR(0);
+    a.xStateListItem.pvContainer = &ready_list;
+    switch_to(&a);
+    a.ulNotifiedValue[0] = 2;
+    traceTASK_NOTIFY_TAKE(0); /* got one: Take */
+    a.ulNotifiedValue[0] = 0;
+    traceTASK_NOTIFY_TAKE(0); /* none after a wait: Timeout */
+    a.ucNotifyState[1] = taskNOTIFICATION_RECEIVED;
+    traceTASK_NOTIFY_WAIT_BLOCK(1);
+    traceTASK_NOTIFY_WAIT(1); /* received: Take */
+    a.ucNotifyState[1] = taskWAITING_NOTIFICATION;
+    traceTASK_NOTIFY_WAIT(1); /* none: Timeout */
+    xTicksToWait = 0;
+    traceTASK_NOTIFY_TAKE(0); /* a poll that found none: nothing */
+    traceTASK_NOTIFY_WAIT(1);
+    recs_t r = stop();
+    cr_assert_eq(r.n, 2u + 14u, "%u records", r.n);
+    check_notify(r, 3, 1, 1, freertos_RtosNotifyOp_Block, 0);
+    check_switch(r, 4, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Delay);
+    check_notify(r, 6, 1, 2, freertos_RtosNotifyOp_Unblock, 0);
+    check_notify(r, 7, 1, freertos_RtosTask_NoTask, freertos_RtosNotifyOp_Give, 1);
+    check_notify(r, 8, 1, freertos_RtosTask_NoTask, freertos_RtosNotifyOp_Give, 0);
+    check_switch(r, 10, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Resume);
+    check_notify(r, 11, 1, 1, freertos_RtosNotifyOp_Take, 0);
+    check_notify(r, 12, 1, 1, freertos_RtosNotifyOp_Timeout, 0);
+    check_notify(r, 13, 1, 1, freertos_RtosNotifyOp_Block, 1);
+    check_notify(r, 14, 1, 1, freertos_RtosNotifyOp_Take, 1);
+    check_notify(r, 15, 1, 1, freertos_RtosNotifyOp_Timeout, 1);
+    (void)pxTCB;
+}
+
+/* An event group: its object value and default name at creation; Set; a wait that found its bits
+ * (Consume), a poll that did not (nothing); Block, then Unblock or Timeout after the wait, once
+ * the task runs again. */
+Test(freertos_hooks, event_groups)
+{
+    static TCB_t a, b;
+    static EventGroup_t g;
+    start();
+    create(&a, "a", 2);
+    create(&b, "b", 1);
+    traceEVENT_GROUP_CREATE(&g);
+    cr_assert_eq(g.uxEventGroupNumber, 1u);
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[0], "group1");
+    evrec_freertos_object_name((uint16_t)g.uxEventGroupNumber, "flags");
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[0], "flags");
+    pxCurrentTCB = NULL;
+    switch_to(&a);
+    traceEVENT_GROUP_SET_BITS(&g, 1u);
+    traceEVENT_GROUP_WAIT_BITS_END(&g, 1u, 0); /* the bits were there: Consume */
+    traceEVENT_GROUP_WAIT_BITS_END(&g, 1u, 1); /* a poll that found them missing: nothing */
+    traceEVENT_GROUP_WAIT_BITS_BLOCK(&g, 2u);
+    a.xStateListItem.pvContainer = pxDelayedTaskList;
+    a.xEventListItem.pvContainer = &waiters;
+    switch_to(&b);
+    traceEVENT_GROUP_SET_BITS(&g, 2u);
+    a.xStateListItem.pvContainer = &ready_list;
+    a.xEventListItem.pvContainer = NULL;
+    switch_to(&a);
+    traceEVENT_GROUP_WAIT_BITS_END(&g, 2u, 0); /* woken by the bits: Unblock */
+    traceEVENT_GROUP_SYNC_BLOCK(&g, 1u, 2u);
+    traceEVENT_GROUP_SYNC_END(&g, 1u, 2u, 1); /* Timeout */
+    recs_t r = stop();
+    cr_assert_eq(r.n, 2u + 12u, "%u records", r.n);
+    check_op(r, 3, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Set);
+    check_op(r, 4, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Consume);
+    check_op(r, 5, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Block);
+    check_switch(r, 6, freertos_ID_TaskSwitchOut, 1, freertos_RtosSuspend_Blocked);
+    check_op(r, 8, freertos_ID_EventOp, 2, 1, freertos_RtosEventOp_Set);
+    check_switch(r, 10, freertos_ID_TaskSwitchIn, 1, freertos_RtosResume_Resume);
+    check_op(r, 11, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Unblock);
+    check_op(r, 12, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Block);
+    check_op(r, 13, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Timeout);
 }
 
 /* The queue hooks read the running task's wait from its core's copy, which every switch-in

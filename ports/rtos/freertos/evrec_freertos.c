@@ -31,7 +31,7 @@
 #define OBJECT_SLOTS 127u
 #define NO_TASK ((uint16_t)freertos_RtosTask_NoTask)
 
-enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
+enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_GROUP };
 
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 /* Read by the inline hooks of evrec_freertos.h (in the kernel's code) as well. */
@@ -262,14 +262,14 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. The
+/* "queue7", "mutex12", "sem3", "group4" (an event group): the name an object has until vQueueAddToRegistry() names it. The
  * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
  * (object values are at most OBJECT_SLOTS): no loop. */
 _Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
 static void default_name(char *dst, int kind, unsigned number)
 {
-    static const char prefix[3][8] = {"queue", "mutex", "sem"};
-    static const uint8_t prefix_len[3] = {5, 5, 3};
+    static const char prefix[4][8] = {"queue", "mutex", "sem", "group"};
+    static const uint8_t prefix_len[4] = {5, 5, 3, 5};
     __builtin_memcpy(dst, prefix[kind], 8);
     char *p = dst + prefix_len[kind];
     if (number >= 100u) {
@@ -282,16 +282,22 @@ static void default_name(char *dst, int kind, unsigned number)
     p[1] = '\0';
 }
 
-uint32_t evrec_freertos_object_create(uint8_t queue_type)
+/* A new object's value, its default name by kind. */
+static uint16_t new_object(int kind)
 {
     freertos_RtosObject_t object = freertos_RtosObject_UnknownObject;
     (void)freertos_RtosObject_alloc("?", &object);
     if (object >= 1u && object <= OBJECT_SLOTS) {
         char *slot = ft.object_name[object - 1u];
-        default_name(slot, kind_of(queue_type), object);
+        default_name(slot, kind, object);
         freertos_RtosObject_runtime_names[object - 1u] = slot;
     }
-    return object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16;
+    return object;
+}
+
+uint32_t evrec_freertos_object_create(uint8_t queue_type)
+{
+    return new_object(kind_of(queue_type)) | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16;
 }
 
 void evrec_freertos_object_name(uint16_t object, const char *name)
@@ -310,18 +316,28 @@ _Static_assert(sizeof(freertos_MutexOp_t) == sizeof(freertos_QueueOp_t) &&
                    offsetof(freertos_MutexOp_t, object) == offsetof(freertos_QueueOp_t, object) &&
                    offsetof(freertos_SemOp_t, object) == offsetof(freertos_QueueOp_t, object),
                "the catalogue's sync events must share one layout");
-static const uint8_t event_of_kind[] = {freertos_ID_QueueOp, freertos_ID_MutexOp, freertos_ID_SemOp};
+_Static_assert(sizeof(freertos_EventOp_t) == sizeof(freertos_QueueOp_t) &&
+                   offsetof(freertos_EventOp_t, type) == offsetof(freertos_QueueOp_t, type) &&
+                   offsetof(freertos_EventOp_t, object) == offsetof(freertos_QueueOp_t, object),
+               "EventOp shares the sync events' layout");
+static const uint8_t event_of_kind[] = {freertos_ID_QueueOp, freertos_ID_MutexOp, freertos_ID_SemOp,
+                                        freertos_ID_EventOp};
 
-static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int kind, uint16_t task,
-                                                            uint16_t object, uint8_t op)
+static void record_event(evrec_host_t *h, uint16_t event, uint16_t task, uint16_t object, uint8_t op)
 {
     freertos_QueueOp_t *e = evrec_reserve(h, sizeof *e);
     if (e != NULL) {
         e->task = task;
         e->object = object;
         e->type = op;
-        evrec_commit(e, event_of_kind[kind]);
+        evrec_commit(e, event);
     }
+}
+
+static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int kind, uint16_t task,
+                                                            uint16_t object, uint8_t op)
+{
+    record_event(h, event_of_kind[kind], task, object, op);
 }
 
 /* The op value of `what` (EVREC_FREERTOS_OP_SEND/RECEIVE) for the kind: Send/Unlock/Give and
@@ -394,7 +410,8 @@ void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type
     }
 }
 
-void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type)
+/* The calling task blocks on `object` (Block of `event`, whose Block value is 2 in every enum). */
+static void block_on(unsigned core, uint16_t object, uint16_t event)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
@@ -404,11 +421,16 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
     if (task <= TASK_SLOTS && object != 0u && (evrec_freertos_blocked_on[task] & WAIT_MASK) == object) {
         return; /* the retry loop may block again on the same object: one wait */
     }
-    record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
+    record_event(h, event, task, object, freertos_RtosQueueOp_Block);
     if (task <= TASK_SLOTS && object <= WAIT_MASK) {
         evrec_freertos_blocked_on[task] = (uint8_t)((evrec_freertos_blocked_on[task] & STARTED) | object);
         CORE_STATE(core)->wait = object;
     }
+}
+
+void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type)
+{
+    block_on(core, object, event_of_kind[kind_of(queue_type)]);
 }
 
 void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_type)
@@ -420,6 +442,54 @@ void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_t
     uint16_t task = CORE_STATE(core)->current;
     if (wait_ends(core, task, object)) { /* nothing for a poll that found the queue full or empty */
         record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Timeout);
+    }
+}
+
+/* ---- event groups ---- */
+
+_Static_assert(freertos_RtosEventOp_Set == 0 && freertos_RtosEventOp_Consume == 1 &&
+                   (int)freertos_RtosEventOp_Block == (int)freertos_RtosQueueOp_Block &&
+                   freertos_RtosEventOp_Unblock == 3 && freertos_RtosEventOp_Timeout == 4,
+               "RtosEventOp values (evrec_freertos_group_set_(), evrec_freertos_group_end_())");
+
+uint16_t evrec_freertos_group_create(void)
+{
+    return new_object(KIND_GROUP);
+}
+
+void evrec_freertos_group_set(unsigned core, uint16_t object)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_group_set_(CORE_INDEX(core), object);
+    }
+}
+
+void evrec_freertos_group_block(unsigned core, uint16_t object)
+{
+    block_on(core, object, freertos_ID_EventOp);
+}
+
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t timed_out)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_group_end_(CORE_INDEX(core), object, timed_out);
+    }
+}
+
+/* Called by evrec_freertos_group_end_() when the task's wait copy is the group: Unblock or
+ * Timeout if it really waited, else as a wait that did not block (Consume, or nothing). */
+void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t timed_out)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    uint16_t task = CORE_STATE(core)->current;
+    if (wait_ends(core, task, object)) {
+        record_event(h, freertos_ID_EventOp, task, object,
+                     timed_out ? freertos_RtosEventOp_Timeout : freertos_RtosEventOp_Unblock);
+    } else if (timed_out == 0u) {
+        record_event(h, freertos_ID_EventOp, task, object, freertos_RtosEventOp_Consume);
     }
 }
 

@@ -164,7 +164,6 @@ extern void *evrec_freertos_out_tcb[];
 /** The value traceQUEUE_CREATE stores in uxQueueNumber: the object's RtosObject value (bits 0..15)
  * and from bit 16 evrec_freertos_event_of_type_() of its type (its record's event id and op values). */
 uint32_t evrec_freertos_object_create(uint8_t queue_type);
-void evrec_freertos_object_name(uint16_t object, const char *name);
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
 void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type);
@@ -173,6 +172,24 @@ void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 /** The rare part of an inline queue hook: the caller's wait on the object ends (Unblock). */
 void evrec_freertos_queue_wait_end(unsigned core, uint32_t key);
+/** An event group's RtosObject value (traceEVENT_GROUP_CREATE), named `group7` until
+ * evrec_freertos_object_name() names it. Records nothing. */
+uint16_t evrec_freertos_group_create(void);
+void evrec_freertos_group_set(unsigned core, uint16_t object);
+void evrec_freertos_group_block(unsigned core, uint16_t object);
+/** The end of xEventGroupWaitBits()/xEventGroupSync(): `timed_out` its xTimeoutOccurred. */
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t timed_out);
+/** The rare part of the inline end: the caller had blocked on the group (Unblock or Timeout). */
+void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t timed_out);
+/**
+ * @brief Name a synchronisation object: a queue, semaphore or mutex (vQueueAddToRegistry() does it
+ * by itself) or an event group: `evrec_freertos_object_name((uint16_t)uxEventGroupGetNumber(g), "flags")`.
+ * @param object the object's RtosObject value (bits 0..15 of uxQueueGetQueueNumber() or
+ * uxEventGroupGetNumber()); 0 or past the table: nothing.
+ * @param[in] name NUL-terminated; copied (EVREC_FREERTOS_NAME_LEN - 1 characters at most).
+ * **Context:** thread; not concurrently with itself for the same object.
+ */
+void evrec_freertos_object_name(uint16_t object, const char *name);
 /** NotifyOp(task, giver, type, index): `giver` is a task value or EVREC_FREERTOS_GIVER_SELF (the
  * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `op` the RtosNotifyOp value (bits
  * 0..7) and the index (bits 8..15). */
@@ -278,6 +295,48 @@ static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned c
         freertos_record_IsrExit(h, isr, (uint16_t)vector);
     } else {
         freertos_record_IsrEnter(h, isr, (uint16_t)vector);
+    }
+}
+
+/* EventOp(task, object, type) of an event group (RtosEventOp values: Set 0, Consume 1, Unblock 3,
+ * Timeout 4; evrec_freertos.c checks them). */
+static inline __attribute__((always_inline)) void evrec_freertos_event_record_(struct evrec_host *h, uint16_t task,
+                                                                               uint16_t object, uint8_t op)
+{
+    freertos_EventOp_t *e = (freertos_EventOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_EventOp_t *)0) {
+        e->task = task;
+        e->object = object;
+        e->type = op;
+        evrec_commit(e, freertos_ID_EventOp);
+    }
+}
+
+/* traceEVENT_GROUP_SET_BITS: EventOp Set by the calling task. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_set_(unsigned core, uint16_t object)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        evrec_freertos_event_record_(h, c->current, object, 0u);
+    }
+}
+
+/* traceEVENT_GROUP_WAIT_BITS_END, _SYNC_END: Consume when the bits were there without a wait; after
+ * a wait (the core's wait copy is the group) Unblock or Timeout, out of line; nothing for a poll
+ * that found them missing. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_end_(unsigned core, uint16_t object,
+                                                                            uint32_t timed_out)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h == (struct evrec_host *)0) {
+        return;
+    }
+    if (__builtin_expect(c->wait == object, 0)) {
+        evrec_freertos_group_wait_end(core, object, timed_out);
+    } else if (timed_out == 0u) {
+        evrec_freertos_event_record_(h, c->current, object, 1u);
     }
 }
 
@@ -476,6 +535,44 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 /* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
+
+/* ---- event groups (event_groups.c) ---- */
+
+/* The group's RtosObject value in its uxEventGroupNumber. xEventGroupSetBitsFromISR() and
+ * xEventGroupClearBitsFromISR() defer the work to the timer task, whose xEventGroupSetBits() records
+ * it (SET_BITS); clearing has no EventOp value: CLEAR_BITS records nothing. */
+#define EVREC_FREERTOS_GROUP_(g) ((uint16_t)(g)->uxEventGroupNumber)
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
+#define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
+    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)((t) != 0))
+#else
+#define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
+#define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
+    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)((t) != 0))
+#endif
+#ifndef traceEVENT_GROUP_CREATE
+#define traceEVENT_GROUP_CREATE(xEventGroup) ((xEventGroup)->uxEventGroupNumber = evrec_freertos_group_create())
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS
+#define traceEVENT_GROUP_SET_BITS(xEventGroup, uxBitsToSet) EVREC_FREERTOS_GROUP_SET_(xEventGroup)
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_BLOCK
+#define traceEVENT_GROUP_WAIT_BITS_BLOCK(xEventGroup, uxBitsToWaitFor)                                            \
+    evrec_freertos_group_block(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(xEventGroup))
+#endif
+#ifndef traceEVENT_GROUP_SYNC_BLOCK
+#define traceEVENT_GROUP_SYNC_BLOCK(xEventGroup, uxBitsToSet, uxBitsToWaitFor)                                    \
+    evrec_freertos_group_block(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(xEventGroup))
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_END
+#define traceEVENT_GROUP_WAIT_BITS_END(xEventGroup, uxBitsToWaitFor, xTimeoutOccurred)                            \
+    EVREC_FREERTOS_GROUP_END_(xEventGroup, xTimeoutOccurred)
+#endif
+#ifndef traceEVENT_GROUP_SYNC_END
+#define traceEVENT_GROUP_SYNC_END(xEventGroup, uxBitsToSet, uxBitsToWaitFor, xTimeoutOccurred)                    \
+    EVREC_FREERTOS_GROUP_END_(xEventGroup, xTimeoutOccurred)
+#endif
 
 /* ---- task notifications (tasks.c) ---- */
 
