@@ -14,6 +14,8 @@ Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced 
   - the task notifications (NotifyOp): every type is recorded, each Block ends in an Unblock or a
     Timeout (the last may still be open), the waiter is named as task and the notifiers (the
     producer, the tick hook as NoTask) as givers;
+  - the software timer's expiries (TimerExpired) name it (blink); the timer task is blocked on
+    its command queue (TmrQ);
   - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
     consistent and find no anomaly; its CPU time per task agrees with the kernel's counter the
     same way, its idle time (the idle task and the scheduler between tasks) with IDLE's, and
@@ -106,7 +108,7 @@ def check_objects(stats, objects=None, waited_on=WAITED_ON):
 
 
 BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem",
-             "notified": "notification", "flag_waiter": "ev_flags"}
+             "notified": "notification", "flag_waiter": "ev_flags", "Tmr Svc": "TmrQ"}
 NOTIFY_TYPES = ("Give", "Take", "Block", "Unblock", "Timeout")
 
 
@@ -189,7 +191,12 @@ def main():
     errors += compare_tasks(stats, kernel_table(ktxt))
     errors += check_objects(stats, dict(OBJECTS, **POSIX_OBJECTS), WAITED_ON + POSIX_WAITED_ON)
     errors += check_sched_figures(stats, kernel_table(ktxt))
-    errors += check_notify(run([evrec, "dump", evr]))
+    dump = run([evrec, "dump", evr])
+    errors += check_notify(dump)
+    expired = sum(1 for line in dump.splitlines() if " TimerExpired " in line and "timer=blink" in line)
+    print("timer blink expired %d times" % expired)
+    if expired == 0:
+        errors.append("no TimerExpired of the timer blink")
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

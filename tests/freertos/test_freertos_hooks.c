@@ -29,10 +29,16 @@ typedef struct {
     uint32_t ulNotifiedValue[2];
     uint8_t ucNotifyState[2];
 } TCB_t;
+typedef unsigned UBaseType_t;
 typedef struct {
     unsigned uxQueueNumber;
     uint8_t ucQueueType;
+    UBaseType_t uxMessagesWaiting;
 } Queue_t;
+typedef struct {
+    const char *pcTimerName;
+    UBaseType_t uxTimerNumber;
+} Timer_t;
 typedef struct {
     unsigned uxEventGroupNumber;
 } EventGroup_t;
@@ -182,7 +188,7 @@ static void check_op(recs_t r, unsigned k, uint16_t id, unsigned task, unsigned 
 Test(freertos_hooks, objects_waits_and_isr)
 {
     static TCB_t a;
-    static Queue_t q = {0, 0}, m = {0, 1}, s = {0, 3};
+    static Queue_t q = {0, 0, 0}, m = {0, 1, 0}, s = {0, 3, 0};
     start();
     create(&a, "a", 1);
     traceQUEUE_CREATE(&q);
@@ -325,6 +331,47 @@ Test(freertos_hooks, event_groups)
     check_op(r, 13, freertos_ID_EventOp, 1, 1, freertos_RtosEventOp_Timeout);
 }
 
+/* The timer task: a timer's value and name at creation, TimerExpired; its wait on the command
+ * queue (vQueueWaitForMessageRestricted(), which has no BLOCKING hook) is a Block on the queue
+ * when the queue is empty, nothing when it is not; the receive that follows the wait records
+ * Timeout (nothing came) or Unblock. */
+Test(freertos_hooks, timer_task)
+{
+    static TCB_t t;
+    static Queue_t cmd = {0, 0, 0};
+    static Timer_t blink = {"blink", 0}, anon = {NULL, 0};
+    start();
+    create(&t, "Tmr Svc", 6);
+    traceQUEUE_CREATE(&cmd);
+    traceTIMER_CREATE(&blink);
+    traceTIMER_CREATE(&anon);
+    cr_assert_eq(blink.uxTimerNumber, 2u);
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[1], "blink");
+    cr_assert_str_eq(freertos_RtosObject_runtime_names[2], "timer3");
+    pxCurrentTCB = NULL;
+    switch_to(&t);
+    traceENTER_vQueueWaitForMessageRestricted(&cmd, 5, 0); /* empty: Block */
+    traceQUEUE_RECEIVE_FAILED(&cmd);                       /* woken by the time: Timeout */
+    traceTIMER_EXPIRED(&blink);
+    cmd.uxMessagesWaiting = 1;
+    traceENTER_vQueueWaitForMessageRestricted(&cmd, 5, 0); /* a command waits: no Block */
+    traceQUEUE_RECEIVE(&cmd);                              /* Receive alone */
+    cmd.uxMessagesWaiting = 0;
+    traceENTER_vQueueWaitForMessageRestricted(&cmd, 5, 1);
+    traceQUEUE_RECEIVE(&cmd); /* woken by a command: Unblock, Receive */
+    recs_t r = stop();
+    cr_assert_eq(r.n, 1u + 1u + 7u, "%u records", r.n);
+    check_op(r, 2, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Block);
+    check_op(r, 3, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Timeout);
+    cr_assert_eq(r.id[4], freertos_ID_TimerExpired);
+    cr_expect_eq(FIELD(r, 4, freertos_TimerExpired_t)->task, 1u);
+    cr_expect_eq(FIELD(r, 4, freertos_TimerExpired_t)->timer, 2u);
+    check_op(r, 5, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+    check_op(r, 6, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Block);
+    check_op(r, 7, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Unblock);
+    check_op(r, 8, freertos_ID_QueueOp, 1, 1, freertos_RtosQueueOp_Receive);
+}
+
 /* The queue hooks read the running task's wait from its core's copy, which every switch-in
  * refreshes: a task that blocked, was switched out and runs again gets its Unblock (also when the
  * task that ran in between blocked on another object); that task, which never waited on the first
@@ -332,7 +379,7 @@ Test(freertos_hooks, event_groups)
 Test(freertos_hooks, waits_follow_the_switches)
 {
     static TCB_t a, b;
-    static Queue_t q = {0, 0}, p = {0, 0};
+    static Queue_t q = {0, 0, 0}, p = {0, 0, 0};
     start();
     create(&a, "a", 2);
     create(&b, "b", 1);
@@ -372,7 +419,7 @@ Test(freertos_hooks, waits_follow_the_switches)
 Test(freertos_hooks, a_wait_ending_keeps_the_task_started)
 {
     static TCB_t a, b;
-    static Queue_t q = {0, 0};
+    static Queue_t q = {0, 0, 0};
     start();
     create(&a, "a", 1);
     create(&b, "b", 1);

@@ -31,7 +31,7 @@
 #define OBJECT_SLOTS 127u
 #define NO_TASK ((uint16_t)freertos_RtosTask_NoTask)
 
-enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_GROUP };
+enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_GROUP, KIND_TIMER };
 
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 /* Read by the inline hooks of evrec_freertos.h (in the kernel's code) as well. */
@@ -262,14 +262,14 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3", "group4" (an event group): the name an object has until vQueueAddToRegistry() names it. The
+/* "queue7", "mutex12", "sem3", "group4" (an event group), "timer5" (a timer without a name): the name an object has until vQueueAddToRegistry() names it. The
  * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
  * (object values are at most OBJECT_SLOTS): no loop. */
 _Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
 static void default_name(char *dst, int kind, unsigned number)
 {
-    static const char prefix[4][8] = {"queue", "mutex", "sem", "group"};
-    static const uint8_t prefix_len[4] = {5, 5, 3, 5};
+    static const char prefix[5][8] = {"queue", "mutex", "sem", "group", "timer"};
+    static const uint8_t prefix_len[5] = {5, 5, 3, 5, 5};
     __builtin_memcpy(dst, prefix[kind], 8);
     char *p = dst + prefix_len[kind];
     if (number >= 100u) {
@@ -490,6 +490,24 @@ void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t time
                      timed_out ? freertos_RtosEventOp_Timeout : freertos_RtosEventOp_Unblock);
     } else if (timed_out == 0u) {
         record_event(h, freertos_ID_EventOp, task, object, freertos_RtosEventOp_Consume);
+    }
+}
+
+/* ---- software timers ---- */
+
+uint16_t evrec_freertos_timer_create(const char *name)
+{
+    uint16_t timer = new_object(KIND_TIMER);
+    if (name != NULL && name[0] != '\0') {
+        evrec_freertos_object_name(timer, name);
+    }
+    return timer;
+}
+
+void evrec_freertos_timer_expired(unsigned core, uint16_t timer)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_timer_expired_(CORE_INDEX(core), timer);
     }
 }
 

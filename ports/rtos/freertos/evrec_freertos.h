@@ -190,6 +190,11 @@ void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t time
  * **Context:** thread; not concurrently with itself for the same object.
  */
 void evrec_freertos_object_name(uint16_t object, const char *name);
+/** A software timer's RtosObject value (traceTIMER_CREATE), named `name` (its pcTimerName; NULL:
+ * `timer7`). Records nothing. */
+uint16_t evrec_freertos_timer_create(const char *name);
+/** TimerExpired(the running task, timer). */
+void evrec_freertos_timer_expired(unsigned core, uint16_t timer);
 /** NotifyOp(task, giver, type, index): `giver` is a task value or EVREC_FREERTOS_GIVER_SELF (the
  * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `op` the RtosNotifyOp value (bits
  * 0..7) and the index (bits 8..15). */
@@ -337,6 +342,16 @@ static inline __attribute__((always_inline)) void evrec_freertos_group_end_(unsi
         evrec_freertos_group_wait_end(core, object, timed_out);
     } else if (timed_out == 0u) {
         evrec_freertos_event_record_(h, c->current, object, 1u);
+    }
+}
+
+/* traceTIMER_EXPIRED: TimerExpired(the running task: the timer task, timer). */
+static inline __attribute__((always_inline)) void evrec_freertos_timer_expired_(unsigned core, uint16_t timer)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        freertos_record_TimerExpired(h, c->current, timer);
     }
 }
 
@@ -535,6 +550,33 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 /* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
+/* The timer task waits on its command queue through vQueueWaitForMessageRestricted(), which has no
+ * BLOCKING hook: its entry hook (FreeRTOS-Kernel V11 and later) records the Block when the queue
+ * is empty (the kernel then places the task on the queue's list). Should an interrupt fill the
+ * queue first, the task does not block and its receive records Unblock at once. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(xQueue, xTicksToWait, xWaitIndefinitely)                        \
+    do {                                                                                                          \
+        if (((Queue_t *)(xQueue))->uxMessagesWaiting == (UBaseType_t)0) {                                         \
+            EVREC_FREERTOS_QCALL0_(block, ((Queue_t *)(xQueue)));                                                 \
+        }                                                                                                         \
+    } while (0)
+#endif
+
+/* ---- software timers (timers.c) ---- */
+
+#ifndef traceTIMER_CREATE
+#define traceTIMER_CREATE(pxNewTimer) ((pxNewTimer)->uxTimerNumber = evrec_freertos_timer_create((pxNewTimer)->pcTimerName))
+#endif
+#ifndef traceTIMER_EXPIRED
+#if EVREC_FREERTOS_INLINE
+#define traceTIMER_EXPIRED(pxTimer)                                                                               \
+    evrec_freertos_timer_expired_(EVREC_FREERTOS_CORE(), (uint16_t)(pxTimer)->uxTimerNumber)
+#else
+#define traceTIMER_EXPIRED(pxTimer)                                                                               \
+    evrec_freertos_timer_expired(EVREC_FREERTOS_CORE(), (uint16_t)(pxTimer)->uxTimerNumber)
+#endif
+#endif
 
 /* ---- event groups (event_groups.c) ---- */
 
