@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
     ListItem_t xStateListItem, xEventListItem;
     unsigned uxPriority, uxTaskNumber;
+    unsigned uxTCBNumber; /* the kernel's: 1, 2, ... in creation order */
     char pcTaskName[16];
     uint32_t ulNotifiedValue[2];
     uint8_t ucNotifyState[2];
@@ -54,8 +55,11 @@ static evrec_host_t host;
 static evrec_recorder_t rec;
 static uint32_t buf[4096];
 
+static unsigned tcb_number; /* the kernel's TCB counter */
+
 static void start(void)
 {
+    tcb_number = 0;
     evrec_host_t *hosts[1] = {&host};
     cr_assert_eq(evrec_recorder_init(&rec, buf, sizeof buf), EVREC_OK);
     evrec_host_init(&host);
@@ -100,6 +104,7 @@ static void create(TCB_t *t, const char *name, unsigned prio)
     size_t n = strlen(name) < sizeof t->pcTaskName ? strlen(name) : sizeof t->pcTaskName - 1u;
     memcpy(t->pcTaskName, name, n); /* the kernel keeps configMAX_TASK_NAME_LEN - 1 */
     t->uxPriority = prio;
+    t->uxTCBNumber = ++tcb_number;
     t->xStateListItem.pvContainer = &ready_list;
     traceTASK_CREATE(t);
 }
@@ -139,6 +144,33 @@ Test(freertos_hooks, names_ids_and_idle)
     cr_assert_eq(r.id[0], freertos_ID_TaskCreate);
     cr_assert_eq(FIELD(r, 0, freertos_TaskCreate_t)->priority, 3u);
     cr_assert_eq(FIELD(r, 2, freertos_TaskCreate_t)->task, freertos_RtosTask_Idle);
+}
+
+/* A task's value is the kernel's TCB number (the idle task's too is counted by the kernel), past
+ * 63 the catalogue's 64 without a name; the names are filled by value, and the whole run-time
+ * range counts as handed out so that the saved file names every value that has a name. */
+Test(freertos_hooks, task_values_are_the_kernels_numbers)
+{
+    static TCB_t idle, a, b, late;
+    start();
+    cr_assert_eq(freertos_RtosTask_runtime.next, freertos_RtosTask_runtime.lim);
+    create(&idle, "IDLE", 0); /* number 1, value 0 */
+    tcb_number = 4;
+    create(&a, "five", 2);
+    create(&b, "six", 2);
+    tcb_number = 69;
+    create(&late, "seventy", 1);
+    recs_t r = stop();
+    cr_assert_eq(idle.uxTaskNumber, freertos_RtosTask_Idle);
+    cr_assert_eq(a.uxTaskNumber, 5u);
+    cr_assert_eq(b.uxTaskNumber, 6u);
+    cr_assert_eq(late.uxTaskNumber, 64u);
+    cr_assert_null(freertos_RtosTask_runtime_names[0]);
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[4], "five");
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[5], "six");
+    cr_assert_eq(r.n, 4u);
+    cr_assert_eq(FIELD(r, 1, freertos_TaskCreate_t)->task, 5u);
+    cr_assert_eq(FIELD(r, 3, freertos_TaskCreate_t)->task, 64u);
 }
 
 Test(freertos_hooks, switch_reasons)
@@ -288,12 +320,13 @@ Test(freertos_hooks, notifications)
 }
 
 /* An event group: its object value and default name at creation; Set; a wait that found its bits
- * (Consume), a poll that did not (nothing); Block, then Unblock or Timeout after the wait, once
- * the task runs again. */
+ * (Consume), a poll that did not (nothing); Block, then Unblock or Timeout after the wait (the
+ * kernel's xTicksToWait is not 0: it blocked), once the task runs again. */
 Test(freertos_hooks, event_groups)
 {
     static TCB_t a, b;
     static EventGroup_t g;
+    TickType_t xTicksToWait = 0; /* the kernel's: zeroed when the bits were there */
     start();
     create(&a, "a", 2);
     create(&b, "b", 1);
@@ -315,6 +348,7 @@ Test(freertos_hooks, event_groups)
     a.xStateListItem.pvContainer = &ready_list;
     a.xEventListItem.pvContainer = NULL;
     switch_to(&a);
+    xTicksToWait = 5;
     traceEVENT_GROUP_WAIT_BITS_END(&g, 2u, 0); /* woken by the bits: Unblock */
     traceEVENT_GROUP_SYNC_BLOCK(&g, 1u, 2u);
     traceEVENT_GROUP_SYNC_END(&g, 1u, 2u, 1); /* Timeout */

@@ -46,6 +46,9 @@ uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 #define STARTED 0x80u
 _Static_assert(OBJECT_SLOTS <= WAIT_MASK, "an object value fits the wait bits");
 
+/* Object values handed out (evrec_freertos_init() resets it). */
+static evrec_atomic_size_t next_object;
+
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
     char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
@@ -92,7 +95,13 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         evrec_freertos_cores[c].host = hosts[c];
         evrec_freertos_cores[c].current = NO_TASK;
     }
-    return (int)freertos_runtime_init();
+    evrec_status st = freertos_runtime_init();
+    /* Task values are the kernel's TCB numbers, named by value (evrec_freertos_task_new()): the
+     * whole range counts as handed out, the names saved are those that are set. */
+    evrec_atomic_store(&freertos_RtosTask_runtime.next, freertos_RtosTask_runtime.lim);
+    evrec_atomic_store(&freertos_RtosObject_runtime.next, freertos_RtosObject_runtime.lim);
+    evrec_atomic_store(&next_object, 0u);
+    return (int)st;
 }
 
 int evrec_freertos_isr_name(unsigned vector, const char *name)
@@ -121,20 +130,26 @@ static void copy_task_name(char *slot, const char *name, uint32_t name_size)
     }
 }
 
-uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle)
+/* The task's value is the kernel's TCB number: no allocation (the RtosTask run-time names are
+ * filled by value, evrec_freertos_init() marks the whole range allocated: the saved file names
+ * the values that have a name). Tasks created on two cores at once have two numbers, two slots. */
+uint16_t evrec_freertos_task_new(unsigned core, const char *name, uint32_t number, uint32_t priority)
 {
-    freertos_RtosTask_t task = freertos_RtosTask_Idle;
-    if (!idle) {
-        /* Allocate first (lock-free), then fill the value's own name slot: tasks created on
-         * two cores at once cannot share a slot. */
-        (void)freertos_RtosTask_alloc("?", &task);
-        if (task >= 1u && task <= TASK_SLOTS) {
+    uint32_t task = number & 0xFFFFu;
+    if (task != 0u) {
+        if (task > TASK_SLOTS) {
+            task = TASK_SLOTS + 1u; /* past the range: 64, as an exhausted allocation gives */
+        } else {
             char *slot = ft.task_name[task - 1u];
-            copy_task_name(slot, name, name_size);
+            copy_task_name(slot, name, number >> 16);
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
-    return task;
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskCreate(h, (uint16_t)task, (uint16_t)priority);
+    }
+    return (uint16_t)task;
 }
 
 void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority)
@@ -282,17 +297,19 @@ static void default_name(char *dst, int kind, unsigned number)
     p[1] = '\0';
 }
 
-/* A new object's value, its default name by kind. */
+/* A new object's value (1, 2, ... in creation order; past the range 128, as an exhausted
+ * allocation gives), its default name by kind. The values are counted here (one atomic
+ * increment, no call): the RtosObject run-time names are filled by value, as the tasks' are. */
 static uint16_t new_object(int kind)
 {
-    freertos_RtosObject_t object = freertos_RtosObject_UnknownObject;
-    (void)freertos_RtosObject_alloc("?", &object);
-    if (object >= 1u && object <= OBJECT_SLOTS) {
-        char *slot = ft.object_name[object - 1u];
-        default_name(slot, kind, object);
-        freertos_RtosObject_runtime_names[object - 1u] = slot;
+    size_t object = evrec_atomic_fetch_add(&next_object, 1u) + 1u;
+    if (object > OBJECT_SLOTS) {
+        return (uint16_t)(OBJECT_SLOTS + 1u);
     }
-    return object;
+    char *slot = ft.object_name[object - 1u];
+    default_name(slot, kind, (unsigned)object);
+    __atomic_store_n(&freertos_RtosObject_runtime_names[object - 1u], slot, __ATOMIC_RELEASE);
+    return (uint16_t)object;
 }
 
 uint32_t evrec_freertos_object_create(uint8_t queue_type)
@@ -464,32 +481,25 @@ void evrec_freertos_group_set(unsigned core, uint16_t object)
     }
 }
 
+/* An event group's Block: recorded once per wait (no retry loop); no wait state is kept (its end
+ * knows from the kernel whether it blocked). */
 void evrec_freertos_group_block(unsigned core, uint16_t object)
 {
-    block_on(core, object, freertos_ID_EventOp);
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        record_event(h, freertos_ID_EventOp, CORE_STATE(core)->current, object, freertos_RtosEventOp_Block);
+    }
 }
 
-void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t timed_out)
+_Static_assert(offsetof(freertos_EventOp_t, object) % 4u == 0u &&
+                   offsetof(freertos_EventOp_t, type) == offsetof(freertos_EventOp_t, object) + 2u &&
+                   offsetof(freertos_EventOp_t, object) + 4u <= sizeof(freertos_EventOp_t),
+               "EventOp's object, type and a padding byte are one aligned word (evrec_freertos_event_record_())");
+
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t blocked, uint32_t timed_out)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_group_end_(CORE_INDEX(core), object, timed_out);
-    }
-}
-
-/* Called by evrec_freertos_group_end_() when the task's wait copy is the group: Unblock or
- * Timeout if it really waited, else as a wait that did not block (Consume, or nothing). */
-void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t timed_out)
-{
-    evrec_host_t *h = host_of(core);
-    if (h == NULL) {
-        return;
-    }
-    uint16_t task = CORE_STATE(core)->current;
-    if (wait_ends(core, task, object)) {
-        record_event(h, freertos_ID_EventOp, task, object,
-                     timed_out ? freertos_RtosEventOp_Timeout : freertos_RtosEventOp_Unblock);
-    } else if (timed_out == 0u) {
-        record_event(h, freertos_ID_EventOp, task, object, freertos_RtosEventOp_Consume);
+        evrec_freertos_group_end_(CORE_INDEX(core), object, blocked, timed_out);
     }
 }
 
@@ -538,16 +548,16 @@ _Static_assert(offsetof(freertos_NotifyOp_t, giver) % 4u == 0u &&
                    offsetof(freertos_NotifyOp_t, index) == offsetof(freertos_NotifyOp_t, giver) + 3u,
                "NotifyOp's giver, type and index are one aligned word (evrec_freertos_notify_record_())");
 
-void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t op)
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_notify_(CORE_INDEX(core), task, giver, op);
+        evrec_freertos_notify_(CORE_INDEX(core), task, giver, type, index);
     }
 }
 
-void evrec_freertos_notify_self(unsigned core, uint32_t op)
+void evrec_freertos_notify_self(unsigned core, uint32_t type, uint32_t index)
 {
     if (CORE_OK(core)) {
-        evrec_freertos_notify_self_(CORE_INDEX(core), op);
+        evrec_freertos_notify_self_(CORE_INDEX(core), type, index);
     }
 }

@@ -16,7 +16,8 @@
  * ports/rtos/freertos/freertos.yaml (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete,
  * TaskPriority). A macro the application defined before this include is kept.
  *
- * Ids: a task's RtosTask value is kept in its TCB's uxTaskNumber (the field the kernel reserves
+ * Ids: a task's RtosTask value is the kernel's own TCB number (uxTCBNumber, 1, 2, ... in creation
+ * order; 0 for the idle task), kept in its TCB's uxTaskNumber (the field the kernel reserves
  * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber (bits
  * 0..15; its record's event and op values above, evrec_freertos_object_create()); the
  * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
@@ -146,10 +147,10 @@ int evrec_freertos_isr_name(unsigned vector, const char *name);
 
 /* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
  * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
-/** A new task's RtosTask value, its name copied: `name` is the TCB's pcTaskName, `name_size`
- * bytes (sizeof it); `idle`: the name starts with configIDLE_TASK_NAME (the idle task, value 0).
- * Records nothing. */
-uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle);
+/** A new task (traceTASK_CREATE): its RtosTask value is the kernel's uxTCBNumber (`number`, bits
+ * 0..15; 0 for the idle task; past 63: 64), its name copied from the TCB's pcTaskName (`name`,
+ * `number` bits 16..23 its size), TaskCreate(task, priority) recorded; returns the value. */
+uint16_t evrec_freertos_task_new(unsigned core, const char *name, uint32_t number, uint32_t priority);
 /** TaskCreate(task, priority). */
 void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
@@ -177,10 +178,9 @@ void evrec_freertos_queue_wait_end(unsigned core, uint32_t key);
 uint16_t evrec_freertos_group_create(void);
 void evrec_freertos_group_set(unsigned core, uint16_t object);
 void evrec_freertos_group_block(unsigned core, uint16_t object);
-/** The end of xEventGroupWaitBits()/xEventGroupSync(): `timed_out` its xTimeoutOccurred. */
-void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t timed_out);
-/** The rare part of the inline end: the caller had blocked on the group (Unblock or Timeout). */
-void evrec_freertos_group_wait_end(unsigned core, uint16_t object, uint32_t timed_out);
+/** The end of xEventGroupWaitBits()/xEventGroupSync(): `blocked` its xTicksToWait is not 0 there
+ * (the kernel zeroes it when the bits were there), `timed_out` its xTimeoutOccurred. */
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t blocked, uint32_t timed_out);
 /**
  * @brief Name a synchronisation object: a queue, semaphore or mutex (vQueueAddToRegistry() does it
  * by itself) or an event group: `evrec_freertos_object_name((uint16_t)uxEventGroupGetNumber(g), "flags")`.
@@ -196,11 +196,11 @@ uint16_t evrec_freertos_timer_create(const char *name);
 /** TimerExpired(the running task, timer). */
 void evrec_freertos_timer_expired(unsigned core, uint16_t timer);
 /** NotifyOp(task, giver, type, index): `giver` is a task value or EVREC_FREERTOS_GIVER_SELF (the
- * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `op` the RtosNotifyOp value (bits
- * 0..7) and the index (bits 8..15). */
-void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t op);
-/** NotifyOp of the calling task itself (Take, Block, Timeout); `op` as evrec_freertos_notify(). */
-void evrec_freertos_notify_self(unsigned core, uint32_t op);
+ * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `type` the RtosNotifyOp value;
+ * `index` the notification's index (its low 8 bits recorded). */
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index);
+/** NotifyOp of the calling task itself (Take, Block, Timeout), as evrec_freertos_notify(). */
+void evrec_freertos_notify_self(unsigned core, uint32_t type, uint32_t index);
 
 /* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
 /** Per core: its host (NULL: record nothing), the task running on it (NoTask before the first)
@@ -304,15 +304,21 @@ static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned c
 }
 
 /* EventOp(task, object, type) of an event group (RtosEventOp values: Set 0, Consume 1, Unblock 3,
- * Timeout 4; evrec_freertos.c checks them). */
+ * Timeout 4; evrec_freertos.c checks them); the object and type as one 4-byte store (evrec_freertos.c
+ * checks the layout). */
 static inline __attribute__((always_inline)) void evrec_freertos_event_record_(struct evrec_host *h, uint16_t task,
-                                                                               uint16_t object, uint8_t op)
+                                                                               uint16_t object, uint32_t op)
 {
     freertos_EventOp_t *e = (freertos_EventOp_t *)evrec_reserve(h, sizeof *e);
     if (e != (freertos_EventOp_t *)0) {
+        uint32_t word = (uint32_t)object | op << 16;
         e->task = task;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        __builtin_memcpy(&e->object, &word, 4);
+#else
         e->object = object;
-        e->type = op;
+        e->type = (uint8_t)op;
+#endif
         evrec_commit(e, freertos_ID_EventOp);
     }
 }
@@ -327,21 +333,16 @@ static inline __attribute__((always_inline)) void evrec_freertos_group_set_(unsi
     }
 }
 
-/* traceEVENT_GROUP_WAIT_BITS_END, _SYNC_END: Consume when the bits were there without a wait; after
- * a wait (the core's wait copy is the group) Unblock or Timeout, out of line; nothing for a poll
- * that found them missing. */
+/* traceEVENT_GROUP_WAIT_BITS_END, _SYNC_END: Consume when the bits were there without a wait;
+ * after a wait (`blocked`) Unblock or Timeout; nothing for a poll that found them missing. */
 static inline __attribute__((always_inline)) void evrec_freertos_group_end_(unsigned core, uint16_t object,
-                                                                            uint32_t timed_out)
+                                                                            uint32_t blocked, uint32_t timed_out)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
-    if (h == (struct evrec_host *)0) {
-        return;
-    }
-    if (__builtin_expect(c->wait == object, 0)) {
-        evrec_freertos_group_wait_end(core, object, timed_out);
-    } else if (timed_out == 0u) {
-        evrec_freertos_event_record_(h, c->current, object, 1u);
+    if (h != (struct evrec_host *)0 && (blocked != 0u || timed_out == 0u)) {
+        /* blocked: Unblock (3) or Timeout (4); else Consume (1) */
+        evrec_freertos_event_record_(h, c->current, object, blocked != 0u ? 3u + timed_out : 1u);
     }
 }
 
@@ -375,26 +376,29 @@ static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(
 }
 
 /* traceTASK_NOTIFY*: `giver` a task value, EVREC_FREERTOS_GIVER_SELF or _ISR (constants where the
- * macros give them: the select folds); `op` the type (bits 0..7) and index (8..15). */
+ * macros give them: the select folds); `type` the RtosNotifyOp value, `index` the notification's
+ * (its low 8 bits recorded). */
 static inline __attribute__((always_inline)) void evrec_freertos_notify_(unsigned core, uint16_t task,
-                                                                         uint32_t giver, uint32_t op)
+                                                                         uint32_t giver, uint32_t type,
+                                                                         uint32_t index)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
     if (h != (struct evrec_host *)0) {
-        uint32_t g = giver == EVREC_FREERTOS_GIVER_SELF ? (uint32_t)c->current : giver;
-        evrec_freertos_notify_record_(h, task, (g & 0xFFFFu) | op << 16);
+        uint32_t g = giver == EVREC_FREERTOS_GIVER_SELF ? (uint32_t)c->current : (giver & 0xFFFFu);
+        evrec_freertos_notify_record_(h, task, g | type << 16 | index << 24);
     }
 }
 
 /* The calling task's own notification operation (Take, Block, Timeout). */
-static inline __attribute__((always_inline)) void evrec_freertos_notify_self_(unsigned core, uint32_t op)
+static inline __attribute__((always_inline)) void evrec_freertos_notify_self_(unsigned core, uint32_t type,
+                                                                              uint32_t index)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
     if (h != (struct evrec_host *)0) {
         uint16_t self = c->current;
-        evrec_freertos_notify_record_(h, self, (uint32_t)self | op << 16);
+        evrec_freertos_notify_record_(h, self, (uint32_t)self | type << 16 | index << 24);
     }
 }
 #endif /* EVREC_FREERTOS_INLINE */
@@ -467,14 +471,15 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
                                                                    : sizeof((tcb)->pcTaskName))
 #define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
     (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
+/* The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook): no
+ * allocation; one call names the task and records TaskCreate. */
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
-    do {                                                                                                          \
-        (pxNewTCB)->uxTaskNumber = evrec_freertos_task_name(                                                      \
-            (pxNewTCB)->pcTaskName, (uint32_t)sizeof((pxNewTCB)->pcTaskName), EVREC_FREERTOS_IS_IDLE_(pxNewTCB)); \
-        evrec_freertos_task_create(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxNewTCB),                         \
-                                   (uint32_t)(pxNewTCB)->uxPriority);                                             \
-    } while (0)
+    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_new(                                                          \
+         EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                                                           \
+         (EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(uint16_t)(pxNewTCB)->uxTCBNumber) |                 \
+             (uint32_t)(sizeof((pxNewTCB)->pcTaskName) < 255u ? sizeof((pxNewTCB)->pcTaskName) : 255u) << 16,     \
+         (uint32_t)(pxNewTCB)->uxPriority))
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
@@ -580,18 +585,23 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 
 /* ---- event groups (event_groups.c) ---- */
 
-/* The group's RtosObject value in its uxEventGroupNumber. xEventGroupSetBitsFromISR() and
+/* The group's RtosObject value in its uxEventGroupNumber. The end of a wait tells whether it
+ * blocked by the function's xTicksToWait (zeroed by the kernel when the bits were there: an
+ * event group has no retry loop, its Block is recorded once, and the port keeps no wait state for
+ * it). xEventGroupSetBitsFromISR() and
  * xEventGroupClearBitsFromISR() defer the work to the timer task, whose xEventGroupSetBits() records
  * it (SET_BITS); clearing has no EventOp value: CLEAR_BITS records nothing. */
 #define EVREC_FREERTOS_GROUP_(g) ((uint16_t)(g)->uxEventGroupNumber)
 #if EVREC_FREERTOS_INLINE
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
-    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)((t) != 0))
+    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),   \
+                              (uint32_t)((t) != 0))
 #else
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
-    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)((t) != 0))
+    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),    \
+                             (uint32_t)((t) != 0))
 #endif
 #ifndef traceEVENT_GROUP_CREATE
 #define traceEVENT_GROUP_CREATE(xEventGroup) ((xEventGroup)->uxEventGroupNumber = evrec_freertos_group_create())
@@ -625,22 +635,24 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define EVREC_FREERTOS_NOTIFY_UNBLOCK_ 3u
 #define EVREC_FREERTOS_NOTIFY_TIMEOUT_ 4u
 #if EVREC_FREERTOS_INLINE
-#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, op)                                                              \
-    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (op))
-#define EVREC_FREERTOS_NOTIFY_SELF_(op) evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (op))
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
+    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (type), (uint32_t)(index))
+#define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
+    evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (type), (uint32_t)(index))
 #else
-#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, op)                                                              \
-    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (op))
-#define EVREC_FREERTOS_NOTIFY_SELF_(op) evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (op))
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
+    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (type), (uint32_t)(index))
+#define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
+    evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (type), (uint32_t)(index))
 #endif
 /* The notifier's side (xTaskGenericNotify, xTaskGenericNotifyFromISR, vTaskGenericNotifyGiveFromISR):
  * the notified TCB is their pxTCB, its state before the call their ucOriginalNotifyState: Unblock
  * when the task was waiting (taskWAITING_NOTIFICATION), else Give. */
 #define EVREC_FREERTOS_NOTIFIED_(index, giver)                                                                    \
     EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver),                                             \
-                                (ucOriginalNotifyState == taskWAITING_NOTIFICATION ? EVREC_FREERTOS_NOTIFY_UNBLOCK_ \
-                                                                                   : EVREC_FREERTOS_NOTIFY_GIVE_) | \
-                                    ((uint32_t)(index) & 0xFFu) << 8)
+                                ucOriginalNotifyState == taskWAITING_NOTIFICATION ? EVREC_FREERTOS_NOTIFY_UNBLOCK_ \
+                                                                                  : EVREC_FREERTOS_NOTIFY_GIVE_,  \
+                                (index))
 #ifndef traceTASK_NOTIFY
 #define traceTASK_NOTIFY(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_SELF)
 #endif
@@ -654,22 +666,20 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* The waiter's side (ulTaskGenericNotifyTake, xTaskGenericNotifyWait): Block before it blocks;
  * after the wait Take when it got a notification (Take: the count is not 0; Wait: the state is
  * taskNOTIFICATION_RECEIVED), else Timeout when it could wait (their xTicksToWait is not 0),
- * else nothing (a poll that found none). */
+ * else nothing (a poll that found none). One record path for both. */
 #define EVREC_FREERTOS_NOTIFY_END_(got, index)                                                                    \
     do {                                                                                                          \
-        if (got) {                                                                                                \
-            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TAKE_ | ((uint32_t)(index) & 0xFFu) << 8);          \
-        } else if (xTicksToWait != (TickType_t)0) {                                                               \
-            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TIMEOUT_ | ((uint32_t)(index) & 0xFFu) << 8);       \
+        int evrec_got_ = (got);                                                                                   \
+        if (evrec_got_ || xTicksToWait != (TickType_t)0) {                                                        \
+            EVREC_FREERTOS_NOTIFY_SELF_(evrec_got_ ? EVREC_FREERTOS_NOTIFY_TAKE_ : EVREC_FREERTOS_NOTIFY_TIMEOUT_, \
+                                        (index));                                                                 \
         }                                                                                                         \
     } while (0)
 #ifndef traceTASK_NOTIFY_TAKE_BLOCK
-#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait)                                                                \
-    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_ | ((uint32_t)(uxIndexToWait) & 0xFFu) << 8)
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait) EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
 #endif
 #ifndef traceTASK_NOTIFY_WAIT_BLOCK
-#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)                                                                \
-    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_ | ((uint32_t)(uxIndexToWait) & 0xFFu) << 8)
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait) EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
