@@ -14,7 +14,7 @@
  * record inline (EVREC_FREERTOS_INLINE, when freertos_events.h is on the kernel's include path),
  * which record the events of
  * ports/rtos/freertos/freertos.yaml (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete,
- * TaskPriority). A macro the application defined before this include is kept.
+ * TaskPriority, NotifyOp, TimerExpired). A macro the application defined before this include is kept.
  *
  * Ids: a task's RtosTask value is the kernel's own TCB number (uxTCBNumber, 1, 2, ... in creation
  * order; 0 for the idle task), kept in its TCB's uxTaskNumber (the field the kernel reserves
@@ -23,9 +23,11 @@
  * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
- * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, the
- * delayed lists xDelayedTaskList1/2 and the suspended list, Queue_t's ucQueueType): they only expand
- * inside tasks.c and queue.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
+ * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, its
+ * uxTCBNumber and notification state, the delayed lists xDelayedTaskList1/2 and the suspended
+ * list, Queue_t's ucQueueType and uxMessagesWaiting, the locals of the notify and event group
+ * functions: pxTCB, ucOriginalNotifyState, xTicksToWait): they only expand inside tasks.c,
+ * queue.c, event_groups.c and timers.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
  */
 #ifndef EVREC_FREERTOS_H
 #define EVREC_FREERTOS_H
@@ -358,8 +360,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_timer_expired_(
 
 /* NotifyOp: the task, then the giver, type and index as one 4-byte store (`word`: giver bits
  * 0..15, type 16..23, index 24..31; evrec_freertos.c checks the layout). */
-static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(struct evrec_host *h, uint16_t task,
-                                                                                uint32_t word)
+static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(struct evrec_host *h,
+                                                                                uint16_t task, uint32_t word)
 {
     freertos_NotifyOp_t *e = (freertos_NotifyOp_t *)evrec_reserve(h, sizeof *e);
     if (e != (freertos_NotifyOp_t *)0) {
@@ -378,9 +380,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(
 /* traceTASK_NOTIFY*: `giver` a task value, EVREC_FREERTOS_GIVER_SELF or _ISR (constants where the
  * macros give them: the select folds); `type` the RtosNotifyOp value, `index` the notification's
  * (its low 8 bits recorded). */
-static inline __attribute__((always_inline)) void evrec_freertos_notify_(unsigned core, uint16_t task,
-                                                                         uint32_t giver, uint32_t type,
-                                                                         uint32_t index)
+static inline __attribute__((always_inline)) void
+evrec_freertos_notify_(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
@@ -571,7 +572,8 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* ---- software timers (timers.c) ---- */
 
 #ifndef traceTIMER_CREATE
-#define traceTIMER_CREATE(pxNewTimer) ((pxNewTimer)->uxTimerNumber = evrec_freertos_timer_create((pxNewTimer)->pcTimerName))
+#define traceTIMER_CREATE(pxNewTimer)                                                                             \
+    ((pxNewTimer)->uxTimerNumber = evrec_freertos_timer_create((pxNewTimer)->pcTimerName))
 #endif
 #ifndef traceTIMER_EXPIRED
 #if EVREC_FREERTOS_INLINE
@@ -595,12 +597,12 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #if EVREC_FREERTOS_INLINE
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
-    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),   \
+    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),     \
                               (uint32_t)((t) != 0))
 #else
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
-    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),    \
+    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),      \
                              (uint32_t)((t) != 0))
 #endif
 #ifndef traceEVENT_GROUP_CREATE
@@ -650,14 +652,16 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
  * when the task was waiting (taskWAITING_NOTIFICATION), else Give. */
 #define EVREC_FREERTOS_NOTIFIED_(index, giver)                                                                    \
     EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver),                                             \
-                                ucOriginalNotifyState == taskWAITING_NOTIFICATION ? EVREC_FREERTOS_NOTIFY_UNBLOCK_ \
-                                                                                  : EVREC_FREERTOS_NOTIFY_GIVE_,  \
+                                ucOriginalNotifyState == taskWAITING_NOTIFICATION                                 \
+                                    ? EVREC_FREERTOS_NOTIFY_UNBLOCK_                                              \
+                                    : EVREC_FREERTOS_NOTIFY_GIVE_,                                                \
                                 (index))
 #ifndef traceTASK_NOTIFY
 #define traceTASK_NOTIFY(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_SELF)
 #endif
 #ifndef traceTASK_NOTIFY_FROM_ISR
-#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
+#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify)                                                                \
+    EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
 #endif
 #ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
 #define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)                                                           \
@@ -671,15 +675,17 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
     do {                                                                                                          \
         int evrec_got_ = (got);                                                                                   \
         if (evrec_got_ || xTicksToWait != (TickType_t)0) {                                                        \
-            EVREC_FREERTOS_NOTIFY_SELF_(evrec_got_ ? EVREC_FREERTOS_NOTIFY_TAKE_ : EVREC_FREERTOS_NOTIFY_TIMEOUT_, \
-                                        (index));                                                                 \
+            EVREC_FREERTOS_NOTIFY_SELF_(                                                                          \
+                evrec_got_ ? EVREC_FREERTOS_NOTIFY_TAKE_ : EVREC_FREERTOS_NOTIFY_TIMEOUT_, (index));              \
         }                                                                                                         \
     } while (0)
 #ifndef traceTASK_NOTIFY_TAKE_BLOCK
-#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait) EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
 #endif
 #ifndef traceTASK_NOTIFY_WAIT_BLOCK
-#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait) EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
@@ -687,7 +693,8 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #endif
 #ifndef traceTASK_NOTIFY_WAIT
 #define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                      \
-    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[uxIndexToWait] == taskNOTIFICATION_RECEIVED, uxIndexToWait)
+    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[uxIndexToWait] == taskNOTIFICATION_RECEIVED,           \
+                               uxIndexToWait)
 #endif
 
 /* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
