@@ -173,6 +173,29 @@ Test(freertos_hooks, task_values_are_the_kernels_numbers)
     cr_assert_eq(FIELD(r, 3, freertos_TaskCreate_t)->task, 64u);
 }
 
+/* Objects' default names by number, 1 to 3 digits, and past the range 128 unnamed (the digits
+ * are prepared by evrec_freertos_init(): each init starts the numbers again). */
+Test(freertos_hooks, default_object_names)
+{
+    static Queue_t q[130];
+    for (int round = 0; round < 2; round++) {
+        start();
+        for (unsigned i = 0; i < 130u; i++) {
+            q[i].ucQueueType = i == 126u ? 3u : 0u; /* 127: a binary semaphore */
+            traceQUEUE_CREATE(&q[i]);
+        }
+        (void)stop();
+        cr_assert_str_eq(freertos_RtosObject_runtime_names[0], "queue1");
+        cr_assert_str_eq(freertos_RtosObject_runtime_names[9], "queue10");
+        cr_assert_str_eq(freertos_RtosObject_runtime_names[98], "queue99");
+        cr_assert_str_eq(freertos_RtosObject_runtime_names[99], "queue100");
+        cr_assert_str_eq(freertos_RtosObject_runtime_names[126], "sem127");
+        cr_assert_eq(q[126].uxQueueNumber & 0xFFFFu, 127u);
+        cr_assert_eq(q[127].uxQueueNumber & 0xFFFFu, 128u);
+        cr_assert_eq(q[129].uxQueueNumber & 0xFFFFu, 128u);
+    }
+}
+
 Test(freertos_hooks, switch_reasons)
 {
     static TCB_t a, b;

@@ -46,6 +46,8 @@ uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 #define STARTED 0x80u
 _Static_assert(OBJECT_SLOTS <= WAIT_MASK, "an object value fits the wait bits");
 
+static void prefill_digits(void);
+
 /* Object values handed out (evrec_freertos_init() resets it). */
 static evrec_atomic_size_t next_object;
 
@@ -87,6 +89,7 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&ft, 0, sizeof ft);
+    prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
     memset(evrec_freertos_cores, 0, sizeof evrec_freertos_cores);
     memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
@@ -277,24 +280,36 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3", "group4" (an event group), "timer5" (a timer without a name): the name an object has until vQueueAddToRegistry() names it. The
- * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
- * (object values are at most OBJECT_SLOTS): no loop. */
+/* "queue7", "mutex12", "sem3", "group4" (an event group), "timer5" (a timer without a name): the
+ * name an object has until vQueueAddToRegistry() (or evrec_freertos_object_name()) names it. Its
+ * number's digits and NUL (4 bytes) are written into the slot's last 4 bytes by
+ * evrec_freertos_init() (prefill_digits()), so that at creation the name is one 8-byte copy of the
+ * prefix (its NULs included) and one 4-byte copy of the digits read from the slot first: no
+ * division, no loop. */
 _Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
-static void default_name(char *dst, int kind, unsigned number)
+#define DIGITS_AT (EVREC_FREERTOS_NAME_LEN - 4u)
+static void prefill_digits(void)
+{
+    for (unsigned number = 1; number <= OBJECT_SLOTS; number++) {
+        char *p = &ft.object_name[number - 1u][DIGITS_AT];
+        if (number >= 100u) {
+            *p++ = (char)('0' + number / 100u);
+        }
+        if (number >= 10u) {
+            *p++ = (char)('0' + number / 10u % 10u);
+        }
+        p[0] = (char)('0' + number % 10u); /* the bytes after it are 0 (memset) */
+    }
+}
+
+static void default_name(char *dst, int kind)
 {
     static const char prefix[5][8] = {"queue", "mutex", "sem", "group", "timer"};
     static const uint8_t prefix_len[5] = {5, 5, 3, 5, 5};
+    uint32_t digits;
+    __builtin_memcpy(&digits, dst + DIGITS_AT, 4); /* before the prefix may cover it */
     __builtin_memcpy(dst, prefix[kind], 8);
-    char *p = dst + prefix_len[kind];
-    if (number >= 100u) {
-        *p++ = (char)('0' + number / 100u);
-    }
-    if (number >= 10u) {
-        *p++ = (char)('0' + number / 10u % 10u);
-    }
-    p[0] = (char)('0' + number % 10u);
-    p[1] = '\0';
+    __builtin_memcpy(dst + prefix_len[kind], &digits, 4);
 }
 
 /* A new object's value (1, 2, ... in creation order; past the range 128, as an exhausted
@@ -307,7 +322,7 @@ static uint16_t new_object(int kind)
         return (uint16_t)(OBJECT_SLOTS + 1u);
     }
     char *slot = ft.object_name[object - 1u];
-    default_name(slot, kind, (unsigned)object);
+    default_name(slot, kind);
     __atomic_store_n(&freertos_RtosObject_runtime_names[object - 1u], slot, __ATOMIC_RELEASE);
     return (uint16_t)object;
 }
