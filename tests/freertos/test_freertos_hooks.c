@@ -11,6 +11,7 @@
 #define INCLUDE_vTaskSuspend 1
 #define INCLUDE_vTaskDelete 1
 #define configIDLE_TASK_NAME "IDLE"
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
 #include "evrec_freertos.h"
 #include "freertos_events.h"
 

@@ -636,26 +636,36 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define EVREC_FREERTOS_NOTIFY_BLOCK_ 2u
 #define EVREC_FREERTOS_NOTIFY_UNBLOCK_ 3u
 #define EVREC_FREERTOS_NOTIFY_TIMEOUT_ 4u
+/* The notification's index: a constant 0 where a task has one notification
+ * (configTASK_NOTIFICATION_ARRAY_ENTRIES 1, the kernel's default; it asserts the index is below
+ * that), so that the record's word is a constant where the giver and type are. Expanded in
+ * tasks.c, after FreeRTOS.h gave the setting its default. */
+#define EVREC_FREERTOS_NOTIFY_INDEX_(index)                                                                       \
+    (configTASK_NOTIFICATION_ARRAY_ENTRIES > 1 ? (uint32_t)(index) : 0u)
 #if EVREC_FREERTOS_INLINE
 #define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
-    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (type), (uint32_t)(index))
+    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
 #define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
-    evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (type), (uint32_t)(index))
+    evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
 #else
 #define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
-    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (type), (uint32_t)(index))
+    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
 #define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
-    evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (type), (uint32_t)(index))
+    evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
 #endif
 /* The notifier's side (xTaskGenericNotify, xTaskGenericNotifyFromISR, vTaskGenericNotifyGiveFromISR):
  * the notified TCB is their pxTCB, its state before the call their ucOriginalNotifyState: Unblock
  * when the task was waiting (taskWAITING_NOTIFICATION), else Give. */
 #define EVREC_FREERTOS_NOTIFIED_(index, giver)                                                                    \
-    EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver),                                             \
-                                ucOriginalNotifyState == taskWAITING_NOTIFICATION                                 \
-                                    ? EVREC_FREERTOS_NOTIFY_UNBLOCK_                                              \
-                                    : EVREC_FREERTOS_NOTIFY_GIVE_,                                                \
-                                (index))
+    do {                                                                                                          \
+        if (ucOriginalNotifyState == taskWAITING_NOTIFICATION) {                                                  \
+            EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver), EVREC_FREERTOS_NOTIFY_UNBLOCK_,     \
+                                        (index));                                                                 \
+        } else {                                                                                                  \
+            EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver), EVREC_FREERTOS_NOTIFY_GIVE_,        \
+                                        (index));                                                                 \
+        }                                                                                                         \
+    } while (0)
 #ifndef traceTASK_NOTIFY
 #define traceTASK_NOTIFY(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_SELF)
 #endif
@@ -673,10 +683,10 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
  * else nothing (a poll that found none). One record path for both. */
 #define EVREC_FREERTOS_NOTIFY_END_(got, index)                                                                    \
     do {                                                                                                          \
-        int evrec_got_ = (got);                                                                                   \
-        if (evrec_got_ || xTicksToWait != (TickType_t)0) {                                                        \
-            EVREC_FREERTOS_NOTIFY_SELF_(                                                                          \
-                evrec_got_ ? EVREC_FREERTOS_NOTIFY_TAKE_ : EVREC_FREERTOS_NOTIFY_TIMEOUT_, (index));              \
+        if (got) {                                                                                                \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TAKE_, (index));                                    \
+        } else if (xTicksToWait != (TickType_t)0) {                                                               \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TIMEOUT_, (index));                                 \
         }                                                                                                         \
     } while (0)
 #ifndef traceTASK_NOTIFY_TAKE_BLOCK
@@ -689,11 +699,13 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
-    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ulNotifiedValue[uxIndexToWait] != 0u, uxIndexToWait)
+    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ulNotifiedValue[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] != 0u,  \
+                               uxIndexToWait)
 #endif
 #ifndef traceTASK_NOTIFY_WAIT
 #define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                      \
-    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[uxIndexToWait] == taskNOTIFICATION_RECEIVED,           \
+    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] ==        \
+                                   taskNOTIFICATION_RECEIVED,                                                     \
                                uxIndexToWait)
 #endif
 
