@@ -325,14 +325,20 @@ static inline __attribute__((always_inline)) void evrec_freertos_event_record_(s
     }
 }
 
-/* traceEVENT_GROUP_SET_BITS: EventOp Set by the calling task. */
-static inline __attribute__((always_inline)) void evrec_freertos_group_set_(unsigned core, uint16_t object)
+/* EventOp `op` (a constant: Set 0, Consume 1) by the calling task. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_op_(unsigned core, uint16_t object, uint32_t op)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
     if (h != (struct evrec_host *)0) {
-        evrec_freertos_event_record_(h, c->current, object, 0u);
+        evrec_freertos_event_record_(h, c->current, object, op);
     }
+}
+
+/* traceEVENT_GROUP_SET_BITS: EventOp Set by the calling task. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_set_(unsigned core, uint16_t object)
+{
+    evrec_freertos_group_op_(core, object, 0u);
 }
 
 /* traceEVENT_GROUP_WAIT_BITS_END, _SYNC_END: Consume when the bits were there without a wait;
@@ -596,9 +602,15 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define EVREC_FREERTOS_GROUP_(g) ((uint16_t)(g)->uxEventGroupNumber)
 #if EVREC_FREERTOS_INLINE
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
+/* After a wait (rare: it blocked) out of line; else Consume inline, its type a constant. */
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
-    evrec_freertos_group_end_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),     \
-                              (uint32_t)((t) != 0))
+    do {                                                                                                          \
+        if (xTicksToWait != 0) {                                                                                  \
+            evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), 1u, (uint32_t)((t) != 0));  \
+        } else if ((t) == 0) {                                                                                    \
+            evrec_freertos_group_op_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), 1u);                        \
+        }                                                                                                         \
+    } while (0)
 #else
 #define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
 #define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
