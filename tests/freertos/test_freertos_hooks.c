@@ -12,6 +12,7 @@
 #define INCLUDE_vTaskDelete 1
 #define configIDLE_TASK_NAME "IDLE"
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
+#define tskKERNEL_VERSION_MAJOR 11 /* the waiter's end at the return hooks */
 #include "evrec_freertos.h"
 #include "freertos_events.h"
 
@@ -315,18 +316,30 @@ Test(freertos_hooks, notifications)
     traceTASK_NOTIFY_FROM_ISR(0);
     a.xStateListItem.pvContainer = &ready_list;
     switch_to(&a);
+    /* The waiter's end as the kernel calls it: the macro in the critical section, then the return
+     * hook with the value the function returns (the hook uses its parameter uxIndexToWaitOn). */
+    UBaseType_t uxIndexToWaitOn = 0;
     a.ulNotifiedValue[0] = 2;
     traceTASK_NOTIFY_TAKE(0); /* got one: Take */
+    traceRETURN_ulTaskGenericNotifyTake(2u);
     a.ulNotifiedValue[0] = 0;
     traceTASK_NOTIFY_TAKE(0); /* none after a wait: Timeout */
+    traceRETURN_ulTaskGenericNotifyTake(0u);
+    uxIndexToWaitOn = 1;
     a.ucNotifyState[1] = taskNOTIFICATION_RECEIVED;
     traceTASK_NOTIFY_WAIT_BLOCK(1);
-    traceTASK_NOTIFY_WAIT(1); /* received: Take */
+    traceTASK_NOTIFY_WAIT(1);              /* received: Take */
+    traceRETURN_xTaskGenericNotifyWait(1); /* pdTRUE */
     a.ucNotifyState[1] = taskWAITING_NOTIFICATION;
     traceTASK_NOTIFY_WAIT(1); /* none: Timeout */
+    traceRETURN_xTaskGenericNotifyWait(0);
     xTicksToWait = 0;
+    uxIndexToWaitOn = 0;
     traceTASK_NOTIFY_TAKE(0); /* a poll that found none: nothing */
+    traceRETURN_ulTaskGenericNotifyTake(0u);
+    uxIndexToWaitOn = 1;
     traceTASK_NOTIFY_WAIT(1);
+    traceRETURN_xTaskGenericNotifyWait(0);
     recs_t r = stop();
     cr_assert_eq(r.n, 2u + 14u, "%u records", r.n);
     check_notify(r, 3, 1, 1, freertos_RtosNotifyOp_Block, 0);

@@ -326,7 +326,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_event_record_(s
 }
 
 /* EventOp `op` (a constant: Set 0, Consume 1) by the calling task. */
-static inline __attribute__((always_inline)) void evrec_freertos_group_op_(unsigned core, uint16_t object, uint32_t op)
+static inline __attribute__((always_inline)) void evrec_freertos_group_op_(unsigned core, uint16_t object,
+                                                                           uint32_t op)
 {
     struct evrec_freertos_core *c = &evrec_freertos_cores[core];
     struct evrec_host *h = c->host;
@@ -652,8 +653,7 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
  * (configTASK_NOTIFICATION_ARRAY_ENTRIES 1, the kernel's default; it asserts the index is below
  * that), so that the record's word is a constant where the giver and type are. Expanded in
  * tasks.c, after FreeRTOS.h gave the setting its default. */
-#define EVREC_FREERTOS_NOTIFY_INDEX_(index)                                                                       \
-    (configTASK_NOTIFICATION_ARRAY_ENTRIES > 1 ? (uint32_t)(index) : 0u)
+#define EVREC_FREERTOS_NOTIFY_INDEX_(index) (configTASK_NOTIFICATION_ARRAY_ENTRIES > 1 ? (uint32_t)(index) : 0u)
 #if EVREC_FREERTOS_INLINE
 #define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
     evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
@@ -709,16 +709,49 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)                                                                \
     EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
 #endif
+/* Where the end is recorded. On one core with FreeRTOS-Kernel V11 or later: at the function's
+ * return (traceRETURN_ulTaskGenericNotifyTake, _xTaskGenericNotifyWait), from the value it returns,
+ * in a register there (the kernel's volatile state is not read again: 3 instructions fewer); the
+ * record then follows the critical section, so an interrupt's notification between the two shows
+ * before it. Else in the critical section (TAKE, WAIT): with several cores the task could move to
+ * another core before a record at the return (it would take that core's running task), and V10
+ * has no return hooks. */
+#define EVREC_FREERTOS_NOTIFY_AT_RETURN_ (EVREC_FREERTOS_CORES == 1 && tskKERNEL_VERSION_MAJOR >= 11)
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
-    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ulNotifiedValue[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] != 0u,  \
-                               uxIndexToWait)
+    do {                                                                                                          \
+        if (!EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                  \
+            EVREC_FREERTOS_NOTIFY_END_(                                                                           \
+                pxCurrentTCB->ulNotifiedValue[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] != 0u, uxIndexToWait); \
+        }                                                                                                         \
+    } while (0)
+#endif
+#ifndef traceRETURN_ulTaskGenericNotifyTake
+#define traceRETURN_ulTaskGenericNotifyTake(ulReturn)                                                             \
+    do {                                                                                                          \
+        if (EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                   \
+            EVREC_FREERTOS_NOTIFY_END_((ulReturn) != 0u, uxIndexToWaitOn);                                        \
+        }                                                                                                         \
+    } while (0)
 #endif
 #ifndef traceTASK_NOTIFY_WAIT
 #define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                      \
-    EVREC_FREERTOS_NOTIFY_END_(pxCurrentTCB->ucNotifyState[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] ==        \
-                                   taskNOTIFICATION_RECEIVED,                                                     \
-                               uxIndexToWait)
+    do {                                                                                                          \
+        if (!EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                  \
+            EVREC_FREERTOS_NOTIFY_END_(                                                                           \
+                pxCurrentTCB->ucNotifyState[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] ==                       \
+                    taskNOTIFICATION_RECEIVED,                                                                    \
+                uxIndexToWait);                                                                                   \
+        }                                                                                                         \
+    } while (0)
+#endif
+#ifndef traceRETURN_xTaskGenericNotifyWait
+#define traceRETURN_xTaskGenericNotifyWait(xReturn)                                                               \
+    do {                                                                                                          \
+        if (EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                   \
+            EVREC_FREERTOS_NOTIFY_END_((xReturn) != 0, uxIndexToWaitOn); /* pdFALSE */                            \
+        }                                                                                                         \
+    } while (0)
 #endif
 
 /* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
