@@ -26,8 +26,9 @@
  * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, its
  * uxTCBNumber and notification state, the delayed lists xDelayedTaskList1/2 and the suspended
  * list, Queue_t's ucQueueType and uxMessagesWaiting, the locals of the notify and event group
- * functions: pxTCB, ucOriginalNotifyState, xTicksToWait): they only expand inside tasks.c,
- * queue.c, event_groups.c and timers.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
+ * functions: pxTCB, ucOriginalNotifyState, xTicksToWait, uxIndexToWaitOn; tskKERNEL_VERSION_MAJOR,
+ * configTASK_NOTIFICATION_ARRAY_ENTRIES): they only expand inside tasks.c, queue.c, event_groups.c
+ * and timers.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
  */
 #ifndef EVREC_FREERTOS_H
 #define EVREC_FREERTOS_H
