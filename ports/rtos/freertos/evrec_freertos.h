@@ -717,7 +717,12 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
  * before it. Else in the critical section (TAKE, WAIT): with several cores the task could move to
  * another core before a record at the return (it would take that core's running task), and V10
  * has no return hooks. */
+#if defined(traceRETURN_ulTaskGenericNotifyTake) || defined(traceRETURN_xTaskGenericNotifyWait)
+/* The application defined a return hook itself: the ends stay in the critical section. */
+#define EVREC_FREERTOS_NOTIFY_AT_RETURN_ 0
+#else
 #define EVREC_FREERTOS_NOTIFY_AT_RETURN_ (EVREC_FREERTOS_CORES == 1 && tskKERNEL_VERSION_MAJOR >= 11)
+#endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
     do {                                                                                                          \
