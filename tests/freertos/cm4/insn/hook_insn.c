@@ -26,10 +26,11 @@
  *   object     xSemaphoreCreateBinary() then vSemaphoreDelete(): traceQUEUE_CREATE (id, name)
  *   same       vTaskSwitchContext() that picks the task already running (nothing recorded)
  *   notify_give  xTaskNotifyGive() of the running task (not waiting): traceTASK_NOTIFY (NotifyOp Give)
- *   notify_take  ulTaskNotifyTake(pdFALSE, 0) of those: traceTASK_NOTIFY_TAKE (NotifyOp Take)
+ *   notify_take  ulTaskNotifyTake(pdFALSE, 0) of those: traceRETURN_ulTaskGenericNotifyTake (NotifyOp
+ *                Take; on one core with V11, else traceTASK_NOTIFY_TAKE)
  *   notify_isr   vTaskNotifyGiveFromISR() of another task: traceTASK_NOTIFY_GIVE_FROM_ISR (Give)
  *   notify_wait  xTaskNotify(eSetBits) then xTaskNotifyWait(0): traceTASK_NOTIFY and
- *                traceTASK_NOTIFY_WAIT (Give, Take)
+ *                traceRETURN_xTaskGenericNotifyWait (Give, Take)
  *   group_set    xEventGroupSetBits(): traceEVENT_GROUP_SET_BITS (EventOp Set)
  *   group_wait   xEventGroupWaitBits() of bits that are set, no timeout: traceEVENT_GROUP_WAIT_BITS_END
  *                (EventOp Consume)
