@@ -9,8 +9,13 @@ Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced 
   - every task the kernel lists (uxTaskGetSystemState) is in the trace by name, and its CPU time
     from the trace agrees with the kernel's run-time counter (configGENERATE_RUN_TIME_STATS on the
     same TSC) within 0.5% of the run's duration; the kernel's IDLE task is the trace's idle time;
-  - every queue, semaphore and mutex is in the trace by its registry name, with operations, and
+  - every queue, semaphore, mutex and event group is in the trace by its registry name, with operations, and
     the blocking ones (the queue, the two semaphores) with waits (Block ... Unblock pairs);
+  - the task notifications (NotifyOp): every type is recorded, each Block ends in an Unblock or a
+    Timeout (the last may still be open), the waiter is named as task and the notifiers (the
+    producer, the tick hook as NoTask) as givers;
+  - the software timer's expiries (TimerExpired) name it (blink); the timer task is blocked on
+    its command queue (TmrQ);
   - the task-state model's figures ("sched", tests/stats/check_stats_json.py check_sched()) are
     consistent and find no anomaly; its CPU time per task agrees with the kernel's counter the
     same way, its idle time (the idle task and the scheduler between tasks) with IDLE's, and
@@ -29,6 +34,9 @@ from check_stats_json import check_sched  # noqa: E402
 TOLERANCE = 0.005  # of the run's duration
 OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "timer_sem": "SemOp"}
 WAITED_ON = ("work_q", "tick_sem", "timer_sem")
+# The POSIX workload's own (not the Cortex-M3 firmware's): an event group.
+POSIX_OBJECTS = {"ev_flags": "EventOp"}
+POSIX_WAITED_ON = ("ev_flags",)
 MIN_TASKS = 6
 
 
@@ -86,20 +94,45 @@ def compare_tasks(stats, kernel, isr_in_task=None):
     return errors
 
 
-def check_objects(stats):
+def check_objects(stats, objects=None, waited_on=WAITED_ON):
     """Every object by name with operations, and waits on the blocking ones: a list of errors."""
     errors = []
     sync = {s["name"]: s for s in stats["rtos"]["sync"]}
-    for name, kind in OBJECTS.items():
+    for name, kind in (objects or OBJECTS).items():
         s = sync.get(name)
         if s is None or s["kind"] != kind or s["ops"] == 0:
             errors.append("object %s: not in the trace as a %s with operations (%s)" % (name, kind, s))
-        elif name in WAITED_ON and s["waits"] == 0:
+        elif name in waited_on and s["waits"] == 0:
             errors.append("object %s: no completed wait (Block then Unblock)" % name)
     return errors
 
 
-BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem"}
+BLOCKS_ON = {"consumer": "work_q", "tick_waiter": "tick_sem", "timer_waiter": "timer_sem",
+             "notified": "notification", "flag_waiter": "ev_flags", "Tmr Svc": "TmrQ"}
+NOTIFY_TYPES = ("Give", "Take", "Block", "Unblock", "Timeout")
+
+
+def check_notify(dump):
+    """The NotifyOp records of `evrec dump`: a list of errors, the counts printed."""
+    types, givers, tasks = {}, set(), set()
+    for line in dump.splitlines():
+        if " NotifyOp " not in line:
+            continue
+        fields = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        types[fields.get("type")] = types.get(fields.get("type"), 0) + 1
+        tasks.add(fields.get("task"))
+        if fields.get("type") in ("Give", "Unblock"):
+            givers.add(fields.get("giver"))
+    print("task notifications: %s; givers %s" % (types, sorted(givers)))
+    errors = ["NotifyOp: no %s record" % t for t in NOTIFY_TYPES if types.get(t, 0) == 0]
+    ends = types.get("Unblock", 0) + types.get("Timeout", 0)
+    if not 0 <= types.get("Block", 0) - ends <= 1:
+        errors.append("NotifyOp: %d Block but %d Unblock + Timeout" % (types.get("Block", 0), ends))
+    if tasks != {"notified"}:
+        errors.append("NotifyOp: tasks %s, expected only 'notified'" % sorted(tasks))
+    if not {"producer", "NoTask"} <= givers:
+        errors.append("NotifyOp: givers %s, expected producer and NoTask (the tick hook)" % sorted(givers))
+    return errors
 
 
 def check_sched_figures(stats, kernel):
@@ -156,8 +189,14 @@ def main():
     stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
     errors = check_clean(stats)
     errors += compare_tasks(stats, kernel_table(ktxt))
-    errors += check_objects(stats)
+    errors += check_objects(stats, dict(OBJECTS, **POSIX_OBJECTS), WAITED_ON + POSIX_WAITED_ON)
     errors += check_sched_figures(stats, kernel_table(ktxt))
+    dump = run([evrec, "dump", evr])
+    errors += check_notify(dump)
+    expired = sum(1 for line in dump.splitlines() if " TimerExpired " in line and "timer=blink" in line)
+    print("timer blink expired %d times" % expired)
+    if expired == 0:
+        errors.append("no TimerExpired of the timer blink")
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The FreeRTOS kernel, POSIX port, traced by evrec: seven tasks of six priorities exchanging
+ * The FreeRTOS kernel, POSIX port, traced by evrec: eight tasks of six priorities exchanging
  * items through a queue, a mutex, a binary semaphore given from the tick hook (the periodic
- * "interrupt") and a counting semaphore given by a software timer, plus a low-priority CPU hog.
+ * "interrupt"), a counting semaphore given by a software timer and task notifications (given by
+ * the producer and from the tick hook), an event group whose two bits two tasks set and a third
+ * waits for, plus a low-priority CPU hog.
  * After RUN_MS of kernel time the reporter task stops the recording, reads the kernel's own
  * accounting (uxTaskGetSystemState(), configGENERATE_RUN_TIME_STATS on the TSC), ends the
  * scheduler, and main saves the trace.
@@ -18,6 +20,7 @@
 #include "FreeRTOS.h"
 #include "queue.h"
 #include "semphr.h"
+#include "event_groups.h"
 #include "task.h"
 #include "timers.h"
 
@@ -33,6 +36,10 @@ static evrec_recorder_t rec;
 static uint32_t trace[6u * 1024u * 1024u]; /* 24 MB */
 
 static QueueHandle_t work_q;
+static TaskHandle_t notified_task;
+static EventGroupHandle_t flags;
+#define FLAG_LOCK 1u
+#define FLAG_ITEM 2u
 static SemaphoreHandle_t shared_mtx, tick_sem, timer_sem;
 static volatile uint32_t sink;
 
@@ -66,6 +73,9 @@ static void producer(void *arg)
     for (uint32_t k = 0;; k++) {
         burn(200);
         xQueueSend(work_q, &k, portMAX_DELAY);
+        if (k % 3u == 0u) {
+            xTaskNotifyGive(notified_task);
+        }
         vTaskDelay(2);
     }
 }
@@ -77,6 +87,7 @@ static void consumer(void *arg)
         uint32_t k;
         if (xQueueReceive(work_q, &k, pdMS_TO_TICKS(50)) == pdPASS) {
             burn(100 + (k % 4u) * 100u);
+            xEventGroupSetBits(flags, FLAG_ITEM);
         }
     }
 }
@@ -88,6 +99,7 @@ static void locker(void *arg)
         xSemaphoreTake(shared_mtx, portMAX_DELAY);
         burn(150);
         xSemaphoreGive(shared_mtx);
+        xEventGroupSetBits(flags, FLAG_LOCK);
         vTaskDelay(pause);
     }
 }
@@ -109,6 +121,35 @@ static void timer_waiter(void *arg)
         if (xSemaphoreTake(timer_sem, pdMS_TO_TICKS(20)) == pdPASS) {
             burn(80);
         }
+    }
+}
+
+/* Waits for notifications (a count) with a timeout shorter than their period: some waits end
+ * by a notification (Unblock, Take), others by the timeout; those that arrive during the delay
+ * (Give) are taken by the poll after it. */
+static void notified(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        if (ulTaskNotifyTake(pdTRUE, pdMS_TO_TICKS(3)) != 0u) {
+            burn(40);
+        }
+        vTaskDelay(1);
+        if (ulTaskNotifyTake(pdTRUE, 0) != 0u) {
+            burn(20);
+        }
+    }
+}
+
+/* Waits for both bits (cleared on exit), with a timeout; then polls for one (often already set). */
+static void flag_waiter(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        EventBits_t got = xEventGroupWaitBits(flags, FLAG_LOCK | FLAG_ITEM, pdTRUE, pdTRUE, pdMS_TO_TICKS(4));
+        burn((got & (FLAG_LOCK | FLAG_ITEM)) == (FLAG_LOCK | FLAG_ITEM) ? 50 : 10);
+        vTaskDelay(1);
+        (void)xEventGroupWaitBits(flags, FLAG_LOCK, pdTRUE, pdFALSE, 0);
     }
 }
 
@@ -149,6 +190,9 @@ void vApplicationTickHook(void)
     if (++n % 5u == 0u) {
         xSemaphoreGiveFromISR(tick_sem, &woken);
     }
+    if (n % 7u == 0u && notified_task != NULL) {
+        vTaskNotifyGiveFromISR(notified_task, &woken);
+    }
     if (n % 100u == 0u) {
         evrec_tick(&host); /* EventControl Tick: no gap of a 32-bit wrap */
     }
@@ -159,12 +203,17 @@ void vApplicationIdleHook(void)
 {
 }
 
-static void create(TaskFunction_t fn, const char *name, UBaseType_t prio, void *arg)
+static void create_as(TaskFunction_t fn, const char *name, UBaseType_t prio, void *arg, TaskHandle_t *handle)
 {
-    if (xTaskCreate(fn, name, configMINIMAL_STACK_SIZE, arg, prio, NULL) != pdPASS) {
+    if (xTaskCreate(fn, name, configMINIMAL_STACK_SIZE, arg, prio, handle) != pdPASS) {
         fprintf(stderr, "xTaskCreate %s failed\n", name);
         exit(1);
     }
+}
+
+static void create(TaskFunction_t fn, const char *name, UBaseType_t prio, void *arg)
+{
+    create_as(fn, name, prio, arg, NULL);
 }
 
 static void objects(void)
@@ -177,6 +226,12 @@ static void objects(void)
     vQueueAddToRegistry(shared_mtx, "shared_mtx");
     vQueueAddToRegistry(tick_sem, "tick_sem");
     vQueueAddToRegistry(timer_sem, "timer_sem");
+    flags = xEventGroupCreate();
+    if (flags == NULL) {
+        fprintf(stderr, "xEventGroupCreate failed\n");
+        exit(1);
+    }
+    evrec_freertos_object_name((uint16_t)uxEventGroupGetNumber(flags), "ev_flags");
     TimerHandle_t t = xTimerCreate("blink", pdMS_TO_TICKS(7), pdTRUE, NULL, on_timer);
     xTimerStart(t, 0);
 }
@@ -213,6 +268,8 @@ int main(int argc, char **argv)
     create(locker, "lock_slow", 2, (void *)(uintptr_t)5);
     create(tick_waiter, "tick_waiter", 5, NULL);
     create(timer_waiter, "timer_waiter", 4, NULL);
+    create_as(notified, "notified", 5, NULL, &notified_task);
+    create(flag_waiter, "flag_waiter", 3, NULL);
     create(hog, "hog", 1, NULL);
     create(reporter, "reporter", 7, NULL);
     counter_base = __rdtsc();

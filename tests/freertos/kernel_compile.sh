@@ -19,8 +19,8 @@ esac
 here=$(cd "$(dirname "$0")/../../ports/rtos/freertos" && pwd)
 mkdir -p "$out"
 rm -f "$out"/*.o
-files="tasks.c queue.c timers.c"
-hooks="switched_in task_create task_ready queue_done object_create"
+files="tasks.c queue.c timers.c event_groups.c"
+hooks="switched_in task_new task_ready queue_done object_create notify notify_self group_create group_set group_end group_block"
 port_inc=
 if [ "$port" != "-" ]; then
     files="$files $port/port.c"

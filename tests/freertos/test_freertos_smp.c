@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
     ListItem_t xStateListItem, xEventListItem;
     unsigned uxPriority, uxTaskNumber;
+    unsigned uxTCBNumber; /* the kernel's: 1, 2, ... in creation order */
     char pcTaskName[16];
 } TCB_t;
 static List_t ready_list, xDelayedTaskList1, xDelayedTaskList2;
@@ -40,7 +41,9 @@ static uint64_t buf[4096];
 
 static void create(unsigned core, TCB_t *t, const char *name)
 {
+    static unsigned tcb_number;
     memset(t, 0, sizeof *t);
+    t->uxTCBNumber = ++tcb_number;
     memcpy(t->pcTaskName, name, strlen(name));
     t->xStateListItem.pvContainer = &ready_list;
     mock_core = core;

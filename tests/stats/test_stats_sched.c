@@ -155,7 +155,7 @@ static void expect(size_t k, uint32_t task, evrec_task_state_t st, unsigned caus
     cr_expect_eq(iv->object_event, oev, "interval %zu: object event %u", k, iv->object_event);
     if (oev != NOOBJ) {
         cr_expect_eq(iv->object, obj, "interval %zu: object %u", k, iv->object);
-        cr_expect_str_eq(G.object_name[k], "sem");
+        cr_expect_str_eq(G.object_name[k], oev == (uint16_t)freertos_ID_NotifyOp ? "notification" : "sem");
     }
     size_t ib = rec_at(b), ie = rec_at(e);
     cr_expect_eq(iv->begin_index, G.index[ib], "interval %zu: begins at #%llu, expected #%llu (t %u)", k,
@@ -269,6 +269,50 @@ Test(sched, unblock_op_wakes)
     expect(4, ta, RUN, NOC, 0, NOOBJ, 0, 1301, 1400, FIN);
     expect(5, tb, BLK, RS_DELAY, 0, NOOBJ, 0, 1300, 1400, FIN);
     cr_expect_eq(G.n, 6);
+}
+
+/* The FreeRTOS port's task notifications: a NotifyOp Block then a Delay switch-out (a wait with a
+ * timeout: the task is on a delayed list, its event item on no object's list) or a Suspended one
+ * (no timeout) is BLOCKED on "notification" with cause Blocked; the notifier's Unblock wakes it.
+ * A Delay switch-out after a Take (no Block pending) stays a delay. */
+Test(sched, notification_wait_is_blocked)
+{
+    const uint16_t NOTIFY_EV = (uint16_t)freertos_ID_NotifyOp;
+    start(1, 1000, NULL);
+    at(1100), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Start);
+    at(1200), freertos_record_NotifyOp(c0, ta, ta, freertos_RtosNotifyOp_Block, 0);
+    at(1210), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay);
+    at(1220), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Start);
+    at(1300), freertos_record_NotifyOp(c0, ta, tb, freertos_RtosNotifyOp_Unblock, 0);
+    at(1301), freertos_record_TaskReady(c0, ta);
+    at(1310), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Preempted);
+    at(1311), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    at(1320), freertos_record_NotifyOp(c0, ta, ta, freertos_RtosNotifyOp_Take, 0);
+    at(1330), freertos_record_NotifyOp(c0, ta, ta, freertos_RtosNotifyOp_Block, 1);
+    at(1340), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Suspended);
+    at(1350), freertos_record_TaskSwitchIn(c0, tb, freertos_RtosResume_Resume);
+    at(1400), freertos_record_NotifyOp(c0, ta, freertos_RtosTask_NoTask, freertos_RtosNotifyOp_Unblock, 1);
+    at(1410), freertos_record_TaskSwitchOut(c0, tb, freertos_RtosSuspend_Preempted);
+    at(1411), freertos_record_TaskSwitchIn(c0, ta, freertos_RtosResume_Resume);
+    at(1420), freertos_record_NotifyOp(c0, ta, ta, freertos_RtosNotifyOp_Take, 1);
+    at(1430), freertos_record_TaskSwitchOut(c0, ta, freertos_RtosSuspend_Delay);
+    stop(2000);
+    run_model(1, 0);
+    expect(0, ta, RUN, NOC, 0, NOOBJ, 0, 1100, 1210, 0);
+    expect_next(0, BLK);
+    expect(1, ta, BLK, RS_BLOCKED, 0, NOTIFY_EV, 0, 1210, 1300, 0);
+    expect(2, tb, RUN, NOC, 0, NOOBJ, 0, 1220, 1310, 0);
+    expect(3, ta, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1300, 1311, 0);
+    expect(4, ta, RUN, NOC, 0, NOOBJ, 0, 1311, 1340, 0);
+    expect_next(4, BLK);
+    expect(5, tb, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1310, 1350, 0);
+    expect(6, ta, BLK, RS_BLOCKED, 0, NOTIFY_EV, 0, 1340, 1400, 0);
+    expect(7, tb, RUN, NOC, 0, NOOBJ, 0, 1350, 1410, 0);
+    expect(8, ta, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1400, 1411, 0);
+    expect(9, ta, RUN, NOC, 0, NOOBJ, 0, 1411, 1430, 0);
+    expect(10, ta, BLK, RS_DELAY, 0, NOOBJ, 0, 1430, 2000, FIN);
+    expect(11, tb, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1410, 2000, FIN);
+    cr_expect_eq(G.n, 12);
 }
 
 /* Two cores: a task preempted on core 0 resumes on core 1, then moves back to core 0 with no

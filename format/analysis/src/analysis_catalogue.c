@@ -364,3 +364,49 @@ an_life an_catalogue_lifecycle(const evrec_meta_t *m, uint32_t id, an_field_t *t
     }
     return AN_LIFE_NONE;
 }
+
+/* ---- the FreeRTOS port's task notifications (ports/rtos/freertos/freertos.yaml NotifyOp) ---- */
+
+/* 1 when field `ix` of `sd` is named `name`, of kind `kind`, and (enum_name not NULL) refers to
+ * the enum so named. */
+static int field_is(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t ix, const char *name,
+                    uint8_t kind, const char *enum_name)
+{
+    const evrec_field_desc_t *f = &sd->fields[ix];
+    if (!f->name || strcmp(f->name, name) != 0 || f->kind != kind) {
+        return 0;
+    }
+    if (!enum_name) {
+        return 1;
+    }
+    return f->ref < m->enum_count && m->enums[f->ref].name && strcmp(m->enums[f->ref].name, enum_name) == 0;
+}
+
+int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out)
+{
+    if (id >= m->event_count) {
+        return 0;
+    }
+    uint16_t sid = m->events[id].struct_id;
+    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, "NotifyOp") != 0) {
+        return 0;
+    }
+    const evrec_struct_desc_t *sd = &m->structs[sid];
+    if (sd->field_count != 6u || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
+        !field_is(m, sd, 1, "id", EVREC_KIND_UINT16, NULL) ||
+        !field_is(m, sd, 2, "task", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
+        !field_is(m, sd, 3, "giver", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
+        !field_is(m, sd, 4, "type", EVREC_KIND_ENUM_UINT8, "RtosNotifyOp") ||
+        !field_is(m, sd, 5, "index", EVREC_KIND_UINT8, NULL)) {
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    if (!an_field_at(m, sd, 2, &out->task) || !an_field_at(m, sd, 4, &out->type)) {
+        return 0;
+    }
+    out->role = AN_SYNC;
+    out->block_v = named_value(m, &out->type, "Block");
+    out->unblock_v = named_value(m, &out->type, "Unblock");
+    out->timeout_v = named_value(m, &out->type, "Timeout");
+    return 1;
+}

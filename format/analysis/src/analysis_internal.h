@@ -73,6 +73,12 @@ uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *misma
 typedef enum an_life { AN_LIFE_NONE = 0, AN_LIFE_READY, AN_LIFE_CREATE, AN_LIFE_DELETE } an_life;
 an_life an_catalogue_lifecycle(const evrec_meta_t *m, uint32_t id, an_field_t *task);
 
+/* The FreeRTOS port's task notifications (NotifyOp {task: RtosTask, giver: RtosTask, type:
+ * RtosNotifyOp, index: uint8} of ports/rtos/freertos/freertos.yaml), recognised by name and
+ * layout: 1 and *out filled as a sync operation without object (role AN_SYNC, task, type and its
+ * Block/Unblock/Timeout values), else 0. */
+int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out);
+
 /* The field at `index` of a struct, when it is an integer or enum: 1, else 0. */
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out);
 

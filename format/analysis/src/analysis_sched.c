@@ -36,7 +36,11 @@ typedef struct sc_role {
     an_role role; /* from the catalogue */
     an_life life; /* lifecycle events */
     an_field_t task;
+    int notify; /* the FreeRTOS port's NotifyOp: its Block is a wait on "notification" */
 } sc_role_t;
+
+/* The object name of a wait on a task notification (it has no object). */
+static const char notification_name[] = "notification";
 
 struct evrec_sched {
     const evrec_reader_t *r;
@@ -78,9 +82,11 @@ static void report(evrec_sched_t *s, sc_task_t *t, const sc_point_t *end, unsign
     iv.core = t->core;
     iv.object_event = t->obj_event;
     iv.object = t->object;
-    iv.object_name = t->obj_event != EVREC_SCHED_NONE && s->has_object_enum
-                         ? evrec_reader_enum_value(s->r, s->object_enum, t->object, NULL)
-                         : NULL;
+    if (t->obj_event != EVREC_SCHED_NONE && s->roles[t->obj_event].notify) {
+        iv.object_name = notification_name;
+    } else if (t->obj_event != EVREC_SCHED_NONE && s->has_object_enum) {
+        iv.object_name = evrec_reader_enum_value(s->r, s->object_enum, t->object, NULL);
+    }
     iv.begin_index = t->begin.index;
     iv.begin_t64 = t->begin.t64;
     iv.begin_ns = t->begin.ns;
@@ -165,8 +171,10 @@ static void leave_running(evrec_sched_t *s, sc_task_t *t, uint32_t ix, const sc_
     report(s, t, at, 0, next);
 }
 
+static int waits_notification(const evrec_sched_t *s, const sc_task_t *t, unsigned why);
+
 /* The state a switch-out reason leads to. */
-static unsigned next_of(const sc_task_t *t, unsigned why)
+static unsigned next_of(const evrec_sched_t *s, const sc_task_t *t, unsigned why)
 {
     if (t->dying || why == RS_EXIT) {
         return EVREC_TASK_DEAD;
@@ -174,9 +182,17 @@ static unsigned next_of(const sc_task_t *t, unsigned why)
     switch (why) {
     case RS_PREEMPTED:
     case RS_YIELD: return EVREC_TASK_READY;
-    case RS_SUSPENDED: return EVREC_TASK_SUSPENDED;
+    case RS_SUSPENDED: return waits_notification(s, t, why) ? EVREC_TASK_BLOCKED : EVREC_TASK_SUSPENDED;
     default: return EVREC_TASK_BLOCKED;
     }
+}
+
+/* A Delay or Suspended switch-out after a notification's Block (the task's state list is a delayed
+ * or the suspended list, its event item on no object's list): Blocked on the notification. */
+static int waits_notification(const evrec_sched_t *s, const sc_task_t *t, unsigned why)
+{
+    return (why == RS_DELAY || why == RS_SUSPENDED) && t->pend_event != EVREC_SCHED_NONE &&
+           s->roles[t->pend_event].notify;
 }
 
 static void after_switch_out(evrec_sched_t *s, sc_task_t *t, unsigned why, const sc_point_t *at)
@@ -184,6 +200,9 @@ static void after_switch_out(evrec_sched_t *s, sc_task_t *t, unsigned why, const
     if (t->dying || why == RS_EXIT) {
         die(s, t, at);
         return;
+    }
+    if (waits_notification(s, t, why)) {
+        why = RS_BLOCKED;
     }
     switch (why) {
     case RS_PREEMPTED: enter(t, EVREC_TASK_READY, EVREC_READY_PREEMPTED, at, 0); break;
@@ -213,7 +232,7 @@ static void on_switch_in(evrec_sched_t *s, uint32_t value, uint16_t core, const 
     if (*slot != NONE) { /* the previous task was switched out without a record: preempted */
         uint32_t prev = *slot;
         sc_task_t *p = &s->tasks[prev];
-        leave_running(s, p, prev, at, next_of(p, RS_PREEMPTED));
+        leave_running(s, p, prev, at, next_of(s, p, RS_PREEMPTED));
         after_switch_out(s, p, RS_PREEMPTED, at);
     }
     sc_task_t *t = &s->tasks[ix];
@@ -249,9 +268,9 @@ static void on_switch_out(evrec_sched_t *s, uint32_t value, unsigned why, uint16
         s->anomalies++;
     }
     if (t->open && t->state == EVREC_TASK_RUNNING) {
-        leave_running(s, t, ix, at, next_of(t, why));
+        leave_running(s, t, ix, at, next_of(s, t, why));
     } else {
-        report(s, t, at, 0, next_of(t, why));
+        report(s, t, at, 0, next_of(s, t, why));
     }
     if (*slot == ix) {
         *slot = NONE;
@@ -458,6 +477,9 @@ evrec_status evrec_sched_create(evrec_sched_t **out, const evrec_reader_t *r, ev
         return EVREC_E_UNSUPPORTED;
     }
     for (uint32_t id = 0; id < m->event_count; id++) {
+        if (s->cat[id].role == AN_NONE && an_catalogue_notify(m, id, &s->cat[id])) {
+            s->roles[id].notify = 1; /* a sync operation without object for the rules */
+        }
         s->roles[id].role = s->cat[id].role;
         s->roles[id].life = an_catalogue_lifecycle(m, id, &s->roles[id].task);
     }

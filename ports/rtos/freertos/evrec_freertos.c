@@ -31,7 +31,7 @@
 #define OBJECT_SLOTS 127u
 #define NO_TASK ((uint16_t)freertos_RtosTask_NoTask)
 
-enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM };
+enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_GROUP, KIND_TIMER };
 
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 /* Read by the inline hooks of evrec_freertos.h (in the kernel's code) as well. */
@@ -45,6 +45,11 @@ uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 #define WAIT_MASK 0x7Fu
 #define STARTED 0x80u
 _Static_assert(OBJECT_SLOTS <= WAIT_MASK, "an object value fits the wait bits");
+
+static void prefill_digits(void);
+
+/* Object values handed out (evrec_freertos_init() resets it). */
+static evrec_atomic_size_t next_object;
 
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
@@ -84,6 +89,7 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&ft, 0, sizeof ft);
+    prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
     memset(evrec_freertos_cores, 0, sizeof evrec_freertos_cores);
     memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
@@ -92,7 +98,13 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         evrec_freertos_cores[c].host = hosts[c];
         evrec_freertos_cores[c].current = NO_TASK;
     }
-    return (int)freertos_runtime_init();
+    evrec_status st = freertos_runtime_init();
+    /* Task values are the kernel's TCB numbers, named by value (evrec_freertos_task_new()): the
+     * whole range counts as handed out, the names saved are those that are set. */
+    evrec_atomic_store(&freertos_RtosTask_runtime.next, freertos_RtosTask_runtime.lim);
+    evrec_atomic_store(&freertos_RtosObject_runtime.next, freertos_RtosObject_runtime.lim);
+    evrec_atomic_store(&next_object, 0u);
+    return (int)st;
 }
 
 int evrec_freertos_isr_name(unsigned vector, const char *name)
@@ -121,20 +133,26 @@ static void copy_task_name(char *slot, const char *name, uint32_t name_size)
     }
 }
 
-uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle)
+/* The task's value is the kernel's TCB number: no allocation (the RtosTask run-time names are
+ * filled by value, evrec_freertos_init() marks the whole range allocated: the saved file names
+ * the values that have a name). Tasks created on two cores at once have two numbers, two slots. */
+uint16_t evrec_freertos_task_new(unsigned core, const char *name, uint32_t number, uint32_t priority)
 {
-    freertos_RtosTask_t task = freertos_RtosTask_Idle;
-    if (!idle) {
-        /* Allocate first (lock-free), then fill the value's own name slot: tasks created on
-         * two cores at once cannot share a slot. */
-        (void)freertos_RtosTask_alloc("?", &task);
-        if (task >= 1u && task <= TASK_SLOTS) {
+    uint32_t task = number & 0xFFFFu;
+    if (task != 0u) {
+        if (task > TASK_SLOTS) {
+            task = TASK_SLOTS + 1u; /* past the range: 64, as an exhausted allocation gives */
+        } else {
             char *slot = ft.task_name[task - 1u];
-            copy_task_name(slot, name, name_size);
+            copy_task_name(slot, name, number >> 16);
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }
     }
-    return task;
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        freertos_record_TaskCreate(h, (uint16_t)task, (uint16_t)priority);
+    }
+    return (uint16_t)task;
 }
 
 void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority)
@@ -262,36 +280,56 @@ static int kind_of(uint8_t queue_type)
     return kind_of_type[queue_type & 7u];
 }
 
-/* "queue7", "mutex12", "sem3": the name an object has until vQueueAddToRegistry() names it. The
- * prefix is one 8-byte copy of constant length (its NULs included), the number 1..3 digits
- * (object values are at most OBJECT_SLOTS): no loop. */
+/* "queue7", "mutex12", "sem3", "group4" (an event group), "timer5" (a timer without a name): the
+ * name an object has until vQueueAddToRegistry() (or evrec_freertos_object_name()) names it. Its
+ * number's digits and NUL (4 bytes) are written into the slot's last 4 bytes by
+ * evrec_freertos_init() (prefill_digits()), so that at creation the name is one 8-byte copy of the
+ * prefix (its NULs included) and one 4-byte copy of the digits read from the slot first: no
+ * division, no loop. */
 _Static_assert(EVREC_FREERTOS_NAME_LEN >= 9 && OBJECT_SLOTS < 1000u, "a default name and its NUL fit a slot");
-static void default_name(char *dst, int kind, unsigned number)
+#define DIGITS_AT (EVREC_FREERTOS_NAME_LEN - 4u)
+static void prefill_digits(void)
 {
-    static const char prefix[3][8] = {"queue", "mutex", "sem"};
-    static const uint8_t prefix_len[3] = {5, 5, 3};
+    for (unsigned number = 1; number <= OBJECT_SLOTS; number++) {
+        char *p = &ft.object_name[number - 1u][DIGITS_AT];
+        if (number >= 100u) {
+            *p++ = (char)('0' + number / 100u);
+        }
+        if (number >= 10u) {
+            *p++ = (char)('0' + number / 10u % 10u);
+        }
+        p[0] = (char)('0' + number % 10u); /* the bytes after it are 0 (memset) */
+    }
+}
+
+static void default_name(char *dst, int kind)
+{
+    static const char prefix[5][8] = {"queue", "mutex", "sem", "group", "timer"};
+    static const uint8_t prefix_len[5] = {5, 5, 3, 5, 5};
+    uint32_t digits;
+    __builtin_memcpy(&digits, dst + DIGITS_AT, 4); /* before the prefix may cover it */
     __builtin_memcpy(dst, prefix[kind], 8);
-    char *p = dst + prefix_len[kind];
-    if (number >= 100u) {
-        *p++ = (char)('0' + number / 100u);
+    __builtin_memcpy(dst + prefix_len[kind], &digits, 4);
+}
+
+/* A new object's value (1, 2, ... in creation order; past the range 128, as an exhausted
+ * allocation gives), its default name by kind. The values are counted here (one atomic
+ * increment, no call): the RtosObject run-time names are filled by value, as the tasks' are. */
+static uint16_t new_object(int kind)
+{
+    size_t object = evrec_atomic_fetch_add(&next_object, 1u) + 1u;
+    if (object > OBJECT_SLOTS) {
+        return (uint16_t)(OBJECT_SLOTS + 1u);
     }
-    if (number >= 10u) {
-        *p++ = (char)('0' + number / 10u % 10u);
-    }
-    p[0] = (char)('0' + number % 10u);
-    p[1] = '\0';
+    char *slot = ft.object_name[object - 1u];
+    default_name(slot, kind);
+    __atomic_store_n(&freertos_RtosObject_runtime_names[object - 1u], slot, __ATOMIC_RELEASE);
+    return (uint16_t)object;
 }
 
 uint32_t evrec_freertos_object_create(uint8_t queue_type)
 {
-    freertos_RtosObject_t object = freertos_RtosObject_UnknownObject;
-    (void)freertos_RtosObject_alloc("?", &object);
-    if (object >= 1u && object <= OBJECT_SLOTS) {
-        char *slot = ft.object_name[object - 1u];
-        default_name(slot, kind_of(queue_type), object);
-        freertos_RtosObject_runtime_names[object - 1u] = slot;
-    }
-    return object | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16;
+    return new_object(kind_of(queue_type)) | (uint32_t)evrec_freertos_event_of_type_(queue_type) << 16;
 }
 
 void evrec_freertos_object_name(uint16_t object, const char *name)
@@ -310,18 +348,28 @@ _Static_assert(sizeof(freertos_MutexOp_t) == sizeof(freertos_QueueOp_t) &&
                    offsetof(freertos_MutexOp_t, object) == offsetof(freertos_QueueOp_t, object) &&
                    offsetof(freertos_SemOp_t, object) == offsetof(freertos_QueueOp_t, object),
                "the catalogue's sync events must share one layout");
-static const uint8_t event_of_kind[] = {freertos_ID_QueueOp, freertos_ID_MutexOp, freertos_ID_SemOp};
+_Static_assert(sizeof(freertos_EventOp_t) == sizeof(freertos_QueueOp_t) &&
+                   offsetof(freertos_EventOp_t, type) == offsetof(freertos_QueueOp_t, type) &&
+                   offsetof(freertos_EventOp_t, object) == offsetof(freertos_QueueOp_t, object),
+               "EventOp shares the sync events' layout");
+static const uint8_t event_of_kind[] = {freertos_ID_QueueOp, freertos_ID_MutexOp, freertos_ID_SemOp,
+                                        freertos_ID_EventOp};
 
-static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int kind, uint16_t task,
-                                                            uint16_t object, uint8_t op)
+static void record_event(evrec_host_t *h, uint16_t event, uint16_t task, uint16_t object, uint8_t op)
 {
     freertos_QueueOp_t *e = evrec_reserve(h, sizeof *e);
     if (e != NULL) {
         e->task = task;
         e->object = object;
         e->type = op;
-        evrec_commit(e, event_of_kind[kind]);
+        evrec_commit(e, event);
     }
+}
+
+static inline __attribute__((always_inline)) void record_op(evrec_host_t *h, int kind, uint16_t task,
+                                                            uint16_t object, uint8_t op)
+{
+    record_event(h, event_of_kind[kind], task, object, op);
 }
 
 /* The op value of `what` (EVREC_FREERTOS_OP_SEND/RECEIVE) for the kind: Send/Unlock/Give and
@@ -394,7 +442,8 @@ void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type
     }
 }
 
-void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type)
+/* The calling task blocks on `object` (Block of `event`, whose Block value is 2 in every enum). */
+static void block_on(unsigned core, uint16_t object, uint16_t event)
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL) {
@@ -404,11 +453,16 @@ void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_ty
     if (task <= TASK_SLOTS && object != 0u && (evrec_freertos_blocked_on[task] & WAIT_MASK) == object) {
         return; /* the retry loop may block again on the same object: one wait */
     }
-    record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Block);
+    record_event(h, event, task, object, freertos_RtosQueueOp_Block);
     if (task <= TASK_SLOTS && object <= WAIT_MASK) {
         evrec_freertos_blocked_on[task] = (uint8_t)((evrec_freertos_blocked_on[task] & STARTED) | object);
         CORE_STATE(core)->wait = object;
     }
+}
+
+void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type)
+{
+    block_on(core, object, event_of_kind[kind_of(queue_type)]);
 }
 
 void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_type)
@@ -420,6 +474,65 @@ void evrec_freertos_queue_failed(unsigned core, uint16_t object, uint8_t queue_t
     uint16_t task = CORE_STATE(core)->current;
     if (wait_ends(core, task, object)) { /* nothing for a poll that found the queue full or empty */
         record_op(h, kind_of(queue_type), task, object, freertos_RtosQueueOp_Timeout);
+    }
+}
+
+/* ---- event groups ---- */
+
+_Static_assert(freertos_RtosEventOp_Set == 0 && freertos_RtosEventOp_Consume == 1 &&
+                   (int)freertos_RtosEventOp_Block == (int)freertos_RtosQueueOp_Block &&
+                   freertos_RtosEventOp_Unblock == 3 && freertos_RtosEventOp_Timeout == 4,
+               "RtosEventOp values (evrec_freertos_group_set_(), evrec_freertos_group_end_())");
+
+uint16_t evrec_freertos_group_create(void)
+{
+    return new_object(KIND_GROUP);
+}
+
+void evrec_freertos_group_set(unsigned core, uint16_t object)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_group_set_(CORE_INDEX(core), object);
+    }
+}
+
+/* An event group's Block: recorded once per wait (no retry loop); no wait state is kept (its end
+ * knows from the kernel whether it blocked). */
+void evrec_freertos_group_block(unsigned core, uint16_t object)
+{
+    evrec_host_t *h = host_of(core);
+    if (h != NULL) {
+        record_event(h, freertos_ID_EventOp, CORE_STATE(core)->current, object, freertos_RtosEventOp_Block);
+    }
+}
+
+_Static_assert(offsetof(freertos_EventOp_t, object) % 4u == 0u &&
+                   offsetof(freertos_EventOp_t, type) == offsetof(freertos_EventOp_t, object) + 2u &&
+                   offsetof(freertos_EventOp_t, object) + 4u <= sizeof(freertos_EventOp_t),
+               "EventOp's object, type and a padding byte are one aligned word (evrec_freertos_event_record_())");
+
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t blocked, uint32_t timed_out)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_group_end_(CORE_INDEX(core), object, blocked, timed_out);
+    }
+}
+
+/* ---- software timers ---- */
+
+uint16_t evrec_freertos_timer_create(const char *name)
+{
+    uint16_t timer = new_object(KIND_TIMER);
+    if (name != NULL && name[0] != '\0') {
+        evrec_freertos_object_name(timer, name);
+    }
+    return timer;
+}
+
+void evrec_freertos_timer_expired(unsigned core, uint16_t timer)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_timer_expired_(CORE_INDEX(core), timer);
     }
 }
 
@@ -436,5 +549,30 @@ void evrec_freertos_isr_exit(unsigned core, unsigned vector)
 {
     if (CORE_OK(core)) {
         evrec_freertos_isr_(CORE_INDEX(core), vector, 1);
+    }
+}
+
+/* ---- task notifications ---- */
+
+_Static_assert(freertos_RtosNotifyOp_Give == 0 && freertos_RtosNotifyOp_Take == 1 &&
+                   freertos_RtosNotifyOp_Block == 2 && freertos_RtosNotifyOp_Unblock == 3 &&
+                   freertos_RtosNotifyOp_Timeout == 4,
+               "RtosNotifyOp values (the EVREC_FREERTOS_NOTIFY_*_ macros)");
+_Static_assert(offsetof(freertos_NotifyOp_t, giver) % 4u == 0u &&
+                   offsetof(freertos_NotifyOp_t, type) == offsetof(freertos_NotifyOp_t, giver) + 2u &&
+                   offsetof(freertos_NotifyOp_t, index) == offsetof(freertos_NotifyOp_t, giver) + 3u,
+               "NotifyOp's giver, type and index are one aligned word (evrec_freertos_notify_record_())");
+
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_notify_(CORE_INDEX(core), task, giver, type, index);
+    }
+}
+
+void evrec_freertos_notify_self(unsigned core, uint32_t type, uint32_t index)
+{
+    if (CORE_OK(core)) {
+        evrec_freertos_notify_self_(CORE_INDEX(core), type, index);
     }
 }

@@ -14,17 +14,21 @@
  * record inline (EVREC_FREERTOS_INLINE, when freertos_events.h is on the kernel's include path),
  * which record the events of
  * ports/rtos/freertos/freertos.yaml (the RTOS catalogue plus TaskReady, TaskCreate, TaskDelete,
- * TaskPriority). A macro the application defined before this include is kept.
+ * TaskPriority, NotifyOp, TimerExpired). A macro the application defined before this include is kept.
  *
- * Ids: a task's RtosTask value is kept in its TCB's uxTaskNumber (the field the kernel reserves
+ * Ids: a task's RtosTask value is the kernel's own TCB number (uxTCBNumber, 1, 2, ... in creation
+ * order; 0 for the idle task), kept in its TCB's uxTaskNumber (the field the kernel reserves
  * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber (bits
  * 0..15; its record's event and op values above, evrec_freertos_object_create()); the
  * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
- * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, the
- * delayed lists xDelayedTaskList1/2 and the suspended list, Queue_t's ucQueueType): they only expand
- * inside tasks.c and queue.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
+ * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, its
+ * uxTCBNumber and notification state, the delayed lists xDelayedTaskList1/2 and the suspended
+ * list, Queue_t's ucQueueType and uxMessagesWaiting, the locals of the notify and event group
+ * functions: pxTCB, ucOriginalNotifyState, xTicksToWait, uxIndexToWaitOn; tskKERNEL_VERSION_MAJOR,
+ * configTASK_NOTIFICATION_ARRAY_ENTRIES): they only expand inside tasks.c, queue.c, event_groups.c
+ * and timers.c, where those are visible. Checked against FreeRTOS-Kernel V11 (main branch).
  */
 #ifndef EVREC_FREERTOS_H
 #define EVREC_FREERTOS_H
@@ -106,6 +110,10 @@ enum {
     EVREC_FREERTOS_EXIT = 5
 };
 
+/** evrec_freertos_notify()'s giver: the core's current task, or NoTask (an interrupt handler). */
+#define EVREC_FREERTOS_GIVER_SELF 0x10000u
+#define EVREC_FREERTOS_GIVER_ISR 0xFFFFu
+
 /** A queue operation, as the queue.c hook saw it. */
 enum {
     EVREC_FREERTOS_OP_SEND = 0,    /**< traceQUEUE_SEND: an item put (or a semaphore given, a mutex released) */
@@ -142,10 +150,10 @@ int evrec_freertos_isr_name(unsigned vector, const char *name);
 
 /* The out-of-line parts called by the macros below. Not for direct use. Context: any (kernel
  * hooks, ISR-safe: each records at most two events and touches only its task's table slot). */
-/** A new task's RtosTask value, its name copied: `name` is the TCB's pcTaskName, `name_size`
- * bytes (sizeof it); `idle`: the name starts with configIDLE_TASK_NAME (the idle task, value 0).
- * Records nothing. */
-uint16_t evrec_freertos_task_name(const char *name, uint32_t name_size, int idle);
+/** A new task (traceTASK_CREATE): its RtosTask value is the kernel's uxTCBNumber (`number`, bits
+ * 0..15; 0 for the idle task; past 63: 64), its name copied from the TCB's pcTaskName (`name`,
+ * `number` bits 16..23 its size), TaskCreate(task, priority) recorded; returns the value. */
+uint16_t evrec_freertos_task_new(unsigned core, const char *name, uint32_t number, uint32_t priority);
 /** TaskCreate(task, priority). */
 void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority);
 void evrec_freertos_task_delete(unsigned core, uint16_t task, uint32_t priority);
@@ -160,7 +168,6 @@ extern void *evrec_freertos_out_tcb[];
 /** The value traceQUEUE_CREATE stores in uxQueueNumber: the object's RtosObject value (bits 0..15)
  * and from bit 16 evrec_freertos_event_of_type_() of its type (its record's event id and op values). */
 uint32_t evrec_freertos_object_create(uint8_t queue_type);
-void evrec_freertos_object_name(uint16_t object, const char *name);
 void evrec_freertos_queue_done(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
 void evrec_freertos_queue_isr(unsigned core, uint16_t object, uint8_t queue_type, uint8_t what);
 void evrec_freertos_queue_block(unsigned core, uint16_t object, uint8_t queue_type);
@@ -169,6 +176,34 @@ void evrec_freertos_isr_enter(unsigned core, unsigned vector);
 void evrec_freertos_isr_exit(unsigned core, unsigned vector);
 /** The rare part of an inline queue hook: the caller's wait on the object ends (Unblock). */
 void evrec_freertos_queue_wait_end(unsigned core, uint32_t key);
+/** An event group's RtosObject value (traceEVENT_GROUP_CREATE), named `group7` until
+ * evrec_freertos_object_name() names it. Records nothing. */
+uint16_t evrec_freertos_group_create(void);
+void evrec_freertos_group_set(unsigned core, uint16_t object);
+void evrec_freertos_group_block(unsigned core, uint16_t object);
+/** The end of xEventGroupWaitBits()/xEventGroupSync(): `blocked` its xTicksToWait is not 0 there
+ * (the kernel zeroes it when the bits were there), `timed_out` its xTimeoutOccurred. */
+void evrec_freertos_group_end(unsigned core, uint16_t object, uint32_t blocked, uint32_t timed_out);
+/**
+ * @brief Name a synchronisation object: a queue, semaphore or mutex (vQueueAddToRegistry() does it
+ * by itself) or an event group: `evrec_freertos_object_name((uint16_t)uxEventGroupGetNumber(g), "flags")`.
+ * @param object the object's RtosObject value (bits 0..15 of uxQueueGetQueueNumber() or
+ * uxEventGroupGetNumber()); 0 or past the table: nothing.
+ * @param[in] name NUL-terminated; copied (EVREC_FREERTOS_NAME_LEN - 1 characters at most).
+ * **Context:** thread; not concurrently with itself for the same object.
+ */
+void evrec_freertos_object_name(uint16_t object, const char *name);
+/** A software timer's RtosObject value (traceTIMER_CREATE), named `name` (its pcTimerName; NULL:
+ * `timer7`). Records nothing. */
+uint16_t evrec_freertos_timer_create(const char *name);
+/** TimerExpired(the running task, timer). */
+void evrec_freertos_timer_expired(unsigned core, uint16_t timer);
+/** NotifyOp(task, giver, type, index): `giver` is a task value or EVREC_FREERTOS_GIVER_SELF (the
+ * core's current task) or EVREC_FREERTOS_GIVER_ISR (NoTask); `type` the RtosNotifyOp value;
+ * `index` the notification's index (its low 8 bits recorded). */
+void evrec_freertos_notify(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index);
+/** NotifyOp of the calling task itself (Take, Block, Timeout), as evrec_freertos_notify(). */
+void evrec_freertos_notify_self(unsigned core, uint32_t type, uint32_t index);
 
 /* The state the inline hooks read (defined in evrec_freertos.c). Not for direct use. */
 /** Per core: its host (NULL: record nothing), the task running on it (NoTask before the first)
@@ -270,6 +305,111 @@ static inline __attribute__((always_inline)) void evrec_freertos_isr_(unsigned c
         freertos_record_IsrEnter(h, isr, (uint16_t)vector);
     }
 }
+
+/* EventOp(task, object, type) of an event group (RtosEventOp values: Set 0, Consume 1, Unblock 3,
+ * Timeout 4; evrec_freertos.c checks them); the object and type as one 4-byte store (evrec_freertos.c
+ * checks the layout). */
+static inline __attribute__((always_inline)) void evrec_freertos_event_record_(struct evrec_host *h, uint16_t task,
+                                                                               uint16_t object, uint32_t op)
+{
+    freertos_EventOp_t *e = (freertos_EventOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_EventOp_t *)0) {
+        uint32_t word = (uint32_t)object | op << 16;
+        e->task = task;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        __builtin_memcpy(&e->object, &word, 4);
+#else
+        e->object = object;
+        e->type = (uint8_t)op;
+#endif
+        evrec_commit(e, freertos_ID_EventOp);
+    }
+}
+
+/* EventOp `op` (a constant: Set 0, Consume 1) by the calling task. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_op_(unsigned core, uint16_t object,
+                                                                           uint32_t op)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        evrec_freertos_event_record_(h, c->current, object, op);
+    }
+}
+
+/* traceEVENT_GROUP_SET_BITS: EventOp Set by the calling task. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_set_(unsigned core, uint16_t object)
+{
+    evrec_freertos_group_op_(core, object, 0u);
+}
+
+/* traceEVENT_GROUP_WAIT_BITS_END, _SYNC_END: Consume when the bits were there without a wait;
+ * after a wait (`blocked`) Unblock or Timeout; nothing for a poll that found them missing. */
+static inline __attribute__((always_inline)) void evrec_freertos_group_end_(unsigned core, uint16_t object,
+                                                                            uint32_t blocked, uint32_t timed_out)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0 && (blocked != 0u || timed_out == 0u)) {
+        /* blocked: Unblock (3) or Timeout (4); else Consume (1) */
+        evrec_freertos_event_record_(h, c->current, object, blocked != 0u ? 3u + timed_out : 1u);
+    }
+}
+
+/* traceTIMER_EXPIRED: TimerExpired(the running task: the timer task, timer). */
+static inline __attribute__((always_inline)) void evrec_freertos_timer_expired_(unsigned core, uint16_t timer)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        freertos_record_TimerExpired(h, c->current, timer);
+    }
+}
+
+/* NotifyOp: the task, then the giver, type and index as one 4-byte store (`word`: giver bits
+ * 0..15, type 16..23, index 24..31; evrec_freertos.c checks the layout). */
+static inline __attribute__((always_inline)) void evrec_freertos_notify_record_(struct evrec_host *h,
+                                                                                uint16_t task, uint32_t word)
+{
+    freertos_NotifyOp_t *e = (freertos_NotifyOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_NotifyOp_t *)0) {
+        e->task = task;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        __builtin_memcpy(&e->giver, &word, 4);
+#else
+        e->giver = (uint16_t)word;
+        e->type = (uint8_t)(word >> 16);
+        e->index = (uint8_t)(word >> 24);
+#endif
+        evrec_commit(e, freertos_ID_NotifyOp);
+    }
+}
+
+/* traceTASK_NOTIFY*: `giver` a task value, EVREC_FREERTOS_GIVER_SELF or _ISR (constants where the
+ * macros give them: the select folds); `type` the RtosNotifyOp value, `index` the notification's
+ * (its low 8 bits recorded). */
+static inline __attribute__((always_inline)) void
+evrec_freertos_notify_(unsigned core, uint16_t task, uint32_t giver, uint32_t type, uint32_t index)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        uint32_t g = giver == EVREC_FREERTOS_GIVER_SELF ? (uint32_t)c->current : (giver & 0xFFFFu);
+        evrec_freertos_notify_record_(h, task, g | type << 16 | index << 24);
+    }
+}
+
+/* The calling task's own notification operation (Take, Block, Timeout). */
+static inline __attribute__((always_inline)) void evrec_freertos_notify_self_(unsigned core, uint32_t type,
+                                                                              uint32_t index)
+{
+    struct evrec_freertos_core *c = &evrec_freertos_cores[core];
+    struct evrec_host *h = c->host;
+    if (h != (struct evrec_host *)0) {
+        uint16_t self = c->current;
+        evrec_freertos_notify_record_(h, self, (uint32_t)self | type << 16 | index << 24);
+    }
+}
 #endif /* EVREC_FREERTOS_INLINE */
 
 #ifndef EVREC_FREERTOS_DECLARATIONS_ONLY
@@ -340,14 +480,15 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
                                                                    : sizeof((tcb)->pcTaskName))
 #define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
     (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
+/* The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook): no
+ * allocation; one call names the task and records TaskCreate. */
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
-    do {                                                                                                          \
-        (pxNewTCB)->uxTaskNumber = evrec_freertos_task_name(                                                      \
-            (pxNewTCB)->pcTaskName, (uint32_t)sizeof((pxNewTCB)->pcTaskName), EVREC_FREERTOS_IS_IDLE_(pxNewTCB)); \
-        evrec_freertos_task_create(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_TASK_(pxNewTCB),                         \
-                                   (uint32_t)(pxNewTCB)->uxPriority);                                             \
-    } while (0)
+    ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_new(                                                          \
+         EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                                                           \
+         (EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(uint16_t)(pxNewTCB)->uxTCBNumber) |                 \
+             (uint32_t)(sizeof((pxNewTCB)->pcTaskName) < 255u ? sizeof((pxNewTCB)->pcTaskName) : 255u) << 16,     \
+         (uint32_t)(pxNewTCB)->uxPriority))
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
@@ -423,6 +564,201 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 #define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) EVREC_FREERTOS_QCALL_(isr, pxQueue, EVREC_FREERTOS_OP_RECEIVE)
 #endif
 /* xSemaphoreGiveFromISR() (xQueueGiveFromISR) records through traceQUEUE_SEND_FROM_ISR too. */
+/* The timer task waits on its command queue through vQueueWaitForMessageRestricted(), which has no
+ * BLOCKING hook: its entry hook (FreeRTOS-Kernel V11 and later) records the Block when the queue
+ * is empty (the kernel then places the task on the queue's list). Should an interrupt fill the
+ * queue first, the task does not block and its receive records Unblock at once. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(xQueue, xTicksToWait, xWaitIndefinitely)                        \
+    do {                                                                                                          \
+        if (((Queue_t *)(xQueue))->uxMessagesWaiting == (UBaseType_t)0) {                                         \
+            EVREC_FREERTOS_QCALL0_(block, ((Queue_t *)(xQueue)));                                                 \
+        }                                                                                                         \
+    } while (0)
+#endif
+
+/* ---- software timers (timers.c) ---- */
+
+#ifndef traceTIMER_CREATE
+#define traceTIMER_CREATE(pxNewTimer)                                                                             \
+    ((pxNewTimer)->uxTimerNumber = evrec_freertos_timer_create((pxNewTimer)->pcTimerName))
+#endif
+#ifndef traceTIMER_EXPIRED
+#if EVREC_FREERTOS_INLINE
+#define traceTIMER_EXPIRED(pxTimer)                                                                               \
+    evrec_freertos_timer_expired_(EVREC_FREERTOS_CORE(), (uint16_t)(pxTimer)->uxTimerNumber)
+#else
+#define traceTIMER_EXPIRED(pxTimer)                                                                               \
+    evrec_freertos_timer_expired(EVREC_FREERTOS_CORE(), (uint16_t)(pxTimer)->uxTimerNumber)
+#endif
+#endif
+
+/* ---- event groups (event_groups.c) ---- */
+
+/* The group's RtosObject value in its uxEventGroupNumber. The end of a wait tells whether it
+ * blocked by the function's xTicksToWait (zeroed by the kernel when the bits were there: an
+ * event group has no retry loop, its Block is recorded once, and the port keeps no wait state for
+ * it). xEventGroupSetBitsFromISR() and
+ * xEventGroupClearBitsFromISR() defer the work to the timer task, whose xEventGroupSetBits() records
+ * it (SET_BITS); clearing has no EventOp value: CLEAR_BITS records nothing. */
+#define EVREC_FREERTOS_GROUP_(g) ((uint16_t)(g)->uxEventGroupNumber)
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
+/* After a wait (rare: it blocked) out of line; else Consume inline, its type a constant. */
+#define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
+    do {                                                                                                          \
+        if (xTicksToWait != 0) {                                                                                  \
+            evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), 1u, (uint32_t)((t) != 0));  \
+        } else if ((t) == 0) {                                                                                    \
+            evrec_freertos_group_op_(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), 1u);                        \
+        }                                                                                                         \
+    } while (0)
+#else
+#define EVREC_FREERTOS_GROUP_SET_(g) evrec_freertos_group_set(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g))
+#define EVREC_FREERTOS_GROUP_END_(g, t)                                                                           \
+    evrec_freertos_group_end(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(g), (uint32_t)(xTicksToWait != 0),      \
+                             (uint32_t)((t) != 0))
+#endif
+#ifndef traceEVENT_GROUP_CREATE
+#define traceEVENT_GROUP_CREATE(xEventGroup) ((xEventGroup)->uxEventGroupNumber = evrec_freertos_group_create())
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS
+#define traceEVENT_GROUP_SET_BITS(xEventGroup, uxBitsToSet) EVREC_FREERTOS_GROUP_SET_(xEventGroup)
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_BLOCK
+#define traceEVENT_GROUP_WAIT_BITS_BLOCK(xEventGroup, uxBitsToWaitFor)                                            \
+    evrec_freertos_group_block(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(xEventGroup))
+#endif
+#ifndef traceEVENT_GROUP_SYNC_BLOCK
+#define traceEVENT_GROUP_SYNC_BLOCK(xEventGroup, uxBitsToSet, uxBitsToWaitFor)                                    \
+    evrec_freertos_group_block(EVREC_FREERTOS_CORE(), EVREC_FREERTOS_GROUP_(xEventGroup))
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_END
+#define traceEVENT_GROUP_WAIT_BITS_END(xEventGroup, uxBitsToWaitFor, xTimeoutOccurred)                            \
+    EVREC_FREERTOS_GROUP_END_(xEventGroup, xTimeoutOccurred)
+#endif
+#ifndef traceEVENT_GROUP_SYNC_END
+#define traceEVENT_GROUP_SYNC_END(xEventGroup, uxBitsToSet, uxBitsToWaitFor, xTimeoutOccurred)                    \
+    EVREC_FREERTOS_GROUP_END_(xEventGroup, xTimeoutOccurred)
+#endif
+
+/* ---- task notifications (tasks.c) ---- */
+
+/* The RtosNotifyOp values (freertos.yaml; evrec_freertos.c checks them). */
+#define EVREC_FREERTOS_NOTIFY_GIVE_ 0u
+#define EVREC_FREERTOS_NOTIFY_TAKE_ 1u
+#define EVREC_FREERTOS_NOTIFY_BLOCK_ 2u
+#define EVREC_FREERTOS_NOTIFY_UNBLOCK_ 3u
+#define EVREC_FREERTOS_NOTIFY_TIMEOUT_ 4u
+/* The notification's index: a constant 0 where a task has one notification
+ * (configTASK_NOTIFICATION_ARRAY_ENTRIES 1, the kernel's default; it asserts the index is below
+ * that), so that the record's word is a constant where the giver and type are. Expanded in
+ * tasks.c, after FreeRTOS.h gave the setting its default. */
+#define EVREC_FREERTOS_NOTIFY_INDEX_(index) (configTASK_NOTIFICATION_ARRAY_ENTRIES > 1 ? (uint32_t)(index) : 0u)
+#if EVREC_FREERTOS_INLINE
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
+    evrec_freertos_notify_(EVREC_FREERTOS_CORE(), (task), (giver), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
+#define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
+    evrec_freertos_notify_self_(EVREC_FREERTOS_CORE(), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
+#else
+#define EVREC_FREERTOS_NOTIFY_CALL_(task, giver, type, index)                                                     \
+    evrec_freertos_notify(EVREC_FREERTOS_CORE(), (task), (giver), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
+#define EVREC_FREERTOS_NOTIFY_SELF_(type, index)                                                                  \
+    evrec_freertos_notify_self(EVREC_FREERTOS_CORE(), (type), EVREC_FREERTOS_NOTIFY_INDEX_(index))
+#endif
+/* The notifier's side (xTaskGenericNotify, xTaskGenericNotifyFromISR, vTaskGenericNotifyGiveFromISR):
+ * the notified TCB is their pxTCB, its state before the call their ucOriginalNotifyState: Unblock
+ * when the task was waiting (taskWAITING_NOTIFICATION), else Give. */
+#define EVREC_FREERTOS_NOTIFIED_(index, giver)                                                                    \
+    do {                                                                                                          \
+        if (ucOriginalNotifyState == taskWAITING_NOTIFICATION) {                                                  \
+            EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver), EVREC_FREERTOS_NOTIFY_UNBLOCK_,     \
+                                        (index));                                                                 \
+        } else {                                                                                                  \
+            EVREC_FREERTOS_NOTIFY_CALL_(EVREC_FREERTOS_TASK_(pxTCB), (giver), EVREC_FREERTOS_NOTIFY_GIVE_,        \
+                                        (index));                                                                 \
+        }                                                                                                         \
+    } while (0)
+#ifndef traceTASK_NOTIFY
+#define traceTASK_NOTIFY(uxIndexToNotify) EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_SELF)
+#endif
+#ifndef traceTASK_NOTIFY_FROM_ISR
+#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify)                                                                \
+    EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
+#endif
+#ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)                                                           \
+    EVREC_FREERTOS_NOTIFIED_(uxIndexToNotify, EVREC_FREERTOS_GIVER_ISR)
+#endif
+/* The waiter's side (ulTaskGenericNotifyTake, xTaskGenericNotifyWait): Block before it blocks;
+ * after the wait Take when it got a notification (Take: the count is not 0; Wait: the state is
+ * taskNOTIFICATION_RECEIVED), else Timeout when it could wait (their xTicksToWait is not 0),
+ * else nothing (a poll that found none). One record path for both. */
+#define EVREC_FREERTOS_NOTIFY_END_(got, index)                                                                    \
+    do {                                                                                                          \
+        if (got) {                                                                                                \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TAKE_, (index));                                    \
+        } else if (xTicksToWait != (TickType_t)0) {                                                               \
+            EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_TIMEOUT_, (index));                                 \
+        }                                                                                                         \
+    } while (0)
+#ifndef traceTASK_NOTIFY_TAKE_BLOCK
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT_BLOCK
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)                                                                \
+    EVREC_FREERTOS_NOTIFY_SELF_(EVREC_FREERTOS_NOTIFY_BLOCK_, uxIndexToWait)
+#endif
+/* Where the end is recorded. On one core with FreeRTOS-Kernel V11 or later: at the function's
+ * return (traceRETURN_ulTaskGenericNotifyTake, _xTaskGenericNotifyWait), from the value it returns,
+ * in a register there (the kernel's volatile state is not read again: 3 instructions fewer); the
+ * record then follows the critical section, so an interrupt's notification between the two shows
+ * before it. Else in the critical section (TAKE, WAIT): with several cores the task could move to
+ * another core before a record at the return (it would take that core's running task), and V10
+ * has no return hooks. */
+#if defined(traceRETURN_ulTaskGenericNotifyTake) || defined(traceRETURN_xTaskGenericNotifyWait)
+/* The application defined a return hook itself: the ends stay in the critical section. */
+#define EVREC_FREERTOS_NOTIFY_AT_RETURN_ 0
+#else
+#define EVREC_FREERTOS_NOTIFY_AT_RETURN_ (EVREC_FREERTOS_CORES == 1 && tskKERNEL_VERSION_MAJOR >= 11)
+#endif
+#ifndef traceTASK_NOTIFY_TAKE
+#define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                      \
+    do {                                                                                                          \
+        if (!EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                  \
+            EVREC_FREERTOS_NOTIFY_END_(                                                                           \
+                pxCurrentTCB->ulNotifiedValue[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] != 0u, uxIndexToWait); \
+        }                                                                                                         \
+    } while (0)
+#endif
+#ifndef traceRETURN_ulTaskGenericNotifyTake
+#define traceRETURN_ulTaskGenericNotifyTake(ulReturn)                                                             \
+    do {                                                                                                          \
+        if (EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                   \
+            EVREC_FREERTOS_NOTIFY_END_((ulReturn) != 0u, uxIndexToWaitOn);                                        \
+        }                                                                                                         \
+    } while (0)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT
+#define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                      \
+    do {                                                                                                          \
+        if (!EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                  \
+            EVREC_FREERTOS_NOTIFY_END_(                                                                           \
+                pxCurrentTCB->ucNotifyState[EVREC_FREERTOS_NOTIFY_INDEX_(uxIndexToWait)] ==                       \
+                    taskNOTIFICATION_RECEIVED,                                                                    \
+                uxIndexToWait);                                                                                   \
+        }                                                                                                         \
+    } while (0)
+#endif
+#ifndef traceRETURN_xTaskGenericNotifyWait
+#define traceRETURN_xTaskGenericNotifyWait(xReturn)                                                               \
+    do {                                                                                                          \
+        if (EVREC_FREERTOS_NOTIFY_AT_RETURN_) {                                                                   \
+            EVREC_FREERTOS_NOTIFY_END_((xReturn) != 0, uxIndexToWaitOn); /* pdFALSE */                            \
+        }                                                                                                         \
+    } while (0)
+#endif
 
 /* ---- interrupts (ports that call them: several Cortex-M ports) ---- */
 

@@ -35,6 +35,12 @@
  * - A sync operation `Block` (MutexOp/SemOp/QueueOp/EventOp, FreeRTOS traceBLOCKING_ON_QUEUE_*,
  *   ThreadX's suspension on an object) of A: remembered for A's next switch-out; if A is already
  *   BLOCKED with no object, its interval gets this object.
+ * - The FreeRTOS port's task notifications (`NotifyOp {task, giver, type: RtosNotifyOp, index}` of
+ *   ports/rtos/freertos/freertos.yaml, recognised by name and layout) count as a sync operation
+ *   without object: its `Block` is remembered like the others, and A's next switch-out with
+ *   `Delay` or `Suspended` (what the port reports for a notification wait: the task's event item
+ *   is on no object's list) makes A BLOCKED with cause Blocked on it (object_event = NotifyOp's
+ *   id, object 0, object_name "notification"); its Unblock and Timeout wake A like the others'.
  * - `TaskReady(A)` (FreeRTOS traceMOVED_TASK_TO_READY_STATE, ThreadX TX_TRACE_THREAD_RESUME), or
  *   `Unblock`/`Timeout` naming A: when A is BLOCKED or SUSPENDED, that interval ends at r and A is
  *   READY cause EVREC_READY_WOKEN from r; when A is READY or RUNNING it changes nothing (FreeRTOS
@@ -122,7 +128,7 @@ typedef struct evrec_task_interval {
     uint16_t object_event;   /**< BLOCKED on an object: the event id of its Block record (MutexOp,
                                  SemOp, QueueOp or EventOp); else ::EVREC_SCHED_NONE */
     uint32_t object;         /**< the `object` value (valid with object_event) */
-    const char *object_name; /**< its enum name (reader-owned), or NULL */
+    const char *object_name; /**< its enum name (reader-owned), "notification" (static) for a notification wait, or NULL */
     uint64_t begin_index;    /**< evrec_record_t::index of the record that began the state */
     uint64_t end_index;      /**< ... and of the one that ended it */
     uint64_t begin_t64;      /**< evrec_record_t::t64 of those records, ticks */

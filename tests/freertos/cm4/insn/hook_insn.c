@@ -25,11 +25,22 @@
  *   delete     vTaskDelete() of those tasks: traceTASK_DELETE
  *   object     xSemaphoreCreateBinary() then vSemaphoreDelete(): traceQUEUE_CREATE (id, name)
  *   same       vTaskSwitchContext() that picks the task already running (nothing recorded)
+ *   notify_give  xTaskNotifyGive() of the running task (not waiting): traceTASK_NOTIFY (NotifyOp Give)
+ *   notify_take  ulTaskNotifyTake(pdFALSE, 0) of those: traceRETURN_ulTaskGenericNotifyTake (NotifyOp
+ *                Take; on one core with V11, else traceTASK_NOTIFY_TAKE)
+ *   notify_isr   vTaskNotifyGiveFromISR() of another task: traceTASK_NOTIFY_GIVE_FROM_ISR (Give)
+ *   notify_wait  xTaskNotify(eSetBits) then xTaskNotifyWait(0): traceTASK_NOTIFY and
+ *                traceRETURN_xTaskGenericNotifyWait (Give, Take)
+ *   group_set    xEventGroupSetBits(): traceEVENT_GROUP_SET_BITS (EventOp Set)
+ *   group_wait   xEventGroupWaitBits() of bits that are set, no timeout: traceEVENT_GROUP_WAIT_BITS_END
+ *                (EventOp Consume)
+ *   group_create xEventGroupCreate() then vEventGroupDelete(): traceEVENT_GROUP_CREATE (id, name)
  * Exit code 0 when everything ran (and, with the hooks, no record was dropped), else 1..3.
  */
 #include <stdint.h>
 
 #include "FreeRTOS.h"
+#include "event_groups.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -56,6 +67,7 @@ MEASURED void insn_mark(void)
 }
 
 static QueueHandle_t queue, counting, mutex;
+static EventGroupHandle_t group;
 static TaskHandle_t task_a, task_b, task_c, created[HOOK_N];
 
 static void never_runs(void *arg)
@@ -136,6 +148,45 @@ MEASURED static void op_object(uint32_t i)
     vSemaphoreDelete(s);
 }
 
+MEASURED static void op_notify_give(uint32_t i)
+{
+    (void)i;
+    (void)xTaskNotifyGive(task_a);
+}
+MEASURED static void op_notify_take(uint32_t i)
+{
+    (void)i;
+    (void)ulTaskNotifyTake(pdFALSE, 0);
+}
+MEASURED static void op_notify_isr(uint32_t i)
+{
+    (void)i;
+    vTaskNotifyGiveFromISR(task_c, NULL);
+}
+MEASURED static void op_notify_wait(uint32_t i)
+{
+    (void)xTaskNotify(task_a, 1u << (i & 7u), eSetBits);
+    (void)xTaskNotifyWait(0, 0, NULL, 0);
+}
+MEASURED static void op_group_set(uint32_t i)
+{
+    (void)xEventGroupSetBits(group, 1u << (i & 3u));
+}
+MEASURED static void op_group_wait(uint32_t i)
+{
+    (void)i;
+    (void)xEventGroupWaitBits(group, 1u, pdFALSE, pdFALSE, 0);
+}
+MEASURED static void op_group_create(uint32_t i)
+{
+    (void)i;
+    EventGroupHandle_t g = xEventGroupCreate();
+    if (g == NULL) {
+        sh_exit(2);
+    }
+    vEventGroupDelete(g);
+}
+
 /* One segment: from the first insn_mark() to the second, the same code around every loop. */
 static void run(void (*fn)(uint32_t))
 {
@@ -158,7 +209,8 @@ static void setup(void)
     queue = xQueueCreate(HOOK_N, sizeof(uint32_t));
     counting = xSemaphoreCreateCounting(HOOK_N, 0);
     mutex = xSemaphoreCreateMutex();
-    if (queue == NULL || counting == NULL || mutex == NULL ||
+    group = xEventGroupCreate();
+    if (queue == NULL || counting == NULL || mutex == NULL || group == NULL ||
         xTaskCreate(never_runs, "task_a", configMINIMAL_STACK_SIZE, NULL, 3, &task_a) != pdPASS ||
         xTaskCreate(never_runs, "task_b", configMINIMAL_STACK_SIZE, NULL, 3, &task_b) != pdPASS ||
         xTaskCreate(never_runs, "task_c", configMINIMAL_STACK_SIZE, NULL, 2, &task_c) != pdPASS) {
@@ -185,6 +237,14 @@ int main(void)
     run(op_object);
     vTaskSuspend(task_b); /* task_a alone at the top priority */
     run(op_switch);
+    /* task_a runs (pxCurrentTCB): it notifies and takes its own notifications. */
+    run(op_notify_give);
+    run(op_notify_take);
+    run(op_notify_isr);
+    run(op_notify_wait);
+    run(op_group_set);
+    run(op_group_wait);
+    run(op_group_create);
 #if HOOK_TRACE
     evrec_recorder_t *r = NULL;
     (void)evrec_host_stop(&host, &r);
