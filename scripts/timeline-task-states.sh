@@ -16,6 +16,6 @@ cmake -S "$root" -B "$build" -DEVREC_FREERTOS_KERNEL_DIR="$kdir" >/dev/null
 cmake --build "$build" -j2 --target evrec freertos_workload >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$build/tests/freertos/freertos_workload" "$tmp/freertos.evr" "$tmp/kernel.txt" >/dev/null
+FREERTOS_RUN_MS=3000 "$build/tests/freertos/freertos_workload" "$tmp/freertos.evr" "$tmp/kernel.txt" >/dev/null
 "$build/viewer-cli/evrec" timeline "$tmp/freertos.evr" --to 25ms --width 1400 -o "$root/docs/timeline-task-states.png"
 echo "wrote $root/docs/timeline-task-states.png"

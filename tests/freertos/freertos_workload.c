@@ -5,9 +5,9 @@
  * "interrupt"), a counting semaphore given by a software timer and task notifications (given by
  * the producer and from the tick hook), an event group whose two bits two tasks set and a third
  * waits for, plus a low-priority CPU hog.
- * After RUN_MS of kernel time the reporter task stops the recording, reads the kernel's own
- * accounting (uxTaskGetSystemState(), configGENERATE_RUN_TIME_STATS on the TSC), ends the
- * scheduler, and main saves the trace.
+ * After run_ms of kernel time (environment FREERTOS_RUN_MS, default 10000) the reporter task
+ * stops the recording, reads the kernel's own accounting (uxTaskGetSystemState(),
+ * configGENERATE_RUN_TIME_STATS on the TSC), ends the scheduler, and main saves the trace.
  *
  * Usage: freertos_workload OUT.evr OUT-kernel.txt
  * OUT-kernel.txt: "counter_start <tsc>", "total <ticks>", then "task <name> <ticks>" per task.
@@ -28,7 +28,7 @@
 #include "evrec_save_file.h"
 #include "freertos_events.h"
 
-#define RUN_MS 3000u
+static unsigned long run_ms = 10000ul; /* FREERTOS_RUN_MS */
 #define MAX_TASKS 16u
 
 static evrec_host_t host;
@@ -169,12 +169,12 @@ static void on_timer(TimerHandle_t t)
     xSemaphoreGive(timer_sem);
 }
 
-/* Highest priority: sleeps RUN_MS, then stops the trace and reads the kernel's figures at once,
+/* Highest priority: sleeps run_ms, then stops the trace and reads the kernel's figures at once,
  * so both cover the same run. */
 static void reporter(void *arg)
 {
     (void)arg;
-    vTaskDelay(pdMS_TO_TICKS(RUN_MS));
+    vTaskDelay(pdMS_TO_TICKS(run_ms));
     evrec_host_stop(&host, NULL);
     status_count = uxTaskGetSystemState(status, MAX_TASKS, &status_total);
     vTaskEndScheduler();
@@ -254,6 +254,10 @@ int main(int argc, char **argv)
     if (argc != 3) {
         fprintf(stderr, "usage: %s OUT.evr OUT-kernel.txt\n", argv[0]);
         return 2;
+    }
+    const char *ms = getenv("FREERTOS_RUN_MS");
+    if (ms != NULL && strtoul(ms, NULL, 10) > 0) {
+        run_ms = strtoul(ms, NULL, 10);
     }
     evrec_host_t *hosts[1] = {&host};
     if (evrec_recorder_init(&rec, trace, sizeof trace) != EVREC_OK || evrec_freertos_init(hosts, 1) != 0 ||
