@@ -474,12 +474,34 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* ---- tasks (tasks.c) ---- */
 
 /* The idle task ("IDLE", on SMP "IDLE0", "IDLE1"...): its name starts with configIDLE_TASK_NAME,
- * compared here with a constant length (a word compare, no loop). */
+ * compared here with a constant length: a word, then byte by byte. Not __builtin_memcmp(): at -Os it becomes a call to the C library's memcmp(),
+ * which a kernel built without a C library does not have. */
+static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const char *name, const char *prefix,
+                                                                       unsigned len)
+{
+    unsigned i = 0;
+    if (len >= 4u) { /* the first four bytes as one word: 4-byte copies stay inline at any -O */
+        uint32_t a;
+        uint32_t b;
+        __builtin_memcpy(&a, name, 4u);
+        __builtin_memcpy(&b, prefix, 4u);
+        if (a != b) {
+            return 0;
+        }
+        i = 4u;
+    }
+    for (; i < len; i++) {
+        if (name[i] != prefix[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
 #define EVREC_FREERTOS_IDLE_LEN_(tcb)                                                                             \
     (sizeof(configIDLE_TASK_NAME) - 1u < sizeof((tcb)->pcTaskName) ? sizeof(configIDLE_TASK_NAME) - 1u            \
                                                                    : sizeof((tcb)->pcTaskName))
 #define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
-    (__builtin_memcmp((tcb)->pcTaskName, configIDLE_TASK_NAME, EVREC_FREERTOS_IDLE_LEN_(tcb)) == 0)
+    evrec_freertos_prefix_((tcb)->pcTaskName, configIDLE_TASK_NAME, (unsigned)EVREC_FREERTOS_IDLE_LEN_(tcb))
 /* The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook): no
  * allocation; one call names the task and records TaskCreate. */
 #ifndef traceTASK_CREATE
