@@ -29,7 +29,9 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
+ *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE: see evrec_threadx.h (tx_user.h's values).
  */
+#define EVREC_THREADX_SOURCE_     /* evrec_threadx.h: the inline record path too */
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
@@ -79,29 +81,35 @@
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
 #define OBJECT_SLOTS 127u
-#define MAP_SLOTS 256u /* > (63 + 127) / 0.75: open addressing stays short */
-#define MAP_OBJECT 0x8000u
+#define MAP_SLOTS EVREC_THREADX_MAP_SLOTS /* > (63 + 127) / 0.75: open addressing stays short */
 #define NO_TASK ((uint16_t)threadx_RtosTask_NoTask)
 /* The sync enums share Block 2, Unblock 3, Timeout 4 (rtos.yaml). */
 #define OP_BLOCK ((uint8_t)threadx_RtosQueueOp_Block)
 #define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
 #define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
+/* tx.run[] bits of a thread: it has run once (TaskSwitchIn Start), it was switched out by an
+ * interrupt (TaskSwitchIn ResumeFromIsr next). */
+#define RUN_STARTED 1u
+#define RUN_PREEMPTED 2u
 
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 
-typedef struct {
-    evrec_host_t *host;       /* records of this core go here (NULL: none) */
-    const TX_THREAD *running; /* switched in and not out, per the records */
-    uint8_t idle;             /* IdleSleep recorded, IdleWake not yet */
-} core_state_t;
+/* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
+#define SAME_LAYOUT(T)                                                                                            \
+    _Static_assert(sizeof(T) == sizeof(threadx_QueueOp_t) && offsetof(T, task) == offsetof(threadx_QueueOp_t, task) && \
+                       offsetof(T, object) == offsetof(threadx_QueueOp_t, object) &&                              \
+                       offsetof(T, type) == offsetof(threadx_QueueOp_t, type),                                    \
+                   "sync events share QueueOp's layout")
+SAME_LAYOUT(threadx_SemOp_t);
+SAME_LAYOUT(threadx_MutexOp_t);
+SAME_LAYOUT(threadx_EventOp_t);
 
-/* The hooks have no context argument: this is the one place their state can live. */
+/* The hooks have no context argument: their state lives here, the part the inline hooks of
+ * evrec_threadx.h read in the two tables they declare. */
+struct evrec_threadx_core evrec_threadx_cores[EVREC_THREADX_MAX_CORES];
+struct evrec_threadx_map_slot evrec_threadx_map[MAP_SLOTS];
 static struct {
-    core_state_t core[EVREC_THREADX_MAX_CORES];
-    const void *map_key[MAP_SLOTS];      /* control block address */
-    uint16_t map_value[MAP_SLOTS];       /* RtosTask, or MAP_OBJECT | RtosObject */
-    uint8_t started[TASK_SLOTS + 1u];    /* the thread has run once (TaskSwitchIn Start) */
-    uint8_t preempted[TASK_SLOTS + 1u];  /* switched out by an interrupt (ResumeFromIsr next) */
+    uint8_t run[TASK_SLOTS + 1u];        /* RUN_STARTED | RUN_PREEMPTED */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
     uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
@@ -120,7 +128,7 @@ static void copy_name(char *dst, const char *src)
 
 static evrec_host_t *host_of(unsigned core)
 {
-    return core < EVREC_THREADX_MAX_CORES ? tx.core[core].host : NULL;
+    return core < EVREC_THREADX_MAX_CORES ? evrec_threadx_cores[core].host : NULL;
 }
 
 int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
@@ -129,8 +137,10 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&tx, 0, sizeof tx);
+    memset(evrec_threadx_map, 0, sizeof evrec_threadx_map);
+    memset(evrec_threadx_cores, 0, sizeof evrec_threadx_cores);
     for (unsigned c = 0; c < cores; c++) {
-        tx.core[c].host = hosts[c];
+        evrec_threadx_cores[c].host = hosts[c];
     }
     return (int)threadx_runtime_init();
 }
@@ -150,50 +160,49 @@ int evrec_threadx_isr_name(unsigned isr_id, const char *name)
 
 /* ---- control block address -> id ---- */
 
-static uint32_t map_slot(const void *key)
-{
-    return (uint32_t)((((uintptr_t)key >> 3) * 0x9E3779B1u) & 0xFFFFFFFFu) >> 24; /* 256 slots */
-}
-
 /* Creation runs with interrupts disabled (or the SMP protection held): one writer at a time.
  * A control block created again at the same address gets its new id. */
 static void map_put(const void *key, uint16_t value)
 {
-    uint32_t s = map_slot(key);
+    uint32_t s = evrec_threadx_map_slot_(key);
     for (uint32_t n = 0; n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
-        if (tx.map_key[s] == NULL || tx.map_key[s] == key) {
-            tx.map_value[s] = value;
-            tx.map_key[s] = key;
+        if (evrec_threadx_map[s].key == NULL || evrec_threadx_map[s].key == key) {
+            evrec_threadx_map[s].value = value;
+            evrec_threadx_map[s].key = key;
             return;
         }
     }
 }
 
-static uint16_t map_get(const void *key)
+uint16_t evrec_threadx_map_find(const void *key)
 {
-    uint32_t s = map_slot(key);
+    uint32_t s = evrec_threadx_map_slot_(key);
     for (uint32_t n = 0; key != NULL && n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
-        if (tx.map_key[s] == key) {
-            return tx.map_value[s];
+        if (evrec_threadx_map[s].key == key) {
+            return evrec_threadx_map[s].value;
         }
-        if (tx.map_key[s] == NULL) {
+        if (evrec_threadx_map[s].key == NULL) {
             break;
         }
     }
     return 0u;
 }
 
-/* A thread's RtosTask value: NoTask for none or one created before evrec_threadx_init(). */
+#if !EVREC_THREADX_TASK_FIELD
+/* A thread's RtosTask value from the table: NoTask for none or one created before
+ * evrec_threadx_init(). */
+uint16_t evrec_threadx_task_of_address(const void *thread)
+{
+    uint16_t v = evrec_threadx_map_find(thread);
+    return (v & EVREC_THREADX_MAP_TASK) != 0u ? (uint16_t)(v & ~EVREC_THREADX_MAP_TASK) : NO_TASK;
+}
+#endif
+
+/* A thread's RtosTask value: NoTask for none (or, from the table, one created before
+ * evrec_threadx_init()). */
 static uint16_t task_of(const TX_THREAD *t)
 {
-    uint16_t v = map_get(t);
-    return (v == 0u || (v & MAP_OBJECT) != 0u) ? NO_TASK : v;
-}
-
-static uint16_t object_of(const void *object)
-{
-    uint16_t v = map_get(object);
-    return (v & MAP_OBJECT) != 0u ? (uint16_t)(v & ~MAP_OBJECT) : 0u;
+    return EVREC_THREADX_TASK_OF_(t);
 }
 
 static uint8_t *slot_u8(uint8_t *table, uint16_t task)
@@ -213,7 +222,7 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
 
 /* ---- threads: create, delete, priority, ready ---- */
 
-static void thread_create(unsigned core, const TX_THREAD *t, uintptr_t priority)
+static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
 {
     threadx_RtosTask_t task = NO_TASK;
     /* Allocate first (lock-free), then fill the value's own name slot. */
@@ -221,11 +230,15 @@ static void thread_create(unsigned core, const TX_THREAD *t, uintptr_t priority)
         char *slot = tx.task_name[task - 1u];
         copy_name(slot, t->tx_thread_name);
         threadx_RtosTask_runtime_names[task - 1u] = slot;
-        tx.started[task] = 0u;
+        tx.run[task] = 0u;
         tx.blocked_on[task] = 0u;
-        tx.preempted[task] = 0u;
-        map_put(t, task);
+#if !EVREC_THREADX_TASK_FIELD
+        map_put(t, (uint16_t)(EVREC_THREADX_MAP_TASK | task));
+#endif
     }
+#if EVREC_THREADX_TASK_FIELD
+    t->evrec_threadx_task = task; /* NoTask when the names ran out */
+#endif
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
         threadx_record_TaskCreate(h, task, (uint16_t)priority);
@@ -259,7 +272,7 @@ static void object_create(const void *object, int kind, const char *name)
         copy_name(slot, name);
         threadx_RtosObject_runtime_names[v - 1u] = slot;
         tx.kind[v] = (uint8_t)kind;
-        map_put(object, (uint16_t)(MAP_OBJECT | v));
+        map_put(object, (uint16_t)v);
     }
 }
 
@@ -272,7 +285,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
         return;
     }
     uint16_t task = task_of(t);
-    uint16_t object = object_of(t->tx_thread_suspend_control_block);
+    uint16_t object = evrec_threadx_object_(t->tx_thread_suspend_control_block);
     uint8_t *waits = slot_u8(tx.blocked_on, task);
     if (waits != NULL) {
         *waits = (uint8_t)object;
@@ -285,54 +298,51 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
  * the thread suspends, and its end as Unblock or Timeout when it is made ready again. */
 static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
 {
-    evrec_host_t *h = host_of(core);
-    uint16_t object = object_of((const void *)i1);
-    if (h == NULL || object == 0u) {
-        return;
-    }
     const TX_THREAD *self = SYSTEM_STATE(core) == 0u ? CURRENT(core) : NULL;
+    const void *o = (const void *)i1;
     uint16_t task = task_of(self);
     switch (event) {
     case TX_TRACE_QUEUE_SEND:
     case TX_TRACE_QUEUE_FRONT_SEND:
         if (((const TX_QUEUE *)i1)->tx_queue_available_storage != 0u) {
-            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Send);
+            evrec_threadx_object_op_(core, threadx_ID_QueueOp, o, task, threadx_RtosQueueOp_Send);
         }
         break;
     case TX_TRACE_QUEUE_RECEIVE:
         if (i4 != 0u) { /* messages enqueued */
-            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Receive);
+            evrec_threadx_object_op_(core, threadx_ID_QueueOp, o, task, threadx_RtosQueueOp_Receive);
         }
         break;
     case TX_TRACE_SEMAPHORE_GET:
         if (i3 != 0u) { /* count */
-            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Take);
+            evrec_threadx_object_op_(core, threadx_ID_SemOp, o, task, threadx_RtosSemOp_Take);
         }
         break;
     case TX_TRACE_SEMAPHORE_PUT:
         if (i3 == 0u) { /* no thread waits: the count goes up */
-            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Give);
+            evrec_threadx_object_op_(core, threadx_ID_SemOp, o, task, threadx_RtosSemOp_Give);
         }
         break;
     case TX_TRACE_MUTEX_GET:
         if (i3 == 0u || (const TX_THREAD *)i3 == self) { /* free, or owned by the caller */
-            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Lock);
+            evrec_threadx_object_op_(core, threadx_ID_MutexOp, o, task, threadx_RtosMutexOp_Lock);
         }
         break;
     case TX_TRACE_MUTEX_PUT:
         if (((const TX_MUTEX *)i1)->tx_mutex_suspended_count == 0u) {
-            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Unlock);
+            evrec_threadx_object_op_(core, threadx_ID_MutexOp, o, task, threadx_RtosMutexOp_Unlock);
         }
         break;
-    case TX_TRACE_EVENT_FLAGS_SET: threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Set); break;
+    case TX_TRACE_EVENT_FLAGS_SET:
+        evrec_threadx_object_op_(core, threadx_ID_EventOp, o, task, threadx_RtosEventOp_Set);
+        break;
     case TX_TRACE_EVENT_FLAGS_GET: /* requested i2, current i3, option i4 (TX_AND bit) */
         if ((i4 & TX_AND) != 0u ? (i3 & i2) == i2 : (i3 & i2) != 0u) {
-            threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Consume);
+            evrec_threadx_object_op_(core, threadx_ID_EventOp, o, task, threadx_RtosEventOp_Consume);
         }
         break;
     default: break;
     }
-    (void)i2;
 }
 
 /* ---- switches, idle, interrupts ---- */
@@ -359,52 +369,67 @@ static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 #define EVREC_THREADX_CHAIN(what, core) ((void)(core))
 #endif
 
+/* Before a TaskSwitchIn on `c`: the TaskSwitchOut of a thread whose exit was not seen, the
+ * IdleWake of an idle core. Rare: out of the switch's path. */
+static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_core *c, evrec_host_t *h)
+{
+    if (c->running != NULL) {
+        threadx_record_TaskSwitchOut(h, task_of((const TX_THREAD *)c->running), threadx_RtosSuspend_Preempted);
+        c->running = NULL;
+    }
+    if (c->idle != 0u) {
+        c->idle = 0u;
+        threadx_record_IdleWake(h);
+    }
+}
+
+/* How a thread comes back, from its tx.run[] bits (RUN_STARTED, RUN_PREEMPTED). */
+static uint8_t resume_type(uint8_t run)
+{
+    if ((run & RUN_STARTED) == 0u) {
+        return threadx_RtosResume_Start;
+    }
+    return (run & RUN_PREEMPTED) != 0u ? threadx_RtosResume_ResumeFromIsr : threadx_RtosResume_Resume;
+}
+
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
-static void switch_in(unsigned core, const TX_THREAD *t)
+static inline void switch_in(unsigned core, const TX_THREAD *t)
 {
-    evrec_host_t *h = host_of(core);
-    if (h == NULL || t == NULL || tx.core[core].running == t) {
+    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    evrec_host_t *h = c->host;
+    if (h == NULL || t == NULL || c->running == t) {
         return;
     }
-    if (tx.core[core].running != NULL) {
-        threadx_record_TaskSwitchOut(h, task_of(tx.core[core].running), threadx_RtosSuspend_Preempted);
-    }
-    if (tx.core[core].idle != 0u) {
-        tx.core[core].idle = 0u;
-        threadx_record_IdleWake(h);
+    if (c->running != NULL || c->idle != 0u) {
+        switch_in_catch_up(c, h);
     }
     uint16_t task = task_of(t);
     uint8_t type = threadx_RtosResume_Resume;
-    uint8_t *started = slot_u8(tx.started, task);
-    uint8_t *preempted = slot_u8(tx.preempted, task);
-    if (started != NULL && *started == 0u) {
-        *started = 1u;
-        type = threadx_RtosResume_Start;
-    } else if (preempted != NULL && *preempted != 0u) {
-        type = threadx_RtosResume_ResumeFromIsr;
+    uint8_t *run = slot_u8(tx.run, task);
+    if (run != NULL) {
+        type = resume_type(*run);
+        *run = RUN_STARTED;
     }
-    if (preempted != NULL) {
-        *preempted = 0u;
-    }
-    tx.core[core].running = t;
+    c->running = t;
     threadx_record_TaskSwitchIn(h, task, type);
     EVREC_THREADX_CHAIN(thread_enter, core);
 }
 
 /* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
-static void switch_out(unsigned core, const TX_THREAD *t)
+static inline void switch_out(unsigned core, const TX_THREAD *t)
 {
-    evrec_host_t *h = host_of(core);
+    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    evrec_host_t *h = c->host;
     if (h == NULL || t == NULL) {
         return;
     }
     const TX_THREAD *next = EXECUTE(core);
-    tx.core[core].running = NULL;
+    c->running = NULL;
     threadx_record_TaskSwitchOut(h, task_of(t), suspend_reason(t, next));
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
-        tx.core[core].idle = 1u;
+        c->idle = 1u;
         threadx_record_IdleSleep(h);
     }
 }
@@ -429,10 +454,11 @@ void evrec_threadx_scheduler_sync(void)
 {
     for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
         const TX_THREAD *t = CURRENT(core);
-        if (tx.core[core].running != NULL && tx.core[core].running != t) {
-            switch_out(core, tx.core[core].running);
+        const TX_THREAD *running = (const TX_THREAD *)evrec_threadx_cores[core].running;
+        if (running != NULL && running != t) {
+            switch_out(core, running);
         }
-        if (t != NULL && tx.core[core].running != t) {
+        if (t != NULL && evrec_threadx_cores[core].running != t) {
             switch_in(core, t);
         }
     }
@@ -467,14 +493,14 @@ void evrec_threadx_isr_exit(unsigned isr_id)
     if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
         /* The handler made another thread run: the interrupted one leaves the CPU here. */
         uint16_t task = task_of(t);
-        uint8_t *preempted = slot_u8(tx.preempted, task);
-        if (preempted != NULL) {
-            *preempted = 1u;
+        uint8_t *run = slot_u8(tx.run, task);
+        if (run != NULL) {
+            *run |= RUN_PREEMPTED;
         }
-        tx.core[core].running = NULL;
+        evrec_threadx_cores[core].running = NULL;
         threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
-    } else if (t == NULL && next != NULL && tx.core[core].idle != 0u) {
-        tx.core[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
+    } else if (t == NULL && next != NULL && evrec_threadx_cores[core].idle != 0u) {
+        evrec_threadx_cores[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
         threadx_record_IdleWake(h);
     }
 }
@@ -541,7 +567,7 @@ static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t 
     const TX_THREAD *t = (const TX_THREAD *)i1;
     evrec_host_t *h = host_of(core);
     switch (event) {
-    case TX_TRACE_THREAD_CREATE: thread_create(core, t, i2); break;
+    case TX_TRACE_THREAD_CREATE: thread_create(core, (TX_THREAD *)i1, i2); break;
     case TX_TRACE_THREAD_RESUME: thread_ready(core, t, i2); break;
     case TX_TRACE_THREAD_SUSPEND: thread_suspend(core, t, i2); break;
     case TX_TRACE_THREAD_DELETE:

@@ -45,13 +45,86 @@
 #define TX_ENABLE_EVENT_TRACE
 #endif
 
-/** Every TX_TRACE_IN_LINE_INSERT(event, info1..info4, filter) of the kernel. The filter is not
- * used: each event the catalogue needs is recorded, the others cost a call and a switch. */
+/**
+ * 1 (default): a thread's RtosTask value is kept in its control block, in a field added through
+ * the kernel's TX_THREAD_USER_EXTENSION (tx_port.h defines it only when tx_user.h has not): one
+ * load per lookup. An application that has its own extension adds ours to it, e.g.
+ * `#define TX_THREAD_USER_EXTENSION MY_FIELDS EVREC_THREADX_THREAD_FIELDS` before this include.
+ * 0: no field; the value is found from the control block's address in evrec_threadx.c's hash table
+ * (a multiply and a probe, about 10 instructions more per lookup). The kernel, the application and
+ * evrec_threadx.c must see the same value (it changes TX_THREAD): set it in tx_user.h.
+ */
+#ifndef EVREC_THREADX_TASK_FIELD
+#define EVREC_THREADX_TASK_FIELD 1
+#endif
+/** The fields evrec adds to TX_THREAD (EVREC_THREADX_TASK_FIELD 1): its RtosTask value. */
+#define EVREC_THREADX_THREAD_FIELDS uint16_t evrec_threadx_task;
+#if EVREC_THREADX_TASK_FIELD && !defined(TX_THREAD_USER_EXTENSION)
+#define TX_THREAD_USER_EXTENSION EVREC_THREADX_THREAD_FIELDS
+#endif
+
+/**
+ * 1: the kernel's queue, semaphore, mutex and event-flags insert points record inline in the
+ * kernel's code (no call: about 40 instructions less per operation on Cortex-M4); they then need
+ * the generated `threadx_events.h` and the recorder's headers on the kernel's include path (in
+ * CMake: link the kernel's library with the generated library). Single core only (the hooks read
+ * _tx_thread_current_ptr; a build that expands them on SMP fails with a static assertion).
+ * 0: those insert points call evrec_threadx_trace_insert(). Either way the insert points the
+ * catalogue does not record compile to nothing (each passes a constant event number).
+ * Default: 1 when `threadx_events.h` can be included and TX_THREAD_SMP_MAX_CORES is not defined
+ * (the SMP ports define it before they include tx_user.h), else 0.
+ */
+#ifndef EVREC_THREADX_INLINE
+#if defined(__has_include) && !defined(TX_THREAD_SMP_MAX_CORES)
+#if __has_include("threadx_events.h")
+#define EVREC_THREADX_INLINE 1
+#endif
+#endif
+#endif
+#ifndef EVREC_THREADX_INLINE
+#define EVREC_THREADX_INLINE 0
+#endif
+
+/* The insert points evrec_threadx_trace_insert() records (creation, thread state, ISRs), and the
+ * object calls, recorded inline with EVREC_THREADX_INLINE 1 (tx_trace.h's TX_TRACE_* numbers). */
+#define EVREC_THREADX_CALLED_(i)                                                                                  \
+    ((i) == TX_TRACE_ISR_ENTER || (i) == TX_TRACE_ISR_EXIT || (i) == TX_TRACE_THREAD_CREATE ||                    \
+     (i) == TX_TRACE_THREAD_RESUME || (i) == TX_TRACE_THREAD_SUSPEND || (i) == TX_TRACE_THREAD_DELETE ||          \
+     (i) == TX_TRACE_THREAD_PRIORITY_CHANGE || (i) == TX_TRACE_QUEUE_CREATE || (i) == TX_TRACE_SEMAPHORE_CREATE || \
+     (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE)
+#define EVREC_THREADX_OBJECT_CALL_(i)                                                                             \
+    ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
+     (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
+     (i) == TX_TRACE_MUTEX_PUT || (i) == TX_TRACE_EVENT_FLAGS_SET || (i) == TX_TRACE_EVENT_FLAGS_GET)
+#if defined(__GNUC__)
+#define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
+#else
+#define EVREC_THREADX_CONSTANT_(i) 0 /* every insert point calls evrec_threadx_trace_insert() */
+#endif
+#define EVREC_THREADX_CALL_(i, a, b, c, d)                                                                        \
+    evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d))
+
+/** Every TX_TRACE_IN_LINE_INSERT(event, info1..info4, filter) of the kernel. Each insert point
+ * passes a constant event number, so the choice below is made by the compiler: an event the
+ * catalogue does not record costs nothing, an object call records inline (EVREC_THREADX_INLINE),
+ * the others call evrec_threadx_trace_insert(). The filter is not used. */
+#if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c),                 \
-                                   (uintptr_t)(d));                                                               \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
+            EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));   \
+        }                                                                                                         \
     }
+#else
+#define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
+    {                                                                                                             \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        }                                                                                                         \
+    }
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,9 +217,142 @@ void evrec_threadx_isr_exit(unsigned isr_id);
  */
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 
+/* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
+
+/** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
+ * records), and whether IdleSleep was recorded without its IdleWake. */
+struct evrec_threadx_core {
+    struct evrec_host *host;
+    const void *running;
+    uint8_t idle;
+};
+extern struct evrec_threadx_core evrec_threadx_cores[];
+
+/** The control-block address -> id table: 256 slots, open addressing. An object's value is its
+ * RtosObject value (1..127); a thread's (EVREC_THREADX_TASK_FIELD 0) its RtosTask value with
+ * bit 15 set. */
+#define EVREC_THREADX_MAP_SLOTS 256u
+#define EVREC_THREADX_MAP_TASK 0x8000u
+struct evrec_threadx_map_slot {
+    const void *key;
+    uint16_t value;
+};
+extern struct evrec_threadx_map_slot evrec_threadx_map[EVREC_THREADX_MAP_SLOTS];
+/** The value of `key` by a full probe of the table, 0 when it is not there. */
+uint16_t evrec_threadx_map_find(const void *key);
+
+/* The first slot of `key`'s probe sequence (Fibonacci hashing of the address: one multiply). */
+static inline uint32_t evrec_threadx_map_slot_(const void *key)
+{
+    return (uint32_t)((((uintptr_t)key >> 3) * 0x9E3779B1u) & 0xFFFFFFFFu) >> 24;
+}
+
+/* An object's RtosObject value, 1..127, or 0 when it is not known: the common case (the object
+ * in its first slot) is one multiply and one probe, inline; the rest of the probe is a call. */
+static inline uint16_t evrec_threadx_object_(const void *object)
+{
+    const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+    uint16_t v = slot->key == object ? slot->value : evrec_threadx_map_find(object);
+    return (uint16_t)(v - 1u) < 127u ? v : 0u;
+}
+
 #ifdef __cplusplus
 }
 #endif
+
+#if EVREC_THREADX_INLINE || defined(EVREC_THREADX_SOURCE_)
+/* ---- the object calls' record path, inline (also used by evrec_threadx.c) ---- */
+#include "threadx_events.h"
+
+/* One queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp: one
+ * layout, evrec_threadx.c checks) of the object with control block `object`, by `task`, on
+ * `core`; nothing when the core has no host or the object is not known. */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(unsigned core, uint16_t event_id,
+                                                                const void *object, uint16_t task, uint8_t op)
+{
+    struct evrec_host *h = evrec_threadx_cores[core].host;
+    if (h == (struct evrec_host *)0) {
+        return;
+    }
+    uint16_t v = evrec_threadx_object_(object);
+    if (v == 0u) {
+        return;
+    }
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != (threadx_QueueOp_t *)0) {
+        e->task = task;
+        e->object = v;
+        e->type = op;
+        evrec_commit(e, event_id);
+    }
+}
+
+/* info1 as the control block it is (a call, so that the branches of another event's insert
+ * point, which the compiler drops, do not read as type punning). */
+static inline const void *evrec_threadx_address_(uintptr_t info)
+{
+    return (const void *)info;
+}
+
+/* The RtosTask value of thread control block `t` (NULL: NoTask); expanded where TX_THREAD is
+ * complete (the kernel's sources, evrec_threadx.c). */
+#if EVREC_THREADX_TASK_FIELD
+#define EVREC_THREADX_TASK_OF_(t) ((t) != (TX_THREAD *)0 ? (uint16_t)(t)->evrec_threadx_task : (uint16_t)threadx_RtosTask_NoTask)
+#else
+uint16_t evrec_threadx_task_of_address(const void *thread);
+#define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
+#endif
+
+/* The calling thread (NULL from an interrupt or during initialisation), single core. */
+#define EVREC_THREADX_SELF_() (_tx_thread_system_state == 0u ? _tx_thread_current_ptr : (TX_THREAD *)0)
+#define EVREC_THREADX_OP_SELF_(a, self, id, op)                                                                   \
+    evrec_threadx_object_op_(0u, (uint16_t)(id), (const void *)(a), EVREC_THREADX_TASK_OF_(self), (uint8_t)(op))
+#define EVREC_THREADX_OP_(a, id, op)                                                                              \
+    {                                                                                                             \
+        TX_THREAD *evrec_self_ = EVREC_THREADX_SELF_();                                                           \
+        EVREC_THREADX_OP_SELF_(a, evrec_self_, id, op);                                                           \
+    }
+
+/* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
+ * them): its operation when the object's state says it completes at once; a call that waits is
+ * recorded as Block when the thread suspends, its end as Unblock or Timeout when it is resumed
+ * (evrec_threadx.c). The same tests as evrec_threadx.c's object_call(). */
+#define EVREC_THREADX_OBJECT_INLINE_(i, a, b, c, d)                                                               \
+    {                                                                                                             \
+        _Static_assert(sizeof(_tx_thread_current_ptr) == sizeof(TX_THREAD *),                                     \
+                       "EVREC_THREADX_INLINE is for single-core ThreadX: define it 0 on SMP");                    \
+        if ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND) {                                     \
+            if (((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_available_storage != 0u) {                                      \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Send);                            \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_QUEUE_RECEIVE) {                                                               \
+            if ((d) != 0u) { /* messages enqueued */                                                              \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Receive);                         \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_SEMAPHORE_GET) {                                                               \
+            if ((c) != 0u) { /* count */                                                                          \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Take);                                \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_SEMAPHORE_PUT) {                                                               \
+            if ((c) == 0u) { /* no thread waits: the count goes up */                                             \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_MUTEX_GET) {                                                                   \
+            TX_THREAD *evrec_self_ = EVREC_THREADX_SELF_();                                                       \
+            if ((c) == 0u || (c) == (uintptr_t)evrec_self_) { /* free, or the caller's */                         \
+                EVREC_THREADX_OP_SELF_(a, evrec_self_, threadx_ID_MutexOp, threadx_RtosMutexOp_Lock);             \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_MUTEX_PUT) {                                                                   \
+            if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                                        \
+                EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                          \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_EVENT_FLAGS_SET) {                                                             \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                 \
+        } else if (((d) & TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */         \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                             \
+        }                                                                                                         \
+    }
+#endif /* EVREC_THREADX_INLINE */
 
 #endif /* __ASSEMBLER__ */
 #endif /* EVREC_THREADX_H */
