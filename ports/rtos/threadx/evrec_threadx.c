@@ -103,6 +103,22 @@ enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 SAME_LAYOUT(threadx_SemOp_t);
 SAME_LAYOUT(threadx_MutexOp_t);
 SAME_LAYOUT(threadx_EventOp_t);
+_Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, object) + 2u &&
+                   offsetof(threadx_QueueOp_t, object) + 4u == sizeof(threadx_QueueOp_t) &&
+                   offsetof(threadx_QueueOp_t, object) % 4u == 0u,
+               "object and type are bytes 8..10 of a 12-byte record (one store in evrec_threadx_object_op_)");
+
+/* A record of two fields, inline (the generated threadx_record_*() are inline only as the
+ * compiler sees fit): the switch and ISR paths. */
+#define RECORD2(h, T, f1, v1, f2, v2)                                                                             \
+    do {                                                                                                          \
+        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_reserve((h), sizeof *e_);                                  \
+        if (e_ != NULL) {                                                                                         \
+            e_->f1 = (v1);                                                                                        \
+            e_->f2 = (v2);                                                                                        \
+            evrec_commit(e_, threadx_ID_##T);                                                                     \
+        }                                                                                                         \
+    } while (0)
 
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
@@ -139,8 +155,9 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     memset(&tx, 0, sizeof tx);
     memset(evrec_threadx_map, 0, sizeof evrec_threadx_map);
     memset(evrec_threadx_cores, 0, sizeof evrec_threadx_cores);
-    for (unsigned c = 0; c < cores; c++) {
-        evrec_threadx_cores[c].host = hosts[c];
+    for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
+        evrec_threadx_cores[c].host = c < cores ? hosts[c] : NULL;
+        evrec_threadx_cores[c].task = NO_TASK;
     }
     return (int)threadx_runtime_init();
 }
@@ -301,44 +318,45 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
     const TX_THREAD *self = SYSTEM_STATE(core) == 0u ? CURRENT(core) : NULL;
     const void *o = (const void *)i1;
     uint16_t task = task_of(self);
+    evrec_host_t *h = host_of(core);
     switch (event) {
     case TX_TRACE_QUEUE_SEND:
     case TX_TRACE_QUEUE_FRONT_SEND:
         if (((const TX_QUEUE *)i1)->tx_queue_available_storage != 0u) {
-            evrec_threadx_object_op_(core, threadx_ID_QueueOp, o, task, threadx_RtosQueueOp_Send);
+            evrec_threadx_object_op_(h, task, threadx_ID_QueueOp, o, threadx_RtosQueueOp_Send);
         }
         break;
     case TX_TRACE_QUEUE_RECEIVE:
         if (i4 != 0u) { /* messages enqueued */
-            evrec_threadx_object_op_(core, threadx_ID_QueueOp, o, task, threadx_RtosQueueOp_Receive);
+            evrec_threadx_object_op_(h, task, threadx_ID_QueueOp, o, threadx_RtosQueueOp_Receive);
         }
         break;
     case TX_TRACE_SEMAPHORE_GET:
         if (i3 != 0u) { /* count */
-            evrec_threadx_object_op_(core, threadx_ID_SemOp, o, task, threadx_RtosSemOp_Take);
+            evrec_threadx_object_op_(h, task, threadx_ID_SemOp, o, threadx_RtosSemOp_Take);
         }
         break;
     case TX_TRACE_SEMAPHORE_PUT:
         if (i3 == 0u) { /* no thread waits: the count goes up */
-            evrec_threadx_object_op_(core, threadx_ID_SemOp, o, task, threadx_RtosSemOp_Give);
+            evrec_threadx_object_op_(h, task, threadx_ID_SemOp, o, threadx_RtosSemOp_Give);
         }
         break;
     case TX_TRACE_MUTEX_GET:
         if (i3 == 0u || (const TX_THREAD *)i3 == self) { /* free, or owned by the caller */
-            evrec_threadx_object_op_(core, threadx_ID_MutexOp, o, task, threadx_RtosMutexOp_Lock);
+            evrec_threadx_object_op_(h, task, threadx_ID_MutexOp, o, threadx_RtosMutexOp_Lock);
         }
         break;
     case TX_TRACE_MUTEX_PUT:
         if (((const TX_MUTEX *)i1)->tx_mutex_suspended_count == 0u) {
-            evrec_threadx_object_op_(core, threadx_ID_MutexOp, o, task, threadx_RtosMutexOp_Unlock);
+            evrec_threadx_object_op_(h, task, threadx_ID_MutexOp, o, threadx_RtosMutexOp_Unlock);
         }
         break;
     case TX_TRACE_EVENT_FLAGS_SET:
-        evrec_threadx_object_op_(core, threadx_ID_EventOp, o, task, threadx_RtosEventOp_Set);
+        evrec_threadx_object_op_(h, task, threadx_ID_EventOp, o, threadx_RtosEventOp_Set);
         break;
     case TX_TRACE_EVENT_FLAGS_GET: /* requested i2, current i3, option i4 (TX_AND bit) */
         if ((i4 & TX_AND) != 0u ? (i3 & i2) == i2 : (i3 & i2) != 0u) {
-            evrec_threadx_object_op_(core, threadx_ID_EventOp, o, task, threadx_RtosEventOp_Consume);
+            evrec_threadx_object_op_(h, task, threadx_ID_EventOp, o, threadx_RtosEventOp_Consume);
         }
         break;
     default: break;
@@ -376,6 +394,7 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
     if (c->running != NULL) {
         threadx_record_TaskSwitchOut(h, task_of((const TX_THREAD *)c->running), threadx_RtosSuspend_Preempted);
         c->running = NULL;
+        c->task = NO_TASK;
     }
     if (c->idle != 0u) {
         c->idle = 0u;
@@ -394,7 +413,7 @@ static uint8_t resume_type(uint8_t run)
 
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
-static inline void switch_in(unsigned core, const TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_in(unsigned core, const TX_THREAD *t)
 {
     struct evrec_threadx_core *c = &evrec_threadx_cores[core];
     evrec_host_t *h = c->host;
@@ -412,12 +431,13 @@ static inline void switch_in(unsigned core, const TX_THREAD *t)
         *run = RUN_STARTED;
     }
     c->running = t;
-    threadx_record_TaskSwitchIn(h, task, type);
+    c->task = task;
+    RECORD2(h, TaskSwitchIn, task, task, type, type);
     EVREC_THREADX_CHAIN(thread_enter, core);
 }
 
 /* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
-static inline void switch_out(unsigned core, const TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
 {
     struct evrec_threadx_core *c = &evrec_threadx_cores[core];
     evrec_host_t *h = c->host;
@@ -426,7 +446,8 @@ static inline void switch_out(unsigned core, const TX_THREAD *t)
     }
     const TX_THREAD *next = EXECUTE(core);
     c->running = NULL;
-    threadx_record_TaskSwitchOut(h, task_of(t), suspend_reason(t, next));
+    c->task = NO_TASK;
+    RECORD2(h, TaskSwitchOut, task, task_of(t), type, suspend_reason(t, next));
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
         c->idle = 1u;
@@ -434,7 +455,7 @@ static inline void switch_out(unsigned core, const TX_THREAD *t)
     }
 }
 
-void evrec_threadx_thread_enter(void)
+static EVREC_ALWAYS_INLINE void thread_enter(void)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
@@ -442,12 +463,22 @@ void evrec_threadx_thread_enter(void)
     }
 }
 
-void evrec_threadx_thread_exit(void)
+static EVREC_ALWAYS_INLINE void thread_exit(void)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
         switch_out(core, CURRENT(core));
     }
+}
+
+void evrec_threadx_thread_enter(void)
+{
+    thread_enter();
+}
+
+void evrec_threadx_thread_exit(void)
+{
+    thread_exit();
 }
 
 void evrec_threadx_scheduler_sync(void)
@@ -464,30 +495,15 @@ void evrec_threadx_scheduler_sync(void)
     }
 }
 
-static threadx_RtosIsr_t isr_of(unsigned isr_id)
+static EVREC_ALWAYS_INLINE threadx_RtosIsr_t isr_of(unsigned isr_id)
 {
     return isr_id < EVREC_THREADX_ISR_IDS ? tx.isr_of_id[isr_id] : threadx_RtosIsr_UnknownIsr;
 }
 
-void evrec_threadx_isr_enter(unsigned isr_id)
+/* The outermost handler returns: TaskSwitchOut(Preempted) of the interrupted thread when the
+ * handler made another thread run, IdleWake when it made a thread ready on an idle CPU. */
+static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_host_t *h)
 {
-    evrec_host_t *h = host_of(CORE());
-    if (h != NULL) {
-        threadx_record_IsrEnter(h, isr_of(isr_id), (uint16_t)isr_id);
-    }
-}
-
-void evrec_threadx_isr_exit(unsigned isr_id)
-{
-    unsigned core = CORE();
-    evrec_host_t *h = host_of(core);
-    if (h == NULL) {
-        return;
-    }
-    threadx_record_IsrExit(h, isr_of(isr_id), (uint16_t)isr_id);
-    if (SYSTEM_STATE(core) != 1u) {
-        return; /* a nested handler: the outermost one decides */
-    }
     const TX_THREAD *t = CURRENT(core);
     const TX_THREAD *next = EXECUTE(core);
     if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
@@ -498,10 +514,53 @@ void evrec_threadx_isr_exit(unsigned isr_id)
             *run |= RUN_PREEMPTED;
         }
         evrec_threadx_cores[core].running = NULL;
+        evrec_threadx_cores[core].task = NO_TASK;
         threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
     } else if (t == NULL && next != NULL && evrec_threadx_cores[core].idle != 0u) {
         evrec_threadx_cores[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
         threadx_record_IdleWake(h);
+    }
+}
+
+static EVREC_ALWAYS_INLINE void isr_enter(unsigned core, unsigned isr_id)
+{
+    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    evrec_host_t *h = c->host;
+    if (h != NULL) {
+        c->isr_depth++;
+        RECORD2(h, IsrEnter, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
+    }
+}
+
+static EVREC_ALWAYS_INLINE void isr_exit(unsigned core, unsigned isr_id)
+{
+    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    evrec_host_t *h = c->host;
+    if (h == NULL) {
+        return;
+    }
+    if (c->isr_depth != 0u) {
+        c->isr_depth--;
+    }
+    RECORD2(h, IsrExit, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
+    if (SYSTEM_STATE(core) == 1u) { /* else a nested handler: the outermost one decides */
+        isr_exit_outermost(core, h);
+    }
+}
+
+void evrec_threadx_isr_enter(unsigned isr_id)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_enter(core, isr_id);
+    }
+}
+
+void evrec_threadx_isr_exit(unsigned isr_id)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_exit(core, isr_id);
     }
 }
 
@@ -520,15 +579,21 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller)
 
 /* ---- the execution-change notifications (the port calls them) ---- */
 
-static void isr_enter_notify(unsigned isr_id)
+static EVREC_ALWAYS_INLINE void isr_enter_notify(unsigned isr_id)
 {
-    evrec_threadx_isr_enter(isr_id);
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_enter(core, isr_id);
+    }
     EVREC_THREADX_CHAIN(isr_enter, CORE());
 }
 
-static void isr_exit_notify(unsigned isr_id)
+static EVREC_ALWAYS_INLINE void isr_exit_notify(unsigned isr_id)
 {
-    evrec_threadx_isr_exit(isr_id);
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_exit(core, isr_id);
+    }
     EVREC_THREADX_CHAIN(isr_exit, CORE());
 }
 
@@ -541,12 +606,12 @@ VOID _tx_execution_initialize(void)
 
 VOID _tx_execution_thread_enter(void)
 {
-    evrec_threadx_thread_enter();
+    thread_enter();
 }
 
 VOID _tx_execution_thread_exit(void)
 {
-    evrec_threadx_thread_exit();
+    thread_exit();
 }
 
 VOID _tx_execution_isr_enter(void)

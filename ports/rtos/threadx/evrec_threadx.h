@@ -220,11 +220,14 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
 /** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
- * records), and whether IdleSleep was recorded without its IdleWake. */
+ * records) and its RtosTask value (NoTask: none), whether IdleSleep was recorded without its
+ * IdleWake, and the interrupt handlers entered and not left (evrec_threadx_isr_enter/exit). */
 struct evrec_threadx_core {
     struct evrec_host *host;
     const void *running;
+    uint16_t task;
     uint8_t idle;
+    uint8_t isr_depth;
 };
 extern struct evrec_threadx_core evrec_threadx_cores[];
 
@@ -241,19 +244,26 @@ extern struct evrec_threadx_map_slot evrec_threadx_map[EVREC_THREADX_MAP_SLOTS];
 /** The value of `key` by a full probe of the table, 0 when it is not there. */
 uint16_t evrec_threadx_map_find(const void *key);
 
-/* The first slot of `key`'s probe sequence (Fibonacci hashing of the address: one multiply). */
+/* The first slot of `key`'s probe sequence: address bits 3..10, one instruction (UBFX). A
+ * control block is 8-byte aligned in practice and at least 28 bytes long, so the blocks within
+ * any 2 KiB of memory (an application's objects, declared together) get different slots; blocks
+ * farther apart that share bits 3..10 take the next free slots (a probe out of line). */
 static inline uint32_t evrec_threadx_map_slot_(const void *key)
 {
-    return (uint32_t)((((uintptr_t)key >> 3) * 0x9E3779B1u) & 0xFFFFFFFFu) >> 24;
+    return (uint32_t)((uintptr_t)key >> 3) & (EVREC_THREADX_MAP_SLOTS - 1u);
 }
 
 /* An object's RtosObject value, 1..127, or 0 when it is not known: the common case (the object
- * in its first slot) is one multiply and one probe, inline; the rest of the probe is a call. */
+ * in its first slot) is one probe, inline; the rest of the probe is a call. */
 static inline uint16_t evrec_threadx_object_(const void *object)
 {
     const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
     uint16_t v = slot->key == object ? slot->value : evrec_threadx_map_find(object);
-    return (uint16_t)(v - 1u) < 127u ? v : 0u;
+#if EVREC_THREADX_TASK_FIELD
+    return v; /* only objects are in the table */
+#else
+    return (v & EVREC_THREADX_MAP_TASK) == 0u ? v : 0u;
+#endif
 }
 
 #ifdef __cplusplus
@@ -265,12 +275,11 @@ static inline uint16_t evrec_threadx_object_(const void *object)
 #include "threadx_events.h"
 
 /* One queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp: one
- * layout, evrec_threadx.c checks) of the object with control block `object`, by `task`, on
- * `core`; nothing when the core has no host or the object is not known. */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(unsigned core, uint16_t event_id,
-                                                                const void *object, uint16_t task, uint8_t op)
+ * layout, evrec_threadx.c checks) of the object with control block `object`, by `task`, through
+ * `h`; nothing when `h` is NULL or the object is not known. */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_host *h, uint16_t task,
+                                                                uint16_t event_id, const void *object, uint8_t op)
 {
-    struct evrec_host *h = evrec_threadx_cores[core].host;
     if (h == (struct evrec_host *)0) {
         return;
     }
@@ -281,9 +290,38 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(unsigned core, u
     threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_reserve(h, sizeof *e);
     if (e != (threadx_QueueOp_t *)0) {
         e->task = task;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* object, type and the padding byte in one aligned store (bytes 8..11, checked in
+         * evrec_threadx.c) */
+        uint32_t object_type = (uint32_t)v | (uint32_t)op << 16;
+        __builtin_memcpy(&e->object, &object_type, sizeof object_type);
+#else
         e->object = v;
         e->type = op;
+#endif
         evrec_commit(e, event_id);
+    }
+}
+
+/* The inline insert points (single core): the calling thread is the one the records switched
+ * in on core 0, NoTask inside an interrupt handler (one that calls the execution-change
+ * notifications or tx_trace_isr_enter_insert()) and before the first switch. */
+static inline EVREC_ALWAYS_INLINE uint16_t evrec_threadx_self_task_(const struct evrec_threadx_core *c)
+{
+    return c->isr_depth == 0u ? c->task : (uint16_t)threadx_RtosTask_NoTask;
+}
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op)
+{
+    const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
+    evrec_threadx_object_op_(c->host, evrec_threadx_self_task_(c), event_id, object, op);
+}
+/* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner)
+{
+    const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
+    if (owner == 0u || (owner == (uintptr_t)c->running && c->isr_depth == 0u)) {
+        evrec_threadx_object_op_(c->host, evrec_threadx_self_task_(c), threadx_ID_MutexOp, mutex,
+                                 threadx_RtosMutexOp_Lock);
     }
 }
 
@@ -303,15 +341,7 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
 #define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
 #endif
 
-/* The calling thread (NULL from an interrupt or during initialisation), single core. */
-#define EVREC_THREADX_SELF_() (_tx_thread_system_state == 0u ? _tx_thread_current_ptr : (TX_THREAD *)0)
-#define EVREC_THREADX_OP_SELF_(a, self, id, op)                                                                   \
-    evrec_threadx_object_op_(0u, (uint16_t)(id), (const void *)(a), EVREC_THREADX_TASK_OF_(self), (uint8_t)(op))
-#define EVREC_THREADX_OP_(a, id, op)                                                                              \
-    {                                                                                                             \
-        TX_THREAD *evrec_self_ = EVREC_THREADX_SELF_();                                                           \
-        EVREC_THREADX_OP_SELF_(a, evrec_self_, id, op);                                                           \
-    }
+#define EVREC_THREADX_OP_(a, id, op) evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op))
 
 /* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
  * them): its operation when the object's state says it completes at once; a call that waits is
@@ -338,10 +368,7 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
                 EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_MUTEX_GET) {                                                                   \
-            TX_THREAD *evrec_self_ = EVREC_THREADX_SELF_();                                                       \
-            if ((c) == 0u || (c) == (uintptr_t)evrec_self_) { /* free, or the caller's */                         \
-                EVREC_THREADX_OP_SELF_(a, evrec_self_, threadx_ID_MutexOp, threadx_RtosMutexOp_Lock);             \
-            }                                                                                                     \
+            evrec_threadx_mutex_get_((const void *)(a), (c));                                                     \
         } else if ((i) == TX_TRACE_MUTEX_PUT) {                                                                   \
             if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                                        \
                 EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                          \
