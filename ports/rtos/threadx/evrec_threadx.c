@@ -87,10 +87,11 @@
 #define OP_BLOCK ((uint8_t)threadx_RtosQueueOp_Block)
 #define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
 #define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
-/* tx.run[] bits of a thread: it has run once (TaskSwitchIn Start), it was switched out by an
- * interrupt (TaskSwitchIn ResumeFromIsr next). */
-#define RUN_STARTED 1u
-#define RUN_PREEMPTED 2u
+/* tx.run[] of a thread: the type of its next TaskSwitchIn, XOR Start (so that 0, a thread not
+ * run yet, is Start): Resume after a switch-in, ResumeFromIsr after an interrupt switched it out. */
+#define RUN_(type) ((uint8_t)((type) ^ threadx_RtosResume_Start))
+#define RUN_RESUME RUN_(threadx_RtosResume_Resume)
+#define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
 
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 
@@ -125,7 +126,7 @@ _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, 
 struct evrec_threadx_core evrec_threadx_cores[EVREC_THREADX_MAX_CORES];
 struct evrec_threadx_map_slot evrec_threadx_map[MAP_SLOTS];
 static struct {
-    uint8_t run[TASK_SLOTS + 1u];        /* RUN_STARTED | RUN_PREEMPTED */
+    uint8_t run[TASK_SLOTS + 1u];        /* RUN_(next TaskSwitchIn type) */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
     uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
@@ -402,15 +403,6 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
     }
 }
 
-/* How a thread comes back, from its tx.run[] bits (RUN_STARTED, RUN_PREEMPTED). */
-static uint8_t resume_type(uint8_t run)
-{
-    if ((run & RUN_STARTED) == 0u) {
-        return threadx_RtosResume_Start;
-    }
-    return (run & RUN_PREEMPTED) != 0u ? threadx_RtosResume_ResumeFromIsr : threadx_RtosResume_Resume;
-}
-
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
 static EVREC_ALWAYS_INLINE void switch_in(unsigned core, const TX_THREAD *t)
@@ -427,8 +419,8 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, const TX_THREAD *t)
     uint8_t type = threadx_RtosResume_Resume;
     uint8_t *run = slot_u8(tx.run, task);
     if (run != NULL) {
-        type = resume_type(*run);
-        *run = RUN_STARTED;
+        type = (uint8_t)(*run ^ threadx_RtosResume_Start);
+        *run = RUN_RESUME;
     }
     c->running = t;
     c->task = task;
@@ -445,8 +437,7 @@ static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
         return;
     }
     const TX_THREAD *next = EXECUTE(core);
-    c->running = NULL;
-    c->task = NO_TASK;
+    c->running = NULL; /* c->task stays: the next switch-in sets it, an ISR has its depth */
     RECORD2(h, TaskSwitchOut, task, task_of(t), type, suspend_reason(t, next));
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
@@ -510,8 +501,8 @@ static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_ho
         /* The handler made another thread run: the interrupted one leaves the CPU here. */
         uint16_t task = task_of(t);
         uint8_t *run = slot_u8(tx.run, task);
-        if (run != NULL) {
-            *run |= RUN_PREEMPTED;
+        if (run != NULL && *run != RUN_(threadx_RtosResume_Start)) {
+            *run = RUN_FROM_ISR; /* a thread not started yet still starts */
         }
         evrec_threadx_cores[core].running = NULL;
         evrec_threadx_cores[core].task = NO_TASK;
