@@ -18,6 +18,7 @@ TX_THREAD *_tx_thread_current_ptr;
 TX_THREAD *_tx_thread_execute_ptr;
 volatile ULONG _tx_thread_system_state;
 volatile UINT _tx_thread_preempt_disable;
+volatile ULONG standin_ipsr;
 
 VOID _tx_execution_thread_enter(void);
 VOID _tx_execution_thread_exit(void);
@@ -39,6 +40,7 @@ static void start(void)
     _tx_thread_execute_ptr = NULL;
     _tx_thread_system_state = 0;
     _tx_thread_preempt_disable = 0;
+    standin_ipsr = 0;
 }
 
 /* The records after Start, up to Stop: pointers into the buffer and their ids. */
@@ -222,8 +224,8 @@ Test(threadx_hooks, init_arguments)
 }
 
 /* An object call from an interrupt handler is NoTask's, from the thread its own. On Cortex-M the
- * kernel does not raise _tx_thread_system_state in a handler (its TX_THREAD_GET_SYSTEM_STATE()
- * reads the IPSR), so the handler is known by the execution-change notifications around it. */
+ * kernel does not raise _tx_thread_system_state in a handler: its TX_THREAD_GET_SYSTEM_STATE()
+ * also reads the IPSR, which the hooks must use too. */
 Test(threadx_hooks, object_call_in_isr)
 {
     static TX_THREAD worker;
@@ -235,9 +237,11 @@ Test(threadx_hooks, object_call_in_isr)
     _tx_thread_execute_ptr = _tx_thread_current_ptr = &worker;
     _tx_execution_thread_enter();
     TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_PUT, &sem, 0u, 0u, 0, 0)
-    _tx_execution_isr_enter(); /* _tx_thread_system_state stays 0, as on Cortex-M */
+    standin_ipsr = 16u + 8u; /* IRQ 8; _tx_thread_system_state stays 0, as on Cortex-M */
+    _tx_execution_isr_enter();
     TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_PUT, &sem, 1u, 0u, 0, 0)
     _tx_execution_isr_exit();
+    standin_ipsr = 0;
     TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_GET, &sem, 0, 2u, 0, 0)
     recs_t r = stop();
 

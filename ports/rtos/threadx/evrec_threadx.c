@@ -59,6 +59,13 @@
 #define EXECUTE(c) ((void)(c), _tx_thread_execute_ptr)
 #define SYSTEM_STATE(c) ((void)(c), _tx_thread_system_state)
 #endif
+/* An object call's caller is a thread (not a handler, not the initialisation): the kernel's own
+ * test, which on Cortex-M also reads the IPSR (its handlers do not raise the system state). */
+#ifdef TX_THREAD_SMP_MAX_CORES
+#define IN_THREAD(c) (SYSTEM_STATE(c) == 0u)
+#else
+#define IN_THREAD(c) ((void)(c), TX_THREAD_GET_SYSTEM_STATE() == 0u)
+#endif
 #ifndef EVREC_THREADX_NAME_LEN
 #define EVREC_THREADX_NAME_LEN 24
 #endif
@@ -316,7 +323,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
  * the thread suspends, and its end as Unblock or Timeout when it is made ready again. */
 static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
 {
-    const TX_THREAD *self = SYSTEM_STATE(core) == 0u ? CURRENT(core) : NULL;
+    const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
     const void *o = (const void *)i1;
     uint16_t task = task_of(self);
     evrec_host_t *h = host_of(core);
@@ -518,7 +525,6 @@ static EVREC_ALWAYS_INLINE void isr_enter(unsigned core, unsigned isr_id)
     struct evrec_threadx_core *c = &evrec_threadx_cores[core];
     evrec_host_t *h = c->host;
     if (h != NULL) {
-        c->isr_depth++;
         RECORD2(h, IsrEnter, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
     }
 }
@@ -529,9 +535,6 @@ static EVREC_ALWAYS_INLINE void isr_exit(unsigned core, unsigned isr_id)
     evrec_host_t *h = c->host;
     if (h == NULL) {
         return;
-    }
-    if (c->isr_depth != 0u) {
-        c->isr_depth--;
     }
     RECORD2(h, IsrExit, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
     if (SYSTEM_STATE(core) == 1u) { /* else a nested handler: the outermost one decides */

@@ -220,14 +220,13 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
 /** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
- * records) and its RtosTask value (NoTask: none), whether IdleSleep was recorded without its
- * IdleWake, and the interrupt handlers entered and not left (evrec_threadx_isr_enter/exit). */
+ * records), the RtosTask value of the thread last switched in (NoTask before the first), and
+ * whether IdleSleep was recorded without its IdleWake. */
 struct evrec_threadx_core {
     struct evrec_host *host;
     const void *running;
     uint16_t task;
     uint8_t idle;
-    uint8_t isr_depth;
 };
 extern struct evrec_threadx_core evrec_threadx_cores[];
 
@@ -304,24 +303,21 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_hos
 }
 
 /* The inline insert points (single core): the calling thread is the one the records switched
- * in on core 0, NoTask inside an interrupt handler (one that calls the execution-change
- * notifications or tx_trace_isr_enter_insert()) and before the first switch. */
-static inline EVREC_ALWAYS_INLINE uint16_t evrec_threadx_self_task_(const struct evrec_threadx_core *c)
-{
-    return c->isr_depth == 0u ? c->task : (uint16_t)threadx_RtosTask_NoTask;
-}
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op)
+ * in on core 0 when `in_thread` (the kernel's TX_THREAD_GET_SYSTEM_STATE() is 0: on Cortex-M
+ * its own state or'ed with the IPSR), else NoTask (an interrupt handler, the initialisation). */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op,
+                                                                int in_thread)
 {
     const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
-    evrec_threadx_object_op_(c->host, evrec_threadx_self_task_(c), event_id, object, op);
+    evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object, op);
 }
 /* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner)
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
 {
     const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
-    if (owner == 0u || (owner == (uintptr_t)c->running && c->isr_depth == 0u)) {
-        evrec_threadx_object_op_(c->host, evrec_threadx_self_task_(c), threadx_ID_MutexOp, mutex,
-                                 threadx_RtosMutexOp_Lock);
+    if (owner == 0u || (in_thread && owner == (uintptr_t)c->running)) {
+        evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask,
+                                 threadx_ID_MutexOp, mutex, threadx_RtosMutexOp_Lock);
     }
 }
 
@@ -341,7 +337,9 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
 #define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
 #endif
 
-#define EVREC_THREADX_OP_(a, id, op) evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op))
+#define EVREC_THREADX_IN_THREAD_() (TX_THREAD_GET_SYSTEM_STATE() == 0u)
+#define EVREC_THREADX_OP_(a, id, op)                                                                              \
+    evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
 
 /* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
  * them): its operation when the object's state says it completes at once; a call that waits is
@@ -368,7 +366,7 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
                 EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_MUTEX_GET) {                                                                   \
-            evrec_threadx_mutex_get_((const void *)(a), (c));                                                     \
+            evrec_threadx_mutex_get_((const void *)(a), (c), EVREC_THREADX_IN_THREAD_());                                                     \
         } else if ((i) == TX_TRACE_MUTEX_PUT) {                                                                   \
             if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                                        \
                 EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                          \
