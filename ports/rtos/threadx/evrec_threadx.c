@@ -94,8 +94,9 @@
 #define OP_BLOCK ((uint8_t)threadx_RtosQueueOp_Block)
 #define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
 #define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
-/* tx.run[] of a thread: the type of its next TaskSwitchIn, XOR Start (so that 0, a thread not
- * run yet, is Start): Resume after a switch-in, ResumeFromIsr after an interrupt switched it out. */
+/* A thread's run byte (its control block's evrec_threadx_run, or tx.run[] by its id without the
+ * field): the type of its next TaskSwitchIn, XOR Start (so that 0, a thread not run yet, is
+ * Start): Resume after a switch-in, ResumeFromIsr after an interrupt switched it out. */
 #define RUN_(type) ((uint8_t)((type) ^ threadx_RtosResume_Start))
 #define RUN_RESUME RUN_(threadx_RtosResume_Resume)
 #define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
@@ -235,6 +236,18 @@ static uint8_t *slot_u8(uint8_t *table, uint16_t task)
     return task <= TASK_SLOTS ? &table[task] : NULL;
 }
 
+/* Thread `t`'s run byte (`task` its id), NULL when it has none (an id out of range). */
+static EVREC_ALWAYS_INLINE uint8_t *run_of(TX_THREAD *t, uint16_t task)
+{
+#if EVREC_THREADX_TASK_FIELD
+    (void)task;
+    return &t->evrec_threadx_run;
+#else
+    (void)t;
+    return slot_u8(tx.run, task);
+#endif
+}
+
 static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t op)
 {
     switch (object <= OBJECT_SLOTS ? tx.kind[object] : 0u) {
@@ -263,6 +276,7 @@ static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
     }
 #if EVREC_THREADX_TASK_FIELD
     t->evrec_threadx_task = task; /* NoTask when the names ran out */
+    t->evrec_threadx_run = 0u;
 #endif
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
@@ -412,7 +426,7 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
 
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
-static EVREC_ALWAYS_INLINE void switch_in(unsigned core, const TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t)
 {
     struct evrec_threadx_core *c = &evrec_threadx_cores[core];
     evrec_host_t *h = c->host;
@@ -424,7 +438,7 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, const TX_THREAD *t)
     }
     uint16_t task = task_of(t);
     uint8_t type = threadx_RtosResume_Resume;
-    uint8_t *run = slot_u8(tx.run, task);
+    uint8_t *run = run_of(t, task);
     if (run != NULL) {
         type = (uint8_t)(*run ^ threadx_RtosResume_Start);
         *run = RUN_RESUME;
@@ -482,7 +496,7 @@ void evrec_threadx_thread_exit(void)
 void evrec_threadx_scheduler_sync(void)
 {
     for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
-        const TX_THREAD *t = CURRENT(core);
+        TX_THREAD *t = CURRENT(core);
         const TX_THREAD *running = (const TX_THREAD *)evrec_threadx_cores[core].running;
         if (running != NULL && running != t) {
             switch_out(core, running);
@@ -502,12 +516,12 @@ static EVREC_ALWAYS_INLINE threadx_RtosIsr_t isr_of(unsigned isr_id)
  * handler made another thread run, IdleWake when it made a thread ready on an idle CPU. */
 static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_host_t *h)
 {
-    const TX_THREAD *t = CURRENT(core);
+    TX_THREAD *t = CURRENT(core);
     const TX_THREAD *next = EXECUTE(core);
     if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
         /* The handler made another thread run: the interrupted one leaves the CPU here. */
         uint16_t task = task_of(t);
-        uint8_t *run = slot_u8(tx.run, task);
+        uint8_t *run = run_of(t, task);
         if (run != NULL && *run != RUN_(threadx_RtosResume_Start)) {
             *run = RUN_FROM_ISR; /* a thread not started yet still starts */
         }

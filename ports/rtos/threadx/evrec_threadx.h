@@ -57,8 +57,11 @@
 #ifndef EVREC_THREADX_TASK_FIELD
 #define EVREC_THREADX_TASK_FIELD 1
 #endif
-/** The fields evrec adds to TX_THREAD (EVREC_THREADX_TASK_FIELD 1): its RtosTask value. */
-#define EVREC_THREADX_THREAD_FIELDS uint16_t evrec_threadx_task;
+/** The fields evrec adds to TX_THREAD (EVREC_THREADX_TASK_FIELD 1): its RtosTask value and the
+ * type of its next TaskSwitchIn (evrec_threadx.c). */
+#define EVREC_THREADX_THREAD_FIELDS                                                                               \
+    uint16_t evrec_threadx_task;                                                                                  \
+    uint8_t evrec_threadx_run;
 #if EVREC_THREADX_TASK_FIELD && !defined(TX_THREAD_USER_EXTENSION)
 #define TX_THREAD_USER_EXTENSION EVREC_THREADX_THREAD_FIELDS
 #endif
