@@ -105,7 +105,8 @@ enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 
 /* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
 #define SAME_LAYOUT(T)                                                                                            \
-    _Static_assert(sizeof(T) == sizeof(threadx_QueueOp_t) && offsetof(T, task) == offsetof(threadx_QueueOp_t, task) && \
+    _Static_assert(sizeof(T) == sizeof(threadx_QueueOp_t) &&                                                      \
+                       offsetof(T, task) == offsetof(threadx_QueueOp_t, task) &&                                  \
                        offsetof(T, object) == offsetof(threadx_QueueOp_t, object) &&                              \
                        offsetof(T, type) == offsetof(threadx_QueueOp_t, type),                                    \
                    "sync events share QueueOp's layout")

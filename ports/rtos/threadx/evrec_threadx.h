@@ -11,8 +11,8 @@
  * It uses two mechanisms of the kernel, each for what it alone gives:
  *
  * - **The event-trace insert points** (TX_ENABLE_EVENT_TRACE, common/inc/tx_trace.h): every
- *   TX_TRACE_IN_LINE_INSERT() of the kernel calls evrec_threadx_trace_insert() instead of
- *   writing ThreadX's own trace buffer. They give thread create/delete/priority with the control
+ *   TX_TRACE_IN_LINE_INSERT() of the kernel records (inline, or through
+ *   evrec_threadx_trace_insert()) instead of writing ThreadX's own trace buffer. They give thread create/delete/priority with the control
  *   block (so the thread's name), threads made ready (TX_TRACE_THREAD_RESUME) and suspended
  *   with the state they wait in (TX_TRACE_THREAD_SUSPEND: the object they block on), every
  *   queue, semaphore, mutex and event-flags call with its object, and tx_trace_isr_enter_insert()
@@ -25,9 +25,10 @@
  *   evrec_threadx.c defines them (EVREC_THREADX_EXECUTION_NOTIFY). Ports written in C that do not
  *   call them (the Linux port) get them from evrec_threadx_linux.c.
  *
- * Ids: a thread's RtosTask value and an object's RtosObject value are found from its control
- * block's address in a fixed hash table (no kernel structure is changed); the names are copied
- * into fixed tables in evrec_threadx.c when the object is created (no malloc).
+ * Ids: a thread's RtosTask value is kept in its control block (a field added through the
+ * kernel's TX_THREAD_USER_EXTENSION, EVREC_THREADX_TASK_FIELD), an object's RtosObject value is
+ * found from its control block's address in a fixed table; the names are copied into fixed tables
+ * in evrec_threadx.c when the thread or object is created (no malloc).
  *
  * Checked against eclipse-threadx/threadx (common/, common_smp/, ports/linux/gnu,
  * ports_smp/linux/gnu), release 6.4.
@@ -93,8 +94,8 @@
 #define EVREC_THREADX_CALLED_(i)                                                                                  \
     ((i) == TX_TRACE_ISR_ENTER || (i) == TX_TRACE_ISR_EXIT || (i) == TX_TRACE_THREAD_CREATE ||                    \
      (i) == TX_TRACE_THREAD_RESUME || (i) == TX_TRACE_THREAD_SUSPEND || (i) == TX_TRACE_THREAD_DELETE ||          \
-     (i) == TX_TRACE_THREAD_PRIORITY_CHANGE || (i) == TX_TRACE_QUEUE_CREATE || (i) == TX_TRACE_SEMAPHORE_CREATE || \
-     (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE)
+     (i) == TX_TRACE_THREAD_PRIORITY_CHANGE || (i) == TX_TRACE_QUEUE_CREATE ||                                    \
+     (i) == TX_TRACE_SEMAPHORE_CREATE || (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE)
 #define EVREC_THREADX_OBJECT_CALL_(i)                                                                             \
     ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
      (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
@@ -117,7 +118,7 @@
         if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
-            EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));   \
+            EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
         }                                                                                                         \
     }
 #else
@@ -312,7 +313,8 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_i
                                                                 int in_thread)
 {
     const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
-    evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object, op);
+    evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object,
+                             op);
 }
 /* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
 static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
@@ -334,7 +336,8 @@ static inline const void *evrec_threadx_address_(uintptr_t info)
 /* The RtosTask value of thread control block `t` (NULL: NoTask); expanded where TX_THREAD is
  * complete (the kernel's sources, evrec_threadx.c). */
 #if EVREC_THREADX_TASK_FIELD
-#define EVREC_THREADX_TASK_OF_(t) ((t) != (TX_THREAD *)0 ? (uint16_t)(t)->evrec_threadx_task : (uint16_t)threadx_RtosTask_NoTask)
+#define EVREC_THREADX_TASK_OF_(t)                                                                                 \
+    ((t) != (TX_THREAD *)0 ? (uint16_t)(t)->evrec_threadx_task : (uint16_t)threadx_RtosTask_NoTask)
 #else
 uint16_t evrec_threadx_task_of_address(const void *thread);
 #define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
@@ -353,31 +356,31 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
         _Static_assert(sizeof(_tx_thread_current_ptr) == sizeof(TX_THREAD *),                                     \
                        "EVREC_THREADX_INLINE is for single-core ThreadX: define it 0 on SMP");                    \
         if ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND) {                                     \
-            if (((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_available_storage != 0u) {                                      \
-                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Send);                            \
+            if (((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_available_storage != 0u) {                \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Send);                               \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_QUEUE_RECEIVE) {                                                               \
             if ((d) != 0u) { /* messages enqueued */                                                              \
-                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Receive);                         \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Receive);                            \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_SEMAPHORE_GET) {                                                               \
             if ((c) != 0u) { /* count */                                                                          \
-                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Take);                                \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Take);                                   \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_SEMAPHORE_PUT) {                                                               \
             if ((c) == 0u) { /* no thread waits: the count goes up */                                             \
-                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                   \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_MUTEX_GET) {                                                                   \
-            evrec_threadx_mutex_get_((const void *)(a), (c), EVREC_THREADX_IN_THREAD_());                                                     \
+            evrec_threadx_mutex_get_((const void *)(a), (c), EVREC_THREADX_IN_THREAD_());                         \
         } else if ((i) == TX_TRACE_MUTEX_PUT) {                                                                   \
-            if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                                        \
-                EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                          \
+            if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                  \
+                EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                             \
             }                                                                                                     \
         } else if ((i) == TX_TRACE_EVENT_FLAGS_SET) {                                                             \
-            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                 \
-        } else if (((d) & TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */         \
-            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                             \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                    \
+        } else if (((d)&TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */           \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                                \
         }                                                                                                         \
     }
 #endif /* EVREC_THREADX_INLINE */
