@@ -215,6 +215,20 @@ uint16_t evrec_threadx_map_find(const void *key)
     return 0u;
 }
 
+void *evrec_threadx_reserve_slow(struct evrec_host *h, size_t slot_size)
+{
+    return evrec_reserve(h, slot_size);
+}
+
+void evrec_threadx_object_op_slow(struct evrec_host *h, uint16_t task, uint16_t event_id, const void *object,
+                                  uint32_t object_type)
+{
+    uint16_t v = evrec_threadx_object_(object);
+    if (v != 0u) {
+        evrec_threadx_op_record_(h, task, event_id, object_type | v);
+    }
+}
+
 #if !EVREC_THREADX_TASK_FIELD
 /* A thread's RtosTask value from the table: NoTask for none or one created before
  * evrec_threadx_init(). */

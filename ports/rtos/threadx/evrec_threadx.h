@@ -38,6 +38,7 @@
 
 #ifndef __ASSEMBLER__ /* tx_user.h is also included by the ports' assembly files */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The trace insert points are compiled only with event trace on; ThreadX's own trace buffer is
@@ -277,32 +278,91 @@ static inline uint16_t evrec_threadx_object_(const void *object)
 /* ---- the object calls' record path, inline (also used by evrec_threadx.c) ---- */
 #include "threadx_events.h"
 
-/* One queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp: one
- * layout, evrec_threadx.c checks) of the object with control block `object`, by `task`, through
- * `h`; nothing when `h` is NULL or the object is not known. */
+/**
+ * 1 (default on a Cortex-M kernel whose critical sections mask every interrupt with PRIMASK,
+ * i.e. without TX_PORT_USE_BASEPRI): the inline object calls allocate their record with a plain
+ * load and store of the host's position in one-shot mode, not an atomic read-modify-write: the
+ * kernel's insert points run with interrupts disabled on one core, and a context that was inside
+ * its own LDREX/STREX sees its STREX fail (an exception entry or return clears the local monitor,
+ * ARMv7-M ARM A3.4.4) and retries. About 9 instructions less per record. Not for a port where a
+ * handler that records can run inside the kernel's critical sections (BASEPRI masking, a
+ * recording NMI handler): set it 0 there. Cyclic and streaming hosts, a full buffer and a stopped
+ * host always take evrec_reserve() (out of line).
+ */
+#ifndef EVREC_THREADX_IRQOFF_RESERVE
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && !defined(TX_PORT_USE_BASEPRI)
+#define EVREC_THREADX_IRQOFF_RESERVE 1
+#else
+#define EVREC_THREADX_IRQOFF_RESERVE 0
+#endif
+#endif
+
+/* evrec_reserve(h, slot_size), out of line (evrec_threadx.c): the object calls' rare paths. */
+void *evrec_threadx_reserve_slow(struct evrec_host *h, size_t slot_size);
+/* An object call of an object whose control block is not in its first table slot: the full
+ * probe and the record, out of line (evrec_threadx.c). `object_type` as in
+ * evrec_threadx_object_op_() with the object's value 0. */
+void evrec_threadx_object_op_slow(struct evrec_host *h, uint16_t task, uint16_t event_id, const void *object,
+                                  uint32_t object_type);
+
+/* A 12-byte record's slot through `h` (the object calls, kernel critical section): as
+ * evrec_reserve(), with EVREC_THREADX_IRQOFF_RESERVE 1 a plain load and store of the position in
+ * one-shot mode while the record fits (a one-shot ring mask is all ones: no masking). */
+static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h)
+{
+#if EVREC_THREADX_IRQOFF_RESERVE
+    size_t seen = evrec_atomic_load_acquire(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
+        return evrec_threadx_reserve_slow(h, 12u);
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    evrec_atomic_store(&h->pos, end);
+    void *r = EVREC_LOAD_RELAXED(&h->buf) + seen;
+    uint64_t word = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32;
+    __builtin_memcpy(r, &word, 8);
+    return r;
+#else
+    return evrec_reserve(h, 12u);
+#endif
+}
+
+/* Write one queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp:
+ * one layout, evrec_threadx.c checks) by `task` through `h`: `object_type` is the object's
+ * value | the op << 16 (bytes 8..11 of the record, one store). */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_host *h, uint16_t task,
+                                                                uint16_t event_id, uint32_t object_type)
+{
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_threadx_reserve12_(h);
+    if (e != (threadx_QueueOp_t *)0) {
+        e->task = task;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* object, type and the padding byte in one aligned store (checked in evrec_threadx.c) */
+        __builtin_memcpy(&e->object, &object_type, sizeof object_type);
+#else
+        e->object = (uint16_t)object_type;
+        e->type = (uint8_t)(object_type >> 16);
+#endif
+        evrec_commit(e, event_id);
+    }
+}
+
+/* One operation `op` of the object with control block `object`, by `task`, through `h`; nothing
+ * when `h` is NULL or the object is not known. The common case, the object in its first table
+ * slot, is one probe and the record inline; the rest is a call. */
 static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_host *h, uint16_t task,
                                                                 uint16_t event_id, const void *object, uint8_t op)
 {
     if (h == (struct evrec_host *)0) {
         return;
     }
-    uint16_t v = evrec_threadx_object_(object);
-    if (v == 0u) {
-        return;
-    }
-    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_reserve(h, sizeof *e);
-    if (e != (threadx_QueueOp_t *)0) {
-        e->task = task;
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        /* object, type and the padding byte in one aligned store (bytes 8..11, checked in
-         * evrec_threadx.c) */
-        uint32_t object_type = (uint32_t)v | (uint32_t)op << 16;
-        __builtin_memcpy(&e->object, &object_type, sizeof object_type);
-#else
-        e->object = v;
-        e->type = op;
-#endif
-        evrec_commit(e, event_id);
+    const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+    if (slot->key == object) {
+        /* a slot holds an object (1..127) or, without the task field, a thread (bit 15): the
+         * inline insert points get objects only, a thread's control block is no object's */
+        evrec_threadx_op_record_(h, task, event_id, (uint32_t)slot->value | (uint32_t)op << 16);
+    } else {
+        evrec_threadx_object_op_slow(h, task, event_id, object, (uint32_t)op << 16);
     }
 }
 
@@ -343,7 +403,20 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
 #define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
 #endif
 
+/* The caller is a thread: the kernel's TX_THREAD_GET_SYSTEM_STATE() is 0. On Cortex-M that is the
+ * IPSR or'ed with _tx_thread_system_state, which only the initialisation sets, and then the
+ * calling thread's value is NoTask anyway (no thread was switched in yet): the IPSR alone. */
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
+static inline EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
+{
+    uint32_t r;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(r));
+    return r;
+}
+#define EVREC_THREADX_IN_THREAD_() (evrec_threadx_ipsr_() == 0u)
+#else
 #define EVREC_THREADX_IN_THREAD_() (TX_THREAD_GET_SYSTEM_STATE() == 0u)
+#endif
 #define EVREC_THREADX_OP_(a, id, op)                                                                              \
     evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
 
