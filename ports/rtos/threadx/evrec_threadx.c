@@ -113,6 +113,8 @@ enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 SAME_LAYOUT(threadx_SemOp_t);
 SAME_LAYOUT(threadx_MutexOp_t);
 SAME_LAYOUT(threadx_EventOp_t);
+_Static_assert(offsetof(threadx_QueueOp_t, task) == 6u && sizeof(threadx_QueueOp_t) == 12u,
+               "task is bytes 6..7 of a 12-byte record (written with the header in evrec_threadx_reserve12_)");
 _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, object) + 2u &&
                    offsetof(threadx_QueueOp_t, object) + 4u == sizeof(threadx_QueueOp_t) &&
                    offsetof(threadx_QueueOp_t, object) % 4u == 0u,
@@ -215,17 +217,20 @@ uint16_t evrec_threadx_map_find(const void *key)
     return 0u;
 }
 
-void *evrec_threadx_reserve_slow(struct evrec_host *h, size_t slot_size)
+void *evrec_threadx_reserve12_slow(struct evrec_host *h, uint16_t task)
 {
-    return evrec_reserve(h, slot_size);
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != NULL) {
+        e->task = task;
+    }
+    return e;
 }
 
-void evrec_threadx_object_op_slow(struct evrec_host *h, uint16_t task, uint16_t event_id, const void *object,
-                                  uint32_t object_type)
+void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint16_t task, uint32_t event_op)
 {
     uint16_t v = evrec_threadx_object_(object);
     if (v != 0u) {
-        evrec_threadx_op_record_(h, task, event_id, object_type | v);
+        evrec_threadx_op_record_(h, task, (uint16_t)event_op, (event_op >> 16) << 16 | v);
     }
 }
 

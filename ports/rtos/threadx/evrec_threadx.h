@@ -297,33 +297,33 @@ static inline uint16_t evrec_threadx_object_(const void *object)
 #endif
 #endif
 
-/* evrec_reserve(h, slot_size), out of line (evrec_threadx.c): the object calls' rare paths. */
-void *evrec_threadx_reserve_slow(struct evrec_host *h, size_t slot_size);
+/* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
+ * line (evrec_threadx.c): the object calls' rare paths. */
+void *evrec_threadx_reserve12_slow(struct evrec_host *h, uint16_t task);
 /* An object call of an object whose control block is not in its first table slot: the full
- * probe and the record, out of line (evrec_threadx.c). `object_type` as in
- * evrec_threadx_object_op_() with the object's value 0. */
-void evrec_threadx_object_op_slow(struct evrec_host *h, uint16_t task, uint16_t event_id, const void *object,
-                                  uint32_t object_type);
+ * probe and the record, out of line (evrec_threadx.c). `event_op`: the event id | the op << 16. */
+void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint16_t task, uint32_t event_op);
 
-/* A 12-byte record's slot through `h` (the object calls, kernel critical section): as
- * evrec_reserve(), with EVREC_THREADX_IRQOFF_RESERVE 1 a plain load and store of the position in
- * one-shot mode while the record fits (a one-shot ring mask is all ones: no masking). */
-static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h)
+/* A 12-byte record's slot through `h` (the object calls, kernel critical section), its task field
+ * (bytes 6..7) written: as evrec_reserve(); with EVREC_THREADX_IRQOFF_RESERVE 1 a plain load and
+ * store of the position in one-shot mode while the record fits (a one-shot ring mask is all
+ * ones: no masking), the time, provisional id and task in one 8-byte store. */
+static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h, uint16_t task)
 {
-#if EVREC_THREADX_IRQOFF_RESERVE
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     size_t seen = evrec_atomic_load_acquire(&h->pos);
     size_t end = seen + 12u;
     if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
-        return evrec_threadx_reserve_slow(h, 12u);
+        return evrec_threadx_reserve12_slow(h, task);
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
     evrec_atomic_store(&h->pos, end);
     void *r = EVREC_LOAD_RELAXED(&h->buf) + seen;
-    uint64_t word = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32;
+    uint64_t word = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32 | (uint64_t)task << 48;
     __builtin_memcpy(r, &word, 8);
     return r;
 #else
-    return evrec_reserve(h, 12u);
+    return evrec_threadx_reserve12_slow(h, task);
 #endif
 }
 
@@ -333,9 +333,8 @@ static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_ho
 static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_host *h, uint16_t task,
                                                                 uint16_t event_id, uint32_t object_type)
 {
-    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_threadx_reserve12_(h);
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_threadx_reserve12_(h, task);
     if (e != (threadx_QueueOp_t *)0) {
-        e->task = task;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         /* object, type and the padding byte in one aligned store (checked in evrec_threadx.c) */
         __builtin_memcpy(&e->object, &object_type, sizeof object_type);
@@ -357,12 +356,12 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_hos
         return;
     }
     const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
-    if (slot->key == object) {
+    if (__builtin_expect(slot->key == object, 1)) {
         /* a slot holds an object (1..127) or, without the task field, a thread (bit 15): the
          * inline insert points get objects only, a thread's control block is no object's */
         evrec_threadx_op_record_(h, task, event_id, (uint32_t)slot->value | (uint32_t)op << 16);
     } else {
-        evrec_threadx_object_op_slow(h, task, event_id, object, (uint32_t)op << 16);
+        evrec_threadx_object_op_slow(h, object, task, (uint32_t)event_id | (uint32_t)op << 16);
     }
 }
 
