@@ -134,8 +134,10 @@ _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, 
 
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
-struct evrec_threadx_core evrec_threadx_cores[EVREC_THREADX_MAX_CORES];
-struct evrec_threadx_map_slot evrec_threadx_map[MAP_SLOTS];
+struct evrec_threadx_shared evrec_threadx_shared;
+static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
+/* Core `c`'s state (c < EVREC_THREADX_MAX_CORES). */
+#define CORE_AT(c) (*((c) == 0u ? &evrec_threadx_shared.core0 : &other_cores[c]))
 static struct {
     uint8_t run[TASK_SLOTS + 1u];        /* RUN_(next TaskSwitchIn type) */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
@@ -156,7 +158,7 @@ static void copy_name(char *dst, const char *src)
 
 static evrec_host_t *host_of(unsigned core)
 {
-    return core < EVREC_THREADX_MAX_CORES ? evrec_threadx_cores[core].host : NULL;
+    return core < EVREC_THREADX_MAX_CORES ? CORE_AT(core).host : NULL;
 }
 
 int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
@@ -165,11 +167,11 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&tx, 0, sizeof tx);
-    memset(evrec_threadx_map, 0, sizeof evrec_threadx_map);
-    memset(evrec_threadx_cores, 0, sizeof evrec_threadx_cores);
+    memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
+    memset(other_cores, 0, sizeof other_cores);
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
-        evrec_threadx_cores[c].host = c < cores ? hosts[c] : NULL;
-        evrec_threadx_cores[c].task = NO_TASK;
+        CORE_AT(c).host = c < cores ? hosts[c] : NULL;
+        CORE_AT(c).task = NO_TASK;
     }
     return (int)threadx_runtime_init();
 }
@@ -448,7 +450,7 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
  * of a thread whose exit was not seen). */
 static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t)
 {
-    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    struct evrec_threadx_core *c = &CORE_AT(core);
     evrec_host_t *h = c->host;
     if (h == NULL || t == NULL || c->running == t) {
         return;
@@ -472,7 +474,7 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t)
 /* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
 static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
 {
-    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    struct evrec_threadx_core *c = &CORE_AT(core);
     evrec_host_t *h = c->host;
     if (h == NULL || t == NULL) {
         return;
@@ -517,11 +519,11 @@ void evrec_threadx_scheduler_sync(void)
 {
     for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
         TX_THREAD *t = CURRENT(core);
-        const TX_THREAD *running = (const TX_THREAD *)evrec_threadx_cores[core].running;
+        const TX_THREAD *running = (const TX_THREAD *)CORE_AT(core).running;
         if (running != NULL && running != t) {
             switch_out(core, running);
         }
-        if (t != NULL && evrec_threadx_cores[core].running != t) {
+        if (t != NULL && CORE_AT(core).running != t) {
             switch_in(core, t);
         }
     }
@@ -545,18 +547,18 @@ static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_ho
         if (run != NULL && *run != RUN_(threadx_RtosResume_Start)) {
             *run = RUN_FROM_ISR; /* a thread not started yet still starts */
         }
-        evrec_threadx_cores[core].running = NULL;
-        evrec_threadx_cores[core].task = NO_TASK;
+        CORE_AT(core).running = NULL;
+        CORE_AT(core).task = NO_TASK;
         threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
-    } else if (t == NULL && next != NULL && evrec_threadx_cores[core].idle != 0u) {
-        evrec_threadx_cores[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
+    } else if (t == NULL && next != NULL && CORE_AT(core).idle != 0u) {
+        CORE_AT(core).idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
         threadx_record_IdleWake(h);
     }
 }
 
 static EVREC_ALWAYS_INLINE void isr_enter(unsigned core, unsigned isr_id)
 {
-    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    struct evrec_threadx_core *c = &CORE_AT(core);
     evrec_host_t *h = c->host;
     if (h != NULL) {
         RECORD2(h, IsrEnter, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
@@ -565,7 +567,7 @@ static EVREC_ALWAYS_INLINE void isr_enter(unsigned core, unsigned isr_id)
 
 static EVREC_ALWAYS_INLINE void isr_exit(unsigned core, unsigned isr_id)
 {
-    struct evrec_threadx_core *c = &evrec_threadx_cores[core];
+    struct evrec_threadx_core *c = &CORE_AT(core);
     evrec_host_t *h = c->host;
     if (h == NULL) {
         return;

@@ -233,7 +233,6 @@ struct evrec_threadx_core {
     uint16_t task;
     uint8_t idle;
 };
-extern struct evrec_threadx_core evrec_threadx_cores[];
 
 /** The control-block address -> id table: 256 slots, open addressing. An object's value is its
  * RtosObject value (1..127); a thread's (EVREC_THREADX_TASK_FIELD 0) its RtosTask value with
@@ -244,7 +243,14 @@ struct evrec_threadx_map_slot {
     const void *key;
     uint16_t value;
 };
-extern struct evrec_threadx_map_slot evrec_threadx_map[EVREC_THREADX_MAP_SLOTS];
+/** Core 0's state and the table in one object: the inline hooks reach both from one address. The
+ * other cores' states are evrec_threadx.c's. */
+struct evrec_threadx_shared {
+    struct evrec_threadx_map_slot map[EVREC_THREADX_MAP_SLOTS]; /* first: a slot's offset is its address bits */
+    struct evrec_threadx_core core0;
+};
+extern struct evrec_threadx_shared evrec_threadx_shared;
+#define evrec_threadx_map (evrec_threadx_shared.map)
 /** The value of `key` by a full probe of the table, 0 when it is not there. */
 uint16_t evrec_threadx_map_find(const void *key);
 
@@ -311,16 +317,19 @@ void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint
 static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h, uint16_t task)
 {
 #if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    size_t seen = evrec_atomic_load_acquire(&h->pos);
+    /* relaxed: on one core with interrupts disabled nothing writes the host meanwhile (a start
+     * or stop is a thread's, before or after this critical section) */
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
     size_t end = seen + 12u;
     if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
         return evrec_threadx_reserve12_slow(h, task);
     }
     uint32_t t = EVREC_PORT_TIMESTAMP();
-    evrec_atomic_store(&h->pos, end);
+    EVREC_STORE_RELAXED(&h->pos, end);
     void *r = EVREC_LOAD_RELAXED(&h->buf) + seen;
-    uint64_t word = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32 | (uint64_t)task << 48;
-    __builtin_memcpy(r, &word, 8);
+    /* a slot is 4-byte aligned: the 8-byte store is one STRD (a type that may alias, as memcpy) */
+    typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_threadx_u64_;
+    *(evrec_threadx_u64_ *)r = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32 | (uint64_t)task << 48;
     return r;
 #else
     return evrec_threadx_reserve12_slow(h, task);
@@ -371,14 +380,14 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_hos
 static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op,
                                                                 int in_thread)
 {
-    const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
+    const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
     evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object,
                              op);
 }
 /* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
 static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
 {
-    const struct evrec_threadx_core *c = &evrec_threadx_cores[0];
+    const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
     if (owner == 0u || (in_thread && owner == (uintptr_t)c->running)) {
         evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask,
                                  threadx_ID_MutexOp, mutex, threadx_RtosMutexOp_Lock);
