@@ -132,6 +132,35 @@ _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, 
         }                                                                                                         \
     } while (0)
 
+/* A TaskSwitchIn or TaskSwitchOut (12 bytes, the task at bytes 6..7 as QueueOp's): with
+ * EVREC_THREADX_IRQOFF_RESERVE 1 through evrec_threadx_reserve12_() (interrupts disabled on one
+ * core: the caller's, or IRQ_DISABLE()), else as RECORD2. */
+#define SWITCH_LAYOUT(T)                                                                                          \
+    _Static_assert(sizeof(T) == 12u && offsetof(T, task) == 6u && offsetof(T, type) == 8u,                        \
+                   "switch records: QueueOp's header and task")
+SWITCH_LAYOUT(threadx_TaskSwitchIn_t);
+SWITCH_LAYOUT(threadx_TaskSwitchOut_t);
+#if EVREC_THREADX_IRQOFF_RESERVE
+#define SWITCH_RECORD(h, T, task_, type_)                                                                         \
+    do {                                                                                                          \
+        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_threadx_reserve12_((h), (task_));                          \
+        if (e_ != NULL) {                                                                                         \
+            e_->type = (type_);                                                                                   \
+            evrec_commit(e_, threadx_ID_##T);                                                                     \
+        }                                                                                                         \
+    } while (0)
+/* PRIMASK saved and set around a record made where interrupts are enabled (the Cortex-M port's
+ * _tx_execution_thread_enter()). */
+#define IRQ_STATE(s) uint32_t s
+#define IRQ_DISABLE(s) __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(s)::"memory")
+#define IRQ_RESTORE(s) __asm__ volatile("msr primask, %0" ::"r"(s) : "memory")
+#else
+#define SWITCH_RECORD(h, T, task_, type_) RECORD2(h, T, task, task_, type, type_)
+#define IRQ_STATE(s) int s
+#define IRQ_DISABLE(s) ((void)(s = 0))
+#define IRQ_RESTORE(s) ((void)(s))
+#endif
+
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
 struct evrec_threadx_shared evrec_threadx_shared;
@@ -467,7 +496,10 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t)
     }
     c->running = t;
     c->task = task;
-    RECORD2(h, TaskSwitchIn, task, task, type, type);
+    IRQ_STATE(irq);
+    IRQ_DISABLE(irq);
+    SWITCH_RECORD(h, TaskSwitchIn, task, type);
+    IRQ_RESTORE(irq);
     EVREC_THREADX_CHAIN(thread_enter, core);
 }
 
@@ -481,7 +513,7 @@ static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
     }
     const TX_THREAD *next = EXECUTE(core);
     c->running = NULL; /* c->task stays: the next switch-in sets it, an ISR has its depth */
-    RECORD2(h, TaskSwitchOut, task, task_of(t), type, suspend_reason(t, next));
+    SWITCH_RECORD(h, TaskSwitchOut, task_of(t), suspend_reason(t, next)); /* interrupts are disabled */
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
         c->idle = 1u;
