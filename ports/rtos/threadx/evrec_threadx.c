@@ -95,9 +95,9 @@
 #define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
 #define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
 /* A thread's run byte (its control block's evrec_threadx_run, or tx.run[] by its id without the
- * field): the type of its next TaskSwitchIn, XOR Start (so that 0, a thread not run yet, is
- * Start): Resume after a switch-in, ResumeFromIsr after an interrupt switched it out. */
-#define RUN_(type) ((uint8_t)((type) ^ threadx_RtosResume_Start))
+ * field): the type of its next TaskSwitchIn: Start from its creation, Resume after a switch-in,
+ * ResumeFromIsr after an interrupt switched it out. */
+#define RUN_(type) ((uint8_t)(type))
 #define RUN_RESUME RUN_(threadx_RtosResume_Resume)
 #define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
 
@@ -319,7 +319,7 @@ static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
         char *slot = tx.task_name[task - 1u];
         copy_name(slot, t->tx_thread_name);
         threadx_RtosTask_runtime_names[task - 1u] = slot;
-        tx.run[task] = 0u;
+        tx.run[task] = RUN_(threadx_RtosResume_Start);
         tx.blocked_on[task] = 0u;
 #if !EVREC_THREADX_TASK_FIELD
         map_put(t, (uint16_t)(EVREC_THREADX_MAP_TASK | task));
@@ -327,7 +327,7 @@ static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
     }
 #if EVREC_THREADX_TASK_FIELD
     t->evrec_threadx_task = task; /* NoTask when the names ran out */
-    t->evrec_threadx_run = 0u;
+    t->evrec_threadx_run = RUN_(threadx_RtosResume_Start);
 #endif
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
@@ -477,21 +477,24 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
 
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
-static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t, int may_be_null)
 {
     struct evrec_threadx_core *c = &CORE_AT(core);
     evrec_host_t *h = c->host;
-    if (h == NULL || t == NULL || c->running == t) {
+    if (h == NULL || (may_be_null && t == NULL)) {
         return;
     }
-    if (c->running != NULL || c->idle != 0u) {
+    if (__builtin_expect(c->running != NULL || c->idle != 0u, 0)) {
+        if (c->running == t) {
+            return; /* already in (evrec_threadx_scheduler_sync()) */
+        }
         switch_in_catch_up(c, h);
     }
     uint16_t task = task_of(t);
     uint8_t type = threadx_RtosResume_Resume;
     uint8_t *run = run_of(t, task);
     if (run != NULL) {
-        type = (uint8_t)(*run ^ threadx_RtosResume_Start);
+        type = *run;
         *run = RUN_RESUME;
     }
     c->running = t;
@@ -521,11 +524,12 @@ static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
     }
 }
 
-static EVREC_ALWAYS_INLINE void thread_enter(void)
+/* `may_be_null` 0: the port's notification, after it set the current pointer to the thread. */
+static EVREC_ALWAYS_INLINE void thread_enter(int may_be_null)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
-        switch_in(core, CURRENT(core));
+        switch_in(core, CURRENT(core), may_be_null);
     }
 }
 
@@ -539,7 +543,7 @@ static EVREC_ALWAYS_INLINE void thread_exit(void)
 
 void evrec_threadx_thread_enter(void)
 {
-    thread_enter();
+    thread_enter(1);
 }
 
 void evrec_threadx_thread_exit(void)
@@ -556,7 +560,7 @@ void evrec_threadx_scheduler_sync(void)
             switch_out(core, running);
         }
         if (t != NULL && CORE_AT(core).running != t) {
-            switch_in(core, t);
+            switch_in(core, t, 1);
         }
     }
 }
@@ -666,12 +670,23 @@ VOID _tx_execution_initialize(void)
 }
 #endif
 
-VOID _tx_execution_thread_enter(void)
+/* Not folded with evrec_threadx_thread_enter() etc. into a jump (GCC's identical code folding):
+ * the ports call these. */
+#if defined(__has_attribute)
+#if __has_attribute(no_icf)
+#define NO_ICF __attribute__((no_icf))
+#endif
+#endif
+#ifndef NO_ICF
+#define NO_ICF
+#endif
+
+NO_ICF VOID _tx_execution_thread_enter(void)
 {
-    thread_enter();
+    thread_enter(0);
 }
 
-VOID _tx_execution_thread_exit(void)
+NO_ICF VOID _tx_execution_thread_exit(void)
 {
     thread_exit();
 }
