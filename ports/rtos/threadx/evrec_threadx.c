@@ -165,6 +165,8 @@ SWITCH_LAYOUT(threadx_TaskSwitchOut_t);
  * evrec_threadx.h read in the two tables they declare. */
 struct evrec_threadx_shared evrec_threadx_shared;
 static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
+/* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address. */
+#define IDLE_MARK ((const void *)&other_cores[0])
 /* Core `c`'s state (c < EVREC_THREADX_MAX_CORES). */
 #define CORE_AT(c) (*((c) == 0u ? &evrec_threadx_shared.core0 : &other_cores[c]))
 static struct {
@@ -286,6 +288,13 @@ static uint8_t *slot_u8(uint8_t *table, uint16_t task)
 {
     return task <= TASK_SLOTS ? &table[task] : NULL;
 }
+
+/* The RtosTask value of a thread that is not NULL. */
+#if EVREC_THREADX_TASK_FIELD
+#define TASK_OF_THREAD(t) ((uint16_t)(t)->evrec_threadx_task)
+#else
+#define TASK_OF_THREAD(t) task_of(t)
+#endif
 
 /* Thread `t`'s run byte (`task` its id), NULL when it has none (an id out of range). */
 static EVREC_ALWAYS_INLINE uint8_t *run_of(TX_THREAD *t, uint16_t task)
@@ -464,14 +473,13 @@ static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
  * IdleWake of an idle core. Rare: out of the switch's path. */
 static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_core *c, evrec_host_t *h)
 {
-    if (c->running != NULL) {
+    if (c->running == IDLE_MARK) {
+        c->running = NULL;
+        threadx_record_IdleWake(h);
+    } else if (c->running != NULL) {
         threadx_record_TaskSwitchOut(h, task_of((const TX_THREAD *)c->running), threadx_RtosSuspend_Preempted);
         c->running = NULL;
         c->task = NO_TASK;
-    }
-    if (c->idle != 0u) {
-        c->idle = 0u;
-        threadx_record_IdleWake(h);
     }
 }
 
@@ -484,13 +492,13 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t, int may_b
     if (h == NULL || (may_be_null && t == NULL)) {
         return;
     }
-    if (__builtin_expect(c->running != NULL || c->idle != 0u, 0)) {
+    if (__builtin_expect(c->running != NULL, 0)) { /* a thread not switched out, or IDLE_MARK */
         if (c->running == t) {
             return; /* already in (evrec_threadx_scheduler_sync()) */
         }
         switch_in_catch_up(c, h);
     }
-    uint16_t task = task_of(t);
+    uint16_t task = TASK_OF_THREAD(t);
     uint8_t type = threadx_RtosResume_Resume;
     uint8_t *run = run_of(t, task);
     if (run != NULL) {
@@ -519,7 +527,7 @@ static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
     SWITCH_RECORD(h, TaskSwitchOut, task_of(t), suspend_reason(t, next)); /* interrupts are disabled */
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
-        c->idle = 1u;
+        c->running = IDLE_MARK;
         threadx_record_IdleSleep(h);
     }
 }
@@ -556,7 +564,7 @@ void evrec_threadx_scheduler_sync(void)
     for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
         TX_THREAD *t = CURRENT(core);
         const TX_THREAD *running = (const TX_THREAD *)CORE_AT(core).running;
-        if (running != NULL && running != t) {
+        if (running != NULL && running != IDLE_MARK && running != t) {
             switch_out(core, running);
         }
         if (t != NULL && CORE_AT(core).running != t) {
@@ -586,8 +594,8 @@ static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_ho
         CORE_AT(core).running = NULL;
         CORE_AT(core).task = NO_TASK;
         threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
-    } else if (t == NULL && next != NULL && CORE_AT(core).idle != 0u) {
-        CORE_AT(core).idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
+    } else if (t == NULL && next != NULL && CORE_AT(core).running == IDLE_MARK) {
+        CORE_AT(core).running = NULL; /* a thread is ready: the scheduler runs until it switches in */
         threadx_record_IdleWake(h);
     }
 }

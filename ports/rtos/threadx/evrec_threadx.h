@@ -225,13 +225,12 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
 /** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
- * records), the RtosTask value of the thread last switched in (NoTask before the first), and
- * whether IdleSleep was recorded without its IdleWake. */
+ * records; evrec_threadx.c's IDLE_MARK while IdleSleep was recorded without its IdleWake), and the
+ * RtosTask value of the thread last switched in (NoTask before the first). */
 struct evrec_threadx_core {
     struct evrec_host *host;
     const void *running;
     uint16_t task;
-    uint8_t idle;
 };
 
 /** The control-block address -> id table: 256 slots, open addressing. An object's value is its
