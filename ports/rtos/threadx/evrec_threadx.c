@@ -29,7 +29,7 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
- *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE: see evrec_threadx.h (tx_user.h's values).
+ *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE: see evrec_threadx.h (tx_user.h's values).
  */
 #define EVREC_THREADX_SOURCE_     /* evrec_threadx.h: the inline record path too */
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
