@@ -18,6 +18,7 @@ TX_THREAD *_tx_thread_current_ptr;
 TX_THREAD *_tx_thread_execute_ptr;
 volatile ULONG _tx_thread_system_state;
 volatile UINT _tx_thread_preempt_disable;
+volatile ULONG standin_ipsr;
 
 VOID _tx_execution_thread_enter(void);
 VOID _tx_execution_thread_exit(void);
@@ -39,6 +40,7 @@ static void start(void)
     _tx_thread_execute_ptr = NULL;
     _tx_thread_system_state = 0;
     _tx_thread_preempt_disable = 0;
+    standin_ipsr = 0;
 }
 
 /* The records after Start, up to Stop: pointers into the buffer and their ids. */
@@ -219,4 +221,41 @@ Test(threadx_hooks, init_arguments)
     cr_assert_eq(evrec_threadx_init(hosts, 2), EVREC_E_ARG); /* built for one core */
     cr_assert_eq(evrec_threadx_isr_name(256, "x"), EVREC_E_ARG);
     cr_assert_eq(evrec_threadx_isr_name(3, NULL), EVREC_E_ARG);
+}
+
+/* An object call from an interrupt handler is NoTask's, from the thread its own. On Cortex-M the
+ * kernel does not raise _tx_thread_system_state in a handler: its TX_THREAD_GET_SYSTEM_STATE()
+ * also reads the IPSR, which the hooks must use too. */
+Test(threadx_hooks, object_call_in_isr)
+{
+    static TX_THREAD worker;
+    static TX_SEMAPHORE sem;
+    start();
+    sem.tx_semaphore_name = (CHAR *)"sem";
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_CREATE, &sem, 0, 0, 0, 0)
+    create(&worker, "worker", 5);
+    _tx_thread_execute_ptr = _tx_thread_current_ptr = &worker;
+    _tx_execution_thread_enter();
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_PUT, &sem, 0u, 0u, 0, 0)
+    standin_ipsr = 16u + 8u; /* IRQ 8; _tx_thread_system_state stays 0, as on Cortex-M */
+    _tx_execution_isr_enter();
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_PUT, &sem, 1u, 0u, 0, 0)
+    _tx_execution_isr_exit();
+    standin_ipsr = 0;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_GET, &sem, 0, 2u, 0, 0)
+    recs_t r = stop();
+
+    static const uint16_t want[] = {threadx_ID_TaskCreate, threadx_ID_TaskSwitchIn, threadx_ID_SemOp,
+                                    threadx_ID_IsrEnter,   threadx_ID_SemOp,        threadx_ID_IsrExit,
+                                    threadx_ID_SemOp};
+    cr_assert_eq(r.n, sizeof want / sizeof want[0]);
+    for (unsigned k = 0; k < r.n; k++) {
+        cr_assert_eq(r.id[k], want[k], "record %u: id %u, expected %u", k, r.id[k], want[k]);
+    }
+    cr_assert_eq(REC(r, 2, SemOp)->task, 1u);
+    cr_assert_eq(REC(r, 2, SemOp)->object, 1u);
+    cr_assert_eq(REC(r, 4, SemOp)->task, threadx_RtosTask_NoTask);
+    cr_assert_eq(REC(r, 4, SemOp)->type, threadx_RtosSemOp_Give);
+    cr_assert_eq(REC(r, 6, SemOp)->task, 1u);
+    cr_assert_eq(REC(r, 6, SemOp)->type, threadx_RtosSemOp_Take);
 }

@@ -29,7 +29,9 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
+ *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE: see evrec_threadx.h (tx_user.h's values).
  */
+#define EVREC_THREADX_SOURCE_     /* evrec_threadx.h: the inline record path too */
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
@@ -57,6 +59,13 @@
 #define EXECUTE(c) ((void)(c), _tx_thread_execute_ptr)
 #define SYSTEM_STATE(c) ((void)(c), _tx_thread_system_state)
 #endif
+/* An object call's caller is a thread (not a handler, not the initialisation): the kernel's own
+ * test, which on Cortex-M also reads the IPSR (its handlers do not raise the system state). */
+#ifdef TX_THREAD_SMP_MAX_CORES
+#define IN_THREAD(c) (SYSTEM_STATE(c) == 0u)
+#else
+#define IN_THREAD(c) ((void)(c), TX_THREAD_GET_SYSTEM_STATE() == 0u)
+#endif
 #ifndef EVREC_THREADX_NAME_LEN
 #define EVREC_THREADX_NAME_LEN 24
 #endif
@@ -79,29 +88,89 @@
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
 #define OBJECT_SLOTS 127u
-#define MAP_SLOTS 256u /* > (63 + 127) / 0.75: open addressing stays short */
-#define MAP_OBJECT 0x8000u
+#define MAP_SLOTS EVREC_THREADX_MAP_SLOTS /* > (63 + 127) / 0.75: open addressing stays short */
 #define NO_TASK ((uint16_t)threadx_RtosTask_NoTask)
 /* The sync enums share Block 2, Unblock 3, Timeout 4 (rtos.yaml). */
 #define OP_BLOCK ((uint8_t)threadx_RtosQueueOp_Block)
 #define OP_UNBLOCK ((uint8_t)threadx_RtosQueueOp_Unblock)
 #define OP_TIMEOUT ((uint8_t)threadx_RtosQueueOp_Timeout)
+/* A thread's run byte (its control block's evrec_threadx_run, or tx.run[] by its id without the
+ * field): the type of its next TaskSwitchIn: Start from its creation, Resume after a switch-in,
+ * ResumeFromIsr after an interrupt switched it out. */
+#define RUN_(type) ((uint8_t)(type))
+#define RUN_RESUME RUN_(threadx_RtosResume_Resume)
+#define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
 
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 
-typedef struct {
-    evrec_host_t *host;       /* records of this core go here (NULL: none) */
-    const TX_THREAD *running; /* switched in and not out, per the records */
-    uint8_t idle;             /* IdleSleep recorded, IdleWake not yet */
-} core_state_t;
+/* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
+#define SAME_LAYOUT(T)                                                                                            \
+    _Static_assert(sizeof(T) == sizeof(threadx_QueueOp_t) &&                                                      \
+                       offsetof(T, task) == offsetof(threadx_QueueOp_t, task) &&                                  \
+                       offsetof(T, object) == offsetof(threadx_QueueOp_t, object) &&                              \
+                       offsetof(T, type) == offsetof(threadx_QueueOp_t, type),                                    \
+                   "sync events share QueueOp's layout")
+SAME_LAYOUT(threadx_SemOp_t);
+SAME_LAYOUT(threadx_MutexOp_t);
+SAME_LAYOUT(threadx_EventOp_t);
+_Static_assert(offsetof(threadx_QueueOp_t, task) == 6u && sizeof(threadx_QueueOp_t) == 12u,
+               "task is bytes 6..7 of a 12-byte record (written with the header in evrec_threadx_reserve12_)");
+_Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, object) + 2u &&
+                   offsetof(threadx_QueueOp_t, object) + 4u == sizeof(threadx_QueueOp_t) &&
+                   offsetof(threadx_QueueOp_t, object) % 4u == 0u,
+               "object and type are bytes 8..10 of a 12-byte record (one store in evrec_threadx_object_op_)");
 
-/* The hooks have no context argument: this is the one place their state can live. */
+/* A record of two fields, inline (the generated threadx_record_*() are inline only as the
+ * compiler sees fit): the switch and ISR paths. */
+#define RECORD2(h, T, f1, v1, f2, v2)                                                                             \
+    do {                                                                                                          \
+        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_reserve((h), sizeof *e_);                                  \
+        if (e_ != NULL) {                                                                                         \
+            e_->f1 = (v1);                                                                                        \
+            e_->f2 = (v2);                                                                                        \
+            evrec_commit(e_, threadx_ID_##T);                                                                     \
+        }                                                                                                         \
+    } while (0)
+
+/* A TaskSwitchIn or TaskSwitchOut (12 bytes, the task at bytes 6..7 as QueueOp's): with
+ * EVREC_THREADX_IRQOFF_RESERVE 1 through evrec_threadx_reserve12_() (interrupts disabled on one
+ * core: the caller's, or IRQ_DISABLE()), else as RECORD2. */
+#define SWITCH_LAYOUT(T)                                                                                          \
+    _Static_assert(sizeof(T) == 12u && offsetof(T, task) == 6u && offsetof(T, type) == 8u,                        \
+                   "switch records: QueueOp's header and task")
+SWITCH_LAYOUT(threadx_TaskSwitchIn_t);
+SWITCH_LAYOUT(threadx_TaskSwitchOut_t);
+#if EVREC_THREADX_IRQOFF_RESERVE
+#define SWITCH_RECORD(h, T, task_, type_)                                                                         \
+    do {                                                                                                          \
+        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_threadx_reserve12_((h), (task_));                          \
+        if (e_ != NULL) {                                                                                         \
+            e_->type = (type_);                                                                                   \
+            evrec_commit(e_, threadx_ID_##T);                                                                     \
+        }                                                                                                         \
+    } while (0)
+/* PRIMASK saved and set around a record made where interrupts are enabled (the Cortex-M port's
+ * _tx_execution_thread_enter()). */
+#define IRQ_STATE(s) uint32_t s
+#define IRQ_DISABLE(s) __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(s)::"memory")
+#define IRQ_RESTORE(s) __asm__ volatile("msr primask, %0" ::"r"(s) : "memory")
+#else
+#define SWITCH_RECORD(h, T, task_, type_) RECORD2(h, T, task, task_, type, type_)
+#define IRQ_STATE(s) int s
+#define IRQ_DISABLE(s) ((void)(s = 0))
+#define IRQ_RESTORE(s) ((void)(s))
+#endif
+
+/* The hooks have no context argument: their state lives here, the part the inline hooks of
+ * evrec_threadx.h read in the two tables they declare. */
+struct evrec_threadx_shared evrec_threadx_shared;
+static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
+/* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address. */
+#define IDLE_MARK ((const void *)&other_cores[0])
+/* Core `c`'s state (c < EVREC_THREADX_MAX_CORES). */
+#define CORE_AT(c) (*((c) == 0u ? &evrec_threadx_shared.core0 : &other_cores[c]))
 static struct {
-    core_state_t core[EVREC_THREADX_MAX_CORES];
-    const void *map_key[MAP_SLOTS];      /* control block address */
-    uint16_t map_value[MAP_SLOTS];       /* RtosTask, or MAP_OBJECT | RtosObject */
-    uint8_t started[TASK_SLOTS + 1u];    /* the thread has run once (TaskSwitchIn Start) */
-    uint8_t preempted[TASK_SLOTS + 1u];  /* switched out by an interrupt (ResumeFromIsr next) */
+    uint8_t run[TASK_SLOTS + 1u];        /* RUN_(next TaskSwitchIn type) */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
     uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
@@ -120,7 +189,7 @@ static void copy_name(char *dst, const char *src)
 
 static evrec_host_t *host_of(unsigned core)
 {
-    return core < EVREC_THREADX_MAX_CORES ? tx.core[core].host : NULL;
+    return core < EVREC_THREADX_MAX_CORES ? CORE_AT(core).host : NULL;
 }
 
 int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
@@ -129,8 +198,11 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&tx, 0, sizeof tx);
-    for (unsigned c = 0; c < cores; c++) {
-        tx.core[c].host = hosts[c];
+    memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
+    memset(other_cores, 0, sizeof other_cores);
+    for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
+        CORE_AT(c).host = c < cores ? hosts[c] : NULL;
+        CORE_AT(c).task = NO_TASK;
     }
     return (int)threadx_runtime_init();
 }
@@ -150,55 +222,90 @@ int evrec_threadx_isr_name(unsigned isr_id, const char *name)
 
 /* ---- control block address -> id ---- */
 
-static uint32_t map_slot(const void *key)
-{
-    return (uint32_t)((((uintptr_t)key >> 3) * 0x9E3779B1u) & 0xFFFFFFFFu) >> 24; /* 256 slots */
-}
-
 /* Creation runs with interrupts disabled (or the SMP protection held): one writer at a time.
  * A control block created again at the same address gets its new id. */
 static void map_put(const void *key, uint16_t value)
 {
-    uint32_t s = map_slot(key);
+    uint32_t s = evrec_threadx_map_slot_(key);
     for (uint32_t n = 0; n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
-        if (tx.map_key[s] == NULL || tx.map_key[s] == key) {
-            tx.map_value[s] = value;
-            tx.map_key[s] = key;
+        if (evrec_threadx_map[s].key == NULL || evrec_threadx_map[s].key == key) {
+            evrec_threadx_map[s].value = value;
+            evrec_threadx_map[s].key = key;
             return;
         }
     }
 }
 
-static uint16_t map_get(const void *key)
+uint16_t evrec_threadx_map_find(const void *key)
 {
-    uint32_t s = map_slot(key);
+    uint32_t s = evrec_threadx_map_slot_(key);
     for (uint32_t n = 0; key != NULL && n < MAP_SLOTS; n++, s = (s + 1u) % MAP_SLOTS) {
-        if (tx.map_key[s] == key) {
-            return tx.map_value[s];
+        if (evrec_threadx_map[s].key == key) {
+            return evrec_threadx_map[s].value;
         }
-        if (tx.map_key[s] == NULL) {
+        if (evrec_threadx_map[s].key == NULL) {
             break;
         }
     }
     return 0u;
 }
 
-/* A thread's RtosTask value: NoTask for none or one created before evrec_threadx_init(). */
-static uint16_t task_of(const TX_THREAD *t)
+void *evrec_threadx_reserve12_slow(struct evrec_host *h, uint16_t task)
 {
-    uint16_t v = map_get(t);
-    return (v == 0u || (v & MAP_OBJECT) != 0u) ? NO_TASK : v;
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_reserve(h, sizeof *e);
+    if (e != NULL) {
+        e->task = task;
+    }
+    return e;
 }
 
-static uint16_t object_of(const void *object)
+void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint16_t task, uint32_t event_op)
 {
-    uint16_t v = map_get(object);
-    return (v & MAP_OBJECT) != 0u ? (uint16_t)(v & ~MAP_OBJECT) : 0u;
+    uint16_t v = evrec_threadx_object_(object);
+    if (v != 0u) {
+        evrec_threadx_op_record_(h, task, (uint16_t)event_op, (event_op >> 16) << 16 | v);
+    }
+}
+
+#if !EVREC_THREADX_TASK_FIELD
+/* A thread's RtosTask value from the table: NoTask for none or one created before
+ * evrec_threadx_init(). */
+uint16_t evrec_threadx_task_of_address(const void *thread)
+{
+    uint16_t v = evrec_threadx_map_find(thread);
+    return (v & EVREC_THREADX_MAP_TASK) != 0u ? (uint16_t)(v & ~EVREC_THREADX_MAP_TASK) : NO_TASK;
+}
+#endif
+
+/* A thread's RtosTask value: NoTask for none (or, from the table, one created before
+ * evrec_threadx_init()). */
+static uint16_t task_of(const TX_THREAD *t)
+{
+    return EVREC_THREADX_TASK_OF_(t);
 }
 
 static uint8_t *slot_u8(uint8_t *table, uint16_t task)
 {
     return task <= TASK_SLOTS ? &table[task] : NULL;
+}
+
+/* The RtosTask value of a thread that is not NULL. */
+#if EVREC_THREADX_TASK_FIELD
+#define TASK_OF_THREAD(t) ((uint16_t)(t)->evrec_threadx_task)
+#else
+#define TASK_OF_THREAD(t) task_of(t)
+#endif
+
+/* Thread `t`'s run byte (`task` its id), NULL when it has none (an id out of range). */
+static EVREC_ALWAYS_INLINE uint8_t *run_of(TX_THREAD *t, uint16_t task)
+{
+#if EVREC_THREADX_TASK_FIELD
+    (void)task;
+    return &t->evrec_threadx_run;
+#else
+    (void)t;
+    return slot_u8(tx.run, task);
+#endif
 }
 
 static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t op)
@@ -213,7 +320,7 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
 
 /* ---- threads: create, delete, priority, ready ---- */
 
-static void thread_create(unsigned core, const TX_THREAD *t, uintptr_t priority)
+static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
 {
     threadx_RtosTask_t task = NO_TASK;
     /* Allocate first (lock-free), then fill the value's own name slot. */
@@ -221,11 +328,16 @@ static void thread_create(unsigned core, const TX_THREAD *t, uintptr_t priority)
         char *slot = tx.task_name[task - 1u];
         copy_name(slot, t->tx_thread_name);
         threadx_RtosTask_runtime_names[task - 1u] = slot;
-        tx.started[task] = 0u;
+        tx.run[task] = RUN_(threadx_RtosResume_Start);
         tx.blocked_on[task] = 0u;
-        tx.preempted[task] = 0u;
-        map_put(t, task);
+#if !EVREC_THREADX_TASK_FIELD
+        map_put(t, (uint16_t)(EVREC_THREADX_MAP_TASK | task));
+#endif
     }
+#if EVREC_THREADX_TASK_FIELD
+    t->evrec_threadx_task = task; /* NoTask when the names ran out */
+    t->evrec_threadx_run = RUN_(threadx_RtosResume_Start);
+#endif
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
         threadx_record_TaskCreate(h, task, (uint16_t)priority);
@@ -259,7 +371,7 @@ static void object_create(const void *object, int kind, const char *name)
         copy_name(slot, name);
         threadx_RtosObject_runtime_names[v - 1u] = slot;
         tx.kind[v] = (uint8_t)kind;
-        map_put(object, (uint16_t)(MAP_OBJECT | v));
+        map_put(object, (uint16_t)v);
     }
 }
 
@@ -272,7 +384,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
         return;
     }
     uint16_t task = task_of(t);
-    uint16_t object = object_of(t->tx_thread_suspend_control_block);
+    uint16_t object = evrec_threadx_object_(t->tx_thread_suspend_control_block);
     uint8_t *waits = slot_u8(tx.blocked_on, task);
     if (waits != NULL) {
         *waits = (uint8_t)object;
@@ -285,54 +397,52 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
  * the thread suspends, and its end as Unblock or Timeout when it is made ready again. */
 static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
 {
-    evrec_host_t *h = host_of(core);
-    uint16_t object = object_of((const void *)i1);
-    if (h == NULL || object == 0u) {
-        return;
-    }
-    const TX_THREAD *self = SYSTEM_STATE(core) == 0u ? CURRENT(core) : NULL;
+    const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
+    const void *o = (const void *)i1;
     uint16_t task = task_of(self);
+    evrec_host_t *h = host_of(core);
     switch (event) {
     case TX_TRACE_QUEUE_SEND:
     case TX_TRACE_QUEUE_FRONT_SEND:
         if (((const TX_QUEUE *)i1)->tx_queue_available_storage != 0u) {
-            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Send);
+            evrec_threadx_object_op_(h, task, threadx_ID_QueueOp, o, threadx_RtosQueueOp_Send);
         }
         break;
     case TX_TRACE_QUEUE_RECEIVE:
         if (i4 != 0u) { /* messages enqueued */
-            threadx_record_QueueOp(h, task, object, threadx_RtosQueueOp_Receive);
+            evrec_threadx_object_op_(h, task, threadx_ID_QueueOp, o, threadx_RtosQueueOp_Receive);
         }
         break;
     case TX_TRACE_SEMAPHORE_GET:
         if (i3 != 0u) { /* count */
-            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Take);
+            evrec_threadx_object_op_(h, task, threadx_ID_SemOp, o, threadx_RtosSemOp_Take);
         }
         break;
     case TX_TRACE_SEMAPHORE_PUT:
         if (i3 == 0u) { /* no thread waits: the count goes up */
-            threadx_record_SemOp(h, task, object, threadx_RtosSemOp_Give);
+            evrec_threadx_object_op_(h, task, threadx_ID_SemOp, o, threadx_RtosSemOp_Give);
         }
         break;
     case TX_TRACE_MUTEX_GET:
         if (i3 == 0u || (const TX_THREAD *)i3 == self) { /* free, or owned by the caller */
-            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Lock);
+            evrec_threadx_object_op_(h, task, threadx_ID_MutexOp, o, threadx_RtosMutexOp_Lock);
         }
         break;
     case TX_TRACE_MUTEX_PUT:
         if (((const TX_MUTEX *)i1)->tx_mutex_suspended_count == 0u) {
-            threadx_record_MutexOp(h, task, object, threadx_RtosMutexOp_Unlock);
+            evrec_threadx_object_op_(h, task, threadx_ID_MutexOp, o, threadx_RtosMutexOp_Unlock);
         }
         break;
-    case TX_TRACE_EVENT_FLAGS_SET: threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Set); break;
+    case TX_TRACE_EVENT_FLAGS_SET:
+        evrec_threadx_object_op_(h, task, threadx_ID_EventOp, o, threadx_RtosEventOp_Set);
+        break;
     case TX_TRACE_EVENT_FLAGS_GET: /* requested i2, current i3, option i4 (TX_AND bit) */
         if ((i4 & TX_AND) != 0u ? (i3 & i2) == i2 : (i3 & i2) != 0u) {
-            threadx_record_EventOp(h, task, object, threadx_RtosEventOp_Consume);
+            evrec_threadx_object_op_(h, task, threadx_ID_EventOp, o, threadx_RtosEventOp_Consume);
         }
         break;
     default: break;
     }
-    (void)i2;
 }
 
 /* ---- switches, idle, interrupts ---- */
@@ -359,65 +469,79 @@ static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 #define EVREC_THREADX_CHAIN(what, core) ((void)(core))
 #endif
 
+/* Before a TaskSwitchIn on `c`: the TaskSwitchOut of a thread whose exit was not seen, the
+ * IdleWake of an idle core. Rare: out of the switch's path. */
+static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_core *c, evrec_host_t *h)
+{
+    if (c->running == IDLE_MARK) {
+        c->running = NULL;
+        threadx_record_IdleWake(h);
+    } else if (c->running != NULL) {
+        threadx_record_TaskSwitchOut(h, task_of((const TX_THREAD *)c->running), threadx_RtosSuspend_Preempted);
+        c->running = NULL;
+        c->task = NO_TASK;
+    }
+}
+
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
  * of a thread whose exit was not seen). */
-static void switch_in(unsigned core, const TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t, int may_be_null)
 {
-    evrec_host_t *h = host_of(core);
-    if (h == NULL || t == NULL || tx.core[core].running == t) {
+    struct evrec_threadx_core *c = &CORE_AT(core);
+    evrec_host_t *h = c->host;
+    if (h == NULL || (may_be_null && t == NULL)) {
         return;
     }
-    if (tx.core[core].running != NULL) {
-        threadx_record_TaskSwitchOut(h, task_of(tx.core[core].running), threadx_RtosSuspend_Preempted);
+    if (__builtin_expect(c->running != NULL, 0)) { /* a thread not switched out, or IDLE_MARK */
+        if (c->running == t) {
+            return; /* already in (evrec_threadx_scheduler_sync()) */
+        }
+        switch_in_catch_up(c, h);
     }
-    if (tx.core[core].idle != 0u) {
-        tx.core[core].idle = 0u;
-        threadx_record_IdleWake(h);
-    }
-    uint16_t task = task_of(t);
+    uint16_t task = TASK_OF_THREAD(t);
     uint8_t type = threadx_RtosResume_Resume;
-    uint8_t *started = slot_u8(tx.started, task);
-    uint8_t *preempted = slot_u8(tx.preempted, task);
-    if (started != NULL && *started == 0u) {
-        *started = 1u;
-        type = threadx_RtosResume_Start;
-    } else if (preempted != NULL && *preempted != 0u) {
-        type = threadx_RtosResume_ResumeFromIsr;
+    uint8_t *run = run_of(t, task);
+    if (run != NULL) {
+        type = *run;
+        *run = RUN_RESUME;
     }
-    if (preempted != NULL) {
-        *preempted = 0u;
-    }
-    tx.core[core].running = t;
-    threadx_record_TaskSwitchIn(h, task, type);
+    c->running = t;
+    c->task = task;
+    IRQ_STATE(irq);
+    IRQ_DISABLE(irq);
+    SWITCH_RECORD(h, TaskSwitchIn, task, type);
+    IRQ_RESTORE(irq);
     EVREC_THREADX_CHAIN(thread_enter, core);
 }
 
 /* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
-static void switch_out(unsigned core, const TX_THREAD *t)
+static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
 {
-    evrec_host_t *h = host_of(core);
+    struct evrec_threadx_core *c = &CORE_AT(core);
+    evrec_host_t *h = c->host;
     if (h == NULL || t == NULL) {
         return;
     }
     const TX_THREAD *next = EXECUTE(core);
-    tx.core[core].running = NULL;
-    threadx_record_TaskSwitchOut(h, task_of(t), suspend_reason(t, next));
+    c->running = NULL; /* c->task stays: the next switch-in sets it, an ISR has its depth */
+    SWITCH_RECORD(h, TaskSwitchOut, task_of(t), suspend_reason(t, next)); /* interrupts are disabled */
     EVREC_THREADX_CHAIN(thread_exit, core);
     if (next == NULL) {
-        tx.core[core].idle = 1u;
+        c->running = IDLE_MARK;
         threadx_record_IdleSleep(h);
     }
 }
 
-void evrec_threadx_thread_enter(void)
+/* `may_be_null` 0: the port's notification, after it set the current pointer to the thread. */
+static EVREC_ALWAYS_INLINE void thread_enter(int may_be_null)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
-        switch_in(core, CURRENT(core));
+        switch_in(core, CURRENT(core), may_be_null);
     }
 }
 
-void evrec_threadx_thread_exit(void)
+static EVREC_ALWAYS_INLINE void thread_exit(void)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
@@ -425,57 +549,92 @@ void evrec_threadx_thread_exit(void)
     }
 }
 
+void evrec_threadx_thread_enter(void)
+{
+    thread_enter(1);
+}
+
+void evrec_threadx_thread_exit(void)
+{
+    thread_exit();
+}
+
 void evrec_threadx_scheduler_sync(void)
 {
     for (unsigned core = 0; core < EVREC_THREADX_MAX_CORES; core++) {
-        const TX_THREAD *t = CURRENT(core);
-        if (tx.core[core].running != NULL && tx.core[core].running != t) {
-            switch_out(core, tx.core[core].running);
+        TX_THREAD *t = CURRENT(core);
+        const TX_THREAD *running = (const TX_THREAD *)CORE_AT(core).running;
+        if (running != NULL && running != IDLE_MARK && running != t) {
+            switch_out(core, running);
         }
-        if (t != NULL && tx.core[core].running != t) {
-            switch_in(core, t);
+        if (t != NULL && CORE_AT(core).running != t) {
+            switch_in(core, t, 1);
         }
     }
 }
 
-static threadx_RtosIsr_t isr_of(unsigned isr_id)
+static EVREC_ALWAYS_INLINE threadx_RtosIsr_t isr_of(unsigned isr_id)
 {
     return isr_id < EVREC_THREADX_ISR_IDS ? tx.isr_of_id[isr_id] : threadx_RtosIsr_UnknownIsr;
 }
 
+/* The outermost handler returns: TaskSwitchOut(Preempted) of the interrupted thread when the
+ * handler made another thread run, IdleWake when it made a thread ready on an idle CPU. */
+static __attribute__((noinline)) void isr_exit_outermost(unsigned core, evrec_host_t *h)
+{
+    TX_THREAD *t = CURRENT(core);
+    const TX_THREAD *next = EXECUTE(core);
+    if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
+        /* The handler made another thread run: the interrupted one leaves the CPU here. */
+        uint16_t task = task_of(t);
+        uint8_t *run = run_of(t, task);
+        if (run != NULL && *run != RUN_(threadx_RtosResume_Start)) {
+            *run = RUN_FROM_ISR; /* a thread not started yet still starts */
+        }
+        CORE_AT(core).running = NULL;
+        CORE_AT(core).task = NO_TASK;
+        threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
+    } else if (t == NULL && next != NULL && CORE_AT(core).running == IDLE_MARK) {
+        CORE_AT(core).running = NULL; /* a thread is ready: the scheduler runs until it switches in */
+        threadx_record_IdleWake(h);
+    }
+}
+
+static EVREC_ALWAYS_INLINE void isr_enter(unsigned core, unsigned isr_id)
+{
+    struct evrec_threadx_core *c = &CORE_AT(core);
+    evrec_host_t *h = c->host;
+    if (h != NULL) {
+        RECORD2(h, IsrEnter, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
+    }
+}
+
+static EVREC_ALWAYS_INLINE void isr_exit(unsigned core, unsigned isr_id)
+{
+    struct evrec_threadx_core *c = &CORE_AT(core);
+    evrec_host_t *h = c->host;
+    if (h == NULL) {
+        return;
+    }
+    RECORD2(h, IsrExit, isr, isr_of(isr_id), vector, (uint16_t)isr_id);
+    if (SYSTEM_STATE(core) == 1u) { /* else a nested handler: the outermost one decides */
+        isr_exit_outermost(core, h);
+    }
+}
+
 void evrec_threadx_isr_enter(unsigned isr_id)
 {
-    evrec_host_t *h = host_of(CORE());
-    if (h != NULL) {
-        threadx_record_IsrEnter(h, isr_of(isr_id), (uint16_t)isr_id);
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_enter(core, isr_id);
     }
 }
 
 void evrec_threadx_isr_exit(unsigned isr_id)
 {
     unsigned core = CORE();
-    evrec_host_t *h = host_of(core);
-    if (h == NULL) {
-        return;
-    }
-    threadx_record_IsrExit(h, isr_of(isr_id), (uint16_t)isr_id);
-    if (SYSTEM_STATE(core) != 1u) {
-        return; /* a nested handler: the outermost one decides */
-    }
-    const TX_THREAD *t = CURRENT(core);
-    const TX_THREAD *next = EXECUTE(core);
-    if (t != NULL && t != next && _tx_thread_preempt_disable == 0u) {
-        /* The handler made another thread run: the interrupted one leaves the CPU here. */
-        uint16_t task = task_of(t);
-        uint8_t *preempted = slot_u8(tx.preempted, task);
-        if (preempted != NULL) {
-            *preempted = 1u;
-        }
-        tx.core[core].running = NULL;
-        threadx_record_TaskSwitchOut(h, task, suspend_reason(t, next));
-    } else if (t == NULL && next != NULL && tx.core[core].idle != 0u) {
-        tx.core[core].idle = 0u; /* a thread is ready: the scheduler runs until it switches in */
-        threadx_record_IdleWake(h);
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_exit(core, isr_id);
     }
 }
 
@@ -494,15 +653,21 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller)
 
 /* ---- the execution-change notifications (the port calls them) ---- */
 
-static void isr_enter_notify(unsigned isr_id)
+static EVREC_ALWAYS_INLINE void isr_enter_notify(unsigned isr_id)
 {
-    evrec_threadx_isr_enter(isr_id);
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_enter(core, isr_id);
+    }
     EVREC_THREADX_CHAIN(isr_enter, CORE());
 }
 
-static void isr_exit_notify(unsigned isr_id)
+static EVREC_ALWAYS_INLINE void isr_exit_notify(unsigned isr_id)
 {
-    evrec_threadx_isr_exit(isr_id);
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        isr_exit(core, isr_id);
+    }
     EVREC_THREADX_CHAIN(isr_exit, CORE());
 }
 
@@ -513,14 +678,25 @@ VOID _tx_execution_initialize(void)
 }
 #endif
 
-VOID _tx_execution_thread_enter(void)
+/* Not folded with evrec_threadx_thread_enter() etc. into a jump (GCC's identical code folding):
+ * the ports call these. */
+#if defined(__has_attribute)
+#if __has_attribute(no_icf)
+#define NO_ICF __attribute__((no_icf))
+#endif
+#endif
+#ifndef NO_ICF
+#define NO_ICF
+#endif
+
+NO_ICF VOID _tx_execution_thread_enter(void)
 {
-    evrec_threadx_thread_enter();
+    thread_enter(0);
 }
 
-VOID _tx_execution_thread_exit(void)
+NO_ICF VOID _tx_execution_thread_exit(void)
 {
-    evrec_threadx_thread_exit();
+    thread_exit();
 }
 
 VOID _tx_execution_isr_enter(void)
@@ -541,7 +717,7 @@ static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t 
     const TX_THREAD *t = (const TX_THREAD *)i1;
     evrec_host_t *h = host_of(core);
     switch (event) {
-    case TX_TRACE_THREAD_CREATE: thread_create(core, t, i2); break;
+    case TX_TRACE_THREAD_CREATE: thread_create(core, (TX_THREAD *)i1, i2); break;
     case TX_TRACE_THREAD_RESUME: thread_ready(core, t, i2); break;
     case TX_TRACE_THREAD_SUSPEND: thread_suspend(core, t, i2); break;
     case TX_TRACE_THREAD_DELETE:

@@ -11,8 +11,8 @@
  * It uses two mechanisms of the kernel, each for what it alone gives:
  *
  * - **The event-trace insert points** (TX_ENABLE_EVENT_TRACE, common/inc/tx_trace.h): every
- *   TX_TRACE_IN_LINE_INSERT() of the kernel calls evrec_threadx_trace_insert() instead of
- *   writing ThreadX's own trace buffer. They give thread create/delete/priority with the control
+ *   TX_TRACE_IN_LINE_INSERT() of the kernel records (inline, or through
+ *   evrec_threadx_trace_insert()) instead of writing ThreadX's own trace buffer. They give thread create/delete/priority with the control
  *   block (so the thread's name), threads made ready (TX_TRACE_THREAD_RESUME) and suspended
  *   with the state they wait in (TX_TRACE_THREAD_SUSPEND: the object they block on), every
  *   queue, semaphore, mutex and event-flags call with its object, and tx_trace_isr_enter_insert()
@@ -25,9 +25,10 @@
  *   evrec_threadx.c defines them (EVREC_THREADX_EXECUTION_NOTIFY). Ports written in C that do not
  *   call them (the Linux port) get them from evrec_threadx_linux.c.
  *
- * Ids: a thread's RtosTask value and an object's RtosObject value are found from its control
- * block's address in a fixed hash table (no kernel structure is changed); the names are copied
- * into fixed tables in evrec_threadx.c when the object is created (no malloc).
+ * Ids: a thread's RtosTask value is kept in its control block (a field added through the
+ * kernel's TX_THREAD_USER_EXTENSION, EVREC_THREADX_TASK_FIELD), an object's RtosObject value is
+ * found from its control block's address in a fixed table; the names are copied into fixed tables
+ * in evrec_threadx.c when the thread or object is created (no malloc).
  *
  * Checked against eclipse-threadx/threadx (common/, common_smp/, ports/linux/gnu,
  * ports_smp/linux/gnu), release 6.4.
@@ -37,6 +38,7 @@
 
 #ifndef __ASSEMBLER__ /* tx_user.h is also included by the ports' assembly files */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The trace insert points are compiled only with event trace on; ThreadX's own trace buffer is
@@ -45,13 +47,89 @@
 #define TX_ENABLE_EVENT_TRACE
 #endif
 
-/** Every TX_TRACE_IN_LINE_INSERT(event, info1..info4, filter) of the kernel. The filter is not
- * used: each event the catalogue needs is recorded, the others cost a call and a switch. */
+/**
+ * 1 (default): a thread's RtosTask value is kept in its control block, in a field added through
+ * the kernel's TX_THREAD_USER_EXTENSION (tx_port.h defines it only when tx_user.h has not): one
+ * load per lookup. An application that has its own extension adds ours to it, e.g.
+ * `#define TX_THREAD_USER_EXTENSION MY_FIELDS EVREC_THREADX_THREAD_FIELDS` before this include.
+ * 0: no field; the value is found from the control block's address in evrec_threadx.c's hash table
+ * (a multiply and a probe, about 10 instructions more per lookup). The kernel, the application and
+ * evrec_threadx.c must see the same value (it changes TX_THREAD): set it in tx_user.h.
+ */
+#ifndef EVREC_THREADX_TASK_FIELD
+#define EVREC_THREADX_TASK_FIELD 1
+#endif
+/** The fields evrec adds to TX_THREAD (EVREC_THREADX_TASK_FIELD 1): its RtosTask value and the
+ * type of its next TaskSwitchIn (evrec_threadx.c). */
+#define EVREC_THREADX_THREAD_FIELDS                                                                               \
+    uint16_t evrec_threadx_task;                                                                                  \
+    uint8_t evrec_threadx_run;
+#if EVREC_THREADX_TASK_FIELD && !defined(TX_THREAD_USER_EXTENSION)
+#define TX_THREAD_USER_EXTENSION EVREC_THREADX_THREAD_FIELDS
+#endif
+
+/**
+ * 1: the kernel's queue, semaphore, mutex and event-flags insert points record inline in the
+ * kernel's code (no call: about 40 instructions less per operation on Cortex-M4); they then need
+ * the generated `threadx_events.h` and the recorder's headers on the kernel's include path (in
+ * CMake: link the kernel's library with the generated library). Single core only (the hooks read
+ * _tx_thread_current_ptr; a build that expands them on SMP fails with a static assertion).
+ * 0: those insert points call evrec_threadx_trace_insert(). Either way the insert points the
+ * catalogue does not record compile to nothing (each passes a constant event number).
+ * Default: 1 when `threadx_events.h` can be included and TX_THREAD_SMP_MAX_CORES is not defined
+ * (the SMP ports define it before they include tx_user.h), else 0.
+ */
+#ifndef EVREC_THREADX_INLINE
+#if defined(__has_include) && !defined(TX_THREAD_SMP_MAX_CORES)
+#if __has_include("threadx_events.h")
+#define EVREC_THREADX_INLINE 1
+#endif
+#endif
+#endif
+#ifndef EVREC_THREADX_INLINE
+#define EVREC_THREADX_INLINE 0
+#endif
+
+/* The insert points evrec_threadx_trace_insert() records (creation, thread state, ISRs), and the
+ * object calls, recorded inline with EVREC_THREADX_INLINE 1 (tx_trace.h's TX_TRACE_* numbers). */
+#define EVREC_THREADX_CALLED_(i)                                                                                  \
+    ((i) == TX_TRACE_ISR_ENTER || (i) == TX_TRACE_ISR_EXIT || (i) == TX_TRACE_THREAD_CREATE ||                    \
+     (i) == TX_TRACE_THREAD_RESUME || (i) == TX_TRACE_THREAD_SUSPEND || (i) == TX_TRACE_THREAD_DELETE ||          \
+     (i) == TX_TRACE_THREAD_PRIORITY_CHANGE || (i) == TX_TRACE_QUEUE_CREATE ||                                    \
+     (i) == TX_TRACE_SEMAPHORE_CREATE || (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE)
+#define EVREC_THREADX_OBJECT_CALL_(i)                                                                             \
+    ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
+     (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
+     (i) == TX_TRACE_MUTEX_PUT || (i) == TX_TRACE_EVENT_FLAGS_SET || (i) == TX_TRACE_EVENT_FLAGS_GET)
+#if defined(__GNUC__)
+#define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
+#else
+#define EVREC_THREADX_CONSTANT_(i) 0 /* every insert point calls evrec_threadx_trace_insert() */
+#endif
+#define EVREC_THREADX_CALL_(i, a, b, c, d)                                                                        \
+    evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d))
+
+/** Every TX_TRACE_IN_LINE_INSERT(event, info1..info4, filter) of the kernel. Each insert point
+ * passes a constant event number, so the choice below is made by the compiler: an event the
+ * catalogue does not record costs nothing, an object call records inline (EVREC_THREADX_INLINE),
+ * the others call evrec_threadx_trace_insert(). The filter is not used. */
+#if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        evrec_threadx_trace_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c),                 \
-                                   (uintptr_t)(d));                                                               \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
+            EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
+        }                                                                                                         \
     }
+#else
+#define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
+    {                                                                                                             \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        }                                                                                                         \
+    }
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,9 +222,248 @@ void evrec_threadx_isr_exit(unsigned isr_id);
  */
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 
+/* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
+
+/** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
+ * records; evrec_threadx.c's IDLE_MARK while IdleSleep was recorded without its IdleWake), and the
+ * RtosTask value of the thread last switched in (NoTask before the first). */
+struct evrec_threadx_core {
+    struct evrec_host *host;
+    const void *running;
+    uint16_t task;
+};
+
+/** The control-block address -> id table: 256 slots, open addressing. An object's value is its
+ * RtosObject value (1..127); a thread's (EVREC_THREADX_TASK_FIELD 0) its RtosTask value with
+ * bit 15 set. */
+#define EVREC_THREADX_MAP_SLOTS 256u
+#define EVREC_THREADX_MAP_TASK 0x8000u
+struct evrec_threadx_map_slot {
+    const void *key;
+    uint16_t value;
+};
+/** Core 0's state and the table in one object: the inline hooks reach both from one address. The
+ * other cores' states are evrec_threadx.c's. */
+struct evrec_threadx_shared {
+    struct evrec_threadx_map_slot map[EVREC_THREADX_MAP_SLOTS]; /* first: a slot's offset is its address bits */
+    struct evrec_threadx_core core0;
+};
+extern struct evrec_threadx_shared evrec_threadx_shared;
+#define evrec_threadx_map (evrec_threadx_shared.map)
+/** The value of `key` by a full probe of the table, 0 when it is not there. */
+uint16_t evrec_threadx_map_find(const void *key);
+
+/* The first slot of `key`'s probe sequence: address bits 3..10, one instruction (UBFX). A
+ * control block is 8-byte aligned in practice and at least 28 bytes long, so the blocks within
+ * any 2 KiB of memory (an application's objects, declared together) get different slots; blocks
+ * farther apart that share bits 3..10 take the next free slots (a probe out of line). */
+static inline uint32_t evrec_threadx_map_slot_(const void *key)
+{
+    return (uint32_t)((uintptr_t)key >> 3) & (EVREC_THREADX_MAP_SLOTS - 1u);
+}
+
+/* An object's RtosObject value, 1..127, or 0 when it is not known: the common case (the object
+ * in its first slot) is one probe, inline; the rest of the probe is a call. */
+static inline uint16_t evrec_threadx_object_(const void *object)
+{
+    const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+    uint16_t v = slot->key == object ? slot->value : evrec_threadx_map_find(object);
+#if EVREC_THREADX_TASK_FIELD
+    return v; /* only objects are in the table */
+#else
+    return (v & EVREC_THREADX_MAP_TASK) == 0u ? v : 0u;
+#endif
+}
+
 #ifdef __cplusplus
 }
 #endif
+
+#if EVREC_THREADX_INLINE || defined(EVREC_THREADX_SOURCE_)
+/* ---- the object calls' record path, inline (also used by evrec_threadx.c) ---- */
+#include "threadx_events.h"
+
+/**
+ * 1 (default on a Cortex-M kernel whose critical sections mask every interrupt with PRIMASK,
+ * i.e. without TX_PORT_USE_BASEPRI): the inline object calls allocate their record with a plain
+ * load and store of the host's position in one-shot mode, not an atomic read-modify-write: the
+ * kernel's insert points run with interrupts disabled on one core, and a context that was inside
+ * its own LDREX/STREX sees its STREX fail (an exception entry or return clears the local monitor,
+ * ARMv7-M ARM A3.4.4) and retries. About 9 instructions less per record. Not for a port where a
+ * handler that records can run inside the kernel's critical sections (BASEPRI masking, a
+ * recording NMI handler): set it 0 there. Cyclic and streaming hosts, a full buffer and a stopped
+ * host always take evrec_reserve() (out of line).
+ */
+#ifndef EVREC_THREADX_IRQOFF_RESERVE
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && !defined(TX_PORT_USE_BASEPRI)
+#define EVREC_THREADX_IRQOFF_RESERVE 1
+#else
+#define EVREC_THREADX_IRQOFF_RESERVE 0
+#endif
+#endif
+
+/* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
+ * line (evrec_threadx.c): the object calls' rare paths. */
+void *evrec_threadx_reserve12_slow(struct evrec_host *h, uint16_t task);
+/* An object call of an object whose control block is not in its first table slot: the full
+ * probe and the record, out of line (evrec_threadx.c). `event_op`: the event id | the op << 16. */
+void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint16_t task, uint32_t event_op);
+
+/* A 12-byte record's slot through `h` (the object calls, kernel critical section), its task field
+ * (bytes 6..7) written: as evrec_reserve(); with EVREC_THREADX_IRQOFF_RESERVE 1 a plain load and
+ * store of the position in one-shot mode while the record fits (a one-shot ring mask is all
+ * ones: no masking), the time, provisional id and task in one 8-byte store. */
+static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h, uint16_t task)
+{
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* relaxed: on one core with interrupts disabled nothing writes the host meanwhile (a start
+     * or stop is a thread's, before or after this critical section) */
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
+        return evrec_threadx_reserve12_slow(h, task);
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    EVREC_STORE_RELAXED(&h->pos, end);
+    void *r = EVREC_LOAD_RELAXED(&h->buf) + seen;
+    /* a slot is 4-byte aligned: the 8-byte store is one STRD (a type that may alias, as memcpy) */
+    typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_threadx_u64_;
+    *(evrec_threadx_u64_ *)r = (uint64_t)t | (uint64_t)EVREC_ID_PROVISIONAL(12u) << 32 | (uint64_t)task << 48;
+    return r;
+#else
+    return evrec_threadx_reserve12_slow(h, task);
+#endif
+}
+
+/* Write one queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp:
+ * one layout, evrec_threadx.c checks) by `task` through `h`: `object_type` is the object's
+ * value | the op << 16 (bytes 8..11 of the record, one store). */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_host *h, uint16_t task,
+                                                                uint16_t event_id, uint32_t object_type)
+{
+    threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_threadx_reserve12_(h, task);
+    if (e != (threadx_QueueOp_t *)0) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* object, type and the padding byte in one aligned store (checked in evrec_threadx.c) */
+        __builtin_memcpy(&e->object, &object_type, sizeof object_type);
+#else
+        e->object = (uint16_t)object_type;
+        e->type = (uint8_t)(object_type >> 16);
+#endif
+        evrec_commit(e, event_id);
+    }
+}
+
+/* One operation `op` of the object with control block `object`, by `task`, through `h`; nothing
+ * when `h` is NULL or the object is not known. The common case, the object in its first table
+ * slot, is one probe and the record inline; the rest is a call. */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_host *h, uint16_t task,
+                                                                uint16_t event_id, const void *object, uint8_t op)
+{
+    if (h == (struct evrec_host *)0) {
+        return;
+    }
+    const struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+    if (__builtin_expect(slot->key == object, 1)) {
+        /* a slot holds an object (1..127) or, without the task field, a thread (bit 15): the
+         * inline insert points get objects only, a thread's control block is no object's */
+        evrec_threadx_op_record_(h, task, event_id, (uint32_t)slot->value | (uint32_t)op << 16);
+    } else {
+        evrec_threadx_object_op_slow(h, object, task, (uint32_t)event_id | (uint32_t)op << 16);
+    }
+}
+
+/* The inline insert points (single core): the calling thread is the one the records switched
+ * in on core 0 when `in_thread` (the kernel's TX_THREAD_GET_SYSTEM_STATE() is 0: on Cortex-M
+ * its own state or'ed with the IPSR), else NoTask (an interrupt handler, the initialisation). */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op,
+                                                                int in_thread)
+{
+    const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
+    evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object,
+                             op);
+}
+/* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
+static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
+{
+    const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
+    if (owner == 0u || (in_thread && owner == (uintptr_t)c->running)) {
+        evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask,
+                                 threadx_ID_MutexOp, mutex, threadx_RtosMutexOp_Lock);
+    }
+}
+
+/* info1 as the control block it is (a call, so that the branches of another event's insert
+ * point, which the compiler drops, do not read as type punning). */
+static inline const void *evrec_threadx_address_(uintptr_t info)
+{
+    return (const void *)info;
+}
+
+/* The RtosTask value of thread control block `t` (NULL: NoTask); expanded where TX_THREAD is
+ * complete (the kernel's sources, evrec_threadx.c). */
+#if EVREC_THREADX_TASK_FIELD
+#define EVREC_THREADX_TASK_OF_(t)                                                                                 \
+    ((t) != (TX_THREAD *)0 ? (uint16_t)(t)->evrec_threadx_task : (uint16_t)threadx_RtosTask_NoTask)
+#else
+uint16_t evrec_threadx_task_of_address(const void *thread);
+#define EVREC_THREADX_TASK_OF_(t) evrec_threadx_task_of_address(t)
+#endif
+
+/* The caller is a thread: the kernel's TX_THREAD_GET_SYSTEM_STATE() is 0. On Cortex-M that is the
+ * IPSR or'ed with _tx_thread_system_state, which only the initialisation sets, and then the
+ * calling thread's value is NoTask anyway (no thread was switched in yet): the IPSR alone. */
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
+static inline EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
+{
+    uint32_t r;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(r));
+    return r;
+}
+#define EVREC_THREADX_IN_THREAD_() (evrec_threadx_ipsr_() == 0u)
+#else
+#define EVREC_THREADX_IN_THREAD_() (TX_THREAD_GET_SYSTEM_STATE() == 0u)
+#endif
+#define EVREC_THREADX_OP_(a, id, op)                                                                              \
+    evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
+
+/* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
+ * them): its operation when the object's state says it completes at once; a call that waits is
+ * recorded as Block when the thread suspends, its end as Unblock or Timeout when it is resumed
+ * (evrec_threadx.c). The same tests as evrec_threadx.c's object_call(). */
+#define EVREC_THREADX_OBJECT_INLINE_(i, a, b, c, d)                                                               \
+    {                                                                                                             \
+        _Static_assert(sizeof(_tx_thread_current_ptr) == sizeof(TX_THREAD *),                                     \
+                       "EVREC_THREADX_INLINE is for single-core ThreadX: define it 0 on SMP");                    \
+        if ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND) {                                     \
+            if (((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_available_storage != 0u) {                \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Send);                               \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_QUEUE_RECEIVE) {                                                               \
+            if ((d) != 0u) { /* messages enqueued */                                                              \
+                EVREC_THREADX_OP_(a, threadx_ID_QueueOp, threadx_RtosQueueOp_Receive);                            \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_SEMAPHORE_GET) {                                                               \
+            if ((c) != 0u) { /* count */                                                                          \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Take);                                   \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_SEMAPHORE_PUT) {                                                               \
+            if ((c) == 0u) { /* no thread waits: the count goes up */                                             \
+                EVREC_THREADX_OP_(a, threadx_ID_SemOp, threadx_RtosSemOp_Give);                                   \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_MUTEX_GET) {                                                                   \
+            evrec_threadx_mutex_get_((const void *)(a), (c), EVREC_THREADX_IN_THREAD_());                         \
+        } else if ((i) == TX_TRACE_MUTEX_PUT) {                                                                   \
+            if (((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_suspended_count == 0u) {                  \
+                EVREC_THREADX_OP_(a, threadx_ID_MutexOp, threadx_RtosMutexOp_Unlock);                             \
+            }                                                                                                     \
+        } else if ((i) == TX_TRACE_EVENT_FLAGS_SET) {                                                             \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                    \
+        } else if (((d)&TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */           \
+            EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                                \
+        }                                                                                                         \
+    }
+#endif /* EVREC_THREADX_INLINE */
 
 #endif /* __ASSEMBLER__ */
 #endif /* EVREC_THREADX_H */

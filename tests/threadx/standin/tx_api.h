@@ -9,6 +9,10 @@
 
 #include "tx_user.h" /* as tx_port.h includes it with TX_INCLUDE_USER_DEFINE_FILE */
 
+#ifndef TX_THREAD_USER_EXTENSION /* as tx_port.h, after its include of tx_user.h */
+#define TX_THREAD_USER_EXTENSION
+#endif
+
 typedef void VOID;
 typedef char CHAR;
 typedef unsigned int UINT;
@@ -35,6 +39,7 @@ typedef struct TX_THREAD_STRUCT {
     UINT tx_thread_state;
     VOID *tx_thread_suspend_control_block;
     UINT tx_thread_suspend_status;
+    TX_THREAD_USER_EXTENSION
 } TX_THREAD;
 
 typedef struct TX_QUEUE_STRUCT {

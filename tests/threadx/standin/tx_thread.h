@@ -10,5 +10,8 @@ extern TX_THREAD *_tx_thread_current_ptr;
 extern TX_THREAD *_tx_thread_execute_ptr;
 extern volatile ULONG _tx_thread_system_state;
 extern volatile UINT _tx_thread_preempt_disable;
+/* The Cortex-M ports' test of the system state also reads the IPSR: the tests set it. */
+extern volatile ULONG standin_ipsr;
+#define TX_THREAD_GET_SYSTEM_STATE() (_tx_thread_system_state | standin_ipsr)
 
 #endif

@@ -21,7 +21,8 @@
  *   create    tx_thread_create() of a thread not started (TaskCreate, its name copied)
  *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete)
  *   object    tx_semaphore_create() + tx_semaphore_delete() (the object's value and name)
- * Exit code 0 when everything ran (and, with the hooks, no record was dropped), else 1..3.
+ * Exit code 0 when everything ran (and, with the hooks, no record was dropped and the records
+ * check: records_ok()), else 1..4.
  */
 #include <stdint.h>
 
@@ -163,6 +164,34 @@ static void partner_entry(ULONG arg)
     }
 }
 
+#if HOOK_TRACE
+/* The records the hooks left (the object calls' and the switches' allocation in the kernel's
+ * critical sections among them) are whole: each a known id, walked by its slot size to exactly
+ * the bytes and records the recorder counted, the loops' object calls each recorded once, and
+ * every switch of the switch loop out and in. */
+static int records_ok(const evrec_recorder_t *r)
+{
+    evrec_recorder_counts_t n = evrec_recorder_counts(r);
+    const uint8_t *p = evrec_recorder_records(r);
+    uint32_t of_id[64] = {0};
+    uint64_t records = 0;
+    size_t off = 0;
+    while (off + 8u <= n.used) {
+        uint16_t id = (uint16_t)(p[off + 4u] | p[off + 5u] << 8);
+        if (id >= threadx_meta.event_count || id >= 64u) {
+            return 0;
+        }
+        of_id[id]++;
+        records++;
+        off += (threadx_meta.structs[threadx_meta.events[id].struct_id].native_size + 3u) & ~3u;
+    }
+    return off == n.used && records == n.recorded && of_id[threadx_ID_QueueOp] == 2u * HOOK_N &&
+           of_id[threadx_ID_SemOp] == 2u * HOOK_N && of_id[threadx_ID_MutexOp] == 2u * HOOK_N &&
+           of_id[threadx_ID_EventOp] == 2u * HOOK_N && of_id[threadx_ID_TaskSwitchOut] >= 2u * HOOK_N &&
+           of_id[threadx_ID_TaskSwitchIn] >= 2u * HOOK_N;
+}
+#endif
+
 static void bench_entry(ULONG arg)
 {
     (void)arg;
@@ -182,7 +211,10 @@ static void bench_entry(ULONG arg)
 #if HOOK_TRACE
     evrec_recorder_t *r = NULL;
     (void)evrec_host_stop(&host, &r);
-    sh_exit(r != NULL && evrec_recorder_counts(r).dropped == 0 ? 0 : 1);
+    if (r == NULL || evrec_recorder_counts(r).dropped != 0) {
+        sh_exit(1);
+    }
+    sh_exit(records_ok(r) ? 0 : 4);
 #else
     sh_exit(0);
 #endif
