@@ -288,8 +288,9 @@ static inline uint16_t evrec_threadx_object_(const void *object)
  * i.e. without TX_PORT_USE_BASEPRI): the inline object calls allocate their record with a plain
  * load and store of the host's position in one-shot mode, not an atomic read-modify-write: the
  * kernel's insert points run with interrupts disabled on one core, and a context that was inside
- * its own LDREX/STREX sees its STREX fail (an exception entry or return clears the local monitor,
- * ARMv7-M ARM A3.4.4) and retries. About 9 instructions less per record. Not for a port where a
+ * its own LDREX/STREX sees its STREX fail (an exception entry or return clears the local monitor:
+ * ARMv7-M Architecture Reference Manual A3.4.4; Cortex-M4 Devices Generic User Guide, "LDREX and
+ * STREX": the exclusive access tag is removed when an exception occurs) and retries. About 9 instructions less per record. Not for a port where a
  * handler that records can run inside the kernel's critical sections (BASEPRI masking, a
  * recording NMI handler): set it 0 there. Cyclic and streaming hosts, a full buffer and a stopped
  * host always take evrec_reserve() (out of line).
