@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "evrec/evrec_index.h"
 #include "evrec/evrec_reader_seek.h"
@@ -323,6 +324,95 @@ Test(index, evrec_index_refuses_damage_bare_streams_and_bad_usage)
     cr_assert_eq(cli(fs.dir, "index"), 2, "no operand");
     cr_assert_eq(cli(fs.dir, "index --help"), 0);
     free(d);
+}
+
+/* `evrec index LINK` indexes the file the link names and leaves the link a link (a rename over
+ * the link's path would replace the link with a regular file and leave its target unindexed). */
+Test(index, evrec_index_through_a_symbolic_link_rewrites_its_target)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char sub[TEST_TMP_PATH], target[TEST_TMP_PATH], link[TEST_TMP_PATH], args[TEST_TMP_PATH + 64];
+    path_of(sub, &fs, "real");
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    path_of(target, &fs, "real/t.evr");
+    path_of(link, &fs, "link.evr");
+    write_file(target, fs.old.p, fs.old.len);
+    cr_assert_eq(symlink("real/t.evr", link), 0);
+    snprintf(args, sizeof args, "index '%s'", link);
+    cr_assert_eq(cli(fs.dir, args), 0, "%s", cli_out(fs.dir, "err"));
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode), "the link is still a link");
+    size_t n;
+    uint8_t *got = slurp(target, &n);
+    cr_assert(n == fs.saved.len && memcmp(got, fs.saved.p, n) == 0, "its target got the index save writes");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 2, "the link and the folder: no temporary file left");
+}
+
+/* A read-only file is refused, untouched (even for root, who may write it). */
+Test(index, evrec_index_refuses_a_read_only_file)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char path[TEST_TMP_PATH], args[TEST_TMP_PATH + 64];
+    path_of(path, &fs, "ro.evr");
+    write_file(path, fs.old.p, fs.old.len);
+    cr_assert_eq(chmod(path, 0444), 0);
+    snprintf(args, sizeof args, "index '%s'", path);
+    cr_assert_eq(cli(fs.dir, args), 1, "refused");
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "read-only"), "%s", err);
+    free(err);
+    size_t n;
+    uint8_t *got = slurp(path, &n);
+    cr_assert(n == fs.old.len && memcmp(got, fs.old.p, n) == 0, "untouched");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 1, "no temporary file left");
+}
+
+/* A FIFO is refused before it is opened (an open for reading would wait for a writer: `timeout`
+ * ends such a wait with status 124). */
+Test(index, evrec_index_refuses_a_fifo_without_waiting)
+{
+    files_t fs;
+    make_files(&fs, 2000);
+    char path[TEST_TMP_PATH], args[3 * TEST_TMP_PATH + 128];
+    path_of(path, &fs, "fifo.evr");
+    cr_assert_eq(mkfifo(path, 0644), 0);
+    snprintf(args, sizeof args, "timeout 30 '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir, fs.dir);
+    int st = system(args);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "refused at once: status %d", WEXITSTATUS(st));
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "not a regular file"), "%s", err);
+    free(err);
+}
+
+/* A full disk, simulated by a file-size limit (ulimit -f, in 512-byte blocks): the write of the
+ * temporary file fails; the command says so and exits 1 (it is not killed by SIGXFSZ), the file is
+ * untouched and the temporary file removed. */
+Test(index, evrec_index_on_a_full_disk_keeps_the_file_and_leaves_no_temporary)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char path[TEST_TMP_PATH], args[3 * TEST_TMP_PATH + 128];
+    path_of(path, &fs, "full.evr");
+    write_file(path, fs.old.p, fs.old.len);
+    cr_assert_gt(fs.old.len, 64u * 512u);
+    snprintf(args, sizeof args, "ulimit -f 64 && '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir,
+             fs.dir);
+    int st = system(args);
+    cr_assert(WIFEXITED(st), "not killed by a signal (%d)", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    cr_assert_eq(WEXITSTATUS(st), 1);
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "cannot write the temporary file"), "the reason is given: '%s'", err);
+    free(err);
+    size_t n;
+    uint8_t *got = slurp(path, &n);
+    cr_assert(n == fs.old.len && memcmp(got, fs.old.p, n) == 0, "untouched");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 1, "no temporary file left");
 }
 
 /* The table: full, it keeps every other entry and doubles the stride; the entries are always the
