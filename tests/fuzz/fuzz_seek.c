@@ -77,7 +77,8 @@ static void check_attrs(const evrec_reader_t *r)
             abort();
         }
         size_t kn = strlen(k);
-        if (kn == 0 || kn > 32u || strspn(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != kn ||
+        if (kn == 0 || kn > 32u ||
+            strspn(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != kn ||
             strlen(v) > 255u || evrec_reader_attr_find(r, k) != v) {
             fprintf(stderr, "attribute %u '%s' breaks FORMAT.md section 2.6 (or comes twice)\n", (unsigned)i, k);
             abort();
@@ -131,13 +132,15 @@ static void seek_once(const uint8_t *data, size_t size, uint64_t min_index, uint
                            : st == EVREC_OK && rec.index == lin.index[want] && rec.t64 == lin.t64[want] &&
                                  rec.id == lin.id[want];
     if (!ok) {
-        fprintf(stderr,
-                "seek to index %llu / t64 %llu: status %d, record %llu t64 %llu; the linear read gives %s %llu t64 "
-                "%llu\n",
-                (unsigned long long)min_index, (unsigned long long)min_t64, (int)st,
-                (unsigned long long)(st == EVREC_OK ? rec.index : 0), (unsigned long long)(st == EVREC_OK ? rec.t64 : 0),
-                want == lin.n ? "the end, after" : "record", (unsigned long long)(want < lin.n ? lin.index[want] : 0),
-                (unsigned long long)(want < lin.n ? lin.t64[want] : 0));
+        fprintf(
+            stderr,
+            "seek to index %llu / t64 %llu: status %d, record %llu t64 %llu; the linear read gives %s %llu t64 "
+            "%llu\n",
+            (unsigned long long)min_index, (unsigned long long)min_t64, (int)st,
+            (unsigned long long)(st == EVREC_OK ? rec.index : 0),
+            (unsigned long long)(st == EVREC_OK ? rec.t64 : 0), want == lin.n ? "the end, after" : "record",
+            (unsigned long long)(want < lin.n ? lin.index[want] : 0),
+            (unsigned long long)(want < lin.n ? lin.t64[want] : 0));
         abort();
     }
     evrec_reader_close(r);

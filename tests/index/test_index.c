@@ -381,7 +381,8 @@ Test(index, evrec_index_refuses_a_fifo_without_waiting)
     char path[TEST_TMP_PATH], args[3 * TEST_TMP_PATH + 128];
     path_of(path, &fs, "fifo.evr");
     cr_assert_eq(mkfifo(path, 0644), 0);
-    snprintf(args, sizeof args, "timeout 30 '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir, fs.dir);
+    snprintf(args, sizeof args, "timeout 30 '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir,
+             fs.dir);
     int st = system(args);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "refused at once: status %d", WEXITSTATUS(st));
     char *err = cli_out(fs.dir, "err");

@@ -23,8 +23,8 @@
 #define INDEX_ENTRIES 4096u
 
 typedef struct walk {
-    const char *path;          /* as given: for messages */
-    char *target;              /* the file itself (symbolic links resolved): rewritten in place */
+    const char *path; /* as given: for messages */
+    char *target;     /* the file itself (symbolic links resolved): rewritten in place */
     FILE *in, *out;
     uint64_t size;             /* of the input */
     uint64_t insert_at;        /* input offset the new INDEX chunk goes before */
