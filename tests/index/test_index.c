@@ -178,6 +178,27 @@ static void put(const files_t *fs, const char *name, const uint8_t *p, size_t n)
     write_file(path, p, n);
 }
 
+/* d: a copy of the saved file whose index lies: every entry's offset moved by 40 bytes and its
+ * times halved, its CRC made good (as a stale index reads after a chunk before it was resized). */
+static void lie(const files_t *fs, uint8_t *d)
+{
+    memcpy(d, fs->saved.p, fs->saved.len);
+    uint8_t *pl = d + fs->idx_off + 8u;
+    uint32_t count = be32(pl + 4);
+    cr_assert_gt(count, 4u, "several SYNC chunks in the index");
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t *e = pl + EVREC_INDEX_HEAD + i * EVREC_INDEX_ENTRY;
+        put64(e, be64(e) + 40u);
+        put64(e + 16, be64(e + 16) / 2u);
+        put64(e + 24, be64(e + 24) / 2u);
+    }
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, d + fs->idx_off, 4), pl, fs->idx_len);
+    d[fs->idx_off + 4] = (uint8_t)(crc >> 24);
+    d[fs->idx_off + 5] = (uint8_t)(crc >> 16);
+    d[fs->idx_off + 6] = (uint8_t)(crc >> 8);
+    d[fs->idx_off + 7] = (uint8_t)crc;
+}
+
 Test(index, dump_from_is_the_same_with_without_damaged_and_lying_index)
 {
     files_t fs;
@@ -193,24 +214,52 @@ Test(index, dump_from_is_the_same_with_without_damaged_and_lying_index)
     put(&fs, "flipped.evr", d, fs.saved.len);
     same_dumps(&fs, "old.evr", "flipped.evr", 1);
 
-    /* A lying index: every entry's offset moved by 40 bytes and its times halved, CRC made good. */
-    memcpy(d, fs.saved.p, fs.saved.len);
-    uint8_t *pl = d + fs.idx_off + 8u;
-    uint32_t count = be32(pl + 4);
-    cr_assert_gt(count, 4u, "several SYNC chunks in the index");
-    for (uint32_t i = 0; i < count; i++) {
-        uint8_t *e = pl + EVREC_INDEX_HEAD + i * EVREC_INDEX_ENTRY;
-        put64(e, be64(e) + 40u);
-        put64(e + 16, be64(e + 16) / 2u);
-        put64(e + 24, be64(e + 24) / 2u);
-    }
-    uint32_t crc = evrec_crc32c(evrec_crc32c(0, d + fs.idx_off, 4), pl, fs.idx_len);
-    d[fs.idx_off + 4] = (uint8_t)(crc >> 24);
-    d[fs.idx_off + 5] = (uint8_t)(crc >> 16);
-    d[fs.idx_off + 6] = (uint8_t)(crc >> 8);
-    d[fs.idx_off + 7] = (uint8_t)crc;
+    /* A lying index (good CRC, wrong offsets and times). */
+    lie(&fs, d);
     put(&fs, "lying.evr", d, fs.saved.len);
     same_dumps(&fs, "old.evr", "lying.evr", 1);
+    free(d);
+}
+
+/* A command that does not seek neither reads nor judges the index: with a stale (lying) INDEX
+ * chunk, dump, stats, timeline, export and sql without a start say nothing about it; a seek
+ * still reports it. */
+Test(index, commands_that_do_not_seek_leave_a_stale_index_alone)
+{
+    files_t fs;
+    make_files(&fs, 60000);
+    uint8_t *d = malloc(fs.saved.len);
+    lie(&fs, d);
+    put(&fs, "lying.evr", d, fs.saved.len);
+    char path[TEST_TMP_PATH], args[4 * TEST_TMP_PATH], needle[64];
+    path_of(path, &fs, "lying.evr");
+    snprintf(needle, sizeof needle, "INDEX chunk at offset %llu", (unsigned long long)fs.idx_off);
+    static const char *const cmds[] = {"dump", "dump --limit 5", "dump --from '#0'", "dump --to 1ms", "stats",
+                                       "timeline -o '%s/t.svg'", "export --jsonl '%s/out.jsonl'",
+                                       "sql -c 'select count(*) from record'"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char cmd[2 * TEST_TMP_PATH];
+        snprintf(cmd, sizeof cmd, cmds[i], fs.dir);
+        snprintf(args, sizeof args, "%s '%s'", cmd, path);
+        cr_expect_eq(cli(fs.dir, args), 0, "%s", args);
+        char *err = cli_out(fs.dir, "err");
+        cr_expect(!strstr(err, needle), "%s: does not seek, yet judged the index: %s", args, err);
+        free(err);
+    }
+    snprintf(args, sizeof args, "dump --limit 1 --from '#%llu' '%s'", (unsigned long long)(fs.records / 2u), path);
+    cli(fs.dir, args);
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, needle), "%s: the seek reports the stale index: %s", args, err);
+    free(err);
+
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, d, fs.saved.len, NULL), EVREC_OK);
+    evrec_record_t rec;
+    cr_assert_eq(evrec_reader_next_at(r, &rec, 0, 0), EVREC_OK);
+    cr_expect_null(evrec_reader_index_warning(r), "a start at record 0 needs no index");
+    cr_assert_eq(evrec_reader_next_at(r, &rec, fs.records / 2u, 0), EVREC_OK);
+    cr_assert_not_null(evrec_reader_index_warning(r), "a seek checks the index");
+    evrec_reader_close(r);
     free(d);
 }
 
