@@ -51,8 +51,9 @@ void rd_sync_time(evrec_reader_t *r)
  * next record's index or before, no time) is no seek: the index is neither read nor judged. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
-    if ((min_index <= r->iter.index && min_t64 == 0) || !r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont ||
-        r->resync.resuming || !r->tables.have_meta || r->errs.halt) {
+    if ((min_index <= r->iter.index && min_t64 == 0) || !r->stream.container || !src_random_access(&r->src) ||
+        r->stream.seg_unverified || r->resync.discont || r->resync.resuming || !r->tables.have_meta ||
+        r->errs.halt) {
         return;
     }
     uint64_t a = r->src.pos, b = r->src.size;

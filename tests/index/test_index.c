@@ -234,8 +234,13 @@ Test(index, commands_that_do_not_seek_leave_a_stale_index_alone)
     char path[TEST_TMP_PATH], args[4 * TEST_TMP_PATH], needle[64];
     path_of(path, &fs, "lying.evr");
     snprintf(needle, sizeof needle, "INDEX chunk at offset %llu", (unsigned long long)fs.idx_off);
-    static const char *const cmds[] = {"dump", "dump --limit 5", "dump --from '#0'", "dump --to 1ms", "stats",
-                                       "timeline -o '%s/t.svg'", "export --jsonl '%s/out.jsonl'",
+    static const char *const cmds[] = {"dump",
+                                       "dump --limit 5",
+                                       "dump --from '#0'",
+                                       "dump --to 1ms",
+                                       "stats",
+                                       "timeline -o '%s/t.svg'",
+                                       "export --jsonl '%s/out.jsonl'",
                                        "sql -c 'select count(*) from record'"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char cmd[2 * TEST_TMP_PATH];
