@@ -209,14 +209,10 @@ void cli_buf_pad(cli_buf_t *b, size_t target_len);
 /* A name as the user should see it: plain when it is made of printable characters without
  * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */
 void cli_buf_name(cli_buf_t *b, const char *name);
-/* A value (text of any length: an attribute, an SQL cell) as a terminal should show it: as it is
- * when cli_text_printable() (blanks and quotes may be in it, a leading quote not); else quoted
- * and escaped as cli_buf_name() does, so that no control character, bidirectional control or
- * invalid UTF-8 reaches the terminal. */
-void cli_buf_text(cli_buf_t *b, const char *text);
 /* Look at the locale (LC_CTYPE from the environment) once at start: under a UTF-8 locale names
- * and units print their printable UTF-8 characters as they are; else, and for control characters
- * and invalid UTF-8 always, cli_buf_name() escapes bytes as \xNN. */
+ * and units print their printable UTF-8 characters as they are; else, and for control characters,
+ * bidirectional controls and invalid UTF-8 always (cli_utf8_printable()), cli_buf_name() escapes
+ * bytes as \xNN. */
 void cli_text_init(void);
 /* 1 when cli_text_init() found a UTF-8 locale. */
 int cli_text_utf8(void);

@@ -276,15 +276,6 @@ void cli_buf_name(cli_buf_t *b, const char *name)
     quoted(b, name);
 }
 
-void cli_buf_text(cli_buf_t *b, const char *text)
-{
-    if (text[0] != '"' && cli_text_printable(text, utf8_out)) {
-        cli_buf_puts(b, text);
-        return;
-    }
-    quoted(b, text);
-}
-
 size_t cli_name_width(const char *name)
 {
     return is_plain(name) ? plain_width(name) : quoted(NULL, name);
