@@ -116,7 +116,8 @@ static void table_flush(table_out_t *t, sqlite3_stmt *st, FILE *out)
     char **head = calloc((size_t)t->n + 1u, sizeof *head);
     int ok = head != NULL;
     for (int i = 0; ok && i < t->n; i++) {
-        ok = (head[i] = shown(t, sqlite3_column_name(st, i))) != NULL;
+        const char *name = sqlite3_column_name(st, i); /* NULL only when memory ran out */
+        ok = (head[i] = shown(t, name ? name : "")) != NULL;
         size_t w = ok ? strlen(head[i]) : 0;
         t->width[i] = w > t->width[i] ? w : t->width[i];
     }
