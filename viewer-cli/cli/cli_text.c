@@ -96,23 +96,28 @@ size_t cli_text_quote(char *out, const char *text, int utf8, size_t *width)
     char *const put = out;
 #define PUT(c) (put ? (void)(put[o] = (char)(c)) : (void)0, o++)
     PUT('"');
-    for (size_t i = 0; i < n; w++) {
-        if (s[i] == '"' || s[i] == '\\') {
+    for (size_t i = 0; i < n; w++) { /* (PUT evaluates its argument only when out is not NULL) */
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\') {
             PUT('\\');
-            PUT(s[i++]);
+            PUT(c);
             w++;
-        } else if (s[i] >= ' ' && s[i] < 0x7F) {
-            PUT(s[i++]);
-        } else if (s[i] >= 0x80u && utf8 && (len = cli_utf8_printable(s + i, n - i)) != 0) {
+            i++;
+        } else if (c >= ' ' && c < 0x7F) {
+            PUT(c);
+            i++;
+        } else if (c >= 0x80u && utf8 && (len = cli_utf8_printable(s + i, n - i)) != 0) {
             for (size_t k = 0; k < len; k++) {
-                PUT(s[i++]);
+                PUT(s[i + k]);
             }
+            i += len;
         } else {
             PUT('\\');
             PUT('x');
-            PUT(hex[s[i] >> 4]);
-            PUT(hex[s[i++] & 15]);
+            PUT(hex[c >> 4]);
+            PUT(hex[c & 15]);
             w += 3;
+            i++;
         }
     }
     PUT('"');
