@@ -47,11 +47,13 @@ void rd_sync_time(evrec_reader_t *r)
  * S.index and t64 <= S.t64_max, so S qualifies when S.index <= min_index or S.t64_max < min_t64.
  * Both grow along the file, so the qualifying SYNC chunks come first. Chunks jumped over are not
  * read, so damage in them is not reported. An INDEX chunk (section 2.5) narrows the bisection to
- * the SYNC chunks between two of its entries. */
+ * the SYNC chunks between two of its entries. A target no SYNC chunk ahead can qualify for (the
+ * next record's index or before, no time) is no seek: the index is neither read nor judged. */
 void rd_seek_sync(evrec_reader_t *r, uint64_t min_index, uint64_t min_t64)
 {
-    if (!r->stream.container || !src_random_access(&r->src) || r->stream.seg_unverified || r->resync.discont ||
-        r->resync.resuming || !r->tables.have_meta || r->errs.halt) {
+    if ((min_index <= r->iter.index && min_t64 == 0) || !r->stream.container || !src_random_access(&r->src) ||
+        r->stream.seg_unverified || r->resync.discont || r->resync.resuming || !r->tables.have_meta ||
+        r->errs.halt) {
         return;
     }
     uint64_t a = r->src.pos, b = r->src.size;

@@ -5,10 +5,13 @@
  * without a server (the fleet test sends them to one). */
 #include <criterion/criterion.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clickhouse.h"
+#include "evrec/evrec_container.h"
+#include "reader_fixtures.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -84,4 +87,53 @@ Test(rowbinary, a_long_string_grows_the_buffer)
     cr_assert_eq(b.p[b.len - 1], 'x');
     free(s);
     free(b.p);
+}
+
+/* A recording with 40 attributes (FORMAT.md section 2.6 allows 64), `device` the 36th: every
+ * attribute is a tag, and --tag options still apply over them (a table of 32 dropped the
+ * attributes after the 32nd, device among them, and then every --tag). */
+Test(rowbinary, tags_keep_every_attribute_and_every_tag_option)
+{
+    fx_buf_t f = {0};
+    fx_record(200, 0, &f);
+    uint8_t pl[1024];
+    size_t n = 1;
+    pl[0] = 40;
+    for (int i = 0; i < 40; i++) {
+        char k[16], v[16];
+        snprintf(k, sizeof k, i == 35 ? "device" : "k%02d", i);
+        snprintf(v, sizeof v, "v%d", i);
+        pl[n++] = (uint8_t)strlen(k);
+        memcpy(pl + n, k, strlen(k));
+        n += strlen(k);
+        pl[n++] = (uint8_t)strlen(v);
+        memcpy(pl + n, v, strlen(v));
+        n += strlen(v);
+    }
+    /* The ATTRS chunk right after the header. */
+    uint8_t *file = malloc(f.len + 8u + n);
+    memcpy(file, f.p, EVREC_HEADER_SIZE);
+    uint8_t *c = file + EVREC_HEADER_SIZE;
+    uint32_t word = (uint32_t)EVREC_CHUNK_ATTRS << 24 | (uint32_t)n;
+    for (int i = 0; i < 4; i++) {
+        c[i] = (uint8_t)(word >> (24 - 8 * i));
+    }
+    memcpy(c + 8, pl, n);
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, c, 4), pl, n);
+    for (int i = 0; i < 4; i++) {
+        c[4 + i] = (uint8_t)(crc >> (24 - 8 * i));
+    }
+    memcpy(c + 8 + n, f.p + EVREC_HEADER_SIZE, f.len - EVREC_HEADER_SIZE);
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, file, f.len + 8u + n, NULL), EVREC_OK);
+    cr_assert_eq(evrec_reader_attr_count(r), 40u, "the reader keeps the 40 attributes");
+    ch_tags_t given = {.count = 2, .keys = {"fw", "boot"}, .values = {"9.9", "b7"}}, t;
+    ch_file_tags(&t, &given, r);
+    cr_assert_eq(t.count, 42u);
+    cr_assert_str_eq(t.device, "v35", "the 36th attribute");
+    cr_assert_str_eq(t.fw, "9.9", "--tag fw");
+    cr_assert_str_eq(t.boot, "b7", "--tag boot");
+    evrec_reader_close(r);
+    free(file);
+    fx_buf_free(&f);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "evrec/evrec_index.h"
 #include "evrec/evrec_reader_seek.h"
@@ -177,6 +178,27 @@ static void put(const files_t *fs, const char *name, const uint8_t *p, size_t n)
     write_file(path, p, n);
 }
 
+/* d: a copy of the saved file whose index lies: every entry's offset moved by 40 bytes and its
+ * times halved, its CRC made good (as a stale index reads after a chunk before it was resized). */
+static void lie(const files_t *fs, uint8_t *d)
+{
+    memcpy(d, fs->saved.p, fs->saved.len);
+    uint8_t *pl = d + fs->idx_off + 8u;
+    uint32_t count = be32(pl + 4);
+    cr_assert_gt(count, 4u, "several SYNC chunks in the index");
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t *e = pl + EVREC_INDEX_HEAD + i * EVREC_INDEX_ENTRY;
+        put64(e, be64(e) + 40u);
+        put64(e + 16, be64(e + 16) / 2u);
+        put64(e + 24, be64(e + 24) / 2u);
+    }
+    uint32_t crc = evrec_crc32c(evrec_crc32c(0, d + fs->idx_off, 4), pl, fs->idx_len);
+    d[fs->idx_off + 4] = (uint8_t)(crc >> 24);
+    d[fs->idx_off + 5] = (uint8_t)(crc >> 16);
+    d[fs->idx_off + 6] = (uint8_t)(crc >> 8);
+    d[fs->idx_off + 7] = (uint8_t)crc;
+}
+
 Test(index, dump_from_is_the_same_with_without_damaged_and_lying_index)
 {
     files_t fs;
@@ -192,24 +214,57 @@ Test(index, dump_from_is_the_same_with_without_damaged_and_lying_index)
     put(&fs, "flipped.evr", d, fs.saved.len);
     same_dumps(&fs, "old.evr", "flipped.evr", 1);
 
-    /* A lying index: every entry's offset moved by 40 bytes and its times halved, CRC made good. */
-    memcpy(d, fs.saved.p, fs.saved.len);
-    uint8_t *pl = d + fs.idx_off + 8u;
-    uint32_t count = be32(pl + 4);
-    cr_assert_gt(count, 4u, "several SYNC chunks in the index");
-    for (uint32_t i = 0; i < count; i++) {
-        uint8_t *e = pl + EVREC_INDEX_HEAD + i * EVREC_INDEX_ENTRY;
-        put64(e, be64(e) + 40u);
-        put64(e + 16, be64(e + 16) / 2u);
-        put64(e + 24, be64(e + 24) / 2u);
-    }
-    uint32_t crc = evrec_crc32c(evrec_crc32c(0, d + fs.idx_off, 4), pl, fs.idx_len);
-    d[fs.idx_off + 4] = (uint8_t)(crc >> 24);
-    d[fs.idx_off + 5] = (uint8_t)(crc >> 16);
-    d[fs.idx_off + 6] = (uint8_t)(crc >> 8);
-    d[fs.idx_off + 7] = (uint8_t)crc;
+    /* A lying index (good CRC, wrong offsets and times). */
+    lie(&fs, d);
     put(&fs, "lying.evr", d, fs.saved.len);
     same_dumps(&fs, "old.evr", "lying.evr", 1);
+    free(d);
+}
+
+/* A command that does not seek neither reads nor judges the index: with a stale (lying) INDEX
+ * chunk, dump, stats, timeline, export and sql without a start say nothing about it; a seek
+ * still reports it. */
+Test(index, commands_that_do_not_seek_leave_a_stale_index_alone)
+{
+    files_t fs;
+    make_files(&fs, 60000);
+    uint8_t *d = malloc(fs.saved.len);
+    lie(&fs, d);
+    put(&fs, "lying.evr", d, fs.saved.len);
+    char path[TEST_TMP_PATH], args[4 * TEST_TMP_PATH], needle[64];
+    path_of(path, &fs, "lying.evr");
+    snprintf(needle, sizeof needle, "INDEX chunk at offset %llu", (unsigned long long)fs.idx_off);
+    static const char *const cmds[] = {"dump",
+                                       "dump --limit 5",
+                                       "dump --from '#0'",
+                                       "dump --to 1ms",
+                                       "stats",
+                                       "timeline -o '%s/t.svg'",
+                                       "export --jsonl '%s/out.jsonl'",
+                                       "sql -c 'select count(*) from record'"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char cmd[2 * TEST_TMP_PATH];
+        snprintf(cmd, sizeof cmd, cmds[i], fs.dir);
+        snprintf(args, sizeof args, "%s '%s'", cmd, path);
+        cr_expect_eq(cli(fs.dir, args), 0, "%s", args);
+        char *err = cli_out(fs.dir, "err");
+        cr_expect(!strstr(err, needle), "%s: does not seek, yet judged the index: %s", args, err);
+        free(err);
+    }
+    snprintf(args, sizeof args, "dump --limit 1 --from '#%llu' '%s'", (unsigned long long)(fs.records / 2u), path);
+    cli(fs.dir, args);
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, needle), "%s: the seek reports the stale index: %s", args, err);
+    free(err);
+
+    evrec_reader_t *r = NULL;
+    cr_assert_eq(evrec_reader_open_memory(&r, d, fs.saved.len, NULL), EVREC_OK);
+    evrec_record_t rec;
+    cr_assert_eq(evrec_reader_next_at(r, &rec, 0, 0), EVREC_OK);
+    cr_expect_null(evrec_reader_index_warning(r), "a start at record 0 needs no index");
+    cr_assert_eq(evrec_reader_next_at(r, &rec, fs.records / 2u, 0), EVREC_OK);
+    cr_assert_not_null(evrec_reader_index_warning(r), "a seek checks the index");
+    evrec_reader_close(r);
     free(d);
 }
 
@@ -323,6 +378,96 @@ Test(index, evrec_index_refuses_damage_bare_streams_and_bad_usage)
     cr_assert_eq(cli(fs.dir, "index"), 2, "no operand");
     cr_assert_eq(cli(fs.dir, "index --help"), 0);
     free(d);
+}
+
+/* `evrec index LINK` indexes the file the link names and leaves the link a link (a rename over
+ * the link's path would replace the link with a regular file and leave its target unindexed). */
+Test(index, evrec_index_through_a_symbolic_link_rewrites_its_target)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char sub[TEST_TMP_PATH], target[TEST_TMP_PATH], link[TEST_TMP_PATH], args[TEST_TMP_PATH + 64];
+    path_of(sub, &fs, "real");
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    path_of(target, &fs, "real/t.evr");
+    path_of(link, &fs, "link.evr");
+    write_file(target, fs.old.p, fs.old.len);
+    cr_assert_eq(symlink("real/t.evr", link), 0);
+    snprintf(args, sizeof args, "index '%s'", link);
+    cr_assert_eq(cli(fs.dir, args), 0, "%s", cli_out(fs.dir, "err"));
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode), "the link is still a link");
+    size_t n;
+    uint8_t *got = slurp(target, &n);
+    cr_assert(n == fs.saved.len && memcmp(got, fs.saved.p, n) == 0, "its target got the index save writes");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 2, "the link and the folder: no temporary file left");
+}
+
+/* A read-only file is refused, untouched (even for root, who may write it). */
+Test(index, evrec_index_refuses_a_read_only_file)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char path[TEST_TMP_PATH], args[TEST_TMP_PATH + 64];
+    path_of(path, &fs, "ro.evr");
+    write_file(path, fs.old.p, fs.old.len);
+    cr_assert_eq(chmod(path, 0444), 0);
+    snprintf(args, sizeof args, "index '%s'", path);
+    cr_assert_eq(cli(fs.dir, args), 1, "refused");
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "read-only"), "%s", err);
+    free(err);
+    size_t n;
+    uint8_t *got = slurp(path, &n);
+    cr_assert(n == fs.old.len && memcmp(got, fs.old.p, n) == 0, "untouched");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 1, "no temporary file left");
+}
+
+/* A FIFO is refused before it is opened (an open for reading would wait for a writer: `timeout`
+ * ends such a wait with status 124). */
+Test(index, evrec_index_refuses_a_fifo_without_waiting)
+{
+    files_t fs;
+    make_files(&fs, 2000);
+    char path[TEST_TMP_PATH], args[3 * TEST_TMP_PATH + 128];
+    path_of(path, &fs, "fifo.evr");
+    cr_assert_eq(mkfifo(path, 0644), 0);
+    snprintf(args, sizeof args, "timeout 30 '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir,
+             fs.dir);
+    int st = system(args);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "refused at once: status %d", WEXITSTATUS(st));
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "not a regular file"), "%s", err);
+    free(err);
+}
+
+/* A full disk, simulated by a file-size limit (ulimit -f, in 512-byte blocks): the write of the
+ * temporary file fails; the command says so and exits 1 (it is not killed by SIGXFSZ), the file is
+ * untouched and the temporary file removed. */
+Test(index, evrec_index_on_a_full_disk_keeps_the_file_and_leaves_no_temporary)
+{
+    files_t fs;
+    make_files(&fs, 20000);
+    char path[TEST_TMP_PATH], args[3 * TEST_TMP_PATH + 128];
+    path_of(path, &fs, "full.evr");
+    write_file(path, fs.old.p, fs.old.len);
+    cr_assert_gt(fs.old.len, 64u * 512u);
+    snprintf(args, sizeof args, "ulimit -f 64 && '%s' index '%s' > '%s/out' 2> '%s/err'", EVREC_CLI, path, fs.dir,
+             fs.dir);
+    int st = system(args);
+    cr_assert(WIFEXITED(st), "not killed by a signal (%d)", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    cr_assert_eq(WEXITSTATUS(st), 1);
+    char *err = cli_out(fs.dir, "err");
+    cr_assert(strstr(err, "cannot write the temporary file"), "the reason is given: '%s'", err);
+    free(err);
+    size_t n;
+    uint8_t *got = slurp(path, &n);
+    cr_assert(n == fs.old.len && memcmp(got, fs.old.p, n) == 0, "untouched");
+    free(got);
+    cr_assert_eq(entries(fs.dir), 1, "no temporary file left");
 }
 
 /* The table: full, it keeps every other entry and doubles the stride; the entries are always the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "evrec/evrec_reader.h"
+#include "cli_text.h"
 #include "evrec_out_file.h"
 
 /* Exit codes of every subcommand. */
@@ -213,14 +214,12 @@ void cli_buf_pad(cli_buf_t *b, size_t target_len);
  * spaces, '=' or quotes; else in double quotes with \" \\ and \xNN escapes. */
 void cli_buf_name(cli_buf_t *b, const char *name);
 /* Look at the locale (LC_CTYPE from the environment) once at start: under a UTF-8 locale names
- * and units print their printable UTF-8 characters as they are; else, and for control characters
- * and invalid UTF-8 always, cli_buf_name() escapes bytes as \xNN. */
+ * and units print their printable UTF-8 characters as they are; else, and for control characters,
+ * bidirectional controls and invalid UTF-8 always (cli_utf8_printable()), cli_buf_name() escapes
+ * bytes as \xNN. */
 void cli_text_init(void);
 /* 1 when cli_text_init() found a UTF-8 locale. */
 int cli_text_utf8(void);
-/* Length in bytes of the valid UTF-8 sequence at s (n bytes available): 1 for ASCII, 2..4, or 0
- * when the bytes there are not valid UTF-8 (overlong, surrogate, above U+10FFFF, cut short). */
-size_t cli_utf8_len(const unsigned char *s, size_t n);
 /* Displayed width of cli_buf_name(name). */
 size_t cli_name_width(const char *name);
 /* Seconds with nanosecond precision, right-aligned in `width`: "     1.234567890". */

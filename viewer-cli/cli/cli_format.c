@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Text output helpers: a growable line buffer, numbers, times and names as the user sees them. */
-#include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -182,58 +181,12 @@ static int utf8_out;
 void cli_text_init(void)
 {
     setlocale(LC_CTYPE, "");
-    const char *cs = nl_langinfo(CODESET);
-    utf8_out = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+    utf8_out = cli_text_locale_utf8();
 }
 
 int cli_text_utf8(void)
 {
     return utf8_out;
-}
-
-size_t cli_utf8_len(const unsigned char *s, size_t n)
-{
-    if (n == 0) {
-        return 0;
-    }
-    unsigned c = s[0];
-    if (c < 0x80u) {
-        return 1;
-    }
-    size_t len;
-    uint32_t cp, min;
-    if (c >= 0xC2u && c <= 0xDFu) {
-        len = 2, cp = c & 0x1Fu, min = 0x80u;
-    } else if (c >= 0xE0u && c <= 0xEFu) {
-        len = 3, cp = c & 0x0Fu, min = 0x800u;
-    } else if (c >= 0xF0u && c <= 0xF4u) {
-        len = 4, cp = c & 0x07u, min = 0x10000u;
-    } else {
-        return 0; /* a continuation byte, an overlong lead (C0, C1) or above U+10FFFF (F5..FF) */
-    }
-    if (n < len) {
-        return 0;
-    }
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0u) != 0x80u) {
-            return 0;
-        }
-        cp = (cp << 6) | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) {
-        return 0; /* overlong, too large, or a UTF-16 surrogate */
-    }
-    return len;
-}
-
-/* Bytes of the printable UTF-8 character at s (no C1 control U+0080..U+009F), 0 if there is none. */
-static size_t printable_utf8(const unsigned char *s, size_t n)
-{
-    size_t len = cli_utf8_len(s, n);
-    if (len == 2 && s[0] == 0xC2u && s[1] < 0xA0u) {
-        return 0;
-    }
-    return len >= 2 ? len : 0;
 }
 
 static int plain_char(unsigned char c)
@@ -270,7 +223,7 @@ static int is_plain(const char *name)
             }
             i++;
         } else {
-            size_t len = utf8_out ? printable_utf8(s + i, n - i) : 0;
+            size_t len = utf8_out ? cli_utf8_printable(s + i, n - i) : 0;
             if (len == 0) {
                 return 0;
             }
@@ -284,45 +237,13 @@ static int is_plain(const char *name)
  * character). */
 static size_t quoted(cli_buf_t *b, const char *name)
 {
-    const unsigned char *s = (const unsigned char *)name;
-    size_t n = strlen(name), w = 2;
-    if (b) {
-        cli_buf_putc(b, '"');
+    size_t w;
+    if (!b) {
+        cli_text_quote(NULL, name, utf8_out, &w);
+        return w;
     }
-    for (size_t i = 0; i < n;) {
-        size_t len = 0;
-        if (s[i] == '"' || s[i] == '\\') {
-            if (b) {
-                cli_buf_putc(b, '\\');
-                cli_buf_putc(b, (char)s[i]);
-            }
-            w += 2;
-            i++;
-        } else if (s[i] >= ' ' && s[i] < 0x7F) {
-            if (b) {
-                cli_buf_putc(b, (char)s[i]);
-            }
-            w++;
-            i++;
-        } else if (utf8_out && (len = printable_utf8(s + i, n - i)) != 0) {
-            if (b) {
-                cli_buf_put(b, name + i, len);
-            }
-            w++;
-            i += len;
-        } else {
-            if (b) {
-                static const char hex[] = "0123456789abcdef";
-                char e[4] = {'\\', 'x', hex[s[i] >> 4], hex[s[i] & 15]};
-                cli_buf_put(b, e, 4);
-            }
-            w += 4;
-            i++;
-        }
-    }
-    if (b) {
-        cli_buf_putc(b, '"');
-    }
+    cli_buf_reserve(b, 4u * strlen(name) + 2u);
+    b->len += cli_text_quote(b->p + b->len, name, utf8_out, &w);
     return w;
 }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `evrec index [--check] FILE`: add a seek index (an INDEX chunk, format/FORMAT.md section 2.5)
  * to a file written before evrec had one, or rebuild it; --check verifies the one it has. */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "evrec/evrec_reader_seek.h"
@@ -18,11 +20,14 @@ static const char help[] =
     "have one already; this is for older files.\n"
     "\n"
     "The file is rewritten atomically: a temporary file is created beside it (FILE.index-XXXXXX,\n"
-    "exclusively), gets FILE's permissions, is synced to disk and renamed over FILE. Every record\n"
-    "is read first: a file with any damage (a chunk failing its CRC, a truncation, records out of\n"
-    "place) is refused and left as it is, since the copy would lose what the reader skips; only a\n"
-    "damaged old index is replaced. A bare CCore stream or a stream capture is refused: only a\n"
-    "container holds an index ('evrec record CAPTURE -o FILE.evr' makes one).\n"
+    "exclusively), gets FILE's permissions, is synced to disk and renamed over FILE (a symbolic\n"
+    "link is followed: the file it names is rewritten, the link stays). A read-only FILE and\n"
+    "anything but a regular file are refused; a failed write (a full disk) leaves FILE as it was\n"
+    "and removes the temporary file. Every record is read first: a file with any damage (a chunk\n"
+    "failing its CRC, a truncation, records out of place) is refused and left as it is, since the\n"
+    "copy would lose what the reader skips; only a damaged old index is replaced. A bare CCore\n"
+    "stream or a stream capture is refused: only a container holds an index ('evrec record\n"
+    "CAPTURE -o FILE.evr' makes one).\n"
     "\n"
     "options:\n"
     "  --check     do not write: check that FILE has an index and that every entry names the SYNC\n"
@@ -83,6 +88,22 @@ static int read_all(evrec_reader_t *r)
     return st;
 }
 
+/* 1 when `path` names a regular file (a link to one included), else 0 reported. Checked before
+ * any open: opening a FIFO for reading would wait for a writer. */
+static int regular_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        cli_error("%s: not a regular file: only a file can hold an index", path);
+        return 0;
+    }
+    return 1;
+}
+
 static int run(int argc, char **argv)
 {
     int chk;
@@ -93,6 +114,9 @@ static int run(int argc, char **argv)
     }
     if (strcmp(path, "-") == 0) {
         return cli_usage_error(&cli_cmd_index, "FILE must be a file, not standard input");
+    }
+    if (!regular_file(path)) {
+        return CLI_BAD_INPUT;
     }
     evrec_reader_t *r = cli_open_reader(path, NULL);
     if (!r) {

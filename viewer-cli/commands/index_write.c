@@ -4,9 +4,11 @@
  * one where section 2.5 puts it: right before the copies (the TAIL chunk says where they start),
  * or before the END chunk in a file without a TAIL chunk. Atomic: a temporary file beside the
  * original, fsync, rename. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "index_write.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,7 +23,8 @@
 #define INDEX_ENTRIES 4096u
 
 typedef struct walk {
-    const char *path;
+    const char *path; /* as given: for messages */
+    char *target;     /* the file itself (symbolic links resolved): rewritten in place */
     FILE *in, *out;
     uint64_t size;             /* of the input */
     uint64_t insert_at;        /* input offset the new INDEX chunk goes before */
@@ -30,6 +33,7 @@ typedef struct walk {
     uint8_t *buf;              /* one chunk */
     evrec_index_t idx;
     index_result_t *res;
+    int werr; /* errno of the first failed write of the temporary file, 0: none */
 } walk_t;
 
 static uint32_t be32(const uint8_t *p)
@@ -51,7 +55,10 @@ static int out_write(void *ctx, const void *data, size_t len)
 {
     walk_t *w = (walk_t *)ctx;
     w->out_off += len;
-    return fwrite(data, 1, len, w->out) == len ? 0 : 1;
+    if (w->werr == 0 && fwrite(data, 1, len, w->out) != len) {
+        w->werr = errno ? errno : EIO;
+    }
+    return w->werr != 0;
 }
 
 /* Where the new INDEX chunk goes (FORMAT.md section 2.5); 0 with the reason reported. */
@@ -177,13 +184,13 @@ static int commit(walk_t *w, const char *tmp)
         cli_error("%s: %s", tmp, strerror(errno));
         return 0;
     }
-    if (rename(tmp, w->path) != 0) {
+    if (rename(tmp, w->target) != 0) {
         cli_error("%s: cannot rename over it: %s", w->path, strerror(errno));
         return 0;
     }
     char dir[4096];
-    const char *slash = strrchr(w->path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - w->path) + 1 : 1, slash ? w->path : ".");
+    const char *slash = strrchr(w->target, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - w->target) + 1 : 1, slash ? w->target : ".");
     int fd = open(dir, O_RDONLY);
     if (fd >= 0) {
         (void)fsync(fd);
@@ -195,7 +202,7 @@ static int commit(walk_t *w, const char *tmp)
 static int rewrite(walk_t *w, const evrec_reader_t *r, const struct stat *st)
 {
     char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.index-XXXXXX", w->path) >= sizeof tmp) {
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.index-XXXXXX", w->target) >= sizeof tmp) {
         cli_error("%s: path too long", w->path);
         return 0;
     }
@@ -210,13 +217,47 @@ static int rewrite(walk_t *w, const evrec_reader_t *r, const struct stat *st)
     }
     int ok = copy_chunks(w) && reader_clean(w, r) && commit(w, tmp);
     w->res->size = w->out_off;
-    if (fclose(w->out) != 0) {
+    if (fclose(w->out) != 0 && ok) {
+        cli_error("%s: %s", tmp, strerror(errno));
         ok = 0;
+    }
+    if (w->werr != 0) {
+        cli_error("%s: cannot write the temporary file %s: %s; not rewritten", w->path, tmp, strerror(w->werr));
     }
     if (!ok) {
         unlink(tmp);
     }
     return ok;
+}
+
+/* Opens the file `w->path` names (a symbolic link followed: the file it names is rewritten, the
+ * link stays) and refuses what must not be rewritten: not a regular file, or read-only (no write
+ * permission for the caller, or none for anyone: root may write any file, but a file made
+ * read-only is not one to replace). 1 with w->in, w->target (malloc'd) and *st, else 0 reported. */
+static int open_input(walk_t *w, struct stat *st)
+{
+    char *real = realpath(w->path, NULL);
+    if (!real) {
+        cli_error("%s: %s", w->path, strerror(errno));
+        return 0;
+    }
+    w->target = real;
+    w->in = fopen(real, "rb");
+    if (!w->in || fstat(fileno(w->in), st) != 0) {
+        cli_error("%s: %s", w->path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        cli_error("%s: not a regular file", w->path);
+        return 0;
+    }
+    if (access(real, W_OK) != 0 || (st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
+        cli_error("%s: read-only (mode %04o): not rewritten; make it writable to add an index", w->path,
+                  (unsigned)(st->st_mode & 07777));
+        return 0;
+    }
+    w->size = (uint64_t)st->st_size;
+    return 1;
 }
 
 int index_rewrite(const char *path, const evrec_reader_t *r, index_result_t *res)
@@ -227,26 +268,29 @@ int index_rewrite(const char *path, const evrec_reader_t *r, index_result_t *res
     w.path = path;
     w.res = res;
     struct stat st;
-    w.in = fopen(path, "rb");
-    if (!w.in || fstat(fileno(w.in), &st) != 0 || !S_ISREG(st.st_mode)) {
-        cli_error("%s: %s", path, w.in ? "not a regular file" : strerror(errno));
-        if (w.in) {
-            fclose(w.in);
-        }
-        return 0;
-    }
-    w.size = (uint64_t)st.st_size;
-    evrec_index_entry_t *e = malloc(INDEX_ENTRIES * sizeof *e);
-    w.buf = malloc(EVREC_CHUNK_HEADER_SIZE + 0xFFFFFFu);
+    evrec_index_entry_t *e = NULL;
     int ok = 0;
-    if (!e || !w.buf) {
-        cli_error("%s: out of memory", path);
-    } else if (find_place(&w)) {
-        evrec_index_init(&w.idx, e, INDEX_ENTRIES);
-        ok = rewrite(&w, r, &st);
+    /* A write past the file-size limit (ulimit -f) fails with EFBIG instead of killing the
+     * process with the temporary file left behind. */
+    void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+    if (open_input(&w, &st)) {
+        e = malloc(INDEX_ENTRIES * sizeof *e);
+        w.buf = malloc(EVREC_CHUNK_HEADER_SIZE + 0xFFFFFFu);
+        if (!e || !w.buf) {
+            cli_error("%s: out of memory", path);
+        } else if (find_place(&w)) {
+            evrec_index_init(&w.idx, e, INDEX_ENTRIES);
+            ok = rewrite(&w, r, &st);
+        }
+    }
+    if (xfsz != SIG_ERR) {
+        signal(SIGXFSZ, xfsz);
     }
     free(e);
     free(w.buf);
-    fclose(w.in);
+    free(w.target);
+    if (w.in) {
+        fclose(w.in);
+    }
     return ok;
 }

@@ -110,7 +110,9 @@ static void tasks_exclusive(pass_t *p)
             push(p, &out, v->b, v->e, v->src);
         }
     }
-    qsort(isr.v, isr.n, sizeof *isr.v, iv_by_begin);
+    if (isr.n > 1) { /* isr.v is NULL when empty */
+        qsort(isr.v, isr.n, sizeof *isr.v, iv_by_begin);
+    }
     size_t m = 0; /* merge into a union of disjoint intervals */
     for (size_t i = 0; i < isr.n; i++) {
         if (m && isr.v[i].b <= isr.v[m - 1].e) {
@@ -160,8 +162,12 @@ static int read_pass(pass_t *p, const diff_side_t *side)
     evrec_spans_free(sp);
     evrec_reader_close(r);
     tasks_exclusive(p);
-    qsort(p->tgt.v, p->tgt.n, sizeof *p->tgt.v, iv_cmp);
-    qsort(p->src.v, p->src.n, sizeof *p->src.v, iv_cmp);
+    if (p->tgt.n > 1) { /* the arrays are NULL when empty */
+        qsort(p->tgt.v, p->tgt.n, sizeof *p->tgt.v, iv_cmp);
+    }
+    if (p->src.n > 1) {
+        qsort(p->src.v, p->src.n, sizeof *p->src.v, iv_cmp);
+    }
     for (size_t i = 0; i < p->src.n && p->sources < 64; p->sources++) {
         p->lo[p->sources] = i;
         while (i < p->src.n && p->src.v[i].src == p->src.v[p->lo[p->sources]].src) {

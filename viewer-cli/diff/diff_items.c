@@ -57,7 +57,9 @@ static void take_samples(diff_collect_t *k, diff_item_t *it, uint32_t span, uint
     for (size_t i = 0; i < k->group_count; i++) {
         diff_group_t *g = &k->groups[i];
         if (g->span == span && g->value == value && g->kind == kind) {
-            qsort(g->s.v, g->s.n, sizeof *g->s.v, cmp_u64);
+            if (g->s.n > 1) { /* s.v is NULL without samples */
+                qsort(g->s.v, g->s.n, sizeof *g->s.v, cmp_u64);
+            }
             if (kind == DIFF_GROUP_KEY && g->s.n) {
                 it->worst_index = g->worst_index;
             }

@@ -135,7 +135,9 @@ void diff_compare(diff_t *d, const diff_side_t *a, const diff_side_t *b, double 
             add_row(d, &cap, NULL, &b->items[i]);
         }
     }
-    qsort(d->rows, d->count, sizeof *d->rows, row_cmp);
+    if (d->count > 1) { /* rows is NULL without any: qsort() wants a pointer */
+        qsort(d->rows, d->count, sizeof *d->rows, row_cmp);
+    }
 }
 
 void diff_free(diff_t *d)

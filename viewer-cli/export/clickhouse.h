@@ -66,11 +66,17 @@ void ch_u64(ch_buf_t *b, uint64_t v);
 void ch_varuint(ch_buf_t *b, uint64_t v);
 void ch_str(ch_buf_t *b, const char *s); /* NULL is "" */
 
+/* Most --tag options of one command. */
+#define CH_TAGS_GIVEN_MAX 32u
+/* Most tags of one recording: its attributes (at most 64, FORMAT.md section 2.6) and the --tag
+ * ones, every key once. */
+#define CH_TAGS_MAX (64u + CH_TAGS_GIVEN_MAX)
+
 /* What every row of one recording starts with: its id and its tags. */
 typedef struct ch_tags {
     const char *device, *fw, *boot; /* "" when not known */
     uint32_t count;                 /* every key=value, the three above included */
-    const char *keys[32], *values[32];
+    const char *keys[CH_TAGS_MAX], *values[CH_TAGS_MAX];
 } ch_tags_t;
 
 /* The rows of a batch: one buffer per table. */

@@ -62,47 +62,6 @@ static const char help_text[] =
 
 static const cli_command_t ch_cmd = {"export", "send recordings to ClickHouse", help_text, NULL};
 
-/* Sets `key` to `value` in `t`: replaces a key it has, else appends (up to 32 keys). */
-static void tag_set(ch_tags_t *t, const char *key, const char *value)
-{
-    uint32_t i = 0;
-    while (i < t->count && strcmp(t->keys[i], key) != 0) {
-        i++;
-    }
-    if (i == sizeof t->keys / sizeof t->keys[0]) {
-        return;
-    }
-    t->keys[i] = key;
-    t->values[i] = value;
-    t->count += i == t->count;
-}
-
-void ch_file_tags(ch_tags_t *out, const ch_tags_t *given, const evrec_reader_t *r)
-{
-    memset(out, 0, sizeof *out);
-    /* the file's attributes (FORMAT.md section 2.6), then --tag over them */
-    for (uint32_t i = 0, n = r ? evrec_reader_attr_count(r) : 0; i < n; i++) {
-        const char *k, *v;
-        if (evrec_reader_attr(r, i, &k, &v) == EVREC_OK) {
-            tag_set(out, k, v);
-        }
-    }
-    for (uint32_t i = 0; i < given->count; i++) {
-        tag_set(out, given->keys[i], given->values[i]);
-    }
-    out->device = out->fw = out->boot = "";
-    for (uint32_t i = 0; i < out->count; i++) {
-        const char *k = out->keys[i];
-        if (strcmp(k, "device") == 0) {
-            out->device = out->values[i];
-        } else if (strcmp(k, "fw") == 0 || (strcmp(k, "firmware") == 0 && !*out->fw)) {
-            out->fw = out->values[i];
-        } else if (strcmp(k, "boot") == 0) {
-            out->boot = out->values[i];
-        }
-    }
-}
-
 static double now_s(void)
 {
     struct timeval tv;
@@ -123,8 +82,8 @@ static int add_tag(ch_run_t *x, char *kv)
     while (i < x->given.count && strcmp(x->given.keys[i], kv) != 0) {
         i++; /* a key given again: the last value holds */
     }
-    if (i == 32) {
-        return cli_usage_error(&ch_cmd, "at most 32 --tag options");
+    if (i == CH_TAGS_GIVEN_MAX) {
+        return cli_usage_error(&ch_cmd, "at most %u --tag options", (unsigned)CH_TAGS_GIVEN_MAX);
     }
     x->given.keys[i] = kv;
     x->given.values[i] = eq + 1;

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Running statements and printing their results: an aligned table (widths from the first 1,000
- * rows, the rest streamed in those columns), CSV (RFC 4180) or JSON (an array of objects). */
+ * rows, the rest streamed in those columns; text a terminal shows safely: cli_text.h), CSV
+ * (RFC 4180, the bytes as they are) or JSON (an array of objects). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_text.h"
 #include "sql.h"
 
 #define TABLE_BATCH 1000
 
+/* A field byte for byte; quoted when it holds a comma, a quote or any control character (RFC 4180
+ * allows them only there: a reader then keeps the field whole). */
 static void csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    int plain = 1;
+    for (const unsigned char *p = (const unsigned char *)s; *p && plain; p++) {
+        plain = *p >= ' ' && *p != ',' && *p != '"' && *p != 0x7F;
+    }
+    if (plain) {
         fputs(s, out);
         return;
     }
@@ -71,10 +79,28 @@ static const char *cell(sqlite3_stmt *st, int i)
 
 typedef struct table_out {
     int n;
+    int utf8; /* the locale is UTF-8: printable UTF-8 shows as it is */
     size_t *width;
     char **batch; /* rows x n texts of the first batch */
     size_t rows;
 } table_out_t;
+
+/* `text` as the table shows it to a terminal (malloc'd, NULL when memory ran out): as it is
+ * when printable and not starting with a quote, else quoted with escapes (cli_text_quote()), so
+ * that a value's control characters (ESC: colours, cursor moves) or bidirectional controls never
+ * reach the terminal. */
+static char *shown(const table_out_t *t, const char *text)
+{
+    size_t n = strlen(text);
+    int as_is = text[0] != '"' && cli_text_printable(text, t->utf8);
+    char *s = malloc(as_is ? n + 1u : 4u * n + 3u);
+    if (s && as_is) {
+        memcpy(s, text, n + 1u);
+    } else if (s) {
+        s[cli_text_quote(s, text, t->utf8, NULL)] = 0;
+    }
+    return s;
+}
 
 static void table_line(const table_out_t *t, FILE *out, char *const *cells)
 {
@@ -87,14 +113,19 @@ static void table_line(const table_out_t *t, FILE *out, char *const *cells)
 /* Print the batch (header first) and free it. */
 static void table_flush(table_out_t *t, sqlite3_stmt *st, FILE *out)
 {
-    char **head = malloc((size_t)t->n * sizeof *head);
-    for (int i = 0; head && i < t->n; i++) {
-        head[i] = (char *)sqlite3_column_name(st, i);
-        size_t w = strlen(head[i]);
+    char **head = calloc((size_t)t->n + 1u, sizeof *head);
+    int ok = head != NULL;
+    for (int i = 0; ok && i < t->n; i++) {
+        const char *name = sqlite3_column_name(st, i); /* NULL only when memory ran out */
+        ok = (head[i] = shown(t, name ? name : "")) != NULL;
+        size_t w = ok ? strlen(head[i]) : 0;
         t->width[i] = w > t->width[i] ? w : t->width[i];
     }
-    if (head) {
+    if (ok) {
         table_line(t, out, head);
+    }
+    for (int i = 0; head && i < t->n; i++) {
+        free(head[i]);
     }
     free(head);
     for (size_t r = 0; r < t->rows; r++) {
@@ -108,23 +139,26 @@ static void table_flush(table_out_t *t, sqlite3_stmt *st, FILE *out)
 
 static int table_row(table_out_t *t, sqlite3_stmt *st, FILE *out, int streaming)
 {
-    if (streaming) {
-        for (int i = 0; i < t->n; i++) {
-            fprintf(out, "%s%-*s", i ? "  " : "", i + 1 < t->n ? (int)t->width[i] : 0, cell(st, i));
-        }
-        fputc('\n', out);
-        return 0;
-    }
     for (int i = 0; i < t->n; i++) {
-        const char *s = cell(st, i);
-        size_t w = strlen(s);
-        char *copy = malloc(w + 1);
-        if (!copy) {
+        char *s = shown(t, cell(st, i));
+        if (!s) {
+            for (int k = 0; !streaming && k < i; k++) {
+                free(t->batch[t->rows * (size_t)t->n + (size_t)k]); /* this row's cells so far */
+            }
             return -1;
         }
-        memcpy(copy, s, w + 1);
-        t->batch[t->rows * (size_t)t->n + (size_t)i] = copy;
+        if (streaming) {
+            fprintf(out, "%s%-*s", i ? "  " : "", i + 1 < t->n ? (int)t->width[i] : 0, s);
+            free(s);
+            continue;
+        }
+        size_t w = strlen(s);
+        t->batch[t->rows * (size_t)t->n + (size_t)i] = s;
         t->width[i] = w > t->width[i] ? w : t->width[i];
+    }
+    if (streaming) {
+        fputc('\n', out);
+        return 0;
     }
     t->rows++;
     return 0;
@@ -164,7 +198,7 @@ static int print_row(sqlite3_stmt *st, sql_out_format_t fmt, FILE *out, table_ou
 static int print_rows(sqlite3_stmt *st, sql_out_format_t fmt, FILE *out)
 {
     int n = sqlite3_column_count(st), rc;
-    table_out_t t = {n, calloc((size_t)n + 1, sizeof(size_t)), NULL, 0};
+    table_out_t t = {n, cli_text_locale_utf8(), calloc((size_t)n + 1, sizeof(size_t)), NULL, 0};
     t.batch = fmt == SQL_OUT_TABLE ? calloc((size_t)TABLE_BATCH * (size_t)(n ? n : 1), sizeof(char *)) : NULL;
     if (!t.width || (fmt == SQL_OUT_TABLE && !t.batch)) {
         free(t.width);

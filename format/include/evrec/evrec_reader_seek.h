@@ -16,7 +16,9 @@
  * When the file has an INDEX chunk (FORMAT.md section 2.5), the bisection only runs between two of
  * its entries (a 10 GB file: a handful of reads); each entry used is first checked against the
  * SYNC chunk it names, and a damaged or lying index is reported (evrec_reader_index_warning(): a
- * warning, not damage, since no record is lost) and not used.
+ * warning, not damage, since no record is lost) and not used. A call with nothing to jump over
+ * (`min_index` at most the next record's index and `min_t64` 0) is no seek: the INDEX chunk is
+ * neither read nor judged.
  *
  * API overview: evrec_reader_next_at() (by record index, by restored time, or both),
  * evrec_reader_index_check() (is the INDEX chunk right?), evrec_reader_index_warning().
