@@ -477,7 +477,7 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
  * compared here with a constant length: a word, then byte by byte. Not __builtin_memcmp(): at -Os it becomes a call to the C library's memcmp(),
  * which a kernel built without a C library does not have. */
 static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const char *name, const char *prefix,
-                                                                       unsigned len)
+                                                                        unsigned len)
 {
     unsigned i = 0;
     if (len >= 4u) { /* the first four bytes as one word: 4-byte copies stay inline at any -O */
