@@ -474,8 +474,9 @@ static inline uint8_t evrec_freertos_reason_(const void *c, const void *e, const
 /* ---- tasks (tasks.c) ---- */
 
 /* The idle task ("IDLE", on SMP "IDLE0", "IDLE1"...): its name starts with configIDLE_TASK_NAME,
- * compared here with a constant length: a word, then byte by byte. Not __builtin_memcmp(): at -Os it becomes a call to the C library's memcmp(),
- * which a kernel built without a C library does not have. */
+ * compared here with a constant length: a word, then byte by byte. Not __builtin_memcmp(): at
+ * -Os it becomes a call to the C library's memcmp(), which a kernel built without a C library
+ * does not have. */
 static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const char *name, const char *prefix,
                                                                         unsigned len)
 {

@@ -120,19 +120,19 @@ typedef struct evrec_task_interval {
     uint32_t task;         /**< the RtosTask value (0 = Idle) */
     const char *task_name; /**< its enum name (reader-owned), or NULL */
     evrec_task_state_t state;
-    unsigned cause;        /**< READY: an ::evrec_ready_cause_t; BLOCKED/SUSPENDED/DEAD: the
+    unsigned cause;          /**< READY: an ::evrec_ready_cause_t; BLOCKED/SUSPENDED/DEAD: the
                                  RtosSuspend value (Blocked 2, Delay 3, Suspended 4, Exit 5), or
                                  ::EVREC_SCHED_NO_CAUSE; RUNNING: ::EVREC_SCHED_NO_CAUSE */
-    uint16_t core;         /**< RUNNING: its core (the record's lane); other states: the core it
+    uint16_t core;           /**< RUNNING: its core (the record's lane); other states: the core it
                                  last ran on, or ::EVREC_LANE_UNKNOWN */
-    uint16_t object_event; /**< BLOCKED on an object: the event id of its Block record (MutexOp,
+    uint16_t object_event;   /**< BLOCKED on an object: the event id of its Block record (MutexOp,
                                  SemOp, QueueOp or EventOp); else ::EVREC_SCHED_NONE */
-    uint32_t object;       /**< the `object` value (valid with object_event) */
-    const char *
-        object_name; /**< its enum name (reader-owned), "notification" (static) for a notification wait, or NULL */
-    uint64_t begin_index; /**< evrec_record_t::index of the record that began the state */
-    uint64_t end_index;   /**< ... and of the one that ended it */
-    uint64_t begin_t64;   /**< evrec_record_t::t64 of those records, ticks */
+    uint32_t object;         /**< the `object` value (valid with object_event) */
+    const char *object_name; /**< its enum name (reader-owned), "notification" (static) for a
+                                notification wait, or NULL */
+    uint64_t begin_index;    /**< evrec_record_t::index of the record that began the state */
+    uint64_t end_index;      /**< ... and of the one that ended it */
+    uint64_t begin_t64;      /**< evrec_record_t::t64 of those records, ticks */
     uint64_t end_t64;
     uint64_t begin_ns; /**< evrec_record_t::ns of those records (0 when the frequency is unknown) */
     uint64_t end_ns;
