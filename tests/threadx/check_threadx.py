@@ -5,6 +5,8 @@ Usage: check_threadx.py WORKLOAD EVREC OUTDIR [CORES]
 
 Runs the workload (threadx_workload.c: ThreadX's Linux port, or Linux SMP port with CORES > 1,
 traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace, and checks:
+  - the workload finishes within WATCHDOG_S (else it is killed and each thread's state printed),
+    run without real-time scheduling (no_realtime());
   - the file holds as many records as the recorder counted; no record was dropped (the
     recorder's count and the file's), and the analysis found no
     anomaly (records in the wrong place); on SMP each core's lane is also replayed here: no thread
@@ -25,9 +27,11 @@ traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace
 Prints the per-thread table (trace vs kernel) and the largest difference.
 """
 import collections
+import ctypes
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 
@@ -39,6 +43,7 @@ NAME_LEN = 23      # EVREC_THREADX_NAME_LEN - 1: names are kept to this length
 OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "work_flags": "EventOp"}
 WAITED_ON = ("work_q", "tick_sem", "work_flags")
 MIN_THREADS = 6
+WATCHDOG_S = 120   # the workload is killed and the test fails after this long
 LINE = re.compile(r'^\s*(?:L(\d+)\s+)?([\d.]+)\s+(\w+)\s.*?\b(?:task|isr)=("([^"]*)"|\S+)')
 
 
@@ -47,6 +52,50 @@ def run(cmd, env=None):
     if p.returncode != 0:
         sys.exit("FAIL: %s exited %d\n%s%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
     return p.stdout
+
+
+def no_realtime():
+    """In the workload's process, before exec: no real-time scheduling. ThreadX's Linux ports ask
+    for SCHED_FIFO (pthread_setschedparam, ignoring a refusal) and pin the process to one CPU
+    (the SMP port to CPU 0, tx_initialize_low_level.c). With it, the SMP port's timer thread
+    (SCHED_FIFO 2) retries _tx_thread_smp_protect() with 1 us sleeps while a thread (SCHED_FIFO 1)
+    on the same CPU keeps the protection (preemption disabled): that thread never runs again, and
+    nor does any SCHED_FIFO 1 thread of another ThreadX run on that CPU. Without it, the ports run
+    as for any user without CAP_SYS_NICE."""
+    resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
+    ctypes.CDLL(None, use_errno=True).prctl(24, 23, 0, 0, 0)  # PR_CAPBSET_DROP, CAP_SYS_NICE (root)
+
+
+def thread_states(pid):
+    """Per thread of `pid`: its state, CPU time (clock ticks), real-time priority, policy, CPU."""
+    rows = []
+    for tid in sorted(os.listdir("/proc/%d/task" % pid), key=int):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                st = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        rows.append("  thread %s: state %s, cpu %d ticks, rt priority %s, policy %s, on CPU %s"
+                    % (tid, st[0], int(st[11]) + int(st[12]), st[37], st[38], st[36]))
+    return "\n".join(rows)
+
+
+def run_workload(cmd):
+    """Runs the workload without real-time scheduling; kills it after WATCHDOG_S seconds (its
+    run is THREADX_RUN_MS of kernel ticks, which follow the wall clock) and says where it hung."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=no_realtime)
+    try:
+        out, err = p.communicate(timeout=WATCHDOG_S)
+    except subprocess.TimeoutExpired:
+        states = thread_states(p.pid)
+        p.kill()
+        p.communicate()
+        sys.exit("FAIL: %s did not finish in %d s (a run takes THREADX_RUN_MS plus the save); killed. "
+                 "Its threads then:\n%s" % (" ".join(cmd), WATCHDOG_S, states))
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d\n%s%s" % (" ".join(cmd), p.returncode, out, err))
+    return out
 
 
 def kernel_table(path):
@@ -190,7 +239,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     evr = os.path.join(outdir, "threadx.evr")
     ktxt = os.path.join(outdir, "threadx_kernel.txt")
-    print(run([workload, evr, ktxt]).strip())
+    print(run_workload([workload, evr, ktxt]).strip())
     stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
     kernel, other = kernel_table(ktxt)
     errors = []

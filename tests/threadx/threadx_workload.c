@@ -195,13 +195,39 @@ static int save_trace(void)
     return bad == NULL ? 0 : -1;
 }
 
+/* Interrupts off on this core while the trace stops and the kernel's figures are read. On the
+ * Linux SMP port, tx_interrupt_control(TX_INT_DISABLE) only keeps the port's Linux mutex locked
+ * (ports_smp/linux/gnu/src/tx_thread_interrupt_control.c) without taking the SMP protection; the
+ * services called next (tx_thread_identify, tx_thread_info_get...) then take the protection
+ * (TX_DISABLE, tx_thread_smp_protect.c) and, when another core keeps it (its count at 0 while
+ * its thread has preemption disabled, tx_thread_smp_unprotect.c), retry forever: the retry
+ * releases one nesting level of the mutex, never the one held here, so that core's thread can
+ * never take the mutex to give the protection back. Taking the protection itself nests. */
+static UINT snapshot_begin(void)
+{
+#ifdef TX_THREAD_SMP_MAX_CORES
+    return _tx_thread_smp_protect();
+#else
+    return tx_interrupt_control(TX_INT_DISABLE);
+#endif
+}
+
+static void snapshot_end(UINT posture)
+{
+#ifdef TX_THREAD_SMP_MAX_CORES
+    _tx_thread_smp_unprotect(posture);
+#else
+    tx_interrupt_control(posture);
+#endif
+}
+
 /* Highest priority: sleeps the run's length, then stops the trace and reads the kernel's
  * figures with interrupts disabled, so both cover the same run. */
 static void reporter(ULONG arg)
 {
     (void)arg;
     tx_thread_sleep(run_ticks);
-    UINT posture = tx_interrupt_control(TX_INT_DISABLE);
+    UINT posture = snapshot_begin();
     unsigned long now = threadx_test_counter();
     evrec_lanes_stop(&lanes, NULL);
     FILE *f = fopen(out_kernel, "w");
@@ -217,7 +243,7 @@ static void reporter(ULONG arg)
 #endif
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     fprintf(f, "records\t%llu\t%llu\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
-    tx_interrupt_control(posture);
+    snapshot_end(posture);
     printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded,
            (unsigned long long)c.dropped);
     int bad = fclose(f) != 0 || save_trace() != 0;
