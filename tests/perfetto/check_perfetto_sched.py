@@ -27,8 +27,10 @@ compared:
 Exit 77 (skipped) without protoc. trace_processor is not run: Debian does not package it.
 """
 import argparse
+import ctypes
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,8 +46,17 @@ FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
 DUMP = re.compile(r"^#(\d+)\s+(?:L(\d+|\?)\s+)?(\d+)\.(\d{9})\s+(\S+)(?:\s{2,}\S+)?\s{2,}(.*?)\s*$")
 
 
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def no_realtime():
+    """Before exec of a kernel workload: no real-time scheduling (ThreadX's Linux ports ask for
+    SCHED_FIFO and pin to one CPU; run as root beside another ThreadX run they can starve each
+    other: tests/threadx/check_threadx.py says how)."""
+    resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
+    ctypes.CDLL(None, use_errno=True).prctl(24, 23, 0, 0, 0)  # PR_CAPBSET_DROP, CAP_SYS_NICE
+
+
+def run(cmd, workload=False):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
+                       preexec_fn=no_realtime if workload else None)
     if p.returncode != 0:
         sys.exit("FAIL: %s exited %d\n%s%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
     return p
@@ -211,7 +222,7 @@ def test_smp(args, tmp):
 def test_kernel(args, tmp, name, workload):
     """A real kernel's run (its workload writes OUT.evr OUT-kernel.txt)."""
     evr, out = os.path.join(tmp, name + ".evr"), os.path.join(tmp, name + ".pftrace")
-    run([workload, evr, os.path.join(tmp, name + "-kernel.txt")])
+    run([workload, evr, os.path.join(tmp, name + "-kernel.txt")], workload=True)
     run([args.evrec, "export", "--perfetto", out, evr])
     sw, wk, threads = sched_events(args, out)
     recs = dump_records(args, evr)
