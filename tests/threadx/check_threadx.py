@@ -6,7 +6,7 @@ Usage: check_threadx.py WORKLOAD EVREC OUTDIR [CORES]
 Runs the workload (threadx_workload.c: ThreadX's Linux port, or Linux SMP port with CORES > 1,
 traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace, and checks:
   - the workload finishes within WATCHDOG_S (else it is killed and each thread's state printed),
-    run without real-time scheduling (no_realtime());
+    the SMP port run without real-time scheduling (no_realtime(); run_workload() says why);
   - the file holds as many records as the recorder counted; no record was dropped (the
     recorder's count and the file's), and the analysis found no
     anomaly (records in the wrong place); on SMP each core's lane is also replayed here: no thread
@@ -80,11 +80,15 @@ def thread_states(pid):
     return "\n".join(rows)
 
 
-def run_workload(cmd):
-    """Runs the workload without real-time scheduling; kills it after WATCHDOG_S seconds (its
-    run is THREADX_RUN_MS of kernel ticks, which follow the wall clock) and says where it hung."""
+def run_workload(cmd, cores):
+    """Runs the workload; kills it after WATCHDOG_S seconds (its run is THREADX_RUN_MS of kernel
+    ticks, which follow the wall clock) and says where it hung. The SMP port runs without
+    real-time scheduling (no_realtime()); the single-core port keeps the SCHED_FIFO it asks for:
+    its interrupt disable (a mutex and the scheduler's signals) is exclusive only with it, and
+    without it a loaded machine showed a thread disabling interrupts while another had them
+    disabled (IntControl anomalies)."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=no_realtime)
+                         preexec_fn=no_realtime if cores > 1 else None)
     try:
         out, err = p.communicate(timeout=WATCHDOG_S)
     except subprocess.TimeoutExpired:
@@ -239,7 +243,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     evr = os.path.join(outdir, "threadx.evr")
     ktxt = os.path.join(outdir, "threadx_kernel.txt")
-    print(run_workload([workload, evr, ktxt]).strip())
+    print(run_workload([workload, evr, ktxt], cores).strip())
     stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
     kernel, other = kernel_table(ktxt)
     errors = []
