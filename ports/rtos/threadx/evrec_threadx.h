@@ -314,7 +314,7 @@ void evrec_threadx_object_op_slow(struct evrec_host *h, const void *object, uint
  * (bytes 6..7) written: as evrec_reserve(); with EVREC_THREADX_IRQOFF_RESERVE 1 a plain load and
  * store of the position in one-shot mode while the record fits (a one-shot ring mask is all
  * ones: no masking), the time, provisional id and task in one 8-byte store. */
-static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h, uint16_t task)
+static EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_host *h, uint16_t task)
 {
 #if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* relaxed: on one core with interrupts disabled nothing writes the host meanwhile (a start
@@ -339,8 +339,8 @@ static inline EVREC_ALWAYS_INLINE void *evrec_threadx_reserve12_(struct evrec_ho
 /* Write one queue, semaphore, mutex or event-flags operation (QueueOp, SemOp, MutexOp, EventOp:
  * one layout, evrec_threadx.c checks) by `task` through `h`: `object_type` is the object's
  * value | the op << 16 (bytes 8..11 of the record, one store). */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_host *h, uint16_t task,
-                                                                uint16_t event_id, uint32_t object_type)
+static EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_host *h, uint16_t task, uint16_t event_id,
+                                                         uint32_t object_type)
 {
     threadx_QueueOp_t *e = (threadx_QueueOp_t *)evrec_threadx_reserve12_(h, task);
     if (e != (threadx_QueueOp_t *)0) {
@@ -358,8 +358,8 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_record_(struct evrec_hos
 /* One operation `op` of the object with control block `object`, by `task`, through `h`; nothing
  * when `h` is NULL or the object is not known. The common case, the object in its first table
  * slot, is one probe and the record inline; the rest is a call. */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_host *h, uint16_t task,
-                                                                uint16_t event_id, const void *object, uint8_t op)
+static EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_host *h, uint16_t task, uint16_t event_id,
+                                                         const void *object, uint8_t op)
 {
     if (h == (struct evrec_host *)0) {
         return;
@@ -377,15 +377,15 @@ static inline EVREC_ALWAYS_INLINE void evrec_threadx_object_op_(struct evrec_hos
 /* The inline insert points (single core): the calling thread is the one the records switched
  * in on core 0 when `in_thread` (the kernel's TX_THREAD_GET_SYSTEM_STATE() is 0: on Cortex-M
  * its own state or'ed with the IPSR), else NoTask (an interrupt handler, the initialisation). */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op,
-                                                                int in_thread)
+static EVREC_ALWAYS_INLINE void evrec_threadx_op_inline_(uint16_t event_id, const void *object, uint8_t op,
+                                                         int in_thread)
 {
     const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
     evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask, event_id, object,
                              op);
 }
 /* TX_TRACE_MUTEX_GET: Lock when the mutex is free or the calling thread owns it. */
-static inline EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
+static EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uintptr_t owner, int in_thread)
 {
     const struct evrec_threadx_core *c = &evrec_threadx_shared.core0;
     if (owner == 0u || (in_thread && owner == (uintptr_t)c->running)) {
@@ -415,7 +415,7 @@ uint16_t evrec_threadx_task_of_address(const void *thread);
  * IPSR or'ed with _tx_thread_system_state, which only the initialisation sets, and then the
  * calling thread's value is NoTask anyway (no thread was switched in yet): the IPSR alone. */
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
-static inline EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
+static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
 {
     uint32_t r;
     __asm__ volatile("mrs %0, ipsr" : "=r"(r));
