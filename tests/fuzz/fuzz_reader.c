@@ -19,6 +19,7 @@
 #include "evrec/evrec_reader.h"
 #include "evrec/evrec_reader_order.h"
 #include "evrec/evrec_reader_seek.h"
+#include "fix_crcs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -156,40 +157,6 @@ static void per_record(const evrec_reader_t *r, const evrec_record_t *rec, uint6
             }
         }
     }
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* Recomputes the header CRC and the CRC of every whole chunk (format/FORMAT.md sections 1-2).
- * Returns 1 when `b` is a container (whether or not a CRC changed). */
-static int fix_crcs(uint8_t *b, size_t size)
-{
-    static const uint8_t magic[8] = {0x45, 0x56, 0x52, 0x43, 0x0D, 0x0A, 0x1A, 0x0A};
-    if (size < EVREC_HEADER_SIZE || memcmp(b, magic, 8) != 0) {
-        return 0;
-    }
-    put32(b + 44, evrec_crc32c(0, b, 44));
-    size_t off = EVREC_HEADER_SIZE;
-    while (size - off >= 8) {
-        size_t len = be32(b + off) & 0xFFFFFFu;
-        if (len > size - off - 8) {
-            break;
-        }
-        put32(b + off + 4, evrec_crc32c(evrec_crc32c(0, b + off, 4), b + off + 8, len));
-        off += 8 + len;
-    }
-    return 1;
 }
 
 static void run(const uint8_t *data, size_t size);
