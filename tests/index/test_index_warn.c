@@ -15,6 +15,7 @@
 #include "evrec/evrec_reader.h"
 #include "reader_fixtures.h"
 #include "test_tmp.h"
+#include "whole_records.h"
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -132,21 +133,6 @@ Test(index_warn, sql_says_what_dump_from_says_once)
     free(want);
     fx_buf_free(&f);
     free(dir);
-}
-
-/* Records the reader returns whole (not `unverified`) from the file as it stands. */
-static size_t whole_records(const char *path)
-{
-    evrec_reader_t *r = NULL;
-    size_t n = 0;
-    evrec_record_t rec;
-    if (evrec_reader_open_path(&r, path, NULL) == EVREC_OK) {
-        while (evrec_reader_next(r, &rec) == EVREC_OK && !rec.unverified) {
-            n++;
-        }
-    }
-    evrec_reader_close(r);
-    return n;
 }
 
 /* Waits (at most a minute: a bound, not a measure) until `path` holds `n` lines, or `text`. */

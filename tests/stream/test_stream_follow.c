@@ -16,6 +16,7 @@
 #include "evrec/evrec_stream.h"
 #include "stream_harness.h"
 #include "test_tmp.h"
+#include "whole_records.h"
 
 static _Alignas(8) uint8_t ring[EVREC_CYCLIC_BUFFER_SIZE(16, 4096)];
 
@@ -73,21 +74,6 @@ static size_t lines_in(const char *path)
         n += p[i] == '\n';
     }
     free(p);
-    return n;
-}
-
-/* Records the reader returns whole (not `unverified`) from the file as it stands. */
-static uint64_t whole_records(const char *path)
-{
-    evrec_reader_t *r = NULL;
-    uint64_t n = 0;
-    evrec_record_t rec;
-    if (evrec_reader_open_path(&r, path, NULL) == EVREC_OK) {
-        while (evrec_reader_next(r, &rec) == EVREC_OK && !rec.unverified) {
-            n++;
-        }
-    }
-    evrec_reader_close(r);
     return n;
 }
 
