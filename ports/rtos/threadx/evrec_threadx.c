@@ -170,22 +170,28 @@ static EVREC_ALWAYS_INLINE uint8_t *switch_take(evrec_host_t *h, size_t seen)
     EVREC_STORE_RELAXED(&h->pos, seen + 12u);
     return EVREC_LOAD_RELAXED(&h->buf) + seen;
 }
-/* Fill slot `r` with a TaskSwitchIn or TaskSwitchOut: the time (bytes 0..3), `id_task` (bytes
- * 4..7: the final id and the task) and `type` (byte 8; bytes 9..11, padding, zero) in one store of
- * three words (STM): the record is whole when its id is, as after evrec_commit(). No provisional
- * id is written first: nothing can read the slot meanwhile (interrupts disabled on the one core),
- * and a reset before that store leaves the slot's id as a reset between
+/* Fill slot `r` with a TaskSwitchIn or TaskSwitchOut: the time (bytes 0..3), then `id_task` (bytes
+ * 4..7: the final id and the task) and `type` (byte 8; bytes 9..11, padding, zero), on Thumb-2 in
+ * one STRD: the record is whole when its id is, as after evrec_commit(). No provisional id is
+ * written first: nothing can read the slot meanwhile (interrupts disabled on the one core), and a
+ * reset before the id's store leaves the slot's id as a reset between
  * evrec_threadx_reserve12_()'s position store and its header store does. */
-struct __attribute__((may_alias)) switch_words {
-    uint32_t time, id_task, type;
-};
 static EVREC_ALWAYS_INLINE void switch_fill(uint8_t *r, uint32_t id_task, uint8_t type)
 {
-    __atomic_signal_fence(__ATOMIC_RELEASE);
-    *(struct switch_words *)(void *)r = (struct switch_words){(uint32_t)EVREC_PORT_TIMESTAMP(), id_task, type};
+    typedef uint32_t __attribute__((may_alias)) u32_;
+    *(u32_ *)(void *)r = (uint32_t)EVREC_PORT_TIMESTAMP();
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+    /* after the time: the "memory" clobber keeps the compiler's stores before it */
+    __asm__ volatile("strd %1, %2, [%0, #4]" : : "r"(r), "r"(id_task), "r"((uint32_t)type) : "memory");
+#else
+    ((u32_ *)(void *)r)[2] = type;
+    __atomic_signal_fence(__ATOMIC_RELEASE); /* the type and the time before the id */
+    ((u32_ *)(void *)r)[1] = id_task;
+#endif
 }
 /* The header word of core `c`'s next TaskSwitchOut: its id and the task switched in, one load. */
-_Static_assert(offsetof(struct evrec_threadx_core, task) == offsetof(struct evrec_threadx_core, switch_out_id) + 2u &&
+_Static_assert(offsetof(struct evrec_threadx_core, task) ==
+                       offsetof(struct evrec_threadx_core, switch_out_id) + 2u &&
                    offsetof(struct evrec_threadx_core, switch_out_id) % 4u == 0u,
                "switch_out_id and task: one aligned little-endian word");
 static EVREC_ALWAYS_INLINE uint32_t switch_out_word(const struct evrec_threadx_core *c)
@@ -494,17 +500,15 @@ _Static_assert(TX_READY == 0 && TX_COMPLETED < TX_SLEEP && TX_TERMINATED < TX_SL
                "tx_api.h's thread states: TX_READY 0, the others the table below indexes");
 static const uint8_t reason_of_state[TX_SLEEP + 1u] = {
     [TX_READY] = threadx_RtosSuspend_Preempted, /* not read: suspend_reason() tests it first */
-    [TX_COMPLETED] = threadx_RtosSuspend_Exit,
-    [TX_TERMINATED] = threadx_RtosSuspend_Exit,
-    [TX_SUSPENDED] = threadx_RtosSuspend_Suspended,
-    [TX_SLEEP] = threadx_RtosSuspend_Delay,
+    [TX_COMPLETED] = threadx_RtosSuspend_Exit,      [TX_TERMINATED] = threadx_RtosSuspend_Exit,
+    [TX_SUSPENDED] = threadx_RtosSuspend_Suspended, [TX_SLEEP] = threadx_RtosSuspend_Delay,
 };
 
 /* Why the thread leaves the CPU, from the state the kernel gave it (tx_api.h TX_READY...). */
 static EVREC_ALWAYS_INLINE uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 {
     UINT state = t->tx_thread_state;
-    if (__builtin_expect(state == TX_READY, 1)) { /* still ready: a higher priority, or the same one (relinquish, time slice) */
+    if (__builtin_expect(state == TX_READY, 1)) { /* a higher priority, or the same (relinquish, time slice) */
         return (next != NULL && next->tx_thread_priority == t->tx_thread_priority) ? threadx_RtosSuspend_Yield
                                                                                    : threadx_RtosSuspend_Preempted;
     }
@@ -535,7 +539,7 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
 /* A TaskSwitchIn or TaskSwitchOut (`id`) through evrec_reserve(): the rare path of the switches'
  * records (another mode than one-shot, a full buffer, a stopped host), out of line. */
 static __attribute__((noinline, cold)) void switch_record_slow(evrec_host_t *h, uint16_t id, uint16_t task,
-                                                              uint8_t type)
+                                                               uint8_t type)
 {
     threadx_TaskSwitchIn_t *e = (threadx_TaskSwitchIn_t *)evrec_reserve(h, sizeof *e);
     if (e != NULL) { /* TaskSwitchOut has the same layout (SWITCH_LAYOUT) */
@@ -601,11 +605,11 @@ static __attribute__((noinline, cold)) void switch_out_idle(unsigned core, evrec
 }
 
 /* TaskSwitchOut of the thread the records switched in on `core` (none, or the core idle: nothing),
- * then IdleSleep when no thread is ready for the core. The thread is the one the port's exit
- * notification reports (the kernel's current pointer: the port calls it before it changes that
- * pointer), read from the core's state, where its task value is too: the host and the thread
- * in one load. The common case (a thread is ready, the record fits a one-shot buffer) makes no
- * call: on Cortex-M the function is a leaf. */
+ * then IdleSleep when no thread is ready for the core. That thread is the one the port's exit
+ * notification is about (the kernel's current pointer: the ports call it before they change that
+ * pointer); it is read from the core's state, next to the host and its task value, not through
+ * another literal. The common case (a thread is ready, the record fits a one-shot buffer) makes
+ * no call: the rare ones are tail calls. */
 static EVREC_ALWAYS_INLINE void switch_out(unsigned core)
 {
     struct evrec_threadx_core *c = &CORE_AT(core);
