@@ -183,7 +183,10 @@ void evrec_threadx_thread_enter(void);
 
 /**
  * @brief The current thread gives up the CPU: TaskSwitchOut with the reason read from its
- * state, then IdleSleep when no thread is ready. What _tx_execution_thread_exit() records.
+ * state, then IdleSleep when no thread is ready. What _tx_execution_thread_exit() records. The
+ * thread is the one the records switched in on the calling core (the current thread: call it
+ * before the current pointer changes); nothing when none is (no TaskSwitchIn since the last
+ * TaskSwitchOut, or the core idle).
  * **Context:** the thread, in _tx_thread_system_return(), interrupts disabled.
  */
 void evrec_threadx_thread_exit(void);
