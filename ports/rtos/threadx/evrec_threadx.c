@@ -132,41 +132,85 @@ _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, 
         }                                                                                                         \
     } while (0)
 
-/* A TaskSwitchIn or TaskSwitchOut (12 bytes, the task at bytes 6..7 as QueueOp's): with
- * EVREC_THREADX_IRQOFF_RESERVE 1 through evrec_threadx_reserve12_() (interrupts disabled on one
- * core: the caller's, or IRQ_DISABLE()), else as RECORD2. */
+/* A TaskSwitchIn or TaskSwitchOut: 12 bytes, the task at bytes 6..7 as QueueOp's, the type at 8
+ * (switch_fill() writes them). */
 #define SWITCH_LAYOUT(T)                                                                                          \
     _Static_assert(sizeof(T) == 12u && offsetof(T, task) == 6u && offsetof(T, type) == 8u,                        \
                    "switch records: QueueOp's header and task")
 SWITCH_LAYOUT(threadx_TaskSwitchIn_t);
 SWITCH_LAYOUT(threadx_TaskSwitchOut_t);
 #if EVREC_THREADX_IRQOFF_RESERVE
-#define SWITCH_RECORD(h, T, task_, type_)                                                                         \
-    do {                                                                                                          \
-        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_threadx_reserve12_((h), (task_));                          \
-        if (e_ != NULL) {                                                                                         \
-            e_->type = (type_);                                                                                   \
-            evrec_commit(e_, threadx_ID_##T);                                                                     \
-        }                                                                                                         \
-    } while (0)
 /* PRIMASK saved and set around a record made where interrupts are enabled (the Cortex-M port's
  * _tx_execution_thread_enter()). */
 #define IRQ_STATE(s) uint32_t s
 #define IRQ_DISABLE(s) __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(s)::"memory")
 #define IRQ_RESTORE(s) __asm__ volatile("msr primask, %0" ::"r"(s) : "memory")
 #else
-#define SWITCH_RECORD(h, T, task_, type_) RECORD2(h, T, task, task_, type, type_)
 #define IRQ_STATE(s) int s
 #define IRQ_DISABLE(s) ((void)(s = 0))
 #define IRQ_RESTORE(s) ((void)(s))
+#endif
+
+/* The switch records' own fast path (EVREC_THREADX_IRQOFF_RESERVE, little-endian): the slot is
+ * taken as evrec_threadx_reserve12_() takes it (one-shot mode, the record fits: a plain load and
+ * store of the position, interrupts disabled on one core), and the caller tests the result so that
+ * its rare paths (another mode, a full buffer, a stopped host) stay out of line. */
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWITCH_FAST 1
+/* A 12-byte record fits `h`'s one-shot buffer at position `*seen`; else evrec_reserve() decides. */
+static EVREC_ALWAYS_INLINE int switch_fits(evrec_host_t *h, size_t *seen)
+{
+    *seen = EVREC_LOAD_RELAXED(&h->pos);
+    return __builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) == 0u && *seen + 12u <= EVREC_LOAD_RELAXED(&h->cap),
+                            1);
+}
+/* The slot at `seen` that switch_fits() found: the position moves past it. */
+static EVREC_ALWAYS_INLINE uint8_t *switch_take(evrec_host_t *h, size_t seen)
+{
+    EVREC_STORE_RELAXED(&h->pos, seen + 12u);
+    return EVREC_LOAD_RELAXED(&h->buf) + seen;
+}
+/* Fill slot `r` with a TaskSwitchIn or TaskSwitchOut: the time (bytes 0..3), then `id_task` (bytes
+ * 4..7: the final id and the task) and `type` (byte 8; bytes 9..11, padding, zero), on Thumb-2 in
+ * one STRD: the record is whole when its id is, as after evrec_commit(). No provisional id is
+ * written first: nothing can read the slot meanwhile (interrupts disabled on the one core), and a
+ * reset before the id's store leaves the slot's id as a reset between
+ * evrec_threadx_reserve12_()'s position store and its header store does. */
+static EVREC_ALWAYS_INLINE void switch_fill(uint8_t *r, uint32_t id_task, uint8_t type)
+{
+    typedef uint32_t __attribute__((may_alias)) u32_;
+    *(u32_ *)(void *)r = (uint32_t)EVREC_PORT_TIMESTAMP();
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+    /* after the time: the "memory" clobber keeps the compiler's stores before it */
+    __asm__ volatile("strd %1, %2, [%0, #4]" : : "r"(r), "r"(id_task), "r"((uint32_t)type) : "memory");
+#else
+    ((u32_ *)(void *)r)[2] = type;
+    __atomic_signal_fence(__ATOMIC_RELEASE); /* the type and the time before the id */
+    ((u32_ *)(void *)r)[1] = id_task;
+#endif
+}
+/* The header word of core `c`'s next TaskSwitchOut: its id and the task switched in, one load. */
+_Static_assert(offsetof(struct evrec_threadx_core, task) ==
+                       offsetof(struct evrec_threadx_core, switch_out_id) + 2u &&
+                   offsetof(struct evrec_threadx_core, switch_out_id) % 4u == 0u,
+               "switch_out_id and task: one aligned little-endian word");
+static EVREC_ALWAYS_INLINE uint32_t switch_out_word(const struct evrec_threadx_core *c)
+{
+    uint32_t w;
+    __builtin_memcpy(&w, &c->switch_out_id, sizeof w);
+    return w;
+}
+#else
+#define SWITCH_FAST 0
 #endif
 
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
 struct evrec_threadx_shared evrec_threadx_shared;
 static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
-/* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address. */
-#define IDLE_MARK ((const void *)&other_cores[0])
+/* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address, and
+ * the only value other than NULL below a thread's (switch_out() tests both in one compare). */
+#define IDLE_MARK ((const void *)1)
 /* Core `c`'s state (c < EVREC_THREADX_MAX_CORES). */
 #define CORE_AT(c) (*((c) == 0u ? &evrec_threadx_shared.core0 : &other_cores[c]))
 static struct {
@@ -202,6 +246,7 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     memset(other_cores, 0, sizeof other_cores);
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
         CORE_AT(c).host = c < cores ? hosts[c] : NULL;
+        CORE_AT(c).switch_out_id = threadx_ID_TaskSwitchOut;
         CORE_AT(c).task = NO_TASK;
     }
     return (int)threadx_runtime_init();
@@ -447,19 +492,27 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
 
 /* ---- switches, idle, interrupts ---- */
 
+/* Why a thread that is not ready leaves the CPU, by the state the kernel gave it (tx_api.h): a
+ * table, not a switch (a TBB and a branch per state); a state past TX_SLEEP waits on an object
+ * (queue, semaphore, flags, mutex, memory...): Blocked. */
+_Static_assert(TX_READY == 0 && TX_COMPLETED < TX_SLEEP && TX_TERMINATED < TX_SLEEP && TX_SUSPENDED < TX_SLEEP &&
+                   TX_SLEEP < 8,
+               "tx_api.h's thread states: TX_READY 0, the others the table below indexes");
+static const uint8_t reason_of_state[TX_SLEEP + 1u] = {
+    [TX_READY] = threadx_RtosSuspend_Preempted, /* not read: suspend_reason() tests it first */
+    [TX_COMPLETED] = threadx_RtosSuspend_Exit,      [TX_TERMINATED] = threadx_RtosSuspend_Exit,
+    [TX_SUSPENDED] = threadx_RtosSuspend_Suspended, [TX_SLEEP] = threadx_RtosSuspend_Delay,
+};
+
 /* Why the thread leaves the CPU, from the state the kernel gave it (tx_api.h TX_READY...). */
-static uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
+static EVREC_ALWAYS_INLINE uint8_t suspend_reason(const TX_THREAD *t, const TX_THREAD *next)
 {
-    switch (t->tx_thread_state) {
-    case TX_READY: /* still ready: a higher priority, or the same one (relinquish, time slice) */
+    UINT state = t->tx_thread_state;
+    if (__builtin_expect(state == TX_READY, 1)) { /* a higher priority, or the same (relinquish, time slice) */
         return (next != NULL && next->tx_thread_priority == t->tx_thread_priority) ? threadx_RtosSuspend_Yield
                                                                                    : threadx_RtosSuspend_Preempted;
-    case TX_COMPLETED:
-    case TX_TERMINATED: return threadx_RtosSuspend_Exit;
-    case TX_SUSPENDED: return threadx_RtosSuspend_Suspended;
-    case TX_SLEEP: return threadx_RtosSuspend_Delay;
-    default: return threadx_RtosSuspend_Blocked; /* queue, semaphore, flags, mutex, memory... */
     }
+    return state < sizeof reason_of_state ? reason_of_state[state] : threadx_RtosSuspend_Blocked;
 }
 
 #ifdef EVREC_THREADX_CHAIN
@@ -481,6 +534,32 @@ static __attribute__((noinline)) void switch_in_catch_up(struct evrec_threadx_co
         c->running = NULL;
         c->task = NO_TASK;
     }
+}
+
+/* A TaskSwitchIn or TaskSwitchOut (`id`) through evrec_reserve(): the rare path of the switches'
+ * records (another mode than one-shot, a full buffer, a stopped host), out of line. */
+static __attribute__((noinline, cold)) void switch_record_slow(evrec_host_t *h, uint16_t id, uint16_t task,
+                                                               uint8_t type)
+{
+    threadx_TaskSwitchIn_t *e = (threadx_TaskSwitchIn_t *)evrec_reserve(h, sizeof *e);
+    if (e != NULL) { /* TaskSwitchOut has the same layout (SWITCH_LAYOUT) */
+        e->task = task;
+        e->type = type;
+        evrec_commit(e, id);
+    }
+}
+
+/* A TaskSwitchIn or TaskSwitchOut through `h` (interrupts disabled). */
+static EVREC_ALWAYS_INLINE void switch_record(evrec_host_t *h, uint16_t id, uint16_t task, uint8_t type)
+{
+#if SWITCH_FAST
+    size_t seen;
+    if (switch_fits(h, &seen)) {
+        switch_fill(switch_take(h, seen), (uint32_t)id | (uint32_t)task << 16, type);
+        return;
+    }
+#endif
+    switch_record_slow(h, id, task, type);
 }
 
 /* TaskSwitchIn of `t` on `core` (after IdleWake if the core was idle, after the TaskSwitchOut
@@ -509,27 +588,55 @@ static EVREC_ALWAYS_INLINE void switch_in(unsigned core, TX_THREAD *t, int may_b
     c->task = task;
     IRQ_STATE(irq);
     IRQ_DISABLE(irq);
-    SWITCH_RECORD(h, TaskSwitchIn, task, type);
+    switch_record(h, threadx_ID_TaskSwitchIn, task, type);
     IRQ_RESTORE(irq);
     EVREC_THREADX_CHAIN(thread_enter, core);
 }
 
-/* TaskSwitchOut of `t` from `core`, then IdleSleep when no thread is ready for the core. */
-static EVREC_ALWAYS_INLINE void switch_out(unsigned core, const TX_THREAD *t)
+/* TaskSwitchOut of `t` from `core` through `h` when no thread is ready for the core, then
+ * IdleSleep: out of line. */
+static __attribute__((noinline, cold)) void switch_out_idle(unsigned core, evrec_host_t *h, const TX_THREAD *t)
 {
     struct evrec_threadx_core *c = &CORE_AT(core);
-    evrec_host_t *h = c->host;
-    if (h == NULL || t == NULL) {
-        return;
+    switch_record(h, threadx_ID_TaskSwitchOut, c->task, suspend_reason(t, NULL)); /* interrupts are disabled */
+    EVREC_THREADX_CHAIN(thread_exit, core);
+    c->running = IDLE_MARK;
+    threadx_record_IdleSleep(h);
+}
+
+/* TaskSwitchOut of the thread the records switched in on `core` (none, or the core idle: nothing),
+ * then IdleSleep when no thread is ready for the core. That thread is the one the port's exit
+ * notification is about (the kernel's current pointer: the ports call it before they change that
+ * pointer); it is read from the core's state, next to the host and its task value, not through
+ * another literal. The common case (a thread is ready, the record fits a one-shot buffer) makes
+ * no call: the rare ones are tail calls. */
+static EVREC_ALWAYS_INLINE void switch_out(unsigned core)
+{
+    struct evrec_threadx_core *c = &CORE_AT(core);
+    const TX_THREAD *t = (const TX_THREAD *)c->running;
+    evrec_host_t *h = c->host; /* not NULL: a thread was switched in through it */
+    if ((uintptr_t)t <= (uintptr_t)IDLE_MARK) {
+        return; /* NULL or IDLE_MARK */
     }
     const TX_THREAD *next = EXECUTE(core);
-    c->running = NULL; /* c->task stays: the next switch-in sets it, an ISR has its depth */
-    SWITCH_RECORD(h, TaskSwitchOut, task_of(t), suspend_reason(t, next)); /* interrupts are disabled */
-    EVREC_THREADX_CHAIN(thread_exit, core);
-    if (next == NULL) {
-        c->running = IDLE_MARK;
-        threadx_record_IdleSleep(h);
+    if (__builtin_expect(next == NULL, 0)) {
+        switch_out_idle(core, h, t);
+        return;
     }
+    uint8_t reason = suspend_reason(t, next);
+#if SWITCH_FAST
+    size_t seen;
+    if (switch_fits(h, &seen)) {
+        c->running = NULL; /* c->task stays: the next switch-in sets it, an ISR has its depth */
+        /* switch_out_word(): threadx_ID_TaskSwitchOut | task << 16; interrupts are disabled */
+        switch_fill(switch_take(h, seen), switch_out_word(c), reason);
+        EVREC_THREADX_CHAIN(thread_exit, core);
+        return;
+    }
+#endif
+    c->running = NULL;
+    switch_record_slow(h, threadx_ID_TaskSwitchOut, c->task, reason);
+    EVREC_THREADX_CHAIN(thread_exit, core);
 }
 
 /* `may_be_null` 0: the port's notification, after it set the current pointer to the thread. */
@@ -545,7 +652,7 @@ static EVREC_ALWAYS_INLINE void thread_exit(void)
 {
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
-        switch_out(core, CURRENT(core));
+        switch_out(core);
     }
 }
 
@@ -565,7 +672,7 @@ void evrec_threadx_scheduler_sync(void)
         TX_THREAD *t = CURRENT(core);
         const TX_THREAD *running = (const TX_THREAD *)CORE_AT(core).running;
         if (running != NULL && running != IDLE_MARK && running != t) {
-            switch_out(core, running);
+            switch_out(core);
         }
         if (t != NULL && CORE_AT(core).running != t) {
             switch_in(core, t, 1);

@@ -183,7 +183,10 @@ void evrec_threadx_thread_enter(void);
 
 /**
  * @brief The current thread gives up the CPU: TaskSwitchOut with the reason read from its
- * state, then IdleSleep when no thread is ready. What _tx_execution_thread_exit() records.
+ * state, then IdleSleep when no thread is ready. What _tx_execution_thread_exit() records. The
+ * thread is the one the records switched in on the calling core (the current thread: call it
+ * before the current pointer changes); nothing when none is (no TaskSwitchIn since the last
+ * TaskSwitchOut, or the core idle).
  * **Context:** the thread, in _tx_thread_system_return(), interrupts disabled.
  */
 void evrec_threadx_thread_exit(void);
@@ -225,11 +228,14 @@ void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
 /** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
- * records; evrec_threadx.c's IDLE_MARK while IdleSleep was recorded without its IdleWake), and the
- * RtosTask value of the thread last switched in (NoTask before the first). */
+ * records; evrec_threadx.c's IDLE_MARK while IdleSleep was recorded without its IdleWake), the
+ * TaskSwitchOut event id (a constant: with `task` after it, the header word of the core's next
+ * TaskSwitchOut, one load) and the RtosTask value of the thread last switched in (NoTask before
+ * the first). */
 struct evrec_threadx_core {
     struct evrec_host *host;
     const void *running;
+    uint16_t switch_out_id;
     uint16_t task;
 };
 

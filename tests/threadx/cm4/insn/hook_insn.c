@@ -168,12 +168,14 @@ static void partner_entry(ULONG arg)
 /* The records the hooks left (the object calls' and the switches' allocation in the kernel's
  * critical sections among them) are whole: each a known id, walked by its slot size to exactly
  * the bytes and records the recorder counted, the loops' object calls each recorded once, and
- * every switch of the switch loop out and in. */
+ * every switch of the switch loop out (Yield, by bench or partner) and in (Resume, but partner's
+ * first: Start). */
 static int records_ok(const evrec_recorder_t *r)
 {
     evrec_recorder_counts_t n = evrec_recorder_counts(r);
     const uint8_t *p = evrec_recorder_records(r);
     uint32_t of_id[64] = {0};
+    uint32_t yields = 0, resumes = 0;
     uint64_t records = 0;
     size_t off = 0;
     while (off + 8u <= n.used) {
@@ -181,14 +183,19 @@ static int records_ok(const evrec_recorder_t *r)
         if (id >= threadx_meta.event_count || id >= 64u) {
             return 0;
         }
+        if (id == threadx_ID_TaskSwitchOut || id == threadx_ID_TaskSwitchIn) { /* task 6..7, type 8 */
+            uint16_t task = (uint16_t)(p[off + 6u] | p[off + 7u] << 8);
+            int ours = task == bench.evrec_threadx_task || task == partner.evrec_threadx_task;
+            yields += ours && id == threadx_ID_TaskSwitchOut && p[off + 8u] == threadx_RtosSuspend_Yield;
+            resumes += ours && id == threadx_ID_TaskSwitchIn && p[off + 8u] == threadx_RtosResume_Resume;
+        }
         of_id[id]++;
         records++;
         off += (threadx_meta.structs[threadx_meta.events[id].struct_id].native_size + 3u) & ~3u;
     }
     return off == n.used && records == n.recorded && of_id[threadx_ID_QueueOp] == 2u * HOOK_N &&
            of_id[threadx_ID_SemOp] == 2u * HOOK_N && of_id[threadx_ID_MutexOp] == 2u * HOOK_N &&
-           of_id[threadx_ID_EventOp] == 2u * HOOK_N && of_id[threadx_ID_TaskSwitchOut] >= 2u * HOOK_N &&
-           of_id[threadx_ID_TaskSwitchIn] >= 2u * HOOK_N;
+           of_id[threadx_ID_EventOp] == 2u * HOOK_N && yields >= 2u * HOOK_N && resumes >= 2u * HOOK_N - 1u;
 }
 #endif
 
