@@ -27,8 +27,8 @@
  *
  * Ids: a thread's RtosTask value is kept in its control block (a field added through the
  * kernel's TX_THREAD_USER_EXTENSION, EVREC_THREADX_TASK_FIELD), an object's RtosObject value is
- * found from its control block's address in a fixed table; the names are copied into fixed tables
- * in evrec_threadx.c when the thread or object is created (no malloc).
+ * found from its control block's address in a fixed table; a name is the kernel's own pointer,
+ * copied into a fixed table of evrec_threadx.c at delete (or at create: EVREC_THREADX_NAME_COPY).
  *
  * Checked against eclipse-threadx/threadx (common/, common_smp/, ports/linux/gnu,
  * ports_smp/linux/gnu), release 6.4.
@@ -101,6 +101,81 @@
     ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
      (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
      (i) == TX_TRACE_MUTEX_PUT || (i) == TX_TRACE_EVENT_FLAGS_SET || (i) == TX_TRACE_EVENT_FLAGS_GET)
+/**
+ * 0 (default): a thread's or object's name is kept as the kernel's own pointer (tx_thread_name,
+ * tx_semaphore_name...: ThreadX keeps only the pointer, and tx_thread_info_get() hands it back
+ * for the thread's lifetime), one store at create; the string is read when the file is saved.
+ * At delete, a name that is not in read-only memory (EVREC_THREADX_NAME_IS_CONST()) is copied into
+ * evrec's table (EVREC_THREADX_NAME_LEN bytes), so an application may free or reuse a deleted
+ * thread's or object's name. A name rewritten while its thread or object lives is saved as it
+ * reads at the save (or at the delete), as the kernel itself shows it.
+ * 1: the name is copied at create (about 5 instructions per character more per create), for an
+ * application that rewrites a name while its thread lives and wants the first text in the file.
+ */
+#ifndef EVREC_THREADX_NAME_COPY
+#define EVREC_THREADX_NAME_COPY 0
+#endif
+/**
+ * EVREC_THREADX_NAME_IS_CONST(name): 1 when `name` (a `const char *`) lies in memory that cannot
+ * be rewritten or freed (string literals in flash): its delete copies nothing. Default on
+ * Cortex-M: an address below 0x10000000 (the Code region of the ARMv7-M memory map holds the flash
+ * of common parts; define it `0` when RAM is mapped there, e.g. an ITCM that holds data); elsewhere
+ * 0 (every delete copies the name).
+ */
+#ifndef EVREC_THREADX_NAME_IS_CONST
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define EVREC_THREADX_NAME_IS_CONST(name) ((uintptr_t)(name) < 0x10000000u)
+#else
+#define EVREC_THREADX_NAME_IS_CONST(name) 0
+#endif
+#endif
+
+/* The creates and deletes, each a direct call (no dispatch on the event number): the kernel's
+ * control block is complete where the insert points expand. A delete whose name needs no copy
+ * (EVREC_THREADX_NAME_COPY 1, or a constant name) costs a load and a compare. */
+#define EVREC_THREADX_CREATE_OR_DELETE_(i)                                                                        \
+    ((i) == TX_TRACE_THREAD_CREATE || (i) == TX_TRACE_THREAD_DELETE || (i) == TX_TRACE_QUEUE_CREATE ||            \
+     (i) == TX_TRACE_SEMAPHORE_CREATE || (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE ||    \
+     (i) == TX_TRACE_QUEUE_DELETE || (i) == TX_TRACE_SEMAPHORE_DELETE || (i) == TX_TRACE_MUTEX_DELETE ||          \
+     (i) == TX_TRACE_EVENT_FLAGS_DELETE)
+#define EVREC_THREADX_OBJECT_DELETE_(a, name)                                                                     \
+    {                                                                                                             \
+        const char *evrec_name_ = (name);                                                                         \
+        if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(evrec_name_)) {                              \
+            evrec_threadx_object_delete((const void *)(a), evrec_name_);                                          \
+        }                                                                                                         \
+    }
+#define EVREC_THREADX_CREATE_DELETE_(i, a, b)                                                                     \
+    {                                                                                                             \
+        if ((i) == TX_TRACE_THREAD_CREATE) {                                                                      \
+            evrec_threadx_thread_create((uintptr_t)(a), (uintptr_t)(b));                                          \
+        } else if ((i) == TX_TRACE_THREAD_DELETE) {                                                               \
+            evrec_threadx_thread_delete((uintptr_t)(a));                                                          \
+        } else if ((i) == TX_TRACE_QUEUE_CREATE) {                                                                \
+            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_QUEUE,                      \
+                                        ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);           \
+        } else if ((i) == TX_TRACE_SEMAPHORE_CREATE) {                                                            \
+            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_SEM,                        \
+                                        ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
+        } else if ((i) == TX_TRACE_MUTEX_CREATE) {                                                                \
+            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_MUTEX,                      \
+                                        ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);           \
+        } else if ((i) == TX_TRACE_EVENT_FLAGS_CREATE) {                                                          \
+            evrec_threadx_object_create(                                                                          \
+                evrec_threadx_address_(a), EVREC_THREADX_KIND_FLAGS,                                              \
+                ((const TX_EVENT_FLAGS_GROUP *)evrec_threadx_address_(a))->tx_event_flags_group_name);            \
+        } else if ((i) == TX_TRACE_QUEUE_DELETE) {                                                                \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);        \
+        } else if ((i) == TX_TRACE_SEMAPHORE_DELETE) {                                                            \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);\
+        } else if ((i) == TX_TRACE_MUTEX_DELETE) {                                                                \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);        \
+        } else {                                                                                                  \
+            EVREC_THREADX_OBJECT_DELETE_(                                                                         \
+                a, ((const TX_EVENT_FLAGS_GROUP *)evrec_threadx_address_(a))->tx_event_flags_group_name);         \
+        }                                                                                                         \
+    }
+
 #if defined(__GNUC__)
 #define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
 #else
@@ -116,7 +191,11 @@
 #if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
+        if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+        } else if (EVREC_THREADX_CALLED_(i)) {                                                                    \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
             EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
@@ -125,7 +204,11 @@
 #else
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
+        if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+        } else if (EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {                                   \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         }                                                                                                         \
     }
@@ -221,6 +304,48 @@ void evrec_threadx_isr_exit(unsigned isr_id);
  * **Context:** any.
  */
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
+
+/** The object kinds of evrec_threadx_object_create(). */
+#define EVREC_THREADX_KIND_QUEUE 1
+#define EVREC_THREADX_KIND_SEM 2
+#define EVREC_THREADX_KIND_MUTEX 3
+#define EVREC_THREADX_KIND_FLAGS 4
+
+/**
+ * @brief A thread was created (TX_TRACE_THREAD_CREATE): its RtosTask value, named by its
+ * tx_thread_name (EVREC_THREADX_NAME_COPY), and TaskCreate. Not for direct use.
+ * @param thread its TX_THREAD; @param priority its priority.
+ * **Context:** tx_thread_create(), in the kernel's critical section.
+ */
+void evrec_threadx_thread_create(uintptr_t thread, uintptr_t priority);
+/**
+ * @brief A thread is deleted (TX_TRACE_THREAD_DELETE): TaskDelete, and its name copied unless it
+ * needs no copy (EVREC_THREADX_NAME_COPY, EVREC_THREADX_NAME_IS_CONST()). Not for direct use.
+ * @param thread its TX_THREAD.
+ * **Context:** tx_thread_delete(), in the kernel's critical section.
+ */
+void evrec_threadx_thread_delete(uintptr_t thread);
+/**
+ * @brief An object was created: its RtosObject value, named by `name`. Not for direct use.
+ * @param[in] object its control block; @param kind EVREC_THREADX_KIND_*; @param[in] name the
+ * kernel's name pointer (NULL: "").
+ * **Context:** the kernel's create call, in its critical section.
+ */
+void evrec_threadx_object_create(const void *object, int kind, const char *name);
+/**
+ * @brief An object whose name is not constant is deleted: its name is copied (its value keeps it
+ * after the application frees it). Not for direct use.
+ * @param[in] object its control block; @param[in] name its name (the kernel's pointer).
+ * **Context:** the kernel's delete call, in its critical section.
+ */
+void evrec_threadx_object_delete(const void *object, const char *name);
+
+/* info1 as the control block it is (a call, so that the branches of another event's insert
+ * point, which the compiler drops, do not read as type punning). */
+static inline const void *evrec_threadx_address_(uintptr_t info)
+{
+    return (const void *)info;
+}
 
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
@@ -392,13 +517,6 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uint
         evrec_threadx_object_op_(c->host, in_thread ? c->task : (uint16_t)threadx_RtosTask_NoTask,
                                  threadx_ID_MutexOp, mutex, threadx_RtosMutexOp_Lock);
     }
-}
-
-/* info1 as the control block it is (a call, so that the branches of another event's insert
- * point, which the compiler drops, do not read as type punning). */
-static inline const void *evrec_threadx_address_(uintptr_t info)
-{
-    return (const void *)info;
 }
 
 /* The RtosTask value of thread control block `t` (NULL: NoTask); expanded where TX_THREAD is
