@@ -408,10 +408,10 @@ void evrec_threadx_thread_create(uintptr_t thread, uintptr_t priority)
     TX_THREAD *t = (TX_THREAD *)thread;
     uint16_t task = name_new(&threadx_RtosTask_runtime, threadx_RtosTask_runtime_names, TASK_SLOTS, tx.task_name,
                              t->tx_thread_name);
+    /* a value is given once per evrec_threadx_init(), which cleared its tx.blocked_on[] */
     if (task == 0u) {
         task = NO_TASK; /* the names ran out */
     } else {
-        tx.blocked_on[task] = 0u;
 #if !EVREC_THREADX_TASK_FIELD
         tx.run[task] = RUN_(threadx_RtosResume_Start);
         map_put(t, (uint16_t)(EVREC_THREADX_MAP_TASK | task));
