@@ -337,12 +337,13 @@ static EVREC_ALWAYS_INLINE uint16_t name_value(evrec_runtime_enum_t *e, const ch
                                               const char *name)
 {
 #if EVREC_THREADX_IRQOFF_RESERVE
-    size_t v = EVREC_LOAD_RELAXED(&e->next);
-    if (__builtin_expect(v - 1u >= slots, 0)) {
+    uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&e->next);
+    uint32_t i = v - 1u; /* names[i] names value v */
+    if (__builtin_expect(i >= slots, 0)) {
         return 0u;
     }
-    names[v - 1u] = name;
-    EVREC_STORE_RELAXED(&e->next, v + 1u);
+    names[i] = name;
+    EVREC_STORE_RELAXED(&e->next, (size_t)v + 1u);
     return (uint16_t)v;
 #else
     uint32_t v = 0;
@@ -390,15 +391,30 @@ static void name_keep(const char **names, uint32_t slots, char (*copies)[EVREC_T
                    "task records: QueueOp's header and task")
 TASK_LAYOUT(threadx_TaskCreate_t);
 TASK_LAYOUT(threadx_TaskDelete_t);
-#if EVREC_THREADX_IRQOFF_RESERVE
-#define TASK_RECORD(h, T, task_, priority_)                                                                       \
-    do {                                                                                                          \
-        threadx_##T##_t *e_ = (threadx_##T##_t *)evrec_threadx_reserve12_((h), (task_));                          \
-        if (e_ != NULL) {                                                                                         \
-            e_->priority = (priority_);                                                                           \
-            evrec_commit(e_, threadx_ID_##T);                                                                     \
-        }                                                                                                         \
-    } while (0)
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Interrupts are disabled on one core from the reservation to the last store: nothing can see
+ * the record before it is whole, so the header takes the final id at once (no provisional id and
+ * commit: 2 instructions less). */
+static EVREC_ALWAYS_INLINE void task_record(evrec_host_t *h, uint16_t event_id, uint16_t task, uint16_t priority)
+{
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
+        threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)evrec_threadx_reserve12_slow(h, task);
+        if (e != NULL) {
+            e->priority = priority;
+            evrec_commit(e, event_id);
+        }
+        return;
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    EVREC_STORE_RELAXED(&h->pos, end);
+    threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)(void *)(EVREC_LOAD_RELAXED(&h->buf) + seen);
+    typedef uint64_t __attribute__((aligned(4), may_alias)) u64_alias;
+    *(u64_alias *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
+    e->priority = priority;
+}
+#define TASK_RECORD(h, T, task_, priority_) task_record((h), threadx_ID_##T, (task_), (priority_))
 #else
 #define TASK_RECORD(h, T, task_, priority_) RECORD2(h, T, task, task_, priority, priority_)
 #endif
