@@ -170,6 +170,8 @@ SWITCH_LAYOUT(threadx_TaskSwitchOut_t);
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
 struct evrec_threadx_shared evrec_threadx_shared;
+uint8_t evrec_threadx_object_kind[OBJECT_SLOTS + 1u];
+_Static_assert(OBJECT_SLOTS == EVREC_THREADX_OBJECT_SLOTS, "the header's object range");
 static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
 /* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address. */
 #define IDLE_MARK ((const void *)&other_cores[0])
@@ -178,7 +180,6 @@ static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] un
 static struct {
     uint8_t run[TASK_SLOTS + 1u];        /* RUN_(next TaskSwitchIn type) */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
-    uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_THREADX_NAME_LEN];
     uint8_t isr_of_id[EVREC_THREADX_ISR_IDS];
@@ -205,6 +206,7 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     }
     memset(&tx, 0, sizeof tx);
     memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
+    memset(evrec_threadx_object_kind, 0, sizeof evrec_threadx_object_kind);
     memset(other_cores, 0, sizeof other_cores);
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
         CORE_AT(c).host = c < cores ? hosts[c] : NULL;
@@ -316,7 +318,7 @@ static EVREC_ALWAYS_INLINE uint8_t *run_of(TX_THREAD *t, uint16_t task)
 
 static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t op)
 {
-    switch (object <= OBJECT_SLOTS ? tx.kind[object] : 0u) {
+    switch (object <= OBJECT_SLOTS ? evrec_threadx_object_kind[object] : 0u) {
     case KIND_SEM: threadx_record_SemOp(h, task, object, op); break;
     case KIND_MUTEX: threadx_record_MutexOp(h, task, object, op); break;
     case KIND_FLAGS: threadx_record_EventOp(h, task, object, op); break;
@@ -490,12 +492,21 @@ static EVREC_ALWAYS_INLINE void map_set(const void *key, uint16_t value)
 
 static void object_create(const void *object, int kind, const char *name)
 {
+#if EVREC_THREADX_OBJECT_FAST_
+    evrec_threadx_object_create_(object, kind, name);
+#else
     uint16_t v = name_new(&threadx_RtosObject_runtime, threadx_RtosObject_runtime_names, OBJECT_SLOTS,
                           tx.object_name, name);
     if (v != 0u) {
-        tx.kind[v] = (uint8_t)kind;
+        evrec_threadx_object_kind[v] = (uint8_t)kind;
         map_set(object, v);
     }
+#endif
+}
+
+void evrec_threadx_map_put(const void *key, uint16_t value)
+{
+    map_put(key, value);
 }
 
 void evrec_threadx_object_create(const void *object, int kind, const char *name)

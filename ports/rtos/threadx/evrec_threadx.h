@@ -152,16 +152,16 @@
         } else if ((i) == TX_TRACE_THREAD_DELETE) {                                                               \
             evrec_threadx_thread_delete((uintptr_t)(a));                                                          \
         } else if ((i) == TX_TRACE_QUEUE_CREATE) {                                                                \
-            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_QUEUE,                      \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_QUEUE,                     \
                                         ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);           \
         } else if ((i) == TX_TRACE_SEMAPHORE_CREATE) {                                                            \
-            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_SEM,                        \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_SEM,                       \
                                         ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
         } else if ((i) == TX_TRACE_MUTEX_CREATE) {                                                                \
-            evrec_threadx_object_create(evrec_threadx_address_(a), EVREC_THREADX_KIND_MUTEX,                      \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_MUTEX,                     \
                                         ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);           \
         } else if ((i) == TX_TRACE_EVENT_FLAGS_CREATE) {                                                          \
-            evrec_threadx_object_create(                                                                          \
+            EVREC_THREADX_OBJECT_CREATE_(                                                                         \
                 evrec_threadx_address_(a), EVREC_THREADX_KIND_FLAGS,                                              \
                 ((const TX_EVENT_FLAGS_GROUP *)evrec_threadx_address_(a))->tx_event_flags_group_name);            \
         } else if ((i) == TX_TRACE_QUEUE_DELETE) {                                                                \
@@ -377,6 +377,12 @@ extern struct evrec_threadx_shared evrec_threadx_shared;
 #define evrec_threadx_map (evrec_threadx_shared.map)
 /** The value of `key` by a full probe of the table, 0 when it is not there. */
 uint16_t evrec_threadx_map_find(const void *key);
+/** `key` gets `value` in the table: its probe sequence's slot that is free or its own. Creation
+ * only (the kernel's critical section). */
+void evrec_threadx_map_put(const void *key, uint16_t value);
+/** Per RtosObject value (1..EVREC_THREADX_OBJECT_SLOTS): its kind, EVREC_THREADX_KIND_*. */
+#define EVREC_THREADX_OBJECT_SLOTS 127u
+extern uint8_t evrec_threadx_object_kind[EVREC_THREADX_OBJECT_SLOTS + 1u];
 
 /* The first slot of `key`'s probe sequence: address bits 3..10, one instruction (UBFX). A
  * control block is 8-byte aligned in practice and at least 28 bytes long, so the blocks within
@@ -426,6 +432,35 @@ static inline uint16_t evrec_threadx_object_(const void *object)
 #else
 #define EVREC_THREADX_IRQOFF_RESERVE 0
 #endif
+#endif
+
+/* An object create inline: the next RtosObject value with a plain load and store (creation runs
+ * in the kernel's critical section, interrupts disabled on one core, and only the creates
+ * allocate these values), its name the kernel's pointer, its kind, its table slot (the first
+ * slot of its probe when free or its own, else evrec_threadx_map_put()). Used when names are
+ * kept as pointers (EVREC_THREADX_NAME_COPY 0) and EVREC_THREADX_IRQOFF_RESERVE is 1; else the
+ * creates call evrec_threadx_object_create(). */
+#define EVREC_THREADX_OBJECT_FAST_ (!EVREC_THREADX_NAME_COPY && EVREC_THREADX_IRQOFF_RESERVE)
+#if EVREC_THREADX_OBJECT_FAST_
+static EVREC_ALWAYS_INLINE void evrec_threadx_object_create_(const void *object, int kind, const char *name)
+{
+    uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&threadx_RtosObject_runtime.next);
+    uint32_t i = v - 1u; /* names[i] names value v */
+    if (__builtin_expect(i < EVREC_THREADX_OBJECT_SLOTS, 1)) {
+        threadx_RtosObject_runtime_names[i] = name != (const char *)0 ? name : "";
+        EVREC_STORE_RELAXED(&threadx_RtosObject_runtime.next, (size_t)v + 1u);
+        evrec_threadx_object_kind[v] = (uint8_t)kind;
+        struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+        if (__builtin_expect(slot->key == (const void *)0 || slot->key == object, 1)) {
+            slot->value = (uint16_t)v;
+            slot->key = object;
+        } else {
+            evrec_threadx_map_put(object, (uint16_t)v);
+        }
+    }
+}
+/* An object's create in the kernel's insert point (EVREC_THREADX_CREATE_DELETE_): inline. */
+#define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create_((o), (kind), (name))
 #endif
 
 /* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
@@ -583,6 +618,10 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
         }                                                                                                         \
     }
 #endif /* EVREC_THREADX_INLINE */
+
+#ifndef EVREC_THREADX_OBJECT_CREATE_ /* not inline: a call */
+#define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create((o), (kind), (name))
+#endif
 
 #endif /* __ASSEMBLER__ */
 #endif /* EVREC_THREADX_H */
