@@ -94,7 +94,8 @@
 #define EVREC_FREERTOS_INLINE 0
 #endif
 
-/** Bytes kept of a task or object name (with the NUL), 4..64, default 16 (RAM: 190 names). */
+/** Bytes kept of a task or object name (with the NUL), 4..64, default 16 (RAM: 190 names); a
+ * plain decimal number, the same for the kernel's build (FreeRTOSConfig.h) and evrec_freertos.c. */
 #ifndef EVREC_FREERTOS_NAME_LEN
 #define EVREC_FREERTOS_NAME_LEN 16
 #endif
@@ -225,8 +226,13 @@ extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 /** The task names: slot v - 1 names RtosTask value v (1..EVREC_FREERTOS_TASK_SLOTS), word
- * aligned (the inline traceTASK_CREATE copies a TCB's name with word loads and stores). */
+ * aligned (the inline traceTASK_CREATE copies a TCB's name with word loads and stores). The
+ * symbol carries EVREC_FREERTOS_NAME_LEN (e.g. evrec_freertos_task_names_16): a kernel built with
+ * another value than evrec_freertos.c does not link, instead of writing past the slots. */
 #define EVREC_FREERTOS_TASK_SLOTS 63u
+#define EVREC_FREERTOS_CAT2_(a, b) a##b
+#define EVREC_FREERTOS_CAT_(a, b) EVREC_FREERTOS_CAT2_(a, b)
+#define evrec_freertos_task_names EVREC_FREERTOS_CAT_(evrec_freertos_task_names_, EVREC_FREERTOS_NAME_LEN)
 extern char evrec_freertos_task_names[EVREC_FREERTOS_TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
 
 #ifdef __cplusplus
@@ -565,15 +571,16 @@ static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const ch
  * allocation; one call names the task and records TaskCreate. */
 /* The TCB's name (an array the kernel ends with a NUL: prvInitialiseNewTask()) into a name slot:
  * one copy of constant length, word loads and stores (both word aligned: the slot by its
- * declaration, pcTaskName by its offset in the TCB, e.g. 52 on a 32-bit ARM_CM4F build), no loop;
+ * declaration, pcTaskName by its offset in the TCB, e.g. 52 on a 32-bit ARM_CM4F build: every
+ * field before it is a pointer, a UBaseType_t or a list item; `word_aligned` checks it), no loop;
  * bytes after the NUL are copied too. A name no longer than the slot is copied whole, its NUL
  * with it; a longer one is cut and ended in the slot. */
-#define EVREC_FREERTOS_TCB_NAME_COPY_(slot, name)                                                                 \
+#define EVREC_FREERTOS_TCB_NAME_COPY_(slot, name, word_aligned)                                                   \
     do {                                                                                                          \
         if (sizeof(name) > (size_t)EVREC_FREERTOS_NAME_LEN) {                                                     \
             __builtin_memcpy((slot), (name), (size_t)EVREC_FREERTOS_NAME_LEN);                                    \
             (slot)[EVREC_FREERTOS_NAME_LEN - 1] = '\0';                                                           \
-        } else if (sizeof(name) == 16u) { /* the default configMAX_TASK_NAME_LEN: one LDM, one STM */            \
+        } else if (sizeof(name) == 16u && (word_aligned)) { /* configMAX_TASK_NAME_LEN 16: one LDM, one STM */   \
             typedef struct {                                                                                      \
                 uint32_t w[4];                                                                                    \
             } __attribute__((may_alias)) evrec_name16_;                                                           \
@@ -589,7 +596,9 @@ static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const ch
         uint32_t evrec_task_ = EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(pxNewTCB)->uxTCBNumber;       \
         if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
             char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
-            EVREC_FREERTOS_TCB_NAME_COPY_(evrec_slot_, (pxNewTCB)->pcTaskName);                                   \
+            EVREC_FREERTOS_TCB_NAME_COPY_(                                                                        \
+                evrec_slot_, (pxNewTCB)->pcTaskName,                                                              \
+                __builtin_offsetof(__typeof__(*(pxNewTCB)), pcTaskName) % _Alignof(uint32_t) == 0u);              \
             freertos_RtosTask_runtime_names[evrec_task_ - 1u] = evrec_slot_;                                      \
         } else if (evrec_task_ != 0u) {                                                                           \
             evrec_task_ = EVREC_FREERTOS_TASK_SLOTS + 1u; /* past the range: 64 */                                \
