@@ -111,6 +111,7 @@
  * reads at the save (or at the delete), as the kernel itself shows it.
  * 1: the name is copied at create (about 5 instructions per character more per create), for an
  * application that rewrites a name while its thread lives and wants the first text in the file.
+ * Set it in tx_user.h: the kernel's insert points and evrec_threadx.c must see the same value.
  */
 #ifndef EVREC_THREADX_NAME_COPY
 #define EVREC_THREADX_NAME_COPY 0
