@@ -108,7 +108,11 @@ Test(threadx_hooks, create_switch_sleep_idle)
     uint16_t task = REC(r, 0, TaskCreate)->task;
     cr_assert_eq(task, 1u);
     cr_assert_eq(REC(r, 0, TaskCreate)->priority, 7u);
-    cr_assert_str_eq(threadx_RtosTask_runtime_names[0], "a thread name of 30 cha"); /* 23 + NUL */
+#if EVREC_THREADX_NAME_COPY
+    cr_assert_str_eq(threadx_RtosTask_runtime_names[0], "a thread name of 30 cha"); /* copied: 23 + NUL */
+#else
+    cr_assert_eq(threadx_RtosTask_runtime_names[0], worker.tx_thread_name); /* the kernel's pointer */
+#endif
     cr_assert_eq(r.id[1], threadx_ID_TaskReady);
     cr_assert_eq(REC(r, 1, TaskReady)->task, task);
     cr_assert_eq(r.id[2], threadx_ID_TaskSwitchIn);
@@ -258,4 +262,49 @@ Test(threadx_hooks, object_call_in_isr)
     cr_assert_eq(REC(r, 4, SemOp)->type, threadx_RtosSemOp_Give);
     cr_assert_eq(REC(r, 6, SemOp)->task, 1u);
     cr_assert_eq(REC(r, 6, SemOp)->type, threadx_RtosSemOp_Take);
+}
+
+/* What tx_semaphore_create() and tx_semaphore_delete() do for the hooks. */
+static void sem_create(TX_SEMAPHORE *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    s->tx_semaphore_name = (CHAR *)name;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_CREATE, s, 0, 0, 0, 0)
+}
+static void sem_delete(TX_SEMAPHORE *s)
+{
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_DELETE, s, 0, 0, 0, 0)
+}
+static void thread_delete(TX_THREAD *t)
+{
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_DELETE, t, 0, 0, 0, 0)
+}
+
+/* Names in memory the application reuses after the delete (EVREC_THREADX_NAME_COPY 0: kept as
+ * the kernel's pointer, copied at delete; 1: copied at create): the saved names are still the
+ * names the thread and the object had, and every thread and object is named. */
+Test(threadx_hooks, names_after_delete_and_reuse)
+{
+    static TX_THREAD worker, other;
+    static TX_SEMAPHORE sem;
+    static char thread_name[16], sem_name[16];
+    start();
+    strcpy(thread_name, "worker-1");
+    strcpy(sem_name, "sem-1");
+    create(&worker, thread_name, 5);
+    sem_create(&sem, sem_name);
+    create(&other, "other", 6);
+    thread_delete(&worker);
+    sem_delete(&sem);
+    strcpy(thread_name, "reused");
+    strcpy(sem_name, "reused");
+    recs_t r = stop();
+
+    cr_assert_eq(r.n, 3u);
+    cr_assert_eq(r.id[2], threadx_ID_TaskDelete);
+    cr_assert_eq(REC(r, 2, TaskDelete)->task, 1u);
+    cr_assert_eq(REC(r, 2, TaskDelete)->priority, 5u);
+    cr_assert_str_eq(threadx_RtosTask_runtime_names[0], "worker-1");
+    cr_assert_str_eq(threadx_RtosTask_runtime_names[1], "other");
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "sem-1");
 }

@@ -22,9 +22,6 @@
 #ifndef EVREC_FREERTOS_MAX_CORES
 #define EVREC_FREERTOS_MAX_CORES 1
 #endif
-#ifndef EVREC_FREERTOS_NAME_LEN
-#define EVREC_FREERTOS_NAME_LEN 16
-#endif
 
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
@@ -51,9 +48,16 @@ static void prefill_digits(void);
 /* Object values handed out (evrec_freertos_init() resets it). */
 static evrec_atomic_size_t next_object;
 
+_Static_assert(sizeof(freertos_TaskCreate_t) == 12u && offsetof(freertos_TaskCreate_t, task) == 6u &&
+                   offsetof(freertos_TaskCreate_t, priority) == 8u,
+               "TaskCreate: the task at bytes 6..7 of a 12-byte record (evrec_freertos_task_create_record_())");
+
+/* The task names (slot v - 1 names RtosTask value v), written by traceTASK_CREATE inline too. */
+char evrec_freertos_task_names[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN] __attribute__((aligned(4)));
+_Static_assert(TASK_SLOTS == EVREC_FREERTOS_TASK_SLOTS, "the header's task range");
+
 /* The hooks have no context argument: this is the one place their state can live. */
 static struct {
-    char task_name[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_FREERTOS_NAME_LEN];
 } ft;
 
@@ -89,6 +93,7 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
         return EVREC_E_ARG;
     }
     memset(&ft, 0, sizeof ft);
+    memset(evrec_freertos_task_names, 0, sizeof evrec_freertos_task_names);
     prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
     memset(evrec_freertos_cores, 0, sizeof evrec_freertos_cores);
@@ -143,7 +148,7 @@ uint16_t evrec_freertos_task_new(unsigned core, const char *name, uint32_t numbe
         if (task > TASK_SLOTS) {
             task = TASK_SLOTS + 1u; /* past the range: 64, as an exhausted allocation gives */
         } else {
-            char *slot = ft.task_name[task - 1u];
+            char *slot = evrec_freertos_task_names[task - 1u];
             copy_task_name(slot, name, number >> 16);
             freertos_RtosTask_runtime_names[task - 1u] = slot;
         }

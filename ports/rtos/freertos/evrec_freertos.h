@@ -94,6 +94,12 @@
 #define EVREC_FREERTOS_INLINE 0
 #endif
 
+/** Bytes kept of a task or object name (with the NUL), 4..64, default 16 (RAM: 190 names); a
+ * plain decimal number, the same for the kernel's build (FreeRTOSConfig.h) and evrec_freertos.c. */
+#ifndef EVREC_FREERTOS_NAME_LEN
+#define EVREC_FREERTOS_NAME_LEN 16
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -219,6 +225,15 @@ extern struct evrec_freertos_core evrec_freertos_cores[];
 extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
+/** The task names: slot v - 1 names RtosTask value v (1..EVREC_FREERTOS_TASK_SLOTS), word
+ * aligned (the inline traceTASK_CREATE copies a TCB's name with word loads and stores). The
+ * symbol carries EVREC_FREERTOS_NAME_LEN (e.g. evrec_freertos_task_names_16): a kernel built with
+ * another value than evrec_freertos.c does not link, instead of writing past the slots. */
+#define EVREC_FREERTOS_TASK_SLOTS 63u
+#define EVREC_FREERTOS_CAT2_(a, b) a##b
+#define EVREC_FREERTOS_CAT_(a, b) EVREC_FREERTOS_CAT2_(a, b)
+#define evrec_freertos_task_names EVREC_FREERTOS_CAT_(evrec_freertos_task_names_, EVREC_FREERTOS_NAME_LEN)
+extern char evrec_freertos_task_names[EVREC_FREERTOS_TASK_SLOTS][EVREC_FREERTOS_NAME_LEN];
 
 #ifdef __cplusplus
 }
@@ -287,6 +302,55 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsi
     (void)queue_type; /* in the key */
     if (h != (struct evrec_host *)0) {
         evrec_freertos_queue_record_(h, (uint16_t)freertos_RtosTask_NoTask, key, what);
+    }
+}
+
+/* TaskCreate(task, priority) through `h` (12 bytes: the task at bytes 6..7, the priority at 8..9).
+ * On one Cortex-M core, in one-shot mode while the record fits, the whole record is written while
+ * PRIMASK masks every interrupt (3 instructions: a handler above the kernel's BASEPRI level, which
+ * the kernel's critical section lets run and which may record, cannot come in between; an NMI
+ * handler must not record): the position moved with a plain load and store, the time, the final
+ * id and the task in one 8-byte store, no provisional id and commit (nothing can see the record
+ * before it is whole). 12 instructions less than evrec_reserve()'s exclusive-access loop, its
+ * checks and the commit. Else (cyclic, streaming, full, stopped; other CPUs; SMP) evrec_reserve(). */
+static inline __attribute__((always_inline)) void evrec_freertos_task_create_record_(struct evrec_host *h,
+                                                                                     uint16_t task,
+                                                                                     uint16_t priority)
+{
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__) && EVREC_FREERTOS_CORES == 1 && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) == 0u && end <= EVREC_LOAD_RELAXED(&h->cap), 1)) {
+        uint32_t t = EVREC_PORT_TIMESTAMP();
+        EVREC_STORE_RELAXED(&h->pos, end);
+        freertos_TaskCreate_t *e = (freertos_TaskCreate_t *)(void *)(EVREC_LOAD_RELAXED(&h->buf) + seen);
+        typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_freertos_u64_;
+        *(evrec_freertos_u64_ *)(void *)e =
+            (uint64_t)t | (uint64_t)freertos_ID_TaskCreate << 32 | (uint64_t)task << 48;
+        e->priority = priority;
+        __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+        return;
+    }
+    __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+#endif
+    freertos_TaskCreate_t *e = (freertos_TaskCreate_t *)evrec_reserve(h, sizeof *e);
+    if (e != (freertos_TaskCreate_t *)0) {
+        e->task = task;
+        e->priority = priority;
+        evrec_commit(e, freertos_ID_TaskCreate);
+    }
+}
+
+/* traceTASK_CREATE: TaskCreate(task, priority). */
+static inline __attribute__((always_inline)) void evrec_freertos_task_create_(unsigned core, uint16_t task,
+                                                                              uint32_t priority)
+{
+    struct evrec_host *h = evrec_freertos_cores[core].host;
+    if (h != (struct evrec_host *)0) {
+        evrec_freertos_task_create_record_(h, task, (uint16_t)priority);
     }
 }
 
@@ -505,6 +569,44 @@ static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const ch
     evrec_freertos_prefix_((tcb)->pcTaskName, configIDLE_TASK_NAME, (unsigned)EVREC_FREERTOS_IDLE_LEN_(tcb))
 /* The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook): no
  * allocation; one call names the task and records TaskCreate. */
+/* The TCB's name (an array the kernel ends with a NUL: prvInitialiseNewTask()) into a name slot:
+ * one copy of constant length, word loads and stores (both word aligned: the slot by its
+ * declaration, pcTaskName by its offset in the TCB, e.g. 52 on a 32-bit ARM_CM4F build: every
+ * field before it is a pointer, a UBaseType_t or a list item; `word_aligned` checks it), no loop;
+ * bytes after the NUL are copied too. A name no longer than the slot is copied whole, its NUL
+ * with it; a longer one is cut and ended in the slot. */
+#define EVREC_FREERTOS_TCB_NAME_COPY_(slot, name, word_aligned)                                                   \
+    do {                                                                                                          \
+        if (sizeof(name) > (size_t)EVREC_FREERTOS_NAME_LEN) {                                                     \
+            __builtin_memcpy((slot), (name), (size_t)EVREC_FREERTOS_NAME_LEN);                                    \
+            (slot)[EVREC_FREERTOS_NAME_LEN - 1] = '\0';                                                           \
+        } else if (sizeof(name) == 16u && (word_aligned)) { /* configMAX_TASK_NAME_LEN 16: one LDM, one STM */   \
+            typedef struct {                                                                                      \
+                uint32_t w[4];                                                                                    \
+            } __attribute__((may_alias)) evrec_name16_;                                                           \
+            *(evrec_name16_ *)(void *)(slot) = *(const evrec_name16_ *)(const void *)(name);                      \
+        } else {                                                                                                  \
+            __builtin_memcpy((slot), (name), sizeof(name));                                                       \
+        }                                                                                                         \
+    } while (0)
+#if EVREC_FREERTOS_INLINE && !defined(traceTASK_CREATE)
+/* Inline: the name copied into the value's slot, the value stored, TaskCreate recorded. */
+#define traceTASK_CREATE(pxNewTCB)                                                                                \
+    do {                                                                                                          \
+        uint32_t evrec_task_ = EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(pxNewTCB)->uxTCBNumber;       \
+        if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
+            char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
+            EVREC_FREERTOS_TCB_NAME_COPY_(                                                                        \
+                evrec_slot_, (pxNewTCB)->pcTaskName,                                                              \
+                __builtin_offsetof(__typeof__(*(pxNewTCB)), pcTaskName) % _Alignof(uint32_t) == 0u);              \
+            freertos_RtosTask_runtime_names[evrec_task_ - 1u] = evrec_slot_;                                      \
+        } else if (evrec_task_ != 0u) {                                                                           \
+            evrec_task_ = EVREC_FREERTOS_TASK_SLOTS + 1u; /* past the range: 64 */                                \
+        }                                                                                                         \
+        (pxNewTCB)->uxTaskNumber = evrec_task_;                                                                   \
+        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), (uint16_t)evrec_task_, (uint32_t)(pxNewTCB)->uxPriority); \
+    } while (0)
+#endif
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
     ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_new(                                                          \

@@ -10,8 +10,8 @@
  * Build knobs (compile definitions, or tx_user.h before the include of evrec_threadx.h):
  *   EVREC_THREADX_MAX_CORES       hosts (cores) it can serve, 1..32, default
  *                                 TX_THREAD_SMP_MAX_CORES on SMP, else 1. RAM: 16 bytes each.
- *   EVREC_THREADX_NAME_LEN        bytes kept of a thread or object name (with the NUL), 4..64,
- *                                 default 24. RAM: 190 names.
+ *   EVREC_THREADX_NAME_LEN        bytes kept of a thread or object name (with the NUL) that is
+ *                                 copied (EVREC_THREADX_NAME_COPY), 4..64, default 24. RAM: 190 names.
  *   EVREC_THREADX_ISR_IDS         ISR numbers that can be named, 1..1024, default 256 (1 byte each).
  *   EVREC_THREADX_EXECUTION_NOTIFY 1 (default): define _tx_execution_thread_enter/exit and
  *                                 _tx_execution_isr_enter/exit (and _tx_execution_initialize
@@ -29,7 +29,8 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
- *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE: see evrec_threadx.h (tx_user.h's values).
+ *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE,
+ *   EVREC_THREADX_NAME_COPY, EVREC_THREADX_NAME_IS_CONST: see evrec_threadx.h (tx_user.h's values).
  */
 #define EVREC_THREADX_SOURCE_     /* evrec_threadx.h: the inline record path too */
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
@@ -101,7 +102,12 @@
 #define RUN_RESUME RUN_(threadx_RtosResume_Resume)
 #define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
 
-enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
+enum {
+    KIND_QUEUE = EVREC_THREADX_KIND_QUEUE,
+    KIND_SEM = EVREC_THREADX_KIND_SEM,
+    KIND_MUTEX = EVREC_THREADX_KIND_MUTEX,
+    KIND_FLAGS = EVREC_THREADX_KIND_FLAGS
+};
 
 /* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
 #define SAME_LAYOUT(T)                                                                                            \
@@ -207,6 +213,8 @@ static EVREC_ALWAYS_INLINE uint32_t switch_out_word(const struct evrec_threadx_c
 /* The hooks have no context argument: their state lives here, the part the inline hooks of
  * evrec_threadx.h read in the two tables they declare. */
 struct evrec_threadx_shared evrec_threadx_shared;
+uint8_t evrec_threadx_object_kind[OBJECT_SLOTS + 1u];
+_Static_assert(OBJECT_SLOTS == EVREC_THREADX_OBJECT_SLOTS, "the header's object range");
 static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
 /* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address, and
  * the only value other than NULL below a thread's (switch_out() tests both in one compare). */
@@ -216,7 +224,6 @@ static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] un
 static struct {
     uint8_t run[TASK_SLOTS + 1u];        /* RUN_(next TaskSwitchIn type) */
     uint8_t blocked_on[TASK_SLOTS + 1u]; /* object the thread blocked on, 0 = none */
-    uint8_t kind[OBJECT_SLOTS + 1u];
     char task_name[TASK_SLOTS][EVREC_THREADX_NAME_LEN];
     char object_name[OBJECT_SLOTS][EVREC_THREADX_NAME_LEN];
     uint8_t isr_of_id[EVREC_THREADX_ISR_IDS];
@@ -243,6 +250,7 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     }
     memset(&tx, 0, sizeof tx);
     memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
+    memset(evrec_threadx_object_kind, 0, sizeof evrec_threadx_object_kind);
     memset(other_cores, 0, sizeof other_cores);
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
         CORE_AT(c).host = c < cores ? hosts[c] : NULL;
@@ -355,7 +363,7 @@ static EVREC_ALWAYS_INLINE uint8_t *run_of(TX_THREAD *t, uint16_t task)
 
 static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t op)
 {
-    switch (object <= OBJECT_SLOTS ? tx.kind[object] : 0u) {
+    switch (object <= OBJECT_SLOTS ? evrec_threadx_object_kind[object] : 0u) {
     case KIND_SEM: threadx_record_SemOp(h, task, object, op); break;
     case KIND_MUTEX: threadx_record_MutexOp(h, task, object, op); break;
     case KIND_FLAGS: threadx_record_EventOp(h, task, object, op); break;
@@ -365,27 +373,133 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
 
 /* ---- threads: create, delete, priority, ready ---- */
 
-static void thread_create(unsigned core, TX_THREAD *t, uintptr_t priority)
+/* ---- names: run-time enum values ---- */
+
+/* The next value of run-time enum `e` (values 1..slots, names[v - 1]) named `name`, 0 when they
+ * are used up. Only the creates allocate these values, in the kernel's critical section (no
+ * handler creates a thread or an object: the kernel's caller checks): with
+ * EVREC_THREADX_IRQOFF_RESERVE 1 (interrupts disabled on one core) a plain load and store, as
+ * the record allocation there; else evrec_runtime_enum_alloc(). */
+static EVREC_ALWAYS_INLINE uint16_t name_value(evrec_runtime_enum_t *e, const char **names, uint32_t slots,
+                                              const char *name)
 {
-    threadx_RtosTask_t task = NO_TASK;
-    /* Allocate first (lock-free), then fill the value's own name slot. */
-    if (threadx_RtosTask_alloc("?", &task) == EVREC_OK && task >= 1u && task <= TASK_SLOTS) {
-        char *slot = tx.task_name[task - 1u];
-        copy_name(slot, t->tx_thread_name);
-        threadx_RtosTask_runtime_names[task - 1u] = slot;
-        tx.run[task] = RUN_(threadx_RtosResume_Start);
-        tx.blocked_on[task] = 0u;
+#if EVREC_THREADX_IRQOFF_RESERVE
+    uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&e->next);
+    uint32_t i = v - 1u; /* names[i] names value v */
+    if (__builtin_expect(i >= slots, 0)) {
+        return 0u;
+    }
+    names[i] = name;
+    EVREC_STORE_RELAXED(&e->next, (size_t)v + 1u);
+    return (uint16_t)v;
+#else
+    uint32_t v = 0;
+    (void)names;
+    return evrec_runtime_enum_alloc(e, name, &v) == EVREC_OK && v - 1u < slots ? (uint16_t)v : 0u;
+#endif
+}
+
+/* Value `v` (1..) of a run-time enum with `names` gets `name`: the kernel's pointer, or its copy
+ * in `copies` (EVREC_THREADX_NAME_COPY 1). */
+static EVREC_ALWAYS_INLINE uint16_t name_new(evrec_runtime_enum_t *e, const char **names, uint32_t slots,
+                                            char (*copies)[EVREC_THREADX_NAME_LEN], const char *name)
+{
+#if EVREC_THREADX_NAME_COPY
+    uint16_t v = name_value(e, names, slots, "?");
+    if (v != 0u) {
+        copy_name(copies[v - 1u], name);
+        names[v - 1u] = copies[v - 1u];
+    }
+    return v;
+#else
+    (void)copies;
+    return name_value(e, names, slots, name != NULL ? name : "");
+#endif
+}
+
+/* The name of value `v` (1..slots) is copied into `copies` (its thread or object is deleted: the
+ * application may free or reuse the string). */
+static void name_keep(const char **names, uint32_t slots, char (*copies)[EVREC_THREADX_NAME_LEN], uint16_t v,
+                      const char *name)
+{
+    if (v - 1u < slots) {
+        copy_name(copies[v - 1u], name);
+        names[v - 1u] = copies[v - 1u];
+    }
+}
+
+/* ---- threads: create, delete, priority, ready ---- */
+
+/* A record of 12 bytes with its task (bytes 6..7) and one 16-bit field (bytes 8..9), in the
+ * kernel's critical section: as SWITCH_RECORD (evrec_threadx_reserve12_() with
+ * EVREC_THREADX_IRQOFF_RESERVE 1). */
+#define TASK_LAYOUT(T)                                                                                            \
+    _Static_assert(sizeof(T) == 12u && offsetof(T, task) == 6u && offsetof(T, priority) == 8u,                    \
+                   "task records: QueueOp's header and task")
+TASK_LAYOUT(threadx_TaskCreate_t);
+TASK_LAYOUT(threadx_TaskDelete_t);
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Interrupts are disabled on one core from the reservation to the last store: nothing can see
+ * the record before it is whole, so the header takes the final id at once (no provisional id and
+ * commit: 2 instructions less). */
+static EVREC_ALWAYS_INLINE void task_record(evrec_host_t *h, uint16_t event_id, uint16_t task, uint16_t priority)
+{
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
+        threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)evrec_threadx_reserve12_slow(h, task);
+        if (e != NULL) {
+            e->priority = priority;
+            evrec_commit(e, event_id);
+        }
+        return;
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    EVREC_STORE_RELAXED(&h->pos, end);
+    threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)(void *)(EVREC_LOAD_RELAXED(&h->buf) + seen);
+    typedef uint64_t __attribute__((aligned(4), may_alias)) u64_alias;
+    *(u64_alias *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
+    e->priority = priority;
+}
+#define TASK_RECORD(h, T, task_, priority_) task_record((h), threadx_ID_##T, (task_), (priority_))
+#else
+#define TASK_RECORD(h, T, task_, priority_) RECORD2(h, T, task, task_, priority, priority_)
+#endif
+
+void evrec_threadx_thread_create(uintptr_t thread, uintptr_t priority)
+{
+    TX_THREAD *t = (TX_THREAD *)thread;
+    uint16_t task = name_new(&threadx_RtosTask_runtime, threadx_RtosTask_runtime_names, TASK_SLOTS, tx.task_name,
+                             t->tx_thread_name);
+    /* a value is given once per evrec_threadx_init(), which cleared its tx.blocked_on[] */
+    if (task == 0u) {
+        task = NO_TASK; /* the names ran out */
+    } else {
 #if !EVREC_THREADX_TASK_FIELD
+        tx.run[task] = RUN_(threadx_RtosResume_Start);
         map_put(t, (uint16_t)(EVREC_THREADX_MAP_TASK | task));
 #endif
     }
 #if EVREC_THREADX_TASK_FIELD
-    t->evrec_threadx_task = task; /* NoTask when the names ran out */
+    t->evrec_threadx_task = task;
     t->evrec_threadx_run = RUN_(threadx_RtosResume_Start);
 #endif
-    evrec_host_t *h = host_of(core);
+    evrec_host_t *h = host_of(CORE());
     if (h != NULL) {
-        threadx_record_TaskCreate(h, task, (uint16_t)priority);
+        TASK_RECORD(h, TaskCreate, task, (uint16_t)priority);
+    }
+}
+
+void evrec_threadx_thread_delete(uintptr_t thread)
+{
+    const TX_THREAD *t = (const TX_THREAD *)thread;
+    uint16_t task = task_of(t);
+    evrec_host_t *h = host_of(CORE());
+    if (h != NULL) {
+        TASK_RECORD(h, TaskDelete, task, (uint16_t)t->tx_thread_priority);
+    }
+    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(t->tx_thread_name)) {
+        name_keep(threadx_RtosTask_runtime_names, TASK_SLOTS, tx.task_name, task, t->tx_thread_name);
     }
 }
 
@@ -408,16 +522,46 @@ static void thread_ready(unsigned core, const TX_THREAD *t, uintptr_t old_state)
 
 /* ---- objects ---- */
 
+/* `key` gets `value`: its first slot when that is free or its own (the common case, inline),
+ * else the probe of map_put(). */
+static EVREC_ALWAYS_INLINE void map_set(const void *key, uint16_t value)
+{
+    struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(key)];
+    if (__builtin_expect(slot->key == NULL || slot->key == key, 1)) {
+        slot->value = value;
+        slot->key = key;
+    } else {
+        map_put(key, value);
+    }
+}
+
 static void object_create(const void *object, int kind, const char *name)
 {
-    threadx_RtosObject_t v = threadx_RtosObject_UnknownObject;
-    if (threadx_RtosObject_alloc("?", &v) == EVREC_OK && v >= 1u && v <= OBJECT_SLOTS) {
-        char *slot = tx.object_name[v - 1u];
-        copy_name(slot, name);
-        threadx_RtosObject_runtime_names[v - 1u] = slot;
-        tx.kind[v] = (uint8_t)kind;
-        map_put(object, (uint16_t)v);
+#if EVREC_THREADX_OBJECT_FAST_
+    evrec_threadx_object_create_(object, kind, name);
+#else
+    uint16_t v = name_new(&threadx_RtosObject_runtime, threadx_RtosObject_runtime_names, OBJECT_SLOTS,
+                          tx.object_name, name);
+    if (v != 0u) {
+        evrec_threadx_object_kind[v] = (uint8_t)kind;
+        map_set(object, v);
     }
+#endif
+}
+
+void evrec_threadx_map_put(const void *key, uint16_t value)
+{
+    map_put(key, value);
+}
+
+void evrec_threadx_object_create(const void *object, int kind, const char *name)
+{
+    object_create(object, kind, name);
+}
+
+void evrec_threadx_object_delete(const void *object, const char *name)
+{
+    name_keep(threadx_RtosObject_runtime_names, OBJECT_SLOTS, tx.object_name, evrec_threadx_object_(object), name);
 }
 
 /* The thread suspends in a state that waits on an object: Block on it. */
@@ -824,20 +968,31 @@ static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t 
     const TX_THREAD *t = (const TX_THREAD *)i1;
     evrec_host_t *h = host_of(core);
     switch (event) {
-    case TX_TRACE_THREAD_CREATE: thread_create(core, (TX_THREAD *)i1, i2); break;
+    case TX_TRACE_THREAD_CREATE: evrec_threadx_thread_create(i1, i2); break;
     case TX_TRACE_THREAD_RESUME: thread_ready(core, t, i2); break;
     case TX_TRACE_THREAD_SUSPEND: thread_suspend(core, t, i2); break;
-    case TX_TRACE_THREAD_DELETE:
-        if (h != NULL) {
-            threadx_record_TaskDelete(h, task_of(t), (uint16_t)t->tx_thread_priority);
-        }
-        break;
+    case TX_TRACE_THREAD_DELETE: evrec_threadx_thread_delete(i1); break;
     case TX_TRACE_THREAD_PRIORITY_CHANGE:
         if (h != NULL) {
             threadx_record_TaskPriority(h, task_of(t), (uint16_t)i2);
         }
         break;
     default: break;
+    }
+}
+
+/* An object delete from evrec_threadx_trace_insert() (the insert point's event not constant). */
+static void object_deleted(uint32_t event, uintptr_t i1)
+{
+    const char *name;
+    switch (event) {
+    case TX_TRACE_QUEUE_DELETE: name = ((const TX_QUEUE *)i1)->tx_queue_name; break;
+    case TX_TRACE_SEMAPHORE_DELETE: name = ((const TX_SEMAPHORE *)i1)->tx_semaphore_name; break;
+    case TX_TRACE_MUTEX_DELETE: name = ((const TX_MUTEX *)i1)->tx_mutex_name; break;
+    default: name = ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name; break;
+    }
+    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(name)) {
+        evrec_threadx_object_delete((const void *)i1, name);
     }
 }
 
@@ -872,6 +1027,10 @@ void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uint
     case TX_TRACE_EVENT_FLAGS_CREATE:
         object_create((const void *)i1, KIND_FLAGS, ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name);
         break;
+    case TX_TRACE_QUEUE_DELETE:
+    case TX_TRACE_SEMAPHORE_DELETE:
+    case TX_TRACE_MUTEX_DELETE:
+    case TX_TRACE_EVENT_FLAGS_DELETE: object_deleted(event, i1); break;
     default: object_call(core, event, i1, i2, i3, i4); break;
     }
 }

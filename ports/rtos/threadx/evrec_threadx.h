@@ -27,8 +27,8 @@
  *
  * Ids: a thread's RtosTask value is kept in its control block (a field added through the
  * kernel's TX_THREAD_USER_EXTENSION, EVREC_THREADX_TASK_FIELD), an object's RtosObject value is
- * found from its control block's address in a fixed table; the names are copied into fixed tables
- * in evrec_threadx.c when the thread or object is created (no malloc).
+ * found from its control block's address in a fixed table; a name is the kernel's own pointer,
+ * copied into a fixed table of evrec_threadx.c at delete (or at create: EVREC_THREADX_NAME_COPY).
  *
  * Checked against eclipse-threadx/threadx (common/, common_smp/, ports/linux/gnu,
  * ports_smp/linux/gnu), release 6.4.
@@ -101,6 +101,82 @@
     ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
      (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
      (i) == TX_TRACE_MUTEX_PUT || (i) == TX_TRACE_EVENT_FLAGS_SET || (i) == TX_TRACE_EVENT_FLAGS_GET)
+/**
+ * 0 (default): a thread's or object's name is kept as the kernel's own pointer (tx_thread_name,
+ * tx_semaphore_name...: ThreadX keeps only the pointer, and tx_thread_info_get() hands it back
+ * for the thread's lifetime), one store at create; the string is read when the file is saved.
+ * At delete, a name that is not in read-only memory (EVREC_THREADX_NAME_IS_CONST()) is copied into
+ * evrec's table (EVREC_THREADX_NAME_LEN bytes), so an application may free or reuse a deleted
+ * thread's or object's name. A name rewritten while its thread or object lives is saved as it
+ * reads at the save (or at the delete), as the kernel itself shows it.
+ * 1: the name is copied at create (about 5 instructions per character more per create), for an
+ * application that rewrites a name while its thread lives and wants the first text in the file.
+ * Set it in tx_user.h: the kernel's insert points and evrec_threadx.c must see the same value.
+ */
+#ifndef EVREC_THREADX_NAME_COPY
+#define EVREC_THREADX_NAME_COPY 0
+#endif
+/**
+ * EVREC_THREADX_NAME_IS_CONST(name): 1 when `name` (a `const char *`) lies in memory that cannot
+ * be rewritten or freed (string literals in flash): its delete copies nothing. Default on
+ * Cortex-M: an address below 0x10000000 (the Code region of the ARMv7-M memory map holds the flash
+ * of common parts; define it `0` when RAM is mapped there, e.g. an ITCM that holds data); elsewhere
+ * 0 (every delete copies the name).
+ */
+#ifndef EVREC_THREADX_NAME_IS_CONST
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define EVREC_THREADX_NAME_IS_CONST(name) ((uintptr_t)(name) < 0x10000000u)
+#else
+#define EVREC_THREADX_NAME_IS_CONST(name) 0
+#endif
+#endif
+
+/* The creates and deletes, each a direct call (no dispatch on the event number): the kernel's
+ * control block is complete where the insert points expand. A delete whose name needs no copy
+ * (EVREC_THREADX_NAME_COPY 1, or a constant name) costs a load and a compare. */
+#define EVREC_THREADX_CREATE_OR_DELETE_(i)                                                                        \
+    ((i) == TX_TRACE_THREAD_CREATE || (i) == TX_TRACE_THREAD_DELETE || (i) == TX_TRACE_QUEUE_CREATE ||            \
+     (i) == TX_TRACE_SEMAPHORE_CREATE || (i) == TX_TRACE_MUTEX_CREATE || (i) == TX_TRACE_EVENT_FLAGS_CREATE ||    \
+     (i) == TX_TRACE_QUEUE_DELETE || (i) == TX_TRACE_SEMAPHORE_DELETE || (i) == TX_TRACE_MUTEX_DELETE ||          \
+     (i) == TX_TRACE_EVENT_FLAGS_DELETE)
+#define EVREC_THREADX_OBJECT_DELETE_(a, name)                                                                     \
+    {                                                                                                             \
+        const char *evrec_name_ = (name);                                                                         \
+        if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(evrec_name_)) {                              \
+            evrec_threadx_object_delete((const void *)(a), evrec_name_);                                          \
+        }                                                                                                         \
+    }
+#define EVREC_THREADX_CREATE_DELETE_(i, a, b)                                                                     \
+    {                                                                                                             \
+        if ((i) == TX_TRACE_THREAD_CREATE) {                                                                      \
+            evrec_threadx_thread_create((uintptr_t)(a), (uintptr_t)(b));                                          \
+        } else if ((i) == TX_TRACE_THREAD_DELETE) {                                                               \
+            evrec_threadx_thread_delete((uintptr_t)(a));                                                          \
+        } else if ((i) == TX_TRACE_QUEUE_CREATE) {                                                                \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_QUEUE,                     \
+                                        ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);           \
+        } else if ((i) == TX_TRACE_SEMAPHORE_CREATE) {                                                            \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_SEM,                       \
+                                        ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
+        } else if ((i) == TX_TRACE_MUTEX_CREATE) {                                                                \
+            EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_MUTEX,                     \
+                                        ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);           \
+        } else if ((i) == TX_TRACE_EVENT_FLAGS_CREATE) {                                                          \
+            EVREC_THREADX_OBJECT_CREATE_(                                                                         \
+                evrec_threadx_address_(a), EVREC_THREADX_KIND_FLAGS,                                              \
+                ((const TX_EVENT_FLAGS_GROUP *)evrec_threadx_address_(a))->tx_event_flags_group_name);            \
+        } else if ((i) == TX_TRACE_QUEUE_DELETE) {                                                                \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);        \
+        } else if ((i) == TX_TRACE_SEMAPHORE_DELETE) {                                                            \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);\
+        } else if ((i) == TX_TRACE_MUTEX_DELETE) {                                                                \
+            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);        \
+        } else {                                                                                                  \
+            EVREC_THREADX_OBJECT_DELETE_(                                                                         \
+                a, ((const TX_EVENT_FLAGS_GROUP *)evrec_threadx_address_(a))->tx_event_flags_group_name);         \
+        }                                                                                                         \
+    }
+
 #if defined(__GNUC__)
 #define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
 #else
@@ -116,7 +192,11 @@
 #if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
+        if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+        } else if (EVREC_THREADX_CALLED_(i)) {                                                                    \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
             EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
@@ -125,7 +205,11 @@
 #else
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
+        if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
+            EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+        } else if (EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {                                   \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         }                                                                                                         \
     }
@@ -225,6 +309,48 @@ void evrec_threadx_isr_exit(unsigned isr_id);
  */
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 
+/** The object kinds of evrec_threadx_object_create(). */
+#define EVREC_THREADX_KIND_QUEUE 1
+#define EVREC_THREADX_KIND_SEM 2
+#define EVREC_THREADX_KIND_MUTEX 3
+#define EVREC_THREADX_KIND_FLAGS 4
+
+/**
+ * @brief A thread was created (TX_TRACE_THREAD_CREATE): its RtosTask value, named by its
+ * tx_thread_name (EVREC_THREADX_NAME_COPY), and TaskCreate. Not for direct use.
+ * @param thread its TX_THREAD; @param priority its priority.
+ * **Context:** tx_thread_create(), in the kernel's critical section.
+ */
+void evrec_threadx_thread_create(uintptr_t thread, uintptr_t priority);
+/**
+ * @brief A thread is deleted (TX_TRACE_THREAD_DELETE): TaskDelete, and its name copied unless it
+ * needs no copy (EVREC_THREADX_NAME_COPY, EVREC_THREADX_NAME_IS_CONST()). Not for direct use.
+ * @param thread its TX_THREAD.
+ * **Context:** tx_thread_delete(), in the kernel's critical section.
+ */
+void evrec_threadx_thread_delete(uintptr_t thread);
+/**
+ * @brief An object was created: its RtosObject value, named by `name`. Not for direct use.
+ * @param[in] object its control block; @param kind EVREC_THREADX_KIND_*; @param[in] name the
+ * kernel's name pointer (NULL: "").
+ * **Context:** the kernel's create call, in its critical section.
+ */
+void evrec_threadx_object_create(const void *object, int kind, const char *name);
+/**
+ * @brief An object whose name is not constant is deleted: its name is copied (its value keeps it
+ * after the application frees it). Not for direct use.
+ * @param[in] object its control block; @param[in] name its name (the kernel's pointer).
+ * **Context:** the kernel's delete call, in its critical section.
+ */
+void evrec_threadx_object_delete(const void *object, const char *name);
+
+/* info1 as the control block it is (a call, so that the branches of another event's insert
+ * point, which the compiler drops, do not read as type punning). */
+static inline const void *evrec_threadx_address_(uintptr_t info)
+{
+    return (const void *)info;
+}
+
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
 /** Per core: its host (NULL: record nothing), the thread switched in and not out (per the
@@ -258,6 +384,12 @@ extern struct evrec_threadx_shared evrec_threadx_shared;
 #define evrec_threadx_map (evrec_threadx_shared.map)
 /** The value of `key` by a full probe of the table, 0 when it is not there. */
 uint16_t evrec_threadx_map_find(const void *key);
+/** `key` gets `value` in the table: its probe sequence's slot that is free or its own. Creation
+ * only (the kernel's critical section). */
+void evrec_threadx_map_put(const void *key, uint16_t value);
+/** Per RtosObject value (1..EVREC_THREADX_OBJECT_SLOTS): its kind, EVREC_THREADX_KIND_*. */
+#define EVREC_THREADX_OBJECT_SLOTS 127u
+extern uint8_t evrec_threadx_object_kind[EVREC_THREADX_OBJECT_SLOTS + 1u];
 
 /* The first slot of `key`'s probe sequence: address bits 3..10, one instruction (UBFX). A
  * control block is 8-byte aligned in practice and at least 28 bytes long, so the blocks within
@@ -307,6 +439,35 @@ static inline uint16_t evrec_threadx_object_(const void *object)
 #else
 #define EVREC_THREADX_IRQOFF_RESERVE 0
 #endif
+#endif
+
+/* An object create inline: the next RtosObject value with a plain load and store (creation runs
+ * in the kernel's critical section, interrupts disabled on one core, and only the creates
+ * allocate these values), its name the kernel's pointer, its kind, its table slot (the first
+ * slot of its probe when free or its own, else evrec_threadx_map_put()). Used when names are
+ * kept as pointers (EVREC_THREADX_NAME_COPY 0) and EVREC_THREADX_IRQOFF_RESERVE is 1; else the
+ * creates call evrec_threadx_object_create(). */
+#define EVREC_THREADX_OBJECT_FAST_ (!EVREC_THREADX_NAME_COPY && EVREC_THREADX_IRQOFF_RESERVE)
+#if EVREC_THREADX_OBJECT_FAST_
+static EVREC_ALWAYS_INLINE void evrec_threadx_object_create_(const void *object, int kind, const char *name)
+{
+    uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&threadx_RtosObject_runtime.next);
+    uint32_t i = v - 1u; /* names[i] names value v */
+    if (__builtin_expect(i < EVREC_THREADX_OBJECT_SLOTS, 1)) {
+        threadx_RtosObject_runtime_names[i] = name != (const char *)0 ? name : "";
+        EVREC_STORE_RELAXED(&threadx_RtosObject_runtime.next, (size_t)v + 1u);
+        evrec_threadx_object_kind[v] = (uint8_t)kind;
+        struct evrec_threadx_map_slot *slot = &evrec_threadx_map[evrec_threadx_map_slot_(object)];
+        if (__builtin_expect(slot->key == (const void *)0 || slot->key == object, 1)) {
+            slot->value = (uint16_t)v;
+            slot->key = object;
+        } else {
+            evrec_threadx_map_put(object, (uint16_t)v);
+        }
+    }
+}
+/* An object's create in the kernel's insert point (EVREC_THREADX_CREATE_DELETE_): inline. */
+#define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create_((o), (kind), (name))
 #endif
 
 /* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
@@ -400,13 +561,6 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_mutex_get_(const void *mutex, uint
     }
 }
 
-/* info1 as the control block it is (a call, so that the branches of another event's insert
- * point, which the compiler drops, do not read as type punning). */
-static inline const void *evrec_threadx_address_(uintptr_t info)
-{
-    return (const void *)info;
-}
-
 /* The RtosTask value of thread control block `t` (NULL: NoTask); expanded where TX_THREAD is
  * complete (the kernel's sources, evrec_threadx.c). */
 #if EVREC_THREADX_TASK_FIELD
@@ -471,6 +625,10 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
         }                                                                                                         \
     }
 #endif /* EVREC_THREADX_INLINE */
+
+#ifndef EVREC_THREADX_OBJECT_CREATE_ /* not inline: a call */
+#define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create((o), (kind), (name))
+#endif
 
 #endif /* __ASSEMBLER__ */
 #endif /* EVREC_THREADX_H */

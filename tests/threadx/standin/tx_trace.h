@@ -9,16 +9,20 @@
 #define TX_TRACE_ISR_ENTER 3      /* stack, ISR number, system state, preempt disable */
 #define TX_TRACE_ISR_EXIT 4
 #define TX_TRACE_EVENT_FLAGS_CREATE 30      /* group, stack */
+#define TX_TRACE_EVENT_FLAGS_DELETE 31      /* group, stack */
 #define TX_TRACE_EVENT_FLAGS_GET 32         /* group, requested, current, option */
 #define TX_TRACE_EVENT_FLAGS_SET 36         /* group, flags, option, suspended count */
 #define TX_TRACE_MUTEX_CREATE 50            /* mutex, inheritance, stack */
+#define TX_TRACE_MUTEX_DELETE 51            /* mutex, stack */
 #define TX_TRACE_MUTEX_GET 52               /* mutex, wait option, owner, own count */
 #define TX_TRACE_MUTEX_PUT 57               /* mutex, owner, own count, stack */
 #define TX_TRACE_QUEUE_CREATE 60            /* queue, message size, start, size */
+#define TX_TRACE_QUEUE_DELETE 61            /* queue, stack */
 #define TX_TRACE_QUEUE_FRONT_SEND 63        /* queue, source, wait option, enqueued */
 #define TX_TRACE_QUEUE_RECEIVE 68           /* queue, destination, wait option, enqueued */
 #define TX_TRACE_QUEUE_SEND 69              /* queue, source, wait option, enqueued */
 #define TX_TRACE_SEMAPHORE_CREATE 81        /* semaphore, initial count, stack */
+#define TX_TRACE_SEMAPHORE_DELETE 82        /* semaphore, stack */
 #define TX_TRACE_SEMAPHORE_GET 83           /* semaphore, wait option, count, stack */
 #define TX_TRACE_SEMAPHORE_PUT 88           /* semaphore, count, suspended count, stack */
 #define TX_TRACE_THREAD_CREATE 100          /* thread, priority, stack, stack size */

@@ -18,8 +18,9 @@
  *   flags     tx_event_flags_set() + tx_event_flags_get() (EventOp Set, Consume)
  *   isr       an interrupt (NVIC set-pending) whose handler calls _tx_execution_isr_enter() and
  *             _tx_execution_isr_exit(), as the port's example handler does (IsrEnter, IsrExit)
- *   create    tx_thread_create() of a thread not started (TaskCreate, its name copied)
- *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete)
+ *   create    tx_thread_create() of a thread not started (TaskCreate, its name kept)
+ *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete; its name, a literal in
+ *             flash, needs no copy)
  *   object    tx_semaphore_create() + tx_semaphore_delete() (the object's value and name)
  * Exit code 0 when everything ran (and, with the hooks, no record was dropped and the records
  * check: records_ok()), else 1..4.
