@@ -333,8 +333,8 @@ void evrec_freertos_task_record_slow(struct evrec_host *h, uint16_t event_id, ui
  * bytes) instead of all memory, so the kernel's values stay in registers across them. Else
  * evrec_freertos_task_record_slow(). */
 static inline __attribute__((always_inline)) void evrec_freertos_task_record_(struct evrec_host *h, uint16_t event_id,
-                                                                              uint16_t task, uint16_t priority)
-{
+                                                                              uint32_t task, uint32_t priority)
+{ /* task and priority: their low 16 bits (no UXTH: the shift and the STRH drop the rest) */
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__) && EVREC_FREERTOS_CORES == 1 && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_freertos_u64_;
@@ -352,31 +352,31 @@ static inline __attribute__((always_inline)) void evrec_freertos_task_record_(st
         *pos = end;
         uint8_t *e = EVREC_LOAD_RELAXED(&h->buf) + seen;
         *(evrec_freertos_u64_ *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
-        *(evrec_freertos_u16_ *)(void *)(e + 8) = priority;
+        *(evrec_freertos_u16_ *)(void *)(e + 8) = (uint16_t)priority;
         __asm__ volatile("msr primask, %0" ::"r"(primask), "m"(*pos), "m"(*(const evrec_freertos_rec12_ *)(void *)e));
         return;
     }
     __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
 #endif
-    evrec_freertos_task_record_slow(h, event_id, task, priority);
+    evrec_freertos_task_record_slow(h, event_id, (uint16_t)task, (uint16_t)priority);
 }
 
 /* traceTASK_CREATE: TaskCreate(task, priority). */
-static inline __attribute__((always_inline)) void evrec_freertos_task_create_(unsigned core, uint16_t task,
+static inline __attribute__((always_inline)) void evrec_freertos_task_create_(unsigned core, uint32_t task,
                                                                               uint32_t priority)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
     if (h != (struct evrec_host *)0) {
-        evrec_freertos_task_record_(h, freertos_ID_TaskCreate, task, (uint16_t)priority);
+        evrec_freertos_task_record_(h, freertos_ID_TaskCreate, task, priority);
     }
 }
 /* traceTASK_DELETE: TaskDelete(task, priority). */
-static inline __attribute__((always_inline)) void evrec_freertos_task_delete_(unsigned core, uint16_t task,
+static inline __attribute__((always_inline)) void evrec_freertos_task_delete_(unsigned core, uint32_t task,
                                                                               uint32_t priority)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
     if (h != (struct evrec_host *)0) {
-        evrec_freertos_task_record_(h, freertos_ID_TaskDelete, task, (uint16_t)priority);
+        evrec_freertos_task_record_(h, freertos_ID_TaskDelete, task, priority);
     }
 }
 
@@ -649,20 +649,20 @@ static inline __attribute__((always_inline)) int evrec_freertos_idle_next_(void)
         uint32_t evrec_task_ = (uint32_t)(pxNewTCB)->uxTCBNumber;                                                 \
         if (EVREC_FREERTOS_IS_IDLE_NEXT_(pxNewTCB)) {                                                             \
             evrec_task_ = 0u;                                                                                     \
-        } else if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                \
+        } else if (__builtin_expect(evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS, 1)) {                           \
             freertos_RtosTask_runtime_names[evrec_task_ - 1u] = (pxNewTCB)->pcTaskName;                           \
         } else {                                                                                                  \
             evrec_task_ = EVREC_FREERTOS_TASK_SLOTS + 1u; /* past the range: 64 */                                \
         }                                                                                                         \
         (pxNewTCB)->uxTaskNumber = evrec_task_;                                                                   \
-        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), (uint16_t)evrec_task_, (uint32_t)(pxNewTCB)->uxPriority); \
+        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), evrec_task_, (uint32_t)(pxNewTCB)->uxPriority);       \
     } while (0)
 /* Inline: TaskDelete, then the name copied from the TCB (which the kernel frees or the application
  * reuses after the delete) into the value's slot, its name from now on. */
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
     do {                                                                                                          \
         uint32_t evrec_task_ = (uint32_t)(pxTaskToDelete)->uxTaskNumber;                                          \
-        evrec_freertos_task_delete_(EVREC_FREERTOS_CORE(), (uint16_t)evrec_task_,                                 \
+        evrec_freertos_task_delete_(EVREC_FREERTOS_CORE(), evrec_task_,                                           \
                                     (uint32_t)(pxTaskToDelete)->uxPriority);                                      \
         if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
             char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
