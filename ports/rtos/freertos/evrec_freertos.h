@@ -20,7 +20,8 @@
  * order; 0 for the idle task), kept in its TCB's uxTaskNumber (the field the kernel reserves
  * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber (bits
  * 0..15; its record's event and op values above, evrec_freertos_object_create()); the
- * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
+ * names are copied into fixed tables in evrec_freertos.c (no malloc), a task's at its delete with
+ * the inline hooks (until then the TCB's own pcTaskName names it). Do not call
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
  * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, its
@@ -240,7 +241,7 @@ extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 /** The task names: slot v - 1 names RtosTask value v (1..EVREC_FREERTOS_TASK_SLOTS), word
- * aligned (the inline traceTASK_CREATE copies a TCB's name with word loads and stores). The
+ * aligned (the inline traceTASK_DELETE copies a TCB's name with word loads and stores). The
  * symbol carries EVREC_FREERTOS_NAME_LEN (e.g. evrec_freertos_task_names_16): a kernel built with
  * another value than evrec_freertos.c does not link, instead of writing past the slots. */
 #define EVREC_FREERTOS_TASK_SLOTS 63u
