@@ -532,7 +532,7 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_thread_create_(uint16_t *fields, i
         &((TX_THREAD *)(a))->evrec_threadx_task,                                                                  \
         __builtin_offsetof(TX_THREAD, evrec_threadx_task) % 4u == 0u &&                                           \
             __builtin_offsetof(TX_THREAD, evrec_threadx_run) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 2u && \
-            sizeof(TX_THREAD) >= __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 4u,                          \
+            sizeof(TX_THREAD) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 4u,                          \
         ((TX_THREAD *)(a))->tx_thread_name, (uint32_t)(b))
 #endif
 
