@@ -134,18 +134,61 @@ Test(freertos_hooks, names_ids_and_idle)
     start();
     create(&a, "alpha", 3);
     create(&b, "a_very_long_task_name", 2);
+    traceENTER_vTaskStartScheduler(); /* then the kernel creates the idle task */
     create(&idle, "IDLE", 0);
-    strcpy(a.pcTaskName, "gone"); /* the TCB may be freed: the name was copied */
+    traceTASK_DELETE(&a);
+    strcpy(a.pcTaskName, "gone"); /* the TCB may be freed after its delete: the name was copied */
     recs_t r = stop();
     cr_assert_eq(a.uxTaskNumber, 1u);
     cr_assert_eq(b.uxTaskNumber, 2u);
     cr_assert_eq(idle.uxTaskNumber, freertos_RtosTask_Idle);
     cr_assert_str_eq(freertos_RtosTask_runtime_names[0], "alpha");
     cr_assert_eq(strlen(freertos_RtosTask_runtime_names[1]), 15u); /* NAME_LEN 16 with the NUL */
-    cr_assert_eq(r.n, 3u);
+    cr_assert_eq(r.n, 4u);
+    cr_assert_eq(r.id[3], freertos_ID_TaskDelete);
     cr_assert_eq(r.id[0], freertos_ID_TaskCreate);
     cr_assert_eq(FIELD(r, 0, freertos_TaskCreate_t)->priority, 3u);
     cr_assert_eq(FIELD(r, 2, freertos_TaskCreate_t)->task, freertos_RtosTask_Idle);
+}
+
+/* V11+: the idle tasks are the creates that follow traceENTER_vTaskStartScheduler(), by count
+ * (configNUMBER_OF_CORES, 1 here), not by name: a task named "IDLE" before it is an ordinary
+ * task, the idle task has value 0 whatever its name, the create after it its TCB number. */
+Test(freertos_hooks, idle_task_by_count_after_start_scheduler)
+{
+    static TCB_t early, idle, timer;
+    start();
+    create(&early, "IDLE", 2);
+    traceENTER_vTaskStartScheduler();
+    create(&idle, "Idle task", 0);
+    create(&timer, "Tmr Svc", 6);
+    recs_t r = stop();
+    cr_assert_eq(early.uxTaskNumber, 1u);
+    cr_assert_eq(idle.uxTaskNumber, freertos_RtosTask_Idle);
+    cr_assert_eq(timer.uxTaskNumber, 3u);
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[0], "IDLE");
+    cr_assert_null(freertos_RtosTask_runtime_names[1]);
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[2], "Tmr Svc");
+    cr_assert_eq(r.n, 3u);
+    cr_assert_eq(FIELD(r, 1, freertos_TaskCreate_t)->task, freertos_RtosTask_Idle);
+}
+
+/* A task's name is its TCB's pcTaskName, read at the save while the task lives (the kernel never
+ * rewrites it) and copied into evrec's slot at its delete (the kernel then frees the TCB, or the
+ * application reuses a static one): the file names it either way. */
+Test(freertos_hooks, name_read_from_the_tcb_until_the_delete_copies_it)
+{
+    static TCB_t a, b;
+    start();
+    create(&a, "first", 1);
+    create(&b, "other", 1);
+    cr_assert_eq(freertos_RtosTask_runtime_names[0], a.pcTaskName); /* no copy at create */
+    traceTASK_DELETE(&a);
+    memset(a.pcTaskName, 'x', sizeof a.pcTaskName); /* freed and reused */
+    (void)stop();
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[0], "first");
+    cr_assert_neq(freertos_RtosTask_runtime_names[0], a.pcTaskName);
+    cr_assert_str_eq(freertos_RtosTask_runtime_names[1], "other");
 }
 
 /* A task's value is the kernel's TCB number (the idle task's too is counted by the kernel), past
@@ -156,6 +199,7 @@ Test(freertos_hooks, task_values_are_the_kernels_numbers)
     static TCB_t idle, a, b, late;
     start();
     cr_assert_eq(freertos_RtosTask_runtime.next, freertos_RtosTask_runtime.lim);
+    traceENTER_vTaskStartScheduler();
     create(&idle, "IDLE", 0); /* number 1, value 0 */
     tcb_number = 4;
     create(&a, "five", 2);

@@ -10,6 +10,8 @@
 #define configUSE_TRACE_FACILITY 1
 #define configNUMBER_OF_CORES 2
 #define configIDLE_TASK_NAME "IDLE"
+/* A kernel before V11 (no traceENTER_* macros): the idle tasks are known by their names. */
+#define tskKERNEL_VERSION_MAJOR 10
 static unsigned mock_core;
 #define portGET_CORE_ID() mock_core
 #include "evrec_freertos.h"

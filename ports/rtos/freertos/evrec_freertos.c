@@ -14,14 +14,13 @@
  *                             RAM: one byte each. The inline ISR hooks read it too (evrec_freertos.h).
  */
 #define EVREC_FREERTOS_DECLARATIONS_ONLY 1
+#ifndef EVREC_FREERTOS_MAX_CORES
+#define EVREC_FREERTOS_MAX_CORES 1
+#endif
 #include "evrec_freertos.h" /* with freertos_events.h and the inline record paths */
 
 #include <stddef.h>
 #include <string.h>
-
-#ifndef EVREC_FREERTOS_MAX_CORES
-#define EVREC_FREERTOS_MAX_CORES 1
-#endif
 
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
@@ -32,7 +31,7 @@ enum { KIND_QUEUE, KIND_MUTEX, KIND_SEM, KIND_GROUP, KIND_TIMER };
 
 void *evrec_freertos_out_tcb[EVREC_FREERTOS_MAX_CORES];
 /* Read by the inline hooks of evrec_freertos.h (in the kernel's code) as well. */
-struct evrec_freertos_core evrec_freertos_cores[EVREC_FREERTOS_MAX_CORES];
+struct evrec_freertos_shared evrec_freertos_shared;
 uint8_t evrec_freertos_blocked_on[TASK_SLOTS + 1u];
 uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 
@@ -50,7 +49,7 @@ static evrec_atomic_size_t next_object;
 
 _Static_assert(sizeof(freertos_TaskCreate_t) == 12u && offsetof(freertos_TaskCreate_t, task) == 6u &&
                    offsetof(freertos_TaskCreate_t, priority) == 8u,
-               "TaskCreate: the task at bytes 6..7 of a 12-byte record (evrec_freertos_task_create_record_())");
+               "TaskCreate: the task at bytes 6..7 of a 12-byte record (evrec_freertos_task_record_())");
 
 /* The task names (slot v - 1 names RtosTask value v), written by traceTASK_CREATE inline too. */
 char evrec_freertos_task_names[TASK_SLOTS][EVREC_FREERTOS_NAME_LEN] __attribute__((aligned(4)));
@@ -96,7 +95,7 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
     memset(evrec_freertos_task_names, 0, sizeof evrec_freertos_task_names);
     prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
-    memset(evrec_freertos_cores, 0, sizeof evrec_freertos_cores);
+    memset(&evrec_freertos_shared, 0, sizeof evrec_freertos_shared);
     memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
     memset(evrec_freertos_isr_of_vector, 0, sizeof evrec_freertos_isr_of_vector);
     for (unsigned c = 0; c < cores; c++) {
@@ -165,6 +164,20 @@ void evrec_freertos_task_create(unsigned core, uint16_t task, uint32_t priority)
     evrec_host_t *h = host_of(core);
     if (h != NULL) {
         freertos_record_TaskCreate(h, task, (uint16_t)priority);
+    }
+}
+
+_Static_assert(sizeof(freertos_TaskDelete_t) == 12u && offsetof(freertos_TaskDelete_t, task) == 6u &&
+                   offsetof(freertos_TaskDelete_t, priority) == 8u,
+               "TaskDelete: TaskCreate's layout (evrec_freertos_task_record_())");
+
+void evrec_freertos_task_record_slow(evrec_host_t *h, uint16_t event_id, uint16_t task, uint16_t priority)
+{
+    freertos_TaskCreate_t *e = (freertos_TaskCreate_t *)evrec_reserve(h, sizeof *e);
+    if (e != NULL) {
+        e->task = task;
+        e->priority = priority;
+        evrec_commit(e, event_id);
     }
 }
 

@@ -20,7 +20,8 @@
  * order; 0 for the idle task), kept in its TCB's uxTaskNumber (the field the kernel reserves
  * for trace tools, vTaskSetTaskNumber()), a queue's RtosObject value in its uxQueueNumber (bits
  * 0..15; its record's event and op values above, evrec_freertos_object_create()); the
- * names are copied into fixed tables in evrec_freertos.c (no malloc). Do not call
+ * names are copied into fixed tables in evrec_freertos.c (no malloc), a task's at its delete with
+ * the inline hooks (until then the TCB's own pcTaskName names it). Do not call
  * vTaskSetTaskNumber()/vQueueSetQueueNumber() in the application.
  *
  * Some macros read kernel internals (pxCurrentTCB, the TCB's state and event list items, its
@@ -219,14 +220,28 @@ struct evrec_freertos_core {
     uint16_t current;
     uint16_t wait;
 };
-extern struct evrec_freertos_core evrec_freertos_cores[];
+/** The idle tasks vTaskStartScheduler() is still to create (traceENTER_vTaskStartScheduler sets
+ * it, each traceTASK_CREATE of an idle task counts it down), then core 0's state: one address
+ * for the create's idle test and its host. Cores past EVREC_FREERTOS_CORES are evrec_freertos.c's
+ * (EVREC_FREERTOS_MAX_CORES): `idle_left` and `cores` keep their offsets. */
+#ifdef EVREC_FREERTOS_MAX_CORES
+#define EVREC_FREERTOS_SHARED_CORES_ EVREC_FREERTOS_MAX_CORES
+#else
+#define EVREC_FREERTOS_SHARED_CORES_ EVREC_FREERTOS_CORES
+#endif
+struct evrec_freertos_shared {
+    uint32_t idle_left;
+    struct evrec_freertos_core cores[EVREC_FREERTOS_SHARED_CORES_];
+};
+extern struct evrec_freertos_shared evrec_freertos_shared;
+#define evrec_freertos_cores (evrec_freertos_shared.cores)
 /** Per task value (0..63): bits 0..6 the object (its RtosObject value) it blocked on, 0 = none;
  * bit 7 set once the task has run. */
 extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
 /** The task names: slot v - 1 names RtosTask value v (1..EVREC_FREERTOS_TASK_SLOTS), word
- * aligned (the inline traceTASK_CREATE copies a TCB's name with word loads and stores). The
+ * aligned (the inline traceTASK_DELETE copies a TCB's name with word loads and stores). The
  * symbol carries EVREC_FREERTOS_NAME_LEN (e.g. evrec_freertos_task_names_16): a kernel built with
  * another value than evrec_freertos.c does not link, instead of writing past the slots. */
 #define EVREC_FREERTOS_TASK_SLOTS 63u
@@ -305,52 +320,64 @@ static inline __attribute__((always_inline)) void evrec_freertos_queue_isr_(unsi
     }
 }
 
-/* TaskCreate(task, priority) through `h` (12 bytes: the task at bytes 6..7, the priority at 8..9).
- * On one Cortex-M core, in one-shot mode while the record fits, the whole record is written while
- * PRIMASK masks every interrupt (3 instructions: a handler above the kernel's BASEPRI level, which
- * the kernel's critical section lets run and which may record, cannot come in between; an NMI
- * handler must not record): the position moved with a plain load and store, the time, the final
- * id and the task in one 8-byte store, no provisional id and commit (nothing can see the record
- * before it is whole). 12 instructions less than evrec_reserve()'s exclusive-access loop, its
- * checks and the commit. Else (cyclic, streaming, full, stopped; other CPUs; SMP) evrec_reserve(). */
-static inline __attribute__((always_inline)) void evrec_freertos_task_create_record_(struct evrec_host *h,
-                                                                                     uint16_t task,
-                                                                                     uint16_t priority)
-{
+/* TaskCreate or TaskDelete (`event_id`; 12 bytes: the task at bytes 6..7, the priority at 8..9)
+ * through `h`, out of line: evrec_reserve() (cyclic, streaming, full, stopped; other CPUs; SMP). */
+void evrec_freertos_task_record_slow(struct evrec_host *h, uint16_t event_id, uint16_t task, uint16_t priority);
+/* TaskCreate or TaskDelete through `h` in the kernel's critical section. On one Cortex-M core, in
+ * one-shot mode while the record fits, the whole record is written while PRIMASK masks every
+ * interrupt (3 instructions: a handler above the kernel's BASEPRI level, which the kernel's
+ * critical section lets run and which may record, cannot come in between; an NMI handler must
+ * not record): the position moved with a plain load and store, the time, the final id and the
+ * task in one 8-byte store, no provisional id and commit (nothing can see the record before it is
+ * whole). 12 instructions less than evrec_reserve()'s exclusive-access loop, its checks and the
+ * commit. The two asm statements name the memory they order (the position, the record's 12
+ * bytes) instead of all memory, so the kernel's values stay in registers across them. Else
+ * evrec_freertos_task_record_slow(). */
+static inline __attribute__((always_inline)) void evrec_freertos_task_record_(struct evrec_host *h, uint16_t event_id,
+                                                                              uint32_t task, uint32_t priority)
+{ /* task and priority: their low 16 bits (no UXTH: the shift and the STRH drop the rest) */
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__) && EVREC_FREERTOS_CORES == 1 && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_freertos_u64_;
+    typedef uint16_t __attribute__((may_alias)) evrec_freertos_u16_;
+    typedef struct {
+        uint32_t w[3];
+    } __attribute__((may_alias)) evrec_freertos_rec12_;
+    size_t *pos = (size_t *)(void *)&h->pos; /* plain accesses: interrupts are masked */
     uint32_t primask;
-    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
-    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask), "+m"(*pos));
+    size_t seen = *pos;
     size_t end = seen + 12u;
     if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) == 0u && end <= EVREC_LOAD_RELAXED(&h->cap), 1)) {
         uint32_t t = EVREC_PORT_TIMESTAMP();
-        EVREC_STORE_RELAXED(&h->pos, end);
-        freertos_TaskCreate_t *e = (freertos_TaskCreate_t *)(void *)(EVREC_LOAD_RELAXED(&h->buf) + seen);
-        typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_freertos_u64_;
-        *(evrec_freertos_u64_ *)(void *)e =
-            (uint64_t)t | (uint64_t)freertos_ID_TaskCreate << 32 | (uint64_t)task << 48;
-        e->priority = priority;
-        __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+        *pos = end;
+        uint8_t *e = EVREC_LOAD_RELAXED(&h->buf) + seen;
+        *(evrec_freertos_u64_ *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
+        *(evrec_freertos_u16_ *)(void *)(e + 8) = (uint16_t)priority;
+        __asm__ volatile("msr primask, %0" ::"r"(primask), "m"(*pos), "m"(*(const evrec_freertos_rec12_ *)(void *)e));
         return;
     }
     __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
 #endif
-    freertos_TaskCreate_t *e = (freertos_TaskCreate_t *)evrec_reserve(h, sizeof *e);
-    if (e != (freertos_TaskCreate_t *)0) {
-        e->task = task;
-        e->priority = priority;
-        evrec_commit(e, freertos_ID_TaskCreate);
-    }
+    evrec_freertos_task_record_slow(h, event_id, (uint16_t)task, (uint16_t)priority);
 }
 
 /* traceTASK_CREATE: TaskCreate(task, priority). */
-static inline __attribute__((always_inline)) void evrec_freertos_task_create_(unsigned core, uint16_t task,
+static inline __attribute__((always_inline)) void evrec_freertos_task_create_(unsigned core, uint32_t task,
                                                                               uint32_t priority)
 {
     struct evrec_host *h = evrec_freertos_cores[core].host;
     if (h != (struct evrec_host *)0) {
-        evrec_freertos_task_create_record_(h, task, (uint16_t)priority);
+        evrec_freertos_task_record_(h, freertos_ID_TaskCreate, task, priority);
+    }
+}
+/* traceTASK_DELETE: TaskDelete(task, priority). */
+static inline __attribute__((always_inline)) void evrec_freertos_task_delete_(unsigned core, uint32_t task,
+                                                                              uint32_t priority)
+{
+    struct evrec_host *h = evrec_freertos_cores[core].host;
+    if (h != (struct evrec_host *)0) {
+        evrec_freertos_task_record_(h, freertos_ID_TaskDelete, task, priority);
     }
 }
 
@@ -567,8 +594,32 @@ static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const ch
                                                                    : sizeof((tcb)->pcTaskName))
 #define EVREC_FREERTOS_IS_IDLE_(tcb)                                                                              \
     evrec_freertos_prefix_((tcb)->pcTaskName, configIDLE_TASK_NAME, (unsigned)EVREC_FREERTOS_IDLE_LEN_(tcb))
-/* The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook): no
- * allocation; one call names the task and records TaskCreate. */
+/* Which tasks are idle tasks. From V11 the kernel calls traceENTER_vTaskStartScheduler() just
+ * before prvCreateIdleTasks(), whose configNUMBER_OF_CORES creates are the next ones (they run
+ * before the scheduler starts, nothing else creates a task meanwhile): it sets a count, and the
+ * create's idle test is one load and a branch. A kernel older than V11 (no traceENTER_* macros),
+ * or a traceENTER_vTaskStartScheduler of the application's own: the name test above (the name
+ * starts with configIDLE_TASK_NAME). If an idle task's create fails, vTaskStartScheduler() fails:
+ * the count is left over for a later create only when the application then creates tasks
+ * without starting the scheduler again. */
+#ifndef traceENTER_vTaskStartScheduler
+#define traceENTER_vTaskStartScheduler() (evrec_freertos_shared.idle_left = (uint32_t)EVREC_FREERTOS_CORES)
+#define EVREC_FREERTOS_IDLE_COUNT_ 1
+#else
+#define EVREC_FREERTOS_IDLE_COUNT_ 0
+#endif
+static inline __attribute__((always_inline)) int evrec_freertos_idle_next_(void)
+{
+    uint32_t left = evrec_freertos_shared.idle_left;
+    if (__builtin_expect(left != 0u, 0)) {
+        evrec_freertos_shared.idle_left = left - 1u;
+        return 1;
+    }
+    return 0;
+}
+#define EVREC_FREERTOS_IS_IDLE_NEXT_(tcb)                                                                         \
+    (EVREC_FREERTOS_IDLE_COUNT_ && tskKERNEL_VERSION_MAJOR >= 11 ? evrec_freertos_idle_next_()                    \
+                                                                 : EVREC_FREERTOS_IS_IDLE_(tcb))
 /* The TCB's name (an array the kernel ends with a NUL: prvInitialiseNewTask()) into a name slot:
  * one copy of constant length, word loads and stores (both word aligned: the slot by its
  * declaration, pcTaskName by its offset in the TCB, e.g. 52 on a 32-bit ARM_CM4F build: every
@@ -589,29 +640,45 @@ static inline __attribute__((always_inline)) int evrec_freertos_prefix_(const ch
             __builtin_memcpy((slot), (name), sizeof(name));                                                       \
         }                                                                                                         \
     } while (0)
-#if EVREC_FREERTOS_INLINE && !defined(traceTASK_CREATE)
-/* Inline: the name copied into the value's slot, the value stored, TaskCreate recorded. */
+#if EVREC_FREERTOS_INLINE && !defined(traceTASK_CREATE) && !defined(traceTASK_DELETE)
+/* Inline. The task's value is the kernel's own TCB number (uxTCBNumber, set just before the hook:
+ * no allocation); its name is the TCB's own pcTaskName, kept as a pointer (one store: the kernel
+ * never rewrites it, and the TCB lives until traceTASK_DELETE, which copies the name into the
+ * value's slot and points there); TaskCreate recorded. */
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
     do {                                                                                                          \
-        uint32_t evrec_task_ = EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(pxNewTCB)->uxTCBNumber;       \
-        if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
-            char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
-            EVREC_FREERTOS_TCB_NAME_COPY_(                                                                        \
-                evrec_slot_, (pxNewTCB)->pcTaskName,                                                              \
-                __builtin_offsetof(__typeof__(*(pxNewTCB)), pcTaskName) % _Alignof(uint32_t) == 0u);              \
-            freertos_RtosTask_runtime_names[evrec_task_ - 1u] = evrec_slot_;                                      \
-        } else if (evrec_task_ != 0u) {                                                                           \
+        uint32_t evrec_task_ = (uint32_t)(pxNewTCB)->uxTCBNumber;                                                 \
+        if (EVREC_FREERTOS_IS_IDLE_NEXT_(pxNewTCB)) {                                                             \
+            evrec_task_ = 0u;                                                                                     \
+        } else if (__builtin_expect(evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS, 1)) {                           \
+            freertos_RtosTask_runtime_names[evrec_task_ - 1u] = (pxNewTCB)->pcTaskName;                           \
+        } else {                                                                                                  \
             evrec_task_ = EVREC_FREERTOS_TASK_SLOTS + 1u; /* past the range: 64 */                                \
         }                                                                                                         \
         (pxNewTCB)->uxTaskNumber = evrec_task_;                                                                   \
-        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), (uint16_t)evrec_task_, (uint32_t)(pxNewTCB)->uxPriority); \
+        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), evrec_task_, (uint32_t)(pxNewTCB)->uxPriority);       \
+    } while (0)
+/* Inline: TaskDelete, then the name copied from the TCB (which the kernel frees or the application
+ * reuses after the delete) into the value's slot, its name from now on. */
+#define traceTASK_DELETE(pxTaskToDelete)                                                                          \
+    do {                                                                                                          \
+        uint32_t evrec_task_ = (uint32_t)(pxTaskToDelete)->uxTaskNumber;                                          \
+        evrec_freertos_task_delete_(EVREC_FREERTOS_CORE(), evrec_task_,                                           \
+                                    (uint32_t)(pxTaskToDelete)->uxPriority);                                      \
+        if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
+            char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
+            EVREC_FREERTOS_TCB_NAME_COPY_(                                                                        \
+                evrec_slot_, (pxTaskToDelete)->pcTaskName,                                                        \
+                __builtin_offsetof(__typeof__(*(pxTaskToDelete)), pcTaskName) % _Alignof(uint32_t) == 0u);        \
+            freertos_RtosTask_runtime_names[evrec_task_ - 1u] = evrec_slot_;                                      \
+        }                                                                                                         \
     } while (0)
 #endif
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(pxNewTCB)                                                                                \
     ((pxNewTCB)->uxTaskNumber = evrec_freertos_task_new(                                                          \
          EVREC_FREERTOS_CORE(), (pxNewTCB)->pcTaskName,                                                           \
-         (EVREC_FREERTOS_IS_IDLE_(pxNewTCB) ? 0u : (uint32_t)(uint16_t)(pxNewTCB)->uxTCBNumber) |                 \
+         (EVREC_FREERTOS_IS_IDLE_NEXT_(pxNewTCB) ? 0u : (uint32_t)(uint16_t)(pxNewTCB)->uxTCBNumber) |            \
              (uint32_t)(sizeof((pxNewTCB)->pcTaskName) < 255u ? sizeof((pxNewTCB)->pcTaskName) : 255u) << 16,     \
          (uint32_t)(pxNewTCB)->uxPriority))
 #endif

@@ -215,6 +215,7 @@ static EVREC_ALWAYS_INLINE uint32_t switch_out_word(const struct evrec_threadx_c
 struct evrec_threadx_shared evrec_threadx_shared;
 uint8_t evrec_threadx_object_kind[OBJECT_SLOTS + 1u];
 _Static_assert(OBJECT_SLOTS == EVREC_THREADX_OBJECT_SLOTS, "the header's object range");
+_Static_assert(TASK_SLOTS == EVREC_THREADX_TASK_SLOTS, "the header's task range");
 static struct evrec_threadx_core other_cores[EVREC_THREADX_MAX_CORES]; /* [0] unused: core 0 is shared's */
 /* A core's `running` while IdleSleep was recorded without its IdleWake: no thread's address, and
  * the only value other than NULL below a thread's (switch_out() tests both in one compare). */
@@ -438,30 +439,16 @@ static void name_keep(const char **names, uint32_t slots, char (*copies)[EVREC_T
                    "task records: QueueOp's header and task")
 TASK_LAYOUT(threadx_TaskCreate_t);
 TASK_LAYOUT(threadx_TaskDelete_t);
-#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Interrupts are disabled on one core from the reservation to the last store: nothing can see
- * the record before it is whole, so the header takes the final id at once (no provisional id and
- * commit: 2 instructions less). */
-static EVREC_ALWAYS_INLINE void task_record(evrec_host_t *h, uint16_t event_id, uint16_t task, uint16_t priority)
+void evrec_threadx_task_record_slow(evrec_host_t *h, uint16_t event_id, uint16_t task, uint16_t priority)
 {
-    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
-    size_t end = seen + 12u;
-    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
-        threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)evrec_threadx_reserve12_slow(h, task);
-        if (e != NULL) {
-            e->priority = priority;
-            evrec_commit(e, event_id);
-        }
-        return;
+    threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)evrec_threadx_reserve12_slow(h, task);
+    if (e != NULL) {
+        e->priority = priority;
+        evrec_commit(e, event_id);
     }
-    uint32_t t = EVREC_PORT_TIMESTAMP();
-    EVREC_STORE_RELAXED(&h->pos, end);
-    threadx_TaskCreate_t *e = (threadx_TaskCreate_t *)(void *)(EVREC_LOAD_RELAXED(&h->buf) + seen);
-    typedef uint64_t __attribute__((aligned(4), may_alias)) u64_alias;
-    *(u64_alias *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
-    e->priority = priority;
 }
-#define TASK_RECORD(h, T, task_, priority_) task_record((h), threadx_ID_##T, (task_), (priority_))
+#ifdef EVREC_THREADX_TASK_RECORD_FAST_ /* evrec_threadx.h: one-shot, interrupts disabled on one core */
+#define TASK_RECORD(h, T, task_, priority_) evrec_threadx_task_record_((h), threadx_ID_##T, (task_), (priority_))
 #else
 #define TASK_RECORD(h, T, task_, priority_) RECORD2(h, T, task, task_, priority, priority_)
 #endif

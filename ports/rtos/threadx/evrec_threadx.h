@@ -149,7 +149,7 @@
 #define EVREC_THREADX_CREATE_DELETE_(i, a, b)                                                                     \
     {                                                                                                             \
         if ((i) == TX_TRACE_THREAD_CREATE) {                                                                      \
-            evrec_threadx_thread_create((uintptr_t)(a), (uintptr_t)(b));                                          \
+            EVREC_THREADX_THREAD_CREATE_(a, b);                                                                   \
         } else if ((i) == TX_TRACE_THREAD_DELETE) {                                                               \
             evrec_threadx_thread_delete((uintptr_t)(a));                                                          \
         } else if ((i) == TX_TRACE_QUEUE_CREATE) {                                                                \
@@ -389,6 +389,8 @@ uint16_t evrec_threadx_map_find(const void *key);
 void evrec_threadx_map_put(const void *key, uint16_t value);
 /** Per RtosObject value (1..EVREC_THREADX_OBJECT_SLOTS): its kind, EVREC_THREADX_KIND_*. */
 #define EVREC_THREADX_OBJECT_SLOTS 127u
+/** RtosTask values given at run time: 1..EVREC_THREADX_TASK_SLOTS. */
+#define EVREC_THREADX_TASK_SLOTS 63u
 extern uint8_t evrec_threadx_object_kind[EVREC_THREADX_OBJECT_SLOTS + 1u];
 
 /* The first slot of `key`'s probe sequence: address bits 3..10, one instruction (UBFX). A
@@ -468,6 +470,76 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_object_create_(const void *object,
 }
 /* An object's create in the kernel's insert point (EVREC_THREADX_CREATE_DELETE_): inline. */
 #define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create_((o), (kind), (name))
+#endif
+
+/* A TaskCreate or TaskDelete (12 bytes: the task at bytes 6..7, the priority at 8..9) through
+ * `h`, in the kernel's critical section with EVREC_THREADX_IRQOFF_RESERVE 1: interrupts are
+ * disabled on one core from the reservation to the last store, so nothing can see the record
+ * before it is whole and the header takes the final id at once (no provisional id and commit).
+ * Cyclic and streaming hosts, a full buffer: evrec_threadx_task_record_slow(), out of line. */
+void evrec_threadx_task_record_slow(struct evrec_host *h, uint16_t event_id, uint16_t task, uint16_t priority);
+#if EVREC_THREADX_IRQOFF_RESERVE && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EVREC_THREADX_TASK_RECORD_FAST_ 1
+static EVREC_ALWAYS_INLINE void evrec_threadx_task_record_(struct evrec_host *h, uint16_t event_id, uint16_t task,
+                                                           uint32_t priority) /* its low 16 bits */
+{
+    size_t seen = EVREC_LOAD_RELAXED(&h->pos);
+    size_t end = seen + 12u;
+    if (__builtin_expect(EVREC_LOAD_RELAXED(&h->block_mask) != 0u || end > EVREC_LOAD_RELAXED(&h->cap), 0)) {
+        evrec_threadx_task_record_slow(h, event_id, task, (uint16_t)priority);
+        return;
+    }
+    uint32_t t = EVREC_PORT_TIMESTAMP();
+    EVREC_STORE_RELAXED(&h->pos, end);
+    uint8_t *e = EVREC_LOAD_RELAXED(&h->buf) + seen;
+    typedef uint64_t __attribute__((aligned(4), may_alias)) evrec_threadx_u64_;
+    typedef uint16_t __attribute__((may_alias)) evrec_threadx_u16_;
+    *(evrec_threadx_u64_ *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
+    *(evrec_threadx_u16_ *)(void *)(e + 8) = (uint16_t)priority; /* one STRH: no UXTH before it */
+}
+#endif
+
+/* A thread's create inline in the kernel's insert point (EVREC_THREADX_TASK_FIELD 1, names as
+ * pointers, EVREC_THREADX_IRQOFF_RESERVE 1: no call, no frame): the next RtosTask value with a
+ * plain load and store (as the objects' above), its name the kernel's pointer, the value and the
+ * Start run byte into the thread's control block (`fields`: its evrec_threadx_task, then
+ * evrec_threadx_run; one word store when `word` says the pair starts on a word boundary: the byte
+ * after evrec_threadx_run is the padding at the end of TX_THREAD), TaskCreate. */
+#if EVREC_THREADX_OBJECT_FAST_ && EVREC_THREADX_TASK_FIELD && EVREC_THREADX_INLINE && defined(EVREC_THREADX_TASK_RECORD_FAST_)
+static EVREC_ALWAYS_INLINE void evrec_threadx_thread_create_(uint16_t *fields, int word, const char *name,
+                                                             uint32_t priority)
+{
+    uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&threadx_RtosTask_runtime.next);
+    uint32_t i = v - 1u; /* names[i] names value v */
+    if (__builtin_expect(i < EVREC_THREADX_TASK_SLOTS, 1)) {
+        if (__builtin_expect(name == (const char *)0, 0)) {
+            __asm__ volatile(""); /* a branch out of the way (one CBZ), not a conditional move */
+            name = "";
+        }
+        threadx_RtosTask_runtime_names[i] = name;
+        EVREC_STORE_RELAXED(&threadx_RtosTask_runtime.next, (size_t)v + 1u);
+    } else {
+        v = (uint32_t)threadx_RtosTask_NoTask; /* the names ran out */
+    }
+    if (word) {
+        typedef uint32_t __attribute__((may_alias)) evrec_threadx_u32_;
+        *(evrec_threadx_u32_ *)(void *)fields = v | (uint32_t)threadx_RtosResume_Start << 16;
+    } else {
+        fields[0] = (uint16_t)v;
+        ((uint8_t *)(void *)fields)[2] = (uint8_t)threadx_RtosResume_Start;
+    }
+    struct evrec_host *h = evrec_threadx_shared.core0.host;
+    if (h != (struct evrec_host *)0) {
+        evrec_threadx_task_record_(h, threadx_ID_TaskCreate, (uint16_t)v, priority);
+    }
+}
+#define EVREC_THREADX_THREAD_CREATE_(a, b)                                                                        \
+    evrec_threadx_thread_create_(                                                                                 \
+        &((TX_THREAD *)(a))->evrec_threadx_task,                                                                  \
+        __builtin_offsetof(TX_THREAD, evrec_threadx_task) % 4u == 0u &&                                           \
+            __builtin_offsetof(TX_THREAD, evrec_threadx_run) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 2u && \
+            sizeof(TX_THREAD) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 4u,                          \
+        ((TX_THREAD *)(a))->tx_thread_name, (uint32_t)(b))
 #endif
 
 /* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
@@ -626,6 +698,9 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
     }
 #endif /* EVREC_THREADX_INLINE */
 
+#ifndef EVREC_THREADX_THREAD_CREATE_ /* not inline: a call */
+#define EVREC_THREADX_THREAD_CREATE_(a, b) evrec_threadx_thread_create((uintptr_t)(a), (uintptr_t)(b))
+#endif
 #ifndef EVREC_THREADX_OBJECT_CREATE_ /* not inline: a call */
 #define EVREC_THREADX_OBJECT_CREATE_(o, kind, name) evrec_threadx_object_create((o), (kind), (name))
 #endif

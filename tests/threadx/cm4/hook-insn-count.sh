@@ -7,7 +7,11 @@
 # one loop. insn/hook_insn.c (its comment lists the loops) is built with the hooks and without,
 # with the kernel; a hook's cost is the difference of its loop between the two builds, divided
 # by the loop's count (HOOK_N = 32): the kernel's insert points and notification calls, evrec's
-# lookups, the record(s).
+# lookups, the record(s). A third build (HOOK_TRACE=2) has the kernel's event trace
+# (TX_ENABLE_EVENT_TRACE) with insert points that do nothing: its difference to the build without
+# is the kernel's own trace code (the object registry calls, which run with TraceX's event trace
+# whether or not evrec is there); "evrec alone" is the build with the hooks minus that one, and
+# the budget applies to it.
 #
 #   hook-insn-count.sh [-O OPT] [-b BUDGET] KERNEL_DIR EVREC_GEN [OUT_DIR]
 #
@@ -16,7 +20,8 @@
 # the most instructions a hook may cost; "over budget" is printed after a hook above it (a
 # loop with two hooks gets twice the budget), and the exit status is then 1.
 # Prints a markdown table: loop, kernel call, records, instructions without and with the hooks,
-# the hooks' cost. Exit status 77 (skipped) without KERNEL_DIR, qemu-system-arm or
+# the hooks' cost, the kernel's event trace alone, evrec alone. Exit status 77 (skipped)
+# without KERNEL_DIR, qemu-system-arm or
 # arm-none-eabi-gcc.
 set -eu
 opt=-O2
@@ -66,6 +71,7 @@ count() {
 }
 count 0
 count 1
+count 2
 awk -v budget="$budget" -v opt="$opt" '
 BEGIN {
     n = split("empty switch send receive put get mutex flags isr create delete object", name, " ")
@@ -78,17 +84,20 @@ FNR == 1 { file++ }
 { c[file, FNR] = $1; lines = FNR }
 END {
     if (lines != n) { printf "hook-insn-count: %d loops counted, expected %d\n", lines, n > "/dev/stderr"; exit 1 }
-    printf "| loop | kernel call | trace macros | records | without hooks | with hooks | hooks cost |\n"
-    printf "|---|---|---|---:|---:|---:|---:|\n"
+    printf "| loop | kernel call | trace macros | records | without hooks | with hooks | hooks cost | kernel trace alone | evrec alone |\n"
+    printf "|---|---|---|---:|---:|---:|---:|---:|---:|\n"
     over = 0
     for (k = 1; k <= n; k++) {
         off = c[1, k] / 32; on = c[2, k] / 32; d = on - off
-        flag = d > budget * nhooks[k] ? " over budget" : ""
+        kt = c[3, k] / 32 - off; own = on - c[3, k] / 32
+        flag = own > budget * nhooks[k] ? " over budget" : ""
         if (flag != "") over = 1
-        printf "| %s | %s | %s | %d | %g | %g | %g%s |\n", name[k], call[k], hooks[k], recs[k], off, on, d, flag
+        printf "| %s | %s | %s | %d | %g | %g | %g | %g | %g%s |\n", name[k], call[k], hooks[k], recs[k], off, on, d, kt, own, flag
     }
     printf "\nCortex-M4 %s, instructions per call (QEMU mps2-an386, 32 calls per loop); budget %d per hook\n", opt, budget
+    printf "hooks cost = with - without; kernel trace alone = TX_ENABLE_EVENT_TRACE with empty insert points - without\n"
+    printf "(the kernel%ss own trace code, e.g. _tx_trace_object_register()); evrec alone = with - kernel trace alone\n", "\047"
     exit over
-}' "$out/hooks0$opt.counts" "$out/hooks1$opt.counts" || rc=$?
+}' "$out/hooks0$opt.counts" "$out/hooks1$opt.counts" "$out/hooks2$opt.counts" || rc=$?
 [ "$keep" -eq 1 ] || rm -rf "$out"
 exit "${rc:-0}"

@@ -22,8 +22,8 @@
  *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete; its name, a literal in
  *             flash, needs no copy)
  *   object    tx_semaphore_create() + tx_semaphore_delete() (the object's value and name)
- * Exit code 0 when everything ran (and, with the hooks, no record was dropped and the records
- * check: records_ok()), else 1..4.
+ * Exit code 0 when everything ran (and, with the hooks, no record was dropped, the records
+ * check: records_ok(), and the created threads are named: threads_named()), else 1..5.
  */
 #include <stdint.h>
 
@@ -200,6 +200,29 @@ static int records_ok(const evrec_recorder_t *r)
 }
 #endif
 
+#if HOOK_TRACE
+/* The created threads (the create loop: the inline create on this port) each have their own
+ * RtosTask value, in creation order, named "created" (the kernel's pointer: a literal, which
+ * the delete does not copy), and a TaskCreate each. */
+static int threads_named(void)
+{
+    for (uint32_t i = 0; i < HOOK_N; i++) {
+        uint32_t v = created[i].evrec_threadx_task;
+        const char *name = v - 1u < 63u ? threadx_RtosTask_runtime_names[v - 1u] : NULL;
+        if (name == NULL || (i > 0u && v != created[i - 1u].evrec_threadx_task + 1u)) {
+            return 0;
+        }
+        const char *want = "created";
+        for (uint32_t k = 0; want[k] != '\0' || name[k] != '\0'; k++) {
+            if (name[k] != want[k]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+#endif
+
 static void bench_entry(ULONG arg)
 {
     (void)arg;
@@ -222,7 +245,7 @@ static void bench_entry(ULONG arg)
     if (r == NULL || evrec_recorder_counts(r).dropped != 0) {
         sh_exit(1);
     }
-    sh_exit(records_ok(r) ? 0 : 4);
+    sh_exit(records_ok(r) ? (threads_named() ? 0 : 5) : 4);
 #else
     sh_exit(0);
 #endif
