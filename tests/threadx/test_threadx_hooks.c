@@ -18,6 +18,7 @@ TX_THREAD *_tx_thread_current_ptr;
 TX_THREAD *_tx_thread_execute_ptr;
 volatile ULONG _tx_thread_system_state;
 volatile UINT _tx_thread_preempt_disable;
+TX_TIMER_INTERNAL *_tx_timer_expired_timer_ptr;
 volatile ULONG standin_ipsr;
 
 VOID _tx_execution_thread_enter(void);

@@ -29,12 +29,15 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
+ *   EVREC_THREADX_TIMERS          application timers whose expiry can be recorded at once, a
+ *                                 power of 2, default 16. RAM: 2 pointers each.
  *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE: see evrec_threadx.h (tx_user.h's values).
  */
 #define EVREC_THREADX_SOURCE_     /* evrec_threadx.h: the inline record path too */
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
+#include "tx_timer.h"
 #include "tx_trace.h"
 
 #include "evrec_threadx.h"
@@ -84,6 +87,9 @@
 #ifndef EVREC_THREADX_INT_CONTROL
 #define EVREC_THREADX_INT_CONTROL 0
 #endif
+#ifndef EVREC_THREADX_TIMERS
+#define EVREC_THREADX_TIMERS 16
+#endif
 
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
@@ -102,6 +108,8 @@
 #define RUN_FROM_ISR RUN_(threadx_RtosResume_ResumeFromIsr)
 
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
+/* Pools and application timers (numbered apart from the kinds above). */
+enum { KIND_POOL = 16, KIND_TIMER };
 
 /* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
 #define SAME_LAYOUT(T)                                                                                            \
@@ -113,6 +121,9 @@ enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 SAME_LAYOUT(threadx_SemOp_t);
 SAME_LAYOUT(threadx_MutexOp_t);
 SAME_LAYOUT(threadx_EventOp_t);
+SAME_LAYOUT(threadx_PoolOp_t);
+_Static_assert(sizeof(threadx_TimerExpired_t) == 12u && offsetof(threadx_TimerExpired_t, task) == 6u,
+               "TimerExpired: QueueOp's header and task (evrec_threadx_reserve12_)");
 _Static_assert(offsetof(threadx_QueueOp_t, task) == 6u && sizeof(threadx_QueueOp_t) == 12u,
                "task is bytes 6..7 of a 12-byte record (written with the header in evrec_threadx_reserve12_)");
 _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, object) + 2u &&
@@ -314,6 +325,7 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
     case KIND_SEM: threadx_record_SemOp(h, task, object, op); break;
     case KIND_MUTEX: threadx_record_MutexOp(h, task, object, op); break;
     case KIND_FLAGS: threadx_record_EventOp(h, task, object, op); break;
+    case KIND_POOL: threadx_record_PoolOp(h, task, object, op); break;
     default: threadx_record_QueueOp(h, task, object, op); break;
     }
 }
@@ -380,7 +392,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL || (new_state != TX_QUEUE_SUSP && new_state != TX_SEMAPHORE_SUSP && new_state != TX_EVENT_FLAG &&
-                      new_state != TX_MUTEX_SUSP)) {
+                      new_state != TX_MUTEX_SUSP && new_state != TX_BLOCK_MEMORY && new_state != TX_BYTE_MEMORY)) {
         return;
     }
     uint16_t task = task_of(t);
@@ -442,6 +454,145 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
         }
         break;
     default: break;
+    }
+}
+
+/* ---- block pools, byte pools, application timers ---- */
+
+/* A pool call at its insert point: as EVREC_THREADX_POOL_INLINE_ (evrec_threadx.h). */
+static void pool_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i4)
+{
+    const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
+    uint8_t op = threadx_RtosPoolOp_Release;
+    if (event == TX_TRACE_BLOCK_ALLOCATE) {
+        if (i4 == 0u) { /* no free block: it waits (Block) or fails */
+            return;
+        }
+        op = threadx_RtosPoolOp_Allocate;
+    }
+    evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, (const void *)i1, op);
+}
+
+void evrec_threadx_byte_allocated(const void *pool)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
+        evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, pool, threadx_RtosPoolOp_Allocate);
+    }
+}
+
+/* An application timer's expiration function, kept while the timer's control block calls
+ * timer_expired() instead (TX_TIMER_INTERNAL address -> function; a deleted timer's slot keeps
+ * a marker so that the probes go on). Not reset by evrec_threadx_init(): a timer wrapped before
+ * it still finds its function. */
+typedef VOID (*timer_fn_t)(ULONG);
+static struct {
+    const TX_TIMER_INTERNAL *key;
+    timer_fn_t fn;
+} timer_wraps[EVREC_THREADX_TIMERS];
+_Static_assert((EVREC_THREADX_TIMERS & (EVREC_THREADX_TIMERS - 1)) == 0, "EVREC_THREADX_TIMERS: a power of 2");
+#define TIMER_GONE ((const TX_TIMER_INTERNAL *)&timer_wraps) /* a deleted timer's slot */
+#define TIMER_SLOT(key) ((uint32_t)((uintptr_t)(key) >> 3) & (EVREC_THREADX_TIMERS - 1u))
+
+static timer_fn_t timer_fn_of(const TX_TIMER_INTERNAL *key)
+{
+    uint32_t s = TIMER_SLOT(key);
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++) {
+        if (timer_wraps[s].key == key) {
+            return timer_wraps[s].fn;
+        }
+        s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u);
+    }
+    return NULL;
+}
+
+/* The expiration function of every wrapped timer, called by the kernel's timer thread (or its
+ * timer interrupt with TX_TIMER_PROCESS_IN_ISR) with _tx_timer_expired_timer_ptr set to the
+ * timer: TimerExpired, then the application's function. */
+static VOID timer_expired(ULONG param)
+{
+    const TX_TIMER_INTERNAL *in = _tx_timer_expired_timer_ptr;
+    timer_fn_t fn = timer_fn_of(in);
+    unsigned core = CORE();
+    evrec_host_t *h = host_of(core);
+    uint16_t timer = evrec_threadx_object_((const char *)in - offsetof(TX_TIMER, tx_timer_internal));
+    if (h != NULL && timer != 0u) {
+        uint16_t task = IN_THREAD(core) ? task_of(CURRENT(core)) : NO_TASK;
+        IRQ_STATE(irq);
+        IRQ_DISABLE(irq);
+        threadx_TimerExpired_t *e = (threadx_TimerExpired_t *)evrec_threadx_reserve12_(h, task);
+        if (e != NULL) {
+            e->timer = timer;
+            evrec_commit(e, threadx_ID_TimerExpired);
+        }
+        IRQ_RESTORE(irq);
+    }
+    if (fn != NULL) {
+        fn(param);
+    }
+}
+
+/* tx_timer_create() (interrupts disabled): name the timer, and wrap its expiration function
+ * when a slot is free (else its expiries are not recorded). */
+static void timer_wrap(TX_TIMER *t)
+{
+    object_create(t, KIND_TIMER, t->tx_timer_name);
+    TX_TIMER_INTERNAL *in = &t->tx_timer_internal;
+    timer_fn_t fn = in->tx_timer_internal_timeout_function;
+    if (fn == NULL || fn == &timer_expired) {
+        return;
+    }
+    uint32_t s = TIMER_SLOT(in), free_slot = EVREC_THREADX_TIMERS;
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS; n++, s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u)) {
+        if (timer_wraps[s].key == in) {
+            free_slot = s; /* the timer created again at the same address */
+            break;
+        }
+        if (timer_wraps[s].key == NULL) { /* the probe's end: a deleted timer's slot before it, or this one */
+            free_slot = free_slot < EVREC_THREADX_TIMERS ? free_slot : s;
+            break;
+        }
+        if (timer_wraps[s].key == TIMER_GONE && free_slot == EVREC_THREADX_TIMERS) {
+            free_slot = s;
+        }
+    }
+    if (free_slot < EVREC_THREADX_TIMERS) {
+        timer_wraps[free_slot].fn = fn;
+        timer_wraps[free_slot].key = in;
+        in->tx_timer_internal_timeout_function = &timer_expired;
+    }
+}
+
+/* tx_timer_delete(): its slot is free again (the timer no longer runs). */
+static void timer_unwrap(const TX_TIMER *t)
+{
+    uint32_t s = TIMER_SLOT(&t->tx_timer_internal);
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++) {
+        if (timer_wraps[s].key == &t->tx_timer_internal) {
+            timer_wraps[s].key = TIMER_GONE;
+            return;
+        }
+        s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u);
+    }
+}
+
+/* The pool and timer insert points; 0 for another event. */
+static int pool_timer_insert(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i4)
+{
+    switch (event) {
+    case TX_TRACE_BLOCK_POOL_CREATE:
+        object_create((const void *)i1, KIND_POOL, ((const TX_BLOCK_POOL *)i1)->tx_block_pool_name);
+        return 1;
+    case TX_TRACE_BYTE_POOL_CREATE:
+        object_create((const void *)i1, KIND_POOL, ((const TX_BYTE_POOL *)i1)->tx_byte_pool_name);
+        return 1;
+    case TX_TRACE_TIMER_CREATE: timer_wrap((TX_TIMER *)i1); return 1;
+    case TX_TRACE_TIMER_DELETE: timer_unwrap((const TX_TIMER *)i1); return 1;
+    case TX_TRACE_BLOCK_ALLOCATE:
+    case TX_TRACE_BLOCK_RELEASE:
+    case TX_TRACE_BYTE_RELEASE: pool_call(core, event, i1, i4); return 1;
+    default: return 0;
     }
 }
 
@@ -765,6 +916,10 @@ void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uint
     case TX_TRACE_EVENT_FLAGS_CREATE:
         object_create((const void *)i1, KIND_FLAGS, ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name);
         break;
-    default: object_call(core, event, i1, i2, i3, i4); break;
+    default:
+        if (!pool_timer_insert(core, event, i1, i4)) {
+            object_call(core, event, i1, i2, i3, i4);
+        }
+        break;
     }
 }

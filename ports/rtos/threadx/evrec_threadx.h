@@ -101,6 +101,13 @@
     ((i) == TX_TRACE_QUEUE_SEND || (i) == TX_TRACE_QUEUE_FRONT_SEND || (i) == TX_TRACE_QUEUE_RECEIVE ||           \
      (i) == TX_TRACE_SEMAPHORE_GET || (i) == TX_TRACE_SEMAPHORE_PUT || (i) == TX_TRACE_MUTEX_GET ||               \
      (i) == TX_TRACE_MUTEX_PUT || (i) == TX_TRACE_EVENT_FLAGS_SET || (i) == TX_TRACE_EVENT_FLAGS_GET)
+/* The pool and timer insert points: creation (names; a timer's expiration function wrapped) out
+ * of line, the allocations and releases inline with EVREC_THREADX_INLINE 1. */
+#define EVREC_THREADX_POOL_CALLED_(i)                                                                             \
+    ((i) == TX_TRACE_BLOCK_POOL_CREATE || (i) == TX_TRACE_BYTE_POOL_CREATE || (i) == TX_TRACE_TIMER_CREATE ||     \
+     (i) == TX_TRACE_TIMER_DELETE)
+#define EVREC_THREADX_POOL_CALL_(i)                                                                               \
+    ((i) == TX_TRACE_BLOCK_ALLOCATE || (i) == TX_TRACE_BLOCK_RELEASE || (i) == TX_TRACE_BYTE_RELEASE)
 #if defined(__GNUC__)
 #define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
 #else
@@ -116,16 +123,19 @@
 #if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_POOL_CALLED_(i)) {           \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
             EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
+        } else if (EVREC_THREADX_POOL_CALL_(i)) {                                                                 \
+            EVREC_THREADX_POOL_INLINE_((i), (uintptr_t)(a), (uintptr_t)(d));                                      \
         }                                                                                                         \
     }
 #else
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i) ||           \
+            EVREC_THREADX_POOL_CALLED_(i) || EVREC_THREADX_POOL_CALL_(i)) {                                       \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         }                                                                                                         \
     }
@@ -221,6 +231,39 @@ void evrec_threadx_isr_exit(unsigned isr_id);
  * **Context:** any.
  */
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
+
+/**
+ * @brief A byte pool allocation succeeded: PoolOp(Allocate) by the calling thread. What
+ * EVREC_THREADX_BYTE_ALLOCATE_EXTENSION calls with EVREC_THREADX_INLINE 0. Not for direct use.
+ * @param[in] pool the TX_BYTE_POOL control block (not kept).
+ * **Context:** the allocating thread, in tx_byte_allocate(), interrupts disabled (or the SMP
+ * protection held).
+ */
+void evrec_threadx_byte_allocated(const void *pool);
+
+/**
+ * The kernel's TX_BYTE_ALLOCATE_EXTENSION (common/inc/tx_api.h: empty unless a port or tx_user.h
+ * defines it), expanded in tx_byte_allocate() after each search of the pool with interrupts
+ * enabled: a successful search (its local `work_ptr` not NULL, the pool `pool_ptr`) is the
+ * allocation, which the kernel's insert point, at the call's start, cannot tell. Recorded with
+ * interrupts disabled through the function's own TX_DISABLE/TX_RESTORE. An application with its
+ * own extension composes the two: `#define TX_BYTE_ALLOCATE_EXTENSION MY_CODE
+ * EVREC_THREADX_BYTE_ALLOCATE_EXTENSION` before this include.
+ */
+#define EVREC_THREADX_BYTE_ALLOCATE_EXTENSION                                                                     \
+    if (work_ptr != TX_NULL) {                                                                                    \
+        TX_DISABLE                                                                                                \
+        EVREC_THREADX_BYTE_ALLOCATED_(pool_ptr);                                                                  \
+        TX_RESTORE                                                                                                \
+    }
+#ifndef TX_BYTE_ALLOCATE_EXTENSION
+#define TX_BYTE_ALLOCATE_EXTENSION EVREC_THREADX_BYTE_ALLOCATE_EXTENSION
+#endif
+#if EVREC_THREADX_INLINE
+#define EVREC_THREADX_BYTE_ALLOCATED_(p) EVREC_THREADX_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
+#else
+#define EVREC_THREADX_BYTE_ALLOCATED_(p) evrec_threadx_byte_allocated(p)
+#endif
 
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
@@ -462,6 +505,20 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
             EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                    \
         } else if (((d)&TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */           \
             EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                                \
+        }                                                                                                         \
+    }
+
+/* A block pool or byte pool call at its insert point (info1 the pool, info4 for BLOCK_ALLOCATE
+ * the free blocks): Allocate when a block is free, Release always (the memory goes back to the
+ * pool or to a waiting thread, whose Unblock follows); a wait is recorded as the other objects'.
+ * A byte allocation is recorded at the end of its search (EVREC_THREADX_BYTE_ALLOCATE_EXTENSION).
+ * The same tests as evrec_threadx.c's pool_call(). */
+#define EVREC_THREADX_POOL_INLINE_(i, a, d)                                                                       \
+    {                                                                                                             \
+        if ((i) != TX_TRACE_BLOCK_ALLOCATE) {                                                                     \
+            EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Release);                                  \
+        } else if ((d) != 0u) { /* a block is free */                                                             \
+            EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate);                                 \
         }                                                                                                         \
     }
 #endif /* EVREC_THREADX_INLINE */
