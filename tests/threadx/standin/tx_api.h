@@ -19,6 +19,10 @@ typedef unsigned int UINT;
 typedef unsigned int ULONG; /* the Linux port's 64-bit ULONG */
 
 #define TX_NULL ((void *)0)
+/* The kernel's critical section as the hooks' macros expand it (no interrupts here). */
+#define TX_INTERRUPT_SAVE_AREA UINT interrupt_save;
+#define TX_DISABLE interrupt_save = 0u;
+#define TX_RESTORE (void)interrupt_save;
 #define TX_AND ((UINT)2)
 #define TX_OR ((UINT)0)
 #define TX_SUCCESS ((UINT)0x00)
