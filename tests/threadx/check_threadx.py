@@ -29,8 +29,8 @@ traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace
     trace may be ahead by the in-flight calls, at most one per user thread), waits (Block) that
     completed (Unblock), and in the task-state model each thread's waits on the pool as Blocked on
     it by name (its Block records, less one still open when the recording stopped);
-  - the application timers' TimerExpired by name, against the expiries counted in their
-    expiration functions (ahead by at most the one in flight).
+  - the application timers' TimerExpired by name, by the kernel's timer thread, against the
+    expiries counted in their expiration functions (ahead by at most the one in flight).
 Prints the per-thread table (trace vs kernel) and the largest difference.
 """
 import collections
@@ -50,6 +50,7 @@ NAME_LEN = 23      # EVREC_THREADX_NAME_LEN - 1: names are kept to this length
 OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "work_flags": "EventOp"}
 WAITED_ON = ("work_q", "tick_sem", "work_flags")
 MIN_THREADS = 6
+TIMER_THREAD = "System Timer Thread"  # the kernel's (tx_timer_initialize.c): it runs the expirations
 WATCHDOG_S = 120   # the workload is killed and the test fails after this long
 POOL_LINE = re.compile(r'^\s*(?:L\d+\s+)?[\d.]+\s+PoolOp\s+task=("[^"]*"|\S+)\s+object=("[^"]*"|\S+)\s+type=(\w+)')
 TIMER_LINE = re.compile(r'^\s*(?:L\d+\s+)?[\d.]+\s+TimerExpired\s+task=("[^"]*"|\S+)\s+timer=("[^"]*"|\S+)')
@@ -144,7 +145,7 @@ def dump_records(evrec, evr):
             pool_ops[(unquote(p.group(1)), unquote(p.group(2)), p.group(3))] += 1
         t = TIMER_LINE.match(line)
         if t:
-            expiries[unquote(t.group(2))] += 1
+            expiries[(unquote(t.group(1)), unquote(t.group(2)))] += 1
     return out, pool_ops, expiries
 
 
@@ -183,11 +184,16 @@ def check_pools(pools, pool_ops, stats, errors):
 
 
 def check_timers(timers, expiries, errors):
+    """Each timer's TimerExpired records, by the kernel's timer thread, against its expiries."""
     for name, (counted,) in sorted(timers.items()):
-        print("timer %s: %d TimerExpired, %d expiries counted" % (name, expiries[name], counted))
-        ahead("timer %s expiries" % name, expiries[name], counted, 1, errors)
+        traced = sum(n for (task, timer), n in expiries.items() if timer == name)
+        print("timer %s: %d TimerExpired, %d expiries counted" % (name, traced, counted))
+        ahead("timer %s expiries" % name, traced, counted, 1, errors)
         if counted == 0:
             errors.append("timer %s: never expired" % name)
+    others = sorted(task for (task, timer), n in expiries.items() if task != TIMER_THREAD)
+    if others:
+        errors.append("TimerExpired not by the timer thread (%s) but by %s" % (TIMER_THREAD, others))
 
 
 def lane_accounting(records):

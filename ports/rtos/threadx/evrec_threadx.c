@@ -110,6 +110,7 @@
 enum { KIND_QUEUE = 1, KIND_SEM, KIND_MUTEX, KIND_FLAGS };
 /* Pools and application timers (numbered apart from the kinds above). */
 enum { KIND_POOL = 16, KIND_TIMER };
+static void timer_values_reset(void);
 
 /* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
 #define SAME_LAYOUT(T)                                                                                            \
@@ -211,6 +212,7 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     memset(&tx, 0, sizeof tx);
     memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
     memset(other_cores, 0, sizeof other_cores);
+    timer_values_reset();
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
         CORE_AT(c).host = c < cores ? hosts[c] : NULL;
         CORE_AT(c).task = NO_TASK;
@@ -482,29 +484,66 @@ void evrec_threadx_byte_allocated(const void *pool)
     }
 }
 
-/* An application timer's expiration function, kept while the timer's control block calls
- * timer_expired() instead (TX_TIMER_INTERNAL address -> function; a deleted timer's slot keeps
- * a marker so that the probes go on). Not reset by evrec_threadx_init(): a timer wrapped before
- * it still finds its function. */
+/* An application timer's expiration function and RtosObject value, kept while the timer's
+ * control block calls timer_expired() instead (by the TX_TIMER_INTERNAL address; a deleted
+ * timer's slot keeps a marker so that the probes go on). The keys and functions are not reset by
+ * evrec_threadx_init() (a timer wrapped before it still finds its function), the values and
+ * hosts are. */
 typedef VOID (*timer_fn_t)(ULONG);
-static struct {
+struct timer_wrap {
     const TX_TIMER_INTERNAL *key;
     timer_fn_t fn;
-} timer_wraps[EVREC_THREADX_TIMERS];
+    uintptr_t timer;   /* its RtosObject value, 0: not recorded */
+    evrec_host_t *one; /* one core: core 0's host when `timer` is not 0 (one test on the expiry) */
+};
+static struct timer_wrap timer_wraps[EVREC_THREADX_TIMERS];
 _Static_assert((EVREC_THREADX_TIMERS & (EVREC_THREADX_TIMERS - 1)) == 0, "EVREC_THREADX_TIMERS: a power of 2");
 #define TIMER_GONE ((const TX_TIMER_INTERNAL *)&timer_wraps) /* a deleted timer's slot */
 #define TIMER_SLOT(key) ((uint32_t)((uintptr_t)(key) >> 3) & (EVREC_THREADX_TIMERS - 1u))
+#define TIMER_NEXT(s) (((s) + 1u) & (EVREC_THREADX_TIMERS - 1u))
 
-static timer_fn_t timer_fn_of(const TX_TIMER_INTERNAL *key)
+/* The slot of a wrapped timer, NULL when it is not wrapped. Out of the expiry's path: its first
+ * probe is inline there. */
+static __attribute__((noinline)) const struct timer_wrap *timer_wrap_of(const TX_TIMER_INTERNAL *key)
 {
     uint32_t s = TIMER_SLOT(key);
-    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++) {
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++, s = TIMER_NEXT(s)) {
         if (timer_wraps[s].key == key) {
-            return timer_wraps[s].fn;
+            return &timer_wraps[s];
         }
-        s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u);
     }
     return NULL;
+}
+
+/* TimerExpired of the timer in slot `w` on this core: by the timer thread, the thread the
+ * records switched in (NoTask when the kernel processes timers in its timer interrupt). */
+static EVREC_ALWAYS_INLINE void timer_record(const struct timer_wrap *w)
+{
+    unsigned core = CORE();
+#if EVREC_THREADX_MAX_CORES == 1
+    evrec_host_t *h = w->one;
+#else
+    evrec_host_t *h = w->timer != 0u && core < EVREC_THREADX_MAX_CORES ? CORE_AT(core).host : NULL;
+#endif
+    if (h == NULL) {
+        return;
+    }
+#if defined(TX_TIMER_PROCESS_IN_ISR)
+    uint16_t task = NO_TASK;
+    (void)core;
+#elif defined(TX_THREAD_SMP_MAX_CORES)
+    uint16_t task = IN_THREAD(core) ? task_of(CURRENT(core)) : NO_TASK;
+#else
+    uint16_t task = CORE_AT(core).task;
+#endif
+    IRQ_STATE(irq);
+    IRQ_DISABLE(irq);
+    threadx_TimerExpired_t *e = (threadx_TimerExpired_t *)evrec_threadx_reserve12_(h, task);
+    if (e != NULL) {
+        e->timer = (uint16_t)w->timer;
+        evrec_commit(e, threadx_ID_TimerExpired);
+    }
+    IRQ_RESTORE(irq);
 }
 
 /* The expiration function of every wrapped timer, called by the kernel's timer thread (or its
@@ -513,24 +552,16 @@ static timer_fn_t timer_fn_of(const TX_TIMER_INTERNAL *key)
 static VOID timer_expired(ULONG param)
 {
     const TX_TIMER_INTERNAL *in = _tx_timer_expired_timer_ptr;
-    timer_fn_t fn = timer_fn_of(in);
-    unsigned core = CORE();
-    evrec_host_t *h = host_of(core);
-    uint16_t timer = evrec_threadx_object_((const char *)in - offsetof(TX_TIMER, tx_timer_internal));
-    if (h != NULL && timer != 0u) {
-        uint16_t task = IN_THREAD(core) ? task_of(CURRENT(core)) : NO_TASK;
-        IRQ_STATE(irq);
-        IRQ_DISABLE(irq);
-        threadx_TimerExpired_t *e = (threadx_TimerExpired_t *)evrec_threadx_reserve12_(h, task);
-        if (e != NULL) {
-            e->timer = timer;
-            evrec_commit(e, threadx_ID_TimerExpired);
+    const struct timer_wrap *w = &timer_wraps[TIMER_SLOT(in)];
+    if (__builtin_expect(w->key != in, 0)) {
+        w = timer_wrap_of(in);
+        if (w == NULL) {
+            return; /* not wrapped: not called */
         }
-        IRQ_RESTORE(irq);
     }
-    if (fn != NULL) {
-        fn(param);
-    }
+    timer_fn_t fn = w->fn;
+    timer_record(w);
+    fn(param);
 }
 
 /* tx_timer_create() (interrupts disabled): name the timer, and wrap its expiration function
@@ -544,7 +575,7 @@ static void timer_wrap(TX_TIMER *t)
         return;
     }
     uint32_t s = TIMER_SLOT(in), free_slot = EVREC_THREADX_TIMERS;
-    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS; n++, s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u)) {
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS; n++, s = TIMER_NEXT(s)) {
         if (timer_wraps[s].key == in) {
             free_slot = s; /* the timer created again at the same address */
             break;
@@ -559,6 +590,8 @@ static void timer_wrap(TX_TIMER *t)
     }
     if (free_slot < EVREC_THREADX_TIMERS) {
         timer_wraps[free_slot].fn = fn;
+        timer_wraps[free_slot].timer = evrec_threadx_object_(t);
+        timer_wraps[free_slot].one = timer_wraps[free_slot].timer != 0u ? host_of(0) : NULL;
         timer_wraps[free_slot].key = in;
         in->tx_timer_internal_timeout_function = &timer_expired;
     }
@@ -567,19 +600,24 @@ static void timer_wrap(TX_TIMER *t)
 /* tx_timer_delete(): its slot is free again (the timer no longer runs). */
 static void timer_unwrap(const TX_TIMER *t)
 {
-    uint32_t s = TIMER_SLOT(&t->tx_timer_internal);
-    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++) {
-        if (timer_wraps[s].key == &t->tx_timer_internal) {
-            timer_wraps[s].key = TIMER_GONE;
-            return;
-        }
-        s = (s + 1u) & (EVREC_THREADX_TIMERS - 1u);
+    const struct timer_wrap *w = timer_wrap_of(&t->tx_timer_internal);
+    if (w != NULL) {
+        timer_wraps[w - timer_wraps].key = TIMER_GONE;
     }
 }
 
-/* The pool and timer insert points; 0 for another event. */
-static int pool_timer_insert(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i4)
+/* evrec_threadx_init(): the wrapped timers' values are gone with the names (their functions stay). */
+static void timer_values_reset(void)
 {
+    for (uint32_t s = 0; s < EVREC_THREADX_TIMERS; s++) {
+        timer_wraps[s].timer = 0u;
+        timer_wraps[s].one = NULL;
+    }
+}
+
+int evrec_threadx_pool_insert(uint32_t event, uintptr_t i1, uintptr_t i4)
+{
+    unsigned core = CORE();
     switch (event) {
     case TX_TRACE_BLOCK_POOL_CREATE:
         object_create((const void *)i1, KIND_POOL, ((const TX_BLOCK_POOL *)i1)->tx_block_pool_name);
@@ -917,9 +955,13 @@ void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uint
         object_create((const void *)i1, KIND_FLAGS, ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name);
         break;
     default:
-        if (!pool_timer_insert(core, event, i1, i4)) {
-            object_call(core, event, i1, i2, i3, i4);
+#if !defined(__GNUC__) /* every insert point comes here (EVREC_THREADX_CONSTANT_ is 0); else the pool and timer
+                        * ones go to evrec_threadx_pool_insert() directly */
+        if (evrec_threadx_pool_insert(event, i1, i4)) {
+            break;
         }
+#endif
+        object_call(core, event, i1, i2, i3, i4);
         break;
     }
 }

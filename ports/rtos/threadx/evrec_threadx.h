@@ -123,8 +123,10 @@
 #if EVREC_THREADX_INLINE
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_POOL_CALLED_(i)) {           \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i)) {                                            \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_POOL_CALLED_(i)) {                                                               \
+            evrec_threadx_pool_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(d));                             \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
             EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
         } else if (EVREC_THREADX_POOL_CALL_(i)) {                                                                 \
@@ -134,9 +136,10 @@
 #else
 #define TX_TRACE_IN_LINE_INSERT(i, a, b, c, d, e)                                                                 \
     {                                                                                                             \
-        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i) ||           \
-            EVREC_THREADX_POOL_CALLED_(i) || EVREC_THREADX_POOL_CALL_(i)) {                                       \
+        if (!EVREC_THREADX_CONSTANT_(i) || EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {           \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_POOL_CALLED_(i) || EVREC_THREADX_POOL_CALL_(i)) {                                \
+            evrec_threadx_pool_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(d));                             \
         }                                                                                                         \
     }
 #endif
@@ -233,6 +236,17 @@ void evrec_threadx_isr_exit(unsigned isr_id);
 void evrec_threadx_int_control(uint8_t type, uintptr_t caller);
 
 /**
+ * @brief A block pool, byte pool or application timer insert point (TX_TRACE_BLOCK_*,
+ * TX_TRACE_BYTE_*, TX_TRACE_TIMER_CREATE/DELETE): records what the catalogue needs of it (see
+ * evrec_threadx_trace_insert(), which also takes them). Not for direct use.
+ * @param event TX_TRACE_* event id; info1 (the pool or timer) and info4 as tx_trace.h lists them.
+ * @retval 1 the event was one of those.
+ * @retval 0 another event: nothing recorded.
+ * **Context:** any (kernel code, interrupts disabled or the SMP protection held).
+ */
+int evrec_threadx_pool_insert(uint32_t event, uintptr_t info1, uintptr_t info4);
+
+/**
  * @brief A byte pool allocation succeeded: PoolOp(Allocate) by the calling thread. What
  * EVREC_THREADX_BYTE_ALLOCATE_EXTENSION calls with EVREC_THREADX_INLINE 0. Not for direct use.
  * @param[in] pool the TX_BYTE_POOL control block (not kept).
@@ -260,7 +274,7 @@ void evrec_threadx_byte_allocated(const void *pool);
 #define TX_BYTE_ALLOCATE_EXTENSION EVREC_THREADX_BYTE_ALLOCATE_EXTENSION
 #endif
 #if EVREC_THREADX_INLINE
-#define EVREC_THREADX_BYTE_ALLOCATED_(p) EVREC_THREADX_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
+#define EVREC_THREADX_BYTE_ALLOCATED_(p) EVREC_THREADX_THREAD_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
 #else
 #define EVREC_THREADX_BYTE_ALLOCATED_(p) evrec_threadx_byte_allocated(p)
 #endif
@@ -470,6 +484,9 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
 #endif
 #define EVREC_THREADX_OP_(a, id, op)                                                                              \
     evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
+/* A service the kernel allows from threads and the initialisation only (tx_byte_allocate,
+ * tx_byte_release): the calling thread is the one switched in, NoTask before the first. */
+#define EVREC_THREADX_THREAD_OP_(a, id, op) evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), 1)
 
 /* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
  * them): its operation when the object's state says it completes at once; a call that waits is
@@ -515,7 +532,9 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
  * The same tests as evrec_threadx.c's pool_call(). */
 #define EVREC_THREADX_POOL_INLINE_(i, a, d)                                                                       \
     {                                                                                                             \
-        if ((i) != TX_TRACE_BLOCK_ALLOCATE) {                                                                     \
+        if ((i) == TX_TRACE_BYTE_RELEASE) { /* threads only */                                                    \
+            EVREC_THREADX_THREAD_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Release);                           \
+        } else if ((i) == TX_TRACE_BLOCK_RELEASE) {                                                               \
             EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Release);                                  \
         } else if ((d) != 0u) { /* a block is free */                                                             \
             EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate);                                 \
