@@ -302,11 +302,12 @@ Test(threadx_hooks, pools)
 
     cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "blocks");
     cr_assert_str_eq(threadx_RtosObject_runtime_names[1], "bytes");
-    static const uint8_t want[] = {threadx_RtosPoolOp_Allocate, threadx_RtosPoolOp_Block, threadx_RtosPoolOp_Unblock,
-                                   threadx_RtosPoolOp_Release,  threadx_RtosPoolOp_Allocate,
-                                   threadx_RtosPoolOp_Release};
+    static const uint8_t want[] = {threadx_RtosPoolOp_Allocate, threadx_RtosPoolOp_Block,
+                                   threadx_RtosPoolOp_Unblock,  threadx_RtosPoolOp_Release,
+                                   threadx_RtosPoolOp_Allocate, threadx_RtosPoolOp_Release};
     static const uint16_t object[] = {1u, 1u, 1u, 1u, 2u, 2u};
-    cr_assert_eq(r.n, 2u + 6u + 1u); /* TaskCreate, TaskSwitchIn, the pool records with TaskReady after the Unblock */
+    /* TaskCreate, TaskSwitchIn, the pool records with TaskReady after the Unblock */
+    cr_assert_eq(r.n, 2u + 6u + 1u);
     for (unsigned k = 2, op = 0; k < r.n; k++) {
         if (r.id[k] == threadx_ID_TaskReady) {
             cr_assert_eq(op, 3u, "TaskReady after the Unblock");

@@ -480,7 +480,8 @@ void evrec_threadx_byte_allocated(const void *pool)
     unsigned core = CORE();
     if (core < EVREC_THREADX_MAX_CORES) {
         const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
-        evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, pool, threadx_RtosPoolOp_Allocate);
+        evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, pool,
+                                 threadx_RtosPoolOp_Allocate);
     }
 }
 

@@ -274,7 +274,8 @@ void evrec_threadx_byte_allocated(const void *pool);
 #define TX_BYTE_ALLOCATE_EXTENSION EVREC_THREADX_BYTE_ALLOCATE_EXTENSION
 #endif
 #if EVREC_THREADX_INLINE
-#define EVREC_THREADX_BYTE_ALLOCATED_(p) EVREC_THREADX_THREAD_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
+#define EVREC_THREADX_BYTE_ALLOCATED_(p)                                                                          \
+    EVREC_THREADX_THREAD_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
 #else
 #define EVREC_THREADX_BYTE_ALLOCATED_(p) evrec_threadx_byte_allocated(p)
 #endif
@@ -486,7 +487,8 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
     evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
 /* A service the kernel allows from threads and the initialisation only (tx_byte_allocate,
  * tx_byte_release): the calling thread is the one switched in, NoTask before the first. */
-#define EVREC_THREADX_THREAD_OP_(a, id, op) evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), 1)
+#define EVREC_THREADX_THREAD_OP_(a, id, op)                                                                       \
+    evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), 1)
 
 /* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
  * them): its operation when the object's state says it completes at once; a call that waits is
