@@ -20,6 +20,7 @@
 #include "evrec/evrec_save.h"
 #include "evrec/evrec_sched.h"
 #include "freertos_events.h"
+#include "threadx_events.h"
 #include "view_events.h"
 
 /* A recording with one lane per core. */
@@ -313,6 +314,46 @@ Test(sched, notification_wait_is_blocked)
     expect(10, ta, BLK, RS_DELAY, 0, NOOBJ, 0, 1430, 2000, FIN);
     expect(11, tb, RDY, EVREC_READY_PREEMPTED, 0, NOOBJ, 0, 1410, 2000, FIN);
     cr_expect_eq(G.n, 12);
+}
+
+/* The ThreadX port's pool operations (threadx.yaml PoolOp): a Block on a pool then a Blocked
+ * switch-out is BLOCKED on that pool, by name; the Unblock a release gives it wakes the task. */
+Test(sched, threadx_pool_wait_is_blocked)
+{
+    start(1, 1000, &threadx_meta);
+    threadx_RtosTask_t a, b;
+    threadx_RtosObject_t pool;
+    cr_assert_eq(threadx_runtime_init(), EVREC_OK);
+    cr_assert_eq(threadx_RtosTask_alloc("a", &a), EVREC_OK);
+    cr_assert_eq(threadx_RtosTask_alloc("b", &b), EVREC_OK);
+    cr_assert_eq(threadx_RtosObject_alloc("msg_pool", &pool), EVREC_OK);
+    at(1100), threadx_record_TaskSwitchIn(c0, a, threadx_RtosResume_Start);
+    at(1150), threadx_record_PoolOp(c0, a, pool, threadx_RtosPoolOp_Allocate);
+    at(1200), threadx_record_PoolOp(c0, a, pool, threadx_RtosPoolOp_Block);
+    at(1210), threadx_record_TaskSwitchOut(c0, a, threadx_RtosSuspend_Blocked);
+    at(1220), threadx_record_TaskSwitchIn(c0, b, threadx_RtosResume_Start);
+    at(1300), threadx_record_PoolOp(c0, b, pool, threadx_RtosPoolOp_Release);
+    at(1301), threadx_record_PoolOp(c0, a, pool, threadx_RtosPoolOp_Unblock);
+    at(1302), threadx_record_TaskReady(c0, a);
+    at(1310), threadx_record_TaskSwitchOut(c0, b, threadx_RtosSuspend_Preempted);
+    at(1311), threadx_record_TaskSwitchIn(c0, a, threadx_RtosResume_Resume);
+    stop(2000);
+    run_model(1, 0);
+    expect(0, a, RUN, NOC, 0, NOOBJ, 0, 1100, 1210, 0);
+    expect_next(0, BLK);
+    cr_assert_lt(1u, G.n);
+    const evrec_task_interval_t *blocked = &G.iv[1];
+    cr_expect_eq(blocked->task, a);
+    cr_expect_eq(blocked->state, BLK);
+    cr_expect_eq(blocked->cause, RS_BLOCKED);
+    cr_expect_eq(blocked->object_event, (uint16_t)threadx_ID_PoolOp, "blocked on event %u", blocked->object_event);
+    cr_expect_eq(blocked->object, pool);
+    cr_expect_str_eq(G.object_name[1], "msg_pool");
+    cr_expect_eq(blocked->begin_index, G.index[rec_at(1210)]);
+    cr_expect_eq(blocked->end_index, G.index[rec_at(1301)], "woken by the Unblock");
+    expect(2, b, RUN, NOC, 0, NOOBJ, 0, 1220, 1310, 0);
+    expect(3, a, RDY, EVREC_READY_WOKEN, 0, NOOBJ, 0, 1301, 1311, 0);
+    cr_expect_eq(G.n, 6);
 }
 
 /* Two cores: a task preempted on core 0 resumes on core 1, then moves back to core 0 with no

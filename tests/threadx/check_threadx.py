@@ -24,7 +24,14 @@ traced by evrec), then `evrec stats --format json` and `evrec dump` on its trace
     its TaskSwitchIn count equals the kernel's run count (tx_thread_info_get), and its TaskReady
     count the kernel's resumptions (tx_thread_performance_info_get);
   - the queue, mutex, semaphore and event flags are in the trace by name with operations, and
-    the ones threads wait on (queue, semaphore, flags) with completed waits.
+    the ones threads wait on (queue, semaphore, flags) with completed waits;
+  - the block pool and the byte pool by name (PoolOp): Allocate + Unblock, Release and Timeout
+    against the allocations, releases and timeouts the workload counted (calls that returned: the
+    trace may be ahead by the in-flight calls, at most one per user thread), waits (Block) that
+    completed (Unblock), and in the task-state model each thread's waits on the pool as Blocked on
+    it by name (its Block records, less one still open when the recording stopped);
+  - the application timers' TimerExpired by name, by the kernel's timer thread, against the
+    expiries counted in their expiration functions (ahead by at most the one in flight).
 Prints the per-thread table (trace vs kernel) and the largest difference.
 """
 import collections
@@ -44,7 +51,10 @@ NAME_LEN = 23      # EVREC_THREADX_NAME_LEN - 1: names are kept to this length
 OBJECTS = {"work_q": "QueueOp", "shared_mtx": "MutexOp", "tick_sem": "SemOp", "work_flags": "EventOp"}
 WAITED_ON = ("work_q", "tick_sem", "work_flags")
 MIN_THREADS = 6
+TIMER_THREAD = "System Timer Thread"  # the kernel's (tx_timer_initialize.c): it runs the expirations
 WATCHDOG_S = 120   # the workload is killed and the test fails after this long
+POOL_LINE = re.compile(r'^\s*(?:L\d+\s+)?[\d.]+\s+PoolOp\s+task=("[^"]*"|\S+)\s+object=("[^"]*"|\S+)\s+type=(\w+)')
+TIMER_LINE = re.compile(r'^\s*(?:L\d+\s+)?[\d.]+\s+TimerExpired\s+task=("[^"]*"|\S+)\s+timer=("[^"]*"|\S+)')
 LINE = re.compile(r'^\s*(?:L(\d+)\s+)?([\d.]+)\s+(\w+)\s.*?\b(?:task|isr)=("([^"]*)"|\S+)')
 STAMP = re.compile(r'^\s*(?:L\d+\s+)?([\d.]+)\s+\w')  # any record's time
 
@@ -112,15 +122,22 @@ def kernel_table(path):
             if cols[0] == "thread":
                 threads[cols[1][:NAME_LEN]] = {"runs": int(cols[2]), "ticks": int(cols[3]),
                                                "resumptions": int(cols[4])}
+            elif cols[0] in ("pool", "timer"):  # pool NAME allocations releases timeouts users; timer NAME expiries
+                other.setdefault(cols[0], {})[cols[1]] = [int(c) for c in cols[2:]]
             else:
                 other[cols[0]] = [int(c) for c in cols[1:]]
     return threads, other
 
 
+def unquote(name):
+    return name[1:-1] if name.startswith('"') else name
+
+
 def dump_records(evrec, evr):
-    """(lane, seconds, event, task or isr name) of the records that name a task or an ISR, and the
-    time of the file's last record (seconds): where the task-state model ends what still runs."""
-    out, last = [], 0.0
+    """(lane, seconds, event, task or isr name) of the records that name a task or an ISR, the
+    time of the file's last record (seconds: where the task-state model ends what still runs), and
+    the PoolOp (task, pool, type) and TimerExpired (timer) records counted."""
+    out, last, pool_ops, expiries = [], 0.0, collections.Counter(), collections.Counter()
     for line in run([evrec, "dump", evr]).splitlines():
         m = LINE.match(line)
         if m:
@@ -129,7 +146,60 @@ def dump_records(evrec, evr):
         m = STAMP.match(line)
         if m:
             last = max(last, float(m.group(1)))
-    return out, last
+        p = POOL_LINE.match(line)
+        if p:
+            pool_ops[(unquote(p.group(1)), unquote(p.group(2)), p.group(3))] += 1
+        t = TIMER_LINE.match(line)
+        if t:
+            expiries[(unquote(t.group(1)), unquote(t.group(2)))] += 1
+    return out, last, pool_ops, expiries
+
+
+def ahead(what, traced, counted, in_flight, errors):
+    """The trace's count is the workload's, or ahead by calls recorded and not yet counted."""
+    if not 0 <= traced - counted <= in_flight:
+        errors.append("%s: %d in the trace, %d counted by the workload (at most %d in flight)"
+                      % (what, traced, counted, in_flight))
+
+
+def check_pools(pools, pool_ops, stats, errors):
+    """Each pool's records against the workload's counts; its waits in the task-state model."""
+    blocked = collections.Counter()
+    for w in stats["sched"]["blocked"]:
+        if w["on"] == "object" and w["event"] == "PoolOp":
+            blocked[(w["name"], w["object_name"])] += w["count"]
+    for name, (allocs, releases, timeouts, users) in sorted(pools.items()):
+        ops = collections.Counter()
+        for (task, pool, op), n in pool_ops.items():
+            if pool == name:
+                ops[op] += n
+        print("pool %s: trace Allocate %d, Unblock %d, Release %d, Block %d, Timeout %d; workload "
+              "allocations %d, releases %d, timeouts %d"
+              % (name, ops["Allocate"], ops["Unblock"], ops["Release"], ops["Block"], ops["Timeout"],
+                 allocs, releases, timeouts))
+        ahead("pool %s allocations (Allocate + Unblock)" % name, ops["Allocate"] + ops["Unblock"], allocs, users,
+              errors)
+        ahead("pool %s releases" % name, ops["Release"], releases, users, errors)
+        ahead("pool %s timeouts" % name, ops["Timeout"], timeouts, users, errors)
+        if ops["Block"] == 0 or ops["Unblock"] == 0:
+            errors.append("pool %s: no completed wait (Block then Unblock)" % name)
+        for (task, pool, op), n in sorted(pool_ops.items()):
+            if pool == name and op == "Block" and not 0 <= n - blocked[(task, name)] <= 1:
+                errors.append("pool %s: %s blocked %d times on it in the trace, %d in the task-state model"
+                              % (name, task, n, blocked[(task, name)]))
+
+
+def check_timers(timers, expiries, errors):
+    """Each timer's TimerExpired records, by the kernel's timer thread, against its expiries."""
+    for name, (counted,) in sorted(timers.items()):
+        traced = sum(n for (task, timer), n in expiries.items() if timer == name)
+        print("timer %s: %d TimerExpired, %d expiries counted" % (name, traced, counted))
+        ahead("timer %s expiries" % name, traced, counted, 1, errors)
+        if counted == 0:
+            errors.append("timer %s: never expired" % name)
+    others = sorted(task for (task, timer), n in expiries.items() if task != TIMER_THREAD)
+    if others:
+        errors.append("TimerExpired not by the timer thread (%s) but by %s" % (TIMER_THREAD, others))
 
 
 def lane_accounting(records, end):
@@ -302,10 +372,15 @@ def main():
         errors.append("%d record(s) dropped" % max(dropped, stats["dropped"]))
     if cores == 1 and stats["rtos"]["anomalies"] != 0:
         errors.append("%d anomalies, the first: %s" % (stats["rtos"]["anomalies"], stats["rtos"]["first_anomaly"]))
-    check_threads(kernel, stats, dump_records(evrec, evr), cores, errors)
+    records, last, pool_ops, expiries = dump_records(evrec, evr)
+    check_threads(kernel, stats, (records, last), cores, errors)
     if cores == 1:
         check_core_times(stats, other, errors)
     check_objects(stats["rtos"], errors)
+    check_pools(other.get("pool", {}), pool_ops, stats, errors)
+    check_timers(other.get("timer", {}), expiries, errors)
+    if not other.get("pool") or not other.get("timer"):
+        errors.append("the workload reported no pool or no timer")
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

@@ -18,6 +18,7 @@ TX_THREAD *_tx_thread_current_ptr;
 TX_THREAD *_tx_thread_execute_ptr;
 volatile ULONG _tx_thread_system_state;
 volatile UINT _tx_thread_preempt_disable;
+TX_TIMER_INTERNAL *_tx_timer_expired_timer_ptr;
 volatile ULONG standin_ipsr;
 
 VOID _tx_execution_thread_enter(void);
@@ -307,4 +308,119 @@ Test(threadx_hooks, names_after_delete_and_reuse)
     cr_assert_str_eq(threadx_RtosTask_runtime_names[0], "worker-1");
     cr_assert_str_eq(threadx_RtosTask_runtime_names[1], "other");
     cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "sem-1");
+}
+
+/* What tx_byte_allocate() does after a successful search of the pool: its extension, with the
+ * kernel's local names. */
+static void byte_allocated(TX_BYTE_POOL *pool_ptr)
+{
+    TX_INTERRUPT_SAVE_AREA
+    static unsigned char memory[16];
+    unsigned char *work_ptr = memory;
+    TX_BYTE_ALLOCATE_EXTENSION
+}
+
+/* A block allocation with a free block is an Allocate, one without records nothing at the call:
+ * the suspension is the Block, the resume with TX_SUCCESS (a release gave it the block) the
+ * Unblock; every release is a Release; a byte allocation is recorded at its search's end. */
+Test(threadx_hooks, pools)
+{
+    static TX_THREAD user;
+    static TX_BLOCK_POOL blocks;
+    static TX_BYTE_POOL bytes;
+    start();
+    blocks.tx_block_pool_name = (CHAR *)"blocks";
+    bytes.tx_byte_pool_name = (CHAR *)"bytes";
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_POOL_CREATE, &blocks, 0, 4, 32, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BYTE_POOL_CREATE, &bytes, 0, 1024, 0, 0)
+    create(&user, "user", 5);
+    _tx_thread_execute_ptr = _tx_thread_current_ptr = &user;
+    _tx_execution_thread_enter();
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_ALLOCATE, &blocks, 0, 100, 1u, 0) /* one block free */
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_ALLOCATE, &blocks, 0, 100, 0u, 0) /* none: it waits */
+    user.tx_thread_state = TX_BLOCK_MEMORY;
+    user.tx_thread_suspend_control_block = &blocks;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_SUSPEND, &user, TX_BLOCK_MEMORY, 0, 0, 0)
+    user.tx_thread_suspend_status = TX_SUCCESS;
+    resume(&user);
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_RELEASE, &blocks, 0, 0u, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BYTE_ALLOCATE, &bytes, 0, 64u, 100, 0) /* nothing: not known yet */
+    byte_allocated(&bytes);
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BYTE_RELEASE, &bytes, 0, 1u, 512u, 0) /* a thread waits: still a Release */
+    recs_t r = stop();
+
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "blocks");
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[1], "bytes");
+    static const uint8_t want[] = {threadx_RtosPoolOp_Allocate, threadx_RtosPoolOp_Block,
+                                   threadx_RtosPoolOp_Unblock,  threadx_RtosPoolOp_Release,
+                                   threadx_RtosPoolOp_Allocate, threadx_RtosPoolOp_Release};
+    static const uint16_t object[] = {1u, 1u, 1u, 1u, 2u, 2u};
+    /* TaskCreate, TaskSwitchIn, the pool records with TaskReady after the Unblock */
+    cr_assert_eq(r.n, 2u + 6u + 1u);
+    for (unsigned k = 2, op = 0; k < r.n; k++) {
+        if (r.id[k] == threadx_ID_TaskReady) {
+            cr_assert_eq(op, 3u, "TaskReady after the Unblock");
+            continue;
+        }
+        cr_assert_eq(r.id[k], threadx_ID_PoolOp, "record %u", k);
+        cr_assert_eq(REC(r, k, PoolOp)->type, want[op], "record %u: op %u, expected %u", k,
+                     REC(r, k, PoolOp)->type, want[op]);
+        cr_assert_eq(REC(r, k, PoolOp)->object, object[op]);
+        cr_assert_eq(REC(r, k, PoolOp)->task, 1u);
+        op++;
+    }
+}
+
+static ULONG expired_with;
+static unsigned expired_count;
+static VOID on_expiry(ULONG param)
+{
+    expired_with = param;
+    expired_count++;
+}
+
+/* The kernel's timer thread calling a timer's expiration function, as tx_timer_thread_entry()
+ * does: with _tx_timer_expired_timer_ptr set to it. */
+static void expire(TX_TIMER *t)
+{
+    _tx_timer_expired_timer_ptr = &t->tx_timer_internal;
+    t->tx_timer_internal.tx_timer_internal_timeout_function(t->tx_timer_internal.tx_timer_internal_timeout_param);
+    _tx_timer_expired_timer_ptr = NULL;
+}
+
+/* tx_timer_create(): the hooks wrap the expiration function; each expiry is a TimerExpired of
+ * the named timer, by the timer thread, then the application's function with its parameter. */
+Test(threadx_hooks, timer_expiry)
+{
+    static TX_THREAD timer_thread;
+    static TX_TIMER timer;
+    start();
+    create(&timer_thread, "System Timer Thread", 0);
+    memset(&timer, 0, sizeof timer);
+    timer.tx_timer_name = (CHAR *)"blink";
+    timer.tx_timer_internal.tx_timer_internal_timeout_function = on_expiry;
+    timer.tx_timer_internal.tx_timer_internal_timeout_param = 42u;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_TIMER_CREATE, &timer, 3, 3, 1, 0)
+    cr_assert_neq((void *)timer.tx_timer_internal.tx_timer_internal_timeout_function, (void *)on_expiry);
+    _tx_thread_execute_ptr = _tx_thread_current_ptr = &timer_thread;
+    _tx_execution_thread_enter();
+    expire(&timer);
+    expire(&timer);
+    recs_t r = stop();
+
+    cr_assert_eq(expired_count, 2u);
+    cr_assert_eq(expired_with, 42u);
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "blink");
+    cr_assert_eq(r.n, 4u);
+    for (unsigned k = 2; k < 4u; k++) {
+        cr_assert_eq(r.id[k], threadx_ID_TimerExpired);
+        cr_assert_eq(REC(r, k, TimerExpired)->task, 1u);
+        cr_assert_eq(REC(r, k, TimerExpired)->timer, 1u);
+    }
+    /* Deleted and created again at the same address: wrapped once, still its own function. */
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_TIMER_DELETE, &timer, 0, 0, 0, 0)
+    timer.tx_timer_internal.tx_timer_internal_timeout_function = on_expiry;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_TIMER_CREATE, &timer, 3, 3, 1, 0)
+    expire(&timer);
+    cr_assert_eq(expired_count, 3u);
 }

@@ -3,7 +3,8 @@
  * ThreadX (Linux port, or Linux SMP port) traced by evrec: eight threads of seven priorities
  * exchanging messages through a queue, sharing a mutex, waiting on event flags and on a
  * semaphore put by an application timer every third tick (the kernel's timer interrupt, a Linux
- * thread, is traced as IsrEnter/IsrExit), plus a low-priority CPU hog. After RUN_MS (environment
+ * thread, is traced as IsrEnter/IsrExit), plus a low-priority CPU hog; two more share a block
+ * pool, and two a byte pool that one of them holds while the other waits on it. After RUN_MS (environment
  * THREADX_RUN_MS, default 10000) the reporter thread, the highest priority, stops the recording
  * with interrupts disabled and reads at the same moment ThreadX's own accounting: each thread's
  * run count (tx_thread_info_get), resumptions (tx_thread_performance_info_get) and execution
@@ -14,7 +15,10 @@
  *
  * Usage: threadx_workload OUT.evr OUT-kernel.txt
  * OUT-kernel.txt, tab-separated: "thread <name> <run_count> <kit_ticks> <resumptions>" per
- * thread, "idle <kit_ticks>", "isr <kit_ticks>" (with the kit), "records <recorded> <dropped>".
+ * thread, "idle <kit_ticks>", "isr <kit_ticks>" (with the kit), "records <recorded> <dropped>",
+ * "pool <name> <allocations> <releases> <timeouts> <users>" per pool (the workload's own counts:
+ * calls that returned, so up to <users> operations may be recorded and not yet counted),
+ * "timer <name> <expiries>" per application timer (counted in its expiration function).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -45,8 +49,8 @@ static evrec_recorder_t rec;
 static uint32_t trace[16u * 1024u * 1024u]; /* 64 MB */
 static const char *out_evr, *out_kernel;
 
-static TX_THREAD threads[8];
-static UCHAR stacks[8][STACK_BYTES];
+static TX_THREAD threads[12];
+static UCHAR stacks[12][STACK_BYTES];
 static TX_QUEUE work_q;
 static ULONG work_q_storage[16];
 static TX_MUTEX shared_mtx;
@@ -56,6 +60,19 @@ static TX_TIMER tick_timer, evrec_timer;
 static volatile ULONG sink;
 static unsigned long counter_base;
 static ULONG run_ticks;
+
+/* The pools and what their users counted (calls that returned). */
+typedef struct {
+    const char *name;
+    unsigned users;
+    volatile ULONG allocations, releases, timeouts;
+} pool_count_t;
+static TX_BLOCK_POOL msg_pool;
+static ULONG msg_pool_memory[4u * (32u + sizeof(void *)) / sizeof(ULONG)]; /* 4 blocks of 32 bytes */
+static TX_BYTE_POOL byte_pool;
+static ULONG byte_pool_memory[1024u / sizeof(ULONG)];
+static pool_count_t msg_count = {"msg_pool", 2u, 0, 0, 0}, byte_count = {"byte_pool", 2u, 0, 0, 0};
+static volatile ULONG tick_expiries, evrec_expiries;
 
 unsigned long threadx_test_counter(void)
 {
@@ -134,9 +151,69 @@ static void hog(ULONG arg)
     }
 }
 
+/* Two of them share the 4 blocks of msg_pool: each holds up to 3 at once, so the other one
+ * sometimes waits (at most 3 ticks: a timeout is counted). */
+static void block_user(ULONG hold)
+{
+    void *held[3];
+    for (;;) {
+        unsigned n = 0;
+        for (; n < 3u; n++) {
+            UINT st = tx_block_allocate(&msg_pool, &held[n], 3);
+            if (st != TX_SUCCESS) {
+                msg_count.timeouts += st == TX_NO_MEMORY;
+                break;
+            }
+            msg_count.allocations++;
+            burn(10);
+        }
+        tx_thread_sleep(hold);
+        while (n > 0u) {
+            tx_block_release(held[--n]);
+            msg_count.releases++;
+        }
+    }
+}
+
+/* byte_holder keeps most of byte_pool for 3 ticks out of 4; byte_user, higher priority, asks
+ * for half of it and waits. */
+static void byte_holder(ULONG arg)
+{
+    (void)arg;
+    for (;;) {
+        void *p;
+        if (tx_byte_allocate(&byte_pool, &p, 640u, TX_WAIT_FOREVER) == TX_SUCCESS) {
+            byte_count.allocations++;
+            tx_thread_sleep(3);
+            tx_byte_release(p);
+            byte_count.releases++;
+        }
+        tx_thread_sleep(1);
+    }
+}
+
+static void byte_user(ULONG arg)
+{
+    (void)arg;
+    for (;;) {
+        void *p;
+        UINT st = tx_byte_allocate(&byte_pool, &p, 400u, 5);
+        if (st == TX_SUCCESS) {
+            byte_count.allocations++;
+            burn(30);
+            tx_byte_release(p);
+            byte_count.releases++;
+        } else {
+            byte_count.timeouts += st == TX_NO_MEMORY;
+        }
+        tx_thread_sleep(2);
+    }
+}
+
 static void on_tick_timer(ULONG arg)
 {
     (void)arg;
+    tick_expiries++;
     burn(20);
     tx_semaphore_put(&tick_sem);
 }
@@ -144,6 +221,7 @@ static void on_tick_timer(ULONG arg)
 static void on_evrec_timer(ULONG arg)
 {
     (void)arg;
+    evrec_expiries++;
     evrec_lanes_tick(&lanes);
 }
 
@@ -243,6 +321,13 @@ static void reporter(ULONG arg)
 #endif
     evrec_recorder_counts_t c = evrec_recorder_counts(&rec);
     fprintf(f, "records\t%llu\t%llu\n", (unsigned long long)c.recorded, (unsigned long long)c.dropped);
+    const pool_count_t *pools[] = {&msg_count, &byte_count};
+    for (unsigned i = 0; i < 2u; i++) {
+        fprintf(f, "pool\t%s\t%lu\t%lu\t%lu\t%u\n", pools[i]->name, (unsigned long)pools[i]->allocations,
+                (unsigned long)pools[i]->releases, (unsigned long)pools[i]->timeouts, pools[i]->users);
+    }
+    fprintf(f, "timer\ttick_timer\t%lu\ntimer\tevrec_timer\t%lu\n", (unsigned long)tick_expiries,
+            (unsigned long)evrec_expiries);
     snapshot_end(posture);
     printf("records: %llu recorded, %llu dropped\n", (unsigned long long)c.recorded,
            (unsigned long long)c.dropped);
@@ -267,6 +352,8 @@ void tx_application_define(void *first_unused_memory)
     tx_mutex_create(&shared_mtx, "shared_mtx", TX_INHERIT);
     tx_semaphore_create(&tick_sem, "tick_sem", 0);
     tx_event_flags_create(&work_flags, "work_flags");
+    tx_block_pool_create(&msg_pool, "msg_pool", 32u, msg_pool_memory, sizeof msg_pool_memory);
+    tx_byte_pool_create(&byte_pool, "byte_pool", byte_pool_memory, sizeof byte_pool_memory);
     tx_timer_create(&tick_timer, "tick_timer", on_tick_timer, 0, 3, 3, TX_AUTO_ACTIVATE);
     tx_timer_create(&evrec_timer, "evrec_timer", on_evrec_timer, 0, TICK_EVERY, TICK_EVERY, TX_AUTO_ACTIVATE);
     create(0, "reporter", reporter, 0, 1);
@@ -277,6 +364,10 @@ void tx_application_define(void *first_unused_memory)
     create(5, "consumer", consumer, 0, 12);
     create(6, "lock_slow", locker, 5, 12);
     create(7, "hog", hog, 0, 20);
+    create(8, "block_a", block_user, 2, 11);
+    create(9, "block_b", block_user, 3, 13);
+    create(10, "byte_holder", byte_holder, 0, 14);
+    create(11, "byte_user", byte_user, 0, 6);
 }
 
 int main(int argc, char **argv)

@@ -410,3 +410,34 @@ int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out)
     out->timeout_v = named_value(m, &out->type, "Timeout");
     return 1;
 }
+
+/* ---- the ThreadX port's pool operations (ports/rtos/threadx/threadx.yaml PoolOp) ---- */
+
+int an_catalogue_pool(const evrec_meta_t *m, uint32_t id, an_event_t *out)
+{
+    if (id >= m->event_count) {
+        return 0;
+    }
+    uint16_t sid = m->events[id].struct_id;
+    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, "PoolOp") != 0) {
+        return 0;
+    }
+    const evrec_struct_desc_t *sd = &m->structs[sid];
+    if (sd->field_count != 5u || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
+        !field_is(m, sd, 1, "id", EVREC_KIND_UINT16, NULL) ||
+        !field_is(m, sd, 2, "task", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
+        !field_is(m, sd, 3, "object", EVREC_KIND_ENUM_UINT16, "RtosObject") ||
+        !field_is(m, sd, 4, "type", EVREC_KIND_ENUM_UINT8, "RtosPoolOp")) {
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    if (!an_field_at(m, sd, 2, &out->task) || !an_field_at(m, sd, 3, &out->object) ||
+        !an_field_at(m, sd, 4, &out->type)) {
+        return 0;
+    }
+    out->role = AN_SYNC;
+    out->block_v = named_value(m, &out->type, "Block");
+    out->unblock_v = named_value(m, &out->type, "Unblock");
+    out->timeout_v = named_value(m, &out->type, "Timeout");
+    return 1;
+}

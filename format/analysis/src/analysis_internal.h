@@ -79,6 +79,12 @@ an_life an_catalogue_lifecycle(const evrec_meta_t *m, uint32_t id, an_field_t *t
  * Block/Unblock/Timeout values), else 0. */
 int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out);
 
+/* The ThreadX port's block and byte pool operations (PoolOp {task: RtosTask, object: RtosObject,
+ * type: RtosPoolOp} of ports/rtos/threadx/threadx.yaml), recognised by name and layout: 1 and
+ * *out filled as a catalogue sync operation (role AN_SYNC, task, object, type and its
+ * Block/Unblock/Timeout values), else 0. */
+int an_catalogue_pool(const evrec_meta_t *m, uint32_t id, an_event_t *out);
+
 /* The field at `index` of a struct, when it is an integer or enum: 1, else 0. */
 int an_field_at(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32_t index, an_field_t *out);
 

@@ -479,6 +479,8 @@ evrec_status evrec_sched_create(evrec_sched_t **out, const evrec_reader_t *r, ev
     for (uint32_t id = 0; id < m->event_count; id++) {
         if (s->cat[id].role == AN_NONE && an_catalogue_notify(m, id, &s->cat[id])) {
             s->roles[id].notify = 1; /* a sync operation without object for the rules */
+        } else if (s->cat[id].role == AN_NONE) {
+            (void)an_catalogue_pool(m, id, &s->cat[id]); /* a wait on a pool, as on a queue */
         }
         s->roles[id].role = s->cat[id].role;
         s->roles[id].life = an_catalogue_lifecycle(m, id, &s->roles[id].task);

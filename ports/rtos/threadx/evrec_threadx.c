@@ -29,6 +29,8 @@
  *                                 default 0 (Cortex-M: (__get_IPSR() & 0x1FFu)).
  *   EVREC_THREADX_INT_CONTROL     1: evrec_threadx_int_control() records IntControl; 0 (default)
  *                                 nothing (the most frequent event of all: its own switch).
+ *   EVREC_THREADX_TIMERS          application timers whose expiry can be recorded at once, a
+ *                                 power of 2, default 16. RAM: 2 pointers each.
  *   EVREC_THREADX_TASK_FIELD, EVREC_THREADX_INLINE, EVREC_THREADX_IRQOFF_RESERVE,
  *   EVREC_THREADX_NAME_COPY, EVREC_THREADX_NAME_IS_CONST: see evrec_threadx.h (tx_user.h's values).
  */
@@ -36,6 +38,7 @@
 #define TX_THREAD_SMP_SOURCE_CODE /* SMP: the per-core arrays, not the calling core's getters */
 #include "tx_api.h"
 #include "tx_thread.h"
+#include "tx_timer.h"
 #include "tx_trace.h"
 
 #include "evrec_threadx.h"
@@ -85,6 +88,9 @@
 #ifndef EVREC_THREADX_INT_CONTROL
 #define EVREC_THREADX_INT_CONTROL 0
 #endif
+#ifndef EVREC_THREADX_TIMERS
+#define EVREC_THREADX_TIMERS 16
+#endif
 
 /* RtosTask 1..63, RtosObject 1..127 (the catalogue's run-time ranges). */
 #define TASK_SLOTS 63u
@@ -108,6 +114,9 @@ enum {
     KIND_MUTEX = EVREC_THREADX_KIND_MUTEX,
     KIND_FLAGS = EVREC_THREADX_KIND_FLAGS
 };
+/* Pools and application timers (numbered apart from the kinds above). */
+enum { KIND_POOL = 16, KIND_TIMER };
+static void timer_values_reset(void);
 
 /* The four sync events share one layout: evrec_threadx_object_op_() writes them as QueueOp. */
 #define SAME_LAYOUT(T)                                                                                            \
@@ -119,6 +128,9 @@ enum {
 SAME_LAYOUT(threadx_SemOp_t);
 SAME_LAYOUT(threadx_MutexOp_t);
 SAME_LAYOUT(threadx_EventOp_t);
+SAME_LAYOUT(threadx_PoolOp_t);
+_Static_assert(sizeof(threadx_TimerExpired_t) == 12u && offsetof(threadx_TimerExpired_t, task) == 6u,
+               "TimerExpired: QueueOp's header and task (evrec_threadx_reserve12_)");
 _Static_assert(offsetof(threadx_QueueOp_t, task) == 6u && sizeof(threadx_QueueOp_t) == 12u,
                "task is bytes 6..7 of a 12-byte record (written with the header in evrec_threadx_reserve12_)");
 _Static_assert(offsetof(threadx_QueueOp_t, type) == offsetof(threadx_QueueOp_t, object) + 2u &&
@@ -253,6 +265,7 @@ int evrec_threadx_init(struct evrec_host *const *hosts, unsigned cores)
     memset(&evrec_threadx_shared, 0, sizeof evrec_threadx_shared);
     memset(evrec_threadx_object_kind, 0, sizeof evrec_threadx_object_kind);
     memset(other_cores, 0, sizeof other_cores);
+    timer_values_reset();
     for (unsigned c = 0; c < EVREC_THREADX_MAX_CORES; c++) {
         CORE_AT(c).host = c < cores ? hosts[c] : NULL;
         CORE_AT(c).switch_out_id = threadx_ID_TaskSwitchOut;
@@ -368,6 +381,7 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
     case KIND_SEM: threadx_record_SemOp(h, task, object, op); break;
     case KIND_MUTEX: threadx_record_MutexOp(h, task, object, op); break;
     case KIND_FLAGS: threadx_record_EventOp(h, task, object, op); break;
+    case KIND_POOL: threadx_record_PoolOp(h, task, object, op); break;
     default: threadx_record_QueueOp(h, task, object, op); break;
     }
 }
@@ -556,7 +570,7 @@ static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_stat
 {
     evrec_host_t *h = host_of(core);
     if (h == NULL || (new_state != TX_QUEUE_SUSP && new_state != TX_SEMAPHORE_SUSP && new_state != TX_EVENT_FLAG &&
-                      new_state != TX_MUTEX_SUSP)) {
+                      new_state != TX_MUTEX_SUSP && new_state != TX_BLOCK_MEMORY && new_state != TX_BYTE_MEMORY)) {
         return;
     }
     uint16_t task = task_of(t);
@@ -618,6 +632,187 @@ static void object_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i
         }
         break;
     default: break;
+    }
+}
+
+/* ---- block pools, byte pools, application timers ---- */
+
+/* A pool call at its insert point: as EVREC_THREADX_POOL_INLINE_ (evrec_threadx.h). */
+static void pool_call(unsigned core, uint32_t event, uintptr_t i1, uintptr_t i4)
+{
+    const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
+    uint8_t op = threadx_RtosPoolOp_Release;
+    if (event == TX_TRACE_BLOCK_ALLOCATE) {
+        if (i4 == 0u) { /* no free block: it waits (Block) or fails */
+            return;
+        }
+        op = threadx_RtosPoolOp_Allocate;
+    }
+    evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, (const void *)i1, op);
+}
+
+void evrec_threadx_byte_allocated(const void *pool)
+{
+    unsigned core = CORE();
+    if (core < EVREC_THREADX_MAX_CORES) {
+        const TX_THREAD *self = IN_THREAD(core) ? CURRENT(core) : NULL;
+        evrec_threadx_object_op_(host_of(core), task_of(self), threadx_ID_PoolOp, pool,
+                                 threadx_RtosPoolOp_Allocate);
+    }
+}
+
+/* An application timer's expiration function and RtosObject value, kept while the timer's
+ * control block calls timer_expired() instead (by the TX_TIMER_INTERNAL address; a deleted
+ * timer's slot keeps a marker so that the probes go on). The keys and functions are not reset by
+ * evrec_threadx_init() (a timer wrapped before it still finds its function), the values and
+ * hosts are. */
+typedef VOID (*timer_fn_t)(ULONG);
+struct timer_wrap {
+    const TX_TIMER_INTERNAL *key;
+    timer_fn_t fn;
+    uintptr_t timer;   /* its RtosObject value, 0: not recorded */
+    evrec_host_t *one; /* one core: core 0's host when `timer` is not 0 (one test on the expiry) */
+};
+static struct timer_wrap timer_wraps[EVREC_THREADX_TIMERS];
+_Static_assert((EVREC_THREADX_TIMERS & (EVREC_THREADX_TIMERS - 1)) == 0, "EVREC_THREADX_TIMERS: a power of 2");
+#define TIMER_GONE ((const TX_TIMER_INTERNAL *)&timer_wraps) /* a deleted timer's slot */
+#define TIMER_SLOT(key) ((uint32_t)((uintptr_t)(key) >> 3) & (EVREC_THREADX_TIMERS - 1u))
+#define TIMER_NEXT(s) (((s) + 1u) & (EVREC_THREADX_TIMERS - 1u))
+
+/* The slot of a wrapped timer, NULL when it is not wrapped. Out of the expiry's path: its first
+ * probe is inline there. */
+static __attribute__((noinline)) const struct timer_wrap *timer_wrap_of(const TX_TIMER_INTERNAL *key)
+{
+    uint32_t s = TIMER_SLOT(key);
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS && timer_wraps[s].key != NULL; n++, s = TIMER_NEXT(s)) {
+        if (timer_wraps[s].key == key) {
+            return &timer_wraps[s];
+        }
+    }
+    return NULL;
+}
+
+/* TimerExpired of the timer in slot `w` on this core: by the timer thread, the thread the
+ * records switched in (NoTask when the kernel processes timers in its timer interrupt). */
+static EVREC_ALWAYS_INLINE void timer_record(const struct timer_wrap *w)
+{
+    unsigned core = CORE();
+#if EVREC_THREADX_MAX_CORES == 1
+    evrec_host_t *h = w->one;
+#else
+    evrec_host_t *h = w->timer != 0u && core < EVREC_THREADX_MAX_CORES ? CORE_AT(core).host : NULL;
+#endif
+    if (h == NULL) {
+        return;
+    }
+#if defined(TX_TIMER_PROCESS_IN_ISR)
+    uint16_t task = NO_TASK;
+    (void)core;
+#elif defined(TX_THREAD_SMP_MAX_CORES)
+    uint16_t task = IN_THREAD(core) ? task_of(CURRENT(core)) : NO_TASK;
+#else
+    uint16_t task = CORE_AT(core).task;
+#endif
+    IRQ_STATE(irq);
+    IRQ_DISABLE(irq);
+    threadx_TimerExpired_t *e = (threadx_TimerExpired_t *)evrec_threadx_reserve12_(h, task);
+    if (e != NULL) {
+        e->timer = (uint16_t)w->timer;
+        evrec_commit(e, threadx_ID_TimerExpired);
+    }
+    IRQ_RESTORE(irq);
+}
+
+/* The expiration function of every wrapped timer, called by the kernel's timer thread (or its
+ * timer interrupt with TX_TIMER_PROCESS_IN_ISR) with _tx_timer_expired_timer_ptr set to the
+ * timer: TimerExpired, then the application's function. */
+static VOID timer_expired(ULONG param)
+{
+    const TX_TIMER_INTERNAL *in = _tx_timer_expired_timer_ptr;
+    const struct timer_wrap *w = &timer_wraps[TIMER_SLOT(in)];
+    if (__builtin_expect(w->key != in, 0)) {
+        w = timer_wrap_of(in);
+        if (w == NULL) {
+            return; /* not wrapped: not called */
+        }
+    }
+    timer_fn_t fn = w->fn;
+    timer_record(w);
+    fn(param);
+}
+
+/* tx_timer_create() (interrupts disabled): name the timer, and wrap its expiration function
+ * when a slot is free (else its expiries are not recorded). */
+static void timer_wrap(TX_TIMER *t)
+{
+    object_create(t, KIND_TIMER, t->tx_timer_name);
+    TX_TIMER_INTERNAL *in = &t->tx_timer_internal;
+    timer_fn_t fn = in->tx_timer_internal_timeout_function;
+    if (fn == NULL || fn == &timer_expired) {
+        return;
+    }
+    uint32_t s = TIMER_SLOT(in), free_slot = EVREC_THREADX_TIMERS;
+    for (uint32_t n = 0; n < EVREC_THREADX_TIMERS; n++, s = TIMER_NEXT(s)) {
+        if (timer_wraps[s].key == in) {
+            free_slot = s; /* the timer created again at the same address */
+            break;
+        }
+        if (timer_wraps[s].key == NULL) { /* the probe's end: a deleted timer's slot before it, or this one */
+            free_slot = free_slot < EVREC_THREADX_TIMERS ? free_slot : s;
+            break;
+        }
+        if (timer_wraps[s].key == TIMER_GONE && free_slot == EVREC_THREADX_TIMERS) {
+            free_slot = s;
+        }
+    }
+    if (free_slot < EVREC_THREADX_TIMERS) {
+        timer_wraps[free_slot].fn = fn;
+        timer_wraps[free_slot].timer = evrec_threadx_object_(t);
+        timer_wraps[free_slot].one = timer_wraps[free_slot].timer != 0u ? host_of(0) : NULL;
+        timer_wraps[free_slot].key = in;
+        in->tx_timer_internal_timeout_function = &timer_expired;
+    }
+}
+
+/* tx_timer_delete(): its slot is free again (the timer no longer runs). */
+static void timer_unwrap(const TX_TIMER *t)
+{
+    const struct timer_wrap *w = timer_wrap_of(&t->tx_timer_internal);
+    if (w != NULL) {
+        timer_wraps[w - timer_wraps].key = TIMER_GONE;
+    }
+}
+
+/* evrec_threadx_init(): the wrapped timers' values are gone with the names (their functions stay). */
+static void timer_values_reset(void)
+{
+    for (uint32_t s = 0; s < EVREC_THREADX_TIMERS; s++) {
+        timer_wraps[s].timer = 0u;
+        timer_wraps[s].one = NULL;
+    }
+}
+
+int evrec_threadx_pool_insert(uint32_t event, uintptr_t i1, uintptr_t i4)
+{
+    unsigned core = CORE();
+    switch (event) {
+    case TX_TRACE_BLOCK_POOL_CREATE:
+        object_create((const void *)i1, KIND_POOL, ((const TX_BLOCK_POOL *)i1)->tx_block_pool_name);
+        return 1;
+    case TX_TRACE_BYTE_POOL_CREATE:
+        object_create((const void *)i1, KIND_POOL, ((const TX_BYTE_POOL *)i1)->tx_byte_pool_name);
+        return 1;
+    case TX_TRACE_TIMER_CREATE: timer_wrap((TX_TIMER *)i1); return 1;
+    case TX_TRACE_BLOCK_POOL_DELETE: name_deleted(i1, ((const TX_BLOCK_POOL *)i1)->tx_block_pool_name); return 1;
+    case TX_TRACE_BYTE_POOL_DELETE: name_deleted(i1, ((const TX_BYTE_POOL *)i1)->tx_byte_pool_name); return 1;
+    case TX_TRACE_TIMER_DELETE:
+        name_deleted(i1, ((const TX_TIMER *)i1)->tx_timer_name);
+        timer_unwrap((const TX_TIMER *)i1);
+        return 1;
+    case TX_TRACE_BLOCK_ALLOCATE:
+    case TX_TRACE_BLOCK_RELEASE:
+    case TX_TRACE_BYTE_RELEASE: pool_call(core, event, i1, i4); return 1;
+    default: return 0;
     }
 }
 
@@ -968,6 +1163,14 @@ static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t 
     }
 }
 
+/* A delete: the name copied unless it needs no copy (evrec_threadx.h, EVREC_THREADX_NAME_COPY). */
+static void name_deleted(uintptr_t i1, const char *name)
+{
+    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(name)) {
+        evrec_threadx_object_delete((const void *)i1, name);
+    }
+}
+
 /* An object delete from evrec_threadx_trace_insert() (the insert point's event not constant). */
 static void object_deleted(uint32_t event, uintptr_t i1)
 {
@@ -978,9 +1181,7 @@ static void object_deleted(uint32_t event, uintptr_t i1)
     case TX_TRACE_MUTEX_DELETE: name = ((const TX_MUTEX *)i1)->tx_mutex_name; break;
     default: name = ((const TX_EVENT_FLAGS_GROUP *)i1)->tx_event_flags_group_name; break;
     }
-    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(name)) {
-        evrec_threadx_object_delete((const void *)i1, name);
-    }
+    name_deleted(i1, name);
 }
 
 void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uintptr_t i3, uintptr_t i4)
@@ -1018,6 +1219,14 @@ void evrec_threadx_trace_insert(uint32_t event, uintptr_t i1, uintptr_t i2, uint
     case TX_TRACE_SEMAPHORE_DELETE:
     case TX_TRACE_MUTEX_DELETE:
     case TX_TRACE_EVENT_FLAGS_DELETE: object_deleted(event, i1); break;
-    default: object_call(core, event, i1, i2, i3, i4); break;
+    default:
+#if !defined(__GNUC__) /* every insert point comes here (EVREC_THREADX_CONSTANT_ is 0); else the pool and timer
+                        * ones go to evrec_threadx_pool_insert() directly */
+        if (evrec_threadx_pool_insert(event, i1, i4)) {
+            break;
+        }
+#endif
+        object_call(core, event, i1, i2, i3, i4);
+        break;
     }
 }

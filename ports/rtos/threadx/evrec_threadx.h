@@ -177,6 +177,13 @@
         }                                                                                                         \
     }
 
+/* The pool and timer insert points: creation and deletion (names; a timer's expiration function
+ * wrapped) out of line, the allocations and releases inline with EVREC_THREADX_INLINE 1. */
+#define EVREC_THREADX_POOL_CALLED_(i)                                                                             \
+    ((i) == TX_TRACE_BLOCK_POOL_CREATE || (i) == TX_TRACE_BYTE_POOL_CREATE || (i) == TX_TRACE_TIMER_CREATE ||     \
+     (i) == TX_TRACE_TIMER_DELETE || (i) == TX_TRACE_BLOCK_POOL_DELETE || (i) == TX_TRACE_BYTE_POOL_DELETE)
+#define EVREC_THREADX_POOL_CALL_(i)                                                                               \
+    ((i) == TX_TRACE_BLOCK_ALLOCATE || (i) == TX_TRACE_BLOCK_RELEASE || (i) == TX_TRACE_BYTE_RELEASE)
 #if defined(__GNUC__)
 #define EVREC_THREADX_CONSTANT_(i) __builtin_constant_p(i)
 #else
@@ -198,8 +205,12 @@
             EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
         } else if (EVREC_THREADX_CALLED_(i)) {                                                                    \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_POOL_CALLED_(i)) {                                                               \
+            evrec_threadx_pool_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(d));                             \
         } else if (EVREC_THREADX_OBJECT_CALL_(i)) {                                                               \
             EVREC_THREADX_OBJECT_INLINE_((i), (uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d));    \
+        } else if (EVREC_THREADX_POOL_CALL_(i)) {                                                                 \
+            EVREC_THREADX_POOL_INLINE_((i), (uintptr_t)(a), (uintptr_t)(d));                                      \
         }                                                                                                         \
     }
 #else
@@ -211,6 +222,8 @@
             EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
         } else if (EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {                                   \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
+        } else if (EVREC_THREADX_POOL_CALLED_(i) || EVREC_THREADX_POOL_CALL_(i)) {                                \
+            evrec_threadx_pool_insert((uint32_t)(i), (uintptr_t)(a), (uintptr_t)(d));                             \
         }                                                                                                         \
     }
 #endif
@@ -350,6 +363,50 @@ static inline const void *evrec_threadx_address_(uintptr_t info)
 {
     return (const void *)info;
 }
+/**
+ * @brief A block pool, byte pool or application timer insert point (TX_TRACE_BLOCK_*,
+ * TX_TRACE_BYTE_*, TX_TRACE_TIMER_CREATE/DELETE): records what the catalogue needs of it (see
+ * evrec_threadx_trace_insert(), which also takes them). Not for direct use.
+ * @param event TX_TRACE_* event id; info1 (the pool or timer) and info4 as tx_trace.h lists them.
+ * @retval 1 the event was one of those.
+ * @retval 0 another event: nothing recorded.
+ * **Context:** any (kernel code, interrupts disabled or the SMP protection held).
+ */
+int evrec_threadx_pool_insert(uint32_t event, uintptr_t info1, uintptr_t info4);
+
+/**
+ * @brief A byte pool allocation succeeded: PoolOp(Allocate) by the calling thread. What
+ * EVREC_THREADX_BYTE_ALLOCATE_EXTENSION calls with EVREC_THREADX_INLINE 0. Not for direct use.
+ * @param[in] pool the TX_BYTE_POOL control block (not kept).
+ * **Context:** the allocating thread, in tx_byte_allocate(), interrupts disabled (or the SMP
+ * protection held).
+ */
+void evrec_threadx_byte_allocated(const void *pool);
+
+/**
+ * The kernel's TX_BYTE_ALLOCATE_EXTENSION (common/inc/tx_api.h: empty unless a port or tx_user.h
+ * defines it), expanded in tx_byte_allocate() after each search of the pool with interrupts
+ * enabled: a successful search (its local `work_ptr` not NULL, the pool `pool_ptr`) is the
+ * allocation, which the kernel's insert point, at the call's start, cannot tell. Recorded with
+ * interrupts disabled through the function's own TX_DISABLE/TX_RESTORE. An application with its
+ * own extension composes the two: `#define TX_BYTE_ALLOCATE_EXTENSION MY_CODE
+ * EVREC_THREADX_BYTE_ALLOCATE_EXTENSION` before this include.
+ */
+#define EVREC_THREADX_BYTE_ALLOCATE_EXTENSION                                                                     \
+    if (work_ptr != TX_NULL) {                                                                                    \
+        TX_DISABLE                                                                                                \
+        EVREC_THREADX_BYTE_ALLOCATED_(pool_ptr);                                                                  \
+        TX_RESTORE                                                                                                \
+    }
+#ifndef TX_BYTE_ALLOCATE_EXTENSION
+#define TX_BYTE_ALLOCATE_EXTENSION EVREC_THREADX_BYTE_ALLOCATE_EXTENSION
+#endif
+#if EVREC_THREADX_INLINE
+#define EVREC_THREADX_BYTE_ALLOCATED_(p)                                                                          \
+    EVREC_THREADX_THREAD_OP_(p, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate)
+#else
+#define EVREC_THREADX_BYTE_ALLOCATED_(p) evrec_threadx_byte_allocated(p)
+#endif
 
 /* ---- the state the inline hooks read (defined in evrec_threadx.c). Not for direct use. ---- */
 
@@ -659,6 +716,10 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
 #endif
 #define EVREC_THREADX_OP_(a, id, op)                                                                              \
     evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), EVREC_THREADX_IN_THREAD_())
+/* A service the kernel allows from threads and the initialisation only (tx_byte_allocate,
+ * tx_byte_release): the calling thread is the one switched in, NoTask before the first. */
+#define EVREC_THREADX_THREAD_OP_(a, id, op)                                                                       \
+    evrec_threadx_op_inline_((uint16_t)(id), (const void *)(a), (uint8_t)(op), 1)
 
 /* An object call at its start (the kernel's insert point, info1..info4 as tx_trace.h lists
  * them): its operation when the object's state says it completes at once; a call that waits is
@@ -694,6 +755,22 @@ static EVREC_ALWAYS_INLINE uint32_t evrec_threadx_ipsr_(void)
             EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Set);                                    \
         } else if (((d)&TX_AND) != 0u ? ((c) & (b)) == (b) : ((c) & (b)) != 0u) { /* EVENT_FLAGS_GET */           \
             EVREC_THREADX_OP_(a, threadx_ID_EventOp, threadx_RtosEventOp_Consume);                                \
+        }                                                                                                         \
+    }
+
+/* A block pool or byte pool call at its insert point (info1 the pool, info4 for BLOCK_ALLOCATE
+ * the free blocks): Allocate when a block is free, Release always (the memory goes back to the
+ * pool or to a waiting thread, whose Unblock follows); a wait is recorded as the other objects'.
+ * A byte allocation is recorded at the end of its search (EVREC_THREADX_BYTE_ALLOCATE_EXTENSION).
+ * The same tests as evrec_threadx.c's pool_call(). */
+#define EVREC_THREADX_POOL_INLINE_(i, a, d)                                                                       \
+    {                                                                                                             \
+        if ((i) == TX_TRACE_BYTE_RELEASE) { /* threads only */                                                    \
+            EVREC_THREADX_THREAD_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Release);                           \
+        } else if ((i) == TX_TRACE_BLOCK_RELEASE) {                                                               \
+            EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Release);                                  \
+        } else if ((d) != 0u) { /* a block is free */                                                             \
+            EVREC_THREADX_OP_(a, threadx_ID_PoolOp, threadx_RtosPoolOp_Allocate);                                 \
         }                                                                                                         \
     }
 #endif /* EVREC_THREADX_INLINE */

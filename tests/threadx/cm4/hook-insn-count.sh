@@ -74,11 +74,11 @@ count 1
 count 2
 awk -v budget="$budget" -v opt="$opt" '
 BEGIN {
-    n = split("empty switch send receive put get mutex flags isr create delete object", name, " ")
-    split("-|tx_thread_relinquish() to a thread that relinquishes back (2 switches)|tx_queue_send()|tx_queue_receive()|tx_semaphore_put()|tx_semaphore_get()|tx_mutex_get() + tx_mutex_put()|tx_event_flags_set() + tx_event_flags_get()|an interrupt handler|tx_thread_create()|tx_thread_terminate() + tx_thread_delete()|tx_semaphore_create() + tx_semaphore_delete()", call, "|")
-    split("-|2 x (_tx_execution_thread_exit + _enter)|QUEUE_SEND|QUEUE_RECEIVE|SEMAPHORE_PUT|SEMAPHORE_GET|MUTEX_GET + MUTEX_PUT|EVENT_FLAGS_SET + EVENT_FLAGS_GET|_tx_execution_isr_enter + _exit|THREAD_CREATE|THREAD_TERMINATE + THREAD_DELETE|SEMAPHORE_CREATE + SEMAPHORE_DELETE", hooks, "|")
-    split("0 4 1 1 1 1 2 2 2 1 1 0", recs, " ")
-    split("1 4 1 1 1 1 2 2 2 1 2 2", nhooks, " ")
+    n = split("empty switch send receive put get mutex flags isr create delete object block byte timer", name, " ")
+    split("-|tx_thread_relinquish() to a thread that relinquishes back (2 switches)|tx_queue_send()|tx_queue_receive()|tx_semaphore_put()|tx_semaphore_get()|tx_mutex_get() + tx_mutex_put()|tx_event_flags_set() + tx_event_flags_get()|an interrupt handler|tx_thread_create()|tx_thread_terminate() + tx_thread_delete()|tx_semaphore_create() + tx_semaphore_delete()|tx_block_allocate() + tx_block_release()|tx_byte_allocate() + tx_byte_release()|an application timer expiry (its expiration function called as the timer thread calls it)", call, "|")
+    split("-|2 x (_tx_execution_thread_exit + _enter)|QUEUE_SEND|QUEUE_RECEIVE|SEMAPHORE_PUT|SEMAPHORE_GET|MUTEX_GET + MUTEX_PUT|EVENT_FLAGS_SET + EVENT_FLAGS_GET|_tx_execution_isr_enter + _exit|THREAD_CREATE|THREAD_TERMINATE + THREAD_DELETE|SEMAPHORE_CREATE + SEMAPHORE_DELETE|BLOCK_ALLOCATE + BLOCK_RELEASE|TX_BYTE_ALLOCATE_EXTENSION + BYTE_RELEASE|the wrapped expiration function", hooks, "|")
+    split("0 4 1 1 1 1 2 2 2 1 1 0 2 2 1", recs, " ")
+    split("1 4 1 1 1 1 2 2 2 1 2 2 2 2 1", nhooks, " ")
 }
 FNR == 1 { file++ }
 { c[file, FNR] = $1; lines = FNR }

@@ -19,6 +19,10 @@ typedef unsigned int UINT;
 typedef unsigned int ULONG; /* the Linux port's 64-bit ULONG */
 
 #define TX_NULL ((void *)0)
+/* The kernel's critical section as the hooks' macros expand it (no interrupts here). */
+#define TX_INTERRUPT_SAVE_AREA UINT interrupt_save;
+#define TX_DISABLE interrupt_save = 0u;
+#define TX_RESTORE (void)interrupt_save;
 #define TX_AND ((UINT)2)
 #define TX_OR ((UINT)0)
 #define TX_SUCCESS ((UINT)0x00)
@@ -31,6 +35,8 @@ typedef unsigned int ULONG; /* the Linux port's 64-bit ULONG */
 #define TX_QUEUE_SUSP ((UINT)5)
 #define TX_SEMAPHORE_SUSP ((UINT)6)
 #define TX_EVENT_FLAG ((UINT)7)
+#define TX_BLOCK_MEMORY ((UINT)8)
+#define TX_BYTE_MEMORY ((UINT)9)
 #define TX_MUTEX_SUSP ((UINT)13)
 
 typedef struct TX_THREAD_STRUCT {
@@ -63,5 +69,27 @@ typedef struct TX_EVENT_FLAGS_GROUP_STRUCT {
     CHAR *tx_event_flags_group_name;
     ULONG tx_event_flags_group_current;
 } TX_EVENT_FLAGS_GROUP;
+
+typedef struct TX_BLOCK_POOL_STRUCT {
+    CHAR *tx_block_pool_name;
+    UINT tx_block_pool_available;
+} TX_BLOCK_POOL;
+
+typedef struct TX_BYTE_POOL_STRUCT {
+    CHAR *tx_byte_pool_name;
+    ULONG tx_byte_pool_available;
+} TX_BYTE_POOL;
+
+typedef struct TX_TIMER_INTERNAL_STRUCT {
+    ULONG tx_timer_internal_remaining_ticks;
+    VOID (*tx_timer_internal_timeout_function)(ULONG id);
+    ULONG tx_timer_internal_timeout_param;
+} TX_TIMER_INTERNAL;
+
+typedef struct TX_TIMER_STRUCT {
+    ULONG tx_timer_id;
+    CHAR *tx_timer_name;
+    TX_TIMER_INTERNAL tx_timer_internal;
+} TX_TIMER;
 
 #endif

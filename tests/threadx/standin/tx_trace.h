@@ -8,6 +8,14 @@
 #define TX_TRACE_THREAD_SUSPEND 2 /* thread, new state, stack, next thread */
 #define TX_TRACE_ISR_ENTER 3      /* stack, ISR number, system state, preempt disable */
 #define TX_TRACE_ISR_EXIT 4
+#define TX_TRACE_BLOCK_ALLOCATE 10          /* pool, memory, wait option, remaining blocks */
+#define TX_TRACE_BLOCK_POOL_CREATE 11       /* pool, start, total blocks, block size */
+#define TX_TRACE_BLOCK_POOL_DELETE 12       /* pool, stack */
+#define TX_TRACE_BLOCK_RELEASE 17           /* pool, memory, suspended, stack */
+#define TX_TRACE_BYTE_ALLOCATE 20           /* pool, memory, size requested, wait option */
+#define TX_TRACE_BYTE_POOL_CREATE 21        /* pool, start, pool size, stack */
+#define TX_TRACE_BYTE_POOL_DELETE 22        /* pool, stack */
+#define TX_TRACE_BYTE_RELEASE 27            /* pool, memory, suspended, available bytes */
 #define TX_TRACE_EVENT_FLAGS_CREATE 30      /* group, stack */
 #define TX_TRACE_EVENT_FLAGS_DELETE 31      /* group, stack */
 #define TX_TRACE_EVENT_FLAGS_GET 32         /* group, requested, current, option */
@@ -28,5 +36,7 @@
 #define TX_TRACE_THREAD_CREATE 100          /* thread, priority, stack, stack size */
 #define TX_TRACE_THREAD_DELETE 101          /* thread, stack */
 #define TX_TRACE_THREAD_PRIORITY_CHANGE 108 /* thread, new priority, old priority, state */
+#define TX_TRACE_TIMER_CREATE 124           /* timer, initial ticks, reschedule ticks, enable */
+#define TX_TRACE_TIMER_DELETE 126           /* timer */
 
 #endif

@@ -41,6 +41,11 @@
  *   `Delay` or `Suspended` (what the port reports for a notification wait: the task's event item
  *   is on no object's list) makes A BLOCKED with cause Blocked on it (object_event = NotifyOp's
  *   id, object 0, object_name "notification"); its Unblock and Timeout wake A like the others'.
+ * - The ThreadX port's block and byte pool operations (`PoolOp {task, object: RtosObject, type:
+ *   RtosPoolOp}` of ports/rtos/threadx/threadx.yaml, recognised by name and layout) are a sync
+ *   operation like the catalogue's: A's `Block` on a pool makes its next `Blocked` switch-out
+ *   BLOCKED on that pool (object_event = PoolOp's id, object_name the pool's name); its Unblock
+ *   and Timeout wake A.
  * - `TaskReady(A)` (FreeRTOS traceMOVED_TASK_TO_READY_STATE, ThreadX TX_TRACE_THREAD_RESUME), or
  *   `Unblock`/`Timeout` naming A: when A is BLOCKED or SUSPENDED, that interval ends at r and A is
  *   READY cause EVREC_READY_WOKEN from r; when A is READY or RUNNING it changes nothing (FreeRTOS

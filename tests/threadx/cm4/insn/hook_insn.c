@@ -22,12 +22,20 @@
  *   delete    tx_thread_terminate() + tx_thread_delete() of it (TaskDelete; its name, a literal in
  *             flash, needs no copy)
  *   object    tx_semaphore_create() + tx_semaphore_delete() (the object's value and name)
+ *   block     tx_block_allocate() + tx_block_release() of a free block (PoolOp Allocate, Release)
+ *   byte      tx_byte_allocate() + tx_byte_release() of 64 bytes (PoolOp Allocate at the search's
+ *             end, TX_BYTE_ALLOCATE_EXTENSION; Release)
+ *   timer     an application timer's expiry: the call of its expiration function as the kernel's
+ *             timer thread makes it (tx_timer_thread_entry(): _tx_timer_expired_timer_ptr set, the
+ *             function called with its parameter), made by the loop so that no switch to the
+ *             timer thread is counted (TimerExpired: the function evrec wraps at its creation)
  * Exit code 0 when everything ran (and, with the hooks, no record was dropped, the records
  * check: records_ok(), and the created threads are named: threads_named()), else 1..5.
  */
 #include <stdint.h>
 
 #include "tx_api.h"
+#include "tx_timer.h"
 
 #include "semihost.h"
 
@@ -57,6 +65,12 @@ static TX_SEMAPHORE sem;
 static TX_MUTEX mutex;
 static TX_EVENT_FLAGS_GROUP flags;
 static ULONG queue_mem[HOOK_N];
+static TX_BLOCK_POOL block_pool;
+static TX_BYTE_POOL byte_pool;
+static TX_TIMER timer;
+static ULONG block_mem[(32u + sizeof(void *)) / sizeof(ULONG)];
+static ULONG byte_mem[256u / sizeof(ULONG)];
+static volatile ULONG expiries;
 static uint64_t bench_stack[STACK / 8], partner_stack[STACK / 8], created_stack[HOOK_N][STACK / 8];
 
 static void never_runs(ULONG arg)
@@ -133,6 +147,37 @@ MEASURED static void op_object(uint32_t i)
     (void)tx_semaphore_delete(&s);
 }
 
+MEASURED static void op_block(uint32_t i)
+{
+    (void)i;
+    VOID *p;
+    if (tx_block_allocate(&block_pool, &p, TX_NO_WAIT) != TX_SUCCESS) {
+        sh_exit(2);
+    }
+    (void)tx_block_release(p);
+}
+MEASURED static void op_byte(uint32_t i)
+{
+    (void)i;
+    VOID *p;
+    if (tx_byte_allocate(&byte_pool, &p, 64u, TX_NO_WAIT) != TX_SUCCESS) {
+        sh_exit(2);
+    }
+    (void)tx_byte_release(p);
+}
+static void on_timer(ULONG id)
+{
+    expiries += id;
+}
+MEASURED static void op_timer(uint32_t i)
+{
+    (void)i;
+    TX_TIMER_INTERNAL *in = &timer.tx_timer_internal;
+    _tx_timer_expired_timer_ptr = in;
+    in->tx_timer_internal_timeout_function(in->tx_timer_internal_timeout_param);
+    _tx_timer_expired_timer_ptr = TX_NULL;
+}
+
 /* IRQ 8: the handler of the isr loop. */
 #if HOOK_TRACE
 VOID _tx_execution_isr_enter(VOID); /* the kernel's notifications (evrec_threadx.c defines them) */
@@ -196,7 +241,8 @@ static int records_ok(const evrec_recorder_t *r)
     }
     return off == n.used && records == n.recorded && of_id[threadx_ID_QueueOp] == 2u * HOOK_N &&
            of_id[threadx_ID_SemOp] == 2u * HOOK_N && of_id[threadx_ID_MutexOp] == 2u * HOOK_N &&
-           of_id[threadx_ID_EventOp] == 2u * HOOK_N && yields >= 2u * HOOK_N && resumes >= 2u * HOOK_N - 1u;
+           of_id[threadx_ID_EventOp] == 2u * HOOK_N && yields >= 2u * HOOK_N && resumes >= 2u * HOOK_N - 1u &&
+           of_id[threadx_ID_PoolOp] == 4u * HOOK_N && of_id[threadx_ID_TimerExpired] == HOOK_N;
 }
 #endif
 
@@ -239,6 +285,12 @@ static void bench_entry(ULONG arg)
     run(op_create);
     run(op_delete);
     run(op_object);
+    run(op_block);
+    run(op_byte);
+    run(op_timer);
+    if (expiries != HOOK_N) {
+        sh_exit(2);
+    }
 #if HOOK_TRACE
     evrec_recorder_t *r = NULL;
     (void)evrec_host_stop(&host, &r);
@@ -259,6 +311,9 @@ void tx_application_define(void *first_unused_memory)
         tx_semaphore_create(&sem, "sem", 0) != TX_SUCCESS ||
         tx_mutex_create(&mutex, "mutex", TX_NO_INHERIT) != TX_SUCCESS ||
         tx_event_flags_create(&flags, "flags") != TX_SUCCESS ||
+        tx_block_pool_create(&block_pool, "block_pool", 32u, block_mem, sizeof block_mem) != TX_SUCCESS ||
+        tx_byte_pool_create(&byte_pool, "byte_pool", byte_mem, sizeof byte_mem) != TX_SUCCESS ||
+        tx_timer_create(&timer, "timer", on_timer, 1u, 1000u, 0u, TX_NO_ACTIVATE) != TX_SUCCESS ||
         tx_thread_create(&bench, "bench", bench_entry, 0, bench_stack, STACK, 10, 10, TX_NO_TIME_SLICE,
                          TX_AUTO_START) != TX_SUCCESS ||
         tx_thread_create(&partner, "partner", partner_entry, 0, partner_stack, STACK, 10, 10, TX_NO_TIME_SLICE,
