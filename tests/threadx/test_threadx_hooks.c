@@ -424,3 +424,37 @@ Test(threadx_hooks, timer_expiry)
     expire(&timer);
     cr_assert_eq(expired_count, 3u);
 }
+
+/* Pools and timers keep their names as the other objects do: the kernel's pointer, copied at
+ * delete (EVREC_THREADX_NAME_COPY 0) or at create (1): a name buffer the application rewrites
+ * after the delete does not rename them. */
+Test(threadx_hooks, pool_and_timer_names_after_delete_and_reuse)
+{
+    static TX_BLOCK_POOL blocks;
+    static TX_BYTE_POOL bytes;
+    static TX_TIMER timer;
+    static char block_name[16], byte_name[16], timer_name[16];
+    start();
+    strcpy(block_name, "blocks-1");
+    strcpy(byte_name, "bytes-1");
+    strcpy(timer_name, "timer-1");
+    memset(&timer, 0, sizeof timer);
+    blocks.tx_block_pool_name = block_name;
+    bytes.tx_byte_pool_name = byte_name;
+    timer.tx_timer_name = timer_name;
+    timer.tx_timer_internal.tx_timer_internal_timeout_function = on_expiry;
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_POOL_CREATE, &blocks, 0, 4, 32, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BYTE_POOL_CREATE, &bytes, 0, 1024, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_TIMER_CREATE, &timer, 3, 3, 1, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BLOCK_POOL_DELETE, &blocks, 0, 0, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_BYTE_POOL_DELETE, &bytes, 0, 0, 0, 0)
+    TX_TRACE_IN_LINE_INSERT(TX_TRACE_TIMER_DELETE, &timer, 0, 0, 0, 0)
+    strcpy(block_name, "reused");
+    strcpy(byte_name, "reused");
+    strcpy(timer_name, "reused");
+    (void)stop();
+
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[0], "blocks-1");
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[1], "bytes-1");
+    cr_assert_str_eq(threadx_RtosObject_runtime_names[2], "timer-1");
+}

@@ -565,6 +565,14 @@ void evrec_threadx_object_delete(const void *object, const char *name)
     name_keep(threadx_RtosObject_runtime_names, OBJECT_SLOTS, tx.object_name, evrec_threadx_object_(object), name);
 }
 
+/* A delete: the name copied unless it needs no copy (evrec_threadx.h, EVREC_THREADX_NAME_COPY). */
+static void name_deleted(uintptr_t i1, const char *name)
+{
+    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(name)) {
+        evrec_threadx_object_delete((const void *)i1, name);
+    }
+}
+
 /* The thread suspends in a state that waits on an object: Block on it. */
 static void thread_suspend(unsigned core, const TX_THREAD *t, uintptr_t new_state)
 {
@@ -1160,14 +1168,6 @@ static void thread_event(unsigned core, uint32_t event, uintptr_t i1, uintptr_t 
         }
         break;
     default: break;
-    }
-}
-
-/* A delete: the name copied unless it needs no copy (evrec_threadx.h, EVREC_THREADX_NAME_COPY). */
-static void name_deleted(uintptr_t i1, const char *name)
-{
-    if (!EVREC_THREADX_NAME_COPY && !EVREC_THREADX_NAME_IS_CONST(name)) {
-        evrec_threadx_object_delete((const void *)i1, name);
     }
 }
 
