@@ -276,10 +276,7 @@ static void sem_delete(TX_SEMAPHORE *s)
 {
     TX_TRACE_IN_LINE_INSERT(TX_TRACE_SEMAPHORE_DELETE, s, 0, 0, 0, 0)
 }
-static void thread_delete(TX_THREAD *t)
-{
-    TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_DELETE, t, 0, 0, 0, 0)
-}
+static void thread_delete(TX_THREAD *t){TX_TRACE_IN_LINE_INSERT(TX_TRACE_THREAD_DELETE, t, 0, 0, 0, 0)}
 
 /* Names in memory the application reuses after the delete (EVREC_THREADX_NAME_COPY 0: kept as
  * the kernel's pointer, copied at delete; 1: copied at create): the saved names are still the

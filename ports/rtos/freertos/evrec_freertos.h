@@ -333,8 +333,8 @@ void evrec_freertos_task_record_slow(struct evrec_host *h, uint16_t event_id, ui
  * commit. The two asm statements name the memory they order (the position, the record's 12
  * bytes) instead of all memory, so the kernel's values stay in registers across them. Else
  * evrec_freertos_task_record_slow(). */
-static inline __attribute__((always_inline)) void evrec_freertos_task_record_(struct evrec_host *h, uint16_t event_id,
-                                                                              uint32_t task, uint32_t priority)
+static inline __attribute__((always_inline)) void
+evrec_freertos_task_record_(struct evrec_host *h, uint16_t event_id, uint32_t task, uint32_t priority)
 { /* task and priority: their low 16 bits (no UXTH: the shift and the STRH drop the rest) */
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__) && EVREC_FREERTOS_CORES == 1 && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -354,7 +354,8 @@ static inline __attribute__((always_inline)) void evrec_freertos_task_record_(st
         uint8_t *e = EVREC_LOAD_RELAXED(&h->buf) + seen;
         *(evrec_freertos_u64_ *)(void *)e = (uint64_t)t | (uint64_t)event_id << 32 | (uint64_t)task << 48;
         *(evrec_freertos_u16_ *)(void *)(e + 8) = (uint16_t)priority;
-        __asm__ volatile("msr primask, %0" ::"r"(primask), "m"(*pos), "m"(*(const evrec_freertos_rec12_ *)(void *)e));
+        __asm__ volatile("msr primask, %0" ::"r"(primask), "m"(*pos),
+                         "m"(*(const evrec_freertos_rec12_ *)(void *)e));
         return;
     }
     __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
@@ -631,7 +632,7 @@ static inline __attribute__((always_inline)) int evrec_freertos_idle_next_(void)
         if (sizeof(name) > (size_t)EVREC_FREERTOS_NAME_LEN) {                                                     \
             __builtin_memcpy((slot), (name), (size_t)EVREC_FREERTOS_NAME_LEN);                                    \
             (slot)[EVREC_FREERTOS_NAME_LEN - 1] = '\0';                                                           \
-        } else if (sizeof(name) == 16u && (word_aligned)) { /* configMAX_TASK_NAME_LEN 16: one LDM, one STM */   \
+        } else if (sizeof(name) == 16u && (word_aligned)) { /* configMAX_TASK_NAME_LEN 16: one LDM, one STM */    \
             typedef struct {                                                                                      \
                 uint32_t w[4];                                                                                    \
             } __attribute__((may_alias)) evrec_name16_;                                                           \
@@ -656,15 +657,14 @@ static inline __attribute__((always_inline)) int evrec_freertos_idle_next_(void)
             evrec_task_ = EVREC_FREERTOS_TASK_SLOTS + 1u; /* past the range: 64 */                                \
         }                                                                                                         \
         (pxNewTCB)->uxTaskNumber = evrec_task_;                                                                   \
-        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), evrec_task_, (uint32_t)(pxNewTCB)->uxPriority);       \
+        evrec_freertos_task_create_(EVREC_FREERTOS_CORE(), evrec_task_, (uint32_t)(pxNewTCB)->uxPriority);        \
     } while (0)
 /* Inline: TaskDelete, then the name copied from the TCB (which the kernel frees or the application
  * reuses after the delete) into the value's slot, its name from now on. */
 #define traceTASK_DELETE(pxTaskToDelete)                                                                          \
     do {                                                                                                          \
         uint32_t evrec_task_ = (uint32_t)(pxTaskToDelete)->uxTaskNumber;                                          \
-        evrec_freertos_task_delete_(EVREC_FREERTOS_CORE(), evrec_task_,                                           \
-                                    (uint32_t)(pxTaskToDelete)->uxPriority);                                      \
+        evrec_freertos_task_delete_(EVREC_FREERTOS_CORE(), evrec_task_, (uint32_t)(pxTaskToDelete)->uxPriority);  \
         if (evrec_task_ - 1u < EVREC_FREERTOS_TASK_SLOTS) {                                                       \
             char *evrec_slot_ = evrec_freertos_task_names[evrec_task_ - 1u];                                      \
             EVREC_FREERTOS_TCB_NAME_COPY_(                                                                        \

@@ -396,7 +396,7 @@ static void record_sync(evrec_host_t *h, uint16_t task, uint16_t object, uint8_t
  * EVREC_THREADX_IRQOFF_RESERVE 1 (interrupts disabled on one core) a plain load and store, as
  * the record allocation there; else evrec_runtime_enum_alloc(). */
 static EVREC_ALWAYS_INLINE uint16_t name_value(evrec_runtime_enum_t *e, const char **names, uint32_t slots,
-                                              const char *name)
+                                               const char *name)
 {
 #if EVREC_THREADX_IRQOFF_RESERVE
     uint32_t v = (uint32_t)EVREC_LOAD_RELAXED(&e->next);
@@ -417,7 +417,7 @@ static EVREC_ALWAYS_INLINE uint16_t name_value(evrec_runtime_enum_t *e, const ch
 /* Value `v` (1..) of a run-time enum with `names` gets `name`: the kernel's pointer, or its copy
  * in `copies` (EVREC_THREADX_NAME_COPY 1). */
 static EVREC_ALWAYS_INLINE uint16_t name_new(evrec_runtime_enum_t *e, const char **names, uint32_t slots,
-                                            char (*copies)[EVREC_THREADX_NAME_LEN], const char *name)
+                                             char (*copies)[EVREC_THREADX_NAME_LEN], const char *name)
 {
 #if EVREC_THREADX_NAME_COPY
     uint16_t v = name_value(e, names, slots, "?");

@@ -154,13 +154,13 @@
             evrec_threadx_thread_delete((uintptr_t)(a));                                                          \
         } else if ((i) == TX_TRACE_QUEUE_CREATE) {                                                                \
             EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_QUEUE,                     \
-                                        ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);           \
+                                         ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);           \
         } else if ((i) == TX_TRACE_SEMAPHORE_CREATE) {                                                            \
             EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_SEM,                       \
-                                        ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
+                                         ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
         } else if ((i) == TX_TRACE_MUTEX_CREATE) {                                                                \
             EVREC_THREADX_OBJECT_CREATE_(evrec_threadx_address_(a), EVREC_THREADX_KIND_MUTEX,                     \
-                                        ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);           \
+                                         ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);           \
         } else if ((i) == TX_TRACE_EVENT_FLAGS_CREATE) {                                                          \
             EVREC_THREADX_OBJECT_CREATE_(                                                                         \
                 evrec_threadx_address_(a), EVREC_THREADX_KIND_FLAGS,                                              \
@@ -168,7 +168,8 @@
         } else if ((i) == TX_TRACE_QUEUE_DELETE) {                                                                \
             EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_QUEUE *)evrec_threadx_address_(a))->tx_queue_name);        \
         } else if ((i) == TX_TRACE_SEMAPHORE_DELETE) {                                                            \
-            EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);\
+            EVREC_THREADX_OBJECT_DELETE_(a,                                                                       \
+                                         ((const TX_SEMAPHORE *)evrec_threadx_address_(a))->tx_semaphore_name);   \
         } else if ((i) == TX_TRACE_MUTEX_DELETE) {                                                                \
             EVREC_THREADX_OBJECT_DELETE_(a, ((const TX_MUTEX *)evrec_threadx_address_(a))->tx_mutex_name);        \
         } else {                                                                                                  \
@@ -202,7 +203,7 @@
         if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
-            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                      \
         } else if (EVREC_THREADX_CALLED_(i)) {                                                                    \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_POOL_CALLED_(i)) {                                                               \
@@ -219,7 +220,7 @@
         if (!EVREC_THREADX_CONSTANT_(i)) {                                                                        \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_CREATE_OR_DELETE_(i)) {                                                          \
-            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                                              \
+            EVREC_THREADX_CREATE_DELETE_(i, (uintptr_t)(a), (uintptr_t)(b));                                      \
         } else if (EVREC_THREADX_CALLED_(i) || EVREC_THREADX_OBJECT_CALL_(i)) {                                   \
             EVREC_THREADX_CALL_(i, a, b, c, d);                                                                   \
         } else if (EVREC_THREADX_POOL_CALLED_(i) || EVREC_THREADX_POOL_CALL_(i)) {                                \
@@ -562,7 +563,8 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_task_record_(struct evrec_host *h,
  * Start run byte into the thread's control block (`fields`: its evrec_threadx_task, then
  * evrec_threadx_run; one word store when `word` says the pair starts on a word boundary: the byte
  * after evrec_threadx_run is the padding at the end of TX_THREAD), TaskCreate. */
-#if EVREC_THREADX_OBJECT_FAST_ && EVREC_THREADX_TASK_FIELD && EVREC_THREADX_INLINE && defined(EVREC_THREADX_TASK_RECORD_FAST_)
+#if EVREC_THREADX_OBJECT_FAST_ && EVREC_THREADX_TASK_FIELD && EVREC_THREADX_INLINE &&                             \
+    defined(EVREC_THREADX_TASK_RECORD_FAST_)
 static EVREC_ALWAYS_INLINE void evrec_threadx_thread_create_(uint16_t *fields, int word, const char *name,
                                                              uint32_t priority)
 {
@@ -591,12 +593,12 @@ static EVREC_ALWAYS_INLINE void evrec_threadx_thread_create_(uint16_t *fields, i
     }
 }
 #define EVREC_THREADX_THREAD_CREATE_(a, b)                                                                        \
-    evrec_threadx_thread_create_(                                                                                 \
-        &((TX_THREAD *)(a))->evrec_threadx_task,                                                                  \
-        __builtin_offsetof(TX_THREAD, evrec_threadx_task) % 4u == 0u &&                                           \
-            __builtin_offsetof(TX_THREAD, evrec_threadx_run) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 2u && \
-            sizeof(TX_THREAD) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 4u,                          \
-        ((TX_THREAD *)(a))->tx_thread_name, (uint32_t)(b))
+    evrec_threadx_thread_create_(&((TX_THREAD *)(a))->evrec_threadx_task,                                         \
+                                 __builtin_offsetof(TX_THREAD, evrec_threadx_task) % 4u == 0u &&                  \
+                                     __builtin_offsetof(TX_THREAD, evrec_threadx_run) ==                          \
+                                         __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 2u &&                \
+                                     sizeof(TX_THREAD) == __builtin_offsetof(TX_THREAD, evrec_threadx_task) + 4u, \
+                                 ((TX_THREAD *)(a))->tx_thread_name, (uint32_t)(b))
 #endif
 
 /* A 12-byte slot through `h` with the task field (bytes 6..7) written: evrec_reserve(), out of
