@@ -240,6 +240,11 @@ extern struct evrec_freertos_shared evrec_freertos_shared;
 extern uint8_t evrec_freertos_blocked_on[64];
 /** Per interrupt number: its RtosIsr value (0 = unnamed). */
 extern uint8_t evrec_freertos_isr_of_vector[EVREC_FREERTOS_ISR_VECTORS];
+/** Critical-section depth per RtosTask value masked with EVREC_FREERTOS_INT_DEPTH_MASK (0..63
+ * the tasks, 64 past the range, 127 NoTask), counted by evrec_freertos_int.c (built with
+ * EVREC_FREERTOS_INT_CONTROL 1), read by the switch hook. */
+#define EVREC_FREERTOS_INT_DEPTH_MASK 127u
+extern uint8_t evrec_freertos_int_depth[EVREC_FREERTOS_INT_DEPTH_MASK + 1u];
 /** The task names: slot v - 1 names RtosTask value v (1..EVREC_FREERTOS_TASK_SLOTS), word
  * aligned (the inline traceTASK_DELETE copies a TCB's name with word loads and stores). The
  * symbol carries EVREC_FREERTOS_NAME_LEN (e.g. evrec_freertos_task_names_16): a kernel built with
