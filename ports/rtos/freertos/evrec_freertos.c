@@ -101,7 +101,8 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
     memset(evrec_freertos_task_names, 0, sizeof evrec_freertos_task_names);
     prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
-    memset(&evrec_freertos_shared, 0, sizeof evrec_freertos_shared);
+    /* not int_depth: evrec_freertos_int.c counts the open critical sections from the start */
+    memset(&evrec_freertos_shared, 0, offsetof(struct evrec_freertos_shared, int_depth));
     memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
     memset(evrec_freertos_isr_of_vector, 0, sizeof evrec_freertos_isr_of_vector);
     for (unsigned c = 0; c < cores; c++) {
@@ -290,9 +291,9 @@ static inline __attribute__((always_inline)) void evrec_freertos_switched_in_pai
     }
 }
 
-#if EVREC_FREERTOS_INT_CONTROL
-/* IntControl at a switch (evrec_freertos_int.c counts the depths): a port that switches inside
- * a critical section (POSIX: a yield in taskENTER_CRITICAL(); the Cortex-M ports never do) gives
+#if EVREC_FREERTOS_INT_CONTROL && EVREC_FREERTOS_INT_PER_TASK
+/* IntControl at a switch (evrec_freertos_int.c counts the depths per task): a port that switches
+ * inside a critical section (POSIX: a yield in taskENTER_CRITICAL(); the Cortex-M ports never do) gives
  * the CPU the new task's interrupt state: the old task's disabled span ends here, the new one's
  * starts here. `type` RestoreEnable or Disable, the caller the kernel's switch. */
 static __attribute__((noinline)) void int_switch(evrec_host_t *h, freertos_RtosIntControl_t type, uintptr_t caller)
@@ -301,7 +302,7 @@ static __attribute__((noinline)) void int_switch(evrec_host_t *h, freertos_RtosI
 }
 #define INT_SWITCH(h, task, type)                                                                                    \
     do {                                                                                                             \
-        if (evrec_freertos_int_depth[(task) & EVREC_FREERTOS_INT_DEPTH_MASK] != 0u) {                                \
+        if (evrec_freertos_shared.int_depth[(task) & EVREC_FREERTOS_INT_DEPTH_MASK] != 0u) {                         \
             int_switch(h, type, (uintptr_t)__builtin_return_address(0));                                             \
         }                                                                                                            \
     } while (0)
