@@ -300,11 +300,11 @@ static __attribute__((noinline)) void int_switch(evrec_host_t *h, freertos_RtosI
 {
     freertos_record_IntControl(h, type, (uint32_t)caller);
 }
-#define INT_SWITCH(h, task, type)                                                                                    \
-    do {                                                                                                             \
-        if (evrec_freertos_shared.int_depth[(task) & EVREC_FREERTOS_INT_DEPTH_MASK] != 0u) {                         \
-            int_switch(h, type, (uintptr_t)__builtin_return_address(0));                                             \
-        }                                                                                                            \
+#define INT_SWITCH(h, task, type)                                                                                 \
+    do {                                                                                                          \
+        if (evrec_freertos_shared.int_depth[(task)&EVREC_FREERTOS_INT_DEPTH_MASK] != 0u) {                        \
+            int_switch(h, type, (uintptr_t)__builtin_return_address(0));                                          \
+        }                                                                                                         \
     } while (0)
 #else
 #define INT_SWITCH(h, task, type) ((void)0)
