@@ -141,7 +141,7 @@ Test(freertos_int, a_switch_inside_a_section_carries_the_span)
     switch_to(1u, 2u);
     __wrap_vPortExitCritical();
     recs_t r = stop();
-    static const uint16_t ids[] = {freertos_ID_TaskSwitchOut, freertos_ID_TaskSwitchIn, freertos_ID_IntControl,
+    static const uint16_t ids[] = {freertos_ID_TaskSwitchOut, freertos_ID_TaskSwitchIn,  freertos_ID_IntControl,
                                    freertos_ID_IntControl,    freertos_ID_TaskSwitchOut, freertos_ID_TaskSwitchIn,
                                    freertos_ID_IntControl,    freertos_ID_IntControl,    freertos_ID_TaskSwitchOut,
                                    freertos_ID_TaskSwitchIn,  freertos_ID_IntControl,    freertos_ID_IntControl};
@@ -149,9 +149,9 @@ Test(freertos_int, a_switch_inside_a_section_carries_the_span)
     for (unsigned k = 0; k < r.n; k++) {
         cr_expect_eq(r.id[k], ids[k], "record %u: id %u, expected %u", k, r.id[k], ids[k]);
     }
-    check_int(r, 2, freertos_RtosIntControl_Disable);        /* task 1 */
-    check_int(r, 3, freertos_RtosIntControl_RestoreEnable);  /* task 1's span ends at the switch */
-    check_int(r, 6, freertos_RtosIntControl_Disable);        /* task 2's own section */
+    check_int(r, 2, freertos_RtosIntControl_Disable);       /* task 1 */
+    check_int(r, 3, freertos_RtosIntControl_RestoreEnable); /* task 1's span ends at the switch */
+    check_int(r, 6, freertos_RtosIntControl_Disable);       /* task 2's own section */
     check_int(r, 7, freertos_RtosIntControl_RestoreEnable);
     check_int(r, 10, freertos_RtosIntControl_Disable);       /* task 1's span again at its switch-in */
     check_int(r, 11, freertos_RtosIntControl_RestoreEnable); /* and its exit */
