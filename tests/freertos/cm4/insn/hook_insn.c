@@ -3,7 +3,8 @@
  * Instructions the evrec FreeRTOS hooks add to the kernel's calls (../hook-insn-count.sh). The
  * firmware calls kernel functions that run the trace macros, HOOK_N times each, with the
  * scheduler not started (no interrupts, no switch by itself), each loop between two calls of
- * insn_mark(). It is built twice, with the hooks (HOOK_TRACE=1) and without (0); QEMU logs
+ * insn_mark(). It is built with the hooks (HOOK_TRACE=1), without (0), and with the hooks and
+ * IntControl (2: the `critical` loop below); QEMU logs
  * every executed instruction (`-singlestep -d exec,nochain`, as scripts/insn-count.sh does) and
  * the script divides each loop's difference between the two builds by HOOK_N: the hook's cost
  * inside the kernel's own code, its call site included. Loops, in order (the script's names):
