@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The FreeRTOS trace against the kernel's own accounting.
 
-Usage: check_freertos.py WORKLOAD EVREC OUTDIR
+Usage: check_freertos.py WORKLOAD EVREC OUTDIR [--int-control]
 
 Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced by evrec), then
 `evrec stats --format json` on its trace, and checks:
@@ -21,6 +21,12 @@ Runs the workload (freertos_workload.c: the FreeRTOS kernel, POSIX port, traced 
     same way, its idle time (the idle task and the scheduler between tasks) with IDLE's, and
     every task that blocks on an object is shown blocked on it. (FreeRTOS keeps no per-task
     switch count to compare the switches with.)
+  - with --int-control (a workload built with EVREC_FREERTOS_INT_CONTROL and linked with the
+    --wrap of vPortEnterCritical/vPortExitCritical), the kernel's critical sections (IntControl;
+    trace freertos_posix_int.evr): per task, every Disable is followed by its
+    RestoreEnable before the task's next Disable, no Restore without a Disable; `evrec stats`
+    finds the interrupt-disabled spans, and with `--elf` the workload names every disable site
+    by its function.
 Prints the per-task table (trace vs kernel).
 """
 import json
@@ -135,6 +141,45 @@ def check_notify(dump):
     return errors
 
 
+def check_int_control(dump):
+    """IntControl of `evrec dump` per task (the one of the last TaskSwitchIn): a list of errors."""
+    current, depth, counts, errors = "NoTask", {}, {}, []
+    for line in dump.splitlines():
+        words = line.split()
+        if "TaskSwitchIn" in words[1:3]:
+            current = dict(w.split("=", 1) for w in words if "=" in w).get("task")
+        if len(words) < 2 or words[1] != "IntControl":
+            continue
+        kind = dict(w.split("=", 1) for w in words if "=" in w).get("type")
+        counts[kind] = counts.get(kind, 0) + 1
+        was = depth.get(current, 0)
+        if (kind == "Disable" and was) or (kind == "RestoreEnable" and not was) or kind == "Restore":
+            errors.append("IntControl %s of task %s while it had %s: %s"
+                          % (kind, current, "disabled" if was else "not disabled", line.strip()))
+        depth[current] = {"Disable": 1, "RestoreEnable": 0, "Restore": 0}.get(kind, was)
+    print("interrupt disable/restore: %s" % counts)
+    if counts.get("Disable", 0) == 0:
+        errors.append("IntControl: no Disable record")
+    return errors[:5] + (["... %d more" % (len(errors) - 5)] if len(errors) > 5 else [])
+
+
+def check_int_sites(stats):
+    """`evrec stats --elf` of the workload: disabled spans, every site named: a list of errors."""
+    rtos = stats["rtos"]
+    print("interrupt-disabled spans: %d, %d site(s), longest %s" % (
+        rtos["int_spans"], len(rtos["int_sites"]), rtos.get("int_longest")))
+    errors = [] if rtos["int_spans"] > 0 else ["evrec stats: no interrupt-disabled span"]
+    if rtos["int_open_at_start"]:
+        errors.append("evrec stats: a disabled span open at the first record")
+    unnamed = [s for s in rtos["int_sites"] if not (s.get("caller_symbol") or "0x").split("+")[0].split(".")[0].isidentifier()]
+    if unnamed:
+        errors.append("evrec stats --elf: %d disable site(s) not named, the first %s" % (len(unnamed), unnamed[0]))
+    names = {s["caller_symbol"].split("+")[0].split(".")[0] for s in rtos["int_sites"]} - {s["caller_symbol"] for s in unnamed}
+    if not {"xQueueGenericSend", "xTaskResumeAll"} <= names:
+        errors.append("evrec stats --elf: xQueueGenericSend and xTaskResumeAll not among the sites %s" % sorted(names))
+    return errors
+
+
 def check_sched_figures(stats, kernel):
     """The task-state model against the kernel: a list of errors, the table printed."""
     s = check_sched(stats)
@@ -182,8 +227,10 @@ def check_clean(stats):
 
 def main():
     workload, evrec, outdir = sys.argv[1:4]
-    evr = os.path.join(outdir, "freertos_posix.evr")
-    ktxt = os.path.join(outdir, "freertos_posix_kernel.txt")
+    int_control = sys.argv[4:5] == ["--int-control"]
+    name = "freertos_posix_int" if int_control else "freertos_posix"
+    evr = os.path.join(outdir, name + ".evr")
+    ktxt = os.path.join(outdir, name + "_kernel.txt")
     out = run([workload, evr, ktxt])
     print(out.strip())
     stats = json.loads(run([evrec, "stats", "--format", "json", evr]))
@@ -193,6 +240,9 @@ def main():
     errors += check_sched_figures(stats, kernel_table(ktxt))
     dump = run([evrec, "dump", evr])
     errors += check_notify(dump)
+    if int_control:
+        errors += check_int_control(dump)
+        errors += check_int_sites(json.loads(run([evrec, "stats", "--format", "json", "--elf", workload, evr])))
     expired = sum(1 for line in dump.splitlines() if " TimerExpired " in line and "timer=blink" in line)
     print("timer blink expired %d times" % expired)
     if expired == 0:

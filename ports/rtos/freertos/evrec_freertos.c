@@ -12,10 +12,16 @@
  *                             default 16 (configMAX_TASK_NAME_LEN's default). RAM: 190 names.
  *   EVREC_FREERTOS_ISR_VECTORS interrupt numbers that can be named, 1..1024, default 256.
  *                             RAM: one byte each. The inline ISR hooks read it too (evrec_freertos.h).
+ *   EVREC_FREERTOS_INT_CONTROL 1: IntControl recorded (evrec_freertos_int.c, linked with its
+ *                             --wrap options); the switch hook then ends and starts the disabled
+ *                             spans a switch inside a critical section carries. Default 0.
  */
 #define EVREC_FREERTOS_DECLARATIONS_ONLY 1
 #ifndef EVREC_FREERTOS_MAX_CORES
 #define EVREC_FREERTOS_MAX_CORES 1
+#endif
+#ifndef EVREC_FREERTOS_INT_CONTROL
+#define EVREC_FREERTOS_INT_CONTROL 0
 #endif
 #include "evrec_freertos.h" /* with freertos_events.h and the inline record paths */
 
@@ -95,7 +101,8 @@ int evrec_freertos_init(struct evrec_host *const *hosts, unsigned cores)
     memset(evrec_freertos_task_names, 0, sizeof evrec_freertos_task_names);
     prefill_digits();
     memset(evrec_freertos_out_tcb, 0, sizeof evrec_freertos_out_tcb);
-    memset(&evrec_freertos_shared, 0, sizeof evrec_freertos_shared);
+    /* not int_depth: evrec_freertos_int.c counts the open critical sections from the start */
+    memset(&evrec_freertos_shared, 0, offsetof(struct evrec_freertos_shared, int_depth));
     memset(evrec_freertos_blocked_on, 0, sizeof evrec_freertos_blocked_on);
     memset(evrec_freertos_isr_of_vector, 0, sizeof evrec_freertos_isr_of_vector);
     for (unsigned c = 0; c < cores; c++) {
@@ -265,13 +272,10 @@ static inline __attribute__((always_inline)) void store_task_type(uint16_t *task
 #endif
 }
 
-/* `out`: the task switched out (bits 0..15) and why (bits 16..23, an RtosSuspend value). */
-void evrec_freertos_switched_in(unsigned core, uint16_t task, uint32_t out)
+/* The TaskSwitchOut/TaskSwitchIn pair of evrec_freertos_switched_in(). */
+static inline __attribute__((always_inline)) void evrec_freertos_switched_in_pair_(evrec_host_t *h, unsigned core,
+                                                                                   uint16_t task, uint32_t out)
 {
-    evrec_host_t *h = host_of(core);
-    if (h == NULL) {
-        return;
-    }
     uint32_t in = task | (uint32_t)switch_to(CORE_STATE(core), task) << 16;
     /* The pair in one allocation, one timestamp (evrec_reserve_pair()). */
     int split;
@@ -285,6 +289,37 @@ void evrec_freertos_switched_in(unsigned core, uint16_t task, uint32_t out)
     } else if (split) {
         record_switch_split(h, out, in);
     }
+}
+
+#if EVREC_FREERTOS_INT_CONTROL && EVREC_FREERTOS_INT_PER_TASK
+/* IntControl at a switch (evrec_freertos_int.c counts the depths per task): a port that switches
+ * inside a critical section (POSIX: a yield in taskENTER_CRITICAL(); the Cortex-M ports never do) gives
+ * the CPU the new task's interrupt state: the old task's disabled span ends here, the new one's
+ * starts here. `type` RestoreEnable or Disable, the caller the kernel's switch. */
+static __attribute__((noinline)) void int_switch(evrec_host_t *h, freertos_RtosIntControl_t type, uintptr_t caller)
+{
+    freertos_record_IntControl(h, type, (uint32_t)caller);
+}
+#define INT_SWITCH(h, task, type)                                                                                 \
+    do {                                                                                                          \
+        if (evrec_freertos_shared.int_depth[(task)&EVREC_FREERTOS_INT_DEPTH_MASK] != 0u) {                        \
+            int_switch(h, type, (uintptr_t)__builtin_return_address(0));                                          \
+        }                                                                                                         \
+    } while (0)
+#else
+#define INT_SWITCH(h, task, type) ((void)0)
+#endif
+
+/* `out`: the task switched out (bits 0..15) and why (bits 16..23, an RtosSuspend value). */
+void evrec_freertos_switched_in(unsigned core, uint16_t task, uint32_t out)
+{
+    evrec_host_t *h = host_of(core);
+    if (h == NULL) {
+        return;
+    }
+    INT_SWITCH(h, (uint16_t)out, freertos_RtosIntControl_RestoreEnable);
+    evrec_freertos_switched_in_pair_(h, core, task, out);
+    INT_SWITCH(h, task, freertos_RtosIntControl_Disable);
 }
 
 /* ---- queues, semaphores and mutexes (all of them are queues in FreeRTOS) ---- */

@@ -229,9 +229,32 @@ struct evrec_freertos_core {
 #else
 #define EVREC_FREERTOS_SHARED_CORES_ EVREC_FREERTOS_CORES
 #endif
+/** IntControl's depth per task, for a kernel port that switches tasks inside a critical section
+ * and keeps the interrupt state per task (the POSIX port): 1 = per task, and the switch hook
+ * ends and starts the disabled spans the tasks carry; 0 = one count, nothing at a switch (the
+ * Cortex-M ports: PendSV is masked in a section). Default: 1 on a hosted (Unix) build, else 0;
+ * the same value for evrec_freertos.c and evrec_freertos_int.c. */
+#ifndef EVREC_FREERTOS_INT_PER_TASK
+#if defined(__unix__) || defined(__APPLE__)
+#define EVREC_FREERTOS_INT_PER_TASK 1
+#else
+#define EVREC_FREERTOS_INT_PER_TASK 0
+#endif
+#endif
+/** The depths (evrec_freertos_shared.int_depth): per RtosTask value masked with
+ * EVREC_FREERTOS_INT_DEPTH_MASK (0..63 the tasks, 64 past the range, 127 NoTask), or one. */
+#define EVREC_FREERTOS_INT_DEPTH_MASK 127u
+#if EVREC_FREERTOS_INT_PER_TASK
+#define EVREC_FREERTOS_INT_DEPTHS (EVREC_FREERTOS_INT_DEPTH_MASK + 1u)
+#else
+#define EVREC_FREERTOS_INT_DEPTHS 4u
+#endif
 struct evrec_freertos_shared {
     uint32_t idle_left;
     struct evrec_freertos_core cores[EVREC_FREERTOS_SHARED_CORES_];
+    /* The critical-section depths evrec_freertos_int.c counts (EVREC_FREERTOS_INT_CONTROL 1),
+     * next to core 0's host: the wraps reach both from one address. */
+    uint8_t int_depth[EVREC_FREERTOS_INT_DEPTHS];
 };
 extern struct evrec_freertos_shared evrec_freertos_shared;
 #define evrec_freertos_cores (evrec_freertos_shared.cores)

@@ -6,7 +6,10 @@
 # one loop. insn/hook_insn.c (its comment lists the loops) is built with the hooks and without,
 # with the kernel; a hook's cost is the difference of its loop between the two builds, divided
 # by the loop's count (HOOK_N = 32): the macro's call site in the kernel's code, the call, the
-# record(s) (reserve, timestamp, stores, commit).
+# record(s) (reserve, timestamp, stores, commit). A third build has IntControl on as well
+# (EVREC_FREERTOS_INT_CONTROL, the --wrap of vPortEnterCritical/vPortExitCritical): its
+# `critical` loop (taskENTER_CRITICAL + taskEXIT_CRITICAL) and its `switch` loop (the switch
+# hook's check of the critical-section depths) against the build without hooks.
 #
 #   hook-insn-count.sh [-O OPT] [-b BUDGET] KERNEL_DIR EVREC_GEN [OUT_DIR]
 #
@@ -65,6 +68,7 @@ count() {
 }
 count 0
 count 1
+count 2
 awk -v budget="$budget" -v opt="$opt" '
 BEGIN {
     split("empty switch send receive give take mutex ready priority isr_enter isr_exit create delete object same notify_give notify_take notify_isr notify_wait group_set group_wait group_create", name, " ")
@@ -72,22 +76,28 @@ BEGIN {
     split("-|SWITCHED_OUT + SWITCHED_IN|QUEUE_SEND|QUEUE_RECEIVE|QUEUE_SEND|QUEUE_RECEIVE|QUEUE_RECEIVE + QUEUE_SEND|MOVED_TASK_TO_READY_STATE|TASK_PRIORITY_SET + MOVED_TASK_TO_READY_STATE|ISR_ENTER|ISR_EXIT|TASK_CREATE + MOVED_TASK_TO_READY_STATE|TASK_DELETE|QUEUE_CREATE|SWITCHED_OUT + SWITCHED_IN|TASK_NOTIFY|RETURN_ulTaskGenericNotifyTake|TASK_NOTIFY_GIVE_FROM_ISR|TASK_NOTIFY + RETURN_xTaskGenericNotifyWait|EVENT_GROUP_SET_BITS|EVENT_GROUP_WAIT_BITS_END|EVENT_GROUP_CREATE", hooks, "|")
     split("0 2 1 1 1 1 2 1 2 1 1 2 1 0 0 1 1 1 2 1 1 0", recs, " ")
     split("1 2 1 1 1 1 2 1 2 1 1 2 1 1 2 1 1 1 2 1 1 1", nhooks, " ")
+    # The third build (IntControl on): loop 23 and loop 2 again, against the first build.
+    name[23] = "critical"; call[23] = "taskENTER_CRITICAL() + taskEXIT_CRITICAL()"
+    hooks[23] = "--wrap vPortEnterCritical + vPortExitCritical"; recs[23] = 2; nhooks[23] = 2; on_file[23] = 3
+    name[24] = "switch, IntControl on"; call[24] = call[2]; hooks[24] = hooks[2]; recs[24] = 2; nhooks[24] = 2
+    on_file[24] = 3; loop[24] = 2
 }
 FNR == 1 { file++ }
 { c[file, FNR] = $1; lines = FNR }
 END {
-    if (lines != 22) { printf "hook-insn-count: %d loops counted, expected 22\n", lines > "/dev/stderr"; exit 1 }
+    if (lines != 23) { printf "hook-insn-count: %d loops counted, expected 23\n", lines > "/dev/stderr"; exit 1 }
     printf "| loop | kernel call | trace macros | records | without hooks | with hooks | hooks cost |\n"
     printf "|---|---|---|---:|---:|---:|---:|\n"
     over = 0
-    for (k = 1; k <= 22; k++) {
-        off = c[1, k] / 32; on = c[2, k] / 32; d = on - off
+    for (k = 1; k <= 24; k++) {
+        l = loop[k] ? loop[k] : k
+        off = c[1, l] / 32; on = c[on_file[k] ? on_file[k] : 2, l] / 32; d = on - off
         flag = d > budget * nhooks[k] ? " over budget" : ""
         if (flag != "") over = 1
         printf "| %s | %s | %s | %d | %g | %g | %g%s |\n", name[k], call[k], hooks[k], recs[k], off, on, d, flag
     }
     printf "\nCortex-M4 %s, instructions per call (QEMU mps2-an386, 32 calls per loop); budget %d per hook\n", opt, budget
     exit over
-}' "$out/hooks0$opt.counts" "$out/hooks1$opt.counts" || rc=$?
+}' "$out/hooks0$opt.counts" "$out/hooks1$opt.counts" "$out/hooks2$opt.counts" || rc=$?
 [ "$keep" -eq 1 ] || rm -rf "$out"
 exit "${rc:-0}"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* FreeRTOS configuration of the hook instruction counts (hook_insn.c, ../hook-insn-count.sh):
  * the kernel's GCC/ARM_CM3 port built for Cortex-M4 (soft float), no scheduler started, no
- * run-time statistics, no asserts. HOOK_TRACE 1: evrec's hooks; 0: none (the baseline). */
+ * run-time statistics, no asserts. HOOK_TRACE 1: evrec's hooks (2: and IntControl, the firmware's
+ * --wrap); 0: none (the baseline). */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
 

@@ -3,7 +3,8 @@
  * Instructions the evrec FreeRTOS hooks add to the kernel's calls (../hook-insn-count.sh). The
  * firmware calls kernel functions that run the trace macros, HOOK_N times each, with the
  * scheduler not started (no interrupts, no switch by itself), each loop between two calls of
- * insn_mark(). It is built twice, with the hooks (HOOK_TRACE=1) and without (0); QEMU logs
+ * insn_mark(). It is built with the hooks (HOOK_TRACE=1), without (0), and with the hooks and
+ * IntControl (2: the `critical` loop below); QEMU logs
  * every executed instruction (`-singlestep -d exec,nochain`, as scripts/insn-count.sh does) and
  * the script divides each loop's difference between the two builds by HOOK_N: the hook's cost
  * inside the kernel's own code, its call site included. Loops, in order (the script's names):
@@ -35,6 +36,10 @@
  *   group_wait   xEventGroupWaitBits() of bits that are set, no timeout: traceEVENT_GROUP_WAIT_BITS_END
  *                (EventOp Consume)
  *   group_create xEventGroupCreate() then vEventGroupDelete(): traceEVENT_GROUP_CREATE (id, name)
+ *   critical   taskENTER_CRITICAL() then taskEXIT_CRITICAL(): no trace macro; with HOOK_TRACE=2
+ *              (the hooks and EVREC_FREERTOS_INT_CONTROL, the firmware linked with
+ *              --wrap=vPortEnterCritical,--wrap=vPortExitCritical) IntControl Disable and
+ *              RestoreEnable, with the callers' addresses
  * Exit code 0 when everything ran (and, with the hooks, no record was dropped), else 1..3.
  */
 #include <stdint.h>
@@ -52,7 +57,8 @@
 #include "freertos_events.h"
 static evrec_host_t host;
 static evrec_recorder_t rec;
-static uint32_t trace[16384] __attribute__((section(".evrec_trace")));
+/* 2: every kernel call records its critical sections too: room for all of them (no drop). */
+static uint32_t trace[HOOK_TRACE == 2 ? 131072 : 16384] __attribute__((section(".evrec_trace")));
 #endif
 
 #ifndef HOOK_N
@@ -186,6 +192,12 @@ MEASURED static void op_group_create(uint32_t i)
     }
     vEventGroupDelete(g);
 }
+MEASURED static void op_critical(uint32_t i)
+{
+    (void)i;
+    taskENTER_CRITICAL();
+    taskEXIT_CRITICAL();
+}
 
 /* One segment: from the first insn_mark() to the second, the same code around every loop. */
 static void run(void (*fn)(uint32_t))
@@ -245,6 +257,7 @@ int main(void)
     run(op_group_set);
     run(op_group_wait);
     run(op_group_create);
+    run(op_critical);
 #if HOOK_TRACE
     evrec_recorder_t *r = NULL;
     (void)evrec_host_stop(&host, &r);
