@@ -185,6 +185,29 @@ static uint32_t named_value(const evrec_meta_t *m, const an_field_t *f, const ch
     return UINT32_MAX;
 }
 
+/* A sync event's wait values by name (its type field's Block, Unblock, Timeout; UINT32_MAX when absent). */
+static void wait_values(const evrec_meta_t *m, an_event_t *e)
+{
+    e->block_v = named_value(m, &e->type, "Block");
+    e->unblock_v = named_value(m, &e->type, "Unblock");
+    e->timeout_v = named_value(m, &e->type, "Timeout");
+}
+
+/* The struct of event `id` when it is named `name` with `field_count` fields, else NULL. */
+static const evrec_struct_desc_t *struct_named(const evrec_meta_t *m, uint32_t id, const char *name,
+                                               uint32_t field_count)
+{
+    if (id >= m->event_count) {
+        return NULL;
+    }
+    uint16_t sid = m->events[id].struct_id;
+    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, name) != 0 ||
+        m->structs[sid].field_count != field_count) {
+        return NULL;
+    }
+    return &m->structs[sid];
+}
+
 static void append(char *buf, size_t size, const char *event, const char *what)
 {
     size_t len = strlen(buf);
@@ -299,9 +322,7 @@ uint32_t an_catalogue_find(const evrec_meta_t *m, an_event_t *roles, char *misma
             (void)find_field(m, sd, fname, field_slot(&e, fname)); /* the layout says it is there */
         }
         e.role = specs[k].role;
-        e.block_v = named_value(m, &e.type, "Block");
-        e.unblock_v = named_value(m, &e.type, "Unblock");
-        e.timeout_v = named_value(m, &e.type, "Timeout");
+        wait_values(m, &e);
         roles[id] = e;
     }
     return SPEC_COUNT;
@@ -384,15 +405,8 @@ static int field_is(const evrec_meta_t *m, const evrec_struct_desc_t *sd, uint32
 
 int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out)
 {
-    if (id >= m->event_count) {
-        return 0;
-    }
-    uint16_t sid = m->events[id].struct_id;
-    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, "NotifyOp") != 0) {
-        return 0;
-    }
-    const evrec_struct_desc_t *sd = &m->structs[sid];
-    if (sd->field_count != 6u || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
+    const evrec_struct_desc_t *sd = struct_named(m, id, "NotifyOp", 6u);
+    if (!sd || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
         !field_is(m, sd, 1, "id", EVREC_KIND_UINT16, NULL) ||
         !field_is(m, sd, 2, "task", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
         !field_is(m, sd, 3, "giver", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
@@ -405,9 +419,7 @@ int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out)
         return 0;
     }
     out->role = AN_SYNC;
-    out->block_v = named_value(m, &out->type, "Block");
-    out->unblock_v = named_value(m, &out->type, "Unblock");
-    out->timeout_v = named_value(m, &out->type, "Timeout");
+    wait_values(m, out);
     return 1;
 }
 
@@ -415,15 +427,8 @@ int an_catalogue_notify(const evrec_meta_t *m, uint32_t id, an_event_t *out)
 
 int an_catalogue_pool(const evrec_meta_t *m, uint32_t id, an_event_t *out)
 {
-    if (id >= m->event_count) {
-        return 0;
-    }
-    uint16_t sid = m->events[id].struct_id;
-    if (sid >= m->struct_count || !m->structs[sid].name || strcmp(m->structs[sid].name, "PoolOp") != 0) {
-        return 0;
-    }
-    const evrec_struct_desc_t *sd = &m->structs[sid];
-    if (sd->field_count != 5u || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
+    const evrec_struct_desc_t *sd = struct_named(m, id, "PoolOp", 5u);
+    if (!sd || !field_is(m, sd, 0, "time", EVREC_KIND_UINT32, NULL) ||
         !field_is(m, sd, 1, "id", EVREC_KIND_UINT16, NULL) ||
         !field_is(m, sd, 2, "task", EVREC_KIND_ENUM_UINT16, "RtosTask") ||
         !field_is(m, sd, 3, "object", EVREC_KIND_ENUM_UINT16, "RtosObject") ||
@@ -436,8 +441,6 @@ int an_catalogue_pool(const evrec_meta_t *m, uint32_t id, an_event_t *out)
         return 0;
     }
     out->role = AN_SYNC;
-    out->block_v = named_value(m, &out->type, "Block");
-    out->unblock_v = named_value(m, &out->type, "Unblock");
-    out->timeout_v = named_value(m, &out->type, "Timeout");
+    wait_values(m, out);
     return 1;
 }
